@@ -1,0 +1,143 @@
+# suql: a plain Makefile.
+#
+#   make            build ./suql (the program) and the tools under build/
+#   make run        install what is missing, build, open the REPL on the demo database
+#   make check      install what is missing, build, run every test
+#   make bench      benchmarks (not tests; they print figures)
+#   make fuzz       libFuzzer over the parser (FUZZ_SECONDS=60 by default)
+#   make install    PREFIX=/usr/local: binary, man page, prompts
+#   make SAN=address,undefined check    the same, built with sanitizers
+#   make READLINE=1 link GNU readline instead of libedit
+#
+# Every src/*.c is part of the program; src/main.c holds main(). Every tools/*.c is a
+# separate program linked with the same objects (minus main). Every tests/unit/*.c is a unit
+# test program. New files need no edit here.
+
+PREFIX    ?= /usr/local
+CC        ?= cc
+SAN       ?=
+READLINE  ?= 0
+DEPS      ?= scripts/deps.sh
+
+ifeq ($(SAN),)
+  BUILD    := build
+  SANFLAGS :=
+else
+  BUILD    := build-san
+  SANFLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+ifeq ($(READLINE),1)
+  EDITPKG  := readline
+  EDITDEF  := -DSUQL_READLINE=1
+  EDITLIBS := -lreadline
+else
+  EDITPKG  := libedit
+  EDITDEF  :=
+  EDITLIBS := $(shell pkg-config --libs libedit 2>/dev/null)
+endif
+
+PKGS      := sqlite3 libcurl jansson
+PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+             $(if $(filter libedit,$(EDITPKG)),$(shell pkg-config --cflags libedit 2>/dev/null))
+PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread
+
+CFLAGS    ?= -O2 -g
+ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
+             -Isrc -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS)
+ALLLDFLAGS := $(SANFLAGS) $(LDFLAGS)
+
+SRCS      := $(sort $(wildcard src/*.c))
+LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS))) \
+             $(BUILD)/obj/prompts_gen.o
+MAINOBJ   := $(BUILD)/obj/main.o
+TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_parse.c,$(sort $(wildcard tools/*.c))))
+UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
+PROMPTS   := $(sort $(wildcard prompts/*.txt))
+
+ifeq ($(SAN),)
+  PROG := suql
+else
+  PROG := $(BUILD)/suql
+endif
+
+.PHONY: all run check bench fuzz install uninstall clean deps fixtures demo
+all: $(PROG) $(TOOLS) $(UNITS) $(BUILD)/demo.db
+
+$(PROG): $(MAINOBJ) $(BUILD)/libsuql.a
+	$(CC) $(ALLLDFLAGS) -o $@ $^ $(PKGLIBS)
+
+$(BUILD)/libsuql.a: $(LIBOBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	$(CC) $(ALLCFLAGS) -MMD -MP -c -o $@ $<
+
+# Prompts are plain text files, embedded at build time by a tiny generator.
+$(BUILD)/embed: tools/embed.c | $(BUILD)/obj
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(BUILD)/prompts_gen.c: $(BUILD)/embed $(PROMPTS)
+	$(BUILD)/embed $(PROMPTS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/prompts_gen.o: $(BUILD)/prompts_gen.c
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+$(BUILD)/%: tools/%.c $(BUILD)/libsuql.a
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
+
+$(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libsuql.a | $(BUILD)/unit
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
+
+$(BUILD)/obj $(BUILD)/unit:
+	mkdir -p $@
+
+# The bundled demo database, built from SQL text under fixtures/ by suql itself.
+DEMO_SQL := $(sort $(wildcard fixtures/demo/*.sql))
+$(BUILD)/demo.db: $(PROG) $(DEMO_SQL)
+	rm -f $@.tmp
+	if [ -n "$(DEMO_SQL)" ]; then cat $(DEMO_SQL) | ./$(PROG) --bail $@.tmp >/dev/null; \
+	else ./$(PROG) -c 'SELECT 1' $@.tmp >/dev/null; fi
+	mv $@.tmp $@
+
+demo: $(BUILD)/demo.db
+
+deps:
+	@sh $(DEPS)
+
+run: deps
+	$(MAKE) all
+	./$(PROG) $(BUILD)/demo.db
+
+check: deps
+	$(MAKE) all
+	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh tests/run
+
+bench: deps
+	$(MAKE) all
+	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh bench/run
+
+fixtures: deps
+	$(MAKE) all
+	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh scripts/fixtures.sh
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(MAKE) all
+	SUQL_BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/suql/prompts
+	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/suql
+	install -m 644 man/suql.1 $(DESTDIR)$(PREFIX)/share/man/man1/suql.1
+	if [ -n "$(PROMPTS)" ]; then install -m 644 $(PROMPTS) $(DESTDIR)$(PREFIX)/share/suql/prompts/; fi
+	install -m 644 $(BUILD)/demo.db $(DESTDIR)$(PREFIX)/share/suql/demo.db
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/suql $(DESTDIR)$(PREFIX)/share/man/man1/suql.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/suql
+
+clean:
+	rm -rf build build-san suql
+
+-include $(wildcard $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d)

@@ -1,0 +1,56 @@
+/*
+ * engine.h: the one engine behind every way of using suql (typed SUQL, chat, scripts).
+ * It takes statement text, and for each statement reports, through a sink, the parsed
+ * SUQL, the plan, the result rows and the counters.
+ *
+ * Ownership: an Engine is created by engine_open and freed by engine_close; it borrows the
+ * Llm it is given (the caller closes it after the engine). Strings passed to sink callbacks
+ * are valid only during the call.
+ */
+#ifndef SUQL_ENGINE_H
+#define SUQL_ENGINE_H
+
+#include <sqlite3.h>
+
+#include "llm.h"
+#include "suql.h"
+#include "util.h"
+
+typedef struct Engine Engine;
+
+/* What a statement reports, in this order. Any callback may be NULL. */
+typedef struct EngineSink {
+	void *ctx;
+	void (*parsed)(void *ctx, const char *suql);   /* the statement as suql understood it */
+	void (*plan)(void *ctx, const char *text);     /* plain text, several lines */
+	/* Result rows: columns once, then row for each row (read them with sqlite3_column_*).
+	   Returning nonzero from row stops the statement. */
+	void (*columns)(void *ctx, sqlite3_stmt *st);
+	int (*row)(void *ctx, sqlite3_stmt *st);
+	void (*counters)(void *ctx, const char *text); /* plain text, several lines */
+	void (*warning)(void *ctx, const char *msg);   /* e.g. a typed answer that did not convert */
+} EngineSink;
+
+/* Open (creating if needed) the database at path (":memory:" for none). */
+Engine *engine_open(const char *path, Llm *llm, SuqlErr *err);
+void engine_close(Engine *e);
+
+sqlite3 *engine_db(Engine *e);
+const char *engine_path(const Engine *e);
+Llm *engine_llm(Engine *e);
+
+/* Run the first statement of sql[0..len). *used is set to the bytes it took (through its
+   ';'), so a script runs as a loop. A text holding only blanks and comments sets *used to
+   len and runs nothing. SUQL_INCOMPLETE: the text ends inside the statement. */
+SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
+                       const EngineSink *sink, SuqlErr *err);
+
+/* Nonzero when sql[0..len) ends with a complete statement (the REPL stops asking for
+   continuation lines), or holds nothing but blanks and comments. */
+int engine_complete(const char *sql, size_t len);
+
+/* Engine settings for :set (optimize, batch, budget, ...); unknown keys are an error. */
+SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
+void engine_settings(const Engine *e, SBuf *out);
+
+#endif

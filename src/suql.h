@@ -1,0 +1,59 @@
+/*
+ * suql.h: what every part of suql shares: the version, status codes, the error record and
+ * the interrupt flag.
+ *
+ * Functions return a SuqlStatus (SUQL_OK is 0) and leave the message in a SuqlErr that the
+ * caller owns. A message may span several lines (the source line and a caret under the
+ * offending token); it never starts with "error:", which the renderer adds.
+ *
+ * Ownership: SuqlErr.msg is heap memory owned by the SuqlErr; err_clear frees it.
+ */
+#ifndef SUQL_H
+#define SUQL_H
+
+#include <stddef.h>
+#include <signal.h>
+
+#define SUQL_VERSION "0.1.0"
+
+typedef enum SuqlStatus {
+	SUQL_OK = 0,
+	SUQL_ERROR,       /* the statement is wrong: syntax, binding, SQLite said no */
+	SUQL_INCOMPLETE,  /* the input ends before the statement does (the REPL reads on) */
+	SUQL_LLM,         /* the language model backend failed (exit status 3) */
+	SUQL_BUDGET,      /* the statement would cost more LLM calls than the budget allows */
+	SUQL_INTERRUPT,   /* Ctrl-C */
+	SUQL_USAGE,       /* bad command line or meta-command use */
+	SUQL_IO           /* a file could not be read or written */
+} SuqlStatus;
+
+typedef struct SuqlErr {
+	SuqlStatus code;
+	char *msg;
+} SuqlErr;
+
+/* Set the error (replacing any earlier one); returns code so callers can `return err_set(...)`. */
+SuqlStatus err_set(SuqlErr *e, SuqlStatus code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Set an error that points into source text: the message is
+ *     line L, column C: <message>
+ *       <the source line>
+ *       <spaces>^~~~
+ *     hint: <hint>            (only when hint is not NULL)
+ * off is a byte offset into src, len the length of the offending token (0 or more).
+ */
+SuqlStatus err_at(SuqlErr *e, SuqlStatus code, const char *src, size_t srclen, size_t off,
+                  size_t len, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+/* Line and column (both from 1, column in characters) of byte offset off in src. */
+void err_linecol(const char *src, size_t srclen, size_t off, int *line, int *col);
+
+void err_clear(SuqlErr *e);
+
+/* Set by the SIGINT handler while a statement runs; long loops check it and stop. */
+extern volatile sig_atomic_t suql_interrupted;
+
+#endif

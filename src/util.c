@@ -1,0 +1,355 @@
+/*
+ * util.c: allocation, the string buffer, error records and small helpers that every other
+ * file uses. Nothing here knows about SQL or language models.
+ */
+#include "suql.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t suql_interrupted = 0;
+
+static void oom(void)
+{
+	fputs("suql: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvprintf(const char *fmt, va_list ap)
+{
+	SBuf b = SBUF_INIT;
+	sb_vprintf(&b, fmt, ap);
+	if (!b.s)
+		return xstrdup("");
+	return sb_steal(&b);
+}
+
+char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* ---- string buffer ---- */
+
+static void sb_grow(SBuf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
+}
+
+void sb_putn(SBuf *b, const char *s, size_t n)
+{
+	sb_grow(b, n);
+	if (n)
+		memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sb_puts(SBuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+void sb_putc(SBuf *b, char c)
+{
+	sb_putn(b, &c, 1);
+}
+
+void sb_vprintf(SBuf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	sb_grow(b, (size_t)n);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void sb_printf(SBuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+static void sb_put_quoted(SBuf *b, const char *s, size_t n, char q)
+{
+	sb_grow(b, n + 2);
+	sb_putc(b, q);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == q)
+			sb_putc(b, q);
+		sb_putc(b, s[i]);
+	}
+	sb_putc(b, q);
+}
+
+void sb_put_sqlstr(SBuf *b, const char *s, size_t n)
+{
+	sb_put_quoted(b, s, n, '\'');
+}
+
+void sb_put_ident(SBuf *b, const char *s, size_t n)
+{
+	sb_put_quoted(b, s, n, '"');
+}
+
+void sb_put_json(SBuf *b, const char *s, size_t n)
+{
+	sb_putc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': sb_puts(b, "\\\""); break;
+		case '\\': sb_puts(b, "\\\\"); break;
+		case '\n': sb_puts(b, "\\n"); break;
+		case '\r': sb_puts(b, "\\r"); break;
+		case '\t': sb_puts(b, "\\t"); break;
+		default:
+			if (c < 0x20)
+				sb_printf(b, "\\u%04x", c);
+			else
+				sb_putc(b, (char)c);
+		}
+	}
+	sb_putc(b, '"');
+}
+
+void sb_truncate(SBuf *b, size_t len)
+{
+	if (b->s && len < b->len) {
+		b->len = len;
+		b->s[len] = '\0';
+	}
+}
+
+const char *sb_str(const SBuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+char *sb_steal(SBuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void sb_free(SBuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- errors ---- */
+
+SuqlStatus err_set(SuqlErr *e, SuqlStatus code, const char *fmt, ...)
+{
+	if (!e)
+		return code;
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = xvprintf(fmt, ap);
+	va_end(ap);
+	free(e->msg);
+	e->msg = m;
+	e->code = code;
+	return code;
+}
+
+void err_linecol(const char *src, size_t srclen, size_t off, int *line, int *col)
+{
+	int l = 1, c = 1;
+	if (off > srclen)
+		off = srclen;
+	for (size_t i = 0; i < off; i++) {
+		if (src[i] == '\n') {
+			l++;
+			c = 1;
+		} else if (((unsigned char)src[i] & 0xC0) != 0x80) {
+			c++;   /* count characters, not UTF-8 continuation bytes */
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+SuqlStatus err_at(SuqlErr *e, SuqlStatus code, const char *src, size_t srclen, size_t off,
+                  size_t len, const char *hint, const char *fmt, ...)
+{
+	if (!e)
+		return code;
+	if (off > srclen)
+		off = srclen;
+	int line, col;
+	err_linecol(src, srclen, off, &line, &col);
+	SBuf b = SBUF_INIT;
+	sb_printf(&b, "line %d, column %d: ", line, col);
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&b, fmt, ap);
+	va_end(ap);
+
+	size_t ls = off, le = off;
+	while (ls > 0 && src[ls - 1] != '\n')
+		ls--;
+	while (le < srclen && src[le] != '\n')
+		le++;
+	/* Show at most 200 bytes of a long line, keeping the caret in view. */
+	size_t show_from = ls;
+	if (off - ls > 160)
+		show_from = off - 80;
+	size_t show_to = le;
+	if (show_to - show_from > 200)
+		show_to = show_from + 200;
+	sb_puts(&b, "\n  ");
+	if (show_from > ls)
+		sb_puts(&b, "...");
+	for (size_t i = show_from; i < show_to; i++)
+		sb_putc(&b, src[i] == '\t' ? ' ' : src[i]);
+	if (show_to < le)
+		sb_puts(&b, "...");
+	sb_puts(&b, "\n  ");
+	if (show_from > ls)
+		sb_puts(&b, "   ");
+	for (size_t i = show_from; i < off; i++)
+		if (((unsigned char)src[i] & 0xC0) != 0x80)
+			sb_putc(&b, ' ');
+	sb_putc(&b, '^');
+	size_t tl = len;
+	if (off + tl > le)
+		tl = le > off ? le - off : 0;
+	for (size_t i = 1; i < tl && i < 60; i++)
+		if (((unsigned char)src[off + i] & 0xC0) != 0x80)
+			sb_putc(&b, '~');
+	if (hint)
+		sb_printf(&b, "\nhint: %s", hint);
+	free(e->msg);
+	e->msg = sb_steal(&b);
+	e->code = code;
+	return code;
+}
+
+void err_clear(SuqlErr *e)
+{
+	if (!e)
+		return;
+	free(e->msg);
+	e->msg = NULL;
+	e->code = SUQL_OK;
+}
+
+/* ---- strings, files, time ---- */
+
+int str_ieq(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		a++, b++;
+	}
+	return *a == *b;
+}
+
+int str_nieq(const char *a, size_t alen, const char *b)
+{
+	size_t i = 0;
+	for (; i < alen; i++) {
+		if (!b[i] || tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+			return 0;
+	}
+	return b[i] == '\0';
+}
+
+int str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	SBuf b = SBUF_INIT;
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_putn(&b, buf, n);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		sb_free(&b);
+		errno = EIO;
+		return NULL;
+	}
+	if (len)
+		*len = b.len;
+	return sb_steal(&b);
+}
+
+double util_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
