@@ -1,0 +1,41 @@
+/*
+ * meta.h: meta-commands (":help", ":schema", ":import", ...), the lines starting with ':'
+ * at the start of a statement. One table, meta_commands[], feeds dispatch, :help,
+ * --help and the man page. A module that provides a command implements a MetaFn and adds
+ * one row to the table in meta.c.
+ *
+ * Ownership: argv strings belong to the caller for the duration of the call; a MetaFn
+ * writes results to env->out and notes to env->err and frees nothing it did not allocate.
+ */
+#ifndef SUQL_META_H
+#define SUQL_META_H
+
+#include <stdio.h>
+
+#include "engine.h"
+#include "llm.h"
+#include "suql.h"
+
+typedef struct MetaEnv {
+	Engine *engine;   /* the open database (":open" replaces it) */
+	Llm *llm;
+	FILE *out;        /* results */
+	FILE *err;        /* notes and progress */
+	int tty;          /* interactive: progress bars and colour may be used */
+	void *repl;       /* the REPL's own state, for commands that change it (:mode, :chat) */
+} MetaEnv;
+
+/* argv[0] is the command name without ':'; arguments are split on blanks, with '...' and
+   "..." quoting. Returns SUQL_OK, or an error status with err set. */
+typedef SuqlStatus (*MetaFn)(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
+typedef struct MetaCommand {
+	const char *name;   /* "import" */
+	const char *args;   /* "FILE TABLE [--types SPEC] [--format csv|json|jsonl]" */
+	const char *help;   /* one line: "load a CSV, JSON or JSONL file into a table" */
+	MetaFn fn;
+} MetaCommand;
+
+extern const MetaCommand meta_commands[];   /* ends with a row whose name is NULL */
+
+#endif
