@@ -125,6 +125,8 @@ typedef struct LlmCounts {
 	long items;        /* candidates carried by the calls */
 	long tokens_in, tokens_out;
 	double ms;         /* summed request time */
+	long requests;     /* HTTP requests sent (retries and re-asked candidates included);
+	                      the offline backend counts one per call it answers */
 } LlmCounts;
 
 typedef struct LlmStats {
