@@ -18,8 +18,8 @@
  *   "quiet"; "wasn't loud" is then +1), else +1. More yes than no votes answers yes; no
  *   evidence answers no.
  * - VERIFY compares that answer with the expected value ('No' inverts). An expected value
- *   other than yes/no passes when an evidence sentence (any sentence if the question has no
- *   focus words) contains it, word by word and stem by stem ('Rio' in "born in Rio").
+ *   other than yes/no passes when a sentence matching a focus word (any sentence when none
+ *   does) contains it, word by word and stem by stem ('Rio' in "born in Rio").
  * - ANSWER: a yes/no question gets Yes or No; a typed answer is the date or number nearest to
  *   a focus word in the best-ranked sentence that has one (coverage, then BM25, then order);
  *   any other answer is the best-ranked sentence itself, or unknown when none matches.
@@ -246,10 +246,16 @@ static int verify_value(const Query *q, const OffDoc *d, const LlmCall *c)
 {
 	const char *op = c->op ? c->op : "=";
 	int neg = strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0 || str_ieq(op, "NOT IN");
-	int any_rel = 0, hit = 0;
+	int any_rel = 0, hit = 0, none = 1;
+	for (int i = 0; i < d->n && none; i++) {
+		Match m = match(q, &d->v[i]);
+		none = !relevant(q, &m);
+	}
+	/* when the question's words appear nowhere ("Which city?" of "in Lyon"), any sentence
+	   may hold the value */
 	for (int i = 0; i < d->n; i++) {
 		Match m = match(q, &d->v[i]);
-		if (!relevant(q, &m))
+		if (!none && !relevant(q, &m))
 			continue;
 		any_rel = 1;
 		for (int e = 0; e < c->nexpected && !hit; e++)
