@@ -517,8 +517,9 @@ static int serve(int fd, Request *rq)
 		fault = rule->fault;
 		if (rule->content)
 			body = completion(model, rule->content, rq->blen);
-		else
-			body = xstrdup(rule->body ? rule->body : "");
+		else if (rule->body)
+			body = xstrdup(rule->body);
+		/* a rule with neither (a status, a delay or a fault alone) gets the auto body */
 	}
 	if (!body) {   /* auto */
 		if (is_embed) {
