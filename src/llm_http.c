@@ -559,11 +559,9 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		}
 		if (waiting == 0 && run.inflight == 0)
 			break;
-		int timeout = 50;
-		if (run.inflight == 0 && next > now && next - now < timeout)
-			timeout = (int)(next - now) + 1;
-		int running;
-		curl_multi_poll(run.multi, NULL, 0, timeout, NULL);
+		/* let curl start what was just added, then wait for activity (at most 50 ms, so
+		   that Ctrl-C and backoff deadlines are seen promptly) */
+		int running, progressed = 0;
 		curl_multi_perform(run.multi, &running);
 		CURLMsg *m;
 		int left;
@@ -575,7 +573,14 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
 			if (r)
 				on_done(&run, r, cc);
+			progressed = 1;
 		}
+		if (progressed)
+			continue;   /* results may have queued work (retries, re-asks): start it now */
+		int timeout = 50;
+		if (next > now && next - now < timeout)
+			timeout = (int)(next - now) + 1;
+		curl_multi_poll(run.multi, NULL, 0, timeout, NULL);
 	}
 	/* stopped or interrupted: whatever is unfinished is cancelled */
 	for (int i = 0; i < run.nr; i++)

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <regex.h>
@@ -440,7 +441,8 @@ static int send_reply(int fd, int status, json_t *headers, const char *body, siz
 		if (json_is_string(v))
 			sb_printf(&h, "%s: %s\r\n", k, json_string_value(v));
 	sb_puts(&h, "\r\n");
-	int ok = send_all(fd, h.s, h.len) && send_all(fd, body, send_len);
+	sb_putn(&h, body, send_len);   /* one write: no Nagle wait between head and body */
+	int ok = send_all(fd, h.s, h.len);
 	sb_free(&h);
 	return ok;
 }
@@ -691,6 +693,7 @@ int main(int argc, char **argv)
 		int fd = accept(ls, NULL, NULL);
 		if (fd < 0)
 			continue;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 		pthread_t th;
 		if (pthread_create(&th, &at, conn_main, (void *)(intptr_t)fd) != 0)
 			close(fd);
