@@ -297,7 +297,8 @@ int main(int argc, char **argv)
 		k->items = nitems ? xcalloc((size_t)nitems, sizeof *k->items) : NULL;
 		k->nitems = nitems;
 		LlmMessage *m = nmsgs ? xcalloc((size_t)nmsgs, sizeof *m) : NULL;
-		memcpy(m, msgs, (size_t)nmsgs * sizeof *m);
+		if (nmsgs)
+			memcpy(m, msgs, (size_t)nmsgs * sizeof *m);
 		k->msgs = m;
 		k->nmsgs = nmsgs;
 		int distinct = count > 1 && !same;
