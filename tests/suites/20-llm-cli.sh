@@ -80,11 +80,11 @@ stop_server
 
 # --- many calls at once
 start_server conc --delay 200
-SUQL_LLM_URL="$URL" "$B/llmcall" --no-cache --concurrency 16 -n 32 --quiet --stats \
+SUQL_LLM_URL="$URL" "$B/llmcall" --no-cache --concurrency 64 -n 96 --quiet --stats \
 	verify -q 'Is it quiet?' -e Yes -p 'A calm place.' >"$T/o7" 2>&1
 max=$(sed 's/.*"max_inflight":\([0-9]*\).*/\1/' "$LOG" | sort -n | tail -n 1)
-check "concurrency: 32 calls, 16 in flight at once" [ "$max" = 16 ]
-check "concurrency: all 32 answered" grep -q 'statement: calls=32 cache_hits=0 cancelled=0 failed=0' "$T/o7"
+check "concurrency: 96 calls, 64 in flight at once" [ "$max" = 64 ]
+check "concurrency: all 96 answered" grep -q 'statement: calls=96 cache_hits=0 cancelled=0 failed=0' "$T/o7"
 stop_server
 
 # --- Ctrl-C stops a run against a server that never answers

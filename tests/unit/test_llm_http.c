@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KEY "sk-test-SECRET-7f3a9c1d2e4b"
@@ -327,6 +328,27 @@ static void test_retries(void)
 	batch_clear(&b);
 	llm_close(llm);
 
+	/* Retry-After as an HTTP date, two seconds ahead */
+	char rules[256], date[64];
+	time_t later = time(NULL) + 2;
+	struct tm tmv;
+	gmtime_r(&later, &tmv);
+	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tmv);
+	snprintf(rules, sizeof rules, "[{\"status\": 503, \"headers\": {\"Retry-After\": \"%s\"},"
+	         " \"times\": 1}]", date);
+	start_server(rules, NULL);
+	llm = open_llm("m1", 8);
+	batch_init(&b, 1, 1, "rdate");
+	CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_OK && b.c[0].attempts == 2,
+	      "retry: 503 with an HTTP-date Retry-After, then success");
+	log = server_log();
+	t0 = json_number_value(json_object_get(json_array_get(log, 0), "t_ms"));
+	t1 = json_number_value(json_object_get(json_array_get(log, 1), "t_ms"));
+	CHECK(json_array_size(log) == 2 && t1 - t0 >= 990, "retry: not before the Retry-After date");
+	json_decref(log);
+	batch_clear(&b);
+	llm_close(llm);
+
 	/* 500 twice, then success */
 	start_server("[{\"status\": 500, \"times\": 2, \"body\": \"oops\"}]", NULL);
 	llm = open_llm("m1", 8);
@@ -417,6 +439,7 @@ static void test_errors(void)
 	} bad[] = {
 		{"[{\"fault\": \"truncate\"}]", "broke off", "bad body: truncated"},
 		{"[{\"fault\": \"garbage\"}]", "not valid JSON", "bad body: garbage"},
+		{"[{\"fault\": \"close\"}]", "broke off", "bad body: closed without a reply"},
 		{"[{\"json\": {\"choices\": []}}]", "no choices", "bad body: empty choices"},
 		{"[{\"json\": {\"choices\": [{\"message\": {\"role\": \"assistant\"}}]}}]",
 		 "no message content", "bad body: missing content"},
