@@ -460,6 +460,24 @@ static void test_errors(void)
 		batch_clear(&b);
 		llm_close(llm);
 	}
+
+	/* a reply over the 8 MiB cap: an error, not a crash or a huge allocation */
+	char big[300];
+	snprintf(big, sizeof big, "%s/big.json", dir);
+	FILE *f = fopen(big, "w");
+	fputs("{\"pad\": \"", f);
+	for (int i = 0; i < 9 * 1024; i++)
+		fprintf(f, "%01024d", 0);
+	fputs("\"}", f);
+	fclose(f);
+	start_server(NULL, "--reply-file", big, NULL);
+	llm = open_llm("m1", 8);
+	batch_init(&b, 1, 1, "big");
+	CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_LLM && err.msg &&
+	      strstr(err.msg, "larger than 8 MiB") && nrequests() == 1, "bad body: oversized, not retried");
+	batch_clear(&b);
+	llm_close(llm);
+	unlink(big);
 	err_clear(&err);
 }
 
