@@ -37,7 +37,7 @@ else
   EDITLIBS := $(shell pkg-config --libs libedit 2>/dev/null)
 endif
 
-PKGS      := sqlite3 libcurl jansson
+PKGS      := sqlite3 libcurl jansson libcrypto
 PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
              $(if $(filter libedit,$(EDITPKG)),$(shell pkg-config --cflags libedit 2>/dev/null))
 PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread

@@ -98,8 +98,9 @@ typedef struct LlmCall {
 	char *error;          /* LLM_FAILED: what went wrong and what to fix */
 } LlmCall;
 
-/* Called as each call finishes (in completion order). Return nonzero to cancel the calls
-   still pending or in flight; they end as LLM_CANCELLED and are counted as such. */
+/* Called as each call finishes (in completion order; calls answered by the cache first).
+   Return nonzero to cancel the calls still pending or in flight; they end as LLM_CANCELLED
+   and are counted as such (done is not called for them). */
 typedef int (*LlmDoneFn)(void *ctx, LlmCall *call);
 
 typedef struct LlmConfig {
@@ -125,6 +126,8 @@ typedef struct LlmCounts {
 	long items;        /* candidates carried by the calls */
 	long tokens_in, tokens_out;
 	double ms;         /* summed request time */
+	long requests;     /* HTTP requests sent (retries and re-asked candidates included);
+	                      the offline backend counts one per call it answers */
 } LlmCounts;
 
 typedef struct LlmStats {
@@ -141,7 +144,9 @@ Llm *llm_open(const LlmConfig *cfg, SuqlErr *err);
 void llm_close(Llm *llm);
 
 /* Serve n calls: cache first, then the backend with up to `concurrency` in flight. Identical
-   calls in the batch are sent once. Returns SUQL_OK when every call ended DONE or CANCELLED;
+   calls in the batch are sent once. Only calls in LLM_PENDING are served (llm_call_clear
+   makes a call pending again); others are left as they are. Returns SUQL_OK when every
+   call ended DONE or CANCELLED;
    SUQL_LLM with err set (naming the cause and the fix) when a call failed for good;
    SUQL_INTERRUPT on Ctrl-C. done may be NULL. */
 SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void *ctx,

@@ -1,0 +1,331 @@
+/*
+ * llm_cache.c: remembering LLM results.
+ *
+ * Two layers, both keyed by the lower-case hex SHA-256 (OpenSSL EVP) of the backend, the
+ * model and the exact single-candidate request (llm.c builds the key text):
+ * - the memo: the results of the current statement, in memory, kept even with the cache
+ *   off, so a statement never asks the same thing twice; llm_stats_begin clears it;
+ * - the cache file: SQLite at $XDG_CACHE_HOME/suql/cache.db (else ~/.cache/suql/cache.db),
+ *   in WAL mode with a busy timeout so several suql processes can share it. Results found
+ *   during a run are queued and written in one transaction when the run ends.
+ * Stored values are JSON texts of results; they never contain the API key.
+ */
+#include "llm_int.h"
+#include "util.h"
+
+#include <errno.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void llm_sha256_hex(const char *data, size_t n, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	if (!EVP_Digest(data, n, md, &len, EVP_sha256(), NULL) || len != 32) {
+		fputs("suql: SHA-256 is not available from OpenSSL\n", stderr);
+		exit(2);
+	}
+	static const char hex[] = "0123456789abcdef";
+	for (unsigned i = 0; i < 32; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[64] = '\0';
+}
+
+/* ---- the memo: a chained hash table of key -> value ---- */
+
+typedef struct MemoEnt {
+	struct MemoEnt *next;
+	char *key, *value;
+} MemoEnt;
+
+struct LlmMemo {
+	MemoEnt **b;
+	size_t nb, n;
+};
+
+LlmMemo *llm_memo_new(void)
+{
+	LlmMemo *m = xcalloc(1, sizeof *m);
+	m->nb = 256;
+	m->b = xcalloc(m->nb, sizeof *m->b);
+	return m;
+}
+
+static size_t memo_slot(const LlmMemo *m, const char *key)
+{
+	/* keys are hex digests: their first 8 digits are as good as any hash */
+	size_t h = strtoul((char[9]){key[0], key[1], key[2], key[3], key[4], key[5], key[6],
+	                             key[7], 0}, NULL, 16);
+	return h & (m->nb - 1);
+}
+
+void llm_memo_clear(LlmMemo *m)
+{
+	for (size_t i = 0; i < m->nb; i++) {
+		MemoEnt *e = m->b[i];
+		while (e) {
+			MemoEnt *nx = e->next;
+			free(e->key);
+			free(e->value);
+			free(e);
+			e = nx;
+		}
+		m->b[i] = NULL;
+	}
+	m->n = 0;
+}
+
+void llm_memo_free(LlmMemo *m)
+{
+	if (!m)
+		return;
+	llm_memo_clear(m);
+	free(m->b);
+	free(m);
+}
+
+const char *llm_memo_get(const LlmMemo *m, const char *key)
+{
+	for (MemoEnt *e = m->b[memo_slot(m, key)]; e; e = e->next)
+		if (strcmp(e->key, key) == 0)
+			return e->value;
+	return NULL;
+}
+
+void llm_memo_put(LlmMemo *m, const char *key, const char *value)
+{
+	size_t h = memo_slot(m, key);
+	for (MemoEnt *e = m->b[h]; e; e = e->next)
+		if (strcmp(e->key, key) == 0) {
+			free(e->value);
+			e->value = xstrdup(value);
+			return;
+		}
+	if (m->n >= m->nb * 2) {   /* grow */
+		size_t onb = m->nb;
+		MemoEnt **ob = m->b;
+		m->nb *= 4;
+		m->b = xcalloc(m->nb, sizeof *m->b);
+		for (size_t i = 0; i < onb; i++)
+			for (MemoEnt *e = ob[i], *nx; e; e = nx) {
+				nx = e->next;
+				size_t s = memo_slot(m, e->key);
+				e->next = m->b[s];
+				m->b[s] = e;
+			}
+		free(ob);
+		h = memo_slot(m, key);
+	}
+	MemoEnt *e = xmalloc(sizeof *e);
+	e->key = xstrdup(key);
+	e->value = xstrdup(value);
+	e->next = m->b[h];
+	m->b[h] = e;
+	m->n++;
+}
+
+/* ---- the cache file ---- */
+
+typedef struct Pending {
+	char *key, *kind, *value;
+} Pending;
+
+struct LlmCache {
+	sqlite3 *db;
+	char *path;
+	Pending *q;
+	int nq, capq;
+};
+
+char *llm_cache_default_path(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && *xdg)
+		return xprintf("%s/suql/cache.db", xdg);
+	const char *home = getenv("HOME");
+	return xprintf("%s/.cache/suql/cache.db", home && *home ? home : ".");
+}
+
+/* mkdir -p of the directory holding path */
+static int make_dirs(const char *path)
+{
+	char *d = xstrdup(path);
+	char *slash = strrchr(d, '/');
+	int ok = 1;
+	if (slash && slash != d) {
+		*slash = '\0';
+		for (char *p = d + 1; ok; p++) {
+			if (*p == '/' || *p == '\0') {
+				char c = *p;
+				*p = '\0';
+				if (mkdir(d, 0700) != 0 && errno != EEXIST)
+					ok = 0;
+				*p = c;
+				if (!c)
+					break;
+			}
+		}
+	}
+	free(d);
+	return ok;
+}
+
+LlmCache *llm_cache_open(const char *path, SuqlErr *err)
+{
+	if (!make_dirs(path)) {
+		err_set(err, SUQL_IO, "cannot create the directory of the LLM cache %s: %s "
+		        "(use --no-cache, or set XDG_CACHE_HOME)", path, strerror(errno));
+		return NULL;
+	}
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 5000);
+		rc = sqlite3_exec(db,
+			"PRAGMA journal_mode=WAL;"
+			"PRAGMA synchronous=NORMAL;"
+			"CREATE TABLE IF NOT EXISTS llm_cache("
+			" key TEXT PRIMARY KEY,"      /* SHA-256 of backend, model and request */
+			" kind TEXT NOT NULL,"
+			" value TEXT NOT NULL,"       /* the result, JSON */
+			" created INTEGER NOT NULL DEFAULT (strftime('%s','now'))"
+			") WITHOUT ROWID;", NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		err_set(err, SUQL_IO, "cannot open the LLM cache %s: %s (use --no-cache, or remove "
+		        "the file)", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		sqlite3_close(db);
+		return NULL;
+	}
+	LlmCache *c = xcalloc(1, sizeof *c);
+	c->db = db;
+	c->path = xstrdup(path);
+	return c;
+}
+
+void llm_cache_close(LlmCache *c)
+{
+	if (!c)
+		return;
+	llm_cache_flush(c);
+	sqlite3_close(c->db);
+	free(c->path);
+	free(c->q);
+	free(c);
+}
+
+const char *llm_cache_path(const LlmCache *c)
+{
+	return c->path;
+}
+
+char *llm_cache_get(LlmCache *c, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *out = NULL;
+	if (sqlite3_prepare_v2(c->db, "SELECT value FROM llm_cache WHERE key = ?", -1, &st,
+	                       NULL) != SQLITE_OK)
+		return NULL;   /* a cache that cannot be read is a miss */
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		out = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+void llm_cache_put(LlmCache *c, const char *key, const char *kind, const char *value)
+{
+	if (c->nq == c->capq)
+		c->q = xrealloc(c->q, (size_t)(c->capq = c->capq ? 2 * c->capq : 16) * sizeof *c->q);
+	c->q[c->nq].key = xstrdup(key);
+	c->q[c->nq].kind = xstrdup(kind);
+	c->q[c->nq].value = xstrdup(value);
+	c->nq++;
+}
+
+void llm_cache_flush(LlmCache *c)
+{
+	if (!c || !c->nq)
+		return;
+	sqlite3_stmt *st = NULL;
+	/* A cache that cannot be written only costs later requests: results are still
+	   returned, so failures here are not errors. */
+	if (sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) {
+		if (sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO llm_cache(key, kind, value) "
+		                       "VALUES (?, ?, ?)", -1, &st, NULL) == SQLITE_OK) {
+			for (int i = 0; i < c->nq; i++) {
+				sqlite3_bind_text(st, 1, c->q[i].key, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 2, c->q[i].kind, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 3, c->q[i].value, -1, SQLITE_STATIC);
+				sqlite3_step(st);
+				sqlite3_reset(st);
+			}
+		}
+		sqlite3_finalize(st);
+		sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
+	}
+	for (int i = 0; i < c->nq; i++) {
+		free(c->q[i].key);
+		free(c->q[i].kind);
+		free(c->q[i].value);
+	}
+	c->nq = 0;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+void llm_cache_report(LlmCache *c, SBuf *out)
+{
+	llm_cache_flush(c);
+	long long entries = 0;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(c->db, "SELECT count(*) FROM llm_cache", -1, &st, NULL) ==
+	        SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		entries = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	char *wal = xprintf("%s-wal", c->path);
+	long long bytes = file_size(c->path) + file_size(wal);
+	free(wal);
+	sb_printf(out, "entries      %lld\n", entries);
+	if (bytes >= 10 << 20)
+		sb_printf(out, "size         %.1f MiB on disk\n", bytes / 1048576.0);
+	else
+		sb_printf(out, "size         %.1f KiB on disk\n", bytes / 1024.0);
+	if (entries) {
+		st = NULL;
+		if (sqlite3_prepare_v2(c->db, "SELECT kind, count(*) FROM llm_cache GROUP BY kind "
+		                       "ORDER BY kind", -1, &st, NULL) == SQLITE_OK) {
+			sb_puts(out, "by kind     ");
+			while (sqlite3_step(st) == SQLITE_ROW)
+				sb_printf(out, " %s %lld", sqlite3_column_text(st, 0),
+				          sqlite3_column_int64(st, 1));
+			sb_putc(out, '\n');
+		}
+		sqlite3_finalize(st);
+	}
+}
+
+SuqlStatus llm_cache_wipe(LlmCache *c, SuqlErr *err)
+{
+	for (int i = 0; i < c->nq; i++) {
+		free(c->q[i].key);
+		free(c->q[i].kind);
+		free(c->q[i].value);
+	}
+	c->nq = 0;
+	if (sqlite3_exec(c->db, "DELETE FROM llm_cache", NULL, NULL, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_IO, "cannot clear the LLM cache %s: %s", c->path,
+		               sqlite3_errmsg(c->db));
+	/* give the space back: checkpoint the WAL, then rebuild the file */
+	sqlite3_exec(c->db, "PRAGMA wal_checkpoint(TRUNCATE); VACUUM;", NULL, NULL, NULL);
+	return SUQL_OK;
+}

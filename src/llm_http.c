@@ -1,0 +1,603 @@
+/*
+ * llm_http.c: the OpenAI-compatible backend: POST {url}/chat/completions and
+ * {url}/embeddings through libcurl's multi interface, JSON through jansson.
+ *
+ * Each job starts as one request (a batch of candidates is one request). Up to
+ * `concurrency` requests are in flight at once; the rest wait their turn. A request that
+ * meets a refused connection, a timeout, a reset, a malformed body, HTTP 408, 429 or 5xx is
+ * retried after an exponential backoff with jitter (or after exactly what Retry-After says),
+ * up to `retries` times. 400, 401, 403 and 404 are not retried: 401, 403 and 404 (and an
+ * unusable URL) concern every call, so the remaining calls fail at once with the same
+ * message instead of repeating the request. A 400 to a request carrying response_format is
+ * retried once without it, and the endpoint is remembered as not supporting it. A batch
+ * reply of the wrong length or form is asked again once, then each candidate is asked alone.
+ *
+ * Every error names the cause and the fix; none contains the API key (llm_scrub).
+ */
+#include "llm_int.h"
+#include "util.h"
+
+#include <curl/curl.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { R_QUEUED, R_FLIGHT, R_DONE };
+
+typedef struct Req {
+	LlmJob *job;
+	int sub;            /* -1: the job's candidates together; k: job->items[k] alone */
+	int state;
+	int attempt;        /* attempts made */
+	int reasked;        /* a batch asked again after a reply of the wrong form */
+	int json_mode;
+	double not_before;  /* backoff: do not start before this time */
+	char *body;
+	CURL *easy;
+	struct curl_slist *hdrs;
+	SBuf resp;
+	int oversize;
+} Req;
+
+typedef struct JobState {
+	int pending;        /* requests not finished */
+	int finished;
+	double t0;
+	char *error;
+	int fatal;
+} JobState;
+
+typedef struct Run {
+	Llm *llm;
+	CURLM *multi;
+	Req **r;
+	int nr, capr;
+	int inflight;
+	LlmJobDoneFn done;
+	void *ctx;
+	int stop;
+	char *shown;        /* the base URL as it may be printed */
+} Run;
+
+static char *msg(const Run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *msg(const Run *run, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = xvprintf(fmt, ap);
+	va_end(ap);
+	char *s = llm_scrub(run->llm, m);
+	free(m);
+	return s;
+}
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+	Req *r = ud;
+	size_t n = size * nmemb;
+	if (r->resp.len + n > LLM_MAX_REPLY) {
+		r->oversize = 1;
+		return 0;   /* aborts the transfer with CURLE_WRITE_ERROR */
+	}
+	sb_putn(&r->resp, p, n);
+	return n;
+}
+
+static Req *req_new(Run *run, LlmJob *job, int sub)
+{
+	Req *r = xcalloc(1, sizeof *r);
+	r->job = job;
+	r->sub = sub;
+	if (run->nr == run->capr)
+		run->r = xrealloc(run->r, (size_t)(run->capr = run->capr * 2 + 16) * sizeof *run->r);
+	run->r[run->nr++] = r;
+	((JobState *)job->priv)->pending++;
+	return r;
+}
+
+static void req_body(Run *run, Req *r)
+{
+	LlmJob *j = r->job;
+	json_t *b;
+	free(r->body);
+	if (j->call->kind == LLM_EMBED) {
+		b = llmp_embed_body(run->llm, j->call);
+		r->json_mode = 0;
+	} else {
+		const int *items = r->sub < 0 ? j->items : &j->items[r->sub];
+		int n = r->sub < 0 ? j->nitems : 1;
+		b = llmp_chat_body(run->llm, j->call, items, n, !run->llm->no_json_mode,
+		                   &r->json_mode);
+	}
+	r->body = json_dumps(b, JSON_COMPACT);
+	json_decref(b);
+}
+
+static void req_detach(Run *run, Req *r)
+{
+	if (r->easy) {
+		curl_multi_remove_handle(run->multi, r->easy);
+		curl_easy_cleanup(r->easy);
+		r->easy = NULL;
+		run->inflight--;
+	}
+	curl_slist_free_all(r->hdrs);
+	r->hdrs = NULL;
+}
+
+static void req_start(Run *run, Req *r)
+{
+	Llm *llm = run->llm;
+	CURL *e = curl_easy_init();
+	if (!e) {
+		fputs("suql: out of memory\n", stderr);
+		exit(2);
+	}
+	int embed = r->job->call->kind == LLM_EMBED;
+	char *url = xprintf("%s/%s", llm->s.url, embed ? "embeddings" : "chat/completions");
+	r->hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+	r->hdrs = curl_slist_append(r->hdrs, "Accept: application/json");
+	r->hdrs = curl_slist_append(r->hdrs, "Expect:");
+	if (llm->s.key) {
+		char *auth = xprintf("Authorization: Bearer %s", llm->s.key);
+		r->hdrs = curl_slist_append(r->hdrs, auth);
+		memset(auth, 0, strlen(auth));
+		free(auth);
+	}
+	sb_truncate(&r->resp, 0);
+	r->oversize = 0;
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_POST, 1L);
+	curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+	curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, r);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_multi_add_handle(run->multi, e);
+	free(url);
+	r->easy = e;
+	r->state = R_FLIGHT;
+	r->attempt++;
+	r->job->requests++;
+	r->job->call->attempts++;
+	run->inflight++;
+	JobState *js = r->job->priv;
+	if (js->t0 == 0)
+		js->t0 = util_now_ms();
+}
+
+/* The job is over (done, failed or cancelled): tell llm.c. */
+static void job_finish(Run *run, LlmJob *job, LlmCallStatus st)
+{
+	JobState *js = job->priv;
+	if (js->finished)
+		return;
+	js->finished = 1;
+	for (int i = 0; i < run->nr; i++)
+		if (run->r[i]->job == job && run->r[i]->state != R_DONE) {
+			req_detach(run, run->r[i]);
+			run->r[i]->state = R_DONE;
+		}
+	job->status = st;
+	if (js->t0 > 0)
+		job->call->ms = util_now_ms() - js->t0;
+	if (st == LLM_FAILED) {
+		job->error = js->error ? xstrdup(js->error) : xstrdup("the request failed");
+		job->fatal = js->fatal;
+	}
+	if (st != LLM_CANCELLED && !run->stop && run->done(run->ctx, job))
+		run->stop = 1;
+}
+
+static void job_fail(Run *run, LlmJob *job, char *error, int fatal)
+{
+	JobState *js = job->priv;
+	if (!js->error)
+		js->error = error;
+	else
+		free(error);
+	js->fatal |= fatal;
+	job_finish(run, job, LLM_FAILED);
+}
+
+/* An error that concerns every call: fail them all with it, without asking again. */
+static void fail_all(Run *run, LlmJob *first, char *error)
+{
+	char *copy = xstrdup(error);
+	job_fail(run, first, error, 1);
+	for (int i = 0; i < run->nr && !run->stop; i++) {
+		LlmJob *j = run->r[i]->job;
+		if (!((JobState *)j->priv)->finished)
+			job_fail(run, j, xstrdup(copy), 1);
+	}
+	free(copy);
+}
+
+/* One request finished with results written: the job ends when its last one does. */
+static void req_ok(Run *run, Req *r)
+{
+	r->state = R_DONE;
+	JobState *js = r->job->priv;
+	if (--js->pending == 0 && !js->finished)
+		job_finish(run, r->job, LLM_DONE);
+}
+
+static double backoff_ms(Run *run, int attempt)
+{
+	double d = run->llm->s.backoff_ms;
+	for (int i = 1; i < attempt && d < 30000; i++)
+		d *= 2;
+	if (d > 30000)
+		d = 30000;
+	/* full jitter over the upper half: spreads retries of many requests apart */
+	run->llm->rng = run->llm->rng * 1103515245u + 12345u;
+	double u = ((run->llm->rng >> 8) & 0xffff) / 65536.0;
+	return d * (0.5 + 0.5 * u);
+}
+
+/* Retry r after a delay, or fail its job when it has used its retries. */
+static void retry(Run *run, Req *r, long retry_after_s, char *why_final)
+{
+	if (r->attempt > run->llm->s.retries) {
+		job_fail(run, r->job, why_final, 0);
+		return;
+	}
+	free(why_final);
+	double d = retry_after_s > 0 ? (retry_after_s > 120 ? 120000.0 : retry_after_s * 1000.0)
+	                             : backoff_ms(run, r->attempt);
+	r->not_before = util_now_ms() + d;
+	r->state = R_QUEUED;
+}
+
+/* The server's own words about an error, shortened and printable. Heap string. */
+static char *server_says(const Req *r)
+{
+	const char *body = sb_str(&r->resp);
+	json_t *j = json_loads(body, 0, NULL);
+	const char *m = NULL;
+	if (j) {
+		json_t *e = json_object_get(j, "error");
+		if (json_is_object(e))
+			m = json_string_value(json_object_get(e, "message"));
+		else if (json_is_string(e))
+			m = json_string_value(e);
+		if (!m)
+			m = json_string_value(json_object_get(j, "message"));
+		if (!m)
+			m = json_string_value(json_object_get(j, "detail"));
+	}
+	SBuf b = SBUF_INIT;
+	const char *src = m ? m : body;
+	for (size_t i = 0; src[i] && b.len < 200; i++)
+		sb_putc(&b, isprint((unsigned char)src[i]) ? src[i] : ' ');
+	if (src[0] && strlen(src) > 200)
+		sb_puts(&b, "...");
+	json_decref(j);
+	return b.len ? sb_steal(&b) : xstrdup("(no message)");
+}
+
+static int mentions_model(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (strncasecmp(p, "model", 5) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *endpoint(const Req *r)
+{
+	return r->job->call->kind == LLM_EMBED ? "embeddings" : "chat/completions";
+}
+
+static void on_http_error(Run *run, Req *r, long code, long retry_after)
+{
+	Llm *llm = run->llm;
+	char *says = server_says(r);
+	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model : llm->s.model;
+	if (code == 400 && r->json_mode) {
+		/* probably response_format: ask again without it, and remember */
+		llm->no_json_mode = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		free(says);
+	} else if (code == 401) {
+		fail_all(run, r->job, llm->s.key ?
+		         msg(run, "the endpoint rejected the API key (HTTP 401 from %s): set "
+		             "SUQL_LLM_KEY or OPENAI_API_KEY, or :set llm.key", run->shown) :
+		         msg(run, "the endpoint wants an API key (HTTP 401 from %s): set SUQL_LLM_KEY "
+		             "or OPENAI_API_KEY, or :set llm.key", run->shown));
+		free(says);
+	} else if (code == 403) {
+		fail_all(run, r->job, msg(run, "the endpoint refused access (HTTP 403 from %s: %s): "
+		         "check that the key in llm.key may use model '%s'", run->shown, says,
+		         model ? model : ""));
+		free(says);
+	} else if (code == 404) {
+		if (mentions_model(says))
+			fail_all(run, r->job, msg(run, "model '%s' not found at %s (HTTP 404): check "
+			         "llm.model and the URL", model ? model : "", run->shown));
+		else
+			fail_all(run, r->job, msg(run, "no %s API at %s/%s (HTTP 404): check llm.url "
+			         "(most servers want it to end in /v1, e.g. http://localhost:11434/v1)",
+			         endpoint(r), run->shown, endpoint(r)));
+		free(says);
+	} else if (code == 429) {
+		retry(run, r, retry_after, msg(run, "the endpoint is still limiting the request rate "
+		      "after %d attempts (HTTP 429 from %s: %s): lower concurrency (:set concurrency "
+		      "2) or try again later", r->attempt, run->shown, says));
+		free(says);
+	} else if (code >= 500 || code == 408) {
+		retry(run, r, retry_after, msg(run, "the endpoint failed %d times (HTTP %ld from %s: "
+		      "%s): the server may be overloaded or down; try again later", r->attempt, code,
+		      run->shown, says));
+		free(says);
+	} else if (code == 413) {
+		job_fail(run, r->job, msg(run, "the request was too large for the endpoint (HTTP 413 "
+		         "from %s): ask about fewer rows at a time (:set batch 1)", run->shown), 0);
+		free(says);
+	} else {
+		job_fail(run, r->job, msg(run, "the endpoint rejected the request (HTTP %ld from %s: "
+		         "%s): check llm.model and llm.url", code, run->shown, says), 0);
+		free(says);
+	}
+}
+
+static void on_transport_error(Run *run, Req *r, CURLcode cc)
+{
+	Llm *llm = run->llm;
+	switch (cc) {
+	case CURLE_COULDNT_CONNECT:
+		retry(run, r, 0, msg(run, "cannot connect to %s (connection refused, %d attempts): is "
+		      "the server running? check llm.url", run->shown, r->attempt));
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		retry(run, r, 0, msg(run, "no reply from %s within %g s (%d attempts): raise "
+		      "llm.timeout or check the server", run->shown, llm->s.timeout_ms / 1000.0,
+		      r->attempt));
+		break;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		retry(run, r, 0, msg(run, "the connection to %s broke off (%s; %d attempts): check the "
+		      "server", run->shown, curl_easy_strerror(cc), r->attempt));
+		break;
+	case CURLE_WRITE_ERROR:
+		if (r->oversize) {
+			job_fail(run, r->job, msg(run, "the reply from %s is larger than %u MiB: check that "
+			         "llm.url points to an OpenAI-compatible API", run->shown,
+			         LLM_MAX_REPLY >> 20), 0);
+			break;
+		}
+		/* fall through */
+	default:
+		if (cc == CURLE_COULDNT_RESOLVE_HOST)
+			fail_all(run, r->job, msg(run, "cannot resolve the host of %s: check llm.url",
+			         run->shown));
+		else if (cc == CURLE_UNSUPPORTED_PROTOCOL || cc == CURLE_URL_MALFORMAT)
+			fail_all(run, r->job, msg(run, "llm.url %s is not a usable http(s) URL: check "
+			         "llm.url", run->shown));
+		else if (cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CONNECT_ERROR ||
+		         cc == CURLE_SSL_CERTPROBLEM || cc == CURLE_SSL_CACERT_BADFILE)
+			fail_all(run, r->job, msg(run, "TLS with %s failed (%s): check the URL and the "
+			         "system's certificates", run->shown, curl_easy_strerror(cc)));
+		else
+			job_fail(run, r->job, msg(run, "the request to %s failed: %s", run->shown,
+			         curl_easy_strerror(cc)), 0);
+	}
+}
+
+/* A 2xx reply: read it into the call's results. */
+static void on_reply(Run *run, Req *r)
+{
+	LlmJob *job = r->job;
+	LlmCall *c = job->call;
+	json_error_t je;
+	json_t *j = json_loadb(r->resp.s ? r->resp.s : "", r->resp.len, 0, &je);
+	if (!j || !json_is_object(j)) {
+		json_decref(j);
+		retry(run, r, 0, msg(run, "the endpoint at %s sent a reply that is not valid JSON (%d "
+		      "attempts; %s): check that llm.url points to an OpenAI-compatible API",
+		      run->shown, r->attempt, r->resp.len ? "malformed or cut short" : "empty"));
+		return;
+	}
+	json_t *usage = json_object_get(j, "usage");
+	if (json_is_object(usage)) {
+		c->tokens_in += (int)json_integer_value(json_object_get(usage, "prompt_tokens"));
+		c->tokens_out += (int)json_integer_value(json_object_get(usage, "completion_tokens"));
+	}
+	json_t *err = json_object_get(j, "error");
+	if (err && !json_is_null(err)) {
+		char *says = server_says(r);
+		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
+		                       says), 0);
+		free(says);
+		json_decref(j);
+		return;
+	}
+	if (c->kind == LLM_EMBED) {
+		json_t *emb = json_object_get(json_array_get(json_object_get(j, "data"), 0),
+		                              "embedding");
+		size_t n = json_array_size(emb);
+		if (!json_is_array(emb) || n == 0) {
+			job_fail(run, job, msg(run, "the reply from %s/embeddings holds no embedding: check "
+			         "llm.embed_model", run->shown), 0);
+		} else {
+			free(c->vec);
+			c->vec = xmalloc(n * sizeof *c->vec);
+			c->dim = (int)n;
+			for (size_t i = 0; i < n; i++)
+				c->vec[i] = (float)json_number_value(json_array_get(emb, i));
+			req_ok(run, r);
+		}
+		json_decref(j);
+		return;
+	}
+	json_t *choices = json_object_get(j, "choices");
+	if (!json_is_array(choices) || json_array_size(choices) == 0) {
+		job_fail(run, job, msg(run, "the reply from %s has no choices: check that llm.url "
+		         "points to an OpenAI-compatible chat completions API", run->shown), 0);
+		json_decref(j);
+		return;
+	}
+	json_t *m = json_object_get(json_array_get(choices, 0), "message");
+	json_t *content = json_object_get(m, "content");
+	if (!json_is_string(content)) {
+		const char *refusal = json_string_value(json_object_get(m, "refusal"));
+		const char *fin = json_string_value(json_object_get(json_array_get(choices, 0),
+		                                                    "finish_reason"));
+		job_fail(run, job, refusal ?
+		         msg(run, "the model at %s declined to answer: %.200s", run->shown, refusal) :
+		         msg(run, "the reply from %s has no message content (finish_reason %s): check "
+		             "llm.model", run->shown, fin ? fin : "missing"), 0);
+		json_decref(j);
+		return;
+	}
+	const char *text = json_string_value(content);
+	int batch_kind = c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_SUMMARY;
+	if (batch_kind && r->sub < 0 && job->nitems > 1) {
+		if (llmp_parse_batch(c, job->items, job->nitems, text) == 0) {
+			req_ok(run, r);
+		} else if (!r->reasked) {
+			r->reasked = 1;          /* ask the same again, once */
+			r->state = R_QUEUED;
+			r->not_before = 0;
+		} else {
+			/* then each candidate alone */
+			r->state = R_DONE;
+			for (int k = 0; k < job->nitems; k++) {
+				Req *s = req_new(run, job, k);
+				req_body(run, s);
+				s->state = R_QUEUED;
+			}
+			((JobState *)job->priv)->pending--;
+		}
+	} else {
+		llmp_parse_single(c, batch_kind ? job->items[r->sub < 0 ? 0 : r->sub] : -1, text);
+		req_ok(run, r);
+	}
+	json_decref(j);
+}
+
+static void on_done(Run *run, Req *r, CURLcode cc)
+{
+	long code = 0;
+	curl_off_t ra = 0;
+	curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+	curl_easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
+	req_detach(run, r);
+	r->state = R_DONE;
+	if (((JobState *)r->job->priv)->finished)
+		return;
+	if (cc != CURLE_OK)
+		on_transport_error(run, r, cc);
+	else if (code < 200 || code > 299)
+		on_http_error(run, r, code, (long)ra);
+	else
+		on_reply(run, r);
+}
+
+void llm_http_close(Llm *llm)
+{
+	if (llm->multi) {
+		curl_multi_cleanup(llm->multi);
+		llm->multi = NULL;
+		curl_global_cleanup();
+	}
+}
+
+SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx)
+{
+	if (!llm->multi) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		llm->multi = curl_multi_init();
+	}
+	Run run = {0};
+	run.llm = llm;
+	run.multi = llm->multi;
+	run.done = done;
+	run.ctx = ctx;
+	run.shown = llm_url_shown(llm->s.url);
+	curl_multi_setopt(run.multi, CURLMOPT_MAXCONNECTS, (long)llm->s.concurrency + 4);
+	JobState *js = xcalloc((size_t)n + 1, sizeof *js);
+	for (int i = 0; i < n; i++) {
+		jobs[i]->priv = &js[i];
+		Req *r = req_new(&run, jobs[i], -1);
+		req_body(&run, r);
+	}
+	SuqlStatus st = SUQL_OK;
+	for (;;) {
+		if (suql_interrupted) {
+			st = SUQL_INTERRUPT;
+			break;
+		}
+		if (run.stop)
+			break;
+		double now = util_now_ms(), next = -1;
+		int waiting = 0;
+		for (int i = 0; i < run.nr; i++) {
+			Req *r = run.r[i];
+			if (r->state != R_QUEUED)
+				continue;
+			waiting++;
+			if (r->not_before <= now && run.inflight < llm->s.concurrency)
+				req_start(&run, r);
+			else if (r->not_before > now && (next < 0 || r->not_before < next))
+				next = r->not_before;
+		}
+		if (waiting == 0 && run.inflight == 0)
+			break;
+		/* let curl start what was just added, then wait for activity (at most 50 ms, so
+		   that Ctrl-C and backoff deadlines are seen promptly) */
+		int running, progressed = 0;
+		curl_multi_perform(run.multi, &running);
+		CURLMsg *m;
+		int left;
+		while ((m = curl_multi_info_read(run.multi, &left)) != NULL) {
+			if (m->msg != CURLMSG_DONE)
+				continue;
+			Req *r = NULL;
+			CURLcode cc = m->data.result;
+			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+			if (r)
+				on_done(&run, r, cc);
+			progressed = 1;
+		}
+		if (progressed)
+			continue;   /* results may have queued work (retries, re-asks): start it now */
+		int timeout = 50;
+		if (next > now && next - now < timeout)
+			timeout = (int)(next - now) + 1;
+		curl_multi_poll(run.multi, NULL, 0, timeout, NULL);
+	}
+	/* stopped or interrupted: whatever is unfinished is cancelled */
+	for (int i = 0; i < run.nr; i++)
+		req_detach(&run, run.r[i]);
+	for (int i = 0; i < n; i++) {
+		if (!js[i].finished)
+			jobs[i]->status = LLM_CANCELLED;
+		free(js[i].error);
+		jobs[i]->priv = NULL;
+	}
+	for (int i = 0; i < run.nr; i++) {
+		free(run.r[i]->body);
+		sb_free(&run.r[i]->resp);
+		free(run.r[i]);
+	}
+	free(run.r);
+	free(js);
+	free(run.shown);
+	return st;
+}

@@ -1,0 +1,635 @@
+/*
+ * llm_prompt.c: from tasks to chat requests, and from replies to values.
+ *
+ * The wording lives in the files of prompts/ (built in; --prompts DIR overrides file by file). A
+ * template has an optional "[system]" section and a "[user]" section (a file with neither
+ * marker is all user message) and {{placeholders}}: text, candidates, count, question,
+ * condition, format, words, subject, options. A call with one candidate uses the single
+ * form (verify.txt ...); several use the batch form (verify_batch.txt ...), which numbers
+ * the candidates ("### Candidate 1") and asks for {"answers": [...]} with one entry each.
+ * PARSE and RESPOND send the caller's messages verbatim.
+ *
+ * Replies are read leniently: surrounding blanks, quotes and code fences are dropped, and
+ * JSON is found wherever it sits in the reply. Converting an answer into the call's shape
+ * never fails the call: a value that does not convert is NULL with a warning that says why.
+ */
+#include "llm_int.h"
+#include "prompt.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const tmpl_names[LLM_T_N] = {
+	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
+};
+
+SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
+{
+	for (int i = 0; i < LLM_T_N; i++) {
+		llm->tmpl[i] = prompt_get(llm->s.prompts_dir, tmpl_names[i], err);
+		if (!llm->tmpl[i])
+			return SUQL_IO;
+	}
+	return SUQL_OK;
+}
+
+void llmp_free(Llm *llm)
+{
+	for (int i = 0; i < LLM_T_N; i++) {
+		free(llm->tmpl[i]);
+		llm->tmpl[i] = NULL;
+	}
+}
+
+/* ---- rendering ---- */
+
+static void put_text(SBuf *b, const LlmItem *it)
+{
+	for (int p = 0; p < it->npassages; p++) {
+		if (p)
+			sb_puts(b, "\n\n");
+		sb_puts(b, it->passages[p] ? it->passages[p] : "");
+	}
+	if (it->npassages == 0)
+		sb_puts(b, "(no text)");
+}
+
+static int is_yes_no(const char *v)
+{
+	return v && (str_ieq(v, "yes") || str_ieq(v, "no") || str_ieq(v, "true") ||
+	             str_ieq(v, "false"));
+}
+
+static void put_value(SBuf *b, const char *v)
+{
+	if (is_yes_no(v)) {
+		sb_puts(b, str_ieq(v, "yes") || str_ieq(v, "true") ? "yes" : "no");
+		return;
+	}
+	sb_putc(b, '"');
+	sb_puts(b, v ? v : "");
+	sb_putc(b, '"');
+}
+
+static void put_values(SBuf *b, const LlmCall *c)
+{
+	for (int i = 0; i < c->nexpected; i++) {
+		if (i)
+			sb_puts(b, i == c->nexpected - 1 ? " or " : ", ");
+		put_value(b, c->expected[i]);
+	}
+}
+
+static char *condition(const LlmCall *c)
+{
+	SBuf b = SBUF_INIT;
+	const char *op = c->op ? c->op : "=";
+	const char *e0 = c->nexpected ? c->expected[0] : "yes";
+	if (c->nexpected == 0) {
+		sb_puts(&b, "the answer to the question is yes");
+	} else if (strcmp(op, "=") == 0 || strcmp(op, "==") == 0) {
+		sb_puts(&b, "the answer to the question is ");
+		put_value(&b, e0);
+		if (!is_yes_no(e0))
+			sb_puts(&b, " (or means the same)");
+	} else if (strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0) {
+		if (is_yes_no(e0)) {
+			sb_puts(&b, "the answer to the question is ");
+			sb_puts(&b, str_ieq(e0, "yes") || str_ieq(e0, "true") ? "no" : "yes");
+		} else {
+			sb_puts(&b, "the answer to the question is something other than ");
+			put_value(&b, e0);
+		}
+	} else if (str_ieq(op, "IN")) {
+		sb_puts(&b, "the answer to the question is one of ");
+		put_values(&b, c);
+	} else if (str_ieq(op, "NOT IN")) {
+		sb_puts(&b, "the answer to the question is none of ");
+		put_values(&b, c);
+	} else {
+		sb_printf(&b, "the answer to the question, compared with ");
+		put_values(&b, c);
+		sb_printf(&b, ", satisfies %s", op);
+	}
+	return sb_steal(&b);
+}
+
+static const char *format_single(LlmShape s)
+{
+	switch (s) {
+	case LLM_SHAPE_DATE:
+		return "Reply with the date alone, written YYYY-MM-DD (if the text gives only the year, "
+		       "write YYYY-01-01; only the month, its 1st day). If the text does not say, reply "
+		       "unknown.";
+	case LLM_SHAPE_INT:
+		return "Reply with a whole number alone, in digits. If the text does not say, reply "
+		       "unknown.";
+	case LLM_SHAPE_REAL:
+		return "Reply with a number alone, in digits (a decimal point is allowed). If the "
+		       "text does not say, reply unknown.";
+	case LLM_SHAPE_BOOL:
+	case LLM_SHAPE_YESNO:
+		return "Reply with yes or no alone.";
+	case LLM_SHAPE_LIST:
+		return "Reply with a JSON object {\"answer\": [...]} listing the answers as strings.";
+	case LLM_SHAPE_JSON:
+		return "Reply with a JSON object {\"answer\": ...} holding the answer.";
+	default:
+		return "Reply with the answer alone, in a few words or one sentence. If the text does "
+		       "not say, reply unknown.";
+	}
+}
+
+static const char *format_batch(LlmShape s)
+{
+	switch (s) {
+	case LLM_SHAPE_DATE:
+		return "each entry a date written \"YYYY-MM-DD\" (only the year known: YYYY-01-01), "
+		       "or \"unknown\" when that candidate's text does not say";
+	case LLM_SHAPE_INT:
+		return "each entry a whole number, or \"unknown\" when that candidate's text does not "
+		       "say";
+	case LLM_SHAPE_REAL:
+		return "each entry a number, or \"unknown\" when that candidate's text does not say";
+	case LLM_SHAPE_BOOL:
+	case LLM_SHAPE_YESNO:
+		return "each entry \"yes\" or \"no\"";
+	case LLM_SHAPE_LIST:
+		return "each entry a list of strings";
+	case LLM_SHAPE_JSON:
+		return "each entry any JSON value";
+	default:
+		return "each entry the answer as a short string (a few words or one sentence), or "
+		       "\"unknown\" when that candidate's text does not say";
+	}
+}
+
+static int summary_words(const LlmCall *c)
+{
+	int w = c->max_tokens > 0 ? c->max_tokens * 2 / 3 : 60;
+	return w < 10 ? 10 : w;
+}
+
+/* Append the messages of template t, filled with kv, to arr. */
+static void add_template(json_t *arr, const char *t, const char *const *kv, int nkv)
+{
+	char *text = prompt_render(t, kv, nkv);
+	char *sys = NULL, *user = NULL;
+	char *s = strstr(text, "[system]");
+	char *u = strstr(text, "[user]");
+	if (!s && !u) {
+		user = xstrdup(text);
+	} else {
+		if (s) {
+			char *a = s + 8, *e = u && u > s ? u : a + strlen(a);
+			sys = xstrndup(a, (size_t)(e - a));
+		}
+		if (u) {
+			char *a = u + 6, *e = s && s > u ? s : a + strlen(a);
+			user = xstrndup(a, (size_t)(e - a));
+		}
+	}
+	char *parts[2] = {sys, user};
+	const char *roles[2] = {"system", "user"};
+	for (int i = 0; i < 2; i++) {
+		if (!parts[i])
+			continue;
+		char *a = parts[i];
+		size_t n = strlen(a);
+		while (*a == '\n' || *a == ' ')
+			a++, n--;
+		while (n && isspace((unsigned char)a[n - 1]))
+			n--;
+		if (n)
+			json_array_append_new(arr, json_pack("{s:s, s:s%}", "role", roles[i], "content",
+			                                     a, n));
+		free(parts[i]);
+	}
+	free(text);
+}
+
+static int wants_json(const LlmCall *c, int n)
+{
+	if (c->kind == LLM_CLASSIFY)
+		return 1;
+	if (c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_SUMMARY)
+		return n > 1 || (c->kind == LLM_ANSWER && (c->shape == LLM_SHAPE_LIST ||
+		                                           c->shape == LLM_SHAPE_JSON));
+	return c->shape == LLM_SHAPE_JSON || c->shape == LLM_SHAPE_LIST;
+}
+
+static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
+{
+	json_t *arr = json_array();
+	if (c->kind == LLM_PARSE || c->kind == LLM_RESPOND) {
+		for (int i = 0; i < c->nmsgs; i++)
+			json_array_append_new(arr, json_pack("{s:s, s:s}", "role",
+			                      c->msgs[i].role ? c->msgs[i].role : "user", "content",
+			                      c->msgs[i].content ? c->msgs[i].content : ""));
+		return arr;
+	}
+	if (c->kind == LLM_CLASSIFY) {
+		SBuf o = SBUF_INIT;
+		for (int i = 0; i < c->noptions; i++)
+			sb_printf(&o, "%s- %s", i ? "\n" : "", c->options[i]);
+		const char *kv[] = {"subject", c->subject ? c->subject : "", "options", sb_str(&o)};
+		add_template(arr, llm->tmpl[LLM_T_CLASSIFY], kv, 2);
+		sb_free(&o);
+		return arr;
+	}
+	SBuf text = SBUF_INIT;
+	char count[16], words[16];
+	snprintf(count, sizeof count, "%d", n);
+	snprintf(words, sizeof words, "%d", summary_words(c));
+	if (n <= 1) {
+		put_text(&text, &c->items[n == 1 ? items[0] : 0]);
+	} else {
+		for (int i = 0; i < n; i++) {
+			sb_printf(&text, "%s### Candidate %d\n", i ? "\n\n" : "", i + 1);
+			put_text(&text, &c->items[items[i]]);
+		}
+	}
+	char *cond = c->kind == LLM_VERIFY ? condition(c) : NULL;
+	const char *kv[] = {
+		"text", sb_str(&text), "candidates", sb_str(&text), "count", count,
+		"question", c->question ? c->question : "", "condition", cond ? cond : "",
+		"format", n > 1 ? format_batch(c->shape) : format_single(c->shape), "words", words,
+	};
+	int t = c->kind == LLM_VERIFY ? LLM_T_VERIFY : c->kind == LLM_ANSWER ? LLM_T_ANSWER
+	                                                                      : LLM_T_SUMMARY;
+	add_template(arr, llm->tmpl[t + (n > 1)], kv, 7);
+	free(cond);
+	sb_free(&text);
+	return arr;
+}
+
+json_t *llmp_messages(Llm *llm, const LlmCall *call, int item)
+{
+	int one = item < 0 ? 0 : item;
+	return messages(llm, call, &one, item < 0 ? 0 : 1);
+}
+
+int llmp_default_max_tokens(const LlmCall *c, int n)
+{
+	int per = c->max_tokens;
+	if (n < 1)
+		n = 1;
+	switch (c->kind) {
+	case LLM_VERIFY:
+		if (per <= 0)
+			per = 8;
+		break;
+	case LLM_ANSWER:
+		if (per <= 0)
+			per = c->shape == LLM_SHAPE_TEXT || c->shape == LLM_SHAPE_LIST ||
+			      c->shape == LLM_SHAPE_JSON ? 200 : 24;
+		break;
+	case LLM_SUMMARY:
+		if (per <= 0)
+			per = 160;
+		break;
+	case LLM_CLASSIFY:
+		return per > 0 ? per : 200;
+	default:
+		return per > 0 ? per : 1024;
+	}
+	return n == 1 ? per : per * n + 48;
+}
+
+json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
+                       int allow_json_mode, int *json_mode)
+{
+	json_t *body = json_object();
+	json_object_set_new(body, "model", json_string(llm->s.model ? llm->s.model : ""));
+	json_object_set_new(body, "messages", messages(llm, call, items, n));
+	json_object_set_new(body, "temperature", json_integer(0));
+	json_object_set_new(body, "max_tokens", json_integer(llmp_default_max_tokens(call, n)));
+	*json_mode = allow_json_mode && wants_json(call, n);
+	if (*json_mode)
+		json_object_set_new(body, "response_format", json_pack("{s:s}", "type",
+		                                                       "json_object"));
+	return body;
+}
+
+json_t *llmp_embed_body(Llm *llm, const LlmCall *call)
+{
+	return json_pack("{s:s, s:s}", "model", llm->s.embed_model ? llm->s.embed_model : "",
+	                 "input", call->subject ? call->subject : "");
+}
+
+/* ---- reading replies ---- */
+
+/* content without blanks, code fences and wrapping quotes; heap string */
+static char *clean(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (strncmp(s, "```", 3) == 0) {   /* ```json\n...\n``` */
+		const char *nl = strchr(s, '\n');
+		s = nl ? nl + 1 : s + 3;
+	}
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= 3 && strncmp(s + n - 3, "```", 3) == 0)
+		n -= 3;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	if (n >= 2 && ((s[0] == '"' && s[n - 1] == '"') || (s[0] == '\'' && s[n - 1] == '\'')) &&
+	    !memchr(s + 1, s[0], n - 2))
+		s++, n -= 2;
+	return xstrndup(s, n);
+}
+
+json_t *llmp_lenient_json(const char *content)
+{
+	char *c = clean(content);
+	json_t *j = json_loads(c, JSON_DECODE_ANY, NULL);
+	if (!j) {
+		/* the first { or [ from which a JSON value parses (text may surround it) */
+		for (char *p = c; *p && !j; p++) {
+			if (*p != '{' && *p != '[')
+				continue;
+			j = json_loads(p, JSON_DISABLE_EOF_CHECK, NULL);
+		}
+	}
+	free(c);
+	return j;
+}
+
+int llm_yesno(const char *s)
+{
+	while (*s && (isspace((unsigned char)*s) || *s == '"' || *s == '\'' || *s == '*'))
+		s++;
+	size_t n = 0;
+	while (isalnum((unsigned char)s[n]))
+		n++;
+	if (str_nieq(s, n, "yes") || str_nieq(s, n, "true") || str_nieq(s, n, "1"))
+		return 1;
+	if (str_nieq(s, n, "no") || str_nieq(s, n, "false") || str_nieq(s, n, "0"))
+		return 0;
+	return -1;
+}
+
+static int is_unknown(const char *t)
+{
+	while (isspace((unsigned char)*t))
+		t++;
+	size_t n = strlen(t);
+	while (n && (isspace((unsigned char)t[n - 1]) || t[n - 1] == '.'))
+		n--;
+	return n == 0 || str_nieq(t, n, "unknown") || str_nieq(t, n, "null") ||
+	       str_nieq(t, n, "n/a");
+}
+
+static int iso_date_ok(const char *t)
+{
+	int y, m, d;
+	char extra;
+	if (strlen(t) != 10 || sscanf(t, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3)
+		return 0;
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return 0;
+	return !(m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+}
+
+static char *short_quote(const char *t)
+{
+	size_t n = strlen(t);
+	return n > 60 ? xprintf("%.57s...", t) : xstrdup(t);
+}
+
+void llm_convert(LlmShape shape, const char *text, char **value, char **warning)
+{
+	*value = *warning = NULL;
+	if (!text || is_unknown(text))
+		return;
+	char *q = NULL;
+	switch (shape) {
+	case LLM_SHAPE_TEXT:
+		*value = xstrdup(text);
+		return;
+	case LLM_SHAPE_YESNO:
+	case LLM_SHAPE_BOOL: {
+		int yn = llm_yesno(text);
+		if (yn >= 0) {
+			*value = xstrdup(shape == LLM_SHAPE_BOOL ? (yn ? "1" : "0") : (yn ? "Yes" : "No"));
+			return;
+		}
+		*warning = xprintf("'%s' is neither yes nor no", q = short_quote(text));
+		break;
+	}
+	case LLM_SHAPE_DATE: {
+		char iso[11];
+		int prec;
+		if (iso_date_ok(text)) {
+			*value = xstrdup(text);
+			return;
+		}
+		if (strlen(text) < 80 && llm_find_date(text, strlen(text), iso, &prec)) {
+			*value = xstrdup(iso);
+			return;
+		}
+		*warning = xprintf("'%s' is not a date", q = short_quote(text));
+		break;
+	}
+	case LLM_SHAPE_INT:
+	case LLM_SHAPE_REAL: {
+		double v;
+		int is_int;
+		if (strlen(text) < 80 && llm_find_number(text, strlen(text), &v, &is_int)) {
+			if (shape == LLM_SHAPE_REAL)
+				*value = xprintf("%.15g", v);
+			else if (fabs(v) < 9.2e18)
+				*value = xprintf("%lld", (long long)v);   /* like CAST: toward zero */
+			if (*value)
+				return;
+		}
+		*warning = xprintf("'%s' is not %s", q = short_quote(text),
+		                   shape == LLM_SHAPE_INT ? "a whole number" : "a number");
+		break;
+	}
+	case LLM_SHAPE_LIST:
+	case LLM_SHAPE_JSON: {
+		json_t *j = llmp_lenient_json(text);
+		if (j && json_is_object(j) && json_object_size(j) == 1) {
+			/* {"answer": X} -> X */
+			json_t *inner = json_object_iter_value(json_object_iter(j));
+			json_incref(inner);
+			json_decref(j);
+			j = inner;
+		}
+		if (!j && shape == LLM_SHAPE_LIST)
+			j = json_pack("[s]", text);
+		if (j && shape == LLM_SHAPE_LIST && !json_is_array(j)) {
+			json_t *a = json_array();
+			json_array_append(a, j);
+			json_decref(j);
+			j = a;
+		}
+		if (j) {
+			*value = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+			json_decref(j);
+			return;
+		}
+		*warning = xprintf("'%s' is not JSON", q = short_quote(text));
+		break;
+	}
+	}
+	free(q);
+}
+
+void llm_set_labels(LlmCall *call, const char *const *chosen, int n)
+{
+	call->labels = xcalloc((size_t)(call->noptions > 0 ? call->noptions : 1),
+	                       sizeof *call->labels);
+	call->nlabels = 0;
+	for (int o = 0; o < call->noptions; o++) {
+		int hit = 0;
+		for (int i = 0; i < n && !hit; i++) {
+			char *a = clean(chosen[i]);
+			hit = str_ieq(a, call->options[o]);
+			free(a);
+		}
+		if (hit)
+			call->labels[call->nlabels++] = xstrdup(call->options[o]);
+	}
+}
+
+static void set_item(LlmCall *call, LlmItem *it, const char *answer)
+{
+	free(it->text);
+	free(it->value);
+	free(it->warning);
+	if (call->kind == LLM_VERIFY) {
+		int yn = llm_yesno(answer);
+		it->verdict = yn == 1;
+		if (yn >= 0) {
+			it->text = xstrdup(yn ? "yes" : "no");
+			it->value = xstrdup(yn ? "Yes" : "No");
+			it->warning = NULL;
+		} else {
+			it->text = xstrdup(answer);
+			it->value = NULL;
+			char *q = short_quote(answer);
+			it->warning = xprintf("the model's reply '%s' is neither yes nor no; taken as no",
+			                      q);
+			free(q);
+		}
+		return;
+	}
+	it->text = xstrdup(answer);
+	if (call->kind == LLM_SUMMARY) {
+		it->value = is_unknown(answer) ? NULL : xstrdup(answer);
+		it->warning = NULL;
+	} else {
+		llm_convert(call->shape, answer, &it->value, &it->warning);
+	}
+}
+
+void llmp_parse_single(LlmCall *call, int item, const char *content)
+{
+	if (call->kind == LLM_CLASSIFY) {
+		call->text = xstrdup(content);
+		json_t *j = llmp_lenient_json(content);
+		json_t *arr = j;
+		if (j && json_is_object(j)) {
+			arr = json_object_get(j, "values");
+			for (void *it = json_object_iter(j); !arr && it; it = json_object_iter_next(j, it))
+				if (json_is_array(json_object_iter_value(it)))
+					arr = json_object_iter_value(it);
+		}
+		const char **v = NULL;
+		int n = 0;
+		if (arr && json_is_array(arr)) {
+			v = xcalloc(json_array_size(arr) + 1, sizeof *v);
+			for (size_t i = 0; i < json_array_size(arr); i++)
+				if (json_is_string(json_array_get(arr, i)))
+					v[n++] = json_string_value(json_array_get(arr, i));
+		} else if (arr && json_is_string(arr)) {
+			v = xcalloc(1, sizeof *v);
+			v[n++] = json_string_value(arr);
+		}
+		llm_set_labels(call, v, n);
+		free(v);
+		json_decref(j);
+		return;
+	}
+	if (call->kind != LLM_VERIFY && call->kind != LLM_ANSWER && call->kind != LLM_SUMMARY) {
+		call->text = xstrdup(content);
+		return;
+	}
+	char *c = clean(content);
+	/* a model in JSON mode may wrap even a single answer: {"answer": "yes"} */
+	json_t *j = c[0] == '{' ? llmp_lenient_json(c) : NULL;
+	const char *ans = c;
+	char *tmp = NULL;
+	if (j && json_object_size(j) == 1 && call->shape != LLM_SHAPE_JSON) {
+		json_t *v = json_object_iter_value(json_object_iter(j));
+		if (json_is_string(v))
+			ans = json_string_value(v);
+		else if (json_is_boolean(v))
+			ans = json_is_true(v) ? "yes" : "no";
+		else if (json_is_number(v) || json_is_array(v))
+			ans = tmp = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	}
+	set_item(call, &call->items[item], ans);
+	free(tmp);
+	json_decref(j);
+	free(c);
+}
+
+/* One entry of a batch reply as answer text, or NULL when it has the wrong form. */
+static char *entry_text(const LlmCall *call, json_t *e)
+{
+	if (call->kind == LLM_VERIFY) {
+		if (json_is_boolean(e))
+			return xstrdup(json_is_true(e) ? "yes" : "no");
+		if (json_is_string(e) && llm_yesno(json_string_value(e)) >= 0)
+			return xstrdup(json_string_value(e));
+		return NULL;
+	}
+	if (json_is_string(e))
+		return xstrdup(json_string_value(e));
+	if (json_is_null(e))
+		return xstrdup("unknown");
+	if (call->kind == LLM_ANSWER && (json_is_number(e) || json_is_array(e) ||
+	                                 json_is_object(e) || json_is_boolean(e)))
+		return json_dumps(e, JSON_COMPACT | JSON_ENCODE_ANY);
+	return NULL;
+}
+
+int llmp_parse_batch(LlmCall *call, const int *items, int n, const char *content)
+{
+	json_t *j = llmp_lenient_json(content);
+	json_t *arr = j;
+	if (j && json_is_object(j)) {
+		arr = json_object_get(j, "answers");
+		for (void *it = json_object_iter(j); !arr && it; it = json_object_iter_next(j, it))
+			if (json_is_array(json_object_iter_value(it)))
+				arr = json_object_iter_value(it);
+	}
+	if (!arr || !json_is_array(arr) || json_array_size(arr) != (size_t)n) {
+		json_decref(j);
+		return -1;
+	}
+	char **txt = xcalloc((size_t)n, sizeof *txt);
+	int ok = 1;
+	for (int i = 0; i < n && ok; i++)
+		ok = (txt[i] = entry_text(call, json_array_get(arr, (size_t)i))) != NULL;
+	if (ok)
+		for (int i = 0; i < n; i++)
+			set_item(call, &call->items[items[i]], txt[i]);
+	for (int i = 0; i < n; i++)
+		free(txt[i]);
+	free(txt);
+	json_decref(j);
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,705 @@
+/*
+ * llmserver.c: build/llmserver, a loopback OpenAI-compatible server for tests and
+ * benchmarks. It serves POST .../chat/completions and .../embeddings on 127.0.0.1, one
+ * thread per connection (keep-alive), records every request as a JSON line, and replies
+ * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
+ * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
+ * deterministically from a hash of each candidate's text. GET /stats reports the request
+ * count and the most requests it ever had in flight at once. Run with --help for options;
+ * doc/llm.md describes the rules file.
+ */
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fputs(
+"usage: llmserver [options]\n"
+"  --port N            port on 127.0.0.1 (default 0: any free port)\n"
+"  --port-file FILE    write the chosen port to FILE once listening\n"
+"  --log FILE          append one JSON line per request: seq, t_ms, method, path,\n"
+"                      headers (Authorization included), body, inflight, max_inflight\n"
+"  --delay MS          wait MS before every reply\n"
+"  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
+"  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
+"  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
+"  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
+"  --models A,B        the models that exist (others: HTTP 404); default: any\n"
+"  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
+"Without --reply-file or --rules, and when no rule matches, replies are automatic: a\n"
+"suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
+"entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
+"GET /stats returns {\"requests\": N, \"inflight\": K, \"max_inflight\": M}.\n"
+"SIGTERM or SIGINT stops the server.\n", f);
+}
+
+typedef struct Rule {
+	char *match;        /* substring of the body */
+	regex_t re;
+	int has_re;
+	char *path;         /* the request path ends with this */
+	int times;          /* -1: unlimited */
+	int status;
+	json_t *headers;    /* object of name -> string */
+	char *body;         /* raw body */
+	char *content;      /* assistant content, wrapped in a chat completion */
+	int automatic;
+	int delay_ms;
+	char *fault;        /* close, truncate, garbage, hang */
+} Rule;
+
+static Rule *rules;
+static int nrules;
+static char *canned;
+static int delay_ms;
+static double yes_rate = 0.5;
+static const char *need_key;
+static char **models;
+static int nmodels;
+static int reject_json;
+static FILE *logf;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static long nrequests, inflight, max_inflight;
+static double t_start;
+static volatile sig_atomic_t stopping;
+
+/* Case-insensitive strstr (strcasestr is a GNU extension). */
+static const char *ci_find(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return hay;
+	return n ? NULL : hay;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+/* ---- rules ---- */
+
+static const char *jstr(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static int load_rules(const char *path)
+{
+	json_error_t je;
+	json_t *a = json_load_file(path, 0, &je);
+	if (!a || !json_is_array(a)) {
+		fprintf(stderr, "llmserver: %s: line %d: %s\n", path, je.line,
+		        a ? "expected a JSON array of rules" : je.text);
+		json_decref(a);
+		return 0;
+	}
+	nrules = (int)json_array_size(a);
+	rules = xcalloc((size_t)nrules + 1, sizeof *rules);
+	for (int i = 0; i < nrules; i++) {
+		json_t *o = json_array_get(a, (size_t)i);
+		Rule *r = &rules[i];
+		r->match = jstr(o, "match") ? xstrdup(jstr(o, "match")) : NULL;
+		r->path = jstr(o, "path") ? xstrdup(jstr(o, "path")) : NULL;
+		if (jstr(o, "regex")) {
+			if (regcomp(&r->re, jstr(o, "regex"), REG_EXTENDED | REG_NOSUB) != 0) {
+				fprintf(stderr, "llmserver: rule %d: bad regex\n", i + 1);
+				return 0;
+			}
+			r->has_re = 1;
+		}
+		json_t *t = json_object_get(o, "times");
+		r->times = json_is_integer(t) ? (int)json_integer_value(t) : -1;
+		json_t *s = json_object_get(o, "status");
+		r->status = json_is_integer(s) ? (int)json_integer_value(s) : 200;
+		r->headers = json_incref(json_object_get(o, "headers"));
+		if (jstr(o, "body"))
+			r->body = xstrdup(jstr(o, "body"));
+		else if (json_object_get(o, "json"))
+			r->body = json_dumps(json_object_get(o, "json"), JSON_COMPACT | JSON_ENCODE_ANY);
+		r->content = jstr(o, "content") ? xstrdup(jstr(o, "content")) : NULL;
+		r->automatic = json_is_true(json_object_get(o, "auto"));
+		json_t *d = json_object_get(o, "delay_ms");
+		r->delay_ms = json_is_integer(d) ? (int)json_integer_value(d) : 0;
+		r->fault = jstr(o, "fault") ? xstrdup(jstr(o, "fault")) : NULL;
+	}
+	json_decref(a);
+	return 1;
+}
+
+/* The first rule matching this request with uses left (used up atomically). */
+static Rule *pick_rule(const char *path, const char *body)
+{
+	Rule *hit = NULL;
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < nrules && !hit; i++) {
+		Rule *r = &rules[i];
+		if (r->times == 0)
+			continue;
+		if (r->match && !strstr(body, r->match))
+			continue;
+		if (r->has_re && regexec(&r->re, body, 0, NULL, 0) != 0)
+			continue;
+		if (r->path) {
+			size_t lp = strlen(path), lr = strlen(r->path);
+			if (lp < lr || strcmp(path + lp - lr, r->path) != 0)
+				continue;
+		}
+		if (r->times > 0)
+			r->times--;
+		hit = r;
+	}
+	pthread_mutex_unlock(&mu);
+	return hit;
+}
+
+/* ---- automatic answers ---- */
+
+static uint64_t fnv(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Text between "marker" and the next "\n\n### " (or the end). Heap string or NULL. */
+static char *section(const char *s, const char *marker)
+{
+	const char *a = strstr(s, marker);
+	if (!a)
+		return NULL;
+	a += strlen(marker);
+	while (*a == '\n' || *a == ' ')
+		a++;
+	const char *e = strstr(a, "\n\n### ");
+	return xstrndup(a, e ? (size_t)(e - a) : strlen(a));
+}
+
+static char *first_sentence(const char *t)
+{
+	size_t n = 0;
+	while (t[n] && n < 160 && !(t[n] == '.' && (t[n + 1] == ' ' || t[n + 1] == '\n' ||
+	                                            !t[n + 1])) && t[n] != '\n')
+		n++;
+	return xstrndup(t, n + (t[n] == '.'));
+}
+
+enum { A_YESNO, A_DATE, A_INT, A_REAL, A_SUMMARY, A_TEXT };
+
+static json_t *answer_for(int mode, const char *text)
+{
+	uint64_t h = fnv(text, strlen(text));
+	char buf[64];
+	switch (mode) {
+	case A_YESNO:
+		return json_string((double)(h % 10000) < yes_rate * 10000 ? "yes" : "no");
+	case A_DATE:
+		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)(h % 120),
+		         1 + (int)((h >> 8) % 12), 1 + (int)((h >> 16) % 28));
+		return json_string(buf);
+	case A_INT:
+		return json_integer((json_int_t)(h % 100));
+	case A_REAL:
+		return json_real((double)(h % 1000) / 10.0);
+	default: {
+		char *f = first_sentence(text);
+		json_t *j = json_string(f);
+		free(f);
+		return j;
+	}
+	}
+}
+
+static char *auto_content(const char *prompt, int *ok)
+{
+	*ok = 1;
+	if (strstr(prompt, "### Permitted values")) {
+		char *val = section(prompt, "### Value");
+		char *opts = section(prompt, "### Permitted values");
+		json_t *chosen = json_array();
+		for (char *line = opts ? strtok(opts, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+			if (strncmp(line, "- ", 2) != 0)
+				continue;
+			const char *o = line + 2;
+			if (val && *val && (ci_find(o, val) || ci_find(val, o)))
+				json_array_append_new(chosen, json_string(o));
+		}
+		json_t *obj = json_pack("{s:o}", "values", chosen);
+		char *s = json_dumps(obj, JSON_COMPACT);
+		json_decref(obj);
+		free(val);
+		free(opts);
+		return s;
+	}
+	int mode = strstr(prompt, "Summarize") ? A_SUMMARY : strstr(prompt, "YYYY-MM-DD") ? A_DATE :
+	           strstr(prompt, "whole number") ? A_INT : strstr(prompt, "a number") ? A_REAL :
+	           strstr(prompt, "yes or no") ? A_YESNO : A_TEXT;
+	int n = 0;
+	for (const char *p = prompt; (p = strstr(p, "### Candidate ")) != NULL; p++)
+		n++;
+	if (n == 0) {
+		char *text = section(prompt, "### Text");
+		if (!text) {
+			*ok = 0;
+			return xstrdup("I can only answer suql's prompts in auto mode.");
+		}
+		json_t *a = answer_for(mode, text);
+		char *s = json_is_string(a) ? xstrdup(json_string_value(a))
+		                            : json_dumps(a, JSON_ENCODE_ANY);
+		json_decref(a);
+		free(text);
+		return s;
+	}
+	json_t *arr = json_array();
+	for (int i = 1; i <= n; i++) {
+		char marker[32];
+		snprintf(marker, sizeof marker, "### Candidate %d\n", i);
+		char *text = section(prompt, marker);
+		json_array_append_new(arr, answer_for(mode, text ? text : ""));
+		free(text);
+	}
+	json_t *obj = json_pack("{s:o}", "answers", arr);
+	char *s = json_dumps(obj, JSON_COMPACT);
+	json_decref(obj);
+	return s;
+}
+
+static char *completion(const char *model, const char *content, size_t prompt_len)
+{
+	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
+	                      "s:{s:I, s:I, s:I}}",
+		"id", "chatcmpl-test", "object", "chat.completion", "created", (json_int_t)time(NULL),
+		"model", model ? model : "test",
+		"choices", "index", 0, "message", "role", "assistant", "content", content,
+		"finish_reason", "stop",
+		"usage", "prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
+		"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
+		"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2));
+	char *s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+static char *embedding(const char *model, const char *input)
+{
+	json_t *v = json_array();
+	uint64_t h = fnv(input, strlen(input));
+	for (int i = 0; i < 8; i++) {
+		h = h * 6364136223846793005ull + 1442695040888963407ull;
+		json_array_append_new(v, json_real((double)((h >> 33) % 2000) / 1000.0 - 1.0));
+	}
+	json_t *o = json_pack("{s:s, s:[{s:s, s:i, s:o}], s:s, s:{s:I, s:I}}", "object", "list",
+		"data", "object", "embedding", "index", 0, "embedding", v, "model",
+		model ? model : "test", "usage", "prompt_tokens", (json_int_t)(strlen(input) / 4 + 1),
+		"total_tokens", (json_int_t)(strlen(input) / 4 + 1));
+	char *s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+/* ---- HTTP ---- */
+
+typedef struct Request {
+	char method[16];
+	char path[512];
+	json_t *headers;
+	char *body;
+	size_t blen;
+	int close;
+} Request;
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return 0;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 1;
+}
+
+/* Read one request from the connection; 0 at end of connection. buf keeps extra bytes. */
+static int read_request(int fd, SBuf *buf, Request *rq)
+{
+	memset(rq, 0, sizeof *rq);
+	char tmp[8192];
+	char *eoh;
+	while (!(buf->s && (eoh = strstr(buf->s, "\r\n\r\n")) != NULL)) {
+		ssize_t r = recv(fd, tmp, sizeof tmp, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		sb_putn(buf, tmp, (size_t)r);
+		if (buf->len > (1u << 20))
+			return 0;
+	}
+	size_t hlen = (size_t)(eoh - buf->s) + 4;
+	char *head = xstrndup(buf->s, hlen);
+	rq->headers = json_object();
+	size_t clen = 0;
+	int expect = 0;
+	char *save = NULL;
+	char *line = strtok_r(head, "\r\n", &save);
+	if (!line || sscanf(line, "%15s %511s", rq->method, rq->path) != 2) {
+		free(head);
+		return 0;
+	}
+	while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		char *v = colon + 1;
+		while (*v == ' ')
+			v++;
+		for (char *p = line; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		json_object_set_new(rq->headers, line, json_string(v));
+		if (strcmp(line, "content-length") == 0)
+			clen = strtoul(v, NULL, 10);
+		if (strcmp(line, "expect") == 0 && ci_find(v, "100-continue"))
+			expect = 1;
+		if (strcmp(line, "connection") == 0 && ci_find(v, "close"))
+			rq->close = 1;
+	}
+	free(head);
+	if (expect)
+		send_all(fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+	while (buf->len < hlen + clen) {
+		ssize_t r = recv(fd, tmp, sizeof tmp, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		sb_putn(buf, tmp, (size_t)r);
+	}
+	rq->body = xstrndup(buf->s + hlen, clen);
+	rq->blen = clen;
+	size_t rest = buf->len - hlen - clen;
+	memmove(buf->s, buf->s + hlen + clen, rest);
+	sb_truncate(buf, rest);
+	return 1;
+}
+
+static void log_request(const Request *rq, long seq, long now_inflight, long maxi)
+{
+	if (!logf)
+		return;
+	json_t *o = json_pack("{s:I, s:f, s:s, s:s, s:O, s:s%, s:I, s:I}", "seq", (json_int_t)seq,
+		"t_ms", util_now_ms() - t_start, "method", rq->method, "path", rq->path,
+		"headers", rq->headers, "body", rq->body, rq->blen, "inflight",
+		(json_int_t)now_inflight, "max_inflight", (json_int_t)maxi);
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	if (s) {
+		fputs(s, logf);
+		fputc('\n', logf);
+		fflush(logf);
+	}
+	free(s);
+	json_decref(o);
+}
+
+static int send_reply(int fd, int status, json_t *headers, const char *body, size_t blen,
+                      size_t send_len)
+{
+	const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" :
+	                     status == 401 ? "Unauthorized" : status == 404 ? "Not Found" :
+	                     status == 429 ? "Too Many Requests" : status >= 500 ? "Server Error" :
+	                     "Status";
+	SBuf h = SBUF_INIT;
+	sb_printf(&h, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+	          "Connection: keep-alive\r\n", status, reason, blen);
+	const char *k;
+	json_t *v;
+	json_object_foreach(headers, k, v)
+		if (json_is_string(v))
+			sb_printf(&h, "%s: %s\r\n", k, json_string_value(v));
+	sb_puts(&h, "\r\n");
+	sb_putn(&h, body, send_len);   /* one write: no Nagle wait between head and body */
+	int ok = send_all(fd, h.s, h.len);
+	sb_free(&h);
+	return ok;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Serve one request; returns 0 when the connection must be closed. */
+static int serve(int fd, Request *rq)
+{
+	if (strcmp(rq->method, "GET") == 0 && strstr(rq->path, "/stats")) {
+		pthread_mutex_lock(&mu);
+		char *s = xprintf("{\"requests\": %ld, \"inflight\": %ld, \"max_inflight\": %ld}",
+		                  nrequests, inflight, max_inflight);
+		pthread_mutex_unlock(&mu);
+		int ok = send_reply(fd, 200, NULL, s, strlen(s), strlen(s));
+		free(s);
+		return ok;
+	}
+	pthread_mutex_lock(&mu);
+	long seq = ++nrequests;
+	long now = ++inflight;
+	if (inflight > max_inflight)
+		max_inflight = inflight;
+	long maxi = max_inflight;
+	log_request(rq, seq, now, maxi);
+	pthread_mutex_unlock(&mu);
+
+	json_t *req = json_loadb(rq->body, rq->blen, 0, NULL);
+	const char *model = json_string_value(json_object_get(req, "model"));
+	int status = 200, keep = 1, d = delay_ms;
+	json_t *hdrs = NULL;
+	char *body = NULL;
+	const char *fault = NULL;
+	const char *auth = json_string_value(json_object_get(rq->headers, "authorization"));
+	int is_embed = strstr(rq->path, "/embeddings") != NULL;
+	Rule *rule = canned ? NULL : pick_rule(rq->path, rq->body);
+
+	if (need_key && (!auth || strncmp(auth, "Bearer ", 7) != 0 || strcmp(auth + 7, need_key))) {
+		status = 401;
+		body = xstrdup("{\"error\": {\"message\": \"Incorrect API key provided\", "
+		               "\"type\": \"invalid_request_error\", \"code\": \"invalid_api_key\"}}");
+	} else if (!req || !json_is_object(req)) {
+		status = 400;
+		body = xstrdup("{\"error\": {\"message\": \"the body is not a JSON object\"}}");
+	}
+	if (!body && nmodels > 0) {
+		int known = 0;
+		for (int i = 0; i < nmodels && model; i++)
+			known |= strcmp(models[i], model) == 0;
+		if (!known) {
+			status = 404;
+			json_t *e = json_pack("{s:{s:s+, s:s, s:s}}", "error", "message", "The model `",
+			                      model ? model : "", "type", "invalid_request_error", "code",
+			                      "model_not_found");
+			body = json_dumps(e, JSON_COMPACT);
+			json_decref(e);
+		}
+	}
+	if (!body && reject_json && json_object_get(req, "response_format")) {
+		status = 400;
+		body = xstrdup("{\"error\": {\"message\": \"unsupported parameter: response_format\"}}");
+	}
+	if (!body && canned) {
+		body = xstrdup(canned);
+	} else if (!body && rule && !rule->automatic) {
+		status = rule->status;
+		hdrs = rule->headers;
+		d = rule->delay_ms ? rule->delay_ms : d;
+		fault = rule->fault;
+		if (rule->content)
+			body = completion(model, rule->content, rq->blen);
+		else if (rule->body)
+			body = xstrdup(rule->body);
+		/* a rule with neither (a status, a delay or a fault alone) gets the auto body */
+	}
+	if (!body) {   /* auto */
+		if (is_embed) {
+			body = embedding(model, json_string_value(json_object_get(req, "input")) ?
+			                 json_string_value(json_object_get(req, "input")) : "");
+		} else {
+			SBuf prompt = SBUF_INIT;
+			json_t *m;
+			size_t i;
+			json_array_foreach(json_object_get(req, "messages"), i, m) {
+				const char *c = json_string_value(json_object_get(m, "content"));
+				if (c) {
+					sb_puts(&prompt, c);
+					sb_putc(&prompt, '\n');
+				}
+			}
+			int ok;
+			char *content = auto_content(sb_str(&prompt), &ok);
+			body = completion(model, content, rq->blen);
+			free(content);
+			sb_free(&prompt);
+		}
+	}
+	if (d > 0)
+		sleep_ms(d);
+	size_t blen = strlen(body);
+	if (fault && strcmp(fault, "close") == 0) {
+		keep = 0;
+	} else if (fault && strcmp(fault, "hang") == 0) {
+		struct pollfd p = {fd, POLLIN, 0};
+		for (int waited = 0; waited < 600000 && !stopping; waited += 200) {
+			if (poll(&p, 1, 200) > 0)
+				break;   /* the client gave up */
+		}
+		keep = 0;
+	} else if (fault && strcmp(fault, "truncate") == 0) {
+		send_reply(fd, status, hdrs, body, blen, blen / 2);
+		keep = 0;
+	} else if (fault && strcmp(fault, "garbage") == 0) {
+		const char *g = "<html>\x01\x02 not json {{{";
+		send_reply(fd, status, hdrs, g, strlen(g), strlen(g));
+	} else {
+		keep = send_reply(fd, status, hdrs, body, blen, blen);
+	}
+	free(body);
+	json_decref(req);
+	pthread_mutex_lock(&mu);
+	inflight--;
+	pthread_mutex_unlock(&mu);
+	return keep && !rq->close;
+}
+
+static void *conn_main(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	SBuf buf = SBUF_INIT;
+	Request rq;
+	while (!stopping && read_request(fd, &buf, &rq)) {
+		int keep = serve(fd, &rq);
+		free(rq.body);
+		json_decref(rq.headers);
+		if (!keep)
+			break;
+	}
+	if (rq.headers && !rq.body)
+		json_decref(rq.headers);
+	sb_free(&buf);
+	close(fd);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int port = 0;
+	const char *port_file = NULL, *log_path = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = strcmp(a, "--port") == 0 || strcmp(a, "--port-file") == 0 ||
+		            strcmp(a, "--log") == 0 || strcmp(a, "--delay") == 0 ||
+		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
+		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
+		            strcmp(a, "--models") == 0;
+		if (takes && !v) {
+			fprintf(stderr, "llmserver: %s needs a value\n", a);
+			return 2;
+		}
+		if (strcmp(a, "--port") == 0)
+			port = atoi(v);
+		else if (strcmp(a, "--port-file") == 0)
+			port_file = v;
+		else if (strcmp(a, "--log") == 0)
+			log_path = v;
+		else if (strcmp(a, "--delay") == 0)
+			delay_ms = atoi(v);
+		else if (strcmp(a, "--reply-file") == 0) {
+			if (!(canned = util_read_file(v, NULL))) {
+				perror(v);
+				return 2;
+			}
+		} else if (strcmp(a, "--rules") == 0) {
+			if (!load_rules(v))
+				return 2;
+		} else if (strcmp(a, "--yes-rate") == 0)
+			yes_rate = atof(v);
+		else if (strcmp(a, "--key") == 0)
+			need_key = v;
+		else if (strcmp(a, "--models") == 0) {
+			char *list = xstrdup(v);
+			models = xcalloc(strlen(v) + 1, sizeof *models);
+			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))
+				models[nmodels++] = xstrdup(t);
+			free(list);
+		} else if (strcmp(a, "--reject-json-mode") == 0)
+			reject_json = 1;
+		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "llmserver: unknown option '%s'\n", a);
+			usage(stderr);
+			return 2;
+		}
+		if (takes)
+			i++;
+	}
+	if (log_path && !(logf = fopen(log_path, "a"))) {
+		perror(log_path);
+		return 2;
+	}
+	int ls = socket(AF_INET, SOCK_STREAM, 0);
+	int one = 1;
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	struct sockaddr_in sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((unsigned short)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(ls, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(ls, 512) != 0) {
+		perror("llmserver: bind");
+		return 1;
+	}
+	socklen_t sl = sizeof sa;
+	getsockname(ls, (struct sockaddr *)&sa, &sl);
+	if (port_file) {
+		char *tmp = xprintf("%s.tmp", port_file);
+		FILE *f = fopen(tmp, "w");
+		if (!f || fprintf(f, "%d\n", ntohs(sa.sin_port)) < 0 || fclose(f) != 0 ||
+		    rename(tmp, port_file) != 0) {
+			perror(port_file);
+			return 2;
+		}
+		free(tmp);
+	}
+	struct sigaction sg;
+	memset(&sg, 0, sizeof sg);
+	sg.sa_handler = on_signal;
+	sigaction(SIGTERM, &sg, NULL);
+	sigaction(SIGINT, &sg, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	t_start = util_now_ms();
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&at, 256 * 1024);
+	while (!stopping) {
+		struct pollfd p = {ls, POLLIN, 0};
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		int fd = accept(ls, NULL, NULL);
+		if (fd < 0)
+			continue;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		pthread_t th;
+		if (pthread_create(&th, &at, conn_main, (void *)(intptr_t)fd) != 0)
+			close(fd);
+	}
+	close(ls);
+	if (logf)
+		fclose(logf);
+	return 0;
+}
