@@ -459,8 +459,7 @@ void meta_man(SBuf *b)
 			render_roff(b, c->name);
 			sb_putc(b, '\n');
 		}
-		render_roff(b, c->help);
-		sb_puts(b, ".\n");
+		render_roff_sentence(b, c->help);
 	}
 	sb_puts(b, ".PP\nSettings, for\n.B :set\nand\n.BR \\-\\-set :\n");
 	for (int i = 0; i < NSETTINGS; i++) {
@@ -469,7 +468,6 @@ void meta_man(SBuf *b)
 		sb_puts(b, " \" \"");
 		render_roff(b, settings[i].values);
 		sb_puts(b, "\"\n");
-		render_roff(b, settings[i].help);
-		sb_puts(b, ".\n");
+		render_roff_sentence(b, settings[i].help);
 	}
 }

@@ -141,6 +141,37 @@ void render_roff(SBuf *b, const char *s)
 	}
 }
 
+void render_roff_sentence(SBuf *b, const char *s)
+{
+	SBuf t = SBUF_INIT;
+	if (*s >= 'a' && *s <= 'z') {
+		sb_putc(&t, (char)(*s - 'a' + 'A'));
+		s++;
+	}
+	render_roff(&t, s);
+	sb_putc(&t, '.');
+	/* source lines of at most 79 bytes, broken at blanks (man page linters ask for it) */
+	const char *p = t.s;
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+		if (n > 79) {
+			cut = 79;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = strcspn(p, " ");
+		}
+		if (*p == '.')
+			sb_puts(b, "\\&");
+		sb_putn(b, p, cut);
+		sb_putc(b, '\n');
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	sb_free(&t);
+}
+
 /* ---- values ---- */
 
 static void put_blob_literal(SBuf *b, const char *s, size_t n)

@@ -79,6 +79,8 @@ void render_csv_field(SBuf *b, const char *s, size_t n);
 void render_json_string(SBuf *b, const char *s, size_t n);
 /* Text for a man(7) page, escaped for roff: backslashes, hyphens (as \-), quotes. */
 void render_roff(SBuf *b, const char *s);
+/* A one-line help text as a sentence: capitalised, escaped, ending with ".\n". */
+void render_roff_sentence(SBuf *b, const char *s);
 /* Make wcwidth() see UTF-8: the user's LC_CTYPE when it is UTF-8, else C.UTF-8. */
 void render_init_locale(void);
 

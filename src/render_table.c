@@ -136,7 +136,7 @@ static void table_row(Render *r, SBuf *b, const Frame *f, const size_t *w, const
 			sb_truncate(&cell, 0);
 			size_t cw = render_put_line(&cell, ls, ln, r->o.width ? w[c] : 0, uni);
 			int right = !names && (row[c].type == SQLITE_INTEGER || row[c].type == SQLITE_FLOAT);
-			const char *on = !r->o.color ? NULL : names ? RENDER_BOLD
+			const char *on = !r->o.color || !cell.len ? NULL : names ? RENDER_BOLD
 			                 : row[c].type == SQLITE_NULL ? RENDER_DIM : NULL;
 			sb_putc(b, ' ');
 			for (size_t p = cw; right && p < w[c]; p++)
