@@ -20,8 +20,10 @@ typedef enum ActKind { ACT_SQL, ACT_FILE, ACT_META } ActKind;
 
 typedef struct Action {   /* -c, -f and the like, run in command-line order */
 	ActKind kind;
-	const char *text;     /* SQL, a file name, or a meta-command line */
-	int runs_and_exits;   /* given alone, the program exits after it instead of the REPL */
+	const char *text;     /* ACT_SQL: the SQL; ACT_FILE: the file name */
+	const char *argv[4];  /* ACT_META: the command's name and arguments (from argv) */
+	int argc;
+	int runs_and_exits;   /* the program exits after the actions instead of reading stdin */
 } Action;
 
 typedef struct Cli {
@@ -34,6 +36,8 @@ typedef struct Cli {
 	const char **sets;    /* "KEY=VALUE" */
 	int nsets;
 	int done;             /* --help, --version: exit 0 at once */
+	int argc;             /* the command line, for an option that takes a second word */
+	char **argv;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
 } Cli;
 
@@ -89,10 +93,15 @@ static const CliOption options[] = {
 
 /* ---- the options ---- */
 
-static void add_action(Cli *cli, ActKind kind, const char *text, int exits)
+static Action *add_action(Cli *cli, ActKind kind, const char *text, int exits)
 {
 	cli->acts = xrealloc(cli->acts, (size_t)(cli->nacts + 1) * sizeof *cli->acts);
-	cli->acts[cli->nacts++] = (Action){kind, text, exits};
+	Action *a = &cli->acts[cli->nacts++];
+	*a = (Action){0};
+	a->kind = kind;
+	a->text = text;
+	a->runs_and_exits = exits;
+	return a;
 }
 
 static SuqlStatus opt_command(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
@@ -283,6 +292,8 @@ static int parse_args(Cli *cli, int argc, char **argv)
 	}
 	SuqlErr err = {0};
 	int c, status = 0;
+	cli->argc = argc;
+	cli->argv = argv;
 	opterr = 0;
 	while (!cli->done && (c = getopt_long(argc, argv, shorts.s, lo, NULL)) != -1) {
 		const CliOption *p = NULL;
@@ -366,7 +377,7 @@ static void run_actions(Cli *cli, Repl *r)
 			repl_run_text(r, "-c", a->text, strlen(a->text));
 		} else if (a->kind == ACT_META) {
 			SuqlErr err = {0};
-			SuqlStatus st = meta_run(r, a->text, &err);
+			SuqlStatus st = meta_run_argv(r, a->argc, a->argv, &err);
 			if (st != SUQL_OK)
 				repl_fail(r, NULL, 0, 0, st, &err);
 			err_clear(&err);

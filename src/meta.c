@@ -424,21 +424,28 @@ SuqlStatus meta_run(Repl *r, const char *line, SuqlErr *err)
 	free(l);
 	if (argc < 0)
 		return SUQL_USAGE;
-	SuqlStatus st;
-	const MetaCommand *c;
-	if (argc == 0) {
-		st = err_set(err, SUQL_USAGE, "a meta-command name goes after ':' (:help lists them)");
-	} else if (!(c = find_command(argv[0], err))) {
-		st = SUQL_USAGE;
-	} else {
-		free(argv[0]);
-		argv[0] = xstrdup(c->name);
-		MetaEnv env = {r->engine, r->llm, r->out, stderr, r->interactive, r};
-		st = c->fn(&env, argc, argv, err);
-	}
+	SuqlStatus st = argc == 0
+		? err_set(err, SUQL_USAGE, "a meta-command name goes after ':' (:help lists them)")
+		: meta_run_argv(r, argc, (const char *const *)argv, err);
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
+	return st;
+}
+
+SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *err)
+{
+	const MetaCommand *c = find_command(argv[0][0] == ':' ? argv[0] + 1 : argv[0], err);
+	if (!c)
+		return SUQL_USAGE;
+	/* the command sees its full name in argv[0], even when it was shortened */
+	char **v = xcalloc((size_t)argc + 1, sizeof *v);
+	v[0] = (char *)c->name;
+	for (int i = 1; i < argc; i++)
+		v[i] = (char *)argv[i];
+	MetaEnv env = {r->engine, r->llm, r->out, stderr, r->interactive, r};
+	SuqlStatus st = c->fn(&env, argc, v, err);
+	free(v);
 	return st;
 }
 

@@ -57,6 +57,8 @@ size_t render_utf8(const char *str, size_t n, long *cp)
 /* How a character is shown: its width, and whether it is replaced (by ^X or U+FFFD). */
 static int char_width(long cp)
 {
+	if (cp >= 0x20 && cp < 0x7F)
+		return 1;   /* printable ASCII, the common case */
 	if (cp < 0 || (cp >= 0x80 && cp < 0xA0) || cp == '\t')
 		return 1;    /* U+FFFD, or a tab shown as a space */
 	if (cp < 0x20 || cp == 0x7F)

@@ -130,15 +130,16 @@ void repl_banner(Repl *r, FILE *f)
 		fprintf(f, "database: %s\n", path);
 	/* LLM: the lead connects the backend label here:
 	       if (r->llm) fprintf(f, "model:    %s\n", llm_label(r->llm)); */
-	fprintf(f, "Statements end with ';'. :help lists the meta-commands, Ctrl-C stops a "
-	           "statement, Ctrl-D leaves.\n");
+	fprintf(f, "End statements with ';'. :help lists the meta-commands. Ctrl-C stops a "
+	           "statement,\nCtrl-D leaves.\n");
 }
 
 /* ---- errors ---- */
 
+/* Colour is for a person at the REPL: never in batch mode, never off a terminal. */
 static int stderr_color(const Repl *r)
 {
-	return r->color_ok && isatty(2);
+	return r->interactive && r->color_ok && isatty(2);
 }
 
 void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
@@ -248,7 +249,7 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used, Su
 	o.headers = r->headers;
 	o.nullvalue = r->nullvalue;
 	o.unicode = tty;
-	o.color = tty && r->color_ok;
+	o.color = tty && r->color_ok && r->interactive;
 	o.width = tty ? out_width(r->out) : 0;
 	o.stream = !r->stats;   /* with counters shown, rows wait until after them */
 

@@ -122,6 +122,8 @@ void term_complete_init(Repl *r);
 
 /* meta.c: run one meta-command line (":schema t"); settings shared with --set. */
 SuqlStatus meta_run(Repl *r, const char *line, SuqlErr *err);
+/* The same, already split: argv[0] is the command's name (with or without ':'). */
+SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *err);
 SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err);
 /* The META-COMMANDS section of the manual page, in man(7) macros. */
 void meta_man(SBuf *out);

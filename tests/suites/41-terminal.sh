@@ -70,6 +70,10 @@ type_line() {
 	t send-keys -t suql Enter
 }
 
+# colours SESSION: nonzero unless the screen of SESSION holds a bold or dim escape
+esc=$(printf '\033')
+colours() { t capture-pane -e -p -t "$1" | grep -q "$esc\[[12]m"; }
+
 fails=0
 check() {          # check NAME COMMAND...: ok or not ok, with the screen on failure
 	name=$1
@@ -95,6 +99,8 @@ type_line "SELECT 6 *"
 check "continuation prompt" wait_for " ...> "
 type_line "7 AS answer;"
 check "statement over two lines" wait_for "│     42 │"
+
+check "colour at a terminal" colours suql
 
 type_line "CREATE TABLE pets(name TEXT, species TEXT);"
 type_line ":tables"
@@ -145,5 +151,18 @@ check "Ctrl-D leaves with status 0" wait_for "suql exited with status 0"
 # (libedit writes blanks in its history file as \040, so look for a word without them)
 check "history keeps statements" grep -qF "answer;" "$dir/history"
 check "history never holds a key" sh -c "! grep -q 'do-not-store' '$dir/history'"
+
+# NO_COLOR: the same REPL without a single colour
+printf '#!/bin/sh\nNO_COLOR=1 SUQL_HISTORY= exec "%s"\n' "$prog" >"$dir/nocolor.sh"
+chmod +x "$dir/nocolor.sh"
+t new-session -d -s plain -x 100 -y 20 "$dir/nocolor.sh"
+t send-keys -t plain -l -- "SELECT NULL AS nothing_here, 1 AS n"
+t send-keys -t plain '\;' Enter
+i=0
+while [ "$i" -lt $((limit * 10)) ] && ! t capture-pane -p -t plain | grep -q "(1 row)"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "no colour with NO_COLOR" sh -c "! tmux -S '$sock' capture-pane -e -p -t plain | grep -q '$esc\[[12]m' && tmux -S '$sock' capture-pane -p -t plain | grep -q '(1 row)'"
 
 [ "$fails" = 0 ]
