@@ -154,10 +154,14 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 	else
 		fputs("error: ", stderr);
 	int l, c, k = 0;
-	if (where && col > 0 && sscanf(msg, "line %d, column %d: %n", &l, &c, &k) == 2 && k > 0)
-		fprintf(stderr, "%s:%d:%d: %s\n", where, line + l - 1, l == 1 ? col + c - 1 : c,
-		        msg + k);
-	else if (where)
+	if (col > 0 && sscanf(msg, "line %d, column %d: %n", &l, &c, &k) == 2 && k > 0) {
+		/* the engine counts from the statement's start; say where it is in the input */
+		int al = line + l - 1, ac = l == 1 ? col + c - 1 : c;
+		if (where)
+			fprintf(stderr, "%s:%d:%d: %s\n", where, al, ac, msg + k);
+		else
+			fprintf(stderr, "line %d, column %d: %s\n", al, ac, msg + k);
+	} else if (where)
 		fprintf(stderr, "%s:%d: %s\n", where, line, msg);
 	else
 		fprintf(stderr, "%s\n", msg);
@@ -323,19 +327,25 @@ static size_t statement_end(const char *s, size_t n)
 	return n;
 }
 
+/* Move the line and column (in characters) of a position over s[0..n). */
+static void advance(const char *s, size_t n, int *line, int *col)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			++*line, *col = 1;
+		else if (((unsigned char)s[i] & 0xC0) != 0x80)
+			++*col;
+	}
+}
+
 SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where, int line)
 {
 	SuqlStatus first = SUQL_OK;
 	size_t off = 0;
-	int ln = line, col = 1;   /* where text[off] is */
+	int ln = line, col = 1;   /* where sql[off] is */
 	while (off < len && !r->quit) {
 		size_t start = off + skip_blank(sql + off, len - off);
-		for (size_t i = off; i < start; i++) {
-			if (sql[i] == '\n')
-				ln++, col = 1;
-			else if (((unsigned char)sql[i] & 0xC0) != 0x80)
-				col++;
-		}
+		advance(sql + off, start - off, &ln, &col);
 		if (start >= len)
 			break;
 		SuqlErr err = {0};
@@ -352,14 +362,9 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 		err_clear(&err);
 		if (st == SUQL_INTERRUPT)
 			break;   /* Ctrl-C stops what was typed or read with it, too */
-		if (used == 0)
+		if (used == 0 || used > len - start)
 			used = len - start;
-		for (size_t i = start; i < start + used && i < len; i++) {
-			if (sql[i] == '\n')
-				ln++, col = 1;
-			else if (((unsigned char)sql[i] & 0xC0) != 0x80)
-				col++;
-		}
+		advance(sql + start, used, &ln, &col);
 		off = start + used;
 	}
 	return first;
@@ -422,7 +427,8 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 	sb_putn(&in->buf, line, n);
 	sb_putc(&in->buf, '\n');
 	if (engine_complete(in->buf.s, in->buf.len)) {
-		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->start_line);
+		/* at the terminal, lines count from the start of what was just typed */
+		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
 		sb_truncate(&in->buf, 0);
 	}
 }
@@ -430,7 +436,7 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 void repl_feed_end(Repl *r, ReplInput *in)
 {
 	if (repl_pending(in) && !r->quit && !suql_interrupted)
-		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->start_line);
+		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
 	sb_truncate(&in->buf, 0);
 }
 

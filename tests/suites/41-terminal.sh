@@ -106,8 +106,9 @@ type_line "CREATE TABLE pets(name TEXT, species TEXT);"
 type_line ":tables"
 check "meta-command" wait_for "pets" 1 -x
 
-type_line "SELEC 1;"
-check "wrong statement reported" wait_for 'error: line 1, column 1: near "SELEC": syntax error'
+type_line "SELECT 1 AS fine; SELEC 2;"
+check "wrong statement reported where it was typed" \
+	wait_for 'error: line 1, column 19: near "SELEC": syntax error'
 
 t send-keys -t suql -l -- ":sch"
 t send-keys -t suql Tab
