@@ -153,8 +153,10 @@ check "Ctrl-D leaves with status 0" wait_for "suql exited with status 0"
 check "history keeps statements" grep -qF "answer;" "$dir/history"
 check "history never holds a key" sh -c "! grep -q 'do-not-store' '$dir/history'"
 
-# NO_COLOR: the same REPL without a single colour
-printf '#!/bin/sh\nNO_COLOR=1 SUQL_HISTORY= exec "%s"\n' "$prog" >"$dir/nocolor.sh"
+# NO_COLOR: the same REPL without a single colour; and with no SUQL_HISTORY, the history
+# goes to $XDG_STATE_HOME/suql/history, directories created
+printf '#!/bin/sh\nunset SUQL_HISTORY\nNO_COLOR=1 XDG_STATE_HOME="%s" exec "%s"\n' \
+	"$dir/state/deep" "$prog" >"$dir/nocolor.sh"
 chmod +x "$dir/nocolor.sh"
 t new-session -d -s plain -x 100 -y 20 "$dir/nocolor.sh"
 t send-keys -t plain -l -- "SELECT NULL AS nothing_here, 1 AS n"
@@ -164,6 +166,12 @@ while [ "$i" -lt $((limit * 10)) ] && ! t capture-pane -p -t plain | grep -q "(1
 	sleep 0.1
 	i=$((i + 1))
 done
+i=0   # the entry is written just after the result is shown
+while [ "$i" -lt $((limit * 10)) ] && [ ! -s "$dir/state/deep/suql/history" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "history under XDG_STATE_HOME" test -s "$dir/state/deep/suql/history"
 check "no colour with NO_COLOR" sh -c "! tmux -S '$sock' capture-pane -e -p -t plain | grep -q '$esc\[[12]m' && tmux -S '$sock' capture-pane -p -t plain | grep -q '(1 row)'"
 
 [ "$fails" = 0 ]
