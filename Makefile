@@ -126,6 +126,7 @@ fixtures: deps
 
 FUZZ_SECONDS ?= 60
 fuzz: deps
+	@[ -f scripts/fuzz.sh ] || { echo "make fuzz: scripts/fuzz.sh is missing (it comes with the parser)" >&2; exit 1; }
 	$(MAKE) all
 	SUQL_BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
 

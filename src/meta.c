@@ -137,13 +137,17 @@ static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *er
 		engine_settings(r->engine, &eng);
 		/* LLM: the lead adds the LLM client's settings here (llm_describe or the like). */
 		size_t kl = key ? strlen(key) : 0;
-		for (size_t a = 0; a < eng.len;) {   /* keep the lines about key */
-			size_t e = a;
+		for (size_t a = 0; a < eng.len;) {   /* keep the lines that start with key */
+			size_t e = a, w = a;
 			while (e < eng.len && eng.s[e] != '\n')
 				e++;
-			if (!key || (e - a > kl && strncasecmp(eng.s + a, key, kl) == 0 &&
-			             strchr(" =:\t", eng.s[a + kl])))
-				sb_putn(&b, eng.s + a, e - a), sb_putc(&b, '\n');
+			while (w < e && (eng.s[w] == ' ' || eng.s[w] == '\t'))
+				w++;
+			if (!key || (e - w > kl && strncasecmp(eng.s + w, key, kl) == 0 &&
+			             strchr(" =:\t", eng.s[w + kl]))) {
+				sb_putn(&b, eng.s + a, e - a);
+				sb_putc(&b, '\n');
+			}
 			a = e + 1;
 		}
 		sb_free(&eng);
