@@ -222,6 +222,8 @@ void render_csv_field(SBuf *b, const char *s, size_t n)
 	sb_putc(b, '"');
 }
 
+/* Unlike sb_put_json (util.c), this checks the UTF-8 and replaces what is invalid, so the
+   output is valid JSON whatever the bytes; the renderer cannot trust stored text. */
 void render_json_string(SBuf *b, const char *s, size_t n)
 {
 	sb_putc(b, '"');
