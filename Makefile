@@ -7,7 +7,7 @@
 #   make fuzz       libFuzzer over the parser (FUZZ_SECONDS=60 by default)
 #   make install    PREFIX=/usr/local: binary, man page, prompts
 #   make SAN=address,undefined check    the same, built with sanitizers
-#   make READLINE=1 link GNU readline instead of libedit (in build-readline/)
+#   make READLINE=1 link GNU readline instead of libedit (in build/readline/)
 #
 # Every src/*.c is part of the program; src/main.c holds main(). Every tools/*.c is a
 # separate program linked with the same objects (minus main). Every tests/unit/*.c is a unit
@@ -29,7 +29,7 @@ else
 endif
 
 ifeq ($(READLINE),1)
-  BUILD    := $(BUILD)-readline
+  BUILD    := $(BUILD)/readline
   EDITPKG  := readline
   EDITDEF  := -DSUQL_READLINE=1
   EDITLIBS := -lreadline
@@ -142,6 +142,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/suql
 
 clean:
-	rm -rf build build-san build-readline build-san-readline suql
+	rm -rf build build-san suql
 
 -include $(wildcard $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d)
