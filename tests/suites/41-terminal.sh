@@ -11,7 +11,11 @@
 set -u
 : "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${SUQL_PROG:=suql}"
-: "${SUQL_TMP:=$(mktemp -d)}"
+own_tmp=""
+if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
+	SUQL_TMP=$(mktemp -d)
+	own_tmp=1
+fi
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip terminal: tmux is not installed (scripts/deps.sh installs it)"
 	exit 0
@@ -38,7 +42,10 @@ EOF
 chmod +x "$dir/run.sh"
 
 t() { tmux -S "$sock" "$@"; }
-cleanup() { t kill-server >/dev/null 2>&1; }
+cleanup() {
+	t kill-server >/dev/null 2>&1
+	[ -z "$own_tmp" ] || rm -rf "$SUQL_TMP"
+}
 trap cleanup EXIT
 # the screen and its history, without the blank lines under the cursor
 screen() {
@@ -46,19 +53,21 @@ screen() {
 		awk '{ l[NR] = $0 } NF { last = NR } END { for (i = 1; i <= last; i++) print l[i] }'
 }
 
-# wait_for TEXT [COUNT [GREP-FLAG]]: until COUNT lines (default 1) on screen hold TEXT
-# (with -x: are TEXT).
-wait_for() {
-	want=${2:-1}
+# poll COMMAND...: run it every 0.1 s until it succeeds, at most $limit seconds.
+poll() {
 	i=0
 	while [ "$i" -lt $((limit * 10)) ]; do
-		n=$(screen | grep -cF ${3:-} -- "$1")
-		[ "$n" -ge "$want" ] && return 0
+		"$@" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
 }
+
+# wait_for TEXT [COUNT [GREP-FLAG]]: until COUNT lines (default 1) on screen hold TEXT
+# (with -x: are TEXT).
+on_screen() { [ "$(screen | grep -cF ${3:-} -- "$1")" -ge "${2:-1}" ]; }
+wait_for() { poll on_screen "$@"; }
 
 # type TEXT: send it literally, then Enter. (tmux reads a trailing ';' as a command
 # separator, so it goes escaped.)
@@ -92,7 +101,12 @@ t -f /dev/null new-session -d -s suql -x 120 -y 50 "$dir/run.sh" || {
 	exit 1
 }
 
-check "banner" wait_for "database: $dir/term.db"
+if ! wait_for "database: $dir/term.db"; then
+	echo "not ok terminal: suql starts and shows its banner"
+	screen | tail -n 10 | sed 's/^/# | /'
+	exit 1   # nothing else can pass; do not wait for each step in turn
+fi
+echo "ok terminal: banner"
 check "prompt" wait_for "suql> "
 
 type_line "SELECT 6 *"
@@ -123,11 +137,8 @@ check "completed command runs" wait_for "CREATE TABLE pets ("
 # column 0 under it), then interrupt; again if the first one came too early.
 long="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c;"
 type_line "$long"
-i=0
-while [ "$i" -lt $((limit * 10)) ] && [ "$(t display -p -t suql '#{cursor_x}')" != 0 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+at_column_0() { [ "$(t display -p -t suql '#{cursor_x}')" = 0 ]; }
+poll at_column_0
 interrupted=1
 for attempt in 1 2 3; do
 	t send-keys -t suql C-c
@@ -161,16 +172,9 @@ chmod +x "$dir/nocolor.sh"
 t new-session -d -s plain -x 100 -y 20 "$dir/nocolor.sh"
 t send-keys -t plain -l -- "SELECT NULL AS nothing_here, 1 AS n"
 t send-keys -t plain '\;' Enter
-i=0
-while [ "$i" -lt $((limit * 10)) ] && ! t capture-pane -p -t plain | grep -q "(1 row)"; do
-	sleep 0.1
-	i=$((i + 1))
-done
-i=0   # the entry is written just after the result is shown
-while [ "$i" -lt $((limit * 10)) ] && [ ! -s "$dir/state/deep/suql/history" ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+answered() { t capture-pane -p -t plain | grep -q "(1 row)"; }
+poll answered
+poll test -s "$dir/state/deep/suql/history"   # written just after the result is shown
 check "history under XDG_STATE_HOME" test -s "$dir/state/deep/suql/history"
 check "no colour with NO_COLOR" sh -c "! tmux -S '$sock' capture-pane -e -p -t plain | grep -q '$esc\[[12]m' && tmux -S '$sock' capture-pane -p -t plain | grep -q '(1 row)'"
 

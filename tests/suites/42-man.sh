@@ -5,7 +5,10 @@
 set -u
 : "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${SUQL_PROG:=suql}"
-: "${SUQL_TMP:=$(mktemp -d)}"
+if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
+	SUQL_TMP=$(mktemp -d)
+	trap 'rm -rf "$SUQL_TMP"' EXIT
+fi
 prog=$SUQL_PROG
 case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
 page=$SUQL_TOP/man/suql.1
