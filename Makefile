@@ -7,7 +7,7 @@
 #   make fuzz       libFuzzer over the parser (FUZZ_SECONDS=60 by default)
 #   make install    PREFIX=/usr/local: binary, man page, prompts
 #   make SAN=address,undefined check    the same, built with sanitizers
-#   make READLINE=1 link GNU readline instead of libedit
+#   make READLINE=1 link GNU readline instead of libedit (in build/readline/)
 #
 # Every src/*.c is part of the program; src/main.c holds main(). Every tools/*.c is a
 # separate program linked with the same objects (minus main). Every tests/unit/*.c is a unit
@@ -19,6 +19,7 @@ SAN       ?=
 READLINE  ?= 0
 DEPS      ?= scripts/deps.sh
 
+# Each kind of build has its own directory, so switching never mixes objects.
 ifeq ($(SAN),)
   BUILD    := build
   SANFLAGS :=
@@ -28,9 +29,11 @@ else
 endif
 
 ifeq ($(READLINE),1)
+  BUILD    := $(BUILD)/readline
   EDITPKG  := readline
   EDITDEF  := -DSUQL_READLINE=1
   EDITLIBS := -lreadline
+  DEPPKGS  := libreadline-dev
 else
   EDITPKG  := libedit
   EDITDEF  :=
@@ -55,7 +58,7 @@ TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fu
 UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
 PROMPTS   := $(sort $(wildcard prompts/*.txt))
 
-ifeq ($(SAN),)
+ifeq ($(BUILD),build)
   PROG := suql
 else
   PROG := $(BUILD)/suql
@@ -103,7 +106,7 @@ $(BUILD)/demo.db: $(PROG) $(DEMO_SQL)
 demo: $(BUILD)/demo.db
 
 deps:
-	@sh $(DEPS)
+	@sh $(DEPS) $(DEPPKGS)
 
 run: deps
 	$(MAKE) all
@@ -123,6 +126,7 @@ fixtures: deps
 
 FUZZ_SECONDS ?= 60
 fuzz: deps
+	@[ -f scripts/fuzz.sh ] || { echo "make fuzz: scripts/fuzz.sh is missing (it comes with the parser)" >&2; exit 1; }
 	$(MAKE) all
 	SUQL_BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
 

@@ -1,65 +1,453 @@
 /*
- * main.c: the suql program: options, then a script from -c or stdin.
+ * main.c: the suql program: `suql [options] [DATABASE]`. It reads the options from one
+ * table, options[], which also writes --help and the manual page's OPTIONS section
+ * (suql --help-man options), opens the database, and then either runs the -c and -f scripts
+ * in order, or starts the REPL when both stdin and stdout are a terminal, or runs stdin as a
+ * script. The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
+ * system error (bad option, database or file that cannot be opened), 3 the LLM backend
+ * failed, 130 a script stopped by Ctrl-C.
  */
-#include "engine.h"
+#include "llm.h"
+#include "repl.h"
 
-#include <stdio.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static int print_row(void *ctx, sqlite3_stmt *st)
+typedef enum ActKind { ACT_SQL, ACT_FILE, ACT_META } ActKind;
+
+typedef struct Action {   /* -c, -f and the like, run in command-line order */
+	ActKind kind;
+	const char *text;     /* ACT_SQL: the SQL; ACT_FILE: the file name */
+	const char *argv[4];  /* ACT_META: the command's name and arguments (from argv) */
+	int argc;
+	int runs_and_exits;   /* the program exits after the actions instead of reading stdin */
+} Action;
+
+typedef struct Cli {
+	const char *db;
+	Action *acts;
+	int nacts;
+	int mode_set;
+	RenderMode mode;
+	int no_headers, verbose, no_color, bail;
+	const char **sets;    /* "KEY=VALUE" */
+	int nsets;
+	int done;             /* --help, --version: exit 0 at once */
+	int argc;             /* the command line, for an option that takes a second word */
+	char **argv;
+	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
+} Cli;
+
+typedef struct CliOption CliOption;
+typedef SuqlStatus (*OptFn)(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err);
+
+struct CliOption {
+	char shortname;       /* 'c', or 0 */
+	const char *name;     /* "command": --command */
+	const char *arg;      /* "SQL", or NULL for a flag */
+	const char *help;     /* one line; the manual page uses it as written */
+	OptFn fn;
+};
+
+static SuqlStatus opt_command(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_file(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_flag(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_mode(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_set(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_version(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_help(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
+
+static const CliOption options[] = {
+	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
+	 "repeated, and runs in order with -f", opt_command},
+	{'f', "file", "FILE", "run the script FILE (- for stdin) and exit; may be repeated",
+	 opt_file},
+	{0, "bail", NULL, "stop at the first statement that fails", opt_flag},
+	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table)", opt_mode},
+	{0, "table", NULL, "the same as --mode table", opt_mode},
+	{0, "box", NULL, "the same as --mode box", opt_mode},
+	{0, "csv", NULL, "the same as --mode csv", opt_mode},
+	{0, "json", NULL, "the same as --mode json", opt_mode},
+	{0, "line", NULL, "the same as --mode line", opt_mode},
+	{0, "no-headers", NULL, "leave the column names out of table, box and csv output",
+	 opt_flag},
+	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
+	 "result (the default at a terminal)", opt_flag},
+	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
+	 "NO_COLOR is set)", opt_flag},
+	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
+	 "may be repeated", opt_set},
+	/* LLM: the lead adds --offline, --llm-url URL, --model NAME, --embed-model NAME,
+	   --no-cache, --concurrency N, --prompts DIR (each filling cli->llm), --chat and
+	   --import FILE TABLE (an ACT_META action) here; see doc/program.md. */
+	{0, "version", NULL, "print the version and exit", opt_version},
+	{'h', "help", NULL, "print this help and exit", opt_help},
+	{0, "help-man", "SECTION", "print the manual page's OPTIONS or META-COMMANDS section, "
+	 "in man(7) source, and exit", opt_help_man},
+	{0, NULL, NULL, NULL, NULL},
+};
+
+/* ---- the options ---- */
+
+static Action *add_action(Cli *cli, ActKind kind, const char *text, int exits)
 {
-	(void)ctx;
-	int n = sqlite3_column_count(st);
-	for (int i = 0; i < n; i++) {
-		const unsigned char *t = sqlite3_column_text(st, i);
-		printf("%s%s", i ? "|" : "", t ? (const char *)t : "");
+	cli->acts = xrealloc(cli->acts, (size_t)(cli->nacts + 1) * sizeof *cli->acts);
+	Action *a = &cli->acts[cli->nacts++];
+	*a = (Action){0};
+	a->kind = kind;
+	a->text = text;
+	a->runs_and_exits = exits;
+	return a;
+}
+
+static SuqlStatus opt_command(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	add_action(cli, ACT_SQL, arg, 1);
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_file(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	add_action(cli, ACT_FILE, arg, 1);
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_flag(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)arg, (void)err;
+	if (strcmp(o->name, "bail") == 0)
+		cli->bail = 1;
+	else if (strcmp(o->name, "no-headers") == 0)
+		cli->no_headers = 1;
+	else if (strcmp(o->name, "explain") == 0)
+		cli->verbose = 1;
+	else if (strcmp(o->name, "no-color") == 0)
+		cli->no_color = 1;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	const char *name = arg ? arg : o->name;   /* --mode csv, or --csv */
+	if (!render_mode_parse(name, &cli->mode))
+		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)", name,
+		               RENDER_MODE_NAMES);
+	cli->mode_set = 1;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
+	cli->sets = xrealloc(cli->sets, (size_t)(cli->nsets + 1) * sizeof *cli->sets);
+	cli->sets[cli->nsets++] = arg;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_version(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)arg, (void)err;
+	printf("suql %s (SQLite %s)\n", SUQL_VERSION, sqlite3_libversion());
+	cli->done = 1;
+	return SUQL_OK;
+}
+
+static char *option_head(const CliOption *o)
+{
+	SBuf b = SBUF_INIT;
+	if (o->shortname)
+		sb_printf(&b, "-%c, ", o->shortname);
+	else
+		sb_puts(&b, "    ");
+	sb_printf(&b, "--%s", o->name);
+	if (o->arg)
+		sb_printf(&b, " %s", o->arg);
+	return sb_steal(&b);
+}
+
+/* Print text as a column starting at indent (the cursor is two blanks before it),
+   wrapping before width. */
+static void wrap(const char *text, int indent, int width)
+{
+	int col = indent, fresh = 1;
+	fputs("  ", stdout);
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		int n = (int)(e - p);
+		if (!fresh && col + 1 + n > width) {
+			printf("\n%*s", indent, "");
+			col = indent;
+			fresh = 1;
+		}
+		if (!fresh) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", n, p);
+		col += n;
+		fresh = 0;
+		p = e;
 	}
 	putchar('\n');
+}
+
+static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)arg, (void)err;
+	printf("Usage: suql [options] [DATABASE]\n\n"
+	       "SUQL (SQL with free-text questions: answer(), summary(), ENUM-aware '=') over a\n"
+	       "SQLite DATABASE, in memory when none is given. With a terminal on stdin and\n"
+	       "stdout, an interactive REPL; otherwise stdin is read as a script.\n\nOptions:\n");
+	size_t w = 0;
+	for (const CliOption *p = options; p->name; p++) {
+		char *h = option_head(p);
+		if (strlen(h) > w)
+			w = strlen(h);
+		free(h);
+	}
+	for (const CliOption *p = options; p->name; p++) {
+		char *h = option_head(p);
+		printf("  %-*s", (int)w, h);
+		wrap(p->help, (int)w + 4, 79);
+		free(h);
+	}
+	printf("\nExit status: 0 success, 1 a statement failed, 2 usage or system error,\n"
+	       "3 the LLM backend failed, 130 stopped by Ctrl-C. Meta-commands: :help.\n"
+	       "Everything else: man suql.\n");
+	cli->done = 1;
+	return SUQL_OK;
+}
+
+static void options_man(SBuf *b)
+{
+	for (const CliOption *p = options; p->name; p++) {
+		SBuf head = SBUF_INIT;
+		if (p->shortname)
+			sb_printf(&head, "-%c, ", p->shortname);
+		sb_printf(&head, "--%s", p->name);
+		sb_puts(b, ".TP\n");
+		sb_puts(b, p->arg ? ".BI \"" : ".B \"");
+		render_roff(b, head.s);
+		if (p->arg) {
+			sb_puts(b, " \" ");
+			render_roff(b, p->arg);
+		} else {
+			sb_putc(b, '"');
+		}
+		sb_putc(b, '\n');
+		render_roff_sentence(b, p->help);
+		sb_free(&head);
+	}
+}
+
+static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	SBuf b = SBUF_INIT;
+	if (str_ieq(arg, "options"))
+		options_man(&b);
+	else if (str_ieq(arg, "meta-commands"))
+		meta_man(&b);
+	else
+		return err_set(err, SUQL_USAGE, "--help-man: no section '%s' (options, "
+		               "meta-commands)", arg);
+	fputs(b.s, stdout);
+	sb_free(&b);
+	cli->done = 1;
+	return SUQL_OK;
+}
+
+/* Parse argv with getopt_long, its tables built from options[]. Returns 0, or 2 after
+   printing a usage error. */
+static int parse_args(Cli *cli, int argc, char **argv)
+{
+	int n = 0;
+	while (options[n].name)
+		n++;
+	struct option *lo = xcalloc((size_t)n + 1, sizeof *lo);
+	SBuf shorts = SBUF_INIT;
+	sb_putc(&shorts, ':');   /* report a missing argument as ':' */
+	for (int i = 0; i < n; i++) {
+		const CliOption *p = &options[i];
+		lo[i] = (struct option){p->name, p->arg ? required_argument : no_argument, NULL,
+		                        p->shortname ? p->shortname : 256 + i};
+		if (p->shortname) {
+			sb_putc(&shorts, p->shortname);
+			if (p->arg)
+				sb_putc(&shorts, ':');
+		}
+	}
+	SuqlErr err = {0};
+	int c, status = 0;
+	cli->argc = argc;
+	cli->argv = argv;
+	opterr = 0;
+	while (!cli->done && (c = getopt_long(argc, argv, shorts.s, lo, NULL)) != -1) {
+		const CliOption *p = NULL;
+		for (int i = 0; i < n && c != '?' && c != ':'; i++)
+			if (lo[i].val == c)
+				p = &options[i];
+		if (p) {
+			if (p->fn(cli, p, optarg, &err) != SUQL_OK) {
+				status = 2;
+				break;
+			}
+			continue;
+		}
+		const char *bad = argv[optind - 1];
+		const CliOption *q = NULL;   /* the option the error is about */
+		for (int i = 0; i < n; i++)
+			if (optopt && lo[i].val == optopt)
+				q = &options[i];
+		if (c == ':')
+			err_set(&err, SUQL_USAGE, "option '%s' needs an argument (%s)", bad,
+			        q && q->arg ? q->arg : "a value");
+		else if (q && !q->arg && strchr(bad, '='))
+			err_set(&err, SUQL_USAGE, "option '--%s' takes no value", q->name);
+		else if (optopt && optopt < 256)
+			err_set(&err, SUQL_USAGE, "unknown option '-%c' (suql --help lists them)",
+			        optopt);
+		else
+			err_set(&err, SUQL_USAGE, "unknown or ambiguous option '%s' (suql --help "
+			        "lists them)", bad);
+		status = 2;
+		break;
+	}
+	if (!status && !cli->done) {
+		if (argc - optind > 1) {
+			err_set(&err, SUQL_USAGE, "one DATABASE at most, but also got '%s'",
+			        argv[optind + 1]);
+			status = 2;
+		} else if (argc - optind == 1) {
+			cli->db = argv[optind];
+		}
+	}
+	if (status)
+		fprintf(stderr, "error: %s\n", err.msg);
+	err_clear(&err);
+	free(lo);
+	sb_free(&shorts);
+	return status;
+}
+
+/* ---- running ---- */
+
+static int no_color_env(void)
+{
+	const char *v = getenv("NO_COLOR");   /* no-color.org: set and not empty */
+	return v && *v;
+}
+
+/* Apply --set KEY=VALUE in order; 2 on a bad one. */
+static int apply_sets(Cli *cli, Repl *r)
+{
+	for (int i = 0; i < cli->nsets; i++) {
+		const char *eq = strchr(cli->sets[i], '=');
+		char *key = xstrndup(cli->sets[i], (size_t)(eq - cli->sets[i]));
+		SuqlErr err = {0};
+		SuqlStatus st = meta_set(r, key, eq + 1, &err);
+		if (st != SUQL_OK)
+			fprintf(stderr, "error: --set %s: %s\n", key, err.msg);
+		free(key);
+		err_clear(&err);
+		if (st != SUQL_OK)
+			return 2;
+	}
 	return 0;
+}
+
+static void run_actions(Cli *cli, Repl *r)
+{
+	for (int i = 0; i < cli->nacts && !r->quit; i++) {
+		const Action *a = &cli->acts[i];
+		if (a->kind == ACT_SQL) {
+			repl_run_text(r, "-c", a->text, strlen(a->text));
+		} else if (a->kind == ACT_META) {
+			SuqlErr err = {0};
+			SuqlStatus st = meta_run_argv(r, a->argc, a->argv, &err);
+			if (st != SUQL_OK)
+				repl_fail(r, NULL, 0, 0, st, &err);
+			err_clear(&err);
+		} else if (strcmp(a->text, "-") == 0) {
+			repl_run_file(r, "stdin", stdin);
+		} else {
+			FILE *f = fopen(a->text, "r");
+			if (!f) {
+				fprintf(stderr, "error: cannot read %s: %s\n", a->text, strerror(errno));
+				r->status = 2;
+				return;
+			}
+			repl_run_file(r, a->text, f);
+			fclose(f);
+		}
+	}
 }
 
 int main(int argc, char **argv)
 {
-	const char *path = ":memory:", *cmd = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
-			cmd = argv[++i];
-		else if (strcmp(argv[i], "--bail") == 0)
-			;
-		else
-			path = argv[i];
+	render_init_locale();
+	Cli cli = {0};
+	int status = parse_args(&cli, argc, argv);
+	if (status || cli.done) {
+		free(cli.acts);
+		free(cli.sets);
+		return status;
 	}
+	int exits = 0;
+	for (int i = 0; i < cli.nacts; i++)
+		exits |= cli.acts[i].runs_and_exits;
+	int interactive = !exits && isatty(0) && isatty(1);
+
+	Repl r;
+	repl_init(&r, interactive);
+	r.bail = cli.bail;
+	r.color_ok = !cli.no_color && !no_color_env();
+	if (cli.mode_set)
+		r.mode = cli.mode;
+	if (cli.no_headers)
+		r.headers = 0;
+	if (cli.verbose)
+		r.explain = r.stats = 1;
+
+	/* LLM: the lead opens the LLM client here, from cli.llm:
+	       Llm *llm = llm_open(&cli.llm, &err);  on failure: print, exit 2;  r.llm = llm;
+	   and closes it with llm_close(llm) after repl_free(&r) below. */
+
 	SuqlErr err = {0};
-	Engine *e = engine_open(path, NULL, &err);
-	if (!e) {
+	if (repl_open(&r, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
 		fprintf(stderr, "error: %s\n", err.msg);
-		return 2;
-	}
-	SBuf in = SBUF_INIT;
-	if (cmd) {
-		sb_puts(&in, cmd);
+		status = 2;
 	} else {
-		char buf[4096];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-			sb_putn(&in, buf, n);
+		status = apply_sets(&cli, &r);
 	}
-	EngineSink sink = {0};
-	sink.row = print_row;
-	int status = 0;
-	size_t off = 0;
-	while (off < in.len) {
-		size_t used = 0;
-		if (engine_exec(e, in.s + off, in.len - off, &used, &sink, &err) != SUQL_OK) {
-			fprintf(stderr, "error: %s\n", err.msg);
-			status = 1;
-			if (!used)
-				break;
-		}
-		off += used ? used : in.len - off;
-	}
-	sb_free(&in);
 	err_clear(&err);
-	engine_close(e);
+	if (status == 0) {
+		repl_signals();
+		if (cli.nacts)
+			run_actions(&cli, &r);
+		if (interactive) {
+			repl_banner(&r, stdout);
+			term_run(&r);
+		} else if (!exits) {
+			repl_run_file(&r, "stdin", stdin);
+		}
+		status = r.status;
+	}
+	repl_free(&r);
+	free(cli.acts);
+	free(cli.sets);
 	return status;
 }

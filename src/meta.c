@@ -1,0 +1,484 @@
+/*
+ * meta.c: the meta-commands, the lines starting with ':' where a statement would start, and
+ * the session settings behind :set and --set. One table, meta_commands[], feeds dispatch,
+ * :help and the manual page's META-COMMANDS section (suql --help-man meta-commands); one
+ * table, settings[], does the same for the keys of :set. Commands are found by their name
+ * or any unambiguous prefix of it (:q is :quit).
+ *
+ * Modules that bring their own commands (the importer's :import and :index, the LLM client's
+ * :llm and :cache, the chat agent's :chat and :sql) implement a MetaFn and add one row to
+ * meta_commands[]; see doc/program.md.
+ */
+#include "meta.h"
+#include "catalog.h"
+#include "repl.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define REPL(env) ((Repl *)(env)->repl)
+
+/* ---- settings ---- */
+
+typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT } SetKind;
+
+typedef struct Setting {
+	const char *key;
+	SetKind kind;
+	size_t off;          /* the field of Repl it sets */
+	const char *values;
+	const char *help;
+} Setting;
+
+static const Setting settings[] = {
+	{"mode", SET_MODE, offsetof(Repl, mode), "MODE", "output mode: " RENDER_MODE_NAMES},
+	{"headers", SET_BOOL, offsetof(Repl, headers), "on|off",
+	 "column names above table, box and csv output (default on)"},
+	{"nullvalue", SET_TEXT, offsetof(Repl, nullvalue), "TEXT",
+	 "how table, box and line modes show NULL (default NULL)"},
+	{"explain", SET_BOOL, offsetof(Repl, explain), "on|off",
+	 "show each statement's parsed SUQL and plan (default on at a terminal)"},
+	{"stats", SET_BOOL, offsetof(Repl, stats), "on|off",
+	 "show each statement's counters (default on at a terminal)"},
+	{"timer", SET_BOOL, offsetof(Repl, timer), "on|off",
+	 "show how long each statement took (default off)"},
+};
+#define NSETTINGS ((int)(sizeof settings / sizeof *settings))
+
+const char *meta_setting_name(int i)
+{
+	return i >= 0 && i < NSETTINGS ? settings[i].key : NULL;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	static const char *const yes[] = {"on", "1", "true", "yes"}, *const no[] = {"off", "0",
+	                                                                         "false", "no"};
+	for (int i = 0; i < 4; i++) {
+		if (str_ieq(v, yes[i]))
+			return *out = 1, 1;
+		if (str_ieq(v, no[i]))
+			return *out = 0, 1;
+	}
+	return 0;
+}
+
+static void show_setting(Repl *r, const Setting *s, SBuf *b)
+{
+	void *f = (char *)r + s->off;
+	sb_printf(b, "%s = ", s->key);
+	if (s->kind == SET_MODE)
+		sb_puts(b, render_mode_name(*(RenderMode *)f));
+	else if (s->kind == SET_BOOL)
+		sb_puts(b, *(int *)f ? "on" : "off");
+	else
+		sb_puts(b, *(char **)f ? *(char **)f : "NULL");
+	sb_putc(b, '\n');
+}
+
+/* LLM settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, concurrency,
+   cache) belong to the LLM client. LLM: the lead connects them here, replacing the body
+   with   return llm_set(r->llm, key, value, err);   */
+static SuqlStatus set_llm(Repl *r, const char *key, const char *value, SuqlErr *err)
+{
+	(void)r;
+	(void)value;
+	return err_set(err, SUQL_USAGE, "setting '%s' belongs to the LLM client, which this "
+	               "build does not include", key);
+}
+
+static int is_llm_key(const char *key)
+{
+	return strncasecmp(key, "llm.", 4) == 0 || str_ieq(key, "concurrency") ||
+	       str_ieq(key, "cache");
+}
+
+SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
+{
+	for (int i = 0; i < NSETTINGS; i++) {
+		const Setting *s = &settings[i];
+		if (!str_ieq(key, s->key))
+			continue;
+		void *f = (char *)r + s->off;
+		if (s->kind == SET_MODE) {
+			if (!render_mode_parse(value, (RenderMode *)f))
+				return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value,
+				               RENDER_MODE_NAMES);
+		} else if (s->kind == SET_BOOL) {
+			if (!parse_bool(value, (int *)f))
+				return err_set(err, SUQL_USAGE, "%s takes on or off, not '%s'", s->key,
+				               value);
+		} else {
+			free(*(char **)f);
+			*(char **)f = xstrdup(value);
+		}
+		return SUQL_OK;
+	}
+	if (is_llm_key(key)) {
+		if (str_ieq(key, "llm.key"))
+			repl_add_secret(r, value);
+		return set_llm(r, key, value, err);
+	}
+	return engine_set(r->engine, key, value, err);
+}
+
+/* :set with no arguments (every setting), or with a key (that one). */
+static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *err)
+{
+	SBuf b = SBUF_INIT;
+	for (int i = 0; i < NSETTINGS; i++)
+		if (!key || str_ieq(key, settings[i].key))
+			show_setting(r, &settings[i], &b);
+	if (!key || !b.len) {
+		SBuf eng = SBUF_INIT;
+		engine_settings(r->engine, &eng);
+		/* LLM: the lead adds the LLM client's settings here (llm_describe or the like). */
+		size_t kl = key ? strlen(key) : 0;
+		for (size_t a = 0; a < eng.len;) {   /* keep the lines that start with key */
+			size_t e = a, w = a;
+			while (e < eng.len && eng.s[e] != '\n')
+				e++;
+			while (w < e && (eng.s[w] == ' ' || eng.s[w] == '\t'))
+				w++;
+			if (!key || (e - w > kl && strncasecmp(eng.s + w, key, kl) == 0 &&
+			             strchr(" =:\t", eng.s[w + kl]))) {
+				sb_putn(&b, eng.s + a, e - a);
+				sb_putc(&b, '\n');
+			}
+			a = e + 1;
+		}
+		sb_free(&eng);
+	}
+	SuqlStatus st = SUQL_OK;
+	if (key && !b.len)
+		st = err_set(err, SUQL_USAGE, "unknown setting '%s' (:set alone lists them)", key);
+	else
+		fputs(sb_str(&b), out);
+	sb_free(&b);
+	return st;
+}
+
+/* ---- the commands ---- */
+
+static SuqlStatus usage(SuqlErr *err, const char *name);
+
+static SuqlStatus m_quit(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0]);
+	REPL(env)->quit = 1;
+	return SUQL_OK;
+}
+
+/* :mode, :headers, :explain, :stats, :timer: a setting by its own name. */
+static SuqlStatus m_setting(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 2)
+		return usage(err, argv[0]);
+	if (argc == 1)
+		return show_settings(REPL(env), argv[0], env->out, err);
+	return meta_set(REPL(env), argv[0], argv[1], err);
+}
+
+static SuqlStatus m_set(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 3)
+		return err_set(err, SUQL_USAGE, "too many arguments to :set (quote a value with "
+		               "blanks: :set nullvalue '(none)')");
+	if (argc < 3)
+		return show_settings(REPL(env), argc == 2 ? argv[1] : NULL, env->out, err);
+	return meta_set(REPL(env), argv[1], argv[2], err);
+}
+
+static SuqlStatus m_tables(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0]);
+	sqlite3 *db = engine_db(env->engine);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, REPL_VISIBLE_TABLES " ORDER BY name", -1, &st, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW)
+		fprintf(env->out, "%s\n", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return SUQL_OK;
+}
+
+static SuqlStatus m_schema(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 2)
+		return usage(err, argv[0]);
+	sqlite3 *db = engine_db(env->engine);
+	sqlite3_stmt *st;
+	const char *q = argc == 2
+		? REPL_VISIBLE_TABLES " AND name = ?1 COLLATE NOCASE ORDER BY name"
+		: REPL_VISIBLE_TABLES " ORDER BY name";
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
+	if (argc == 2)
+		sqlite3_bind_text(st, 1, argv[1], -1, SQLITE_STATIC);
+	SuqlStatus s = SUQL_OK;
+	int n = 0;
+	while (s == SUQL_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *type = (const char *)sqlite3_column_text(st, 1);
+		const char *sql = (const char *)sqlite3_column_text(st, 2);
+		char *ddl = NULL;
+		if (strcmp(type, "table") == 0)
+			s = catalog_ddl(db, name, 0, &ddl, err);
+		else
+			ddl = xprintf("%s;", sql ? sql : "");
+		if (ddl)
+			fprintf(env->out, "%s%s\n", n++ ? "\n" : "", ddl);
+		free(ddl);
+	}
+	sqlite3_finalize(st);
+	if (s == SUQL_OK && argc == 2 && n == 0)
+		s = err_set(err, SUQL_ERROR, "no such table: %s", argv[1]);
+	return s;
+}
+
+static SuqlStatus m_open(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc != 2)
+		return usage(err, argv[0]);
+	if (repl_open(REPL(env), argv[1], err) != SUQL_OK)
+		return SUQL_IO;
+	if (env->tty)
+		fprintf(env->err, "database: %s\n", argv[1]);
+	return SUQL_OK;
+}
+
+static SuqlStatus m_read(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc != 2)
+		return usage(err, argv[0]);
+	return repl_run_path(REPL(env), argv[1], err);
+}
+
+static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	Repl *r = REPL(env);
+	if (argc > 2)
+		return usage(err, argv[0]);
+	FILE *f = stdout;
+	if (argc == 2 && strcmp(argv[1], "-") != 0) {
+		f = fopen(argv[1], "w");
+		if (!f)
+			return err_set(err, SUQL_IO, "cannot write %s: %s", argv[1], strerror(errno));
+	}
+	if (r->out_path)
+		fclose(r->out);
+	free(r->out_path);
+	r->out = f;
+	r->out_path = f == stdout ? NULL : xstrdup(argv[1]);
+	return SUQL_OK;
+}
+
+static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
+const MetaCommand meta_commands[] = {
+	{"help", "[COMMAND]", "list the meta-commands, or describe one", m_help},
+	{"quit", "", "leave suql (Ctrl-D does too)", m_quit},
+	{"exit", "", "leave suql, like :quit", m_quit},
+	{"tables", "", "list the tables and views", m_tables},
+	{"schema", "[TABLE]", "show tables in SUQL DDL, with their FREE_TEXT and ENUM types",
+	 m_schema},
+	{"mode", "[MODE]", "show or set the output mode: " RENDER_MODE_NAMES, m_setting},
+	{"headers", "[on|off]", "show or set whether column names head the output", m_setting},
+	{"explain", "[on|off]", "show or set whether each statement's parsed SUQL and plan are shown",
+	 m_setting},
+	{"stats", "[on|off]", "show or set whether each statement's counters are shown", m_setting},
+	{"timer", "[on|off]", "show or set whether each statement's run time is shown", m_setting},
+	{"set", "[KEY [VALUE]]", "show every setting, show one, or change one", m_set},
+	{"open", "FILE", "close the database and open FILE (created when missing)", m_open},
+	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
+	{"output", "[FILE]", "send results to FILE, or back to the standard output", m_output},
+	/* Rows the lead adds as the other modules arrive (each one line):
+	   import, index (data layer); llm, cache (LLM client); chat, sql (chat agent). */
+	{NULL, NULL, NULL, NULL},
+};
+
+/* The command called name, or the only one name is a prefix of. */
+static const MetaCommand *find_command(const char *name, SuqlErr *err)
+{
+	const MetaCommand *hit = NULL;
+	int nhit = 0;
+	size_t n = strlen(name);
+	for (const MetaCommand *c = meta_commands; c->name; c++) {
+		if (strcmp(c->name, name) == 0)
+			return c;
+		if (n && strncmp(c->name, name, n) == 0)
+			hit = c, nhit++;
+	}
+	if (nhit == 1)
+		return hit;
+	if (nhit > 1) {
+		SBuf b = SBUF_INIT;
+		for (const MetaCommand *c = meta_commands; c->name; c++)
+			if (strncmp(c->name, name, n) == 0)
+				sb_printf(&b, "%s:%s", b.len ? ", " : "", c->name);
+		err_set(err, SUQL_USAGE, "':%s' could be %s", name, b.s);
+		sb_free(&b);
+	} else {
+		err_set(err, SUQL_USAGE, "unknown meta-command ':%s' (:help lists them)", name);
+	}
+	return NULL;
+}
+
+static SuqlStatus usage(SuqlErr *err, const char *name)
+{
+	const MetaCommand *c = find_command(name, NULL);
+	return err_set(err, SUQL_USAGE, "usage: :%s%s%s", name, c && *c->args ? " " : "",
+	               c ? c->args : "");
+}
+
+static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	FILE *out = env->out;
+	if (argc > 2)
+		return usage(err, argv[0]);
+	if (argc == 2) {
+		const MetaCommand *c = find_command(argv[1][0] == ':' ? argv[1] + 1 : argv[1], err);
+		if (!c)
+			return SUQL_USAGE;
+		fprintf(out, ":%s%s%s\n  %s\n", c->name, *c->args ? " " : "", c->args, c->help);
+		if (c->fn == m_set || c->fn == m_setting) {
+			fprintf(out, "Settings (:set KEY VALUE, or suql --set KEY=VALUE):\n");
+			for (int i = 0; i < NSETTINGS; i++)
+				fprintf(out, "  %-10s %-7s %s\n", settings[i].key, settings[i].values,
+				        settings[i].help);
+			fprintf(out, "Other keys are the engine's (:set alone lists them) and the LLM "
+			             "client's (llm.*).\n");
+		}
+		return SUQL_OK;
+	}
+	int w = 0;
+	for (const MetaCommand *c = meta_commands; c->name; c++) {
+		int cw = 1 + (int)strlen(c->name) + (*c->args ? 1 + (int)strlen(c->args) : 0);
+		if (cw > w)
+			w = cw;
+	}
+	fprintf(out, "Meta-commands (one line, where a statement would start):\n");
+	for (const MetaCommand *c = meta_commands; c->name; c++) {
+		char *head = xprintf(":%s%s%s", c->name, *c->args ? " " : "", c->args);
+		fprintf(out, "  %-*s  %s\n", w, head, c->help);
+		free(head);
+	}
+	fprintf(out, "A command may be shortened while it stays unambiguous (:q for :quit).\n"
+	             "Statements are SQL (SQLite's dialect) plus SUQL's answer(), summary() and\n"
+	             "ENUM-aware '='; each ends with ';'. Ctrl-C stops a running statement.\n");
+	return SUQL_OK;
+}
+
+/* ---- dispatch ---- */
+
+/* Split a command line on blanks; '...' and "..." quote (the quotes are dropped). */
+static int split_args(const char *s, char ***argv, SuqlErr *err)
+{
+	int argc = 0;
+	*argv = NULL;
+	while (*s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		SBuf a = SBUF_INIT;
+		sb_puts(&a, "");
+		while (*s && *s != ' ' && *s != '\t') {
+			if (*s == '\'' || *s == '"') {
+				char q = *s++;
+				const char *e = strchr(s, q);
+				if (!e) {
+					sb_free(&a);
+					err_set(err, SUQL_USAGE, "unterminated %c quote", q);
+					return -1;
+				}
+				sb_putn(&a, s, (size_t)(e - s));
+				s = e + 1;
+			} else {
+				sb_putc(&a, *s++);
+			}
+		}
+		*argv = xrealloc(*argv, (size_t)(argc + 2) * sizeof **argv);
+		(*argv)[argc++] = sb_steal(&a);
+		(*argv)[argc] = NULL;
+	}
+	return argc;
+}
+
+SuqlStatus meta_run(Repl *r, const char *line, SuqlErr *err)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (*line == ':')
+		line++;
+	char *l = xstrdup(line);
+	size_t n = strlen(l);
+	while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+		n--;
+	if (n && l[n - 1] == ';')   /* ":tables;" out of SQL habit */
+		n--;
+	l[n] = '\0';
+	char **argv;
+	int argc = split_args(l, &argv, err);
+	free(l);
+	if (argc < 0)
+		return SUQL_USAGE;
+	SuqlStatus st = argc == 0
+		? err_set(err, SUQL_USAGE, "a meta-command name goes after ':' (:help lists them)")
+		: meta_run_argv(r, argc, (const char *const *)argv, err);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return st;
+}
+
+SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *err)
+{
+	const MetaCommand *c = find_command(argv[0][0] == ':' ? argv[0] + 1 : argv[0], err);
+	if (!c)
+		return SUQL_USAGE;
+	/* the command sees its full name in argv[0], even when it was shortened */
+	char **v = xcalloc((size_t)argc + 1, sizeof *v);
+	v[0] = (char *)c->name;
+	for (int i = 1; i < argc; i++)
+		v[i] = (char *)argv[i];
+	MetaEnv env = {r->engine, r->llm, r->out, stderr, r->interactive, r};
+	SuqlStatus st = c->fn(&env, argc, v, err);
+	free(v);
+	return st;
+}
+
+/* ---- the manual page ---- */
+
+void meta_man(SBuf *b)
+{
+	for (const MetaCommand *c = meta_commands; c->name; c++) {
+		sb_puts(b, ".TP\n");
+		if (*c->args) {
+			sb_puts(b, ".BI \":");
+			render_roff(b, c->name);
+			sb_puts(b, " \" \"");
+			render_roff(b, c->args);
+			sb_puts(b, "\"\n");
+		} else {
+			sb_puts(b, ".B :");
+			render_roff(b, c->name);
+			sb_putc(b, '\n');
+		}
+		render_roff_sentence(b, c->help);
+	}
+	sb_puts(b, ".PP\nSettings, for\n.B :set\nand\n.BR \\-\\-set :\n");
+	for (int i = 0; i < NSETTINGS; i++) {
+		sb_puts(b, ".TP\n.BI \"");
+		render_roff(b, settings[i].key);
+		sb_puts(b, " \" \"");
+		render_roff(b, settings[i].values);
+		sb_puts(b, "\"\n");
+		render_roff_sentence(b, settings[i].help);
+	}
+}

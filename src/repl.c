@@ -1,0 +1,521 @@
+/*
+ * repl.c: the statement runner under the REPL, scripts and -c. It gathers lines into
+ * statements (engine_complete says where one ends), sends meta-command lines to meta.c, runs
+ * each statement through engine_exec with a sink that shows, in order, the parsed SUQL, the
+ * plan, the counters and the result (buffering rows when the counters must come first), and
+ * reports errors with the script's name and the line and column of the mistake:
+ *     error: stdin:3:8: no such column: x
+ * Errors decide the exit status (see repl_fail). Ctrl-C sets suql_interrupted and interrupts
+ * SQLite, so a long statement stops and the session goes on.
+ */
+#include "repl.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* ---- Ctrl-C ---- */
+
+static sqlite3 *volatile running_db;   /* the database of the running statement, if any */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	suql_interrupted = 1;
+	sqlite3 *db = running_db;
+	if (db)
+		sqlite3_interrupt(db);
+}
+
+void repl_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;   /* no SA_RESTART: a blocked read returns so the loops see the flag */
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* ---- the session ---- */
+
+void repl_init(Repl *r, int interactive)
+{
+	memset(r, 0, sizeof *r);
+	r->out = stdout;
+	r->mode = RENDER_TABLE;
+	r->headers = 1;
+	r->interactive = interactive;
+	r->explain = r->stats = interactive;
+	r->color_ok = 1;
+}
+
+void repl_free(Repl *r)
+{
+	engine_close(r->engine);
+	if (r->out_path)
+		fclose(r->out);
+	free(r->out_path);
+	free(r->nullvalue);
+	free(r->line_prompt);
+	for (int i = 0; i < r->nsecrets; i++)
+		free(r->secrets[i]);
+	free(r->secrets);
+	memset(r, 0, sizeof *r);
+}
+
+SuqlStatus repl_open(Repl *r, const char *path, SuqlErr *err)
+{
+	Engine *e = engine_open(path, r->llm, err);
+	if (!e)
+		return err->code ? err->code : SUQL_IO;
+	engine_close(r->engine);
+	r->engine = e;
+	return SUQL_OK;
+}
+
+void repl_set_line_mode(Repl *r, const char *prompt, ReplLineFn fn, void *ctx)
+{
+	free(r->line_prompt);
+	r->line_prompt = fn && prompt ? xstrdup(prompt) : NULL;
+	r->line_fn = fn;
+	r->line_ctx = fn ? ctx : NULL;
+}
+
+void repl_add_secret(Repl *r, const char *value)
+{
+	if (!value || !*value)
+		return;
+	r->secrets = xrealloc(r->secrets, (size_t)(r->nsecrets + 1) * sizeof *r->secrets);
+	r->secrets[r->nsecrets++] = xstrdup(value);
+}
+
+static int has_icase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+int repl_is_secret(const Repl *r, const char *text)
+{
+	if (has_icase(text, "llm.key"))
+		return 1;
+	static const char *const envs[] = {"SUQL_LLM_KEY", "OPENAI_API_KEY"};
+	for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
+		const char *v = getenv(envs[i]);
+		if (v && strlen(v) >= 4 && strstr(text, v))
+			return 1;
+	}
+	for (int i = 0; i < r->nsecrets; i++)
+		if (strstr(text, r->secrets[i]))
+			return 1;
+	return 0;
+}
+
+void repl_banner(Repl *r, FILE *f)
+{
+	const char *path = engine_path(r->engine);
+	fprintf(f, "suql %s: SQL with free-text questions, over SQLite %s\n", SUQL_VERSION,
+	        sqlite3_libversion());
+	if (strcmp(path, ":memory:") == 0 || !*path)
+		fprintf(f, "database: in memory (nothing is saved; :open FILE to use a file)\n");
+	else
+		fprintf(f, "database: %s\n", path);
+	/* LLM: the lead connects the backend label here:
+	       if (r->llm) fprintf(f, "model:    %s\n", llm_label(r->llm)); */
+	fprintf(f, "End statements with ';'. :help lists the meta-commands. Ctrl-C stops a "
+	           "statement,\nCtrl-D leaves.\n");
+}
+
+/* ---- errors ---- */
+
+/* Colour is for a person at the REPL: never in batch mode, never off a terminal. */
+static int stderr_color(const Repl *r)
+{
+	return r->interactive && r->color_ok && isatty(2);
+}
+
+void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
+               const SuqlErr *err)
+{
+	const char *msg = err && err->msg ? err->msg : "failed";
+	fflush(r->out);
+	if (status == SUQL_INTERRUPT && r->interactive)
+		fputc('\n', stderr);   /* after the ^C the terminal echoed */
+	if (stderr_color(r))
+		fputs("\033[1;31merror:\033[0m ", stderr);
+	else
+		fputs("error: ", stderr);
+	int l, c, k = 0;
+	if (col > 0 && sscanf(msg, "line %d, column %d: %n", &l, &c, &k) == 2 && k > 0) {
+		/* the engine counts from the statement's start; say where it is in the input */
+		int al = line + l - 1, ac = l == 1 ? col + c - 1 : c;
+		if (where)
+			fprintf(stderr, "%s:%d:%d: %s\n", where, al, ac, msg + k);
+		else
+			fprintf(stderr, "line %d, column %d: %s\n", al, ac, msg + k);
+	} else if (where)
+		fprintf(stderr, "%s:%d: %s\n", where, line, msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+	fflush(stderr);
+
+	int code = status == SUQL_LLM ? 3 : 1;
+	if (status == SUQL_INTERRUPT && !r->interactive) {
+		code = 130;   /* like a shell: a script stopped by Ctrl-C */
+		r->quit = 1;
+	}
+	if (r->interactive)
+		return;
+	if (code > r->status)
+		r->status = code;
+	if (r->bail)
+		r->quit = 1;
+}
+
+/* ---- one statement ---- */
+
+typedef struct Show {
+	Repl *r;
+	Render *render;
+	SBuf counters;
+	int color;
+	int labelled;   /* a section was shown, so the result gets a label too */
+} Show;
+
+static void show_parsed(void *ctx, const char *suql)
+{
+	Show *s = ctx;
+	if (s->r->explain) {
+		render_section(s->r->out, "parsed", suql, s->color);
+		s->labelled = 1;
+	}
+}
+
+static void show_plan(void *ctx, const char *text)
+{
+	Show *s = ctx;
+	if (s->r->explain) {
+		render_section(s->r->out, "plan", text, s->color);
+		s->labelled = 1;
+	}
+}
+
+static void show_columns(void *ctx, sqlite3_stmt *st)
+{
+	Show *s = ctx;
+	render_columns(s->render, st);
+}
+
+static int show_row(void *ctx, sqlite3_stmt *st)
+{
+	Show *s = ctx;
+	render_row(s->render, st);
+	return suql_interrupted != 0;
+}
+
+static void show_counters(void *ctx, const char *text)
+{
+	Show *s = ctx;
+	if (s->r->stats)
+		sb_puts(&s->counters, text);
+}
+
+static void show_warning(void *ctx, const char *msg)
+{
+	Show *s = ctx;
+	fflush(s->r->out);
+	fprintf(stderr, "warning: %s\n", msg);
+	fflush(stderr);
+}
+
+static int out_width(FILE *f)
+{
+	struct winsize ws;
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	return c && atoi(c) > 0 ? atoi(c) : 80;
+}
+
+static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used, SuqlErr *err)
+{
+	int tty = isatty(fileno(r->out));
+	RenderOpts o = {0};
+	o.mode = r->mode;
+	o.headers = r->headers;
+	o.nullvalue = r->nullvalue;
+	o.unicode = tty;
+	o.color = tty && r->color_ok && r->interactive;
+	o.width = tty ? out_width(r->out) : 0;
+	o.stream = !r->stats;   /* with counters shown, rows wait until after them */
+
+	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0};
+	EngineSink sink = {&s, show_parsed, show_plan, show_columns, show_row, show_counters,
+	                   show_warning};
+	SuqlStatus st;
+	double t0 = util_now_ms();
+	*used = 0;
+	if (suql_interrupted) {
+		st = err_set(err, SUQL_INTERRUPT, "interrupted");
+	} else {
+		running_db = engine_db(r->engine);
+		st = engine_exec(r->engine, sql, len, used, &sink, err);
+		running_db = NULL;
+		if (st == SUQL_OK && suql_interrupted)
+			st = err_set(err, SUQL_INTERRUPT, "interrupted");
+	}
+	double ms = util_now_ms() - t0;
+	if (s.counters.len) {
+		render_section(r->out, "counters", s.counters.s, s.color);
+		s.labelled = 1;
+	}
+	/* a failed statement shows the rows it produced before failing, but no empty table */
+	if (st == SUQL_OK || render_rows(s.render) > 0) {
+		if (s.labelled && render_has_columns(s.render))
+			fprintf(r->out, "%sresult:%s\n", s.color ? "\033[1m" : "",
+			        s.color ? "\033[0m" : "");
+		render_finish(s.render);
+	}
+	if (r->timer)
+		fprintf(r->out, "time: %.3f ms\n", ms);
+	fflush(r->out);
+	render_free(s.render);
+	sb_free(&s.counters);
+	return st;
+}
+
+/* Offset of the first character that is not a blank or inside a comment. An unterminated
+   block comment counts as text (the statement is not over). */
+static size_t skip_blank(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f') {
+			i++;
+		} else if (s[i] == '-' && i + 1 < n && s[i + 1] == '-') {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			size_t j = i + 2;
+			while (j + 1 < n && !(s[j] == '*' && s[j + 1] == '/'))
+				j++;
+			if (j + 1 >= n)
+				return i;
+			i = j + 2;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+/* The length of the first statement of s (through the ';' that completes it), to step over
+   a statement that failed before the engine said how long it was. */
+static size_t statement_end(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ';' && engine_complete(s, i + 1))
+			return i + 1;
+	return n;
+}
+
+/* Move the line and column (in characters) of a position over s[0..n). */
+static void advance(const char *s, size_t n, int *line, int *col)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			++*line, *col = 1;
+		else if (((unsigned char)s[i] & 0xC0) != 0x80)
+			++*col;
+	}
+}
+
+SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where, int line)
+{
+	SuqlStatus first = SUQL_OK;
+	size_t off = 0;
+	int ln = line, col = 1;   /* where sql[off] is */
+	while (off < len && !r->quit) {
+		size_t start = off + skip_blank(sql + off, len - off);
+		advance(sql + off, start - off, &ln, &col);
+		if (start >= len)
+			break;
+		SuqlErr err = {0};
+		size_t used = 0;
+		SuqlStatus st = run_one(r, sql + start, len - start, &used, &err);
+		if (st != SUQL_OK) {
+			repl_fail(r, where, ln, col, st, &err);
+			if (first == SUQL_OK)
+				first = st;
+			size_t end = statement_end(sql + start, len - start);
+			if (used < end)
+				used = end;
+		}
+		err_clear(&err);
+		if (st == SUQL_INTERRUPT)
+			break;   /* Ctrl-C stops what was typed or read with it, too */
+		if (used == 0 || used > len - start)
+			used = len - start;
+		advance(sql + start, used, &ln, &col);
+		off = start + used;
+	}
+	return first;
+}
+
+/* ---- lines into statements ---- */
+
+static void run_meta(Repl *r, ReplInput *in, const char *line, size_t n)
+{
+	SuqlErr err = {0};
+	char *l = xstrndup(line, n);
+	SuqlStatus st = meta_run(r, l, &err);
+	if (st != SUQL_OK)
+		repl_fail(r, in->name, in->lineno, 0, st, &err);
+	free(l);
+	err_clear(&err);
+}
+
+static void run_line_fn(Repl *r, ReplInput *in, const char *line, size_t n)
+{
+	SuqlErr err = {0};
+	char *l = xstrndup(line, n);
+	SuqlStatus st = r->line_fn(r, r->line_ctx, l, &err);
+	if (st != SUQL_OK)
+		repl_fail(r, in->name, in->lineno, 0, st, &err);
+	free(l);
+	err_clear(&err);
+}
+
+int repl_pending(const ReplInput *in)
+{
+	return in->buf.len > 0 && skip_blank(in->buf.s, in->buf.len) < in->buf.len;
+}
+
+void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
+{
+	in->lineno++;
+	if (r->quit)
+		return;
+	if (n && line[n - 1] == '\r')
+		n--;
+	if (!repl_pending(in)) {
+		size_t i = skip_blank(line, n);
+		if (i < n && line[i] == ':') {
+			sb_truncate(&in->buf, 0);
+			run_meta(r, in, line + i, n - i);
+			return;
+		}
+		if (r->line_fn) {
+			sb_truncate(&in->buf, 0);
+			if (i < n)
+				run_line_fn(r, in, line, n);
+			return;
+		}
+		if (in->buf.len == 0 || skip_blank(in->buf.s, in->buf.len) == in->buf.len) {
+			sb_truncate(&in->buf, 0);
+			in->start_line = in->lineno;
+		}
+	}
+	sb_putn(&in->buf, line, n);
+	sb_putc(&in->buf, '\n');
+	if (engine_complete(in->buf.s, in->buf.len)) {
+		/* at the terminal, lines count from the start of what was just typed */
+		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
+		sb_truncate(&in->buf, 0);
+	}
+}
+
+void repl_feed_end(Repl *r, ReplInput *in)
+{
+	if (repl_pending(in) && !r->quit && !suql_interrupted)
+		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
+	sb_truncate(&in->buf, 0);
+}
+
+void repl_input_free(ReplInput *in)
+{
+	sb_free(&in->buf);
+}
+
+/* ---- scripts ---- */
+
+/* Ctrl-C while a script runs: the script stops; a script not typed at a terminal ends the
+   session with status 130, like a shell's. */
+static void interrupted_script(Repl *r)
+{
+	if (r->interactive)
+		return;
+	if (r->status < 130)
+		r->status = 130;
+	r->quit = 1;
+}
+
+void repl_run_text(Repl *r, const char *name, const char *text, size_t len)
+{
+	ReplInput in = {name, SBUF_INIT, 0, 0};
+	for (size_t a = 0; a < len && !r->quit;) {
+		size_t e = a;
+		while (e < len && text[e] != '\n')
+			e++;
+		repl_feed(r, &in, text + a, e - a);
+		a = e + 1;
+		if (suql_interrupted) {
+			interrupted_script(r);
+			break;
+		}
+	}
+	repl_feed_end(r, &in);
+	repl_input_free(&in);
+}
+
+void repl_run_file(Repl *r, const char *name, FILE *f)
+{
+	ReplInput in = {name, SBUF_INIT, 0, 0};
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while (!r->quit) {
+		errno = 0;
+		n = getline(&line, &cap, f);
+		if (n < 0) {
+			if (errno == EINTR && !suql_interrupted) {
+				clearerr(f);
+				continue;
+			}
+			break;
+		}
+		if (n && line[n - 1] == '\n')
+			n--;
+		repl_feed(r, &in, line, (size_t)n);
+		if (suql_interrupted)
+			break;
+	}
+	if (suql_interrupted)
+		interrupted_script(r);
+	repl_feed_end(r, &in);
+	free(line);
+	repl_input_free(&in);
+}
+
+SuqlStatus repl_run_path(Repl *r, const char *path, SuqlErr *err)
+{
+	if (r->depth >= 16)
+		return err_set(err, SUQL_USAGE, "%s: scripts read each other too deeply (16 levels)",
+		               path);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
+	r->depth++;
+	repl_run_file(r, path, f);
+	r->depth--;
+	fclose(f);
+	return SUQL_OK;
+}

@@ -1,0 +1,133 @@
+/*
+ * repl.h: the session behind every way of using suql: the open database, the display
+ * settings, and the runner that turns lines of input (typed at the terminal, read from a
+ * script, given with -c) into statements and meta-commands, runs them through the engine
+ * and shows what they report. repl.c holds the runner, term.c the interactive loop (line
+ * editing, history, Ctrl-C), term_complete.c tab completion, meta.c the meta-commands.
+ *
+ * Input is taken a line at a time. A line that starts with ':' where a statement would
+ * start is a meta-command; other lines gather until engine_complete says the statement
+ * ended, then every statement in the gathered text runs in order.
+ *
+ * Ownership: a Repl owns its Engine, the :output file, nullvalue and line_prompt; it borrows
+ * llm (the caller closes it after repl_free). ReplInput owns its buffer (repl_input_free).
+ */
+#ifndef SUQL_REPL_H
+#define SUQL_REPL_H
+
+#include <stdio.h>
+
+#include "engine.h"
+#include "llm.h"
+#include "render.h"
+#include "suql.h"
+
+typedef struct Repl Repl;
+
+/* The tables and views a user sees (suql's own suql_* tables and SQLite's are hidden):
+   columns name, type, sql of sqlite_schema; callers add AND ... and ORDER BY. */
+#define REPL_VISIBLE_TABLES                                                                \
+	"SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') "     \
+	"AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'suql\\_%' ESCAPE '\\'"
+
+/* A different reader for the lines that are not meta-commands (chat mode): gets each line
+   as typed; returns a status and err like a statement. */
+typedef SuqlStatus (*ReplLineFn)(Repl *r, void *ctx, const char *line, SuqlErr *err);
+
+struct Repl {
+	Engine *engine;
+	Llm *llm;             /* NULL until the LLM client is connected */
+
+	/* what is shown, and how (the settings of :set; see meta.c) */
+	FILE *out;            /* results: stdout, or the :output file */
+	char *out_path;       /* the :output file, NULL for stdout */
+	RenderMode mode;
+	int headers;
+	char *nullvalue;      /* NULL: "NULL" */
+	int explain;          /* show the parsed SUQL and the plan */
+	int stats;            /* show the counters */
+	int timer;
+	int color_ok;         /* colour is allowed (no --no-color, no NO_COLOR) where on a tty */
+
+	int interactive;      /* a person at a terminal: errors do not change the exit status */
+	int bail;             /* stop at the first failing statement */
+
+	int status;           /* exit status so far: 0, 1 (a statement failed), 3 (LLM), 130 */
+	int quit;             /* stop reading: :quit, --bail after an error, Ctrl-C in a script */
+	int depth;            /* :read nesting */
+
+	ReplLineFn line_fn;   /* chat mode: see repl_set_line_mode */
+	void *line_ctx;
+	char *line_prompt;
+
+	char **secrets;       /* values never written to the history (API keys) */
+	int nsecrets;
+};
+
+/* Where lines come from, and the statement they are gathering into. */
+typedef struct ReplInput {
+	const char *name;     /* "stdin", a file name, "-c"; NULL at the terminal */
+	SBuf buf;             /* the statement being gathered */
+	int start_line;       /* line number of buf's first line */
+	int lineno;           /* lines read so far */
+} ReplInput;
+
+void repl_init(Repl *r, int interactive);
+void repl_free(Repl *r);
+
+/* Open the database at path (":memory:" for none), replacing the open one on success. */
+SuqlStatus repl_open(Repl *r, const char *path, SuqlErr *err);
+
+/* Feed one line (without its newline); runs whatever it completes. */
+void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n);
+/* The input ended: run what is left. */
+void repl_feed_end(Repl *r, ReplInput *in);
+/* Nonzero when a statement is partly typed (the REPL shows the continuation prompt). */
+int repl_pending(const ReplInput *in);
+void repl_input_free(ReplInput *in);
+
+/* Run a whole script: text, an open file, or a file by name (SUQL_IO when unreadable). */
+void repl_run_text(Repl *r, const char *name, const char *text, size_t len);
+void repl_run_file(Repl *r, const char *name, FILE *f);
+SuqlStatus repl_run_path(Repl *r, const char *path, SuqlErr *err);
+
+/* Run the statements in sql and show them like typed ones; where and line name the source
+   in error messages (where NULL: no location). Returns the first failure's status. For
+   callers such as the chat agent that produce SUQL themselves. */
+SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where, int line);
+
+/* Print an error as "error: [where:line[:col]: ]message" on stderr, and count it toward the
+   exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1). col 0:
+   the message is not about a place in a statement. */
+void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
+               const SuqlErr *err);
+
+/* Chat mode and back: with fn set, lines that are not meta-commands go to fn, and the
+   prompt is prompt. fn NULL: back to SUQL statements. */
+void repl_set_line_mode(Repl *r, const char *prompt, ReplLineFn fn, void *ctx);
+
+/* Secrets: text that must never be stored in the history. */
+void repl_add_secret(Repl *r, const char *value);
+int repl_is_secret(const Repl *r, const char *text);
+
+void repl_banner(Repl *r, FILE *f);
+
+/* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). */
+void repl_signals(void);
+
+/* term.c: the interactive loop on a terminal, until :quit or Ctrl-D. */
+void term_run(Repl *r);
+/* term_complete.c: install tab completion for r's database. */
+void term_complete_init(Repl *r);
+
+/* meta.c: run one meta-command line (":schema t"); settings shared with --set. */
+SuqlStatus meta_run(Repl *r, const char *line, SuqlErr *err);
+/* The same, already split: argv[0] is the command's name (with or without ':'). */
+SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *err);
+SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err);
+/* The META-COMMANDS section of the manual page, in man(7) macros. */
+void meta_man(SBuf *out);
+/* Names of the meta-commands and settings, for completion (static, NULL-terminated). */
+const char *meta_setting_name(int i);
+
+#endif

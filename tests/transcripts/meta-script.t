@@ -1,0 +1,87 @@
+# Meta-commands in a script: each takes one line where a statement would start, may be
+# shortened while unambiguous, and reports its own errors with the script line. :output
+# writes a script that :read then runs.
+@@ file more.sql
+SELECT 'read from more.sql' AS r;
+:tables
+@@ stdin
+CREATE TABLE b(x INTEGER, y TEXT);
+CREATE TABLE a(id INTEGER PRIMARY KEY, "odd name" TEXT);
+CREATE VIEW v AS SELECT x FROM b;
+:tables
+:schema
+:sch b
+:schema missing
+:mode
+:mode json
+:mo
+:mode nonsense
+:e
+:nonsense
+:help mode
+:set headers maybe
+:set no.such.key 1
+:read more.sql
+:read missing.sql
+:output gen.sql
+:mode csv
+:headers off
+SELECT 'SELECT 42 AS generated;';
+:output
+:mode table
+:headers on
+:read gen.sql
+:quit
+SELECT 'not reached';
+@@ stdout
+a
+b
+v
+CREATE TABLE a (
+  id INTEGER,
+  "odd name" TEXT
+);
+
+CREATE TABLE b (
+  x INTEGER,
+  y TEXT
+);
+
+CREATE VIEW v AS SELECT x FROM b;
+CREATE TABLE b (
+  x INTEGER,
+  y TEXT
+);
+mode = table
+mode = json
+:mode [MODE]
+  show or set the output mode: table, box, csv, json, line
+Settings (:set KEY VALUE, or suql --set KEY=VALUE):
+  mode       MODE    output mode: table, box, csv, json, line
+  headers    on|off  column names above table, box and csv output (default on)
+  nullvalue  TEXT    how table, box and line modes show NULL (default NULL)
+  explain    on|off  show each statement's parsed SUQL and plan (default on at a terminal)
+  stats      on|off  show each statement's counters (default on at a terminal)
+  timer      on|off  show how long each statement took (default off)
+Other keys are the engine's (:set alone lists them) and the LLM client's (llm.*).
+[
+{"r":"read from more.sql"}
+]
+a
+b
+v
++-----------+
+| generated |
++-----------+
+|        42 |
++-----------+
+(1 row)
+@@ stderr
+error: stdin:7: no such table: missing
+error: stdin:11: unknown mode 'nonsense' (table, box, csv, json, line)
+error: stdin:12: ':e' could be :exit, :explain
+error: stdin:13: unknown meta-command ':nonsense' (:help lists them)
+error: stdin:15: headers takes on or off, not 'maybe'
+error: stdin:16: unknown setting 'no.such.key'
+error: stdin:18: cannot read missing.sql: No such file or directory
+@@ status 1

@@ -1,0 +1,6 @@
+# --mode with an unknown mode is a usage error naming the modes.
+@@ args --mode xml -c 'SELECT 1'
+@@ stdout
+@@ stderr
+error: --mode: unknown mode 'xml' (table, box, csv, json, line)
+@@ status 2

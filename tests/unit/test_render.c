@@ -1,0 +1,241 @@
+/* Unit tests for render.c and render_table.c: display width, CSV quoting, JSON validity of odd
+   values (parsed back with jansson), table alignment and cutting to a width, and streaming
+   giving the same bytes as buffering. */
+#include "render_int.h"
+#include "util.h"
+#include "unit.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+/* Render every row of sql in mode; returns the heap output. */
+static char *run(const char *sql, RenderOpts o)
+{
+	sqlite3 *db;
+	sqlite3_open(":memory:", &db);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	Render *r = render_new(&o, f);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		render_columns(r, st);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			render_row(r, st);
+		sqlite3_finalize(st);
+	} else {
+		printf("# prepare failed: %s\n", sqlite3_errmsg(db));
+	}
+	render_finish(r);
+	render_free(r);
+	fclose(f);
+	sqlite3_close(db);
+	return buf;
+}
+
+static char *csv(const char *s)
+{
+	SBuf b = SBUF_INIT;
+	render_csv_field(&b, s, strlen(s));
+	return sb_steal(&b);
+}
+
+/* Every line of text has display width w (0: report the widest). */
+static size_t line_widths(const char *text, size_t w, int *same)
+{
+	size_t max = 0;
+	*same = 1;
+	for (const char *a = text; *a;) {
+		const char *e = strchr(a, '\n');
+		if (!e)
+			e = a + strlen(a);
+		size_t lw = render_width(a, (size_t)(e - a));
+		if (lw > max)
+			max = lw;
+		if (w && lw != w && strncmp(a, "(", 1) != 0)
+			*same = 0;
+		a = *e ? e + 1 : e;
+	}
+	return max;
+}
+
+static void test_width(void)
+{
+	CHECK(render_width("abc", 3) == 3, "width: ASCII");
+	CHECK(render_width("Zo\xC3\xAB", 4) == 3, "width: precomposed accent");
+	CHECK(render_width("e\xCC\x81", 3) == 1, "width: combining accent takes none");
+	CHECK(render_width("\xE6\x97\xA5\xE6\x9C\xAC", 6) == 4, "width: CJK takes two each");
+	CHECK(render_width("\xF0\x9F\x98\x80", 4) == 2, "width: emoji takes two");
+	CHECK(render_width("\x01", 1) == 2, "width: control character as ^A");
+	CHECK(render_width("\xFF", 1) == 1, "width: invalid byte as one replacement");
+	CHECK(render_width("\xE6\x97", 2) == 2, "width: truncated sequence, each byte replaced");
+
+	SBuf b = SBUF_INIT;
+	/* 日本語テキスト: 7 wide characters, 14 columns */
+	const char *jp = "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x83\x86\xE3\x82\xAD\xE3\x82"
+	                 "\xB9\xE3\x83\x88";
+	size_t w = render_put_line(&b, jp, strlen(jp), 7, 1);
+	CHECK_STR(b.s, "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE2\x80\xA6", "cut: wide text to 7");
+	CHECK(w == 7, "cut: reports 7 columns");
+	sb_truncate(&b, 0);
+	w = render_put_line(&b, jp, strlen(jp), 6, 1);
+	CHECK(w == 5 && render_width(b.s, b.len) == 5, "cut: a wide character never overflows");
+	sb_truncate(&b, 0);
+	w = render_put_line(&b, "short", 5, 5, 1);
+	CHECK_STR(b.s, "short", "cut: text that fits is left whole");
+	sb_truncate(&b, 0);
+	render_put_line(&b, "a\tb\x7f" "c\xC2\x85", 7, 0, 0);
+	CHECK_STR(b.s, "a b^?c\xEF\xBF\xBD", "sanitize: tab, DEL, C1 control");
+	sb_free(&b);
+}
+
+static void test_csv(void)
+{
+	char *s;
+	s = csv("plain");
+	CHECK_STR(s, "plain", "csv: plain field unquoted");
+	free(s);
+	s = csv("");
+	CHECK_STR(s, "\"\"", "csv: empty string quoted");
+	free(s);
+	s = csv("a,b");
+	CHECK_STR(s, "\"a,b\"", "csv: comma quoted");
+	free(s);
+	s = csv("say \"x\"");
+	CHECK_STR(s, "\"say \"\"x\"\"\"", "csv: quotes doubled");
+	free(s);
+	s = csv("l1\nl2");
+	CHECK_STR(s, "\"l1\nl2\"", "csv: LF quoted");
+	free(s);
+	s = csv("cr\r");
+	CHECK_STR(s, "\"cr\r\"", "csv: CR quoted");
+	free(s);
+	s = csv(" sp ");
+	CHECK_STR(s, " sp ", "csv: blanks kept as they are");
+	free(s);
+
+	RenderOpts o = {.mode = RENDER_CSV, .headers = 1};
+	s = run("SELECT 1 AS \"a,b\", NULL AS n, '' AS e, x'0aff' AS b, 2.5 AS r", o);
+	CHECK_STR(s, "\"a,b\",n,e,b,r\n1,,\"\",X'0AFF',2.5\n", "csv: a whole result");
+	free(s);
+}
+
+static void test_json(void)
+{
+	/* every control character, quotes, backslash, invalid UTF-8, U+2028 */
+	char raw[64];
+	size_t n = 0;
+	for (int c = 1; c < 0x20; c++)
+		raw[n++] = (char)c;
+	memcpy(raw + n, "\"\\\xFF" "A\xE2\x80\xA8", 7);
+	n += 7;
+	SBuf b = SBUF_INIT;
+	sb_putc(&b, '[');
+	render_json_string(&b, raw, n);
+	sb_putc(&b, ']');
+	json_error_t je;
+	json_t *j = json_loads(b.s, 0, &je);
+	CHECK(j != NULL, "json: odd string parses");
+	const char *back = j ? json_string_value(json_array_get(j, 0)) : NULL;
+	CHECK(back && memcmp(back, raw, 0x1F + 2) == 0, "json: controls and quotes survive");
+	CHECK(back && strcmp(back + 0x1F + 2, "\xEF\xBF\xBD" "A\xE2\x80\xA8") == 0,
+	      "json: invalid byte becomes U+FFFD");
+	json_decref(j);
+	sb_free(&b);
+
+	RenderOpts o = {.mode = RENDER_JSON};
+	char *s = run("SELECT 9223372036854775807 AS i, -0.5 AS r, 1e308*10 AS inf, "
+	              "-1e308*10 AS ninf, NULL AS n, x'00ff' AS b, CAST(x'ff41' AS TEXT) AS bad, "
+	              "'q\"\\' AS t, 1e300 AS e UNION ALL SELECT 1, 2, 3, 4, 5, 6, 7, 8, 9", o);
+	j = json_loads(s, 0, &je);
+	CHECK(j && json_is_array(j) && json_array_size(j) == 2, "json: array of two objects");
+	json_t *o0 = j ? json_array_get(j, 0) : NULL;
+	CHECK(o0 && json_integer_value(json_object_get(o0, "i")) == 9223372036854775807LL,
+	      "json: big integer exact");
+	CHECK(o0 && json_is_real(json_object_get(o0, "r")) &&
+	      json_real_value(json_object_get(o0, "r")) == -0.5, "json: real");
+	CHECK(o0 && json_is_null(json_object_get(o0, "inf")) &&
+	      json_is_null(json_object_get(o0, "ninf")), "json: non-finite reals are null");
+	CHECK(o0 && json_is_null(json_object_get(o0, "n")), "json: NULL is null");
+	CHECK(o0 && json_string_value(json_object_get(o0, "b")) &&
+	      strcmp(json_string_value(json_object_get(o0, "b")), "X'00FF'") == 0,
+	      "json: blob as X'..' string");
+	CHECK(o0 && json_string_value(json_object_get(o0, "bad")) &&
+	      strcmp(json_string_value(json_object_get(o0, "bad")), "\xEF\xBF\xBD" "A") == 0,
+	      "json: invalid UTF-8 text still valid JSON");
+	CHECK(o0 && json_string_value(json_object_get(o0, "t")) &&
+	      strcmp(json_string_value(json_object_get(o0, "t")), "q\"\\") == 0,
+	      "json: quote and backslash");
+	CHECK(o0 && json_real_value(json_object_get(o0, "e")) == 1e300, "json: exponent real");
+	json_decref(j);
+	free(s);
+
+	s = run("SELECT 1 AS x WHERE 0", o);
+	CHECK_STR(s, "[]\n", "json: no rows is []");
+	free(s);
+}
+
+static void test_table(void)
+{
+	RenderOpts o = {.mode = RENDER_TABLE, .headers = 1};
+	const char *q = "SELECT 1 AS id, 'Zo\xC3\xAB \xE6\x97\xA5\xE6\x9C\xAC' AS name "
+	                "UNION ALL SELECT 200, 'two' || char(10) || 'lines'";
+	char *s = run(q, o);
+	int same;
+	size_t w = line_widths(s, 0, &same);
+	line_widths(s, w, &same);
+	CHECK(same, "table: every line as wide as the others (wide characters aligned)");
+	CHECK(strstr(s, "|   1 |") != NULL, "table: numbers right-aligned");
+	CHECK(strstr(s, "|     | lines    |") != NULL, "table: second line of a value");
+	CHECK(strstr(s, "(2 rows)\n") != NULL, "table: row count");
+	free(s);
+
+	o.unicode = 1;
+	o.width = 30;
+	s = run("SELECT 'a fairly long piece of free text that will not fit' AS review, "
+	        "12345 AS n, '\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE6\x97\xA5\xE6\x9C\xAC"
+	        "\xE8\xAA\x9E' AS jp", o);
+	w = line_widths(s, 0, &same);
+	CHECK(w <= 30, "table: fits the width");
+	CHECK(strstr(s, "\xE2\x80\xA6") != NULL, "table: cut cells end in an ellipsis");
+	CHECK(strstr(s, "12345") != NULL, "table: short column kept whole");
+	CHECK(strstr(s, "\xE2\x94\x8C") != NULL, "table: Unicode lines");
+	free(s);
+
+	o.headers = 0;
+	o.width = 0;
+	o.nullvalue = "-";
+	s = run("SELECT NULL AS a", o);
+	CHECK(strstr(s, "a") == NULL && strstr(s, " - ") != NULL, "table: no headers, nullvalue");
+	free(s);
+}
+
+static void test_stream(void)
+{
+	const char *q = "SELECT 1 AS a, 'x,y' AS b UNION ALL SELECT NULL, 'two' || char(10) || 'l'";
+	for (RenderMode m = RENDER_CSV; m <= RENDER_LINE; m++) {
+		RenderOpts o = {.mode = m, .headers = 1};
+		char *buffered = run(q, o);
+		o.stream = 1;
+		char *streamed = run(q, o);
+		char name[64];
+		snprintf(name, sizeof name, "stream: %s same as buffered", render_mode_name(m));
+		CHECK_STR(streamed, buffered, name);
+		free(buffered);
+		free(streamed);
+	}
+	RenderMode m;
+	CHECK(render_mode_parse("JSON", &m) && m == RENDER_JSON, "mode names: case-insensitive");
+	CHECK(!render_mode_parse("xml", &m), "mode names: unknown refused");
+}
+
+int main(void)
+{
+	render_init_locale();
+	test_width();
+	test_csv();
+	test_json();
+	test_table();
+	test_stream();
+	return unit_done();
+}
