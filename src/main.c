@@ -59,6 +59,7 @@ static SuqlStatus opt_mode(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_set(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_version(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_llm(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
@@ -81,9 +82,17 @@ static const CliOption options[] = {
 	 "NO_COLOR is set)", opt_flag},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
 	 "may be repeated", opt_set},
-	/* LLM: the lead adds --offline, --llm-url URL, --model NAME, --embed-model NAME,
-	   --no-cache, --concurrency N, --prompts DIR (each filling cli->llm), --chat and
-	   --import FILE TABLE (an ACT_META action) here; see doc/program.md. */
+	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
+	 "configured", opt_llm},
+	{0, "llm-url", "URL", "base URL of an OpenAI-compatible endpoint (e.g. "
+	 "http://localhost:11434/v1)", opt_llm},
+	{0, "model", "NAME", "the chat model to use", opt_llm},
+	{0, "embed-model", "NAME", "the embedding model (retrieval then mixes embeddings with BM25)",
+	 opt_llm},
+	{0, "no-cache", NULL, "neither read nor write the cache of model results", opt_llm},
+	{0, "concurrency", "N", "model requests in flight at once (default 8)", opt_llm},
+	{0, "prompts", "DIR", "read prompt templates from DIR, file by file, before the built-in "
+	 "ones", opt_llm},
 	{0, "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
 	{0, "help-man", "SECTION", "print the manual page's OPTIONS or META-COMMANDS section, "
@@ -150,6 +159,34 @@ static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
 	cli->sets = xrealloc(cli->sets, (size_t)(cli->nsets + 1) * sizeof *cli->sets);
 	cli->sets[cli->nsets++] = arg;
+	return SUQL_OK;
+}
+
+/* The LLM options fill the LlmConfig that llm_open resolves (options first, then the
+   environment, then the config file). */
+static SuqlStatus opt_llm(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	LlmConfig *c = &cli->llm;
+	if (strcmp(o->name, "offline") == 0) {
+		c->offline = 1;
+	} else if (strcmp(o->name, "llm-url") == 0) {
+		c->url = arg;
+	} else if (strcmp(o->name, "model") == 0) {
+		c->model = arg;
+	} else if (strcmp(o->name, "embed-model") == 0) {
+		c->embed_model = arg;
+	} else if (strcmp(o->name, "no-cache") == 0) {
+		c->no_cache = 1;
+	} else if (strcmp(o->name, "prompts") == 0) {
+		c->prompts_dir = arg;
+	} else if (strcmp(o->name, "concurrency") == 0) {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (*end || n <= 0 || n > 1024)
+			return err_set(err, SUQL_USAGE, "--concurrency takes a number from 1 to 1024, "
+			               "not '%s'", arg);
+		c->concurrency = (int)n;
+	}
 	return SUQL_OK;
 }
 
@@ -422,12 +459,12 @@ int main(int argc, char **argv)
 	if (cli.verbose)
 		r.explain = r.stats = 1;
 
-	/* LLM: the lead opens the LLM client here, from cli.llm:
-	       Llm *llm = llm_open(&cli.llm, &err);  on failure: print, exit 2;  r.llm = llm;
-	   and closes it with llm_close(llm) after repl_free(&r) below. */
-
 	SuqlErr err = {0};
-	if (repl_open(&r, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
+	Llm *llm = llm_open(&cli.llm, &err);
+	if (!llm) {
+		fprintf(stderr, "error: %s\n", err.msg);
+		status = 2;
+	} else if (r.llm = llm, repl_open(&r, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
 		fprintf(stderr, "error: %s\n", err.msg);
 		status = 2;
 	} else {
@@ -447,6 +484,7 @@ int main(int argc, char **argv)
 		status = r.status;
 	}
 	repl_free(&r);
+	llm_close(llm);
 	free(cli.acts);
 	free(cli.sets);
 	return status;

@@ -80,14 +80,10 @@ static void show_setting(Repl *r, const Setting *s, SBuf *b)
 }
 
 /* LLM settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, concurrency,
-   cache) belong to the LLM client. LLM: the lead connects them here, replacing the body
-   with   return llm_set(r->llm, key, value, err);   */
+   cache) belong to the LLM client. */
 static SuqlStatus set_llm(Repl *r, const char *key, const char *value, SuqlErr *err)
 {
-	(void)r;
-	(void)value;
-	return err_set(err, SUQL_USAGE, "setting '%s' belongs to the LLM client, which this "
-	               "build does not include", key);
+	return llm_set(r->llm, key, value, err);
 }
 
 static int is_llm_key(const char *key)
@@ -135,7 +131,6 @@ static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *er
 	if (!key || !b.len) {
 		SBuf eng = SBUF_INIT;
 		engine_settings(r->engine, &eng);
-		/* LLM: the lead adds the LLM client's settings here (llm_describe or the like). */
 		size_t kl = key ? strlen(key) : 0;
 		for (size_t a = 0; a < eng.len;) {   /* keep the lines that start with key */
 			size_t e = a, w = a;
@@ -278,6 +273,34 @@ static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return SUQL_OK;
 }
 
+static SuqlStatus m_llm(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0]);
+	SBuf b = SBUF_INIT;
+	llm_describe(env->llm, &b);
+	fputs(sb_str(&b), env->out);
+	sb_free(&b);
+	return SUQL_OK;
+}
+
+static SuqlStatus m_cache(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "clear") != 0))
+		return usage(err, argv[0]);
+	if (argc == 2) {
+		if (llm_cache_clear(env->llm, err) != SUQL_OK)
+			return err->code;
+		fputs("cache cleared\n", env->out);
+		return SUQL_OK;
+	}
+	SBuf b = SBUF_INIT;
+	llm_cache_describe(env->llm, &b);
+	fputs(sb_str(&b), env->out);
+	sb_free(&b);
+	return SUQL_OK;
+}
+
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 const MetaCommand meta_commands[] = {
@@ -297,8 +320,10 @@ const MetaCommand meta_commands[] = {
 	{"open", "FILE", "close the database and open FILE (created when missing)", m_open},
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
 	{"output", "[FILE]", "send results to FILE, or back to the standard output", m_output},
-	/* Rows the lead adds as the other modules arrive (each one line):
-	   import, index (data layer); llm, cache (LLM client); chat, sql (chat agent). */
+	{"llm", "", "show the language model backend: URL, model, masked key, concurrency, cache",
+	 m_llm},
+	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
+	 m_cache},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -128,8 +128,8 @@ void repl_banner(Repl *r, FILE *f)
 		fprintf(f, "database: in memory (nothing is saved; :open FILE to use a file)\n");
 	else
 		fprintf(f, "database: %s\n", path);
-	/* LLM: the lead connects the backend label here:
-	       if (r->llm) fprintf(f, "model:    %s\n", llm_label(r->llm)); */
+	if (r->llm)
+		fprintf(f, "model:    %s\n", llm_label(r->llm));
 	fprintf(f, "End statements with ';'. :help lists the meta-commands. Ctrl-C stops a "
 	           "statement,\nCtrl-D leaves.\n");
 }

@@ -36,7 +36,7 @@ typedef SuqlStatus (*ReplLineFn)(Repl *r, void *ctx, const char *line, SuqlErr *
 
 struct Repl {
 	Engine *engine;
-	Llm *llm;             /* NULL until the LLM client is connected */
+	Llm *llm;             /* the LLM client (borrowed; main opens and closes it) */
 
 	/* what is shown, and how (the settings of :set; see meta.c) */
 	FILE *out;            /* results: stdout, or the :output file */
