@@ -1,0 +1,34 @@
+/*
+ * retrieve_int.h: what retrieve.c (the registry, building and refreshing indexes) and
+ * retrieve_rank.c (scoring rows and passages) share. Not for other modules.
+ *
+ * Ownership: a RetEntry's strings are heap memory released by ret_entry_free.
+ */
+#ifndef SUQL_RETRIEVE_INT_H
+#define SUQL_RETRIEVE_INT_H
+
+#include "retrieve.h"
+#include "util.h"
+
+/* One row of suql_index, with the names of its objects. */
+typedef struct RetEntry {
+	sqlite3_int64 id;
+	char *table;          /* as stored in the registry */
+	char *column;
+	int chunk;
+	char psg[40];         /* suql_psg_<id> */
+	char fts[40];         /* suql_fts_<id> */
+} RetEntry;
+
+/* Look up (table, column) in the registry: 1 found, 0 not, -1 error. */
+int ret_entry_get(sqlite3 *db, const char *table, const char *column, RetEntry *e,
+                  SuqlErr *err);
+void ret_entry_free(RetEntry *e);
+
+/* Run SQL text with no result rows; err gets SQLite's message. */
+SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err);
+
+/* Register the ranking function suql_rank with FTS5 on this connection (once). */
+SuqlStatus ret_register_rank(sqlite3 *db, SuqlErr *err);
+
+#endif
