@@ -12,8 +12,10 @@
  *                     counts, build time, and embed_model/embed_dim/embed_table, reserved
  *                     for dense vectors kept beside the passages, keyed by pid)
  *   suql_index_dirty  (idx, rid): rows changed since they were last indexed
- *   suql_psg_<id>     the passages: pid, rid (the row's rowid), ord (position), text
- *   suql_fts_<id>     an FTS5 index over them (porter stemming, diacritics folded)
+ *   suql_psg_<id>     the passages: pid, rid (the row's rowid), ord (position in the
+ *                     value), ntok (length in words); a row's pids are consecutive
+ *   suql_txt_<id>     their text, by pid
+ *   suql_fts_<id>     an FTS5 index over the text (porter stemming, diacritics folded)
  *   suql_trg_<id>_ins/_upd/_del   triggers on the table that record changed rowids
  * Names derive from the registry id, so tables whose names hold spaces or quotes work.
  *

@@ -16,14 +16,25 @@ typedef struct RetEntry {
 	char *table;          /* as stored in the registry */
 	char *column;
 	int chunk;
+	int format;           /* RET_FORMAT when built by this version */
 	char psg[40];         /* suql_psg_<id> */
 	char fts[40];         /* suql_fts_<id> */
+	char txt[40];         /* suql_txt_<id> */
 } RetEntry;
 
 /* Look up (table, column) in the registry: 1 found, 0 not, -1 error. */
 int ret_entry_get(sqlite3 *db, const char *table, const char *column, RetEntry *e,
                   SuqlErr *err);
 void ret_entry_free(RetEntry *e);
+
+/* The layout of an index's tables; an index of another format is rebuilt on use.
+   1: suql_psg_<id>(pid, rid, ord, ntok), suql_txt_<id>(pid, text), and suql_fts_<id>,
+      FTS5 with suql_txt_<id> as its external content. */
+#define RET_FORMAT 1
+
+/* Words in a passage as FTS5's unicode61 tokenizer counts them (runs of letters and
+   digits; bytes of UTF-8 sequences count as letters): the passage length BM25 uses. */
+int ret_count_tokens(const char *s);
 
 /* Run SQL text with no result rows; err gets SQLite's message. */
 SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err);

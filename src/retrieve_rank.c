@@ -2,10 +2,12 @@
  * retrieve_rank.c: scoring rows and passages with the retrieval index.
  *
  * FTS5's own bm25() counts every hit of every query term each time a statement starts,
- * which makes "score this one row" cost as much as scoring the whole table. suql therefore
- * registers its own FTS5 ranking function, suql_rank(fts, stats), that computes the same
- * Okapi BM25 from per-term document frequencies it is handed (counted once per term and
- * kept in the RetIndex). With it a row is scored by seeking to its passages (their pids
+ * which makes "score this one row" cost as much as scoring the whole table, and it reads
+ * each passage's length with a query of its own. suql therefore registers its own FTS5
+ * ranking function, suql_rank(fts, stats, ntok), that computes the same Okapi BM25 from
+ * per-term document frequencies it is handed (counted once per term and kept in the
+ * RetIndex) and the passage length stored beside the passage (read in the same join that
+ * maps the passage to its row). With it a row is scored by seeking to its passages (their pids
  * are contiguous) and the whole table by one pass over the matches; both give the same
  * numbers, so ret_score picks whichever reads less.
  */
@@ -22,41 +24,50 @@
 typedef struct RankCtx {
 	int nphrase;
 	double df[MAX_PHRASES];   /* passages containing each phrase */
+	/* worked out at the first row: */
+	int ready;
+	double idf[MAX_PHRASES], avgdl;
 } RankCtx;
 
 static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
                     int nval, sqlite3_value **val)
 {
-	const RankCtx *rk = nval > 0 ? sqlite3_value_pointer(val[0], "suql_rank") : NULL;
+	RankCtx *rk = nval > 0 ? sqlite3_value_pointer(val[0], "suql_rank") : NULL;
 	if (!rk) {
 		sqlite3_result_error(ctx, "suql_rank: no term statistics", -1);
 		return;
 	}
 	const double k1 = 1.2, b = 0.75;
-	sqlite3_int64 nrow = 0, ntok = 0;
 	int dl = 0, ninst = 0;
-	if (api->xRowCount(fts, &nrow) != SQLITE_OK || api->xColumnTotalSize(fts, -1, &ntok) != SQLITE_OK ||
-	    api->xColumnSize(fts, -1, &dl) != SQLITE_OK || api->xInstCount(fts, &ninst) != SQLITE_OK) {
+	if (!rk->ready) {
+		sqlite3_int64 nrow = 0, ntok = 0;
+		if (api->xRowCount(fts, &nrow) != SQLITE_OK ||
+		    api->xColumnTotalSize(fts, -1, &ntok) != SQLITE_OK) {
+			sqlite3_result_error(ctx, "suql_rank: cannot read the index", -1);
+			return;
+		}
+		rk->avgdl = nrow > 0 && ntok > 0 ? (double)ntok / (double)nrow : 1;
+		for (int p = 0; p < rk->nphrase; p++)
+			rk->idf[p] = log(1.0 + ((double)nrow - rk->df[p] + 0.5) / (rk->df[p] + 0.5));
+		rk->ready = 1;
+	}
+	if (nval > 1)
+		dl = sqlite3_value_int(val[1]);
+	if ((nval <= 1 && api->xColumnSize(fts, -1, &dl) != SQLITE_OK) ||
+	    api->xInstCount(fts, &ninst) != SQLITE_OK) {
 		sqlite3_result_error(ctx, "suql_rank: cannot read the index", -1);
 		return;
 	}
-	double avgdl = nrow > 0 ? (double)ntok / (double)nrow : 1;
-	if (avgdl <= 0)
-		avgdl = 1;
 	int tf[MAX_PHRASES] = {0};
 	for (int i = 0; i < ninst; i++) {
 		int ph, col, off;
 		if (api->xInst(fts, i, &ph, &col, &off) == SQLITE_OK && ph >= 0 && ph < rk->nphrase)
 			tf[ph]++;
 	}
-	double score = 0, norm = k1 * (1 - b + b * (double)dl / avgdl);
-	for (int p = 0; p < rk->nphrase; p++) {
-		if (!tf[p])
-			continue;
-		double df = rk->df[p];
-		double idf = log(1.0 + ((double)nrow - df + 0.5) / (df + 0.5));
-		score += idf * tf[p] * (k1 + 1) / (tf[p] + norm);
-	}
+	double score = 0, norm = k1 * (1 - b + b * (double)dl / rk->avgdl);
+	for (int p = 0; p < rk->nphrase; p++)
+		if (tf[p])
+			score += rk->idf[p] * tf[p] * (k1 + 1) / (tf[p] + norm);
 	sqlite3_result_double(ctx, score);
 }
 
@@ -124,12 +135,14 @@ SuqlStatus ret_open(sqlite3 *db, const char *table, const char *column, RetIndex
 	const char *f = ix->e.fts, *p = ix->e.psg;
 	char *q[5] = {
 		xprintf("SELECT count(*) FROM %s WHERE %s MATCH ?1", f, f),
-		xprintf("SELECT pid, ord, text FROM %s WHERE rid = ?1 ORDER BY pid", p),
+		xprintf("SELECT p.pid, p.ord, t.text FROM %s AS p JOIN %s AS t ON t.pid = p.pid "
+		        "WHERE p.rid = ?1 ORDER BY p.pid", p, ix->e.txt),
 		xprintf("SELECT min(pid), max(pid) FROM %s WHERE rid = ?1", p),
-		xprintf("SELECT rowid, suql_rank(%s, ?1) FROM %s WHERE %s MATCH ?2 AND rowid BETWEEN ?3 "
-		        "AND ?4", f, f, f),
-		xprintf("SELECT p.rid, suql_rank(%s, ?1) FROM %s CROSS JOIN %s AS p ON p.pid = %s.rowid "
-		        "WHERE %s MATCH ?2", f, f, p, f, f),
+		xprintf("SELECT %s.rowid, suql_rank(%s, ?1, p.ntok) FROM %s CROSS JOIN %s AS p ON "
+		        "p.pid = %s.rowid WHERE %s MATCH ?2 AND %s.rowid BETWEEN ?3 AND ?4", f, f, f, p, f,
+		        f, f),
+		xprintf("SELECT p.rid, suql_rank(%s, ?1, p.ntok) FROM %s CROSS JOIN %s AS p ON "
+		        "p.pid = %s.rowid WHERE %s MATCH ?2", f, f, p, f, f),
 	};
 	sqlite3_stmt **dst[5] = {&ix->count, &ix->rows, &ix->range, &ix->rank_range, &ix->scan};
 	SuqlStatus s = SUQL_OK;
@@ -480,6 +493,39 @@ static int by_score_rowid(const void *a, const void *b)
 	return (x->rowid > y->rowid) - (x->rowid < y->rowid);
 }
 
+/* Move the k best entries (by cmp) to the front of v, sorted; returns k. A heap whose root
+   is the worst of the best k seen so far: each entry costs O(log k) instead of sorting all. */
+static void sift_down(Entry *h, size_t k, size_t i, int (*cmp)(const void *, const void *))
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, w = i;
+		if (l < k && cmp(&h[l], &h[w]) > 0)
+			w = l;
+		if (r < k && cmp(&h[r], &h[w]) > 0)
+			w = r;
+		if (w == i)
+			return;
+		Entry t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+static size_t top_k(Entry *v, size_t n, size_t k, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(v, k, i, cmp);
+	for (size_t i = k; i < n; i++) {
+		if (cmp(&v[i], &v[0]) < 0) {
+			v[0] = v[i];
+			sift_down(v, k, 0, cmp);
+		}
+	}
+	qsort(v, k, sizeof *v, cmp);
+	return k;
+}
+
 static SuqlStatus add_all_rows(sqlite3 *db, const char *table, Rows *r, SuqlErr *err)
 {
 	SBuf b = SBUF_INIT;
@@ -518,8 +564,9 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int 
 		Question q;
 		question_prepare(ix[i], qs[i].text, &q);
 		if (q.match) {
-			/* Seeking costs a few B-tree descents per candidate; a scan, one step per hit. */
-			if (rowids && (double)nrowids * 20 < q.hits)
+			/* Seeking costs a new FTS5 cursor per candidate (several hundred times one step
+			   of a scan, measured), a scan one step per matching passage. */
+			if (rowids && (double)nrowids * 500 < q.hits)
 				s = score_each(ix[i], &q, i, &r, err);
 			else
 				s = score_scan(ix[i], &q, i, &r, rowids == NULL, err);
@@ -541,13 +588,21 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int 
 		free(r.slot);
 		return s;
 	}
-	if (r.n)
-		qsort(r.v, r.n, sizeof *r.v, rowids ? by_score_order : by_score_rowid);
+	if (flags & RET_MATCHED_ONLY) {
+		size_t k = 0;
+		for (size_t i = 0; i < r.n; i++)
+			if (r.v[i].matched)
+				r.v[k++] = r.v[i];
+		r.n = k;
+	}
+	int (*cmp)(const void *, const void *) = rowids ? by_score_order : by_score_rowid;
+	if (limit && limit < r.n / 2)
+		r.n = top_k(r.v, r.n, limit, cmp);
+	else if (r.n)
+		qsort(r.v, r.n, sizeof *r.v, cmp);
 	size_t n = 0;
 	RetScore *res = xmalloc((r.n ? r.n : 1) * sizeof *res);
 	for (size_t i = 0; i < r.n && (!limit || n < limit); i++) {
-		if ((flags & RET_MATCHED_ONLY) && r.v[i].matched == 0)
-			continue;
 		res[n].rowid = r.v[i].rowid;
 		res[n].score = r.v[i].total;
 		res[n].matched = r.v[i].matched;
