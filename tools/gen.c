@@ -119,8 +119,8 @@ static int count_nonnull(const char *const *v, int max)
 	return n;
 }
 
-/* Expand a template ({a|b} choices, $SLOTS) into out. */
-static void expand(Rng *r, const Place *p, const char *t, SBuf *out)
+/* Expand a template ({a|b} choices, $SLOTS) into out. *dish is the dish $DISH named. */
+static void expand_at(Rng *r, const Place *p, const char *t, SBuf *out, int *dish)
 {
 	while (*t) {
 		if (*t == '{') {
@@ -144,7 +144,7 @@ static void expand(Rng *r, const Place *p, const char *t, SBuf *out)
 			len[n++] = (size_t)(q - s);
 			int k = rnd(r, n);
 			char *pick = xstrndup(alt[k], len[k]);
-			expand(r, p, pick, out);
+			expand_at(r, p, pick, out, dish);
 			free(pick);
 			t = *q ? q + 1 : q;
 		} else if (*t == '$') {
@@ -153,9 +153,10 @@ static void expand(Rng *r, const Place *p, const char *t, SBuf *out)
 			while ((w[n] >= 'A' && w[n] <= 'Z') || (w[n] >= '0' && w[n] <= '9'))
 				n++;
 			if (str_nieq(w, n, "DISH")) {
-				sb_puts(out, p->dishes[rnd(r, p->ndish)]);
-			} else if (str_nieq(w, n, "DISH2")) {
-				sb_puts(out, p->dishes[rnd(r, p->ndish)]);
+				*dish = rnd(r, p->ndish);
+				sb_puts(out, p->dishes[*dish]);
+			} else if (str_nieq(w, n, "DISH2")) {   /* another dish than $DISH */
+				sb_puts(out, p->dishes[(*dish + 1 + rnd(r, p->ndish - 1)) % p->ndish]);
 			} else if (str_nieq(w, n, "NAME")) {
 				sb_puts(out, p->name);
 			} else if (str_nieq(w, n, "CITY")) {
@@ -176,6 +177,12 @@ static void expand(Rng *r, const Place *p, const char *t, SBuf *out)
 	}
 }
 
+static void expand(Rng *r, const Place *p, const char *t, SBuf *out)
+{
+	int dish = 0;
+	expand_at(r, p, t, out, &dish);
+}
+
 static void sentence(Rng *r, const Place *p, const char *const *bank, int n, SBuf *out)
 {
 	if (out->len)
@@ -186,7 +193,8 @@ static void sentence(Rng *r, const Place *p, const char *const *bank, int n, SBu
 		out->s[at] = (char)(out->s[at] - 'a' + 'A');
 }
 
-/* A typo in one longer word: two letters swapped, or one dropped. */
+/* A typo in one longer word: two letters swapped, or one dropped. It is made before the
+   attribute phrases are written, so the wording the truth table rests on stays intact. */
 static void typo(Rng *r, SBuf *b)
 {
 	for (int tries = 0; tries < 8; tries++) {
@@ -285,6 +293,8 @@ static void make_reviews(Rng *r, const Place *p, int rmin, int rmax, SBuf *json)
 			sentence(r, p, gen_food_mixed, NELEM(gen_food_mixed), b);
 		else
 			sentence(r, p, gen_food_neg, NELEM(gen_food_neg), b);
+		if (chance(r, 6))
+			typo(r, b);   /* only ever in what comes before the attribute phrases */
 		for (int a = 0; a < GEN_NATTR; a++) {
 			if (p->ev[a] == GEN_NONE || (home[a] != i && second[a] != i))
 				continue;
@@ -313,8 +323,6 @@ static void make_reviews(Rng *r, const Place *p, int rmin, int rmax, SBuf *json)
 			sentence(r, p, gen_distractors, NELEM(gen_distractors), b);
 		if (chance(r, 40))
 			sentence(r, p, gen_closers, NELEM(gen_closers), b);
-		if (chance(r, 6))
-			typo(r, b);
 		if (i)
 			sb_putc(json, ',');
 		sb_put_json(json, b->s, b->len);
