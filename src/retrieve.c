@@ -1,21 +1,10 @@
 /*
- * retrieve.c: the registry of retrieval indexes, and building them, keeping them current
- * and dropping them. The storage layout is described in retrieve.h; ranking is in
- * retrieve_rank.c.
- *
- * Building reads every row of the table once and writes its passages: their text to
- * suql_txt_<id>, over which the FTS5 index is an external-content index (so the text is
- * stored once), and where each belongs to suql_psg_<id>, a narrow table that ranking reads
- * for every matching passage (kept apart from the text so that it stays small enough to
- * sit in the page cache). Refreshing reads the rowids the triggers recorded, deletes those
- * rows' passages (FTS5's 'delete' command needs the old text, which suql_txt_<id> keeps)
- * and cuts the current values again. Both run inside SAVEPOINT suql_index.
+ * retrieve.c: the registry of retrieval indexes and the decisions about them: whether an
+ * index is current, when to build or refresh it (retrieve_build.c does the writing), and
+ * dropping, renaming and rebuilding. The storage layout is described in retrieve.h;
+ * ranking is in retrieve_rank.c. Work that writes runs inside SAVEPOINT suql_index.
  */
 #include "retrieve_int.h"
-
-#include "catalog.h"
-#include "progress.h"
-#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +27,6 @@ static const char *const REGISTRY_DDL =
 	"CREATE TABLE IF NOT EXISTS suql_index_dirty("
 	"idx INTEGER NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY(idx, rid)) WITHOUT ROWID;";
 
-static const char *const TOKENIZER = "porter unicode61 remove_diacritics 2";
-
 SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err)
 {
 	char *msg = NULL;
@@ -51,7 +38,7 @@ SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err)
 	return SUQL_OK;
 }
 
-static int table_exists(sqlite3 *db, const char *name)
+int ret_table_exists(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;
 	int found = 0;
@@ -82,7 +69,7 @@ int ret_entry_get(sqlite3 *db, const char *table, const char *column, RetEntry *
                   SuqlErr *err)
 {
 	memset(e, 0, sizeof *e);
-	if (!table_exists(db, "suql_index"))
+	if (!ret_table_exists(db, "suql_index"))
 		return 0;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "SELECT id, tbl, col, chunk, format FROM suql_index "
@@ -142,13 +129,12 @@ static int column_info(sqlite3 *db, const char *table, const char *column, char 
 		}
 	return *real != NULL;
 }
-
-static void put_ident(SBuf *b, const char *s)
+void ret_put_ident(SBuf *b, const char *s)
 {
 	sb_put_ident(b, s, strlen(s));
 }
 
-static SuqlStatus drop_objects(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)
+SuqlStatus ret_drop_objects(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)
 {
 	char *sql = xprintf("DROP TRIGGER IF EXISTS suql_trg_%lld_ins;"
 	                    "DROP TRIGGER IF EXISTS suql_trg_%lld_upd;"
@@ -163,329 +149,6 @@ static SuqlStatus drop_objects(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)
 	free(sql);
 	return s;
 }
-
-static SuqlStatus create_objects(sqlite3 *db, const RetEntry *e, const char *column,
-                                 const char *rowid, SuqlErr *err)
-{
-	long long id = (long long)e->id;
-	SBuf b = SBUF_INIT;
-	sb_printf(&b, "CREATE TABLE %s(pid INTEGER PRIMARY KEY, rid INTEGER NOT NULL, "
-	          "ord INTEGER NOT NULL, ntok INTEGER NOT NULL);", e->psg);
-	sb_printf(&b, "CREATE TABLE %s(pid INTEGER PRIMARY KEY, text TEXT NOT NULL);", e->txt);
-	sb_printf(&b, "CREATE VIRTUAL TABLE %s USING fts5(text, content='%s', content_rowid='pid', "
-	          "tokenize='%s');", e->fts, e->txt, TOKENIZER);
-	sb_printf(&b, "CREATE TRIGGER suql_trg_%lld_ins AFTER INSERT ON ", id);
-	put_ident(&b, e->table);
-	sb_printf(&b, " BEGIN INSERT OR IGNORE INTO suql_index_dirty(idx, rid) VALUES (%lld, NEW.%s); "
-	          "END;", id, rowid);
-	sb_printf(&b, "CREATE TRIGGER suql_trg_%lld_upd AFTER UPDATE ON ", id);
-	put_ident(&b, e->table);
-	sb_puts(&b, " WHEN OLD.");
-	put_ident(&b, column);
-	sb_puts(&b, " IS NOT NEW.");
-	put_ident(&b, column);
-	sb_printf(&b, " OR OLD.%s IS NOT NEW.%s BEGIN INSERT OR IGNORE INTO suql_index_dirty(idx, rid) "
-	          "VALUES (%lld, OLD.%s), (%lld, NEW.%s); END;", rowid, rowid, id, rowid, id, rowid);
-	sb_printf(&b, "CREATE TRIGGER suql_trg_%lld_del AFTER DELETE ON ", id);
-	put_ident(&b, e->table);
-	sb_printf(&b, " BEGIN INSERT OR IGNORE INTO suql_index_dirty(idx, rid) VALUES (%lld, OLD.%s); "
-	          "END;", id, rowid);
-	SuqlStatus s = ret_exec(db, b.s, err);
-	sb_free(&b);
-	return s;
-}
-
-int ret_count_tokens(const char *s)
-{
-	int n = 0, in = 0;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		int w = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
-		n += w && !in;
-		in = w;
-	}
-	return n;
-}
-
-/* Statements that write one row's passages, shared by build and refresh. */
-typedef struct Writer {
-	sqlite3 *db;
-	sqlite3_stmt *ins_psg, *ins_txt, *ins_fts, *old_psg, *del_fts, *del_txt, *del_psg;
-	int chunk;
-	int bulk;                   /* building: passages only, the FTS index is made at the end */
-	long long passages, rows;   /* net change */
-} Writer;
-
-static SuqlStatus writer_open(Writer *w, sqlite3 *db, const RetEntry *e, SuqlErr *err)
-{
-	memset(w, 0, sizeof *w);
-	w->db = db;
-	w->chunk = e->chunk > 0 ? e->chunk : RET_CHUNK;
-	char *q[7] = {
-		xprintf("INSERT INTO %s(pid, rid, ord, ntok) VALUES (NULL, ?1, ?2, ?3)", e->psg),
-		xprintf("INSERT INTO %s(pid, text) VALUES (?1, ?2)", e->txt),
-		xprintf("INSERT INTO %s(rowid, text) VALUES (?1, ?2)", e->fts),
-		xprintf("SELECT p.pid, t.text FROM %s AS p JOIN %s AS t ON t.pid = p.pid WHERE p.rid = ?1",
-		        e->psg, e->txt),
-		xprintf("INSERT INTO %s(%s, rowid, text) VALUES ('delete', ?1, ?2)", e->fts, e->fts),
-		xprintf("DELETE FROM %s WHERE pid IN (SELECT pid FROM %s WHERE rid = ?1)", e->txt, e->psg),
-		xprintf("DELETE FROM %s WHERE rid = ?1", e->psg),
-	};
-	sqlite3_stmt **dst[7] = {&w->ins_psg, &w->ins_txt, &w->ins_fts, &w->old_psg, &w->del_fts,
-	                         &w->del_txt, &w->del_psg};
-	SuqlStatus s = SUQL_OK;
-	for (int i = 0; i < 7; i++) {
-		if (s == SUQL_OK && sqlite3_prepare_v2(db, q[i], -1, dst[i], NULL) != SQLITE_OK)
-			s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-		free(q[i]);
-	}
-	return s;
-}
-
-static void writer_close(Writer *w)
-{
-	sqlite3_finalize(w->ins_psg);
-	sqlite3_finalize(w->ins_txt);
-	sqlite3_finalize(w->ins_fts);
-	sqlite3_finalize(w->old_psg);
-	sqlite3_finalize(w->del_fts);
-	sqlite3_finalize(w->del_txt);
-	sqlite3_finalize(w->del_psg);
-}
-
-static SuqlStatus step_done(sqlite3 *db, sqlite3_stmt *st, SuqlErr *err)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-	return SUQL_OK;
-}
-
-static SuqlStatus writer_add(Writer *w, sqlite3_int64 rid, const char *value, size_t n,
-                             SuqlErr *err)
-{
-	char **ps;
-	size_t np = text_passages(value, n, (size_t)w->chunk, &ps);
-	SuqlStatus s = SUQL_OK;
-	for (size_t i = 0; i < np && s == SUQL_OK; i++) {
-		sqlite3_bind_int64(w->ins_psg, 1, rid);
-		sqlite3_bind_int(w->ins_psg, 2, (int)i);
-		sqlite3_bind_int(w->ins_psg, 3, ret_count_tokens(ps[i]));
-		s = step_done(w->db, w->ins_psg, err);
-		if (s != SUQL_OK)
-			break;
-		sqlite3_int64 pid = sqlite3_last_insert_rowid(w->db);
-		sqlite3_bind_int64(w->ins_txt, 1, pid);
-		sqlite3_bind_text(w->ins_txt, 2, ps[i], -1, SQLITE_STATIC);
-		s = step_done(w->db, w->ins_txt, err);
-		if (s != SUQL_OK || w->bulk)
-			continue;
-		sqlite3_bind_int64(w->ins_fts, 1, pid);
-		sqlite3_bind_text(w->ins_fts, 2, ps[i], -1, SQLITE_STATIC);
-		s = step_done(w->db, w->ins_fts, err);
-	}
-	sqlite3_clear_bindings(w->ins_txt);
-	sqlite3_clear_bindings(w->ins_fts);
-	text_strv_free(ps, np);
-	if (s == SUQL_OK) {
-		w->passages += (long long)np;
-		w->rows += np > 0;
-	}
-	return s;
-}
-
-static SuqlStatus writer_remove(Writer *w, sqlite3_int64 rid, SuqlErr *err)
-{
-	long long gone = 0;
-	sqlite3_bind_int64(w->old_psg, 1, rid);
-	SuqlStatus s = SUQL_OK;
-	while (s == SUQL_OK && sqlite3_step(w->old_psg) == SQLITE_ROW) {
-		sqlite3_bind_int64(w->del_fts, 1, sqlite3_column_int64(w->old_psg, 0));
-		sqlite3_bind_value(w->del_fts, 2, sqlite3_column_value(w->old_psg, 1));
-		s = step_done(w->db, w->del_fts, err);
-		gone++;
-	}
-	sqlite3_reset(w->old_psg);
-	if (s == SUQL_OK) {
-		sqlite3_bind_int64(w->del_txt, 1, rid);
-		s = step_done(w->db, w->del_txt, err);
-	}
-	if (s == SUQL_OK) {
-		sqlite3_bind_int64(w->del_psg, 1, rid);
-		s = step_done(w->db, w->del_psg, err);
-	}
-	w->passages -= gone;
-	w->rows -= gone > 0;
-	return s;
-}
-
-static SuqlStatus save_counts(sqlite3 *db, const RetEntry *e, const Writer *w, int rebuilt,
-                              RetInfo *info, SuqlErr *err)
-{
-	char *sql = xprintf("UPDATE suql_index SET nrows = %snrows + %lld, npassages = "
-	                    "%snpassages + %lld%s WHERE id = %lld",
-	                    rebuilt ? "0*" : "", w->rows, rebuilt ? "0*" : "", w->passages,
-	                    rebuilt ? ", built = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')" : "",
-	                    (long long)e->id);
-	SuqlStatus s = ret_exec(db, sql, err);
-	free(sql);
-	if (s == SUQL_OK && info) {
-		sqlite3_stmt *st;
-		char *q = xprintf("SELECT nrows, npassages FROM suql_index WHERE id = %lld",
-		                  (long long)e->id);
-		if (sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
-			if (sqlite3_step(st) == SQLITE_ROW) {
-				info->rows = sqlite3_column_int64(st, 0);
-				info->passages = sqlite3_column_int64(st, 1);
-			}
-			sqlite3_finalize(st);
-		}
-		free(q);
-	}
-	return s;
-}
-
-static long long count_rows(sqlite3 *db, const char *table)
-{
-	SBuf b = SBUF_INIT;
-	sb_puts(&b, "SELECT count(*) FROM ");
-	put_ident(&b, table);
-	sqlite3_stmt *st;
-	long long n = 0;
-	if (sqlite3_prepare_v2(db, b.s, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	sb_free(&b);
-	return n;
-}
-
-/* (Re)create the index objects of e and index every row. The passages are written first
-   and the rowid index and the FTS index made from them afterwards ('rebuild'), which is
-   about twice as fast as maintaining both row by row. */
-static SuqlStatus build(sqlite3 *db, RetEntry *e, const char *column, const char *rowid,
-                        RetInfo *info, SuqlErr *err)
-{
-	if (drop_objects(db, e->id, err) != SUQL_OK ||
-	    create_objects(db, e, column, rowid, err) != SUQL_OK)
-		return SUQL_ERROR;
-	Writer w;
-	if (writer_open(&w, db, e, err) != SUQL_OK) {
-		writer_close(&w);
-		return SUQL_ERROR;
-	}
-	w.bulk = 1;
-	SBuf b = SBUF_INIT;
-	sb_printf(&b, "SELECT %s, ", rowid);
-	put_ident(&b, column);
-	sb_puts(&b, " FROM ");
-	put_ident(&b, e->table);
-	sqlite3_stmt *st = NULL;
-	SuqlStatus s = SUQL_OK;
-	if (sqlite3_prepare_v2(db, b.s, -1, &st, NULL) != SQLITE_OK)
-		s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-	sb_free(&b);
-	char *label = xprintf("indexing %s.%s", e->table, column);
-	Progress *pg = progress_open(stderr, PROGRESS_AUTO, label, (double)count_rows(db, e->table));
-	free(label);
-	long long done = 0;
-	while (s == SUQL_OK && sqlite3_step(st) == SQLITE_ROW) {
-		if (suql_interrupted) {
-			s = err_set(err, SUQL_INTERRUPT, "interrupted");
-			break;
-		}
-		const char *v = (const char *)sqlite3_column_text(st, 1);
-		if (v)
-			s = writer_add(&w, sqlite3_column_int64(st, 0), v,
-			               (size_t)sqlite3_column_bytes(st, 1), err);
-		progress_set(pg, (double)++done);
-	}
-	progress_close(pg);
-	sqlite3_finalize(st);
-	writer_close(&w);
-	if (s == SUQL_OK) {
-		char *q = xprintf("CREATE INDEX %s_rid ON %s(rid); INSERT INTO %s(%s) VALUES ('rebuild');",
-		                  e->psg, e->psg, e->fts, e->fts);
-		s = ret_exec(db, q, err);
-		free(q);
-	}
-	if (s == SUQL_OK)
-		s = save_counts(db, e, &w, 1, info, err);
-	if (info) {
-		info->built = 1;
-		info->refreshed = done;
-	}
-	return s;
-}
-
-/* Re-index the rows the triggers recorded. */
-static SuqlStatus refresh(sqlite3 *db, RetEntry *e, const char *column, const char *rowid,
-                          RetInfo *info, SuqlErr *err)
-{
-	sqlite3_stmt *st;
-	char *q = xprintf("SELECT rid FROM suql_index_dirty WHERE idx = %lld", (long long)e->id);
-	int rc = sqlite3_prepare_v2(db, q, -1, &st, NULL);
-	free(q);
-	if (rc != SQLITE_OK)
-		return err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-	sqlite3_int64 *rids = NULL;
-	size_t n = 0, cap = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == cap)
-			rids = xrealloc(rids, (cap = cap ? cap * 2 : 64) * sizeof *rids);
-		rids[n++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (n == 0) {
-		free(rids);
-		if (info)
-			save_counts(db, e, &(Writer){0}, 0, info, err);
-		return SUQL_OK;
-	}
-	Writer w;
-	SuqlStatus s = writer_open(&w, db, e, err);
-	SBuf b = SBUF_INIT;
-	sb_puts(&b, "SELECT ");
-	put_ident(&b, column);
-	sb_puts(&b, " FROM ");
-	put_ident(&b, e->table);
-	sb_printf(&b, " WHERE %s = ?1", rowid);
-	sqlite3_stmt *get = NULL;
-	if (s == SUQL_OK && sqlite3_prepare_v2(db, b.s, -1, &get, NULL) != SQLITE_OK)
-		s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-	sb_free(&b);
-	char *label = xprintf("updating the index of %s.%s", e->table, column);
-	Progress *pg = progress_open(stderr, PROGRESS_AUTO, label, (double)n);
-	free(label);
-	for (size_t i = 0; i < n && s == SUQL_OK; i++) {
-		s = writer_remove(&w, rids[i], err);
-		sqlite3_bind_int64(get, 1, rids[i]);
-		if (s == SUQL_OK && sqlite3_step(get) == SQLITE_ROW) {
-			const char *v = (const char *)sqlite3_column_text(get, 0);
-			if (v)
-				s = writer_add(&w, rids[i], v, (size_t)sqlite3_column_bytes(get, 0), err);
-		}
-		sqlite3_reset(get);
-		progress_set(pg, (double)(i + 1));
-	}
-	progress_close(pg);
-	sqlite3_finalize(get);
-	writer_close(&w);
-	free(rids);
-	if (s == SUQL_OK) {
-		char *del = xprintf("DELETE FROM suql_index_dirty WHERE idx = %lld", (long long)e->id);
-		s = ret_exec(db, del, err);
-		free(del);
-	}
-	if (s == SUQL_OK)
-		s = save_counts(db, e, &w, 0, info, err);
-	if (info)
-		info->refreshed = (long long)n;
-	return s;
-}
-
 /* Are the index's triggers and tables all there? (A table dropped and created again
    loses its triggers.) */
 static int objects_intact(sqlite3 *db, const RetEntry *e)
@@ -506,7 +169,7 @@ static int objects_intact(sqlite3 *db, const RetEntry *e)
 
 static SuqlStatus forget(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)
 {
-	if (drop_objects(db, id, err) != SUQL_OK)
+	if (ret_drop_objects(db, id, err) != SUQL_OK)
 		return SUQL_ERROR;
 	char *q = xprintf("DELETE FROM suql_index WHERE id = %lld", (long long)id);
 	SuqlStatus s = ret_exec(db, q, err);
@@ -525,7 +188,7 @@ static SuqlStatus ensure(sqlite3 *db, const char *table, const char *column, int
 	char *real = NULL;
 	const char *rowid = "rowid";
 	SuqlStatus s = SUQL_OK;
-	if (!table_exists(db, table) || !column_info(db, table, column, &real, &rowid)) {
+	if (!ret_table_exists(db, table) || !column_info(db, table, column, &real, &rowid)) {
 		s = err_set(err, SUQL_ERROR, "no such column: %s.%s", table, column);
 		goto done;
 	}
@@ -540,7 +203,7 @@ static SuqlStatus ensure(sqlite3 *db, const char *table, const char *column, int
 		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, real, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 3, RET_CHUNK);
-		sqlite3_bind_text(st, 4, TOKENIZER, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, RET_TOKENIZER, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 5, RET_FORMAT);
 		int rc = sqlite3_step(st);
 		sqlite3_finalize(st);
@@ -557,9 +220,9 @@ static SuqlStatus ensure(sqlite3 *db, const char *table, const char *column, int
 		rebuild = 1;
 	}
 	if (rebuild || e.format != RET_FORMAT || !objects_intact(db, &e))
-		s = build(db, &e, real, rowid, info, err);
+		s = ret_build(db, &e, real, rowid, info, err);
 	else
-		s = refresh(db, &e, real, rowid, info, err);
+		s = ret_refresh(db, &e, real, rowid, info, err);
 done:
 	free(real);
 	ret_entry_free(&e);
@@ -582,7 +245,7 @@ static int is_current(sqlite3 *db, const char *table, const char *column)
 	RetEntry e;
 	if (ret_entry_get(db, table, column, &e, NULL) != 1)
 		return 0;
-	int ok = table_exists(db, table) && e.format == RET_FORMAT && objects_intact(db, &e);
+	int ok = ret_table_exists(db, table) && e.format == RET_FORMAT && objects_intact(db, &e);
 	if (ok) {
 		sqlite3_stmt *st;
 		char *q = xprintf("SELECT 1 FROM suql_index_dirty WHERE idx = %lld LIMIT 1",
@@ -607,10 +270,10 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 	if (info)
 		memset(info, 0, sizeof *info);
 	if (is_current(db, table, column)) {
-		if (info) {
+		if (info) {   /* read only: a current index works in a read-only database */
 			RetEntry e;
 			if (ret_entry_get(db, table, column, &e, NULL) == 1)
-				save_counts(db, &e, &(Writer){0}, 0, info, NULL);
+				ret_read_counts(db, &e, info);
 			ret_entry_free(&e);
 		}
 		return SUQL_OK;
@@ -619,7 +282,7 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 	   with the error). */
 	char *real = NULL;
 	const char *rowid;
-	int tbl = table_exists(db, table);
+	int tbl = ret_table_exists(db, table);
 	int col = tbl && column_info(db, table, column, &real, &rowid);
 	free(real);
 	if (!col) {
@@ -635,7 +298,7 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 
 SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr *err)
 {
-	if (!table_exists(db, "suql_index"))
+	if (!ret_table_exists(db, "suql_index"))
 		return SUQL_OK;
 	sqlite3_stmt *st;
 	sqlite3_prepare_v2(db, "SELECT id FROM suql_index WHERE tbl = ?1 AND (?2 IS NULL OR col = ?2)",
@@ -657,7 +320,7 @@ SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr 
 
 SuqlStatus ret_rename_table(sqlite3 *db, const char *from, const char *to, SuqlErr *err)
 {
-	if (!table_exists(db, "suql_index"))
+	if (!ret_table_exists(db, "suql_index"))
 		return SUQL_OK;
 	sqlite3_stmt *st;
 	sqlite3_prepare_v2(db, "UPDATE suql_index SET tbl = ?2 WHERE tbl = ?1", -1, &st, NULL);
@@ -682,7 +345,7 @@ static void targets(sqlite3 *db, const char *table, char ***pairs, int *n)
 		"SELECT tbl, col FROM suql_index WHERE (?1 IS NULL OR tbl = ?1) ORDER BY id",
 	};
 	for (int q = 0; q < 2; q++) {
-		if (!table_exists(db, q ? "suql_index" : "suql_catalog"))
+		if (!ret_table_exists(db, q ? "suql_index" : "suql_catalog"))
 			continue;
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, sql[q], -1, &st, NULL) != SQLITE_OK)
@@ -708,7 +371,7 @@ static void targets(sqlite3 *db, const char *table, char ***pairs, int *n)
 
 SuqlStatus ret_rebuild(sqlite3 *db, const char *table, RetEach each, void *ctx, SuqlErr *err)
 {
-	if (table && !table_exists(db, table))
+	if (table && !ret_table_exists(db, table))
 		return err_set(err, SUQL_ERROR, "no such table: %s", table);
 	char **pairs;
 	int n;
@@ -716,7 +379,7 @@ SuqlStatus ret_rebuild(sqlite3 *db, const char *table, RetEach each, void *ctx, 
 	SuqlStatus s = SUQL_OK;
 	for (int i = 0; i < n && s == SUQL_OK; i++) {
 		RetInfo info = {0};
-		if (!table_exists(db, pairs[2 * i])) {
+		if (!ret_table_exists(db, pairs[2 * i])) {
 			s = ret_drop(db, pairs[2 * i], pairs[2 * i + 1], err);
 			continue;
 		}

@@ -13,7 +13,9 @@
  *                     for dense vectors kept beside the passages, keyed by pid)
  *   suql_index_dirty  (idx, rid): rows changed since they were last indexed
  *   suql_psg_<id>     the passages: pid, rid (the row's rowid), ord (position in the
- *                     value), ntok (length in words); a row's pids are consecutive
+ *                     value), ntok (length in words); a row's pids are consecutive, and
+ *                     a pid is never given out twice, not even by a rebuild, so vectors
+ *                     kept by pid are stale exactly when their pid is no longer here
  *   suql_txt_<id>     their text, by pid
  *   suql_fts_<id>     an FTS5 index over the text (porter stemming, diacritics folded)
  *   suql_trg_<id>_ins/_upd/_del   triggers on the table that record changed rowids

@@ -132,7 +132,9 @@ static void test_basics(sqlite3 *db)
 	RetScore *a, *b;
 	size_t na, nb;
 	ret_score(db, "r", qs, 2, NULL, 0, 0, 0, &a, &na, &err);
+	long long maxpid = count(db, "SELECT max(pid) FROM suql_psg_1");
 	CHECK(ret_rebuild(db, "r", NULL, NULL, &err) == SUQL_OK, "rebuild");
+	CHECK(count(db, "SELECT min(pid) FROM suql_psg_1") > maxpid, "rebuild: pids are never reused");
 	ret_score(db, "r", qs, 2, NULL, 0, 0, 0, &b, &nb, &err);
 	int same = na == nb && na == 5;
 	for (size_t i = 0; same && i < na; i++)
@@ -301,6 +303,27 @@ static void test_names(sqlite3 *db)
 	err_clear(&err);
 }
 
+/* A bulk insert into an indexed table: most rows are new, so the index is built again. */
+static void test_bulk(sqlite3 *db)
+{
+	SuqlErr err = {0};
+	exec(db, "CREATE TABLE bulk(id INTEGER PRIMARY KEY, reviews TEXT)");
+	exec(db, "INSERT INTO bulk VALUES (1, '[\"tiny start\"]')");
+	RetInfo info;
+	ret_ensure(db, "bulk", "reviews", &info, &err);
+	exec(db, "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 3001) "
+	     "INSERT INTO bulk SELECT i, json_array('row ' || i || ' mentions walnuts') FROM n");
+	CHECK(ret_ensure(db, "bulk", "reviews", &info, &err) == SUQL_OK && info.built == 1 &&
+	      info.rows == 3001 && info.passages == 3001, "a bulk insert rebuilds the index");
+	exec(db, "UPDATE bulk SET reviews = '[\"pecans\"]' WHERE id = 77");
+	CHECK(ret_ensure(db, "bulk", "reviews", &info, &err) == SUQL_OK && info.built == 0 &&
+	      info.refreshed == 1, "a small change is refreshed row by row");
+	char *s = ranked(db, "bulk", "pecans");
+	CHECK_STR(s, "77", "after both, the index answers");
+	free(s);
+	err_clear(&err);
+}
+
 /* Another connection (any program) changes the table; this one sees it. */
 static void test_other_connection(void)
 {
@@ -344,6 +367,7 @@ int main(void)
 	test_modes(db);
 	test_passages(db);
 	test_names(db);
+	test_bulk(db);
 	int n = 0;
 	SuqlErr err = {0};
 	CHECK(ret_rebuild(db, NULL, count_each, &n, &err) == SUQL_OK && n >= 4,
