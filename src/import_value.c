@@ -195,15 +195,11 @@ void imp_infer_json(ImpCol *c, json_t *v)
 void imp_infer_text(ImpCol *c, const char *s, size_t n, int quoted)
 {
 	ImpInfer *f = &c->inf;
-	if (n == 0 && !quoted)
+	(void)quoted;   /* "" says nothing about the column's type (writers quote everything) */
+	if (n == 0)
 		return;
 	long long iv;
 	double dv;
-	if (n == 0) {
-		f->values++;
-		f->strings++;
-		return;
-	}
 	size_t i = 0;
 	while (i < n && isspace((unsigned char)s[i]))
 		i++;

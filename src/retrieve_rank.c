@@ -196,8 +196,23 @@ static double phrase_df(RetIndex *ix, const char *phrase)
 	return df;
 }
 
-/* The question's MATCH expression (its content words, each a quoted phrase, OR-ed) and the
-   statistics suql_rank needs. */
+/* Does the phrase name the kind of thing a row is? "restaurant" in "is this restaurant
+   romantic?" asked of the table restaurants says nothing about any row, yet it is a rare
+   word in reviews and would outweigh "romantic". Compared by stem with each word of the
+   table's name. */
+static int names_the_table(const RetIndex *ix, const char *phrase)
+{
+	TextTerms pt = TEXT_TERMS_INIT, tt = TEXT_TERMS_INIT;
+	text_terms(phrase, strlen(phrase), &pt);
+	text_terms(ix->e.table, strlen(ix->e.table), &tt);
+	int hit = pt.n == 1 && text_terms_has(&tt, pt.v[0]);
+	text_terms_free(&pt);
+	text_terms_free(&tt);
+	return hit;
+}
+
+/* The question's MATCH expression (its content words, each a quoted phrase, OR-ed, less
+   the words that name the table's rows) and the statistics suql_rank needs. */
 static void question_prepare(RetIndex *ix, const char *text, Question *q)
 {
 	memset(q, 0, sizeof *q);
@@ -216,6 +231,11 @@ static void question_prepare(RetIndex *ix, const char *text, Question *q)
 		if (!*z)
 			break;
 		char *phrase = xstrndup(a, (size_t)(z + 1 - a));
+		if (names_the_table(ix, phrase)) {
+			free(phrase);
+			p = z + 1;
+			continue;
+		}
 		double df = phrase_df(ix, phrase);
 		q->rk.df[q->rk.nphrase++] = df;
 		q->hits += df;

@@ -168,6 +168,19 @@ static void test_questions(sqlite3 *db)
 	CHECK(ret_score(db, "m", qs, 2, cand, 3, RET_MATCHED_ONLY, 1, &s, &n, &err) == SUQL_OK &&
 	      n == 1, "limit");
 	free(s);
+	/* a word naming the table's rows is not evidence: "restaurant" asked of restaurants */
+	exec(db, "CREATE TABLE restaurants(id INTEGER PRIMARY KEY, reviews TEXT)");
+	exec(db, "INSERT INTO restaurants VALUES (1, '[\"Best restaurant in town.\"]'), "
+	     "(2, '[\"A quiet, romantic evening by the fire, we loved every minute of it.\"]')");
+	RetQuestion r1[1] = {{"reviews", "is this restaurant romantic?"}}, r2[1] = {{"reviews", "romantic"}};
+	RetScore *x, *y;
+	size_t nx, ny;
+	ret_score(db, "restaurants", r1, 1, NULL, 0, RET_MATCHED_ONLY, 0, &x, &nx, &err);
+	ret_score(db, "restaurants", r2, 1, NULL, 0, RET_MATCHED_ONLY, 0, &y, &ny, &err);
+	CHECK(nx == 1 && ny == 1 && x[0].rowid == 2 && x[0].score == y[0].score,
+	      "the word naming the table's rows is left out of the question");
+	free(x);
+	free(y);
 	RetQuestion bad[1] = {{"nope", "x"}};
 	CHECK(ret_score(db, "m", bad, 1, NULL, 0, 0, 0, &s, &n, &err) == SUQL_ERROR &&
 	      strstr(err.msg, "no such column"), "an unknown column is an error");
@@ -273,7 +286,7 @@ static void test_names(sqlite3 *db)
 	CHECK_STR(s, "", "a table name with spaces and quotes: triggers work");
 	free(s);
 	CHECK(count(db, "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'suql\\_%' ESCAPE '\\' "
-	            "AND name NOT LIKE 'sqlite_%' AND type = 'table'") == 5,
+	            "AND name NOT LIKE 'sqlite_%' AND type = 'table'") == 6,
 	      "every table the index adds is named suql_...");
 
 	/* dropped, then created again without triggers: rebuilt on next use */
