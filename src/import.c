@@ -33,7 +33,6 @@ typedef struct Imp {
 	int nfmap;
 	int seen;            /* columns the file has named so far */
 	Progress *pg;
-	SuqlErr *err;
 } Imp;
 
 ImportFormat import_format_named(const char *s)
@@ -532,7 +531,6 @@ SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t
 	im.db = db;
 	im.table = table;
 	im.opt = opt;
-	im.err = err;
 	imp_reader_init(&im.r, name, data, len, fmt, delim);
 	char *label = xprintf("importing %s", name);
 	im.pg = progress_open(stderr, opt->progress, label, (double)len);
