@@ -21,7 +21,7 @@ typedef enum ActKind { ACT_SQL, ACT_FILE, ACT_META } ActKind;
 typedef struct Action {   /* -c, -f and the like, run in command-line order */
 	ActKind kind;
 	const char *text;     /* ACT_SQL: the SQL; ACT_FILE: the file name */
-	const char *argv[4];  /* ACT_META: the command's name and arguments (from argv) */
+	const char *argv[16]; /* ACT_META: the command's name and arguments (from argv) */
 	int argc;
 	int runs_and_exits;   /* the program exits after the actions instead of reading stdin */
 } Action;
@@ -60,6 +60,7 @@ static SuqlStatus opt_set(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_version(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_llm(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_import(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
@@ -93,6 +94,9 @@ static const CliOption options[] = {
 	{0, "concurrency", "N", "model requests in flight at once (default 8)", opt_llm},
 	{0, "prompts", "DIR", "read prompt templates from DIR, file by file, before the built-in "
 	 "ones", opt_llm},
+	{0, "import", "FILE TABLE", "load a CSV, JSON or JSONL file into TABLE before anything else "
+	 "runs; the words after TABLE may be :import's options (--types SPEC, --format F, "
+	 "--array-sep S, --columns LIST, --delimiter C, --index)", opt_import},
 	{0, "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
 	{0, "help-man", "SECTION", "print the manual page's OPTIONS or META-COMMANDS section, "
@@ -186,6 +190,38 @@ static SuqlStatus opt_llm(Cli *cli, const CliOption *o, const char *arg, SuqlErr
 			return err_set(err, SUQL_USAGE, "--concurrency takes a number from 1 to 1024, "
 			               "not '%s'", arg);
 		c->concurrency = (int)n;
+	}
+	return SUQL_OK;
+}
+
+/* --import FILE TABLE [its options]: getopt hands over FILE; TABLE and the :import options
+   that follow are taken here, so they reach the importer rather than suql's own parser. */
+static SuqlStatus opt_import(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	static const char *const with_value[] = {"--format", "--types", "--array-sep", "--columns",
+	                                         "--delimiter", NULL};
+	if (optind >= cli->argc || cli->argv[optind][0] == '-')
+		return err_set(err, SUQL_USAGE, "--import takes FILE TABLE");
+	Action *a = add_action(cli, ACT_META, NULL, 0);
+	a->argv[a->argc++] = "import";
+	a->argv[a->argc++] = arg;
+	a->argv[a->argc++] = cli->argv[optind++];
+	while (optind < cli->argc && a->argc + 2 < 16) {
+		const char *w = cli->argv[optind];
+		int takes = -1;
+		for (int i = 0; with_value[i]; i++)
+			if (strcmp(w, with_value[i]) == 0)
+				takes = 1;
+		if (strcmp(w, "--index") == 0)
+			takes = 0;
+		if (takes < 0)
+			break;
+		if (takes && optind + 1 >= cli->argc)
+			return err_set(err, SUQL_USAGE, "--import: %s needs a value", w);
+		a->argv[a->argc++] = cli->argv[optind++];
+		if (takes)
+			a->argv[a->argc++] = cli->argv[optind++];
 	}
 	return SUQL_OK;
 }

@@ -9,6 +9,7 @@
  * :llm and :cache, the chat agent's :chat and :sql) implement a MetaFn and add one row to
  * meta_commands[]; see doc/program.md.
  */
+#include "import.h"
 #include "meta.h"
 #include "catalog.h"
 #include "repl.h"
@@ -320,6 +321,10 @@ const MetaCommand meta_commands[] = {
 	{"open", "FILE", "close the database and open FILE (created when missing)", m_open},
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
 	{"output", "[FILE]", "send results to FILE, or back to the standard output", m_output},
+	{"import", "FILE TABLE [--format csv|json|jsonl] [--types SPEC] [--array-sep SEP] "
+	 "[--columns LIST] [--delimiter C] [--index]", "load a CSV, JSON or JSONL file into a table",
+	 meta_import},
+	{"index", "[TABLE]", "rebuild the retrieval index of free-text columns", meta_index},
 	{"llm", "", "show the language model backend: URL, model, masked key, concurrency, cache",
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
