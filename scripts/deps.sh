@@ -5,7 +5,7 @@
 # Extra packages can be asked for as arguments (scripts/deps.sh clang).
 set -u
 pkgs="gcc make pkg-config libsqlite3-dev libcurl4-openssl-dev libjansson-dev libedit-dev
-libstemmer-dev sqlite3 tmux groff-base unzip $*"
+libstemmer-dev libssl-dev sqlite3 tmux groff-base unzip $*"
 
 missing=""
 for p in $pkgs; do

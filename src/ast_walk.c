@@ -286,7 +286,9 @@ void ast_dump_expr(SBuf *o, const Expr *e)
 	if (e->kind == EX_LITERAL)
 		sb_printf(o, " lit=%d", (int)e->lit);
 	d_int(o, "intab", e->in_table);
-	d_name(o, "n", e->name);
+	if (!(e->kind == EX_LITERAL && e->lit != LIT_INTEGER && e->lit != LIT_FLOAT &&
+	      e->lit != LIT_STRING && e->lit != LIT_BLOB))
+		d_name(o, "n", e->name);
 	d_name(o, "t", e->table);
 	d_name(o, "s", e->schema);
 	if (e->left) {
