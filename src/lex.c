@@ -211,6 +211,10 @@ static size_t scan(Lexer *lx, size_t p, TokType *type, Keyword *kw)
 		*type = TK_BITOR; return 1;
 	case '\'': case '"': case '`':
 		for (i = p + 1; i < n; i++) {
+			if (z[i] == 0) {   /* SQL text cannot hold a NUL byte */
+				*type = TK_ILLEGAL;
+				return i + 1 - p;
+			}
 			if (z[i] == c) {
 				if (i + 1 < n && z[i + 1] == c) { i++; continue; }
 				*type = c == '\'' ? TK_STRING : TK_QID;
@@ -260,7 +264,10 @@ static size_t scan(Lexer *lx, size_t p, TokType *type, Keyword *kw)
 		}
 		if (c1 == ']') { *type = TK_ARRSUFFIX; return 2; }
 		for (i = p + 1; i < n && z[i] != ']'; i++)
-			;
+			if (z[i] == 0) {
+				*type = TK_ILLEGAL;
+				return i + 1 - p;
+			}
 		if (i >= n) { *type = TK_UNTERM_QID; return n - p; }
 		*type = TK_QID;
 		return i + 1 - p;

@@ -566,11 +566,13 @@ static SuqlStatus parse_run(Parser *p, const char *src, size_t len, size_t start
 	ast->src_len = stmt_end - start;
 	lex_init(&p->lx, p->text, stmt_end - start, 0);
 	if (setjmp(p->fail)) {
+		sb_free(&p->tmp);
 		ast_free(ast);
 		*out = NULL;
 		return p->status;
 	}
 	ast->stmt = p_stmt(p);
+	sb_free(&p->tmp);
 	*out = ast;
 	return SUQL_OK;
 }
@@ -594,6 +596,11 @@ SuqlStatus parse_statement(const char *src, size_t len, size_t start, Ast **out,
 		              "the statement is too long (%zu bytes; the limit is %zu MB)", e - start,
 		              PARSE_MAX_INPUT / (1024 * 1024));
 	}
+	const char *nul = memchr(src + start, 0, e - start);
+	if (nul)
+		return err_at(err, SUQL_ERROR, src, len, (size_t)(nul - src), 1,
+		              "SQL text cannot hold a NUL byte; use a blob like x'00'",
+		              "unexpected NUL byte");
 	Parser *p = xmalloc(sizeof *p);
 	SuqlStatus s = parse_run(p, src, len, start, e, out, err);
 	free(p);
@@ -612,6 +619,7 @@ SuqlStatus parse_expression(Arena *a, const char *src, size_t len, Expr **out, S
 	*out = NULL;
 	if (setjmp(p->fail)) {
 		SuqlStatus s = p->status;
+		sb_free(&p->tmp);
 		free(p);
 		return s;
 	}
@@ -619,6 +627,7 @@ SuqlStatus parse_expression(Arena *a, const char *src, size_t len, Expr **out, S
 	if (!p_is(p, TK_EOF))
 		p_unexpected(p, "the end of the expression");
 	*out = e;
+	sb_free(&p->tmp);
 	free(p);
 	return SUQL_OK;
 }

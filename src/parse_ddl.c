@@ -100,7 +100,7 @@ static void p_create_table(Parser *p, Stmt *st)
 	Token open = p_expect(p, TK_LP, "'(' or AS after the table name");
 	st->cols = P_NEW(p, ColumnList);
 	for (;;) {
-		if (starts_table_constraint(p)) {
+		if (st->cols->n > 0 && starts_table_constraint(p)) {
 			size_t s = p_off(p, p_tok(p));
 			for (;;) {
 				skip_balanced(p);

@@ -124,7 +124,9 @@ TypeName *p_type_name(Parser *p, int column_def)
 	TypeName *tn = P_NEW(p, TypeName);
 	Token first = p_tok(p);
 	tn->span.off = p_off(p, first);
-	SBuf b = SBUF_INIT;
+	SBuf *bp = &p->tmp;   /* freed by parse_run even when an error unwinds */
+	sb_truncate(bp, 0);
+#define b (*bp)
 	int sp = 0, words = 0, is_enum = 0;
 	for (;;) {
 		Token t = p_tok(p);
@@ -147,7 +149,6 @@ TypeName *p_type_name(Parser *p, int column_def)
 		words++;
 	}
 	if (words == 0) {
-		sb_free(&b);
 		if (column_def)
 			return NULL;
 		tn->text = "";
@@ -188,8 +189,8 @@ TypeName *p_type_name(Parser *p, int column_def)
 	tn->text = arena_strndup(p->arena, b.s, b.len);
 	tn->n = b.len;
 	tn->pg = cast_pg(b.s, b.len);
-	sb_free(&b);
 	return tn;
+#undef b
 }
 
 /* The type after `::`: one word (or DOUBLE PRECISION), optional (n[, m]). */
@@ -201,7 +202,9 @@ static TypeName *p_pg_type(Parser *p)
 	p_next(p);
 	TypeName *tn = P_NEW(p, TypeName);
 	tn->span.off = p_off(p, t);
-	SBuf b = SBUF_INIT;
+	SBuf *bp = &p->tmp;
+	sb_truncate(bp, 0);
+#define b (*bp)
 	sb_putn(&b, p->text + t.off, t.len);
 	for (size_t i = 0; i < sizeof PG_TYPES / sizeof PG_TYPES[0]; i++)
 		if (t.type == TK_ID && str_nieq(p->text + t.off, t.len, PG_TYPES[i].name))
@@ -216,7 +219,6 @@ static TypeName *p_pg_type(Parser *p)
 		}
 	}
 	if (tn->pg == PGT_NONE || p_is(p, TK_ARRSUFFIX)) {
-		sb_free(&b);
 		if (p_is(p, TK_ARRSUFFIX))
 			t = p_tok(p);
 		p_fail_at(p, t, "use date, timestamp, time, int, real, numeric, text or bool",
@@ -237,8 +239,8 @@ static TypeName *p_pg_type(Parser *p)
 	tn->span = p_span_from(p, tn->span.off);
 	tn->text = arena_strndup(p->arena, b.s, b.len);
 	tn->n = b.len;
-	sb_free(&b);
 	return tn;
+#undef b
 }
 
 /* ---- windows ---- */

@@ -30,6 +30,7 @@ typedef struct Parser {
 	int depth;
 	size_t last_end;          /* end of the last consumed token (in the copy) */
 	int has_suql;
+	SBuf tmp;                 /* scratch text (type names); freed at the end */
 	jmp_buf fail;             /* errors unwind to parse_statement */
 	SuqlStatus status;
 } Parser;
