@@ -42,6 +42,7 @@ Token p_next(Parser *p)
 	memmove(p->la, p->la + 1, (size_t)(p->nla - 1) * sizeof(Token));
 	p->nla--;
 	p->last_end = t.off + t.len;
+	p->last_type = t.type;
 	if (t.type == TK_ILLEGAL)
 		p_fail_at(p, t, NULL, "unrecognized token: \"%.*s\"", (int)(t.len > 40 ? 40 : t.len),
 		          p->text + t.off);
@@ -116,7 +117,8 @@ void p_expect_close(Parser *p, Token open)
 	Token t = p_tok(p);
 	if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID || t.type == TK_ILLEGAL)
 		p_next(p);   /* reports the bad token itself */
-	p_fail_at(p, t, hint, "missing ')' to close '('");
+	const char *qh = p_quote_hint(p, t);
+	p_fail_at(p, t, qh ? qh : hint, "missing ')' to close '('");
 }
 
 /* ---- names ---- */
@@ -183,6 +185,15 @@ void p_leave(Parser *p)
 }
 
 /* ---- errors ---- */
+const char *p_quote_hint(Parser *p, Token t)
+{
+	if (p->last_type == TK_STRING && p->last_end == t.off &&
+	    (t.type == TK_ID || t.type == TK_UNTERM_STRING))
+		return "a quote inside a string is written twice: 'Men''s'";
+	return NULL;
+}
+
+
 void p_fail_at(Parser *p, Token t, const char *hint, const char *fmt, ...)
 {
 	char msg[512];
@@ -227,6 +238,9 @@ void p_unexpected(Parser *p, const char *expected)
 	}
 	const char *s = p->text + t.off;
 	int n = (int)(t.len > 40 ? 40 : t.len);
+	const char *qh = p_quote_hint(p, t);
+	if (qh)
+		p_fail_at(p, t, qh, "expected %s, found '%.*s'", expected, n, s);
 	if (t.type == TK_ID && t.kw != KW_NONE && !lex_keyword_is_fallback(t.kw) &&
 	    strstr(expected, "name")) {
 		char hint[128];

@@ -218,9 +218,10 @@ static TypeName *p_pg_type(Parser *p)
 			sb_putn(&b, p->text + w.off, w.len);
 		}
 	}
-	if (tn->pg == PGT_NONE || p_is(p, TK_ARRSUFFIX)) {
-		if (p_is(p, TK_ARRSUFFIX))
-			t = p_tok(p);
+	if (p_is(p, TK_ARRSUFFIX))
+		p_fail_at(p, p_tok(p), "arrays are JSON text: leave out the cast, or use json(...)",
+		          "'::' cannot convert to an array type");
+	if (tn->pg == PGT_NONE) {
 		p_fail_at(p, t, "use date, timestamp, time, int, real, numeric, text or bool",
 		          "unsupported type after '::': %.*s", (int)(t.len > 40 ? 40 : t.len),
 		          p->text + t.off);

@@ -29,6 +29,7 @@ typedef struct Parser {
 	SuqlErr *err;
 	int depth;
 	size_t last_end;          /* end of the last consumed token (in the copy) */
+	TokType last_type;        /* its type */
 	int has_suql;
 	SBuf tmp;                 /* scratch text (type names); freed at the end */
 	jmp_buf fail;             /* errors unwind to parse_statement */
@@ -65,6 +66,8 @@ void p_leave(Parser *p);
 _Noreturn void p_fail_at(Parser *p, Token t, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 _Noreturn void p_unexpected(Parser *p, const char *expected);
+/* A hint for a word glued to the string before it ('Men's'), or NULL. */
+const char *p_quote_hint(Parser *p, Token t);
 
 /* lists */
 void *ast_grow(Arena *a, void *items, int n, int *cap, size_t elem);

@@ -420,6 +420,35 @@ static void pr_default_prec(Printer *pr, const Expr *e, int minprec)
 		print_raw(pr, ")");
 }
 
+/* Nonzero when s[0..n) needs no parentheses anywhere: a (qualified) name or a call
+   name(...) whose parentheses close at the end. */
+static int primary_text(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (lex_idchar((unsigned char)s[i]) || s[i] == '.' || s[i] == '"'))
+		i++;
+	if (i == n)
+		return 1;
+	if (i == 0 || s[i] != '(' || s[n - 1] != ')')
+		return 0;
+	int depth = 0;
+	char q = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (q) {
+			if (c == q)
+				q = 0;
+		} else if (c == '\'' || c == '"') {
+			q = c;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')' && --depth == 0 && i != n - 1) {
+			return 0;
+		}
+	}
+	return depth == 0 && !q;
+}
+
 void pr_expr_prec(Printer *pr, const Expr *e, int minprec)
 {
 	if (!e)
@@ -427,11 +456,14 @@ void pr_expr_prec(Printer *pr, const Expr *e, int minprec)
 	if (pr->hooks.expr) {
 		size_t mark = pr->out.len, mmark = pr->nmap;
 		if (pr->hooks.expr(pr->hooks.ctx, pr, e)) {
-			if (minprec > PREC_NONE && pr->out.len > mark) {
+			if (minprec > PREC_NONE && pr->out.len > mark &&
+			    !primary_text(pr->out.s + mark, pr->out.len - mark)) {
 				/* put the hook's output in parentheses */
-				sb_putc(&pr->out, ')');
-				memmove(pr->out.s + mark + 1, pr->out.s + mark, pr->out.len - mark - 1);
+				size_t l = pr->out.len - mark;
+				sb_putc(&pr->out, ' ');
+				memmove(pr->out.s + mark + 1, pr->out.s + mark, l);
 				pr->out.s[mark] = '(';
+				sb_putc(&pr->out, ')');
 				for (size_t i = mmark; i < pr->nmap; i++)
 					pr->map[i].out++;
 			}
@@ -468,9 +500,17 @@ static void pr_results(Printer *pr, const ResultList *l)
 		           c->expr->kind != EX_STAR &&
 		           (c->expr->kind != EX_COLUMN || pr_is_unnest_column(pr, c->expr)) &&
 		           c->span.off >= pr->src_off) {
-			/* SQLite names such a column after its text as written; keep that name */
+			/* SQLite names such a column after its text as written; keep that name
+			   (an unnest element is named after itself, as a column would be) */
 			print_raw(pr, " AS ");
-			sb_put_ident(&pr->out, pr->src + (c->span.off - pr->src_off), c->span.len);
+			if (c->expr->kind == EX_COLUMN) {
+				Arena *a = arena_new();
+				char *v = ast_name_value(a, c->expr->name);
+				sb_put_ident(&pr->out, v, strlen(v));
+				arena_free(a);
+			} else {
+				sb_put_ident(&pr->out, pr->src + (c->span.off - pr->src_off), c->span.len);
+			}
 		}
 	}
 }
