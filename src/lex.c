@@ -50,6 +50,13 @@ static const Keyword FALLBACK[] = {
 	KW_UNBOUNDED, KW_VACUUM, KW_VIEW, KW_VIRTUAL, KW_WINDOW, KW_WITH, KW_WITHOUT,
 };
 
+static int up(int c)
+{
+	return c >= 'a' && c <= 'z' ? c - 32 : c;
+}
+
+static void kw_hash_init(void);
+
 static unsigned char kw_flags[KW_COUNT];   /* 1: fallback, 2: join keyword */
 static int kw_flags_ready;
 
@@ -66,6 +73,7 @@ static void kw_init(void)
 	kw_flags[KW_INNER] |= 2;
 	kw_flags[KW_CROSS] |= 2;
 	kw_flags[KW_OUTER] |= 2;
+	kw_hash_init();
 	kw_flags_ready = 1;
 }
 
@@ -86,35 +94,42 @@ const char *lex_keyword_name(Keyword kw)
 	return kw > KW_NONE && kw < KW_COUNT ? KW_NAMES[kw] : "";
 }
 
-static int up(int c)
+/* Keyword lookup: an open-addressing hash table over the upper-case spellings, built once. */
+#define KW_HASH_SIZE 512
+static unsigned char kw_hash[KW_HASH_SIZE];   /* Keyword, 0 = empty */
+
+static unsigned kw_hash_of(const char *s, size_t n)
 {
-	return c >= 'a' && c <= 'z' ? c - 32 : c;
+	unsigned h = (unsigned)n * 31u;
+	for (size_t i = 0; i < n; i++)
+		h = h * 33u + (unsigned)up((unsigned char)s[i]);
+	return h & (KW_HASH_SIZE - 1);
+}
+
+static void kw_hash_init(void)
+{
+	for (int k = 1; k < KW_COUNT; k++) {
+		unsigned h = kw_hash_of(KW_NAMES[k], strlen(KW_NAMES[k]));
+		while (kw_hash[h])
+			h = (h + 1) & (KW_HASH_SIZE - 1);
+		kw_hash[h] = (unsigned char)k;
+	}
 }
 
 Keyword lex_keyword(const char *s, size_t n)
 {
 	if (n < 2 || n > 17)
 		return KW_NONE;
-	int lo = 1, hi = KW_COUNT - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		const char *k = KW_NAMES[mid];
-		int c = 0;
+	kw_init();
+	unsigned h = kw_hash_of(s, n);
+	while (kw_hash[h]) {
+		const char *k = KW_NAMES[kw_hash[h]];
 		size_t i = 0;
-		for (; i < n && k[i]; i++) {
-			c = up((unsigned char)s[i]) - (unsigned char)k[i];
-			if (c)
-				break;
-		}
-		if (!c) {
-			if (i == n && !k[i])
-				return (Keyword)mid;
-			c = (i == n) ? -1 : 1;
-		}
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
+		while (i < n && k[i] && up((unsigned char)s[i]) == (unsigned char)k[i])
+			i++;
+		if (i == n && !k[i])
+			return (Keyword)kw_hash[h];
+		h = (h + 1) & (KW_HASH_SIZE - 1);
 	}
 	return KW_NONE;
 }
@@ -308,7 +323,8 @@ static size_t scan(Lexer *lx, size_t p, TokType *type, Keyword *kw)
 			for (i = p + 1; i < n && lex_idchar(z[i]); i++)
 				;
 			*type = TK_ID;
-			*kw = lex_keyword(lx->src + p, i - p);
+			if (!lx->no_keywords)
+				*kw = lex_keyword(lx->src + p, i - p);
 			return i - p;
 		}
 		*type = TK_ILLEGAL;
@@ -367,6 +383,8 @@ size_t lex_statement_end(const char *src, size_t len, size_t start, int *complet
 	lex_init(&lx, src, len, start);
 	*empty = 1;
 	for (;;) {
+		/* keywords matter only at the start and inside trigger bodies */
+		lx.no_keywords = st == S_NORMAL;
 		Token t = lex_next(&lx);
 		if (t.type == TK_EOF) {
 			*complete = *empty && !lx.unterm_comment;

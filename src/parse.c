@@ -43,6 +43,7 @@ Token p_next(Parser *p)
 	p->nla--;
 	p->last_end = t.off + t.len;
 	p->last_type = t.type;
+	p->last_kw = t.type == TK_ID ? t.kw : KW_NONE;
 	if (t.type == TK_ILLEGAL)
 		p_fail_at(p, t, NULL, "unrecognized token: \"%.*s\"", (int)(t.len > 40 ? 40 : t.len),
 		          p->text + t.off);
@@ -564,7 +565,7 @@ static Stmt *p_stmt(Parser *p)
 }
 
 static SuqlStatus parse_run(Parser *p, const char *src, size_t len, size_t start,
-                            size_t stmt_end, Ast **out, SuqlErr *err)
+                            size_t stmt_end, int complete, Ast **out, SuqlErr *err)
 {
 	Ast *ast = xcalloc(1, sizeof *ast);
 	ast->arena = arena_new();
@@ -574,6 +575,7 @@ static SuqlStatus parse_run(Parser *p, const char *src, size_t len, size_t start
 	p->base = start;
 	p->arena = ast->arena;
 	p->err = err;
+	p->complete = complete;
 	p->text = arena_strndup(ast->arena, src + start, stmt_end - start);
 	ast->src = p->text;
 	ast->src_off = start;
@@ -616,7 +618,7 @@ SuqlStatus parse_statement(const char *src, size_t len, size_t start, Ast **out,
 		              "SQL text cannot hold a NUL byte; use a blob like x'00'",
 		              "unexpected NUL byte");
 	Parser *p = xmalloc(sizeof *p);
-	SuqlStatus s = parse_run(p, src, len, start, e, out, err);
+	SuqlStatus s = parse_run(p, src, len, start, e, complete, out, err);
 	free(p);
 	return s;
 }

@@ -9,9 +9,13 @@ void p_skip_rest(Parser *p, int allow_semi)
 {
 	for (;;) {
 		Token t = p_tok(p);
+		/* a trigger that ends with END at the end of the text is whole, as a statement
+		   without its ';' at the end of a script is */
+		if (t.type == TK_EOF && allow_semi && !p->complete && p->last_kw != KW_END)
+			p_fail_at(p, t, "a trigger body ends with END;", "expected END after the trigger body");
 		if (t.type == TK_EOF || (t.type == TK_SEMI && !allow_semi))
 			return;
-		if (t.type == TK_SEMI && allow_semi && p_peek(p, 1).type == TK_EOF)
+		if (t.type == TK_SEMI && allow_semi && p->complete && p_peek(p, 1).type == TK_EOF)
 			return;
 		if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID)
 			p_unexpected(p, "the end of the statement");

@@ -30,7 +30,9 @@ typedef struct Parser {
 	int depth;
 	size_t last_end;          /* end of the last consumed token (in the copy) */
 	TokType last_type;        /* its type */
+	Keyword last_kw;          /* and keyword */
 	int has_suql;
+	int complete;              /* the statement ends with its ';' (not at the end of the text) */
 	SBuf tmp;                 /* scratch text (type names); freed at the end */
 	jmp_buf fail;             /* errors unwind to parse_statement */
 	SuqlStatus status;

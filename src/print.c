@@ -255,14 +255,10 @@ static void pr_node(Printer *pr, const Expr *e)
 			break;
 		}
 		print_raw(pr, e->op == OP_NEG ? "-" : e->op == OP_POS ? "+" : "~");
-		/* never print "--" (a comment) or "- -": parenthesise a signed operand */
-		if (e->left->kind == EX_UNARY && e->left->op != OP_NOT) {
-			print_raw(pr, "(");
-			pr_expr_prec(pr, e->left, PREC_NONE);
-			print_raw(pr, ")");
-		} else {
-			pr_expr_prec(pr, e->left, PREC_UNARY);
-		}
+		/* never print "--" (a comment start): "- -x" */
+		if (e->op == OP_NEG && e->left->kind == EX_UNARY && e->left->op == OP_NEG)
+			print_raw(pr, " ");
+		pr_expr_prec(pr, e->left, PREC_UNARY);
 		break;
 	case EX_BINARY: {
 		int prec = ast_binop_prec(e->op);

@@ -12,6 +12,8 @@
  * Output: one "ok FILE" / "not ok FILE" line per file, "# ..." lines with details.
  *
  *   slt [-v] FILE...      -v: also list each record suql fails
+ *   slt --script FILE     print the SQL of the records SQLite runs (skipif/onlyif and
+ *                         halt honoured) as a plain script, one statement per record
  */
 #include "engine.h"
 #include "util.h"
@@ -169,11 +171,11 @@ static int cmp_row(const void *a, const void *b)
 /* Sort as the record asks, then render the result lines (values or a hash line). */
 static void finish(Result *r, const char *sort, int hash, SBuf *out)
 {
-	if (r->ncol > 0 && strcmp(sort, "rowsort") == 0 && r->n % (size_t)r->ncol == 0) {
+	if (r->n > 0 && r->ncol > 0 && strcmp(sort, "rowsort") == 0 && r->n % (size_t)r->ncol == 0) {
 		/* rows are runs of ncol value pointers: sort the runs */
 		ncmp_cols = r->ncol;
 		qsort(r->v, r->n / (size_t)r->ncol, (size_t)r->ncol * sizeof *r->v, cmp_row);
-	} else if (strcmp(sort, "valuesort") == 0) {
+	} else if (r->n > 0 && strcmp(sort, "valuesort") == 0) {
 		qsort(r->v, r->n, sizeof *r->v, cmp_str);
 	}
 	if (hash) {
@@ -218,6 +220,7 @@ typedef struct FileStats {
 } FileStats;
 
 static int verbose;
+static int script_mode;   /* --script: print the records' SQL instead of running them */
 
 /* Compare a rendered result with the expected lines; expected may be a hash line while
    the result is below the threshold (and the other way round): compare hashes then. */
@@ -335,6 +338,11 @@ static int run_file(const char *path)
 				sb_putc(&sql, '\n');
 			sb_puts(&sql, head[k]);
 		}
+		if (script_mode) {
+			printf("%s;\n", sb_str(&sql));
+			sb_free(&sql);
+			continue;
+		}
 		for (k++; k < nhead; k++) {
 			sb_puts(&want, head[k]);
 			sb_putc(&want, '\n');
@@ -422,11 +430,14 @@ static int run_file(const char *path)
 		sb_free(&want);
 	}
 	int bad = fs.regressions > 0 || fs.differ > 0;
+	if (script_mode)
+		goto done;
 	printf("%s %s\n", bad ? "not ok" : "ok", name);
 	printf("# %d records, %d skipped, %d fail in stock SQLite, %d fail through suql, "
 	       "%d regressions, %d differences%s\n", fs.records, fs.skipped, fs.stock_fail,
 	       fs.suql_fail, fs.regressions, fs.differ, halted ? " (halted)" : "");
 	fputs(sb_str(&notes), stdout);
+done:
 	sb_free(&notes);
 	for (int l = 0; l < nlabels; l++) {
 		free(labels[l].name);
@@ -448,6 +459,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-v") == 0) {
 			verbose = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--script") == 0) {
+			script_mode = 1;
 			continue;
 		}
 		failed += run_file(argv[i]);

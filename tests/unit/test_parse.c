@@ -93,7 +93,7 @@ int main(void)
 	          "NOT binds looser than =, AND tighter than OR");
 	free(s);
 	s = suql_of("SELECT - - 1, -(-a), - (1 + 2)");
-	CHECK_STR(s, "SELECT -(-1), -(-a), -(1 + 2)", "unary minus never prints as a comment");
+	CHECK_STR(s, "SELECT - -1, - -a, -(1 + 2)", "unary minus never prints as a comment");
 	free(s);
 	s = suql_of("SELECT a COLLATE nocase || b, -x::int, x::int::text");
 	CHECK_STR(s, "SELECT a COLLATE nocase || b, -x::int, x::int::text", "postfix operators");
