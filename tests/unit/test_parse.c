@@ -69,6 +69,15 @@ static int hook(void *ctx, Printer *pr, const Expr *e)
 	return 1;
 }
 
+static int hook_sum(void *ctx, Printer *pr, const Expr *e)
+{
+	(void)ctx;
+	if (e->kind != EX_ANSWER)
+		return 0;
+	print_raw(pr, "x + 1");
+	return 1;
+}
+
 static int hook_func(void *ctx, Printer *pr, const Expr *e)
 {
 	(void)ctx;
@@ -149,6 +158,12 @@ int main(void)
 	print_stmt(pr, ast->stmt);
 	CHECK(strstr(print_text(pr), "r.ans1 = 'Yes'") != NULL && n == 1,
 	      "expression hook replaces answer()");
+	print_free(pr);
+	hk.expr = hook_sum;
+	pr = print_new(PRINT_SQL, &hk, ast->src, ast->src_off);
+	print_stmt(pr, ast->stmt);
+	CHECK(strstr(print_text(pr), "(x + 1) = 'Yes'") != NULL,
+	      "a hook's output is parenthesised inside an operator");
 	print_free(pr);
 	ast_free(ast);
 	ast = parse1("SELECT summary(a || b) * 2 FROM t");
