@@ -24,6 +24,8 @@ cat "$t"/script*.sql >"$t/all.sql"
 echo "scripts: $n files, $(wc -c <"$t/all.sql") bytes, $(grep -c ';$' "$t/all.sql") statements"
 echo "-- parse + translate (build/suqlc --bench 3)"
 "$SUQL_BUILD/suqlc" --bench 3 "$t/all.sql"
+echo "-- parse + SQL printer only, as engine_exec does (build/suqlc --bench-exec 3)"
+"$SUQL_BUILD/suqlc" --bench-exec 3 "$t/all.sql" | tee "$t/exec.txt"
 
 now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); printf "%.3f", v[m] }'; }
@@ -51,4 +53,7 @@ mq=$(median <"$t/sqlite.times")
 echo "-- whole run, $runs runs, median wall time"
 echo "suql:    ${ms} s ($(tr '\n' ' ' <"$t/suql.times"))"
 echo "sqlite3: ${mq} s ($(tr '\n' ' ' <"$t/sqlite.times"))"
-awk -v s="$ms" -v q="$mq" 'BEGIN { printf "overhead: %.1f %%\n", 100 * (s - q) / q }'
+awk -v s="$ms" -v q="$mq" 'BEGIN { printf "overhead of suql over the sqlite3 shell: %.1f %%\n", 100 * (s - q) / q }'
+# the front end's own share: one pass of parse + SQL printer over the same scripts
+fe=$(awk '/^time:/ { print $2 / 3 / 1000 }' "$t/exec.txt")
+awk -v f="$fe" -v q="$mq" 'BEGIN { printf "front end (parse + translate, one pass): %.3f s = %.1f %% of the sqlite3 shell time\n", f, 100 * f / q }'

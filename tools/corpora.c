@@ -14,6 +14,7 @@
  * does. Prints one ok/not ok line per corpus or file, with "# ..." details.
  */
 #include "ast.h"
+#include "lex.h"
 #include "parse.h"
 #include "print.h"
 #include "util.h"
@@ -278,7 +279,9 @@ static int run_sqlfluff(int n, char **files)
 				char *m = NULL;
 				int sq = prepares(da, text + pos, end - pos, &m);
 				s.stmts++;
-				err_linecol(text, len, pos, &line, &col);
+				Lexer lx;
+				lex_init(&lx, text, len, pos);
+				err_linecol(text, len, lex_next(&lx).off, &line, &col);
 				snprintf(where, sizeof where, "%s:%d", base, line);
 				flat(err.msg);
 				if (!sq && m && strstr(m, "syntax error")) {

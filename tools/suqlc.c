@@ -6,6 +6,8 @@
  *   suqlc [FILE...]            "suql: ..." and "sql: ..." lines per statement
  *   suqlc --golden FILE...     run golden test files (see tests/golden/README)
  *   suqlc --bench N [FILE...]  parse and translate everything N times; statements/second
+ *   suqlc --bench-exec N [FILE...]  the same with only the SQL printer (what engine_exec
+ *                              does before SQLite prepares the statement)
  *   suqlc --ast [FILE...]      the structural dump of each statement
  */
 #include "ast.h"
@@ -141,7 +143,7 @@ static int golden(const char *path)
 	return failed;
 }
 
-static int bench(int rounds, int nfiles, char **files)
+static int bench(int rounds, int nfiles, char **files, int both)
 {
 	SBuf all = SBUF_INIT;
 	for (int i = 0; i < nfiles || (nfiles == 0 && i == 0); i++) {
@@ -164,7 +166,7 @@ static int bench(int rounds, int nfiles, char **files)
 				errors++;
 				err_clear(&err);
 			} else if (ast) {
-				char *q = print_suql_stmt(ast);
+				char *q = both ? print_suql_stmt(ast) : NULL;
 				char *l = print_sql_stmt(ast);
 				bytes += strlen(l);
 				free(q);
@@ -181,8 +183,8 @@ static int bench(int rounds, int nfiles, char **files)
 	printf("statements: %ld (%d rounds of %ld), errors: %ld\n", stmts, rounds,
 	       rounds ? stmts / rounds : 0, errors);
 	printf("input: %zu bytes per round, output: %zu bytes in all\n", all.len, bytes);
-	printf("time: %.1f ms, %.0f statements/second (parse + both printers), %.1f MB/s\n", ms,
-	       ms > 0 ? stmts * 1000.0 / ms : 0.0,
+	printf("time: %.1f ms, %.0f statements/second (parse + %s), %.1f MB/s\n", ms,
+	       ms > 0 ? stmts * 1000.0 / ms : 0.0, both ? "both printers" : "SQL printer",
 	       ms > 0 ? (double)all.len * rounds / 1048.576 / ms : 0.0);
 	sb_free(&all);
 	return 0;
@@ -197,7 +199,9 @@ int main(int argc, char **argv)
 		return failed ? 1 : 0;
 	}
 	if (argc >= 3 && strcmp(argv[1], "--bench") == 0)
-		return bench(atoi(argv[2]), argc - 3, argv + 3);
+		return bench(atoi(argv[2]), argc - 3, argv + 3, 1);
+	if (argc >= 3 && strcmp(argv[1], "--bench-exec") == 0)
+		return bench(atoi(argv[2]), argc - 3, argv + 3, 0);
 	int ast_dump = argc >= 2 && strcmp(argv[1], "--ast") == 0;
 	int first = 1 + ast_dump;
 	SBuf out = SBUF_INIT;
