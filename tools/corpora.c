@@ -29,6 +29,7 @@
 
 typedef struct Stats {
 	int stmts, parse_fail, roundtrip_fail, prepare_mismatch, both_fail, both_reject;
+	int result_mismatch, results_same;   /* spider: queries run on sample rows */
 	int notes;
 	SBuf out;
 } Stats;
@@ -110,11 +111,14 @@ static void compare_prepare(Stats *s, sqlite3 *db, const char *orig, size_t olen
 
 static int report(Stats *s, const char *name)
 {
-	int bad = s->parse_fail || s->roundtrip_fail || s->prepare_mismatch;
+	int bad = s->parse_fail || s->roundtrip_fail || s->prepare_mismatch || s->result_mismatch;
 	printf("%s %s\n# %d statements, %d do not parse, %d fail the round trip, %d prepare "
 	       "differently, %d fail to prepare both ways (same error), %d syntax errors for SQLite too\n",
 	       bad ? "not ok" : "ok", name, s->stmts, s->parse_fail, s->roundtrip_fail,
 	       s->prepare_mismatch, s->both_fail, s->both_reject);
+	if (s->results_same || s->result_mismatch)
+		printf("# on sample rows: %d give the same column names and rows, %d differ\n",
+		       s->results_same, s->result_mismatch);
 	fputs(sb_str(&s->out), stdout);
 	sb_free(&s->out);
 	return bad;
@@ -146,8 +150,71 @@ static void spider_db(sqlite3 *db, json_t *schema)
 		}
 		sb_puts(&b, ")");
 		sqlite3_exec(db, b.s, NULL, NULL, NULL);
+		/* a few rows of small values (some NULL, repeated, mixed types), the same for
+		   every run, so queries return rows to compare */
+		for (int r = 0; r < 6; r++) {
+			sb_truncate(&b, 0);
+			sb_puts(&b, "INSERT INTO ");
+			sb_put_ident(&b, tn, strlen(tn));
+			sb_puts(&b, " VALUES (");
+			for (int k = 0; k < n; k++) {
+				static const char *const V[] = {"1", "'a'", "2", "NULL", "'b'", "3.5",
+				                                "'A'", "0"};
+				sb_puts(&b, k ? ", " : "");
+				sb_puts(&b, V[(r * 3 + k * 5 + (int)t) % 8]);
+			}
+			sb_puts(&b, ")");
+			sqlite3_exec(db, b.s, NULL, NULL, NULL);
+		}
 		sb_free(&b);
 	}
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The result of sql on db as text: column names, then the rows sorted (the two
+   statements may visit rows in different orders where the query does not fix one).
+   NULL when it fails. */
+static char *result_text(sqlite3 *db, const char *sql, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, (int)len, &st, NULL) != SQLITE_OK || !st)
+		return NULL;
+	SBuf out = SBUF_INIT;
+	int nc = sqlite3_column_count(st);
+	for (int i = 0; i < nc; i++)
+		sb_printf(&out, "%s%s", i ? "|" : "", sqlite3_column_name(st, i));
+	sb_putc(&out, '\n');
+	char **rows = NULL;
+	size_t nrows = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && nrows < 10000) {
+		SBuf row = SBUF_INIT;
+		for (int i = 0; i < nc; i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+			sb_printf(&row, "%s%d:%s", i ? "|" : "", sqlite3_column_type(st, i),
+			          v ? (const char *)v : "");
+		}
+		if (nrows == cap) {
+			cap = cap ? cap * 2 : 64;
+			rows = xrealloc(rows, cap * sizeof *rows);
+		}
+		rows[nrows++] = row.s ? sb_steal(&row) : xstrdup("");
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		sb_printf(&out, "error: %s\n", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	qsort(rows, nrows, sizeof *rows, cmp_line);
+	for (size_t i = 0; i < nrows; i++) {
+		sb_puts(&out, rows[i]);
+		sb_putc(&out, '\n');
+		free(rows[i]);
+	}
+	free(rows);
+	return sb_steal(&out);
 }
 
 static int run_spider(const char *dev, const char *tables_path)
@@ -207,6 +274,17 @@ static int run_spider(const char *dev, const char *tables_path)
 				roundtrip(&s, ast, where);
 				char *sql = print_sql_stmt(ast);
 				compare_prepare(&s, db, q, strlen(q), sql, where);
+				/* same column names and rows on the sample data */
+				char *ra = result_text(db, q, strlen(q));
+				char *rb = result_text(db, sql, strlen(sql));
+				if (ra && rb && strcmp(ra, rb) != 0) {
+					s.result_mismatch++;
+					note(&s, "%s: different results: %.300s", where, sql);
+				} else if (ra && rb) {
+					s.results_same++;
+				}
+				free(ra);
+				free(rb);
 				free(sql);
 			}
 			err_clear(&err);

@@ -3,7 +3,8 @@
 # calls it a syntax error), parse(print_suql(tree)) gives the same tree, and the
 # translation prepares in SQLite exactly when the original does: Spider's dev queries
 # against empty tables built from its schemas, sqlfluff's SQLite fixtures in order on a
-# scratch database, and the round trip over every sqllogictest statement.
+# scratch database, and the round trip over every sqllogictest statement. Spider queries
+# also run on a few sample rows per table: same column names and rows both ways.
 # our own file of SQLite forms runs whether or not the shared data is there
 "$SUQL_BUILD/corpora" sqlfluff tests/golden/sqlite_forms.sql | sed 's/^ok sqlfluff-sqlite/ok sqlite forms (tests\/golden\/sqlite_forms.sql)/; s/^not ok sqlfluff-sqlite/not ok sqlite forms/'
 d="$SUQL_SHARED/data"
