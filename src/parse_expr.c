@@ -877,7 +877,9 @@ Expr *p_expr_prec(Parser *p, int minprec)
 			e = new_expr(p, EX_BETWEEN, start);
 			e->not_ = not_;
 			e->left = left;
-			e->right = p_expr_prec(p, PREC_EQ + 1);
+			/* the low bound takes every operator but AND and OR (SQLite's grammar
+			   shifts = and IS there); the high bound stops at = as usual */
+			e->right = p_expr_prec(p, PREC_EQ);
 			p_expect_kw(p, KW_AND);
 			e->extra = p_expr_prec(p, PREC_EQ + 1);
 			left = finish(p, e);

@@ -286,7 +286,7 @@ static void pr_node(Printer *pr, const Expr *e)
 	case EX_BETWEEN:
 		pr_expr_prec(pr, e->left, PREC_EQ);
 		print_raw(pr, e->not_ ? " NOT BETWEEN " : " BETWEEN ");
-		pr_expr_prec(pr, e->right, PREC_EQ + 1);
+		pr_expr_prec(pr, e->right, PREC_EQ);
 		print_raw(pr, " AND ");
 		pr_expr_prec(pr, e->extra, PREC_EQ + 1);
 		break;
