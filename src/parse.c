@@ -384,16 +384,13 @@ static void p_insert(Parser *p, Stmt *st)
 	p_returning(p, st);
 }
 
-/* qualified table of UPDATE/DELETE: [schema.]name [AS alias | alias] [INDEXED BY x | NOT INDEXED] */
+/* qualified table of UPDATE/DELETE: [schema.]name [AS alias] [INDEXED BY x | NOT INDEXED]
+   (SQLite takes the alias only after AS here) */
 static void p_qualified_table(Parser *p, Stmt *st)
 {
 	p_qualified(p, &st->schema, &st->table, "a table name");
 	if (p_accept_kw(p, KW_AS))
 		st->alias = p_expect_nm(p, "an alias");
-	else if (tok_is_alias(p_tok(p)) && !p_kw(p, KW_INDEXED) && !p_kw(p, KW_SET) &&
-	         !p_kw(p, KW_WHERE) && !p_kw(p, KW_RETURNING) && !p_kw(p, KW_ORDER) &&
-	         !p_kw(p, KW_LIMIT))
-		st->alias = p_name_of(p, p_next(p));
 	if (p_kw(p, KW_INDEXED)) {
 		p_next(p);
 		p_expect_kw(p, KW_BY);

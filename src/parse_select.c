@@ -23,8 +23,9 @@ static int bare_alias_ok(Parser *p)
 static void p_alias(Parser *p, AstName *alias, int *as_kw)
 {
 	if (p_accept_kw(p, KW_AS)) {
+		/* as ::= AS nm | ids: after AS a join keyword is a name too */
 		*as_kw = 1;
-		if (!tok_is_alias(p_tok(p)))
+		if (!tok_is_nm(p_tok(p)))
 			p_unexpected(p, "an alias name after AS");
 		*alias = p_name_of(p, p_next(p));
 	} else if (bare_alias_ok(p)) {
