@@ -1,8 +1,9 @@
 /*
  * fuzz_parse.c: a libFuzzer target over the front end (built by scripts/fuzz.sh, not by
  * the Makefile's tool rule). For each input: parse every statement; on success print it
- * both ways, check that the normalised SUQL parses back to the same tree, and that the SQL
- * printer and the structural dump do not crash. Any violated property aborts.
+ * both ways, check that the normalised SUQL parses back to the same tree, that the SQL
+ * translation parses as well, and that the structural dump does not crash. Any violated
+ * property aborts.
  */
 #include "ast.h"
 #include "parse.h"
@@ -45,6 +46,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			}
 			ast_free(again);
+			err_clear(&err2);
+			/* the SQLite translation is SQL the parser accepts too (unless the
+			   translation's own nesting passes the depth cap) */
+			Ast *sqlast = NULL;
+			if (parse_statement(l, strlen(l), 0, &sqlast, &e2, &err2) != SUQL_OK &&
+			    !(err2.msg && strstr(err2.msg, "too deep"))) {
+				fprintf(stderr, "the SQL translation does not parse:\n%s\n%s\n", l,
+				        err2.msg ? err2.msg : "");
+				abort();
+			}
+			ast_free(sqlast);
 			err_clear(&err2);
 			sb_free(&d);
 			free(q);
