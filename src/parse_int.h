@@ -1,6 +1,6 @@
 /*
- * parse_int.h: what the parser's files (parse.c, parse_expr.c, parse_select.c,
- * parse_ddl.c) share: the parser state, token helpers and the error helpers. Not for use
+ * parse_int.h: what the parser's files (parse.c, parse_expr.c, parse_primary.c,
+ * parse_type.c, parse_select.c, parse_dml.c, parse_ddl.c) share: the parser state, token helpers and the error helpers. Not for use
  * outside the parser.
  *
  * Ownership: the Parser borrows the caller's text and error record; every node it makes
@@ -95,6 +95,14 @@ TypeName *p_type_name(Parser *p, int column_def);
 int p_starts_select(Parser *p, int k);        /* SELECT, VALUES or WITH at token k */
 int p_starts_expr(Parser *p, int k);
 
+Expr *p_new_expr(Parser *p, ExprKind kind, size_t start);   /* span starts at start */
+Expr *p_finish(Parser *p, Expr *e);                        /* span ends at the last token */
+Expr *p_primary(Parser *p);                   /* parse_primary.c */
+TypeName *p_pg_type(Parser *p);               /* the type after `::` (parse_type.c) */
+void p_insert(Parser *p, Stmt *st);          /* parse_dml.c */
+void p_update(Parser *p, Stmt *st);
+void p_delete(Parser *p, Stmt *st);
+void p_qualified(Parser *p, AstName *schema, AstName *name, const char *what);
 Stmt *p_create(Parser *p, Stmt *st);          /* after CREATE */
 Stmt *p_alter(Parser *p, Stmt *st);           /* after ALTER */
 ColumnDef *p_column_def(Parser *p);

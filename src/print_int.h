@@ -1,6 +1,6 @@
 /*
- * print_int.h: what the printer's files (print.c: statements, selects and plain
- * expressions; print_sql.c: the SUQL forms and their SQLite translations) share.
+ * print_int.h: what the printer's files share (print.c: the printer and expressions;
+ * print_select.c; print_stmt.c; print_sql.c: the SUQL forms and their translations).
  *
  * Ownership: as in print.h.
  */
@@ -31,6 +31,15 @@ void pr_map(Printer *pr, size_t src_off, size_t len);
 void pr_expr_prec(Printer *pr, const Expr *e, int minprec);
 void pr_list(Printer *pr, const ExprList *l);
 void pr_keyword(Printer *pr, const char *kw);
+void pr_order(Printer *pr, const OrderList *l);
+void pr_window_body(Printer *pr, const Window *w);
+void pr_paren_select(Printer *pr, const Select *s);
+/* print_select.c */
+void pr_results(Printer *pr, const ResultList *l);
+void pr_idlist(Printer *pr, const IdList *l);
+void pr_from_list(Printer *pr, const FromList *l);
+void pr_with(Printer *pr, const With *w);
+void pr_limit(Printer *pr, const OrderList *order, const Expr *limit, const Expr *offset);
 
 /* print_sql.c: the SUQL forms. pr_suql_prec gives the precedence of what the form prints
    as in the current mode; pr_suql_form prints it. */
