@@ -221,6 +221,25 @@ int main(void)
 	CHECK_STR(s, "SELECT x.value AS \"x\" FROM t, json_each(arr) AS x", "unnest element");
 	free(s);
 
+	/* parse_expression and names */
+	a = arena_new();
+	Expr *ex = NULL;
+	SuqlErr e2 = {0};
+	const char *xs = "price = 'cheap' AND \"Flag Bearer\" IS NOT NULL";
+	CHECK(parse_expression(a, xs, strlen(xs), &ex, &e2) == SUQL_OK && ex && ex->kind == EX_BINARY && ex->op == OP_AND &&
+	      ast_name_is(ex->right->left->name, "flag bearer"), "parse_expression");
+	CHECK(parse_expression(a, "a +", 3, &ex, &e2) == SUQL_INCOMPLETE && !ex,
+	      "parse_expression: incomplete");
+	err_clear(&e2);
+	AstName nm = ast_name_make(a, "Flag Bearer");
+	CHECK(nm.n == 13 && nm.s[0] == '"' && strcmp(ast_name_value(a, nm), "Flag Bearer") == 0,
+	      "names: made with quotes, read without");
+	CHECK(ast_name_make(a, "select").s[0] == '"' && ast_name_make(a, "plain").s[0] == 'p',
+	      "names: keywords are quoted, plain words are not");
+	AstName q1 = {"[a b]", 5, 0}, q2 = {"`A B`", 5, 0};
+	CHECK(ast_name_eq(q1, q2), "names: quoting styles and case do not matter");
+	arena_free(a);
+
 	/* errors and caps */
 	char *msg = NULL;
 	CHECK(status_of("SELECT (1", 9, &msg) == SUQL_INCOMPLETE && msg &&
