@@ -207,7 +207,8 @@ static char *result_text(sqlite3 *db, const char *sql, size_t len)
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		sb_printf(&out, "error: %s\n", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	qsort(rows, nrows, sizeof *rows, cmp_line);
+	if (nrows)
+		qsort(rows, nrows, sizeof *rows, cmp_line);
 	for (size_t i = 0; i < nrows; i++) {
 		sb_puts(&out, rows[i]);
 		sb_putc(&out, '\n');

@@ -6,13 +6,15 @@
 # scratch database, and the round trip over every sqllogictest statement. Spider queries
 # also run on a few sample rows per table: same column names and rows both ways.
 # our own file of SQLite forms runs whether or not the shared data is there
-"$SUQL_BUILD/corpora" sqlfluff tests/golden/sqlite_forms.sql | sed 's/^ok sqlfluff-sqlite/ok sqlite forms (tests\/golden\/sqlite_forms.sql)/; s/^not ok sqlfluff-sqlite/not ok sqlite forms/'
+rc=0
+"$SUQL_BUILD/corpora" sqlfluff tests/golden/sqlite_forms.sql >"$SUQL_TMP/forms.out" 2>&1 || rc=1
+sed 's/^ok sqlfluff-sqlite/ok sqlite forms (tests\/golden\/sqlite_forms.sql)/;
+     s/^not ok sqlfluff-sqlite/not ok sqlite forms/' "$SUQL_TMP/forms.out"
 d="$SUQL_SHARED/data"
 if [ ! -d "$d/sql-corpora" ] || [ ! -d "$d/sqllogictest" ]; then
 	echo "skip corpora: ../shared/data not found"
-	exit 0
+	exit $rc
 fi
-rc=0
 "$SUQL_BUILD/corpora" spider "$d/sql-corpora/spider/spider_dev.sql" \
 	"$d/sql-corpora/spider/spider_tables.json" || rc=1
 "$SUQL_BUILD/corpora" sqlfluff $(ls "$d"/sql-corpora/sqlfluff-sqlite/*.sql | sort) || rc=1
