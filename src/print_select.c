@@ -15,16 +15,22 @@ void pr_results(Printer *pr, const ResultList *l)
 		const ResultCol *c = l->items[i];
 		if (i)
 			print_raw(pr, ", ");
+		size_t mark = pr->out.len;
 		pr_expr_prec(pr, c->expr, PREC_NONE);
+		const char *written = pr->src && c->span.off >= pr->src_off
+		                      ? pr->src + (c->span.off - pr->src_off) : NULL;
+		int same_text = written && pr->out.len - mark == c->span.len &&
+		                memcmp(pr->out.s + mark, written, c->span.len) == 0;
 		if (c->alias.s) {
 			print_raw(pr, " AS ");
 			print_name(pr, c->alias);
-		} else if (pr->mode == PRINT_SQL && pr->src && c->span.len &&
+		} else if (pr->mode == PRINT_SQL && written && c->span.len &&
 		           c->expr->kind != EX_STAR &&
-		           (c->expr->kind != EX_COLUMN || pr_is_unnest_column(pr, c->expr)) &&
-		           c->span.off >= pr->src_off) {
-			/* SQLite names such a column after its text as written; keep that name
-			   (an unnest element is named after itself, as a column would be) */
+		           (c->expr->kind == EX_COLUMN ? pr_is_unnest_column(pr, c->expr)
+		                                       : !same_text)) {
+			/* SQLite names such a column after its text as written; when the printed
+			   text differs, keep that name with an alias (an unnest element is named
+			   after itself, as a column would be) */
 			print_raw(pr, " AS ");
 			if (c->expr->kind == EX_COLUMN) {
 				Arena *a = arena_new();
