@@ -57,6 +57,7 @@ typedef enum SortDir { SORT_NONE = 0, SORT_ASC, SORT_DESC } SortDir;
 typedef enum NullsOrder { NULLS_NONE = 0, NULLS_FIRST, NULLS_LAST } NullsOrder;
 
 typedef struct OrderTerm {
+	AstSpan span;
 	Expr *expr;        /* COLLATE is part of the expression (EX_COLLATE) */
 	SortDir dir;
 	NullsOrder nulls;
@@ -275,6 +276,7 @@ typedef struct Cte {
 } Cte;
 
 typedef struct With {
+	AstSpan span;
 	int recursive;
 	int n, cap;
 	Cte **items;
@@ -295,6 +297,7 @@ typedef enum OrAction { OR_NONE = 0, OR_ROLLBACK, OR_ABORT, OR_REPLACE, OR_FAIL,
 	OrAction;
 
 typedef struct SetItem {
+	AstSpan span;
 	IdList *cols;        /* one name, or several for (a, b) = ... */
 	int paren;
 	Expr *expr;
@@ -306,6 +309,7 @@ typedef struct SetList {
 } SetList;
 
 typedef struct Upsert {
+	AstSpan span;
 	OrderList *target;   /* ON CONFLICT (target) */
 	Expr *target_where;
 	int do_nothing;

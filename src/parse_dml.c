@@ -32,6 +32,7 @@ static SetList *p_set_list(Parser *p)
 	SetList *l = P_NEW(p, SetList);
 	do {
 		SetItem *it = P_NEW(p, SetItem);
+		it->span.off = p_off(p, p_tok(p));
 		if (p_is(p, TK_LP)) {
 			Token open = p_next(p);
 			it->paren = 1;
@@ -44,6 +45,7 @@ static SetList *p_set_list(Parser *p)
 		}
 		p_expect(p, TK_EQ, "'='");
 		it->expr = p_expr(p);
+		it->span = p_span_from(p, it->span.off);
 		P_PUSH(p, l, it);
 	} while (p_accept(p, TK_COMMA));
 	return l;
@@ -54,19 +56,22 @@ static UpsertList *p_upsert(Parser *p)
 {
 	UpsertList *l = P_NEW(p, UpsertList);
 	while (p_kw(p, KW_ON) && p_kw_at(p, 1, KW_CONFLICT)) {
-		p_next(p);
-		p_next(p);
 		Upsert *u = P_NEW(p, Upsert);
+		u->span.off = p_off(p, p_tok(p));
+		p_next(p);
+		p_next(p);
 		if (p_is(p, TK_LP)) {
 			Token open = p_next(p);
 			u->target = P_NEW(p, OrderList);
 			do {
 				OrderTerm *t = P_NEW(p, OrderTerm);
+				t->span.off = p_off(p, p_tok(p));
 				t->expr = p_expr(p);
 				if (p_accept_kw(p, KW_ASC))
 					t->dir = SORT_ASC;
 				else if (p_accept_kw(p, KW_DESC))
 					t->dir = SORT_DESC;
+				t->span = p_span_from(p, t->span.off);
 				P_PUSH(p, u->target, t);
 			} while (p_accept(p, TK_COMMA));
 			p_expect_close(p, open);
@@ -83,6 +88,7 @@ static UpsertList *p_upsert(Parser *p)
 			if (p_accept_kw(p, KW_WHERE))
 				u->where = p_expr(p);
 		}
+		u->span = p_span_from(p, u->span.off);
 		P_PUSH(p, l, u);
 	}
 	return l;

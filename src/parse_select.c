@@ -38,6 +38,7 @@ OrderList *p_order_list(Parser *p)
 	OrderList *l = P_NEW(p, OrderList);
 	do {
 		OrderTerm *t = P_NEW(p, OrderTerm);
+		t->span.off = p_off(p, p_tok(p));
 		t->expr = p_expr(p);
 		if (p_accept_kw(p, KW_ASC))
 			t->dir = SORT_ASC;
@@ -52,6 +53,7 @@ OrderList *p_order_list(Parser *p)
 				t->nulls = NULLS_LAST;
 			}
 		}
+		t->span = p_span_from(p, t->span.off);
 		P_PUSH(p, l, t);
 	} while (p_accept(p, TK_COMMA));
 	return l;
@@ -210,6 +212,7 @@ FromList *p_from_list(Parser *p)
 With *p_with(Parser *p)
 {
 	With *w = P_NEW(p, With);
+	w->span.off = p->base + p->last_end - 4;   /* the WITH just consumed */
 	w->recursive = p_accept_kw(p, KW_RECURSIVE);
 	do {
 		Cte *c = P_NEW(p, Cte);
@@ -241,6 +244,7 @@ With *p_with(Parser *p)
 		c->span = p_span_from(p, c->span.off);
 		P_PUSH(p, w, c);
 	} while (p_accept(p, TK_COMMA));
+	w->span = p_span_from(p, w->span.off);
 	return w;
 }
 
