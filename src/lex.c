@@ -338,9 +338,13 @@ Token lex_next(Lexer *lx)
 	size_t n = lx->len;
 	for (;;) {
 		size_t p = lx->pos;
-		while (p < n && (z[p] == ' ' || z[p] == '\t' || z[p] == '\n' || z[p] == '\r' ||
-		                 z[p] == '\f' || z[p] == '\v'))
-			p++;
+		/* SQLite's blanks: a run starts with space, tab, newline, CR or form feed and may
+		   go on with vertical tabs too; a \v that starts a token is unrecognized */
+		if (p < n && (z[p] == ' ' || z[p] == '\t' || z[p] == '\n' || z[p] == '\r' ||
+		              z[p] == '\f'))
+			while (p < n && (z[p] == ' ' || z[p] == '\t' || z[p] == '\n' || z[p] == '\r' ||
+			                 z[p] == '\f' || z[p] == '\v'))
+				p++;
 		if (p + 1 < n && z[p] == '-' && z[p + 1] == '-') {
 			while (p < n && z[p] != '\n')
 				p++;

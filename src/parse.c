@@ -45,9 +45,20 @@ Token p_next(Parser *p)
 	p->last_end = t.off + t.len;
 	p->last_type = t.type;
 	p->last_kw = t.type == TK_ID ? t.kw : KW_NONE;
-	if (t.type == TK_ILLEGAL)
-		p_fail_at(p, t, NULL, "unrecognized token: \"%.*s\"", (int)(t.len > 40 ? 40 : t.len),
-		          p->text + t.off);
+	if (t.type == TK_ILLEGAL) {
+		/* show control bytes as \xNN */
+		char shown[200];
+		size_t o = 0;
+		for (size_t i = 0; i < t.len && i < 40 && o + 5 < sizeof shown; i++) {
+			unsigned char c = (unsigned char)p->text[t.off + i];
+			if (c < 0x20 || c == 0x7f)
+				o += (size_t)snprintf(shown + o, sizeof shown - o, "\\x%02x", c);
+			else
+				shown[o++] = (char)c;
+		}
+		shown[o] = '\0';
+		p_fail_at(p, t, NULL, "unrecognized token: \"%s\"", shown);
+	}
 	return t;
 }
 
