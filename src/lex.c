@@ -297,11 +297,34 @@ static size_t scan(Lexer *lx, size_t p, TokType *type, Keyword *kw)
 	case '@':
 		if (c == '@' && c1 == '>') { *type = TK_CONTAINS; return 2; }
 		__attribute__((fallthrough));
-	case '$':
-		for (i = p + 1; i < n && lex_idchar(z[i]); i++)
-			;
-		*type = i > p + 1 ? TK_VARIABLE : TK_ILLEGAL;
+	case '$': case '#': {
+		/* SQLite's named parameters, TCL forms included: $a::b, $a(x) */
+		size_t nid = 0;
+		*type = TK_VARIABLE;
+		for (i = p + 1; i < n; i++) {
+			unsigned char d = z[i];
+			if (lex_idchar(d)) {
+				nid++;
+			} else if (d == '(' && nid > 0) {
+				do
+					i++;
+				while (i < n && z[i] != ')' && z[i] != ' ' && z[i] != '\t' &&
+				       z[i] != '\n' && z[i] != '\r' && z[i] != '\f' && z[i] != '\v');
+				if (i < n && z[i] == ')')
+					i++;
+				else
+					*type = TK_ILLEGAL;
+				break;
+			} else if (d == ':' && i + 1 < n && z[i + 1] == ':') {
+				i++;
+			} else {
+				break;
+			}
+		}
+		if (nid == 0)
+			*type = TK_ILLEGAL;
 		return i - p;
+	}
 	case 'x': case 'X':
 		if (c1 == '\'') {
 			*type = TK_BLOB;

@@ -26,7 +26,7 @@ typedef enum TokType {
 	TK_BLOB,        /* x'0A1B' */
 	TK_INTEGER,     /* 42, 0x2A */
 	TK_FLOAT,       /* 1.5, .5, 1e10 */
-	TK_VARIABLE,    /* ?, ?3, :name, @name, $name */
+	TK_VARIABLE,    /* ?, ?3, :name, @name, $name, #name (and SQLite's $a::b, $a(x)) */
 	TK_SEMI, TK_LP, TK_RP, TK_COMMA, TK_DOT,
 	TK_STAR, TK_PLUS, TK_MINUS, TK_SLASH, TK_REM,
 	TK_CONCAT,      /* || */

@@ -60,6 +60,12 @@ int main(void)
 	CHECK(first("?12").type == TK_VARIABLE && first(":n").type == TK_VARIABLE &&
 	      first("@n").type == TK_VARIABLE && first("$n").type == TK_VARIABLE &&
 	      first("?").type == TK_VARIABLE, "parameters");
+	t = first("$a::b(x) y");
+	CHECK(t.type == TK_VARIABLE && t.len == 8 && first("#n").type == TK_VARIABLE &&
+	      first("$(x)").type == TK_ILLEGAL && first("$a(x y)").type == TK_ILLEGAL,
+	      "SQLite's TCL-style parameters");
+	CHECK(first("\vx").type == TK_ILLEGAL && first(" \vx").type == TK_ID,
+	      "a vertical tab only continues a run of blanks");
 	CHECK(first("'abc").type == TK_UNTERM_STRING && first("\"abc").type == TK_UNTERM_QID &&
 	      first("[abc").type == TK_UNTERM_QID, "unterminated strings and names");
 	char ops[64];
