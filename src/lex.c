@@ -247,8 +247,10 @@ static size_t scan(Lexer *lx, size_t p, TokType *type, Keyword *kw)
 		*type = TK_INTEGER;
 		i = p;
 		if (c == '0' && (c1 == 'x' || c1 == 'X') && p + 2 < n && isxdig(z[p + 2])) {
+			/* as in SQLite, a hex number ends at its last hex digit: 0x1g is 0x1 g */
 			for (i = p + 2; i < n && isxdig(z[i]); i++)
 				;
+			return i - p;
 		} else {
 			while (i < n && isdig(z[i]))
 				i++;
