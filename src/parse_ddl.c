@@ -37,8 +37,9 @@ static void skip_balanced(Parser *p)
 			depth++;
 		else if (t.type == TK_RP)
 			depth--;
-		else if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID)
-			p_unexpected(p, "')'");
+		else if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID ||
+		         t.type == TK_LBRACKET || t.type == TK_RBRACKET)
+			p_unexpected(p, "a column constraint");   /* ARRAY[...] has no place here */
 		p_next(p);
 	}
 }
