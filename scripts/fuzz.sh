@@ -28,7 +28,7 @@ if [ -z "$(ls "$out/seeds" 2>/dev/null | head -n 1)" ] && [ -d "$shared/data" ];
 	"$SUQL_BUILD/corpora" seeds "$out/seeds" \
 		$(find "$shared/data/sqllogictest/test" -name '*.test' | sort) \
 		"$shared/data/sql-corpora/spider/spider_dev.sql" \
-		$(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql) tests/golden/*.txt
+		$(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql) tests/golden/sqlite_forms.sql
 fi
 echo "fuzz: running for $FUZZ_SECONDS seconds" >&2
 cd "$out"
