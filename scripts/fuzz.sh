@@ -23,12 +23,19 @@ fi
 # shellcheck disable=SC2086
 clang $cflags -o "$out/fuzz_parse" tools/fuzz_parse.c $srcs "$SUQL_BUILD/prompts_gen.c" $libs
 shared=${SUQL_SHARED:-../shared}
-if [ -z "$(ls "$out/seeds" 2>/dev/null | head -n 1)" ] && [ -d "$shared/data" ]; then
-	# shellcheck disable=SC2046
-	"$SUQL_BUILD/corpora" seeds "$out/seeds" \
-		$(find "$shared/data/sqllogictest/test" -name '*.test' | sort) \
-		"$shared/data/sql-corpora/spider/spider_dev.sql" \
-		$(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql) tests/golden/sqlite_forms.sql
+if [ -z "$(ls "$out/seeds" 2>/dev/null | head -n 1)" ]; then
+	# seeds: the golden inputs (SUQL forms), our SQLite forms, and the statements of the
+	# sqllogictest and SQL corpora when ../shared/data is there
+	sed -n 's/^>>> //p' tests/golden/*.txt >"$out/golden-inputs.sql"
+	data=""
+	if [ -d "$shared/data" ]; then
+		data="$(find "$shared/data/sqllogictest/test" -name '*.test' | sort)
+		      $shared/data/sql-corpora/spider/spider_dev.sql
+		      $(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql)"
+	fi
+	# shellcheck disable=SC2086
+	"$SUQL_BUILD/corpora" seeds "$out/seeds" "$out/golden-inputs.sql" \
+		tests/golden/sqlite_forms.sql $data
 fi
 echo "fuzz: running for $FUZZ_SECONDS seconds" >&2
 cd "$out"
