@@ -89,6 +89,9 @@ $(BUILD)/obj/prompts_gen.o: $(BUILD)/prompts_gen.c
 $(BUILD)/%: tools/%.c $(BUILD)/libsuql.a
 	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
 
+# The sqllogictest runner hashes results with OpenSSL's MD5.
+$(BUILD)/slt: PKGLIBS += $(shell pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto)
+
 $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libsuql.a | $(BUILD)/unit
 	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
 

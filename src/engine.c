@@ -1,8 +1,18 @@
 /*
- * engine.c: runs statements. For now every statement goes to SQLite as it is written;
- * the SUQL front end and the free-text executor plug in here.
+ * engine.c: runs statements. Each statement is parsed by the SUQL front end (parse.h),
+ * reported to the sink as normalised SUQL, translated to SQLite SQL (print.h), prepared and
+ * run, its rows streamed to the sink. SQLite's error offsets in the translated SQL are
+ * mapped back to the user's text. DDL keeps the SUQL catalog (catalog.h) in step: CREATE
+ * TABLE records SUQL column types in the same savepoint, DROP TABLE forgets them, ALTER
+ * TABLE RENAME / ADD COLUMN / DROP COLUMN follow. The free-text executor plugs in here.
  */
 #include "engine.h"
+
+#include "ast.h"
+#include "catalog.h"
+#include "lex.h"
+#include "parse.h"
+#include "print.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,28 +56,137 @@ Llm *engine_llm(Engine *e) { return e->llm; }
 
 int engine_complete(const char *sql, size_t len)
 {
-	char *s = xstrndup(sql, len);
-	int ok = sqlite3_complete(s);
-	free(s);
-	return ok;
+	size_t pos = 0;
+	for (;;) {
+		int complete, empty;
+		size_t end = lex_statement_end(sql, len, pos, &complete, &empty);
+		if (!complete)
+			return 0;
+		if (end >= len || end <= pos)
+			return 1;
+		pos = end;
+	}
 }
 
-SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
-                       const EngineSink *sink, SuqlErr *err)
+/* Report an SQLite error: at the mapped source position when SQLite gives an offset. */
+static SuqlStatus sqlite_error(Engine *e, const Printer *pr, const char *sql, size_t len,
+                               SuqlErr *err)
+{
+	int off = sqlite3_error_offset(e->db);
+	const char *msg = sqlite3_errmsg(e->db);
+	if (off >= 0 && pr && (size_t)off <= print_len(pr)) {
+		size_t src = print_map(pr, (size_t)off);
+		if (src < len) {
+			Lexer lx;
+			lex_init(&lx, sql, len, src);
+			Token t = lex_next(&lx);
+			size_t tl = t.off == src ? t.len : 0;
+			return err_at(err, SUQL_ERROR, sql, len, src, tl, NULL, "%s", msg);
+		}
+	}
+	return err_set(err, SUQL_ERROR, "%s", msg);
+}
+
+static SuqlStatus run_sql(Engine *e, const char *sql, SuqlErr *err)
+{
+	char *m = NULL;
+	if (sqlite3_exec(e->db, sql, NULL, NULL, &m) != SQLITE_OK) {
+		err_set(err, SUQL_ERROR, "%s", m ? m : sqlite3_errmsg(e->db));
+		sqlite3_free(m);
+		return SUQL_ERROR;
+	}
+	return SUQL_OK;
+}
+
+static int table_exists(Engine *e, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') "
+	                       "AND name = ?1 COLLATE NOCASE", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return found;
+}
+
+/* Catalog work after a DDL statement ran (inside the savepoint). */
+static SuqlStatus catalog_after(Engine *e, const Ast *ast, int existed, SuqlErr *err)
+{
+	const Stmt *st = ast->stmt;
+	Arena *a = ast->arena;
+	const char *table = st->table.s ? ast_name_value(a, st->table) : NULL;
+	switch (st->kind) {
+	case ST_CREATE_TABLE:
+		if (existed || !st->cols)
+			return SUQL_OK;
+		for (int i = 0; i < st->cols->n; i++) {
+			const ColumnDef *c = st->cols->items[i];
+			if (!c->type || !c->type->suql)
+				continue;
+			SuqlStatus s = catalog_set(e->db, table, ast_name_value(a, c->name),
+			                           c->type->text, err);
+			if (s != SUQL_OK)
+				return s;
+		}
+		return SUQL_OK;
+	case ST_DROP_TABLE:
+		return catalog_drop_table(e->db, table, err);
+	case ST_ALTER_TABLE: {
+		CatColumn c = {0};
+		SuqlStatus s = SUQL_OK;
+		switch (st->alter) {
+		case ALTER_RENAME_TABLE:
+			return catalog_rename_table(e->db, table, ast_name_value(a, st->newname), err);
+		case ALTER_ADD_COLUMN:
+			if (st->coldef->type && st->coldef->type->suql)
+				s = catalog_set(e->db, table, ast_name_value(a, st->coldef->name),
+				                st->coldef->type->text, err);
+			return s;
+		case ALTER_RENAME_COLUMN:
+			if (catalog_get(e->db, table, ast_name_value(a, st->column), &c) == 1) {
+				char *type = xstrdup(c.type);
+				s = catalog_set(e->db, table, ast_name_value(a, st->newname), type, err);
+				if (s == SUQL_OK)   /* a plain type removes the old entry */
+					s = catalog_set(e->db, table, ast_name_value(a, st->column), "TEXT", err);
+				free(type);
+				catalog_column_free(&c);
+			}
+			return s;
+		case ALTER_DROP_COLUMN:
+			if (catalog_get(e->db, table, ast_name_value(a, st->column), &c) == 1) {
+				catalog_column_free(&c);
+				s = catalog_set(e->db, table, ast_name_value(a, st->column), "TEXT", err);
+			}
+			return s;
+		default:
+			return SUQL_OK;
+		}
+	}
+	default:
+		return SUQL_OK;
+	}
+}
+
+static int needs_catalog(const Stmt *st)
+{
+	if (st->explain)
+		return 0;
+	if (st->kind == ST_CREATE_TABLE)
+		return st->has_suql && st->cols;
+	return st->kind == ST_DROP_TABLE || st->kind == ST_ALTER_TABLE;
+}
+
+/* Prepare and run the translated statement, streaming rows to the sink. */
+static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, size_t len,
+                                 const EngineSink *sink, SuqlErr *err)
 {
 	sqlite3_stmt *st = NULL;
 	const char *tail = NULL;
-	*used = len;
-	int rc = sqlite3_prepare_v2(e->db, sql, (int)len, &st, &tail);
-	if (tail)
-		*used = (size_t)(tail - sql);
-	if (rc != SQLITE_OK) {
-		int off = sqlite3_error_offset(e->db);
-		if (off >= 0)
-			return err_at(err, SUQL_ERROR, sql, len, (size_t)off, 0, NULL, "%s",
-			              sqlite3_errmsg(e->db));
-		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(e->db));
-	}
+	int rc = sqlite3_prepare_v2(e->db, print_text(pr), (int)print_len(pr), &st, &tail);
+	if (rc != SQLITE_OK)
+		return sqlite_error(e, pr, sql, len, err);
 	if (!st)
 		return SUQL_OK;
 	if (sink && sink->columns && sqlite3_column_count(st) > 0)
@@ -81,6 +200,46 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 		s = err_set(err, rc == SQLITE_INTERRUPT ? SUQL_INTERRUPT : SUQL_ERROR, "%s",
 		            sqlite3_errmsg(e->db));
 	sqlite3_finalize(st);
+	return s;
+}
+
+SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
+                       const EngineSink *sink, SuqlErr *err)
+{
+	Ast *ast = NULL;
+	size_t end = len;
+	SuqlStatus s = parse_statement(sql, len, 0, &ast, &end, err);
+	*used = end;
+	if (s != SUQL_OK || !ast)
+		return s;
+	const Stmt *stmt = ast->stmt;
+	if (sink && sink->parsed) {
+		char *q = print_suql_stmt(ast);
+		sink->parsed(sink->ctx, q);
+		free(q);
+	}
+	Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
+	print_stmt(pr, stmt);
+	if (!needs_catalog(stmt)) {
+		s = run_translated(e, pr, sql, len, sink, err);
+	} else {
+		int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
+		              table_exists(e, ast_name_value(ast->arena, stmt->table));
+		s = run_sql(e, "SAVEPOINT suql_ddl", err);
+		if (s == SUQL_OK) {
+			s = run_translated(e, pr, sql, len, sink, err);
+			if (s == SUQL_OK)
+				s = catalog_after(e, ast, existed, err);
+			if (s == SUQL_OK) {
+				s = run_sql(e, "RELEASE suql_ddl", err);
+			} else {
+				sqlite3_exec(e->db, "ROLLBACK TO suql_ddl", NULL, NULL, NULL);
+				sqlite3_exec(e->db, "RELEASE suql_ddl", NULL, NULL, NULL);
+			}
+		}
+	}
+	print_free(pr);
+	ast_free(ast);
 	return s;
 }
 

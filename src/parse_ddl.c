@@ -1,0 +1,222 @@
+/*
+ * parse_ddl.c: CREATE TABLE (with SUQL column types), CREATE VIEW, ALTER TABLE, and the
+ * CREATE statements kept as text (INDEX, TRIGGER, VIRTUAL TABLE). Column and table
+ * constraints are kept as written: SQLite checks them, and suql only needs the types.
+ */
+#include "parse_int.h"
+
+void p_skip_rest(Parser *p, int allow_semi)
+{
+	for (;;) {
+		Token t = p_tok(p);
+		/* a trigger that ends with END at the end of the text is whole, as a statement
+		   without its ';' at the end of a script is */
+		if (t.type == TK_EOF && allow_semi && !p->complete && p->last_kw != KW_END)
+			p_fail_at(p, t, "a trigger body ends with END;", "expected END after the trigger body");
+		if (t.type == TK_EOF || (t.type == TK_SEMI && !allow_semi))
+			return;
+		if (t.type == TK_SEMI && allow_semi && p->complete && p_peek(p, 1).type == TK_EOF)
+			return;
+		if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID)
+			p_unexpected(p, "the end of the statement");
+		p_next(p);
+	}
+}
+
+/* Skip a balanced run of tokens up to ',' or ')' at depth 0 (not consumed). */
+static void skip_balanced(Parser *p)
+{
+	int depth = 0;
+	for (;;) {
+		Token t = p_tok(p);
+		if (t.type == TK_EOF || t.type == TK_SEMI)
+			return;
+		if (depth == 0 && (t.type == TK_COMMA || t.type == TK_RP))
+			return;
+		if (t.type == TK_LP)
+			depth++;
+		else if (t.type == TK_RP)
+			depth--;
+		else if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID ||
+		         t.type == TK_LBRACKET || t.type == TK_RBRACKET)
+			p_unexpected(p, "a column constraint");   /* ARRAY[...] has no place here */
+		p_next(p);
+	}
+}
+
+/* column-def: name [type] [constraints...] */
+ColumnDef *p_column_def(Parser *p)
+{
+	ColumnDef *c = P_NEW(p, ColumnDef);
+	Token t = p_tok(p);
+	c->span.off = p_off(p, t);
+	c->name = p_expect_nm(p, "a column name");
+	c->type = p_type_name(p, 1);
+	Token ct = p_tok(p);
+	if (!(ct.type == TK_COMMA || ct.type == TK_RP || ct.type == TK_EOF || ct.type == TK_SEMI)) {
+		size_t s = p_off(p, ct);
+		skip_balanced(p);
+		c->cons = p_span_from(p, s);
+		c->cons_text = p_text_at(p, s);
+	}
+	c->span = p_span_from(p, c->span.off);
+	return c;
+}
+
+static int starts_table_constraint(Parser *p)
+{
+	return p_kw(p, KW_CONSTRAINT) || p_kw(p, KW_PRIMARY) || p_kw(p, KW_UNIQUE) ||
+	       p_kw(p, KW_CHECK) || p_kw(p, KW_FOREIGN);
+}
+
+static void p_if_not_exists(Parser *p, Stmt *st)
+{
+	if (p_kw(p, KW_IF) && p_kw_at(p, 1, KW_NOT) && p_kw_at(p, 2, KW_EXISTS)) {
+		p_next(p);
+		p_next(p);
+		p_next(p);
+		st->if_not_exists = 1;
+	}
+}
+
+static void p_qname(Parser *p, Stmt *st, const char *what)
+{
+	st->table = p_expect_nm(p, what);
+	if (p_is(p, TK_DOT)) {
+		p_next(p);
+		st->schema = st->table;
+		st->table = p_expect_nm(p, what);
+	}
+}
+
+/* create-table: TABLE [IF NOT EXISTS] name ( column-def, ... [, table-constraint ...] )
+                 [options] | TABLE [IF NOT EXISTS] name AS select */
+static void p_create_table(Parser *p, Stmt *st)
+{
+	st->kind = ST_CREATE_TABLE;
+	p_if_not_exists(p, st);
+	p_qname(p, st, "a table name");
+	if (p_accept_kw(p, KW_AS)) {
+		if (!p_starts_select(p, 0))
+			p_unexpected(p, "SELECT after AS");
+		st->select = p_select(p);
+		return;
+	}
+	Token open = p_expect(p, TK_LP, "'(' or AS after the table name");
+	st->cols = P_NEW(p, ColumnList);
+	for (;;) {
+		if (st->cols->n > 0 && starts_table_constraint(p)) {
+			size_t s = p_off(p, p_tok(p));
+			for (;;) {
+				skip_balanced(p);
+				if (!p_accept(p, TK_COMMA))
+					break;
+			}
+			AstSpan sp = p_span_from(p, s);
+			st->tcons = p_text_at(p, s);
+			st->tcons_len = sp.len;
+			break;
+		}
+		ColumnDef *c = p_column_def(p);
+		P_PUSH(p, st->cols, c);
+		if (!p_accept(p, TK_COMMA))
+			break;
+	}
+	p_expect_close(p, open);
+	Token t = p_tok(p);
+	if (t.type != TK_EOF && t.type != TK_SEMI) {
+		size_t s = p_off(p, t);
+		/* options: WITHOUT ROWID | STRICT, separated by ',' */
+		for (;;) {
+			Token w = p_tok(p);
+			if (!(w.type == TK_ID && (w.kw == KW_WITHOUT || tok_is_id(w))))
+				p_unexpected(p, "WITHOUT ROWID, STRICT or the end of the statement");
+			p_next(p);
+			if (w.kw == KW_WITHOUT) {
+				if (!tok_is_id(p_tok(p)))
+					p_unexpected(p, "ROWID");
+				p_next(p);
+			}
+			if (!p_accept(p, TK_COMMA))
+				break;
+		}
+		AstSpan sp = p_span_from(p, s);
+		st->options = p_text_at(p, s);
+		st->options_len = sp.len;
+	}
+}
+
+/* create-view: VIEW [IF NOT EXISTS] name [(columns)] AS select */
+static void p_create_view(Parser *p, Stmt *st)
+{
+	st->kind = ST_CREATE_VIEW;
+	p_if_not_exists(p, st);
+	p_qname(p, st, "a view name");
+	if (p_is(p, TK_LP)) {
+		Token open = p_next(p);
+		st->columns = P_NEW(p, IdList);
+		do
+			ast_idlist_push(p->arena, &st->columns, p_expect_nm(p, "a column name"));
+		while (p_accept(p, TK_COMMA));
+		p_expect_close(p, open);
+	}
+	p_expect_kw(p, KW_AS);
+	if (!p_starts_select(p, 0))
+		p_unexpected(p, "SELECT after AS");
+	st->select = p_select(p);
+}
+
+/* create: [TEMP|TEMPORARY] (TABLE ... | VIEW ...) | other CREATE kept as text */
+Stmt *p_create(Parser *p, Stmt *st)
+{
+	if (p_kw(p, KW_TEMP) || p_kw(p, KW_TEMPORARY)) {
+		p_next(p);
+		st->temp = 1;
+	}
+	if (p_accept_kw(p, KW_TABLE)) {
+		p_create_table(p, st);
+		return st;
+	}
+	if (p_accept_kw(p, KW_VIEW)) {
+		p_create_view(p, st);
+		return st;
+	}
+	st->kind = ST_OTHER;
+	int trigger = p_kw(p, KW_TRIGGER);
+	if (!trigger && !p_kw(p, KW_INDEX) && !p_kw(p, KW_UNIQUE) && !p_kw(p, KW_VIRTUAL))
+		p_unexpected(p, "TABLE, VIEW, INDEX, UNIQUE INDEX, TRIGGER or VIRTUAL TABLE");
+	p_skip_rest(p, trigger);
+	return st;
+}
+
+/* alter: TABLE name (RENAME TO new | RENAME [COLUMN] a TO b | ADD [COLUMN] column-def
+          | DROP [COLUMN] name) */
+Stmt *p_alter(Parser *p, Stmt *st)
+{
+	st->kind = ST_ALTER_TABLE;
+	p_expect_kw(p, KW_TABLE);
+	p_qname(p, st, "a table name");
+	if (p_accept_kw(p, KW_RENAME)) {
+		if (p_accept_kw(p, KW_TO)) {
+			st->alter = ALTER_RENAME_TABLE;
+			st->newname = p_expect_nm(p, "the new table name");
+		} else {
+			p_accept_kw(p, KW_COLUMN);
+			st->alter = ALTER_RENAME_COLUMN;
+			st->column = p_expect_nm(p, "a column name");
+			p_expect_kw(p, KW_TO);
+			st->newname = p_expect_nm(p, "the new column name");
+		}
+	} else if (p_accept_kw(p, KW_ADD)) {
+		p_accept_kw(p, KW_COLUMN);
+		st->alter = ALTER_ADD_COLUMN;
+		st->coldef = p_column_def(p);
+	} else if (p_accept_kw(p, KW_DROP)) {
+		p_accept_kw(p, KW_COLUMN);
+		st->alter = ALTER_DROP_COLUMN;
+		st->column = p_expect_nm(p, "a column name");
+	} else {
+		p_unexpected(p, "RENAME, ADD or DROP");
+	}
+	return st;
+}
