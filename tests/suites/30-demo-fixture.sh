@@ -1,5 +1,5 @@
 #!/bin/sh
-# The demo restaurant database (fixtures/restaurants.sql): it loads, and it holds what the
+# The demo restaurant database (fixtures/demo/restaurants.sql): it loads, and it holds what the
 # demos and the executor's tests rely on: enough restaurants in every city, at least five
 # reviews each, well-formed lists, prices within the enum, ground-truth labels for every
 # restaurant, and both answers and near misses for the example questions.
@@ -7,11 +7,10 @@ set -u
 db="$SUQL_TMP/demo-fixture.db"
 rm -f "$db"
 
-# Until the SUQL front end reads ENUM[] / ENUM(...) / FREE_TEXT[], plain SQLite loads the file
-# with those types rewritten to TEXT. This is the one line to drop when suql can load it.
-sed -e 's/ENUM\[\]/TEXT/; s/ENUM([^)]*)/TEXT/; s/FREE_TEXT\[\]/TEXT/g' fixtures/restaurants.sql | sqlite3 -bail "$db" \
-	|| { echo "not ok demo: fixtures/restaurants.sql loads"; exit 0; }
-echo "ok demo: fixtures/restaurants.sql loads"
+# suql itself loads the file, recording the SUQL column types in the catalog.
+"$SUQL_PROG" --bail "$db" < fixtures/demo/restaurants.sql >/dev/null \
+	|| { echo "not ok demo: fixtures/demo/restaurants.sql loads"; exit 0; }
+echo "ok demo: fixtures/demo/restaurants.sql loads"
 
 q() { sqlite3 "$db" "$1"; }
 
@@ -106,3 +105,12 @@ check "the labels agree with the reviews: every happy_hour = 1 restaurant mentio
 check "the labels agree with the reviews: every vegan = 1 restaurant mentions vegan or plant based food" \
 	"SELECT count(*) FROM $L WHERE vegan = 1 AND reviews NOT LIKE '%vegan%' AND reviews NOT LIKE '%plant%based%'" 0
 exit 0
+
+# The SUQL types live in the catalog inside the database.
+check "the catalog records reviews as FREE_TEXT[]" \
+	"SELECT type FROM suql_catalog WHERE tbl = 'restaurants' AND col = 'reviews'" "FREE_TEXT[]"
+check "the catalog records price as a closed ENUM" \
+	"SELECT type FROM suql_catalog WHERE tbl = 'restaurants' AND col = 'price'" \
+	"ENUM('cheap','moderate','expensive','luxury')"
+check "the catalog records cuisines as an open ENUM[]" \
+	"SELECT type FROM suql_catalog WHERE tbl = 'restaurants' AND col = 'cuisines'" "ENUM[]"

@@ -122,7 +122,7 @@ check "meta-command" wait_for "pets" 1 -x
 
 type_line "SELECT 1 AS fine; SELEC 2;"
 check "wrong statement reported where it was typed" \
-	wait_for 'error: line 1, column 19: near "SELEC": syntax error'
+	wait_for "error: line 1, column 19: expected a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ...), found 'SELEC'"
 
 t send-keys -t suql -l -- ":sch"
 t send-keys -t suql Tab

@@ -4,6 +4,9 @@
 @@ stdin
 SELECT 1 AS one;
 @@ stdout
+parsed:
+  SELECT 1 AS one
+result:
 +-----+
 | one |
 +-----+

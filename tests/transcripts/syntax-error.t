@@ -29,10 +29,11 @@ SELECT 'still running';
 +-----------------+
 (1 row)
 @@ stderr
-error: stdin:3:1: near "SELEC": syntax error
+error: stdin:3:1: expected a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ...), found 'SELEC'
   SELEC 2;
-  ^
-error: stdin:6:3: near "FROM": syntax error
+  ^~~~~
+error: stdin:6:3: expected a result column before FROM
     FROM nowhere;
-    ^
+    ^~~~
+hint: name the columns to select, or write *
 @@ status 1

@@ -16,5 +16,5 @@ SELECT a FROM t;
 error: stdin:2: no such table: missing
 error: stdin:3:8: no such column: nope
   SELECT nope FROM t;
-         ^
+         ^~~~
 @@ status 1
