@@ -21,7 +21,37 @@ struct Engine {
 	sqlite3 *db;
 	char *path;
 	Llm *llm;
+	int readonly;   /* refuse writes in user statements (engine_set_readonly) */
+	int guard;      /* set while a user statement is prepared in read-only mode */
 };
+
+/* The authorizer of read-only mode: it judges only what is prepared while guard is set
+   (the user's statement), so the engine's own statements are never refused. */
+static int readonly_auth(void *ctx, int action, const char *a, const char *b, const char *c,
+                         const char *d)
+{
+	const Engine *e = ctx;
+	(void)a, (void)c, (void)d;
+	if (!e->guard)
+		return SQLITE_OK;
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_PRAGMA:
+		return b == NULL ? SQLITE_OK : SQLITE_DENY;   /* reading a pragma, not setting it */
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+void engine_set_readonly(Engine *e, int on)
+{
+	e->readonly = on != 0;
+	sqlite3_set_authorizer(e->db, e->readonly ? readonly_auth : NULL, e);
+}
 
 Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 {
@@ -184,7 +214,12 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 {
 	sqlite3_stmt *st = NULL;
 	const char *tail = NULL;
+	e->guard = e->readonly;
 	int rc = sqlite3_prepare_v2(e->db, print_text(pr), (int)print_len(pr), &st, &tail);
+	e->guard = 0;
+	if (rc == SQLITE_AUTH)
+		return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
+		               "and statements here may only read it");
 	if (rc != SQLITE_OK)
 		return sqlite_error(e, pr, sql, len, err);
 	if (!st)

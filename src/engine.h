@@ -49,6 +49,12 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
    continuation lines), or holds nothing but blanks and comments. */
 int engine_complete(const char *sql, size_t len);
 
+/* Read-only mode (the chat agent's statements): while on, a user's statement that would
+   write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
+   is refused when it is prepared, by an SQLite authorizer, and the database is unchanged.
+   suql's own bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
+void engine_set_readonly(Engine *e, int on);
+
 /* Engine settings for :set (optimize, batch, budget, ...); unknown keys are an error. */
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
 void engine_settings(const Engine *e, SBuf *out);
