@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static void section(Repl *r, const char *label, const char *text)
@@ -33,6 +34,61 @@ static void section(Repl *r, const char *label, const char *text)
 	int color = r->interactive && r->color_ok && isatty(fileno(r->out));
 	render_section(r->out, label, text, color);
 	fflush(r->out);
+}
+
+/* The width of the terminal r->out is, or 0 when it is not one. */
+static int out_columns(Repl *r)
+{
+	struct winsize ws;
+	if (!isatty(fileno(r->out)))
+		return 0;
+	if (ioctl(fileno(r->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* text with its lines broken at blanks to fit width display columns (0: as it is). */
+static char *wrap(const char *text, int width)
+{
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "");
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		size_t col = 0;
+		for (const char *w = line; w < end;) {
+			const char *we = w;
+			while (we < end && *we != ' ')
+				we++;
+			size_t ww = render_width(w, (size_t)(we - w));
+			if (width > 0 && col > 0 && col + 1 + ww > (size_t)width) {
+				sb_putc(&b, '\n');
+				col = 0;
+			} else if (w > line) {
+				sb_putc(&b, ' ');
+				col++;
+			}
+			sb_putn(&b, w, (size_t)(we - w));
+			col += ww;
+			w = we;
+			while (w < end && *w == ' ')
+				w++;
+		}
+		if (*end)
+			sb_putc(&b, '\n');
+		line = *end ? end + 1 : end;
+	}
+	return sb_steal(&b);
+}
+
+/* The agent's reply: a labelled section, wrapped to the terminal's width. */
+static void show_reply(Repl *r, const char *text)
+{
+	int cols = out_columns(r);
+	char *w = wrap(text, cols > 20 ? cols - 3 : 0);
+	section(r, "reply", w);
+	free(w);
 }
 
 /* One request; *reply is the model's text (heap). */
@@ -254,7 +310,7 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 			free(t->reply);
 			t->reply = xstrdup("(the model gave an empty reply)");
 		}
-		section(r, "reply", t->reply);
+		show_reply(r, t->reply);
 	}
 	agent_msgs_free(&m);
 	free(reply);
@@ -347,7 +403,7 @@ static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
 		goto done;
 	if (!read_route(route, &direct)) {
 		t->reply = direct;
-		section(r, "reply", direct);
+		show_reply(r, direct);
 		goto done;
 	}
 	t->database = 1;
@@ -387,8 +443,9 @@ SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err)
 		free(text);
 		return SUQL_OK;
 	}
-	if (!r->llm || llm_is_offline(r->llm)) {
+	if (!r->llm || llm_is_offline(r->llm)) {   /* the model was switched off meanwhile */
 		free(text);
+		agent_stop(r);
 		return agent_start(r, err);   /* says how to configure a model */
 	}
 	a->calls = a->cached = 0;
