@@ -116,7 +116,9 @@ SuqlStatus agent_prepare(const char *sql, int default_limit, char **out, int *li
 	}
 	err_clear(&e2);
 	Select *sel = st->select;
-	if (default_limit > 0 && !sel->limit) {
+	/* SQLite takes no LIMIT after a VALUES list (whose rows are written out anyway) */
+	int values = sel->ncore > 0 && sel->cores[sel->ncore - 1]->kind == CORE_VALUES;
+	if (default_limit > 0 && !sel->limit && !values) {
 		sel->limit = ast_integer(ast->arena, default_limit);
 		*limited = 1;
 	}

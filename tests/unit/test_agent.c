@@ -65,6 +65,12 @@ static void test_prepare(void)
 	           "AND price = 'cheap'", 5,
 	           "SELECT name, summary(reviews) FROM restaurants WHERE 'sushi' = ANY (cuisines) "
 	           "AND price = 'cheap' LIMIT 5", "prepare: summary(), = ANY and ENUM '=' kept");
+	check_prep("VALUES (1), (2)", 5, "VALUES (1), (2)",
+	           "prepare: a lone VALUES gets no LIMIT (SQLite takes none)");
+	check_prep("SELECT 1 UNION VALUES (2)", 5, "SELECT 1 UNION VALUES (2)",
+	           "prepare: nor a compound ending with VALUES");
+	check_prep("VALUES (1) UNION SELECT 2", 5, "VALUES (1) UNION SELECT 2 LIMIT 5",
+	           "prepare: a compound ending with SELECT does");
 	check_prep("SELECT a FROM t; -- done", 5, "SELECT a FROM t LIMIT 5",
 	           "prepare: a trailing ';' and comment are fine");
 
