@@ -260,6 +260,12 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *e
 			s = SUQL_OK;
 		}
 	} else {
+		if (q && e.msg) {
+			char *msg = xprintf("the less strict query the model wrote cannot run (%s)",
+			                    e.msg);
+			section(r, "note", msg);
+			free(msg);
+		}
 		s = SUQL_OK;
 	}
 	err_clear(&e);
