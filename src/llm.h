@@ -164,6 +164,9 @@ int llm_has_embeddings(const Llm *llm);
 /* One line for the banner and the counters: "offline (lexical, no language model)" or
    "gpt-4o-mini at https://api.openai.com/v1". */
 const char *llm_label(const Llm *llm);
+/* The directory of --prompts (LlmConfig.prompts_dir), or NULL: where callers that write
+   their own messages (the chat agent) look for overriding prompt files. */
+const char *llm_prompts_dir(const Llm *llm);
 /* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
 void llm_describe(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */

@@ -360,6 +360,11 @@ const char *llm_label(const Llm *llm)
 	return llm && llm->label ? llm->label : LLM_OFFLINE_LABEL;
 }
 
+const char *llm_prompts_dir(const Llm *llm)
+{
+	return llm ? llm->s.prompts_dir : NULL;
+}
+
 SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err)
 {
 	if (!key || !value)

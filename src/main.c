@@ -7,6 +7,7 @@
  * system error (bad option, database or file that cannot be opened), 3 the LLM backend
  * failed, 130 a script stopped by Ctrl-C.
  */
+#include "agent.h"
 #include "llm.h"
 #include "repl.h"
 
@@ -36,6 +37,7 @@ typedef struct Cli {
 	const char **sets;    /* "KEY=VALUE" */
 	int nsets;
 	int done;             /* --help, --version: exit 0 at once */
+	int chat;             /* --chat */
 	int argc;             /* the command line, for an option that takes a second word */
 	char **argv;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
@@ -61,6 +63,7 @@ static SuqlStatus opt_version(Cli *, const CliOption *, const char *, SuqlErr *)
 static SuqlStatus opt_help(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_llm(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_import(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_chat(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
@@ -97,6 +100,8 @@ static const CliOption options[] = {
 	{0, "import", "FILE TABLE", "load a CSV, JSON or JSONL file into TABLE before anything else "
 	 "runs; the words after TABLE may be :import's options (--types SPEC, --format F, "
 	 "--array-sep S, --columns LIST, --delimiter C, --index)", opt_import},
+	{0, "chat", NULL, "start in chat mode (:chat): each line is a question in plain words; "
+	 "needs a language model", opt_chat},
 	{0, "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
 	{0, "help-man", "SECTION", "print the manual page's OPTIONS or META-COMMANDS section, "
@@ -223,6 +228,16 @@ static SuqlStatus opt_import(Cli *cli, const CliOption *o, const char *arg, Suql
 		if (takes)
 			a->argv[a->argc++] = cli->argv[optind++];
 	}
+	return SUQL_OK;
+}
+
+/* --chat: :chat before the REPL or the stdin script (see main for a failure). */
+static SuqlStatus opt_chat(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)arg, (void)err;
+	Action *a = add_action(cli, ACT_META, NULL, 0);
+	a->argv[a->argc++] = "chat";
+	cli->chat = 1;
 	return SUQL_OK;
 }
 
@@ -511,7 +526,9 @@ int main(int argc, char **argv)
 		repl_signals();
 		if (cli.nacts)
 			run_actions(&cli, &r);
-		if (interactive) {
+		if (cli.chat && !exits && !interactive && !agent_active(&r)) {
+			r.status = 2;   /* a chat script without a model: nothing to run it with */
+		} else if (interactive) {
 			repl_banner(&r, stdout);
 			term_run(&r);
 		} else if (!exits) {

@@ -9,6 +9,7 @@
  * :llm and :cache, the chat agent's :chat and :sql) implement a MetaFn and add one row to
  * meta_commands[]; see doc/program.md.
  */
+#include "agent.h"
 #include "import.h"
 #include "meta.h"
 #include "catalog.h"
@@ -114,6 +115,8 @@ SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
 		}
 		return SUQL_OK;
 	}
+	if (agent_is_setting(key))
+		return agent_set(agent_of(r), key, value, err);
 	if (is_llm_key(key)) {
 		if (str_ieq(key, "llm.key"))
 			repl_add_secret(r, value);
@@ -132,6 +135,7 @@ static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *er
 	if (!key || !b.len) {
 		SBuf eng = SBUF_INIT;
 		engine_settings(r->engine, &eng);
+		agent_settings(agent_of(r), &eng);
 		size_t kl = key ? strlen(key) : 0;
 		for (size_t a = 0; a < eng.len;) {   /* keep the lines that start with key */
 			size_t e = a, w = a;
@@ -329,6 +333,14 @@ const MetaCommand meta_commands[] = {
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},
+	{"chat", "", "chat mode: ask questions in plain words; each becomes a SUQL query, run "
+	 "read-only, and an answer from its rows", agent_meta_chat},
+	{"sql", "", "leave chat mode: lines are SUQL statements again", agent_meta_sql},
+	{"history", "", "list the chat so far: each question, its SUQL, row count and reply",
+	 agent_meta_history},
+	{"reset", "", "forget the chat so far (the next question starts afresh)", agent_meta_reset},
+	{"save", "FILE", "write the chat so far to FILE as JSON lines, one object per turn",
+	 agent_meta_save},
 	{NULL, NULL, NULL, NULL},
 };
 

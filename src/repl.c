@@ -10,6 +10,8 @@
  */
 #include "repl.h"
 
+#include "agent.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -56,6 +58,7 @@ void repl_init(Repl *r, int interactive)
 
 void repl_free(Repl *r)
 {
+	agent_free(r->agent);
 	engine_close(r->engine);
 	if (r->out_path)
 		fclose(r->out);
@@ -188,12 +191,14 @@ typedef struct Show {
 	SBuf counters;
 	int color;
 	int labelled;   /* a section was shown, so the result gets a label too */
+	const EngineSink *tap;   /* also gets the columns and rows (repl_run_statement) */
+	int always_parsed;
 } Show;
 
 static void show_parsed(void *ctx, const char *suql)
 {
 	Show *s = ctx;
-	if (s->r->explain) {
+	if (s->r->explain || s->always_parsed) {
 		render_section(s->r->out, "parsed", suql, s->color);
 		s->labelled = 1;
 	}
@@ -212,12 +217,16 @@ static void show_columns(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
 	render_columns(s->render, st);
+	if (s->tap && s->tap->columns)
+		s->tap->columns(s->tap->ctx, st);
 }
 
 static int show_row(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
 	render_row(s->render, st);
+	if (s->tap && s->tap->row && s->tap->row(s->tap->ctx, st))
+		return 1;
 	return suql_interrupted != 0;
 }
 
@@ -245,7 +254,8 @@ static int out_width(FILE *f)
 	return c && atoi(c) > 0 ? atoi(c) : 80;
 }
 
-static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used, SuqlErr *err)
+static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
+                          const EngineSink *tap, int always_parsed, SuqlErr *err)
 {
 	int tty = isatty(fileno(r->out));
 	RenderOpts o = {0};
@@ -257,7 +267,7 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used, Su
 	o.width = tty ? out_width(r->out) : 0;
 	o.stream = !r->stats;   /* with counters shown, rows wait until after them */
 
-	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0};
+	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0, tap, always_parsed};
 	EngineSink sink = {&s, show_parsed, show_plan, show_columns, show_row, show_counters,
 	                   show_warning};
 	SuqlStatus st;
@@ -350,7 +360,7 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 			break;
 		SuqlErr err = {0};
 		size_t used = 0;
-		SuqlStatus st = run_one(r, sql + start, len - start, &used, &err);
+		SuqlStatus st = run_one(r, sql + start, len - start, &used, NULL, 0, &err);
 		if (st != SUQL_OK) {
 			repl_fail(r, where, ln, col, st, &err);
 			if (first == SUQL_OK)
@@ -368,6 +378,13 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 		off = start + used;
 	}
 	return first;
+}
+
+SuqlStatus repl_run_statement(Repl *r, const char *sql, size_t len, const EngineSink *tap,
+                              int always_parsed, SuqlErr *err)
+{
+	size_t used = 0;
+	return run_one(r, sql, len, &used, tap, always_parsed, err);
 }
 
 /* ---- lines into statements ---- */

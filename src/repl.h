@@ -9,8 +9,9 @@
  * start is a meta-command; other lines gather until engine_complete says the statement
  * ended, then every statement in the gathered text runs in order.
  *
- * Ownership: a Repl owns its Engine, the :output file, nullvalue and line_prompt; it borrows
- * llm (the caller closes it after repl_free). ReplInput owns its buffer (repl_input_free).
+ * Ownership: a Repl owns its Engine, the :output file, nullvalue, line_prompt and the chat
+ * agent; it borrows llm (the caller closes it after repl_free). ReplInput owns its buffer
+ * (repl_input_free).
  */
 #ifndef SUQL_REPL_H
 #define SUQL_REPL_H
@@ -62,6 +63,8 @@ struct Repl {
 
 	char **secrets;       /* values never written to the history (API keys) */
 	int nsecrets;
+
+	struct Agent *agent;  /* the chat agent (agent.h), made on first use; owned */
 };
 
 /* Where lines come from, and the statement they are gathering into. */
@@ -95,6 +98,14 @@ SuqlStatus repl_run_path(Repl *r, const char *path, SuqlErr *err);
    in error messages (where NULL: no location). Returns the first failure's status. For
    callers such as the chat agent that produce SUQL themselves. */
 SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where, int line);
+
+/* Run the first statement of sql[0..len) like a typed one (its sections and rows shown as the
+   settings say), handing its columns and rows to tap as well (tap may be NULL), and return
+   its status with the message in err, without printing the error or counting it toward the
+   exit status: the caller decides what a failure means. always_parsed shows the parsed SUQL
+   even with :explain off (the chat agent shows every query it runs). */
+SuqlStatus repl_run_statement(Repl *r, const char *sql, size_t len, const EngineSink *tap,
+                              int always_parsed, SuqlErr *err);
 
 /* Print an error as "error: [where:line[:col]: ]message" on stderr, and count it toward the
    exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1). col 0:

@@ -1,0 +1,490 @@
+/*
+ * agent.c: one turn of chat mode. The steps, each a request to the language model with its
+ * own prompt file:
+ *   route    (chat_route)    does the turn need the database? If not, the model's reply is
+ *                            the answer (greetings, thanks, general questions);
+ *   parse    (chat_parse)    one SUQL query for the turn, given the schema, the few-shot
+ *                            guide (chat_guide) and the dialogue so far;
+ *   repair   (chat_repair)   once, when the query does not parse, is not one SELECT, or
+ *                            SQLite refuses it (no such column/table): the model sees its
+ *                            query and the exact error and writes a corrected one;
+ *   relax    (chat_relax)    once, when the query found nothing (chat.relax): a less strict
+ *                            query, shown to the user as such;
+ *   respond  (chat_respond)  the answer from the rows, bounded JSON, starting with what was
+ *            (chat_empty)    searched for; with no rows, a separate instruction that says
+ *                            plainly that nothing was found and names no row.
+ * Queries run read-only (engine_set_readonly) through repl_run_statement, so they are shown
+ * like typed SUQL (parsed query always, plan and counters as :explain and :stats say) and
+ * their rows also reach the agent. A turn that fails for the query's sake is kept in the
+ * dialogue with its error; one that fails for the model's sake (unreachable, 401) is not.
+ */
+#include "agent_int.h"
+
+#include "render.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static void section(Repl *r, const char *label, const char *text)
+{
+	int color = r->interactive && r->color_ok && isatty(fileno(r->out));
+	render_section(r->out, label, text, color);
+	fflush(r->out);
+}
+
+/* The width of the terminal r->out is, or 0 when it is not one. */
+static int out_columns(Repl *r)
+{
+	struct winsize ws;
+	if (!isatty(fileno(r->out)))
+		return 0;
+	if (ioctl(fileno(r->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* text with its lines broken at blanks to fit width display columns (0: as it is). */
+static char *wrap(const char *text, int width)
+{
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "");
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		size_t col = 0;
+		for (const char *w = line; w < end;) {
+			const char *we = w;
+			while (we < end && *we != ' ')
+				we++;
+			size_t ww = render_width(w, (size_t)(we - w));
+			if (width > 0 && col > 0 && col + 1 + ww > (size_t)width) {
+				sb_putc(&b, '\n');
+				col = 0;
+			} else if (w > line) {
+				sb_putc(&b, ' ');
+				col++;
+			}
+			sb_putn(&b, w, (size_t)(we - w));
+			col += ww;
+			w = we;
+			while (w < end && *w == ' ')
+				w++;
+		}
+		if (*end)
+			sb_putc(&b, '\n');
+		line = *end ? end + 1 : end;
+	}
+	return sb_steal(&b);
+}
+
+/* The agent's reply: a labelled section, wrapped to the terminal's width. */
+static void show_reply(Repl *r, const char *text)
+{
+	int cols = out_columns(r);
+	char *w = wrap(text, cols > 20 ? cols - 3 : 0);
+	section(r, "reply", w);
+	free(w);
+}
+
+/* One request; *reply is the model's text (heap). */
+static SuqlStatus ask(Agent *a, Repl *r, const char *step, LlmKind kind, LlmShape shape,
+                      const AgentMsgs *m, char **reply, SuqlErr *err)
+{
+	*reply = NULL;
+	if (suql_interrupted)
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
+	LlmCall c;
+	memset(&c, 0, sizeof c);
+	c.kind = kind;
+	c.shape = shape;
+	c.msgs = m->v;
+	c.nmsgs = m->n;
+	LlmCall *cp = &c;
+	SuqlStatus s = llm_run(r->llm, &cp, 1, NULL, NULL, err);
+	sb_printf(&a->steps, "%s%s", a->steps.len ? ", " : "", step);
+	if (s == SUQL_OK && c.status == LLM_DONE) {
+		a->calls++;
+		a->cached += c.cached != 0;
+		a->tokens_in += c.tokens_in;
+		a->tokens_out += c.tokens_out;
+		*reply = xstrdup(c.text ? c.text : "");
+	} else if (s == SUQL_OK) {
+		s = err_set(err, c.status == LLM_CANCELLED ? SUQL_INTERRUPT : SUQL_LLM, "%s",
+		            c.error ? c.error : "the model did not answer");
+	}
+	llm_call_clear(&c);
+	return s;
+}
+
+/* The route step's verdict: 1 the database is needed, 0 not (*direct is the reply). A reply
+   that cannot be read counts as needing the database: a query is safer than an answer made
+   up without one. */
+static int read_route(const char *text, char **direct)
+{
+	*direct = NULL;
+	const char *brace = strchr(text, '{');
+	json_t *j = brace ? json_loads(brace, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	if (j && json_is_object(j)) {
+		json_t *d = json_object_get(j, "database");
+		json_t *rp = json_object_get(j, "reply");
+		int need = !(json_is_false(d) || (json_is_string(d) &&
+		                                  (str_ieq(json_string_value(d), "no") ||
+		                                   str_ieq(json_string_value(d), "false"))));
+		if (!need && json_is_string(rp) && *json_string_value(rp))
+			*direct = xstrdup(json_string_value(rp));
+		json_decref(j);
+		return *direct ? 0 : 1;
+	}
+	json_decref(j);
+	while (*text && (isspace((unsigned char)*text) || *text == '"' || *text == '*'))
+		text++;
+	if (strncasecmp(text, "reply:", 6) == 0) {
+		text += 6;
+		while (isspace((unsigned char)*text))
+			text++;
+		size_t n = strlen(text);
+		while (n && isspace((unsigned char)text[n - 1]))
+			n--;
+		if (n)
+			*direct = xstrndup(text, n);
+	}
+	return *direct ? 0 : 1;
+}
+
+static char *trimmed(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+/* Run a checked query read-only, showing it like typed SUQL and keeping its rows. */
+static SuqlStatus run_query(Agent *a, Repl *r, const char *sql, AgentRows *rows, SuqlErr *err)
+{
+	agent_rows_init(rows, a->result_bytes, AGENT_CELL_MAX);
+	EngineSink tap = agent_rows_sink(rows);
+	engine_set_readonly(r->engine, 1);
+	SuqlStatus s = repl_run_statement(r, sql, strlen(sql), &tap, 1, err);
+	engine_set_readonly(r->engine, 0);
+	if (s == SUQL_INCOMPLETE)
+		s = SUQL_ERROR;
+	return s;
+}
+
+/* Take the query out of a reply, check it, run it. On success the turn holds the query and
+   its rows. SUQL_ERROR: the query is at fault (err says how; *query is what the model
+   wrote, for the repair prompt). Other statuses: the model, the budget, Ctrl-C. */
+static SuqlStatus attempt(Agent *a, Repl *r, AgentTurn *t, const char *reply, char **query,
+                          SuqlErr *err)
+{
+	free(*query);
+	*query = agent_extract_query(reply);
+	if (!*query) {
+		*query = xstrdup(reply);
+		return err_set(err, SUQL_ERROR, "the reply holds no query");
+	}
+	char *sql = NULL;
+	int limited = 0;
+	SuqlStatus s = agent_prepare(*query, a->limit, &sql, &limited, err);
+	if (s != SUQL_OK)
+		return SUQL_ERROR;
+	AgentRows rows;
+	s = run_query(a, r, sql, &rows, err);
+	if (s != SUQL_OK) {
+		agent_rows_free(&rows);
+		free(sql);
+		return s;
+	}
+	free(t->suql);
+	agent_rows_free(&t->rows);
+	t->suql = sql;
+	t->rows = rows;
+	t->limited = limited ? a->limit : 0;
+	return SUQL_OK;
+}
+
+/* The relax step: one less strict query, run when it differs from the one that found
+   nothing. Failures here are shown and otherwise ignored: the turn goes on with no rows. */
+static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	char *reply = NULL;
+	agent_kv(kv, "query", t->suql);
+	SuqlStatus s = agent_prompt(r, "chat_relax", kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, r, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+	agent_msgs_free(&m);
+	if (s != SUQL_OK) {
+		free(reply);
+		return s;
+	}
+	char *q = agent_extract_query(reply), *sql = NULL;
+	free(reply);
+	int limited = 0;
+	SuqlErr e = {0};
+	if (q && agent_prepare(q, a->limit, &sql, &limited, &e) == SUQL_OK &&
+	    strcmp(sql, t->suql) != 0) {
+		section(r, "relaxed", "nothing matched, so I relaxed the search:");
+		AgentRows rows;
+		s = run_query(a, r, sql, &rows, &e);
+		if (s == SUQL_OK && rows.count > 0) {
+			t->relaxed_from = t->suql;
+			t->suql = sql;
+			sql = NULL;
+			agent_rows_free(&t->rows);
+			t->rows = rows;
+			t->limited = limited ? a->limit : 0;
+		} else {
+			if (s == SUQL_OK) {
+				t->also_tried = sql;   /* kept to tell the model: this found nothing too */
+				sql = NULL;
+			} else if (s == SUQL_ERROR) {
+				char *msg = xprintf("the relaxed query failed (%s); keeping the first "
+				                    "result", e.msg ? e.msg : "error");
+				section(r, "note", msg);
+				free(msg);
+			}
+			agent_rows_free(&rows);
+		}
+		if (s != SUQL_ERROR && s != SUQL_OK) {
+			err_set(err, s, "%s", e.msg ? e.msg : "failed");
+		} else {
+			s = SUQL_OK;
+		}
+	} else {
+		if (q && e.msg) {
+			char *msg = xprintf("the less strict query the model wrote cannot run (%s)",
+			                    e.msg);
+			section(r, "note", msg);
+			free(msg);
+		}
+		s = SUQL_OK;
+	}
+	err_clear(&e);
+	free(q);
+	free(sql);
+	return s;
+}
+
+/* The respond step (rows) or the empty step (none). */
+static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	char count[32], *rows = NULL, *reply = NULL;
+	SBuf note = SBUF_INIT;
+	SuqlStatus s;
+	snprintf(count, sizeof count, "%ld row%s", t->rows.count, t->rows.count == 1 ? "" : "s");
+	agent_kv(kv, "query", t->suql);
+	agent_kv(kv, "count", count);
+	if (t->rows.count > 0) {
+		size_t kept = json_array_size(t->rows.rows);
+		if (t->relaxed_from)
+			sb_printf(&note, "Nothing matched the first query (%s), so these rows come "
+			          "from the less strict query above; tell the user that the search was "
+			          "relaxed and how.\n", t->relaxed_from);
+		if (t->limited && t->rows.count >= t->limited)
+			sb_printf(&note, "The query stopped at %d rows (the default limit); there may "
+			          "be more matches.\n", t->limited);
+		if (t->rows.omitted)
+			sb_printf(&note, "Only the first %zu of the %ld rows are shown here, to keep "
+			          "this short.\n", kept, t->rows.count);
+		rows = agent_rows_json(&t->rows);
+		agent_kv(kv, "rows", rows);
+		agent_kv(kv, "note", note.len ? note.s : "");
+		s = agent_prompt(r, "chat_respond", kv, &m, err);
+	} else {
+		if (t->also_tried)
+			sb_printf(&note, "A less strict query found nothing either: %s\n",
+			          t->also_tried);
+		agent_kv(kv, "rows", "");
+		agent_kv(kv, "note", note.len ? note.s : "");
+		s = agent_prompt(r, "chat_empty", kv, &m, err);
+	}
+	if (s == SUQL_OK)
+		s = ask(a, r, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &reply, err);
+	if (s == SUQL_OK) {
+		t->reply = trimmed(reply);
+		if (!*t->reply) {
+			free(t->reply);
+			t->reply = xstrdup("(the model gave an empty reply)");
+		}
+		show_reply(r, t->reply);
+	}
+	agent_msgs_free(&m);
+	free(reply);
+	free(rows);
+	sb_free(&note);
+	return s;
+}
+
+/* Parse, check and run, with one repair round. */
+static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	char *reply = NULL, *query = NULL;
+	SuqlStatus s = agent_prompt(r, "chat_parse", kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, r, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+	if (s == SUQL_OK)
+		s = attempt(a, r, t, reply, &query, err);
+	if (s == SUQL_ERROR) {
+		char *msg = xprintf("the query failed: %s\nasking the model to correct it", err->msg);
+		section(r, "retry", msg);
+		free(msg);
+		char *emsg = xstrdup(err->msg ? err->msg : "error");
+		agent_msgs_add(&m, "assistant", reply);
+		agent_kv(kv, "query", query);
+		agent_kv(kv, "error", emsg);
+		free(reply);
+		reply = NULL;
+		s = agent_prompt(r, "chat_repair", kv, &m, err);
+		if (s == SUQL_OK)
+			s = ask(a, r, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+		if (s == SUQL_OK)
+			s = attempt(a, r, t, reply, &query, err);
+		t->repaired = s == SUQL_OK;
+		if (s == SUQL_ERROR) {
+			char *why = xstrdup(err->msg ? err->msg : "error");
+			err_set(err, SUQL_ERROR, "no query that runs came out of this turn, so there is "
+			        "no answer; the corrected query failed too: %s", why);
+			t->error = xstrdup(why);
+			free(why);
+		}
+		agent_kv(kv, "error", "");
+		free(emsg);
+	}
+	agent_kv(kv, "query", "");
+	agent_msgs_free(&m);
+	free(reply);
+	free(query);
+	return s;
+}
+
+static void show_counters(Agent *a, Repl *r)
+{
+	if (!r->stats || !a->steps.len)
+		return;
+	char *t = xprintf("model calls: %s (%d answered, %d from the cache)\ntokens: %ld in, "
+	                  "%ld out", a->steps.s, a->calls, a->cached, a->tokens_in,
+	                  a->tokens_out);
+	section(r, "chat", t);
+	free(t);
+}
+
+static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
+{
+	sqlite3 *db = engine_db(r->engine);
+	char limit[16], limit_note[80], *route = NULL, *direct = NULL, *schema = NULL;
+	char *guide = NULL;
+	snprintf(limit, sizeof limit, "%d", a->limit);
+	if (a->limit > 0)
+		snprintf(limit_note, sizeof limit_note, "suql adds LIMIT %d to a query without one",
+		         a->limit);
+	else
+		snprintf(limit_note, sizeof limit_note, "suql returns every row of a query without "
+		         "LIMIT");
+	char *dialogue = agent_dialogue(a);
+	char *tables = agent_schema(db, a->tables, 1);
+	AgentKv kv = {{0}, 0};
+	agent_kv(&kv, "utterance", t->user);
+	agent_kv(&kv, "dialogue", dialogue);
+	agent_kv(&kv, "limit", limit);
+	agent_kv(&kv, "limit_note", limit_note);
+	agent_kv(&kv, "tables", tables);
+
+	AgentMsgs m = {0};
+	SuqlStatus s = agent_prompt(r, "chat_route", &kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, r, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, &route, err);
+	agent_msgs_free(&m);
+	if (s != SUQL_OK)
+		goto done;
+	if (!read_route(route, &direct)) {
+		t->reply = direct;
+		show_reply(r, direct);
+		goto done;
+	}
+	t->database = 1;
+	schema = agent_schema(db, a->tables, 0);
+	agent_kv(&kv, "schema", schema);
+	guide = agent_prompt_text(r, "chat_guide", &kv, err);
+	if (!guide) {
+		s = err->code ? err->code : SUQL_IO;
+		goto done;
+	}
+	agent_kv(&kv, "guide", guide);
+	s = query_step(a, r, t, &kv, err);
+	if (s != SUQL_OK)
+		goto done;
+	if (t->rows.count == 0 && a->relax) {
+		s = relax(a, r, t, &kv, err);
+		if (s != SUQL_OK)
+			goto done;
+	}
+	t->digest = agent_digest(&t->rows);
+	s = respond(a, r, t, &kv, err);
+done:
+	show_counters(a, r);
+	free(route);
+	free(dialogue);
+	free(tables);
+	free(schema);
+	free(guide);
+	return s;
+}
+
+SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err)
+{
+	Agent *a = ctx;
+	char *text = trimmed(line);
+	if (!*text) {
+		free(text);
+		return SUQL_OK;
+	}
+	if (!r->llm || llm_is_offline(r->llm)) {   /* the model was switched off meanwhile */
+		free(text);
+		agent_stop(r);
+		return agent_start(r, err);   /* says how to configure a model */
+	}
+	a->calls = a->cached = 0;
+	a->tokens_in = a->tokens_out = 0;
+	sb_truncate(&a->steps, 0);
+	AgentTurn t;
+	memset(&t, 0, sizeof t);
+	t.user = text;
+	agent_rows_init(&t.rows, a->result_bytes, AGENT_CELL_MAX);
+	SuqlStatus s = run_turn(a, r, &t, err);
+	if (s == SUQL_OK || t.error) {
+		if (!t.digest && t.suql)
+			t.digest = agent_digest(&t.rows);
+		if (a->nturns == a->capturns) {
+			a->capturns = a->capturns ? 2 * a->capturns : 8;
+			a->turns = xrealloc(a->turns, (size_t)a->capturns * sizeof *a->turns);
+		}
+		a->turns[a->nturns++] = t;
+	} else {
+		agent_turn_free(&t);
+	}
+	return s;
+}
+
+void agent_turn_free(AgentTurn *t)
+{
+	free(t->user);
+	free(t->suql);
+	free(t->relaxed_from);
+	free(t->also_tried);
+	agent_rows_free(&t->rows);
+	free(t->digest);
+	free(t->reply);
+	free(t->error);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,102 @@
+/*
+ * agent.h: chat mode, a conversational agent over the engine. Each line the user types at
+ * `chat>` is one turn: the agent asks the language model whether the turn needs the database
+ * at all (greetings and general questions do not), asks it for one SUQL query given the
+ * schema and the dialogue so far, checks that query (one SELECT, a default LIMIT added when
+ * it has none), runs it read-only through the same engine and display as typed SUQL, gives
+ * the model one chance to correct a query that does not parse or bind, optionally one chance
+ * to loosen a query that found nothing, and finally asks the model to answer from the rows
+ * (or, when there are none, to say plainly that nothing was found). The wording of every
+ * step is in prompts/chat_*.txt (built in, overridable with --prompts DIR). doc/chat.md
+ * describes it for users.
+ *
+ * The agent hangs off the session (Repl.agent, made on first use by agent_of) and keeps the
+ * dialogue until :reset: each turn's text, query, a bounded copy of its rows, a digest of
+ * them and the reply. Meta-commands :chat, :sql, :history, :reset and :save, and the chat.*
+ * settings of :set, are implemented here (agent_meta.c); meta.c lists them.
+ *
+ * Ownership: an Agent is owned by its Repl (repl_free calls agent_free). AgentRows owns its
+ * column names and its JSON rows (agent_rows_free). Functions returning char * return heap
+ * strings the caller frees.
+ */
+#ifndef SUQL_AGENT_H
+#define SUQL_AGENT_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "meta.h"
+#include "repl.h"
+#include "suql.h"
+#include "util.h"
+
+typedef struct Agent Agent;
+
+/* The agent of the session, made (with default settings) when there is none yet. */
+Agent *agent_of(Repl *r);
+void agent_free(Agent *a);
+
+/* ReplLineFn of chat mode: one turn (ctx is the Agent). */
+SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err);
+
+/* Enter chat mode (`chat> `), or explain how to configure a model and stay in SUQL mode
+   (SUQL_USAGE) when the client is offline. agent_stop goes back to SUQL statements. */
+SuqlStatus agent_start(Repl *r, SuqlErr *err);
+void agent_stop(Repl *r);
+int agent_active(const Repl *r);
+
+/* The dialogue: forget it; list it; save it as JSONL (one object per turn). */
+void agent_reset(Agent *a);
+void agent_history(const Agent *a, FILE *out);
+SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err);
+
+/* Settings chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables. */
+int agent_is_setting(const char *key);
+SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err);
+void agent_settings(const Agent *a, SBuf *out);   /* "chat.limit = 5\n" ... */
+
+/* Meta-commands (rows in meta.c). */
+SuqlStatus agent_meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus agent_meta_sql(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus agent_meta_history(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus agent_meta_reset(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus agent_meta_save(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
+/* ---- the pieces of a turn, exported for the unit tests ---- */
+
+/* Check the model's query: exactly one SELECT (or WITH ... SELECT, or VALUES). With
+   default_limit > 0 and no LIMIT on the top-level select, LIMIT default_limit is added to
+   its tree. *out is the query as normalised SUQL; *limited says whether the LIMIT was
+   added. SUQL_ERROR with a message (pointing into sql where it can) otherwise. */
+SuqlStatus agent_prepare(const char *sql, int default_limit, char **out, int *limited,
+                         SuqlErr *err);
+
+/* The query in a model's reply: code fences, a label such as "SUQL:" and a trailing ';'
+   and blanks dropped. NULL when nothing is left, or the reply says NONE. */
+char *agent_extract_query(const char *reply);
+
+/* A statement's result, kept within bounds for the prompts and the saved dialogue. */
+typedef struct AgentRows {
+	char **cols;         /* column names */
+	int ncols;
+	json_t *rows;        /* array of objects {column: value}, at most max_bytes of JSON */
+	long count;          /* rows the statement returned */
+	long omitted;        /* rows counted but not kept (over max_bytes) */
+	size_t bytes;        /* JSON size of rows */
+	size_t max_bytes;    /* 0: no bound */
+	size_t cell_max;     /* a longer text value is cut (at a character) and ends with "..." */
+} AgentRows;
+
+void agent_rows_init(AgentRows *rows, size_t max_bytes, size_t cell_max);
+void agent_rows_free(AgentRows *rows);
+/* A sink that fills rows (columns and row callbacks only). */
+EngineSink agent_rows_sink(AgentRows *rows);
+
+/* A one-line digest of a result for the dialogue: the count, then each row's name-like and
+   id-like columns (or its first columns), at most 10 rows:
+   "3 rows: Trattoria Lucca (id=12); Nonna Teresa (id=15); Il Faro (id=40)". */
+char *agent_digest(const AgentRows *rows);
+
+#endif

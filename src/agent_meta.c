@@ -1,0 +1,297 @@
+/*
+ * agent_meta.c: the chat agent as the session sees it: made on first use (agent_of), chat
+ * mode switched on and off (:chat, :sql, --chat), the dialogue listed (:history), forgotten
+ * (:reset) and saved as JSONL (:save FILE), and the chat.* settings of :set.
+ */
+#include "agent_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CHAT_PROMPT "chat> "
+
+Agent *agent_of(Repl *r)
+{
+	if (!r->agent) {
+		Agent *a = xcalloc(1, sizeof *a);
+		a->limit = AGENT_LIMIT;
+		a->relax = 1;
+		a->context = AGENT_CONTEXT;
+		a->result_bytes = AGENT_RESULT_BYTES;
+		r->agent = a;
+	}
+	return r->agent;
+}
+
+void agent_free(Agent *a)
+{
+	if (!a)
+		return;
+	agent_reset(a);
+	free(a->turns);
+	free(a->tables);
+	sb_free(&a->steps);
+	free(a);
+}
+
+void agent_reset(Agent *a)
+{
+	for (int i = 0; i < a->nturns; i++)
+		agent_turn_free(&a->turns[i]);
+	a->nturns = 0;
+}
+
+/* ---- chat mode on and off ---- */
+
+SuqlStatus agent_start(Repl *r, SuqlErr *err)
+{
+	if (!r->llm || llm_is_offline(r->llm))
+		return err_set(err, SUQL_USAGE, "chat mode needs a language model, and none is "
+		               "configured (the offline backend cannot turn questions into SUQL). "
+		               "Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and "
+		               "SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), before "
+		               "starting suql; or here with :set llm.url URL and :set llm.model "
+		               "NAME, then :chat again. Until then, type SUQL at suql>");
+	repl_set_line_mode(r, CHAT_PROMPT, agent_line, agent_of(r));
+	return SUQL_OK;
+}
+
+void agent_stop(Repl *r)
+{
+	if (agent_active(r))
+		repl_set_line_mode(r, NULL, NULL, NULL);
+}
+
+int agent_active(const Repl *r)
+{
+	return r->line_fn == agent_line;
+}
+
+/* ---- settings ---- */
+
+typedef enum { CS_LIMIT, CS_RELAX, CS_CONTEXT, CS_BYTES, CS_TABLES } ChatKey;
+
+static const struct {
+	const char *key;
+	ChatKey k;
+} chat_keys[] = {
+	{"chat.limit", CS_LIMIT}, {"chat.relax", CS_RELAX}, {"chat.context", CS_CONTEXT},
+	{"chat.result_bytes", CS_BYTES}, {"chat.tables", CS_TABLES},
+};
+#define NCHAT ((int)(sizeof chat_keys / sizeof *chat_keys))
+
+int agent_is_setting(const char *key)
+{
+	return strncasecmp(key, "chat.", 5) == 0;
+}
+
+static int number(const char *v, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < lo || n > hi)
+		return 0;
+	*out = n;
+	return 1;
+}
+
+SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
+{
+	int i = 0;
+	while (i < NCHAT && !str_ieq(key, chat_keys[i].key))
+		i++;
+	if (i == NCHAT)
+		return err_set(err, SUQL_USAGE, "unknown setting '%s' (chat.limit, chat.relax, "
+		               "chat.context, chat.result_bytes, chat.tables)", key);
+	long n;
+	switch (chat_keys[i].k) {
+	case CS_LIMIT:
+		if (!number(value, 0, 100000, &n))
+			return err_set(err, SUQL_USAGE, "chat.limit takes a number of rows from 0 (no "
+			               "default LIMIT) to 100000, not '%s'", value);
+		a->limit = (int)n;
+		break;
+	case CS_RELAX:
+		if (str_ieq(value, "on") || str_ieq(value, "1") || str_ieq(value, "true") ||
+		    str_ieq(value, "yes"))
+			a->relax = 1;
+		else if (str_ieq(value, "off") || str_ieq(value, "0") || str_ieq(value, "false") ||
+		         str_ieq(value, "no"))
+			a->relax = 0;
+		else
+			return err_set(err, SUQL_USAGE, "chat.relax takes on or off, not '%s'", value);
+		break;
+	case CS_CONTEXT:
+		if (!number(value, 0, 1000, &n))
+			return err_set(err, SUQL_USAGE, "chat.context takes a number of turns from 0 to "
+			               "1000, not '%s'", value);
+		a->context = (int)n;
+		break;
+	case CS_BYTES:
+		if (!number(value, 200, 10000000, &n))
+			return err_set(err, SUQL_USAGE, "chat.result_bytes takes a number of bytes from "
+			               "200 to 10000000, not '%s'", value);
+		a->result_bytes = (size_t)n;
+		break;
+	case CS_TABLES:
+		free(a->tables);
+		a->tables = *value && !str_ieq(value, "all") ? xstrdup(value) : NULL;
+		break;
+	}
+	return SUQL_OK;
+}
+
+void agent_settings(const Agent *a, SBuf *out)
+{
+	sb_printf(out, "chat.limit = %d\n", a->limit);
+	sb_printf(out, "chat.relax = %s\n", a->relax ? "on" : "off");
+	sb_printf(out, "chat.context = %d\n", a->context);
+	sb_printf(out, "chat.result_bytes = %zu\n", a->result_bytes);
+	sb_printf(out, "chat.tables = %s\n", a->tables ? a->tables : "all");
+}
+
+/* ---- the dialogue ---- */
+
+static void put_field(FILE *out, const char *label, const char *text)
+{
+	fprintf(out, "    %-7s", label);
+	for (const char *p = text; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n' && p[1])
+			fputs("           ", out);
+	}
+	fputc('\n', out);
+}
+
+void agent_history(const Agent *a, FILE *out)
+{
+	if (!a || a->nturns == 0) {
+		fputs("no conversation yet\n", out);
+		return;
+	}
+	for (int i = 0; i < a->nturns; i++) {
+		const AgentTurn *t = &a->turns[i];
+		fprintf(out, "%d.  you:   %s\n", i + 1, t->user);
+		if (t->relaxed_from)
+			put_field(out, "first:", t->relaxed_from);
+		if (t->suql) {
+			put_field(out, "suql:", t->suql);
+			char rows[64];
+			snprintf(rows, sizeof rows, "%ld", t->rows.count);
+			put_field(out, "rows:", rows);
+		}
+		if (t->error)
+			put_field(out, "error:", t->error);
+		if (t->reply)
+			put_field(out, "reply:", t->reply);
+	}
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return err_set(err, SUQL_IO, "cannot write %s: %s", path, strerror(errno));
+	int bad = 0;
+	for (int i = 0; a && i < a->nturns && !bad; i++) {
+		const AgentTurn *t = &a->turns[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "turn", json_integer(i + 1));
+		json_object_set_new(o, "user", json_string(t->user));
+		json_object_set_new(o, "database", json_boolean(t->database));
+		if (t->database) {
+			json_object_set_new(o, "suql", str_or_null(t->suql));
+			if (t->relaxed_from)
+				json_object_set_new(o, "relaxed_from", json_string(t->relaxed_from));
+			if (t->also_tried)
+				json_object_set_new(o, "also_tried", json_string(t->also_tried));
+			json_object_set_new(o, "repaired", json_boolean(t->repaired));
+			json_t *cols = json_array();
+			for (int c = 0; c < t->rows.ncols; c++)
+				json_array_append_new(cols, json_string(t->rows.cols[c]));
+			json_object_set_new(o, "columns", cols);
+			json_object_set_new(o, "rows", json_copy(t->rows.rows));
+			json_object_set_new(o, "row_count", json_integer(t->rows.count));
+			json_object_set_new(o, "rows_omitted", json_integer(t->rows.omitted));
+			json_object_set_new(o, "digest", str_or_null(t->digest));
+		}
+		json_object_set_new(o, "reply", str_or_null(t->reply));
+		if (t->error)
+			json_object_set_new(o, "error", json_string(t->error));
+		bad = json_dumpf(o, f, AGENT_JSON) != 0 || fputc('\n', f) == EOF;
+		json_decref(o);
+	}
+	if (fclose(f) != 0 || bad)
+		return err_set(err, SUQL_IO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+	return SUQL_OK;
+}
+
+/* ---- meta-commands ---- */
+
+#define REPL(env) ((Repl *)(env)->repl)
+
+static SuqlStatus usage(SuqlErr *err, const char *cmd, const char *args)
+{
+	return err_set(err, SUQL_USAGE, "usage: :%s%s%s", cmd, *args ? " " : "", args);
+}
+
+SuqlStatus agent_meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0], "");
+	Repl *r = REPL(env);
+	int was = agent_active(r);
+	SuqlStatus s = agent_start(r, err);
+	if (s == SUQL_OK && env->tty && !was)
+		fprintf(env->err, "chat mode (%s): ask in plain words; :sql goes back to SUQL, "
+		        ":history, :reset, :save FILE\n", llm_label(r->llm));
+	return s;
+}
+
+SuqlStatus agent_meta_sql(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0], "");
+	agent_stop(REPL(env));
+	return SUQL_OK;
+}
+
+SuqlStatus agent_meta_history(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0], "");
+	agent_history(REPL(env)->agent, env->out);
+	return SUQL_OK;
+}
+
+SuqlStatus agent_meta_reset(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0], "");
+	Repl *r = REPL(env);
+	if (r->agent)
+		agent_reset(r->agent);
+	if (env->tty)
+		fprintf(env->err, "the conversation is forgotten\n");
+	return SUQL_OK;
+}
+
+SuqlStatus agent_meta_save(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc != 2)
+		return usage(err, argv[0], "FILE");
+	Repl *r = REPL(env);
+	SuqlStatus s = agent_save(r->agent, argv[1], err);
+	if (s == SUQL_OK && env->tty)
+		fprintf(env->err, "saved %d turn%s to %s\n", r->agent ? r->agent->nturns : 0,
+		        r->agent && r->agent->nturns == 1 ? "" : "s", argv[1]);
+	return s;
+}

@@ -1,0 +1,170 @@
+#!/bin/sh
+# Chat mode at a real (pseudo-)terminal, through tmux as in 41-terminal.sh, with
+# build/llmserver playing the model: :chat changes the prompt to "chat> " and says how to
+# leave; a greeting is answered; a question shows its query, its rows and the reply; Ctrl-C
+# while the model is thinking stops the turn and the session stays in chat mode; :sql brings
+# back "suql> "; on a narrow terminal the reply is wrapped. Without a model, :chat explains
+# how to configure one and the prompt stays "suql> ".
+set -u
+: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${SUQL_BUILD:=$SUQL_TOP/build}"
+: "${SUQL_PROG:=suql}"
+own_tmp=""
+if [ -z "${SUQL_TMP:-}" ]; then
+	SUQL_TMP=$(mktemp -d)
+	own_tmp=1
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "skip chat terminal: tmux is not installed (scripts/deps.sh installs it)"
+	exit 0
+fi
+prog=$SUQL_PROG
+case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
+build=$SUQL_BUILD
+case $build in /*) ;; *) build=$SUQL_TOP/$build ;; esac
+dir=$SUQL_TMP/chat-terminal
+mkdir -p "$dir"
+sock=$dir/tmux.sock
+export TERM="${TERM:-xterm}"
+[ "$TERM" = dumb ] && TERM=xterm
+limit=${SUQL_TERM_WAIT:-30}
+unset SUQL_LLM_URL SUQL_LLM_KEY SUQL_MODEL OPENAI_API_KEY OPENAI_BASE_URL
+
+cp "$build/demo.db" "$dir/demo.db"
+cat >"$dir/rules.json" <<'EOF'
+[
+ {"match": "slow question", "delay_ms": 60000, "content": "{\"database\": true}"},
+ {"match": "Task: decide whether", "times": 1,
+  "content": "{\"database\": false, \"reply\": \"Hello there, ask me about restaurants.\"}"},
+ {"match": "Task: decide whether", "content": "{\"database\": true}"},
+ {"match": "Task: write one SUQL",
+  "content": "SELECT id, name FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto'"},
+ {"match": "Task: answer the user",
+  "content": "I searched for Italian restaurants in Palo Alto and found four."}
+]
+EOF
+SPID=""
+"$build/llmserver" --port-file "$dir/port" --log "$dir/log" --rules "$dir/rules.json" \
+	2>"$dir/server.err" &
+SPID=$!
+
+t() { tmux -S "$sock" "$@"; }
+cleanup() {
+	t kill-server >/dev/null 2>&1
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
+	[ -z "$own_tmp" ] || rm -rf "$SUQL_TMP"
+}
+trap cleanup EXIT
+
+poll() {
+	i=0
+	while [ "$i" -lt $((limit * 10)) ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+poll test -s "$dir/port"
+url="http://127.0.0.1:$(cat "$dir/port")/v1"
+
+cat >"$dir/run.sh" <<EOF
+#!/bin/sh
+trap : INT
+SUQL_HISTORY= XDG_CACHE_HOME='$dir/cache' SUQL_LLM_URL='$url' SUQL_MODEL=test-model '$prog' '$dir/demo.db'
+echo "suql exited with status \$?"
+exec sleep 600
+EOF
+cat >"$dir/offline.sh" <<EOF
+#!/bin/sh
+SUQL_HISTORY= '$prog' '$dir/demo.db'
+exec sleep 600
+EOF
+chmod +x "$dir/run.sh" "$dir/offline.sh"
+
+screen() {   # screen SESSION
+	t capture-pane -p -J -t "$1" -S - 2>/dev/null |
+		awk '{ l[NR] = $0 } NF { last = NR } END { for (i = 1; i <= last; i++) print l[i] }'
+}
+on_screen() { [ "$(screen "$1" | grep -cF -- "$2")" -ge "${3:-1}" ]; }
+wait_for() { poll on_screen "$@"; }
+# type_line SESSION TEXT: send it literally, then Enter (a trailing ';' goes escaped, since
+# tmux reads it as a command separator)
+type_line() {
+	case $2 in
+	*\;) t send-keys -t "$1" -l -- "${2%?}"; t send-keys -t "$1" '\;' ;;
+	*) t send-keys -t "$1" -l -- "$2" ;;
+	esac
+	t send-keys -t "$1" Enter
+}
+
+fails=0
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		echo "ok chat terminal: $name"
+	else
+		echo "not ok chat terminal: $name"
+		screen chat | tail -n 25 | sed 's/^/# | /'
+		fails=$((fails + 1))
+	fi
+}
+
+t -f /dev/null new-session -d -s chat -x 140 -y 60 "$dir/run.sh" || {
+	echo "not ok chat terminal: tmux could not start a session"
+	exit 1
+}
+if ! wait_for chat "suql> "; then
+	echo "not ok chat terminal: suql starts"
+	screen chat | tail -n 10 | sed 's/^/# | /'
+	exit 1
+fi
+type_line chat ":chat"
+check "the note on entering chat mode" wait_for chat "ask in plain words; :sql goes back to SUQL"
+check "the chat prompt" wait_for chat "chat> "
+type_line chat "hello"
+check "a greeting is answered" wait_for chat "Hello there, ask me about restaurants."
+type_line chat "any italian places in palo alto?"
+check "the query is shown" wait_for chat "AND location = 'Palo Alto' LIMIT 5"
+check "its rows are shown" wait_for chat "Trattoria Lucca"
+check "the reply follows" wait_for chat "I searched for Italian restaurants in Palo Alto and found four."
+
+# Ctrl-C while the model is thinking: the server holds this request for a minute
+type_line chat "a slow question"
+poll sh -c "grep -q 'slow question' '$dir/log' 2>/dev/null"
+stopped=1
+for attempt in 1 2 3; do
+	t send-keys -t chat C-c
+	if wait_for chat "error: interrupted"; then
+		stopped=0
+		break
+	fi
+done
+check "Ctrl-C stops a turn waiting for the model" [ "$stopped" = 0 ]
+type_line chat "hello again"
+check "still in chat mode after Ctrl-C" wait_for chat "I searched for Italian restaurants in Palo Alto and found four." 2
+
+type_line chat ":sql"
+type_line chat "SELECT 'back in SUQL' AS mode;"
+check ":sql goes back to SUQL statements" wait_for chat "back in SUQL" 2
+
+# a narrow terminal: the reply is wrapped at blanks, each line indented under "reply:"
+t new-session -d -s narrow -x 44 -y 40 "$dir/run.sh"
+wait_for narrow "suql> "
+type_line narrow ":chat"
+wait_for narrow "chat> "
+type_line narrow "any italian places in palo alto?"
+check "the reply is wrapped to the terminal" wait_for narrow "  I searched for Italian restaurants in"
+check "and goes on, indented" wait_for narrow "  Palo Alto and found four."
+
+t new-session -d -s offline -x 140 -y 30 "$dir/offline.sh"
+wait_for offline "suql> "
+type_line offline ":chat"
+offline_hint() {
+	on_screen offline "chat mode needs a language model" &&
+	[ "$(screen offline | tail -n 1)" = "suql> " ]
+}
+check "without a model: the hint, and the prompt stays suql>" poll offline_hint
+
+[ "$fails" = 0 ]
