@@ -350,6 +350,11 @@ int llm_is_offline(const Llm *llm)
 	return !llm || llm->s.offline || !llm->s.url;
 }
 
+int llm_concurrency(const Llm *llm)
+{
+	return llm ? llm->s.concurrency : 1;
+}
+
 int llm_has_embeddings(const Llm *llm)
 {
 	return !llm_is_offline(llm) && llm->s.embed_model != NULL;
