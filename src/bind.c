@@ -28,6 +28,7 @@ typedef struct Bind {
 	With **with;          /* WITH clauses in scope, outer first */
 	int nwith, capwith;
 	int exec;             /* the blocks run (0 inside CREATE VIEW) */
+	OccPos pos;           /* where in the parent block a subquery being bound stands */
 } Bind;
 
 static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top);
@@ -129,6 +130,7 @@ static int new_block(Bind *bd, SelectCore *c, Select *s, int ci, int parent, int
 	b->exec = bd->exec;
 	b->limit = -1;
 	b->out_limit = -1;
+	b->ppos = bd->pos;
 	b->nwith = bd->nwith;
 	if (bd->nwith) {
 		b->with = xmalloc((size_t)bd->nwith * sizeof *b->with);
@@ -193,7 +195,10 @@ static void from_items(Bind *bd, int b, FromList *l)
 		}
 		case FROM_SUBQUERY: {
 			int first = ex->nblocks;
+			OccPos saved = bd->pos;
+			bd->pos = POS_OTHER;
 			bind_select(bd, f->select, b, ex->blocks[b].lookup, BK_FROM, 0);
+			bd->pos = saved;
 			it.kind = IT_SUBQUERY;
 			it.block = first;
 			it.sel = f->select;
@@ -616,8 +621,12 @@ static void walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg,
 		for (int i = 0; e->over->order && i < e->over->order->n; i++)
 			walk(bd, b, &e->over->order->items[i]->expr, pos, 0, 1, pocc, rcol);
 	}
-	if (e->select)
+	if (e->select) {
+		OccPos saved = bd->pos;
+		bd->pos = pos;
 		bind_select(bd, e->select, b, b, BK_SUBQUERY, 0);
+		bd->pos = saved;
+	}
 }
 
 /* ---- the statement ---- */
@@ -636,6 +645,7 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 	Bind bd = {0};
 	bd.ex = ex;
 	bd.exec = 1;
+	bd.pos = POS_OTHER;
 	/* blocks never move once made: room for every core of the statement */
 	int ncores = 0;
 	AstVisitor v = {0};

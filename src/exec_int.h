@@ -143,6 +143,7 @@ typedef struct Block {
 	ScopeItem *items;
 	int nitems;
 	int correlated;       /* refers to an enclosing block's columns */
+	int ppos;             /* OccPos of the expression holding it in the parent block */
 	With **with;          /* WITH clauses in scope, outer first */
 	int nwith;
 	int nocc_where;       /* occurrences in WHERE */

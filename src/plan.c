@@ -87,6 +87,8 @@ Select *x_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *o
 			w->recursive |= b->with[i]->recursive;
 			for (int k = 0; k < b->with[i]->n; k++) {
 				Cte *cte = b->with[i]->items[k];
+				if (cte->select == b->sel)
+					continue;   /* the block's own definition */
 				int hidden = 0;
 				for (int j = i + 1; j < b->nwith && !hidden; j++)
 					for (int m = 0; m < b->with[j]->n && !hidden; m++)
@@ -96,7 +98,8 @@ Select *x_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *o
 			}
 		}
 		w->cap = total;
-		s->with = w;
+		if (w->n)
+			s->with = w;
 	}
 	return s;
 }
@@ -395,8 +398,10 @@ static int tree_of(Exec *ex, Skel *sk, Unit *u, Expr *e)
 		u->nodes[n].expr = e;
 		return n;
 	}
-	if (l->kind == LK_DEFER)
-		return node_add(u, TN_TRUE);   /* budget phase: assumed to hold */
+	if (l->kind == LK_DEFER) {
+		add_leaf_occs(ex, u, sk->b, e);   /* counted for the budget all the same */
+		return node_add(u, TN_TRUE);      /* budget phase: assumed to hold */
+	}
 	if (l->kind == LK_LEAF)
 		add_leaf_occs(ex, u, sk->b, e);
 	int n = node_add(u, TN_SQL);
@@ -458,6 +463,8 @@ static void build_units(Exec *ex, Block *b, int budget)
 				u->lits[u->nlits] = *l;
 				u->lits[u->nlits].neg = neg;
 				u->nlits++;
+				if (l->kind == LK_DEFER)
+					add_leaf_occs(ex, u, b->id, l->e);   /* counted for the budget */
 				if (l->kind == LK_SQL || l->kind == LK_LEAF) {
 					u->where = x_and(ex->a, u->where, lit_expr(ex, l, neg));
 					if (l->kind == LK_SQL)

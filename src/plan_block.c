@@ -468,8 +468,13 @@ static long long runs_of(Exec *ex, int b)
 	long long r = 1;
 	for (int x = b; x >= 0 && ex->blocks[x].correlated && ex->blocks[x].parent >= 0;
 	     x = ex->blocks[x].parent) {
-		long long p = ex->blocks[ex->blocks[x].parent].from_rows;
-		r *= p > 0 ? p : 1;
+		/* in the result columns (and after), once per row that passes the WHERE around it;
+		   in WHERE or ON, perhaps once per row of its FROM */
+		const Block *p = &ex->blocks[ex->blocks[x].parent];
+		int ppos = ex->blocks[x].ppos;
+		long long n = ppos == POS_SELECT || ppos == POS_ORDER || ppos == POS_GROUP ||
+		              ppos == POS_HAVING ? p->bound : p->from_rows;
+		r *= n > 0 ? n : 1;
 	}
 	return r;
 }
