@@ -163,7 +163,7 @@ static void strv_push(char ***v, int *n, const char *s)
 static void load_open_options(Exec *ex, EnumCmp *c)
 {
 	for (EnumCmp *o = ex->enums; o < c; o++) {   /* the same column seen before */
-		if (str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
+		if (o->options && str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
 			for (int i = 0; i < o->noptions; i++)
 				strv_push(&c->options, &c->noptions, o->options[i]);
 			return;
@@ -211,23 +211,55 @@ static void set_vals_json(EnumLit *l, const char *json)
 	json_decref(v);
 }
 
+/* Is t one of the values stored in an open enum's column? (stops at the first one) */
+static int stored_value(Exec *ex, const EnumCmp *c, const char *t)
+{
+	char *q = c->list
+	          ? sqlite3_mprintf("SELECT 1 FROM \"%w\" AS t, json_each(t.\"%w\") AS j "
+	                            "WHERE j.value = ?1 AND j.type = 'text' LIMIT 1", c->table,
+	                            c->column)
+	          : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE \"%w\" = ?1 LIMIT 1", c->table,
+	                            c->column);
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(q);
+	return found;
+}
+
+/* The permitted values of every comparison that still has a literal to classify. */
+static void need_options(Exec *ex)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		if (c->pending && !c->options)
+			load_open_options(ex, c);
+	}
+}
+
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
 	(void)err;
 	sqlite3_stmt *st = NULL;
+	/* a literal is classified once per column: what the map holds is used as it is (after
+	   new values appear in an open enum, DELETE FROM suql_enum_map asks again) */
 	int have_map = sqlite3_prepare_v2(ex->db, "SELECT vals FROM suql_enum_map WHERE tbl = ?1 "
-	                                  "AND col = ?2 AND literal = ?3 AND options = ?4", -1,
-	                                  &st, NULL) == SQLITE_OK;
+	                                  "AND col = ?2 AND literal = ?3", -1, &st, NULL) == SQLITE_OK;
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
-		if (!c->options)
-			load_open_options(ex, c);
-		char *sig = options_sig(c);
 		c->pending = 0;
 		for (int k = 0; k < c->nlits; k++) {
 			EnumLit *l = &c->lits[k];
-			for (int j = 0; j < c->noptions && !l->permitted; j++)
-				l->permitted = strcmp(c->options[j], l->text) == 0;
+			if (c->options) {
+				for (int j = 0; j < c->noptions && !l->permitted; j++)
+					l->permitted = strcmp(c->options[j], l->text) == 0;
+			} else {
+				l->permitted = stored_value(ex, c, l->text);
+			}
 			if (l->permitted) {
 				l->known = 1;
 				continue;
@@ -237,7 +269,6 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, 4, sig, -1, SQLITE_STATIC);
 				if (sqlite3_step(st) == SQLITE_ROW) {
 					set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
 					l->known = 1;
@@ -246,7 +277,6 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 			if (!l->known)
 				c->pending = 1;
 		}
-		free(sig);
 	}
 	sqlite3_finalize(st);
 	/* comparisons whose literals are all permitted need nothing */
@@ -331,6 +361,7 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 
 SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 {
+	need_options(ex);
 	/* one call per distinct (column, literal) still unknown */
 	typedef struct Ask {
 		int cmp, lit;
@@ -534,8 +565,8 @@ void enum_show(Exec *ex, SBuf *out)
 			if (l->permitted) {
 				sb_printf(out, "  %s is a permitted value\n", sb_str(&q));
 			} else if (!l->known) {
-				sb_printf(out, "  %s -> to be classified among %d permitted values "
-				          "(1 call)\n", sb_str(&q), c->noptions);
+				sb_printf(out, "  %s -> not a permitted value: to be classified (1 call)\n",
+				          sb_str(&q));
 			} else {
 				sb_printf(out, "  %s -> {", sb_str(&q));
 				for (int m = 0; m < l->nvals; m++) {
