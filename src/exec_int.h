@@ -338,7 +338,7 @@ struct Exec {
 
 	SBuf plan;
 	ExecCounts cnt;
-	long long worst[4];   /* worst-case calls per kind: verify, answer, summary, classify */
+	long long worst[5];   /* worst-case calls per kind: verify, answer, summary, classify, embed */
 	long long worst_total;
 
 	/* a failure inside an SQL function */
@@ -441,6 +441,13 @@ void show_plan(Exec *ex, SBuf *out);
 void show_counters(Exec *ex, SBuf *out);
 char *show_expr(Exec *ex, const Expr *e);     /* SUQL text of an expression */
 char *show_sql_select(Exec *ex, Select *s);  /* SQLite text of a select */
+
+/* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
+   dense similarity mixed with BM25 when an embedding model is configured. */
+#define EMBED_TOP 16
+SuqlStatus embed_rerank(Exec *ex, const Unit *u, const int *atom_item, const sqlite3_int64 *ids,
+                        int nid, const double *score, long long *order, long long n, int *used,
+                        SuqlErr *err);
 
 /* exec_walk.c */
 SuqlStatus walk_block(Exec *ex, Block *b, SuqlErr *err);

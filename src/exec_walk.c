@@ -457,6 +457,23 @@ static SuqlStatus rank(Walk *w, double *prior, SuqlErr *err)
 		memcpy(w->order, tmp, (size_t)w->n * sizeof *tmp);
 	}
 	free(tmp);
+	/* dense similarity over the top of the ranking, when embeddings are configured */
+	int *item = xmalloc(((size_t)w->u->natoms + 1) * sizeof *item);
+	for (int k = 0; k < w->u->natoms; k++) {
+		const Occ *o = &ex->occ[w->u->atoms[k]];
+		item[k] = o->arg_indexed && w->b->identity ? o->arg_item : -1;
+	}
+	int dense = 0;
+	SuqlStatus est = embed_rerank(ex, w->u, item, w->ids, w->nid, w->score, w->order, w->n,
+	                              &dense, err);
+	free(item);
+	if (est != SUQL_OK) {
+		sb_free(&note);
+		return est;
+	}
+	if (dense)
+		sb_printf(&note, ", the top %d again with embeddings (%s)", EMBED_TOP,
+		          llm_embed_model(ex->llm));
 	w->u->ranking = 1;
 	free(w->u->rank_note);
 	w->u->rank_note = sb_steal(&note);
@@ -985,6 +1002,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 		if (o->sig < 0)
 			continue;
 		Unit one = *u;
+		one.rank_note = NULL;
 		int atoms1[1] = {u->atoms[k]};
 		one.atoms = atoms1;
 		one.natoms = 1;
@@ -996,8 +1014,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 		free(w.score);
 		w.score = NULL;
 		st = rank(&w1, &prior, err);
-		w.score = w1.score;
-		memcpy(w.order, w1.order, (size_t)w.n * sizeof *w.order);
+		w.score = w1.score;   /* w1.order is w.order: ranked in place */
 		free(u->rank_note);
 		u->rank_note = one.rank_note;
 		u->ranking = one.ranking;

@@ -542,7 +542,20 @@ void plan_worst(Exec *ex)
 		ex->worst[o->kind] += occ_worst(ex, o);
 	}
 	ex->worst[3] = enum_pending(ex);
-	ex->worst_total = ex->worst[0] + ex->worst[1] + ex->worst[2] + ex->worst[3];
+	/* embeddings: the question and the top of each relevance ranking */
+	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm))
+		for (int i = 0; i < ex->nblocks; i++) {
+			Block *b = &ex->blocks[i];
+			if (!b->planned || b->limit < 0 || b->ordered || !b->identity)
+				continue;
+			for (int k = 0; k < b->nunits; k++)
+				for (int a = 0; a < b->units[k].natoms; a++)
+					if (ex->occ[b->units[k].atoms[a]].arg_indexed)
+						ex->worst[4] += 1 + (b->units[k].count < EMBED_TOP
+						                     ? b->units[k].count : EMBED_TOP);
+		}
+	ex->worst_total = ex->worst[0] + ex->worst[1] + ex->worst[2] + ex->worst[3] +
+	                  ex->worst[4];
 }
 
 /* ---- the order blocks run in: what a block reads runs before it ---- */

@@ -155,9 +155,11 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			          b->limit == 1 ? "" : "s");
 			if (b->sel && b->sel->offset)
 				sb_puts(out, " + OFFSET");
-			sb_printf(out, "); candidates %s; waves sized from the pass rate\n",
+			sb_printf(out, "); candidates %s%s; waves sized from the pass rate\n",
 			          b->ordered ? "in the query's ORDER BY order"
-			                     : "by relevance (BM25 of their passages for the question)");
+			                     : "by relevance (BM25 of their passages for the question)",
+			          !b->ordered && ex->llm && llm_has_embeddings(ex->llm)
+			          ? ", the top ones again mixed with embedding similarity" : "");
 		} else {
 			sb_printf(out, "  walk: every candidate, in batches%s%s\n",
 			          b->why_not_lazy ? " (not lazy: " : "",
@@ -211,11 +213,11 @@ void show_plan(Exec *ex, SBuf *out)
 	print_stmt(pr, ex->ast->stmt);
 	sb_printf(out, "sqlite: %s\n", print_text(pr));
 	print_free(pr);
-	static const char *const names[4] = {"verify", "answer", "summary", "classify"};
+	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
 	sb_printf(out, "worst case: %lld LLM call%s", ex->worst_total,
 	          ex->worst_total == 1 ? "" : "s");
 	int first = 1;
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		if (!ex->worst[k])
 			continue;
 		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], ex->worst[k]);
@@ -249,6 +251,8 @@ void show_counters(Exec *ex, SBuf *out)
 			sb_printf(out, "conjunct %d.%d: %lld rows after the structured filter; %lld "
 			          "examined, %lld accepted, %lld rejected\n", i + 1, k + 1, u->rows,
 			          u->examined, u->accepted, u->rejected);
+			if (u->rank_note && *u->rank_note)
+				sb_printf(out, "conjunct %d.%d ranked by %s\n", i + 1, k + 1, u->rank_note);
 		}
 	}
 	if (ex->cnt.ahead_values)

@@ -166,3 +166,43 @@ fi
 sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 1;" \
 	--no-cache --set batch=1 --concurrency 1
 expect "calls: ... one in flight: nothing speculative" "speculative" 0
+
+# --- embeddings: dense similarity reorders the top of the ranking; vectors are kept
+edb=$T/emb.db
+cp "$demo" "$edb"
+sq "$edb" "SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 2;" \
+	--no-cache --embed-model e
+e1=$(sed -n 's/^  llm calls: .*embed \([0-9]*\).*/\1/p' "$T/out")
+grep -q "the top 16 again with embeddings (e)" "$T/out" && [ "${e1:-0}" -eq 17 ] &&
+	ok "embed: the question and the top 16 candidates' best passages are embedded (17 calls)" ||
+	notok "embed: the question and the top 16 candidates' best passages are embedded" "embed calls '$e1'" "$(cat "$T/err")"
+n=$(sqlite3 "$edb" "SELECT count(*) FROM suql_emb_1 WHERE model = 'e'")
+reg=$(sqlite3 "$edb" "SELECT embed_model || ' ' || embed_dim || ' ' || embed_table FROM suql_index WHERE col = 'reviews'")
+[ "$n" = 16 ] && [ "$reg" = "e 8 suql_emb_1" ] && ok "embed: vectors kept beside the index, named in its registry" ||
+	notok "embed: vectors kept beside the index" "rows $n, registry '$reg'"
+sq "$edb" "SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 2;" \
+	--no-cache --embed-model e
+e2=$(sed -n 's/^  llm calls: .*embed \([0-9]*\).*/\1/p' "$T/out")
+[ "$e2" = 1 ] && ok "embed: a second statement embeds only its question" || notok "embed: a second statement embeds only its question" "embed calls '$e2'"
+rows=$(grep -c '^| ' "$T/out")
+[ "$rows" -eq 3 ] && ok "embed: two rows (and the header)" || notok "embed: two rows" "$(cat "$T/out")"
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- a typed answer the model cannot give: NULL and a warning
+cat >"$T/rules.json" <<'RULES'
+[{"match": "when did they open", "content": "sometime in spring"}]
+RULES
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --rules "$T/rules.json" 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+"$SUQL_PROG" --csv --no-headers --no-cache --llm-url "$url" --model m "$demo" \
+	-c "SELECT name, answer(reviews, 'when did they open?')::date FROM restaurants WHERE id = 1;" >"$T/out" 2>"$T/err"
+st=$?
+if [ $st -eq 0 ] && grep -q "^Hoshi Sushi,$" "$T/out" && grep -q "^warning: 'sometime in spring' is not a date" "$T/err"; then
+	ok "typed: an answer that is not a date is NULL, with a warning"
+else
+	notok "typed: an answer that is not a date is NULL, with a warning" "status $st" "$(cat "$T/out" "$T/err")"
+fi
