@@ -442,6 +442,59 @@ void show_counters(Exec *ex, SBuf *out);
 char *show_expr(Exec *ex, const Expr *e);     /* SUQL text of an expression */
 char *show_sql_select(Exec *ex, Select *s);  /* SQLite text of a select */
 
+/* ---- walking a unit's candidates (exec_cand.c, exec_rank.c, exec_walk.c, exec_passage.c) ---- */
+
+#define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */
+
+typedef struct Walk {
+	Exec *ex;
+	Block *b;
+	Unit *u;
+	int nid;
+	Expr **idx;             /* the id expressions */
+	int narg;
+	Expr **args;            /* distinct argument expressions of the unit's atoms */
+	int *atom_arg;          /* per atom */
+	long long n, cap;
+	sqlite3_int64 *ids;     /* n * nid */
+	char **vals;            /* n * narg, when rows cannot be fetched again */
+	size_t *lens;
+	signed char *sqlv;      /* n * nsqlcols */
+	signed char *atomv;     /* n * natoms: -2 unknown, -1 NULL, 0, 1 */
+	signed char *state;     /* -1 undecided, 1 passed, 0 not */
+	unsigned char *busy;    /* an ask is in flight */
+	double *score;
+	long long *order;       /* walk position -> candidate */
+	long long *pos;         /* candidate -> walk position */
+	sqlite3_stmt *fetch;
+	/* the stop rule */
+	long long need;         /* rows needed; -1: all */
+	long long front, front_pass;
+	long long passes;
+	long long ndecided;
+	long long stop_pos;     /* walk position where enough rows had passed; -1 */
+	int global;             /* unordered with identity: distinct rows across units */
+	/* done asks, for the speculation count */
+	long long *log_pos;
+	int *log_call;
+	int *log_sent;
+	long nlog, caplog;
+	int wave;
+} Walk;
+
+/* exec_cand.c: the candidate statement of a unit, and its rows' texts */
+void id_exprs(Walk *w);
+int arg_index(Walk *w, Expr *e);
+int same_arg(const Expr *a, const Expr *b);
+char *candidate_sql(Walk *w, int with_args);
+SuqlStatus load_candidates(Walk *w, SuqlErr *err);
+/* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
+   *failed: an SQL error, in err. */
+char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
+void walk_free(Walk *w);
+/* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
+SuqlStatus rank(Walk *w, double *prior, SuqlErr *err);
+
 /* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */
 #define EMBED_TOP 16

@@ -258,7 +258,8 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 		LlmCall **cp = xmalloc((size_t)ncalls * sizeof *cp);
 		for (int i = 0; i < ncalls; i++)
 			cp[i] = &calls[i].c;
-		ex->cnt.waves++;
+		if (!ex->in_fn)
+			ex->cnt.waves++;   /* the optimizer's, not the functions' own calls */
 		st = llm_run(ex->llm, cp, ncalls, call_done, &r, err);
 		free(cp);
 	}

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define S(n) ((n) == 1 ? "" : "s")
+
 char *show_expr(Exec *ex, const Expr *e)
 {
 	Printer *pr = print_new(PRINT_SUQL, NULL, ex->ast->src, ex->ast->src_off);
@@ -256,10 +258,10 @@ void show_counters(Exec *ex, SBuf *out)
 		}
 	}
 	if (ex->cnt.ahead_values)
-		sb_printf(out, "ahead: %lld values\n", ex->cnt.ahead_values);
+		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));
 	if (ex->cnt.project_rows || ex->cnt.project_values)
-		sb_printf(out, "projection last: %lld rows kept, %lld values\n", ex->cnt.project_rows,
-		          ex->cnt.project_values);
+		sb_printf(out, "projection last: %lld row%s kept, %lld value%s\n", ex->cnt.project_rows,
+		          S(ex->cnt.project_rows), ex->cnt.project_values, S(ex->cnt.project_values));
 	sb_printf(out, "rows returned: %lld\n", ex->cnt.rows_out);
 	if (!ls)
 		return;
@@ -280,10 +282,14 @@ void show_counters(Exec *ex, SBuf *out)
 	else
 		sb_putc(out, '\n');
 	sb_printf(out, "cache hits: %ld\n", t->cache_hits);
-	sb_printf(out, "batches: %ld calls carried %ld candidates (batch %d); %ld waves\n",
-	          t->calls, t->items, ex->set.batch, ex->cnt.waves);
-	sb_printf(out, "speculative: %ld calls (%lld candidates) beyond what the result "
-	          "needed; cancelled: %ld\n", ex->cnt.spec_calls, ex->cnt.spec_items, t->cancelled);
+	sb_printf(out, "batches: %ld call%s carried %ld candidate%s", t->calls, S(t->calls), t->items,
+	          S(t->items));
+	if (ex->cnt.waves)
+		sb_printf(out, "; %ld wave%s", ex->cnt.waves, S(ex->cnt.waves));
+	sb_putc(out, '\n');
+	sb_printf(out, "speculative: %ld call%s (%lld candidate%s) beyond what the result "
+	          "needed; cancelled: %ld\n", ex->cnt.spec_calls, S(ex->cnt.spec_calls),
+	          ex->cnt.spec_items, S(ex->cnt.spec_items), t->cancelled);
 	if (ex->cnt.ondemand_calls)
 		sb_printf(out, "on demand: %ld calls made by the functions row by row\n",
 		          ex->cnt.ondemand_calls);

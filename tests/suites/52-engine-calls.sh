@@ -155,7 +155,7 @@ n=$(wc -l <"$T/srv.log" 2>/dev/null || echo 0)
 sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 1;" \
 	--no-cache --set batch=1 --concurrency 8
 calls=$(num "llm calls")
-spec=$(sed -n 's/^  speculative: \([0-9]*\) calls.*cancelled: \([0-9]*\)$/\1 \2/p' "$T/out")
+spec=$(sed -n 's/^  speculative: \([0-9]*\) calls\{0,1\}.*cancelled: \([0-9]*\)$/\1 \2/p' "$T/out")
 s=${spec% *}; c=${spec#* }
 reqs=$(wc -l <"$T/srv.log")
 if [ -n "$spec" ] && [ "$reqs" -gt 1 ] && [ "$calls" -le "$reqs" ] && [ $((s + c)) -ge 1 ]; then
