@@ -23,18 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Bind {
-	Exec *ex;
-	With **with;          /* WITH clauses in scope, outer first */
-	int nwith, capwith;
-	int exec;             /* the blocks run (0 inside CREATE VIEW) */
-	OccPos pos;           /* where in the parent block a subquery being bound stands */
-} Bind;
-
-static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top);
-static void walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
-                 int rcol);
-
 /* ---- names ---- */
 
 static int is_rowid_name(const char *n)
@@ -44,7 +32,7 @@ static int is_rowid_name(const char *n)
 
 /* The column index of name in item it, -1 when absent, -2 when the item's names are
    unknown (it may hold anything). */
-static int item_col(Exec *ex, Block *b, ScopeItem *it, const char *name)
+int bind_item_col(Exec *ex, Block *b, ScopeItem *it, const char *name)
 {
 	if ((it->kind == IT_CTE || it->kind == IT_SUBQUERY || it->kind == IT_TABLE) &&
 	    it->ncols == 0)
@@ -73,7 +61,7 @@ int bind_resolve(Exec *ex, int b, const Expr *col, int *blk)
 			if (tab && !str_ieq(it->name, tab) &&
 			    !(it->kind == IT_TABLE && it->table && str_ieq(it->table, tab)))
 				continue;
-			int k = item_col(ex, bl, it, name);
+			int k = bind_item_col(ex, bl, it, name);
 			if (k >= 0 || k == -3 || (k == -2 && tab)) {
 				*blk = x;
 				return i;
@@ -89,7 +77,7 @@ int bind_resolve(Exec *ex, int b, const Expr *col, int *blk)
 
 /* A literal usable as an expected value or a question: its value, or NULL. A double-quoted
    word that is not a column in scope is a string (as SQLite has it). */
-static char *literal_text(Exec *ex, int b, const Expr *e)
+char *bind_literal(Exec *ex, int b, const Expr *e)
 {
 	if (e->kind == EX_LITERAL) {
 		if (e->lit == LIT_STRING)
@@ -213,7 +201,7 @@ static void from_items(Bind *bd, int b, FromList *l)
 		case FROM_FUNC:
 			/* the arguments see the items before this one */
 			for (int k = 0; f->args && k < f->args->n; k++)
-				walk(bd, b, &f->args->items[k], POS_OTHER, 0, 0, -1, -1);
+				bind_walk(bd, b, &f->args->items[k], POS_OTHER, 0, 0, -1, -1);
 			it.kind = f->kind == FROM_UNNEST ? IT_UNNEST : IT_FUNC;
 			it.name = xstrdup(ast_name_value(ex->a, f->alias.s ? f->alias : f->name));
 			add_item(ex, b, &it);
@@ -229,7 +217,7 @@ static void from_on(Bind *bd, int b, FromList *l)
 		if (f->kind == FROM_JOIN)
 			from_on(bd, b, f->nested);
 		if (f->on)
-			walk(bd, b, &f->on, POS_ON, 0, 0, -1, -1);
+			bind_walk(bd, b, &f->on, POS_ON, 0, 0, -1, -1);
 	}
 }
 
@@ -268,27 +256,27 @@ static void bind_core(Bind *bd, int b)
 	if (c->kind == CORE_VALUES) {
 		for (int r = 0; c->rows && r < c->rows->n; r++)
 			for (int k = 0; k < c->rows->items[r]->n; k++)
-				walk(bd, b, &c->rows->items[r]->items[k], POS_OTHER, 0, 0, -1, -1);
+				bind_walk(bd, b, &c->rows->items[r]->items[k], POS_OTHER, 0, 0, -1, -1);
 		return;
 	}
 	from_items(bd, b, c->from);
 	from_on(bd, b, c->from);
 	for (int i = 0; c->cols && i < c->cols->n; i++)
-		walk(bd, b, &c->cols->items[i]->expr, POS_SELECT, 0, 0, -1, i);
+		bind_walk(bd, b, &c->cols->items[i]->expr, POS_SELECT, 0, 0, -1, i);
 	if (c->where)
-		walk(bd, b, &c->where, POS_WHERE, 1, 0, -1, -1);
+		bind_walk(bd, b, &c->where, POS_WHERE, 1, 0, -1, -1);
 	for (int i = 0; c->group && i < c->group->n; i++) {
 		mark_colref(ex, b, c->group->items[i]);
-		walk(bd, b, &c->group->items[i], POS_GROUP, 0, 0, -1, -1);
+		bind_walk(bd, b, &c->group->items[i], POS_GROUP, 0, 0, -1, -1);
 	}
 	if (c->having)
-		walk(bd, b, &c->having, POS_HAVING, 0, 0, -1, -1);
+		bind_walk(bd, b, &c->having, POS_HAVING, 0, 0, -1, -1);
 	for (int i = 0; c->windows && i < c->windows->n; i++) {
 		Window *w = c->windows->items[i];
 		for (int k = 0; w->partition && k < w->partition->n; k++)
-			walk(bd, b, &w->partition->items[k], POS_ORDER, 0, 1, -1, -1);
+			bind_walk(bd, b, &w->partition->items[k], POS_ORDER, 0, 1, -1, -1);
 		for (int k = 0; w->order && k < w->order->n; k++)
-			walk(bd, b, &w->order->items[k]->expr, POS_ORDER, 0, 1, -1, -1);
+			bind_walk(bd, b, &w->order->items[k]->expr, POS_ORDER, 0, 1, -1, -1);
 	}
 	if (c->distinct == DISTINCT_DISTINCT || (c->group && c->group->n) || c->windows)
 		ex->blocks[b].aggregate = 1;
@@ -302,7 +290,7 @@ static int alias_ref_cb(void *ctx, Expr *e)
 	return AST_CONTINUE;
 }
 
-static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top)
+void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top)
 {
 	Exec *ex = bd->ex;
 	int pushed = 0;
@@ -336,221 +324,14 @@ static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind k
 	}
 	for (int i = 0; s->order && i < s->order->n; i++) {
 		mark_colref(ex, first, s->order->items[i]->expr);
-		walk(bd, first, &s->order->items[i]->expr, POS_ORDER, 0, 0, -1, -1);
+		bind_walk(bd, first, &s->order->items[i]->expr, POS_ORDER, 0, 0, -1, -1);
 	}
 	if (s->limit)
-		walk(bd, first, &s->limit, POS_OTHER, 0, 0, -1, -1);
+		bind_walk(bd, first, &s->limit, POS_OTHER, 0, 0, -1, -1);
 	if (s->offset)
-		walk(bd, first, &s->offset, POS_OTHER, 0, 0, -1, -1);
+		bind_walk(bd, first, &s->offset, POS_OTHER, 0, 0, -1, -1);
 	if (pushed)
 		bd->nwith--;
-}
-
-/* ---- occurrences ---- */
-
-static const char *const AGGREGATES[] = {
-	"count", "sum", "avg", "min", "max", "total", "group_concat", "string_agg",
-	"json_group_array", "json_group_object", "jsonb_group_array", "jsonb_group_object",
-	"median", "percentile", "percentile_cont", "percentile_disc", "stddev", "variance",
-};
-
-int bind_is_aggregate_name(const Expr *e)
-{
-	if (e->kind != EX_FUNC)
-		return 0;
-	if (e->over || e->extra)
-		return 1;
-	for (size_t i = 0; i < sizeof AGGREGATES / sizeof *AGGREGATES; i++) {
-		if (ast_name_is(e->name, AGGREGATES[i])) {
-			/* min() and max() with several arguments are scalar functions */
-			if ((ast_name_is(e->name, "min") || ast_name_is(e->name, "max")) && e->list &&
-			    e->list->n > 1)
-				return 0;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static Occ *new_occ(Exec *ex)
-{
-	if (ex->nocc == ex->capocc) {
-		ex->capocc = ex->capocc ? ex->capocc * 2 : 8;
-		ex->occ = xrealloc(ex->occ, (size_t)ex->capocc * sizeof *ex->occ);
-	}
-	Occ *o = &ex->occ[ex->nocc];
-	memset(o, 0, sizeof *o);
-	o->id = ex->nocc++;
-	o->sig = o->tsig = -1;
-	o->parent_occ = -1;
-	o->arg_item = -1;
-	o->result_col = -1;
-	return o;
-}
-
-/* Where the argument's text comes from: list or not, and a rowid table column. */
-static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
-{
-	Expr *a = o->arg;
-	s->list = 0;
-	if (a->kind != EX_COLUMN)
-		return;
-	int blk;
-	int i = bind_resolve(ex, b, a, &blk);
-	if (i < 0) {
-		s->list = -1;
-		return;
-	}
-	ScopeItem *it = &ex->blocks[blk].items[i];
-	const char *name = ast_name_value(ex->a, a->name);
-	if (it->kind == IT_UNNEST) {
-		s->list = 0;
-		return;
-	}
-	if (it->kind == IT_TABLE) {
-		const CatColumn *cc = scope_catalog(ex, it->table, name);
-		s->list = cc && cc->is_array;
-		if (blk == b && it->rowid) {
-			o->arg_item = i;
-			o->arg_table = xstrdup(it->table);
-			int k = item_col(ex, &ex->blocks[blk], it, name);
-			o->arg_col = xstrdup(k >= 0 ? it->cols[k] : name);
-			o->arg_indexed = (cc && cc->free_text) || ret_has_index(ex->db, it->table, name);
-		}
-		return;
-	}
-	if (it->kind == IT_CTE || it->kind == IT_SUBQUERY) {
-		/* follow the column through the CTE or subquery to a table's column */
-		int inner = it->block;
-		Expr *cur = a;
-		for (int depth = 0; inner >= 0 && depth < 16; depth++) {
-			Block *ib = &ex->blocks[inner];
-			SelectCore *c = ib->core;
-			const char *cn = ast_name_value(ex->a, cur->name);
-			Expr *next = NULL;
-			int star = 0;
-			for (int k = 0; c && c->cols && k < c->cols->n; k++) {
-				ResultCol *rc = c->cols->items[k];
-				if (rc->expr->kind == EX_STAR)
-					star = 1;
-				else if ((rc->alias.s && ast_name_is(rc->alias, cn)) ||
-				         (!rc->alias.s && rc->expr->kind == EX_COLUMN &&
-				          ast_name_is(rc->expr->name, cn)))
-					next = rc->expr;
-			}
-			Expr probe = {0};
-			if (!next && star) {
-				probe.kind = EX_COLUMN;
-				probe.name = cur->name;
-				next = &probe;
-			}
-			if (!next || next->kind != EX_COLUMN)
-				break;
-			int ib2;
-			int j = bind_resolve(ex, inner, next, &ib2);
-			if (j < 0 || ib2 != inner)
-				break;
-			ScopeItem *jt = &ex->blocks[ib2].items[j];
-			if (jt->kind == IT_TABLE) {
-				const CatColumn *cc = scope_catalog(ex, jt->table,
-				                                    ast_name_value(ex->a, next->name));
-				s->list = cc && cc->is_array;
-				return;
-			}
-			if (jt->kind != IT_CTE && jt->kind != IT_SUBQUERY)
-				break;
-			inner = jt->block;
-			cur = next;
-		}
-		s->list = -1;
-	}
-}
-
-static int make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
-                    Expr **exp, int nexp, int pg, OccPos pos, int skel, int in_agg, int pocc,
-                    int rcol)
-{
-	Exec *ex = bd->ex;
-	Occ *o = new_occ(ex);
-	int id = o->id;
-	o->kind = kind;
-	o->slot = slot;
-	o->orig = ast_expr_copy(ex->a, *slot);
-	o->arg = ans->left;
-	o->call = ans;   /* the answer/summary node, until bind_mutate */
-	o->block = b;
-	o->pos = pos;
-	o->result_col = rcol;
-	o->in_agg = in_agg;
-	o->parent_occ = pocc;
-	o->atom = kind == FT_VERIFY && skel && pos == POS_WHERE;
-	Sig s = {0};
-	s.kind = kind;
-	s.pg = pg;
-	if (op) {
-		s.op = xstrdup(op);
-		s.nexpected = nexp;
-		s.expected = xmalloc(((size_t)nexp + 1) * sizeof *s.expected);
-		for (int i = 0; i < nexp; i++)
-			s.expected[i] = xstrdup(literal_text(ex, b, exp[i]));
-	}
-	if (b >= 0)
-		bind_arg(ex, b, o, &s);
-	else
-		s.list = -1;
-	char *q = kind == FT_SUMMARY ? NULL : literal_text(ex, b, ans->right);
-	o = &ex->occ[id];
-	if (kind == FT_SUMMARY || q) {
-		s.question = q ? xstrdup(q) : NULL;
-		o->sig = sig_intern(ex, &s);
-	} else {
-		o->tsig = sig_intern(ex, &s);   /* the question comes with each row */
-	}
-	if (b >= 0) {
-		ex->blocks[b].nocc++;
-		if (pos == POS_WHERE)
-			ex->blocks[b].nocc_where++;
-	}
-	/* the argument and question may hold more (nested occurrences, subqueries) */
-	walk(bd, b, &ans->left, pos, 0, in_agg, id, rcol);
-	if (ans->right)
-		walk(bd, b, &ans->right, pos, 0, in_agg, id, rcol);
-	return id;
-}
-
-static int is_plain_answer(const Expr *e)
-{
-	return e && e->kind == EX_ANSWER;
-}
-
-/* A verify atom: answer(t, q) = / <> / IN / NOT IN literals. */
-static int try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
-                      int rcol)
-{
-	Exec *ex = bd->ex;
-	Expr *e = *slot;
-	if (e->kind == EX_BINARY && (e->op == OP_EQ || e->op == OP_NE)) {
-		Expr *ans = NULL, *lit = NULL;
-		if (is_plain_answer(e->left) && literal_text(ex, b, e->right))
-			ans = e->left, lit = e->right;
-		else if (is_plain_answer(e->right) && literal_text(ex, b, e->left))
-			ans = e->right, lit = e->left;
-		if (!ans)
-			return 0;
-		make_occ(bd, b, slot, FT_VERIFY, ans, e->op == OP_EQ ? "=" : "<>", &lit, 1,
-		         PGT_NONE, pos, skel, in_agg, pocc, rcol);
-		return 1;
-	}
-	if (e->kind == EX_IN && is_plain_answer(e->left) && e->list && !e->select &&
-	    !e->in_table && e->list->n > 0) {
-		for (int i = 0; i < e->list->n; i++)
-			if (!literal_text(ex, b, e->list->items[i]))
-				return 0;
-		make_occ(bd, b, slot, FT_VERIFY, e->left, e->not_ ? "NOT IN" : "IN",
-		         e->list->items, e->list->n, PGT_NONE, pos, skel, in_agg, pocc, rcol);
-		return 1;
-	}
-	return 0;
 }
 
 static void resolve_mark(Exec *ex, int b, const Expr *e)
@@ -563,28 +344,28 @@ static void resolve_mark(Exec *ex, int b, const Expr *e)
 		ex->blocks[x].correlated = 1;
 }
 
-static void walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
+void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                  int rcol)
 {
 	Exec *ex = bd->ex;
 	Expr *e = *slot;
 	if (!e)
 		return;
-	if (try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol))
+	if (bind_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol))
 		return;
 	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&
 	    e->type && e->type->pg) {
-		make_occ(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
+		bind_make_occ(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
 		         pocc, rcol);
 		return;
 	}
 	if (e->kind == EX_ANSWER) {
-		make_occ(bd, b, slot, FT_ANSWER, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
+		bind_make_occ(bd, b, slot, FT_ANSWER, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
 		         rcol);
 		return;
 	}
 	if (e->kind == EX_SUMMARY) {
-		make_occ(bd, b, slot, FT_SUMMARY, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
+		bind_make_occ(bd, b, slot, FT_SUMMARY, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
 		         rcol);
 		return;
 	}
@@ -610,16 +391,16 @@ static void walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg,
 		ast_expr_children(e, all, n);
 	}
 	for (int i = 0; i < n; i++)
-		walk(bd, b, all[i], pos, kskel, agg, pocc, rcol);
+		bind_walk(bd, b, all[i], pos, kskel, agg, pocc, rcol);
 	if (all != slots)
 		free(all);
 	for (int i = 0; e->order && i < e->order->n; i++)
-		walk(bd, b, &e->order->items[i]->expr, pos, 0, agg, pocc, rcol);
+		bind_walk(bd, b, &e->order->items[i]->expr, pos, 0, agg, pocc, rcol);
 	if (e->over) {
 		for (int i = 0; e->over->partition && i < e->over->partition->n; i++)
-			walk(bd, b, &e->over->partition->items[i], pos, 0, 1, pocc, rcol);
+			bind_walk(bd, b, &e->over->partition->items[i], pos, 0, 1, pocc, rcol);
 		for (int i = 0; e->over->order && i < e->over->order->n; i++)
-			walk(bd, b, &e->over->order->items[i]->expr, pos, 0, 1, pocc, rcol);
+			bind_walk(bd, b, &e->over->order->items[i]->expr, pos, 0, 1, pocc, rcol);
 	}
 	if (e->select) {
 		OccPos saved = bd->pos;
@@ -677,12 +458,12 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 		for (int i = 0; st->upsert && i < st->upsert->n; i++) {
 			Upsert *u = st->upsert->items[i];
 			for (int k = 0; u->set && k < u->set->n; k++)
-				walk(&bd, -1, &u->set->items[k]->expr, POS_OTHER, 0, 0, -1, -1);
-			walk(&bd, -1, &u->where, POS_OTHER, 0, 0, -1, -1);
-			walk(&bd, -1, &u->target_where, POS_OTHER, 0, 0, -1, -1);
+				bind_walk(&bd, -1, &u->set->items[k]->expr, POS_OTHER, 0, 0, -1, -1);
+			bind_walk(&bd, -1, &u->where, POS_OTHER, 0, 0, -1, -1);
+			bind_walk(&bd, -1, &u->target_where, POS_OTHER, 0, 0, -1, -1);
 		}
 		for (int i = 0; st->returning && i < st->returning->n; i++)
-			walk(&bd, -1, &st->returning->items[i]->expr, POS_OTHER, 0, 0, -1, -1);
+			bind_walk(&bd, -1, &st->returning->items[i]->expr, POS_OTHER, 0, 0, -1, -1);
 		break;
 	case ST_UPDATE:
 	case ST_DELETE: {
@@ -702,10 +483,10 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 		from_items(&bd, b, st->from);
 		from_on(&bd, b, st->from);
 		for (int i = 0; st->set && i < st->set->n; i++)
-			walk(&bd, b, &st->set->items[i]->expr, POS_OTHER, 0, 0, -1, -1);
-		walk(&bd, b, &st->where, POS_OTHER, 0, 0, -1, -1);
+			bind_walk(&bd, b, &st->set->items[i]->expr, POS_OTHER, 0, 0, -1, -1);
+		bind_walk(&bd, b, &st->where, POS_OTHER, 0, 0, -1, -1);
 		for (int i = 0; st->returning && i < st->returning->n; i++)
-			walk(&bd, b, &st->returning->items[i]->expr, POS_OTHER, 0, 0, -1, -1);
+			bind_walk(&bd, b, &st->returning->items[i]->expr, POS_OTHER, 0, 0, -1, -1);
 		break;
 	}
 	default:
@@ -713,72 +494,4 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 	}
 	free(bd.with);
 	return SUQL_OK;
-}
-
-/* ---- replacing occurrences by function calls ---- */
-
-static const char *pg_word(int pg)
-{
-	switch (pg) {
-	case PGT_DATE: return "date";
-	case PGT_TIMESTAMP: return "timestamp";
-	case PGT_TIME: return "time";
-	case PGT_INT: return "int";
-	case PGT_REAL: return "real";
-	case PGT_NUMERIC: return "numeric";
-	case PGT_BOOL: return "bool";
-	default: return "text";
-	}
-}
-
-static Expr *question_expr(Exec *ex, int b, Expr *q)
-{
-	char *t = literal_text(ex, b, q);
-	return t && q->kind == EX_COLUMN ? ast_string(ex->a, t) : q;
-}
-
-void bind_mutate(Exec *ex)
-{
-	Arena *a = ex->a;
-	/* inner occurrences first: an outer call takes its argument as it is by then */
-	for (int i = ex->nocc - 1; i >= 0; i--) {
-		Occ *o = &ex->occ[i];
-		Expr *ans = o->call;
-		o->arg = ans->left;
-		const Sig *s = &ex->sigs[o->sig >= 0 ? o->sig : o->tsig];
-		Expr *call;
-		ExprList *args = NULL;
-		if (!ex->standalone) {
-			ast_list_push(a, &args, ast_integer(a, o->id));
-			ast_list_push(a, &args, o->arg);
-			if (o->kind != FT_SUMMARY)
-				ast_list_push(a, &args, question_expr(ex, o->block, ans->right));
-			if (o->kind == FT_ANSWER)
-				ast_list_push(a, &args, ast_string(a, pg_word(s->pg)));
-		} else {
-			ast_list_push(a, &args, o->arg);
-			if (o->kind != FT_SUMMARY)
-				ast_list_push(a, &args, question_expr(ex, o->block, ans->right));
-			if (o->kind == FT_VERIFY) {
-				ast_list_push(a, &args, ast_string(a, s->op));
-				for (int k = 0; k < s->nexpected; k++)
-					ast_list_push(a, &args, ast_string(a, s->expected[k]));
-			} else if (o->kind == FT_ANSWER && s->pg) {
-				ast_list_push(a, &args, ast_string(a, pg_word(s->pg)));
-			}
-		}
-		const char *fn = o->kind == FT_VERIFY ? (ex->standalone ? "suql_verify" : "suql_atom")
-		                 : o->kind == FT_ANSWER ? "suql_answer" : "suql_summary";
-		call = ast_expr_new(a, EX_FUNC);
-		call->name = ast_name_make(a, fn);
-		call->list = args;
-		call->span = (*o->slot)->span;
-		if (o->kind == FT_ANSWER && (s->pg == PGT_TIMESTAMP || s->pg == PGT_TIME)) {
-			Expr *w = ast_func(a, s->pg == PGT_TIME ? "time" : "datetime", 1, &call);
-			w->span = call->span;
-			call = w;
-		}
-		*o->slot = call;
-		o->call = call;
-	}
 }

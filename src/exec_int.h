@@ -4,15 +4,20 @@
  *
  *   engine.c        Engine, settings, read-only mode, DDL and the catalog, engine_exec
  *   exec.c          one statement: bind, rewrite, validate, plan, budget, run, report
- *   bind.c          SELECT blocks, name scopes, free-text occurrences, ENUM comparisons
+ *   bind.c          SELECT blocks, name scopes, the walk over every expression
+ *   bind_occ.c      free-text occurrences and their replacement by function calls
  *   bind_scope.c    the columns of FROM items (tables, CTEs, subqueries, unnest)
  *   enum.c          ENUM '=': classifying literals, suql_enum_map, the IN-list rewrite
  *   memo.c          signatures (what is asked) and the per-statement memo of results
  *   udf.c           the SQL functions suql_atom/suql_answer/suql_summary/suql_verify
  *   exec_llm.c      passages of a value, and batches of evaluations through llm_run
- *   plan.c          per block: DNF units, literal kinds, candidate SQL, laziness, costs
+ *   plan.c          per block: the WHERE's leaves, DNF units and trees, relaxed counts
+ *   plan_block.c    laziness, occurrence plans, atom order, counts, the worst case
  *   plan_show.c     the plan and counters as text
- *   exec_walk.c     ranking candidates and walking them in waves
+ *   exec_cand.c     a unit's candidate statement, and fetching its rows' texts
+ *   exec_rank.c     ranking candidates by relevance (BM25: the index, or in memory)
+ *   exec_embed.c    dense similarity mixed into the ranking (with an embedding model)
+ *   exec_walk.c     walking candidates in waves, the stop rule, speculation
  *   exec_final.c    evaluating ahead, projection last, the final statement
  *   exec_passage.c  the per-passage comparison mode (optimize = passage)
  *
@@ -369,8 +374,28 @@ long long exec_count(Exec *ex, const char *sql);
 /* The error of a statement the engine made: the SQLite message, or the function's. */
 SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 
-/* bind.c */
+/* bind.c, bind_occ.c */
+typedef struct Bind {
+	Exec *ex;
+	With **with;          /* WITH clauses in scope, outer first */
+	int nwith, capwith;
+	int exec;             /* the blocks run (0 inside CREATE VIEW) */
+	OccPos pos;           /* where in the parent block a subquery being bound stands */
+} Bind;
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err);
+void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top);
+void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
+               int rcol);
+/* slot holds a verify atom (answer() compared with literals): made into an occurrence */
+int bind_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
+                    int rcol);
+int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
+                  Expr **exp, int nexp, int pg, OccPos pos, int skel, int in_agg, int pocc,
+                  int rcol);
+/* A literal's text (a double-quoted word naming no column is one), or NULL. */
+char *bind_literal(Exec *ex, int b, const Expr *e);
+/* Column name's index in a scope item, -1 absent, -2 the item's names are unknown, -3 rowid */
+int bind_item_col(Exec *ex, Block *b, ScopeItem *it, const char *name);
 /* Replace every occurrence's node by its function call (statement or standalone form). */
 void bind_mutate(Exec *ex);
 /* Resolve an unqualified or qualified column in block b: the item index, or -1; *blk is
