@@ -471,6 +471,12 @@ char *show_sql_select(Exec *ex, Select *s);  /* SQLite text of a select */
 
 #define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */
 
+/* Rows already found by an earlier unit (unordered walks, and to skip work). */
+typedef struct RowSet {
+	uint64_t *h;
+	size_t cap, n;
+} RowSet;
+
 typedef struct Walk {
 	Exec *ex;
 	Block *b;
@@ -499,6 +505,7 @@ typedef struct Walk {
 	long long ndecided;
 	long long stop_pos;     /* walk position where enough rows had passed; -1 */
 	int global;             /* unordered with identity: distinct rows across units */
+	RowSet *found;          /* rows passed in this block so far (with identity) */
 	/* done asks, for the speculation count */
 	long long *log_pos;
 	int *log_call;

@@ -18,12 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows already found by an earlier unit (unordered walks, and to skip work). */
-typedef struct RowSet {
-	uint64_t *h;
-	size_t cap, n;
-} RowSet;
-
 static uint64_t row_hash(const sqlite3_int64 *ids, int n)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -69,7 +63,6 @@ static int rowset_add(RowSet *s, uint64_t h)
 	return 1;
 }
 
-static RowSet found;   /* per block walk; reset by walk_block */
 
 /* ---- the tree ---- */
 
@@ -155,7 +148,7 @@ static long long have(const Walk *w)
 {
 	if (w->b->ordered)
 		return w->front_pass;
-	return w->global ? (long long)found.n : w->passes;
+	return w->global ? (long long)w->found->n : w->passes;
 }
 
 static int enough(Walk *w)
@@ -184,8 +177,8 @@ static void decide(Walk *w, long long c)
 	if (v != 1)
 		return;
 	w->passes++;
-	if (w->b->identity && rowset_add(&found, row_hash(w->ids + c * w->nid, w->nid)) &&
-	    w->global && (long long)found.n == w->need && w->stop_pos < 0)
+	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)) &&
+	    w->global && (long long)w->found->n == w->need && w->stop_pos < 0)
 		w->stop_pos = w->pos[c];
 	if (!w->b->ordered && !w->global && w->passes == w->need && w->stop_pos < 0)
 		w->stop_pos = w->pos[c];
@@ -240,8 +233,8 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 			if (w->state[c] >= 0 || w->busy[c])
 				continue;
 			/* a row an earlier unit found passes here too */
-			if (w->b->identity && found.n &&
-			    rowset_has(&found, row_hash(w->ids + c * w->nid, w->nid))) {
+			if (w->b->identity && w->found->n &&
+			    rowset_has(w->found, row_hash(w->ids + c * w->nid, w->nid))) {
 				w->state[c] = 1;
 				w->ndecided++;
 				w->passes++;
@@ -401,9 +394,10 @@ static void speculation(Walk *w)
 	}
 }
 
-static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
+static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr *err)
 {
 	Walk w = {0};
+	w.found = found;
 	w.ex = ex;
 	w.b = b;
 	w.u = u;
@@ -467,8 +461,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 
 SuqlStatus walk_block(Exec *ex, Block *b, SuqlErr *err)
 {
-	free(found.h);
-	memset(&found, 0, sizeof found);
+	RowSet found = {0};
 	SuqlStatus st = SUQL_OK;
 	long long best = 0;
 	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
@@ -479,12 +472,11 @@ SuqlStatus walk_block(Exec *ex, Block *b, SuqlErr *err)
 			u->skipped = 1;
 			continue;
 		}
-		st = walk_unit(ex, b, u, err);
+		st = walk_unit(ex, b, u, &found, err);
 		if (u->accepted > best)
 			best = u->accepted;
 	}
 	free(found.h);
-	memset(&found, 0, sizeof found);
 	b->executed = 1;
 	return st;
 }
