@@ -12,6 +12,7 @@
 # elsewhere given as calls x delay (it makes one call at a time); passage runs of more than
 # SUQL_BENCH_CAP calls are given as calls x delay / concurrency. Estimates are marked "~".
 #   SUQL_BENCH_SIZES="1000 10000 100000"   SUQL_BENCH_DELAY=20   SUQL_BENCH_CAP=4000
+#   SUQL_BENCH_MODES="on off passage"      SUQL_BENCH_BATCH=8
 set -u
 B=${SUQL_BUILD:-build}
 P=${SUQL_PROG:-suql}
@@ -21,6 +22,8 @@ mkdir -p "$T"
 SIZES=${SUQL_BENCH_SIZES:-"1000 10000 100000"}
 DELAY=${SUQL_BENCH_DELAY:-20}
 CAP=${SUQL_BENCH_CAP:-4000}
+MODES=${SUQL_BENCH_MODES:-"on off passage"}
+BATCH=${SUQL_BENCH_BATCH:-8}
 CONC=8
 
 start() {   # start NAME DELAY: prints the URL
@@ -40,7 +43,7 @@ now() { date +%s.%N; }
 run() {
 	t0=$(now)
 	"$P" -v --set times=off --set budget=0 --no-cache --concurrency $CONC --llm-url "$1" \
-		--model bench --set "optimize=$3" "$2" -c "$4" >"$T/out" 2>"$T/err" ||
+		--model bench --set "batch=$BATCH" --set "optimize=$3" "$2" -c "$4" >"$T/out" 2>"$T/err" ||
 		{ echo "failed: $4" >&2; cat "$T/err" >&2; }
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
@@ -60,7 +63,7 @@ for n in $SIZES; do
 		i=$((i + 1))
 		lim=0
 		case $sql in *" LIMIT "*) lim=1 ;; esac
-		for mode in on off passage; do
+		for mode in $MODES; do
 			[ $mode = passage ] && [ $lim -eq 0 ] && continue
 			run "$fast" "$db" "$mode" "$sql" >/dev/null
 			calls=$(field "llm calls"); calls=${calls:-0}
@@ -79,7 +82,7 @@ for n in $SIZES; do
 done
 
 echo "workload: $nq statements (bench/engine-queries.sql); llmserver answers after $DELAY ms;"
-echo "concurrency $CONC, batch 8 (defaults); ~ marks a time computed from the calls"
+echo "concurrency $CONC, batch $BATCH; ~ marks a time computed from the calls"
 echo
 echo "all statements, optimized against naive:"
 printf '%-8s %-9s %9s %12s %10s %9s\n' rows mode calls "tokens in" "wall s" "calls x"
