@@ -206,3 +206,49 @@ if [ $st -eq 0 ] && grep -q "^Hoshi Sushi,$" "$T/out" && grep -q "^warning: 'som
 else
 	notok "typed: an answer that is not a date is NULL, with a warning" "status $st" "$(cat "$T/out" "$T/err")"
 fi
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- a failing model: the statement fails with the client's message, exit status 3
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --key sekrit 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+for m in on off; do
+	"$SUQL_PROG" --no-cache --llm-url "$url" --model m --set optimize=$m "$demo" \
+		-c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' LIMIT 2;" >"$T/out" 2>"$T/err"
+	st=$?
+	if [ $st -eq 3 ] && grep -q "error: -c:1: the endpoint wants an API key (HTTP 401" "$T/err"; then
+		ok "failure: optimize $m: exit status 3 with the client's message"
+	else
+		notok "failure: optimize $m: exit status 3 with the client's message" "status $st" "$(cat "$T/err")"
+	fi
+done
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- Ctrl-C while calls are in flight: the statement stops, the rest is not asked
+rm -f "$T/port" "$T/slow.log"
+"$B/llmserver" --port-file "$T/port" --log "$T/slow.log" --delay 2000 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+for m in on off; do
+	: >"$T/slow.log"
+	"$SUQL_PROG" --no-cache --llm-url "$url" --model m --concurrency 2 --set batch=1 \
+		--set optimize=$m "$demo" \
+		-c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes';" >"$T/out" 2>"$T/err" &
+	qpid=$!
+	i=0
+	while [ ! -s "$T/slow.log" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -INT $qpid
+	wait $qpid
+	st=$?
+	n=$(wc -l <"$T/slow.log")
+	if [ $st -eq 130 ] && grep -q "interrupted" "$T/err" && [ "$n" -le 2 ]; then
+		ok "interrupt: optimize $m: Ctrl-C during a call stops the statement ($n requests of 112)"
+	else
+		notok "interrupt: optimize $m: Ctrl-C during a call stops the statement" "status $st, $n requests" "$(cat "$T/err")"
+	fi
+done
