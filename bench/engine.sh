@@ -117,13 +117,14 @@ for n in $SIZES; do
 done
 echo
 echo "calls per statement (optimized / naive / passage), by size:"
-awk '{ k = $2; sz[$1] = 1; v[k, $1, $4] = $5; lim[k] = $3; if (k > nk) nk = k }
+awk -v sizes="$SIZES" '{ k = $2; v[k, $1, $4] = $5; lim[k] = $3; if (k > nk) nk = k }
 	END {
+		ns = split(sizes, sz, " ")
 		for (k = 1; k <= nk; k++) {
 			printf "%2d %s", k, (lim[k] ? "LIMIT" : "     ")
-			for (s = 1; s <= 1000000; s *= 10) if (s in sz)
-				printf "  %7s: %6d / %6d / %6s", s, v[k, s, "on"], v[k, s, "off"],
-				       (lim[k] ? v[k, s, "passage"] : "-")
+			for (i = 1; i <= ns; i++)
+				printf "  %7s: %6d / %6d / %6s", sz[i], v[k, sz[i], "on"], v[k, sz[i], "off"],
+				       (lim[k] ? v[k, sz[i], "passage"] : "-")
 			printf "\n"
 		}
 	}' "$T/rows"
