@@ -29,7 +29,7 @@
 
 /* ---- helpers ---- */
 
-char *x_value_text(sqlite3_value *v, size_t *n)
+char *exec_value_text(sqlite3_value *v, size_t *n)
 {
 	if (sqlite3_value_type(v) == SQLITE_NULL) {
 		*n = 0;
@@ -52,7 +52,7 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
 }
 
-SuqlStatus x_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err)
+SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err)
 {
 	*st = NULL;
 	static int trace = -1;

@@ -16,7 +16,7 @@
 
 /* ---- the candidate statement ---- */
 
-void id_exprs(Walk *w)
+void cand_ids(Walk *w)
 {
 	Exec *ex = w->ex;
 	Block *b = w->b;
@@ -30,7 +30,7 @@ void id_exprs(Walk *w)
 	}
 }
 
-int arg_index(Walk *w, Expr *e)
+int cand_arg(Walk *w, Expr *e)
 {
 	for (int i = 0; i < w->narg; i++)
 		if (w->args[i] == e)
@@ -40,28 +40,28 @@ int arg_index(Walk *w, Expr *e)
 	return w->narg++;
 }
 
-char *candidate_sql(Walk *w, int with_args)
+char *cand_sql(Walk *w, int with_args)
 {
 	Exec *ex = w->ex;
 	ResultList *cols = NULL;
 	char al[32];
 	for (int i = 0; i < w->nid; i++) {
 		snprintf(al, sizeof al, "suql_id%d", i);
-		x_col(ex->a, &cols, w->idx[i], al);
+		exec_col(ex->a, &cols, w->idx[i], al);
 	}
 	if (with_args)
 		for (int i = 0; i < w->narg; i++) {
 			snprintf(al, sizeof al, "suql_arg%d", i);
-			x_col(ex->a, &cols, w->args[i], al);
+			exec_col(ex->a, &cols, w->args[i], al);
 		}
 	for (int i = 0; i < w->u->nsqlcols; i++) {
 		snprintf(al, sizeof al, "suql_leaf%d", i);
-		x_col(ex->a, &cols, w->u->sqlcols[i], al);
+		exec_col(ex->a, &cols, w->u->sqlcols[i], al);
 	}
 	if (!cols)
-		x_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
-	Select *s = x_select(ex, w->b, cols, w->u->where, w->b->ordered ? w->b->order : NULL);
-	return x_print_select(ex, s);
+		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
+	Select *s = exec_select(ex, w->b, cols, w->u->where, w->b->ordered ? w->b->order : NULL);
+	return exec_print_select(ex, s);
 }
 
 static void grow(Walk *w)
@@ -78,14 +78,14 @@ static void grow(Walk *w)
 	w->sqlv = xrealloc(w->sqlv, c * ((size_t)w->u->nsqlcols + 1));
 }
 
-SuqlStatus load_candidates(Walk *w, SuqlErr *err)
+SuqlStatus cand_load(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = candidate_sql(w, !w->b->identity);
+	char *sql = cand_sql(w, !w->b->identity);
 	free(w->u->sql);
 	w->u->sql = sql;
 	sqlite3_stmt *st;
-	SuqlStatus s = x_prepare(ex, sql, &st, err);
+	SuqlStatus s = exec_prepare(ex, sql, &st, err);
 	if (s != SUQL_OK)
 		return s;
 	int rc;
@@ -99,7 +99,7 @@ SuqlStatus load_candidates(Walk *w, SuqlErr *err)
 		if (!w->b->identity)
 			for (int i = 0; i < w->narg; i++) {
 				size_t n = 0;
-				char *v = x_value_text(sqlite3_column_value(st, argc0 + i), &n);
+				char *v = exec_value_text(sqlite3_column_value(st, argc0 + i), &n);
 				w->vals[c * w->narg + i] = v;
 				w->lens[c * w->narg + i] = n;
 			}
@@ -134,7 +134,7 @@ char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *fa
 	if (!w->fetch) {
 		ResultList *cols = NULL;
 		for (int i = 0; i < w->narg; i++)
-			x_col(ex->a, &cols, w->args[i], NULL);
+			exec_col(ex->a, &cols, w->args[i], NULL);
 		Expr *where = NULL;
 		for (int i = 0; i < w->nid; i++) {
 			Expr *p = ast_expr_new(ex->a, EX_PARAM);
@@ -142,11 +142,11 @@ char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *fa
 			snprintf(nm, sizeof nm, "?%d", i + 1);
 			p->name.s = arena_strndup(ex->a, nm, strlen(nm));
 			p->name.n = strlen(nm);
-			where = x_and(ex->a, where, ast_binary(ex->a, OP_IS, w->idx[i], p));
+			where = exec_and(ex->a, where, ast_binary(ex->a, OP_IS, w->idx[i], p));
 		}
-		Select *s = x_select(ex, w->b, cols, where, NULL);
-		char *sql = x_print_select(ex, s);
-		SuqlStatus st = x_prepare(ex, sql, &w->fetch, err);
+		Select *s = exec_select(ex, w->b, cols, where, NULL);
+		char *sql = exec_print_select(ex, s);
+		SuqlStatus st = exec_prepare(ex, sql, &w->fetch, err);
 		free(sql);
 		if (st != SUQL_OK) {
 			*failed = 1;
@@ -165,7 +165,7 @@ char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *fa
 	*len = 0;
 	int rc = sqlite3_step(w->fetch);
 	if (rc == SQLITE_ROW) {
-		v = x_value_text(sqlite3_column_value(w->fetch, a), len);
+		v = exec_value_text(sqlite3_column_value(w->fetch, a), len);
 	} else if (rc != SQLITE_DONE) {
 		exec_sqlerr(ex, err, "fetching a candidate");
 		*failed = 1;
@@ -198,7 +198,7 @@ void walk_free(Walk *w)
 	sqlite3_finalize(w->fetch);
 }
 
-int same_arg(const Expr *a, const Expr *b)
+int cand_same_arg(const Expr *a, const Expr *b)
 {
 	if (a == b)
 		return 1;
@@ -217,17 +217,17 @@ char *walk_sql(Exec *ex, Block *b, Unit *u)
 	w.ex = ex;
 	w.b = b;
 	w.u = u;
-	id_exprs(&w);
+	cand_ids(&w);
 	for (int k = 0; k < u->natoms; k++) {
 		Expr *a = ex->occ[u->atoms[k]].arg;
 		int f = -1;
 		for (int i = 0; i < w.narg && f < 0; i++)
-			if (same_arg(w.args[i], a))
+			if (cand_same_arg(w.args[i], a))
 				f = i;
 		if (f < 0)
-			arg_index(&w, a);
+			cand_arg(&w, a);
 	}
-	char *s = candidate_sql(&w, !b->identity);
+	char *s = cand_sql(&w, !b->identity);
 	free(w.idx);
 	free(w.args);
 	return s;

@@ -109,12 +109,12 @@ static int width_of(Exec *ex, Block *b, ResultCol *rc, SuqlErr *err, int *ok)
 	if (rc->expr->kind != EX_STAR)
 		return 1;
 	ResultList *cols = NULL;
-	x_col(ex->a, &cols, rc->expr, NULL);
-	Select *s = x_select(ex, b, cols, NULL, NULL);
-	char *sql = x_print_select(ex, s);
+	exec_col(ex->a, &cols, rc->expr, NULL);
+	Select *s = exec_select(ex, b, cols, NULL, NULL);
+	char *sql = exec_print_select(ex, s);
 	sqlite3_stmt *st;
 	int n = 0;
-	if (x_prepare(ex, sql, &st, err) == SUQL_OK) {
+	if (exec_prepare(ex, sql, &st, err) == SUQL_OK) {
 		n = sqlite3_column_count(st);
 		sqlite3_finalize(st);
 	} else {
@@ -154,7 +154,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			if (!cols) {
 				cols = arena_alloc(a, sizeof *cols);
 			}
-			x_col(a, &cols, rc->expr, NULL);
+			exec_col(a, &cols, rc->expr, NULL);
 			*cols->items[cols->n - 1] = *rc;
 			continue;
 		}
@@ -162,13 +162,13 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		v.ctx = &h;
 		v.expr = collect_cb;
 		ast_visit_expr(rc->expr, &v);
-		x_col(a, &cols, ast_null(a), NULL);
+		exec_col(a, &cols, ast_null(a), NULL);
 		cols->items[cols->n - 1]->alias = rc->alias;
 	}
 	for (int i = 0; i < h.n; i++) {
 		char nm[32];
 		snprintf(nm, sizeof nm, "suql_h%d", i + 1);
-		x_col(a, &cols, h.cols[i], nm);
+		exec_col(a, &cols, h.cols[i], nm);
 	}
 	SelectCore *c1 = arena_alloc(a, sizeof *c1);
 	*c1 = *c;
@@ -186,7 +186,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 	sqlite3_stmt *p1 = NULL, *ins = NULL, *p2 = NULL;
 	int *off = xcalloc((size_t)ncols + 1, sizeof *off);
 	SBuf q = SBUF_INIT;
-	st = x_prepare(ex, sql1, &p1, err);
+	st = exec_prepare(ex, sql1, &p1, err);
 	int total = p1 ? sqlite3_column_count(p1) : 0;
 	int nreal = total - h.n;
 	int at = 0;
@@ -216,7 +216,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		for (int i = 0; i < total; i++)
 			sb_printf(&q, "%s?", i ? ", " : "");
 		sb_puts(&q, ")");
-		st = x_prepare(ex, sb_str(&q), &ins, err);
+		st = exec_prepare(ex, sb_str(&q), &ins, err);
 	}
 	int rc = SQLITE_DONE;
 	while (st == SUQL_OK && (rc = sqlite3_step(p1)) == SQLITE_ROW) {
@@ -241,7 +241,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		sb_printf(&q, "SELECT DISTINCT %s FROM temp.\"%s\"", arg, ex->tmpname);
 		free(arg);
 		sqlite3_stmt *vs;
-		st = x_prepare(ex, sb_str(&q), &vs, err);
+		st = exec_prepare(ex, sb_str(&q), &vs, err);
 		if (st != SUQL_OK)
 			break;
 		char **v = NULL;
@@ -255,7 +255,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 				v = xrealloc(v, (size_t)cap * sizeof *v);
 				len = xrealloc(len, (size_t)cap * sizeof *len);
 			}
-			v[n] = x_value_text(sqlite3_column_value(vs, 0), &len[n]);
+			v[n] = exec_value_text(sqlite3_column_value(vs, 0), &len[n]);
 			n++;
 		}
 		sqlite3_finalize(vs);
@@ -295,7 +295,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			}
 		}
 		sb_printf(&q, " FROM temp.\"%s\" ORDER BY rowid", ex->tmpname);
-		st = x_prepare(ex, sb_str(&q), &p2, err);
+		st = exec_prepare(ex, sb_str(&q), &p2, err);
 		if (st == SUQL_OK)
 			st = stream(ex, p2, err);
 		sqlite3_finalize(p2);
@@ -319,7 +319,7 @@ SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err)
 	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
 	print_stmt(pr, ex->ast->stmt);
 	sqlite3_stmt *st = NULL;
-	SuqlStatus s = x_prepare(ex, print_text(pr), &st, err);
+	SuqlStatus s = exec_prepare(ex, print_text(pr), &st, err);
 	print_free(pr);
 	if (s != SUQL_OK)
 		return s;

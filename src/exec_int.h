@@ -453,7 +453,7 @@ void udf_register(Engine *e);
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
 void plan_exec(Exec *ex);                            /* after classification: the walk's units */
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
-void build_units_public(Exec *ex, Block *b, int budget);
+void plan_units(Exec *ex, Block *b, int budget);
 /* Worst-case calls (ex->worst, ex->worst_total) from the plan. */
 void plan_worst(Exec *ex);
 void unit_free(Unit *u);
@@ -515,17 +515,17 @@ typedef struct Walk {
 } Walk;
 
 /* exec_cand.c: the candidate statement of a unit, and its rows' texts */
-void id_exprs(Walk *w);
-int arg_index(Walk *w, Expr *e);
-int same_arg(const Expr *a, const Expr *b);
-char *candidate_sql(Walk *w, int with_args);
-SuqlStatus load_candidates(Walk *w, SuqlErr *err);
+void cand_ids(Walk *w);
+int cand_arg(Walk *w, Expr *e);
+int cand_same_arg(const Expr *a, const Expr *b);
+char *cand_sql(Walk *w, int with_args);
+SuqlStatus cand_load(Walk *w, SuqlErr *err);
 /* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
    *failed: an SQL error, in err. */
 char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
 void walk_free(Walk *w);
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
-SuqlStatus rank(Walk *w, double *prior, SuqlErr *err);
+SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err);
 
 /* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */
@@ -548,11 +548,11 @@ SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err);
 SuqlStatus passage_block(Exec *ex, Block *b, SuqlErr *err);
 
 /* helpers shared by the files */
-Expr *x_and(Arena *a, Expr *l, Expr *r);
-Select *x_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
-void x_col(Arena *a, ResultList **l, Expr *e, const char *alias);
-char *x_print_select(Exec *ex, Select *s);
-SuqlStatus x_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
-char *x_value_text(sqlite3_value *v, size_t *n);
+Expr *exec_and(Arena *a, Expr *l, Expr *r);
+Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
+void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
+char *exec_print_select(Exec *ex, Select *s);
+SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
+char *exec_value_text(sqlite3_value *v, size_t *n);
 
 #endif

@@ -39,11 +39,11 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 	w.u = u;
 	w.stop_pos = -1;
 	w.need = -1;
-	id_exprs(&w);
+	cand_ids(&w);
 	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
 	for (int k = 0; k < u->natoms; k++)
-		w.atom_arg[k] = arg_index(&w, ex->occ[u->atoms[k]].arg);
-	SuqlStatus st = load_candidates(&w, err);
+		w.atom_arg[k] = cand_arg(&w, ex->occ[u->atoms[k]].arg);
+	SuqlStatus st = cand_load(&w, err);
 	u->rows = w.n;
 	w.order = xmalloc(((size_t)w.n + 1) * sizeof *w.order);
 	long long k_limit = b->limit >= 0 ? PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1) : -1;
@@ -64,7 +64,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 		double prior;
 		free(w.score);
 		w.score = NULL;
-		st = rank(&w1, &prior, err);
+		st = rank_candidates(&w1, &prior, err);
 		w.score = w1.score;   /* w1.order is w.order: ranked in place */
 		free(u->rank_note);
 		u->rank_note = one.rank_note;

@@ -149,7 +149,7 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus rank(Walk *w, double *prior, SuqlErr *err)
+SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);

@@ -318,12 +318,12 @@ static SuqlStatus ahead_values(Exec *ex, Block *b, int occ, Expr *where, long lo
 	if (o->sig < 0)
 		return SUQL_OK;
 	ResultList *cols = NULL;
-	x_col(ex->a, &cols, o->arg, "suql_arg");
-	Select *s = x_select(ex, b, cols, where, NULL);
+	exec_col(ex->a, &cols, o->arg, "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, NULL);
 	s->cores[0]->distinct = DISTINCT_DISTINCT;
-	char *sql = x_print_select(ex, s);
+	char *sql = exec_print_select(ex, s);
 	sqlite3_stmt *st;
-	SuqlStatus r = x_prepare(ex, sql, &st, err);
+	SuqlStatus r = exec_prepare(ex, sql, &st, err);
 	free(sql);
 	if (r != SUQL_OK)
 		return r;
@@ -339,7 +339,7 @@ static SuqlStatus ahead_values(Exec *ex, Block *b, int occ, Expr *where, long lo
 			v = xrealloc(v, (size_t)cap * sizeof *v);
 			len = xrealloc(len, (size_t)cap * sizeof *len);
 		}
-		v[n] = x_value_text(sqlite3_column_value(st, 0), &len[n]);
+		v[n] = exec_value_text(sqlite3_column_value(st, 0), &len[n]);
 		n++;
 	}
 	if (rc != SQLITE_DONE)
@@ -404,15 +404,15 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	w.stop_pos = -1;
 	w.need = b->limit;
 	w.global = !b->ordered && b->identity && w.need >= 0;
-	id_exprs(&w);
+	cand_ids(&w);
 	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
 	for (int k = 0; k < u->natoms; k++) {
 		Expr *a = ex->occ[u->atoms[k]].arg;
 		int found_i = -1;
 		for (int i = 0; i < w.narg && found_i < 0; i++)
-			if (same_arg(w.args[i], a))
+			if (cand_same_arg(w.args[i], a))
 				found_i = i;
-		w.atom_arg[k] = found_i >= 0 ? found_i : arg_index(&w, a);
+		w.atom_arg[k] = found_i >= 0 ? found_i : cand_arg(&w, a);
 	}
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
@@ -420,7 +420,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		st = ahead_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
 	if (st == SUQL_OK)
-		st = load_candidates(&w, err);
+		st = cand_load(&w, err);
 	if (st != SUQL_OK) {
 		walk_free(&w);
 		return st;
@@ -438,7 +438,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		w.order[i] = i;
 	double prior = 0.3;
 	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
-		st = rank(&w, &prior, err);
+		st = rank_candidates(&w, &prior, err);
 		if (prior <= 0)
 			prior = 0.05;
 	}

@@ -32,7 +32,7 @@
 
 /* ---- small helpers shared by the executor's files ---- */
 
-Expr *x_and(Arena *a, Expr *l, Expr *r)
+Expr *exec_and(Arena *a, Expr *l, Expr *r)
 {
 	if (!l)
 		return r;
@@ -41,7 +41,7 @@ Expr *x_and(Arena *a, Expr *l, Expr *r)
 	return ast_binary(a, OP_AND, l, r);
 }
 
-void x_col(Arena *a, ResultList **l, Expr *e, const char *alias)
+void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias)
 {
 	if (!*l)
 		*l = arena_alloc(a, sizeof **l);
@@ -62,7 +62,7 @@ void x_col(Arena *a, ResultList **l, Expr *e, const char *alias)
 }
 
 /* A SELECT over block b's FROM, with the WITH clauses in scope of the block. */
-Select *x_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order)
+Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order)
 {
 	Arena *a = ex->a;
 	Select *s = arena_alloc(a, sizeof *s);
@@ -123,7 +123,7 @@ static int relax_hook(void *ctx, Printer *pr, const Expr *e)
 	return 0;
 }
 
-char *x_print_select(Exec *ex, Select *s)
+char *exec_print_select(Exec *ex, Select *s)
 {
 	PrintHooks hk = {ex, relax_hook, NULL};
 	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
@@ -416,7 +416,7 @@ static int tree_of(Exec *ex, Skel *sk, Unit *u, Expr *e)
 static Expr *top_sql(Exec *ex, Skel *sk, Expr *e)
 {
 	if (e->kind == EX_BINARY && e->op == OP_AND)
-		return x_and(ex->a, top_sql(ex, sk, e->left), top_sql(ex, sk, e->right));
+		return exec_and(ex->a, top_sql(ex, sk, e->left), top_sql(ex, sk, e->right));
 	Lit *l = &sk->leaves[add_leaf(sk, e)];
 	return l->kind == LK_SQL ? e : NULL;
 }
@@ -466,9 +466,9 @@ static void build_units(Exec *ex, Block *b, int budget)
 				if (l->kind == LK_DEFER)
 					add_leaf_occs(ex, u, b->id, l->e);   /* counted for the budget */
 				if (l->kind == LK_SQL || l->kind == LK_LEAF) {
-					u->where = x_and(ex->a, u->where, lit_expr(ex, l, neg));
+					u->where = exec_and(ex->a, u->where, lit_expr(ex, l, neg));
 					if (l->kind == LK_SQL)
-						u->where_sql = x_and(ex->a, u->where_sql, lit_expr(ex, l, neg));
+						u->where_sql = exec_and(ex->a, u->where_sql, lit_expr(ex, l, neg));
 					if (l->kind == LK_LEAF)
 						add_leaf_occs(ex, u, b->id, l->e);
 				} else if (l->kind == LK_ATOM) {
@@ -506,7 +506,7 @@ static void set_relaxed(Exec *ex, Block *b)
 		b->relaxed = ast_integer(ex->a, 0);   /* no conjunct can hold */
 }
 
-void build_units_public(Exec *ex, Block *b, int budget)
+void plan_units(Exec *ex, Block *b, int budget)
 {
 	build_units(ex, b, budget);
 	if (budget)

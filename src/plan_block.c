@@ -256,10 +256,10 @@ static void plan_occs(Exec *ex)
 static double avg_tokens(Exec *ex, Block *b, Occ *o)
 {
 	ResultList *cols = NULL;
-	x_col(ex->a, &cols, ast_func(ex->a, "length", 1, &o->arg), NULL);
-	Select *s = x_select(ex, b, cols, NULL, NULL);
+	exec_col(ex->a, &cols, ast_func(ex->a, "length", 1, &o->arg), NULL);
+	Select *s = exec_select(ex, b, cols, NULL, NULL);
 	s->limit = ast_integer(ex->a, 32);
-	char *sql = x_print_select(ex, s);
+	char *sql = exec_print_select(ex, s);
 	sqlite3_stmt *st;
 	double sum = 0;
 	int n = 0;
@@ -391,9 +391,9 @@ static long long count_rows(Exec *ex, Block *b, Expr *where)
 	ResultList *cols = NULL;
 	Expr *cnt = ast_func(ex->a, "count", 0, NULL);
 	cnt->star = 1;
-	x_col(ex->a, &cols, cnt, NULL);
-	Select *s = x_select(ex, b, cols, where, NULL);
-	char *sql = x_print_select(ex, s);
+	exec_col(ex->a, &cols, cnt, NULL);
+	Select *s = exec_select(ex, b, cols, where, NULL);
+	char *sql = exec_print_select(ex, s);
 	long long n = exec_count(ex, sql);
 	free(sql);
 	return n;
@@ -425,7 +425,7 @@ static void budget_counts(Exec *ex)
 		Block *b = &ex->blocks[i];
 		if (!b->exec || !b->core || b->core->kind != CORE_SELECT)
 			continue;
-		build_units_public(ex, b, 1);
+		plan_units(ex, b, 1);
 	}
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
@@ -613,7 +613,7 @@ void plan_exec(Exec *ex)
 		Block *b = &ex->blocks[i];
 		if (!b->planned)
 			continue;
-		build_units_public(ex, b, 0);
+		plan_units(ex, b, 0);
 		order_atoms(ex, b);
 	}
 }

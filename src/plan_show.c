@@ -21,7 +21,7 @@ char *show_expr(Exec *ex, const Expr *e)
 
 char *show_sql_select(Exec *ex, Select *s)
 {
-	return x_print_select(ex, s);
+	return exec_print_select(ex, s);
 }
 
 static const char *kind_word(BlockKind k, int top)
