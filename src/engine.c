@@ -1,29 +1,21 @@
 /*
- * engine.c: runs statements. Each statement is parsed by the SUQL front end (parse.h),
- * reported to the sink as normalised SUQL, translated to SQLite SQL (print.h), prepared and
- * run, its rows streamed to the sink. SQLite's error offsets in the translated SQL are
- * mapped back to the user's text. DDL keeps the SUQL catalog (catalog.h) in step: CREATE
- * TABLE records SUQL column types in the same savepoint, DROP TABLE forgets them, ALTER
- * TABLE RENAME / ADD COLUMN / DROP COLUMN follow. The free-text executor plugs in here.
+ * engine.c: runs statements. Each statement is parsed by the SUQL front end (parse.h) and
+ * reported to the sink as normalised SUQL; queries and data changes go to the free-text
+ * executor (exec.c), which plans, runs and reports them; other statements are translated
+ * to SQLite SQL (print.h) and run as they are. SQLite's error offsets in the translated SQL
+ * are mapped back to the user's text. DDL keeps the SUQL catalog (catalog.h) in step:
+ * CREATE TABLE records SUQL column types in the same savepoint, DROP TABLE forgets them,
+ * ALTER TABLE RENAME / ADD COLUMN / DROP COLUMN follow. This file also holds the engine's
+ * settings (:set optimize, batch, budget, ...) and read-only mode.
  */
 #include "engine.h"
 
-#include "ast.h"
-#include "catalog.h"
+#include "exec_int.h"
 #include "lex.h"
 #include "parse.h"
-#include "print.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct Engine {
-	sqlite3 *db;
-	char *path;
-	Llm *llm;
-	int readonly;   /* refuse writes in user statements (engine_set_readonly) */
-	int guard;      /* set while a user statement is prepared in read-only mode */
-};
 
 /* The authorizer of read-only mode: it judges only what is prepared while guard is set
    (the user's statement), so the engine's own statements are never refused. */
@@ -68,7 +60,22 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 	e->db = db;
 	e->path = xstrdup(path);
 	e->llm = llm;
+	e->set.optimize = OPT_ON;
+	e->set.batch = ENGINE_DEFAULT_BATCH;
+	e->set.budget = ENGINE_DEFAULT_BUDGET;
+	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
+	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
+	e->set.times = 1;
+	udf_register(e);
+	/* ranking reads the retrieval index a lot: map the file where the system allows */
+	sqlite3_exec(db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
 	return e;
+}
+
+void engine_copy_settings(Engine *to, const Engine *from)
+{
+	if (to && from)
+		to->set = from->set;
 }
 
 void engine_close(Engine *e)
@@ -96,25 +103,6 @@ int engine_complete(const char *sql, size_t len)
 			return 1;
 		pos = end;
 	}
-}
-
-/* Report an SQLite error: at the mapped source position when SQLite gives an offset. */
-static SuqlStatus sqlite_error(Engine *e, const Printer *pr, const char *sql, size_t len,
-                               SuqlErr *err)
-{
-	int off = sqlite3_error_offset(e->db);
-	const char *msg = sqlite3_errmsg(e->db);
-	if (off >= 0 && pr && (size_t)off <= print_len(pr)) {
-		size_t src = print_map(pr, (size_t)off);
-		if (src < len) {
-			Lexer lx;
-			lex_init(&lx, sql, len, src);
-			Token t = lex_next(&lx);
-			size_t tl = t.off == src ? t.len : 0;
-			return err_at(err, SUQL_ERROR, sql, len, src, tl, NULL, "%s", msg);
-		}
-	}
-	return err_set(err, SUQL_ERROR, "%s", msg);
 }
 
 static SuqlStatus run_sql(Engine *e, const char *sql, SuqlErr *err)
@@ -221,7 +209,7 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 		return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
 		               "and statements here may only read it");
 	if (rc != SQLITE_OK)
-		return sqlite_error(e, pr, sql, len, err);
+		return exec_user_error(e->db, pr, sql, len, err);
 	if (!st)
 		return SUQL_OK;
 	if (sink && sink->columns && sqlite3_column_count(st) > 0)
@@ -238,6 +226,23 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 	return s;
 }
 
+/* Queries and data changes may hold free text or ENUM literals: the executor runs them. */
+static int goes_to_executor(const Stmt *st)
+{
+	switch (st->kind) {
+	case ST_SELECT:
+	case ST_INSERT:
+	case ST_UPDATE:
+	case ST_DELETE:
+	case ST_CREATE_VIEW:
+		return 1;
+	case ST_CREATE_TABLE:
+		return st->select != NULL;
+	default:
+		return 0;
+	}
+}
+
 SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
                        const EngineSink *sink, SuqlErr *err)
 {
@@ -252,6 +257,11 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 		char *q = print_suql_stmt(ast);
 		sink->parsed(sink->ctx, q);
 		free(q);
+	}
+	if (!needs_catalog(stmt) && goes_to_executor(stmt)) {
+		s = exec_statement(e, ast, sql, len, sink, err);
+		ast_free(ast);
+		return s;
 	}
 	Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
 	print_stmt(pr, stmt);
@@ -278,15 +288,85 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 	return s;
 }
 
+/* ---- settings ---- */
+
+static int parse_long(const char *v, long lo, long hi, long *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < lo || n > hi)
+		return 0;
+	*out = n;
+	return 1;
+}
+
+static int parse_onoff(const char *v, int *out)
+{
+	if (str_ieq(v, "on") || str_ieq(v, "1") || str_ieq(v, "yes") || str_ieq(v, "true"))
+		return *out = 1, 1;
+	if (str_ieq(v, "off") || str_ieq(v, "0") || str_ieq(v, "no") || str_ieq(v, "false"))
+		return *out = 0, 1;
+	return 0;
+}
+
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err)
 {
-	(void)e;
-	(void)value;
+	long n;
+	int b;
+	if (str_ieq(key, "optimize")) {
+		if (str_ieq(value, "passage"))
+			e->set.optimize = OPT_PASSAGE;
+		else if (parse_onoff(value, &b))
+			e->set.optimize = b ? OPT_ON : OPT_OFF;
+		else
+			return err_set(err, SUQL_USAGE, "optimize takes on, off or passage, not '%s'",
+			               value);
+		return SUQL_OK;
+	}
+	if (str_ieq(key, "batch")) {
+		if (!parse_long(value, 1, 64, &n))
+			return err_set(err, SUQL_USAGE, "batch is a whole number from 1 to 64 "
+			               "(candidates per LLM call), not '%s'", value);
+		e->set.batch = (int)n;
+		return SUQL_OK;
+	}
+	if (str_ieq(key, "budget")) {
+		if (!parse_long(value, 0, 2000000000L, &n))
+			return err_set(err, SUQL_USAGE, "budget is a whole number of LLM calls (0: no "
+			               "limit), not '%s'", value);
+		e->set.budget = n;
+		return SUQL_OK;
+	}
+	if (str_ieq(key, "passage_tokens")) {
+		if (!parse_long(value, 16, 1000000, &n))
+			return err_set(err, SUQL_USAGE, "passage_tokens is a whole number from 16 to "
+			               "1000000, not '%s'", value);
+		e->set.passage_tokens = (int)n;
+		return SUQL_OK;
+	}
+	if (str_ieq(key, "dnf_cap")) {
+		if (!parse_long(value, 1, 100000, &n))
+			return err_set(err, SUQL_USAGE, "dnf_cap is a whole number from 1 to 100000, "
+			               "not '%s'", value);
+		e->set.dnf_cap = (int)n;
+		return SUQL_OK;
+	}
+	if (str_ieq(key, "times")) {
+		if (!parse_onoff(value, &b))
+			return err_set(err, SUQL_USAGE, "times takes on or off, not '%s'", value);
+		e->set.times = b;
+		return SUQL_OK;
+	}
 	return err_set(err, SUQL_USAGE, "unknown setting '%s'", key);
 }
 
 void engine_settings(const Engine *e, SBuf *out)
 {
-	(void)e;
-	(void)out;
+	static const char *const opt[] = {"off", "on", "passage"};
+	sb_printf(out, "optimize = %s\n", opt[e->set.optimize]);
+	sb_printf(out, "batch = %d\n", e->set.batch);
+	sb_printf(out, "budget = %ld\n", e->set.budget);
+	sb_printf(out, "passage_tokens = %d\n", e->set.passage_tokens);
+	sb_printf(out, "dnf_cap = %d\n", e->set.dnf_cap);
+	sb_printf(out, "times = %s\n", e->set.times ? "on" : "off");
 }

@@ -161,6 +161,10 @@ SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err);
 
 int llm_is_offline(const Llm *llm);
 int llm_has_embeddings(const Llm *llm);
+/* Requests kept in flight at once (the concurrency setting). */
+int llm_concurrency(const Llm *llm);
+/* The embedding model's name ("" when none). */
+const char *llm_embed_model(const Llm *llm);
 /* One line for the banner and the counters: "offline (lexical, no language model)" or
    "gpt-4o-mini at https://api.openai.com/v1". */
 const char *llm_label(const Llm *llm);

@@ -350,6 +350,16 @@ int llm_is_offline(const Llm *llm)
 	return !llm || llm->s.offline || !llm->s.url;
 }
 
+const char *llm_embed_model(const Llm *llm)
+{
+	return llm && llm->s.embed_model ? llm->s.embed_model : "";
+}
+
+int llm_concurrency(const Llm *llm)
+{
+	return llm ? llm->s.concurrency : 1;
+}
+
 int llm_has_embeddings(const Llm *llm)
 {
 	return !llm_is_offline(llm) && llm->s.embed_model != NULL;

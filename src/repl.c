@@ -76,6 +76,7 @@ SuqlStatus repl_open(Repl *r, const char *path, SuqlErr *err)
 	Engine *e = engine_open(path, r->llm, err);
 	if (!e)
 		return err->code ? err->code : SUQL_IO;
+	engine_copy_settings(e, r->engine);
 	engine_close(r->engine);
 	r->engine = e;
 	return SUQL_OK;

@@ -171,7 +171,10 @@ static SuqlStatus forget(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)
 {
 	if (ret_drop_objects(db, id, err) != SUQL_OK)
 		return SUQL_ERROR;
-	char *q = xprintf("DELETE FROM suql_index WHERE id = %lld", (long long)id);
+	/* the executor's embeddings, kept by pid beside the index (a rebuild keeps them: pids
+	   are never given out twice) */
+	char *q = xprintf("DROP TABLE IF EXISTS suql_emb_%lld; DELETE FROM suql_index WHERE id = %lld",
+	                  (long long)id, (long long)id);
 	SuqlStatus s = ret_exec(db, q, err);
 	free(q);
 	return s;

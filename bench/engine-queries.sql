@@ -1,0 +1,37 @@
+# The workload of bench/engine.sh over generated restaurants (build/gen): structured,
+# free-text and mixed statements, with and without LIMIT and ORDER BY. One per line.
+SELECT count(*) FROM restaurants WHERE location = 'Palo Alto' AND rating >= 4.5;
+SELECT name FROM restaurants WHERE 'sushi' = ANY (cuisines) AND price = 'cheap' ORDER BY rating DESC, id LIMIT 5;
+SELECT location, count(*) FROM restaurants GROUP BY location ORDER BY 2 DESC, 1 LIMIT 3;
+SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 1;
+SELECT name FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 3;
+SELECT name FROM restaurants WHERE answer(reviews, 'is parking easy?') = 'Yes' LIMIT 5;
+SELECT name FROM restaurants WHERE answer(reviews, 'does this restaurant have a happy hour?') = 'Yes' LIMIT 1;
+SELECT name FROM restaurants WHERE answer(reviews, 'does it have good vegan options?') = 'Yes' LIMIT 2;
+SELECT name FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes' LIMIT 10;
+SELECT name FROM restaurants WHERE answer(reviews, 'is there a long wait?') = 'No' LIMIT 3;
+SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND answer(reviews, 'is there outdoor seating?') = 'Yes' LIMIT 1;
+SELECT name FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' OR answer(reviews, 'is parking easy?') = 'Yes' LIMIT 2;
+SELECT *, summary(reviews) FROM restaurants WHERE 'italian' = ANY (cuisines) AND answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 1;
+SELECT *, summary(reviews) FROM restaurants WHERE 'sushi' = ANY (cuisines) AND location = 'Palo Alto' AND rating >= 4.0 AND answer(reviews, 'is this restaurant good for a first date?') = 'Yes' ORDER BY num_reviews DESC LIMIT 1;
+SELECT *, summary(reviews), answer(reviews, 'what is the wait time?') FROM restaurants WHERE 'chinese' = ANY (cuisines) AND answer(reviews, 'does this restaurant have short wait time?') = 'Yes' LIMIT 1;
+SELECT *, summary(reviews), answer(reviews, 'what is the happy hour here?') FROM restaurants WHERE location = 'San Francisco' AND answer(reviews, 'does this restaurant have a happy hour?') = 'Yes' LIMIT 1;
+SELECT name, rating FROM restaurants WHERE location = 'Palo Alto' AND answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY rating DESC, id LIMIT 3;
+SELECT name FROM restaurants WHERE price = 'cheap' AND answer(reviews, 'does it have good vegan options?') = 'Yes' LIMIT 2;
+SELECT name FROM restaurants WHERE location = 'Oakland' AND answer(reviews, 'is parking easy?') = 'Yes' ORDER BY id LIMIT 5;
+SELECT name FROM restaurants WHERE 'coffee' = ANY (cuisines) AND answer(reviews, 'is there outdoor seating?') = 'Yes' LIMIT 1;
+SELECT name FROM restaurants WHERE location = 'Palo Alto' AND 'italian' = ANY (cuisines) AND answer(reviews, 'is this restaurant romantic?') = 'Yes';
+SELECT count(*) FROM restaurants WHERE 'sushi' = ANY (cuisines) AND location = 'Mountain View' AND answer(reviews, 'is it good for kids?') = 'Yes';
+SELECT name FROM restaurants WHERE location = 'Palo Alto' AND rating >= 4.7 AND answer(reviews, 'is there a long wait?') = 'Yes' ORDER BY id;
+SELECT name FROM restaurants WHERE price = 'luxury' AND location = 'San Jose' AND answer(reviews, 'is there outdoor seating?') = 'Yes';
+SELECT count(*) FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes';
+SELECT location, count(*) FROM restaurants WHERE rating >= 4.6 AND answer(reviews, 'does this restaurant have a happy hour?') = 'Yes' GROUP BY location;
+SELECT name, summary(reviews) FROM restaurants WHERE location = 'Palo Alto' ORDER BY num_reviews DESC, id LIMIT 3;
+SELECT name, answer(reviews, 'what is the wait time?') FROM restaurants ORDER BY rating DESC, id LIMIT 5;
+SELECT *, summary(reviews) FROM restaurants WHERE rating >= 4.5 AND location = 'Palo Alto' ORDER BY num_reviews DESC LIMIT 1;
+SELECT one_review FROM restaurants AS r, unnest(reviews) AS one_review WHERE r.id = 42 AND answer(one_review, 'does this review mention the service?') = 'Yes' LIMIT 1;
+SELECT name FROM restaurants WHERE location = 'Palo Alto' AND 'sushi' = ANY (cuisines) ORDER BY answer(reviews, 'how many minutes is the wait?')::int, id LIMIT 3;
+SELECT avg(answer(reviews, 'how many minutes is the wait?')::int) FROM restaurants WHERE 'ramen' = ANY (cuisines) AND location = 'San Jose';
+SELECT name FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY rating DESC, id LIMIT 3;
+SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' ORDER BY num_reviews DESC LIMIT 1;
+SELECT name FROM restaurants WHERE location = 'San Francisco' AND answer(reviews, 'is there outdoor seating?') = 'Yes' ORDER BY rating DESC, id LIMIT 2;

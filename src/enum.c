@@ -1,0 +1,588 @@
+/*
+ * enum.c: the overloaded '=' of ENUM columns (seed 000 §5.2). A comparison of an ENUM or
+ * ENUM[] column with literals (=, <>, IN, NOT IN, = ANY, <> ALL, @>, <@) whose literal is
+ * not one of the permitted values asks the model which permitted values the literal means
+ * (LLM_CLASSIFY: zero, one or several), and the comparison becomes an IN-list over them:
+ *
+ *   price = 'pricey'             ->  price IN ('expensive', 'luxury')
+ *   'coffee' = ANY (cuisines)    ->  'coffee & tea' = ANY (cuisines) OR 'cafe' = ANY (cuisines)
+ *
+ * The permitted values of a closed enum are its declared ones; an open enum (ENUM or
+ * ENUM[] without a list) permits the values stored in the column. Each mapping is stored in
+ * the database, in suql_enum_map(tbl, col, literal, vals, options, model), so a literal is
+ * classified once per column; it is asked again only when the permitted values changed
+ * (options holds a hash of them). Both modes do this: it is what the query means.
+ */
+#include "exec_int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAP_DDL                                                                           \
+	"CREATE TABLE IF NOT EXISTS suql_enum_map (tbl TEXT NOT NULL COLLATE NOCASE, "         \
+	"col TEXT NOT NULL COLLATE NOCASE, literal TEXT NOT NULL, vals TEXT NOT NULL, "        \
+	"options TEXT NOT NULL, model TEXT, PRIMARY KEY (tbl, col, literal))"
+
+static EnumCmp *new_cmp(Exec *ex)
+{
+	if (ex->nenums == ex->capenums) {
+		ex->capenums = ex->capenums ? ex->capenums * 2 : 4;
+		ex->enums = xrealloc(ex->enums, (size_t)ex->capenums * sizeof *ex->enums);
+	}
+	EnumCmp *c = &ex->enums[ex->nenums++];
+	memset(c, 0, sizeof *c);
+	return c;
+}
+
+static void add_lit(EnumCmp *c, const char *t)
+{
+	c->lits = xrealloc(c->lits, ((size_t)c->nlits + 1) * sizeof *c->lits);
+	memset(&c->lits[c->nlits], 0, sizeof *c->lits);
+	c->lits[c->nlits++].text = xstrdup(t);
+}
+
+/* The ENUM column a column expression names: its catalog entry, or NULL. */
+static const CatColumn *enum_column(Exec *ex, int b, const Expr *col, char **table)
+{
+	if (col->kind != EX_COLUMN)
+		return NULL;
+	int blk;
+	int i = bind_resolve(ex, b, col, &blk);
+	if (i < 0)
+		return NULL;
+	ScopeItem *it = &ex->blocks[blk].items[i];
+	if (it->kind != IT_TABLE)
+		return NULL;
+	const CatColumn *cc = scope_catalog(ex, it->table, ast_name_value(ex->a, col->name));
+	if (!cc || !cc->is_enum)
+		return NULL;
+	*table = it->table;
+	return cc;
+}
+
+static const char *str_lit(Exec *ex, const Expr *e)
+{
+	if (e->kind == EX_LITERAL && e->lit == LIT_STRING)
+		return ast_name_value(ex->a, e->name);
+	return NULL;
+}
+
+void enum_detect(Exec *ex, int b, Expr **slot)
+{
+	Expr *e = *slot;
+	Expr *col = NULL;
+	EnumForm form;
+	const Expr *const *lits = NULL;
+	int nl = 0;
+	const Expr *one = NULL;
+	if (e->kind == EX_BINARY && (e->op == OP_EQ || e->op == OP_NE)) {
+		if (e->left->kind == EX_COLUMN && str_lit(ex, e->right))
+			col = e->left, one = e->right;
+		else if (e->right->kind == EX_COLUMN && str_lit(ex, e->left))
+			col = e->right, one = e->left;
+		form = e->op == OP_EQ ? EF_EQ : EF_NE;
+		lits = &one;
+		nl = 1;
+	} else if (e->kind == EX_IN && e->left->kind == EX_COLUMN && e->list && !e->select &&
+	           !e->in_table) {
+		col = e->left;
+		form = e->not_ ? EF_NOTIN : EF_IN;
+		lits = (const Expr *const *)e->list->items;
+		nl = e->list->n;
+	} else if (e->kind == EX_QUANT && !e->select && e->right && e->right->kind == EX_COLUMN &&
+	           str_lit(ex, e->left) &&
+	           ((e->op == OP_EQ && e->quant != Q_ALL) || (e->op == OP_NE && e->quant == Q_ALL))) {
+		col = e->right;
+		form = e->op == OP_EQ ? EF_ANY : EF_NOTALL;
+		one = e->left;
+		lits = &one;
+		nl = 1;
+	} else if (e->kind == EX_CONTAINS) {
+		Expr *c2 = e->op == OP_CONTAINS ? e->left : e->right;
+		Expr *arr = e->op == OP_CONTAINS ? e->right : e->left;
+		if (c2->kind == EX_COLUMN && arr->kind == EX_ARRAY && arr->list && arr->list->n) {
+			col = c2;
+			form = EF_CONTAINS;
+			lits = (const Expr *const *)arr->list->items;
+			nl = arr->list->n;
+		}
+	}
+	if (!col)
+		return;
+	char *table = NULL;
+	const CatColumn *cc = enum_column(ex, b, col, &table);
+	if (!cc)
+		return;
+	int list_form = form == EF_ANY || form == EF_NOTALL || form == EF_CONTAINS;
+	if (list_form != cc->is_array)
+		return;   /* a list compared as one value, or the reverse: plain SQL */
+	if (form == EF_CONTAINS)
+		for (int i = 0; i < nl; i++)
+			if (!str_lit(ex, lits[i]))
+				return;
+	int any = 0;
+	for (int i = 0; i < nl; i++)
+		any |= str_lit(ex, lits[i]) != NULL;
+	if (!any)
+		return;
+	EnumCmp *c = new_cmp(ex);
+	c->slot = slot;
+	c->orig = ast_expr_copy(ex->a, e);
+	c->col = col;
+	c->form = form;
+	c->table = xstrdup(table);
+	c->column = xstrdup(cc->column);
+	c->list = cc->is_array;
+	c->block = b;
+	for (int i = 0; i < nl; i++) {
+		const char *t = str_lit(ex, lits[i]);
+		if (t) {
+			add_lit(c, t);
+		} else {
+			c->others = xrealloc(c->others, ((size_t)c->nothers + 1) * sizeof *c->others);
+			c->others[c->nothers++] = (Expr *)lits[i];
+		}
+	}
+	if (cc->enum_values) {
+		c->noptions = cc->nenum;
+		c->options = xmalloc(((size_t)cc->nenum + 1) * sizeof *c->options);
+		for (int i = 0; i < cc->nenum; i++)
+			c->options[i] = xstrdup(cc->enum_values[i]);
+	}
+}
+
+/* ---- the permitted values and the map ---- */
+
+static void strv_push(char ***v, int *n, const char *s)
+{
+	*v = xrealloc(*v, ((size_t)*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+static void load_open_options(Exec *ex, EnumCmp *c)
+{
+	for (EnumCmp *o = ex->enums; o < c; o++) {   /* the same column seen before */
+		if (o->options && str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
+			for (int i = 0; i < o->noptions; i++)
+				strv_push(&c->options, &c->noptions, o->options[i]);
+			return;
+		}
+	}
+	char *q = c->list
+	          ? sqlite3_mprintf("SELECT DISTINCT j.value FROM \"%w\" AS t, json_each(t.\"%w\") "
+	                            "AS j WHERE j.type = 'text' ORDER BY 1", c->table, c->column)
+	          : sqlite3_mprintf("SELECT DISTINCT \"%w\" FROM \"%w\" WHERE \"%w\" IS NOT NULL "
+	                            "ORDER BY 1", c->column, c->table, c->column);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW)
+			strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(q);
+}
+
+static char *options_sig(const EnumCmp *c)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < c->noptions; i++) {
+		for (const char *p = c->options[i]; *p; p++) {
+			h ^= (unsigned char)*p;
+			h *= 1099511628211ULL;
+		}
+		h ^= 0x1f;
+		h *= 1099511628211ULL;
+	}
+	return xprintf("%d:%016llx", c->noptions, (unsigned long long)h);
+}
+
+static void set_vals_json(EnumLit *l, const char *json)
+{
+	l->nvals = 0;
+	l->vals = NULL;
+	json_t *v = json ? json_loads(json, 0, NULL) : NULL;
+	size_t i;
+	json_t *el;
+	json_array_foreach(v, i, el) {
+		if (json_is_string(el))
+			strv_push(&l->vals, &l->nvals, json_string_value(el));
+	}
+	json_decref(v);
+}
+
+/* Is t one of the values stored in an open enum's column? (stops at the first one) */
+static int stored_value(Exec *ex, const EnumCmp *c, const char *t)
+{
+	char *q = c->list
+	          ? sqlite3_mprintf("SELECT 1 FROM \"%w\" AS t, json_each(t.\"%w\") AS j "
+	                            "WHERE j.value = ?1 AND j.type = 'text' LIMIT 1", c->table,
+	                            c->column)
+	          : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE \"%w\" = ?1 LIMIT 1", c->table,
+	                            c->column);
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(q);
+	return found;
+}
+
+/* The permitted values of every comparison that still has a literal to classify. */
+static void need_options(Exec *ex)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		if (c->pending && !c->options)
+			load_open_options(ex, c);
+	}
+}
+
+SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
+{
+	(void)err;
+	sqlite3_stmt *st = NULL;
+	/* a literal is classified once per column: what the map holds is used as it is (after
+	   new values appear in an open enum, DELETE FROM suql_enum_map asks again) */
+	int have_map = sqlite3_prepare_v2(ex->db, "SELECT vals FROM suql_enum_map WHERE tbl = ?1 "
+	                                  "AND col = ?2 AND literal = ?3", -1, &st, NULL) == SQLITE_OK;
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		c->pending = 0;
+		for (int k = 0; k < c->nlits; k++) {
+			EnumLit *l = &c->lits[k];
+			if (c->options) {
+				for (int j = 0; j < c->noptions && !l->permitted; j++)
+					l->permitted = strcmp(c->options[j], l->text) == 0;
+			} else {
+				l->permitted = stored_value(ex, c, l->text);
+			}
+			if (l->permitted) {
+				l->known = 1;
+				continue;
+			}
+			if (have_map) {
+				sqlite3_reset(st);
+				sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
+				if (sqlite3_step(st) == SQLITE_ROW) {
+					set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
+					l->known = 1;
+				}
+			}
+			if (!l->known)
+				c->pending = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	/* comparisons whose literals are all permitted need nothing */
+	int k = 0;
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		int all = 1;
+		for (int j = 0; j < c->nlits; j++)
+			all &= c->lits[j].permitted;
+		if (all) {
+			for (int j = 0; j < c->nlits; j++)
+				free(c->lits[j].text);
+			free(c->lits);
+			for (int j = 0; j < c->noptions; j++)
+				free(c->options[j]);
+			free(c->options);
+			free(c->others);
+			free(c->table);
+			free(c->column);
+			continue;
+		}
+		ex->enums[k++] = *c;
+	}
+	ex->nenums = k;
+	return SUQL_OK;
+}
+
+int enum_pending(const Exec *ex)
+{
+	int n = 0;
+	for (int i = 0; i < ex->nenums; i++) {
+		const EnumCmp *c = &ex->enums[i];
+		for (int k = 0; k < c->nlits; k++) {
+			if (c->lits[k].known)
+				continue;
+			/* the same literal for the same column earlier counts once */
+			int dup = 0;
+			for (int j = 0; j <= i && !dup; j++)
+				for (int m = 0; m < ex->enums[j].nlits && !dup; m++) {
+					if (j == i && m >= k)
+						break;
+					dup = !ex->enums[j].lits[m].known &&
+					      str_ieq(ex->enums[j].table, c->table) &&
+					      str_ieq(ex->enums[j].column, c->column) &&
+					      strcmp(ex->enums[j].lits[m].text, c->lits[k].text) == 0;
+				}
+			n += !dup;
+		}
+	}
+	return n;
+}
+
+static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
+{
+	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK)
+		return;   /* a read-only database: the mapping serves this statement only */
+	SBuf b = SBUF_INIT;
+	sb_putc(&b, '[');
+	for (int i = 0; i < l->nvals; i++) {
+		if (i)
+			sb_putc(&b, ',');
+		sb_put_json(&b, l->vals[i], strlen(l->vals[i]));
+	}
+	sb_putc(&b, ']');
+	char *sig = options_sig(c);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
+	                       "vals, options, model) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, sb_str(&b), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, sig, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, llm_label(ex->llm), -1, SQLITE_STATIC);
+		sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	free(sig);
+	sb_free(&b);
+}
+
+SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
+{
+	need_options(ex);
+	/* one call per distinct (column, literal) still unknown */
+	typedef struct Ask {
+		int cmp, lit;
+	} Ask;
+	Ask *ask = NULL;
+	int nask = 0;
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		for (int k = 0; k < c->nlits; k++) {
+			if (c->lits[k].known)
+				continue;
+			int dup = 0;
+			for (int j = 0; j < nask && !dup; j++) {
+				EnumCmp *o = &ex->enums[ask[j].cmp];
+				dup = str_ieq(o->table, c->table) && str_ieq(o->column, c->column) &&
+				      strcmp(o->lits[ask[j].lit].text, c->lits[k].text) == 0;
+			}
+			if (!dup) {
+				ask = xrealloc(ask, ((size_t)nask + 1) * sizeof *ask);
+				ask[nask].cmp = i;
+				ask[nask++].lit = k;
+			}
+		}
+	}
+	if (nask == 0)
+		return SUQL_OK;
+	LlmCall *calls = xcalloc((size_t)nask, sizeof *calls);
+	LlmCall **cp = xmalloc((size_t)nask * sizeof *cp);
+	for (int j = 0; j < nask; j++) {
+		EnumCmp *c = &ex->enums[ask[j].cmp];
+		calls[j].kind = LLM_CLASSIFY;
+		calls[j].shape = LLM_SHAPE_LIST;
+		calls[j].subject = c->lits[ask[j].lit].text;
+		calls[j].options = (const char *const *)c->options;
+		calls[j].noptions = c->noptions;
+		cp[j] = &calls[j];
+	}
+	SuqlStatus st = SUQL_OK;
+	/* a column with no permitted value at all classifies nothing */
+	int any = 0;
+	for (int j = 0; j < nask; j++)
+		any |= calls[j].noptions > 0;
+	if (any) {
+		int k = 0;
+		for (int j = 0; j < nask; j++)
+			if (calls[j].noptions > 0)
+				cp[k++] = &calls[j];
+		st = llm_run(ex->llm, cp, k, NULL, NULL, err);
+	}
+	for (int j = 0; j < nask && st == SUQL_OK; j++) {
+		EnumCmp *c = &ex->enums[ask[j].cmp];
+		EnumLit src = {0};
+		src.text = c->lits[ask[j].lit].text;
+		for (int m = 0; m < calls[j].nlabels; m++)
+			strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
+		store_map(ex, c, &src);
+		/* every comparison with this literal on this column learns it */
+		for (int i = 0; i < ex->nenums; i++) {
+			EnumCmp *o = &ex->enums[i];
+			if (!str_ieq(o->table, c->table) || !str_ieq(o->column, c->column))
+				continue;
+			for (int m = 0; m < o->nlits; m++) {
+				EnumLit *l = &o->lits[m];
+				if (l->known || strcmp(l->text, src.text) != 0)
+					continue;
+				l->known = 1;
+				l->classified_now = 1;
+				for (int v = 0; v < src.nvals; v++)
+					strv_push(&l->vals, &l->nvals, src.vals[v]);
+			}
+		}
+		for (int v = 0; v < src.nvals; v++)
+			free(src.vals[v]);
+		free(src.vals);
+	}
+	for (int j = 0; j < nask; j++)
+		llm_call_clear(&calls[j]);
+	free(calls);
+	free(cp);
+	free(ask);
+	for (int i = 0; i < ex->nenums; i++) {
+		ex->enums[i].pending = 0;
+		for (int k = 0; k < ex->enums[i].nlits; k++)
+			ex->enums[i].pending |= !ex->enums[i].lits[k].known;
+	}
+	return st;
+}
+
+/* ---- the rewrite ---- */
+
+static void add_val(char ***v, int *n, const char *s)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	strv_push(v, n, s);
+}
+
+static Expr *null_or(Arena *a, Expr *col, int v)
+{
+	/* CASE WHEN col IS NULL THEN NULL ELSE v END: false (or true) but NULL stays NULL */
+	Expr *isn = ast_expr_new(a, EX_ISNULL);
+	isn->left = col;
+	Expr *c = ast_expr_new(a, EX_CASE);
+	ast_list_push(a, &c->list, isn);
+	ast_list_push(a, &c->list, ast_null(a));
+	c->extra = ast_integer(a, v);
+	return c;
+}
+
+static Expr *any_of(Arena *a, Expr *col, char **v, int n)
+{
+	Expr *r = NULL;
+	for (int i = 0; i < n; i++) {
+		Expr *q = ast_expr_new(a, EX_QUANT);
+		q->op = OP_EQ;
+		q->quant = Q_ANY;
+		q->left = ast_string(a, v[i]);
+		q->right = col;
+		r = r ? ast_binary(a, OP_OR, r, q) : q;
+	}
+	return r ? r : ast_integer(a, 0);
+}
+
+static Expr *rewrite_one(Exec *ex, EnumCmp *c)
+{
+	Arena *a = ex->a;
+	char **v = NULL;
+	int n = 0;
+	if (c->form == EF_CONTAINS) {
+		Expr *r = NULL;
+		for (int k = 0; k < c->nlits; k++) {
+			EnumLit *l = &c->lits[k];
+			Expr *part = l->permitted ? any_of(a, c->col, &l->text, 1)
+			                          : any_of(a, c->col, l->vals, l->nvals);
+			r = r ? ast_binary(a, OP_AND, r, part) : part;
+		}
+		return r;
+	}
+	for (int k = 0; k < c->nlits; k++) {
+		EnumLit *l = &c->lits[k];
+		if (l->permitted)
+			add_val(&v, &n, l->text);
+		for (int m = 0; !l->permitted && m < l->nvals; m++)
+			add_val(&v, &n, l->vals[m]);
+	}
+	Expr *r;
+	switch (c->form) {
+	case EF_ANY:
+		r = any_of(a, c->col, v, n);
+		break;
+	case EF_NOTALL:
+		r = n ? ast_unary(a, OP_NOT, any_of(a, c->col, v, n)) : ast_integer(a, 1);
+		break;
+	default: {
+		int neg = c->form == EF_NE || c->form == EF_NOTIN;
+		if (n == 0 && c->nothers == 0) {
+			r = null_or(a, c->col, neg);
+			break;
+		}
+		r = ast_expr_new(a, EX_IN);
+		r->left = c->col;
+		r->not_ = neg;
+		for (int i = 0; i < n; i++)
+			ast_list_push(a, &r->list, ast_string(a, v[i]));
+		for (int i = 0; i < c->nothers; i++)
+			ast_list_push(a, &r->list, c->others[i]);
+		break;
+	}
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return r;
+}
+
+void enum_rewrite(Exec *ex, int only_known)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		if (c->rewritten || (only_known && c->pending))
+			continue;
+		Expr *r = rewrite_one(ex, c);
+		r->span = (*c->slot)->span;
+		*c->slot = r;
+		c->rewritten = 1;
+	}
+}
+
+void enum_show(Exec *ex, SBuf *out)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		char *s = show_expr(ex, c->orig);
+		sb_printf(out, "enum: %s\n", s);
+		free(s);
+		for (int k = 0; k < c->nlits; k++) {
+			EnumLit *l = &c->lits[k];
+			SBuf q = SBUF_INIT;
+			sb_put_sqlstr(&q, l->text, strlen(l->text));
+			if (l->permitted) {
+				sb_printf(out, "  %s is a permitted value\n", sb_str(&q));
+			} else if (!l->known) {
+				sb_printf(out, "  %s -> not a permitted value: to be classified (1 call)\n",
+				          sb_str(&q));
+			} else {
+				sb_printf(out, "  %s -> {", sb_str(&q));
+				for (int m = 0; m < l->nvals; m++) {
+					if (m)
+						sb_puts(out, ", ");
+					sb_put_sqlstr(out, l->vals[m], strlen(l->vals[m]));
+				}
+				sb_printf(out, "} (%s)\n", l->classified_now ? "classified now"
+				                                             : "from suql_enum_map");
+			}
+			sb_free(&q);
+		}
+		if (c->rewritten) {
+			char *r = show_expr(ex, *c->slot);
+			sb_printf(out, "  becomes %s\n", r);
+			free(r);
+		}
+	}
+}

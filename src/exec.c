@@ -1,0 +1,304 @@
+/*
+ * exec.c: one statement, from its tree to its rows (see doc/executor.md):
+ *
+ *   bind          blocks, names, free-text occurrences, ENUM comparisons (bind.c)
+ *   look up       ENUM literals in suql_enum_map (enum.c)
+ *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_mutate)
+ *   validate      the statement is prepared once, in read-only mode under the authorizer,
+ *                 so a mistake is reported at its place in the user's text before anything
+ *   plan          counts and the worst case, before any call (plan.c, plan_block.c)
+ *   budget        over it: refused, no call made
+ *   classify      ENUM literals not seen before (one call each), then the IN-list rewrite
+ *   show the plan
+ *   execute       blocks in dependency order: walk (exec_walk.c), evaluate ahead, then the
+ *                 statement itself (exec_final.c), rows to the sink
+ *   counters
+ *
+ * Naive mode (optimize off) skips the walk and everything ahead: SQLite calls the
+ * functions row by row. A statement with neither free text nor an ENUM literal to classify
+ * runs as it is, with nothing shown but its rows (and the SQL it became, when it used a
+ * SUQL form).
+ */
+#include "exec_int.h"
+
+#include "lex.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers ---- */
+
+char *exec_value_text(sqlite3_value *v, size_t *n)
+{
+	if (sqlite3_value_type(v) == SQLITE_NULL) {
+		*n = 0;
+		return NULL;
+	}
+	const char *t = (const char *)sqlite3_value_text(v);
+	*n = (size_t)sqlite3_value_bytes(v);
+	return xstrndup(t ? t : "", *n);
+}
+
+SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
+{
+	if (ex->fn_status != SUQL_OK)
+		return err_set(err, ex->fn_status, "%s", ex->fn_msg ? ex->fn_msg : "failed");
+	int rc = sqlite3_errcode(ex->db);
+	if (rc == SQLITE_INTERRUPT || suql_interrupted)
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
+	if (what)
+		return err_set(err, SUQL_ERROR, "%s (%s)", sqlite3_errmsg(ex->db), what);
+	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
+}
+
+SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err)
+{
+	*st = NULL;
+	static int trace = -1;
+	if (trace < 0)
+		trace = getenv("SUQL_TRACE_SQL") != NULL;
+	if (trace)
+		fprintf(stderr, "suql sql: %s\n", sql);
+	if (sqlite3_prepare_v2(ex->db, sql, -1, st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return exec_sqlerr(ex, err, NULL);
+	}
+	return SUQL_OK;
+}
+
+void exec_fail(Exec *ex, SuqlStatus st, const char *msg)
+{
+	if (ex->fn_status != SUQL_OK)
+		return;
+	ex->fn_status = st;
+	ex->fn_msg = xstrdup(msg ? msg : "failed");
+}
+
+void exec_warn(Exec *ex, const char *msg)
+{
+	for (int i = 0; i < ex->nwarned; i++)
+		if (strcmp(ex->warned[i], msg) == 0)
+			return;
+	ex->warned = xrealloc(ex->warned, ((size_t)ex->nwarned + 1) * sizeof *ex->warned);
+	ex->warned[ex->nwarned++] = xstrdup(msg);
+	if (ex->sink && ex->sink->warning)
+		ex->sink->warning(ex->sink->ctx, msg);
+}
+
+/* An SQLite error in the user's statement, at its place in the user's text. */
+SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
+                           SuqlErr *err)
+{
+	int off = sqlite3_error_offset(db);
+	const char *msg = sqlite3_errmsg(db);
+	if (off >= 0 && pr && (size_t)off <= print_len(pr)) {
+		size_t src = print_map(pr, (size_t)off);
+		if (src < len) {
+			Lexer lx;
+			lex_init(&lx, sql, len, src);
+			Token t = lex_next(&lx);
+			size_t tl = t.off == src ? t.len : 0;
+			return err_at(err, SUQL_ERROR, sql, len, src, tl, NULL, "%s", msg);
+		}
+	}
+	return err_set(err, SUQL_ERROR, "%s", msg);
+}
+
+/* ---- the statement ---- */
+
+static void exec_free(Exec *ex)
+{
+	if (ex->ftmp) {
+		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", ex->tmpname);
+		sqlite3_exec(ex->db, q, NULL, NULL, NULL);
+		sqlite3_free(q);
+	}
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		for (int k = 0; k < b->nitems; k++) {
+			ScopeItem *it = &b->items[k];
+			free(it->name);
+			free(it->table);
+			for (int j = 0; j < it->ncols; j++)
+				free(it->cols[j]);
+			free(it->cols);
+		}
+		free(b->items);
+		free(b->with);
+		free(b->colref);
+		for (int k = 0; k < b->nunits; k++)
+			unit_free(&b->units[k]);
+		free(b->units);
+		free(b->acount);
+	}
+	free(ex->blocks);
+	for (int i = 0; i < ex->nocc; i++) {
+		free(ex->occ[i].arg_table);
+		free(ex->occ[i].arg_col);
+	}
+	free(ex->occ);
+	for (int i = 0; i < ex->nsigs; i++)
+		sig_free(&ex->sigs[i]);
+	free(ex->sigs);
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		for (int k = 0; k < c->nlits; k++) {
+			free(c->lits[k].text);
+			for (int m = 0; m < c->lits[k].nvals; m++)
+				free(c->lits[k].vals[m]);
+			free(c->lits[k].vals);
+		}
+		free(c->lits);
+		for (int k = 0; k < c->noptions; k++)
+			free(c->options[k]);
+		free(c->options);
+		free(c->others);
+		free(c->table);
+		free(c->column);
+	}
+	free(ex->enums);
+	memo_free(ex->memo);
+	scope_tabs_free(ex);
+	sb_free(&ex->plan);
+	free(ex->fn_msg);
+	for (int i = 0; i < ex->nwarned; i++)
+		free(ex->warned[i]);
+	free(ex->warned);
+	for (int i = 0; i < ex->ncolnames; i++)
+		free(ex->colnames[i]);
+	free(ex->colnames);
+	free(ex);
+}
+
+/* Prepare the statement as the user wrote it (free text as function calls), under the
+   read-only authorizer when that is on: the one place the user's statement is judged. */
+static SuqlStatus validate(Exec *ex, SuqlErr *err)
+{
+	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+	print_stmt(pr, ex->ast->stmt);
+	sqlite3_stmt *st = NULL;
+	ex->e->guard = ex->e->readonly;
+	int rc = sqlite3_prepare_v2(ex->db, print_text(pr), (int)print_len(pr), &st, NULL);
+	ex->e->guard = 0;
+	SuqlStatus s = SUQL_OK;
+	if (rc == SQLITE_AUTH)
+		s = err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
+		            "and statements here may only read it");
+	else if (rc != SQLITE_OK)
+		s = exec_user_error(ex->db, pr, ex->sql, ex->len, err);
+	if (st) {
+		ex->ncolnames = sqlite3_column_count(st);
+		ex->colnames = xcalloc((size_t)ex->ncolnames + 1, sizeof *ex->colnames);
+		for (int i = 0; i < ex->ncolnames; i++) {
+			const char *n = sqlite3_column_name(st, i);
+			ex->colnames[i] = xstrdup(n ? n : "");
+		}
+	}
+	sqlite3_finalize(st);
+	print_free(pr);
+	return s;
+}
+
+static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
+{
+	if (fn && b->len)
+		fn(ex->sink->ctx, sb_str(b));
+}
+
+static int needs_plan_display(const Exec *ex)
+{
+	return ex->nocc > 0 || ex->nenums > 0;
+}
+
+SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                          const EngineSink *sink, SuqlErr *err)
+{
+	Exec *ex = xcalloc(1, sizeof *ex);
+	ex->e = e;
+	ex->db = e->db;
+	ex->llm = e->llm;
+	ex->ast = ast;
+	ex->a = ast->arena;
+	ex->sql = sql;
+	ex->len = len;
+	ex->set = e->set;
+	ex->sink = sink;
+	ex->memo = memo_new();
+	ex->cnt.t0 = util_now_ms();
+	e->seq++;
+	if (e->llm)
+		llm_stats_begin(e->llm);
+	Exec *outer = e->cur;
+	e->cur = ex;
+	SuqlStatus s = bind_statement(ex, err);
+	if (s == SUQL_OK)
+		s = enum_lookup(ex, err);
+	if (s == SUQL_OK)
+		bind_mutate(ex);
+	if (s == SUQL_OK)
+		s = validate(ex, err);
+	Stmt *st = ast->stmt;
+	int freetext = needs_plan_display(ex) && !st->explain && !ex->standalone;
+	if (s == SUQL_OK && freetext && !e->llm)
+		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
+	if (s == SUQL_OK && freetext) {
+		s = plan_statement(ex, err);
+		int over = ex->set.budget > 0 && ex->worst_total > ex->set.budget &&
+		           ex->set.optimize != OPT_PASSAGE;
+		if (s == SUQL_OK && over) {
+			show_plan(ex, &ex->plan);
+			report(ex, sink ? sink->plan : NULL, &ex->plan);
+			s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
+			            "more than the budget of %ld; raise it with :set budget %lld (or "
+			            ":set budget 0 for no limit), or narrow the query",
+			            ex->worst_total, ex->set.budget, ex->worst_total);
+		}
+		if (s == SUQL_OK && enum_pending(ex) > 0)
+			s = enum_classify(ex, err);
+		if (s == SUQL_OK) {
+			enum_rewrite(ex, 0);
+			if (ex->set.optimize != OPT_OFF)
+				plan_exec(ex);
+			show_plan(ex, &ex->plan);
+			report(ex, sink ? sink->plan : NULL, &ex->plan);
+		}
+		if (s == SUQL_OK && ex->set.optimize != OPT_OFF) {
+			int *order = plan_order(ex);
+			for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
+				Block *b = &ex->blocks[order[i]];
+				if (b->planned)
+					s = ex->set.optimize == OPT_PASSAGE ? passage_block(ex, b, err)
+					                                    : walk_block(ex, b, err);
+				if (s == SUQL_OK && b->exec && b->core && !b->correlated)
+					s = final_ahead(ex, b, err);
+			}
+			free(order);
+		}
+	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
+		/* a view stores its ENUM comparisons rewritten */
+		s = enum_classify(ex, err);
+		if (s == SUQL_OK)
+			enum_rewrite(ex, 0);
+	} else if (s == SUQL_OK && st->has_suql && sink && sink->plan && st->kind == ST_SELECT) {
+		/* no free text: show what SQLite runs */
+		Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
+		print_stmt(pr, st);
+		sb_printf(&ex->plan, "no free text: SQLite runs\n%s\n", print_text(pr));
+		print_free(pr);
+		report(ex, sink->plan, &ex->plan);
+	}
+	if (s == SUQL_OK)
+		s = final_run(ex, NULL, err);
+	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
+	                                           s == SUQL_INTERRUPT)) {
+		SBuf c = SBUF_INIT;
+		show_counters(ex, &c);
+		report(ex, sink->counters, &c);
+		sb_free(&c);
+	}
+	e->cur = outer;
+	exec_free(ex);
+	return s;
+}

@@ -1,0 +1,307 @@
+/*
+ * exec_llm.c: how an evaluation reaches the model. Two things live here:
+ *
+ *  - the passages of a text value for a signature: a list value (FREE_TEXT[]) is one
+ *    passage per element, any other text is one value cut into chunks (RET_CHUNK bytes);
+ *    for a question, the passages that share its words come first (BM25 over the value's
+ *    own passages), then the rest in order, as many as fit in the passage budget. This is a
+ *    function of the value alone, so the optimizer and the per-row functions show the model
+ *    exactly the same text, and get the same answers.
+ *
+ *  - ft_run: evaluations (signature, value) in the caller's order, grouped into calls of
+ *    `batch` candidates with the same signature, handed to llm_run (several in flight at
+ *    once, cache first). As each call finishes its results go into the memo and the caller
+ *    hears about each evaluation; it may stop the rest (they end cancelled).
+ */
+#include "exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- passages ---- */
+
+static size_t one_text(const char *v, size_t n, char ***out)
+{
+	TextSpan *sp;
+	size_t k = text_chunks(v, n, RET_CHUNK, &sp);
+	char **p = xmalloc((k ? k : 1) * sizeof *p);
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++)
+		if (sp[i].len)
+			p[m++] = xstrndup(v + sp[i].off, sp[i].len);
+	free(sp);
+	*out = p;
+	return m;
+}
+
+static char *cut_at_word(const char *s, size_t budget)
+{
+	size_t n = strlen(s);
+	if (n <= budget)
+		return xstrdup(s);
+	size_t k = budget;
+	while (k > 0 && s[k] != ' ')
+		k--;
+	if (k == 0)
+		k = budget;
+	while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)   /* not inside a character */
+		k--;
+	return xstrndup(s, k);
+}
+
+size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out)
+{
+	char **p;
+	size_t np = s->list == 0 ? one_text(v, n, &p) : text_passages(v, n, RET_CHUNK, &p);
+	*out = NULL;
+	if (np == 0) {
+		free(p);
+		return 0;
+	}
+	size_t budget = (size_t)ex->set.passage_tokens * 4;
+	size_t *order = xmalloc(np * sizeof *order);
+	for (size_t i = 0; i < np; i++)
+		order[i] = i;
+	if (s->question) {
+		TextTerms q = TEXT_TERMS_INIT;
+		text_terms(s->question, strlen(s->question), &q);
+		TextTerms *pt = xcalloc(np, sizeof *pt);
+		double *sc = xmalloc(np * sizeof *sc);
+		for (size_t i = 0; i < np; i++)
+			text_terms(p[i], strlen(p[i]), &pt[i]);
+		text_bm25(&q, pt, np, sc);
+		/* matching passages by score (stable), then the others in order */
+		for (size_t i = 1; i < np; i++) {
+			size_t x = order[i], j = i;
+			while (j > 0 && sc[order[j - 1]] < sc[x]) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = x;
+		}
+		for (size_t i = 0; i < np; i++)
+			text_terms_free(&pt[i]);
+		free(pt);
+		free(sc);
+		text_terms_free(&q);
+	}
+	char **res = xmalloc(np * sizeof *res);
+	size_t nr = 0, used = 0;
+	for (size_t i = 0; i < np; i++) {
+		size_t l = strlen(p[order[i]]);
+		if (budget && used + l > budget)
+			continue;   /* skipped for shorter ones after it */
+		res[nr++] = p[order[i]];
+		p[order[i]] = NULL;
+		used += l;
+	}
+	if (nr == 0)   /* not even the best one fits: cut it */
+		res[nr++] = cut_at_word(p[order[0]], budget);
+	text_strv_free(p, np);
+	free(order);
+	*out = res;
+	return nr;
+}
+
+/* ---- runs ---- */
+
+typedef struct WCall {
+	LlmCall c;            /* first: the done callback gets &c */
+	int *req;             /* the requests it answers, one per item */
+	int nreq;
+	char ***psg;          /* per item */
+	size_t *npsg;
+} WCall;
+
+typedef struct Run {
+	Exec *ex;
+	Req *reqs;
+	int *dup_of;          /* an identical earlier request, or -1 */
+	int n;
+	ReqDoneFn done;
+	void *ctx;
+	int stop;
+} Run;
+
+static void store(Exec *ex, const Sig *s, const LlmItem *it, MemoVal *mv)
+{
+	if (s->kind == FT_VERIFY) {
+		mv->verdict = it->verdict ? 1 : 0;
+	} else {
+		free(mv->value);
+		free(mv->warning);
+		mv->value = it->value ? xstrdup(it->value) : NULL;
+		mv->warning = it->warning ? xstrdup(it->warning) : NULL;
+	}
+	(void)ex;
+}
+
+/* Tell the caller about request i and the identical ones after it. */
+static int tell(Run *r, int i, const MemoVal *mv)
+{
+	for (int k = i; k < r->n; k++) {
+		if (k != i && r->dup_of[k] != i)
+			continue;
+		if (r->reqs[k].state == 1 && k != i)
+			continue;
+		r->reqs[k].state = 1;
+		/* results that arrive with the call that satisfied the caller are still told */
+		if (r->done && r->done(r->ctx, &r->reqs[k], mv))
+			r->stop = 1;
+	}
+	return r->stop;
+}
+
+static int call_done(void *ctx, LlmCall *call)
+{
+	Run *r = ctx;
+	WCall *w = (WCall *)call;
+	Exec *ex = r->ex;
+	if (call->status != LLM_DONE)
+		return r->stop;
+	if (!call->cached && ex->in_fn)
+		ex->cnt.ondemand_calls++;
+	for (int k = 0; k < w->nreq; k++) {
+		Req *q = &r->reqs[w->req[k]];
+		MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
+		store(ex, &ex->sigs[q->sig], &call->items[k], mv);
+		q->sent = !call->cached;
+		q->call = w->req[0];
+	}
+	for (int k = 0; k < w->nreq; k++) {
+		Req *q = &r->reqs[w->req[k]];
+		tell(r, w->req[k], memo_get(ex->memo, q->sig, q->v, q->n));
+	}
+	return r->stop;
+}
+
+static int find_dup(Run *r, int i)
+{
+	/* identical (signature, value) earlier in this run: asked once */
+	const Req *q = &r->reqs[i];
+	for (int k = i - 1; k >= 0 && k >= i - 64; k--) {
+		const Req *o = &r->reqs[k];
+		if (o->sig == q->sig && o->n == q->n && r->dup_of[k] < 0 &&
+		    (o->v == q->v || memcmp(o->v, q->v, q->n) == 0))
+			return k;
+	}
+	return -1;
+}
+
+SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err)
+{
+	Run r = {ex, reqs, xmalloc(((size_t)n + 1) * sizeof(int)), n, done, ctx, 0};
+	for (int i = 0; i < n; i++) {
+		r.dup_of[i] = -1;
+		reqs[i].call = -1;
+		reqs[i].sent = 0;
+	}
+	/* answered already, or nothing to ask */
+	for (int i = 0; i < n && !r.stop; i++) {
+		Req *q = &reqs[i];
+		if (q->state != 0)
+			continue;
+		MemoVal *mv = memo_get(ex->memo, q->sig, q->v, q->n);
+		if (mv)
+			tell(&r, i, mv);
+	}
+	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
+	WCall *calls = xcalloc((size_t)n + 1, sizeof *calls);
+	int ncalls = 0;
+	int *open = xmalloc(((size_t)ex->nsigs + 1) * sizeof *open);   /* per signature */
+	for (int i = 0; i <= ex->nsigs; i++)
+		open[i] = -1;
+	for (int i = 0; i < n && !r.stop; i++) {
+		Req *q = &reqs[i];
+		if (q->state != 0)
+			continue;
+		if ((r.dup_of[i] = find_dup(&r, i)) >= 0)
+			continue;
+		const Sig *s = &ex->sigs[q->sig];
+		char **psg;
+		size_t np = ft_passages(ex, s, q->v, q->n, &psg);
+		if (np == 0) {   /* no text: the answer is unknown, without asking */
+			MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
+			mv->verdict = -1;
+			tell(&r, i, mv);
+			continue;
+		}
+		int c = open[q->sig];
+		if (c < 0 || calls[c].nreq >= batch) {
+			c = ncalls++;
+			open[q->sig] = c;
+			WCall *w = &calls[c];
+			w->c.kind = s->kind == FT_VERIFY ? LLM_VERIFY : s->kind == FT_ANSWER ? LLM_ANSWER
+			                                                                   : LLM_SUMMARY;
+			w->c.shape = sig_shape(s);
+			w->c.question = s->question;
+			w->c.op = s->op;
+			w->c.expected = (const char *const *)s->expected;
+			w->c.nexpected = s->nexpected;
+			w->req = xmalloc((size_t)batch * sizeof *w->req);
+			w->psg = xmalloc((size_t)batch * sizeof *w->psg);
+			w->npsg = xmalloc((size_t)batch * sizeof *w->npsg);
+			w->c.items = xcalloc((size_t)batch, sizeof *w->c.items);
+		}
+		WCall *w = &calls[c];
+		w->req[w->nreq] = i;
+		w->psg[w->nreq] = psg;
+		w->npsg[w->nreq] = np;
+		w->c.items[w->nreq].passages = (const char *const *)psg;
+		w->c.items[w->nreq].npassages = (int)np;
+		w->nreq++;
+		w->c.nitems = w->nreq;
+	}
+	free(open);
+	SuqlStatus st = SUQL_OK;
+	if (ncalls > 0 && !r.stop) {
+		LlmCall **cp = xmalloc((size_t)ncalls * sizeof *cp);
+		for (int i = 0; i < ncalls; i++)
+			cp[i] = &calls[i].c;
+		if (!ex->in_fn)
+			ex->cnt.waves++;   /* the optimizer's, not the functions' own calls */
+		st = llm_run(ex->llm, cp, ncalls, call_done, &r, err);
+		free(cp);
+	}
+	for (int i = 0; i < n; i++) {
+		if (reqs[i].state == 0)
+			reqs[i].state = 2;   /* stopped before it was answered */
+		else if (r.dup_of[i] >= 0 && reqs[r.dup_of[i]].state == 1)
+			reqs[i].state = 1;
+	}
+	for (int i = 0; i < ncalls; i++) {
+		WCall *w = &calls[i];
+		llm_call_clear(&w->c);
+		for (int k = 0; k < w->nreq; k++)
+			text_strv_free(w->psg[k], w->npsg[k]);
+		free(w->c.items);
+		free(w->req);
+		free(w->psg);
+		free(w->npsg);
+	}
+	free(calls);
+	free(r.dup_of);
+	return st;
+}
+
+static int one_done(void *ctx, Req *r, const MemoVal *mv)
+{
+	(void)r;
+	*(const MemoVal **)ctx = mv;
+	return 0;
+}
+
+SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, SuqlErr *err)
+{
+	Req q = {0};
+	q.sig = sig;
+	q.v = v;
+	q.n = n;
+	const MemoVal *got = NULL;
+	int saved = ex->in_fn;
+	ex->in_fn = 1;   /* calls made on demand are counted as such (call_done) */
+	SuqlStatus st = ft_run(ex, &q, 1, one_done, &got, err);
+	ex->in_fn = saved;
+	*out = (MemoVal *)got;
+	return st;
+}

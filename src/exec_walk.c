@@ -1,0 +1,482 @@
+/*
+ * exec_walk.c: walking a block's candidates, unit by unit (a DNF conjunct, or the whole
+ * tree past the cap). Free-text leaves are evaluated first for every candidate; the
+ * candidates are listed (exec_cand.c) and, for an unordered lazy walk, ranked by relevance
+ * (exec_rank.c). The unit's tree judges each candidate in three-valued logic.
+ *
+ * Then waves: each takes undecided candidates from the front, asks each one's next atom
+ * (short-circuit over the unit's tree), and runs the asks through ft_run, batched and
+ * several at once. As results come in, candidates are decided; once enough rows passed
+ * (LIMIT + OFFSET: counted from the front in an ordered walk, any distinct rows otherwise)
+ * the calls still pending are cancelled. A wave is sized from the rows still needed and
+ * the pass rate seen so far, so that speculation stays small.
+ */
+#include "exec_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t row_hash(const sqlite3_int64 *ids, int n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < n; i++) {
+		h ^= (uint64_t)ids[i];
+		h *= 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	return h ? h : 1;
+}
+
+static int rowset_has(const RowSet *s, uint64_t h)
+{
+	if (!s->cap)
+		return 0;
+	for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->h[i])
+			return 0;
+		if (s->h[i] == h)
+			return 1;
+	}
+}
+
+static int rowset_add(RowSet *s, uint64_t h)
+{
+	if ((s->n + 1) * 2 >= s->cap) {
+		RowSet o = *s;
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->h = xcalloc(s->cap, sizeof *s->h);
+		s->n = 0;
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.h[i])
+				rowset_add(s, o.h[i]);
+		free(o.h);
+	}
+	if (rowset_has(s, h))
+		return 0;
+	size_t i = h & (s->cap - 1);
+	while (s->h[i])
+		i = (i + 1) & (s->cap - 1);
+	s->h[i] = h;
+	s->n++;
+	return 1;
+}
+
+
+/* ---- the tree ---- */
+
+static int eval_node(const Unit *u, int n, const signed char *sqlv, const signed char *av,
+                     int *next)
+{
+	const TNode *t = &u->nodes[n];
+	switch (t->kind) {
+	case TN_TRUE:
+		return 1;
+	case TN_SQL: {
+		int v = sqlv[t->col];
+		return v < 0 ? 2 : v;
+	}
+	case TN_ATOM: {
+		int v = av[t->occ];
+		if (v == -2) {
+			if (*next < 0)
+				*next = t->occ;
+			return 3;
+		}
+		return v < 0 ? 2 : v;
+	}
+	case TN_NOT: {
+		int v = eval_node(u, t->kids[0], sqlv, av, next);
+		return v == 1 ? 0 : v == 0 ? 1 : v;
+	}
+	case TN_AND:
+	case TN_OR: {
+		int and = t->kind == TN_AND;
+		int any_u = 0, any_n = 0, first = -1;
+		for (int i = 0; i < t->nkids; i++) {
+			int nx = -1;
+			int v = eval_node(u, t->kids[i], sqlv, av, &nx);
+			if (v == (and ? 0 : 1))
+				return v;   /* decided whatever the rest says */
+			if (v == 3) {
+				any_u = 1;
+				if (first < 0)
+					first = nx;
+			}
+			if (v == 2)
+				any_n = 1;
+		}
+		if (any_u) {
+			if (*next < 0)
+				*next = first;
+			return 3;
+		}
+		return any_n ? 2 : and ? 1 : 0;
+	}
+	}
+	return 2;
+}
+
+int unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, int *next)
+{
+	*next = -1;
+	if (u->nnodes == 0)
+		return 1;
+	return eval_node(u, 0, sqlv, atomv, next);
+}
+
+/* ---- the waves ---- */
+
+static void log_ask(Walk *w, long long c, const Req *r)
+{
+	if (r->call < 0)
+		return;   /* answered from the memo: no call */
+	if (w->nlog == w->caplog) {
+		w->caplog = w->caplog ? w->caplog * 2 : 64;
+		w->log_pos = xrealloc(w->log_pos, (size_t)w->caplog * sizeof *w->log_pos);
+		w->log_call = xrealloc(w->log_call, (size_t)w->caplog * sizeof *w->log_call);
+		w->log_sent = xrealloc(w->log_sent, (size_t)w->caplog * sizeof *w->log_sent);
+	}
+	w->log_pos[w->nlog] = w->pos[c];
+	w->log_call[w->nlog] = w->wave * 1000003 + r->call;
+	w->log_sent[w->nlog] = r->sent;
+	w->nlog++;
+}
+
+static long long have(const Walk *w)
+{
+	if (w->b->ordered)
+		return w->front_pass;
+	return w->global ? (long long)w->found->n : w->passes;
+}
+
+static int enough(Walk *w)
+{
+	while (w->front < w->n && w->state[w->order[w->front]] >= 0) {
+		if (w->state[w->order[w->front]] == 1) {
+			w->front_pass++;
+			if (w->b->ordered && w->front_pass == w->need && w->stop_pos < 0)
+				w->stop_pos = w->front;
+		}
+		w->front++;
+	}
+	return w->need >= 0 && have(w) >= w->need;
+}
+
+static void decide(Walk *w, long long c)
+{
+	if (w->state[c] >= 0)
+		return;
+	int next;
+	int v = unit_eval(w->u, w->sqlv + c * w->u->nsqlcols, w->atomv + c * w->u->natoms, &next);
+	if (v == 3)
+		return;
+	w->state[c] = v == 1;
+	w->ndecided++;
+	if (v != 1)
+		return;
+	w->passes++;
+	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)) &&
+	    w->global && (long long)w->found->n == w->need && w->stop_pos < 0)
+		w->stop_pos = w->pos[c];
+	if (!w->b->ordered && !w->global && w->passes == w->need && w->stop_pos < 0)
+		w->stop_pos = w->pos[c];
+}
+
+static int on_done(void *ctx, Req *r, const MemoVal *mv)
+{
+	Walk *w = ctx;
+	long long c = r->tag;
+	w->atomv[c * w->u->natoms + r->tag2] = (signed char)mv->verdict;
+	w->busy[c] = 0;
+	log_ask(w, c, r);
+	decide(w, c);
+	return enough(w);
+}
+
+static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	Unit *u = w->u;
+	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
+	int conc = llm_concurrency(ex->llm);
+	long long maxwave = (long long)batch * (conc > 0 ? conc : 1);
+	SuqlStatus st = SUQL_OK;
+	long long seen_dec = 0, seen_pass = 0;
+	char **wv = NULL;        /* values fetched in this wave */
+	long nwv = 0, capwv = 0;
+	for (;;) {
+		if (suql_interrupted)
+			return err_set(err, SUQL_INTERRUPT, "interrupted");
+		if (enough(w) || w->front >= w->n)
+			break;
+		long long want;
+		if (w->need < 0) {
+			want = 4096 > maxwave ? 4096 : maxwave;
+		} else {
+			double rate = (seen_pass + 2 * prior) / (seen_dec + 2.0);
+			if (rate < 0.02)
+				rate = 0.02;
+			double rest = (double)(w->need - have(w));
+			want = (long long)ceil(rest / rate);
+			if (want > maxwave)
+				want = maxwave;
+			if (want < 1)
+				want = 1;
+		}
+		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
+		int nreq = 0;
+		long long progress = 0;
+		for (long long p = w->front; p < w->n && nreq < want; p++) {
+			long long c = w->order[p];
+			if (w->state[c] >= 0 || w->busy[c])
+				continue;
+			/* a row an earlier unit found passes here too */
+			if (w->b->identity && w->found->n &&
+			    rowset_has(w->found, row_hash(w->ids + c * w->nid, w->nid))) {
+				w->state[c] = 1;
+				w->ndecided++;
+				w->passes++;
+				progress++;
+				continue;
+			}
+			for (;;) {
+				int k;
+				int v = unit_eval(u, w->sqlv + c * u->nsqlcols, w->atomv + c * u->natoms, &k);
+				if (v != 3) {
+					decide(w, c);
+					progress++;
+					break;
+				}
+				const Occ *o = &ex->occ[u->atoms[k]];
+				size_t len;
+				int failed;
+				char *val = cand_value(w, c, w->atom_arg[k], &len, err, &failed);
+				if (failed) {
+					free(reqs);
+					for (long i = 0; i < nwv; i++)
+						free(wv[i]);
+					free(wv);
+					return SUQL_ERROR;
+				}
+				if (!val) {
+					w->atomv[c * u->natoms + k] = -1;   /* NULL text: unknown */
+					continue;
+				}
+				MemoVal *mv = o->sig >= 0 ? memo_get(ex->memo, o->sig, val, len) : NULL;
+				if (mv) {
+					w->atomv[c * u->natoms + k] = (signed char)mv->verdict;
+					free(val);
+					continue;
+				}
+				if (nwv == capwv) {
+					capwv = capwv ? capwv * 2 : 64;
+					wv = xrealloc(wv, (size_t)capwv * sizeof *wv);
+				}
+				wv[nwv++] = val;
+				Req *r = &reqs[nreq++];
+				r->sig = o->sig;
+				r->v = val;
+				r->n = len;
+				r->tag = (int)c;
+				r->tag2 = k;
+				w->busy[c] = 1;
+				break;
+			}
+		}
+		long long dec0 = w->passes;
+		long long decided_before = w->ndecided;
+		if (nreq > 0) {
+			w->wave++;
+			st = ft_run(ex, reqs, nreq, on_done, w, err);
+			for (int i = 0; i < nreq; i++)
+				if (reqs[i].state == 2)
+					w->busy[reqs[i].tag] = 0;   /* cancelled: still undecided */
+		}
+		seen_dec += w->ndecided - decided_before;
+		seen_pass += w->passes - dec0;
+		free(reqs);
+		for (long i = 0; i < nwv; i++)
+			free(wv[i]);
+		nwv = 0;
+		if (st != SUQL_OK)
+			break;
+		if (nreq == 0 && progress == 0)
+			break;
+	}
+	free(wv);
+	return st;
+}
+
+/* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
+
+static SuqlStatus ahead_values(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
+                               SuqlErr *err)
+{
+	const Occ *o = &ex->occ[occ];
+	if (o->sig < 0)
+		return SUQL_OK;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, o->arg, "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, NULL);
+	s->cores[0]->distinct = DISTINCT_DISTINCT;
+	char *sql = exec_print_select(ex, s);
+	sqlite3_stmt *st;
+	SuqlStatus r = exec_prepare(ex, sql, &st, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = exec_value_text(sqlite3_column_value(st, 0), &len[n]);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		r = exec_sqlerr(ex, err, "reading the rows that pass WHERE");
+	sqlite3_finalize(st);
+	if (r == SUQL_OK && n) {
+		Req *reqs = xcalloc((size_t)n, sizeof *reqs);
+		for (long i = 0; i < n; i++) {
+			reqs[i].sig = o->sig;
+			reqs[i].v = v[i];
+			reqs[i].n = len[i];
+		}
+		r = ft_run(ex, reqs, (int)n, NULL, NULL, err);
+		free(reqs);
+	}
+	*nvals += n;
+	for (long i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	free(len);
+	return r;
+}
+
+SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
+{
+	return ahead_values(ex, b, occ, where, nvals, err);
+}
+
+/* ---- a block ---- */
+
+static void speculation(Walk *w)
+{
+	if (w->stop_pos < 0 || w->nlog == 0)
+		return;
+	Exec *ex = w->ex;
+	for (long i = 0; i < w->nlog; i++) {
+		if (w->log_pos[i] <= w->stop_pos)
+			continue;
+		ex->cnt.spec_items++;
+		w->u->spec_items++;
+		/* a call whose every candidate came after the stop was not needed at all */
+		int all = w->log_sent[i], first = 1;
+		for (long j = 0; j < w->nlog && all; j++) {
+			if (w->log_call[j] != w->log_call[i])
+				continue;
+			if (j < i)
+				first = 0;
+			all &= w->log_pos[j] > w->stop_pos;
+		}
+		if (all && first)
+			ex->cnt.spec_calls++;
+	}
+}
+
+static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr *err)
+{
+	Walk w = {0};
+	w.found = found;
+	w.ex = ex;
+	w.b = b;
+	w.u = u;
+	w.stop_pos = -1;
+	w.need = b->limit;
+	w.global = !b->ordered && b->identity && w.need >= 0;
+	cand_ids(&w);
+	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
+	for (int k = 0; k < u->natoms; k++) {
+		Expr *a = ex->occ[u->atoms[k]].arg;
+		int found_i = -1;
+		for (int i = 0; i < w.narg && found_i < 0; i++)
+			if (cand_same_arg(w.args[i], a))
+				found_i = i;
+		w.atom_arg[k] = found_i >= 0 ? found_i : cand_arg(&w, a);
+	}
+	SuqlStatus st = SUQL_OK;
+	long long nvals = 0;
+	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
+		st = ahead_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+	ex->cnt.ahead_values += nvals;
+	if (st == SUQL_OK)
+		st = cand_load(&w, err);
+	if (st != SUQL_OK) {
+		walk_free(&w);
+		return st;
+	}
+	u->rows = w.n;
+	size_t n1 = (size_t)w.n + 1;
+	w.atomv = xmalloc(n1 * ((size_t)u->natoms + 1));
+	memset(w.atomv, -2, n1 * ((size_t)u->natoms + 1));
+	w.state = xmalloc(n1);
+	memset(w.state, -1, n1);
+	w.busy = xcalloc(n1, 1);
+	w.order = xmalloc(n1 * sizeof *w.order);
+	w.pos = xmalloc(n1 * sizeof *w.pos);
+	for (long long i = 0; i < w.n; i++)
+		w.order[i] = i;
+	double prior = 0.3;
+	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
+		st = rank_candidates(&w, &prior, err);
+		if (prior <= 0)
+			prior = 0.05;
+	}
+	for (long long i = 0; i < w.n; i++)
+		w.pos[w.order[i]] = i;
+	if (st == SUQL_OK)
+		st = run_waves(&w, prior, err);
+	speculation(&w);
+	for (long long c = 0; c < w.n; c++) {
+		int any = w.state[c] >= 0;
+		for (int k = 0; k < u->natoms && !any; k++)
+			any = w.atomv[c * u->natoms + k] != -2;
+		u->examined += any;
+		u->accepted += w.state[c] == 1;
+		u->rejected += w.state[c] == 0;
+	}
+	walk_free(&w);
+	return st;
+}
+
+SuqlStatus walk_block(Exec *ex, Block *b, SuqlErr *err)
+{
+	RowSet found = {0};
+	SuqlStatus st = SUQL_OK;
+	long long best = 0;
+	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
+		Unit *u = &b->units[i];
+		/* unordered under LIMIT: any rows will do, and enough were found */
+		if (b->limit >= 0 && !b->ordered &&
+		    ((b->identity && (long long)found.n >= b->limit) || best >= b->limit)) {
+			u->skipped = 1;
+			continue;
+		}
+		st = walk_unit(ex, b, u, &found, err);
+		if (u->accepted > best)
+			best = u->accepted;
+	}
+	free(found.h);
+	b->executed = 1;
+	return st;
+}

@@ -1,0 +1,514 @@
+/*
+ * plan.c: the optimizer's plan for each SELECT block.
+ *
+ * A block's WHERE is read as its AND/OR/NOT skeleton over leaves. A leaf is structured
+ * (SQLite evaluates it: no free text of this block in it), a verify atom of the block, or
+ * a free-text leaf (free text of the block inside something larger, e.g. a typed answer
+ * compared with a date: its calls are evaluated for every candidate, then SQLite evaluates
+ * it). The skeleton becomes an OR of ANDs (DNF, NOT pushed to the leaves), each AND a
+ * *unit*: its structured literals make one SQLite statement listing the unit's candidates,
+ * its atoms are tried per candidate, cheapest and most selective first. Past the size cap
+ * (dnf_cap conjuncts) the block is one unit holding the whole tree, judged per candidate
+ * with short-circuit, and the candidates are the rows that satisfy the tree's top-level
+ * structured conjuncts.
+ *
+ * Before any call the budget needs the most calls the statement may make: for that, every
+ * block's WHERE is *relaxed* (literals that need the model, or an ENUM literal not yet
+ * classified, are dropped: the OR of what is left of each conjunct can only hold for more
+ * rows), candidate counts are read with count(*) over the relaxed conditions, and the SQL
+ * functions answer NULL without calling anything while they are counted.
+ *
+ * A block is walked lazily (stops early) when its select has LIMIT and no DISTINCT,
+ * GROUP BY, aggregate or window, and its ORDER BY is absent (candidates in relevance order)
+ * or structured (candidates in that order). Occurrences outside WHERE get their own plan:
+ * projection last (the statement's result columns), ahead (every row that passes WHERE:
+ * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
+ */
+#include "exec_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers shared by the executor's files ---- */
+
+Expr *exec_and(Arena *a, Expr *l, Expr *r)
+{
+	if (!l)
+		return r;
+	if (!r)
+		return l;
+	return ast_binary(a, OP_AND, l, r);
+}
+
+void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias)
+{
+	if (!*l)
+		*l = arena_alloc(a, sizeof **l);
+	ResultList *r = *l;
+	if (r->n == r->cap) {
+		int nc = r->cap ? r->cap * 2 : 8;
+		ResultCol **v = arena_alloc(a, (size_t)nc * sizeof *v);
+		if (r->n)
+			memcpy(v, r->items, (size_t)r->n * sizeof *v);
+		r->items = v;
+		r->cap = nc;
+	}
+	ResultCol *c = arena_alloc(a, sizeof *c);
+	c->expr = e;
+	if (alias)
+		c->alias = ast_name_make(a, alias);
+	r->items[r->n++] = c;
+}
+
+/* A SELECT over block b's FROM, with the WITH clauses in scope of the block. */
+Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order)
+{
+	Arena *a = ex->a;
+	Select *s = arena_alloc(a, sizeof *s);
+	SelectCore *c = arena_alloc(a, sizeof *c);
+	c->kind = CORE_SELECT;
+	c->cols = cols;
+	c->from = b->core ? b->core->from : NULL;
+	c->where = where;
+	s->ncore = s->capcore = 1;
+	s->cores = arena_alloc(a, sizeof *s->cores);
+	s->cores[0] = c;
+	s->ops = arena_alloc(a, sizeof *s->ops);
+	s->order = order;
+	if (b->nwith) {
+		With *w = arena_alloc(a, sizeof *w);
+		int total = 0;
+		for (int i = 0; i < b->nwith; i++)
+			total += b->with[i]->n;
+		w->items = arena_alloc(a, (size_t)(total ? total : 1) * sizeof *w->items);
+		/* outer clauses first; a name defined again further in hides the outer one */
+		for (int i = 0; i < b->nwith; i++) {
+			w->recursive |= b->with[i]->recursive;
+			for (int k = 0; k < b->with[i]->n; k++) {
+				Cte *cte = b->with[i]->items[k];
+				if (cte->select == b->sel)
+					continue;   /* the block's own definition */
+				int hidden = 0;
+				for (int j = i + 1; j < b->nwith && !hidden; j++)
+					for (int m = 0; m < b->with[j]->n && !hidden; m++)
+						hidden = ast_name_eq(b->with[j]->items[m]->name, cte->name);
+				if (!hidden)
+					w->items[w->n++] = cte;
+			}
+		}
+		w->cap = total;
+		if (w->n)
+			s->with = w;
+	}
+	return s;
+}
+
+/* Budget phase: every block's WHERE printed relaxed (see above). */
+static int relax_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Exec *ex = ctx;
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (b->core && b->core->where == e && b->relaxed_set) {
+			if (b->relaxed == e)
+				return 0;   /* nothing to drop: printed as it is */
+			if (b->relaxed)
+				print_expr(pr, b->relaxed);
+			else
+				print_raw(pr, "1");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+char *exec_print_select(Exec *ex, Select *s)
+{
+	PrintHooks hk = {ex, relax_hook, NULL};
+	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
+	                        ex->ast->src_off);
+	print_select(pr, s);
+	char *t = print_steal(pr);
+	print_free(pr);
+	return t;
+}
+
+long long exec_count(Exec *ex, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long n = -1;
+	int saved = ex->counting;
+	ex->counting = 1;   /* functions answer NULL without calling anything */
+	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	ex->counting = saved;
+	return n;
+}
+
+/* ---- the skeleton and its leaves ---- */
+
+typedef struct Skel {
+	Exec *ex;
+	int b;
+	int budget;           /* budget phase */
+	Lit *leaves;          /* distinct leaves of the WHERE */
+	int nleaves, cap;
+} Skel;
+
+static int occ_of_call(Exec *ex, const Expr *e)
+{
+	if (e->kind != EX_FUNC)
+		return -1;
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].call == e)
+			return i;
+	return -1;
+}
+
+typedef struct Found {
+	Exec *ex;
+	int b;
+	int own, other, pending;
+	int *occs;
+	int nocc;
+} Found;
+
+static int find_cb(void *ctx, Expr *e)
+{
+	Found *f = ctx;
+	int o = occ_of_call(f->ex, e);
+	if (o >= 0) {
+		if (f->ex->occ[o].block == f->b) {
+			f->own = 1;
+			f->occs = xrealloc(f->occs, ((size_t)f->nocc + 1) * sizeof *f->occs);
+			f->occs[f->nocc++] = o;
+		} else {
+			f->other = 1;
+		}
+	}
+	for (int i = 0; i < f->ex->nenums; i++)
+		if (!f->ex->enums[i].rewritten && *f->ex->enums[i].slot == e)
+			f->pending = 1;
+	return AST_CONTINUE;
+}
+
+static int add_leaf(Skel *sk, Expr *e)
+{
+	Exec *ex = sk->ex;
+	for (int i = 0; i < sk->nleaves; i++)
+		if (sk->leaves[i].e == e)
+			return i;
+	if (sk->nleaves == sk->cap) {
+		sk->cap = sk->cap ? sk->cap * 2 : 8;
+		sk->leaves = xrealloc(sk->leaves, (size_t)sk->cap * sizeof *sk->leaves);
+	}
+	Lit *l = &sk->leaves[sk->nleaves];
+	memset(l, 0, sizeof *l);
+	l->e = e;
+	l->occ = -1;
+	int o = occ_of_call(ex, e);
+	Found f = {ex, sk->b, 0, 0, 0, NULL, 0};
+	AstVisitor v = {0};
+	v.ctx = &f;
+	v.expr = find_cb;
+	ast_visit_expr(e, &v);
+	if (o >= 0 && ex->occ[o].atom && ex->occ[o].block == sk->b && f.nocc == 1) {
+		l->kind = LK_ATOM;
+		l->occ = o;
+	} else if (f.pending || (sk->budget && (f.own || f.other))) {
+		l->kind = LK_DEFER;
+	} else if (f.own) {
+		l->kind = LK_LEAF;
+	} else {
+		l->kind = LK_SQL;
+	}
+	free(f.occs);
+	return sk->nleaves++;
+}
+
+/* ---- DNF ---- */
+
+typedef struct Conj {
+	int *lit;             /* leaf index * 2 + negated */
+	int n;
+} Conj;
+
+typedef struct Dnf {
+	Conj *c;
+	int n;
+	int over;             /* past the cap */
+} Dnf;
+
+static void dnf_free(Dnf *d)
+{
+	for (int i = 0; i < d->n; i++)
+		free(d->c[i].lit);
+	free(d->c);
+	d->c = NULL;
+	d->n = 0;
+}
+
+static void conj_push(Dnf *d, int *lit, int n)
+{
+	d->c = xrealloc(d->c, ((size_t)d->n + 1) * sizeof *d->c);
+	d->c[d->n].lit = xmalloc(((size_t)n + 1) * sizeof(int));
+	if (n)
+		memcpy(d->c[d->n].lit, lit, (size_t)n * sizeof(int));
+	d->c[d->n].n = n;
+	d->n++;
+}
+
+static int dnf_of(Skel *sk, Expr *e, int neg, Dnf *out, int cap)
+{
+	if (e->kind == EX_UNARY && e->op == OP_NOT)
+		return dnf_of(sk, e->left, !neg, out, cap);
+	int is_and = e->kind == EX_BINARY && e->op == OP_AND;
+	int is_or = e->kind == EX_BINARY && e->op == OP_OR;
+	if ((is_and && !neg) || (is_or && neg)) {
+		/* distribute: (A1 or A2) and (B1 or B2) -> A1B1 or A1B2 or ... */
+		Dnf l = {0}, r = {0};
+		if (dnf_of(sk, e->left, neg, &l, cap) || dnf_of(sk, e->right, neg, &r, cap) ||
+		    (long long)l.n * r.n > cap) {
+			dnf_free(&l);
+			dnf_free(&r);
+			return 1;
+		}
+		for (int i = 0; i < l.n; i++) {
+			for (int k = 0; k < r.n; k++) {
+				int n = l.c[i].n + r.c[k].n;
+				int *v = xmalloc(((size_t)n + 1) * sizeof *v);
+				int m = 0, contra = 0;
+				for (int j = 0; j < l.c[i].n; j++)
+					v[m++] = l.c[i].lit[j];
+				for (int j = 0; j < r.c[k].n; j++) {
+					int x = r.c[k].lit[j], dup = 0;
+					for (int q = 0; q < m; q++) {
+						dup |= v[q] == x;
+						contra |= v[q] == (x ^ 1);   /* a and not a: never true */
+					}
+					if (!dup)
+						v[m++] = x;
+				}
+				if (!contra)
+					conj_push(out, v, m);
+				free(v);
+			}
+		}
+		dnf_free(&l);
+		dnf_free(&r);
+		return 0;
+	}
+	if ((is_or && !neg) || (is_and && neg)) {
+		if (dnf_of(sk, e->left, neg, out, cap) || dnf_of(sk, e->right, neg, out, cap))
+			return 1;
+		return out->n > cap;
+	}
+	int lit = add_leaf(sk, e) * 2 + neg;
+	conj_push(out, &lit, 1);
+	return out->n > cap;
+}
+
+/* ---- units ---- */
+
+void unit_free(Unit *u)
+{
+	free(u->lits);
+	for (int i = 0; i < u->nnodes; i++)
+		free(u->nodes[i].kids);
+	free(u->nodes);
+	free(u->atoms);
+	free(u->leaf_occ);
+	free(u->sqlcols);
+	free(u->sql);
+	free(u->rank_note);
+	memset(u, 0, sizeof *u);
+}
+
+static int node_add(Unit *u, TNodeKind k)
+{
+	u->nodes = xrealloc(u->nodes, ((size_t)u->nnodes + 1) * sizeof *u->nodes);
+	TNode *n = &u->nodes[u->nnodes];
+	memset(n, 0, sizeof *n);
+	n->kind = k;
+	n->col = n->occ = -1;
+	return u->nnodes++;
+}
+
+static void node_kid(Unit *u, int p, int k)
+{
+	TNode *n = &u->nodes[p];
+	n->kids = xrealloc(n->kids, ((size_t)n->nkids + 1) * sizeof *n->kids);
+	n->kids[n->nkids++] = k;
+}
+
+static int unit_atom_index(Unit *u, int occ)
+{
+	for (int i = 0; i < u->natoms; i++)
+		if (u->atoms[i] == occ)
+			return i;
+	u->atoms = xrealloc(u->atoms, ((size_t)u->natoms + 1) * sizeof *u->atoms);
+	u->atoms[u->natoms] = occ;
+	return u->natoms++;
+}
+
+static void add_leaf_occs(Exec *ex, Unit *u, int b, Expr *e)
+{
+	Found f = {ex, b, 0, 0, 0, NULL, 0};
+	AstVisitor v = {0};
+	v.ctx = &f;
+	v.expr = find_cb;
+	ast_visit_expr(e, &v);
+	for (int i = 0; i < f.nocc; i++) {
+		int dup = 0;
+		for (int k = 0; k < u->nleaf_occ; k++)
+			dup |= u->leaf_occ[k] == f.occs[i];
+		if (!dup) {
+			u->leaf_occ = xrealloc(u->leaf_occ, ((size_t)u->nleaf_occ + 1) * sizeof(int));
+			u->leaf_occ[u->nleaf_occ++] = f.occs[i];
+		}
+	}
+	free(f.occs);
+}
+
+/* The tree of a whole WHERE (tree mode): structured and free-text leaves read as columns. */
+static int tree_of(Exec *ex, Skel *sk, Unit *u, Expr *e)
+{
+	if (e->kind == EX_UNARY && e->op == OP_NOT) {
+		int n = node_add(u, TN_NOT);
+		int k = tree_of(ex, sk, u, e->left);
+		node_kid(u, n, k);
+		return n;
+	}
+	if (e->kind == EX_BINARY && (e->op == OP_AND || e->op == OP_OR)) {
+		int n = node_add(u, e->op == OP_AND ? TN_AND : TN_OR);
+		int l = tree_of(ex, sk, u, e->left);
+		int r = tree_of(ex, sk, u, e->right);
+		node_kid(u, n, l);
+		node_kid(u, n, r);
+		return n;
+	}
+	Lit *l = &sk->leaves[add_leaf(sk, e)];
+	if (l->kind == LK_ATOM) {
+		int n = node_add(u, TN_ATOM);
+		u->nodes[n].occ = unit_atom_index(u, l->occ);
+		u->nodes[n].expr = e;
+		return n;
+	}
+	if (l->kind == LK_DEFER) {
+		add_leaf_occs(ex, u, sk->b, e);   /* counted for the budget all the same */
+		return node_add(u, TN_TRUE);      /* budget phase: assumed to hold */
+	}
+	if (l->kind == LK_LEAF)
+		add_leaf_occs(ex, u, sk->b, e);
+	int n = node_add(u, TN_SQL);
+	u->nodes[n].expr = e;
+	u->nodes[n].col = u->nsqlcols;
+	u->sqlcols = xrealloc(u->sqlcols, ((size_t)u->nsqlcols + 1) * sizeof *u->sqlcols);
+	u->sqlcols[u->nsqlcols++] = e;
+	return n;
+}
+
+/* The top-level structured conjuncts of a tree (the candidates of tree mode). */
+static Expr *top_sql(Exec *ex, Skel *sk, Expr *e)
+{
+	if (e->kind == EX_BINARY && e->op == OP_AND)
+		return exec_and(ex->a, top_sql(ex, sk, e->left), top_sql(ex, sk, e->right));
+	Lit *l = &sk->leaves[add_leaf(sk, e)];
+	return l->kind == LK_SQL ? e : NULL;
+}
+
+static Expr *lit_expr(Exec *ex, const Lit *l, int neg)
+{
+	return neg ? ast_unary(ex->a, OP_NOT, l->e) : l->e;
+}
+
+/* Build block b's units from its WHERE. budget: the relaxed form (no calls needed). */
+static void build_units(Exec *ex, Block *b, int budget)
+{
+	for (int i = 0; i < b->nunits; i++)
+		unit_free(&b->units[i]);
+	free(b->units);
+	b->units = NULL;
+	b->nunits = 0;
+	b->dnf_over = 0;
+	Expr *w = b->core ? b->core->where : NULL;
+	if (!w)
+		return;
+	Skel sk = {ex, b->id, budget, NULL, 0, 0};
+	Dnf d = {0};
+	int cap = ex->set.dnf_cap > 0 ? ex->set.dnf_cap : ENGINE_DEFAULT_DNF_CAP;
+	if (dnf_of(&sk, w, 0, &d, cap) || d.n > cap) {
+		dnf_free(&d);
+		b->dnf_over = 1;
+		b->units = xcalloc(1, sizeof *b->units);
+		b->nunits = 1;
+		Unit *u = &b->units[0];
+		u->where = u->where_sql = top_sql(ex, &sk, w);
+		tree_of(ex, &sk, u, w);
+		/* node 0 must be the root: tree_of adds the root first */
+	} else {
+		b->units = xcalloc((size_t)(d.n ? d.n : 1), sizeof *b->units);
+		b->nunits = d.n;
+		for (int i = 0; i < d.n; i++) {
+			Unit *u = &b->units[i];
+			int root = node_add(u, TN_AND);
+			for (int k = 0; k < d.c[i].n; k++) {
+				int li = d.c[i].lit[k] >> 1, neg = d.c[i].lit[k] & 1;
+				Lit *l = &sk.leaves[li];
+				u->lits = xrealloc(u->lits, ((size_t)u->nlits + 1) * sizeof *u->lits);
+				u->lits[u->nlits] = *l;
+				u->lits[u->nlits].neg = neg;
+				u->nlits++;
+				if (l->kind == LK_DEFER)
+					add_leaf_occs(ex, u, b->id, l->e);   /* counted for the budget */
+				if (l->kind == LK_SQL || l->kind == LK_LEAF) {
+					u->where = exec_and(ex->a, u->where, lit_expr(ex, l, neg));
+					if (l->kind == LK_SQL)
+						u->where_sql = exec_and(ex->a, u->where_sql, lit_expr(ex, l, neg));
+					if (l->kind == LK_LEAF)
+						add_leaf_occs(ex, u, b->id, l->e);
+				} else if (l->kind == LK_ATOM) {
+					int n = node_add(u, TN_ATOM);
+					u->nodes[n].occ = unit_atom_index(u, l->occ);
+					u->nodes[n].expr = l->e;
+					if (neg) {
+						int m = node_add(u, TN_NOT);
+						node_kid(u, m, n);
+						n = m;
+					}
+					node_kid(u, root, n);
+				}
+			}
+		}
+		dnf_free(&d);
+	}
+	free(sk.leaves);
+}
+
+/* The relaxed WHERE of a block: OR over units of their structured parts. */
+static void set_relaxed(Exec *ex, Block *b)
+{
+	b->relaxed_set = 1;
+	b->relaxed = NULL;
+	Expr *r = NULL;
+	for (int i = 0; i < b->nunits; i++) {
+		Unit *u = &b->units[i];
+		if (!u->where)
+			return;   /* a unit with no structured part: every row may pass */
+		r = r ? ast_binary(ex->a, OP_OR, r, u->where) : u->where;
+	}
+	b->relaxed = r;
+	if (b->nunits == 0 && b->core && b->core->where)
+		b->relaxed = ast_integer(ex->a, 0);   /* no conjunct can hold */
+}
+
+void plan_units(Exec *ex, Block *b, int budget)
+{
+	build_units(ex, b, budget);
+	if (budget)
+		set_relaxed(ex, b);
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Results never depend on the optimizer: every statement of tests/engine/equiv.sql runs on
+# the demo database optimized and naive (:set optimize off), with the offline backend and
+# no cache, and both must return the same rows: in the same order when the statement has
+# ORDER BY, as multisets otherwise. A line "any SELECT ... LIMIT n [OFFSET m];" has LIMIT
+# without ORDER BY, where SQL may return any qualifying rows: there each optimized row must
+# be a row of the statement without its LIMIT, and their number must be what LIMIT and
+# OFFSET leave of those.
+set -u
+db=$SUQL_TMP/equiv.db
+cp "$SUQL_BUILD/demo.db" "$db" || { echo "not ok equiv: no $SUQL_BUILD/demo.db"; exit 0; }
+out=$SUQL_TMP/equiv
+mkdir -p "$out"
+
+run() {   # run MODE SQL > rows
+	"$SUQL_PROG" --offline --no-cache --csv --no-headers --set budget=0 --set "optimize=$1" "$db" -c "$2" \
+		2>"$out/err"
+}
+
+n=0
+grep -v '^#' tests/engine/equiv.sql | grep -v '^[[:space:]]*$' >"$out/list"
+while IFS= read -r line; do
+	n=$((n + 1))
+	any=0
+	case $line in "any "*) any=1; line=${line#any } ;; esac
+	name="equiv $n: $(printf '%s' "$line" | cut -c1-70)"
+	run on "$line" >"$out/on"; st_on=$?
+	err_on=$(cat "$out/err")
+	run off "$line" >"$out/off"; st_off=$?
+	err_off=$(cat "$out/err")
+	if [ "$st_on" -ne 0 ] || [ "$st_off" -ne 0 ]; then
+		echo "not ok $name"
+		echo "# status optimized $st_on ($err_on), naive $st_off ($err_off)"
+		continue
+	fi
+	if [ $any -eq 1 ]; then
+		full=$(printf '%s' "$line" | sed -E 's/ LIMIT ([0-9]+)( OFFSET ([0-9]+))?;$/;/')
+		lim=$(printf '%s' "$line" | sed -E 's/.* LIMIT ([0-9]+)( OFFSET ([0-9]+))?;$/\1/')
+		off=$(printf '%s' "$line" | sed -E 's/.* LIMIT ([0-9]+)( OFFSET ([0-9]+))?;$/\3/')
+		off=${off:-0}
+		run off "$full" | sort >"$out/all"
+		total=$(wc -l <"$out/all")
+		want=$((total - off))
+		[ "$want" -lt 0 ] && want=0
+		[ "$want" -gt "$lim" ] && want=$lim
+		got=$(wc -l <"$out/on")
+		bad=$(sort "$out/on" | comm -23 - "$out/all" | head -3)
+		if [ "$got" -eq "$want" ] && [ -z "$bad" ] && [ "$(wc -l <"$out/off")" -eq "$want" ]; then
+			echo "ok $name"
+		else
+			echo "not ok $name"
+			echo "# $got rows (naive $(wc -l <"$out/off")), want $want of $total qualifying"
+			[ -n "$bad" ] && echo "# rows that do not qualify: $bad"
+		fi
+		continue
+	fi
+	case $line in
+	*"ORDER BY"*) cmp -s "$out/on" "$out/off" ;;
+	*) [ "$(sort "$out/on")" = "$(sort "$out/off")" ] ;;
+	esac
+	if [ $? -eq 0 ]; then
+		echo "ok $name"
+	else
+		echo "not ok $name"
+		diff "$out/on" "$out/off" | head -10 | sed 's/^/# /'
+	fi
+done <"$out/list"
+[ $n -ge 50 ] && echo "ok equiv: the corpus has $n statements (at least 50)" ||
+	echo "not ok equiv: the corpus has only $n statements"

@@ -1,0 +1,254 @@
+#!/bin/sh
+# Each optimization of the free-text executor pinned by the calls it costs (counted, never
+# timed), read from the counters that -v shows: laziness under LIMIT, structured predicates
+# first, the cache, projection last, the budget, ENUM mappings kept in the database,
+# batches, and speculation with several calls in flight (against build/llmserver). Also the
+# precision of a free-text filter against the demo's ground truth.
+set -u
+B=$SUQL_BUILD
+T=$SUQL_TMP/calls
+mkdir -p "$T"
+demo=$T/demo.db
+cp "$B/demo.db" "$demo"
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
+
+# q DB SQL [suql options...]: run with counters shown (no times), output in $T/out
+q() {
+	db=$1 sql=$2
+	shift 2
+	"$SUQL_PROG" -v --offline --set times=off "$@" "$db" -c "$sql" >"$T/out" 2>"$T/err"
+}
+num() {   # num LABEL: the first number after "LABEL: " in the counters
+	sed -n "s/^  $1: \([0-9][0-9]*\).*/\1/p" "$T/out" | head -1
+}
+expect() {   # expect NAME LABEL WANT
+	got=$(num "$2")
+	if [ "$got" = "$3" ]; then ok "$1"; else notok "$1" "$2: got '$got', want $3" "$(cat "$T/err")"; fi
+}
+expect_le() {
+	got=$(num "$2")
+	if [ -n "$got" ] && [ "$got" -le "$3" ]; then ok "$1"; else notok "$1" "$2: got '$got', want at most $3"; fi
+}
+
+# --- a table of 1,000 rows, one of them plainly romantic: LIMIT 1 costs one verification
+big=$T/big.db
+rm -f "$big"
+"$SUQL_PROG" "$big" >/dev/null 2>&1 <<'EOF'
+CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT, reviews FREE_TEXT[]);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+INSERT INTO places SELECT i, 'Place ' || i,
+  json_array('The food was fine and the staff were quick.', 'We came for lunch on a ' ||
+             CASE i % 3 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Friday' ELSE 'Sunday' END ||
+             ' and sat at table ' || i || '.')
+FROM n;
+UPDATE places SET reviews = json_array('A romantic place: candlelit tables, very romantic, perfect for a romantic date night.') WHERE id = 537;
+EOF
+q "$big" "SELECT name FROM places WHERE answer(reviews, 'is this place romantic?') = 'Yes' LIMIT 1;" \
+	--no-cache --set batch=1 --concurrency 1
+expect "calls: LIMIT 1 over 1000 candidates, the first-ranked passes: one verification" "llm calls" 1
+grep -q "Place 537" "$T/out" && ok "calls: ... and it is the romantic one" || notok "calls: ... and it is the romantic one"
+grep -q "conjunct 1.1: 1000 rows after the structured filter; 1 examined" "$T/out" &&
+	ok "calls: 1000 candidates, one examined" || notok "calls: 1000 candidates, one examined" "$(grep conjunct "$T/out")"
+q "$big" "SELECT name FROM places WHERE answer(reviews, 'is this place romantic?') = 'Yes' LIMIT 1;" \
+	--no-cache --set batch=1 --concurrency 1 --set optimize=off
+expect "calls: naive mode walks the rows in their order instead" "llm calls" 537
+
+# --- structured predicates first
+q "$demo" "SELECT name FROM restaurants WHERE location = 'Redwood City' AND price = 'moderate' AND answer(reviews, 'is it good for kids?') = 'Yes';" \
+	--no-cache --set batch=1
+rows=$(sqlite3 "$demo" "SELECT count(*) FROM restaurants WHERE location = 'Redwood City' AND price = 'moderate'")
+if [ "$rows" -eq 3 ]; then ok "calls: the structured predicates leave 3 rows"; else notok "calls: the structured predicates leave 3 rows" "got $rows"; fi
+expect_le "calls: ... and cost at most 3 calls" "llm calls" 3
+
+# --- the cache: a repeated statement costs nothing
+cache=$T/cache.db
+rm -f "$cache"
+qc() { XDG_CACHE_HOME=$T/xdg q "$@"; }
+stmt="SELECT id FROM restaurants WHERE 'chinese' = ANY (cuisines) AND answer(reviews, 'is there a long wait?') = 'Yes';"
+qc "$demo" "$stmt"
+first=$(num "llm calls")
+qc "$demo" "$stmt"
+expect "calls: a repeated statement costs zero calls" "llm calls" 0
+hits=$(num "cache hits")
+if [ "${first:-0}" -gt 0 ] && [ "${hits:-0}" -gt 0 ]; then ok "calls: ... it is answered by cache hits ($hits)"; else notok "calls: ... it is answered by cache hits" "first run $first calls, hits $hits"; fi
+
+# --- projection last
+q "$demo" "SELECT name, summary(reviews) FROM restaurants WHERE rating >= 4.0 LIMIT 2;" --no-cache --set batch=1
+expect "calls: summary in the result of a LIMIT 2 query costs 2 calls" "llm calls" 2
+q "$demo" "SELECT name, summary(reviews) FROM restaurants ORDER BY num_reviews DESC, id LIMIT 2;" --no-cache --set batch=1
+expect "calls: ... with ORDER BY over 112 rows, still 2" "llm calls" 2
+grep -q "projection last: 2 rows kept, 2 values" "$T/out" && ok "calls: ... the counters say projection last" ||
+	notok "calls: ... the counters say projection last"
+q "$demo" "SELECT name, summary(reviews) FROM restaurants ORDER BY num_reviews DESC, id LIMIT 2;" --no-cache --set batch=1 --set optimize=off
+got=$(num "llm calls")
+[ "${got:-0}" -gt 2 ] && ok "calls: ... naive mode pays for rows the sorter later drops ($got calls)" ||
+	notok "calls: ... naive mode pays for rows the sorter later drops" "got $got"
+
+# --- the budget: refused before any call
+q "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes';" --no-cache --set batch=1 --set budget=50
+st=$?
+if [ $st -ne 0 ] && grep -q "may need up to 112 LLM calls, more than the budget of 50; raise it with :set budget 112" "$T/err"; then
+	ok "calls: over the budget, the statement is refused with the estimate"
+else
+	notok "calls: over the budget, the statement is refused with the estimate" "status $st" "$(cat "$T/err")"
+fi
+grep -q "worst case: 112 LLM calls (verify 112); budget 50: over it, refused" "$T/out" &&
+	ok "calls: ... the plan shows the worst case" || notok "calls: ... the plan shows the worst case" "$(grep worst "$T/out")"
+grep -q "^counters:" "$T/out" && notok "calls: ... no counters: nothing ran" || ok "calls: ... no counters: nothing ran"
+
+# --- ENUM literals are classified once, then read from the database
+edb=$T/enum.db
+cp "$demo" "$edb"
+q "$edb" "SELECT count(*) FROM restaurants WHERE 'coffee' = ANY (cuisines);" --no-cache
+expect "calls: an ENUM literal is classified (one call)" "llm calls" 1
+grep -q "'coffee' -> {'cafe', 'coffee & tea'} (classified now)" "$T/out" &&
+	ok "calls: ... the plan shows the mapping" || notok "calls: ... the plan shows the mapping" "$(grep -A2 '^  enum' "$T/out")"
+q "$edb" "SELECT count(*) FROM restaurants WHERE 'coffee' = ANY (cuisines);" --no-cache
+expect "calls: ... then read from the database (no call)" "llm calls" 0
+grep -q "(from suql_enum_map)" "$T/out" && ok "calls: ... the plan says where it came from" || notok "calls: ... the plan says where it came from"
+n=$(sqlite3 "$edb" "SELECT count(*) FROM suql_enum_map WHERE tbl = 'restaurants' AND col = 'cuisines' AND literal = 'coffee'")
+[ "$n" = 1 ] && ok "calls: ... stored in suql_enum_map" || notok "calls: ... stored in suql_enum_map" "rows: $n"
+q "$edb" "SELECT count(*) FROM restaurants WHERE 'coffee' = ANY (cuisines);" --no-cache --set optimize=off
+expect "calls: ... naive mode reads the same mapping" "llm calls" 0
+
+# --- batches divide the calls
+for b in 1 4 8; do
+	q "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes';" --no-cache --set batch=$b
+	expect "calls: batch $b: 112 candidates in $(( (112 + b - 1) / b )) calls" "llm calls" $(( (112 + b - 1) / b ))
+done
+
+# --- the DNF cap: past it, the tree per candidate, with the same rows
+stmt="SELECT id FROM restaurants WHERE (answer(reviews, 'is it good for kids?') = 'Yes' OR rating > 4.4) AND (answer(reviews, 'is there parking?') = 'Yes' OR price = 'cheap') ORDER BY id;"
+"$SUQL_PROG" --offline --no-cache --csv --set dnf_cap=2 "$demo" -c "$stmt" >"$T/cap" 2>&1
+"$SUQL_PROG" --offline --no-cache --csv --set optimize=off "$demo" -c "$stmt" >"$T/naive" 2>&1
+cmp -s "$T/cap" "$T/naive" && ok "calls: past the DNF cap the rows are the naive ones" || notok "calls: past the DNF cap the rows are the naive ones"
+q "$demo" "$stmt" --no-cache --set dnf_cap=2
+grep -q "more than 2 conjuncts in DNF (the cap): the tree is judged per candidate" "$T/out" &&
+	ok "calls: ... the plan says so" || notok "calls: ... the plan says so"
+
+# --- precision of a free-text filter against the demo's labels
+"$SUQL_PROG" --offline --no-cache --csv --no-headers "$demo" -c "CREATE TEMP TABLE hit AS SELECT id FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes'; SELECT count(*), sum(l.romantic = 1) FROM hit JOIN restaurant_labels AS l USING (id);" >"$T/prec" 2>&1
+n=$(cut -d, -f1 "$T/prec"); yes=$(cut -d, -f2 "$T/prec")
+if [ -n "$n" ] && [ "$n" -gt 0 ] && [ $((yes * 100 / n)) -ge 80 ]; then
+	ok "calls: precision: $yes of the $n restaurants found romantic are labelled romantic"
+else
+	notok "calls: precision of 'romantic' at least 80%" "$(cat "$T/prec")"
+fi
+
+# --- speculation, with calls in flight at once (build/llmserver answers after 100 ms)
+rm -f "$T/port" "$T/srv.log"
+"$B/llmserver" --port-file "$T/port" --log "$T/srv.log" --delay 100 2>"$T/srv.err" &
+spid=$!
+trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null' EXIT
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+sq() { db=$1 sql=$2; shift 2
+	"$SUQL_PROG" -v --set times=off --llm-url "$url" --model m "$@" "$db" -c "$sql" >"$T/out" 2>"$T/err"; }
+sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' AND id < 0;" --no-cache --set budget=5
+sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes';" --no-cache --set batch=1 --set budget=5
+n=$(wc -l <"$T/srv.log" 2>/dev/null || echo 0)
+[ "$n" -eq 0 ] && ok "calls: an over-budget statement sends no request to the server" ||
+	notok "calls: an over-budget statement sends no request to the server" "$n requests"
+sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 1;" \
+	--no-cache --set batch=1 --concurrency 8
+calls=$(num "llm calls")
+spec=$(sed -n 's/^  speculative: \([0-9]*\) calls\{0,1\}.*cancelled: \([0-9]*\)$/\1 \2/p' "$T/out")
+s=${spec% *}; c=${spec#* }
+reqs=$(wc -l <"$T/srv.log")
+if [ -n "$spec" ] && [ "$reqs" -gt 1 ] && [ "$calls" -le "$reqs" ] && [ $((s + c)) -ge 1 ]; then
+	ok "calls: with 8 in flight, $reqs requests: $calls calls, $s speculative, $c cancelled in flight"
+else
+	notok "calls: speculation with several calls in flight is counted" "requests $reqs, calls $calls, speculative/cancelled '$spec'" "$(cat "$T/err")"
+fi
+sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 1;" \
+	--no-cache --set batch=1 --concurrency 1
+expect "calls: ... one in flight: nothing speculative" "speculative" 0
+
+# --- embeddings: dense similarity reorders the top of the ranking; vectors are kept
+edb=$T/emb.db
+cp "$demo" "$edb"
+sq "$edb" "SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 2;" \
+	--no-cache --embed-model e
+e1=$(sed -n 's/^  llm calls: .*embed \([0-9]*\).*/\1/p' "$T/out")
+grep -q "the top 16 again with embeddings (e)" "$T/out" && [ "${e1:-0}" -eq 17 ] &&
+	ok "embed: the question and the top 16 candidates' best passages are embedded (17 calls)" ||
+	notok "embed: the question and the top 16 candidates' best passages are embedded" "embed calls '$e1'" "$(cat "$T/err")"
+n=$(sqlite3 "$edb" "SELECT count(*) FROM suql_emb_1 WHERE model = 'e'")
+reg=$(sqlite3 "$edb" "SELECT embed_model || ' ' || embed_dim || ' ' || embed_table FROM suql_index WHERE col = 'reviews'")
+[ "$n" = 16 ] && [ "$reg" = "e 8 suql_emb_1" ] && ok "embed: vectors kept beside the index, named in its registry" ||
+	notok "embed: vectors kept beside the index" "rows $n, registry '$reg'"
+sq "$edb" "SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 2;" \
+	--no-cache --embed-model e
+e2=$(sed -n 's/^  llm calls: .*embed \([0-9]*\).*/\1/p' "$T/out")
+[ "$e2" = 1 ] && ok "embed: a second statement embeds only its question" || notok "embed: a second statement embeds only its question" "embed calls '$e2'"
+rows=$(grep -c '^| ' "$T/out")
+[ "$rows" -eq 3 ] && ok "embed: two rows (and the header)" || notok "embed: two rows" "$(cat "$T/out")"
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- a typed answer the model cannot give: NULL and a warning
+cat >"$T/rules.json" <<'RULES'
+[{"match": "when did they open", "content": "sometime in spring"}]
+RULES
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --rules "$T/rules.json" 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+"$SUQL_PROG" --csv --no-headers --no-cache --llm-url "$url" --model m "$demo" \
+	-c "SELECT name, answer(reviews, 'when did they open?')::date FROM restaurants WHERE id = 1;" >"$T/out" 2>"$T/err"
+st=$?
+if [ $st -eq 0 ] && grep -q "^Hoshi Sushi,$" "$T/out" && grep -q "^warning: 'sometime in spring' is not a date" "$T/err"; then
+	ok "typed: an answer that is not a date is NULL, with a warning"
+else
+	notok "typed: an answer that is not a date is NULL, with a warning" "status $st" "$(cat "$T/out" "$T/err")"
+fi
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- a failing model: the statement fails with the client's message, exit status 3
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --key sekrit 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+for m in on off; do
+	"$SUQL_PROG" --no-cache --llm-url "$url" --model m --set optimize=$m "$demo" \
+		-c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' LIMIT 2;" >"$T/out" 2>"$T/err"
+	st=$?
+	if [ $st -eq 3 ] && grep -q "error: -c:1: the endpoint wants an API key (HTTP 401" "$T/err"; then
+		ok "failure: optimize $m: exit status 3 with the client's message"
+	else
+		notok "failure: optimize $m: exit status 3 with the client's message" "status $st" "$(cat "$T/err")"
+	fi
+done
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- Ctrl-C while calls are in flight: the statement stops, the rest is not asked
+rm -f "$T/port" "$T/slow.log"
+"$B/llmserver" --port-file "$T/port" --log "$T/slow.log" --delay 2000 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+for m in on off; do
+	: >"$T/slow.log"
+	"$SUQL_PROG" --no-cache --llm-url "$url" --model m --concurrency 2 --set batch=1 \
+		--set optimize=$m "$demo" \
+		-c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes';" >"$T/out" 2>"$T/err" &
+	qpid=$!
+	i=0
+	while [ ! -s "$T/slow.log" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -INT $qpid
+	wait $qpid
+	st=$?
+	n=$(wc -l <"$T/slow.log")
+	if [ $st -eq 130 ] && grep -q "interrupted" "$T/err" && [ "$n" -le 2 ]; then
+		ok "interrupt: optimize $m: Ctrl-C during a call stops the statement ($n requests of 112)"
+	else
+		notok "interrupt: optimize $m: Ctrl-C during a call stops the statement" "status $st, $n requests" "$(cat "$T/err")"
+	fi
+done

@@ -1,0 +1,116 @@
+# What -v shows for free text: the plan before any call and the counters after, for an
+# optimized statement (lazy under LIMIT, projection last), the same in naive mode, an ENUM
+# literal classified, and a statement refused by the budget. Re-record when the display of
+# the plan or the counters changes (and read the diff).
+@@ args -v --offline --no-cache --set times=off $DB
+@@ stdin
+CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, price ENUM('cheap', 'dear'), reviews FREE_TEXT[]);
+INSERT INTO r VALUES (1, 'Luigi', 'cheap', '["Romantic and candlelit.", "Parking is easy."]'), (2, 'Wok', 'dear', '["Not romantic at all, very loud."]'), (3, 'Bistro', 'dear', '["A romantic evening for two."]');
+SELECT name, summary(reviews) FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id LIMIT 1;
+:set optimize off
+SELECT name FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id;
+:set optimize on
+SELECT name FROM r WHERE price IN ('Cheap', 'expensive');
+:set budget 1
+:set batch 1
+SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes';
+@@ stdout
+parsed:
+  CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, price ENUM('cheap', 'dear'), reviews FREE_TEXT[])
+parsed:
+  INSERT INTO r VALUES (1, 'Luigi', 'cheap', '["Romantic and candlelit.", "Parking is easy."]'), (2, 'Wok', 'dear', '["Not romantic at all, very loud."]'), (3, 'Bistro', 'dear', '["A romantic evening for two."]')
+parsed:
+  SELECT name, summary(reviews) FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id LIMIT 1
+plan:
+  optimize on: batch 8, concurrency 8, passages up to 500 tokens a candidate
+  block 1 (the statement): 3 rows in FROM
+    where: 1 conjunct in DNF
+    conjunct 1: 3 rows pass its structured part
+      sqlite: SELECT r.rowid AS suql_id0 FROM r ORDER BY id
+      free text, tried in this order:
+        1. answer(reviews, 'is it romantic?') = 'Yes'
+    walk: lazy, stops once 1 row passed (LIMIT); candidates in the query's ORDER BY order; waves sized from the pass rate
+    result column summary(reviews): projection last, on the returned rows only (at most 1)
+  sqlite: SELECT name, suql_summary(0, reviews) AS "summary(reviews)" FROM r WHERE suql_atom(1, reviews, 'is it romantic?') ORDER BY id LIMIT 1
+  worst case: 2 LLM calls (verify 1, summary 1); budget 1000
+counters:
+  conjunct 1.1: 3 rows after the structured filter; 3 examined, 2 accepted, 1 rejected
+  projection last: 1 row kept, 1 value
+  rows returned: 1
+  llm calls: 2 (verify 1, summary 1); 2.00 per returned row
+  cache hits: 0
+  batches: 2 calls carried 4 candidates; 2 waves
+  speculative: 0 calls (2 candidates) beyond what the result needed; cancelled: 0
+  tokens: 0 in, 0 out
+  backend: offline (lexical, no language model)
+result:
++-------+------------------------------------------+
+| name  | summary(reviews)                         |
++-------+------------------------------------------+
+| Luigi | Romantic and candlelit. Parking is easy. |
++-------+------------------------------------------+
+(1 row)
+parsed:
+  SELECT name FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id
+plan:
+  optimize off (naive): SQLite calls the free-text functions row by row; each value not seen before in the statement costs one call
+  sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it romantic?') ORDER BY id
+  worst case: 3 LLM calls (verify 3); budget 1000
+counters:
+  rows returned: 2
+  llm calls: 3 (verify 3); 1.50 per returned row
+  cache hits: 0
+  batches: 3 calls carried 3 candidates
+  speculative: 0 calls (0 candidates) beyond what the result needed; cancelled: 0
+  on demand: 3 calls made by the functions row by row
+  tokens: 0 in, 0 out
+  backend: offline (lexical, no language model)
+result:
++--------+
+| name   |
++--------+
+| Luigi  |
+| Bistro |
++--------+
+(2 rows)
+parsed:
+  SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
+plan:
+  optimize on: batch 8, concurrency 8, passages up to 500 tokens a candidate
+  enum: price IN ('Cheap', 'expensive')
+    'Cheap' -> {'cheap'} (classified now)
+    'expensive' -> {} (classified now)
+    becomes price IN ('cheap')
+  sqlite: SELECT name FROM r WHERE price IN ('cheap')
+  worst case: 2 LLM calls (classify 2); budget 1000
+counters:
+  rows returned: 1
+  llm calls: 2 (classify 2); 2.00 per returned row
+  cache hits: 0
+  batches: 2 calls carried 0 candidates
+  speculative: 0 calls (0 candidates) beyond what the result needed; cancelled: 0
+  tokens: 0 in, 0 out
+  backend: offline (lexical, no language model)
+result:
++-------+
+| name  |
++-------+
+| Luigi |
++-------+
+(1 row)
+parsed:
+  SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes'
+plan:
+  optimize on: batch 1, concurrency 8, passages up to 500 tokens a candidate
+  block 1 (the statement): 3 rows in FROM
+    where: 1 conjunct in DNF
+    conjunct 1: 3 rows pass its structured part
+      sqlite: SELECT r.rowid AS suql_id0 FROM r
+      free text, tried in this order:
+        1. answer(reviews, 'is it quiet?') = 'Yes'
+    walk: every candidate, in batches
+  sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it quiet?')
+  worst case: 3 LLM calls (verify 3); budget 1: over it, refused
+@@ stderr
+error: stdin:10: this statement may need up to 3 LLM calls, more than the budget of 1; raise it with :set budget 3 (or :set budget 0 for no limit), or narrow the query
+@@ status 1
