@@ -12,7 +12,7 @@
 # elsewhere given as calls x delay (it makes one call at a time); passage runs of more than
 # SUQL_BENCH_CAP calls are given as calls x delay / concurrency. Estimates are marked "~".
 #   SUQL_BENCH_SIZES="1000 10000 100000"   SUQL_BENCH_DELAY=20   SUQL_BENCH_CAP=4000
-#   SUQL_BENCH_MODES="on off passage"      SUQL_BENCH_BATCH=8
+#   SUQL_BENCH_MODES="on off passage"      SUQL_BENCH_BATCH= (empty: the engine's default)
 set -u
 B=${SUQL_BUILD:-build}
 P=${SUQL_PROG:-suql}
@@ -23,7 +23,7 @@ SIZES=${SUQL_BENCH_SIZES:-"1000 10000 100000"}
 DELAY=${SUQL_BENCH_DELAY:-20}
 CAP=${SUQL_BENCH_CAP:-4000}
 MODES=${SUQL_BENCH_MODES:-"on off passage"}
-BATCH=${SUQL_BENCH_BATCH:-8}
+BATCH=${SUQL_BENCH_BATCH:-}
 CONC=8
 
 start() {   # start NAME DELAY: prints the URL
@@ -43,7 +43,7 @@ now() { date +%s.%N; }
 run() {
 	t0=$(now)
 	"$P" -v --set times=off --set budget=0 --no-cache --concurrency $CONC --llm-url "$1" \
-		--model bench --set "batch=$BATCH" --set "optimize=$3" "$2" -c "$4" >"$T/out" 2>"$T/err" ||
+		--model bench ${BATCH:+--set "batch=$BATCH"} --set "optimize=$3" "$2" -c "$4" >"$T/out" 2>"$T/err" ||
 		{ echo "failed: $4" >&2; cat "$T/err" >&2; }
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'

@@ -62,6 +62,7 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 	e->llm = llm;
 	e->set.optimize = OPT_ON;
 	e->set.batch = ENGINE_DEFAULT_BATCH;
+	e->set.batch_tokens = ENGINE_DEFAULT_BATCH_TOKENS;
 	e->set.budget = ENGINE_DEFAULT_BUDGET;
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
@@ -324,10 +325,17 @@ SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *er
 		return SUQL_OK;
 	}
 	if (str_ieq(key, "batch")) {
-		if (!parse_long(value, 1, 64, &n))
-			return err_set(err, SUQL_USAGE, "batch is a whole number from 1 to 64 "
+		if (!parse_long(value, 1, 256, &n))
+			return err_set(err, SUQL_USAGE, "batch is a whole number from 1 to 256 "
 			               "(candidates per LLM call), not '%s'", value);
 		e->set.batch = (int)n;
+		return SUQL_OK;
+	}
+	if (str_ieq(key, "batch_tokens")) {
+		if (!parse_long(value, 64, 10000000, &n))
+			return err_set(err, SUQL_USAGE, "batch_tokens is a whole number from 64 to "
+			               "10000000 (passage tokens per LLM call), not '%s'", value);
+		e->set.batch_tokens = (int)n;
 		return SUQL_OK;
 	}
 	if (str_ieq(key, "budget")) {
@@ -365,6 +373,7 @@ void engine_settings(const Engine *e, SBuf *out)
 	static const char *const opt[] = {"off", "on", "passage"};
 	sb_printf(out, "optimize = %s\n", opt[e->set.optimize]);
 	sb_printf(out, "batch = %d\n", e->set.batch);
+	sb_printf(out, "batch_tokens = %d\n", e->set.batch_tokens);
 	sb_printf(out, "budget = %ld\n", e->set.budget);
 	sb_printf(out, "passage_tokens = %d\n", e->set.passage_tokens);
 	sb_printf(out, "dnf_cap = %d\n", e->set.dnf_cap);

@@ -51,14 +51,17 @@ typedef enum OptMode { OPT_OFF = 0, OPT_ON, OPT_PASSAGE } OptMode;
 
 typedef struct EngineSettings {
 	OptMode optimize;
-	int batch;            /* candidates per call */
+	int batch;            /* candidates per call, at most */
+	int batch_tokens;     /* passage tokens per call, at most (a call holds one candidate
+	                         even when that candidate alone is larger) */
 	long budget;          /* most LLM calls a statement may cost; 0: no limit */
 	int passage_tokens;   /* text shown to the model per candidate, in tokens (4 bytes) */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
 	int times;            /* show times in the counters */
 } EngineSettings;
 
-#define ENGINE_DEFAULT_BATCH 8
+#define ENGINE_DEFAULT_BATCH 32
+#define ENGINE_DEFAULT_BATCH_TOKENS 8000
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64

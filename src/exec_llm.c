@@ -111,6 +111,7 @@ typedef struct WCall {
 	int nreq;
 	char ***psg;          /* per item */
 	size_t *npsg;
+	size_t ntok;          /* passage tokens the items carry */
 } WCall;
 
 typedef struct Run {
@@ -226,8 +227,13 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 			tell(&r, i, mv);
 			continue;
 		}
+		size_t ntok = 0;   /* the candidate's passages, in tokens of about 4 bytes */
+		for (size_t k = 0; k < np; k++)
+			ntok += (strlen(psg[k]) + 3) / 4;
 		int c = open[q->sig];
-		if (c < 0 || calls[c].nreq >= batch) {
+		if (c < 0 || calls[c].nreq >= batch ||
+		    (ex->set.batch_tokens > 0 &&
+		     calls[c].ntok + ntok > (size_t)ex->set.batch_tokens)) {
 			c = ncalls++;
 			open[q->sig] = c;
 			WCall *w = &calls[c];
@@ -250,6 +256,7 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 		w->c.items[w->nreq].passages = (const char *const *)psg;
 		w->c.items[w->nreq].npassages = (int)np;
 		w->nreq++;
+		w->ntok += ntok;
 		w->c.nitems = w->nreq;
 	}
 	free(open);

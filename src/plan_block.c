@@ -479,9 +479,19 @@ static long long runs_of(Exec *ex, int b)
 	return r;
 }
 
+/* Calls for n candidates in the worst case: every candidate shows its whole passage
+   allowance, so a call holds batch_tokens / passage_tokens of them (and never more than
+   batch). */
 static long long per_batch(Exec *ex, long long n)
 {
 	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
+	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
+		long long fit = ex->set.batch_tokens / ex->set.passage_tokens;
+		if (fit < 1)
+			fit = 1;
+		if (fit < b)
+			b = fit;
+	}
 	return n <= 0 ? 0 : (n + b - 1) / b;
 }
 

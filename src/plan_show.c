@@ -193,8 +193,9 @@ void show_plan(Exec *ex, SBuf *out)
 		sb_printf(out, "optimize passage (comparison baseline), concurrency %d\n", conc);
 		break;
 	default:
-		sb_printf(out, "optimize on: batch %d, concurrency %d, passages up to %d tokens a "
-		          "candidate\n", ex->set.batch, conc, ex->set.passage_tokens);
+		sb_printf(out, "optimize on: batch %d (at most %d tokens a call), concurrency %d, "
+		          "passages up to %d tokens a candidate\n", ex->set.batch,
+		          ex->set.batch_tokens, conc, ex->set.passage_tokens);
 		break;
 	}
 	enum_show(ex, out);

@@ -119,6 +119,15 @@ for b in 1 4 8; do
 	expect "calls: batch $b: 112 candidates in $(( (112 + b - 1) / b )) calls" "llm calls" $(( (112 + b - 1) / b ))
 done
 
+# --- a call also stops at batch_tokens of passages: a cap below one candidate's text sends
+#     each candidate alone, whatever the batch size
+q "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes';" \
+	--no-cache --set batch=32 --set batch_tokens=64
+expect "calls: batch_tokens below one candidate: 112 calls" "llm calls" 112
+q "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes';" \
+	--no-cache --set batch=32
+expect_le "calls: batch 32 within the default batch_tokens: at most 8 calls" "llm calls" 8
+
 # --- the DNF cap: past it, the tree per candidate, with the same rows
 stmt="SELECT id FROM restaurants WHERE (answer(reviews, 'is it good for kids?') = 'Yes' OR rating > 4.4) AND (answer(reviews, 'is there parking?') = 'Yes' OR price = 'cheap') ORDER BY id;"
 "$SUQL_PROG" --offline --no-cache --csv --set dnf_cap=2 "$demo" -c "$stmt" >"$T/cap" 2>&1

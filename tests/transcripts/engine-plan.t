@@ -22,7 +22,7 @@ parsed:
 parsed:
   SELECT name, summary(reviews) FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id LIMIT 1
 plan:
-  optimize on: batch 8, concurrency 8, passages up to 500 tokens a candidate
+  optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   block 1 (the statement): 3 rows in FROM
     where: 1 conjunct in DNF
     conjunct 1: 3 rows pass its structured part
@@ -76,7 +76,7 @@ result:
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
 plan:
-  optimize on: batch 8, concurrency 8, passages up to 500 tokens a candidate
+  optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   enum: price IN ('Cheap', 'expensive')
     'Cheap' -> {'cheap'} (classified now)
     'expensive' -> {} (classified now)
@@ -101,7 +101,7 @@ result:
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes'
 plan:
-  optimize on: batch 1, concurrency 8, passages up to 500 tokens a candidate
+  optimize on: batch 1 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   block 1 (the statement): 3 rows in FROM
     where: 1 conjunct in DNF
     conjunct 1: 3 rows pass its structured part

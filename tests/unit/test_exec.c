@@ -160,10 +160,10 @@ int main(void)
 	/* settings */
 	SBuf s = SBUF_INIT;
 	engine_settings(e, &s);
-	CHECK(strstr(sb_str(&s), "optimize = on\nbatch = 8\nbudget = 1000\n") != NULL,
+	CHECK(strstr(sb_str(&s), "optimize = on\nbatch = 32\nbatch_tokens = 8000\nbudget = 1000\n") != NULL,
 	      "settings: defaults listed as key = value");
 	sb_free(&s);
-	CHECK(engine_set(e, "batch", "0", &err) == SUQL_USAGE && strstr(err.msg, "1 to 64"),
+	CHECK(engine_set(e, "batch", "0", &err) == SUQL_USAGE && strstr(err.msg, "1 to 256"),
 	      "settings: batch out of range");
 	CHECK(engine_set(e, "optimize", "maybe", &err) == SUQL_USAGE, "settings: optimize on|off|passage");
 	CHECK(engine_set(e, "nope", "1", &err) == SUQL_USAGE, "settings: unknown key");
