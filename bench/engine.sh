@@ -82,7 +82,7 @@ for n in $SIZES; do
 done
 
 echo "workload: $nq statements (bench/engine-queries.sql); llmserver answers after $DELAY ms;"
-echo "concurrency $CONC, batch $BATCH; ~ marks a time computed from the calls"
+echo "concurrency $CONC, batch ${BATCH:-default}; ~ marks a time computed from the calls"
 echo
 echo "all statements, optimized against naive:"
 printf '%-8s %-9s %9s %12s %10s %9s\n' rows mode calls "tokens in" "wall s" "calls x"

@@ -355,7 +355,8 @@ static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlE
 			char *why = xstrdup(err->msg ? err->msg : "error");
 			err_set(err, SUQL_ERROR, "no query that runs came out of this turn, so there is "
 			        "no answer; the corrected query failed too: %s", why);
-			t->error = xstrdup(why);
+			/* the dialogue keeps the message line, not the source line and caret */
+			t->error = xstrndup(why, strcspn(why, "\n"));
 			free(why);
 		}
 		agent_kv(kv, "error", "");

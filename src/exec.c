@@ -92,18 +92,22 @@ SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size
                            SuqlErr *err)
 {
 	int off = sqlite3_error_offset(db);
-	const char *msg = sqlite3_errmsg(db);
+	char *msg = xstrdup(sqlite3_errmsg(db));   /* the lookups below run statements */
+	long at = -1;
+	size_t tl = 0;
 	if (off >= 0 && pr && (size_t)off <= print_len(pr)) {
 		size_t src = print_map(pr, (size_t)off);
 		if (src < len) {
 			Lexer lx;
 			lex_init(&lx, sql, len, src);
 			Token t = lex_next(&lx);
-			size_t tl = t.off == src ? t.len : 0;
-			return err_at(err, SUQL_ERROR, sql, len, src, tl, NULL, "%s", msg);
+			tl = t.off == src ? t.len : 0;
+			at = (long)src;
 		}
 	}
-	return err_set(err, SUQL_ERROR, "%s", msg);
+	SuqlStatus s = exec_name_error(db, msg, sql, len, at, tl, err);
+	free(msg);
+	return s;
 }
 
 /* ---- the statement ---- */

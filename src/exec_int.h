@@ -364,6 +364,12 @@ struct Exec {
 	char tmpname[48];
 };
 
+/* An SQLite error message about the user's text: at off (or, for an unknown table, where
+   its name stands) with a caret, and a "did you mean" hint for a near-miss table or column
+   name. off < 0: no known position. */
+SuqlStatus exec_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
+                           long off, size_t tlen, SuqlErr *err);
+
 /* exec.c */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
                            SuqlErr *err);

@@ -17,7 +17,9 @@ how many restaurants then?
 parsed:
   SELECT title FROM novels LIMIT 5
 retry:
-  the query failed: no such table: novels
+  the query failed: line 1, column 19: no such table: novels
+    SELECT title FROM novels LIMIT 5
+                      ^~~~~~
   asking the model to correct it
 parsed:
   SELECT title FROM books LIMIT 5
@@ -33,7 +35,9 @@ result:
 reply:
   There are 112 restaurants.
 @@ stderr
-error: stdin:1: no query that runs came out of this turn, so there is no answer; the corrected query failed too: no such table: books
+error: stdin:1: no query that runs came out of this turn, so there is no answer; the corrected query failed too: line 1, column 19: no such table: books
+  SELECT title FROM books LIMIT 5
+                    ^~~~~
 @@ status 1
 @@ requests
 route parse repair
@@ -42,4 +46,4 @@ route parse respond
 + no such table: novels
 @@ request parse 2
 + User: which novels do you have?
-+ Failed: no such table: books
++ Failed: line 1, column 19: no such table: books

@@ -12,5 +12,7 @@ SELECT 'after';
 +----------+
 (1 row)
 @@ stderr
-error: stdin:2: no such table: missing
+error: stdin:2:15: no such table: missing
+  SELECT * FROM missing;
+                ^~~~~~~
 @@ status 1

@@ -10,4 +10,5 @@ a
 error: -c:1:25: no such column: b
   SELECT b FROM t;
          ^
+hint: did you mean a?
 @@ status 1

@@ -13,7 +13,9 @@ SELECT a FROM t;
 +---+
 (1 row)
 @@ stderr
-error: stdin:2: no such table: missing
+error: stdin:2:15: no such table: missing
+  SELECT * FROM missing;
+                ^~~~~~~
 error: stdin:3:8: no such column: nope
   SELECT nope FROM t;
          ^~~~
