@@ -173,6 +173,9 @@ const char *llm_label(const Llm *llm);
 const char *llm_prompts_dir(const Llm *llm);
 /* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
 void llm_describe(const Llm *llm, SBuf *out);
+/* The llm.* settings (and concurrency, cache) as "key = value" lines for :set; the key
+   masked. */
+void llm_settings(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
 void llm_cache_describe(Llm *llm, SBuf *out);
 SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);

@@ -490,3 +490,23 @@ void llm_describe(const Llm *llm, SBuf *out)
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
 	          s->no_cache ? "off" : "on");
 }
+
+void llm_settings(const Llm *llm, SBuf *out)
+{
+	const LlmSettings *s = &llm->s;
+	char *u = s->url ? llm_url_shown(s->url) : NULL;
+	char *m = llm_key_masked(s->key);
+	sb_printf(out, "llm.url = %s\n", u ? u : "");
+	sb_printf(out, "llm.model = %s\n", s->model ? s->model : "");
+	sb_printf(out, "llm.embed_model = %s\n", s->embed_model ? s->embed_model : "");
+	sb_printf(out, "llm.key = %s\n", m);
+	sb_printf(out, "llm.offline = %s\n", llm_is_offline(llm) ? "on" : "off");
+	sb_printf(out, "llm.timeout = %gs\n", s->timeout_ms / 1000.0);
+	sb_printf(out, "llm.connect_timeout = %gs\n", s->connect_timeout_ms / 1000.0);
+	sb_printf(out, "llm.retries = %d\n", s->retries);
+	sb_printf(out, "llm.backoff = %gs\n", s->backoff_ms / 1000.0);
+	sb_printf(out, "concurrency = %d\n", s->concurrency);
+	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : "on");
+	free(m);
+	free(u);
+}

@@ -136,6 +136,8 @@ static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *er
 		SBuf eng = SBUF_INIT;
 		engine_settings(r->engine, &eng);
 		agent_settings(agent_of(r), &eng);
+		if (r->llm)
+			llm_settings(r->llm, &eng);
 		size_t kl = key ? strlen(key) : 0;
 		for (size_t a = 0; a < eng.len;) {   /* keep the lines that start with key */
 			size_t e = a, w = a;
