@@ -86,13 +86,15 @@ echo "concurrency $CONC, batch ${BATCH:-default}; ~ marks a time computed from t
 echo
 echo "all statements, optimized against naive:"
 printf '%-8s %-9s %9s %12s %10s %9s\n' rows mode calls "tokens in" "wall s" "calls x"
+ran() { case " $MODES " in *" $1 "*) return 0 ;; esac; return 1; }
 for n in $SIZES; do
 	for mode in on off; do
+		ran $mode || continue
 		awk -v n=$n -v m=$mode '$1 == n && $4 == m {
 			c += $5; t += $6; w = $8; if (w ~ /^~/) { est = 1; sub(/^~/, "", w) } s += w }
 			END { printf "%-8s %-9s %9d %12d %9s%.1f", n, (m == "on" ? "optimized" : "naive"), c, t,
 			      (est ? "~" : " "), s }' "$T/rows"
-		if [ $mode = off ]; then
+		if [ $mode = off ] && ran on; then
 			awk -v n=$n '$1 == n && $4 == "on" { a += $5 } $1 == n && $4 == "off" { b += $5 }
 				END { printf " %8.1f\n", (a ? b / a : 0) }' "$T/rows"
 		else
@@ -105,6 +107,7 @@ echo "LIMIT statements only, optimized against the per-passage baseline and naiv
 printf '%-8s %-9s %9s %12s %10s\n' rows mode calls "tokens in" "wall s"
 for n in $SIZES; do
 	for mode in on passage off; do
+		ran $mode || continue
 		awk -v n=$n -v m=$mode '$1 == n && $4 == m && $3 == 1 {
 			c += $5; t += $6; w = $8; if (w ~ /^~/) { est = 1; sub(/^~/, "", w) } s += w }
 			END {
@@ -117,14 +120,16 @@ for n in $SIZES; do
 done
 echo
 echo "calls per statement (optimized / naive / passage), by size:"
-awk -v sizes="$SIZES" '{ k = $2; v[k, $1, $4] = $5; lim[k] = $3; if (k > nk) nk = k }
+awk -v sizes="$SIZES" -v modes=" $MODES " '{ k = $2; v[k, $1, $4] = $5; lim[k] = $3; if (k > nk) nk = k }
+	function shown(x, m, ok) { return (ok && index(modes, " " m " ")) ? x + 0 : "-" }
 	END {
 		ns = split(sizes, sz, " ")
 		for (k = 1; k <= nk; k++) {
 			printf "%2d %s", k, (lim[k] ? "LIMIT" : "     ")
 			for (i = 1; i <= ns; i++)
-				printf "  %7s: %6d / %6d / %6s", sz[i], v[k, sz[i], "on"], v[k, sz[i], "off"],
-				       (lim[k] ? v[k, sz[i], "passage"] : "-")
+				printf "  %7s: %6s / %6s / %6s", sz[i], shown(v[k, sz[i], "on"], "on", 1),
+				       shown(v[k, sz[i], "off"], "off", 1),
+				       shown(v[k, sz[i], "passage"], "passage", lim[k])
 			printf "\n"
 		}
 	}' "$T/rows"

@@ -156,16 +156,6 @@ static int read_route(const char *text, char **direct)
 	return *direct ? 0 : 1;
 }
 
-static char *trimmed(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return xstrndup(s, n);
-}
-
 /* Run a checked query read-only, showing it like typed SUQL and keeping its rows. */
 static SuqlStatus run_query(Agent *a, Repl *r, const char *sql, AgentRows *rows, SuqlErr *err)
 {
@@ -311,7 +301,7 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 	if (s == SUQL_OK)
 		s = ask(a, r, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &reply, err);
 	if (s == SUQL_OK) {
-		t->reply = trimmed(reply);
+		t->reply = str_trim_dup(reply);
 		if (!*t->reply) {
 			free(t->reply);
 			t->reply = xstrdup("(the model gave an empty reply)");
@@ -445,7 +435,7 @@ done:
 SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err)
 {
 	Agent *a = ctx;
-	char *text = trimmed(line);
+	char *text = str_trim_dup(line);
 	if (!*text) {
 		free(text);
 		return SUQL_OK;

@@ -468,5 +468,6 @@ void ast_dump_stmt(SBuf *out, const Stmt *st);
 void ast_dump_expr(SBuf *out, const Expr *e);
 /* Same tree, spans ignored. */
 int ast_equal(const Stmt *a, const Stmt *b);
+int ast_expr_equal(const Expr *a, const Expr *b);
 
 #endif

@@ -188,6 +188,15 @@ static void d_name(SBuf *o, const char *tag, AstName n)
 	sb_putn(o, n.s, n.n);
 }
 
+/* " tag=<expr>" when e is there. */
+static void d_expr(SBuf *o, const char *tag, const Expr *e)
+{
+	if (e) {
+		sb_printf(o, " %s=", tag);
+		ast_dump_expr(o, e);
+	}
+}
+
 static void d_int(SBuf *o, const char *tag, int v)
 {
 	if (v)
@@ -249,14 +258,8 @@ static void d_window(SBuf *o, const char *tag, const Window *w)
 	d_int(o, "between", w->between);
 	d_int(o, "sk", w->start_kind);
 	d_int(o, "ek", w->end_kind);
-	if (w->start) {
-		sb_puts(o, " s=");
-		ast_dump_expr(o, w->start);
-	}
-	if (w->end) {
-		sb_puts(o, " e=");
-		ast_dump_expr(o, w->end);
-	}
+	d_expr(o, "s", w->start);
+	d_expr(o, "e", w->end);
 	d_int(o, "excl", w->exclude);
 	sb_putc(o, ')');
 }
@@ -291,18 +294,9 @@ void ast_dump_expr(SBuf *o, const Expr *e)
 		d_name(o, "n", e->name);
 	d_name(o, "t", e->table);
 	d_name(o, "s", e->schema);
-	if (e->left) {
-		sb_puts(o, " l=");
-		ast_dump_expr(o, e->left);
-	}
-	if (e->right) {
-		sb_puts(o, " r=");
-		ast_dump_expr(o, e->right);
-	}
-	if (e->extra) {
-		sb_puts(o, " x=");
-		ast_dump_expr(o, e->extra);
-	}
+	d_expr(o, "l", e->left);
+	d_expr(o, "r", e->right);
+	d_expr(o, "x", e->extra);
 	d_list(o, "list", e->list);
 	if (e->select) {
 		sb_puts(o, " sel=");
@@ -353,10 +347,7 @@ static void d_from(SBuf *o, const FromList *l)
 		}
 		if (f->nested)
 			d_from(o, f->nested);
-		if (f->on) {
-			sb_puts(o, " on=");
-			ast_dump_expr(o, f->on);
-		}
+		d_expr(o, "on", f->on);
 		d_ids(o, "using", f->using_);
 		sb_putc(o, '}');
 	}
@@ -390,15 +381,9 @@ static void d_select(SBuf *o, const Select *s)
 		d_int(o, "dist", c->distinct);
 		d_results(o, "cols", c->cols);
 		d_from(o, c->from);
-		if (c->where) {
-			sb_puts(o, " where=");
-			ast_dump_expr(o, c->where);
-		}
+		d_expr(o, "where", c->where);
 		d_list(o, "group", c->group);
-		if (c->having) {
-			sb_puts(o, " having=");
-			ast_dump_expr(o, c->having);
-		}
+		d_expr(o, "having", c->having);
 		if (c->windows)
 			for (int k = 0; k < c->windows->n; k++)
 				d_window(o, "win", c->windows->items[k]);
@@ -408,14 +393,8 @@ static void d_select(SBuf *o, const Select *s)
 		sb_putc(o, ')');
 	}
 	d_order(o, "order", s->order);
-	if (s->limit) {
-		sb_puts(o, " limit=");
-		ast_dump_expr(o, s->limit);
-	}
-	if (s->offset) {
-		sb_puts(o, " offset=");
-		ast_dump_expr(o, s->offset);
-	}
+	d_expr(o, "limit", s->limit);
+	d_expr(o, "offset", s->offset);
 	sb_putc(o, '>');
 }
 
@@ -473,34 +452,19 @@ void ast_dump_stmt(SBuf *o, const Stmt *st)
 			const Upsert *u = st->upsert->items[i];
 			sb_puts(o, " upsert(");
 			d_order(o, "target", u->target);
-			if (u->target_where) {
-				sb_puts(o, " tw=");
-				ast_dump_expr(o, u->target_where);
-			}
+			d_expr(o, "tw", u->target_where);
 			d_int(o, "nothing", u->do_nothing);
 			d_set(o, u->set);
-			if (u->where) {
-				sb_puts(o, " w=");
-				ast_dump_expr(o, u->where);
-			}
+			d_expr(o, "w", u->where);
 			sb_putc(o, ')');
 		}
 	d_set(o, st->set);
 	d_from(o, st->from);
-	if (st->where) {
-		sb_puts(o, " where=");
-		ast_dump_expr(o, st->where);
-	}
+	d_expr(o, "where", st->where);
 	d_results(o, "returning", st->returning);
 	d_order(o, "order", st->order);
-	if (st->limit) {
-		sb_puts(o, " limit=");
-		ast_dump_expr(o, st->limit);
-	}
-	if (st->offset) {
-		sb_puts(o, " offset=");
-		ast_dump_expr(o, st->offset);
-	}
+	d_expr(o, "limit", st->limit);
+	d_expr(o, "offset", st->offset);
 	d_int(o, "temp", st->temp);
 	d_int(o, "ine", st->if_not_exists);
 	d_int(o, "ie", st->if_exists);
@@ -531,6 +495,19 @@ int ast_equal(const Stmt *a, const Stmt *b)
 	SBuf x = SBUF_INIT, y = SBUF_INIT;
 	ast_dump_stmt(&x, a);
 	ast_dump_stmt(&y, b);
+	int eq = x.len == y.len && memcmp(x.s, y.s, x.len) == 0;
+	sb_free(&x);
+	sb_free(&y);
+	return eq;
+}
+
+int ast_expr_equal(const Expr *a, const Expr *b)
+{
+	if (a == b)
+		return 1;
+	SBuf x = SBUF_INIT, y = SBUF_INIT;
+	ast_dump_expr(&x, a);
+	ast_dump_expr(&y, b);
 	int eq = x.len == y.len && memcmp(x.s, y.s, x.len) == 0;
 	sb_free(&x);
 	sb_free(&y);

@@ -198,19 +198,6 @@ void walk_free(Walk *w)
 	sqlite3_finalize(w->fetch);
 }
 
-int cand_same_arg(const Expr *a, const Expr *b)
-{
-	if (a == b)
-		return 1;
-	SBuf x = SBUF_INIT, y = SBUF_INIT;
-	ast_dump_expr(&x, a);
-	ast_dump_expr(&y, b);
-	int eq = strcmp(sb_str(&x), sb_str(&y)) == 0;
-	sb_free(&x);
-	sb_free(&y);
-	return eq;
-}
-
 char *walk_sql(Exec *ex, Block *b, Unit *u)
 {
 	Walk w = {0};
@@ -222,7 +209,7 @@ char *walk_sql(Exec *ex, Block *b, Unit *u)
 		Expr *a = ex->occ[u->atoms[k]].arg;
 		int f = -1;
 		for (int i = 0; i < w.narg && f < 0; i++)
-			if (cand_same_arg(w.args[i], a))
+			if (ast_expr_equal(w.args[i], a))
 				f = i;
 		if (f < 0)
 			cand_arg(&w, a);

@@ -526,7 +526,6 @@ typedef struct Walk {
 /* exec_cand.c: the candidate statement of a unit, and its rows' texts */
 void cand_ids(Walk *w);
 int cand_arg(Walk *w, Expr *e);
-int cand_same_arg(const Expr *a, const Expr *b);
 char *cand_sql(Walk *w, int with_args);
 SuqlStatus cand_load(Walk *w, SuqlErr *err);
 /* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.

@@ -410,7 +410,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		Expr *a = ex->occ[u->atoms[k]].arg;
 		int found_i = -1;
 		for (int i = 0; i < w.narg && found_i < 0; i++)
-			if (cand_same_arg(w.args[i], a))
+			if (ast_expr_equal(w.args[i], a))
 				found_i = i;
 		w.atom_arg[k] = found_i >= 0 ? found_i : cand_arg(&w, a);
 	}

@@ -67,17 +67,23 @@ SuqlStatus imp_col_set_type(ImpCol *c, const char *decl, SuqlErr *err)
 
 /* ---- recognising values ---- */
 
-static int parse_int(const char *s, size_t n, long long *out)
+/* s[0..n) without surrounding blanks, copied into buf as a string; its length, or 0 when
+   nothing is left or it does not fit. */
+static size_t trim_copy(const char *s, size_t n, char *buf, size_t cap)
 {
-	char buf[40];
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	if (n == 0 || n >= sizeof buf)
+	str_trim(&s, &n);
+	if (n == 0 || n >= cap)
 		return 0;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	return n;
+}
+
+static int parse_int(const char *s, size_t n, long long *out)
+{
+	char buf[40];
+	if ((n = trim_copy(s, n, buf, sizeof buf)) == 0)
+		return 0;
 	size_t i = buf[0] == '-' || buf[0] == '+';
 	if (!buf[i])
 		return 0;
@@ -95,14 +101,8 @@ static int parse_int(const char *s, size_t n, long long *out)
 static int parse_real(const char *s, size_t n, double *out)
 {
 	char buf[64];
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	if (n == 0 || n >= sizeof buf)
+	if ((n = trim_copy(s, n, buf, sizeof buf)) == 0)
 		return 0;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
 	/* digits, sign, point and exponent only: no "inf", "nan" or hex */
 	for (size_t i = 0; i < n; i++)
 		if (!isdigit((unsigned char)buf[i]) && !strchr("+-.eE", buf[i]))
@@ -120,10 +120,7 @@ static int parse_bool(const char *s, size_t n, int *out)
 {
 	static const char *const yes[] = {"1", "true", "t", "yes", "y", NULL};
 	static const char *const no[] = {"0", "false", "f", "no", "n", NULL};
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
+	str_trim(&s, &n);
 	for (int i = 0; yes[i]; i++)
 		if (str_nieq(s, n, yes[i]))
 			return *out = 1, 1;

@@ -157,27 +157,6 @@ static void p_qualified_table(Parser *p, Stmt *st)
 	}
 }
 
-static void p_order_limit(Parser *p, Stmt *st)
-{
-	if (p_kw(p, KW_ORDER)) {
-		p_next(p);
-		p_expect_kw(p, KW_BY);
-		st->order = p_order_list(p);
-	}
-	if (p_accept_kw(p, KW_LIMIT)) {
-		Expr *a = p_expr(p);
-		if (p_accept_kw(p, KW_OFFSET)) {
-			st->limit = a;
-			st->offset = p_expr(p);
-		} else if (p_accept(p, TK_COMMA)) {
-			st->offset = a;
-			st->limit = p_expr(p);
-		} else {
-			st->limit = a;
-		}
-	}
-}
-
 /* update: [WITH] UPDATE [OR action] qualified-table SET setlist [FROM from] [WHERE e]
            [RETURNING ...] [ORDER BY ...] [LIMIT ...] */
 void p_update(Parser *p, Stmt *st)
@@ -194,7 +173,7 @@ void p_update(Parser *p, Stmt *st)
 	if (p_accept_kw(p, KW_WHERE))
 		st->where = p_expr(p);
 	p_returning(p, st);
-	p_order_limit(p, st);
+	p_order_limit(p, &st->order, &st->limit, &st->offset);
 }
 
 /* delete: [WITH] DELETE FROM qualified-table [WHERE e] [RETURNING ...] [ORDER BY] [LIMIT] */
@@ -207,6 +186,6 @@ void p_delete(Parser *p, Stmt *st)
 	if (p_accept_kw(p, KW_WHERE))
 		st->where = p_expr(p);
 	p_returning(p, st);
-	p_order_limit(p, st);
+	p_order_limit(p, &st->order, &st->limit, &st->offset);
 }
 

@@ -88,6 +88,8 @@ ExprList *p_expr_list(Parser *p);             /* e, e, ... (at least one) */
 Select *p_select(Parser *p);                  /* [WITH] select-core ... [ORDER BY] [LIMIT] */
 With *p_with(Parser *p);                      /* after WITH */
 OrderList *p_order_list(Parser *p);           /* after ORDER BY */
+/* [ORDER BY ...] [LIMIT a [OFFSET b] | LIMIT b, a] */
+void p_order_limit(Parser *p, OrderList **order, Expr **limit, Expr **offset);
 ResultList *p_result_list(Parser *p);         /* RETURNING / SELECT columns */
 FromList *p_from_list(Parser *p);
 Window *p_window_spec(Parser *p, Token open); /* inside ( ... ) after the '(' */

@@ -352,24 +352,29 @@ Select *p_select(Parser *p)
 			break;
 		}
 	}
+	p_order_limit(p, &s->order, &s->limit, &s->offset);
+	s->span = p_span_from(p, s->span.off);
+	p_leave(p);
+	return s;
+}
+
+void p_order_limit(Parser *p, OrderList **order, Expr **limit, Expr **offset)
+{
 	if (p_kw(p, KW_ORDER)) {
 		p_next(p);
 		p_expect_kw(p, KW_BY);
-		s->order = p_order_list(p);
+		*order = p_order_list(p);
 	}
 	if (p_accept_kw(p, KW_LIMIT)) {
 		Expr *a = p_expr(p);
 		if (p_accept_kw(p, KW_OFFSET)) {
-			s->limit = a;
-			s->offset = p_expr(p);
-		} else if (p_accept(p, TK_COMMA)) {
-			s->offset = a;
-			s->limit = p_expr(p);
+			*limit = a;
+			*offset = p_expr(p);
+		} else if (p_accept(p, TK_COMMA)) {   /* LIMIT offset, count */
+			*offset = a;
+			*limit = p_expr(p);
 		} else {
-			s->limit = a;
+			*limit = a;
 		}
 	}
-	s->span = p_span_from(p, s->span.off);
-	p_leave(p);
-	return s;
 }

@@ -375,17 +375,6 @@ static void order_atoms(Exec *ex, Block *b)
 
 /* ---- counts ---- */
 
-static int same_expr(const Expr *a, const Expr *b)
-{
-	SBuf x = SBUF_INIT, y = SBUF_INIT;
-	ast_dump_expr(&x, a);
-	ast_dump_expr(&y, b);
-	int eq = strcmp(sb_str(&x), sb_str(&y)) == 0;
-	sb_free(&x);
-	sb_free(&y);
-	return eq;
-}
-
 static long long count_rows(Exec *ex, Block *b, Expr *where)
 {
 	ResultList *cols = NULL;
@@ -545,7 +534,7 @@ void plan_worst(Exec *ex)
 		for (int j = 0; j < i && !dup; j++) {
 			const Occ *p = &ex->occ[j];
 			dup = p->block == o->block && p->sig == o->sig && o->sig >= 0 &&
-			      p->plan == o->plan && p->plan != PL_NONE && same_expr(p->arg, o->arg);
+			      p->plan == o->plan && p->plan != PL_NONE && ast_expr_equal(p->arg, o->arg);
 		}
 		if (dup)
 			continue;

@@ -127,16 +127,22 @@ static void pr_column_def(Printer *pr, const ColumnDef *c)
 	}
 }
 
-static void pr_create_table(Printer *pr, const Stmt *st)
+/* CREATE [TEMP] what [IF NOT EXISTS] [schema.]name */
+static void pr_create_head(Printer *pr, const Stmt *st, const char *what)
 {
-	print_raw(pr, st->temp ? "CREATE TEMP TABLE " : "CREATE TABLE ");
-	if (st->if_not_exists)
-		print_raw(pr, "IF NOT EXISTS ");
+	print_raw(pr, st->temp ? "CREATE TEMP " : "CREATE ");
+	print_raw(pr, what);
+	print_raw(pr, st->if_not_exists ? " IF NOT EXISTS " : " ");
 	if (st->schema.s) {
 		print_name(pr, st->schema);
 		print_raw(pr, ".");
 	}
 	print_name(pr, st->table);
+}
+
+static void pr_create_table(Printer *pr, const Stmt *st)
+{
+	pr_create_head(pr, st, "TABLE");
 	if (st->select) {
 		print_raw(pr, " AS ");
 		print_select(pr, st->select);
@@ -225,14 +231,7 @@ void print_stmt(Printer *pr, const Stmt *st)
 		pr_create_table(pr, st);
 		break;
 	case ST_CREATE_VIEW:
-		print_raw(pr, st->temp ? "CREATE TEMP VIEW " : "CREATE VIEW ");
-		if (st->if_not_exists)
-			print_raw(pr, "IF NOT EXISTS ");
-		if (st->schema.s) {
-			print_name(pr, st->schema);
-			print_raw(pr, ".");
-		}
-		print_name(pr, st->table);
+		pr_create_head(pr, st, "VIEW");
 		if (st->columns) {
 			print_raw(pr, " ");
 			pr_idlist(pr, st->columns);

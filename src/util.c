@@ -325,6 +325,21 @@ int str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+void str_trim(const char **s, size_t *n)
+{
+	while (*n && isspace((unsigned char)**s))
+		(*s)++, (*n)--;
+	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+char *str_trim_dup(const char *s)
+{
+	size_t n = strlen(s);
+	str_trim(&s, &n);
+	return xstrndup(s, n);
+}
+
 char *util_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

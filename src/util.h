@@ -47,6 +47,10 @@ void sb_free(SBuf *b);
 int str_ieq(const char *a, const char *b);
 int str_nieq(const char *a, size_t alen, const char *b);   /* a[0..alen) equals NUL-terminated b */
 int str_has_prefix(const char *s, const char *prefix);
+/* Narrow s[0..*n) to leave out leading and trailing white space. */
+void str_trim(const char **s, size_t *n);
+/* A copy of s without leading and trailing white space. Heap string. */
+char *str_trim_dup(const char *s);
 
 /* Read a whole file into a NUL-terminated heap buffer; NULL and errno on failure. */
 char *util_read_file(const char *path, size_t *len);

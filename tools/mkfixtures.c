@@ -138,16 +138,6 @@ static void csv_field(SBuf *b, const char *s)
 	sb_putc(b, '"');
 }
 
-static char *trimmed(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return xstrndup(s, n);
-}
-
 static int one_table(sqlite3 *db, const char *dir, const char *file, char ***used, int *nused,
                      SuqlErr *err)
 {
@@ -192,7 +182,8 @@ static int one_table(sqlite3 *db, const char *dir, const char *file, char ***use
 				linked[c] = 1;
 	/* header row: names trimmed, empty ones by position, repeats numbered */
 	for (c = 0; c < ncol; c++) {
-		char *h = trimmed(json_string_value(json_array_get(json_array_get(header, c), 0)) ?: "");
+		const char *raw = json_string_value(json_array_get(json_array_get(header, c), 0));
+		char *h = str_trim_dup(raw ? raw : "");
 		if (!*h) {
 			free(h);
 			h = xprintf("column%zu", c + 1);

@@ -21,15 +21,7 @@
 # Re-record the expected outputs after an intended change (then read the diff!):
 #     SUQL_RECORD=1 sh tests/suites/40-transcripts.sh [NAME...]
 # which rewrites the @@ stdout, @@ stderr and @@ status sections from real runs.
-set -u
-: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SUQL_PROG:=suql}"
-if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
-	SUQL_TMP=$(mktemp -d)
-	trap 'rm -rf "$SUQL_TMP"' EXIT
-fi
-prog=$SUQL_PROG
-case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
+. "$(dirname "$0")/../lib.sh"
 dir=$SUQL_TOP/tests/transcripts
 work=$SUQL_TMP/transcripts
 record=${SUQL_RECORD:-}

@@ -8,20 +8,11 @@
 # meta-commands, a wrong statement, tab completion, Ctrl-C during a long statement (the
 # REPL survives and answers the next one), Ctrl-C at the prompt, the history file (a line
 # holding a key is never stored), Ctrl-D leaving with status 0.
-set -u
-: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SUQL_PROG:=suql}"
-own_tmp=""
-if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
-	SUQL_TMP=$(mktemp -d)
-	own_tmp=1
-fi
+. "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip terminal: tmux is not installed (scripts/deps.sh installs it)"
 	exit 0
 fi
-prog=$SUQL_PROG
-case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
 dir=$SUQL_TMP/terminal
 mkdir -p "$dir"
 sock=$dir/tmux.sock

@@ -2,15 +2,7 @@
 # The manual page: it must format with no warning from groff or mandoc, hold every section
 # a reader looks for, and its OPTIONS and META-COMMANDS sections must be exactly what the
 # program's tables generate (suql --help-man SECTION); scripts/man-sync.sh rewrites them.
-set -u
-: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SUQL_PROG:=suql}"
-if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
-	SUQL_TMP=$(mktemp -d)
-	trap 'rm -rf "$SUQL_TMP"' EXIT
-fi
-prog=$SUQL_PROG
-case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
+. "$(dirname "$0")/../lib.sh"
 page=$SUQL_TOP/man/suql.1
 tmp=$SUQL_TMP/man
 mkdir -p "$tmp"

@@ -2,15 +2,7 @@
 # Program behaviour whose output is not fixed text (times, versions) or that needs more than
 # one run, so it does not fit a transcript: --version, --help, :timer, -f - (stdin),
 # --help-man with an unknown section, and that batch output never carries colour.
-set -u
-: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SUQL_PROG:=suql}"
-if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
-	SUQL_TMP=$(mktemp -d)
-	trap 'rm -rf "$SUQL_TMP"' EXIT
-fi
-prog=$SUQL_PROG
-case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
+. "$(dirname "$0")/../lib.sh"
 tmp=$SUQL_TMP/program
 mkdir -p "$tmp"
 

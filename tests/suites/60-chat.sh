@@ -31,17 +31,7 @@
 # In stdout and stderr, the run directory reads as $TMP and the server's URL as $URL.
 # Re-record stdout, stderr and status after an intended change (then read the diff!):
 #     SUQL_RECORD=1 sh tests/suites/60-chat.sh [NAME...]
-set -u
-: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SUQL_BUILD:=$SUQL_TOP/build}"
-: "${SUQL_PROG:=$SUQL_TOP/suql}"
-own_tmp=""
-if [ -z "${SUQL_TMP:-}" ]; then   # run alone, not by tests/run: a scratch dir of its own
-	SUQL_TMP=$(mktemp -d)
-	own_tmp=1
-fi
-prog=$SUQL_PROG
-case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
+. "$(dirname "$0")/../lib.sh"
 build=$SUQL_BUILD
 case $build in /*) ;; *) build=$SUQL_TOP/$build ;; esac
 dir=$SUQL_TOP/tests/chat

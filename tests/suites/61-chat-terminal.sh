@@ -5,21 +5,11 @@
 # while the model is thinking stops the turn and the session stays in chat mode; :sql brings
 # back "suql> "; on a narrow terminal the reply is wrapped. Without a model, :chat explains
 # how to configure one and the prompt stays "suql> ".
-set -u
-: "${SUQL_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SUQL_BUILD:=$SUQL_TOP/build}"
-: "${SUQL_PROG:=suql}"
-own_tmp=""
-if [ -z "${SUQL_TMP:-}" ]; then
-	SUQL_TMP=$(mktemp -d)
-	own_tmp=1
-fi
+. "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip chat terminal: tmux is not installed (scripts/deps.sh installs it)"
 	exit 0
 fi
-prog=$SUQL_PROG
-case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
 build=$SUQL_BUILD
 case $build in /*) ;; *) build=$SUQL_TOP/$build ;; esac
 dir=$SUQL_TMP/chat-terminal
