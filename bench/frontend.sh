@@ -5,7 +5,9 @@
 #  2. Whole-run wall time of suql against the sqlite3 shell on the same plain-SQL scripts
 #     (the sqllogictest records SQLite runs, one script per file, each on a fresh
 #     in-memory database), output to /dev/null; BENCH_RUNS runs (default 5), median, and
-#     the overhead of suql in percent.
+#     the overhead of suql in percent. Both write CSV: suql's default aligned table must
+#     hold every row to measure the columns, which the sqlite3 shell's default list mode
+#     does not, so the defaults would compare two different jobs.
 set -u
 d="$SUQL_SHARED/data/sqllogictest/test"
 if [ ! -d "$d" ]; then
@@ -42,9 +44,9 @@ fi
 : >"$t/sqlite.times"
 i=0
 while [ $i -lt "$runs" ]; do
-	a=$(now); run_all "./$SUQL_PROG"; b=$(now)
+	a=$(now); run_all "./$SUQL_PROG" --csv; b=$(now)
 	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f\n", b - a }' >>"$t/suql.times"
-	a=$(now); run_all sqlite3; b=$(now)
+	a=$(now); run_all sqlite3 -csv; b=$(now)
 	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f\n", b - a }' >>"$t/sqlite.times"
 	i=$((i + 1))
 done

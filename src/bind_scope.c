@@ -9,7 +9,9 @@
  * json_each makes them visible. A table-valued function: json_each/json_tree's columns,
  * any other's unknown (any name may be one of them).
  *
- * Table facts and catalog rows are looked up once per statement (TabInfo).
+ * Table facts and catalog rows are looked up once (TabInfo) and kept by the engine from
+ * statement to statement while the database has not changed: a script of many small
+ * SELECTs would otherwise spend most of its time asking sqlite_schema the same questions.
  */
 #include "exec_int.h"
 
@@ -29,14 +31,19 @@ static void push_col(char ***v, int *n, const char *s)
 
 TabInfo *scope_table(Exec *ex, const char *name)
 {
-	for (int i = 0; i < ex->ntabs; i++)
-		if (str_ieq(ex->tabs[i].name, name))
-			return &ex->tabs[i];
-	if (ex->ntabs == ex->captabs) {
-		ex->captabs = ex->captabs ? ex->captabs * 2 : 8;
-		ex->tabs = xrealloc(ex->tabs, (size_t)ex->captabs * sizeof *ex->tabs);
+	Engine *e = ex->e;
+	if (!ex->tabs_checked) {
+		ex->tabs_checked = 1;
+		scope_tabs_check(e, 0);
 	}
-	TabInfo *t = &ex->tabs[ex->ntabs++];
+	for (int i = 0; i < e->ntabs; i++)
+		if (str_ieq(e->tabs[i].name, name))
+			return &e->tabs[i];
+	if (e->ntabs == e->captabs) {
+		e->captabs = e->captabs ? e->captabs * 2 : 8;
+		e->tabs = xrealloc(e->tabs, (size_t)e->captabs * sizeof *e->tabs);
+	}
+	TabInfo *t = &e->tabs[e->ntabs++];
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
 	sqlite3_stmt *st;
@@ -93,19 +100,48 @@ const CatColumn *scope_catalog(Exec *ex, const char *table, const char *column)
 	return NULL;
 }
 
-void scope_tabs_free(Exec *ex)
+/* What says whether the database changed: the schema cookie (this connection's DDL, even
+   uncommitted), its count of changed rows (its writes, catalog rows included) and the
+   pager's data version (commits by other connections). */
+static void tabs_key(Engine *e, long long key[3])
 {
-	for (int i = 0; i < ex->ntabs; i++) {
-		TabInfo *t = &ex->tabs[i];
+	sqlite3 *db = e->db;
+	key[0] = -1;
+	if (e->cookie || sqlite3_prepare_v2(db, "PRAGMA schema_version", -1, &e->cookie, NULL) ==
+	                 SQLITE_OK) {
+		if (sqlite3_step(e->cookie) == SQLITE_ROW)
+			key[0] = sqlite3_column_int64(e->cookie, 0);
+		sqlite3_reset(e->cookie);
+	}
+	key[1] = sqlite3_total_changes64(db);
+	unsigned int dv = 0;
+	key[2] = sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &dv) == SQLITE_OK
+	         ? (long long)dv : -1;
+}
+
+void scope_tabs_check(Engine *e, int all)
+{
+	long long key[3] = {-1, -1, -1};
+	if (all) {
+		sqlite3_finalize(e->cookie);
+		e->cookie = NULL;
+	} else {
+		tabs_key(e, key);
+	}
+	if (!all && key[0] >= 0 && key[2] >= 0 && memcmp(key, e->tabs_key, sizeof key) == 0)
+		return;
+	memcpy(e->tabs_key, key, sizeof key);
+	for (int i = 0; i < e->ntabs; i++) {
+		TabInfo *t = &e->tabs[i];
 		free(t->name);
 		for (int k = 0; k < t->ncols; k++)
 			free(t->cols[k]);
 		free(t->cols);
 		catalog_columns_free(t->cat, t->ncat);
 	}
-	free(ex->tabs);
-	ex->tabs = NULL;
-	ex->ntabs = ex->captabs = 0;
+	free(e->tabs);
+	e->tabs = NULL;
+	e->ntabs = e->captabs = 0;
 }
 
 /* The names of a core's result columns, as SQLite would name them. */

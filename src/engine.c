@@ -83,6 +83,7 @@ void engine_close(Engine *e)
 {
 	if (!e)
 		return;
+	scope_tabs_check(e, 1);
 	sqlite3_close(e->db);
 	free(e->path);
 	free(e);

@@ -244,6 +244,8 @@ static void need_options(Exec *ex)
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
 	(void)err;
+	if (ex->nenums == 0)
+		return SUQL_OK;
 	sqlite3_stmt *st = NULL;
 	/* a literal is classified once per column: what the map holds is used as it is (after
 	   new values appear in an open enum, DELETE FROM suql_enum_map asks again) */

@@ -52,14 +52,19 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
 }
 
-SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err)
+void exec_trace(const char *sql)
 {
-	*st = NULL;
 	static int trace = -1;
 	if (trace < 0)
 		trace = getenv("SUQL_TRACE_SQL") != NULL;
 	if (trace)
 		fprintf(stderr, "suql sql: %s\n", sql);
+}
+
+SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err)
+{
+	*st = NULL;
+	exec_trace(sql);
 	if (sqlite3_prepare_v2(ex->db, sql, -1, st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(*st);
 		*st = NULL;
@@ -163,8 +168,8 @@ static void exec_free(Exec *ex)
 		free(c->column);
 	}
 	free(ex->enums);
+	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
-	scope_tabs_free(ex);
 	sb_free(&ex->plan);
 	free(ex->fn_msg);
 	for (int i = 0; i < ex->nwarned; i++)
@@ -176,8 +181,14 @@ static void exec_free(Exec *ex)
 	free(ex);
 }
 
+static int needs_plan_display(const Exec *ex)
+{
+	return ex->nocc > 0 || ex->nenums > 0;
+}
+
 /* Prepare the statement as the user wrote it (free text as function calls), under the
-   read-only authorizer when that is on: the one place the user's statement is judged. */
+   read-only authorizer when that is on: the one place the user's statement is judged.
+   When nothing is to be done ahead of it, this preparation is the one that runs. */
 static SuqlStatus validate(Exec *ex, SuqlErr *err)
 {
 	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
@@ -200,6 +211,11 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 			ex->colnames[i] = xstrdup(n ? n : "");
 		}
 	}
+	if (s == SUQL_OK && st && !needs_plan_display(ex)) {
+		exec_trace(print_text(pr));
+		ex->ready = st;
+		st = NULL;
+	}
 	sqlite3_finalize(st);
 	print_free(pr);
 	return s;
@@ -209,11 +225,6 @@ static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
 {
 	if (fn && b->len)
 		fn(ex->sink->ctx, sb_str(b));
-}
-
-static int needs_plan_display(const Exec *ex)
-{
-	return ex->nocc > 0 || ex->nenums > 0;
 }
 
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,

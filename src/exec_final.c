@@ -316,11 +316,15 @@ SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err)
 		if (o->plan == PL_PROJECT)
 			return project(ex, &ex->blocks[o->block], err);
 	}
-	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-	print_stmt(pr, ex->ast->stmt);
-	sqlite3_stmt *st = NULL;
-	SuqlStatus s = exec_prepare(ex, print_text(pr), &st, err);
-	print_free(pr);
+	sqlite3_stmt *st = ex->ready;
+	SuqlStatus s = SUQL_OK;
+	ex->ready = NULL;
+	if (!st) {
+		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+		print_stmt(pr, ex->ast->stmt);
+		s = exec_prepare(ex, print_text(pr), &st, err);
+		print_free(pr);
+	}
 	if (s != SUQL_OK)
 		return s;
 	if (!st)

@@ -78,6 +78,11 @@ struct Engine {
 	EngineSettings set;
 	Exec *cur;        /* the statement running, for the SQL functions */
 	unsigned long seq;
+	/* what the binder learnt of tables (bind_scope.c), kept while tabs_key holds */
+	struct TabInfo *tabs;
+	int ntabs, captabs;
+	long long tabs_key[3];
+	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
 };
 
 /* ---- what is asked: signatures ---- */
@@ -321,6 +326,9 @@ typedef struct ExecCounts {
 struct Exec {
 	Engine *e;
 	sqlite3 *db;
+	sqlite3_stmt *ready;  /* a statement with nothing to do ahead: validate's preparation,
+	                         which final_run runs (not prepared twice) */
+	int tabs_checked;     /* scope_tabs_check has run for this statement */
 	Llm *llm;
 	Ast *ast;
 	Arena *a;
@@ -339,10 +347,6 @@ struct Exec {
 	EnumCmp *enums;
 	int nenums, capenums;
 	Memo *memo;
-
-	/* the catalog and table columns, looked up once per statement */
-	struct TabInfo *tabs;
-	int ntabs, captabs;
 
 	SBuf plan;
 	ExecCounts cnt;
@@ -425,7 +429,10 @@ typedef struct TabInfo {
 TabInfo *scope_table(Exec *ex, const char *name);
 const CatColumn *scope_catalog(Exec *ex, const char *table, const char *column);
 void scope_item_columns(Exec *ex, Block *b, ScopeItem *it);
-void scope_tabs_free(Exec *ex);
+/* Forget what is known of tables when the database may have changed since it was learnt
+   (the schema, this connection's writes, another connection's commits); always, with
+   all set. */
+void scope_tabs_check(Engine *e, int all);
 
 /* enum.c */
 void enum_detect(Exec *ex, int b, Expr **slot);    /* called by the binder */
@@ -560,6 +567,8 @@ Expr *exec_and(Arena *a, Expr *l, Expr *r);
 Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
 void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
 char *exec_print_select(Exec *ex, Select *s);
+/* Print sql on stderr when SUQL_TRACE_SQL is set (what SQLite is given to prepare). */
+void exec_trace(const char *sql);
 SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
 char *exec_value_text(sqlite3_value *v, size_t *n);
 

@@ -77,7 +77,7 @@ void memo_free(Memo *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->cap; i++) {
+	for (size_t i = 0; m->n && i < m->cap; i++) {
 		if (m->t[i].sig >= 0) {
 			free(m->t[i].v.value);
 			free(m->t[i].v.warning);
