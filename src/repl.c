@@ -444,7 +444,11 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 	}
 	sb_putn(&in->buf, line, n);
 	sb_putc(&in->buf, '\n');
-	if (engine_complete(in->buf.s, in->buf.len)) {
+	/* a statement goes on until a line brings a ';' (only a first line of blanks or
+	   comments is complete without one): not lexing the whole buffer again for every line
+	   keeps a long statement's reading linear */
+	int may_end = in->buf.len == n + 1 || memchr(line, ';', n) != NULL;
+	if (may_end && engine_complete(in->buf.s, in->buf.len)) {
 		/* at the terminal, lines count from the start of what was just typed */
 		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
 		sb_truncate(&in->buf, 0);
