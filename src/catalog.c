@@ -307,6 +307,23 @@ SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out,
 	*out = NULL;
 	if (catalog_table(db, table, &cols, &n, err) != SUQL_OK)
 		return SUQL_ERROR;
+	/* the constraints SQLite keeps per column: NOT NULL, DEFAULT, the primary key */
+	int *pk = xcalloc((size_t)n + 1, sizeof *pk), npk = 0;
+	char **extra = xcalloc((size_t)n + 1, sizeof *extra);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT \"notnull\", dflt_value, pk FROM pragma_table_info(?1) "
+	                       "ORDER BY cid", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		for (int i = 0; i < n && sqlite3_step(st) == SQLITE_ROW; i++) {
+			const char *dflt = (const char *)sqlite3_column_text(st, 1);
+			pk[i] = sqlite3_column_int(st, 2);
+			npk += pk[i] > 0;
+			if (sqlite3_column_int(st, 0) || dflt)
+				extra[i] = xprintf("%s%s%s", sqlite3_column_int(st, 0) ? " NOT NULL" : "",
+				                   dflt ? " DEFAULT " : "", dflt ? dflt : "");
+		}
+		sqlite3_finalize(st);
+	}
 	SBuf b = SBUF_INIT;
 	sb_puts(&b, "CREATE TABLE ");
 	if (needs_quotes(table))
@@ -325,9 +342,31 @@ SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out,
 			sb_puts(&b, c->is_array ? " ENUM[]" : " ENUM");
 		else if (c->type && *c->type)
 			sb_printf(&b, " %s", c->type);
-		sb_puts(&b, i + 1 < n ? ",\n" : "\n");
+		if (npk == 1 && pk[i])
+			sb_puts(&b, " PRIMARY KEY");
+		if (extra[i])
+			sb_puts(&b, extra[i]);
+		sb_puts(&b, i + 1 < n || npk > 1 ? ",\n" : "\n");
+	}
+	if (npk > 1) {   /* a composite key, in its own order */
+		sb_puts(&b, "  PRIMARY KEY (");
+		for (int k = 1; k <= npk; k++)
+			for (int i = 0; i < n; i++)
+				if (pk[i] == k) {
+					if (k > 1)
+						sb_puts(&b, ", ");
+					if (needs_quotes(cols[i].column))
+						sb_put_ident(&b, cols[i].column, strlen(cols[i].column));
+					else
+						sb_puts(&b, cols[i].column);
+				}
+		sb_puts(&b, ")\n");
 	}
 	sb_puts(&b, ");");
+	for (int i = 0; i < n; i++)
+		free(extra[i]);
+	free(extra);
+	free(pk);
 	catalog_columns_free(cols, n);
 	*out = sb_steal(&b);
 	return SUQL_OK;

@@ -539,6 +539,11 @@ SuqlStatus cand_load(Walk *w, SuqlErr *err);
    *failed: an SQL error, in err. */
 char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
 void walk_free(Walk *w);
+/* exec_walk.c: at most how many calls one question of a walk over n candidates (natoms
+   questions each) may take to find need rows (-1: all), following the walk's wave sizes at
+   their smallest; each wave at most maxwave candidates, a call at most per_call of them. */
+long long walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
+                           long long per_call);
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
 SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err);
 

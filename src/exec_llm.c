@@ -189,6 +189,24 @@ static int find_dup(Run *r, int i)
 	return -1;
 }
 
+/* The calls this statement has made so far (cache hits are free). */
+static long calls_made(Exec *ex)
+{
+	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	return ls ? ls->total.calls : 0;
+}
+
+/* The budget is a ceiling, not only a forecast: the plan's worst case is checked before
+   the first call, and no step may then take the statement past it (in naive mode, where
+   SQLite asks row by row, the same holds). Calls the cache answers may be counted here,
+   which errs on the side of stopping. The per-passage baseline, there to be measured, is
+   not held to it (the plan says so). */
+static int over_budget(Exec *ex, int ncalls)
+{
+	return ex->set.budget > 0 && ex->set.optimize != OPT_PASSAGE &&
+	       calls_made(ex) + ncalls > ex->set.budget;
+}
+
 SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err)
 {
 	Run r = {ex, reqs, xmalloc(((size_t)n + 1) * sizeof(int)), n, done, ctx, 0};
@@ -261,7 +279,11 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 	}
 	free(open);
 	SuqlStatus st = SUQL_OK;
-	if (ncalls > 0 && !r.stop) {
+	if (ncalls > 0 && !r.stop && over_budget(ex, ncalls))
+		st = err_set(err, SUQL_BUDGET, "stopped at the budget of %ld LLM calls: %ld made, %d "
+		             "more needed; raise it with :set budget N (0 for no limit), or narrow "
+		             "the query", ex->set.budget, calls_made(ex), ncalls);
+	else if (ncalls > 0 && !r.stop) {
 		LlmCall **cp = xmalloc((size_t)ncalls * sizeof *cp);
 		for (int i = 0; i < ncalls; i++)
 			cp[i] = &calls[i].c;

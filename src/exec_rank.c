@@ -162,8 +162,11 @@ SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err)
 			continue;
 		long long m = 0;
 		if (rank_index(w, k, &m)) {
-			sb_printf(&note, "%sBM25 over the index of %s.%s", any ? " + " : "",
-			          o->arg_table, o->arg_col);
+			/* several questions over the same index: their scores add up, said once */
+			char *one = xprintf("BM25 over the index of %s.%s", o->arg_table, o->arg_col);
+			if (!strstr(sb_str(&note), one))
+				sb_printf(&note, "%s%s", any ? " + " : "", one);
+			free(one);
 		} else {
 			SuqlStatus st = rank_memory(w, k, &m, err);
 			if (st != SUQL_OK) {

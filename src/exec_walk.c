@@ -195,6 +195,50 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
 	return enough(w);
 }
 
+/* How many candidates the next wave asks about: enough to find the rest rows still
+   needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
+   maxwave (a call's batch times the calls in flight). */
+static long long wave_size(long long rest, long long seen_pass, long long seen_dec,
+                           double prior, long long maxwave)
+{
+	if (rest < 0)
+		return 4096 > maxwave ? 4096 : maxwave;
+	double rate = (seen_pass + 2 * prior) / (seen_dec + 2.0);
+	if (rate < 0.02)
+		rate = 0.02;
+	long long want = (long long)ceil((double)rest / rate);
+	if (want > maxwave)
+		want = maxwave;
+	return want < 1 ? 1 : want;
+}
+
+long long walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
+                          long long per_call)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	long long calls = 0, asked = 0, d = 0;
+	while (asked < n) {
+		/* the smallest next wave: a prior of 1, and whatever number of rows passed so
+		   far makes it smallest */
+		long long want = need < 0 ? wave_size(-1, 0, 0, 1.0, maxwave) : maxwave;
+		for (long long p = 0; need >= 0 && p < need && p <= d && p < 1000; p++) {
+			long long x = wave_size(need - p, p, d, 1.0, maxwave);
+			if (x < want)
+				want = x;
+		}
+		long long sz = want < n - asked ? want : n - asked;
+		calls += (sz + per_call - 1) / per_call;
+		asked += sz;
+		/* a wave asks each candidate one question; one with several questions may take
+		   as many waves to be decided */
+		d += sz / natoms > 0 ? sz / natoms : 1;
+	}
+	return calls;
+}
+
 static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;
@@ -211,20 +255,8 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 			return err_set(err, SUQL_INTERRUPT, "interrupted");
 		if (enough(w) || w->front >= w->n)
 			break;
-		long long want;
-		if (w->need < 0) {
-			want = 4096 > maxwave ? 4096 : maxwave;
-		} else {
-			double rate = (seen_pass + 2 * prior) / (seen_dec + 2.0);
-			if (rate < 0.02)
-				rate = 0.02;
-			double rest = (double)(w->need - have(w));
-			want = (long long)ceil(rest / rate);
-			if (want > maxwave)
-				want = maxwave;
-			if (want < 1)
-				want = 1;
-		}
+		long long want = wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass, seen_dec,
+		                           prior, maxwave);
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
 		int nreq = 0;
 		long long progress = 0;

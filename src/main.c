@@ -191,8 +191,8 @@ static SuqlStatus opt_llm(Cli *cli, const CliOption *o, const char *arg, SuqlErr
 	} else if (strcmp(o->name, "concurrency") == 0) {
 		char *end;
 		long n = strtol(arg, &end, 10);
-		if (*end || n <= 0 || n > 1024)
-			return err_set(err, SUQL_USAGE, "--concurrency takes a number from 1 to 1024, "
+		if (*end || n <= 0 || n > 256)
+			return err_set(err, SUQL_USAGE, "--concurrency takes a number from 1 to 256, "
 			               "not '%s'", arg);
 		c->concurrency = (int)n;
 	}

@@ -468,10 +468,10 @@ static long long runs_of(Exec *ex, int b)
 	return r;
 }
 
-/* Calls for n candidates in the worst case: every candidate shows its whole passage
+/* Candidates one call carries in the worst case: every candidate shows its whole passage
    allowance, so a call holds batch_tokens / passage_tokens of them (and never more than
    batch). */
-static long long per_batch(Exec *ex, long long n)
+static long long per_call(Exec *ex)
 {
 	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
 	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
@@ -481,7 +481,23 @@ static long long per_batch(Exec *ex, long long n)
 		if (fit < b)
 			b = fit;
 	}
+	return b;
+}
+
+/* Calls for n candidates in the worst case. */
+static long long per_batch(Exec *ex, long long n)
+{
+	long long b = per_call(ex);
 	return n <= 0 ? 0 : (n + b - 1) / b;
+}
+
+/* The most candidates one wave of a walk asks about (exec_walk.c): a call's batch times
+   the calls in flight. */
+static long long max_wave(Exec *ex)
+{
+	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
+	int conc = ex->llm ? llm_concurrency(ex->llm) : 1;
+	return b * (conc > 0 ? conc : 1);
 }
 
 /* The calls occurrence o may cost at most. */
@@ -504,8 +520,12 @@ static long long occ_worst(Exec *ex, const Occ *o)
 				in |= u->atoms[k] == o->id;
 			for (int k = 0; k < u->nleaf_occ; k++)
 				in |= u->leaf_occ[k] == o->id;
-			if (in)
-				n += per_batch(ex, u->count);
+			if (in && ex->set.optimize == OPT_PASSAGE && b->limit >= 0)
+				/* the per-passage baseline: a call per passage, so many passages */
+				n += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
+			else if (in)
+				n += walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
+				                      per_call(ex));
 		}
 		return n;
 	case PL_AHEAD:

@@ -283,11 +283,14 @@ void show_counters(Exec *ex, SBuf *out)
 	else
 		sb_putc(out, '\n');
 	sb_printf(out, "cache hits: %ld\n", t->cache_hits);
-	sb_printf(out, "batches: %ld call%s carried %ld candidate%s", t->calls, S(t->calls), t->items,
-	          S(t->items));
-	if (ex->cnt.waves)
-		sb_printf(out, "; %ld wave%s", ex->cnt.waves, S(ex->cnt.waves));
-	sb_putc(out, '\n');
+	/* calls that judged candidates (not an ENUM classification alone) */
+	if (t->items > 0 || ex->cnt.waves) {
+		sb_printf(out, "batches: %ld call%s carried %ld candidate%s", t->calls, S(t->calls),
+		          t->items, S(t->items));
+		if (ex->cnt.waves)
+			sb_printf(out, "; %ld wave%s", ex->cnt.waves, S(ex->cnt.waves));
+		sb_putc(out, '\n');
+	}
 	sb_printf(out, "speculative: %ld call%s (%lld candidate%s) beyond what the result "
 	          "needed; cancelled: %ld\n", ex->cnt.spec_calls, S(ex->cnt.spec_calls),
 	          ex->cnt.spec_items, S(ex->cnt.spec_items), t->cancelled);

@@ -5,7 +5,8 @@
 # ORDER BY, as multisets otherwise. A line "any SELECT ... LIMIT n [OFFSET m];" has LIMIT
 # without ORDER BY, where SQL may return any qualifying rows: there each optimized row must
 # be a row of the statement without its LIMIT, and their number must be what LIMIT and
-# OFFSET leave of those.
+# OFFSET leave of those. Each optimized run also keeps within its plan: the calls it made
+# are at most the worst case the plan announced (the number the budget is checked against).
 set -u
 db=$SUQL_TMP/equiv.db
 cp "$SUQL_BUILD/demo.db" "$db" || { echo "not ok equiv: no $SUQL_BUILD/demo.db"; exit 0; }
@@ -24,6 +25,15 @@ while IFS= read -r line; do
 	any=0
 	case $line in "any "*) any=1; line=${line#any } ;; esac
 	name="equiv $n: $(printf '%s' "$line" | cut -c1-70)"
+	"$SUQL_PROG" -v --offline --no-cache --csv --set budget=0 "$db" -c "$line" >"$out/v" 2>/dev/null
+	worst=$(sed -n 's/^ *worst case: \([0-9]*\) LLM call.*/\1/p' "$out/v" | awk '{ s += $1 } END { print s + 0 }')
+	made=$(sed -n 's/^ *llm calls: \([0-9]*\).*/\1/p' "$out/v" | awk '{ s += $1 } END { print s + 0 }')
+	if [ "$made" -le "$worst" ]; then
+		echo "ok $name: within its worst case ($made <= $worst)"
+	else
+		echo "not ok $name: within its worst case"
+		echo "# $made LLM calls, the plan's worst case $worst"
+	fi
 	run on "$line" >"$out/on"; st_on=$?
 	err_on=$(cat "$out/err")
 	run off "$line" >"$out/off"; st_off=$?

@@ -32,7 +32,7 @@ plan:
     walk: lazy, stops once 1 row passed (LIMIT); candidates in the query's ORDER BY order; waves sized from the pass rate
     result column summary(reviews): projection last, on the returned rows only (at most 1)
   sqlite: SELECT name, suql_summary(0, reviews) AS "summary(reviews)" FROM r WHERE suql_atom(1, reviews, 'is it romantic?') ORDER BY id LIMIT 1
-  worst case: 2 LLM calls (verify 1, summary 1); budget 1000
+  worst case: 3 LLM calls (verify 2, summary 1); budget 1000
 counters:
   conjunct 1.1: 3 rows after the structured filter; 3 examined, 2 accepted, 1 rejected
   projection last: 1 row kept, 1 value
@@ -87,7 +87,6 @@ counters:
   rows returned: 1
   llm calls: 2 (classify 2); 2.00 per returned row
   cache hits: 0
-  batches: 2 calls carried 0 candidates
   speculative: 0 calls (0 candidates) beyond what the result needed; cancelled: 0
   tokens: 0 in, 0 out
   backend: offline (lexical, no language model)

@@ -38,7 +38,7 @@ a
 b
 v
 CREATE TABLE a (
-  id INTEGER,
+  id INTEGER PRIMARY KEY,
   "odd name" TEXT
 );
 
