@@ -490,15 +490,21 @@ void ast_dump_stmt(SBuf *o, const Stmt *st)
 	}
 }
 
+/* Two dumps alike (x and y are freed). */
+static int same_dump(SBuf *x, SBuf *y)
+{
+	int eq = x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
+	sb_free(x);
+	sb_free(y);
+	return eq;
+}
+
 int ast_equal(const Stmt *a, const Stmt *b)
 {
 	SBuf x = SBUF_INIT, y = SBUF_INIT;
 	ast_dump_stmt(&x, a);
 	ast_dump_stmt(&y, b);
-	int eq = x.len == y.len && memcmp(x.s, y.s, x.len) == 0;
-	sb_free(&x);
-	sb_free(&y);
-	return eq;
+	return same_dump(&x, &y);
 }
 
 int ast_expr_equal(const Expr *a, const Expr *b)
@@ -508,8 +514,5 @@ int ast_expr_equal(const Expr *a, const Expr *b)
 	SBuf x = SBUF_INIT, y = SBUF_INIT;
 	ast_dump_expr(&x, a);
 	ast_dump_expr(&y, b);
-	int eq = x.len == y.len && memcmp(x.s, y.s, x.len) == 0;
-	sb_free(&x);
-	sb_free(&y);
-	return eq;
+	return same_dump(&x, &y);
 }
