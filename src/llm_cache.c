@@ -137,6 +137,7 @@ typedef struct Pending {
 
 struct LlmCache {
 	sqlite3 *db;
+	sqlite3_stmt *get;   /* SELECT value ... WHERE key = ?, prepared once: asked per unit */
 	char *path;
 	Pending *q;
 	int nq, capq;
@@ -204,6 +205,8 @@ LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 	}
 	LlmCache *c = xcalloc(1, sizeof *c);
 	c->db = db;
+	/* a table that cannot be read leaves get NULL: every lookup is then a miss */
+	sqlite3_prepare_v2(db, "SELECT value FROM llm_cache WHERE key = ?", -1, &c->get, NULL);
 	c->path = xstrdup(path);
 	return c;
 }
@@ -213,6 +216,7 @@ void llm_cache_close(LlmCache *c)
 	if (!c)
 		return;
 	llm_cache_flush(c);
+	sqlite3_finalize(c->get);
 	sqlite3_close(c->db);
 	free(c->path);
 	free(c->q);
@@ -226,15 +230,15 @@ const char *llm_cache_path(const LlmCache *c)
 
 char *llm_cache_get(LlmCache *c, const char *key)
 {
-	sqlite3_stmt *st = NULL;
 	char *out = NULL;
-	if (sqlite3_prepare_v2(c->db, "SELECT value FROM llm_cache WHERE key = ?", -1, &st,
-	                       NULL) != SQLITE_OK)
-		return NULL;   /* a cache that cannot be read is a miss */
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		out = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	if (!c->get)
+		return NULL;
+	sqlite3_bind_text(c->get, 1, key, -1, SQLITE_STATIC);
+	/* a cache that cannot be read (busy, damaged) is a miss */
+	if (sqlite3_step(c->get) == SQLITE_ROW && sqlite3_column_text(c->get, 0))
+		out = xstrdup((const char *)sqlite3_column_text(c->get, 0));
+	sqlite3_reset(c->get);
+	sqlite3_clear_bindings(c->get);
 	return out;
 }
 
@@ -246,6 +250,17 @@ void llm_cache_put(LlmCache *c, const char *key, const char *kind, const char *v
 	c->q[c->nq].kind = xstrdup(kind);
 	c->q[c->nq].value = xstrdup(value);
 	c->nq++;
+}
+
+/* Forget the queued results. */
+static void queue_drop(LlmCache *c)
+{
+	for (int i = 0; i < c->nq; i++) {
+		free(c->q[i].key);
+		free(c->q[i].kind);
+		free(c->q[i].value);
+	}
+	c->nq = 0;
 }
 
 void llm_cache_flush(LlmCache *c)
@@ -269,12 +284,7 @@ void llm_cache_flush(LlmCache *c)
 		sqlite3_finalize(st);
 		sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
 	}
-	for (int i = 0; i < c->nq; i++) {
-		free(c->q[i].key);
-		free(c->q[i].kind);
-		free(c->q[i].value);
-	}
-	c->nq = 0;
+	queue_drop(c);
 }
 
 static long long file_size(const char *path)
@@ -316,12 +326,7 @@ void llm_cache_report(LlmCache *c, SBuf *out)
 
 SuqlStatus llm_cache_wipe(LlmCache *c, SuqlErr *err)
 {
-	for (int i = 0; i < c->nq; i++) {
-		free(c->q[i].key);
-		free(c->q[i].kind);
-		free(c->q[i].value);
-	}
-	c->nq = 0;
+	queue_drop(c);
 	if (sqlite3_exec(c->db, "DELETE FROM llm_cache", NULL, NULL, NULL) != SQLITE_OK)
 		return err_set(err, SUQL_IO, "cannot clear the LLM cache %s: %s", c->path,
 		               sqlite3_errmsg(c->db));
