@@ -143,6 +143,9 @@ json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
 /* The messages of the single-unit form, for the cache key. */
 json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
 int llmp_default_max_tokens(const LlmCall *call, int nitems);
+/* The word budget of a SUMMARY call (from max_tokens; 60 by default, 10 at least), asked of
+   the model in the prompt and kept by the offline backend. */
+int llm_summary_words(const LlmCall *call);
 
 /* Parse a reply's content into results. Single: always succeeds (an unconvertible answer
    gets a warning). Batch: 0 when the reply holds one well-formed answer per item, -1 (and
@@ -191,6 +194,8 @@ void off_doc_free(OffDoc *d);
 /* Analyse one piece of text into words (used for questions and values too). */
 void off_words(const char *s, size_t n, OffWord **w, int *nw);
 void off_words_free(OffWord *w, int nw);
+/* Append a copy of stem to t. */
+void off_terms_add(TextTerms *t, const char *stem);
 /* 1: same word or paraphrases (the related-words table); -1: opposites; 0: unrelated. */
 int off_related(const char *a, const char *b);
 int off_sentiment(const char *stem);

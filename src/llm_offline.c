@@ -94,12 +94,8 @@ static void query_init(Query *q, const char *question)
 			q->year = 1;
 	}
 	q->qs = q->qs > 0 ? 1 : q->qs < 0 ? -1 : 0;
-	for (int i = 0; i < q->nfocus; i++) {
-		if (q->terms.n == q->terms.cap)
-			q->terms.v = xrealloc(q->terms.v, (size_t)(q->terms.cap = q->terms.cap * 2 + 8) *
-			                                  sizeof *q->terms.v);
-		q->terms.v[q->terms.n++] = xstrdup(q->focus[i]);
-	}
+	for (int i = 0; i < q->nfocus; i++)
+		off_terms_add(&q->terms, q->focus[i]);
 	off_words_free(w, nw);
 }
 
@@ -241,27 +237,34 @@ static int relevant(const Query *q, const Match *m)
 	return q->nfocus == 0 || m->cover > 0;
 }
 
+/* The comparison is negative: <>, != or NOT IN. */
+static int op_negated(const LlmCall *c)
+{
+	const char *op = c->op ? c->op : "=";
+	return strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0 || str_ieq(op, "NOT IN");
+}
+
 /* Passes for a value other than yes/no. */
 static int verify_value(const Query *q, const OffDoc *d, const LlmCall *c)
 {
-	const char *op = c->op ? c->op : "=";
-	int neg = strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0 || str_ieq(op, "NOT IN");
-	int any_rel = 0, hit = 0, none = 1;
-	for (int i = 0; i < d->n && none; i++) {
+	int *rel = xcalloc((size_t)d->n + 1, sizeof *rel);
+	int none = 1, any_rel = 0, hit = 0;
+	for (int i = 0; i < d->n; i++) {
 		Match m = match(q, &d->v[i]);
-		none = !relevant(q, &m);
+		rel[i] = relevant(q, &m);
+		none &= !rel[i];
 	}
 	/* when the question's words appear nowhere ("Which city?" of "in Lyon"), any sentence
 	   may hold the value */
 	for (int i = 0; i < d->n; i++) {
-		Match m = match(q, &d->v[i]);
-		if (!none && !relevant(q, &m))
+		if (!none && !rel[i])
 			continue;
 		any_rel = 1;
 		for (int e = 0; e < c->nexpected && !hit; e++)
 			hit = c->expected[e] && contains(&d->v[i], c->expected[e]);
 	}
-	return neg ? any_rel && !hit : hit;
+	free(rel);
+	return op_negated(c) ? any_rel && !hit : hit;
 }
 
 static void verify_item(const LlmCall *c, const Query *q, LlmItem *it)
@@ -274,12 +277,10 @@ static void verify_item(const LlmCall *c, const Query *q, LlmItem *it)
 	int pass;
 	if (yn_expected) {
 		int ans = decide(q, &d);
-		const char *op = c->op ? c->op : "=";
-		int neg = strcmp(op, "<>") == 0 || strcmp(op, "!=") == 0 || str_ieq(op, "NOT IN");
 		int eq = c->nexpected == 0 ? ans : 0;
 		for (int e = 0; e < c->nexpected; e++)
 			eq |= is_yes_no(c->expected[e]) && is_yes(c->expected[e]) == ans;
-		pass = neg ? !eq : eq;
+		pass = op_negated(c) ? !eq : eq;
 	} else {
 		pass = verify_value(q, &d, c);
 	}
@@ -378,21 +379,11 @@ static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 	off_doc_free(&d);
 }
 
-static int count_words(const char *s, size_t n)
-{
-	TextTok *t;
-	size_t k = text_tokens(s, n, &t);
-	free(t);
-	return (int)k;
-}
-
 static void summary_item(const LlmCall *c, LlmItem *it)
 {
 	OffDoc d;
 	off_doc(it->passages, it->npassages, &d);
-	int budget = c->max_tokens > 0 ? c->max_tokens * 2 / 3 : 60;
-	if (budget < 10)
-		budget = 10;
+	int budget = llm_summary_words(c);
 	/* drop repeated sentences (same words, ignoring case and punctuation) */
 	int *keep = xcalloc((size_t)d.n + 1, sizeof *keep);
 	double *score = xcalloc((size_t)d.n + 1, sizeof *score);
@@ -429,7 +420,7 @@ static void summary_item(const LlmCall *c, LlmItem *it)
 				best = i;
 		if (best < 0)
 			break;
-		int w = count_words(d.v[best].s, d.v[best].len);
+		int w = d.v[best].nw;   /* off_words read every word of the sentence */
 		if (nchosen > 0 && words + w > budget)
 			break;
 		chosen[best] = 1;

@@ -224,6 +224,13 @@ void off_words_free(OffWord *w, int nw)
 	free(w);
 }
 
+void off_terms_add(TextTerms *t, const char *stem)
+{
+	if (t->n == t->cap)
+		t->v = xrealloc(t->v, (size_t)(t->cap = t->cap ? t->cap * 2 : 16) * sizeof *t->v);
+	t->v[t->n++] = xstrdup(stem);
+}
+
 void off_doc(const char *const *passages, int np, OffDoc *d)
 {
 	int cap = 16;
@@ -243,7 +250,11 @@ void off_doc(const char *const *passages, int np, OffDoc *d)
 			o->s = s + sp[i].off;
 			o->len = sp[i].len;
 			off_words(o->s, o->len, &o->w, &o->nw);
-			text_terms(o->s, o->len, &o->terms);
+			/* the content stems are the words already read: what text_terms would give,
+			   without tokenizing and stemming the sentence a second time */
+			for (int k = 0; k < o->nw; k++)
+				if (!o->w[k].stop && !o->w[k].isneg)
+					off_terms_add(&o->terms, o->w[k].stem);
 		}
 		free(sp);
 	}

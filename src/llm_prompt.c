@@ -168,7 +168,7 @@ static const char *format_batch(LlmShape s)
 	}
 }
 
-static int summary_words(const LlmCall *c)
+int llm_summary_words(const LlmCall *c)
 {
 	int w = c->max_tokens > 0 ? c->max_tokens * 2 / 3 : 60;
 	return w < 10 ? 10 : w;
@@ -244,7 +244,7 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 	SBuf text = SBUF_INIT;
 	char count[16], words[16];
 	snprintf(count, sizeof count, "%d", n);
-	snprintf(words, sizeof words, "%d", summary_words(c));
+	snprintf(words, sizeof words, "%d", llm_summary_words(c));
 	if (n <= 1) {
 		put_text(&text, &c->items[n == 1 ? items[0] : 0]);
 	} else {
