@@ -258,15 +258,8 @@ int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int
 				w = -1;   /* "dozens" of things is no number; "a dozen" is */
 			if (w >= 0) {
 				size_t end = j;
-				if (w >= 30 && j + 1 < n && s[j] == '-') {   /* twenty-five */
-					size_t k = j + 1;
-					while (k < n && isalpha((unsigned char)s[k]))
-						k++;
-					int u = word_value(s + j + 1, k - j - 1);
-					if (u >= 1 && u <= 9)
-						w += u, end = k;
-				}
-				if (w == 20 && j + 1 < n && s[j] == '-') {
+				/* a tens word joined to a unit: twenty-five, ninety-nine */
+				if (w >= 20 && w % 10 == 0 && j + 1 < n && s[j] == '-') {
 					size_t k = j + 1;
 					while (k < n && isalpha((unsigned char)s[k]))
 						k++;
