@@ -198,12 +198,9 @@ static void add_template(json_t *arr, const char *t, const char *const *kv, int 
 	for (int i = 0; i < 2; i++) {
 		if (!parts[i])
 			continue;
-		char *a = parts[i];
+		const char *a = parts[i];
 		size_t n = strlen(a);
-		while (*a == '\n' || *a == ' ')
-			a++, n--;
-		while (n && isspace((unsigned char)a[n - 1]))
-			n--;
+		str_trim(&a, &n);
 		if (n)
 			json_array_append_new(arr, json_pack("{s:s, s:s%}", "role", roles[i], "content",
 			                                     a, n));
@@ -326,21 +323,17 @@ json_t *llmp_embed_body(Llm *llm, const LlmCall *call)
 /* content without blanks, code fences and wrapping quotes; heap string */
 static char *clean(const char *s)
 {
-	while (isspace((unsigned char)*s))
-		s++;
-	if (strncmp(s, "```", 3) == 0) {   /* ```json\n...\n``` */
-		const char *nl = strchr(s, '\n');
-		s = nl ? nl + 1 : s + 3;
-	}
 	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
+	str_trim(&s, &n);
+	if (n >= 3 && strncmp(s, "```", 3) == 0) {   /* ```json\n...\n``` */
+		const char *nl = memchr(s, '\n', n);
+		size_t skip = nl ? (size_t)(nl + 1 - s) : 3;
+		s += skip;
+		n -= skip;
+	}
 	if (n >= 3 && strncmp(s + n - 3, "```", 3) == 0)
 		n -= 3;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
+	str_trim(&s, &n);
 	if (n >= 2 && ((s[0] == '"' && s[n - 1] == '"') || (s[0] == '\'' && s[n - 1] == '\'')) &&
 	    !memchr(s + 1, s[0], n - 2))
 		s++, n -= 2;
@@ -491,16 +484,19 @@ void llm_set_labels(LlmCall *call, const char *const *chosen, int n)
 	call->labels = xcalloc((size_t)(call->noptions > 0 ? call->noptions : 1),
 	                       sizeof *call->labels);
 	call->nlabels = 0;
+	char **clean_chosen = xcalloc((size_t)n + 1, sizeof *clean_chosen);
+	for (int i = 0; i < n; i++)
+		clean_chosen[i] = clean(chosen[i]);
 	for (int o = 0; o < call->noptions; o++) {
 		int hit = 0;
-		for (int i = 0; i < n && !hit; i++) {
-			char *a = clean(chosen[i]);
-			hit = str_ieq(a, call->options[o]);
-			free(a);
-		}
+		for (int i = 0; i < n && !hit; i++)
+			hit = str_ieq(clean_chosen[i], call->options[o]);
 		if (hit)
 			call->labels[call->nlabels++] = xstrdup(call->options[o]);
 	}
+	for (int i = 0; i < n; i++)
+		free(clean_chosen[i]);
+	free(clean_chosen);
 }
 
 static void set_item(LlmCall *call, LlmItem *it, const char *answer)
@@ -534,18 +530,25 @@ static void set_item(LlmCall *call, LlmItem *it, const char *answer)
 	}
 }
 
+/* The list a reply holds: j itself, or in an object the member called name, else its first
+   array member. Borrowed from j; NULL when there is none. */
+static json_t *reply_list(json_t *j, const char *name)
+{
+	if (!j || !json_is_object(j))
+		return j;
+	json_t *arr = json_object_get(j, name);
+	for (void *it = json_object_iter(j); !arr && it; it = json_object_iter_next(j, it))
+		if (json_is_array(json_object_iter_value(it)))
+			arr = json_object_iter_value(it);
+	return arr;
+}
+
 void llmp_parse_single(LlmCall *call, int item, const char *content)
 {
 	if (call->kind == LLM_CLASSIFY) {
 		call->text = xstrdup(content);
 		json_t *j = llmp_lenient_json(content);
-		json_t *arr = j;
-		if (j && json_is_object(j)) {
-			arr = json_object_get(j, "values");
-			for (void *it = json_object_iter(j); !arr && it; it = json_object_iter_next(j, it))
-				if (json_is_array(json_object_iter_value(it)))
-					arr = json_object_iter_value(it);
-		}
+		json_t *arr = reply_list(j, "values");
 		const char **v = NULL;
 		int n = 0;
 		if (arr && json_is_array(arr)) {
@@ -609,13 +612,7 @@ static char *entry_text(const LlmCall *call, json_t *e)
 int llmp_parse_batch(LlmCall *call, const int *items, int n, const char *content)
 {
 	json_t *j = llmp_lenient_json(content);
-	json_t *arr = j;
-	if (j && json_is_object(j)) {
-		arr = json_object_get(j, "answers");
-		for (void *it = json_object_iter(j); !arr && it; it = json_object_iter_next(j, it))
-			if (json_is_array(json_object_iter_value(it)))
-				arr = json_object_iter_value(it);
-	}
+	json_t *arr = reply_list(j, "answers");
 	if (!arr || !json_is_array(arr) || json_array_size(arr) != (size_t)n) {
 		json_decref(j);
 		return -1;

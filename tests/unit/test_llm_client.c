@@ -207,6 +207,13 @@ static void test_parse(void)
 	      items[2].verdict == 1, "batch: a bare list in a fence");
 	llmp_parse_single(&c, 0, "Maybe, it depends.");
 	CHECK(items[0].verdict == 0 && items[0].warning, "single: neither yes nor no warns");
+	llmp_parse_single(&c, 1, "```yes```\n");
+	CHECK(items[1].verdict == 1 && !items[1].warning,
+	      "single: a one-line code fence followed by a line break is read");
+	double num;
+	int is_int;
+	CHECK(llm_find_number("thirty-two guests", 17, &num, &is_int) && num == 32 && is_int,
+	      "number words: a tens word with a unit (thirty-two)");
 	llm_call_clear(&c);
 
 	const char *opts[] = {"cheap", "moderate", "expensive"};
