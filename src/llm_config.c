@@ -38,45 +38,34 @@ static const char *env2(const char *a, const char *b, const char **from)
 	return v;
 }
 
-/* The config file's settings, as (key, value) pairs. */
+/* The settings a config file may hold, and the file's values for them (the last line
+   naming a setting wins). */
+static const char *const file_keys[] = {"url", "key", "model", "embed_model", "concurrency",
+	"timeout", "cache"};
+enum { NFILEKEYS = sizeof file_keys / sizeof *file_keys };
+
 typedef struct FileConf {
 	char *path;
-	char *k[16], *v[16];
-	int line[16];
-	int n;
+	char *v[NFILEKEYS];
 } FileConf;
 
 static const char *file_get(const FileConf *f, const char *key)
 {
-	for (int i = f->n - 1; i >= 0; i--)
-		if (strcmp(f->k[i], key) == 0)
+	for (int i = 0; i < NFILEKEYS; i++)
+		if (strcmp(file_keys[i], key) == 0)
 			return nonempty(f->v[i]);
 	return NULL;
 }
 
 static void file_free(FileConf *f)
 {
-	for (int i = 0; i < f->n; i++) {
-		free(f->k[i]);
+	for (int i = 0; i < NFILEKEYS; i++)
 		free(f->v[i]);
-	}
 	free(f->path);
-}
-
-static char *trim(char *a, char *b)
-{
-	while (a < b && isspace((unsigned char)*a))
-		a++;
-	while (b > a && isspace((unsigned char)b[-1]))
-		b--;
-	*b = '\0';
-	return a;
 }
 
 static SuqlStatus file_load(FileConf *f, SuqlErr *err)
 {
-	static const char *const keys[] = {"url", "key", "model", "embed_model", "concurrency",
-		"timeout", "cache", NULL};
 	const char *xdg = nonempty(getenv("XDG_CONFIG_HOME"));
 	const char *home = nonempty(getenv("HOME"));
 	memset(f, 0, sizeof *f);
@@ -95,40 +84,39 @@ static SuqlStatus file_load(FileConf *f, SuqlErr *err)
 	}
 	int lineno = 0;
 	SuqlStatus st = SUQL_OK;
-	for (char *p = text; *p && st == SUQL_OK;) {
-		char *eol = strchr(p, '\n');
-		char *next = eol ? eol + 1 : p + strlen(p);
-		if (!eol)
-			eol = next;
-		lineno++;
-		char *hash = memchr(p, '#', (size_t)(eol - p));
-		char *line = trim(p, hash ? hash : eol);
+	for (const char *p = text; *p && st == SUQL_OK;) {
+		const char *eol = strchr(p, '\n');
+		const char *next = eol ? eol + 1 : p + strlen(p);
+		const char *hash = memchr(p, '#', (size_t)((eol ? eol : next) - p));
+		const char *line = p;
+		size_t len = (size_t)((hash ? hash : eol ? eol : next) - p);
 		p = next;
-		if (!*line)
+		lineno++;
+		str_trim(&line, &len);
+		if (!len)
 			continue;
-		char *eq = strchr(line, '=');
+		const char *eq = memchr(line, '=', len);
 		if (!eq) {
 			st = err_set(err, SUQL_USAGE, "config file %s, line %d: expected 'key = value'",
 			             f->path, lineno);
 			break;
 		}
-		char *k = trim(line, eq);
-		char *v = trim(eq + 1, eq + 1 + strlen(eq + 1));
-		int known = 0;
-		for (int i = 0; keys[i]; i++)
-			known |= strcmp(keys[i], k) == 0;
-		if (!known) {
-			st = err_set(err, SUQL_USAGE, "config file %s, line %d: unknown setting '%s' "
+		const char *k = line, *v = eq + 1;
+		size_t kn = (size_t)(eq - line), vn = len - kn - 1;
+		str_trim(&k, &kn);
+		str_trim(&v, &vn);
+		int i = 0;
+		while (i < NFILEKEYS && !(strlen(file_keys[i]) == kn &&
+		                          strncmp(k, file_keys[i], kn) == 0))
+			i++;
+		if (i == NFILEKEYS) {
+			st = err_set(err, SUQL_USAGE, "config file %s, line %d: unknown setting '%.*s' "
 			             "(known: url, key, model, embed_model, concurrency, timeout, cache)",
-			             f->path, lineno, k);
+			             f->path, lineno, (int)kn, k);
 			break;
 		}
-		if (f->n < 16) {
-			f->k[f->n] = xstrdup(k);
-			f->v[f->n] = xstrdup(v);
-			f->line[f->n] = lineno;
-			f->n++;
-		}
+		free(f->v[i]);
+		f->v[i] = xstrndup(v, vn);
 	}
 	free(text);
 	return st;
@@ -328,7 +316,7 @@ char *llm_scrub(const Llm *llm, const char *msg)
 	return sb_steal(&b);
 }
 
-static void relabel(Llm *llm)
+void llm_relabel(Llm *llm)
 {
 	free(llm->label);
 	if (llm_is_offline(llm))
@@ -338,11 +326,6 @@ static void relabel(Llm *llm)
 		llm->label = xprintf("%s at %s", llm->s.model ? llm->s.model : "(no model)", u);
 		free(u);
 	}
-}
-
-void llm_relabel(Llm *llm)
-{
-	relabel(llm);
 }
 
 int llm_is_offline(const Llm *llm)
@@ -447,7 +430,7 @@ SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err)
 		               "llm.backoff, llm.offline, concurrency, cache)", key);
 	}
 	derive(s);
-	relabel(llm);
+	llm_relabel(llm);
 	return SUQL_OK;
 }
 

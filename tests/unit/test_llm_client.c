@@ -92,7 +92,9 @@ static void test_config(void)
 	      "set: llm.model");
 	CHECK(llm_set(llm, "concurrency", "16", &err) == SUQL_OK && llm->s.concurrency == 16,
 	      "set: concurrency");
-	CHECK(llm_set(llm, "concurrency", "zero", &err) == SUQL_USAGE, "set: bad concurrency refused");
+	CHECK(llm_set(llm, "concurrency", "zero", &err) == SUQL_USAGE && llm->s.concurrency == 16 &&
+	      strstr(err.msg, "concurrency is a whole number") && strstr(err.msg, "'zero'"),
+	      "set: bad concurrency refused");
 	CHECK(llm_set(llm, "llm.timeout", "1500ms", &err) == SUQL_OK && llm->s.timeout_ms == 1500,
 	      "set: llm.timeout with a unit");
 	CHECK(llm_set(llm, "llm.nonsense", "1", &err) == SUQL_USAGE && strstr(err.msg, "llm.url"),
@@ -101,7 +103,9 @@ static void test_config(void)
 	      "set: llm.url off goes offline");
 	CHECK(llm_set(llm, "llm.url", "http://x.example/v1", &err) == SUQL_OK && !llm_is_offline(llm),
 	      "set: llm.url back online");
-	CHECK(llm_set(llm, "llm.url", "not a url", &err) == SUQL_USAGE, "set: llm.url must be a URL");
+	CHECK(llm_set(llm, "llm.url", "not a url", &err) == SUQL_USAGE &&
+	      strcmp(llm->s.url, "http://x.example/v1") == 0 && strstr(err.msg, "'not a url'"),
+	      "set: llm.url must be a URL");
 	llm_close(llm);
 	cfg.url = cfg.model = NULL;
 	clear_env();
@@ -130,6 +134,22 @@ static void test_config(void)
 	llm = llm_open(&cfg, &err);
 	CHECK(!llm && err.msg && strstr(err.msg, "line 2") && strstr(err.msg, "colour"),
 	      "config: unknown file setting names its line");
+	llm_close(llm);
+	/* the last line naming a setting wins, however long the file */
+	SBuf many = SBUF_INIT;
+	for (int i = 1; i <= 20; i++)
+		sb_printf(&many, "model = m%d   # line %d\n", i, i);
+	write_file(cfgfile, sb_str(&many));
+	sb_free(&many);
+	setenv("SUQL_LLM_URL", "http://127.0.0.1:9/v1", 1);
+	llm = llm_open(&cfg, &err);
+	CHECK_STR(llm ? llm->s.model : NULL, "m20", "config: the file's last line for a setting wins");
+	llm_close(llm);
+	clear_env();
+	write_file(cfgfile, "Model = m1\n");
+	llm = llm_open(&cfg, &err);
+	CHECK(!llm && err.msg && strstr(err.msg, "line 1") && strstr(err.msg, "'Model'"),
+	      "config: setting names are exact");
 	llm_close(llm);
 	write_file(cfgfile, "cache = off\n");
 	cfg.no_cache = 0;
