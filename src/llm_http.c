@@ -309,19 +309,16 @@ static void on_http_error(Run *run, Req *r, long code, long retry_after)
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;
-		free(says);
 	} else if (code == 401) {
 		fail_all(run, r->job, llm->s.key ?
 		         msg(run, "the endpoint rejected the API key (HTTP 401 from %s): set "
 		             "SUQL_LLM_KEY or OPENAI_API_KEY, or :set llm.key", run->shown) :
 		         msg(run, "the endpoint wants an API key (HTTP 401 from %s): set SUQL_LLM_KEY "
 		             "or OPENAI_API_KEY, or :set llm.key", run->shown));
-		free(says);
 	} else if (code == 403) {
 		fail_all(run, r->job, msg(run, "the endpoint refused access (HTTP 403 from %s: %s): "
 		         "check that the key in llm.key may use model '%s'", run->shown, says,
 		         model ? model : ""));
-		free(says);
 	} else if (code == 404) {
 		if (mentions_model(says))
 			fail_all(run, r->job, msg(run, "model '%s' not found at %s (HTTP 404): check "
@@ -330,26 +327,22 @@ static void on_http_error(Run *run, Req *r, long code, long retry_after)
 			fail_all(run, r->job, msg(run, "no %s API at %s/%s (HTTP 404): check llm.url "
 			         "(most servers want it to end in /v1, e.g. http://localhost:11434/v1)",
 			         endpoint(r), run->shown, endpoint(r)));
-		free(says);
 	} else if (code == 429) {
 		retry(run, r, retry_after, msg(run, "the endpoint is still limiting the request rate "
 		      "after %d attempts (HTTP 429 from %s: %s): lower concurrency (:set concurrency "
 		      "2) or try again later", r->attempt, run->shown, says));
-		free(says);
 	} else if (code >= 500 || code == 408) {
 		retry(run, r, retry_after, msg(run, "the endpoint failed %d times (HTTP %ld from %s: "
 		      "%s): the server may be overloaded or down; try again later", r->attempt, code,
 		      run->shown, says));
-		free(says);
 	} else if (code == 413) {
 		job_fail(run, r->job, msg(run, "the request was too large for the endpoint (HTTP 413 "
 		         "from %s): ask about fewer rows at a time (:set batch 1)", run->shown), 0);
-		free(says);
 	} else {
 		job_fail(run, r->job, msg(run, "the endpoint rejected the request (HTTP %ld from %s: "
 		         "%s): check llm.model and llm.url", code, run->shown, says), 0);
-		free(says);
 	}
+	free(says);
 }
 
 static void on_transport_error(Run *run, Req *r, CURLcode cc)
