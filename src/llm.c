@@ -310,6 +310,7 @@ typedef struct Run {
 	LlmDoneFn done;
 	void *ctx;
 	int stop;
+	int ndup;             /* units waiting on an identical unit's answer */
 	int nfailed;
 	char *first_error;
 } Run;
@@ -380,12 +381,7 @@ static void try_finish(Run *r, int i)
 static int job_done(void *ctx, LlmJob *job)
 {
 	Run *r = ctx;
-	int i = -1;
-	for (int k = 0; k < r->n && i < 0; k++)
-		if (r->job_of[k] == job)
-			i = k;
-	if (i < 0)
-		return r->stop;
+	int i = job->index;
 	LlmCall *c = r->calls[i];
 	for (int k = r->first[i]; k < r->first[i] + r->cnt[i]; k++) {
 		Unit *u = &r->u[k];
@@ -411,7 +407,7 @@ static int job_done(void *ctx, LlmJob *job)
 	else
 		try_finish(r, i);
 	/* calls waiting on identical units may be complete now */
-	for (int k = 0; k < r->n && !r->stop; k++)
+	for (int k = 0; k < r->n && r->ndup && !r->stop; k++)
 		try_finish(r, k);
 	return r->stop;
 }
@@ -485,7 +481,6 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		if (!bad)
 			bad = config_problem(llm, c);
 		if (bad) {
-			r.finished[i] = 0;
 			c->error = xstrdup(bad);
 			continue;   /* failed below, in order, once units exist for the others */
 		}
@@ -509,6 +504,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 				if (owner) {
 					u->state = U_DUP;
 					u->owner = atoi(owner);
+					r.ndup++;
 				} else {
 					char idx[16];
 					snprintf(idx, sizeof idx, "%d", (int)(u - r.u));
@@ -552,6 +548,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 			if (!j) {
 				j = xcalloc(1, sizeof *j);
 				j->call = calls[i];
+				j->index = i;
 				j->items = xcalloc((size_t)r.cnt[i], sizeof *j->items);
 			}
 			if (r.u[k].item >= 0)

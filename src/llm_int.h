@@ -112,6 +112,7 @@ struct Llm {
 /* A request to a backend: one call, and which of its candidates still need answers. */
 typedef struct LlmJob {
 	LlmCall *call;
+	int index;             /* the call's place in the batch given to llm_run (llm.c) */
 	int *items;            /* indices into call->items; NULL for kinds without candidates */
 	int nitems;
 	LlmCallStatus status;  /* DONE, FAILED or CANCELLED once finished */
