@@ -231,9 +231,8 @@ static json_t *answer_for(int mode, const char *text)
 	}
 }
 
-static char *auto_content(const char *prompt, int *ok)
+static char *auto_content(const char *prompt)
 {
-	*ok = 1;
 	if (strstr(prompt, "### Permitted values")) {
 		char *val = section(prompt, "### Value");
 		char *opts = section(prompt, "### Permitted values");
@@ -260,10 +259,8 @@ static char *auto_content(const char *prompt, int *ok)
 		n++;
 	if (n == 0) {
 		char *text = section(prompt, "### Text");
-		if (!text) {
-			*ok = 0;
+		if (!text)
 			return xstrdup("I can only answer suql's prompts in auto mode.");
-		}
 		json_t *a = answer_for(mode, text);
 		char *s = json_is_string(a) ? xstrdup(json_string_value(a))
 		                            : json_dumps(a, JSON_ENCODE_ANY);
@@ -343,22 +340,30 @@ static int send_all(int fd, const char *p, size_t n)
 	return 1;
 }
 
-/* Read one request from the connection; 0 at end of connection. buf keeps extra bytes. */
-static int read_request(int fd, SBuf *buf, Request *rq)
+/* Append what the connection has to buf; 0 at its end or on an error. */
+static int recv_more(int fd, SBuf *buf)
 {
-	memset(rq, 0, sizeof *rq);
 	char tmp[8192];
-	char *eoh;
-	while (!(buf->s && (eoh = strstr(buf->s, "\r\n\r\n")) != NULL)) {
+	for (;;) {
 		ssize_t r = recv(fd, tmp, sizeof tmp, 0);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			return 0;
 		sb_putn(buf, tmp, (size_t)r);
-		if (buf->len > (1u << 20))
-			return 0;
+		return 1;
 	}
+}
+
+/* Read one request from the connection; 0 at end of connection (rq then holds nothing to
+   free). buf keeps extra bytes. */
+static int read_request(int fd, SBuf *buf, Request *rq)
+{
+	memset(rq, 0, sizeof *rq);
+	char *eoh;
+	while (!(buf->s && (eoh = strstr(buf->s, "\r\n\r\n")) != NULL))
+		if (!recv_more(fd, buf) || buf->len > (1u << 20))
+			return 0;
 	size_t hlen = (size_t)(eoh - buf->s) + 4;
 	char *head = xstrndup(buf->s, hlen);
 	rq->headers = json_object();
@@ -368,6 +373,7 @@ static int read_request(int fd, SBuf *buf, Request *rq)
 	char *line = strtok_r(head, "\r\n", &save);
 	if (!line || sscanf(line, "%15s %511s", rq->method, rq->path) != 2) {
 		free(head);
+		json_decref(rq->headers);
 		return 0;
 	}
 	while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
@@ -391,14 +397,11 @@ static int read_request(int fd, SBuf *buf, Request *rq)
 	free(head);
 	if (expect)
 		send_all(fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
-	while (buf->len < hlen + clen) {
-		ssize_t r = recv(fd, tmp, sizeof tmp, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
+	while (buf->len < hlen + clen)
+		if (!recv_more(fd, buf)) {
+			json_decref(rq->headers);
 			return 0;
-		sb_putn(buf, tmp, (size_t)r);
-	}
+		}
 	rq->body = xstrndup(buf->s + hlen, clen);
 	rq->blen = clen;
 	size_t rest = buf->len - hlen - clen;
@@ -538,8 +541,7 @@ static int serve(int fd, Request *rq)
 					sb_putc(&prompt, '\n');
 				}
 			}
-			int ok;
-			char *content = auto_content(sb_str(&prompt), &ok);
+			char *content = auto_content(sb_str(&prompt));
 			body = completion(model, content, rq->blen);
 			free(content);
 			sb_free(&prompt);
@@ -586,8 +588,6 @@ static void *conn_main(void *arg)
 		if (!keep)
 			break;
 	}
-	if (rq.headers && !rq.body)
-		json_decref(rq.headers);
 	sb_free(&buf);
 	close(fd);
 	return NULL;
