@@ -218,8 +218,10 @@ int llm_find_date(const char *s, size_t n, char iso[11], int *prec);
 int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int, size_t *at,
                     size_t *len);
 int llm_find_number(const char *s, size_t n, double *v, int *is_int);
+/* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
+int llm_day_exists(long y, long m, long d);
 /* yes/no written at the start of a reply ("Yes.", "no", "true", "false", "1", "0"):
-   1 yes, 0 no, -1 neither. */
+   1 yes, 0 no, -1 neither. (Defined in llm_prompt.c, with the other reply readers.) */
 int llm_yesno(const char *s);
 
 #endif

@@ -83,12 +83,18 @@ static size_t skip_blank(const char *s, size_t n, size_t i)
 	return i;
 }
 
-static int valid(long y, long m, long d)
+int llm_day_exists(long y, long m, long d)
 {
 	static const int md[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	if (y < 1000 || y > 2999 || m < 1 || m > 12 || d < 1 || d > md[m - 1])
+	if (m < 1 || m > 12 || d < 1 || d > md[m - 1])
 		return 0;
 	return !(m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+}
+
+/* A date found in text: a day that exists, in a year from 1000 to 2999. */
+static int valid(long y, long m, long d)
+{
+	return y >= 1000 && y <= 2999 && llm_day_exists(y, m, d);
 }
 
 static size_t year_after(const char *s, size_t n, size_t i, long *y)

@@ -387,10 +387,7 @@ static int iso_date_ok(const char *t)
 	char extra;
 	if (strlen(t) != 10 || sscanf(t, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3)
 		return 0;
-	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
-		return 0;
-	return !(m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+	return llm_day_exists(y, m, d);
 }
 
 static char *short_quote(const char *t)
