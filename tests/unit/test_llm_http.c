@@ -103,6 +103,18 @@ static json_t *server_log(void)
 	return arr;
 }
 
+/* The most requests the server had in flight at once, over the logged requests. */
+static json_int_t max_inflight(json_t *log)
+{
+	json_int_t maxi = 0;
+	for (size_t i = 0; i < json_array_size(log); i++) {
+		json_int_t m = json_integer_value(json_object_get(json_array_get(log, i), "max_inflight"));
+		if (m > maxi)
+			maxi = m;
+	}
+	return maxi;
+}
+
 static size_t nrequests(void)
 {
 	json_t *l = server_log();
@@ -281,13 +293,7 @@ static void test_concurrency(void)
 	batch_init(&b, 8, 1, "conc");
 	CHECK(llm_run(llm, b.p, 8, NULL, NULL, &err) == SUQL_OK, "concurrency: 8 calls done");
 	json_t *log = server_log();
-	json_int_t maxi = 0;
-	for (size_t i = 0; i < json_array_size(log); i++) {
-		json_int_t m = json_integer_value(json_object_get(json_array_get(log, i), "max_inflight"));
-		if (m > maxi)
-			maxi = m;
-	}
-	CHECK(json_array_size(log) == 8 && maxi == 8, "concurrency: 8 requests in flight at once");
+	CHECK(json_array_size(log) == 8 && max_inflight(log) == 8, "concurrency: 8 requests in flight at once");
 	json_decref(log);
 	batch_clear(&b);
 	llm_set(llm, "concurrency", "2", &err);
@@ -296,13 +302,7 @@ static void test_concurrency(void)
 	batch_init(&b, 6, 1, "conc2");
 	llm_run(llm, b.p, 6, NULL, NULL, &err);
 	log = server_log();
-	maxi = 0;
-	for (size_t i = 0; i < json_array_size(log); i++) {
-		json_int_t m = json_integer_value(json_object_get(json_array_get(log, i), "max_inflight"));
-		if (m > maxi)
-			maxi = m;
-	}
-	CHECK(json_array_size(log) == 6 && maxi == 2, "concurrency: never more than configured");
+	CHECK(json_array_size(log) == 6 && max_inflight(log) == 2, "concurrency: never more than configured");
 	json_decref(log);
 	batch_clear(&b);
 	llm_close(llm);
