@@ -143,7 +143,6 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
 /* The messages of the single-unit form, for the cache key. */
 json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
-int llmp_default_max_tokens(const LlmCall *call, int nitems);
 /* The word budget of a SUMMARY call (from max_tokens; 60 by default, 10 at least), asked of
    the model in the prompt and kept by the offline backend. */
 int llm_summary_words(const LlmCall *call);

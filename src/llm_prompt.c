@@ -270,7 +270,8 @@ json_t *llmp_messages(Llm *llm, const LlmCall *call, int item)
 	return messages(llm, call, &one, item < 0 ? 0 : 1);
 }
 
-int llmp_default_max_tokens(const LlmCall *c, int n)
+/* max_tokens of a request answering n candidates (n <= 1: the single form) */
+static int default_max_tokens(const LlmCall *c, int n)
 {
 	int per = c->max_tokens;
 	if (n < 1)
@@ -304,7 +305,7 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
 	json_object_set_new(body, "model", json_string(llm->s.model ? llm->s.model : ""));
 	json_object_set_new(body, "messages", messages(llm, call, items, n));
 	json_object_set_new(body, "temperature", json_integer(0));
-	json_object_set_new(body, "max_tokens", json_integer(llmp_default_max_tokens(call, n)));
+	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
 	*json_mode = allow_json_mode && wants_json(call, n);
 	if (*json_mode)
 		json_object_set_new(body, "response_format", json_pack("{s:s}", "type",
