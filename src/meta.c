@@ -55,19 +55,6 @@ const char *meta_setting_name(int i)
 	return i >= 0 && i < NSETTINGS ? settings[i].key : NULL;
 }
 
-static int parse_bool(const char *v, int *out)
-{
-	static const char *const yes[] = {"on", "1", "true", "yes"}, *const no[] = {"off", "0",
-	                                                                         "false", "no"};
-	for (int i = 0; i < 4; i++) {
-		if (str_ieq(v, yes[i]))
-			return *out = 1, 1;
-		if (str_ieq(v, no[i]))
-			return *out = 0, 1;
-	}
-	return 0;
-}
-
 static void show_setting(Repl *r, const Setting *s, SBuf *b)
 {
 	void *f = (char *)r + s->off;
@@ -106,7 +93,7 @@ SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
 				return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value,
 				               RENDER_MODE_NAMES);
 		} else if (s->kind == SET_BOOL) {
-			if (!parse_bool(value, (int *)f))
+			if (!str_parse_bool(value, (int *)f))
 				return err_set(err, SUQL_USAGE, "%s takes on or off, not '%s'", s->key,
 				               value);
 		} else {

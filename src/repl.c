@@ -98,18 +98,9 @@ void repl_add_secret(Repl *r, const char *value)
 	r->secrets[r->nsecrets++] = xstrdup(value);
 }
 
-static int has_icase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
 int repl_is_secret(const Repl *r, const char *text)
 {
-	if (has_icase(text, "llm.key"))
+	if (str_icontains(text, "llm.key"))
 		return 1;
 	static const char *const envs[] = {"SUQL_LLM_KEY", "OPENAI_API_KEY"};
 	for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
