@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 static void section(Repl *r, const char *label, const char *text)
@@ -34,17 +33,6 @@ static void section(Repl *r, const char *label, const char *text)
 	int color = r->interactive && r->color_ok && isatty(fileno(r->out));
 	render_section(r->out, label, text, color);
 	fflush(r->out);
-}
-
-/* The width of the terminal r->out is, or 0 when it is not one. */
-static int out_columns(Repl *r)
-{
-	struct winsize ws;
-	if (!isatty(fileno(r->out)))
-		return 0;
-	if (ioctl(fileno(r->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
 }
 
 /* text with its lines broken at blanks to fit width display columns (0: as it is). */
@@ -85,7 +73,7 @@ static char *wrap(const char *text, int width)
 /* The agent's reply: a labelled section, wrapped to the terminal's width. */
 static void show_reply(Repl *r, const char *text)
 {
-	int cols = out_columns(r);
+	int cols = render_term_width(r->out);
 	char *w = wrap(text, cols > 20 ? cols - 3 : 0);
 	section(r, "reply", w);
 	free(w);

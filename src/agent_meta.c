@@ -115,13 +115,7 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 		a->limit = (int)n;
 		break;
 	case CS_RELAX:
-		if (str_ieq(value, "on") || str_ieq(value, "1") || str_ieq(value, "true") ||
-		    str_ieq(value, "yes"))
-			a->relax = 1;
-		else if (str_ieq(value, "off") || str_ieq(value, "0") || str_ieq(value, "false") ||
-		         str_ieq(value, "no"))
-			a->relax = 0;
-		else
+		if (!str_parse_bool(value, &a->relax))
 			return err_set(err, SUQL_USAGE, "chat.relax takes on or off, not '%s'", value);
 		break;
 	case CS_CONTEXT:

@@ -75,10 +75,7 @@ static const char *marker(const char *line, size_t n)
 
 static void add_part(AgentMsgs *m, const char *role, const char *s, size_t n)
 {
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
+	str_trim(&s, &n);
 	if (!n)
 		return;
 	char *t = xstrndup(s, n);
@@ -258,15 +255,6 @@ static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf 
 	sb_free(&v);
 }
 
-static int has_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
 static void table_schema(sqlite3 *db, const char *table, int info, int brief, SBuf *out)
 {
 	CatColumn *cols = NULL;
@@ -296,8 +284,8 @@ static void table_schema(sqlite3 *db, const char *table, int info, int brief, SB
 		for (int i = 0; i < n; i++) {
 			const CatColumn *c = &cols[i];
 			const char *ty = c->type ? c->type : "";
-			int texty = !*ty || has_ci(ty, "TEXT") || has_ci(ty, "CHAR") ||
-			            has_ci(ty, "CLOB");
+			int texty = !*ty || str_icontains(ty, "TEXT") || str_icontains(ty, "CHAR") ||
+			            str_icontains(ty, "CLOB");
 			if (c->free_text || (c->is_enum && c->enum_values) ||
 			    (!c->is_enum && !c->is_array && !texty))
 				continue;

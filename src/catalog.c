@@ -234,15 +234,14 @@ SuqlStatus catalog_rename_table(sqlite3 *db, const char *from, const char *to, S
 	return run(db, "UPDATE suql_catalog SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL, err);
 }
 
-int catalog_get(sqlite3 *db, const char *table, const char *column, CatColumn *out)
+static const char *const CATALOG_GET =
+	"SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1 AND col=?2";
+
+/* One lookup with the prepared CATALOG_GET (reset afterwards): 1 and out filled when the
+   column has a SUQL type, else 0 and out zeroed. */
+static int lookup(sqlite3_stmt *st, const char *table, const char *column, CatColumn *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!catalog_exists(db))
-		return 0;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1 AND col=?2",
-	                       -1, &st, NULL) != SQLITE_OK)
-		return 0;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
 	int found = 0;
@@ -256,6 +255,17 @@ int catalog_get(sqlite3 *db, const char *table, const char *column, CatColumn *o
 			catalog_column_free(out);
 		}
 	}
+	sqlite3_reset(st);
+	return found;
+}
+
+int catalog_get(sqlite3 *db, const char *table, const char *column, CatColumn *out)
+{
+	memset(out, 0, sizeof *out);
+	sqlite3_stmt *st;
+	if (!catalog_exists(db) || sqlite3_prepare_v2(db, CATALOG_GET, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	int found = lookup(st, table, column, out);
 	sqlite3_finalize(st);
 	return found;
 }
@@ -264,9 +274,12 @@ SuqlStatus catalog_table(sqlite3 *db, const char *table, CatColumn **cols, int *
 {
 	*cols = NULL;
 	*n = 0;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *get = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT name, type FROM pragma_table_info(?1)", -1, &st, NULL) != SQLITE_OK)
 		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
+	/* one lookup statement for every column: the binder reads each table of a statement */
+	if (catalog_exists(db) && sqlite3_prepare_v2(db, CATALOG_GET, -1, &get, NULL) != SQLITE_OK)
+		get = NULL;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	int cap = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -277,13 +290,14 @@ SuqlStatus catalog_table(sqlite3 *db, const char *table, CatColumn **cols, int *
 			*cols = xrealloc(*cols, (size_t)cap * sizeof **cols);
 		}
 		CatColumn *c = &(*cols)[(*n)++];
-		if (!catalog_get(db, table, name, c)) {
+		if (!get || !lookup(get, table, name, c)) {
 			memset(c, 0, sizeof *c);
 			c->table = xstrdup(table);
 			c->column = xstrdup(name);
 			c->type = xstrdup(type ? type : "");
 		}
 	}
+	sqlite3_finalize(get);
 	sqlite3_finalize(st);
 	if (*n == 0)
 		return err_set(err, SUQL_ERROR, "no such table: %s", table);
@@ -298,6 +312,15 @@ static int needs_quotes(const char *name)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			return 1;
 	return 0;
+}
+
+/* A name in the DDL: bare when it can be, else quoted. */
+static void put_name(SBuf *b, const char *name)
+{
+	if (needs_quotes(name))
+		sb_put_ident(b, name, strlen(name));
+	else
+		sb_puts(b, name);
 }
 
 SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out, SuqlErr *err)
@@ -326,18 +349,12 @@ SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out,
 	}
 	SBuf b = SBUF_INIT;
 	sb_puts(&b, "CREATE TABLE ");
-	if (needs_quotes(table))
-		sb_put_ident(&b, table, strlen(table));
-	else
-		sb_puts(&b, table);
+	put_name(&b, table);
 	sb_puts(&b, " (\n");
 	for (int i = 0; i < n; i++) {
 		CatColumn *c = &cols[i];
 		sb_puts(&b, "  ");
-		if (needs_quotes(c->column))
-			sb_put_ident(&b, c->column, strlen(c->column));
-		else
-			sb_puts(&b, c->column);
+		put_name(&b, c->column);
 		if (c->is_enum && c->enum_values && max_enum > 0 && c->nenum > max_enum)
 			sb_puts(&b, c->is_array ? " ENUM[]" : " ENUM");
 		else if (c->type && *c->type)
@@ -355,10 +372,7 @@ SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out,
 				if (pk[i] == k) {
 					if (k > 1)
 						sb_puts(&b, ", ");
-					if (needs_quotes(cols[i].column))
-						sb_put_ident(&b, cols[i].column, strlen(cols[i].column));
-					else
-						sb_puts(&b, cols[i].column);
+					put_name(&b, cols[i].column);
 				}
 		sb_puts(&b, ")\n");
 	}

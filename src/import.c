@@ -202,13 +202,11 @@ static SuqlStatus read_header(Imp *im, SuqlErr *err)
 		const char *p = im->opt->columns;
 		while (*p && i <= nnames) {
 			const char *e = strchr(p, ',');
+			const char *name = p;
 			size_t len = e ? (size_t)(e - p) : strlen(p);
-			while (len && *p == ' ')
-				p++, len--;
-			while (len && p[len - 1] == ' ')
-				len--;
+			str_trim(&name, &len);
 			if (i < nnames)
-				names[i] = xstrndup(p, len);
+				names[i] = xstrndup(name, len);
 			i++;
 			p = e ? e + 1 : p + strlen(p);
 		}
@@ -518,7 +516,7 @@ SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t
 		               "give --format csv, json or jsonl", name);
 	if (!table || !*table)
 		return err_set(err, SUQL_USAGE, "no table name given");
-	if (str_nieq(table, 5, "suql_") || (strlen(table) == 5 && str_ieq(table, "suql_")))
+	if (str_nieq(table, 5, "suql_"))
 		return err_set(err, SUQL_USAGE, "table names starting with suql_ are reserved for suql");
 	size_t i = 0;
 	while (i < len && strchr(" \t\r\n", data[i]))
@@ -575,10 +573,14 @@ SuqlStatus import_file(sqlite3 *db, const char *path, const char *table,
 		return errno == ENOENT ? err_set(err, SUQL_IO, "no such file: %s", path)
 		                       : err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
 	struct stat sb;
-	if (fstat(fd, &sb) < 0 || S_ISDIR(sb.st_mode)) {
+	if (fstat(fd, &sb) < 0) {
+		SuqlStatus s = err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
 		close(fd);
-		return err_set(err, SUQL_IO, "cannot read %s: %s", path,
-		               S_ISDIR(sb.st_mode) ? "it is a directory" : strerror(errno));
+		return s;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return err_set(err, SUQL_IO, "cannot read %s: it is a directory", path);
 	}
 	SuqlStatus s;
 	if (S_ISREG(sb.st_mode) && sb.st_size > 0) {

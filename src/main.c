@@ -262,36 +262,6 @@ static char *option_head(const CliOption *o)
 	return sb_steal(&b);
 }
 
-/* Print text as a column starting at indent (the cursor is two blanks before it),
-   wrapping before width. */
-static void wrap(const char *text, int indent, int width)
-{
-	int col = indent, fresh = 1;
-	fputs("  ", stdout);
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
-		const char *e = p;
-		while (*e && *e != ' ')
-			e++;
-		int n = (int)(e - p);
-		if (!fresh && col + 1 + n > width) {
-			printf("\n%*s", indent, "");
-			col = indent;
-			fresh = 1;
-		}
-		if (!fresh) {
-			putchar(' ');
-			col++;
-		}
-		printf("%.*s", n, p);
-		col += n;
-		fresh = 0;
-		p = e;
-	}
-	putchar('\n');
-}
-
 static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)arg, (void)err;
@@ -308,8 +278,8 @@ static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 	}
 	for (const CliOption *p = options; p->name; p++) {
 		char *h = option_head(p);
-		printf("  %-*s", (int)w, h);
-		wrap(p->help, (int)w + 4, 79);
+		printf("  %-*s  ", (int)w, h);
+		render_wrap(stdout, p->help, (int)w + 4, (int)w + 4, 79);
 		free(h);
 	}
 	printf("\nExit status: 0 success, 1 a statement failed, 2 usage or system error,\n"

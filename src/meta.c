@@ -55,19 +55,6 @@ const char *meta_setting_name(int i)
 	return i >= 0 && i < NSETTINGS ? settings[i].key : NULL;
 }
 
-static int parse_bool(const char *v, int *out)
-{
-	static const char *const yes[] = {"on", "1", "true", "yes"}, *const no[] = {"off", "0",
-	                                                                         "false", "no"};
-	for (int i = 0; i < 4; i++) {
-		if (str_ieq(v, yes[i]))
-			return *out = 1, 1;
-		if (str_ieq(v, no[i]))
-			return *out = 0, 1;
-	}
-	return 0;
-}
-
 static void show_setting(Repl *r, const Setting *s, SBuf *b)
 {
 	void *f = (char *)r + s->off;
@@ -106,7 +93,7 @@ SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
 				return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value,
 				               RENDER_MODE_NAMES);
 		} else if (s->kind == SET_BOOL) {
-			if (!parse_bool(value, (int *)f))
+			if (!str_parse_bool(value, (int *)f))
 				return err_set(err, SUQL_USAGE, "%s takes on or off, not '%s'", s->key,
 				               value);
 		} else {
@@ -380,34 +367,6 @@ static SuqlStatus usage(SuqlErr *err, const char *name)
 	               c ? c->args : "");
 }
 
-/* Write text from column at (where the cursor is) to column 80, breaking at blanks;
-   continuation lines start at column indent. Ends the line. */
-static void put_wrapped(FILE *out, const char *text, int at, int indent)
-{
-	enum { WIDTH = 80 };
-	int col = at;
-	int first = 1;
-	while (*text) {
-		size_t n = strcspn(text, " ");
-		if (!first && col + 1 + (int)n > WIDTH) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-			first = 1;
-		}
-		if (!first) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(text, 1, n, out);
-		col += (int)n;
-		first = 0;
-		text += n;
-		while (*text == ' ')
-			text++;
-	}
-	fputc('\n', out);
-}
-
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	FILE *out = env->out;
@@ -431,7 +390,7 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	int w = 0;
 	/* the column of descriptions fits the usual heads; a longer head (:import's) puts
 	   its description on the next line, so no line grows past the terminal */
-	enum { HEAD_MAX = 22 };
+	enum { HEAD_MAX = 22, HELP_WIDTH = 80 };
 	for (const MetaCommand *c = meta_commands; c->name; c++) {
 		int cw = 1 + (int)strlen(c->name) + (*c->args ? 1 + (int)strlen(c->args) : 0);
 		if (cw > w && cw <= HEAD_MAX)
@@ -442,12 +401,12 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		char *head = xprintf(":%s%s%s", c->name, *c->args ? " " : "", c->args);
 		if ((int)strlen(head) > w) {
 			fputs("  ", out);
-			put_wrapped(out, head, 2, 6);
+			render_wrap(out, head, 2, 6, HELP_WIDTH);
 			fprintf(out, "%*s", w + 4, "");
-			put_wrapped(out, c->help, w + 4, w + 4);
+			render_wrap(out, c->help, w + 4, w + 4, HELP_WIDTH);
 		} else {
 			fprintf(out, "  %-*s  ", w, head);
-			put_wrapped(out, c->help, w + 4, w + 4);
+			render_wrap(out, c->help, w + 4, w + 4, HELP_WIDTH);
 		}
 		free(head);
 	}

@@ -50,10 +50,7 @@ char *prompt_render(const char *tmpl, const char *const *kv, int nkv)
 		}
 		const char *k = open + 2;
 		size_t klen = (size_t)(close - k);
-		while (klen && *k == ' ')
-			k++, klen--;
-		while (klen && k[klen - 1] == ' ')
-			klen--;
+		str_trim(&k, &klen);
 		int found = 0;
 		for (int i = 0; i < nkv && !found; i++) {
 			if (strlen(kv[2 * i]) == klen && strncmp(kv[2 * i], k, klen) == 0) {

@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 
 /* ---- characters ---- */
@@ -317,16 +319,19 @@ static void json_value(SBuf *b, const Render *r, const RCell *c)
 
 /* ---- the streaming modes ---- */
 
-static void csv_header(Render *r, SBuf *b)
+static void csv_header(Render *r)
 {
 	if (!r->o.headers)
 		return;
+	SBuf b = SBUF_INIT;
 	for (int i = 0; i < r->ncols; i++) {
 		if (i)
-			sb_putc(b, ',');
-		render_csv_field(b, r->names[i], strlen(r->names[i]));
+			sb_putc(&b, ',');
+		render_csv_field(&b, r->names[i], strlen(r->names[i]));
 	}
-	sb_putc(b, '\n');
+	sb_putc(&b, '\n');
+	fwrite(b.s, 1, b.len, r->out);
+	sb_free(&b);
 }
 
 static void csv_row(Render *r, const RCell *row, SBuf *b)
@@ -362,12 +367,7 @@ static void json_row(Render *r, const RCell *row, SBuf *b)
    first. */
 static void line_row(Render *r, const RCell *row, SBuf *b)
 {
-	size_t w = 0;
-	for (int i = 0; i < r->ncols; i++) {
-		size_t nw = render_width(r->names[i], strlen(r->names[i]));
-		if (nw > w)
-			w = nw;
-	}
+	size_t w = r->namew;
 	if (r->nemitted)
 		sb_putc(b, '\n');
 	SBuf tmp = SBUF_INIT;
@@ -455,14 +455,12 @@ void render_columns(Render *r, sqlite3_stmt *st)
 	for (int i = 0; i < r->ncols; i++) {
 		const char *nm = sqlite3_column_name(st, i);
 		r->names[i] = xstrdup(nm ? nm : "");
+		size_t nw = render_width(r->names[i], strlen(r->names[i]));
+		if (nw > r->namew)
+			r->namew = nw;
 	}
-	if (streaming(r) && r->o.mode == RENDER_CSV) {
-		SBuf b = SBUF_INIT;
-		csv_header(r, &b);
-		if (b.len)
-			fwrite(b.s, 1, b.len, r->out);
-		sb_free(&b);
-	}
+	if (streaming(r) && r->o.mode == RENDER_CSV)
+		csv_header(r);
 }
 
 void render_row(Render *r, sqlite3_stmt *st)
@@ -508,13 +506,8 @@ void render_finish(Render *r)
 		render_table(r);
 		return;
 	}
-	if (!streaming(r) && r->o.mode == RENDER_CSV) {
-		SBuf b = SBUF_INIT;
-		csv_header(r, &b);
-		if (b.len)
-			fwrite(b.s, 1, b.len, r->out);
-		sb_free(&b);
-	}
+	if (!streaming(r) && r->o.mode == RENDER_CSV)
+		csv_header(r);
 	long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
 	for (long i = 0; i < n; i++)
 		emit_row(r, RENDER_ROW(r, i));
@@ -547,6 +540,46 @@ int render_mode_parse(const char *name, RenderMode *m)
 			return 1;
 		}
 	return 0;
+}
+
+void render_wrap(FILE *out, const char *text, int at, int indent, int width)
+{
+	int col = at, fresh = 1;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		int n = (int)render_width(p, (size_t)(e - p));
+		if (!fresh && col + 1 + n > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			fresh = 1;
+		}
+		if (!fresh) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, (size_t)(e - p), out);
+		col += n;
+		fresh = 0;
+		p = e;
+	}
+	fputc('\n', out);
+}
+
+int render_term_width(FILE *f)
+{
+	if (!isatty(fileno(f)))
+		return 0;
+	struct winsize ws;
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	return c && atoi(c) > 0 ? atoi(c) : 80;
 }
 
 void render_section(FILE *out, const char *label, const char *text, int color)

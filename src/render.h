@@ -67,6 +67,14 @@ int render_mode_parse(const char *name, RenderMode *m);
 /* A labelled block: "label:" then each line of text indented by two spaces. */
 void render_section(FILE *out, const char *label, const char *text, int color);
 
+/* Write text to out word by word, breaking lines before column width: the cursor is at
+   column at, continuation lines start at column indent. Ends the line. (--help, :help.) */
+void render_wrap(FILE *out, const char *text, int at, int indent, int width);
+
+/* The width of the terminal f writes to ($COLUMNS, else 80, when the terminal does not
+   say); 0 when f is not a terminal. */
+int render_term_width(FILE *f);
+
 /* Helpers, exported for the unit tests. */
 
 /* Display columns of UTF-8 text as written in table, box and line modes (wcwidth of each

@@ -22,6 +22,7 @@ struct Render {
 	FILE *out;
 	int ncols;
 	char **names;
+	size_t namew;     /* display width of the widest name (line mode aligns on it) */
 	int has_columns;
 	long nrows;       /* rows seen */
 	long nemitted;    /* rows written so far (streaming) */

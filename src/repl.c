@@ -16,8 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 /* ---- Ctrl-C ---- */
@@ -98,18 +96,9 @@ void repl_add_secret(Repl *r, const char *value)
 	r->secrets[r->nsecrets++] = xstrdup(value);
 }
 
-static int has_icase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
 int repl_is_secret(const Repl *r, const char *text)
 {
-	if (has_icase(text, "llm.key"))
+	if (str_icontains(text, "llm.key"))
 		return 1;
 	static const char *const envs[] = {"SUQL_LLM_KEY", "OPENAI_API_KEY"};
 	for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
@@ -246,15 +235,6 @@ static void show_warning(void *ctx, const char *msg)
 	fflush(stderr);
 }
 
-static int out_width(FILE *f)
-{
-	struct winsize ws;
-	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	const char *c = getenv("COLUMNS");
-	return c && atoi(c) > 0 ? atoi(c) : 80;
-}
-
 static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
                           const EngineSink *tap, int always_parsed, SuqlErr *err)
 {
@@ -265,7 +245,7 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	o.nullvalue = r->nullvalue;
 	o.unicode = tty;
 	o.color = tty && r->color_ok && r->interactive;
-	o.width = tty ? out_width(r->out) : 0;
+	o.width = render_term_width(r->out);
 	o.stream = !r->stats;   /* with counters shown, rows wait until after them */
 
 	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0, tap, always_parsed};

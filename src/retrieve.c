@@ -242,8 +242,9 @@ static SuqlStatus in_savepoint(sqlite3 *db, SuqlStatus s, SuqlErr *err)
 	return ret_exec(db, "RELEASE suql_index", err);
 }
 
-/* Nothing to do? (No savepoint, no write: a read-only database works when current.) */
-static int is_current(sqlite3 *db, const char *table, const char *column)
+/* Nothing to do? (No savepoint, no write: a read-only database works when current.) When
+   current, the index's counts go into info (when not NULL). */
+static int is_current(sqlite3 *db, const char *table, const char *column, RetInfo *info)
 {
 	RetEntry e;
 	if (ret_entry_get(db, table, column, &e, NULL) != 1)
@@ -263,6 +264,8 @@ static int is_current(sqlite3 *db, const char *table, const char *column)
 		ok = ok && column_info(db, table, column, &real, &rowid);
 		free(real);
 	}
+	if (ok)
+		ret_read_counts(db, &e, info);
 	ret_entry_free(&e);
 	return ok;
 }
@@ -272,15 +275,8 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 {
 	if (info)
 		memset(info, 0, sizeof *info);
-	if (is_current(db, table, column)) {
-		if (info) {   /* read only: a current index works in a read-only database */
-			RetEntry e;
-			if (ret_entry_get(db, table, column, &e, NULL) == 1)
-				ret_read_counts(db, &e, info);
-			ret_entry_free(&e);
-		}
-		return SUQL_OK;
-	}
+	if (is_current(db, table, column, info))
+		return SUQL_OK;   /* read only: a current index works in a read-only database */
 	/* A table or column that is gone takes its index with it (committed, not rolled back
 	   with the error). */
 	char *real = NULL;

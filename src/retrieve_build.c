@@ -222,9 +222,6 @@ static long long count_rows(sqlite3 *db, const char *table)
 	return n;
 }
 
-/* (Re)create the index objects of e and index every row. The passages are written first
-   and the rowid index and the FTS index made from them afterwards ('rebuild'), which is
-   about twice as fast as maintaining both row by row. */
 /* The highest pid an index ever gave out (0: none), so that a rebuilt index goes on from
    there: a pid is never reused, and whatever is kept by pid (vectors) cannot be mistaken
    for another passage's. */
@@ -243,8 +240,11 @@ static sqlite3_int64 last_pid(sqlite3 *db, const RetEntry *e)
 	return n;
 }
 
+/* (Re)create the index objects of e and index every row. The passages are written first
+   and the rowid index and the FTS index made from them afterwards ('rebuild'), which is
+   about twice as fast as maintaining both row by row. */
 SuqlStatus ret_build(sqlite3 *db, RetEntry *e, const char *column, const char *rowid,
-                        RetInfo *info, SuqlErr *err)
+                     RetInfo *info, SuqlErr *err)
 {
 	sqlite3_int64 last = last_pid(db, e);
 	if (ret_drop_objects(db, e->id, err) != SUQL_OK ||
@@ -275,7 +275,9 @@ SuqlStatus ret_build(sqlite3 *db, RetEntry *e, const char *column, const char *r
 		s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
 	sb_free(&b);
 	char *label = xprintf("indexing %s.%s", e->table, column);
-	Progress *pg = progress_open(stderr, PROGRESS_AUTO, label, (double)count_rows(db, e->table));
+	Progress *pg = progress_open(stderr, PROGRESS_AUTO, label, 0);
+	if (pg)   /* counting the rows reads the table: only for a bar that is drawn */
+		progress_phase(pg, label, (double)count_rows(db, e->table));
 	free(label);
 	long long done = 0;
 	while (s == SUQL_OK && sqlite3_step(st) == SQLITE_ROW) {
@@ -309,7 +311,7 @@ SuqlStatus ret_build(sqlite3 *db, RetEntry *e, const char *column, const char *r
 
 /* Re-index the rows the triggers recorded. */
 SuqlStatus ret_refresh(sqlite3 *db, RetEntry *e, const char *column, const char *rowid,
-                          RetInfo *info, SuqlErr *err)
+                       RetInfo *info, SuqlErr *err)
 {
 	sqlite3_stmt *st;
 	char *q = xprintf("SELECT rid FROM suql_index_dirty WHERE idx = %lld", (long long)e->id);

@@ -106,6 +106,7 @@ struct RetIndex {
 	sqlite3 *db;
 	RetEntry e;
 	sqlite3_stmt *count, *rows, *range, *rank_range, *scan;
+	TextTerms table_terms;   /* stems of the table's name (names_the_table) */
 	char **dfk;           /* df cache: phrase -> passages containing it */
 	double *dfv;
 	int ndf, capdf;
@@ -132,6 +133,7 @@ SuqlStatus ret_open(sqlite3 *db, const char *table, const char *column, RetIndex
 			err_set(err, SUQL_ERROR, "no retrieval index for %s.%s", table, column);
 		return SUQL_ERROR;
 	}
+	text_terms(ix->e.table, strlen(ix->e.table), &ix->table_terms);
 	const char *f = ix->e.fts, *p = ix->e.psg;
 	char *q[5] = {
 		xprintf("SELECT count(*) FROM %s WHERE %s MATCH ?1", f, f),
@@ -172,6 +174,7 @@ void ret_close(RetIndex *ix)
 		free(ix->dfk[i]);
 	free(ix->dfk);
 	free(ix->dfv);
+	text_terms_free(&ix->table_terms);
 	ret_entry_free(&ix->e);
 	free(ix);
 }
@@ -199,15 +202,13 @@ static double phrase_df(RetIndex *ix, const char *phrase)
 /* Does the phrase name the kind of thing a row is? "restaurant" in "is this restaurant
    romantic?" asked of the table restaurants says nothing about any row, yet it is a rare
    word in reviews and would outweigh "romantic". Compared by stem with each word of the
-   table's name. */
+   table's name (stemmed once, in ret_open). */
 static int names_the_table(const RetIndex *ix, const char *phrase)
 {
-	TextTerms pt = TEXT_TERMS_INIT, tt = TEXT_TERMS_INIT;
+	TextTerms pt = TEXT_TERMS_INIT;
 	text_terms(phrase, strlen(phrase), &pt);
-	text_terms(ix->e.table, strlen(ix->e.table), &tt);
-	int hit = pt.n == 1 && text_terms_has(&tt, pt.v[0]);
+	int hit = pt.n == 1 && text_terms_has(&ix->table_terms, pt.v[0]);
 	text_terms_free(&pt);
-	text_terms_free(&tt);
 	return hit;
 }
 

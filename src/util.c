@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 volatile sig_atomic_t suql_interrupted = 0;
@@ -323,6 +324,28 @@ int str_nieq(const char *a, size_t alen, const char *b)
 int str_has_prefix(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_icontains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return 1;
+	return n == 0;
+}
+
+int str_parse_bool(const char *v, int *out)
+{
+	static const char *const yes[] = {"on", "1", "true", "yes"};
+	static const char *const no[] = {"off", "0", "false", "no"};
+	for (int i = 0; i < 4; i++) {
+		if (str_ieq(v, yes[i]))
+			return *out = 1, 1;
+		if (str_ieq(v, no[i]))
+			return *out = 0, 1;
+	}
+	return 0;
 }
 
 void str_trim(const char **s, size_t *n)

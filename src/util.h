@@ -47,6 +47,11 @@ void sb_free(SBuf *b);
 int str_ieq(const char *a, const char *b);
 int str_nieq(const char *a, size_t alen, const char *b);   /* a[0..alen) equals NUL-terminated b */
 int str_has_prefix(const char *s, const char *prefix);
+/* hay holds needle, ASCII case ignored. */
+int str_icontains(const char *hay, const char *needle);
+/* A setting's on/off value: on, 1, true, yes or off, 0, false, no (any case). Returns 1
+   and sets *out to 1 or 0, or returns 0 when v is none of them. */
+int str_parse_bool(const char *v, int *out);
 /* Narrow s[0..*n) to leave out leading and trailing white space. */
 void str_trim(const char **s, size_t *n);
 /* A copy of s without leading and trailing white space. Heap string. */

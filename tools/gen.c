@@ -11,7 +11,7 @@
  * tables restaurants and restaurant_truth in FILE (SUQL types in the catalog), imports the
  * files through the importer and builds the retrieval index of reviews and popular_dishes:
  * "generate and import" is one command. Without --out the files go to a temporary
- * directory that is removed afterwards.
+ * directory ($TMPDIR, else /tmp) that is removed afterwards.
  *
  * Output depends only on the seed and the restaurant's number: the same seed gives the same
  * bytes, and the first N restaurants of a larger run are those of a smaller one.
@@ -493,16 +493,19 @@ int main(int argc, char **argv)
 	}
 	if (n < 1 || (!out && !dbpath) || rmin < 1 || rmax < rmin || rmax > 16)
 		return usage();
-	char tmp[] = "/tmp/suql-gen-XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmp = xprintf("%s/suql-gen-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	const char *dir = out;
 	if (!dir) {
 		if (!mkdtemp(tmp)) {
 			fprintf(stderr, "gen: cannot make a temporary directory: %s\n", strerror(errno));
+			free(tmp);
 			return 1;
 		}
 		dir = tmp;
 	} else if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "gen: cannot create %s: %s\n", dir, strerror(errno));
+		free(tmp);
 		return 1;
 	}
 	char *rp = xprintf("%s/restaurants.jsonl", dir), *tp = xprintf("%s/restaurant_truth.jsonl", dir);
@@ -536,6 +539,7 @@ int main(int argc, char **argv)
 		unlink(tp);
 		rmdir(dir);
 	}
+	free(tmp);
 	free(rp);
 	free(tp);
 	return rc;

@@ -104,7 +104,6 @@ check "the labels agree with the reviews: every happy_hour = 1 restaurant mentio
 	"SELECT count(*) FROM $L WHERE happy_hour = 1 AND reviews NOT LIKE '%happy hour%'" 0
 check "the labels agree with the reviews: every vegan = 1 restaurant mentions vegan or plant based food" \
 	"SELECT count(*) FROM $L WHERE vegan = 1 AND reviews NOT LIKE '%vegan%' AND reviews NOT LIKE '%plant%based%'" 0
-exit 0
 
 # The SUQL types live in the catalog inside the database.
 check "the catalog records reviews as FREE_TEXT[]" \
@@ -114,3 +113,4 @@ check "the catalog records price as a closed ENUM" \
 	"ENUM('cheap','moderate','expensive','luxury')"
 check "the catalog records cuisines as an open ENUM[]" \
 	"SELECT type FROM suql_catalog WHERE tbl = 'restaurants' AND col = 'cuisines'" "ENUM[]"
+exit 0

@@ -32,8 +32,10 @@ n=$(wc -l < "$t/a/restaurants.jsonl")
 [ "$n" -eq 300 ] && ok "one line per restaurant" || fail "one line per restaurant" "got $n lines"
 
 db="$t/gen.db"
-if "$gen" -n 1500 --seed 5 --db "$db" --quiet; then ok "--db imports and indexes"; else fail "--db imports and indexes"; fi
-[ -d "$t/suql-gen-"* ] 2>/dev/null && fail "the temporary files are removed"
+mkdir -p "$t/tmp"
+if TMPDIR="$t/tmp" "$gen" -n 1500 --seed 5 --db "$db" --quiet; then ok "--db imports and indexes"; else fail "--db imports and indexes"; fi
+left=$(ls -A "$t/tmp")
+[ -z "$left" ] && ok "the temporary files are removed" || fail "the temporary files are removed" "left in \$TMPDIR: $left"
 
 q() { sqlite3 "$db" "$1"; }
 check() {   # NAME SQL WANT

@@ -20,9 +20,10 @@ t() {              # t NAME COMMAND...: ok when the command succeeds
 t "--version names the program and SQLite" sh -c \
 	"'$prog' --version | grep -Eq '^suql [0-9]+\.[0-9]+\.[0-9]+ \(SQLite 3\.[0-9.]+\)$'"
 t "--help exits 0 and lists the options" sh -c \
-	"'$prog' --help | grep -q -- '--bail' && '$prog' --help | grep -q '^Usage: suql'"
+	"'$prog' --help >'$tmp/help' && grep -q -- '--bail' '$tmp/help' && grep -q '^Usage: suql' '$tmp/help'"
 t "--help-man with an unknown section is a usage error" sh -c \
-	"'$prog' --help-man nonsense; [ \$? = 2 ]"
+	"'$prog' --help-man nonsense 2>'$tmp/err'; [ \$? = 2 ] &&
+	 grep -q \"^error: --help-man: no section 'nonsense'\" '$tmp/err'"
 t ":timer on reports a time after the result" sh -c \
 	"printf ':timer on\nSELECT 1;\n' | '$prog' | tail -n 1 | grep -Eq '^time: [0-9]+\.[0-9]{3} ms$'"
 t "-f - reads stdin" sh -c \
@@ -32,4 +33,5 @@ t "stdin after -c is not read" sh -c \
 t "no colour in batch output" sh -c \
 	"printf 'SELECT NULL AS n;\n' | '$prog' | grep -q NULL && ! printf 'SELECT NULL AS n;\n' | '$prog' | grep -q \"\$(printf '\\033')\""
 t "the exit status of a failing -c is 1" sh -c \
-	"'$prog' -c 'SELECT * FROM nowhere' 2>/dev/null; [ \$? = 1 ]"
+	"'$prog' -c 'SELECT * FROM nowhere' 2>'$tmp/err'; [ \$? = 1 ] &&
+	 grep -q '^error: -c:1:15: no such table: nowhere' '$tmp/err'"

@@ -224,9 +224,29 @@ static void test_stream(void)
 		free(buffered);
 		free(streamed);
 	}
+	RenderOpts lo = {.mode = RENDER_LINE, .headers = 1, .stream = 1};
+	char *line = run("SELECT 1 AS a, 'x' || char(10) || 'y' AS long_name UNION ALL "
+	                 "SELECT 2, NULL", lo);
+	CHECK_STR(line, "        a = 1\nlong_name = x\n            y\n\n        a = 2\n"
+	          "long_name = NULL\n", "line: names aligned on the widest, every row");
+	free(line);
 	RenderMode m;
 	CHECK(render_mode_parse("JSON", &m) && m == RENDER_JSON, "mode names: case-insensitive");
 	CHECK(!render_mode_parse("xml", &m), "mode names: unknown refused");
+}
+
+static void test_wrap(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fputs("head ", f);
+	render_wrap(f, "one two  three four", 5, 2, 14);
+	render_wrap(f, "averyveryverylongword x", 0, 0, 10);
+	fclose(f);
+	CHECK_STR(buf, "head one two\n  three four\naveryveryverylongword\nx\n",
+	          "wrap: breaks before the width, continues at the indent");
+	free(buf);
 }
 
 int main(void)
@@ -237,5 +257,6 @@ int main(void)
 	test_json();
 	test_table();
 	test_stream();
+	test_wrap();
 	return unit_done();
 }
