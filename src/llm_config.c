@@ -157,13 +157,11 @@ static int parse_int(const char *v, int lo, int hi)
 	return (int)x;
 }
 
+/* on/off, 1 or 0; -1 when v is neither */
 static int parse_onoff(const char *v)
 {
-	if (str_ieq(v, "on") || str_ieq(v, "true") || str_ieq(v, "yes") || strcmp(v, "1") == 0)
-		return 1;
-	if (str_ieq(v, "off") || str_ieq(v, "false") || str_ieq(v, "no") || strcmp(v, "0") == 0)
-		return 0;
-	return -1;
+	int on;
+	return str_parse_bool(v, &on) ? on : -1;
 }
 
 /* A key without a URL means OpenAI; OpenAI without a model means the default model. */

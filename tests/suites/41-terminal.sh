@@ -148,7 +148,8 @@ check "the REPL answers after Ctrl-C" wait_for "│ alive │"
 check "a dropped line did not run" sh -c "[ \$(tmux -S '$sock' capture-pane -p -J -t suql -S - | grep -c 'typed but dropped') = 1 ]"
 
 type_line ":set llm.key sk-do-not-store-4242"
-wait_for "llm.key" 2
+type_line ":set llm.key"
+check "the key was set (and is shown masked)" wait_for "llm.key = sk-"
 t send-keys -t suql C-d
 check "Ctrl-D leaves with status 0" wait_for "suql exited with status 0"
 # (libedit writes blanks in its history file as \040, so look for a word without them)
