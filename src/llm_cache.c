@@ -152,33 +152,9 @@ char *llm_cache_default_path(void)
 	return xprintf("%s/.cache/suql/cache.db", home && *home ? home : ".");
 }
 
-/* mkdir -p of the directory holding path */
-static int make_dirs(const char *path)
-{
-	char *d = xstrdup(path);
-	char *slash = strrchr(d, '/');
-	int ok = 1;
-	if (slash && slash != d) {
-		*slash = '\0';
-		for (char *p = d + 1; ok; p++) {
-			if (*p == '/' || *p == '\0') {
-				char c = *p;
-				*p = '\0';
-				if (mkdir(d, 0700) != 0 && errno != EEXIST)
-					ok = 0;
-				*p = c;
-				if (!c)
-					break;
-			}
-		}
-	}
-	free(d);
-	return ok;
-}
-
 LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 {
-	if (!make_dirs(path)) {
+	if (!util_make_parent_dirs(path)) {
 		err_set(err, SUQL_IO, "cannot create the directory of the LLM cache %s: %s "
 		        "(use --no-cache, or set XDG_CACHE_HOME)", path, strerror(errno));
 		return NULL;

@@ -32,17 +32,8 @@ static char *history_path(void)
 		return *p ? xstrdup(p) : NULL;
 	const char *state = getenv("XDG_STATE_HOME");
 	if (state && *state) {
-		char *dir = xprintf("%s/suql", state);
-		for (char *s = dir + 1; *s; s++) {   /* mkdir -p */
-			if (*s == '/') {
-				*s = '\0';
-				mkdir(dir, 0700);
-				*s = '/';
-			}
-		}
-		mkdir(dir, 0700);
-		char *path = xprintf("%s/history", dir);
-		free(dir);
+		char *path = xprintf("%s/suql/history", state);
+		util_make_parent_dirs(path);
 		return path;
 	}
 	const char *home = getenv("HOME");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 volatile sig_atomic_t suql_interrupted = 0;
@@ -361,6 +362,29 @@ char *str_trim_dup(const char *s)
 	size_t n = strlen(s);
 	str_trim(&s, &n);
 	return xstrndup(s, n);
+}
+
+int util_make_parent_dirs(const char *path)
+{
+	char *d = xstrdup(path);
+	char *slash = strrchr(d, '/');
+	int ok = 1;
+	if (slash && slash != d) {
+		*slash = '\0';
+		for (char *p = d + 1; ok; p++) {
+			if (*p == '/' || *p == '\0') {
+				char c = *p;
+				*p = '\0';
+				if (mkdir(d, 0700) != 0 && errno != EEXIST)
+					ok = 0;
+				*p = c;
+				if (!c)
+					break;
+			}
+		}
+	}
+	free(d);
+	return ok;
 }
 
 char *util_read_file(const char *path, size_t *len)

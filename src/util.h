@@ -58,6 +58,8 @@ void str_trim(const char **s, size_t *n);
 char *str_trim_dup(const char *s);
 
 /* Read a whole file into a NUL-terminated heap buffer; NULL and errno on failure. */
+/* mkdir -p of the directory that holds path (mode 0700); 0 when one could not be made. */
+int util_make_parent_dirs(const char *path);
 char *util_read_file(const char *path, size_t *len);
 
 /* Milliseconds from a monotonic clock. */
