@@ -57,9 +57,9 @@ void str_trim(const char **s, size_t *n);
 /* A copy of s without leading and trailing white space. Heap string. */
 char *str_trim_dup(const char *s);
 
-/* Read a whole file into a NUL-terminated heap buffer; NULL and errno on failure. */
 /* mkdir -p of the directory that holds path (mode 0700); 0 when one could not be made. */
 int util_make_parent_dirs(const char *path);
+/* Read a whole file into a NUL-terminated heap buffer; NULL and errno on failure. */
 char *util_read_file(const char *path, size_t *len);
 
 /* Milliseconds from a monotonic clock. */
