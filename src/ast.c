@@ -19,7 +19,6 @@ typedef struct Block {
 
 struct Arena {
 	Block *head;
-	size_t total;
 };
 
 Arena *arena_new(void)
@@ -56,14 +55,8 @@ void *arena_alloc(Arena *a, size_t n)
 	}
 	void *p = (char *)b->data + b->used;
 	b->used += n;
-	a->total += n;
 	memset(p, 0, n);
 	return p;
-}
-
-size_t arena_used(const Arena *a)
-{
-	return a->total;
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)

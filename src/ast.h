@@ -25,7 +25,6 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);                   /* zeroed, aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);  /* NUL-terminated copy */
-size_t arena_used(const Arena *a);
 
 typedef struct AstSpan {
 	size_t off, len;

@@ -18,10 +18,7 @@
 static void fill(Parser *p, int k)
 {
 	while (p->nla <= k) {
-		Token t = lex_next(&p->lx);
-		/* a word that is only a keyword in some contexts is a name when quoted;
-		   lex_next already gives quoted words TK_QID, so nothing to do here */
-		p->la[p->nla++] = t;
+		p->la[p->nla++] = lex_next(&p->lx);
 	}
 }
 
@@ -109,11 +106,8 @@ Token p_expect(Parser *p, TokType t, const char *what)
 
 void p_expect_kw(Parser *p, Keyword kw)
 {
-	if (!p_kw(p, kw)) {
-		char buf[40];
-		snprintf(buf, sizeof buf, "%s", lex_keyword_name(kw));
-		p_unexpected(p, buf);
-	}
+	if (!p_kw(p, kw))
+		p_unexpected(p, lex_keyword_name(kw));
 	p_next(p);
 }
 

@@ -298,5 +298,3 @@ Expr *p_primary(Parser *p)
 	}
 	return p_column_ref(p, t, start);
 }
-
-/* unary: NOT e | - e | + e | ~ e | primary, then `::type` postfixes */

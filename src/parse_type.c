@@ -85,8 +85,6 @@ TypeName *p_type_name(Parser *p, int column_def)
 			break;
 		if (!(tok_is_id(t) || t.type == TK_STRING))
 			break;
-		if (t.type == TK_ID && t.kw == KW_GENERATED)
-			break;
 		if (!column_def && words > 0 && p_kw(p, KW_AS))
 			break;
 		if (words == 0 && t.type == TK_ID && str_nieq(p->text + t.off, t.len, "enum"))

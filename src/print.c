@@ -32,7 +32,6 @@ void print_free(Printer *pr)
 	free(pr);
 }
 
-PrintMode print_mode(const Printer *pr) { return pr->mode; }
 const char *print_text(const Printer *pr) { return sb_str(&pr->out); }
 size_t print_len(const Printer *pr) { return pr->out.len; }
 
@@ -76,7 +75,6 @@ size_t print_map(const Printer *pr, size_t out_off)
 
 void print_rawn(Printer *pr, const char *s, size_t n) { sb_putn(&pr->out, s, n); }
 void print_raw(Printer *pr, const char *s) { sb_puts(&pr->out, s); }
-void pr_keyword(Printer *pr, const char *kw) { sb_puts(&pr->out, kw); }
 
 void print_name(Printer *pr, AstName n)
 {

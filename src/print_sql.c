@@ -153,9 +153,7 @@ static void pr_pgcast_sql(Printer *pr, const Expr *e)
 		pr_typed_answer(pr, e->left, pg);
 		return;
 	}
-	if (e->left->kind == EX_ANSWER && pr->hooks.expr) {
-		/* let the hook see the answer() call; the conversion is applied around it */
-	}
+	/* with a hook, the hook sees the answer() call and the conversion goes around it */
 	switch (pg) {
 	case PGT_DATE: case PGT_TIMESTAMP: case PGT_TIME:
 		print_raw(pr, pg == PGT_DATE ? "date(" : pg == PGT_TIME ? "time(" : "datetime(");
