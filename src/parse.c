@@ -172,6 +172,16 @@ AstName p_expect_nm(Parser *p, const char *what)
 	return p_name_of(p, t);
 }
 
+IdList *p_column_names(Parser *p, Token open)
+{
+	IdList *l = NULL;
+	do
+		ast_idlist_push(p->arena, &l, p_expect_nm(p, "a column name"));
+	while (p_accept(p, TK_COMMA));
+	p_expect_close(p, open);
+	return l;
+}
+
 AstSpan p_span_from(Parser *p, size_t start_off)
 {
 	size_t abs_end = p->base + p->last_end;
@@ -290,27 +300,18 @@ static Stmt *p_stmt(Parser *p)
 	}
 	Token t = p_tok(p);
 	Keyword kw = t.type == TK_ID ? t.kw : KW_NONE;
+	With *with = NULL;
 	if (kw == KW_WITH) {
-		/* WITH belongs to the statement after it */
+		/* WITH belongs to the statement after it (attached below) */
 		p_next(p);
-		With *w = p_with(p);
-		if (p_kw(p, KW_SELECT) || p_kw(p, KW_VALUES)) {
-			st->kind = ST_SELECT;
-			st->select = p_select(p);
-			st->select->with = w;
-		} else if (p_kw(p, KW_INSERT) || p_kw(p, KW_REPLACE)) {
-			p_insert(p, st);
-			st->with = w;
-		} else if (p_kw(p, KW_UPDATE)) {
-			p_update(p, st);
-			st->with = w;
-		} else if (p_kw(p, KW_DELETE)) {
-			p_delete(p, st);
-			st->with = w;
-		} else {
+		with = p_with(p);
+		t = p_tok(p);
+		kw = t.type == TK_ID ? t.kw : KW_NONE;
+		if (kw != KW_SELECT && kw != KW_VALUES && kw != KW_INSERT && kw != KW_REPLACE &&
+		    kw != KW_UPDATE && kw != KW_DELETE)
 			p_unexpected(p, "SELECT, VALUES, INSERT, REPLACE, UPDATE or DELETE");
-		}
-	} else if (kw == KW_SELECT || kw == KW_VALUES) {
+	}
+	if (kw == KW_SELECT || kw == KW_VALUES) {
 		st->kind = ST_SELECT;
 		st->select = p_select(p);
 	} else if (kw == KW_INSERT || kw == KW_REPLACE) {
@@ -350,6 +351,10 @@ static Stmt *p_stmt(Parser *p)
 	} else {
 		p_unexpected(p, "a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ...)");
 	}
+	if (with && st->kind == ST_SELECT)
+		st->select->with = with;
+	else
+		st->with = with;
 	Token end = p_tok(p);
 	if (end.type != TK_EOF && end.type != TK_SEMI) {
 		if (end.type == TK_RP)
