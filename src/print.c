@@ -85,6 +85,25 @@ void print_name(Printer *pr, AstName n)
 	sb_putn(&pr->out, n.s, n.n);
 }
 
+void pr_qualname(Printer *pr, AstName schema, AstName name)
+{
+	if (schema.s) {
+		print_name(pr, schema);
+		print_raw(pr, ".");
+	}
+	print_name(pr, name);
+}
+
+void pr_indexed(Printer *pr, IndexedKind kind, AstName index)
+{
+	if (kind == INDEXED_BY) {
+		print_raw(pr, " INDEXED BY ");
+		print_name(pr, index);
+	} else if (kind == NOT_INDEXED) {
+		print_raw(pr, " NOT INDEXED");
+	}
+}
+
 /* ---- expressions ---- */
 static const char *binop_text(int op)
 {
@@ -293,11 +312,7 @@ static void pr_node(Printer *pr, const Expr *e)
 		pr_expr_prec(pr, e->left, PREC_EQ);
 		print_raw(pr, e->not_ ? " NOT IN " : " IN ");
 		if (e->in_table) {
-			if (e->schema.s) {
-				print_name(pr, e->schema);
-				print_raw(pr, ".");
-			}
-			print_name(pr, e->name);
+			pr_qualname(pr, e->schema, e->name);
 			if (e->list) {
 				print_raw(pr, "(");
 				pr_list(pr, e->list);
