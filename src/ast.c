@@ -515,6 +515,20 @@ SelectCore *ast_simple_core(Select *s)
 	return s && s->ncore == 1 ? s->cores[0] : NULL;
 }
 
+const char *ast_pg_name(PgType t)
+{
+	switch (t) {
+	case PGT_DATE: return "date";
+	case PGT_TIMESTAMP: return "timestamp";
+	case PGT_TIME: return "time";
+	case PGT_INT: return "int";
+	case PGT_REAL: return "real";
+	case PGT_NUMERIC: return "numeric";
+	case PGT_BOOL: return "bool";
+	default: return "text";
+	}
+}
+
 int ast_binop_prec(int op)
 {
 	switch (op) {

@@ -73,6 +73,10 @@ typedef enum PgType {
 	PGT_DATE, PGT_TIMESTAMP, PGT_TIME, PGT_INT, PGT_REAL, PGT_NUMERIC, PGT_TEXT, PGT_BOOL
 } PgType;
 
+/* The lower-case word for a conversion ("date", "int", ...; "text" for PGT_NONE), as the
+   executor's typed answers name it. */
+const char *ast_pg_name(PgType t);
+
 typedef struct TypeName {
 	AstSpan span;
 	const char *text;  /* normalised spelling: "VARCHAR(20)", "FREE_TEXT[]", "ENUM('a', 'b')" */

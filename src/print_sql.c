@@ -119,21 +119,6 @@ int pr_suql_prec(const Printer *pr, const Expr *e)
 }
 
 /* ---- translations ---- */
-static const char *pg_name(PgType t)
-{
-	switch (t) {
-	case PGT_DATE: return "date";
-	case PGT_TIMESTAMP: return "timestamp";
-	case PGT_TIME: return "time";
-	case PGT_INT: return "int";
-	case PGT_REAL: return "real";
-	case PGT_NUMERIC: return "numeric";
-	case PGT_TEXT: return "text";
-	case PGT_BOOL: return "bool";
-	default: return "text";
-	}
-}
-
 void pr_typed_answer(Printer *pr, const Expr *a, PgType pg)
 {
 	pr_map(pr, a->span.off, a->span.len);
@@ -142,7 +127,7 @@ void pr_typed_answer(Printer *pr, const Expr *a, PgType pg)
 	print_raw(pr, ", ");
 	print_expr(pr, a->right);
 	print_raw(pr, ", '");
-	print_raw(pr, pg_name(pg));
+	print_raw(pr, ast_pg_name(pg));
 	print_raw(pr, "')");
 }
 
