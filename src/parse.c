@@ -117,10 +117,8 @@ void p_expect_close(Parser *p, Token open)
 		p_next(p);
 		return;
 	}
-	int line, col;
-	err_linecol(p->src, p->srclen, p_off(p, open), &line, &col);
 	char hint[96];
-	snprintf(hint, sizeof hint, "the '(' at line %d, column %d is never closed", line, col);
+	p_open_hint(p, open, "'('", "is never closed", hint, sizeof hint);
 	Token t = p_tok(p);
 	if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID || t.type == TK_ILLEGAL)
 		p_next(p);   /* reports the bad token itself */
@@ -202,6 +200,15 @@ void p_leave(Parser *p)
 }
 
 /* ---- errors ---- */
+const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
+                        size_t n)
+{
+	int line, col;
+	err_linecol(p->src, p->srclen, p_off(p, open), &line, &col);
+	snprintf(buf, n, "the %s at line %d, column %d %s", what, line, col, tail);
+	return buf;
+}
+
 const char *p_quote_hint(Parser *p, Token t)
 {
 	if (p->last_type == TK_STRING && p->last_end == t.off &&

@@ -69,6 +69,9 @@ void p_leave(Parser *p);
 _Noreturn void p_fail_at(Parser *p, Token t, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 _Noreturn void p_unexpected(Parser *p, const char *expected);
+/* "the WHAT at line L, column C TAIL" into buf, for the token that opened a construct. */
+const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
+                        size_t n);
 /* A hint for a word glued to the string before it ('Men's'), or NULL. */
 const char *p_quote_hint(Parser *p, Token t);
 
