@@ -378,23 +378,30 @@ static Stmt *p_stmt(Parser *p)
 	return st;
 }
 
+/* A parser over src[start..stop) of the caller's text src[0..len), copied into arena a. */
+static void parser_init(Parser *p, const char *src, size_t len, size_t start, size_t stop,
+                        Arena *a, SuqlErr *err)
+{
+	memset(p, 0, sizeof *p);
+	p->src = src;
+	p->srclen = len;
+	p->base = start;
+	p->arena = a;
+	p->err = err;
+	p->text = arena_strndup(a, src + start, stop - start);
+	lex_init(&p->lx, p->text, stop - start, 0);
+}
+
 static SuqlStatus parse_run(Parser *p, const char *src, size_t len, size_t start,
                             size_t stmt_end, int complete, Ast **out, SuqlErr *err)
 {
 	Ast *ast = xcalloc(1, sizeof *ast);
 	ast->arena = arena_new();
-	memset(p, 0, sizeof *p);
-	p->src = src;
-	p->srclen = len;
-	p->base = start;
-	p->arena = ast->arena;
-	p->err = err;
+	parser_init(p, src, len, start, stmt_end, ast->arena, err);
 	p->complete = complete;
-	p->text = arena_strndup(ast->arena, src + start, stmt_end - start);
 	ast->src = p->text;
 	ast->src_off = start;
 	ast->src_len = stmt_end - start;
-	lex_init(&p->lx, p->text, stmt_end - start, 0);
 	if (setjmp(p->fail)) {
 		sb_free(&p->tmp);
 		ast_free(ast);
@@ -439,13 +446,8 @@ SuqlStatus parse_statement(const char *src, size_t len, size_t start, Ast **out,
 
 SuqlStatus parse_expression(Arena *a, const char *src, size_t len, Expr **out, SuqlErr *err)
 {
-	Parser *p = xcalloc(1, sizeof *p);
-	p->src = src;
-	p->srclen = len;
-	p->arena = a;
-	p->err = err;
-	p->text = arena_strndup(a, src, len);
-	lex_init(&p->lx, p->text, len, 0);
+	Parser *p = xmalloc(sizeof *p);
+	parser_init(p, src, len, 0, len, a, err);
 	*out = NULL;
 	if (setjmp(p->fail)) {
 		SuqlStatus s = p->status;
