@@ -15,6 +15,7 @@ if [ ! -d "$d" ]; then
 	exit 0
 fi
 runs=${BENCH_RUNS:-5}
+case $SUQL_PROG in /*) prog=$SUQL_PROG ;; *) prog=./$SUQL_PROG ;; esac
 t="$SUQL_TMP/frontend"
 mkdir -p "$t"
 n=0
@@ -44,7 +45,7 @@ fi
 : >"$t/sqlite.times"
 i=0
 while [ $i -lt "$runs" ]; do
-	a=$(now); run_all "./$SUQL_PROG" --csv; b=$(now)
+	a=$(now); run_all "$prog" --csv; b=$(now)
 	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f\n", b - a }' >>"$t/suql.times"
 	a=$(now); run_all sqlite3 -csv; b=$(now)
 	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f\n", b - a }' >>"$t/sqlite.times"

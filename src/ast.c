@@ -19,7 +19,6 @@ typedef struct Block {
 
 struct Arena {
 	Block *head;
-	size_t total;
 };
 
 Arena *arena_new(void)
@@ -56,14 +55,8 @@ void *arena_alloc(Arena *a, size_t n)
 	}
 	void *p = (char *)b->data + b->used;
 	b->used += n;
-	a->total += n;
 	memset(p, 0, n);
 	return p;
-}
-
-size_t arena_used(const Arena *a)
-{
-	return a->total;
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)
@@ -84,96 +77,76 @@ void ast_free(Ast *ast)
 }
 
 /* ---- names ---- */
+/* A reader of a name's value, one byte at a time, with its quotes taken off: "a""b" reads
+   a"b, [x] reads x (brackets have no doubled form). */
+typedef struct NameCur {
+	const char *p, *end;
+	char close;          /* the quote that is doubled inside, or 0 */
+} NameCur;
+
+static NameCur name_cur(const char *s, size_t n)
+{
+	NameCur c = {s, s + n, 0};
+	char q = n >= 2 ? s[0] : 0;
+	if (q == '[' || q == '"' || q == '\'' || q == '`') {
+		c.p++;
+		c.end--;
+		c.close = q == '[' ? 0 : q;
+	}
+	return c;
+}
+
+/* The next byte of the value, or -1 at its end. */
+static int name_next(NameCur *c)
+{
+	if (c->p >= c->end)
+		return -1;
+	unsigned char ch = (unsigned char)*c->p++;
+	if (c->close && ch == (unsigned char)c->close && c->p < c->end && *c->p == c->close)
+		c->p++;
+	return ch;
+}
+
+/* Two values equal, ASCII case-insensitively. */
+static int name_cur_eq(NameCur a, NameCur b)
+{
+	for (;;) {
+		int x = name_next(&a), y = name_next(&b);
+		if (x >= 'A' && x <= 'Z') x += 32;
+		if (y >= 'A' && y <= 'Z') y += 32;
+		if (x != y)
+			return 0;
+		if (x < 0)
+			return 1;
+	}
+}
+
 char *ast_name_value(Arena *a, AstName n)
 {
 	if (!n.s)
 		return arena_strndup(a, "", 0);
-	char q = n.n >= 2 ? n.s[0] : 0;
-	if (q == '[')
-		return arena_strndup(a, n.s + 1, n.n - 2);
-	if (q != '"' && q != '\'' && q != '`')
-		return arena_strndup(a, n.s, n.n);
-	char *out = arena_alloc(a, n.n);
+	char *out = arena_alloc(a, n.n + 1);
 	size_t o = 0;
-	for (size_t i = 1; i + 1 < n.n; i++) {
-		out[o++] = n.s[i];
-		if (n.s[i] == q && i + 2 < n.n && n.s[i + 1] == q)
-			i++;
-	}
+	NameCur c = name_cur(n.s, n.n);
+	for (int ch; (ch = name_next(&c)) >= 0;)
+		out[o++] = (char)ch;
 	out[o] = '\0';
 	return out;
-}
-
-/* Compare the value of n (dequoted on the fly) with s[0..slen), case-insensitively. */
-static int name_cmp_value(AstName n, const char *s, size_t slen)
-{
-	const char *p = n.s;
-	size_t len = n.n;
-	char q = len >= 2 ? p[0] : 0;
-	size_t j = 0;
-	if (q == '[' || q == '"' || q == '\'' || q == '`') {
-		char close = q == '[' ? ']' : q;
-		for (size_t i = 1; i + 1 < len; i++) {
-			char c = p[i];
-			if (c == close && q != '[' && i + 2 < len && p[i + 1] == close)
-				i++;
-			if (j >= slen)
-				return 0;
-			int a = (unsigned char)c, b = (unsigned char)s[j++];
-			if (a >= 'A' && a <= 'Z') a += 32;
-			if (b >= 'A' && b <= 'Z') b += 32;
-			if (a != b)
-				return 0;
-		}
-		return j == slen;
-	}
-	if (len != slen)
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		int a = (unsigned char)p[i], b = (unsigned char)s[i];
-		if (a >= 'A' && a <= 'Z') a += 32;
-		if (b >= 'A' && b <= 'Z') b += 32;
-		if (a != b)
-			return 0;
-	}
-	return 1;
 }
 
 int ast_name_is(AstName n, const char *s)
 {
 	if (!n.s)
 		return 0;
-	return name_cmp_value(n, s, strlen(s));
+	NameCur plain = {s, s + strlen(s), 0};
+	return name_cur_eq(name_cur(n.s, n.n), plain);
 }
 
 int ast_name_eq(AstName a, AstName b)
 {
 	if (!a.s || !b.s)
 		return !a.s && !b.s;
-	char buf[256];
-	char *v = NULL;
-	const char *bv;
-	size_t bl;
-	char q = b.n >= 2 ? b.s[0] : 0;
-	if (q == '[' || q == '"' || q == '\'' || q == '`') {
-		/* dequote b into a buffer */
-		char close = q == '[' ? ']' : q;
-		char *d = b.n <= sizeof buf ? buf : (v = xmalloc(b.n));
-		size_t o = 0;
-		for (size_t i = 1; i + 1 < b.n; i++) {
-			d[o++] = b.s[i];
-			if (b.s[i] == close && q != '[' && i + 2 < b.n && b.s[i + 1] == close)
-				i++;
-		}
-		bv = d;
-		bl = o;
-	} else {
-		bv = b.s;
-		bl = b.n;
-	}
-	int r = name_cmp_value(a, bv, bl);
-	free(v);
-	return r;
+	return name_cur_eq(name_cur(a.s, a.n), name_cur(b.s, b.n));
 }
 
 static int needs_quotes(const char *v)
@@ -198,13 +171,13 @@ AstName ast_name_make(Arena *a, const char *value)
 	if (needs_quotes(value) || lex_keyword(value, len) != KW_NONE ||
 	    str_ieq(value, "true") || str_ieq(value, "false")) {
 		SBuf b = SBUF_INIT;
-		sb_put_ident(&b, value, strlen(value));
+		sb_put_ident(&b, value, len);
 		n.s = arena_strndup(a, b.s, b.len);
 		n.n = b.len;
 		sb_free(&b);
 	} else {
-		n.n = strlen(value);
-		n.s = arena_strndup(a, value, n.n);
+		n.n = len;
+		n.s = arena_strndup(a, value, len);
 	}
 	return n;
 }
@@ -540,6 +513,20 @@ int ast_is_suql_expr(const Expr *e)
 SelectCore *ast_simple_core(Select *s)
 {
 	return s && s->ncore == 1 ? s->cores[0] : NULL;
+}
+
+const char *ast_pg_name(PgType t)
+{
+	switch (t) {
+	case PGT_DATE: return "date";
+	case PGT_TIMESTAMP: return "timestamp";
+	case PGT_TIME: return "time";
+	case PGT_INT: return "int";
+	case PGT_REAL: return "real";
+	case PGT_NUMERIC: return "numeric";
+	case PGT_BOOL: return "bool";
+	default: return "text";
+	}
 }
 
 int ast_binop_prec(int op)

@@ -25,7 +25,6 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);                   /* zeroed, aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);  /* NUL-terminated copy */
-size_t arena_used(const Arena *a);
 
 typedef struct AstSpan {
 	size_t off, len;
@@ -73,6 +72,10 @@ typedef enum PgType {
 	PGT_NONE = 0,  /* not a `::` target */
 	PGT_DATE, PGT_TIMESTAMP, PGT_TIME, PGT_INT, PGT_REAL, PGT_NUMERIC, PGT_TEXT, PGT_BOOL
 } PgType;
+
+/* The lower-case word for a conversion ("date", "int", ...; "text" for PGT_NONE), as the
+   executor's typed answers name it. */
+const char *ast_pg_name(PgType t);
 
 typedef struct TypeName {
 	AstSpan span;

@@ -51,18 +51,10 @@ int ast_visit_expr(Expr *e, const AstVisitor *v)
 		if (r != AST_CONTINUE)
 			return r == AST_STOP ? AST_STOP : AST_CONTINUE;
 	}
-	Expr **slots[64];
-	int n = ast_expr_children(e, slots, 64);
-	if (n > 64) {
-		/* long lists: walk them directly */
-		if (ast_visit_expr(e->left, v) == AST_STOP || visit_list(e->list, v) == AST_STOP ||
-		    ast_visit_expr(e->right, v) == AST_STOP || ast_visit_expr(e->extra, v) == AST_STOP)
-			return AST_STOP;
-	} else {
-		for (int i = 0; i < n; i++)
-			if (ast_visit_expr(*slots[i], v) == AST_STOP)
-				return AST_STOP;
-	}
+	/* the children in the order ast_expr_children gives them */
+	if (ast_visit_expr(e->left, v) == AST_STOP || visit_list(e->list, v) == AST_STOP ||
+	    ast_visit_expr(e->right, v) == AST_STOP || ast_visit_expr(e->extra, v) == AST_STOP)
+		return AST_STOP;
 	if (visit_order(e->order, v) == AST_STOP || visit_window(e->over, v) == AST_STOP)
 		return AST_STOP;
 	if (e->select && !v->no_subqueries)

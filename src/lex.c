@@ -9,7 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* Keyword spellings in the order of enum Keyword (alphabetical, for binary search). */
+/* Keyword spellings in the order of enum Keyword (kept alphabetical, so that a new one has
+   one obvious place; lookup goes through the hash table below). */
 static const char *const KW_NAMES[KW_COUNT] = {
 	"",
 	"ABORT", "ACTION", "ADD", "AFTER", "ALL", "ALTER", "ALWAYS", "ANALYZE", "AND",
@@ -132,31 +133,6 @@ Keyword lex_keyword(const char *s, size_t n)
 		h = (h + 1) & (KW_HASH_SIZE - 1);
 	}
 	return KW_NONE;
-}
-
-const char *lex_token_desc(TokType t)
-{
-	switch (t) {
-	case TK_EOF: return "end of input";
-	case TK_ID: return "a name";
-	case TK_QID: return "a quoted name";
-	case TK_STRING: return "a string";
-	case TK_BLOB: return "a blob";
-	case TK_INTEGER: case TK_FLOAT: return "a number";
-	case TK_VARIABLE: return "a parameter";
-	case TK_SEMI: return "';'";
-	case TK_LP: return "'('";
-	case TK_RP: return "')'";
-	case TK_COMMA: return "','";
-	case TK_DOT: return "'.'";
-	case TK_LBRACKET: return "'['";
-	case TK_RBRACKET: return "']'";
-	case TK_ARRSUFFIX: return "'[]'";
-	case TK_ILLEGAL: return "an unrecognized token";
-	case TK_UNTERM_STRING: return "an unterminated string";
-	case TK_UNTERM_QID: return "an unterminated quoted name";
-	default: return "an operator";
-	}
 }
 
 int lex_idchar(unsigned char c)

@@ -48,7 +48,8 @@ typedef enum TokType {
 	TK_COUNT
 } TokType;
 
-/* Keywords. KW_NONE for an ordinary word. The order is alphabetical (lookup table in lex.c). */
+/* Keywords. KW_NONE for an ordinary word. The order is alphabetical (KW_NAMES in lex.c
+   follows it). */
 typedef enum Keyword {
 	KW_NONE = 0,
 	KW_ABORT, KW_ACTION, KW_ADD, KW_AFTER, KW_ALL, KW_ALTER, KW_ALWAYS, KW_ANALYZE, KW_AND,
@@ -101,8 +102,6 @@ const char *lex_keyword_name(Keyword kw);
 int lex_keyword_is_fallback(Keyword kw);
 /* Nonzero for NATURAL LEFT RIGHT FULL INNER CROSS OUTER. */
 int lex_keyword_is_join(Keyword kw);
-/* A short description of a token type for messages: "')'", "a string", "end of input". */
-const char *lex_token_desc(TokType t);
 
 /* Nonzero when the character can continue an identifier (letters, digits, _, $, UTF-8). */
 int lex_idchar(unsigned char c);

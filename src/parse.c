@@ -18,10 +18,7 @@
 static void fill(Parser *p, int k)
 {
 	while (p->nla <= k) {
-		Token t = lex_next(&p->lx);
-		/* a word that is only a keyword in some contexts is a name when quoted;
-		   lex_next already gives quoted words TK_QID, so nothing to do here */
-		p->la[p->nla++] = t;
+		p->la[p->nla++] = lex_next(&p->lx);
 	}
 }
 
@@ -109,11 +106,8 @@ Token p_expect(Parser *p, TokType t, const char *what)
 
 void p_expect_kw(Parser *p, Keyword kw)
 {
-	if (!p_kw(p, kw)) {
-		char buf[40];
-		snprintf(buf, sizeof buf, "%s", lex_keyword_name(kw));
-		p_unexpected(p, buf);
-	}
+	if (!p_kw(p, kw))
+		p_unexpected(p, lex_keyword_name(kw));
 	p_next(p);
 }
 
@@ -123,10 +117,8 @@ void p_expect_close(Parser *p, Token open)
 		p_next(p);
 		return;
 	}
-	int line, col;
-	err_linecol(p->src, p->srclen, p_off(p, open), &line, &col);
 	char hint[96];
-	snprintf(hint, sizeof hint, "the '(' at line %d, column %d is never closed", line, col);
+	p_open_hint(p, open, "'('", "is never closed", hint, sizeof hint);
 	Token t = p_tok(p);
 	if (t.type == TK_UNTERM_STRING || t.type == TK_UNTERM_QID || t.type == TK_ILLEGAL)
 		p_next(p);   /* reports the bad token itself */
@@ -178,6 +170,16 @@ AstName p_expect_nm(Parser *p, const char *what)
 	return p_name_of(p, t);
 }
 
+IdList *p_column_names(Parser *p, Token open)
+{
+	IdList *l = NULL;
+	do
+		ast_idlist_push(p->arena, &l, p_expect_nm(p, "a column name"));
+	while (p_accept(p, TK_COMMA));
+	p_expect_close(p, open);
+	return l;
+}
+
 AstSpan p_span_from(Parser *p, size_t start_off)
 {
 	size_t abs_end = p->base + p->last_end;
@@ -198,6 +200,15 @@ void p_leave(Parser *p)
 }
 
 /* ---- errors ---- */
+const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
+                        size_t n)
+{
+	int line, col;
+	err_linecol(p->src, p->srclen, p_off(p, open), &line, &col);
+	snprintf(buf, n, "the %s at line %d, column %d %s", what, line, col, tail);
+	return buf;
+}
+
 const char *p_quote_hint(Parser *p, Token t)
 {
 	if (p->last_type == TK_STRING && p->last_end == t.off &&
@@ -296,27 +307,18 @@ static Stmt *p_stmt(Parser *p)
 	}
 	Token t = p_tok(p);
 	Keyword kw = t.type == TK_ID ? t.kw : KW_NONE;
+	With *with = NULL;
 	if (kw == KW_WITH) {
-		/* WITH belongs to the statement after it */
+		/* WITH belongs to the statement after it (attached below) */
 		p_next(p);
-		With *w = p_with(p);
-		if (p_kw(p, KW_SELECT) || p_kw(p, KW_VALUES)) {
-			st->kind = ST_SELECT;
-			st->select = p_select(p);
-			st->select->with = w;
-		} else if (p_kw(p, KW_INSERT) || p_kw(p, KW_REPLACE)) {
-			p_insert(p, st);
-			st->with = w;
-		} else if (p_kw(p, KW_UPDATE)) {
-			p_update(p, st);
-			st->with = w;
-		} else if (p_kw(p, KW_DELETE)) {
-			p_delete(p, st);
-			st->with = w;
-		} else {
+		with = p_with(p);
+		t = p_tok(p);
+		kw = t.type == TK_ID ? t.kw : KW_NONE;
+		if (kw != KW_SELECT && kw != KW_VALUES && kw != KW_INSERT && kw != KW_REPLACE &&
+		    kw != KW_UPDATE && kw != KW_DELETE)
 			p_unexpected(p, "SELECT, VALUES, INSERT, REPLACE, UPDATE or DELETE");
-		}
-	} else if (kw == KW_SELECT || kw == KW_VALUES) {
+	}
+	if (kw == KW_SELECT || kw == KW_VALUES) {
 		st->kind = ST_SELECT;
 		st->select = p_select(p);
 	} else if (kw == KW_INSERT || kw == KW_REPLACE) {
@@ -356,6 +358,10 @@ static Stmt *p_stmt(Parser *p)
 	} else {
 		p_unexpected(p, "a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ...)");
 	}
+	if (with && st->kind == ST_SELECT)
+		st->select->with = with;
+	else
+		st->with = with;
 	Token end = p_tok(p);
 	if (end.type != TK_EOF && end.type != TK_SEMI) {
 		if (end.type == TK_RP)
@@ -372,23 +378,30 @@ static Stmt *p_stmt(Parser *p)
 	return st;
 }
 
+/* A parser over src[start..stop) of the caller's text src[0..len), copied into arena a. */
+static void parser_init(Parser *p, const char *src, size_t len, size_t start, size_t stop,
+                        Arena *a, SuqlErr *err)
+{
+	memset(p, 0, sizeof *p);
+	p->src = src;
+	p->srclen = len;
+	p->base = start;
+	p->arena = a;
+	p->err = err;
+	p->text = arena_strndup(a, src + start, stop - start);
+	lex_init(&p->lx, p->text, stop - start, 0);
+}
+
 static SuqlStatus parse_run(Parser *p, const char *src, size_t len, size_t start,
                             size_t stmt_end, int complete, Ast **out, SuqlErr *err)
 {
 	Ast *ast = xcalloc(1, sizeof *ast);
 	ast->arena = arena_new();
-	memset(p, 0, sizeof *p);
-	p->src = src;
-	p->srclen = len;
-	p->base = start;
-	p->arena = ast->arena;
-	p->err = err;
+	parser_init(p, src, len, start, stmt_end, ast->arena, err);
 	p->complete = complete;
-	p->text = arena_strndup(ast->arena, src + start, stmt_end - start);
 	ast->src = p->text;
 	ast->src_off = start;
 	ast->src_len = stmt_end - start;
-	lex_init(&p->lx, p->text, stmt_end - start, 0);
 	if (setjmp(p->fail)) {
 		sb_free(&p->tmp);
 		ast_free(ast);
@@ -433,13 +446,8 @@ SuqlStatus parse_statement(const char *src, size_t len, size_t start, Ast **out,
 
 SuqlStatus parse_expression(Arena *a, const char *src, size_t len, Expr **out, SuqlErr *err)
 {
-	Parser *p = xcalloc(1, sizeof *p);
-	p->src = src;
-	p->srclen = len;
-	p->arena = a;
-	p->err = err;
-	p->text = arena_strndup(a, src, len);
-	lex_init(&p->lx, p->text, len, 0);
+	Parser *p = xmalloc(sizeof *p);
+	parser_init(p, src, len, 0, len, a, err);
 	*out = NULL;
 	if (setjmp(p->fail)) {
 		SuqlStatus s = p->status;

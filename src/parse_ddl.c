@@ -79,23 +79,13 @@ static void p_if_not_exists(Parser *p, Stmt *st)
 	}
 }
 
-static void p_qname(Parser *p, Stmt *st, const char *what)
-{
-	st->table = p_expect_nm(p, what);
-	if (p_is(p, TK_DOT)) {
-		p_next(p);
-		st->schema = st->table;
-		st->table = p_expect_nm(p, what);
-	}
-}
-
 /* create-table: TABLE [IF NOT EXISTS] name ( column-def, ... [, table-constraint ...] )
                  [options] | TABLE [IF NOT EXISTS] name AS select */
 static void p_create_table(Parser *p, Stmt *st)
 {
 	st->kind = ST_CREATE_TABLE;
 	p_if_not_exists(p, st);
-	p_qname(p, st, "a table name");
+	p_qualified(p, &st->schema, &st->table, "a table name");
 	if (p_accept_kw(p, KW_AS)) {
 		if (!p_starts_select(p, 0))
 			p_unexpected(p, "SELECT after AS");
@@ -151,15 +141,9 @@ static void p_create_view(Parser *p, Stmt *st)
 {
 	st->kind = ST_CREATE_VIEW;
 	p_if_not_exists(p, st);
-	p_qname(p, st, "a view name");
-	if (p_is(p, TK_LP)) {
-		Token open = p_next(p);
-		st->columns = P_NEW(p, IdList);
-		do
-			ast_idlist_push(p->arena, &st->columns, p_expect_nm(p, "a column name"));
-		while (p_accept(p, TK_COMMA));
-		p_expect_close(p, open);
-	}
+	p_qualified(p, &st->schema, &st->table, "a view name");
+	if (p_is(p, TK_LP))
+		st->columns = p_column_names(p, p_next(p));
 	p_expect_kw(p, KW_AS);
 	if (!p_starts_select(p, 0))
 		p_unexpected(p, "SELECT after AS");
@@ -167,7 +151,7 @@ static void p_create_view(Parser *p, Stmt *st)
 }
 
 /* create: [TEMP|TEMPORARY] (TABLE ... | VIEW ...) | other CREATE kept as text */
-Stmt *p_create(Parser *p, Stmt *st)
+void p_create(Parser *p, Stmt *st)
 {
 	if (p_kw(p, KW_TEMP) || p_kw(p, KW_TEMPORARY)) {
 		p_next(p);
@@ -175,27 +159,26 @@ Stmt *p_create(Parser *p, Stmt *st)
 	}
 	if (p_accept_kw(p, KW_TABLE)) {
 		p_create_table(p, st);
-		return st;
+		return;
 	}
 	if (p_accept_kw(p, KW_VIEW)) {
 		p_create_view(p, st);
-		return st;
+		return;
 	}
 	st->kind = ST_OTHER;
 	int trigger = p_kw(p, KW_TRIGGER);
 	if (!trigger && !p_kw(p, KW_INDEX) && !p_kw(p, KW_UNIQUE) && !p_kw(p, KW_VIRTUAL))
 		p_unexpected(p, "TABLE, VIEW, INDEX, UNIQUE INDEX, TRIGGER or VIRTUAL TABLE");
 	p_skip_rest(p, trigger);
-	return st;
 }
 
 /* alter: TABLE name (RENAME TO new | RENAME [COLUMN] a TO b | ADD [COLUMN] column-def
           | DROP [COLUMN] name) */
-Stmt *p_alter(Parser *p, Stmt *st)
+void p_alter(Parser *p, Stmt *st)
 {
 	st->kind = ST_ALTER_TABLE;
 	p_expect_kw(p, KW_TABLE);
-	p_qname(p, st, "a table name");
+	p_qualified(p, &st->schema, &st->table, "a table name");
 	if (p_accept_kw(p, KW_RENAME)) {
 		if (p_accept_kw(p, KW_TO)) {
 			st->alter = ALTER_RENAME_TABLE;
@@ -218,5 +201,4 @@ Stmt *p_alter(Parser *p, Stmt *st)
 	} else {
 		p_unexpected(p, "RENAME, ADD or DROP");
 	}
-	return st;
 }

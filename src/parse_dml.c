@@ -34,12 +34,8 @@ static SetList *p_set_list(Parser *p)
 		SetItem *it = P_NEW(p, SetItem);
 		it->span.off = p_off(p, p_tok(p));
 		if (p_is(p, TK_LP)) {
-			Token open = p_next(p);
 			it->paren = 1;
-			do
-				ast_idlist_push(p->arena, &it->cols, p_expect_nm(p, "a column name"));
-			while (p_accept(p, TK_COMMA));
-			p_expect_close(p, open);
+			it->cols = p_column_names(p, p_next(p));
 		} else {
 			ast_idlist_push(p->arena, &it->cols, p_expect_nm(p, "a column name"));
 		}
@@ -116,14 +112,8 @@ void p_insert(Parser *p, Stmt *st)
 	p_qualified(p, &st->schema, &st->table, "a table name");
 	if (p_accept_kw(p, KW_AS))
 		st->alias = p_expect_nm(p, "an alias");
-	if (p_is(p, TK_LP)) {
-		Token open = p_next(p);
-		st->columns = P_NEW(p, IdList);
-		do
-			ast_idlist_push(p->arena, &st->columns, p_expect_nm(p, "a column name"));
-		while (p_accept(p, TK_COMMA));
-		p_expect_close(p, open);
-	}
+	if (p_is(p, TK_LP))
+		st->columns = p_column_names(p, p_next(p));
 	if (p_kw(p, KW_DEFAULT)) {
 		p_next(p);
 		p_expect_kw(p, KW_VALUES);
@@ -145,16 +135,7 @@ static void p_qualified_table(Parser *p, Stmt *st)
 	p_qualified(p, &st->schema, &st->table, "a table name");
 	if (p_accept_kw(p, KW_AS))
 		st->alias = p_expect_nm(p, "an alias");
-	if (p_kw(p, KW_INDEXED)) {
-		p_next(p);
-		p_expect_kw(p, KW_BY);
-		st->indexed = INDEXED_BY;
-		st->index = p_expect_nm(p, "an index name");
-	} else if (p_kw(p, KW_NOT) && p_kw_at(p, 1, KW_INDEXED)) {
-		p_next(p);
-		p_next(p);
-		st->indexed = NOT_INDEXED;
-	}
+	p_indexed(p, &st->indexed, &st->index);
 }
 
 /* update: [WITH] UPDATE [OR action] qualified-table SET setlist [FROM from] [WHERE e]

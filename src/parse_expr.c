@@ -286,10 +286,7 @@ Expr *p_expr_prec(Parser *p, int minprec)
 			left = p_finish(p, e);
 			continue;
 		}
-		case KW_NOT:
-		case KW_IN:
-		case KW_BETWEEN:
-		default:
+		default:   /* [NOT] IN, BETWEEN, LIKE... below */
 			break;
 		}
 		int not_ = 0, k = 0;

@@ -1,7 +1,7 @@
 /*
  * parse_int.h: what the parser's files (parse.c, parse_expr.c, parse_primary.c,
- * parse_type.c, parse_select.c, parse_dml.c, parse_ddl.c) share: the parser state, token helpers and the error helpers. Not for use
- * outside the parser.
+ * parse_type.c, parse_select.c, parse_dml.c, parse_ddl.c) share: the parser state, token
+ * helpers and the error helpers. Not for use outside the parser.
  *
  * Ownership: the Parser borrows the caller's text and error record; every node it makes
  * lives in the arena of the Ast being built.
@@ -58,6 +58,7 @@ int tok_is_nm(Token t);       /* id, string, or join keyword */
 int tok_is_alias(Token t);    /* a bare alias: id or string, not a join keyword */
 AstName p_name_of(Parser *p, Token t);
 AstName p_expect_nm(Parser *p, const char *what);
+IdList *p_column_names(Parser *p, Token open);        /* name, ... ) after the '(' open */
 AstSpan p_span_from(Parser *p, size_t start_off);    /* start (absolute) to last token */
 size_t p_off(Parser *p, Token t);                     /* absolute offset of t */
 const char *p_text_at(Parser *p, size_t abs_off);     /* pointer into the copy */
@@ -68,6 +69,9 @@ void p_leave(Parser *p);
 _Noreturn void p_fail_at(Parser *p, Token t, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 _Noreturn void p_unexpected(Parser *p, const char *expected);
+/* "the WHAT at line L, column C TAIL" into buf, for the token that opened a construct. */
+const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
+                        size_t n);
 /* A hint for a word glued to the string before it ('Men's'), or NULL. */
 const char *p_quote_hint(Parser *p, Token t);
 
@@ -105,8 +109,9 @@ void p_insert(Parser *p, Stmt *st);          /* parse_dml.c */
 void p_update(Parser *p, Stmt *st);
 void p_delete(Parser *p, Stmt *st);
 void p_qualified(Parser *p, AstName *schema, AstName *name, const char *what);
-Stmt *p_create(Parser *p, Stmt *st);          /* after CREATE */
-Stmt *p_alter(Parser *p, Stmt *st);           /* after ALTER */
+void p_indexed(Parser *p, IndexedKind *kind, AstName *index);   /* [INDEXED BY x | NOT INDEXED] */
+void p_create(Parser *p, Stmt *st);           /* after CREATE */
+void p_alter(Parser *p, Stmt *st);            /* after ALTER */
 ColumnDef *p_column_def(Parser *p);
 void p_skip_rest(Parser *p, int allow_semi);   /* to ';' (or, in a trigger, the end) */
 

@@ -99,10 +99,8 @@ static Expr *p_case(Parser *p, size_t start)
 	if (p_accept_kw(p, KW_ELSE))
 		e->extra = p_expr(p);
 	if (!p_kw(p, KW_END)) {
-		int line, col;
-		err_linecol(p->src, p->srclen, p_off(p, kw), &line, &col);
 		char hint[96];
-		snprintf(hint, sizeof hint, "the CASE at line %d, column %d needs an END", line, col);
+		p_open_hint(p, kw, "CASE", "needs an END", hint, sizeof hint);
 		Token t = p_tok(p);
 		if (t.type == TK_EOF)
 			p_fail_at(p, t, hint, "expected END");
@@ -124,11 +122,9 @@ static Expr *p_array(Parser *p, size_t start)
 	if (!p_is(p, TK_RBRACKET))
 		e->list = p_expr_list(p);
 	if (!p_is(p, TK_RBRACKET)) {
-		int line, col;
-		err_linecol(p->src, p->srclen, p_off(p, open), &line, &col);
 		char hint[96];
-		snprintf(hint, sizeof hint, "the '[' at line %d, column %d is never closed", line, col);
-		p_fail_at(p, p_tok(p), hint, "missing ']' to close 'ARRAY['");
+		p_fail_at(p, p_tok(p), p_open_hint(p, open, "'['", "is never closed", hint, sizeof hint),
+		          "missing ']' to close 'ARRAY['");
 	}
 	p_next(p);
 	p_leave(p);
@@ -298,5 +294,3 @@ Expr *p_primary(Parser *p)
 	}
 	return p_column_ref(p, t, start);
 }
-
-/* unary: NOT e | - e | + e | ~ e | primary, then `::type` postfixes */

@@ -115,6 +115,20 @@ static int p_join_op(Parser *p, FromItem *f)
 	return 1;
 }
 
+void p_indexed(Parser *p, IndexedKind *kind, AstName *index)
+{
+	if (p_kw(p, KW_INDEXED)) {
+		p_next(p);
+		p_expect_kw(p, KW_BY);
+		*kind = INDEXED_BY;
+		*index = p_expect_nm(p, "an index name");
+	} else if (p_kw(p, KW_NOT) && p_kw_at(p, 1, KW_INDEXED)) {
+		p_next(p);
+		p_next(p);
+		*kind = NOT_INDEXED;
+	}
+}
+
 static FromItem *p_from_item(Parser *p)
 {
 	FromItem *f = P_NEW(p, FromItem);
@@ -165,16 +179,7 @@ static FromItem *p_from_item(Parser *p)
 		} else {
 			f->kind = FROM_TABLE;
 			p_alias(p, &f->alias, &f->as_kw);
-			if (p_kw(p, KW_INDEXED)) {
-				p_next(p);
-				p_expect_kw(p, KW_BY);
-				f->indexed = INDEXED_BY;
-				f->index = p_expect_nm(p, "an index name");
-			} else if (p_kw(p, KW_NOT) && p_kw_at(p, 1, KW_INDEXED)) {
-				p_next(p);
-				p_next(p);
-				f->indexed = NOT_INDEXED;
-			}
+			p_indexed(p, &f->indexed, &f->index);
 		}
 	}
 	return f;
@@ -194,10 +199,7 @@ FromList *p_from_list(Parser *p)
 			f->on = p_expr(p);
 		} else if (p_accept_kw(p, KW_USING)) {
 			Token open = p_expect(p, TK_LP, "'(' after USING");
-			do
-				ast_idlist_push(p->arena, &f->using_, p_expect_nm(p, "a column name"));
-			while (p_accept(p, TK_COMMA));
-			p_expect_close(p, open);
+			f->using_ = p_column_names(p, open);
 		}
 		f->span = p_span_from(p, f->span.off);
 		P_PUSH(p, l, f);
@@ -219,13 +221,8 @@ With *p_with(Parser *p)
 		Token t = p_tok(p);
 		c->span.off = p_off(p, t);
 		c->name = p_expect_nm(p, "a name for the common table expression");
-		if (p_is(p, TK_LP)) {
-			Token open = p_next(p);
-			do
-				ast_idlist_push(p->arena, &c->cols, p_expect_nm(p, "a column name"));
-			while (p_accept(p, TK_COMMA));
-			p_expect_close(p, open);
-		}
+		if (p_is(p, TK_LP))
+			c->cols = p_column_names(p, p_next(p));
 		p_expect_kw(p, KW_AS);
 		if (p_kw(p, KW_NOT) && p_kw_at(p, 1, KW_MATERIALIZED)) {
 			p_next(p);

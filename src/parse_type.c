@@ -61,6 +61,20 @@ static void type_signed(Parser *p, SBuf *b)
 	sb_putn(b, p->text + t.off, t.len);
 }
 
+/* ( signed [, signed] ) after a type name, appended to b as "(n, m)" */
+static void type_args(Parser *p, SBuf *b)
+{
+	Token open = p_next(p);
+	sb_putc(b, '(');
+	type_signed(p, b);
+	if (p_accept(p, TK_COMMA)) {
+		sb_puts(b, ", ");
+		type_signed(p, b);
+	}
+	p_expect_close(p, open);
+	sb_putc(b, ')');
+}
+
 /*
  * typetoken: name... [ ( signed [, signed] ) ] [ [] ]     (SQLite types, T[])
  *          | ENUM [ ( 'a', 'b', ... ) ] [ [] ] | FREE_TEXT [ [] ]     (SUQL column types)
@@ -85,8 +99,6 @@ TypeName *p_type_name(Parser *p, int column_def)
 			break;
 		if (!(tok_is_id(t) || t.type == TK_STRING))
 			break;
-		if (t.type == TK_ID && t.kw == KW_GENERATED)
-			break;
 		if (!column_def && words > 0 && p_kw(p, KW_AS))
 			break;
 		if (words == 0 && t.type == TK_ID && str_nieq(p->text + t.off, t.len, "enum"))
@@ -101,27 +113,19 @@ TypeName *p_type_name(Parser *p, int column_def)
 		tn->text = "";
 		return tn;
 	}
-	if (p_is(p, TK_LP)) {
+	if (p_is(p, TK_LP) && is_enum && column_def) {
 		Token open = p_next(p);
 		sb_putc(&b, '(');
-		if (is_enum && column_def) {
-			if (!p_is(p, TK_STRING))
-				p_unexpected(p, "an ENUM value (a string like 'cheap')");
-			do {
-				Token s = p_expect(p, TK_STRING, "an ENUM value (a string like 'cheap')");
-				if (b.s[b.len - 1] != '(')
-					sb_puts(&b, ", ");
-				sb_putn(&b, p->text + s.off, s.len);
-			} while (p_accept(p, TK_COMMA));
-		} else {
-			type_signed(p, &b);
-			if (p_accept(p, TK_COMMA)) {
+		do {
+			Token s = p_expect(p, TK_STRING, "an ENUM value (a string like 'cheap')");
+			if (b.s[b.len - 1] != '(')
 				sb_puts(&b, ", ");
-				type_signed(p, &b);
-			}
-		}
+			sb_putn(&b, p->text + s.off, s.len);
+		} while (p_accept(p, TK_COMMA));
 		p_expect_close(p, open);
 		sb_putc(&b, ')');
+	} else if (p_is(p, TK_LP)) {
+		type_args(p, &b);
 	}
 	if (column_def && p_is(p, TK_ARRSUFFIX)) {
 		p_next(p);
@@ -173,17 +177,8 @@ TypeName *p_pg_type(Parser *p)
 		          "unsupported type after '::': %.*s", (int)(t.len > 40 ? 40 : t.len),
 		          p->text + t.off);
 	}
-	if (p_is(p, TK_LP)) {
-		Token open = p_next(p);
-		sb_putc(&b, '(');
-		type_signed(p, &b);
-		if (p_accept(p, TK_COMMA)) {
-			sb_puts(&b, ", ");
-			type_signed(p, &b);
-		}
-		p_expect_close(p, open);
-		sb_putc(&b, ')');
-	}
+	if (p_is(p, TK_LP))
+		type_args(p, &b);
 	tn->span = p_span_from(p, tn->span.off);
 	tn->text = arena_strndup(p->arena, b.s, b.len);
 	tn->n = b.len;

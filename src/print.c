@@ -32,7 +32,6 @@ void print_free(Printer *pr)
 	free(pr);
 }
 
-PrintMode print_mode(const Printer *pr) { return pr->mode; }
 const char *print_text(const Printer *pr) { return sb_str(&pr->out); }
 size_t print_len(const Printer *pr) { return pr->out.len; }
 
@@ -76,7 +75,6 @@ size_t print_map(const Printer *pr, size_t out_off)
 
 void print_rawn(Printer *pr, const char *s, size_t n) { sb_putn(&pr->out, s, n); }
 void print_raw(Printer *pr, const char *s) { sb_puts(&pr->out, s); }
-void pr_keyword(Printer *pr, const char *kw) { sb_puts(&pr->out, kw); }
 
 void print_name(Printer *pr, AstName n)
 {
@@ -85,6 +83,25 @@ void print_name(Printer *pr, AstName n)
 	if (n.off)
 		pr_map(pr, n.off, n.n);
 	sb_putn(&pr->out, n.s, n.n);
+}
+
+void pr_qualname(Printer *pr, AstName schema, AstName name)
+{
+	if (schema.s) {
+		print_name(pr, schema);
+		print_raw(pr, ".");
+	}
+	print_name(pr, name);
+}
+
+void pr_indexed(Printer *pr, IndexedKind kind, AstName index)
+{
+	if (kind == INDEXED_BY) {
+		print_raw(pr, " INDEXED BY ");
+		print_name(pr, index);
+	} else if (kind == NOT_INDEXED) {
+		print_raw(pr, " NOT INDEXED");
+	}
 }
 
 /* ---- expressions ---- */
@@ -295,11 +312,7 @@ static void pr_node(Printer *pr, const Expr *e)
 		pr_expr_prec(pr, e->left, PREC_EQ);
 		print_raw(pr, e->not_ ? " NOT IN " : " IN ");
 		if (e->in_table) {
-			if (e->schema.s) {
-				print_name(pr, e->schema);
-				print_raw(pr, ".");
-			}
-			print_name(pr, e->name);
+			pr_qualname(pr, e->schema, e->name);
 			if (e->list) {
 				print_raw(pr, "(");
 				pr_list(pr, e->list);

@@ -52,7 +52,6 @@ void print_from_item_default(Printer *pr, const FromItem *f);
 void print_raw(Printer *pr, const char *s);
 void print_rawn(Printer *pr, const char *s, size_t n);
 void print_name(Printer *pr, AstName n);
-PrintMode print_mode(const Printer *pr);
 
 const char *print_text(const Printer *pr);
 size_t print_len(const Printer *pr);

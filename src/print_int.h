@@ -28,9 +28,10 @@ struct Printer {
 };
 
 void pr_map(Printer *pr, size_t src_off, size_t len);
+void pr_qualname(Printer *pr, AstName schema, AstName name);   /* [schema.]name */
+void pr_indexed(Printer *pr, IndexedKind kind, AstName index);  /* [INDEXED BY x | NOT INDEXED] */
 void pr_expr_prec(Printer *pr, const Expr *e, int minprec);
 void pr_list(Printer *pr, const ExprList *l);
-void pr_keyword(Printer *pr, const char *kw);
 void pr_order(Printer *pr, const OrderList *l);
 void pr_window_body(Printer *pr, const Window *w);
 void pr_paren_select(Printer *pr, const Select *s);

@@ -71,11 +71,7 @@ void print_from_item_default(Printer *pr, const FromItem *f)
 		print_raw(pr, ")");
 		break;
 	default:
-		if (f->schema.s) {
-			print_name(pr, f->schema);
-			print_raw(pr, ".");
-		}
-		print_name(pr, f->name);
+		pr_qualname(pr, f->schema, f->name);
 		if (f->kind == FROM_FUNC) {
 			print_raw(pr, "(");
 			pr_list(pr, f->args);
@@ -87,12 +83,7 @@ void print_from_item_default(Printer *pr, const FromItem *f)
 		print_raw(pr, " AS ");
 		print_name(pr, f->alias);
 	}
-	if (f->indexed == INDEXED_BY) {
-		print_raw(pr, " INDEXED BY ");
-		print_name(pr, f->index);
-	} else if (f->indexed == NOT_INDEXED) {
-		print_raw(pr, " NOT INDEXED");
-	}
+	pr_indexed(pr, f->indexed, f->index);
 }
 
 void pr_from_list(Printer *pr, const FromList *l)

@@ -119,21 +119,6 @@ int pr_suql_prec(const Printer *pr, const Expr *e)
 }
 
 /* ---- translations ---- */
-static const char *pg_name(PgType t)
-{
-	switch (t) {
-	case PGT_DATE: return "date";
-	case PGT_TIMESTAMP: return "timestamp";
-	case PGT_TIME: return "time";
-	case PGT_INT: return "int";
-	case PGT_REAL: return "real";
-	case PGT_NUMERIC: return "numeric";
-	case PGT_TEXT: return "text";
-	case PGT_BOOL: return "bool";
-	default: return "text";
-	}
-}
-
 void pr_typed_answer(Printer *pr, const Expr *a, PgType pg)
 {
 	pr_map(pr, a->span.off, a->span.len);
@@ -142,7 +127,7 @@ void pr_typed_answer(Printer *pr, const Expr *a, PgType pg)
 	print_raw(pr, ", ");
 	print_expr(pr, a->right);
 	print_raw(pr, ", '");
-	print_raw(pr, pg_name(pg));
+	print_raw(pr, ast_pg_name(pg));
 	print_raw(pr, "')");
 }
 
@@ -153,9 +138,7 @@ static void pr_pgcast_sql(Printer *pr, const Expr *e)
 		pr_typed_answer(pr, e->left, pg);
 		return;
 	}
-	if (e->left->kind == EX_ANSWER && pr->hooks.expr) {
-		/* let the hook see the answer() call; the conversion is applied around it */
-	}
+	/* with a hook, the hook sees the answer() call and the conversion goes around it */
 	switch (pg) {
 	case PGT_DATE: case PGT_TIMESTAMP: case PGT_TIME:
 		print_raw(pr, pg == PGT_DATE ? "date(" : pg == PGT_TIME ? "time(" : "datetime(");
@@ -202,6 +185,26 @@ static void quant_kw(Printer *pr, const Expr *e)
 	print_raw(pr, e->quant == Q_ALL ? "ALL" : e->quant == Q_SOME ? "SOME" : "ANY");
 }
 
+/* "(SELECT x AS xname, arr AS suql_a) AS s, json_each(s.suql_a)": the operands evaluated
+   in a derived table, out of reach of json_each's column names (x may be NULL). */
+static void pr_derived(Printer *pr, const Expr *x, const char *xname, const Expr *arr,
+                       const char *s)
+{
+	print_raw(pr, "(SELECT ");
+	if (x) {
+		print_expr(pr, x);
+		print_raw(pr, " AS ");
+		print_raw(pr, xname);
+		print_raw(pr, ", ");
+	}
+	print_expr(pr, arr);
+	print_raw(pr, " AS suql_a) AS ");
+	print_raw(pr, s);
+	print_raw(pr, ", json_each(");
+	print_raw(pr, s);
+	print_raw(pr, ".suql_a)");
+}
+
 static void pr_quant_sql(Printer *pr, const Expr *e)
 {
 	int n = ++pr->uniq;
@@ -245,13 +248,9 @@ static void pr_quant_sql(Printer *pr, const Expr *e)
 		} else {
 			print_raw(pr, "SELECT ");
 			print_raw(pr, j);
-			print_raw(pr, ".value FROM (SELECT ");
-			print_expr(pr, e->right);
-			print_raw(pr, " AS suql_a) AS ");
-			print_raw(pr, s);
-			print_raw(pr, ", json_each(");
-			print_raw(pr, s);
-			print_raw(pr, ".suql_a) AS ");
+			print_raw(pr, ".value FROM ");
+			pr_derived(pr, NULL, NULL, e->right, s);
+			print_raw(pr, " AS ");
 			print_raw(pr, j);
 			print_raw(pr, ")");
 		}
@@ -267,15 +266,8 @@ static void pr_quant_sql(Printer *pr, const Expr *e)
 		print_raw(pr, all ? " WHERE (" : " WHERE ");
 		pr_expr_prec(pr, e->left, ast_binop_prec(e->op) + 1);
 	} else {
-		print_raw(pr, "(SELECT ");
-		print_expr(pr, e->left);
-		print_raw(pr, " AS suql_x, ");
-		print_expr(pr, e->right);
-		print_raw(pr, " AS suql_a) AS ");
-		print_raw(pr, s);
-		print_raw(pr, ", json_each(");
-		print_raw(pr, s);
-		print_raw(pr, ".suql_a) AS ");
+		pr_derived(pr, e->left, "suql_x", e->right, s);
+		print_raw(pr, " AS ");
 		print_raw(pr, j);
 		print_raw(pr, all ? " WHERE (" : " WHERE ");
 		print_raw(pr, s);
@@ -304,15 +296,7 @@ static void pr_contains_sql(Printer *pr, const Expr *e)
 		print_expr(pr, small);
 		print_raw(pr, ")");
 	} else {
-		print_raw(pr, "(SELECT ");
-		print_expr(pr, big);
-		print_raw(pr, " AS suql_b, ");
-		print_expr(pr, small);
-		print_raw(pr, " AS suql_a) AS ");
-		print_raw(pr, s);
-		print_raw(pr, ", json_each(");
-		print_raw(pr, s);
-		print_raw(pr, ".suql_a)");
+		pr_derived(pr, big, "suql_b", small, s);
 	}
 	print_raw(pr, " AS ");
 	print_raw(pr, j);

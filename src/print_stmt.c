@@ -33,21 +33,12 @@ static void pr_set(Printer *pr, const SetList *l)
 
 static void pr_qualified(Printer *pr, const Stmt *st)
 {
-	if (st->schema.s) {
-		print_name(pr, st->schema);
-		print_raw(pr, ".");
-	}
-	print_name(pr, st->table);
+	pr_qualname(pr, st->schema, st->table);
 	if (st->alias.s) {
 		print_raw(pr, " AS ");
 		print_name(pr, st->alias);
 	}
-	if (st->indexed == INDEXED_BY) {
-		print_raw(pr, " INDEXED BY ");
-		print_name(pr, st->index);
-	} else if (st->indexed == NOT_INDEXED) {
-		print_raw(pr, " NOT INDEXED");
-	}
+	pr_indexed(pr, st->indexed, st->index);
 }
 
 static void pr_returning(Printer *pr, const Stmt *st)
@@ -133,11 +124,7 @@ static void pr_create_head(Printer *pr, const Stmt *st, const char *what)
 	print_raw(pr, st->temp ? "CREATE TEMP " : "CREATE ");
 	print_raw(pr, what);
 	print_raw(pr, st->if_not_exists ? " IF NOT EXISTS " : " ");
-	if (st->schema.s) {
-		print_name(pr, st->schema);
-		print_raw(pr, ".");
-	}
-	print_name(pr, st->table);
+	pr_qualname(pr, st->schema, st->table);
 }
 
 static void pr_create_table(Printer *pr, const Stmt *st)
@@ -245,21 +232,22 @@ void print_stmt(Printer *pr, const Stmt *st)
 	}
 }
 
-char *print_suql_stmt(const Ast *ast)
+static char *print_whole(const Ast *ast, PrintMode mode)
 {
-	Printer *pr = print_new(PRINT_SUQL, NULL, ast->src, ast->src_off);
+	Printer *pr = print_new(mode, NULL, ast->src, ast->src_off);
 	print_stmt(pr, ast->stmt);
 	char *s = print_steal(pr);
 	print_free(pr);
 	return s;
 }
 
+char *print_suql_stmt(const Ast *ast)
+{
+	return print_whole(ast, PRINT_SUQL);
+}
+
 char *print_sql_stmt(const Ast *ast)
 {
-	Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
-	print_stmt(pr, ast->stmt);
-	char *s = print_steal(pr);
-	print_free(pr);
-	return s;
+	return print_whole(ast, PRINT_SQL);
 }
 

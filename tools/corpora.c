@@ -88,12 +88,13 @@ static int prepares(sqlite3 *db, const char *sql, size_t len, char **msg)
 	return rc == SQLITE_OK;
 }
 
-/* Prepare the original text and the translation on db; they must agree. */
-static void compare_prepare(Stats *s, sqlite3 *db, const char *orig, size_t olen,
-                            const char *sql, const char *where)
+/* Prepare the original text on da and the translation on db (which may be the same
+   database); they must agree. Returns 1 when both prepare. */
+static int compare_prepare(Stats *s, sqlite3 *da, const char *orig, size_t olen, sqlite3 *db,
+                           const char *sql, const char *where)
 {
 	char *m1 = NULL, *m2 = NULL;
-	int a = prepares(db, orig, olen, &m1);
+	int a = prepares(da, orig, olen, &m1);
 	int b = prepares(db, sql, strlen(sql), &m2);
 	if (a != b) {
 		s->prepare_mismatch++;
@@ -107,6 +108,26 @@ static void compare_prepare(Stats *s, sqlite3 *db, const char *orig, size_t olen
 	}
 	free(m1);
 	free(m2);
+	return a && b;
+}
+
+static char *result_text(sqlite3 *db, const char *sql, size_t len);
+
+/* Run the original on da and the translation on db: same column names and rows (when
+   both run at all). */
+static void compare_results(Stats *s, sqlite3 *da, const char *orig, size_t olen, sqlite3 *db,
+                            const char *sql, const char *where)
+{
+	char *ra = result_text(da, orig, olen);
+	char *rb = result_text(db, sql, strlen(sql));
+	if (ra && rb && strcmp(ra, rb) != 0) {
+		s->result_mismatch++;
+		note(s, "%s: different results: %.300s", where, sql);
+	} else if (ra && rb) {
+		s->results_same++;
+	}
+	free(ra);
+	free(rb);
 }
 
 static int report(Stats *s, const char *name)
@@ -229,7 +250,8 @@ static int run_spider(const char *dev, const char *tables_path)
 		printf("not ok spider\n# cannot read %s or %s\n", dev, tables_path);
 		return 1;
 	}
-	char *db_id = NULL;
+	char *db_id = NULL, *built = NULL;   /* the question's db_id; the one db holds */
+	sqlite3 *db = NULL;
 	int lineno = 0;
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
@@ -256,13 +278,19 @@ static int run_spider(const char *dev, const char *tables_path)
 			char where[64];
 			snprintf(where, sizeof where, "spider_dev.sql:%d", lineno);
 			s.stmts++;
-			sqlite3 *db;
-			sqlite3_open(":memory:", &db);
-			for (size_t i = 0; i < json_array_size(tables); i++) {
-				json_t *sc = json_array_get(tables, i);
-				const char *id = json_string_value(json_object_get(sc, "db_id"));
-				if (id && strcmp(id, db_id) == 0)
-					spider_db(db, sc);
+			/* consecutive questions on one db_id share the database built for it
+			   (Spider's queries only read; anything else makes the next one rebuild) */
+			if (!built || strcmp(built, db_id) != 0) {
+				sqlite3_close(db);
+				sqlite3_open(":memory:", &db);
+				for (size_t i = 0; i < json_array_size(tables); i++) {
+					json_t *sc = json_array_get(tables, i);
+					const char *id = json_string_value(json_object_get(sc, "db_id"));
+					if (id && strcmp(id, db_id) == 0)
+						spider_db(db, sc);
+				}
+				free(built);
+				built = xstrdup(db_id);
 			}
 			Ast *ast = NULL;
 			size_t end;
@@ -274,26 +302,22 @@ static int run_spider(const char *dev, const char *tables_path)
 			} else {
 				roundtrip(&s, ast, where);
 				char *sql = print_sql_stmt(ast);
-				compare_prepare(&s, db, q, strlen(q), sql, where);
+				compare_prepare(&s, db, q, strlen(q), db, sql, where);
 				/* same column names and rows on the sample data */
-				char *ra = result_text(db, q, strlen(q));
-				char *rb = result_text(db, sql, strlen(sql));
-				if (ra && rb && strcmp(ra, rb) != 0) {
-					s.result_mismatch++;
-					note(&s, "%s: different results: %.300s", where, sql);
-				} else if (ra && rb) {
-					s.results_same++;
-				}
-				free(ra);
-				free(rb);
+				compare_results(&s, db, q, strlen(q), db, sql, where);
 				free(sql);
+				if (ast->stmt->kind != ST_SELECT) {   /* it may have written: rebuild */
+					free(built);
+					built = NULL;
+				}
 			}
 			err_clear(&err);
 			ast_free(ast);
-			sqlite3_close(db);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
+	sqlite3_close(db);
+	free(built);
 	free(db_id);
 	free(text);
 	json_decref(tables);
@@ -331,34 +355,9 @@ static int run_sqlfluff(int n, char **files)
 				char *sql = print_sql_stmt(ast);
 				const char *orig = text + ast->stmt->span.off;
 				size_t olen = ast->stmt->span.len;
-				char *m1 = NULL, *m2 = NULL;
-				int a = prepares(da, orig, olen, &m1);
-				int b = prepares(db, sql, strlen(sql), &m2);
-				if (a != b) {
-					s.prepare_mismatch++;
-					note(&s, "%s: original %s, translation %s (%s): %.300s", where,
-					     a ? "prepares" : "fails", b ? "prepares" : "fails", a ? m2 : m1, sql);
-				} else if (!a && strcmp(m1, m2) != 0) {
-					s.prepare_mismatch++;
-					note(&s, "%s: SQLite gives different errors: %s / %s", where, m1, m2);
-				} else if (!a) {
-					s.both_fail++;
-				}
-				free(m1);
-				free(m2);
-				if (a && b && ast->stmt->kind == ST_SELECT) {
-					/* same column names and rows */
-					char *ra = result_text(da, orig, olen);
-					char *rb = result_text(db, sql, strlen(sql));
-					if (ra && rb && strcmp(ra, rb) != 0) {
-						s.result_mismatch++;
-						note(&s, "%s: different results: %.300s", where, sql);
-					} else if (ra && rb) {
-						s.results_same++;
-					}
-					free(ra);
-					free(rb);
-				}
+				if (compare_prepare(&s, da, orig, olen, db, sql, where) &&
+				    ast->stmt->kind == ST_SELECT)
+					compare_results(&s, da, orig, olen, db, sql, where);
 				/* run both so later statements see earlier tables */
 				char *tail = xstrndup(orig, olen);
 				sqlite3_exec(da, tail, NULL, NULL, NULL);
@@ -529,18 +528,14 @@ static int run_seeds(const char *dir, int n, char **files)
 				p = nl ? nl + 1 : NULL;
 			}
 		} else {
+			/* only the statements' ends are needed: no parse */
 			size_t pos = 0;
 			while (pos < len) {
-				Ast *ast = NULL;
-				size_t end;
-				SuqlErr err = {0};
-				parse_statement(text, len, pos, &ast, &end, &err);
-				if (end > pos)
-					seed_write(&c, text + pos, end - pos);
-				err_clear(&err);
-				ast_free(ast);
+				int complete, empty;
+				size_t end = lex_statement_end(text, len, pos, &complete, &empty);
 				if (end <= pos)
 					break;
+				seed_write(&c, text + pos, end - pos);
 				pos = end;
 			}
 		}

@@ -222,13 +222,6 @@ typedef struct FileStats {
 static int verbose;
 static int script_mode;   /* --script: print the records' SQL instead of running them */
 
-/* Compare a rendered result with the expected lines; expected may be a hash line while
-   the result is below the threshold (and the other way round): compare hashes then. */
-static int same_result(const char *got, const char *want)
-{
-	return strcmp(got, want) == 0;
-}
-
 static int run_file(const char *path)
 {
 	size_t len;
@@ -239,10 +232,13 @@ static int run_file(const char *path)
 		return 1;
 	}
 	SuqlErr err = {0};
-	Engine *e = engine_open(":memory:", NULL, &err);
+	Engine *e = NULL;
 	sqlite3 *plain = NULL;
-	sqlite3_open(":memory:", &plain);
-	if (!e || !plain) {
+	if (!script_mode) {   /* --script only prints: no databases */
+		e = engine_open(":memory:", NULL, &err);
+		sqlite3_open(":memory:", &plain);
+	}
+	if (!script_mode && (!e || !plain)) {
 		printf("not ok %s\n# cannot open databases: %s\n", name, err.msg ? err.msg : "");
 		return 1;
 	}
@@ -372,8 +368,8 @@ static int run_file(const char *path)
 			           (threshold > 0 && rp.n > (size_t)threshold && !want.len);
 			finish(&rp, sort, hash, &gp);
 			finish(&rs, sort, hash, &gs);
-			pass_p = !rp.error && rp.ncol == ncol && same_result(sb_str(&gp), sb_str(&want));
-			pass_s = !rs.error && rs.ncol == ncol && same_result(sb_str(&gs), sb_str(&want));
+			pass_p = !rp.error && rp.ncol == ncol && strcmp(sb_str(&gp), sb_str(&want)) == 0;
+			pass_s = !rs.error && rs.ncol == ncol && strcmp(sb_str(&gs), sb_str(&want)) == 0;
 			why_p = rp.error ? rp.msg : rp.ncol != ncol ? "wrong number of columns"
 			                                             : "different result";
 			if (!rp.error && !rs.error && strcmp(sb_str(&gp), sb_str(&gs)) != 0) {

@@ -69,6 +69,16 @@ static void translate(const char *text, size_t len, SBuf *out, int ast_dump)
 	}
 }
 
+/* Print s line by line as "#   line" detail lines. */
+static void print_detail(const char *s)
+{
+	while (*s) {
+		size_t l = strcspn(s, "\n");
+		printf("#   %.*s\n", (int)l, s);
+		s += l + (s[l] == '\n');
+	}
+}
+
 /* Golden files: cases separated by blank lines; a case is ">>> input" (continued by
    "... more input" lines) followed by the expected output lines. Lines starting with '#'
    between cases are comments. */
@@ -78,8 +88,8 @@ static int golden(const char *path)
 	char *text = read_all(path, &len);
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	int failed = 0, n = 0;
-	char *p = text;
+	int failed = 0, n = 0, line = 1;
+	char *p = text, *counted = text;   /* line is the number of the line at counted */
 	while (*p) {
 		/* skip blank and comment lines */
 		if (*p == '\n') { p++; continue; }
@@ -90,9 +100,8 @@ static int golden(const char *path)
 			break;
 		}
 		SBuf in = SBUF_INIT, want = SBUF_INIT;
-		int line = 1;
-		for (char *q = text; q < p; q++)
-			line += *q == '\n';
+		for (; counted < p; counted++)
+			line += *counted == '\n';
 		while (*p && (strncmp(p, ">>> ", 4) == 0 || strncmp(p, "... ", 4) == 0)) {
 			char *e = strchr(p, '\n');
 			size_t l = e ? (size_t)(e - p) : strlen(p);
@@ -110,26 +119,16 @@ static int golden(const char *path)
 		SBuf got = SBUF_INIT;
 		translate(sb_str(&in), in.len, &got, 0);
 		n++;
-		const char *w = sb_str(&want), *g = sb_str(&got);
-		size_t wl = want.len, gl = got.len;
-		if (wl && w[wl - 1] != '\n')
-			sb_putc(&want, '\n'), w = sb_str(&want), wl = want.len;
-		if (wl == gl && memcmp(w, g, wl) == 0) {
+		if (want.len && want.s[want.len - 1] != '\n')
+			sb_putc(&want, '\n');
+		if (strcmp(sb_str(&want), sb_str(&got)) == 0) {
 			printf("ok %s:%d\n", base, line);
 		} else {
 			failed++;
 			printf("not ok %s:%d\n# input: %s\n# want:\n", base, line, sb_str(&in));
-			for (const char *q = w; *q;) {
-				const char *e = strchr(q, '\n');
-				printf("#   %.*s\n", (int)(e ? e - q : (long)strlen(q)), q);
-				q = e ? e + 1 : q + strlen(q);
-			}
+			print_detail(sb_str(&want));
 			printf("# got:\n");
-			for (const char *q = g; *q;) {
-				const char *e = strchr(q, '\n');
-				printf("#   %.*s\n", (int)(e ? e - q : (long)strlen(q)), q);
-				q = e ? e + 1 : q + strlen(q);
-			}
+			print_detail(sb_str(&got));
 		}
 		sb_free(&in);
 		sb_free(&want);

@@ -37,7 +37,16 @@ int main(void)
 	for (int k = KW_NONE + 2; k < KW_COUNT; k++)
 		if (strcmp(lex_keyword_name((Keyword)(k - 1)), lex_keyword_name((Keyword)k)) >= 0)
 			sorted = 0;
-	CHECK(sorted, "keyword table is sorted (binary search)");
+	CHECK(sorted, "keyword table is alphabetical");
+	int found = 1;
+	for (int k = KW_NONE + 1; k < KW_COUNT; k++) {
+		const char *w = lex_keyword_name((Keyword)k);
+		if (lex_keyword(w, strlen(w)) != (Keyword)k) {
+			printf("# %s is not found as keyword %d\n", w, k);
+			found = 0;
+		}
+	}
+	CHECK(found, "every keyword's spelling looks up to that keyword (names match the enum)");
 	CHECK(lex_keyword("select", 6) == KW_SELECT && lex_keyword("SeLeCt", 6) == KW_SELECT,
 	      "keywords are case-insensitive");
 	CHECK(lex_keyword("selects", 7) == KW_NONE && lex_keyword("ANY", 3) == KW_NONE,

@@ -238,6 +238,19 @@ int main(void)
 	      "names: keywords are quoted, plain words are not");
 	AstName q1 = {"[a b]", 5, 0}, q2 = {"`A B`", 5, 0};
 	CHECK(ast_name_eq(q1, q2), "names: quoting styles and case do not matter");
+	AstName dq = {"\"a\"\"B\"", 6, 0}, br = {"[a\"\"b]", 6, 0}, pl = {"ab", 2, 0};
+	AstName sq = {"'it''s'", 7, 0}, lone = {"\"", 1, 0};
+	CHECK(strcmp(ast_name_value(a, dq), "a\"B") == 0 &&
+	      strcmp(ast_name_value(a, br), "a\"\"b") == 0 &&
+	      strcmp(ast_name_value(a, sq), "it's") == 0 && strcmp(ast_name_value(a, lone), "\"") == 0,
+	      "names: a doubled quote reads as one, except inside brackets");
+	CHECK(ast_name_is(dq, "A\"b") && !ast_name_is(dq, "a\"") && !ast_name_is(dq, "a\"Bc") &&
+	      ast_name_is(pl, "AB") && !ast_name_is(pl, "abc"),
+	      "names: ast_name_is compares whole values, case-insensitively");
+	AstName pq = {"\"ab\"", 4, 0}, none = {NULL, 0, 0};
+	CHECK(ast_name_eq(pl, pq) && ast_name_eq(pq, pl) && !ast_name_eq(pl, dq) &&
+	      !ast_name_eq(pl, none) && ast_name_eq(none, none),
+	      "names: ast_name_eq with plain, quoted and absent names");
 	arena_free(a);
 
 	/* errors and caps */
