@@ -285,6 +285,11 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 			}
 		}
 	}
+	/* The binder's table facts are kept while the schema cookie, the change count and the
+	   data version hold (bind_scope.c); a ROLLBACK takes the cookie back to an earlier
+	   value, which a later CREATE or ALTER can reach again with other tables: so anything
+	   run here (DDL, transactions, ATTACH, PRAGMA) forgets them. */
+	scope_tabs_check(e, 1);
 	print_free(pr);
 	ast_free(ast);
 	return s;

@@ -227,6 +227,18 @@ int main(void)
 	      run(e, &c, "SELECT id FROM rv ORDER BY id;", &err) == SUQL_OK &&
 	      strcmp(sb_str(&c.rows), "1\n3\n") == 0, "a view with free text");
 
+	/* the binder's table facts follow the database: a column added, and a table made again
+	   after a ROLLBACK brought the schema cookie back (same cookie, other table) */
+	CHECK(run(e, &c, "ALTER TABLE r ADD COLUMN note TEXT; UPDATE r SET note = 'Quiet and "
+	          "calm.' WHERE id = 2; SELECT id FROM r WHERE answer(note, 'is it quiet?') = 'Yes';",
+	          &err) == SUQL_OK && strcmp(sb_str(&c.rows), "2\n") == 0,
+	      "table facts: a column added since the last statement is seen");
+	CHECK(run(e, &c, "BEGIN; CREATE TABLE w (id INTEGER PRIMARY KEY, t TEXT); SELECT id FROM w "
+	          "WHERE answer(t, 'is it quiet?') = 'Yes'; ROLLBACK; BEGIN; CREATE TABLE w (id TEXT "
+	          "PRIMARY KEY, t TEXT) WITHOUT ROWID; SELECT id FROM w WHERE answer(t, 'is it "
+	          "quiet?') = 'Yes'; COMMIT;", &err) == SUQL_OK && c.rows.len == 0,
+	      "table facts: a table made again after a ROLLBACK is not read by an old rowid");
+
 	/* read-only: the user's statement is judged, not the engine's own work */
 	engine_set_readonly(e, 1);
 	CHECK(run(e, &c, "SELECT id FROM r WHERE price = 'pricey' ORDER BY id;", &err) == SUQL_OK &&
