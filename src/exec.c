@@ -52,6 +52,17 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
 }
 
+SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err)
+{
+	char *m = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &m) != SQLITE_OK) {
+		err_set(err, SUQL_ERROR, "%s", m ? m : sqlite3_errmsg(db));
+		sqlite3_free(m);
+		return SUQL_ERROR;
+	}
+	return SUQL_OK;
+}
+
 void exec_trace(const char *sql)
 {
 	static int trace = -1;
@@ -305,7 +316,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		report(ex, sink->plan, &ex->plan);
 	}
 	if (s == SUQL_OK)
-		s = final_run(ex, NULL, err);
+		s = final_run(ex, err);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;

@@ -124,17 +124,6 @@ static int width_of(Exec *ex, Block *b, ResultCol *rc, SuqlErr *err, int *ok)
 	return n;
 }
 
-static SuqlStatus run_sql(Exec *ex, const char *sql, SuqlErr *err)
-{
-	char *m = NULL;
-	if (sqlite3_exec(ex->db, sql, NULL, NULL, &m) != SQLITE_OK) {
-		err_set(err, SUQL_ERROR, "%s", m ? m : sqlite3_errmsg(ex->db));
-		sqlite3_free(m);
-		return SUQL_ERROR;
-	}
-	return SUQL_OK;
-}
-
 static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 {
 	Arena *a = ex->a;
@@ -206,7 +195,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			sb_printf(&q, "%s%s%d", i ? ", " : "", i < nreal ? "c" : "h",
 			          i < nreal ? i + 1 : i - nreal + 1);
 		sb_puts(&q, ")");
-		st = run_sql(ex, sb_str(&q), err);
+		st = exec_run_sql(ex->db, sb_str(&q), err);
 		if (st == SUQL_OK)
 			ex->ftmp = 1;
 	}
@@ -308,9 +297,8 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err)
+SuqlStatus final_run(Exec *ex, SuqlErr *err)
 {
-	(void)prp;
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
 		if (o->plan == PL_PROJECT)

@@ -562,7 +562,7 @@ SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals
 
 /* exec_final.c */
 SuqlStatus final_ahead(Exec *ex, Block *b, SuqlErr *err);
-SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err);
+SuqlStatus final_run(Exec *ex, SuqlErr *err);
 
 /* exec_passage.c */
 SuqlStatus passage_block(Exec *ex, Block *b, SuqlErr *err);
@@ -575,6 +575,9 @@ char *exec_print_select(Exec *ex, Select *s);
 /* Print sql on stderr when SUQL_TRACE_SQL is set (what SQLite is given to prepare). */
 void exec_trace(const char *sql);
 SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
+/* Run SQL text (the engine's own statements) with sqlite3_exec; SUQL_ERROR with SQLite's
+   message. */
+SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
 char *exec_value_text(sqlite3_value *v, size_t *n);
 
 #endif
