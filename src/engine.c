@@ -91,7 +91,6 @@ void engine_close(Engine *e)
 
 sqlite3 *engine_db(Engine *e) { return e->db; }
 const char *engine_path(const Engine *e) { return e->path; }
-Llm *engine_llm(Engine *e) { return e->llm; }
 
 int engine_complete(const char *sql, size_t len)
 {

@@ -481,7 +481,6 @@ int unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, 
 void show_plan(Exec *ex, SBuf *out);
 void show_counters(Exec *ex, SBuf *out);
 char *show_expr(Exec *ex, const Expr *e);     /* SUQL text of an expression */
-char *show_sql_select(Exec *ex, Select *s);  /* SQLite text of a select */
 
 /* ---- walking a unit's candidates (exec_cand.c, exec_rank.c, exec_walk.c, exec_passage.c) ---- */
 
