@@ -124,7 +124,7 @@ typedef struct Run {
 	int stop;
 } Run;
 
-static void store(Exec *ex, const Sig *s, const LlmItem *it, MemoVal *mv)
+static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
 {
 	if (s->kind == FT_VERIFY) {
 		mv->verdict = it->verdict ? 1 : 0;
@@ -134,13 +134,16 @@ static void store(Exec *ex, const Sig *s, const LlmItem *it, MemoVal *mv)
 		mv->value = it->value ? xstrdup(it->value) : NULL;
 		mv->warning = it->warning ? xstrdup(it->warning) : NULL;
 	}
-	(void)ex;
 }
 
-/* Tell the caller about request i and the identical ones after it. */
+/* An identical request is looked for among the DUP_WINDOW before it (find_dup). */
+#define DUP_WINDOW 64
+
+/* Tell the caller about request i and the identical ones after it (within DUP_WINDOW: no
+   other can be a copy of i). */
 static int tell(Run *r, int i, const MemoVal *mv)
 {
-	for (int k = i; k < r->n; k++) {
+	for (int k = i; k < r->n && k <= i + DUP_WINDOW; k++) {
 		if (k != i && r->dup_of[k] != i)
 			continue;
 		if (r->reqs[k].state == 1 && k != i)
@@ -165,7 +168,7 @@ static int call_done(void *ctx, LlmCall *call)
 	for (int k = 0; k < w->nreq; k++) {
 		Req *q = &r->reqs[w->req[k]];
 		MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
-		store(ex, &ex->sigs[q->sig], &call->items[k], mv);
+		store(&ex->sigs[q->sig], &call->items[k], mv);
 		q->sent = !call->cached;
 		q->call = w->req[0];
 	}
@@ -180,7 +183,7 @@ static int find_dup(Run *r, int i)
 {
 	/* identical (signature, value) earlier in this run: asked once */
 	const Req *q = &r->reqs[i];
-	for (int k = i - 1; k >= 0 && k >= i - 64; k--) {
+	for (int k = i - 1; k >= 0 && k >= i - DUP_WINDOW; k--) {
 		const Req *o = &r->reqs[k];
 		if (o->sig == q->sig && o->n == q->n && r->dup_of[k] < 0 &&
 		    (o->v == q->v || memcmp(o->v, q->v, q->n) == 0))
