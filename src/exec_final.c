@@ -231,37 +231,9 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		free(arg);
 		sqlite3_stmt *vs;
 		st = exec_prepare(ex, sb_str(&q), &vs, err);
-		if (st != SUQL_OK)
-			break;
-		char **v = NULL;
-		size_t *len = NULL;
-		long n = 0, cap = 0;
-		while (sqlite3_step(vs) == SQLITE_ROW) {
-			if (sqlite3_column_type(vs, 0) == SQLITE_NULL)
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				v = xrealloc(v, (size_t)cap * sizeof *v);
-				len = xrealloc(len, (size_t)cap * sizeof *len);
-			}
-			v[n] = exec_value_text(sqlite3_column_value(vs, 0), &len[n]);
-			n++;
-		}
-		sqlite3_finalize(vs);
-		Req *reqs = xcalloc((size_t)n + 1, sizeof *reqs);
-		for (long k = 0; k < n; k++) {
-			reqs[k].sig = o->sig;
-			reqs[k].v = v[k];
-			reqs[k].n = len[k];
-		}
-		if (n)
-			st = ft_run(ex, reqs, (int)n, NULL, NULL, err);
-		ex->cnt.project_values += n;
-		free(reqs);
-		for (long k = 0; k < n; k++)
-			free(v[k]);
-		free(v);
-		free(len);
+		if (st == SUQL_OK)
+			st = ft_run_column(ex, o->sig, vs, "reading the rows kept", &ex->cnt.project_values,
+			                   err);
 	}
 	/* phase 2: the rows, in order, with the statement's column names */
 	if (st == SUQL_OK) {

@@ -459,6 +459,11 @@ typedef int (*ReqDoneFn)(void *ctx, Req *r, const MemoVal *mv);
 SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err);
 /* A value's passages for a signature, most relevant first, within the token budget. */
 size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out);
+/* Evaluate sig for every non-NULL value in the first column of st's rows (st is stepped
+   to its end and finalized); *nvals grows by their number. what names the reading in an
+   SQL error. */
+SuqlStatus ft_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, long long *nvals,
+                         SuqlErr *err);
 /* The memo entry for (sig, value), evaluating it now when missing (one call). */
 SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, SuqlErr *err);
 

@@ -11,7 +11,8 @@
  *  - ft_run: evaluations (signature, value) in the caller's order, grouped into calls of
  *    `batch` candidates with the same signature, handed to llm_run (several in flight at
  *    once, cache first). As each call finishes its results go into the memo and the caller
- *    hears about each evaluation; it may stop the rest (they end cancelled).
+ *    hears about each evaluation; it may stop the rest (they end cancelled). ft_run_column
+ *    feeds it the values a statement reads (evaluating ahead, projection last).
  */
 #include "exec_int.h"
 
@@ -336,4 +337,42 @@ SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, Suq
 	ex->in_fn = saved;
 	*out = (MemoVal *)got;
 	return st;
+}
+
+SuqlStatus ft_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, long long *nvals,
+                         SuqlErr *err)
+{
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = exec_value_text(sqlite3_column_value(st, 0), &len[n]);
+		n++;
+	}
+	SuqlStatus r = rc == SQLITE_DONE ? SUQL_OK : exec_sqlerr(ex, err, what);
+	sqlite3_finalize(st);
+	if (r == SUQL_OK && n) {
+		Req *reqs = xcalloc((size_t)n, sizeof *reqs);
+		for (long i = 0; i < n; i++) {
+			reqs[i].sig = sig;
+			reqs[i].v = v[i];
+			reqs[i].n = len[i];
+		}
+		r = ft_run(ex, reqs, (int)n, NULL, NULL, err);
+		free(reqs);
+	}
+	*nvals += n;
+	for (long i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	free(len);
+	return r;
 }
