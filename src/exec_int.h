@@ -538,6 +538,7 @@ typedef struct Walk {
 
 /* exec_cand.c: the candidate statement of a unit, and its rows' texts */
 void cand_ids(Walk *w);
+/* The index of argument expression e among the walk's (an equal one counts), added when new. */
 int cand_arg(Walk *w, Expr *e);
 char *cand_sql(Walk *w, int with_args);
 SuqlStatus cand_load(Walk *w, SuqlErr *err);

@@ -399,14 +399,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	w.global = !b->ordered && b->identity && w.need >= 0;
 	cand_ids(&w);
 	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
-	for (int k = 0; k < u->natoms; k++) {
-		Expr *a = ex->occ[u->atoms[k]].arg;
-		int found_i = -1;
-		for (int i = 0; i < w.narg && found_i < 0; i++)
-			if (ast_expr_equal(w.args[i], a))
-				found_i = i;
-		w.atom_arg[k] = found_i >= 0 ? found_i : cand_arg(&w, a);
-	}
+	for (int k = 0; k < u->natoms; k++)
+		w.atom_arg[k] = cand_arg(&w, ex->occ[u->atoms[k]].arg);
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
