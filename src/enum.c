@@ -24,6 +24,23 @@
 	"col TEXT NOT NULL COLLATE NOCASE, literal TEXT NOT NULL, vals TEXT NOT NULL, "        \
 	"options TEXT NOT NULL, model TEXT, PRIMARY KEY (tbl, col, literal))"
 
+void enum_free(EnumCmp *c)
+{
+	for (int k = 0; k < c->nlits; k++) {
+		free(c->lits[k].text);
+		for (int m = 0; m < c->lits[k].nvals; m++)
+			free(c->lits[k].vals[m]);
+		free(c->lits[k].vals);
+	}
+	free(c->lits);
+	for (int k = 0; k < c->noptions; k++)
+		free(c->options[k]);
+	free(c->options);
+	free(c->others);
+	free(c->table);
+	free(c->column);
+}
+
 static EnumCmp *new_cmp(Exec *ex)
 {
 	if (ex->nenums == ex->capenums) {
@@ -289,15 +306,7 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 		for (int j = 0; j < c->nlits; j++)
 			all &= c->lits[j].permitted;
 		if (all) {
-			for (int j = 0; j < c->nlits; j++)
-				free(c->lits[j].text);
-			free(c->lits);
-			for (int j = 0; j < c->noptions; j++)
-				free(c->options[j]);
-			free(c->options);
-			free(c->others);
-			free(c->table);
-			free(c->column);
+			enum_free(c);
 			continue;
 		}
 		ex->enums[k++] = *c;

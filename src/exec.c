@@ -162,22 +162,8 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->nsigs; i++)
 		sig_free(&ex->sigs[i]);
 	free(ex->sigs);
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
-		for (int k = 0; k < c->nlits; k++) {
-			free(c->lits[k].text);
-			for (int m = 0; m < c->lits[k].nvals; m++)
-				free(c->lits[k].vals[m]);
-			free(c->lits[k].vals);
-		}
-		free(c->lits);
-		for (int k = 0; k < c->noptions; k++)
-			free(c->options[k]);
-		free(c->options);
-		free(c->others);
-		free(c->table);
-		free(c->column);
-	}
+	for (int i = 0; i < ex->nenums; i++)
+		enum_free(&ex->enums[i]);
 	free(ex->enums);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);

@@ -441,6 +441,7 @@ int enum_pending(const Exec *ex);                    /* literals still to classi
 SuqlStatus enum_classify(Exec *ex, SuqlErr *err);   /* one call per pending literal */
 void enum_rewrite(Exec *ex, int only_known);        /* replace comparisons in the tree */
 void enum_show(Exec *ex, SBuf *out);
+void enum_free(EnumCmp *c);                          /* what a comparison holds */
 
 /* exec_llm.c */
 typedef struct Req {
