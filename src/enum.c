@@ -171,18 +171,12 @@ void enum_detect(Exec *ex, int b, Expr **slot)
 
 /* ---- the permitted values and the map ---- */
 
-static void strv_push(char ***v, int *n, const char *s)
-{
-	*v = xrealloc(*v, ((size_t)*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
-
 static void load_open_options(Exec *ex, EnumCmp *c)
 {
 	for (EnumCmp *o = ex->enums; o < c; o++) {   /* the same column seen before */
 		if (o->options && str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
 			for (int i = 0; i < o->noptions; i++)
-				strv_push(&c->options, &c->noptions, o->options[i]);
+				exec_strv_push(&c->options, &c->noptions, o->options[i]);
 			return;
 		}
 	}
@@ -194,7 +188,7 @@ static void load_open_options(Exec *ex, EnumCmp *c)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW)
-			strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
+			exec_strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
 	sqlite3_free(q);
@@ -223,7 +217,7 @@ static void set_vals_json(EnumLit *l, const char *json)
 	json_t *el;
 	json_array_foreach(v, i, el) {
 		if (json_is_string(el))
-			strv_push(&l->vals, &l->nvals, json_string_value(el));
+			exec_strv_push(&l->vals, &l->nvals, json_string_value(el));
 	}
 	json_decref(v);
 }
@@ -427,7 +421,7 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 		EnumLit src = {0};
 		src.text = c->lits[ask[j].lit].text;
 		for (int m = 0; m < calls[j].nlabels; m++)
-			strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
+			exec_strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
 		store_map(ex, c, &src);
 		/* every comparison with this literal on this column learns it */
 		for (int i = 0; i < ex->nenums; i++) {
@@ -441,7 +435,7 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 				l->known = 1;
 				l->classified_now = 1;
 				for (int v = 0; v < src.nvals; v++)
-					strv_push(&l->vals, &l->nvals, src.vals[v]);
+					exec_strv_push(&l->vals, &l->nvals, src.vals[v]);
 			}
 		}
 		for (int v = 0; v < src.nvals; v++)
@@ -468,7 +462,7 @@ static void add_val(char ***v, int *n, const char *s)
 	for (int i = 0; i < *n; i++)
 		if (strcmp((*v)[i], s) == 0)
 			return;
-	strv_push(v, n, s);
+	exec_strv_push(v, n, s);
 }
 
 static Expr *null_or(Arena *a, Expr *col, int v)

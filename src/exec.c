@@ -52,6 +52,12 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
 }
 
+void exec_strv_push(char ***v, int *n, const char *s)
+{
+	*v = xrealloc(*v, ((size_t)*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
 SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err)
 {
 	char *m = NULL;

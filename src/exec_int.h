@@ -587,5 +587,7 @@ SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *e
    message. */
 SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
 char *exec_value_text(sqlite3_value *v, size_t *n);
+/* Append a copy of s to the string vector *v of *n. */
+void exec_strv_push(char ***v, int *n, const char *s);
 
 #endif
