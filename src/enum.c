@@ -10,8 +10,9 @@
  * The permitted values of a closed enum are its declared ones; an open enum (ENUM or
  * ENUM[] without a list) permits the values stored in the column. Each mapping is stored in
  * the database, in suql_enum_map(tbl, col, literal, vals, options, model), so a literal is
- * classified once per column; it is asked again only when the permitted values changed
- * (options holds a hash of them). Both modes do this: it is what the query means.
+ * classified once per column and the mapping is used as it is from then on (options records
+ * a hash of the permitted values it was classified against; deleting the map's rows has
+ * literals classified again). Both modes do this: it is what the query means.
  */
 #include "exec_int.h"
 
