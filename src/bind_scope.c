@@ -41,27 +41,16 @@ TabInfo *scope_table(Exec *ex, const char *name)
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ex->db, "SELECT type, sql FROM sqlite_schema WHERE name = ?1 "
-	                       "COLLATE NOCASE AND type IN ('table', 'view')", -1, &st, NULL) ==
+	/* SQLite says which tables have a rowid (wr: WITHOUT ROWID); virtual tables are not
+	   fetched by rowid either */
+	if (sqlite3_prepare_v2(ex->db, "SELECT type IN ('table', 'shadow') AND NOT wr FROM "
+	                       "pragma_table_list(?1) WHERE schema = 'main' AND type IN "
+	                       "('table', 'view', 'shadow', 'virtual')", -1, &st, NULL) ==
 	    SQLITE_OK) {
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			const char *type = (const char *)sqlite3_column_text(st, 0);
-			const char *sql = (const char *)sqlite3_column_text(st, 1);
 			t->exists = 1;
-			t->rowid = type && strcmp(type, "table") == 0;
-			if (t->rowid && sql) {
-				/* WITHOUT ROWID tables and virtual tables are not fetched by rowid */
-				char *up = xstrdup(sql);
-				for (char *p = up; *p; p++)
-					if (*p >= 'a' && *p <= 'z')
-						*p = (char)(*p - 'a' + 'A');
-				if (strstr(up, "WITHOUT") && strstr(up, "ROWID"))
-					t->rowid = 0;
-				if (strncmp(up, "CREATE VIRTUAL", 14) == 0)
-					t->rowid = 0;
-				free(up);
-			}
+			t->rowid = sqlite3_column_int(st, 0);
 		}
 		sqlite3_finalize(st);
 	}

@@ -239,6 +239,13 @@ int main(void)
 	          "quiet?') = 'Yes'; COMMIT;", &err) == SUQL_OK && c.rows.len == 0,
 	      "table facts: a table made again after a ROLLBACK is not read by an old rowid");
 
+	CHECK(run(e, &c, "CREATE TABLE wr (id INTEGER PRIMARY KEY, without_rowid_note TEXT, t TEXT); "
+	          "INSERT INTO wr VALUES (1, 'a', 'Quiet.'), (2, 'b', 'Loud.'); SELECT id FROM wr "
+	          "WHERE answer(t, 'is it quiet?') = 'Yes' LIMIT 1;", &err) == SUQL_OK &&
+	      strstr(sb_str(&c.plan), "SELECT wr.rowid AS suql_id0 FROM wr") &&
+	      strcmp(sb_str(&c.rows), "1\n") == 0,
+	      "table facts: a column named without_rowid_... leaves a rowid table fetched by rowid");
+
 	/* read-only: the user's statement is judged, not the engine's own work */
 	engine_set_readonly(e, 1);
 	CHECK(run(e, &c, "SELECT id FROM r WHERE price = 'pricey' ORDER BY id;", &err) == SUQL_OK &&
