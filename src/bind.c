@@ -58,8 +58,9 @@ int bind_resolve(Exec *ex, int b, const Expr *col, int *blk)
 		Block *bl = &ex->blocks[x];
 		for (int i = 0; i < bl->nitems; i++) {
 			ScopeItem *it = &bl->items[i];
-			if (tab && !str_ieq(it->name, tab) &&
-			    !(it->kind == IT_TABLE && it->table && str_ieq(it->table, tab)))
+			/* an item is qualified by its alias, or by its table's name when it has none
+			   (it->name is that): t.x does not name a column of t AS d */
+			if (tab && !str_ieq(it->name, tab))
 				continue;
 			/* a column, the rowid, or an item whose names are unknown (assumed here) */
 			int k = bind_item_col(ex, bl, it, name);

@@ -246,6 +246,12 @@ int main(void)
 	      strcmp(sb_str(&c.rows), "1\n") == 0,
 	      "table facts: a column named without_rowid_... leaves a rowid table fetched by rowid");
 
+	/* a correlated subquery over the same table under an alias: r.id is the outer row */
+	CHECK(run(e, &c, "SELECT id, (SELECT count(*) FROM r AS d WHERE d.id < r.id AND "
+	          "answer(d.reviews, 'is it romantic?') = 'Yes') FROM r ORDER BY id;", &err) ==
+	      SUQL_OK && strcmp(sb_str(&c.rows), "1|0\n2|1\n3|1\n") == 0,
+	      "binder: t.x names the outer t, not an inner t AS d");
+
 	/* read-only: the user's statement is judged, not the engine's own work */
 	engine_set_readonly(e, 1);
 	CHECK(run(e, &c, "SELECT id FROM r WHERE price = 'pricey' ORDER BY id;", &err) == SUQL_OK &&
