@@ -140,9 +140,6 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 	for (int i = 0; i < ncols; i++) {
 		ResultCol *rc = c->cols->items[i];
 		if (!proj[i]) {
-			if (!cols) {
-				cols = arena_alloc(a, sizeof *cols);
-			}
 			exec_col(a, &cols, rc->expr, NULL);
 			*cols->items[cols->n - 1] = *rc;
 			continue;
