@@ -58,15 +58,13 @@ int bind_resolve(Exec *ex, int b, const Expr *col, int *blk)
 		Block *bl = &ex->blocks[x];
 		for (int i = 0; i < bl->nitems; i++) {
 			ScopeItem *it = &bl->items[i];
-			if (tab && !str_ieq(it->name, tab) &&
-			    !(it->kind == IT_TABLE && it->table && str_ieq(it->table, tab)))
+			/* an item is qualified by its alias, or by its table's name when it has none
+			   (it->name is that): t.x does not name a column of t AS d */
+			if (tab && !str_ieq(it->name, tab))
 				continue;
+			/* a column, the rowid, or an item whose names are unknown (assumed here) */
 			int k = bind_item_col(ex, bl, it, name);
-			if (k >= 0 || k == -3 || (k == -2 && tab)) {
-				*blk = x;
-				return i;
-			}
-			if (k == -2 && !tab) {   /* unknown names: assume it is here */
+			if (k >= 0 || k == -3 || k == -2) {
 				*blk = x;
 				return i;
 			}

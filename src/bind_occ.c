@@ -219,20 +219,6 @@ int bind_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_a
 
 /* ---- replacing occurrences by function calls ---- */
 
-static const char *pg_word(int pg)
-{
-	switch (pg) {
-	case PGT_DATE: return "date";
-	case PGT_TIMESTAMP: return "timestamp";
-	case PGT_TIME: return "time";
-	case PGT_INT: return "int";
-	case PGT_REAL: return "real";
-	case PGT_NUMERIC: return "numeric";
-	case PGT_BOOL: return "bool";
-	default: return "text";
-	}
-}
-
 static Expr *question_expr(Exec *ex, int b, Expr *q)
 {
 	char *t = bind_literal(ex, b, q);
@@ -256,7 +242,7 @@ void bind_mutate(Exec *ex)
 			if (o->kind != FT_SUMMARY)
 				ast_list_push(a, &args, question_expr(ex, o->block, ans->right));
 			if (o->kind == FT_ANSWER)
-				ast_list_push(a, &args, ast_string(a, pg_word(s->pg)));
+				ast_list_push(a, &args, ast_string(a, udf_type_word(s->pg)));
 		} else {
 			ast_list_push(a, &args, o->arg);
 			if (o->kind != FT_SUMMARY)
@@ -266,7 +252,7 @@ void bind_mutate(Exec *ex)
 				for (int k = 0; k < s->nexpected; k++)
 					ast_list_push(a, &args, ast_string(a, s->expected[k]));
 			} else if (o->kind == FT_ANSWER && s->pg) {
-				ast_list_push(a, &args, ast_string(a, pg_word(s->pg)));
+				ast_list_push(a, &args, ast_string(a, udf_type_word(s->pg)));
 			}
 		}
 		const char *fn = o->kind == FT_VERIFY ? (ex->standalone ? "suql_verify" : "suql_atom")

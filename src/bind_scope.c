@@ -23,12 +23,6 @@ static const char *const JSON_COLS[] = {
 };
 #define NJSON ((int)(sizeof JSON_COLS / sizeof *JSON_COLS))
 
-static void push_col(char ***v, int *n, const char *s)
-{
-	*v = xrealloc(*v, ((size_t)*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
-
 TabInfo *scope_table(Exec *ex, const char *name)
 {
 	Engine *e = ex->e;
@@ -47,27 +41,16 @@ TabInfo *scope_table(Exec *ex, const char *name)
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ex->db, "SELECT type, sql FROM sqlite_schema WHERE name = ?1 "
-	                       "COLLATE NOCASE AND type IN ('table', 'view')", -1, &st, NULL) ==
+	/* SQLite says which tables have a rowid (wr: WITHOUT ROWID); virtual tables are not
+	   fetched by rowid either */
+	if (sqlite3_prepare_v2(ex->db, "SELECT type IN ('table', 'shadow') AND NOT wr FROM "
+	                       "pragma_table_list(?1) WHERE schema = 'main' AND type IN "
+	                       "('table', 'view', 'shadow', 'virtual')", -1, &st, NULL) ==
 	    SQLITE_OK) {
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			const char *type = (const char *)sqlite3_column_text(st, 0);
-			const char *sql = (const char *)sqlite3_column_text(st, 1);
 			t->exists = 1;
-			t->rowid = type && strcmp(type, "table") == 0;
-			if (t->rowid && sql) {
-				/* WITHOUT ROWID tables and virtual tables are not fetched by rowid */
-				char *up = xstrdup(sql);
-				for (char *p = up; *p; p++)
-					if (*p >= 'a' && *p <= 'z')
-						*p = (char)(*p - 'a' + 'A');
-				if (strstr(up, "WITHOUT") && strstr(up, "ROWID"))
-					t->rowid = 0;
-				if (strncmp(up, "CREATE VIRTUAL", 14) == 0)
-					t->rowid = 0;
-				free(up);
-			}
+			t->rowid = sqlite3_column_int(st, 0);
 		}
 		sqlite3_finalize(st);
 	}
@@ -75,7 +58,7 @@ TabInfo *scope_table(Exec *ex, const char *name)
 		char *q = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q)", name);
 		if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
 			while (sqlite3_step(st) == SQLITE_ROW)
-				push_col(&t->cols, &t->ncols, (const char *)sqlite3_column_text(st, 0));
+				exec_strv_push(&t->cols, &t->ncols, (const char *)sqlite3_column_text(st, 0));
 			sqlite3_finalize(st);
 		}
 		sqlite3_free(q);
@@ -154,7 +137,7 @@ static void core_names(Exec *ex, Block *b, char ***v, int *n, int depth)
 		ResultCol *rc = c->cols->items[i];
 		Expr *e = rc->expr;
 		if (rc->alias.s) {
-			push_col(v, n, ast_name_value(ex->a, rc->alias));
+			exec_strv_push(v, n, ast_name_value(ex->a, rc->alias));
 		} else if (e->kind == EX_STAR) {
 			for (int k = 0; k < b->nitems; k++) {
 				ScopeItem *it = &b->items[k];
@@ -164,16 +147,16 @@ static void core_names(Exec *ex, Block *b, char ***v, int *n, int depth)
 					scope_item_columns(ex, b, it);
 				int lim = it->kind == IT_UNNEST ? 1 + 8 : it->ncols;   /* no json, root */
 				for (int j = 0; j < lim && j < it->ncols; j++)
-					push_col(v, n, it->cols[j]);
+					exec_strv_push(v, n, it->cols[j]);
 			}
 		} else if (e->kind == EX_COLUMN) {
-			push_col(v, n, ast_name_value(ex->a, e->name));
+			exec_strv_push(v, n, ast_name_value(ex->a, e->name));
 		} else if (rc->span.len && ex->ast->src && rc->span.off >= ex->ast->src_off) {
 			char *s = xstrndup(ex->ast->src + (rc->span.off - ex->ast->src_off), rc->span.len);
-			push_col(v, n, s);
+			exec_strv_push(v, n, s);
 			free(s);
 		} else {
-			push_col(v, n, "?column?");
+			exec_strv_push(v, n, "?column?");
 		}
 	}
 }
@@ -190,7 +173,7 @@ void scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
 		}
 		it->rowid = t->rowid;
 		for (int i = 0; i < t->ncols; i++)
-			push_col(&it->cols, &it->ncols, t->cols[i]);
+			exec_strv_push(&it->cols, &it->ncols, t->cols[i]);
 		return;
 	}
 	case IT_CTE:
@@ -212,16 +195,16 @@ void scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
 		const char *el = f->alias_cols && f->alias_cols->n
 		                 ? ast_name_value(ex->a, f->alias_cols->items[0])
 		                 : it->name;
-		push_col(&it->cols, &it->ncols, el);
+		exec_strv_push(&it->cols, &it->ncols, el);
 		for (int i = 0; i < NJSON; i++)
-			push_col(&it->cols, &it->ncols, JSON_COLS[i]);
+			exec_strv_push(&it->cols, &it->ncols, JSON_COLS[i]);
 		return;
 	}
 	case IT_FUNC: {
 		const char *fn = ast_name_value(ex->a, it->f->name);
 		if (str_ieq(fn, "json_each") || str_ieq(fn, "json_tree")) {
 			for (int i = 0; i < NJSON; i++)
-				push_col(&it->cols, &it->ncols, JSON_COLS[i]);
+				exec_strv_push(&it->cols, &it->ncols, JSON_COLS[i]);
 		} else {
 			it->ncols = -1;
 		}

@@ -91,7 +91,6 @@ void engine_close(Engine *e)
 
 sqlite3 *engine_db(Engine *e) { return e->db; }
 const char *engine_path(const Engine *e) { return e->path; }
-Llm *engine_llm(Engine *e) { return e->llm; }
 
 int engine_complete(const char *sql, size_t len)
 {
@@ -105,17 +104,6 @@ int engine_complete(const char *sql, size_t len)
 			return 1;
 		pos = end;
 	}
-}
-
-static SuqlStatus run_sql(Engine *e, const char *sql, SuqlErr *err)
-{
-	char *m = NULL;
-	if (sqlite3_exec(e->db, sql, NULL, NULL, &m) != SQLITE_OK) {
-		err_set(err, SUQL_ERROR, "%s", m ? m : sqlite3_errmsg(e->db));
-		sqlite3_free(m);
-		return SUQL_ERROR;
-	}
-	return SUQL_OK;
 }
 
 static int table_exists(Engine *e, const char *name)
@@ -272,19 +260,24 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 	} else {
 		int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
 		              table_exists(e, ast_name_value(ast->arena, stmt->table));
-		s = run_sql(e, "SAVEPOINT suql_ddl", err);
+		s = exec_run_sql(e->db, "SAVEPOINT suql_ddl", err);
 		if (s == SUQL_OK) {
 			s = run_translated(e, pr, sql, len, sink, err);
 			if (s == SUQL_OK)
 				s = catalog_after(e, ast, existed, err);
 			if (s == SUQL_OK) {
-				s = run_sql(e, "RELEASE suql_ddl", err);
+				s = exec_run_sql(e->db, "RELEASE suql_ddl", err);
 			} else {
 				sqlite3_exec(e->db, "ROLLBACK TO suql_ddl", NULL, NULL, NULL);
 				sqlite3_exec(e->db, "RELEASE suql_ddl", NULL, NULL, NULL);
 			}
 		}
 	}
+	/* The binder's table facts are kept while the schema cookie, the change count and the
+	   data version hold (bind_scope.c); a ROLLBACK takes the cookie back to an earlier
+	   value, which a later CREATE or ALTER can reach again with other tables: so anything
+	   run here (DDL, transactions, ATTACH, PRAGMA) forgets them. */
+	scope_tabs_check(e, 1);
 	print_free(pr);
 	ast_free(ast);
 	return s;

@@ -37,7 +37,6 @@ void engine_close(Engine *e);
 
 sqlite3 *engine_db(Engine *e);
 const char *engine_path(const Engine *e);
-Llm *engine_llm(Engine *e);
 
 /* Run the first statement of sql[0..len). *used is set to the bytes it took (through its
    ';'), so a script runs as a loop. A text holding only blanks and comments sets *used to

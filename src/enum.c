@@ -10,8 +10,9 @@
  * The permitted values of a closed enum are its declared ones; an open enum (ENUM or
  * ENUM[] without a list) permits the values stored in the column. Each mapping is stored in
  * the database, in suql_enum_map(tbl, col, literal, vals, options, model), so a literal is
- * classified once per column; it is asked again only when the permitted values changed
- * (options holds a hash of them). Both modes do this: it is what the query means.
+ * classified once per column and the mapping is used as it is from then on (options records
+ * a hash of the permitted values it was classified against; deleting the map's rows has
+ * literals classified again). Both modes do this: it is what the query means.
  */
 #include "exec_int.h"
 
@@ -23,6 +24,23 @@
 	"CREATE TABLE IF NOT EXISTS suql_enum_map (tbl TEXT NOT NULL COLLATE NOCASE, "         \
 	"col TEXT NOT NULL COLLATE NOCASE, literal TEXT NOT NULL, vals TEXT NOT NULL, "        \
 	"options TEXT NOT NULL, model TEXT, PRIMARY KEY (tbl, col, literal))"
+
+void enum_free(EnumCmp *c)
+{
+	for (int k = 0; k < c->nlits; k++) {
+		free(c->lits[k].text);
+		for (int m = 0; m < c->lits[k].nvals; m++)
+			free(c->lits[k].vals[m]);
+		free(c->lits[k].vals);
+	}
+	free(c->lits);
+	for (int k = 0; k < c->noptions; k++)
+		free(c->options[k]);
+	free(c->options);
+	free(c->others);
+	free(c->table);
+	free(c->column);
+}
 
 static EnumCmp *new_cmp(Exec *ex)
 {
@@ -154,18 +172,12 @@ void enum_detect(Exec *ex, int b, Expr **slot)
 
 /* ---- the permitted values and the map ---- */
 
-static void strv_push(char ***v, int *n, const char *s)
-{
-	*v = xrealloc(*v, ((size_t)*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
-
 static void load_open_options(Exec *ex, EnumCmp *c)
 {
 	for (EnumCmp *o = ex->enums; o < c; o++) {   /* the same column seen before */
 		if (o->options && str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
 			for (int i = 0; i < o->noptions; i++)
-				strv_push(&c->options, &c->noptions, o->options[i]);
+				exec_strv_push(&c->options, &c->noptions, o->options[i]);
 			return;
 		}
 	}
@@ -177,7 +189,7 @@ static void load_open_options(Exec *ex, EnumCmp *c)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW)
-			strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
+			exec_strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
 	sqlite3_free(q);
@@ -206,7 +218,7 @@ static void set_vals_json(EnumLit *l, const char *json)
 	json_t *el;
 	json_array_foreach(v, i, el) {
 		if (json_is_string(el))
-			strv_push(&l->vals, &l->nvals, json_string_value(el));
+			exec_strv_push(&l->vals, &l->nvals, json_string_value(el));
 	}
 	json_decref(v);
 }
@@ -289,15 +301,7 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 		for (int j = 0; j < c->nlits; j++)
 			all &= c->lits[j].permitted;
 		if (all) {
-			for (int j = 0; j < c->nlits; j++)
-				free(c->lits[j].text);
-			free(c->lits);
-			for (int j = 0; j < c->noptions; j++)
-				free(c->options[j]);
-			free(c->options);
-			free(c->others);
-			free(c->table);
-			free(c->column);
+			enum_free(c);
 			continue;
 		}
 		ex->enums[k++] = *c;
@@ -418,7 +422,7 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 		EnumLit src = {0};
 		src.text = c->lits[ask[j].lit].text;
 		for (int m = 0; m < calls[j].nlabels; m++)
-			strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
+			exec_strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
 		store_map(ex, c, &src);
 		/* every comparison with this literal on this column learns it */
 		for (int i = 0; i < ex->nenums; i++) {
@@ -432,7 +436,7 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 				l->known = 1;
 				l->classified_now = 1;
 				for (int v = 0; v < src.nvals; v++)
-					strv_push(&l->vals, &l->nvals, src.vals[v]);
+					exec_strv_push(&l->vals, &l->nvals, src.vals[v]);
 			}
 		}
 		for (int v = 0; v < src.nvals; v++)
@@ -459,7 +463,7 @@ static void add_val(char ***v, int *n, const char *s)
 	for (int i = 0; i < *n; i++)
 		if (strcmp((*v)[i], s) == 0)
 			return;
-	strv_push(v, n, s);
+	exec_strv_push(v, n, s);
 }
 
 static Expr *null_or(Arena *a, Expr *col, int v)

@@ -52,6 +52,23 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
 }
 
+void exec_strv_push(char ***v, int *n, const char *s)
+{
+	*v = xrealloc(*v, ((size_t)*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err)
+{
+	char *m = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &m) != SQLITE_OK) {
+		err_set(err, SUQL_ERROR, "%s", m ? m : sqlite3_errmsg(db));
+		sqlite3_free(m);
+		return SUQL_ERROR;
+	}
+	return SUQL_OK;
+}
+
 void exec_trace(const char *sql)
 {
 	static int trace = -1;
@@ -151,22 +168,8 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->nsigs; i++)
 		sig_free(&ex->sigs[i]);
 	free(ex->sigs);
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
-		for (int k = 0; k < c->nlits; k++) {
-			free(c->lits[k].text);
-			for (int m = 0; m < c->lits[k].nvals; m++)
-				free(c->lits[k].vals[m]);
-			free(c->lits[k].vals);
-		}
-		free(c->lits);
-		for (int k = 0; k < c->noptions; k++)
-			free(c->options[k]);
-		free(c->options);
-		free(c->others);
-		free(c->table);
-		free(c->column);
-	}
+	for (int i = 0; i < ex->nenums; i++)
+		enum_free(&ex->enums[i]);
 	free(ex->enums);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
@@ -305,7 +308,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		report(ex, sink->plan, &ex->plan);
 	}
 	if (s == SUQL_OK)
-		s = final_run(ex, NULL, err);
+		s = final_run(ex, err);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;

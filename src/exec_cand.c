@@ -33,7 +33,7 @@ void cand_ids(Walk *w)
 int cand_arg(Walk *w, Expr *e)
 {
 	for (int i = 0; i < w->narg; i++)
-		if (w->args[i] == e)
+		if (w->args[i] == e || ast_expr_equal(w->args[i], e))
 			return i;
 	w->args = xrealloc(w->args, ((size_t)w->narg + 1) * sizeof *w->args);
 	w->args[w->narg] = e;
@@ -205,15 +205,8 @@ char *walk_sql(Exec *ex, Block *b, Unit *u)
 	w.b = b;
 	w.u = u;
 	cand_ids(&w);
-	for (int k = 0; k < u->natoms; k++) {
-		Expr *a = ex->occ[u->atoms[k]].arg;
-		int f = -1;
-		for (int i = 0; i < w.narg && f < 0; i++)
-			if (ast_expr_equal(w.args[i], a))
-				f = i;
-		if (f < 0)
-			cand_arg(&w, a);
-	}
+	for (int k = 0; k < u->natoms; k++)
+		cand_arg(&w, ex->occ[u->atoms[k]].arg);
 	char *s = cand_sql(&w, !b->identity);
 	free(w.idx);
 	free(w.args);

@@ -124,17 +124,6 @@ static int width_of(Exec *ex, Block *b, ResultCol *rc, SuqlErr *err, int *ok)
 	return n;
 }
 
-static SuqlStatus run_sql(Exec *ex, const char *sql, SuqlErr *err)
-{
-	char *m = NULL;
-	if (sqlite3_exec(ex->db, sql, NULL, NULL, &m) != SQLITE_OK) {
-		err_set(err, SUQL_ERROR, "%s", m ? m : sqlite3_errmsg(ex->db));
-		sqlite3_free(m);
-		return SUQL_ERROR;
-	}
-	return SUQL_OK;
-}
-
 static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 {
 	Arena *a = ex->a;
@@ -151,9 +140,6 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 	for (int i = 0; i < ncols; i++) {
 		ResultCol *rc = c->cols->items[i];
 		if (!proj[i]) {
-			if (!cols) {
-				cols = arena_alloc(a, sizeof *cols);
-			}
 			exec_col(a, &cols, rc->expr, NULL);
 			*cols->items[cols->n - 1] = *rc;
 			continue;
@@ -206,7 +192,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			sb_printf(&q, "%s%s%d", i ? ", " : "", i < nreal ? "c" : "h",
 			          i < nreal ? i + 1 : i - nreal + 1);
 		sb_puts(&q, ")");
-		st = run_sql(ex, sb_str(&q), err);
+		st = exec_run_sql(ex->db, sb_str(&q), err);
 		if (st == SUQL_OK)
 			ex->ftmp = 1;
 	}
@@ -242,37 +228,9 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		free(arg);
 		sqlite3_stmt *vs;
 		st = exec_prepare(ex, sb_str(&q), &vs, err);
-		if (st != SUQL_OK)
-			break;
-		char **v = NULL;
-		size_t *len = NULL;
-		long n = 0, cap = 0;
-		while (sqlite3_step(vs) == SQLITE_ROW) {
-			if (sqlite3_column_type(vs, 0) == SQLITE_NULL)
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				v = xrealloc(v, (size_t)cap * sizeof *v);
-				len = xrealloc(len, (size_t)cap * sizeof *len);
-			}
-			v[n] = exec_value_text(sqlite3_column_value(vs, 0), &len[n]);
-			n++;
-		}
-		sqlite3_finalize(vs);
-		Req *reqs = xcalloc((size_t)n + 1, sizeof *reqs);
-		for (long k = 0; k < n; k++) {
-			reqs[k].sig = o->sig;
-			reqs[k].v = v[k];
-			reqs[k].n = len[k];
-		}
-		if (n)
-			st = ft_run(ex, reqs, (int)n, NULL, NULL, err);
-		ex->cnt.project_values += n;
-		free(reqs);
-		for (long k = 0; k < n; k++)
-			free(v[k]);
-		free(v);
-		free(len);
+		if (st == SUQL_OK)
+			st = ft_run_column(ex, o->sig, vs, "reading the rows kept", &ex->cnt.project_values,
+			                   err);
 	}
 	/* phase 2: the rows, in order, with the statement's column names */
 	if (st == SUQL_OK) {
@@ -308,9 +266,8 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err)
+SuqlStatus final_run(Exec *ex, SuqlErr *err)
 {
-	(void)prp;
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
 		if (o->plan == PL_PROJECT)

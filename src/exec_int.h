@@ -441,6 +441,7 @@ int enum_pending(const Exec *ex);                    /* literals still to classi
 SuqlStatus enum_classify(Exec *ex, SuqlErr *err);   /* one call per pending literal */
 void enum_rewrite(Exec *ex, int only_known);        /* replace comparisons in the tree */
 void enum_show(Exec *ex, SBuf *out);
+void enum_free(EnumCmp *c);                          /* what a comparison holds */
 
 /* exec_llm.c */
 typedef struct Req {
@@ -459,11 +460,18 @@ typedef int (*ReqDoneFn)(void *ctx, Req *r, const MemoVal *mv);
 SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err);
 /* A value's passages for a signature, most relevant first, within the token budget. */
 size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out);
+/* Evaluate sig for every non-NULL value in the first column of st's rows (st is stepped
+   to its end and finalized); *nvals grows by their number. what names the reading in an
+   SQL error. */
+SuqlStatus ft_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, long long *nvals,
+                         SuqlErr *err);
 /* The memo entry for (sig, value), evaluating it now when missing (one call). */
 SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, SuqlErr *err);
 
 /* udf.c */
 void udf_register(Engine *e);
+/* The word suql_answer's type argument holds for a PgType ("text" for none). */
+const char *udf_type_word(int pg);
 
 /* plan.c, plan_block.c */
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
@@ -481,7 +489,6 @@ int unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, 
 void show_plan(Exec *ex, SBuf *out);
 void show_counters(Exec *ex, SBuf *out);
 char *show_expr(Exec *ex, const Expr *e);     /* SUQL text of an expression */
-char *show_sql_select(Exec *ex, Select *s);  /* SQLite text of a select */
 
 /* ---- walking a unit's candidates (exec_cand.c, exec_rank.c, exec_walk.c, exec_passage.c) ---- */
 
@@ -532,6 +539,7 @@ typedef struct Walk {
 
 /* exec_cand.c: the candidate statement of a unit, and its rows' texts */
 void cand_ids(Walk *w);
+/* The index of argument expression e among the walk's (an equal one counts), added when new. */
 int cand_arg(Walk *w, Expr *e);
 char *cand_sql(Walk *w, int with_args);
 SuqlStatus cand_load(Walk *w, SuqlErr *err);
@@ -562,7 +570,7 @@ SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals
 
 /* exec_final.c */
 SuqlStatus final_ahead(Exec *ex, Block *b, SuqlErr *err);
-SuqlStatus final_run(Exec *ex, Printer **prp, SuqlErr *err);
+SuqlStatus final_run(Exec *ex, SuqlErr *err);
 
 /* exec_passage.c */
 SuqlStatus passage_block(Exec *ex, Block *b, SuqlErr *err);
@@ -575,6 +583,11 @@ char *exec_print_select(Exec *ex, Select *s);
 /* Print sql on stderr when SUQL_TRACE_SQL is set (what SQLite is given to prepare). */
 void exec_trace(const char *sql);
 SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
+/* Run SQL text (the engine's own statements) with sqlite3_exec; SUQL_ERROR with SQLite's
+   message. */
+SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
 char *exec_value_text(sqlite3_value *v, size_t *n);
+/* Append a copy of s to the string vector *v of *n. */
+void exec_strv_push(char ***v, int *n, const char *s);
 
 #endif

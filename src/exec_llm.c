@@ -11,7 +11,8 @@
  *  - ft_run: evaluations (signature, value) in the caller's order, grouped into calls of
  *    `batch` candidates with the same signature, handed to llm_run (several in flight at
  *    once, cache first). As each call finishes its results go into the memo and the caller
- *    hears about each evaluation; it may stop the rest (they end cancelled).
+ *    hears about each evaluation; it may stop the rest (they end cancelled). ft_run_column
+ *    feeds it the values a statement reads (evaluating ahead, projection last).
  */
 #include "exec_int.h"
 
@@ -124,7 +125,7 @@ typedef struct Run {
 	int stop;
 } Run;
 
-static void store(Exec *ex, const Sig *s, const LlmItem *it, MemoVal *mv)
+static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
 {
 	if (s->kind == FT_VERIFY) {
 		mv->verdict = it->verdict ? 1 : 0;
@@ -134,13 +135,16 @@ static void store(Exec *ex, const Sig *s, const LlmItem *it, MemoVal *mv)
 		mv->value = it->value ? xstrdup(it->value) : NULL;
 		mv->warning = it->warning ? xstrdup(it->warning) : NULL;
 	}
-	(void)ex;
 }
 
-/* Tell the caller about request i and the identical ones after it. */
+/* An identical request is looked for among the DUP_WINDOW before it (find_dup). */
+#define DUP_WINDOW 64
+
+/* Tell the caller about request i and the identical ones after it (within DUP_WINDOW: no
+   other can be a copy of i). */
 static int tell(Run *r, int i, const MemoVal *mv)
 {
-	for (int k = i; k < r->n; k++) {
+	for (int k = i; k < r->n && k <= i + DUP_WINDOW; k++) {
 		if (k != i && r->dup_of[k] != i)
 			continue;
 		if (r->reqs[k].state == 1 && k != i)
@@ -165,7 +169,7 @@ static int call_done(void *ctx, LlmCall *call)
 	for (int k = 0; k < w->nreq; k++) {
 		Req *q = &r->reqs[w->req[k]];
 		MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
-		store(ex, &ex->sigs[q->sig], &call->items[k], mv);
+		store(&ex->sigs[q->sig], &call->items[k], mv);
 		q->sent = !call->cached;
 		q->call = w->req[0];
 	}
@@ -180,7 +184,7 @@ static int find_dup(Run *r, int i)
 {
 	/* identical (signature, value) earlier in this run: asked once */
 	const Req *q = &r->reqs[i];
-	for (int k = i - 1; k >= 0 && k >= i - 64; k--) {
+	for (int k = i - 1; k >= 0 && k >= i - DUP_WINDOW; k--) {
 		const Req *o = &r->reqs[k];
 		if (o->sig == q->sig && o->n == q->n && r->dup_of[k] < 0 &&
 		    (o->v == q->v || memcmp(o->v, q->v, q->n) == 0))
@@ -333,4 +337,42 @@ SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, Suq
 	ex->in_fn = saved;
 	*out = (MemoVal *)got;
 	return st;
+}
+
+SuqlStatus ft_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, long long *nvals,
+                         SuqlErr *err)
+{
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = exec_value_text(sqlite3_column_value(st, 0), &len[n]);
+		n++;
+	}
+	SuqlStatus r = rc == SQLITE_DONE ? SUQL_OK : exec_sqlerr(ex, err, what);
+	sqlite3_finalize(st);
+	if (r == SUQL_OK && n) {
+		Req *reqs = xcalloc((size_t)n, sizeof *reqs);
+		for (long i = 0; i < n; i++) {
+			reqs[i].sig = sig;
+			reqs[i].v = v[i];
+			reqs[i].n = len[i];
+		}
+		r = ft_run(ex, reqs, (int)n, NULL, NULL, err);
+		free(reqs);
+	}
+	*nvals += n;
+	for (long i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	free(len);
+	return r;
 }

@@ -343,8 +343,7 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 
 /* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
 
-static SuqlStatus ahead_values(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
-                               SuqlErr *err)
+SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
 {
 	const Occ *o = &ex->occ[occ];
 	if (o->sig < 0)
@@ -359,45 +358,7 @@ static SuqlStatus ahead_values(Exec *ex, Block *b, int occ, Expr *where, long lo
 	free(sql);
 	if (r != SUQL_OK)
 		return r;
-	char **v = NULL;
-	size_t *len = NULL;
-	long n = 0, cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, (size_t)cap * sizeof *v);
-			len = xrealloc(len, (size_t)cap * sizeof *len);
-		}
-		v[n] = exec_value_text(sqlite3_column_value(st, 0), &len[n]);
-		n++;
-	}
-	if (rc != SQLITE_DONE)
-		r = exec_sqlerr(ex, err, "reading the rows that pass WHERE");
-	sqlite3_finalize(st);
-	if (r == SUQL_OK && n) {
-		Req *reqs = xcalloc((size_t)n, sizeof *reqs);
-		for (long i = 0; i < n; i++) {
-			reqs[i].sig = o->sig;
-			reqs[i].v = v[i];
-			reqs[i].n = len[i];
-		}
-		r = ft_run(ex, reqs, (int)n, NULL, NULL, err);
-		free(reqs);
-	}
-	*nvals += n;
-	for (long i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-	free(len);
-	return r;
-}
-
-SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
-{
-	return ahead_values(ex, b, occ, where, nvals, err);
+	return ft_run_column(ex, o->sig, st, "reading the rows that pass WHERE", nvals, err);
 }
 
 /* ---- a block ---- */
@@ -438,18 +399,12 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	w.global = !b->ordered && b->identity && w.need >= 0;
 	cand_ids(&w);
 	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
-	for (int k = 0; k < u->natoms; k++) {
-		Expr *a = ex->occ[u->atoms[k]].arg;
-		int found_i = -1;
-		for (int i = 0; i < w.narg && found_i < 0; i++)
-			if (ast_expr_equal(w.args[i], a))
-				found_i = i;
-		w.atom_arg[k] = found_i >= 0 ? found_i : cand_arg(&w, a);
-	}
+	for (int k = 0; k < u->natoms; k++)
+		w.atom_arg[k] = cand_arg(&w, ex->occ[u->atoms[k]].arg);
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
-		st = ahead_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+		st = walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
 	if (st == SUQL_OK)
 		st = cand_load(&w, err);

@@ -19,11 +19,6 @@ char *show_expr(Exec *ex, const Expr *e)
 	return s;
 }
 
-char *show_sql_select(Exec *ex, Select *s)
-{
-	return exec_print_select(ex, s);
-}
-
 static const char *kind_word(BlockKind k, int top)
 {
 	if (top)

@@ -22,24 +22,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The type argument of suql_answer: the binder writes it (udf_type_word), the function
+   reads it back (pg_of); one table for both. */
+static const struct {
+	const char *word;
+	PgType pg;
+} TYPE_WORDS[] = {
+	{"date", PGT_DATE}, {"timestamp", PGT_TIMESTAMP}, {"time", PGT_TIME}, {"int", PGT_INT},
+	{"real", PGT_REAL}, {"numeric", PGT_NUMERIC}, {"bool", PGT_BOOL},
+};
+#define NTYPE_WORDS ((int)(sizeof TYPE_WORDS / sizeof *TYPE_WORDS))
+
+const char *udf_type_word(int pg)
+{
+	for (int i = 0; i < NTYPE_WORDS; i++)
+		if ((int)TYPE_WORDS[i].pg == pg)
+			return TYPE_WORDS[i].word;
+	return "text";
+}
+
 static PgType pg_of(const char *t)
 {
-	if (!t)
-		return PGT_NONE;
-	if (str_ieq(t, "date"))
-		return PGT_DATE;
-	if (str_ieq(t, "timestamp"))
-		return PGT_TIMESTAMP;
-	if (str_ieq(t, "time"))
-		return PGT_TIME;
-	if (str_ieq(t, "int"))
-		return PGT_INT;
-	if (str_ieq(t, "real"))
-		return PGT_REAL;
-	if (str_ieq(t, "numeric"))
-		return PGT_NUMERIC;
-	if (str_ieq(t, "bool"))
-		return PGT_BOOL;
+	for (int i = 0; t && i < NTYPE_WORDS; i++)
+		if (str_ieq(t, TYPE_WORDS[i].word))
+			return TYPE_WORDS[i].pg;
 	return PGT_NONE;
 }
 

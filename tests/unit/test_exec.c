@@ -227,6 +227,31 @@ int main(void)
 	      run(e, &c, "SELECT id FROM rv ORDER BY id;", &err) == SUQL_OK &&
 	      strcmp(sb_str(&c.rows), "1\n3\n") == 0, "a view with free text");
 
+	/* the binder's table facts follow the database: a column added, and a table made again
+	   after a ROLLBACK brought the schema cookie back (same cookie, other table) */
+	CHECK(run(e, &c, "ALTER TABLE r ADD COLUMN note TEXT; UPDATE r SET note = 'Quiet and "
+	          "calm.' WHERE id = 2; SELECT id FROM r WHERE answer(note, 'is it quiet?') = 'Yes';",
+	          &err) == SUQL_OK && strcmp(sb_str(&c.rows), "2\n") == 0,
+	      "table facts: a column added since the last statement is seen");
+	CHECK(run(e, &c, "BEGIN; CREATE TABLE w (id INTEGER PRIMARY KEY, t TEXT); SELECT id FROM w "
+	          "WHERE answer(t, 'is it quiet?') = 'Yes'; ROLLBACK; BEGIN; CREATE TABLE w (id TEXT "
+	          "PRIMARY KEY, t TEXT) WITHOUT ROWID; SELECT id FROM w WHERE answer(t, 'is it "
+	          "quiet?') = 'Yes'; COMMIT;", &err) == SUQL_OK && c.rows.len == 0,
+	      "table facts: a table made again after a ROLLBACK is not read by an old rowid");
+
+	CHECK(run(e, &c, "CREATE TABLE wr (id INTEGER PRIMARY KEY, without_rowid_note TEXT, t TEXT); "
+	          "INSERT INTO wr VALUES (1, 'a', 'Quiet.'), (2, 'b', 'Loud.'); SELECT id FROM wr "
+	          "WHERE answer(t, 'is it quiet?') = 'Yes' LIMIT 1;", &err) == SUQL_OK &&
+	      strstr(sb_str(&c.plan), "SELECT wr.rowid AS suql_id0 FROM wr") &&
+	      strcmp(sb_str(&c.rows), "1\n") == 0,
+	      "table facts: a column named without_rowid_... leaves a rowid table fetched by rowid");
+
+	/* a correlated subquery over the same table under an alias: r.id is the outer row */
+	CHECK(run(e, &c, "SELECT id, (SELECT count(*) FROM r AS d WHERE d.id < r.id AND "
+	          "answer(d.reviews, 'is it romantic?') = 'Yes') FROM r ORDER BY id;", &err) ==
+	      SUQL_OK && strcmp(sb_str(&c.rows), "1|0\n2|1\n3|1\n") == 0,
+	      "binder: t.x names the outer t, not an inner t AS d");
+
 	/* read-only: the user's statement is judged, not the engine's own work */
 	engine_set_readonly(e, 1);
 	CHECK(run(e, &c, "SELECT id FROM r WHERE price = 'pricey' ORDER BY id;", &err) == SUQL_OK &&
@@ -234,7 +259,9 @@ int main(void)
 	CHECK(run(e, &c, "SELECT id, summary(reviews) FROM r ORDER BY id LIMIT 2;", &err) == SUQL_OK &&
 	      counter(&c, "rows returned: ") == 2, "read-only: projection last uses its temp table");
 	CHECK(run(e, &c, "DELETE FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes';", &err) ==
-	      SUQL_ERROR && strstr(err.msg, "refused"), "read-only: a DELETE with free text is refused");
+	      SUQL_ERROR && strstr(err.msg, "refused") &&
+	      run(e, &c, "SELECT count(*) FROM r;", &err) == SUQL_OK && strcmp(sb_str(&c.rows), "3\n") == 0,
+	      "read-only: a DELETE with free text is refused, the rows stay");
 	engine_set_readonly(e, 0);
 
 	/* errors point at the user's text */
