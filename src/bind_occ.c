@@ -242,7 +242,7 @@ void bind_mutate(Exec *ex)
 			if (o->kind != FT_SUMMARY)
 				ast_list_push(a, &args, question_expr(ex, o->block, ans->right));
 			if (o->kind == FT_ANSWER)
-				ast_list_push(a, &args, ast_string(a, udf_type_word(s->pg)));
+				ast_list_push(a, &args, ast_string(a, ast_pg_name((PgType)s->pg)));
 		} else {
 			ast_list_push(a, &args, o->arg);
 			if (o->kind != FT_SUMMARY)
@@ -252,7 +252,7 @@ void bind_mutate(Exec *ex)
 				for (int k = 0; k < s->nexpected; k++)
 					ast_list_push(a, &args, ast_string(a, s->expected[k]));
 			} else if (o->kind == FT_ANSWER && s->pg) {
-				ast_list_push(a, &args, ast_string(a, udf_type_word(s->pg)));
+				ast_list_push(a, &args, ast_string(a, ast_pg_name((PgType)s->pg)));
 			}
 		}
 		const char *fn = o->kind == FT_VERIFY ? (ex->standalone ? "suql_verify" : "suql_atom")

@@ -470,8 +470,6 @@ SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, Suq
 
 /* udf.c */
 void udf_register(Engine *e);
-/* The word suql_answer's type argument holds for a PgType ("text" for none). */
-const char *udf_type_word(int pg);
 
 /* plan.c, plan_block.c */
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */

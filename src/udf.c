@@ -22,30 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The type argument of suql_answer: the binder writes it (udf_type_word), the function
-   reads it back (pg_of); one table for both. */
-static const struct {
-	const char *word;
-	PgType pg;
-} TYPE_WORDS[] = {
-	{"date", PGT_DATE}, {"timestamp", PGT_TIMESTAMP}, {"time", PGT_TIME}, {"int", PGT_INT},
-	{"real", PGT_REAL}, {"numeric", PGT_NUMERIC}, {"bool", PGT_BOOL},
-};
-#define NTYPE_WORDS ((int)(sizeof TYPE_WORDS / sizeof *TYPE_WORDS))
-
-const char *udf_type_word(int pg)
-{
-	for (int i = 0; i < NTYPE_WORDS; i++)
-		if ((int)TYPE_WORDS[i].pg == pg)
-			return TYPE_WORDS[i].word;
-	return "text";
-}
-
+/* The type argument of suql_answer: the binder writes ast_pg_name(pg), and the function
+   reads the word back here ("text" and unknown words: no conversion). */
 static PgType pg_of(const char *t)
 {
-	for (int i = 0; t && i < NTYPE_WORDS; i++)
-		if (str_ieq(t, TYPE_WORDS[i].word))
-			return TYPE_WORDS[i].pg;
+	for (int pg = PGT_DATE; t && pg <= PGT_BOOL; pg++)
+		if (pg != PGT_TEXT && str_ieq(t, ast_pg_name((PgType)pg)))
+			return (PgType)pg;
 	return PGT_NONE;
 }
 
