@@ -351,6 +351,7 @@ int agent_last(const Agent *a, AgentOutcome *out)
 	out->error = t->error;
 	out->relaxed = t->relaxed_from != NULL;
 	out->repaired = t->repaired;
+	out->limit = a->limit;
 	return 1;
 }
 

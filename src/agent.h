@@ -110,6 +110,7 @@ typedef struct AgentOutcome {
 	const char *reply;
 	const char *error;
 	int relaxed, repaired;
+	int limit;           /* the default LIMIT in effect (chat.limit) */
 } AgentOutcome;
 int agent_last(const Agent *a, AgentOutcome *out);
 
