@@ -79,6 +79,7 @@ typedef struct Run {
 	int offline;
 	int concurrency;
 	int asked_chat;        /* chat was asked for (by "all"), and left out offline */
+	int times;             /* the times setting: show the seconds column */
 	char *tmpdir;
 } Run;
 
@@ -151,6 +152,10 @@ static SuqlStatus prepare(Run *run, SuqlErr *err)
 	if (s == SUQL_OK) {
 		run->label = xstrdup(llm_label(llm));
 		run->offline = llm_is_offline(llm);
+		SBuf set = SBUF_INIT;
+		engine_settings(r.engine, &set);
+		run->times = !strstr(sb_str(&set), "times = off");
+		sb_free(&set);
 		run->concurrency = llm_concurrency(llm);
 		if (run->want[EVAL_CHAT] && run->offline && !all)
 			s = err_set(err, SUQL_USAGE, "the chat way needs a language model, and none is "
@@ -476,8 +481,8 @@ int eval_main(const EvalConfig *cfg)
 	if (p.first_error)
 		fprintf(stderr, "error: %s\n", p.first_error);
 	int skipped_chat = run.offline && run.asked_chat;
-	eval_report_finish(rep, cfg, run.bench.ncases, run.bench.k, run.want, skipped_chat,
-	                   p.njobs - p.done);
+	eval_report_finish(rep, cfg, run.bench.ncases, run.bench.k, run.want, run.times,
+	                   skipped_chat, p.njobs - p.done);
 	eval_report_close(rep);
 	free(p.first_error);
 	free(p.slots);

@@ -97,10 +97,11 @@ int eval_report_has(const EvalReport *r, const char *id, const char *way);
 void eval_report_add(EvalReport *r, json_t *res, const char *line);
 /* The summary table on stdout (and a totals line in the file); the first errors of cases
    on stderr. ncases: the benchmark's cases; k: of precision at k; want: the ways asked
-   for; chat_skipped: chat was left out for want of a model; not_run: cases a stop left
-   undone. */
+   for; times: show the seconds column (the times setting); chat_skipped: chat was left out
+   for want of a model; not_run: cases a stop left undone. */
 void eval_report_finish(EvalReport *r, const EvalConfig *cfg, int ncases, int k,
-                        const int want[EVAL_NWAYS], int chat_skipped, int not_run);
+                        const int want[EVAL_NWAYS], int times, int chat_skipped,
+                        int not_run);
 void eval_report_close(EvalReport *r);
 
 /* The ways by name. */

@@ -193,7 +193,7 @@ void eval_report_add(EvalReport *r, json_t *res, const char *line)
 
 /* The summary query for one kind of gold ("rows" or "qa"); exec adds the execution-match
    column. Columns come out as numbers, NULL where a figure is undefined. */
-static char *summary_sql(const char *kind, int k, int exec, int json)
+static char *summary_sql(const char *kind, int k, int exec, int times, int json)
 {
 	SBuf b = SBUF_INIT;
 	sb_puts(&b,
@@ -203,7 +203,8 @@ static char *summary_sql(const char *kind, int k, int exec, int json)
 	        "json_extract(j, '$.fn') AS fn, json_extract(j, '$.hits_k') AS hk, "
 	        "json_extract(j, '$.n_k') AS nk, json_extract(j, '$.em') AS em, "
 	        "json_extract(j, '$.f1') AS f1, json_extract(j, '$.exec_match') AS ex, "
-	        "json_extract(j, '$.calls') AS calls, json_extract(j, '$.tokens_in') AS tin, "
+	        "json_extract(j, '$.calls') AS calls, json_extract(j, '$.cache_hits') AS hits, "
+	        "json_extract(j, '$.tokens_in') AS tin, "
 	        "json_extract(j, '$.tokens_out') AS tout, json_extract(j, '$.requests') AS req, "
 	        "json_extract(j, '$.ms') AS ms FROM r WHERE json_extract(j, '$.kind') = ");
 	sb_put_sqlstr(&b, kind, strlen(kind));
@@ -221,10 +222,13 @@ static char *summary_sql(const char *kind, int k, int exec, int json)
 		sb_puts(&b, "round(100.0 * avg(em), 1) AS EM, round(100.0 * avg(f1), 1) AS F1, ");
 	if (exec)
 		sb_puts(&b, "round(100.0 * avg(ex), 1) AS exec, ");
-	sb_puts(&b, "sum(calls) AS calls, sum(tin) AS tokens_in, sum(tout) AS tokens_out, "
-	        "sum(req) AS round_trips, round(sum(ms) / 1000.0, 1) AS seconds FROM g "
-	        "GROUP BY way, grp ORDER BY CASE way WHEN 'suql' THEN 0 WHEN 'chat' THEN 1 ELSE 2 "
-	        "END, grp = 'all', grp) ");
+	sb_puts(&b, "sum(calls) AS calls, sum(hits) AS cached, sum(tin) AS \"tokens in\", "
+	        "sum(tout) AS \"tokens out\", "
+	        "sum(req) AS trips");
+	if (times)
+		sb_puts(&b, ", round(sum(ms) / 1000.0, 1) AS seconds");
+	sb_puts(&b, " FROM g GROUP BY way, grp ORDER BY CASE way WHEN 'suql' THEN 0 WHEN 'chat' "
+	        "THEN 1 ELSE 2 END, grp = 'all', grp) ");
 	if (json)
 		sb_puts(&b, "SELECT json_group_array(json_object('kind', ");
 	if (json) {
@@ -236,8 +240,12 @@ static char *summary_sql(const char *kind, int k, int exec, int json)
 			sb_puts(&b, "'EM', EM, 'F1', F1, ");
 		if (exec)
 			sb_puts(&b, "'exec', exec, ");
-		sb_puts(&b, "'calls', calls, 'tokens_in', tokens_in, 'tokens_out', tokens_out, "
-		        "'round_trips', round_trips, 'seconds', seconds)) FROM s");
+		sb_puts(&b, "'calls', calls, 'cache_hits', cached, 'tokens_in', \"tokens in\", "
+		        "'tokens_out', "
+		        "\"tokens out\", 'round_trips', trips");
+		if (times)
+			sb_puts(&b, ", 'seconds', seconds");
+		sb_puts(&b, ")) FROM s");
 	} else {
 		sb_puts(&b, "SELECT * FROM s");
 	}
@@ -296,7 +304,8 @@ static void show_errors(EvalReport *r)
 }
 
 void eval_report_finish(EvalReport *r, const EvalConfig *cfg, int ncases, int k,
-                        const int want[EVAL_NWAYS], int chat_skipped, int not_run)
+                        const int want[EVAL_NWAYS], int times, int chat_skipped,
+                        int not_run)
 {
 	static const char *const kinds[] = {"rows", "qa"};
 	sqlite3_stmt *st;
@@ -321,10 +330,10 @@ void eval_report_finish(EvalReport *r, const EvalConfig *cfg, int ncases, int k,
 		free(q);
 		if (!n)
 			continue;
-		char *sql = summary_sql(kinds[i], k, exec, 0);
+		char *sql = summary_sql(kinds[i], k, exec, times, 0);
 		print_table(r, cfg, sql);
 		free(sql);
-		sql = summary_sql(kinds[i], k, exec, 1);
+		sql = summary_sql(kinds[i], k, exec, times, 1);
 		if (sqlite3_prepare_v2(r->mem, sql, -1, &st, NULL) == SQLITE_OK) {
 			if (sqlite3_step(st) == SQLITE_ROW) {
 				json_t *a = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
