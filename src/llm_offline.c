@@ -12,17 +12,23 @@
  *   related-words table; its coverage is the share of focus words it matches. The sentences
  *   with the highest coverage (at least half of the focus words) are the evidence.
  * - Yes/no: each evidence sentence votes. With a sentiment question, the vote is the sign of
- *   the sentence's sentiment (negation flips a word's sentiment) times the question's; a
- *   sentence without sentiment, or a question without it, votes -1 when a matched word is
- *   negated ("not romantic at all", "never had to wait") or is an opposite ("loud" for
- *   "quiet"; "wasn't loud" is then +1), else +1. More yes than no votes answers yes; no
- *   evidence answers no.
- * - VERIFY compares that answer with the expected value ('No' inverts). An expected value
- *   other than yes/no passes when a sentence matching a focus word (any sentence when none
- *   does) contains it, word by word and stem by stem ('Rio' in "born in Rio").
- * - ANSWER: a yes/no question gets Yes or No; a typed answer is the date or number nearest to
- *   a focus word in the best-ranked sentence that has one (coverage, then BM25, then order);
- *   any other answer is the best-ranked sentence itself, or unknown when none matches.
+ *   the sentence's sentiment (negation flips a word's sentiment; after "but" the clause that
+ *   follows decides) times the question's; a question of sentiment alone ("does the
+ *   reviewer recommend it?") has no focus words and takes every sentence with sentiment as
+ *   evidence. A question of degree ("is the wait short?") is answered by how much of the
+ *   thing each sentence tells of: a degree word of the same or opposite group, or, without
+ *   one, none of it when the thing is negated ("never had to wait") and much of it
+ *   otherwise. Other sentences vote -1 when a matched word is negated ("not romantic at
+ *   all") or is an opposite ("loud" for "quiet"; "wasn't loud" is then +1), else +1. More
+ *   yes than no votes answers yes, more no votes no; no evidence or a tie is unknown.
+ * - VERIFY compares that answer with the expected value ('No' inverts); unknown fails every
+ *   comparison, as the prompt tells a model. An expected value other than yes/no passes
+ *   when a sentence matching a focus word (any sentence when none does) contains it, word by
+ *   word and stem by stem ('Rio' in "born in Rio").
+ * - ANSWER: a yes/no question gets Yes, No or unknown; a typed answer is the date or number
+ *   nearest to a focus word in the best-ranked sentence that has one (coverage, then BM25,
+ *   then order); any other answer is the best-ranked sentence itself, or unknown when none
+ *   matches.
  * - SUMMARY: the most central sentences (summed word overlap with the others), kept in their
  *   original order, no repeats, within a word budget.
  * - CLASSIFY: permitted values equal to the literal (ignoring case and plurals) win alone;
