@@ -222,11 +222,11 @@ static char *summary_sql(const char *kind, int k, int exec, int times, int json)
 		sb_puts(&b, "round(100.0 * avg(em), 1) AS EM, round(100.0 * avg(f1), 1) AS F1, ");
 	if (exec)
 		sb_puts(&b, "round(100.0 * avg(ex), 1) AS exec, ");
-	sb_puts(&b, "sum(calls) AS calls, sum(hits) AS cached, sum(tin) AS \"tokens in\", "
-	        "sum(tout) AS \"tokens out\", "
+	sb_puts(&b, "sum(calls) AS calls, sum(hits) AS cached, sum(tin) AS \"tok in\", "
+	        "sum(tout) AS \"tok out\", "
 	        "sum(req) AS trips");
 	if (times)
-		sb_puts(&b, ", round(sum(ms) / 1000.0, 1) AS seconds");
+		sb_puts(&b, ", round(sum(ms) / 1000.0, 1) AS secs");
 	sb_puts(&b, " FROM g GROUP BY way, grp ORDER BY CASE way WHEN 'suql' THEN 0 WHEN 'chat' "
 	        "THEN 1 ELSE 2 END, grp = 'all', grp) ");
 	if (json)
@@ -240,11 +240,10 @@ static char *summary_sql(const char *kind, int k, int exec, int times, int json)
 			sb_puts(&b, "'EM', EM, 'F1', F1, ");
 		if (exec)
 			sb_puts(&b, "'exec', exec, ");
-		sb_puts(&b, "'calls', calls, 'cache_hits', cached, 'tokens_in', \"tokens in\", "
-		        "'tokens_out', "
-		        "\"tokens out\", 'round_trips', trips");
+		sb_puts(&b, "'calls', calls, 'cache_hits', cached, 'tokens_in', \"tok in\", "
+		        "'tokens_out', \"tok out\", 'round_trips', trips");
 		if (times)
-			sb_puts(&b, ", 'seconds', seconds");
+			sb_puts(&b, ", 'seconds', secs");
 		sb_puts(&b, ")) FROM s");
 	} else {
 		sb_puts(&b, "SELECT * FROM s");

@@ -14,9 +14,9 @@
 ]
 @@ args --eval lin.jsonl --way linearize --report report.jsonl --csv -s times=off $DB
 @@ stdout
-way,split,cases,errors,P,R,F1,P@2,calls,cached,tokens in,tokens out,trips
+way,split,cases,errors,P,R,F1,P@2,calls,cached,tok in,tok out,trips
 linearize,all,1,0,0.0,0.0,0.0,0.0,1,0,596,7,1
-way,split,cases,errors,EM,F1,calls,cached,tokens in,tokens out,trips
+way,split,cases,errors,EM,F1,calls,cached,tok in,tok out,trips
 linearize,all,1,0,100.0,100.0,2,0,775,15,2
 @@ stderr
 @@ status 0

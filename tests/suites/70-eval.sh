@@ -63,11 +63,11 @@ cat >rows.jsonl <<'EOF'
 {"id": "qa1", "question": "how many in Menlo Park?", "suql": "SELECT count(*) FROM restaurants WHERE location = 'Menlo Park'", "answers": ["seven", "7"]}
 {"id": "qa2", "question": "rating of Hoshi Sushi?", "suql": "SELECT rating || ' stars' FROM restaurants WHERE name = 'Hoshi Sushi'", "answers": ["4.6"]}
 EOF
-want='way,split,cases,errors,P,R,F1,P@3,calls,cached,tokens in,tokens out,trips
+want='way,split,cases,errors,P,R,F1,P@3,calls,cached,tok in,tok out,trips
 suql,a,2,1,28.6,40.0,33.3,66.7,0,0,0,0,0
 suql,b,2,0,60.0,75.0,66.7,33.3,0,0,0,0,0
 suql,all,4,1,41.7,55.6,47.6,50.0,0,0,0,0,0
-way,split,cases,errors,EM,F1,calls,cached,tokens in,tokens out,trips
+way,split,cases,errors,EM,F1,calls,cached,tok in,tok out,trips
 suql,all,2,0,50.0,83.3,0,0,0,0,0'
 out=$("$prog" --eval rows.jsonl --report r1.jsonl --csv -s times=off demo.db 2>err1)
 st=$?
