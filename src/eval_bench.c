@@ -16,7 +16,8 @@
  * else (an unknown field, a value of the wrong type, a line that is not a JSON object) is an
  * error naming the file, line and field, so a typo never turns into a silently empty gold.
  */
-#include "eval.h"
+#include "eval_int.h"
+#include "text.h"
 #include "util.h"
 
 #include <errno.h>
@@ -79,21 +80,14 @@ static int text_list(json_t *v, int one_ok, char ***out, int *n)
 	return 1;
 }
 
-static void strv_free(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static void case_free(EvalCase *c)
 {
 	free(c->id);
 	free(c->question);
 	free(c->suql);
 	free(c->gold_sql);
-	strv_free(c->answers, c->nanswers);
-	strv_free(c->rows, c->nrows);
+	text_strv_free(c->answers, (size_t)c->nanswers);
+	text_strv_free(c->rows, (size_t)c->nrows);
 	free(c->table);
 	free(c->split);
 }
@@ -107,7 +101,7 @@ void eval_bench_free(EvalBench *b)
 	free(b->ways);
 	free(b->key);
 	free(b->table);
-	strv_free(b->settings, b->nsettings);
+	text_strv_free(b->settings, (size_t)b->nsettings);
 	free(b->examples);
 	free(b->dir);
 	free(b->q_file);
@@ -186,7 +180,7 @@ static SuqlStatus header(EvalBench *b, json_t *o, const char *name, int line, Su
 				           "{\"chat.relax\": \"2\"}");
 			const char *sk;
 			json_t *sv;
-			strv_free(b->settings, b->nsettings);
+			text_strv_free(b->settings, (size_t)b->nsettings);
 			b->settings = xcalloc(2 * json_object_size(v) + 1, sizeof *b->settings);
 			b->nsettings = 0;
 			json_object_foreach(v, sk, sv) {
@@ -280,18 +274,24 @@ static SuqlStatus one_case(EvalBench *b, json_t *o, const char *name, int line, 
 typedef SuqlStatus (*LineFn)(EvalBench *b, json_t *o, const char *name, int line,
                              SuqlErr *err);
 
+const char *eval_next_line(const char *text, size_t len, size_t *at, size_t *n)
+{
+	const char *s = text + *at;
+	const char *nl = memchr(s, '\n', len - *at);
+	*n = nl ? (size_t)(nl - s) : len - *at;
+	*at += *n + (nl != NULL);
+	str_trim(&s, n);
+	return s;
+}
+
 static SuqlStatus each_line(EvalBench *b, const char *text, size_t len, const char *name,
                             LineFn fn, SuqlErr *err)
 {
 	int line = 0;
 	for (size_t at = 0; at < len;) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-		const char *s = text + at;
-		at += n + (nl != NULL);
+		size_t m;
+		const char *s = eval_next_line(text, len, &at, &m);
 		line++;
-		size_t m = n;
-		str_trim(&s, &m);
 		if (!m)
 			continue;
 		json_error_t je;

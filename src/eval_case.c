@@ -21,6 +21,7 @@
 
 #include "agent.h"
 #include "meta.h"
+#include "text.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -200,13 +201,6 @@ static char *table_answer(const EvalTable *t)
 	return eval_value_text(json_array_get(json_array_get(t->rows, 0), 0));
 }
 
-static void strv_free(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---- results and scores ---- */
 
 json_t *eval_result_new(const EvalBench *b, const EvalCase *c, EvalWay way)
@@ -373,7 +367,7 @@ static void score_table(EvalWorker *w, const EvalCase *c, const Gold *g, const E
 		char **keys = NULL;
 		int n = t ? table_keys(b, t, &keys) : 0;
 		eval_score_rows(res, b, (const char *const *)g->v, g->n, (const char *const *)keys, n);
-		strv_free(keys, n);
+		text_strv_free(keys, (size_t)n);
 	}
 }
 
@@ -462,8 +456,8 @@ static int exec_match(EvalWorker *w, const EvalCase *c, const AgentOutcome *o, j
 			eval_set_score((const char *const *)mine, nm, (const char *const *)ref, nr, 1, &a);
 			eval_set_score((const char *const *)ref, nr, (const char *const *)mine, nm, 1, &b);
 			match = a.fp == 0 && b.fp == 0;
-			strv_free(mine, nm);
-			strv_free(ref, nr);
+			text_strv_free(mine, (size_t)nm);
+			text_strv_free(ref, (size_t)nr);
 		}
 	} else {
 		json_object_set_new(res, "gold_suql_error", json_string(e.msg ? e.msg : "failed"));
@@ -519,7 +513,7 @@ static SuqlStatus way_chat(EvalWorker *w, const EvalCase *c, const Gold *g, json
 		char **keys = NULL;
 		int n = o.rows ? agent_keys(b, o.rows, &keys) : 0;
 		eval_score_rows(res, b, (const char *const *)g->v, g->n, (const char *const *)keys, n);
-		strv_free(keys, n);
+		text_strv_free(keys, (size_t)n);
 	}
 	put_counters(w, &s0, res);
 	if (c->suql && o.suql && o.rows) {
@@ -575,7 +569,7 @@ json_t *eval_run_case(EvalWorker *w, const EvalCase *c, EvalWay way)
 		json_object_set_new(res, "model_error", json_string(err.msg ? err.msg : "failed"));
 		json_object_set_new(res, "status", json_integer(s));
 	}
-	strv_free(g.v, g.n);
+	text_strv_free(g.v, (size_t)g.n);
 	eval_table_free(&have);
 	err_clear(&err);
 	return res;

@@ -104,6 +104,10 @@ void eval_report_finish(EvalReport *r, const EvalConfig *cfg, int ncases, int k,
                         int not_run);
 void eval_report_close(EvalReport *r);
 
+/* The next line of text[0..len) from *at (moved past it), without its outer blanks; *n is
+   its length. For the readers of benchmark, questions and report files. */
+const char *eval_next_line(const char *text, size_t len, size_t *at, size_t *n);
+
 /* The ways by name. */
 const char *eval_way_name(EvalWay w);
 int eval_way_parse(const char *name, EvalWay *w);

@@ -205,13 +205,6 @@ static int top_k(sqlite3 *lin, const char *table, const char *question, int k, c
 	return n;
 }
 
-static void strv_free(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* QA: one answer call over the passages together, then the short answer. */
 static SuqlStatus answer(EvalWorker *w, const EvalCase *c, char **bodies, int n, json_t *res,
                          SuqlErr *err)
@@ -298,7 +291,7 @@ SuqlStatus eval_linear_case(EvalWorker *w, const EvalCase *c, json_t *res, SuqlE
 		s = c->kind == EVAL_QA ? answer(w, c, bodies, n, res, err)
 		                       : judge(w, c, keys, bodies, n, res, err);
 	}
-	strv_free(keys, n);
-	strv_free(bodies, n);
+	text_strv_free(keys, (size_t)n);
+	text_strv_free(bodies, (size_t)n);
 	return s;
 }

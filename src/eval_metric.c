@@ -198,26 +198,27 @@ static double f1_1(const char *pred, const char *gold)
 	return r;
 }
 
+/* The best score of pred over the gold answers. */
+static double best(double (*score)(const char *, const char *), const char *pred,
+                   const char *const *gold, int ngold)
+{
+	double b = 0;
+	for (int i = 0; i < ngold; i++) {
+		double v = score(pred ? pred : "", gold[i] ? gold[i] : "");
+		if (v > b)
+			b = v;
+	}
+	return b;
+}
+
 double eval_exact(const char *pred, const char *const *gold, int ngold)
 {
-	double best = 0;
-	for (int i = 0; i < ngold; i++) {
-		double v = exact1(pred ? pred : "", gold[i] ? gold[i] : "");
-		if (v > best)
-			best = v;
-	}
-	return best;
+	return best(exact1, pred, gold, ngold);
 }
 
 double eval_f1(const char *pred, const char *const *gold, int ngold)
 {
-	double best = 0;
-	for (int i = 0; i < ngold; i++) {
-		double v = f1_1(pred ? pred : "", gold[i] ? gold[i] : "");
-		if (v > best)
-			best = v;
-	}
-	return best;
+	return best(f1_1, pred, gold, ngold);
 }
 
 static int in_list(const char *s, const char *const *v, int n)

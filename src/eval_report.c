@@ -51,12 +51,9 @@ SuqlStatus eval_report_parse(const char *text, size_t len, const char *name,
 	*cases = json_array();
 	int line = 0, header = 0;
 	for (size_t at = 0; at < len;) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-		const char *s = text + at;
-		at += n + (nl != NULL);
+		size_t n;
+		const char *s = eval_next_line(text, len, &at, &n);
 		line++;
-		str_trim(&s, &n);
 		if (!n)
 			continue;
 		json_t *o = json_loadb(s, n, 0, NULL);

@@ -12,7 +12,7 @@
  {"match": "Task: extract the short answer", "content": "Palo Alto"},
  {"match": "Below are 2 candidates", "content": "{\"answers\": [\"yes\", \"no\"]}"}
 ]
-@@ args --eval lin.jsonl --way linearize --report report.jsonl --csv -s times=off $DB
+@@ args --eval lin.jsonl --way linearize --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,P,R,F1,P@2,calls,cached,tok in,tok out,trips
 linearize,all,1,0,0.0,0.0,0.0,0.0,1,0,596,7,1
