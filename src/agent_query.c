@@ -86,7 +86,8 @@ char *agent_read_short(const char *reply)
 	if (n && s[n - 1] == '.' && !(n >= 2 && isupper((unsigned char)s[n - 2]) &&
 	                              (n == 2 || s[n - 3] == ' ' || s[n - 3] == '.')))
 		n--;   /* a full stop, not the one of an initial ("Frank W.") */
-	if (str_nieq(s, n, "no answer") || str_nieq(s, n, "none") || str_nieq(s, n, "unknown"))
+	if (str_nieq(s, n, "no answer") || str_nieq(s, n, "no info") || str_nieq(s, n, "none") ||
+	    str_nieq(s, n, "unknown"))
 		n = 0;
 	return xstrndup(s, n);
 }

@@ -243,7 +243,7 @@ static void worker(const EvalShared *sh, int in, int out)
 			break;
 		json_t *res;
 		if (s != SUQL_OK) {
-			res = eval_result_new(sh->bench, &sh->bench->cases[ci], (EvalWay)wi);
+			res = eval_result_new(&sh->bench->cases[ci], (EvalWay)wi);
 			json_object_set_new(res, "model_error", json_string(err.msg ? err.msg : "failed"));
 			json_object_set_new(res, "status", json_integer(s));
 		} else {
@@ -260,16 +260,7 @@ static void worker(const EvalShared *sh, int in, int out)
 	if (f)
 		fclose(f);
 	close(out);
-	if (s == SUQL_OK)
-		eval_worker_close(&w);
-	else {
-		w.r.out = stdout;
-		if (w.devnull)
-			fclose(w.devnull);
-		sqlite3_close(w.lin);
-		repl_free(&w.r);
-		llm_close(w.llm);
-	}
+	eval_worker_close(&w);   /* also after a failed open: it frees what was made */
 	err_clear(&err);
 }
 
@@ -283,9 +274,8 @@ typedef struct Pool {
 	char *first_error;   /* the model failure that stopped the run */
 } Pool;
 
-static void send_next(Pool *p, Slot *s, const EvalShared *sh)
+static void send_next(Pool *p, Slot *s)
 {
-	(void)sh;
 	if (!p->stop && p->next < p->njobs) {
 		char cmd[48];
 		snprintf(cmd, sizeof cmd, "%d %d\n", p->jobs[p->next].c, (int)p->jobs[p->next].way);
@@ -330,7 +320,7 @@ static SuqlStatus start_workers(Pool *p, const EvalShared *sh, SuqlErr *err)
 }
 
 /* One line from a worker. */
-static void take(Pool *p, Slot *s, const char *line, EvalReport *rep, Progress *bar)
+static void take(Pool *p, const char *line, EvalReport *rep, Progress *bar)
 {
 	json_error_t je;
 	json_t *res = json_loads(line, 0, &je);
@@ -358,13 +348,12 @@ static void take(Pool *p, Slot *s, const char *line, EvalReport *rep, Progress *
 		progress_set(bar, p->done);
 	}
 	json_decref(res);
-	(void)s;
 }
 
 static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *bar)
 {
 	for (int i = 0; i < p->n; i++)
-		send_next(p, &p->slots[i], sh);
+		send_next(p, &p->slots[i]);
 	int live = p->n;
 	struct pollfd *fds = xcalloc((size_t)p->n, sizeof *fds);
 	while (live > 0) {
@@ -373,7 +362,7 @@ static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *b
 			p->status = 130;
 			for (int i = 0; i < p->n; i++)
 				if (p->slots[i].to >= 0 && p->slots[i].job < 0)
-					send_next(p, &p->slots[i], sh);
+					send_next(p, &p->slots[i]);
 		}
 		for (int i = 0; i < p->n; i++) {
 			fds[i].fd = p->slots[i].from;
@@ -411,11 +400,11 @@ static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *b
 			char *nl;
 			while (s->in.len && (nl = memchr(s->in.s, '\n', s->in.len))) {
 				*nl = '\0';
-				take(p, s, s->in.s, rep, bar);
+				take(p, s->in.s, rep, bar);
 				size_t used = (size_t)(nl - s->in.s) + 1;
 				memmove(s->in.s, nl + 1, s->in.len - used);
 				sb_truncate(&s->in, s->in.len - used);
-				send_next(p, s, sh);
+				send_next(p, s);
 			}
 		}
 	}
@@ -448,6 +437,7 @@ int eval_main(const EvalConfig *cfg)
 	if (s != SUQL_OK) {
 		fprintf(stderr, "error: %s\n", err.msg ? err.msg : "failed");
 		err_clear(&err);
+		eval_report_close(rep);
 		run_free(&run);
 		return s == SUQL_LLM ? 3 : s == SUQL_INTERRUPT ? 130 : 2;
 	}

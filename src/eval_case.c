@@ -203,9 +203,8 @@ static char *table_answer(const EvalTable *t)
 
 /* ---- results and scores ---- */
 
-json_t *eval_result_new(const EvalBench *b, const EvalCase *c, EvalWay way)
+json_t *eval_result_new(const EvalCase *c, EvalWay way)
 {
-	(void)b;
 	json_t *r = json_object();
 	json_object_set_new(r, "id", json_string(c->id));
 	json_object_set_new(r, "way", json_string(eval_way_name(way)));
@@ -224,10 +223,8 @@ static json_t *str_array(const char *const *v, int n)
 	return a;
 }
 
-void eval_score_qa(json_t *res, const EvalCase *c, const char *const *gold, int ngold,
-                   const char *pred)
+void eval_score_qa(json_t *res, const char *const *gold, int ngold, const char *pred)
 {
-	(void)c;
 	json_object_set_new(res, "pred", pred ? json_string(pred) : json_null());
 	json_object_set_new(res, "gold", str_array(gold, ngold));
 	json_object_set_new(res, "em", json_real(eval_exact(pred ? pred : "", gold, ngold)));
@@ -361,7 +358,7 @@ static void score_table(EvalWorker *w, const EvalCase *c, const Gold *g, const E
 	const EvalBench *b = w->sh->bench;
 	if (c->kind == EVAL_QA) {
 		char *a = t ? table_answer(t) : NULL;
-		eval_score_qa(res, c, (const char *const *)g->v, g->n, a);
+		eval_score_qa(res, (const char *const *)g->v, g->n, a);
 		free(a);
 	} else {
 		char **keys = NULL;
@@ -434,7 +431,7 @@ static int exec_match(EvalWorker *w, const EvalCase *c, const AgentOutcome *o, j
 			char *want = table_answer(&t);
 			char *nw = eval_normalize(want ? want : "");
 			match = json_array_size(o->rows->rows) == 0 && !want;
-			size_t i, j;
+			size_t i;
 			json_t *row, *v;
 			json_array_foreach(o->rows->rows, i, row) {
 				const char *k;
@@ -444,7 +441,6 @@ static int exec_match(EvalWorker *w, const EvalCase *c, const AgentOutcome *o, j
 					free(got);
 					free(ng);
 				}
-				(void)j;
 			}
 			free(nw);
 			free(want);
@@ -507,7 +503,7 @@ static SuqlStatus way_chat(EvalWorker *w, const EvalCase *c, const Gold *g, json
 				return s;
 			}
 		}
-		eval_score_qa(res, c, (const char *const *)g->v, g->n, span);
+		eval_score_qa(res, (const char *const *)g->v, g->n, span);
 		free(span);
 	} else {
 		char **keys = NULL;
@@ -528,7 +524,7 @@ static SuqlStatus way_chat(EvalWorker *w, const EvalCase *c, const Gold *g, json
 json_t *eval_run_case(EvalWorker *w, const EvalCase *c, EvalWay way)
 {
 	const EvalBench *b = w->sh->bench;
-	json_t *res = eval_result_new(b, c, way);
+	json_t *res = eval_result_new(c, way);
 	SuqlErr err = {0};
 	Gold g;
 	EvalTable have = {0};
@@ -544,9 +540,10 @@ json_t *eval_run_case(EvalWorker *w, const EvalCase *c, EvalWay way)
 		} else {
 			s = eval_linear_case(w, c, res, &err);
 			if (s == SUQL_OK) {
-				json_t *pred = json_object_get(res, "pred");
+				/* scoring replaces "pred": hold a reference to what it was */
+				json_t *pred = json_incref(json_object_get(res, "pred"));
 				if (c->kind == EVAL_QA) {
-					eval_score_qa(res, c, (const char *const *)g.v, g.n,
+					eval_score_qa(res, (const char *const *)g.v, g.n,
 					              json_string_value(pred));
 				} else {
 					int n = (int)json_array_size(pred);
@@ -556,6 +553,7 @@ json_t *eval_run_case(EvalWorker *w, const EvalCase *c, EvalWay way)
 					eval_score_rows(res, b, (const char *const *)g.v, g.n, keys, n);
 					free(keys);
 				}
+				json_decref(pred);
 			}
 			put_counters(w, &s0, res);
 		}

@@ -61,10 +61,9 @@ SuqlStatus eval_exec(EvalWorker *w, const char *sql, EvalTable *t, SuqlErr *err)
 char *eval_value_text(json_t *v);
 
 /* The result's fields for one case and way ("id", "way", "kind", "split", "question"). */
-json_t *eval_result_new(const EvalBench *b, const EvalCase *c, EvalWay way);
+json_t *eval_result_new(const EvalCase *c, EvalWay way);
 /* Score a prediction into res: QA with pred (may be NULL: no answer), rows with keys. */
-void eval_score_qa(json_t *res, const EvalCase *c, const char *const *gold, int ngold,
-                   const char *pred);
+void eval_score_qa(json_t *res, const char *const *gold, int ngold, const char *pred);
 void eval_score_rows(json_t *res, const EvalBench *b, const char *const *gold, int ngold,
                      const char *const *keys, int nkeys);
 

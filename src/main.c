@@ -6,6 +6,7 @@
  * script. The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
  * system error (bad option, database or file that cannot be opened), 3 the LLM backend
  * failed, 130 a script stopped by Ctrl-C.
+ * With --eval BENCH it runs a benchmark instead (eval.h).
  */
 #include "agent.h"
 #include "eval.h"
@@ -489,6 +490,9 @@ int main(int argc, char **argv)
 	}
 	if (!cli.eval && (cli.way || cli.report)) {
 		fprintf(stderr, "error: --%s goes with --eval BENCH\n", cli.way ? "way" : "report");
+		status = 2;
+	} else if (cli.eval && cli.nacts) {
+		fprintf(stderr, "error: --eval runs alone: leave out -c, -f, --import and --chat\n");
 		status = 2;
 	} else if (cli.eval) {   /* suql --eval BENCH DATABASE: nothing else runs */
 		EvalConfig ec = {cli.eval, cli.db, cli.way, cli.report, &cli.llm,
