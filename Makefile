@@ -4,6 +4,7 @@
 #   make run        install what is missing, build, open the REPL on the demo database
 #   make check      install what is missing, build, run every test
 #   make bench      benchmarks (not tests; they print figures)
+#   make eval       answer quality and cost on the shipped benchmarks, with the model configured
 #   make fuzz       libFuzzer over the parser (FUZZ_SECONDS=60 by default)
 #   make install    PREFIX=/usr/local: binary, man page, prompts
 #   make SAN=address,undefined check    the same, built with sanitizers
@@ -54,7 +55,7 @@ SRCS      := $(sort $(wildcard src/*.c))
 LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS))) \
              $(BUILD)/obj/prompts_gen.o
 MAINOBJ   := $(BUILD)/obj/main.o
-TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_parse.c,$(sort $(wildcard tools/*.c))))
+TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_parse.c tools/fuzz_eval.c,$(sort $(wildcard tools/*.c))))
 UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
 PROMPTS   := $(sort $(wildcard prompts/*.txt))
 
@@ -64,7 +65,7 @@ else
   PROG := $(BUILD)/suql
 endif
 
-.PHONY: all run check bench fuzz install uninstall clean deps fixtures demo
+.PHONY: all run check bench eval fuzz install uninstall clean deps fixtures demo
 all: $(PROG) $(TOOLS) $(UNITS) $(BUILD)/demo.db
 
 $(PROG): $(MAINOBJ) $(BUILD)/libsuql.a
@@ -125,6 +126,11 @@ check: deps
 bench: deps
 	$(MAKE) all
 	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh bench/run
+
+# Quality and cost of the answers on the benchmarks in fixtures/eval/ (scripts/eval.sh).
+eval: deps
+	$(MAKE) all
+	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh scripts/eval.sh
 
 fixtures: deps
 	$(MAKE) all

@@ -190,15 +190,25 @@ static SuqlStatus attempt(Agent *a, Repl *r, AgentTurn *t, const char *reply, ch
 }
 
 /* The relax step: one less strict query, run when it differs from the one that found
-   nothing. Failures here are shown and otherwise ignored: the turn goes on with no rows. */
-static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+   nothing and from those already tried (tried lists them for the prompt). *again is set
+   when the relaxed query ran and found nothing too, so that another try may follow.
+   Failures here are shown and otherwise ignored: the turn goes on with no rows. */
+static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *tried,
+                        int *again, SuqlErr *err)
 {
 	AgentMsgs m = {0};
-	char *reply = NULL;
+	char *reply = NULL, *note = NULL;
+	*again = 0;
+	if (tried->len)
+		note = xprintf("Less strict queries tried already, which found nothing either:\n%s"
+		               "Write one that differs from these too.", tried->s);
 	agent_kv(kv, "query", t->suql);
+	agent_kv(kv, "tried", note ? note : "");
 	SuqlStatus s = agent_prompt(r, "chat_relax", kv, &m, err);
 	if (s == SUQL_OK)
 		s = ask(a, r, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+	agent_kv(kv, "tried", "");
+	free(note);
 	agent_msgs_free(&m);
 	if (s != SUQL_OK) {
 		free(reply);
@@ -209,7 +219,7 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *e
 	int limited = 0;
 	SuqlErr e = {0};
 	if (q && agent_prepare(q, a->limit, &sql, &limited, &e) == SUQL_OK &&
-	    strcmp(sql, t->suql) != 0) {
+	    strcmp(sql, t->suql) != 0 && !(t->also_tried && strcmp(sql, t->also_tried) == 0)) {
 		section(r, "relaxed", "nothing matched, so I relaxed the search:");
 		AgentRows rows;
 		s = run_query(a, r, sql, &rows, &e);
@@ -222,8 +232,11 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *e
 			t->limited = limited ? a->limit : 0;
 		} else {
 			if (s == SUQL_OK) {
+				sb_printf(tried, "%s\n", sql);
+				free(t->also_tried);
 				t->also_tried = sql;   /* kept to tell the model: this found nothing too */
 				sql = NULL;
+				*again = 1;
 			} else if (s == SUQL_ERROR) {
 				char *msg = xprintf("the relaxed query failed (%s); keeping the first "
 				                    "result", e.msg ? e.msg : "error");
@@ -303,6 +316,45 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 	return s;
 }
 
+/* The short-answer step (chat_short), for question-answering benchmarks: the words that
+   answer the question, taken from what the turn found. */
+SuqlStatus agent_short_answer(Repl *r, const char *question, const char *rows,
+                              const char *detail, char **span, SuqlErr *err)
+{
+	Agent *a = agent_of(r);
+	AgentMsgs m = {0};
+	AgentKv kv = {{0}, 0};
+	char *reply = NULL;
+	*span = NULL;
+	agent_kv(&kv, "utterance", question);
+	agent_kv(&kv, "rows", rows && *rows ? rows : "(none)");
+	agent_kv(&kv, "reply", detail && *detail ? detail : "(none)");
+	SuqlStatus s = agent_prompt(r, "chat_short", &kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, r, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &reply, err);
+	agent_msgs_free(&m);
+	if (s == SUQL_OK)
+		*span = agent_read_short(reply);
+	free(reply);
+	return s;
+}
+
+int agent_last(const Agent *a, AgentOutcome *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!a || a->nturns == 0)
+		return 0;
+	const AgentTurn *t = &a->turns[a->nturns - 1];
+	out->suql = t->suql;
+	out->rows = &t->rows;
+	out->reply = t->reply;
+	out->error = t->error;
+	out->relaxed = t->relaxed_from != NULL;
+	out->repaired = t->repaired;
+	out->limit = a->limit;
+	return 1;
+}
+
 /* Parse, check and run, with one repair round. */
 static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 {
@@ -378,6 +430,9 @@ static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
 	agent_kv(&kv, "limit", limit);
 	agent_kv(&kv, "limit_note", limit_note);
 	agent_kv(&kv, "tables", tables);
+	char *examples = a->examples ? xprintf("Examples written for this database:\n\n%s",
+	                                       a->examples) : NULL;
+	agent_kv(&kv, "examples", examples ? examples : "");
 
 	AgentMsgs m = {0};
 	SuqlStatus s = agent_prompt(r, "chat_route", &kv, &m, err);
@@ -403,11 +458,13 @@ static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
 	s = query_step(a, r, t, &kv, err);
 	if (s != SUQL_OK)
 		goto done;
-	if (t->rows.count == 0 && a->relax) {
-		s = relax(a, r, t, &kv, err);
-		if (s != SUQL_OK)
-			goto done;
-	}
+	SBuf tried = SBUF_INIT;
+	int again = 1;
+	for (int i = 0; i < a->relax && again && t->rows.count == 0 && s == SUQL_OK; i++)
+		s = relax(a, r, t, &kv, &tried, &again, err);
+	sb_free(&tried);
+	if (s != SUQL_OK)
+		goto done;
 	t->digest = agent_digest(&t->rows);
 	s = respond(a, r, t, &kv, err);
 done:
@@ -417,6 +474,7 @@ done:
 	free(tables);
 	free(schema);
 	free(guide);
+	free(examples);
 	return s;
 }
 

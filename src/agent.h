@@ -99,4 +99,29 @@ EngineSink agent_rows_sink(AgentRows *rows);
    "3 rows: Trattoria Lucca (id=12); Nonna Teresa (id=15); Il Faro (id=40)". */
 char *agent_digest(const AgentRows *rows);
 
+/* ---- for the evaluation harness (eval.h) ---- */
+
+/* The newest turn of the dialogue: the query that ran (NULL when none did), its rows, the
+   reply (NULL when the turn failed) and why it failed. Borrowed from the agent, valid until
+   the next turn or agent_reset. Returns 0 when there is no turn. */
+typedef struct AgentOutcome {
+	const char *suql;
+	const AgentRows *rows;
+	const char *reply;
+	const char *error;
+	int relaxed, repaired;
+	int limit;           /* the default LIMIT in effect (chat.limit) */
+} AgentOutcome;
+int agent_last(const Agent *a, AgentOutcome *out);
+
+/* The short-answer step (prompts/chat_short.txt): given the question, what a search found
+   (rows as JSON text, may be NULL) and a detailed answer (may be NULL), the model replies
+   with just the words that answer it. *span is heap text, "" when the model says nothing
+   answers. One model call, counted like the turn's others. */
+SuqlStatus agent_short_answer(Repl *r, const char *question, const char *rows,
+                              const char *detail, char **span, SuqlErr *err);
+/* The answer in a short-answer reply: blanks, a label ("Answer:"), enclosing quotes and a
+   final full stop dropped; "" for a reply saying there is no answer. Heap string. */
+char *agent_read_short(const char *reply);
+
 #endif

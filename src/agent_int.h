@@ -18,6 +18,7 @@
 #define AGENT_CONTEXT 8          /* earlier turns shown to the model */
 #define AGENT_RESULT_BYTES 8000  /* JSON of the rows shown to the model */
 #define AGENT_CELL_MAX 600       /* one value shown to the model, in bytes */
+#define AGENT_RELAX_MAX 2        /* most relax tries chat.relax allows */
 
 typedef struct AgentTurn {
 	char *user;          /* what the user typed */
@@ -39,10 +40,12 @@ struct Agent {
 
 	/* settings */
 	int limit;
-	int relax;
+	int relax;           /* relax tries after a query that found nothing (on: 1) */
 	int context;
 	size_t result_bytes;
 	char *tables;        /* comma-separated names the agent is shown; NULL: every table */
+	char *examples;      /* chat.examples: the file's text, NULL when none */
+	char *examples_path;
 
 	/* the model calls of the running turn, for :stats */
 	int calls, cached;

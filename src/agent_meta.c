@@ -32,6 +32,8 @@ void agent_free(Agent *a)
 	agent_reset(a);
 	free(a->turns);
 	free(a->tables);
+	free(a->examples);
+	free(a->examples_path);
 	sb_free(&a->steps);
 	free(a);
 }
@@ -71,7 +73,7 @@ int agent_active(const Repl *r)
 
 /* ---- settings ---- */
 
-typedef enum { CS_LIMIT, CS_RELAX, CS_CONTEXT, CS_BYTES, CS_TABLES } ChatKey;
+typedef enum { CS_LIMIT, CS_RELAX, CS_CONTEXT, CS_BYTES, CS_TABLES, CS_EXAMPLES } ChatKey;
 
 static const struct {
 	const char *key;
@@ -79,6 +81,7 @@ static const struct {
 } chat_keys[] = {
 	{"chat.limit", CS_LIMIT}, {"chat.relax", CS_RELAX}, {"chat.context", CS_CONTEXT},
 	{"chat.result_bytes", CS_BYTES}, {"chat.tables", CS_TABLES},
+	{"chat.examples", CS_EXAMPLES},
 };
 #define NCHAT ((int)(sizeof chat_keys / sizeof *chat_keys))
 
@@ -98,6 +101,29 @@ static int number(const char *v, long lo, long hi, long *out)
 	return 1;
 }
 
+/* chat.examples FILE: few-shot examples written for this database, read now and shown in
+   the parse and relax prompts after the built-in ones; "none" (or "") forgets them. */
+static SuqlStatus set_examples(Agent *a, const char *value, SuqlErr *err)
+{
+	char *text = NULL;
+	if (*value && !str_ieq(value, "none")) {
+		size_t len;
+		text = util_read_file(value, &len);
+		if (!text)
+			return err_set(err, SUQL_USAGE, "chat.examples: cannot read %s: %s", value,
+			               strerror(errno));
+		if (memchr(text, '\0', len)) {
+			free(text);
+			return err_set(err, SUQL_USAGE, "chat.examples: %s is not a text file", value);
+		}
+	}
+	free(a->examples);
+	free(a->examples_path);
+	a->examples = text;
+	a->examples_path = text ? xstrdup(value) : NULL;
+	return SUQL_OK;
+}
+
 SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 {
 	int i = 0;
@@ -105,7 +131,7 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 		i++;
 	if (i == NCHAT)
 		return err_set(err, SUQL_USAGE, "unknown setting '%s' (chat.limit, chat.relax, "
-		               "chat.context, chat.result_bytes, chat.tables)", key);
+		               "chat.context, chat.result_bytes, chat.tables, chat.examples)", key);
 	long n;
 	switch (chat_keys[i].k) {
 	case CS_LIMIT:
@@ -115,8 +141,11 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 		a->limit = (int)n;
 		break;
 	case CS_RELAX:
+		if (!str_parse_bool(value, &a->relax) && !number(value, 0, AGENT_RELAX_MAX, &n))
+			return err_set(err, SUQL_USAGE, "chat.relax takes on, off or a number of tries "
+			               "from 0 to %d, not '%s'", AGENT_RELAX_MAX, value);
 		if (!str_parse_bool(value, &a->relax))
-			return err_set(err, SUQL_USAGE, "chat.relax takes on or off, not '%s'", value);
+			a->relax = (int)n;
 		break;
 	case CS_CONTEXT:
 		if (!number(value, 0, 1000, &n))
@@ -134,6 +163,8 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 		free(a->tables);
 		a->tables = *value && !str_ieq(value, "all") ? xstrdup(value) : NULL;
 		break;
+	case CS_EXAMPLES:
+		return set_examples(a, value, err);
 	}
 	return SUQL_OK;
 }
@@ -141,10 +172,14 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 void agent_settings(const Agent *a, SBuf *out)
 {
 	sb_printf(out, "chat.limit = %d\n", a->limit);
-	sb_printf(out, "chat.relax = %s\n", a->relax ? "on" : "off");
+	if (a->relax <= 1)
+		sb_printf(out, "chat.relax = %s\n", a->relax ? "on" : "off");
+	else
+		sb_printf(out, "chat.relax = %d\n", a->relax);
 	sb_printf(out, "chat.context = %d\n", a->context);
 	sb_printf(out, "chat.result_bytes = %zu\n", a->result_bytes);
 	sb_printf(out, "chat.tables = %s\n", a->tables ? a->tables : "all");
+	sb_printf(out, "chat.examples = %s\n", a->examples_path ? a->examples_path : "none");
 }
 
 /* ---- the dialogue ---- */

@@ -60,6 +60,38 @@ char *agent_extract_query(const char *reply)
 	return xstrndup(s, n);
 }
 
+/* ---- the answer in a short-answer reply ---- */
+
+char *agent_read_short(const char *reply)
+{
+	static const char *const labels[] = {"short answer:", "succinct answer:", "answer:", NULL};
+	const char *s = reply ? reply : "";
+	size_t n = strlen(s);
+	str_trim(&s, &n);
+	for (int i = 0; labels[i]; i++)
+		if (n >= strlen(labels[i]) && strncasecmp(s, labels[i], strlen(labels[i])) == 0) {
+			s += strlen(labels[i]);
+			n -= strlen(labels[i]);
+			str_trim(&s, &n);
+			break;
+		}
+	if (memchr(s, '\n', n))   /* the first line holds the answer; the rest is talk */
+		n = (size_t)((const char *)memchr(s, '\n', n) - s);
+	str_trim(&s, &n);
+	if (n >= 2 && ((s[0] == '"' && s[n - 1] == '"') || (s[0] == '\'' && s[n - 1] == '\''))) {
+		s++;
+		n -= 2;
+		str_trim(&s, &n);
+	}
+	if (n && s[n - 1] == '.' && !(n >= 2 && isupper((unsigned char)s[n - 2]) &&
+	                              (n == 2 || s[n - 3] == ' ' || s[n - 3] == '.')))
+		n--;   /* a full stop, not the one of an initial ("Frank W.") */
+	if (str_nieq(s, n, "no answer") || str_nieq(s, n, "no info") || str_nieq(s, n, "none") ||
+	    str_nieq(s, n, "unknown"))
+		n = 0;
+	return xstrndup(s, n);
+}
+
 /* ---- checking a query ---- */
 
 const char *agent_stmt_words(int kind)

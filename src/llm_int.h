@@ -25,7 +25,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#define LLM_OFFLINE_VERSION "offline-lexical-1"
+#define LLM_OFFLINE_VERSION "offline-lexical-2"
 #define LLM_OFFLINE_LABEL   "offline (lexical, no language model)"
 #define LLM_DEFAULT_URL     "https://api.openai.com/v1"
 #define LLM_DEFAULT_MODEL   "gpt-4o-mini"
@@ -200,6 +200,11 @@ void off_terms_add(TextTerms *t, const char *stem);
 int off_related(const char *a, const char *b);
 int off_sentiment(const char *stem);
 int off_generic(const char *stem);
+/* -1 for a word saying there is little of something (short, brief, little), +1 for much
+   (long, lengthy, forever), 0 otherwise. */
+int off_degree(const char *stem);
+/* A word after which the clause carries the sentence's opinion: but, however, yet. */
+int off_contrast(const char *w, size_t n);
 
 /* ---- text extraction shared by the offline backend and reply parsing (llm_offline_extract.c) ---- */
 

@@ -12,17 +12,23 @@
  *   related-words table; its coverage is the share of focus words it matches. The sentences
  *   with the highest coverage (at least half of the focus words) are the evidence.
  * - Yes/no: each evidence sentence votes. With a sentiment question, the vote is the sign of
- *   the sentence's sentiment (negation flips a word's sentiment) times the question's; a
- *   sentence without sentiment, or a question without it, votes -1 when a matched word is
- *   negated ("not romantic at all", "never had to wait") or is an opposite ("loud" for
- *   "quiet"; "wasn't loud" is then +1), else +1. More yes than no votes answers yes; no
- *   evidence answers no.
- * - VERIFY compares that answer with the expected value ('No' inverts). An expected value
- *   other than yes/no passes when a sentence matching a focus word (any sentence when none
- *   does) contains it, word by word and stem by stem ('Rio' in "born in Rio").
- * - ANSWER: a yes/no question gets Yes or No; a typed answer is the date or number nearest to
- *   a focus word in the best-ranked sentence that has one (coverage, then BM25, then order);
- *   any other answer is the best-ranked sentence itself, or unknown when none matches.
+ *   the sentence's sentiment (negation flips a word's sentiment; after "but" the clause that
+ *   follows decides) times the question's; a question of sentiment alone ("does the
+ *   reviewer recommend it?") has no focus words and takes every sentence with sentiment as
+ *   evidence. A question of degree ("is the wait short?") is answered by how much of the
+ *   thing each sentence tells of: a degree word of the same or opposite group, or, without
+ *   one, none of it when the thing is negated ("never had to wait") and much of it
+ *   otherwise. Other sentences vote -1 when a matched word is negated ("not romantic at
+ *   all") or is an opposite ("loud" for "quiet"; "wasn't loud" is then +1), else +1. More
+ *   yes than no votes answers yes, more no votes no; no evidence or a tie is unknown.
+ * - VERIFY compares that answer with the expected value ('No' inverts); unknown fails every
+ *   comparison, as the prompt tells a model. An expected value other than yes/no passes
+ *   when a sentence matching a focus word (any sentence when none does) contains it, word by
+ *   word and stem by stem ('Rio' in "born in Rio").
+ * - ANSWER: a yes/no question gets Yes, No or unknown; a typed answer is the date or number
+ *   nearest to a focus word in the best-ranked sentence that has one (coverage, then BM25,
+ *   then order); any other answer is the best-ranked sentence itself, or unknown when none
+ *   matches.
  * - SUMMARY: the most central sentences (summed word overlap with the others), kept in their
  *   original order, no repeats, within a word budget.
  * - CLASSIFY: permitted values equal to the literal (ignoring case and plurals) win alone;
@@ -46,6 +52,8 @@ typedef struct Query {
 	int qneg;      /* the question is negated ("Is it not ...?") */
 	int yesno;     /* starts like a yes/no question */
 	int year;      /* asks for a year */
+	int degree;    /* the focus word that asks how much ("is the wait short?"); -1: none */
+	int dsign;     /* its off_degree: -1 little, +1 much */
 	TextTerms terms;
 } Query;
 
@@ -69,8 +77,15 @@ static void query_init(Query *q, const char *question)
 	int nw;
 	off_words(question, strlen(question), &w, &nw);
 	q->yesno = nw > 0 && is_aux(question + w[0].off, w[0].len);
+	q->degree = -1;
+	int senti = 0;
+	for (int i = 0; i < nw; i++)
+		senti |= w[i].senti != 0;
 	q->focus = xcalloc((size_t)nw + 1, sizeof *q->focus);
-	for (int pass = 0; pass < 2 && q->nfocus == 0; pass++) {
+	/* the second pass takes generic words back when nothing else is left, except in a
+	   question of sentiment alone ("does the reviewer recommend it?"): there the text's
+	   sentiment answers, wherever it is said */
+	for (int pass = 0; pass < 2 - senti && q->nfocus == 0; pass++) {
 		for (int i = 0; i < nw; i++) {
 			if (w[i].stop || w[i].isneg || (pass == 0 && is_aux(question + w[i].off, w[i].len)))
 				continue;
@@ -94,8 +109,13 @@ static void query_init(Query *q, const char *question)
 			q->year = 1;
 	}
 	q->qs = q->qs > 0 ? 1 : q->qs < 0 ? -1 : 0;
-	for (int i = 0; i < q->nfocus; i++)
+	for (int i = 0; i < q->nfocus; i++) {
 		off_terms_add(&q->terms, q->focus[i]);
+		if (q->degree < 0 && q->nfocus > 1 && off_degree(q->focus[i])) {
+			q->degree = i;
+			q->dsign = off_degree(q->focus[i]);
+		}
+	}
 	off_words_free(w, nw);
 }
 
@@ -120,16 +140,27 @@ static Match match(const Query *q, const OffSent *s)
 {
 	Match m = {0};
 	m.pos = (size_t)-1;
-	int matched = 0, negated = 0, sent = 0;
-	for (int i = 0; i < s->nw; i++)
+	int matched = 0, negated = 0, sent = 0, after = 0;
+	/* the sentence's sentiment; after a contrast ("I wanted to love it, but it runs
+	   small"), the clause after it when that clause has any */
+	for (int i = 0; i < s->nw; i++) {
+		if (off_contrast(s->s + s->w[i].off, s->w[i].len)) {
+			sent += after;
+			after = 0;
+			continue;
+		}
 		if (!s->w[i].stop)
-			sent += s->w[i].neg ? -s->w[i].senti : s->w[i].senti;
+			after += s->w[i].neg ? -s->w[i].senti : s->w[i].senti;
+	}
+	sent = after ? after : sent;
 	if (q->nfocus == 0) {
 		m.cover = q->qs && sent ? 1 : 0;
 		m.vote = (sent > 0 ? 1 : -1) * q->qs;
 		m.pos = 0;
 		return m;
 	}
+	/* stance of the sentence on the degree word: +1 much, -1 little, 0 unsaid */
+	int stance = 0, head = 0, head_neg = 0;
 	for (int f = 0; f < q->nfocus; f++) {
 		for (int i = 0; i < s->nw; i++) {
 			const OffWord *w = &s->w[i];
@@ -139,16 +170,33 @@ static Match match(const Query *q, const OffSent *s)
 			if (!r)
 				continue;
 			matched++;
-			if (r * (w->neg ? -1 : 1) < 0)
+			int sign = r * (w->neg ? -1 : 1);
+			if (sign < 0)
 				negated = 1;
+			if (f == q->degree)
+				stance = sign * q->dsign;
+			else
+				head = 1, head_neg |= w->neg;
 			if (w->off < m.pos)
 				m.pos = w->off;
 			break;
 		}
 	}
+	if (q->degree >= 0 && !head && stance) {
+		matched--;   /* how much of something else: "the short rib" says nothing of a wait */
+		stance = 0;
+	} else if (q->degree >= 0 && head && !stance) {
+		/* the thing itself is mentioned but not how much of it: none of it ("never had
+		   to wait") is as little as can be; speaking of it at all ("we waited for our
+		   table") tells of much of it */
+		stance = head_neg ? -1 : 1;
+		matched++;
+	}
 	m.cover = (double)matched / q->nfocus;
 	if (q->qs && sent)
 		m.vote = (sent > 0 ? 1 : -1) * q->qs;
+	else if (q->degree >= 0 && stance)
+		m.vote = stance == q->dsign ? 1 : -1;
 	else
 		m.vote = negated ? -1 : 1;
 	return m;
@@ -184,7 +232,7 @@ static Match *rank(const Query *q, const OffDoc *d)
 	return m;
 }
 
-/* 1 yes, 0 no (also when the text says nothing about it). */
+/* 1 yes, -1 no, 0 unknown: the text says nothing about it, or as much for as against. */
 static int decide(const Query *q, const OffDoc *d)
 {
 	double best = 0;
@@ -199,10 +247,10 @@ static int decide(const Query *q, const OffDoc *d)
 		}
 		votes += m.vote;
 	}
-	if (best == 0)
+	if (best == 0 || votes == 0)
 		return 0;
 	int yes = votes > 0;
-	return q->qneg ? !yes : yes;
+	return (q->qneg ? !yes : yes) ? 1 : -1;
 }
 
 static int is_yes(const char *v)
@@ -276,11 +324,12 @@ static void verify_item(const LlmCall *c, const Query *q, LlmItem *it)
 		yn_expected |= is_yes_no(c->expected[e]);
 	int pass;
 	if (yn_expected) {
+		/* a text that does not say fails any comparison, as the prompt tells a model */
 		int ans = decide(q, &d);
-		int eq = c->nexpected == 0 ? ans : 0;
+		int eq = c->nexpected == 0 ? ans > 0 : 0;
 		for (int e = 0; e < c->nexpected; e++)
-			eq |= is_yes_no(c->expected[e]) && is_yes(c->expected[e]) == ans;
-		pass = op_negated(c) ? !eq : eq;
+			eq |= is_yes_no(c->expected[e]) && (is_yes(c->expected[e]) ? 1 : -1) == ans;
+		pass = ans != 0 && (op_negated(c) ? !eq : eq);
 	} else {
 		pass = verify_value(q, &d, c);
 	}
@@ -350,8 +399,8 @@ static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 	off_doc(it->passages, it->npassages, &d);
 	LlmShape sh = c->shape;
 	if (sh == LLM_SHAPE_YESNO || sh == LLM_SHAPE_BOOL || (q->yesno && sh == LLM_SHAPE_TEXT)) {
-		int yes = decide(q, &d);
-		it->text = xstrdup(yes ? "Yes" : "No");
+		int ans = decide(q, &d);
+		it->text = xstrdup(ans > 0 ? "Yes" : ans < 0 ? "No" : "unknown");
 		llm_convert(sh == LLM_SHAPE_TEXT ? LLM_SHAPE_YESNO : sh, it->text, &it->value,
 		            &it->warning);
 		off_doc_free(&d);

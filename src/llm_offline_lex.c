@@ -4,6 +4,9 @@
  * and "quiet" meets "wasn't loud". The tables are written as plain words and stemmed once
  * with the same Snowball stemmer as everything else, so "parking" meets "park".
  *
+ * Degree words say how much there is of the thing asked about: "short" (little of it) and
+ * "long" (much of it), as in "is the wait short?". off_degree names them for llm_offline.c.
+ *
  * Negation scope: a negation word (not, no, never, n't, without, ...) negates the next four
  * words of its clause; a comma, semicolon, colon, parenthesis, dash or one of "but",
  * "although", "though", "however", "yet", "except", "whereas" ends the clause.
@@ -33,7 +36,7 @@ static const char *const related_words[] = {
 	"vegan plant",
 	"vegetarian veggie meatless",
 	"wifi internet",
-	"outdoor outdoors outside patio terrace garden sidewalk",
+	"outdoor outdoors outside patio terrace garden sidewalk alfresco fresco rooftop courtyard",
 	"dog dogs pet pets puppy",
 	"fast quick quickly prompt speedy",
 	"slow slowly sluggish",
@@ -54,30 +57,38 @@ static const char *const related_words[] = {
 	"reservation reservations booking reserve",
 	"music band dj",
 	"accessible wheelchair ramp",
+	"easy easily simple painless convenient",
+	"hard difficult tough nightmare impossible tricky challenging",
+	/* degree: how much of something there is (off_degree) */
+	"short brief little minimal",
+	"long lengthy forever ages endless",
 	NULL,
 };
 
 /* Pairs of groups above (by their first word) that mean the opposite. */
 static const char *const opposite_words[][2] = {
 	{"quiet", "loud"}, {"cheap", "expensive"}, {"fast", "slow"}, {"clean", "dirty"},
-	{NULL, NULL},
+	{"easy", "hard"}, {"short", "long"}, {NULL, NULL},
 };
 
 static const char *const positive_words =
 	"good great excellent amazing awesome wonderful fantastic delicious tasty love loved "
 	"lovely nice best perfect friendly welcoming attentive superb outstanding enjoy enjoyed "
 	"pleasant recommend recommended beautiful cozy charming fun helpful impressive incredible "
-	"favorite ideal suitable worth terrific yummy";
+	"favorite ideal suitable worth terrific yummy happy pleased satisfied thrilled glad "
+	"flattering gorgeous comfortable cute stunning";
 static const char *const negative_words =
 	"bad terrible awful horrible poor worst rude bland disappointing disappointed mediocre "
 	"gross disgusting unfriendly inattentive stale greasy avoid hate hated unpleasant boring "
-	"underwhelming soggy burnt inedible unsuitable waste dreadful";
+	"underwhelming soggy burnt inedible unsuitable waste dreadful unhappy dissatisfied "
+	"regret unflattering uncomfortable flimsy unfortunately";
 
 /* Words too common in questions about places to pick the rows that matter. */
 static const char *const generic_words =
 	"restaurant place spot venue option options people review reviews reviewer reviewers "
 	"mention mentioned say says said customer customers guest guests thing things serve "
-	"serves offer offers really lot";
+	"serves offer offers really lot buy bought buying purchase item product think feel "
+	"completely totally absolutely extremely enough eat eating dine dining";
 
 typedef struct StemSet {
 	char **stem;
@@ -100,6 +111,7 @@ static void add_words(StemSet *set, const char *words, int group)
 
 static StemSet related, positive, negative, generic;
 static int opposite[16][2], nopposite;
+static int low_group = -1, high_group = -1;   /* the degree groups: "short", "long" */
 
 static int group_of_word(const char *w)
 {
@@ -128,6 +140,8 @@ static void init_tables(void)
 		opposite[nopposite][1] = group_of_word(opposite_words[i][1]);
 		nopposite++;
 	}
+	low_group = group_of_word("short");
+	high_group = group_of_word("long");
 }
 
 static int in_set(const StemSet *set, const char *stem)
@@ -162,6 +176,15 @@ int off_related(const char *a, const char *b)
 	return r;
 }
 
+int off_degree(const char *stem)
+{
+	init_tables();
+	for (int i = 0; i < related.n; i++)
+		if (strcmp(related.stem[i], stem) == 0)
+			return related.group[i] == low_group ? -1 : related.group[i] == high_group;
+	return 0;
+}
+
 int off_sentiment(const char *stem)
 {
 	init_tables();
@@ -182,6 +205,11 @@ static int is_breaker(const char *w, size_t n)
 		if (str_nieq(w, n, br[i]))
 			return 1;
 	return 0;
+}
+
+int off_contrast(const char *w, size_t n)
+{
+	return str_nieq(w, n, "but") || str_nieq(w, n, "however") || str_nieq(w, n, "yet");
 }
 
 void off_words(const char *s, size_t n, OffWord **out, int *nout)
@@ -207,6 +235,8 @@ void off_words(const char *s, size_t n, OffWord **out, int *nout)
 		w[i].isneg = text_is_negation(p, len);
 		w[i].neg = scope > 0;
 		w[i].senti = off_sentiment(w[i].stem);
+		if (i > 0 && strcmp(w[i].stem, "hour") == 0 && strcmp(w[i - 1].stem, "happi") == 0)
+			w[i - 1].senti = 0;   /* "happy hour" is a name, not a feeling */
 		if (scope > 0)
 			scope--;
 		if (w[i].isneg)

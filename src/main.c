@@ -6,8 +6,10 @@
  * script. The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
  * system error (bad option, database or file that cannot be opened), 3 the LLM backend
  * failed, 130 a script stopped by Ctrl-C.
+ * With --eval BENCH it runs a benchmark instead (eval.h).
  */
 #include "agent.h"
+#include "eval.h"
 #include "llm.h"
 #include "repl.h"
 
@@ -38,6 +40,7 @@ typedef struct Cli {
 	int nsets;
 	int done;             /* --help, --version: exit 0 at once */
 	int chat;             /* --chat */
+	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
 	int argc;             /* the command line, for an option that takes a second word */
 	char **argv;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
@@ -65,6 +68,7 @@ static SuqlStatus opt_llm(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_import(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_chat(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_eval(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
 	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
@@ -102,6 +106,14 @@ static const CliOption options[] = {
 	 "--array-sep S, --columns LIST, --delimiter C, --index)", opt_import},
 	{0, "chat", NULL, "start in chat mode (:chat): each line is a question in plain words; "
 	 "needs a language model", opt_chat},
+	{0, "eval", "BENCH", "evaluate suql on the benchmark BENCH (JSONL: questions with gold "
+	 "answers) over DATABASE: print precision, recall, F1 or exact match, with model calls "
+	 "and tokens, and exit", opt_eval},
+	{0, "way", "WAYS", "with --eval: how the questions run: suql (each case's gold SUQL), "
+	 "chat (the chat agent), linearize (rows as text passages, BM25, the model reads them), "
+	 "comma-separated, or all", opt_eval},
+	{0, "report", "FILE", "with --eval: write each case's result to FILE as a JSON line; an "
+	 "existing FILE is resumed", opt_eval},
 	{0, "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
 	{0, "help-man", "SECTION", "print the manual page's OPTIONS or META-COMMANDS section, "
@@ -238,6 +250,18 @@ static SuqlStatus opt_chat(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 	Action *a = add_action(cli, ACT_META, NULL, 0);
 	a->argv[a->argc++] = "chat";
 	cli->chat = 1;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_eval(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)err;
+	if (strcmp(o->name, "eval") == 0)
+		cli->eval = arg;
+	else if (strcmp(o->name, "way") == 0)
+		cli->way = arg;
+	else
+		cli->report = arg;
 	return SUQL_OK;
 }
 
@@ -460,6 +484,23 @@ int main(int argc, char **argv)
 	Cli cli = {0};
 	int status = parse_args(&cli, argc, argv);
 	if (status || cli.done) {
+		free(cli.acts);
+		free(cli.sets);
+		return status;
+	}
+	if (!cli.eval && (cli.way || cli.report)) {
+		fprintf(stderr, "error: --%s goes with --eval BENCH\n", cli.way ? "way" : "report");
+		status = 2;
+	} else if (cli.eval && cli.nacts) {
+		fprintf(stderr, "error: --eval runs alone: leave out -c, -f, --import and --chat\n");
+		status = 2;
+	} else if (cli.eval) {   /* suql --eval BENCH DATABASE: nothing else runs */
+		EvalConfig ec = {cli.eval, cli.db, cli.way, cli.report, &cli.llm,
+		                 (const char *const *)cli.sets, cli.nsets,
+		                 cli.mode_set ? cli.mode : RENDER_TABLE, !cli.no_headers};
+		status = eval_main(&ec);
+	}
+	if (status || cli.eval) {
 		free(cli.acts);
 		free(cli.sets);
 		return status;

@@ -19,7 +19,7 @@
 #     @@ args --chat $DB      suql's arguments in sh syntax (the default); $DB, $TMP, $URL
 #     @@ stdin / @@ stdout / @@ stderr / @@ status N     as in tests/transcripts
 #     @@ requests             one line: the steps the server was asked, in order (route,
-#     route parse respond     parse, repair, relax, respond, empty; other requests, such as
+#     route parse respond     parse, repair, relax, respond, empty, short; other requests, such as
 #                             the engine's own, are left out)
 #     @@ request parse 2      checks on the messages of the 2nd parse request: lines
 #     + TEXT                  "+ TEXT" (must appear) and "- TEXT" (must not)
@@ -65,6 +65,7 @@ step_of() {
 	*"Task: loosen"*) echo relax ;;
 	*"Task: answer the user"*) echo respond ;;
 	*"Task: tell the user"*) echo empty ;;
+	*"Task: extract the short answer"*) echo short ;;
 	*) echo other ;;
 	esac
 }
