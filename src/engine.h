@@ -59,6 +59,14 @@ void engine_set_readonly(Engine *e, int on);
    times on|off. engine_settings writes "key = value" lines. */
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
 void engine_settings(const Engine *e, SBuf *out);
+/* :enum: the stored ENUM mappings (suql_enum_map), one a line: "table.column 'literal' ->
+   {'value', ...} (by MODEL)". */
+SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
+/* :enum forget: remove the mappings of table.column (NULL: every column), of one literal
+   (NULL: all of them); *n says how many went. */
+SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err);
+
 /* Carry the settings over to a newly opened engine (:open). */
 void engine_copy_settings(Engine *to, const Engine *from);
 

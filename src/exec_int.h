@@ -98,12 +98,14 @@ typedef struct Sig {
 	int pg;               /* ANSWER: PgType of a typed answer, PGT_NONE for text */
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
 	char *key;            /* all of the above in one string (interning) */
+	long unread;          /* values whose replies could not be read (unknown) */
+	char *unread_sample;  /* what the model replied for the first of them */
 } Sig;
 
 /* ---- the memo ---- */
 
 typedef struct MemoVal {
-	int verdict;          /* VERIFY: 1, 0, or -1 (NULL) */
+	int verdict;          /* VERIFY: 1, 0, or -1 (NULL: no text, or an unreadable reply) */
 	char *value;          /* ANSWER, SUMMARY: the converted value, NULL when none */
 	char *warning;        /* why value is NULL */
 	int warned;
@@ -233,8 +235,11 @@ typedef struct Occ {
 typedef struct EnumLit {
 	char *text;           /* the literal */
 	int permitted;        /* one of the permitted values as it is */
-	int known;            /* mapping known (from the map or classified) */
+	int known;            /* mapping known (from the map or classified), or unknown below */
 	int classified_now;
+	int unknown;          /* the model's reply could not be read: the comparison is NULL */
+	char *reply;          /* unknown: what the model replied */
+	char *other_model;    /* a stored mapping made by another model (classified again) */
 	char **vals;          /* the permitted values it means */
 	int nvals;
 } EnumLit;
@@ -302,6 +307,7 @@ typedef struct Unit {
 	int count_exact;
 	/* what the walk did (counters) */
 	long long rows, examined, accepted, rejected;
+	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
 	int ranking;          /* 0 none, 1 retrieval index, 2 in memory */
 	char *rank_note;
 	long long spec_items;
@@ -358,6 +364,7 @@ struct Exec {
 	char *fn_msg;
 	char **warned;        /* warnings already shown */
 	int nwarned;
+	long unread;          /* values and ENUM literals left unknown by unreadable replies */
 
 	int in_fn;            /* evaluating on demand, inside an SQL function */
 	int counting;         /* the functions answer NULL and call nothing (budget counts) */
@@ -382,6 +389,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 /* Record a failure of an SQL function (the first one wins). */
 void exec_fail(Exec *ex, SuqlStatus st, const char *msg);
 void exec_warn(Exec *ex, const char *msg);
+/* A reply the model gave for one value could not be read (reply: what it said). */
+void exec_unread(Exec *ex, int sig, const char *reply);
 /* Run one SQL text and read one integer (count(*)); -1 on error. */
 long long exec_count(Exec *ex, const char *sql);
 /* The error of a statement the engine made: the SQLite message, or the function's. */
@@ -513,7 +522,8 @@ typedef struct Walk {
 	size_t *lens;
 	signed char *sqlv;      /* n * nsqlcols */
 	signed char *atomv;     /* n * natoms: -2 unknown, -1 NULL, 0, 1 */
-	signed char *state;     /* -1 undecided, 1 passed, 0 not */
+	signed char *state;     /* -1 undecided, 1 passed, 0 failed, 2 NULL (unknown) */
+	unsigned char *fresh;   /* passed, and no earlier unit had found the row */
 	unsigned char *busy;    /* an ask is in flight */
 	double *score;
 	long long *order;       /* walk position -> candidate */
