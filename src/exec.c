@@ -328,15 +328,24 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK && freetext) {
 		s = plan_statement(ex, err);
-		int over = ex->set.budget > 0 && ex->worst_total > ex->set.budget &&
+		/* refused before any call when even the expected cost is over the budget (a lazy
+		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
+		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
 		           ex->set.optimize != OPT_PASSAGE;
 		if (s == SUQL_OK && over) {
 			show_plan(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
-			            "more than the budget of %ld; raise it with :set budget %lld (or "
-			            ":set budget 0 for no limit), or narrow the query",
-			            ex->worst_total, ex->set.budget, ex->worst_total);
+			if (ex->expect_total < ex->worst_total)
+				s = err_set(err, SUQL_BUDGET, "this statement is expected to need about %lld "
+				            "LLM calls (up to %lld), more than the budget of %ld; raise it "
+				            "with :set budget %lld (or :set budget 0 for no limit), or narrow "
+				            "the query", ex->expect_total, ex->worst_total, ex->set.budget,
+				            ex->expect_total);
+			else
+				s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
+				            "more than the budget of %ld; raise it with :set budget %lld (or "
+				            ":set budget 0 for no limit), or narrow the query",
+				            ex->worst_total, ex->set.budget, ex->worst_total);
 		}
 		if (s == SUQL_OK && enum_pending(ex) > 0)
 			s = enum_classify(ex, err);

@@ -358,6 +358,9 @@ struct Exec {
 	ExecCounts cnt;
 	long long worst[5];   /* worst-case calls per kind: verify, answer, summary, classify, embed */
 	long long worst_total;
+	long long expect[5];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	                         of their candidates passing): what the budget is checked against */
+	long long expect_total;
 
 	/* a failure inside an SQL function */
 	SuqlStatus fn_status;
@@ -560,6 +563,13 @@ void walk_free(Walk *w);
    their smallest; each wave at most maxwave candidates, a call at most per_call of them. */
 long long walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                            long long per_call);
+/* The calls of the same walk when a share rate of the candidates passes (it stops once
+   need rows passed). */
+long long walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                            long long per_call, double rate);
+/* The pass rate the budget check assumes of a lazy walk: 1 candidate in 50 (the walk's
+   waves are sized for no less). A walk that finds fewer goes on until the budget stops it. */
+#define WALK_EXPECT_RATE 0.02
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
 SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err);
 

@@ -236,6 +236,27 @@ long long walk_worst_calls(long long n, long long need, int natoms, long long ma
 	return calls;
 }
 
+long long walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                            long long per_call, double rate)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	if (need < 0)
+		return walk_worst_calls(n, need, natoms, maxwave, per_call);
+	long long calls = 0, asked = 0, have = 0;
+	while (asked < n && have < need) {
+		long long want = wave_size(need - have, (long long)(rate * (double)asked), asked, rate,
+		                           maxwave);
+		long long sz = want < n - asked ? want : n - asked;
+		calls += natoms * ((sz + per_call - 1) / per_call);
+		asked += sz;
+		have = (long long)(rate * (double)asked + 1e-9);
+	}
+	return calls;
+}
+
 static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;

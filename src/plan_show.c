@@ -175,6 +175,22 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 	}
 }
 
+/* "12 LLM calls (verify 10, classify 2)" */
+static void show_cost(SBuf *out, const long long *per, long long total)
+{
+	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
+	sb_printf(out, "%lld LLM call%s", total, total == 1 ? "" : "s");
+	int first = 1;
+	for (int k = 0; k < 5; k++) {
+		if (!per[k])
+			continue;
+		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], per[k]);
+		first = 0;
+	}
+	if (!first)
+		sb_putc(out, ')');
+}
+
 void show_plan(Exec *ex, SBuf *out)
 {
 	sb_truncate(out, 0);
@@ -211,25 +227,28 @@ void show_plan(Exec *ex, SBuf *out)
 	print_stmt(pr, ex->ast->stmt);
 	sb_printf(out, "sqlite: %s\n", print_text(pr));
 	print_free(pr);
-	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
-	sb_printf(out, "worst case: %lld LLM call%s", ex->worst_total,
-	          ex->worst_total == 1 ? "" : "s");
-	int first = 1;
-	for (int k = 0; k < 5; k++) {
-		if (!ex->worst[k])
-			continue;
-		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], ex->worst[k]);
-		first = 0;
+	int lazy = ex->expect_total < ex->worst_total;
+	if (lazy) {
+		sb_puts(out, "expected: at most ");
+		show_cost(out, ex->expect, ex->expect_total);
+		sb_puts(out, " while at least 1 candidate in 50 passes (the walk stops at the "
+		        "LIMIT)\n");
 	}
-	if (!first)
-		sb_putc(out, ')');
+	sb_puts(out, "worst case: ");
+	show_cost(out, ex->worst, ex->worst_total);
+	if (lazy)
+		sb_puts(out, ", if too few candidates pass");
 	if (ex->set.optimize == OPT_PASSAGE)
 		sb_puts(out, "; the budget is not applied in passage mode\n");
-	else if (ex->set.budget > 0)
-		sb_printf(out, "; budget %ld%s\n", ex->set.budget,
-		          ex->worst_total > ex->set.budget ? ": over it, refused" : "");
-	else
+	else if (ex->set.budget <= 0)
 		sb_puts(out, "; no budget\n");
+	else if (ex->expect_total > ex->set.budget)
+		sb_printf(out, "; budget %ld: over it, refused\n", ex->set.budget);
+	else if (ex->worst_total > ex->set.budget)
+		sb_printf(out, "; budget %ld: the statement stops there if it needs more\n",
+		          ex->set.budget);
+	else
+		sb_printf(out, "; budget %ld\n", ex->set.budget);
 }
 
 /* "conjunct 2", or "block 3, conjunct 2" when several blocks were walked, or "the tree" */

@@ -32,7 +32,8 @@ plan:
     walk: lazy, stops once 1 row passed (LIMIT); candidates in the query's ORDER BY order; waves sized from the pass rate
     result column summary(reviews): projection last, on the returned rows only (at most 1)
   sqlite: SELECT name, suql_summary(0, reviews) AS "summary(reviews)" FROM r WHERE suql_atom(1, reviews, 'is it romantic?') ORDER BY id LIMIT 1
-  worst case: 3 LLM calls (verify 2, summary 1); budget 1000
+  expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
+  worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
 counters:
   conjunct 1: 3 candidates after the structured filter; 3 judged: 2 passed, 1 failed (more than the 1 the LIMIT needs: the candidates of a call are judged together)
   projection last: 1 row kept, 1 value
