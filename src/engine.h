@@ -50,8 +50,9 @@ int engine_complete(const char *sql, size_t len);
 
 /* Read-only mode (the chat agent's statements): while on, a user's statement that would
    write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
-   is refused when it is prepared, by an SQLite authorizer, and the database is unchanged.
-   suql's own bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
+   is refused when it is prepared, by an SQLite authorizer, and the database is unchanged;
+   so is one that reads a table marked as holding evaluation labels (catalog.h). suql's own
+   bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
 void engine_set_readonly(Engine *e, int on);
 
 /* Engine settings for :set; unknown keys are an error. Keys (doc/engine.md):

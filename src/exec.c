@@ -262,8 +262,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	ex->e->guard = 0;
 	SuqlStatus s = SUQL_OK;
 	if (rc == SQLITE_AUTH)
-		s = err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
-		            "and statements here may only read it");
+		s = engine_refused(ex->e, err);
 	else if (rc != SQLITE_OK)
 		s = exec_user_error(ex->db, pr, ex->sql, ex->len, err);
 	if (st) {

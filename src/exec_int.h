@@ -75,6 +75,9 @@ struct Engine {
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
 	int guard;        /* set while a user statement is prepared in read-only mode */
+	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
+	int nhidden;
+	const char *denied;   /* the hidden table the authorizer last refused (in hidden) */
 	EngineSettings set;
 	Exec *cur;        /* the statement running, for the SQL functions */
 	unsigned long seq;
@@ -383,6 +386,9 @@ struct Exec {
    name. off < 0: no known position. */
 SuqlStatus exec_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
                            long off, size_t tlen, SuqlErr *err);
+
+/* engine.c: the refusal of a statement the read-only authorizer denied */
+SuqlStatus engine_refused(Engine *e, SuqlErr *err);
 
 /* exec.c */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,

@@ -327,6 +327,38 @@ static SuqlStatus m_enum(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return st;
 }
 
+/* :labels, :labels TABLE on|off */
+static SuqlStatus m_labels(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	sqlite3 *db = engine_db(env->engine);
+	if (argc == 1) {
+		char **v;
+		int n = catalog_prop_tables(db, CATALOG_LABELS, "on", &v);
+		if (n == 0)
+			fputs("no table is marked as holding evaluation labels\n", env->out);
+		for (int i = 0; i < n; i++) {
+			fprintf(env->out, "%s\n", v[i]);
+			free(v[i]);
+		}
+		free(v);
+		return SUQL_OK;
+	}
+	int on;
+	if (argc != 3 || !str_parse_bool(argv[2], &on))
+		return err_set(err, SUQL_USAGE, "usage: :labels, or :labels TABLE on|off");
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, REPL_VISIBLE_TABLES " AND type = 'table' AND name = ?1 COLLATE "
+	                       "NOCASE", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, argv[1], -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	if (!found)
+		return err_set(err, SUQL_ERROR, "no such table: %s", argv[1]);
+	return catalog_prop_set(db, argv[1], CATALOG_LABELS, on ? "on" : NULL, err);
+}
+
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 const MetaCommand meta_commands[] = {
@@ -354,6 +386,8 @@ const MetaCommand meta_commands[] = {
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},
+	{"labels", "[TABLE on|off]", "list the tables marked as holding evaluation labels (answer "
+	 "keys), or mark one: chat mode neither shows them to the model nor reads them", m_labels},
 	{"enum", "[forget [TABLE.COLUMN [VALUE]]]", "list the stored ENUM mappings (literal -> "
 	 "values, and the model that made each), or forget them so they are classified again",
 	 m_enum},

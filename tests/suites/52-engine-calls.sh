@@ -9,7 +9,7 @@ B=$SUQL_BUILD
 T=$SUQL_TMP/calls
 mkdir -p "$T"
 demo=$T/demo.db
-cp "$B/demo.db" "$demo"
+sh tests/demo-db.sh "$demo"
 
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
