@@ -335,11 +335,11 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			show_plan(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
 			if (ex->expect_total < ex->worst_total)
-				s = err_set(err, SUQL_BUDGET, "this statement is expected to need about %lld "
-				            "LLM calls (up to %lld), more than the budget of %ld; raise it "
-				            "with :set budget %lld (or :set budget 0 for no limit), or narrow "
-				            "the query", ex->expect_total, ex->worst_total, ex->set.budget,
-				            ex->expect_total);
+				s = err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
+				            "LLM calls (%lld in the worst case), more than the budget of %ld; "
+				            "raise it with :set budget %lld (or :set budget 0 for no limit), "
+				            "or narrow the query", ex->expect_total, ex->worst_total,
+				            ex->set.budget, ex->expect_total);
 			else
 				s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
 				            "more than the budget of %ld; raise it with :set budget %lld (or "
@@ -386,10 +386,10 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		/* the cap stopped the statement while it ran: what was spent is spent */
 		long sent = llm_stats_statement(e->llm)->total.requests;
 		err_clear(err);
-		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model, "
-		            "after %ld were sent, before the statement was complete (no rows are "
-		            "returned); raise it with :set budget N (0 for no limit), or narrow the "
-		            "query", ex->set.budget, sent);
+		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
+		            "(%ld made) before the statement was complete, so no rows are returned; "
+		            "raise it with :set budget N (0 for no limit), or narrow the query",
+		            ex->set.budget, sent);
 	}
 	warn_unread(ex);
 	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))

@@ -300,7 +300,8 @@ static void show_walks(Exec *ex, SBuf *out)
 static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 {
 	if (llm_is_offline(ex->llm)) {
-		sb_puts(out, "requests: none sent (the offline backend runs here)\n");
+		sb_printf(out, "requests: %ld, answered here by the offline backend (nothing is "
+		          "sent)\n", t->requests);
 		return;
 	}
 	static const char *const one[LLM_NREASONS] = {
