@@ -40,7 +40,7 @@ counters:
   rows returned: 1
   llm calls: 2 (verify 1, summary 1), carrying 4 candidates in 2 waves
   cache hits: 0
-  requests: none sent (the offline backend runs here)
+  requests: 2, answered here by the offline backend (nothing is sent)
   speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
@@ -61,7 +61,7 @@ counters:
   rows returned: 2
   llm calls: 3 (verify 3), carrying 3 candidates
   cache hits: 0
-  requests: none sent (the offline backend runs here)
+  requests: 3, answered here by the offline backend (nothing is sent)
   on demand: 3 calls made by the functions row by row
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
@@ -87,7 +87,7 @@ counters:
   rows returned: 1
   llm calls: 2 (classify 2)
   cache hits: 0
-  requests: none sent (the offline backend runs here)
+  requests: 2, answered here by the offline backend (nothing is sent)
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 result:

@@ -629,8 +629,10 @@ static void test_cancel_and_cache(void)
 	pthread_join(th, NULL);
 	suql_interrupted = 0;
 	CHECK(st == SUQL_INTERRUPT && b.c[0].status == LLM_CANCELLED, "interrupt: stops the run");
-	CHECK(nrequests() == 2 && llm_stats_session(llm)->total.requests == 2 &&
-	      llm_stats_session(llm)->total.in_flight_cancelled == 2,
+	/* both are normally at the server by then; whichever are, and only those, count */
+	long sent = llm_stats_session(llm)->total.requests;
+	CHECK(sent >= 1 && (size_t)sent == nrequests() &&
+	      llm_stats_session(llm)->total.in_flight_cancelled == sent,
 	      "interrupt: requests sent and dropped are counted as cancelled in flight");
 	batch_clear(&b);
 	llm_close(llm);
