@@ -84,8 +84,8 @@ SuqlStatus agent_prompt(Repl *r, const char *name, const AgentKv *kv, AgentMsgs 
 /* The same, rendered as one text (for templates used inside others, like chat_guide). */
 char *agent_prompt_text(Repl *r, const char *name, const AgentKv *kv, SuqlErr *err);
 
-/* The schema for the prompts: each visible table (or those in tables, comma-separated; a
-   table marked as holding evaluation labels only when tables names it) in
+/* The schema for the prompts: each visible table (or those in tables, comma-separated),
+   but none marked as holding evaluation labels (catalog.h), in
    SUQL DDL with ENUM values when at most 10, preceded by its description when the database
    has one (suql_table_info) and followed by notes on the values of short text and list
    columns. brief: one line per table (name, columns, description) instead. */

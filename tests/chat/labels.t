@@ -1,7 +1,7 @@
 # The demo's restaurant_labels holds the answers the reviews are checked against: chat mode
 # does not show it to the model (it is marked with :labels), and a query that reads it
 # anyway is refused, before and after the repair round. The failed turn's queries are kept
-# by :history and :save. Named in chat.tables, the table is shown again.
+# by :history and :save. Naming it in chat.tables does not show it either.
 @@ rules
 [
  {"match": "Task: decide whether", "content": "{\"database\": true}"},
@@ -50,6 +50,7 @@ route parse respond
 + CREATE TABLE restaurants
 - restaurant_labels
 @@ request parse 2
-+ CREATE TABLE restaurant_labels
++ CREATE TABLE restaurants
+- CREATE TABLE restaurant_labels
 @@ check
 [ "$(jsonl turns.jsonl "SELECT json_extract(j, '$.tried') FROM turns")" = "SELECT id FROM restaurant_labels WHERE romantic = 1" ]
