@@ -336,15 +336,13 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 		return;
 	}
 	sb_printf(out, "tokens: %ld in, %ld out", t->tokens_in, t->tokens_out);
-	if (t->requests == 0)
-		sb_putc(out, '\n');
+	if (!t->est_in && !t->est_out)
+		sb_puts(out, t->tokens_in || t->tokens_out ? " (as the endpoint reported them)\n" : "\n");
 	else if (t->est_in == t->tokens_in && t->est_out == t->tokens_out)
 		sb_puts(out, " (estimated at 4 bytes a token: the endpoint reported no usage)\n");
-	else if (t->est_in || t->est_out)
+	else
 		sb_printf(out, " (%ld in, %ld out of them estimated at 4 bytes a token: some replies "
 		          "reported no usage)\n", t->est_in, t->est_out);
-	else
-		sb_puts(out, " (as the endpoint reported them)\n");
 }
 
 void show_counters(Exec *ex, SBuf *out)
@@ -392,8 +390,9 @@ void show_counters(Exec *ex, SBuf *out)
 		sb_printf(out, "speculative calls: %ld held only such candidates\n",
 		          ex->cnt.spec_calls);
 	if (t->cancelled)
-		sb_printf(out, "cancelled: %ld call%s not sent (the result was complete)\n",
-		          t->cancelled, S(t->cancelled));
+		sb_printf(out, "cancelled: %ld call%s not answered (%s)\n", t->cancelled,
+		          S(t->cancelled), suql_interrupted ? "stopped by Ctrl-C"
+		                                             : "not sent: the result was complete");
 	if (ex->cnt.ondemand_calls)
 		sb_printf(out, "on demand: %ld calls made by the functions row by row\n",
 		          ex->cnt.ondemand_calls);
