@@ -112,6 +112,20 @@ n=$(sqlite3 "$edb" "SELECT count(*) FROM suql_enum_map WHERE tbl = 'restaurants'
 [ "$n" = 1 ] && ok "calls: ... stored in suql_enum_map" || notok "calls: ... stored in suql_enum_map" "rows: $n"
 q "$edb" "SELECT count(*) FROM restaurants WHERE 'coffee' = ANY (cuisines);" --no-cache --set optimize=off
 expect "calls: ... naive mode reads the same mapping" "llm calls" 0
+"$SUQL_PROG" "$edb" -c ":enum forget restaurants.cuisines coffee" >"$T/out" 2>&1
+grep -q "^forgot 1 mapping$" "$T/out" && ok "calls: ... :enum forget removes it" || notok "calls: ... :enum forget removes it" "$(cat "$T/out")"
+q "$edb" "SELECT count(*) FROM restaurants WHERE 'coffee' = ANY (cuisines);" --no-cache
+expect "calls: ... and it is classified again" "llm calls" 1
+
+# --- a map written before mappings were kept per model: rebuilt on the next write, the
+#     models named as they are now, its empty mappings (perhaps from unread replies) dropped
+mdb=$T/oldmap.db
+cp "$demo" "$mdb"
+sqlite3 "$mdb" "CREATE TABLE suql_enum_map (tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, literal TEXT NOT NULL, vals TEXT NOT NULL, options TEXT NOT NULL, model TEXT, PRIMARY KEY (tbl, col, literal)); INSERT INTO suql_enum_map VALUES ('restaurants', 'cuisines', 'coffee', '[\"cafe\"]', 'x', 'offline (lexical, no language model)'), ('restaurants', 'price', 'wallet friendly', '[]', 'x', 'gpt-4o-mini at https://api.openai.com/v1'), ('restaurants', 'price', 'pricey', '[\"expensive\"]', 'x', 'gpt-4o-mini at https://api.openai.com/v1');"
+q "$mdb" "SELECT count(*) FROM restaurants WHERE price = 'affordable';" --no-cache
+got=$(sqlite3 "$mdb" "SELECT group_concat(literal || '=' || model, ', ') FROM (SELECT * FROM suql_enum_map ORDER BY literal)")
+[ "$got" = "affordable=offline-lexical-1, coffee=offline-lexical-1, pricey=gpt-4o-mini" ] &&
+	ok "calls: an old ENUM map is rebuilt with a model per mapping" || notok "calls: an old ENUM map is rebuilt with a model per mapping" "$got"
 
 # --- batches divide the calls
 for b in 1 4 8; do
