@@ -3,7 +3,7 @@
 # build/llmserver misbehaving as the case says, on a database of its own, and checks
 #   - the rows, the exit status and the messages (a warning or an error);
 #   - suql's count of requests ("requests: N sent") against the server's log, and the
-#     number the case expects;
+#     number the case expects (and other counters, where the case says);
 #   - that nothing from a bad reply was cached or stored: the statement run again with the
 #     same cache against a good model returns what a fresh run returns;
 #   - that the database is unchanged (the table, and the ENUM mappings the case expects).
@@ -95,6 +95,7 @@ check_case() {
 	[ "$st" = "$f_status" ] || bad="$bad|status: got $st, want $f_status"
 	[ "$sent" = "$f_requests" ] || bad="$bad|the server received $sent requests, want $f_requests"
 	[ "$counted" = "$sent" ] || bad="$bad|suql counted '$counted' requests, the server $sent"
+	[ -z "$f_counters" ] || grep -qF -- "$f_counters" "$c/counters" || bad="$bad|the counters lack: $f_counters"
 	if [ -n "$f_stderr" ]; then
 		grep -qF -- "$f_stderr" "$c/err" || bad="$bad|stderr lacks: $f_stderr"
 	else
@@ -138,7 +139,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 		check_case "$name"
 		name=${line#== }
 		f_rules="" f_sql="" f_args="" f_rows="" f_status="" f_stderr="" f_requests=""
-		f_stored="" f_again="" ;;
+		f_stored="" f_again="" f_counters="" ;;
 	rules:*) f_rules=${line#rules: } ;;
 	sql:*) f_sql=${line#sql: } ;;
 	args:*) f_args=${line#args: } ;;
@@ -148,6 +149,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	requests:*) f_requests=${line#requests: } ;;
 	stored:*) f_stored=${line#stored: } ;;
 	again:*) f_again=${line#again: } ;;
+	counters:*) f_counters=${line#counters: } ;;
 	*) echo "not ok faults: tests/llm/faults.cases: cannot read: $line" ;;
 	esac
 done <tests/llm/faults.cases
