@@ -83,7 +83,7 @@ check_case() {
 	start_server "$c/rules.json"
 	# shellcheck disable=SC2086
 	run "$c/db" "$c/cache" "$sql" $f_args
-	st=$?
+	status=$?
 	stop_server
 	cp "$T/err" "$c/err"
 	cp "$T/counters" "$c/counters"
@@ -92,7 +92,7 @@ check_case() {
 	rows=$(cat "$T/rows")
 	bad=""
 	[ "$rows" = "$f_rows" ] || bad="$bad|rows: got '$rows', want '$f_rows'"
-	[ "$st" = "$f_status" ] || bad="$bad|status: got $st, want $f_status"
+	[ "$status" = "$f_status" ] || bad="$bad|status: got $status, want $f_status"
 	[ "$sent" = "$f_requests" ] || bad="$bad|the server received $sent requests, want $f_requests"
 	[ "$counted" = "$sent" ] || bad="$bad|suql counted '$counted' requests, the server $sent"
 	[ -z "$f_counters" ] || grep -qF -- "$f_counters" "$c/counters" || bad="$bad|the counters lack: $f_counters"
@@ -120,7 +120,7 @@ check_case() {
 	want=${f_again:-$fresh}
 	[ "$again" = "$want" ] || bad="$bad|run again against a good model: '$again', want '$want' (something bad was remembered)"
 	if [ -z "$bad" ]; then
-		ok "$name: $f_requests request$([ "$f_requests" = 1 ] || echo s), as counted; status $st"
+		ok "$name: $f_requests request$([ "$f_requests" = 1 ] || echo s), as counted; status $status"
 	else
 		# shellcheck disable=SC2046
 		IFS='|'
