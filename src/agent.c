@@ -392,6 +392,11 @@ static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlE
 		agent_kv(kv, "error", "");
 		free(emsg);
 	}
+	if (s != SUQL_OK && query && !t->suql) {
+		free(t->tried);
+		t->tried = query;   /* :history and :save keep what the model wrote */
+		query = NULL;
+	}
 	agent_kv(kv, "query", "");
 	agent_msgs_free(&m);
 	free(reply);
@@ -519,6 +524,7 @@ void agent_turn_free(AgentTurn *t)
 	free(t->suql);
 	free(t->relaxed_from);
 	free(t->also_tried);
+	free(t->tried);
 	agent_rows_free(&t->rows);
 	free(t->digest);
 	free(t->reply);

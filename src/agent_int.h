@@ -26,6 +26,8 @@ typedef struct AgentTurn {
 	char *suql;          /* the query that ran (normalised), NULL when none did */
 	char *relaxed_from;  /* the query that found nothing, when suql is its relaxed form */
 	char *also_tried;    /* a relaxed form of suql that found nothing either */
+	char *tried;         /* the turn failed: the last query the model wrote, which did not
+	                        run to the end (or its reply, when it held no query) */
 	int repaired;        /* suql is the model's correction of a failed query */
 	int limited;         /* the default LIMIT added to suql (0: none was) */
 	AgentRows rows;
@@ -85,7 +87,8 @@ SuqlStatus agent_prompt(Repl *r, const char *name, const AgentKv *kv, AgentMsgs 
 /* The same, rendered as one text (for templates used inside others, like chat_guide). */
 char *agent_prompt_text(Repl *r, const char *name, const AgentKv *kv, SuqlErr *err);
 
-/* The schema for the prompts: each visible table (or those in tables, comma-separated) in
+/* The schema for the prompts: each visible table (or those in tables, comma-separated),
+   but none marked as holding evaluation labels (catalog.h), in
    SUQL DDL with ENUM values when at most 10, preceded by its description when the database
    has one (suql_table_info) and followed by notes on the values of short text and list
    columns. brief: one line per table (name, columns, description) instead. */

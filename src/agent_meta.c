@@ -212,6 +212,10 @@ void agent_history(const Agent *a, FILE *out)
 			snprintf(rows, sizeof rows, "%ld", t->rows.count);
 			put_field(out, "rows:", rows);
 		}
+		if (t->also_tried)
+			put_field(out, "also:", t->also_tried);
+		if (t->tried)
+			put_field(out, "tried:", t->tried);
 		if (t->error)
 			put_field(out, "error:", t->error);
 		if (t->reply)
@@ -242,6 +246,8 @@ SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err)
 				json_object_set_new(o, "relaxed_from", json_string(t->relaxed_from));
 			if (t->also_tried)
 				json_object_set_new(o, "also_tried", json_string(t->also_tried));
+			if (t->tried)
+				json_object_set_new(o, "tried", json_string(t->tried));
 			json_object_set_new(o, "repaired", json_boolean(t->repaired));
 			json_t *cols = json_array();
 			for (int c = 0; c < t->rows.ncols; c++)

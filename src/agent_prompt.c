@@ -310,7 +310,9 @@ char *agent_schema(sqlite3 *db, const char *tables, int brief)
 	                       NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(st, 0);
-			if (name && listed(tables, name))
+			/* a table of evaluation labels is an answer key: never shown (its queries are
+			   refused too, engine_set_readonly) */
+			if (name && listed(tables, name) && !catalog_is_labels(db, name))
 				table_schema(db, name, info, brief, &out);
 		}
 		sqlite3_finalize(st);

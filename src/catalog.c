@@ -163,16 +163,22 @@ SuqlStatus catalog_ensure(sqlite3 *db, SuqlErr *err)
 	return SUQL_OK;
 }
 
-static int catalog_exists(sqlite3 *db)
+static int table_exists(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;
 	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name='suql_catalog'",
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?1",
 	                       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		found = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
 	return found;
+}
+
+static int catalog_exists(sqlite3 *db)
+{
+	return table_exists(db, "suql_catalog");
 }
 
 static SuqlStatus run(sqlite3 *db, const char *sql, const char *a, const char *b,
@@ -222,16 +228,75 @@ SuqlStatus catalog_set(sqlite3 *db, const char *table, const char *column, const
 
 SuqlStatus catalog_drop_table(sqlite3 *db, const char *table, SuqlErr *err)
 {
-	if (!catalog_exists(db))
-		return SUQL_OK;
+	SuqlStatus s = SUQL_OK;
+	if (table_exists(db, "suql_table_props"))
+		s = run(db, "DELETE FROM suql_table_props WHERE tbl=?1", table, NULL, NULL, NULL, err);
+	if (s != SUQL_OK || !catalog_exists(db))
+		return s;
 	return run(db, "DELETE FROM suql_catalog WHERE tbl=?1", table, NULL, NULL, NULL, err);
 }
 
 SuqlStatus catalog_rename_table(sqlite3 *db, const char *from, const char *to, SuqlErr *err)
 {
-	if (!catalog_exists(db))
-		return SUQL_OK;
+	SuqlStatus s = SUQL_OK;
+	if (table_exists(db, "suql_table_props"))
+		s = run(db, "UPDATE suql_table_props SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL,
+		        err);
+	if (s != SUQL_OK || !catalog_exists(db))
+		return s;
 	return run(db, "UPDATE suql_catalog SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL, err);
+}
+
+/* ---- table properties ---- */
+
+SuqlStatus catalog_prop_set(sqlite3 *db, const char *table, const char *prop, const char *value,
+                            SuqlErr *err)
+{
+	if (!value) {
+		if (!table_exists(db, "suql_table_props"))
+			return SUQL_OK;
+		return run(db, "DELETE FROM suql_table_props WHERE tbl=?1 AND prop=?2", table, prop,
+		           NULL, NULL, err);
+	}
+	SuqlStatus s = run(db, "CREATE TABLE IF NOT EXISTS suql_table_props(tbl TEXT NOT NULL "
+	                   "COLLATE NOCASE, prop TEXT NOT NULL, value TEXT NOT NULL, "
+	                   "PRIMARY KEY(tbl, prop))", NULL, NULL, NULL, NULL, err);
+	if (s != SUQL_OK)
+		return s;
+	return run(db, "INSERT OR REPLACE INTO suql_table_props(tbl, prop, value) VALUES (?1, ?2, "
+	           "?3)", table, prop, value, NULL, err);
+}
+
+int catalog_prop_tables(sqlite3 *db, const char *prop, const char *value, char ***names)
+{
+	*names = NULL;
+	if (!table_exists(db, "suql_table_props"))
+		return 0;
+	sqlite3_stmt *st;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT tbl FROM suql_table_props WHERE prop=?1 AND value=?2 "
+	                       "ORDER BY tbl", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, prop, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		*names = xrealloc(*names, ((size_t)n + 1) * sizeof **names);
+		(*names)[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+int catalog_is_labels(sqlite3 *db, const char *table)
+{
+	char **v;
+	int n = catalog_prop_tables(db, CATALOG_LABELS, "on", &v), hit = 0;
+	for (int i = 0; i < n; i++) {
+		hit |= str_ieq(v[i], table);
+		free(v[i]);
+	}
+	free(v);
+	return hit;
 }
 
 static const char *const CATALOG_GET =

@@ -8,6 +8,11 @@
  * enum_values). Columns absent from it are plain SQL columns. Tables whose names start
  * with "suql_" belong to suql and are hidden from listings.
  *
+ * Properties of whole tables live in suql_table_props(tbl, prop, value). One is known:
+ * CATALOG_LABELS = "on" marks a table that holds evaluation labels (the answers a data set
+ * is checked against): chat mode neither shows it to the model nor lets its queries read
+ * it (:labels sets it).
+ *
  * Ownership: CatColumn fields are heap memory released by catalog_column_free;
  * catalog_table returns a heap array released by catalog_columns_free.
  */
@@ -58,6 +63,15 @@ SuqlStatus catalog_table(sqlite3 *db, const char *table, CatColumn **cols, int *
 /* The table's definition in SUQL: CREATE TABLE t (name TEXT, reviews FREE_TEXT[], ...);
    ENUM values are listed when there are at most max_enum of them (0: always). */
 SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out, SuqlErr *err);
+
+/* Set (value NULL: remove) a property of table. */
+#define CATALOG_LABELS "labels"
+SuqlStatus catalog_prop_set(sqlite3 *db, const char *table, const char *prop, const char *value,
+                            SuqlErr *err);
+/* The tables whose prop is value, by name: a heap array of heap strings; returns its size. */
+int catalog_prop_tables(sqlite3 *db, const char *prop, const char *value, char ***names);
+/* Whether table is marked as holding evaluation labels. */
+int catalog_is_labels(sqlite3 *db, const char *table);
 
 void catalog_column_free(CatColumn *c);
 void catalog_columns_free(CatColumn *cols, int n);

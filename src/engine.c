@@ -22,13 +22,19 @@
 static int readonly_auth(void *ctx, int action, const char *a, const char *b, const char *c,
                          const char *d)
 {
-	const Engine *e = ctx;
-	(void)a, (void)c, (void)d;
+	Engine *e = ctx;
+	(void)c, (void)d;
 	if (!e->guard)
 		return SQLITE_OK;
 	switch (action) {
-	case SQLITE_SELECT:
 	case SQLITE_READ:
+		for (int i = 0; i < e->nhidden && a; i++)
+			if (str_ieq(a, e->hidden[i])) {
+				e->denied = e->hidden[i];
+				return SQLITE_DENY;
+			}
+		return SQLITE_OK;
+	case SQLITE_SELECT:
 	case SQLITE_FUNCTION:
 	case SQLITE_RECURSIVE:
 		return SQLITE_OK;
@@ -39,10 +45,36 @@ static int readonly_auth(void *ctx, int action, const char *a, const char *b, co
 	}
 }
 
+static void forget_hidden(Engine *e)
+{
+	for (int i = 0; i < e->nhidden; i++)
+		free(e->hidden[i]);
+	free(e->hidden);
+	e->hidden = NULL;
+	e->nhidden = 0;
+	e->denied = NULL;
+}
+
 void engine_set_readonly(Engine *e, int on)
 {
 	e->readonly = on != 0;
+	forget_hidden(e);
+	if (e->readonly)   /* the tables of evaluation labels, read once for the authorizer */
+		e->nhidden = catalog_prop_tables(e->db, CATALOG_LABELS, "on", &e->hidden);
 	sqlite3_set_authorizer(e->db, e->readonly ? readonly_auth : NULL, e);
+}
+
+SuqlStatus engine_refused(Engine *e, SuqlErr *err)
+{
+	if (e->denied) {
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
+		                       "statements here may not read (:labels %s off allows it)",
+		                       e->denied, e->denied);
+		e->denied = NULL;
+		return s;
+	}
+	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
+	               "and statements here may only read it");
 }
 
 Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
@@ -84,6 +116,7 @@ void engine_close(Engine *e)
 	if (!e)
 		return;
 	scope_tabs_check(e, 1);
+	forget_hidden(e);
 	sqlite3_close(e->db);
 	free(e->path);
 	free(e);
@@ -196,8 +229,7 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 	int rc = sqlite3_prepare_v2(e->db, print_text(pr), (int)print_len(pr), &st, &tail);
 	e->guard = 0;
 	if (rc == SQLITE_AUTH)
-		return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
-		               "and statements here may only read it");
+		return engine_refused(e, err);
 	if (rc != SQLITE_OK)
 		return exec_user_error(e->db, pr, sql, len, err);
 	if (!st)

@@ -50,8 +50,9 @@ int engine_complete(const char *sql, size_t len);
 
 /* Read-only mode (the chat agent's statements): while on, a user's statement that would
    write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
-   is refused when it is prepared, by an SQLite authorizer, and the database is unchanged.
-   suql's own bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
+   is refused when it is prepared, by an SQLite authorizer, and the database is unchanged;
+   so is one that reads a table marked as holding evaluation labels (catalog.h). suql's own
+   bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
 void engine_set_readonly(Engine *e, int on);
 
 /* Engine settings for :set; unknown keys are an error. Keys (doc/engine.md):
@@ -59,6 +60,14 @@ void engine_set_readonly(Engine *e, int on);
    times on|off. engine_settings writes "key = value" lines. */
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
 void engine_settings(const Engine *e, SBuf *out);
+/* :enum: the stored ENUM mappings (suql_enum_map), one a line: "table.column 'literal' ->
+   {'value', ...} (by MODEL)". */
+SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
+/* :enum forget: remove the mappings of table.column (NULL: every column), of one literal
+   (NULL: all of them); *n says how many went. */
+SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err);
+
 /* Carry the settings over to a newly opened engine (:open). */
 void engine_copy_settings(Engine *to, const Engine *from);
 

@@ -10,9 +10,17 @@
  * The permitted values of a closed enum are its declared ones; an open enum (ENUM or
  * ENUM[] without a list) permits the values stored in the column. Each mapping is stored in
  * the database, in suql_enum_map(tbl, col, literal, vals, options, model), so a literal is
- * classified once per column and the mapping is used as it is from then on (options records
- * a hash of the permitted values it was classified against; deleting the map's rows has
- * literals classified again). Both modes do this: it is what the query means.
+ * classified once per column and model, and the mapping is used as it is from then on
+ * (options records a hash of the permitted values it was classified against; :enum forget,
+ * or deleting the map's rows, has literals classified again). Both modes do this: it is
+ * what the query means.
+ *
+ * Only what a model said is stored: a mapping records the model that made it
+ * (llm_model_id) and serves only that model (another model, or the offline backend,
+ * classifies again and the plan says so); an empty mapping means the model said that no
+ * value fits, and is shown as a warning. A classification whose reply could not be read
+ * is stored nowhere: the comparison is NULL for this statement (rows that depend on it are
+ * not returned), with a warning.
  */
 #include "exec_int.h"
 
@@ -20,15 +28,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAP_DDL                                                                           \
-	"CREATE TABLE IF NOT EXISTS suql_enum_map (tbl TEXT NOT NULL COLLATE NOCASE, "         \
-	"col TEXT NOT NULL COLLATE NOCASE, literal TEXT NOT NULL, vals TEXT NOT NULL, "        \
-	"options TEXT NOT NULL, model TEXT, PRIMARY KEY (tbl, col, literal))"
+#define MAP_COLS                                                                          \
+	"(tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, "                \
+	"literal TEXT NOT NULL, vals TEXT NOT NULL, options TEXT NOT NULL, model TEXT NOT NULL, " \
+	"PRIMARY KEY (tbl, col, literal, model))"
+#define MAP_DDL "CREATE TABLE IF NOT EXISTS suql_enum_map " MAP_COLS
 
 void enum_free(EnumCmp *c)
 {
 	for (int k = 0; k < c->nlits; k++) {
 		free(c->lits[k].text);
+		free(c->lits[k].reply);
+		free(c->lits[k].other_model);
 		for (int m = 0; m < c->lits[k].nvals; m++)
 			free(c->lits[k].vals[m]);
 		free(c->lits[k].vals);
@@ -259,10 +270,14 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	if (ex->nenums == 0)
 		return SUQL_OK;
 	sqlite3_stmt *st = NULL;
-	/* a literal is classified once per column: what the map holds is used as it is (after
-	   new values appear in an open enum, DELETE FROM suql_enum_map asks again) */
-	int have_map = sqlite3_prepare_v2(ex->db, "SELECT vals FROM suql_enum_map WHERE tbl = ?1 "
-	                                  "AND col = ?2 AND literal = ?3", -1, &st, NULL) == SQLITE_OK;
+	/* a literal is classified once per column and model: what the map holds for this
+	   model is used as it is (after new values appear in an open enum, :enum forget asks
+	   again); a mapping of another model only says that one exists */
+	int have_map = sqlite3_prepare_v2(ex->db, "SELECT vals, model FROM suql_enum_map WHERE "
+	                                  "tbl = ?1 AND col = ?2 AND literal = ?3 ORDER BY "
+	                                  "model = ?4 DESC, model LIMIT 1", -1, &st,
+	                                  NULL) == SQLITE_OK;
+	const char *model = llm_model_id(ex->llm);
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
 		c->pending = 0;
@@ -283,9 +298,15 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 4, model, -1, SQLITE_STATIC);
 				if (sqlite3_step(st) == SQLITE_ROW) {
-					set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
-					l->known = 1;
+					const char *by = (const char *)sqlite3_column_text(st, 1);
+					if (by && strcmp(by, model) == 0) {
+						set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
+						l->known = 1;
+					} else {
+						l->other_model = xstrdup(by ? by : "an unnamed model");
+					}
 				}
 			}
 			if (!l->known)
@@ -335,8 +356,41 @@ int enum_pending(const Exec *ex)
 	return n;
 }
 
+/* A map made before mappings were kept per model (its key lacks the model) is rebuilt:
+   the model becomes the model's name ("M at URL" -> "M", the offline label -> its
+   version), and its empty mappings are dropped, since an unreadable reply could make one
+   then. */
+static void migrate_map(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int old = 0;
+	if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE name = 'suql_enum_map'", -1,
+	                       &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const char *sql = (const char *)sqlite3_column_text(st, 0);
+			old = sql && !strstr(sql, "literal, model)");
+		}
+		sqlite3_finalize(st);
+	}
+	if (!old)
+		return;
+	if (sqlite3_exec(db, "SAVEPOINT suql_enum_migrate; "
+	                 "ALTER TABLE suql_enum_map RENAME TO suql_enum_map_old; "
+	                 "CREATE TABLE suql_enum_map " MAP_COLS "; "
+	                 "INSERT OR REPLACE INTO suql_enum_map SELECT tbl, col, literal, vals, "
+	                 "options, CASE WHEN model LIKE 'offline%' THEN '" LLM_OFFLINE_ID "' "
+	                 "WHEN instr(model, ' at ') > 0 THEN substr(model, 1, instr(model, ' at ') "
+	                 "- 1) ELSE coalesce(model, '') END FROM suql_enum_map_old "
+	                 "WHERE vals <> '[]'; "
+	                 "DROP TABLE suql_enum_map_old; RELEASE suql_enum_migrate", NULL, NULL,
+	                 NULL) != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK TO suql_enum_migrate; RELEASE suql_enum_migrate", NULL,
+		             NULL, NULL);
+}
+
 static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 {
+	migrate_map(ex->db);
 	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK)
 		return;   /* a read-only database: the mapping serves this statement only */
 	SBuf b = SBUF_INIT;
@@ -357,7 +411,7 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 		sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 4, sb_str(&b), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, sig, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, llm_label(ex->llm), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, llm_model_id(ex->llm), -1, SQLITE_STATIC);
 		sqlite3_step(st);
 		sqlite3_finalize(st);
 	}
@@ -421,9 +475,13 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 		EnumCmp *c = &ex->enums[ask[j].cmp];
 		EnumLit src = {0};
 		src.text = c->lits[ask[j].lit].text;
+		src.unknown = calls[j].unreadable;
 		for (int m = 0; m < calls[j].nlabels; m++)
 			exec_strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
-		store_map(ex, c, &src);
+		if (!src.unknown)
+			store_map(ex, c, &src);   /* an unread reply is stored nowhere */
+		else
+			ex->unread++;
 		/* every comparison with this literal on this column learns it */
 		for (int i = 0; i < ex->nenums; i++) {
 			EnumCmp *o = &ex->enums[i];
@@ -435,6 +493,9 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 					continue;
 				l->known = 1;
 				l->classified_now = 1;
+				l->unknown = src.unknown;
+				if (src.unknown)
+					l->reply = xstrdup(calls[j].text ? calls[j].text : "");
 				for (int v = 0; v < src.nvals; v++)
 					exec_strv_push(&l->vals, &l->nvals, src.vals[v]);
 			}
@@ -492,23 +553,30 @@ static Expr *any_of(Arena *a, Expr *col, char **v, int n)
 	return r ? r : ast_integer(a, 0);
 }
 
+/* r OR NULL: true where r is, NULL elsewhere (a literal whose meaning is unknown) */
+static Expr *or_unknown(Arena *a, Expr *r)
+{
+	return r ? ast_binary(a, OP_OR, r, ast_null(a)) : ast_null(a);
+}
+
 static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 {
 	Arena *a = ex->a;
 	char **v = NULL;
-	int n = 0;
+	int n = 0, unknown = 0;
 	if (c->form == EF_CONTAINS) {
 		Expr *r = NULL;
 		for (int k = 0; k < c->nlits; k++) {
 			EnumLit *l = &c->lits[k];
 			Expr *part = l->permitted ? any_of(a, c->col, &l->text, 1)
-			                          : any_of(a, c->col, l->vals, l->nvals);
+			             : l->unknown ? ast_null(a) : any_of(a, c->col, l->vals, l->nvals);
 			r = r ? ast_binary(a, OP_AND, r, part) : part;
 		}
 		return r;
 	}
 	for (int k = 0; k < c->nlits; k++) {
 		EnumLit *l = &c->lits[k];
+		unknown |= l->unknown;
 		if (l->permitted)
 			add_val(&v, &n, l->text);
 		for (int m = 0; !l->permitted && m < l->nvals; m++)
@@ -517,14 +585,17 @@ static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 	Expr *r;
 	switch (c->form) {
 	case EF_ANY:
-		r = any_of(a, c->col, v, n);
+		r = n ? any_of(a, c->col, v, n) : NULL;
+		r = unknown ? or_unknown(a, r) : r ? r : ast_integer(a, 0);
 		break;
 	case EF_NOTALL:
-		r = n ? ast_unary(a, OP_NOT, any_of(a, c->col, v, n)) : ast_integer(a, 1);
+		r = n ? any_of(a, c->col, v, n) : NULL;
+		r = unknown ? ast_unary(a, OP_NOT, or_unknown(a, r))
+		    : r ? ast_unary(a, OP_NOT, r) : ast_integer(a, 1);
 		break;
 	default: {
 		int neg = c->form == EF_NE || c->form == EF_NOTIN;
-		if (n == 0 && c->nothers == 0) {
+		if (n == 0 && c->nothers == 0 && !unknown) {
 			r = null_or(a, c->col, neg);
 			break;
 		}
@@ -535,6 +606,8 @@ static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 			ast_list_push(a, &r->list, ast_string(a, v[i]));
 		for (int i = 0; i < c->nothers; i++)
 			ast_list_push(a, &r->list, c->others[i]);
+		if (unknown)   /* IN (..., NULL): never false where the literal might match */
+			ast_list_push(a, &r->list, ast_null(a));
 		break;
 	}
 	}
@@ -542,6 +615,38 @@ static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 		free(v[i]);
 	free(v);
 	return r;
+}
+
+/* The warnings a comparison's literals call for: none of the values fits, or the
+   model's reply could not be read. */
+static void warn_lits(Exec *ex, EnumCmp *c)
+{
+	for (int k = 0; k < c->nlits; k++) {
+		EnumLit *l = &c->lits[k];
+		char *m = NULL;
+		SBuf q = SBUF_INIT;
+		sb_put_sqlstr(&q, l->text, strlen(l->text));
+		if (l->unknown) {
+			SBuf r = SBUF_INIT;
+			for (const char *p = l->reply ? l->reply : ""; *p && r.len < 57; p++)
+				sb_putc(&r, *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p);
+			if (l->reply && strlen(l->reply) > r.len)
+				sb_puts(&r, "...");
+			m = xprintf("%s on %s.%s: could not read the model's classification of %s, even "
+			            "when asked again (it said '%s'): the comparison is unknown, its rows "
+			            "are not returned, and nothing was stored", c->column, c->table,
+			            c->column, sb_str(&q), sb_str(&r));
+			sb_free(&r);
+		} else if (l->known && !l->permitted && l->nvals == 0) {
+			m = xprintf("%s matches none of %s's values, as %s classified it (:enum forget "
+			            "%s.%s asks again)", sb_str(&q), c->column, llm_model_id(ex->llm),
+			            c->table, c->column);
+		}
+		if (m)
+			exec_warn(ex, m);
+		free(m);
+		sb_free(&q);
+	}
 }
 
 void enum_rewrite(Exec *ex, int only_known)
@@ -554,6 +659,7 @@ void enum_rewrite(Exec *ex, int only_known)
 		r->span = (*c->slot)->span;
 		*c->slot = r;
 		c->rewritten = 1;
+		warn_lits(ex, c);
 	}
 }
 
@@ -571,8 +677,14 @@ void enum_show(Exec *ex, SBuf *out)
 			if (l->permitted) {
 				sb_printf(out, "  %s is a permitted value\n", sb_str(&q));
 			} else if (!l->known) {
-				sb_printf(out, "  %s -> not a permitted value: to be classified (1 call)\n",
-				          sb_str(&q));
+				sb_printf(out, "  %s -> not a permitted value: to be classified by %s (1 call)",
+				          sb_str(&q), llm_model_id(ex->llm));
+				if (l->other_model)
+					sb_printf(out, "; the stored mapping was made by %s", l->other_model);
+				sb_putc(out, '\n');
+			} else if (l->unknown) {
+				sb_printf(out, "  %s -> unknown: the model's reply could not be read (not "
+				          "stored)\n", sb_str(&q));
 			} else {
 				sb_printf(out, "  %s -> {", sb_str(&q));
 				for (int m = 0; m < l->nvals; m++) {
@@ -580,8 +692,15 @@ void enum_show(Exec *ex, SBuf *out)
 						sb_puts(out, ", ");
 					sb_put_sqlstr(out, l->vals[m], strlen(l->vals[m]));
 				}
-				sb_printf(out, "} (%s)\n", l->classified_now ? "classified now"
-				                                             : "from suql_enum_map");
+				sb_puts(out, "} (");
+				if (!l->classified_now)
+					sb_printf(out, "from suql_enum_map, made by %s", llm_model_id(ex->llm));
+				else if (l->other_model)
+					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
+					          llm_model_id(ex->llm), l->other_model);
+				else
+					sb_puts(out, "classified now");
+				sb_puts(out, l->nvals ? ")\n" : "; none of the values fits)\n");
 			}
 			sb_free(&q);
 		}
@@ -591,4 +710,80 @@ void enum_show(Exec *ex, SBuf *out)
 			free(r);
 		}
 	}
+}
+
+/* ---- :enum ---- */
+
+static int map_exists(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = "
+	                       "'suql_enum_map'", -1, &st, NULL) == SQLITE_OK) {
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return found;
+}
+
+SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err)
+{
+	if (!map_exists(e->db)) {
+		sb_puts(out, "no ENUM mappings stored\n");
+		return SUQL_OK;
+	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(e->db, "SELECT tbl, col, literal, vals, model FROM suql_enum_map "
+	                       "ORDER BY tbl, col, literal, model", -1, &st, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "cannot read suql_enum_map: %s", sqlite3_errmsg(e->db));
+	long n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *f[5];
+		for (int i = 0; i < 5; i++) {
+			f[i] = (const char *)sqlite3_column_text(st, i);
+			if (!f[i])
+				f[i] = "";
+		}
+		EnumLit l = {0};
+		set_vals_json(&l, f[3]);
+		sb_printf(out, "%s.%s  ", f[0], f[1]);
+		sb_put_sqlstr(out, f[2], strlen(f[2]));
+		sb_puts(out, " -> {");
+		for (int i = 0; i < l.nvals; i++) {
+			sb_puts(out, i ? ", " : "");
+			sb_put_sqlstr(out, l.vals[i], strlen(l.vals[i]));
+			free(l.vals[i]);
+		}
+		free(l.vals);
+		sb_printf(out, "}%s  (by %s)\n", l.nvals ? "" : " none fits", f[4]);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n == 0)
+		sb_puts(out, "no ENUM mappings stored\n");
+	return SUQL_OK;
+}
+
+SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err)
+{
+	*n = 0;
+	if (!map_exists(e->db))
+		return SUQL_OK;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(e->db, "DELETE FROM suql_enum_map WHERE (?1 IS NULL OR tbl = ?1) "
+	                       "AND (?2 IS NULL OR col = ?2) AND (?3 IS NULL OR literal = ?3)", -1,
+	                       &st, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
+		               sqlite3_errmsg(e->db));
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, literal, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
+		               sqlite3_errmsg(e->db));
+	*n = sqlite3_changes(e->db);
+	return SUQL_OK;
 }

@@ -109,6 +109,66 @@ void exec_warn(Exec *ex, const char *msg)
 		ex->sink->warning(ex->sink->ctx, msg);
 }
 
+void exec_unread(Exec *ex, int sig, const char *reply)
+{
+	Sig *s = &ex->sigs[sig];
+	s->unread++;
+	ex->unread++;
+	if (!s->unread_sample)
+		s->unread_sample = xstrdup(reply ? reply : "");
+}
+
+/* The reply as a warning quotes it: one line, at most 60 characters. */
+static char *sample_quote(const char *t)
+{
+	SBuf b = SBUF_INIT;
+	size_t n = strlen(t), i = 0;
+	for (; i < n && b.len < 57; i++)
+		sb_putc(&b, t[i] == '\n' || t[i] == '\r' || t[i] == '\t' ? ' ' : t[i]);
+	if (i < n)
+		sb_puts(&b, "...");
+	char *q = xprintf("'%s'", sb_str(&b));
+	sb_free(&b);
+	return q;
+}
+
+/* How the statement wrote what sig asks: the occurrence, else its question. */
+static char *sig_label(Exec *ex, int sig)
+{
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].sig == sig)
+			return show_expr(ex, ex->occ[i].orig);
+	const Sig *s = &ex->sigs[sig];
+	if (s->kind == FT_SUMMARY)
+		return xstrdup("summary(...)");
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "answer(..., ");
+	sb_put_sqlstr(&b, s->question ? s->question : "", s->question ? strlen(s->question) : 0);
+	sb_putc(&b, ')');
+	return sb_steal(&b);
+}
+
+/* One warning per question whose replies could not be read. */
+static void warn_unread(Exec *ex)
+{
+	for (int i = 0; i < ex->nsigs; i++) {
+		const Sig *s = &ex->sigs[i];
+		if (!s->unread)
+			continue;
+		char *what = sig_label(ex, i), *q = sample_quote(s->unread_sample);
+		int v = s->kind == FT_VERIFY;
+		char *m = xprintf("%s: could not read the model's reply for %ld %s%s, even when "
+		                  "asked again (one said %s): %s", what, s->unread,
+		                  v ? "candidate" : "value", s->unread == 1 ? "" : "s", q,
+		                  v ? "they count as unknown, and their rows are not returned"
+		                    : "those values are NULL");
+		exec_warn(ex, m);
+		free(m);
+		free(q);
+		free(what);
+	}
+}
+
 /* An SQLite error in the user's statement, at its place in the user's text. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
                            SuqlErr *err)
@@ -202,8 +262,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	ex->e->guard = 0;
 	SuqlStatus s = SUQL_OK;
 	if (rc == SQLITE_AUTH)
-		s = err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
-		            "and statements here may only read it");
+		s = engine_refused(ex->e, err);
 	else if (rc != SQLITE_OK)
 		s = exec_user_error(ex->db, pr, ex->sql, ex->len, err);
 	if (st) {
@@ -246,8 +305,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	ex->memo = memo_new();
 	ex->cnt.t0 = util_now_ms();
 	e->seq++;
-	if (e->llm)
+	if (e->llm) {
 		llm_stats_begin(e->llm);
+		/* the budget is a hard cap on what the statement sends (not in passage mode, the
+		   baseline kept for measuring) */
+		if (ex->set.optimize != OPT_PASSAGE)
+			llm_set_cap(e->llm, ex->set.budget);
+	}
 	Exec *outer = e->cur;
 	e->cur = ex;
 	SuqlStatus s = bind_statement(ex, err);
@@ -263,15 +327,24 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK && freetext) {
 		s = plan_statement(ex, err);
-		int over = ex->set.budget > 0 && ex->worst_total > ex->set.budget &&
+		/* refused before any call when even the expected cost is over the budget (a lazy
+		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
+		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
 		           ex->set.optimize != OPT_PASSAGE;
 		if (s == SUQL_OK && over) {
 			show_plan(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
-			            "more than the budget of %ld; raise it with :set budget %lld (or "
-			            ":set budget 0 for no limit), or narrow the query",
-			            ex->worst_total, ex->set.budget, ex->worst_total);
+			if (ex->expect_total < ex->worst_total)
+				s = err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
+				            "LLM calls (%lld in the worst case), more than the budget of %ld; "
+				            "raise it with :set budget %lld (or :set budget 0 for no limit), "
+				            "or narrow the query", ex->expect_total, ex->worst_total,
+				            ex->set.budget, ex->expect_total);
+			else
+				s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
+				            "more than the budget of %ld; raise it with :set budget %lld (or "
+				            ":set budget 0 for no limit), or narrow the query",
+				            ex->worst_total, ex->set.budget, ex->worst_total);
 		}
 		if (s == SUQL_OK && enum_pending(ex) > 0)
 			s = enum_classify(ex, err);
@@ -309,6 +382,20 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (s == SUQL_OK)
 		s = final_run(ex, err);
+	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
+		/* the cap stopped the statement while it ran: what was spent is spent */
+		long sent = llm_stats_statement(e->llm)->total.requests;
+		err_clear(err);
+		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
+		            "(%ld made) before the statement was complete, so no rows are returned; "
+		            "raise it with :set budget N (0 for no limit), or narrow the query",
+		            ex->set.budget, sent);
+	}
+	warn_unread(ex);
+	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
+		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
+		            "warning): what depends on them is unknown, so rows may be missing; "
+		            ":set llm.unreadable warn to only warn", ex->unread);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
@@ -316,6 +403,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
+	if (e->llm)
+		llm_set_cap(e->llm, 0);
 	e->cur = outer;
 	exec_free(ex);
 	return s;

@@ -188,6 +188,7 @@ void walk_free(Walk *w)
 	free(w->sqlv);
 	free(w->atomv);
 	free(w->state);
+	free(w->fresh);
 	free(w->busy);
 	free(w->score);
 	free(w->order);

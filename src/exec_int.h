@@ -75,6 +75,9 @@ struct Engine {
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
 	int guard;        /* set while a user statement is prepared in read-only mode */
+	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
+	int nhidden;
+	const char *denied;   /* the hidden table the authorizer last refused (in hidden) */
 	EngineSettings set;
 	Exec *cur;        /* the statement running, for the SQL functions */
 	unsigned long seq;
@@ -98,12 +101,14 @@ typedef struct Sig {
 	int pg;               /* ANSWER: PgType of a typed answer, PGT_NONE for text */
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
 	char *key;            /* all of the above in one string (interning) */
+	long unread;          /* values whose replies could not be read (unknown) */
+	char *unread_sample;  /* what the model replied for the first of them */
 } Sig;
 
 /* ---- the memo ---- */
 
 typedef struct MemoVal {
-	int verdict;          /* VERIFY: 1, 0, or -1 (NULL) */
+	int verdict;          /* VERIFY: 1, 0, or -1 (NULL: no text, or an unreadable reply) */
 	char *value;          /* ANSWER, SUMMARY: the converted value, NULL when none */
 	char *warning;        /* why value is NULL */
 	int warned;
@@ -233,8 +238,11 @@ typedef struct Occ {
 typedef struct EnumLit {
 	char *text;           /* the literal */
 	int permitted;        /* one of the permitted values as it is */
-	int known;            /* mapping known (from the map or classified) */
+	int known;            /* mapping known (from the map or classified), or unknown below */
 	int classified_now;
+	int unknown;          /* the model's reply could not be read: the comparison is NULL */
+	char *reply;          /* unknown: what the model replied */
+	char *other_model;    /* a stored mapping made by another model (classified again) */
 	char **vals;          /* the permitted values it means */
 	int nvals;
 } EnumLit;
@@ -302,6 +310,7 @@ typedef struct Unit {
 	int count_exact;
 	/* what the walk did (counters) */
 	long long rows, examined, accepted, rejected;
+	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
 	int ranking;          /* 0 none, 1 retrieval index, 2 in memory */
 	char *rank_note;
 	long long spec_items;
@@ -352,12 +361,16 @@ struct Exec {
 	ExecCounts cnt;
 	long long worst[5];   /* worst-case calls per kind: verify, answer, summary, classify, embed */
 	long long worst_total;
+	long long expect[5];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	                         of their candidates passing): what the budget is checked against */
+	long long expect_total;
 
 	/* a failure inside an SQL function */
 	SuqlStatus fn_status;
 	char *fn_msg;
 	char **warned;        /* warnings already shown */
 	int nwarned;
+	long unread;          /* values and ENUM literals left unknown by unreadable replies */
 
 	int in_fn;            /* evaluating on demand, inside an SQL function */
 	int counting;         /* the functions answer NULL and call nothing (budget counts) */
@@ -374,6 +387,9 @@ struct Exec {
 SuqlStatus exec_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
                            long off, size_t tlen, SuqlErr *err);
 
+/* engine.c: the refusal of a statement the read-only authorizer denied */
+SuqlStatus engine_refused(Engine *e, SuqlErr *err);
+
 /* exec.c */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
                            SuqlErr *err);
@@ -382,6 +398,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 /* Record a failure of an SQL function (the first one wins). */
 void exec_fail(Exec *ex, SuqlStatus st, const char *msg);
 void exec_warn(Exec *ex, const char *msg);
+/* A reply the model gave for one value could not be read (reply: what it said). */
+void exec_unread(Exec *ex, int sig, const char *reply);
 /* Run one SQL text and read one integer (count(*)); -1 on error. */
 long long exec_count(Exec *ex, const char *sql);
 /* The error of a statement the engine made: the SQLite message, or the function's. */
@@ -513,7 +531,8 @@ typedef struct Walk {
 	size_t *lens;
 	signed char *sqlv;      /* n * nsqlcols */
 	signed char *atomv;     /* n * natoms: -2 unknown, -1 NULL, 0, 1 */
-	signed char *state;     /* -1 undecided, 1 passed, 0 not */
+	signed char *state;     /* -1 undecided, 1 passed, 0 failed, 2 NULL (unknown) */
+	unsigned char *fresh;   /* passed, and no earlier unit had found the row */
 	unsigned char *busy;    /* an ask is in flight */
 	double *score;
 	long long *order;       /* walk position -> candidate */
@@ -550,6 +569,13 @@ void walk_free(Walk *w);
    their smallest; each wave at most maxwave candidates, a call at most per_call of them. */
 long long walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                            long long per_call);
+/* The calls of the same walk when a share rate of the candidates passes (it stops once
+   need rows passed). */
+long long walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                            long long per_call, double rate);
+/* The pass rate the budget check assumes of a lazy walk: 1 candidate in 50 (the walk's
+   waves are sized for no less). A walk that finds fewer goes on until the budget stops it. */
+#define WALK_EXPECT_RATE 0.02
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
 SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err);
 

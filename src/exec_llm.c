@@ -128,7 +128,7 @@ typedef struct Run {
 static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
 {
 	if (s->kind == FT_VERIFY) {
-		mv->verdict = it->verdict ? 1 : 0;
+		mv->verdict = it->unreadable ? -1 : it->verdict ? 1 : 0;
 	} else {
 		free(mv->value);
 		free(mv->warning);
@@ -170,6 +170,8 @@ static int call_done(void *ctx, LlmCall *call)
 		Req *q = &r->reqs[w->req[k]];
 		MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
 		store(&ex->sigs[q->sig], &call->items[k], mv);
+		if (call->items[k].unreadable)
+			exec_unread(ex, q->sig, call->items[k].text);
 		q->sent = !call->cached;
 		q->call = w->req[0];
 	}
@@ -191,24 +193,6 @@ static int find_dup(Run *r, int i)
 			return k;
 	}
 	return -1;
-}
-
-/* The calls this statement has made so far (cache hits are free). */
-static long calls_made(Exec *ex)
-{
-	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
-	return ls ? ls->total.calls : 0;
-}
-
-/* The budget is a ceiling, not only a forecast: the plan's worst case is checked before
-   the first call, and no step may then take the statement past it (in naive mode, where
-   SQLite asks row by row, the same holds). Calls the cache answers may be counted here,
-   which errs on the side of stopping. The per-passage baseline, there to be measured, is
-   not held to it (the plan says so). */
-static int over_budget(Exec *ex, int ncalls)
-{
-	return ex->set.budget > 0 && ex->set.optimize != OPT_PASSAGE &&
-	       calls_made(ex) + ncalls > ex->set.budget;
 }
 
 SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err)
@@ -283,17 +267,24 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 	}
 	free(open);
 	SuqlStatus st = SUQL_OK;
-	if (ncalls > 0 && !r.stop && over_budget(ex, ncalls))
-		st = err_set(err, SUQL_BUDGET, "stopped at the budget of %ld LLM calls: %ld made, %d "
-		             "more needed; raise it with :set budget N (0 for no limit), or narrow "
-		             "the query", ex->set.budget, calls_made(ex), ncalls);
-	else if (ncalls > 0 && !r.stop) {
+	if (ncalls > 0 && !r.stop) {
 		LlmCall **cp = xmalloc((size_t)ncalls * sizeof *cp);
 		for (int i = 0; i < ncalls; i++)
 			cp[i] = &calls[i].c;
 		if (!ex->in_fn)
 			ex->cnt.waves++;   /* the optimizer's, not the functions' own calls */
-		st = llm_run(ex->llm, cp, ncalls, call_done, &r, err);
+		/* A caller that may stop the run gets its calls in groups that are all in flight
+		   at once, and decides between groups: every call sent is answered, so what is
+		   sent does not depend on the order replies arrive in (see llm_run). */
+		int group = ncalls;
+		if (done) {
+			group = llm_concurrency(ex->llm);
+			if (group < 1)
+				group = 1;
+		}
+		for (int i = 0; i < ncalls && st == SUQL_OK && !r.stop; i += group)
+			st = llm_run(ex->llm, cp + i, ncalls - i < group ? ncalls - i : group, call_done,
+			             &r, err);
 		free(cp);
 	}
 	for (int i = 0; i < n; i++) {

@@ -172,16 +172,13 @@ static void decide(Walk *w, long long c)
 	int v = unit_eval(w->u, w->sqlv + c * w->u->nsqlcols, w->atomv + c * w->u->natoms, &next);
 	if (v == 3)
 		return;
-	w->state[c] = v == 1;
+	w->state[c] = v == 1 ? 1 : v == 2 ? 2 : 0;
 	w->ndecided++;
 	if (v != 1)
 		return;
 	w->passes++;
-	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)) &&
-	    w->global && (long long)w->found->n == w->need && w->stop_pos < 0)
-		w->stop_pos = w->pos[c];
-	if (!w->b->ordered && !w->global && w->passes == w->need && w->stop_pos < 0)
-		w->stop_pos = w->pos[c];
+	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)))
+		w->fresh[c] = 1;   /* a row no earlier unit found */
 }
 
 static int on_done(void *ctx, Req *r, const MemoVal *mv)
@@ -235,6 +232,27 @@ long long walk_worst_calls(long long n, long long need, int natoms, long long ma
 		/* a wave asks each candidate one question; one with several questions may take
 		   as many waves to be decided */
 		d += sz / natoms > 0 ? sz / natoms : 1;
+	}
+	return calls;
+}
+
+long long walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                            long long per_call, double rate)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	if (need < 0)
+		return walk_worst_calls(n, need, natoms, maxwave, per_call);
+	long long calls = 0, asked = 0, have = 0;
+	while (asked < n && have < need) {
+		long long want = wave_size(need - have, (long long)(rate * (double)asked), asked, rate,
+		                           maxwave);
+		long long sz = want < n - asked ? want : n - asked;
+		calls += natoms * ((sz + per_call - 1) / per_call);
+		asked += sz;
+		have = (long long)(rate * (double)asked + 1e-9);
 	}
 	return calls;
 }
@@ -363,6 +381,23 @@ SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals
 
 /* ---- a block ---- */
 
+/* Where in the walk's order the result was complete: the position of the candidate that
+   brought the passes up to what the LIMIT needs (in an ordered walk, counted from the
+   front; otherwise any passes, distinct rows across units when rows have identity). It
+   depends on which candidates passed, not on the order their replies came in. */
+static void find_stop(Walk *w, long long found_before)
+{
+	if (w->b->ordered || w->need < 0)
+		return;   /* ordered: enough() set it from the front */
+	long long want = w->global ? w->need - found_before : w->need, got = 0;
+	for (long long p = 0; p < w->n && w->stop_pos < 0 && want > 0; p++) {
+		long long c = w->order[p];
+		got += w->global ? w->fresh[c] : w->state[c] == 1;
+		if (got >= want)
+			w->stop_pos = p;
+	}
+}
+
 static void speculation(Walk *w)
 {
 	if (w->stop_pos < 0 || w->nlog == 0)
@@ -418,6 +453,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	memset(w.atomv, -2, n1 * ((size_t)u->natoms + 1));
 	w.state = xmalloc(n1);
 	memset(w.state, -1, n1);
+	w.fresh = xcalloc(n1, 1);
+	long long found_before = (long long)found->n;
 	w.busy = xcalloc(n1, 1);
 	w.order = xmalloc(n1 * sizeof *w.order);
 	w.pos = xmalloc(n1 * sizeof *w.pos);
@@ -433,6 +470,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		w.pos[w.order[i]] = i;
 	if (st == SUQL_OK)
 		st = run_waves(&w, prior, err);
+	find_stop(&w, found_before);
 	speculation(&w);
 	for (long long c = 0; c < w.n; c++) {
 		int any = w.state[c] >= 0;
@@ -441,6 +479,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		u->examined += any;
 		u->accepted += w.state[c] == 1;
 		u->rejected += w.state[c] == 0;
+		u->unknown += w.state[c] == 2;
 	}
 	walk_free(&w);
 	return st;

@@ -30,6 +30,12 @@ const char *llm_kind_name(LlmKind k)
 	return k >= 0 && k < LLM_NKINDS ? kind_names[k] : "?";
 }
 
+const char *llm_reason_name(LlmReason r)
+{
+	static const char *const names[LLM_NREASONS] = {"first", "retry", "re-ask", "split"};
+	return r >= 0 && r < LLM_NREASONS ? names[r] : "?";
+}
+
 Llm *llm_open(const LlmConfig *cfg, SuqlErr *err)
 {
 	Llm *llm = xcalloc(1, sizeof *llm);
@@ -74,6 +80,7 @@ static void item_clear(LlmItem *it)
 	free(it->warning);
 	it->text = it->value = it->warning = NULL;
 	it->verdict = 0;
+	it->unreadable = 0;
 }
 
 void llm_call_clear(LlmCall *c)
@@ -95,6 +102,7 @@ void llm_call_clear(LlmCall *c)
 	c->ms = 0;
 	c->cached = 0;
 	c->attempts = 0;
+	c->unreadable = 0;
 	c->error = NULL;
 	c->status = LLM_PENDING;
 }
@@ -104,7 +112,18 @@ void llm_call_clear(LlmCall *c)
 void llm_stats_begin(Llm *llm)
 {
 	memset(&llm->stmt, 0, sizeof llm->stmt);
+	llm->cap = 0;
 	llm_memo_clear(llm->memo);
+}
+
+void llm_set_cap(Llm *llm, long max_requests)
+{
+	llm->cap = max_requests > 0 ? max_requests : 0;
+}
+
+int llm_may_send(const Llm *llm)
+{
+	return llm->cap <= 0 || llm->stmt.total.requests < llm->cap;
 }
 
 const LlmStats *llm_stats_statement(const Llm *llm)
@@ -115,6 +134,38 @@ const LlmStats *llm_stats_statement(const Llm *llm)
 const LlmStats *llm_stats_session(const Llm *llm)
 {
 	return &llm->sess;
+}
+
+/* f applied to the four counters a request of kind k counts in */
+#define EACH_COUNTS(llm, k, c, body)                                                     \
+	do {                                                                                 \
+		LlmCounts *all_[4] = {&(llm)->stmt.kind[k], &(llm)->stmt.total,                   \
+		                      &(llm)->sess.kind[k], &(llm)->sess.total};                  \
+		for (int i_ = 0; i_ < 4; i_++) {                                                  \
+			LlmCounts *c = all_[i_];                                                      \
+			body;                                                                         \
+		}                                                                                 \
+	} while (0)
+
+void llm_count_request(Llm *llm, LlmKind k, LlmReason why)
+{
+	EACH_COUNTS(llm, k, c, (c->requests++, c->by_reason[why]++));
+}
+
+void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why)
+{
+	EACH_COUNTS(llm, k, c, (c->requests--, c->by_reason[why]--));
+}
+
+void llm_count_in_flight_cancelled(Llm *llm, LlmKind k)
+{
+	EACH_COUNTS(llm, k, c, c->in_flight_cancelled++);
+}
+
+void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
+{
+	EACH_COUNTS(llm, k, c, (c->tokens_in += in, c->tokens_out += out,
+	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
 }
 
 static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
@@ -137,10 +188,12 @@ static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
 	}
 	if (job) {
 		k->items += c->status == LLM_DONE ? job->nitems : 0;
-		k->tokens_in += c->tokens_in;
-		k->tokens_out += c->tokens_out;
 		k->ms += c->ms;
-		k->requests += job->requests;
+		if (c->status == LLM_DONE) {
+			for (int i = 0; i < job->nitems; i++)
+				k->unreadable += c->items[job->items[i]].unreadable;
+			k->unreadable += c->unreadable;
+		}
 	}
 }
 
@@ -173,6 +226,8 @@ static char *result_dump(const LlmCall *c, int item)
 		json_object_set_new(o, "value", jstr(it->value));
 		json_object_set_new(o, "warning", jstr(it->warning));
 		json_object_set_new(o, "verdict", json_integer(it->verdict));
+		if (it->unreadable)
+			json_object_set_new(o, "unreadable", json_true());
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_array();
 		for (int i = 0; i < c->dim; i++)
@@ -185,6 +240,8 @@ static char *result_dump(const LlmCall *c, int item)
 			for (int i = 0; i < c->nlabels; i++)
 				json_array_append_new(l, json_string(c->labels[i]));
 			json_object_set_new(o, "labels", l);
+			if (c->unreadable)
+				json_object_set_new(o, "unreadable", json_true());
 		}
 	}
 	char *s = json_dumps(o, JSON_COMPACT);
@@ -214,6 +271,7 @@ static int result_load(LlmCall *c, int item, const char *text)
 		it->value = jdup(o, "value");
 		it->warning = jdup(o, "warning");
 		it->verdict = (int)json_integer_value(json_object_get(o, "verdict"));
+		it->unreadable = json_is_true(json_object_get(o, "unreadable"));
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_object_get(o, "vec");
 		ok = json_is_array(v) && json_array_size(v) > 0;
@@ -236,6 +294,7 @@ static int result_load(LlmCall *c, int item, const char *text)
 					v[n++] = json_string_value(json_array_get(l, i));
 			llm_set_labels(c, v, n);
 			free(v);
+			c->unreadable = json_is_true(json_object_get(o, "unreadable"));
 		}
 	}
 	json_decref(o);
@@ -312,6 +371,7 @@ typedef struct Run {
 	int stop;
 	int ndup;             /* units waiting on an identical unit's answer */
 	int nfailed;
+	int capped;           /* a call was stopped by the statement's cap */
 	char *first_error;
 } Run;
 
@@ -332,9 +392,16 @@ static int finish_call(Run *r, int i, LlmCallStatus st, const char *error)
 	if (st == LLM_DONE && !r->job_of[i])
 		c->cached = 1;
 	count(r->llm, c, r->job_of[i]);
-	if (st != LLM_CANCELLED && r->done && !r->stop && r->done(r->ctx, c))
+	/* every answered call is told, after a stop too: its results are the caller's */
+	if (st != LLM_CANCELLED && r->done && r->done(r->ctx, c))
 		r->stop = 1;
 	return r->stop;
+}
+
+/* A unit's answer could be kept: read, and not cancelled. */
+static int unit_readable(const LlmCall *c, int item)
+{
+	return item >= 0 ? !c->items[item].unreadable : !c->unreadable;
 }
 
 /* Finish call i if every unit has its answer (copying answers of identical units). */
@@ -348,11 +415,10 @@ static void try_finish(Run *r, int i)
 		if (u->state == U_DUP) {
 			Unit *o = &r->u[u->owner];
 			if (o->state == U_DONE || o->state == U_HIT) {
-				const char *v = llm_memo_get(r->llm->memo, o->key);
-				if (v && result_load(r->calls[i], u->item, v))
-					u->state = U_HIT;
-				else
-					u->state = U_FAIL;
+				/* straight from the owner's results (an unread answer is in no memo) */
+				char *v = result_dump(r->calls[o->call], o->item);
+				u->state = result_load(r->calls[i], u->item, v) ? U_HIT : U_FAIL;
+				free(v);
 			} else if (o->state == U_FAIL) {
 				u->state = U_FAIL;
 				fail = r->calls[o->call]->error;
@@ -389,6 +455,8 @@ static int job_done(void *ctx, LlmJob *job)
 			continue;
 		if (job->status == LLM_DONE) {
 			u->state = U_DONE;
+			if (!unit_readable(c, u->item))
+				continue;   /* never remembered: the next statement asks again */
 			char *v = result_dump(c, u->item);
 			llm_memo_put(r->llm->memo, u->key, v);
 			if (r->llm->cache && !r->llm->s.no_cache)
@@ -401,13 +469,14 @@ static int job_done(void *ctx, LlmJob *job)
 	if (job->status == LLM_FAILED) {
 		free(c->error);
 		c->error = xstrdup(job->error ? job->error : "the call failed");
+		r->capped |= job->capped;
 	}
 	if (job->status == LLM_CANCELLED)
 		finish_call(r, i, LLM_CANCELLED, NULL);
 	else
 		try_finish(r, i);
 	/* calls waiting on identical units may be complete now */
-	for (int k = 0; k < r->n && r->ndup && !r->stop; k++)
+	for (int k = 0; k < r->n && r->ndup; k++)
 		try_finish(r, k);
 	return r->stop;
 }
@@ -587,6 +656,9 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 
 	if (st == SUQL_INTERRUPT || suql_interrupted)
 		st = err_set(err, SUQL_INTERRUPT, "interrupted");
+	else if (r.capped)
+		st = err_set(err, SUQL_BUDGET, "%s of %ld requests to the model", LLM_CAP_MSG,
+		             llm->cap);
 	else if (r.nfailed) {
 		if (r.nfailed > 1)
 			st = err_set(err, SUQL_LLM, "%s (%d calls failed)", r.first_error, r.nfailed);

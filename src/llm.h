@@ -65,6 +65,8 @@ typedef struct LlmItem {
 	char *value;     /* the answer converted to the call's shape, NULL when it could not be */
 	char *warning;   /* why value is NULL ("'sometime in spring' is not a date") */
 	int verdict;     /* VERIFY: 1 passes, 0 fails */
+	int unreadable;  /* the model's reply could not be read, asked again and alone: the answer
+	                    is unknown (value NULL, verdict 0, text the last reply); never cached */
 } LlmItem;
 
 typedef struct LlmCall {
@@ -95,12 +97,16 @@ typedef struct LlmCall {
 	double ms;            /* wall time of the request (0 for a cache hit) */
 	int cached;           /* served from the cache, or from an identical call in the batch */
 	int attempts;         /* HTTP attempts made (retries + 1) */
+	int unreadable;       /* CLASSIFY: the reply could not be read even when asked again: no
+	                         labels, text the last reply; never cached */
 	char *error;          /* LLM_FAILED: what went wrong and what to fix */
 } LlmCall;
 
 /* Called as each call finishes (in completion order; calls answered by the cache first).
-   Return nonzero to cancel the calls still pending or in flight; they end as LLM_CANCELLED
-   and are counted as such (done is not called for them). */
+   Return nonzero to stop: calls none of whose requests has been sent yet end as
+   LLM_CANCELLED (done is not called for them, and they cost nothing); a call already sent
+   is seen through (its retries, re-asks and splits included), so that what a statement
+   costs does not depend on the order replies arrive in. */
 typedef int (*LlmDoneFn)(void *ctx, LlmCall *call);
 
 typedef struct LlmConfig {
@@ -118,16 +124,34 @@ typedef struct LlmConfig {
 	int retries;               /* 0: 4 */
 } LlmConfig;
 
+/* Why an HTTP request was sent. */
+typedef enum LlmReason {
+	LLM_REQ_FIRST,    /* the first request of a call */
+	LLM_REQ_RETRY,    /* the same again after HTTP 429, 5xx or 408, a timeout, a broken
+	                     connection or a body that is not JSON */
+	LLM_REQ_REASK,    /* asked again because the reply could not be read */
+	LLM_REQ_SPLIT,    /* a candidate of a batch asked alone (its batch reply was unreadable
+	                     twice) */
+	LLM_NREASONS
+} LlmReason;
+
 typedef struct LlmCounts {
-	long calls;        /* requests answered by the backend */
+	long calls;        /* calls answered by the backend */
 	long cache_hits;   /* calls answered by the cache (or an identical call) */
-	long cancelled;
+	long cancelled;    /* calls stopped before they were answered */
 	long failed;
 	long items;        /* candidates carried by the calls */
-	long tokens_in, tokens_out;
+	long requests;     /* HTTP requests that left suql, whatever their reason (the offline
+	                      backend counts one per call it answers); a request stopped before
+	                      any byte of it was sent is not counted */
+	long by_reason[LLM_NREASONS];
+	long in_flight_cancelled;   /* requests sent whose replies were not waited for (Ctrl-C,
+	                               an error that concerns every call) */
+	long unreadable;   /* candidates, and classifications, whose replies could not be read */
+	long tokens_in, tokens_out;   /* from the endpoint's usage, else estimated */
+	long est_in, est_out;         /* the part of tokens_in and tokens_out that was estimated
+	                                 (replies without usage: 4 bytes a token) */
 	double ms;         /* summed request time */
-	long requests;     /* HTTP requests sent (retries and re-asked candidates included);
-	                      the offline backend counts one per call it answers */
 } LlmCounts;
 
 typedef struct LlmStats {
@@ -182,8 +206,19 @@ SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);
 
 /* Counters since the last llm_stats_begin (the statement) and since llm_open (the session). */
 void llm_stats_begin(Llm *llm);
+/* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
+   request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
+void llm_set_cap(Llm *llm, long max_requests);
+/* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
+   read fails (exit status 3) after showing its rows; "warn" only warns. */
+int llm_unreadable_fails(const Llm *llm);
+/* The identity of the model that answers (the model name; for the offline backend, its
+   version LLM_OFFLINE_ID): what an ENUM mapping is recorded against. */
+#define LLM_OFFLINE_ID "offline-lexical-2"
+const char *llm_model_id(const Llm *llm);
 const LlmStats *llm_stats_statement(const Llm *llm);
 const LlmStats *llm_stats_session(const Llm *llm);
 const char *llm_kind_name(LlmKind k);
+const char *llm_reason_name(LlmReason r);
 
 #endif

@@ -41,7 +41,7 @@ static const char *env2(const char *a, const char *b, const char **from)
 /* The settings a config file may hold, and the file's values for them (the last line
    naming a setting wins). */
 static const char *const file_keys[] = {"url", "key", "model", "embed_model", "concurrency",
-	"timeout", "cache"};
+	"timeout", "cache", "unreadable"};
 enum { NFILEKEYS = sizeof file_keys / sizeof *file_keys };
 
 typedef struct FileConf {
@@ -111,7 +111,8 @@ static SuqlStatus file_load(FileConf *f, SuqlErr *err)
 			i++;
 		if (i == NFILEKEYS) {
 			st = err_set(err, SUQL_USAGE, "config file %s, line %d: unknown setting '%.*s' "
-			             "(known: url, key, model, embed_model, concurrency, timeout, cache)",
+			             "(known: url, key, model, embed_model, concurrency, timeout, cache, "
+			             "unreadable)",
 			             f->path, lineno, (int)kn, k);
 			break;
 		}
@@ -162,6 +163,12 @@ static int parse_onoff(const char *v)
 {
 	int on;
 	return str_parse_bool(v, &on) ? on : -1;
+}
+
+/* llm.unreadable: fail 0, warn 1, -1 neither */
+static int parse_unreadable(const char *v)
+{
+	return str_ieq(v, "fail") ? 0 : str_ieq(v, "warn") ? 1 : -1;
 }
 
 /* A key without a URL means OpenAI; OpenAI without a model means the default model. */
@@ -251,6 +258,10 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	}
 	if (!s->cache_path)
 		s->cache_path = llm_cache_default_path();
+	if (st == SUQL_OK && (v = file_get(&f, "unreadable")) != NULL &&
+	    (s->unreadable_warn = parse_unreadable(v)) < 0)
+		st = err_set(err, SUQL_USAGE, "config file %s: unreadable is fail or warn, not '%s'",
+		             f.path, v);
 	file_free(&f);
 	if (st != SUQL_OK) {
 		llm_settings_free(s);
@@ -351,6 +362,18 @@ const char *llm_label(const Llm *llm)
 	return llm && llm->label ? llm->label : LLM_OFFLINE_LABEL;
 }
 
+int llm_unreadable_fails(const Llm *llm)
+{
+	return !llm || !llm->s.unreadable_warn;
+}
+
+const char *llm_model_id(const Llm *llm)
+{
+	if (llm_is_offline(llm))
+		return LLM_OFFLINE_VERSION;
+	return llm->s.model ? llm->s.model : "";
+}
+
 const char *llm_prompts_dir(const Llm *llm)
 {
 	return llm ? llm->s.prompts_dir : NULL;
@@ -422,10 +445,15 @@ SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err)
 				return SUQL_IO;
 		}
 		s->no_cache = !on;
+	} else if (strcmp(k, "unreadable") == 0) {
+		int w = parse_unreadable(v);
+		if (w < 0)
+			return err_set(err, SUQL_USAGE, "llm.unreadable is fail or warn, not '%s'", v);
+		s->unreadable_warn = w;
 	} else {
 		return err_set(err, SUQL_USAGE, "unknown setting '%s' (llm.url, llm.key, llm.model, "
 		               "llm.embed_model, llm.timeout, llm.connect_timeout, llm.retries, "
-		               "llm.backoff, llm.offline, concurrency, cache)", key);
+		               "llm.backoff, llm.offline, llm.unreadable, concurrency, cache)", key);
 	}
 	derive(s);
 	llm_relabel(llm);
@@ -486,6 +514,7 @@ void llm_settings(const Llm *llm, SBuf *out)
 	sb_printf(out, "llm.connect_timeout = %gs\n", s->connect_timeout_ms / 1000.0);
 	sb_printf(out, "llm.retries = %d\n", s->retries);
 	sb_printf(out, "llm.backoff = %gs\n", s->backoff_ms / 1000.0);
+	sb_printf(out, "llm.unreadable = %s\n", s->unreadable_warn ? "warn" : "fail");
 	sb_printf(out, "concurrency = %d\n", s->concurrency);
 	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : "on");
 	free(m);

@@ -9,8 +9,16 @@
  * up to `retries` times. 400, 401, 403 and 404 are not retried: 401, 403 and 404 (and an
  * unusable URL) concern every call, so the remaining calls fail at once with the same
  * message instead of repeating the request. A 400 to a request carrying response_format is
- * retried once without it, and the endpoint is remembered as not supporting it. A batch
- * reply of the wrong length or form is asked again once, then each candidate is asked alone.
+ * retried once without it, and the endpoint is remembered as not supporting it.
+ *
+ * A reply that cannot be read (llm_reply.c says what can) is asked again once, for the
+ * candidates it left unread; what a batch leaves unread a second time is asked candidate by
+ * candidate; what is still unread then is unknown (llm_mark_unreadable). Every request is
+ * counted as it goes out, with its reason (first, retry, re-ask, split); one of which no
+ * byte was sent is taken back. Once a job has sent a request it is seen through even after
+ * the caller said stop: only jobs not yet started are dropped then, so what a statement
+ * costs does not depend on the order in which replies arrive. Ctrl-C and errors that concern
+ * every call drop requests in flight; those already sent are counted as cancelled in flight.
  *
  * Every error names the cause and the fix; none contains the API key (llm_scrub).
  */
@@ -28,10 +36,14 @@ enum { R_QUEUED, R_FLIGHT, R_DONE };
 
 typedef struct Req {
 	LlmJob *job;
-	int sub;            /* -1: the job's candidates together; k: job->items[k] alone */
+	int *items;         /* the candidates asked about: indices into the call's items (owned);
+	                       NULL for kinds without candidates */
+	int nitems;
+	LlmReason why;      /* why the next attempt is sent */
+	LlmReason counted;  /* the reason the attempt in flight was counted under */
 	int state;
 	int attempt;        /* attempts made */
-	int reasked;        /* a batch asked again after a reply of the wrong form */
+	int reasked;        /* these candidates were asked again once already */
 	int json_mode;
 	double not_before;  /* backoff: do not start before this time */
 	char *body;
@@ -44,9 +56,11 @@ typedef struct Req {
 typedef struct JobState {
 	int pending;        /* requests not finished */
 	int finished;
+	int started;        /* a request of it has been handed to the transport */
 	double t0;
 	char *error;
 	int fatal;
+	int capped;
 } JobState;
 
 typedef struct Run {
@@ -85,11 +99,18 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 	return n;
 }
 
-static Req *req_new(Run *run, LlmJob *job, int sub)
+/* A request for n of the job's candidates (items: indices into the call's items; n = 0 for
+   a call without candidates). */
+static Req *req_new(Run *run, LlmJob *job, const int *items, int n, LlmReason why)
 {
 	Req *r = xcalloc(1, sizeof *r);
 	r->job = job;
-	r->sub = sub;
+	r->why = why;
+	if (n > 0) {
+		r->items = xmalloc((size_t)n * sizeof *r->items);
+		memcpy(r->items, items, (size_t)n * sizeof *r->items);
+		r->nitems = n;
+	}
 	if (run->nr == run->capr)
 		run->r = xrealloc(run->r, (size_t)(run->capr = run->capr * 2 + 16) * sizeof *run->r);
 	run->r[run->nr++] = r;
@@ -106,18 +127,25 @@ static void req_body(Run *run, Req *r)
 		b = llmp_embed_body(run->llm, j->call);
 		r->json_mode = 0;
 	} else {
-		const int *items = r->sub < 0 ? j->items : &j->items[r->sub];
-		int n = r->sub < 0 ? j->nitems : 1;
-		b = llmp_chat_body(run->llm, j->call, items, n, !run->llm->no_json_mode,
+		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, !run->llm->no_json_mode,
 		                   &r->json_mode);
 	}
 	r->body = json_dumps(b, JSON_COMPACT);
 	json_decref(b);
 }
 
-static void req_detach(Run *run, Req *r)
+/* Take the request off the transport. A request of which nothing was sent is taken back
+   from the counters; one sent and given up on (cancelled) is counted as such. */
+static void req_detach(Run *run, Req *r, int cancelled)
 {
 	if (r->easy) {
+		long sent = 0;
+		curl_easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
+		LlmKind k = r->job->call->kind;
+		if (sent <= 0)
+			llm_count_unsent(run->llm, k, r->counted);
+		else if (cancelled)
+			llm_count_in_flight_cancelled(run->llm, k);
 		curl_multi_remove_handle(run->multi, r->easy);
 		curl_easy_cleanup(r->easy);
 		r->easy = NULL;
@@ -167,10 +195,12 @@ static void req_start(Run *run, Req *r)
 	r->easy = e;
 	r->state = R_FLIGHT;
 	r->attempt++;
-	r->job->requests++;
+	r->counted = r->why;
+	llm_count_request(llm, r->job->call->kind, r->why);
 	r->job->call->attempts++;
 	run->inflight++;
 	JobState *js = r->job->priv;
+	js->started = 1;
 	if (js->t0 == 0)
 		js->t0 = util_now_ms();
 }
@@ -184,7 +214,7 @@ static void job_finish(Run *run, LlmJob *job, LlmCallStatus st)
 	js->finished = 1;
 	for (int i = 0; i < run->nr; i++)
 		if (run->r[i]->job == job && run->r[i]->state != R_DONE) {
-			req_detach(run, run->r[i]);
+			req_detach(run, run->r[i], 1);
 			run->r[i]->state = R_DONE;
 		}
 	job->status = st;
@@ -193,8 +223,9 @@ static void job_finish(Run *run, LlmJob *job, LlmCallStatus st)
 	if (st == LLM_FAILED) {
 		job->error = js->error ? xstrdup(js->error) : xstrdup("the request failed");
 		job->fatal = js->fatal;
+		job->capped = js->capped;
 	}
-	if (st != LLM_CANCELLED && !run->stop && run->done(run->ctx, job))
+	if (st != LLM_CANCELLED && run->done(run->ctx, job))
 		run->stop = 1;
 }
 
@@ -214,7 +245,7 @@ static void fail_all(Run *run, LlmJob *first, char *error)
 {
 	char *copy = xstrdup(error);
 	job_fail(run, first, error, 1);
-	for (int i = 0; i < run->nr && !run->stop; i++) {
+	for (int i = 0; i < run->nr; i++) {
 		LlmJob *j = run->r[i]->job;
 		if (!((JobState *)j->priv)->finished)
 			job_fail(run, j, xstrdup(copy), 1);
@@ -256,6 +287,7 @@ static void retry(Run *run, Req *r, long retry_after_s, char *why_final)
 	                             : backoff_ms(run, r->attempt);
 	r->not_before = util_now_ms() + d;
 	r->state = R_QUEUED;
+	r->why = LLM_REQ_RETRY;
 }
 
 /* The server's own words about an error, shortened and printable. Heap string. */
@@ -309,6 +341,7 @@ static void on_http_error(Run *run, Req *r, long code, long retry_after)
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
 	} else if (code == 401) {
 		fail_all(run, r->job, llm->s.key ?
 		         msg(run, "the endpoint rejected the API key (HTTP 401 from %s): set "
@@ -392,6 +425,14 @@ static void on_transport_error(Run *run, Req *r, CURLcode cc)
 	}
 }
 
+static void count_reply_tokens(Run *run, Req *r, long in, long out, int estimated)
+{
+	LlmCall *c = r->job->call;
+	c->tokens_in += (int)in;
+	c->tokens_out += (int)out;
+	llm_count_tokens(run->llm, c->kind, in, out, estimated);
+}
+
 /* A 2xx reply: read it into the call's results. */
 static void on_reply(Run *run, Req *r)
 {
@@ -407,10 +448,11 @@ static void on_reply(Run *run, Req *r)
 		return;
 	}
 	json_t *usage = json_object_get(j, "usage");
-	if (json_is_object(usage)) {
-		c->tokens_in += (int)json_integer_value(json_object_get(usage, "prompt_tokens"));
-		c->tokens_out += (int)json_integer_value(json_object_get(usage, "completion_tokens"));
-	}
+	if (json_is_object(usage))
+		count_reply_tokens(run, r,
+		                   (long)json_integer_value(json_object_get(usage, "prompt_tokens")),
+		                   (long)json_integer_value(json_object_get(usage, "completion_tokens")),
+		                   0);
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
 		char *says = server_says(r);
@@ -459,28 +501,32 @@ static void on_reply(Run *run, Req *r)
 		return;
 	}
 	const char *text = json_string_value(content);
-	int batch_kind = c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_SUMMARY;
-	if (batch_kind && r->sub < 0 && job->nitems > 1) {
-		if (llmp_parse_batch(c, job->items, job->nitems, text) == 0) {
-			req_ok(run, r);
-		} else if (!r->reasked) {
-			r->reasked = 1;          /* ask the same again, once */
-			r->state = R_QUEUED;
-			r->not_before = 0;
-		} else {
-			/* then each candidate alone */
-			r->state = R_DONE;
-			for (int k = 0; k < job->nitems; k++) {
-				Req *s = req_new(run, job, k);
-				req_body(run, s);
-				s->state = R_QUEUED;
-			}
-			((JobState *)job->priv)->pending--;
+	if (!json_is_object(usage))   /* no usage: estimated, 4 bytes a token */
+		count_reply_tokens(run, r, (long)(strlen(r->body) / 4), (long)(strlen(text) / 4), 1);
+	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
+	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
+	if (nbad > 0 && !r->reasked) {
+		/* ask again, once, about what could not be read */
+		int *sub = xmalloc((size_t)nbad * sizeof *sub);
+		for (int k = 0; k < nbad; k++)
+			sub[k] = r->items ? r->items[bad[k]] : 0;
+		Req *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
+		s->reasked = 1;
+		req_body(run, s);
+		free(sub);
+	} else if (nbad > 0 && r->nitems > 1) {
+		/* asked twice in a batch: each candidate alone */
+		for (int k = 0; k < nbad; k++) {
+			Req *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
+			s->reasked = 1;
+			req_body(run, s);
 		}
 	} else {
-		llmp_parse_single(c, batch_kind ? job->items[r->sub < 0 ? 0 : r->sub] : -1, text);
-		req_ok(run, r);
+		for (int k = 0; k < nbad; k++)
+			llm_mark_unreadable(c, r->items ? r->items[bad[k]] : -1);
 	}
+	free(bad);
+	req_ok(run, r);
 	json_decref(j);
 }
 
@@ -490,7 +536,7 @@ static void on_done(Run *run, Req *r, CURLcode cc)
 	curl_off_t ra = 0;
 	curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
 	curl_easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
-	req_detach(run, r);
+	req_detach(run, r, 0);
 	r->state = R_DONE;
 	if (((JobState *)r->job->priv)->finished)
 		return;
@@ -527,7 +573,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	JobState *js = xcalloc((size_t)n + 1, sizeof *js);
 	for (int i = 0; i < n; i++) {
 		jobs[i]->priv = &js[i];
-		Req *r = req_new(&run, jobs[i], -1);
+		Req *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
 		req_body(&run, r);
 	}
 	SuqlStatus st = SUQL_OK;
@@ -536,19 +582,30 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 			st = SUQL_INTERRUPT;
 			break;
 		}
-		if (run.stop)
-			break;
 		double now = util_now_ms(), next = -1;
 		int waiting = 0;
 		for (int i = 0; i < run.nr; i++) {
 			Req *r = run.r[i];
+			JobState *j = r->job->priv;
 			if (r->state != R_QUEUED)
 				continue;
+			if (j->finished) {
+				r->state = R_DONE;
+				continue;
+			}
+			if (run.stop && !j->started)
+				continue;   /* never sent, and no longer wanted: cancelled below */
 			waiting++;
-			if (r->not_before <= now && run.inflight < llm->s.concurrency)
-				req_start(&run, r);
-			else if (r->not_before > now && (next < 0 || r->not_before < next))
+			if (r->not_before <= now && run.inflight < llm->s.concurrency) {
+				if (llm_may_send(llm)) {
+					req_start(&run, r);
+				} else {
+					j->capped = 1;
+					job_fail(&run, r->job, xstrdup(LLM_CAP_MSG), 0);
+				}
+			} else if (r->not_before > now && (next < 0 || r->not_before < next)) {
 				next = r->not_before;
+			}
 		}
 		if (waiting == 0 && run.inflight == 0)
 			break;
@@ -577,7 +634,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	}
 	/* stopped or interrupted: whatever is unfinished is cancelled */
 	for (int i = 0; i < run.nr; i++)
-		req_detach(&run, run.r[i]);
+		req_detach(&run, run.r[i], 1);
 	for (int i = 0; i < n; i++) {
 		if (!js[i].finished)
 			jobs[i]->status = LLM_CANCELLED;
@@ -586,6 +643,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	}
 	for (int i = 0; i < run.nr; i++) {
 		free(run.r[i]->body);
+		free(run.r[i]->items);
 		sb_free(&run.r[i]->resp);
 		free(run.r[i]);
 	}

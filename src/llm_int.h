@@ -4,7 +4,8 @@
  *   llm.c          llm_open/llm_close, llm_run (cache, de-duplication, jobs, counters)
  *   llm_config.c   settings: options, environment, config file, llm_set, llm_describe
  *   llm_cache.c    request keys (SHA-256), the SQLite cache file, the per-statement memo
- *   llm_prompt.c   tasks rendered into chat requests; replies parsed into shapes
+ *   llm_prompt.c   tasks rendered into chat requests
+ *   llm_reply.c    what a readable reply is, per task; replies read into results
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
  *   llm_offline*.c the offline lexical backend
  *
@@ -25,7 +26,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#define LLM_OFFLINE_VERSION "offline-lexical-2"
+#define LLM_OFFLINE_VERSION LLM_OFFLINE_ID
 #define LLM_OFFLINE_LABEL   "offline (lexical, no language model)"
 #define LLM_DEFAULT_URL     "https://api.openai.com/v1"
 #define LLM_DEFAULT_MODEL   "gpt-4o-mini"
@@ -48,6 +49,7 @@ typedef struct LlmSettings {
 	int connect_timeout_ms;
 	int retries;
 	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
+	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
 } LlmSettings;
 
 SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *err);
@@ -106,8 +108,23 @@ struct Llm {
 	void *multi;           /* CURLM *, kept so connections are reused between runs */
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
+	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
 	long cache_hits_file;  /* units served from the cache file this session */
 };
+
+/* Count a request as it is handed to the transport (llm_count_request), take it back when
+   it turns out that none of it was sent (llm_count_unsent), count a sent request whose
+   reply was not waited for, and the tokens of a reply. Live: the statement's counters
+   always say what has gone over the wire so far. */
+void llm_count_request(Llm *llm, LlmKind k, LlmReason why);
+void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
+void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
+void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
+/* Whether another request may be sent under the statement's cap. */
+int llm_may_send(const Llm *llm);
+/* The message of a call stopped by the cap. */
+#define LLM_CAP_MSG "stopped at the budget"
+
 
 /* A request to a backend: one call, and which of its candidates still need answers. */
 typedef struct LlmJob {
@@ -118,7 +135,7 @@ typedef struct LlmJob {
 	LlmCallStatus status;  /* DONE, FAILED or CANCELLED once finished */
 	char *error;           /* FAILED: the message (key scrubbed) */
 	int fatal;             /* the error concerns every call (key, model, URL) */
-	int requests;          /* HTTP requests sent for it (retries and splits included) */
+	int capped;            /* FAILED because the statement's cap was reached */
 	void *priv;            /* backend state */
 } LlmJob;
 
@@ -147,18 +164,27 @@ json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
    the model in the prompt and kept by the offline backend. */
 int llm_summary_words(const LlmCall *call);
 
-/* Parse a reply's content into results. Single: always succeeds (an unconvertible answer
-   gets a warning). Batch: 0 when the reply holds one well-formed answer per item, -1 (and
-   nothing written) otherwise. */
-void llmp_parse_single(LlmCall *call, int item, const char *content);
-int llmp_parse_batch(LlmCall *call, const int *items, int n, const char *content);
+/* ---- reading replies (llm_reply.c) ---- */
+
+/* Read the reply to a request that asked about items[0..n) of call (n <= 1: the single
+   form; n = 0 for kinds without candidates). What is readable is written into the call and
+   its items; the positions in items[] of the candidates whose answers could not be read are
+   written to bad[] (room for n, or 1 for a CLASSIFY call, whose position is 0), their
+   text set to what the reply said about them, and their number is returned. */
+int llm_read_reply(LlmCall *call, const int *items, int n, const char *content, int *bad);
+/* The reply could not be read even after asking again (and alone): the answer is unknown. */
+void llm_mark_unreadable(LlmCall *call, int item);
 /* The JSON value inside a model's reply: code fences stripped, the first {...} or [...]
    that parses. NULL when none. */
 json_t *llmp_lenient_json(const char *content);
+/* A typed answer read from the whole of text: 1 with *value set, 0 for an explicit
+   "unknown" (*value NULL), -1 when text is not a value of the shape. */
+int llm_read_value(LlmShape shape, const char *text, char **value);
 
-/* Set it->value/warning from an answer text according to shape (shared by the backends).
-   "unknown" (the model's or the offline backend's way of saying the text does not tell)
-   gives a NULL value and no warning. */
+/* Set it->value/warning from an answer text according to shape: the offline backend's
+   reading of its own answers (a number or date found in the sentence it chose; a model's
+   replies go through llm_read_reply instead). "unknown" gives a NULL value and no
+   warning. */
 void llm_convert(LlmShape shape, const char *text, char **value, char **warning);
 /* Set a CLASSIFY call's labels from chosen strings, keeping only permitted values (matched
    without regard to case, written as the option is). */
@@ -224,8 +250,8 @@ int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int
 int llm_find_number(const char *s, size_t n, double *v, int *is_int);
 /* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
 int llm_day_exists(long y, long m, long d);
-/* yes/no written at the start of a reply ("Yes.", "no", "true", "false", "1", "0"):
-   1 yes, 0 no, -1 neither. (Defined in llm_prompt.c, with the other reply readers.) */
+/* yes/no written at the start of a text ("Yes.", "no", "true", "false", "1", "0"):
+   1 yes, 0 no, -1 neither; the offline backend's reading (llm_reply.c). */
 int llm_yesno(const char *s);
 
 #endif

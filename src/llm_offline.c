@@ -556,21 +556,27 @@ static void run_job(LlmJob *job)
 		classify(c);
 	query_free(&q);
 	job->status = LLM_DONE;
-	job->requests = 1;
 	c->ms = util_now_ms() - t0;
 }
 
 SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx)
 {
-	(void)llm;
 	int stop = 0;
 	for (int i = 0; i < n; i++) {
 		if (stop || suql_interrupted) {
 			jobs[i]->status = LLM_CANCELLED;
 			continue;
 		}
+		if (!llm_may_send(llm)) {   /* the statement's cap: one call is one request */
+			jobs[i]->status = LLM_FAILED;
+			jobs[i]->capped = 1;
+			jobs[i]->error = xstrdup(LLM_CAP_MSG);
+			done(ctx, jobs[i]);
+			continue;
+		}
+		llm_count_request(llm, jobs[i]->call->kind, LLM_REQ_FIRST);
 		run_job(jobs[i]);
-		stop = done(ctx, jobs[i]);
+		stop |= done(ctx, jobs[i]);
 	}
 	return suql_interrupted ? SUQL_INTERRUPT : SUQL_OK;
 }

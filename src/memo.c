@@ -151,6 +151,7 @@ void sig_free(Sig *s)
 		free(s->expected[i]);
 	free(s->expected);
 	free(s->key);
+	free(s->unread_sample);
 	memset(s, 0, sizeof *s);
 }
 

@@ -295,6 +295,70 @@ static SuqlStatus m_cache(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* :enum, :enum forget [TABLE.COLUMN [VALUE]] */
+static SuqlStatus m_enum(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	SBuf b = SBUF_INIT;
+	SuqlStatus st;
+	if (argc == 1) {
+		st = engine_enum_list(env->engine, &b, err);
+	} else if (strcmp(argv[1], "forget") == 0 && argc <= 4) {
+		char *table = NULL, *column = NULL;
+		if (argc >= 3) {
+			char *dot = strrchr(argv[2], '.');
+			if (!dot || dot == argv[2] || !dot[1])
+				return err_set(err, SUQL_USAGE, ":enum forget takes TABLE.COLUMN, not '%s'",
+				               argv[2]);
+			table = xstrndup(argv[2], (size_t)(dot - argv[2]));
+			column = xstrdup(dot + 1);
+		}
+		long n = 0;
+		st = engine_enum_forget(env->engine, table, column, argc == 4 ? argv[3] : NULL, &n,
+		                        err);
+		if (st == SUQL_OK)
+			sb_printf(&b, "forgot %ld mapping%s\n", n, n == 1 ? "" : "s");
+		free(table);
+		free(column);
+	} else {
+		return err_set(err, SUQL_USAGE, "usage: :enum, or :enum forget [TABLE.COLUMN [VALUE]]");
+	}
+	fputs(sb_str(&b), env->out);
+	sb_free(&b);
+	return st;
+}
+
+/* :labels, :labels TABLE on|off */
+static SuqlStatus m_labels(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	sqlite3 *db = engine_db(env->engine);
+	if (argc == 1) {
+		char **v;
+		int n = catalog_prop_tables(db, CATALOG_LABELS, "on", &v);
+		if (n == 0)
+			fputs("no table is marked as holding evaluation labels\n", env->out);
+		for (int i = 0; i < n; i++) {
+			fprintf(env->out, "%s\n", v[i]);
+			free(v[i]);
+		}
+		free(v);
+		return SUQL_OK;
+	}
+	int on;
+	if (argc != 3 || !str_parse_bool(argv[2], &on))
+		return err_set(err, SUQL_USAGE, "usage: :labels, or :labels TABLE on|off");
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, REPL_VISIBLE_TABLES " AND type = 'table' AND name = ?1 COLLATE "
+	                       "NOCASE", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, argv[1], -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	if (!found)
+		return err_set(err, SUQL_ERROR, "no such table: %s", argv[1]);
+	return catalog_prop_set(db, argv[1], CATALOG_LABELS, on ? "on" : NULL, err);
+}
+
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 const MetaCommand meta_commands[] = {
@@ -322,6 +386,11 @@ const MetaCommand meta_commands[] = {
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},
+	{"labels", "[TABLE on|off]", "list the tables marked as holding evaluation labels (answer "
+	 "keys), or mark one: chat mode neither shows them to the model nor reads them", m_labels},
+	{"enum", "[forget [TABLE.COLUMN [VALUE]]]", "list the stored ENUM mappings (literal -> "
+	 "values, and the model that made each), or forget them so they are classified again",
+	 m_enum},
 	{"chat", "", "chat mode: ask questions in plain words; each becomes a SUQL query, run "
 	 "read-only, and an answer from its rows", agent_meta_chat},
 	{"sql", "", "leave chat mode: lines are SUQL statements again", agent_meta_sql},

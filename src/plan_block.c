@@ -500,16 +500,17 @@ static long long max_wave(Exec *ex)
 	return b * (conc > 0 ? conc : 1);
 }
 
-/* The calls occurrence o may cost at most. */
-static long long occ_worst(Exec *ex, const Occ *o)
+/* The calls occurrence o may cost at most; *expect: when its lazy walks stop early. */
+static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 {
+	*expect = -1;   /* the same as the worst case */
 	if (o->block < 0)
 		return 1;
 	Block *b = &ex->blocks[o->block];
 	long long runs = runs_of(ex, o->block);
 	if (ex->set.optimize == OPT_OFF)
 		return b->from_rows * runs;
-	long long n = 0;
+	long long n = 0, e = 0;
 	switch (o->plan) {
 	case PL_WALK:
 	case PL_LEAF:
@@ -520,13 +521,21 @@ static long long occ_worst(Exec *ex, const Occ *o)
 				in |= u->atoms[k] == o->id;
 			for (int k = 0; k < u->nleaf_occ; k++)
 				in |= u->leaf_occ[k] == o->id;
-			if (in && ex->set.optimize == OPT_PASSAGE && b->limit >= 0)
+			if (in && ex->set.optimize == OPT_PASSAGE && b->limit >= 0) {
 				/* the per-passage baseline: a call per passage, so many passages */
 				n += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
-			else if (in)
+				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
+			} else if (in) {
 				n += walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
 				                      per_call(ex));
+				e += b->limit >= 0 && o->plan == PL_WALK
+				     ? walk_expect_calls(u->count, b->limit, u->natoms, max_wave(ex),
+				                         per_call(ex), WALK_EXPECT_RATE)
+				     : walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
+				                        per_call(ex));
+			}
 		}
+		*expect = e < n ? e : n;
 		return n;
 	case PL_AHEAD:
 		return per_batch(ex, b->bound);
@@ -547,6 +556,7 @@ static long long occ_worst(Exec *ex, const Occ *o)
 void plan_worst(Exec *ex)
 {
 	memset(ex->worst, 0, sizeof ex->worst);
+	memset(ex->expect, 0, sizeof ex->expect);
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
 		/* the same question about the same text in the same place is asked once */
@@ -558,9 +568,11 @@ void plan_worst(Exec *ex)
 		}
 		if (dup)
 			continue;
-		ex->worst[o->kind] += occ_worst(ex, o);
+		long long e, w = occ_worst(ex, o, &e);
+		ex->worst[o->kind] += w;
+		ex->expect[o->kind] += e >= 0 ? e : w;
 	}
-	ex->worst[3] = enum_pending(ex);
+	ex->worst[3] = ex->expect[3] = enum_pending(ex);
 	/* embeddings: the question and the top of each relevance ranking */
 	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm))
 		for (int i = 0; i < ex->nblocks; i++) {
@@ -573,8 +585,12 @@ void plan_worst(Exec *ex)
 						ex->worst[4] += 1 + (b->units[k].count < EMBED_TOP
 						                     ? b->units[k].count : EMBED_TOP);
 		}
-	ex->worst_total = ex->worst[0] + ex->worst[1] + ex->worst[2] + ex->worst[3] +
-	                  ex->worst[4];
+	ex->expect[4] = ex->worst[4];
+	ex->worst_total = ex->expect_total = 0;
+	for (int k = 0; k < 5; k++) {
+		ex->worst_total += ex->worst[k];
+		ex->expect_total += ex->expect[k];
+	}
 }
 
 /* ---- the order blocks run in: what a block reads runs before it ---- */

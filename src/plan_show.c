@@ -175,6 +175,22 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 	}
 }
 
+/* "12 LLM calls (verify 10, classify 2)" */
+static void show_cost(SBuf *out, const long long *per, long long total)
+{
+	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
+	sb_printf(out, "%lld LLM call%s", total, total == 1 ? "" : "s");
+	int first = 1;
+	for (int k = 0; k < 5; k++) {
+		if (!per[k])
+			continue;
+		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], per[k]);
+		first = 0;
+	}
+	if (!first)
+		sb_putc(out, ')');
+}
+
 void show_plan(Exec *ex, SBuf *out)
 {
 	sb_truncate(out, 0);
@@ -211,48 +227,128 @@ void show_plan(Exec *ex, SBuf *out)
 	print_stmt(pr, ex->ast->stmt);
 	sb_printf(out, "sqlite: %s\n", print_text(pr));
 	print_free(pr);
-	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
-	sb_printf(out, "worst case: %lld LLM call%s", ex->worst_total,
-	          ex->worst_total == 1 ? "" : "s");
-	int first = 1;
-	for (int k = 0; k < 5; k++) {
-		if (!ex->worst[k])
-			continue;
-		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], ex->worst[k]);
-		first = 0;
+	int lazy = ex->expect_total < ex->worst_total;
+	if (lazy) {
+		sb_puts(out, "expected: at most ");
+		show_cost(out, ex->expect, ex->expect_total);
+		sb_puts(out, " while at least 1 candidate in 50 passes (the walk stops at the "
+		        "LIMIT)\n");
 	}
-	if (!first)
-		sb_putc(out, ')');
+	sb_puts(out, "worst case: ");
+	show_cost(out, ex->worst, ex->worst_total);
+	if (lazy)
+		sb_puts(out, ", if too few candidates pass");
 	if (ex->set.optimize == OPT_PASSAGE)
 		sb_puts(out, "; the budget is not applied in passage mode\n");
-	else if (ex->set.budget > 0)
-		sb_printf(out, "; budget %ld%s\n", ex->set.budget,
-		          ex->worst_total > ex->set.budget ? ": over it, refused" : "");
-	else
+	else if (ex->set.budget <= 0)
 		sb_puts(out, "; no budget\n");
+	else if (ex->expect_total > ex->set.budget)
+		sb_printf(out, "; budget %ld: over it, refused\n", ex->set.budget);
+	else if (ex->worst_total > ex->set.budget)
+		sb_printf(out, "; budget %ld: the statement stops there if it needs more\n",
+		          ex->set.budget);
+	else
+		sb_printf(out, "; budget %ld\n", ex->set.budget);
 }
 
-void show_counters(Exec *ex, SBuf *out)
+/* "conjunct 2", or "block 3, conjunct 2" when several blocks were walked, or "the tree" */
+static void unit_name(SBuf *out, const Block *b, int k, int several)
 {
-	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	if (several)
+		sb_printf(out, "block %d, ", b->id + 1);
+	if (b->dnf_over)
+		sb_puts(out, "the tree");
+	else
+		sb_printf(out, "conjunct %d", k + 1);
+}
+
+static void show_walks(Exec *ex, SBuf *out)
+{
+	int walked = 0;
+	for (int i = 0; i < ex->nblocks; i++)
+		walked += ex->blocks[i].planned && ex->blocks[i].executed;
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
 		if (!b->planned || !b->executed)
 			continue;
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];
+			unit_name(out, b, k, walked > 1);
 			if (u->skipped) {
-				sb_printf(out, "conjunct %d.%d: not walked (enough rows already)\n", i + 1,
-				          k + 1);
+				sb_puts(out, ": not walked (the conjuncts before it found enough rows)\n");
 				continue;
 			}
-			sb_printf(out, "conjunct %d.%d: %lld rows after the structured filter; %lld "
-			          "examined, %lld accepted, %lld rejected\n", i + 1, k + 1, u->rows,
-			          u->examined, u->accepted, u->rejected);
-			if (u->rank_note && *u->rank_note)
-				sb_printf(out, "conjunct %d.%d ranked by %s\n", i + 1, k + 1, u->rank_note);
+			sb_printf(out, ": %lld candidate%s after the structured filter; %lld judged: %lld "
+			          "passed, %lld failed", u->rows, S(u->rows), u->examined, u->accepted,
+			          u->rejected);
+			if (u->unknown)
+				sb_printf(out, ", %lld unknown (no text, or a reply that could not be read)",
+				          u->unknown);
+			if (b->limit >= 0 && u->accepted > b->limit)
+				sb_printf(out, " (more than the %lld the LIMIT needs: the candidates of a call "
+				          "are judged together)", b->limit);
+			sb_putc(out, '\n');
+			if (u->rank_note && *u->rank_note) {
+				unit_name(out, b, k, walked > 1);
+				sb_printf(out, ": candidates ranked by %s\n", u->rank_note);
+			}
 		}
 	}
+}
+
+/* "first 3, retry 1": the requests by reason, and those cancelled in flight */
+static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
+{
+	if (llm_is_offline(ex->llm)) {
+		sb_printf(out, "requests: %ld, answered here by the offline backend (nothing is "
+		          "sent)\n", t->requests);
+		return;
+	}
+	static const char *const one[LLM_NREASONS] = {
+		"first ask", "retry after an error", "re-ask after an unreadable reply",
+		"candidate asked alone",
+	};
+	static const char *const many[LLM_NREASONS] = {
+		"first asks", "retries after errors", "re-asks after unreadable replies",
+		"candidates asked alone",
+	};
+	sb_printf(out, "requests: %ld sent", t->requests);
+	int first = 1;
+	for (int r = 0; r < LLM_NREASONS; r++) {
+		if (!t->by_reason[r])
+			continue;
+		sb_printf(out, "%s%ld %s", first ? " (" : ", ", t->by_reason[r],
+		          t->by_reason[r] == 1 ? one[r] : many[r]);
+		first = 0;
+	}
+	if (!first)
+		sb_putc(out, ')');
+	if (t->in_flight_cancelled)
+		sb_printf(out, "; %ld cancelled in flight (sent, reply not awaited)",
+		          t->in_flight_cancelled);
+	sb_putc(out, '\n');
+}
+
+static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
+{
+	if (llm_is_offline(ex->llm)) {
+		sb_puts(out, "tokens: 0 in, 0 out (the offline backend uses none)\n");
+		return;
+	}
+	sb_printf(out, "tokens: %ld in, %ld out", t->tokens_in, t->tokens_out);
+	if (!t->est_in && !t->est_out)
+		sb_puts(out, t->tokens_in || t->tokens_out ? " (as the endpoint reported them)\n" : "\n");
+	else if (t->est_in == t->tokens_in && t->est_out == t->tokens_out)
+		sb_puts(out, " (estimated at 4 bytes a token: the endpoint reported no usage)\n");
+	else
+		sb_printf(out, " (%ld in, %ld out of them estimated at 4 bytes a token: some replies "
+		          "reported no usage)\n", t->est_in, t->est_out);
+}
+
+void show_counters(Exec *ex, SBuf *out)
+{
+	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	show_walks(ex, out);
 	if (ex->cnt.ahead_values)
 		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));
 	if (ex->cnt.project_rows || ex->cnt.project_values)
@@ -273,26 +369,34 @@ void show_counters(Exec *ex, SBuf *out)
 	}
 	if (!first)
 		sb_putc(out, ')');
-	if (ex->cnt.rows_out > 0)
-		sb_printf(out, "; %.2f per returned row\n", (double)t->calls / (double)ex->cnt.rows_out);
-	else
-		sb_putc(out, '\n');
-	sb_printf(out, "cache hits: %ld\n", t->cache_hits);
 	/* calls that judged candidates (not an ENUM classification alone) */
-	if (t->items > 0 || ex->cnt.waves) {
-		sb_printf(out, "batches: %ld call%s carried %ld candidate%s", t->calls, S(t->calls),
-		          t->items, S(t->items));
+	if (t->items > 0) {
+		sb_printf(out, ", carrying %ld candidate%s", t->items, S(t->items));
 		if (ex->cnt.waves)
-			sb_printf(out, "; %ld wave%s", ex->cnt.waves, S(ex->cnt.waves));
-		sb_putc(out, '\n');
+			sb_printf(out, " in %ld wave%s", ex->cnt.waves, S(ex->cnt.waves));
 	}
-	sb_printf(out, "speculative: %ld call%s (%lld candidate%s) beyond what the result "
-	          "needed; cancelled: %ld\n", ex->cnt.spec_calls, S(ex->cnt.spec_calls),
-	          ex->cnt.spec_items, S(ex->cnt.spec_items), t->cancelled);
+	sb_putc(out, '\n');
+	sb_printf(out, "cache hits: %ld\n", t->cache_hits);
+	show_requests(ex, t, out);
+	if (t->unreadable)
+		sb_printf(out, "unreadable: %ld repl%s could not be read, even when asked again "
+		          "(the answers are unknown; see the warning)\n", t->unreadable,
+		          t->unreadable == 1 ? "y" : "ies");
+	if (ex->cnt.spec_items)
+		sb_printf(out, "speculative: %lld candidate%s judged after the result was complete%s\n",
+		          ex->cnt.spec_items, S(ex->cnt.spec_items),
+		          ex->cnt.spec_calls ? "" : ", in calls that were needed anyway");
+	if (ex->cnt.spec_calls)
+		sb_printf(out, "speculative calls: %ld held only such candidates\n",
+		          ex->cnt.spec_calls);
+	if (t->cancelled)
+		sb_printf(out, "cancelled: %ld call%s not answered (%s)\n", t->cancelled,
+		          S(t->cancelled), suql_interrupted ? "stopped by Ctrl-C"
+		                                             : "not sent: the result was complete");
 	if (ex->cnt.ondemand_calls)
 		sb_printf(out, "on demand: %ld calls made by the functions row by row\n",
 		          ex->cnt.ondemand_calls);
-	sb_printf(out, "tokens: %ld in, %ld out\n", t->tokens_in, t->tokens_out);
+	show_tokens(ex, t, out);
 	if (ex->set.times)
 		sb_printf(out, "time: %.1f ms waiting for the model, %.1f ms in all\n", ls->wall_ms,
 		          util_now_ms() - ex->cnt.t0);

@@ -8,8 +8,9 @@
  *   gen -n N [--seed S] [--out DIR] [--db FILE] [--no-index] [--reviews MIN-MAX] [--quiet]
  *
  * It writes DIR/restaurants.jsonl and DIR/restaurant_truth.jsonl. With --db it creates the
- * tables restaurants and restaurant_truth in FILE (SUQL types in the catalog), imports the
- * files through the importer and builds the retrieval index of reviews and popular_dishes:
+ * tables restaurants and restaurant_truth in FILE (SUQL types in the catalog; the truth
+ * marked as evaluation labels, which chat mode does not see), imports the files through the
+ * importer and builds the retrieval index of reviews and popular_dishes:
  * "generate and import" is one command. Without --out the files go to a temporary
  * directory ($TMPDIR, else /tmp) that is removed afterwards.
  *
@@ -422,6 +423,8 @@ static int load_db(const char *path, const char *dir, int index, int quiet)
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK || create_tables(db, &err) != SUQL_OK ||
 	    import_file(db, rp, "restaurants", &opt, &err) != SUQL_OK ||
 	    import_file(db, tp, "restaurant_truth", &opt, &err) != SUQL_OK ||
+	    /* the truth is an answer key: chat mode must not see it */
+	    catalog_prop_set(db, "restaurant_truth", CATALOG_LABELS, "on", &err) != SUQL_OK ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		fprintf(stderr, "gen: %s: %s\n", path, err.msg ? err.msg : sqlite3_errmsg(db));
 		rc = 1;

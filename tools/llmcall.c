@@ -102,6 +102,7 @@ static void print_call(int i, const LlmCall *c)
 		for (int k = 0; k < c->nlabels; k++)
 			json_array_append_new(l, json_string(c->labels[k]));
 		json_object_set_new(o, "labels", l);
+		json_object_set_new(o, "unreadable", json_boolean(c->unreadable));
 	}
 	if (c->vec)
 		json_object_set_new(o, "dim", json_integer(c->dim));
@@ -111,9 +112,10 @@ static void print_call(int i, const LlmCall *c)
 		json_t *a = json_array();
 		for (int k = 0; k < c->nitems; k++) {
 			const LlmItem *it = &c->items[k];
-			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:i}", "text", js(it->text),
-			                      "value", js(it->value), "warning", js(it->warning),
-			                      "verdict", it->verdict));
+			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:i, s:b}", "text",
+			                      js(it->text), "value", js(it->value), "warning",
+			                      js(it->warning), "verdict", it->verdict, "unreadable",
+			                      it->unreadable));
 		}
 		json_object_set_new(o, "items", a);
 	}
@@ -127,8 +129,10 @@ static void print_counts(const char *what, const LlmStats *st)
 {
 	const LlmCounts *t = &st->total;
 	printf("%s: calls=%ld cache_hits=%ld cancelled=%ld failed=%ld items=%ld requests=%ld "
-	       "tokens_in=%ld tokens_out=%ld\n", what, t->calls, t->cache_hits, t->cancelled,
-	       t->failed, t->items, t->requests, t->tokens_in, t->tokens_out);
+	       "tokens_in=%ld tokens_out=%ld unreadable=%ld reasks=%ld splits=%ld retries=%ld\n",
+	       what, t->calls, t->cache_hits, t->cancelled, t->failed, t->items, t->requests,
+	       t->tokens_in, t->tokens_out, t->unreadable, t->by_reason[LLM_REQ_REASK],
+	       t->by_reason[LLM_REQ_SPLIT], t->by_reason[LLM_REQ_RETRY]);
 }
 
 static int parse_kind(const char *s, LlmKind *k)

@@ -39,6 +39,8 @@ atleast() {
 
 atleast "at least 110 restaurants" "SELECT count(*) FROM restaurants" 110
 check "ids are 1..N" "SELECT max(id) = count(*) FROM restaurants" 1
+check "restaurant_labels is marked as evaluation labels (chat does not see it)" \
+	"SELECT group_concat(tbl) FROM suql_table_props WHERE prop = 'labels' AND value = 'on'" "restaurant_labels"
 check "at least 5 reviews each" \
 	"SELECT count(*) FROM restaurants WHERE json_array_length(reviews) < 5 OR reviews IS NULL" 0
 for col in cuisines popular_dishes reviews; do

@@ -44,6 +44,8 @@ check() {   # NAME SQL WANT
 }
 check "1500 restaurants and 1500 truth rows" \
 	"SELECT (SELECT count(*) FROM restaurants) || ' ' || (SELECT count(*) FROM restaurant_truth)" "1500 1500"
+check "the truth is marked as evaluation labels (chat does not see it)" \
+	"SELECT group_concat(tbl) FROM suql_table_props WHERE prop = 'labels' AND value = 'on'" "restaurant_truth"
 check "SUQL types are in the catalog" \
 	"SELECT group_concat(col || ' ' || type, ', ') FROM (SELECT col, type FROM suql_catalog WHERE tbl = 'restaurants' ORDER BY col)" \
 	"cuisines ENUM[], popular_dishes FREE_TEXT[], price ENUM('cheap','moderate','expensive','luxury'), reviews FREE_TEXT[]"

@@ -10,7 +10,7 @@
 #     @@ rules                the server's rules (JSON); without them no server runs and no
 #     [...]                   model is configured
 #     @@ server --key K       more llmserver options
-#     @@ db demo              demo (a copy of build/demo.db, the default), empty, clothing or
+#     @@ db demo              demo (built afresh by tests/demo-db.sh, the default), empty, clothing or
 #                             hybridqa (build/*.db from `make fixtures`; skipped when absent)
 #     @@ setup                SUQL run on $DB before the conversation
 #     @@ file NAME            a file in the run directory (repeatable)
@@ -37,6 +37,9 @@ case $build in /*) ;; *) build=$SUQL_TOP/$build ;; esac
 dir=$SUQL_TOP/tests/chat
 work=$SUQL_TMP/chat
 record=${SUQL_RECORD:-}
+mkdir -p "$work"
+demo_db=$work/demo-template.db
+sh "$SUQL_TOP/tests/demo-db.sh" "$demo_db" || { echo "not ok chat: the demo database builds"; exit 0; }
 unset SUQL_LLM_URL SUQL_LLM_KEY SUQL_MODEL OPENAI_API_KEY OPENAI_BASE_URL
 
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -114,7 +117,7 @@ run_case() {
 	DB=$case_dir/run/test.db
 	db=$(cat "$case_dir/db" 2>/dev/null || echo demo)
 	case $db in
-	demo) cp "$build/demo.db" "$DB" ;;
+	demo) cp "$demo_db" "$DB" ;;
 	empty) ;;
 	clothing|hybridqa)
 		if [ ! -f "$build/$db.db" ]; then

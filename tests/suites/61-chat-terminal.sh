@@ -20,7 +20,7 @@ export TERM="${TERM:-xterm}"
 limit=${SUQL_TERM_WAIT:-30}
 unset SUQL_LLM_URL SUQL_LLM_KEY SUQL_MODEL OPENAI_API_KEY OPENAI_BASE_URL
 
-cp "$build/demo.db" "$dir/demo.db"
+sh tests/demo-db.sh "$dir/demo.db"
 cat >"$dir/rules.json" <<'EOF'
 [
  {"match": "slow question", "delay_ms": 60000, "content": "{\"database\": true}"},

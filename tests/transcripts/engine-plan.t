@@ -32,16 +32,17 @@ plan:
     walk: lazy, stops once 1 row passed (LIMIT); candidates in the query's ORDER BY order; waves sized from the pass rate
     result column summary(reviews): projection last, on the returned rows only (at most 1)
   sqlite: SELECT name, suql_summary(0, reviews) AS "summary(reviews)" FROM r WHERE suql_atom(1, reviews, 'is it romantic?') ORDER BY id LIMIT 1
-  worst case: 3 LLM calls (verify 2, summary 1); budget 1000
+  expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
+  worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
 counters:
-  conjunct 1.1: 3 rows after the structured filter; 3 examined, 2 accepted, 1 rejected
+  conjunct 1: 3 candidates after the structured filter; 3 judged: 2 passed, 1 failed (more than the 1 the LIMIT needs: the candidates of a call are judged together)
   projection last: 1 row kept, 1 value
   rows returned: 1
-  llm calls: 2 (verify 1, summary 1); 2.00 per returned row
+  llm calls: 2 (verify 1, summary 1), carrying 4 candidates in 2 waves
   cache hits: 0
-  batches: 2 calls carried 4 candidates; 2 waves
-  speculative: 0 calls (2 candidates) beyond what the result needed; cancelled: 0
-  tokens: 0 in, 0 out
+  requests: 2, answered here by the offline backend (nothing is sent)
+  speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
+  tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 result:
 +-------+------------------------------------------+
@@ -58,12 +59,11 @@ plan:
   worst case: 3 LLM calls (verify 3); budget 1000
 counters:
   rows returned: 2
-  llm calls: 3 (verify 3); 1.50 per returned row
+  llm calls: 3 (verify 3), carrying 3 candidates
   cache hits: 0
-  batches: 3 calls carried 3 candidates
-  speculative: 0 calls (0 candidates) beyond what the result needed; cancelled: 0
+  requests: 3, answered here by the offline backend (nothing is sent)
   on demand: 3 calls made by the functions row by row
-  tokens: 0 in, 0 out
+  tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 result:
 +--------+
@@ -79,16 +79,16 @@ plan:
   optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   enum: price IN ('Cheap', 'expensive')
     'Cheap' -> {'cheap'} (classified now)
-    'expensive' -> {} (classified now)
+    'expensive' -> {} (classified now; none of the values fits)
     becomes price IN ('cheap')
   sqlite: SELECT name FROM r WHERE price IN ('cheap')
   worst case: 2 LLM calls (classify 2); budget 1000
 counters:
   rows returned: 1
-  llm calls: 2 (classify 2); 2.00 per returned row
+  llm calls: 2 (classify 2)
   cache hits: 0
-  speculative: 0 calls (0 candidates) beyond what the result needed; cancelled: 0
-  tokens: 0 in, 0 out
+  requests: 2, answered here by the offline backend (nothing is sent)
+  tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 result:
 +-------+
@@ -111,5 +111,6 @@ plan:
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it quiet?')
   worst case: 3 LLM calls (verify 3); budget 1: over it, refused
 @@ stderr
+warning: 'expensive' matches none of price's values, as offline-lexical-2 classified it (:enum forget r.price asks again)
 error: stdin:10: this statement may need up to 3 LLM calls, more than the budget of 1; raise it with :set budget 3 (or :set budget 0 for no limit), or narrow the query
 @@ status 1

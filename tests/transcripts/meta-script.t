@@ -79,7 +79,7 @@ v
 @@ stderr
 error: stdin:7: no such table: missing
 error: stdin:11: unknown mode 'nonsense' (table, box, csv, json, line)
-error: stdin:12: ':e' could be :exit, :explain
+error: stdin:12: ':e' could be :exit, :explain, :enum
 error: stdin:13: unknown meta-command ':nonsense' (:help lists them)
 error: stdin:15: headers takes on or off, not 'maybe'
 error: stdin:16: unknown setting 'no.such.key'

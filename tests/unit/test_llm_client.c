@@ -1,5 +1,5 @@
 /* The LLM client apart from HTTP: configuration (options, environment, config file,
-   precedence, llm_set), key masking, reply parsing into shapes, SHA-256 keys, the cache
+   precedence, llm_set), key masking, the offline backend's reading of its answers, SHA-256 keys, the cache
    file and the memo, de-duplication in a batch, and cancellation through the done
    callback (with the offline backend, so no server is needed). */
 #include "llm.h"
@@ -115,7 +115,7 @@ static void test_config(void)
 	write_file(cfgfile, "");
 	llm = llm_open(&cfg, &err);
 	const char *ps[1] = {"text"};
-	LlmItem it = {ps, 1, NULL, NULL, NULL, 0};
+	LlmItem it = {ps, 1, NULL, NULL, NULL, 0, 0};
 	LlmCall c = {0};
 	c.kind = LLM_SUMMARY;
 	c.items = &it;
@@ -208,43 +208,10 @@ static void test_parse(void)
 	CHECK(j && json_is_object(j), "lenient JSON: found inside prose");
 	json_decref(j);
 
-	const char *ps[1] = {"t"};
-	LlmItem items[3] = {{ps, 1, NULL, NULL, NULL, 0}, {ps, 1, NULL, NULL, NULL, 0},
-	                    {ps, 1, NULL, NULL, NULL, 0}};
-	LlmCall c = {0};
-	c.kind = LLM_VERIFY;
-	c.items = items;
-	c.nitems = 3;
-	int idx[3] = {0, 1, 2};
-	CHECK(llmp_parse_batch(&c, idx, 3, "{\"answers\": [\"yes\", \"No\", true]}") == 0 &&
-	      items[0].verdict == 1 && items[1].verdict == 0 && items[2].verdict == 1,
-	      "batch: one answer per candidate");
-	CHECK(llmp_parse_batch(&c, idx, 3, "{\"answers\": [\"yes\", \"no\"]}") == -1,
-	      "batch: wrong length refused");
-	CHECK(llmp_parse_batch(&c, idx, 3, "[\"yes\", \"maybe\", \"no\"]") == -1,
-	      "batch: wrong form refused");
-	CHECK(llmp_parse_batch(&c, idx, 3, "```\n[\"no\",\"no\",\"yes\"]\n```") == 0 &&
-	      items[2].verdict == 1, "batch: a bare list in a fence");
-	llmp_parse_single(&c, 0, "Maybe, it depends.");
-	CHECK(items[0].verdict == 0 && items[0].warning, "single: neither yes nor no warns");
-	llmp_parse_single(&c, 1, "```yes```\n");
-	CHECK(items[1].verdict == 1 && !items[1].warning,
-	      "single: a one-line code fence followed by a line break is read");
 	double num;
 	int is_int;
 	CHECK(llm_find_number("thirty-two guests", 17, &num, &is_int) && num == 32 && is_int,
 	      "number words: a tens word with a unit (thirty-two)");
-	llm_call_clear(&c);
-
-	const char *opts[] = {"cheap", "moderate", "expensive"};
-	LlmCall k = {0};
-	k.kind = LLM_CLASSIFY;
-	k.options = opts;
-	k.noptions = 3;
-	llmp_parse_single(&k, -1, "{\"values\": [\"Cheap\", \"free\"]}");
-	CHECK(k.nlabels == 1 && strcmp(k.labels[0], "cheap") == 0,
-	      "classify: labels kept only when permitted, written as the option");
-	llm_call_clear(&k);
 }
 
 static void test_sha(void)
@@ -281,8 +248,8 @@ static void test_runs(void)
 		return;
 	}
 	const char *pa[1] = {"Cozy and romantic."}, *pb[1] = {"Loud sports bar."};
-	LlmItem ia[4] = {{pa, 1, NULL, NULL, NULL, 0}, {pb, 1, NULL, NULL, NULL, 0},
-	                 {pa, 1, NULL, NULL, NULL, 0}, {pb, 1, NULL, NULL, NULL, 0}};
+	LlmItem ia[4] = {{pa, 1, NULL, NULL, NULL, 0, 0}, {pb, 1, NULL, NULL, NULL, 0, 0},
+	                 {pa, 1, NULL, NULL, NULL, 0, 0}, {pb, 1, NULL, NULL, NULL, 0, 0}};
 	const char *yes[1] = {"Yes"};
 	LlmCall c[4];
 	LlmCall *p[4];

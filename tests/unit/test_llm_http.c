@@ -493,6 +493,10 @@ static void test_batch_fallback(void)
 	CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_OK && b.c[0].status == LLM_DONE,
 	      "batch fallback: done");
 	CHECK(nrequests() == 5, "batch fallback: asked twice, then 3 singles");
+	const LlmCounts *t = &llm_stats_session(llm)->total;
+	CHECK(t->requests == 5 && t->by_reason[LLM_REQ_FIRST] == 1 &&
+	      t->by_reason[LLM_REQ_REASK] == 1 && t->by_reason[LLM_REQ_SPLIT] == 3 &&
+	      t->calls == 1 && t->unreadable == 0, "batch fallback: requests counted by reason");
 	CHECK(b.it[0][2].text && b.it[0][1].text && b.it[0][0].text, "batch fallback: all answered");
 	batch_clear(&b);
 	llm_close(llm);
@@ -514,6 +518,66 @@ static void test_batch_fallback(void)
 	json_decref(b1);
 	json_decref(b2);
 	json_decref(log);
+	batch_clear(&b);
+	llm_close(llm);
+	err_clear(&err);
+}
+
+/* Replies that cannot be read: asked again (alone), then unknown, never cached; and the
+   statement's cap on requests. */
+static void test_unreadable_and_cap(void)
+{
+	SuqlErr err = {0};
+	Batch b;
+	char cache[300];
+	snprintf(cache, sizeof cache, "%s/unread-cache.db", dir);
+	start_server("[{\"content\": \"Maybe\"}]", NULL);
+	LlmConfig cfg = {0};
+	cfg.url = url;
+	cfg.key = KEY;
+	cfg.model = "m1";
+	cfg.cache_path = cache;
+	for (int round = 0; round < 2; round++) {
+		Llm *llm = llm_open(&cfg, &err);
+		batch_init(&b, 1, 1, "unread");
+		CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_OK && b.c[0].status == LLM_DONE &&
+		      b.it[0][0].unreadable && !b.it[0][0].value && b.it[0][0].text &&
+		      strcmp(b.it[0][0].text, "Maybe") == 0, "unreadable: asked again, then unknown");
+		const LlmCounts *t = &llm_stats_session(llm)->total;
+		CHECK(t->requests == 2 && t->by_reason[LLM_REQ_REASK] == 1 && t->unreadable == 1 &&
+		      t->cache_hits == 0, round ? "unreadable: not cached, asked again next time"
+		                                : "unreadable: two requests, counted");
+		batch_clear(&b);
+		llm_close(llm);
+	}
+	CHECK(nrequests() == 4, "unreadable: the server saw every request");
+
+	/* a batch with one unreadable entry: that candidate alone is asked again */
+	start_server("[{\"match\": \"### Candidate\", \"content\": \"{\\\"answers\\\": "
+	             "[\\\"yes\\\", \\\"Yes and no\\\", \\\"no\\\"]}\"}, "
+	             "{\"content\": \"no\"}]", NULL);
+	Llm *llm = open_llm("m1", 8);
+	batch_init(&b, 1, 3, "mixed");
+	CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_OK && b.it[0][0].verdict == 1 &&
+	      b.it[0][1].verdict == 0 && !b.it[0][1].unreadable && b.it[0][2].verdict == 0,
+	      "mixed batch: the good entries kept, the bad one asked again alone");
+	CHECK(nrequests() == 2 && llm_stats_session(llm)->total.by_reason[LLM_REQ_REASK] == 1,
+	      "mixed batch: two requests");
+	batch_clear(&b);
+	llm_close(llm);
+
+	/* the cap: no request past it */
+	start_server(NULL, NULL);
+	llm = open_llm("m1", 1);
+	llm_stats_begin(llm);
+	llm_set_cap(llm, 2);
+	batch_init(&b, 4, 1, "cap");
+	SuqlStatus st = llm_run(llm, b.p, 4, NULL, NULL, &err);
+	CHECK(st == SUQL_BUDGET && b.c[0].status == LLM_DONE && b.c[1].status == LLM_DONE &&
+	      b.c[3].status == LLM_FAILED && err.msg && strstr(err.msg, "budget"),
+	      "cap: two calls made, the rest stopped");
+	CHECK(nrequests() == 2 && llm_stats_statement(llm)->total.requests == 2,
+	      "cap: never more requests than the cap");
 	batch_clear(&b);
 	llm_close(llm);
 	err_clear(&err);
@@ -547,9 +611,11 @@ static void test_cancel_and_cache(void)
 		done += b.c[i].status == LLM_DONE;
 		cancelled += b.c[i].status == LLM_CANCELLED;
 	}
-	CHECK(seen == 1 && done == 1 && cancelled == 5, "cancel: 1 done, 5 cancelled");
-	CHECK(llm_stats_session(llm)->total.cancelled == 5, "cancel: counted");
-	CHECK(nrequests() <= 2, "cancel: the waiting calls were never sent");
+	/* the call sent with the first is seen through (and told); the waiting ones are not sent */
+	CHECK(seen == 2 && done == 2 && cancelled == 4, "cancel: 2 done, 4 cancelled");
+	CHECK(llm_stats_session(llm)->total.cancelled == 4, "cancel: counted");
+	CHECK(nrequests() == 2 && llm_stats_session(llm)->total.requests == 2,
+	      "cancel: the waiting calls were never sent");
 	batch_clear(&b);
 	llm_close(llm);
 
@@ -563,6 +629,11 @@ static void test_cancel_and_cache(void)
 	pthread_join(th, NULL);
 	suql_interrupted = 0;
 	CHECK(st == SUQL_INTERRUPT && b.c[0].status == LLM_CANCELLED, "interrupt: stops the run");
+	/* both are normally at the server by then; whichever are, and only those, count */
+	long sent = llm_stats_session(llm)->total.requests;
+	CHECK(sent >= 1 && (size_t)sent == nrequests() &&
+	      llm_stats_session(llm)->total.in_flight_cancelled == sent,
+	      "interrupt: requests sent and dropped are counted as cancelled in flight");
 	batch_clear(&b);
 	llm_close(llm);
 
@@ -622,6 +693,7 @@ int main(void)
 	test_retries();
 	test_errors();
 	test_batch_fallback();
+	test_unreadable_and_cap();
 	test_cancel_and_cache();
 	stop_server();
 	char cmd[300];
