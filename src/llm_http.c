@@ -539,19 +539,23 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		if (run.stop)
 			break;
 		double now = util_now_ms(), next = -1;
-		int waiting = 0;
+		int waiting = 0, started = 0;
 		for (int i = 0; i < run.nr; i++) {
 			Req *r = run.r[i];
 			if (r->state != R_QUEUED)
 				continue;
 			waiting++;
-			if (r->not_before <= now && run.inflight < llm->s.concurrency)
+			if (r->not_before <= now && run.inflight < llm->s.concurrency) {
 				req_start(&run, r);
+				started++;
+			}
 			else if (r->not_before > now && (next < 0 || r->not_before < next))
 				next = r->not_before;
 		}
 		if (waiting == 0 && run.inflight == 0)
 			break;
+		if (llm->tick)
+			llm->tick(llm->tick_ctx, run.inflight, waiting - started);
 		/* let curl start what was just added, then wait for activity (at most 50 ms, so
 		   that Ctrl-C and backoff deadlines are seen promptly) */
 		int running, progressed = 0;

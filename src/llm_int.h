@@ -107,6 +107,8 @@ struct Llm {
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
 	long cache_hits_file;  /* units served from the cache file this session */
+	LlmTickFn tick;        /* llm_set_tick */
+	void *tick_ctx;
 };
 
 /* A request to a backend: one call, and which of its candidates still need answers. */

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 struct Progress {
@@ -17,6 +18,7 @@ struct Progress {
 	double total, done;
 	double last_ms;
 	int drawn;      /* width of the last line drawn, to erase it */
+	int cols;       /* the terminal's width when the status line was drawn */
 };
 
 static void thousands(char *buf, size_t cap, double v)
@@ -115,4 +117,46 @@ void progress_close(Progress *p)
 	}
 	free(p->label);
 	free(p);
+}
+
+void progress_text(Progress *p, const char *text, int now)
+{
+	if (!p)
+		return;
+	double t = util_now_ms();
+	if (!now && t - p->last_ms < 100)
+		return;
+	p->last_ms = t;
+	struct winsize ws;
+	int cols = ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+	p->cols = cols;
+	int n = (int)strlen(text);
+	if (n > cols - 1)
+		n = cols - 1;   /* one line, never wrapped: \r must reach its start */
+	if (n < 0)
+		n = 0;
+	fprintf(p->f, "\r%.*s", n, text);
+	for (int i = n; i < p->drawn; i++)
+		fputc(' ', p->f);
+	if (p->drawn > n)
+		fprintf(p->f, "\r%.*s", n, text);
+	fflush(p->f);
+	p->drawn = n;
+}
+
+int progress_erase(Progress *p)
+{
+	if (!p || !p->drawn)
+		return 0;
+	int w = p->drawn + 2;
+	if (p->cols > 0 && w > p->cols - 1)
+		w = p->cols - 1;
+	fputc('\r', p->f);
+	for (int i = 0; i < w; i++)
+		fputc(' ', p->f);
+	fputc('\r', p->f);
+	fflush(p->f);
+	p->drawn = 0;
+	p->last_ms = -1e9;
+	return 1;
 }

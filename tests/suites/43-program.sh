@@ -25,7 +25,7 @@ t "--help-man with an unknown section is a usage error" sh -c \
 	"'$prog' --help-man nonsense 2>'$tmp/err'; [ \$? = 2 ] &&
 	 grep -q \"^error: --help-man: no section 'nonsense'\" '$tmp/err'"
 t ":timer on reports a time after the result" sh -c \
-	"printf ':timer on\nSELECT 1;\n' | '$prog' | tail -n 1 | grep -Eq '^time: [0-9]+\.[0-9]{3} ms$'"
+	"printf ':timer on\nSELECT 1;\n' | '$prog' 2>&1 | tail -n 1 | grep -Eq '^time: [0-9]+\.[0-9]{3} ms$'"
 t "-f - reads stdin" sh -c \
 	"echo 'SELECT 40 + 2 AS x;' | '$prog' --csv -f - | tr '\n' ' ' | grep -qx 'x 42 '"
 t "stdin after -c is not read" sh -c \

@@ -15,6 +15,26 @@ SELECT name FROM r WHERE price IN ('Cheap', 'expensive');
 :set batch 1
 SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes';
 @@ stdout
++-------+------------------------------------------+
+| name  | summary(reviews)                         |
++-------+------------------------------------------+
+| Luigi | Romantic and candlelit. Parking is easy. |
++-------+------------------------------------------+
+(1 row)
++--------+
+| name   |
++--------+
+| Luigi  |
+| Bistro |
++--------+
+(2 rows)
++-------+
+| name  |
++-------+
+| Luigi |
++-------+
+(1 row)
+@@ stderr
 parsed:
   CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, price ENUM('cheap', 'dear'), reviews FREE_TEXT[])
 parsed:
@@ -43,13 +63,6 @@ counters:
   speculative: 0 calls (2 candidates) beyond what the result needed; cancelled: 0
   tokens: 0 in, 0 out
   backend: offline (lexical, no language model)
-result:
-+-------+------------------------------------------+
-| name  | summary(reviews)                         |
-+-------+------------------------------------------+
-| Luigi | Romantic and candlelit. Parking is easy. |
-+-------+------------------------------------------+
-(1 row)
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id
 plan:
@@ -65,14 +78,6 @@ counters:
   on demand: 3 calls made by the functions row by row
   tokens: 0 in, 0 out
   backend: offline (lexical, no language model)
-result:
-+--------+
-| name   |
-+--------+
-| Luigi  |
-| Bistro |
-+--------+
-(2 rows)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
 plan:
@@ -90,13 +95,6 @@ counters:
   speculative: 0 calls (0 candidates) beyond what the result needed; cancelled: 0
   tokens: 0 in, 0 out
   backend: offline (lexical, no language model)
-result:
-+-------+
-| name  |
-+-------+
-| Luigi |
-+-------+
-(1 row)
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes'
 plan:
@@ -110,6 +108,5 @@ plan:
     walk: every candidate, in batches
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it quiet?')
   worst case: 3 LLM calls (verify 3); budget 1: over it, refused
-@@ stderr
 error: stdin:10: this statement may need up to 3 LLM calls, more than the budget of 1; raise it with :set budget 3 (or :set budget 0 for no limit), or narrow the query
 @@ status 1
