@@ -54,7 +54,7 @@ SRCS      := $(sort $(wildcard src/*.c))
 LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS))) \
              $(BUILD)/obj/prompts_gen.o
 MAINOBJ   := $(BUILD)/obj/main.o
-TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_parse.c,$(sort $(wildcard tools/*.c))))
+TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_%.c,$(sort $(wildcard tools/*.c))))
 UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
 PROMPTS   := $(sort $(wildcard prompts/*.txt))
 

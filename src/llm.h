@@ -83,6 +83,12 @@ typedef struct LlmCall {
 	const LlmMessage *msgs;        /* PARSE, RESPOND: the conversation, verbatim */
 	int nmsgs;
 	int max_tokens;                /* 0: a default for the kind */
+	/* PARSE, RESPOND: when set, the HTTP backend asks for the reply as a stream (stream:
+	   true) and hands each piece to on_text as it arrives (a reply from the cache or the
+	   offline backend comes whole, with no call); text still gets the whole reply. A
+	   stream that breaks off after pieces were handed over is not asked again. */
+	void (*on_text)(void *ctx, const char *piece, size_t n);
+	void *text_ctx;
 
 	/* results */
 	LlmCallStatus status;

@@ -12,6 +12,12 @@
  * retried once without it, and the endpoint is remembered as not supporting it. A batch
  * reply of the wrong length or form is asked again once, then each candidate is asked alone.
  *
+ * A call with on_text (the chat agent's reply) is asked for a stream (stream: true): a
+ * reply that comes as server-sent events is read by llm_stream.c as it arrives, each piece
+ * handed over at once; one that comes whole is read as usual. A 400 to a streamed request
+ * is asked again without streaming, and the endpoint remembered. Once pieces were handed
+ * over, a stream that breaks off is an error, never asked again (the reader saw them).
+ *
  * Every error names the cause and the fix; none contains the API key (llm_scrub).
  */
 #include "llm_int.h"
@@ -39,6 +45,10 @@ typedef struct Req {
 	struct curl_slist *hdrs;
 	SBuf resp;
 	int oversize;
+	int stream;         /* asked for a streamed reply */
+	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
+	size_t got;         /* bytes of the body so far */
+	LlmStream st;
 } Req;
 
 typedef struct JobState {
@@ -77,11 +87,23 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 {
 	Req *r = ud;
 	size_t n = size * nmemb;
-	if (r->resp.len + n > LLM_MAX_REPLY) {
+	if (r->got + n > LLM_MAX_REPLY) {
 		r->oversize = 1;
 		return 0;   /* aborts the transfer with CURLE_WRITE_ERROR */
 	}
-	sb_putn(&r->resp, p, n);
+	r->got += n;
+	if (r->stream && r->sse == 0) {
+		long code = 0;
+		char *ct = NULL;
+		curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+		curl_easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
+		r->sse = code >= 200 && code <= 299 && ct &&
+		         strncasecmp(ct, "text/event-stream", 17) == 0 ? 1 : -1;
+	}
+	if (r->sse == 1)
+		llm_stream_feed(&r->st, p, n);
+	else
+		sb_putn(&r->resp, p, n);
 	return n;
 }
 
@@ -110,6 +132,12 @@ static void req_body(Run *run, Req *r)
 		int n = r->sub < 0 ? j->nitems : 1;
 		b = llmp_chat_body(run->llm, j->call, items, n, !run->llm->no_json_mode,
 		                   &r->json_mode);
+		r->stream = j->call->on_text && !run->llm->no_stream &&
+		            (j->call->kind == LLM_PARSE || j->call->kind == LLM_RESPOND);
+		if (r->stream) {
+			json_object_set_new(b, "stream", json_true());
+			json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
+		}
 	}
 	r->body = json_dumps(b, JSON_COMPACT);
 	json_decref(b);
@@ -148,6 +176,11 @@ static void req_start(Run *run, Req *r)
 	}
 	sb_truncate(&r->resp, 0);
 	r->oversize = 0;
+	r->got = 0;
+	r->sse = 0;
+	llm_stream_reset(&r->st);
+	r->st.on_text = r->job->call->on_text;
+	r->st.ctx = r->job->call->text_ctx;
 	curl_easy_setopt(e, CURLOPT_URL, url);
 	curl_easy_setopt(e, CURLOPT_POST, 1L);
 	curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
@@ -306,6 +339,12 @@ static void on_http_error(Run *run, Req *r, long code, long retry_after)
 	if (code == 400 && r->json_mode) {
 		/* probably response_format: ask again without it, and remember */
 		llm->no_json_mode = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+	} else if (code == 400 && r->stream) {
+		/* an endpoint that does not stream (or not with stream_options): ask whole */
+		llm->no_stream = 1;
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;
@@ -484,6 +523,37 @@ static void on_reply(Run *run, Req *r)
 	json_decref(j);
 }
 
+/* The end of a reply that came as an event stream. */
+static void on_stream_end(Run *run, Req *r, CURLcode cc)
+{
+	LlmJob *job = r->job;
+	LlmCall *c = job->call;
+	LlmStream *st = &r->st;
+	if (cc == CURLE_OK)
+		llm_stream_end(st);
+	if (cc != CURLE_OK && !st->shown) {
+		on_transport_error(run, r, cc);
+	} else if (st->error) {
+		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
+		                       st->error), 0);
+	} else if (st->bad) {
+		job_fail(run, job, msg(run, "the streamed reply from %s held an event that is not "
+		         "JSON: check that llm.url points to an OpenAI-compatible API", run->shown), 0);
+	} else if (!st->done && st->shown) {
+		job_fail(run, job, msg(run, "the reply from %s broke off before its end (%s): check "
+		         "the server, or ask again", run->shown,
+		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : curl_easy_strerror(cc)), 0);
+	} else if (!st->done) {
+		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
+		      "(%d attempts): check the server", run->shown, r->attempt));
+	} else {
+		c->tokens_in += st->tokens_in;
+		c->tokens_out += st->tokens_out;
+		llmp_parse_single(c, -1, sb_str(&st->text));
+		req_ok(run, r);
+	}
+}
+
 static void on_done(Run *run, Req *r, CURLcode cc)
 {
 	long code = 0;
@@ -494,7 +564,9 @@ static void on_done(Run *run, Req *r, CURLcode cc)
 	r->state = R_DONE;
 	if (((JobState *)r->job->priv)->finished)
 		return;
-	if (cc != CURLE_OK)
+	if (r->sse == 1)
+		on_stream_end(run, r, cc);
+	else if (cc != CURLE_OK)
 		on_transport_error(run, r, cc);
 	else if (code < 200 || code > 299)
 		on_http_error(run, r, code, (long)ra);
@@ -591,6 +663,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	for (int i = 0; i < run.nr; i++) {
 		free(run.r[i]->body);
 		sb_free(&run.r[i]->resp);
+		llm_stream_free(&run.r[i]->st);
 		free(run.r[i]);
 	}
 	free(run.r);

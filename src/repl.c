@@ -160,8 +160,8 @@ void repl_banner(Repl *r, FILE *f)
 		fprintf(f, "database: %s\n", path);
 	if (r->llm)
 		fprintf(f, "model:    %s\n", llm_label(r->llm));
-	fprintf(f, "End statements with ';'. :help lists the meta-commands. Ctrl-C stops a "
-	           "statement,\nCtrl-D leaves.\n");
+	fprintf(f, "End statements with ';'. :help lists the meta-commands (.tables, \\d and\n"
+	           "quit work too). Ctrl-C stops a statement, Ctrl-D leaves.\n");
 }
 
 /* ---- errors ---- */
@@ -528,7 +528,9 @@ static void run_line_fn(Repl *r, ReplInput *in, const char *line, size_t n)
 {
 	SuqlErr err = {0};
 	char *l = xstrndup(line, n);
+	repl_status_begin(r);
 	SuqlStatus st = r->line_fn(r, r->line_ctx, l, &err);
+	repl_status_end(r);
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
 	free(l);

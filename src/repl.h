@@ -158,6 +158,8 @@ void repl_after_ctrl_c(Repl *r);
 void repl_status_begin(Repl *r);
 void repl_status_clear(Repl *r);
 void repl_status_end(Repl *r);
+/* Erase it and draw no more until the outermost repl_status_end (a streamed reply). */
+void repl_status_stop(Repl *r);
 
 /* repl_pager.c: a statement's result at a terminal, with the pager on, is written to a
    buffer first (repl_pager_buffer returns it, or NULL when the result goes straight to

@@ -59,14 +59,19 @@ void repl_status_clear(Repl *r)
 		r->ctrlc_shown = 1;   /* the ^C went with it; the cursor is at a line's start */
 }
 
-void repl_status_end(Repl *r)
+void repl_status_stop(Repl *r)
 {
-	if (r->status_depth == 0 || --r->status_depth > 0)
-		return;
 	if (!r->statusline)
 		return;
 	repl_status_clear(r);
 	llm_set_tick(r->llm, NULL, NULL);
 	progress_close(r->statusline);
 	r->statusline = NULL;
+}
+
+void repl_status_end(Repl *r)
+{
+	if (r->status_depth == 0 || --r->status_depth > 0)
+		return;
+	repl_status_stop(r);
 }
