@@ -18,7 +18,6 @@ struct Progress {
 	double total, done;
 	double last_ms;
 	int drawn;      /* width of the last line drawn, to erase it */
-	int cols;       /* the terminal's width when the status line was drawn */
 };
 
 static void thousands(char *buf, size_t cap, double v)
@@ -129,7 +128,6 @@ void progress_text(Progress *p, const char *text, int now)
 	p->last_ms = t;
 	struct winsize ws;
 	int cols = ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
-	p->cols = cols;
 	int n = (int)strlen(text);
 	if (n > cols - 1)
 		n = cols - 1;   /* one line, never wrapped: \r must reach its start */
@@ -148,13 +146,7 @@ int progress_erase(Progress *p)
 {
 	if (!p || !p->drawn)
 		return 0;
-	int w = p->drawn + 2;
-	if (p->cols > 0 && w > p->cols - 1)
-		w = p->cols - 1;
-	fputc('\r', p->f);
-	for (int i = 0; i < w; i++)
-		fputc(' ', p->f);
-	fputc('\r', p->f);
+	fputs("\r\033[K", p->f);   /* to the end of the line: a ^C echoed after it goes too */
 	fflush(p->f);
 	p->drawn = 0;
 	p->last_ms = -1e9;
