@@ -294,6 +294,9 @@ static void add_files(const char *text)
 		sb_free(&b);
 		free(f);
 	}
+	/* GNU readline's generator asks for filename treatment (its own quoting and a '/'
+	   after directories); the candidates here are already quoted and ended */
+	rl_filename_completion_desired = 0;
 }
 
 static int takes_file(const char *cmd, int arg)
@@ -434,4 +437,7 @@ void term_complete_init(Repl *r)
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = breaks;
 	rl_completion_word_break_hook = word_breaks;
+	/* GNU readline appends a quote that began the word in place of the blank; the
+	   candidates here carry their own closing quotes */
+	rl_basic_quote_characters = "";
 }

@@ -63,6 +63,7 @@ poll() {
 # (with -x: are TEXT).
 on_screen() { [ "$(screen | grep -cF ${3:-} -- "$1")" -ge "${2:-1}" ]; }
 wait_for() { poll on_screen "$@"; }
+at_prompt() { [ "$(screen | tail -n 1)" = "suql> " ]; }
 
 # type TEXT: send it literally, then Enter. (tmux reads a trailing ';' as a command
 # separator, so it goes escaped.)
@@ -124,7 +125,6 @@ check "a habit: \\d NAME runs :schema NAME" wait_for "  species TEXT"
 type_line "help"
 check "a habit: help runs :help" wait_for "Meta-commands (one line, where a statement would start):"
 check "the note on habits came once" sh -c "[ \$(tmux -S '$sock' capture-pane -p -J -t suql -S - | grep -c '^note: suql') = 1 ]"
-at_prompt() { [ "$(screen | tail -n 1)" = "suql> " ]; }
 check "habits never leave a statement open" at_prompt
 
 # free text at a terminal: the frame, the plan and the counters, wrapped to the window
@@ -139,6 +139,7 @@ type_line "SELECT 1 AS fine; SELEC 2;"
 check "wrong statement reported where it was typed" \
 	wait_for "error: line 1, column 19: expected a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ...), found 'SELEC'"
 
+poll at_prompt   # type after the prompt is drawn, as a person would
 t send-keys -t suql -l -- ":sch"
 t send-keys -t suql Tab
 check "completion of a meta-command" wait_for ":schema "
@@ -149,6 +150,7 @@ t send-keys -t suql Enter
 check "completed command runs" wait_for "CREATE TABLE pets ("
 
 # :set completes every setting of every registry, and then the values of the one named
+poll at_prompt
 t send-keys -t suql -l -- ":set "
 t send-keys -t suql Tab Tab
 every_setting() { for k in optimize batch chat.limit llm.model concurrency pager; do screen | grep -qw -- "$k" || return 1; done; }
@@ -170,6 +172,7 @@ check "and closes the quote after the file" wait_for ":import '$dir/my data/two 
 t send-keys -t suql -l -- "animals"
 t send-keys -t suql Enter
 check "the completed :import runs" wait_for "imported 2 rows into animals"
+poll at_prompt
 # a column name with a blank: offered in double quotes, and completed inside a quote
 t send-keys -t suql -l -- "SELECT Review"
 t send-keys -t suql Tab
