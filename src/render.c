@@ -610,17 +610,5 @@ int render_term_width(FILE *f)
 
 void render_section(FILE *out, const char *label, const char *text, int color)
 {
-	size_t n = strlen(text);
-	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
-		n--;
-	if (!n)
-		return;
-	fprintf(out, "%s%s:%s\n", color ? RENDER_BOLD : "", label, color ? RENDER_RESET : "");
-	for (size_t a = 0; a < n;) {
-		size_t e = a;
-		while (e < n && text[e] != '\n')
-			e++;
-		fprintf(out, "  %.*s\n", (int)(e - a), text + a);
-		a = e + 1;
-	}
+	render_section_wrap(out, label, text, color, 0);
 }

@@ -68,7 +68,7 @@ int render_mode_parse(const char *name, RenderMode *m);
 void render_section(FILE *out, const char *label, const char *text, int color);
 /* The same, with each line longer than width display columns broken at blanks, its
    continuation lines indented four columns more than the line itself (a hanging indent).
-   width <= 0: as render_section. (render_flow.c) */
+   width <= 0: as render_section. (render_flow.c, which writes both) */
 void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width);
 
 /* Text that arrives in pieces (a reply streamed by the model), written as it comes under a

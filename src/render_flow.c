@@ -13,10 +13,6 @@
 
 void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width)
 {
-	if (width <= 0) {
-		render_section(out, label, text, color);
-		return;
-	}
 	size_t n = strlen(text);
 	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
 		n--;
@@ -27,7 +23,7 @@ void render_section_wrap(FILE *out, const char *label, const char *text, int col
 		size_t e = a;
 		while (e < n && text[e] != '\n')
 			e++;
-		if (2 + render_width(text + a, e - a) <= (size_t)width) {
+		if (width <= 0 || 2 + render_width(text + a, e - a) <= (size_t)width) {
 			fprintf(out, "  %.*s\n", (int)(e - a), text + a);
 		} else {
 			size_t lead = 0;

@@ -85,6 +85,21 @@ SuqlStatus repl_open(Repl *r, const char *path, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* :once is over after one statement: results go back where they went before. */
+static void once_done(Repl *r)
+{
+	if (!r->once)
+		return;
+	if (r->out_path)
+		fclose(r->out);
+	free(r->out_path);
+	r->out = r->prev_out;
+	r->out_path = r->prev_path;
+	r->prev_out = NULL;
+	r->prev_path = NULL;
+	r->once = 0;
+}
+
 SuqlStatus repl_set_output(Repl *r, const char *path, int once, SuqlErr *err)
 {
 	FILE *f = stdout;
@@ -94,16 +109,7 @@ SuqlStatus repl_set_output(Repl *r, const char *path, int once, SuqlErr *err)
 			return err_set(err, SUQL_IO, "cannot write %s: %s", path, strerror(errno));
 	}
 	char *fpath = f == stdout ? NULL : xstrdup(path);
-	if (r->once) {   /* a :once not used yet is replaced */
-		if (r->out_path)
-			fclose(r->out);
-		free(r->out_path);
-		r->out = r->prev_out;
-		r->out_path = r->prev_path;
-		r->prev_out = NULL;
-		r->prev_path = NULL;
-		r->once = 0;
-	}
+	once_done(r);   /* a :once not used yet is replaced */
 	if (once) {
 		r->prev_out = r->out;
 		r->prev_path = r->out_path;
@@ -347,21 +353,6 @@ static void show_warning(void *ctx, const char *msg)
 	fflush(s->r->out);
 	fprintf(stderr, "warning: %s\n", msg);
 	fflush(stderr);
-}
-
-/* :once is over after one statement: results go back where they went before. */
-static void once_done(Repl *r)
-{
-	if (!r->once)
-		return;
-	if (r->out_path)
-		fclose(r->out);
-	free(r->out_path);
-	r->out = r->prev_out;
-	r->out_path = r->prev_path;
-	r->prev_out = NULL;
-	r->prev_path = NULL;
-	r->once = 0;
 }
 
 static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
