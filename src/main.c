@@ -2,9 +2,10 @@
  * main.c: the suql program: `suql [options] [DATABASE [SQL...]]`. It reads the options from
  * one table, options[], which also writes --help and the manual page's OPTIONS section
  * (suql --help-man options); every long option is also accepted with one dash, as the
- * sqlite3 shell spells its options (-csv, -header, -cmd). It opens the database, runs the init file,
- * and then either runs the -c and -f scripts and the SQL arguments in order, or starts the
- * REPL when both stdin and stdout are a terminal, or runs stdin as a script. The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
+ * sqlite3 shell spells its options (-csv, -header, -cmd). It opens the database, runs the
+ * init file, and then either runs the -c and -f scripts and the SQL arguments in order, or
+ * starts the REPL when both stdin and stdout are a terminal, or runs stdin as a script.
+ * The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
  * system error (bad option, database or file that cannot be opened), 3 the LLM backend
  * failed, 130 a script stopped by Ctrl-C.
  */
@@ -43,6 +44,8 @@ typedef struct Cli {
 	int chat;             /* --chat */
 	int argc;             /* the command line, for an option that takes a second word */
 	char **argv;
+	char **dashed;        /* "--csv" made for "-csv" (dash_options), freed at exit */
+	int ndashed;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
 } Cli;
 
@@ -379,8 +382,8 @@ static const CliOption *find_option(const char *name, size_t len)
 
 /* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
    "-cSQL" stays -c with its argument). The words that are arguments of other options are
-   left alone. Rewrites argv in place (its strings are the program's for good). */
-static void dash_options(int argc, char **argv)
+   left alone. Rewrites argv in place; the new strings are kept in cli->dashed. */
+static void dash_options(Cli *cli, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -396,7 +399,10 @@ static void dash_options(int argc, char **argv)
 		}
 		const CliOption *o = find_option(a + 1, strcspn(a + 1, "="));
 		if (o && strlen(a) > 2) {
-			argv[i] = xprintf("-%s", a);   /* kept until exit, like argv itself */
+			argv[i] = xprintf("-%s", a);
+			cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) *
+			                       sizeof *cli->dashed);
+			cli->dashed[cli->ndashed++] = argv[i];
 			if (o->arg && !strchr(a, '='))
 				i++;
 			continue;
@@ -438,7 +444,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 	}
 	SuqlErr err = {0};
 	int c, status = 0;
-	dash_options(argc, argv);
+	dash_options(cli, argc, argv);
 	cli->argc = argc;
 	cli->argv = argv;
 	opterr = 0;
@@ -578,14 +584,22 @@ static void run_actions(Cli *cli, Repl *r)
 	}
 }
 
+static void cli_free(Cli *cli)
+{
+	free(cli->acts);
+	free(cli->sets);
+	for (int i = 0; i < cli->ndashed; i++)
+		free(cli->dashed[i]);
+	free(cli->dashed);
+}
+
 int main(int argc, char **argv)
 {
 	render_init_locale();
 	Cli cli = {0};
 	int status = parse_args(&cli, argc, argv);
 	if (status || cli.done) {
-		free(cli.acts);
-		free(cli.sets);
+		cli_free(&cli);
 		return status;
 	}
 	int exits = 0;
@@ -644,7 +658,6 @@ int main(int argc, char **argv)
 	}
 	repl_free(&r);
 	llm_close(llm);
-	free(cli.acts);
-	free(cli.sets);
+	cli_free(&cli);
 	return status;
 }
