@@ -482,7 +482,7 @@ void llm_settings(const Llm *llm, SBuf *out)
 	const LlmSettings *s = &llm->s;
 	char *u = s->url ? llm_url_shown(s->url) : NULL;
 	char *m = llm_key_masked(s->key);
-	sb_printf(out, "llm.url = %s\n", u ? u : "");
+	sb_printf(out, "llm.url = %s\n", u ? u : "(none: the offline backend answers)");
 	sb_printf(out, "llm.model = %s\n", s->model ? s->model : "");
 	sb_printf(out, "llm.embed_model = %s\n", s->embed_model ? s->embed_model : "");
 	sb_printf(out, "llm.key = %s\n", m);

@@ -96,7 +96,8 @@ static const CliOption options[] = {
 	{0, "no-init", NULL, "do not run the init file", opt_init},
 	{0, "readonly", NULL, "open the database read-only", opt_flag},
 	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
-	 "result (the default at a terminal)", opt_flag},
+	 "result (:explain on; a terminal shows them for free text alone), on stderr when "
+	 "stdout is not a terminal", opt_flag},
 	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
 	 "NO_COLOR is set)", opt_flag},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
