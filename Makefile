@@ -1,7 +1,8 @@
 # suql: a plain Makefile.
 #
 #   make            build ./suql (the program) and the tools under build/
-#   make run        install what is missing, build, open the REPL on the demo database
+#   make run        install what is missing, build the program and the demo database (not
+#                   the tools and tests), open the REPL on it
 #   make check      install what is missing, build, run every test
 #   make bench      benchmarks (not tests; they print figures)
 #   make eval       answer quality and cost on the shipped benchmarks, with the model configured
@@ -113,7 +114,7 @@ deps:
 	@sh $(DEPS) $(DEPPKGS)
 
 run: deps
-	$(MAKE) all
+	$(MAKE) $(PROG) $(BUILD)/demo.db
 	./$(PROG) $(BUILD)/demo.db
 
 # The real datasets (clothing, HybridQA) are built first so that the tests using them run;

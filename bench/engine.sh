@@ -39,12 +39,13 @@ slow=$(start slow "$DELAY")
 trap 'kill $(cat "$T/fast.pid" "$T/slow.pid") 2>/dev/null' EXIT
 
 now() { date +%s.%N; }
-# run URL DB MODE SQL: counters into $T/out; prints the seconds it took
+# run URL DB MODE SQL: counters (on stderr, as stdout is not a terminal) into $T/out; prints
+# the seconds it took
 run() {
 	t0=$(now)
 	"$P" -v --set times=off --set budget=0 --no-cache --concurrency $CONC --llm-url "$1" \
-		--model bench ${BATCH:+--set "batch=$BATCH"} --set "optimize=$3" "$2" -c "$4" >"$T/out" 2>"$T/err" ||
-		{ echo "failed: $4" >&2; cat "$T/err" >&2; }
+		--model bench ${BATCH:+--set "batch=$BATCH"} --set "optimize=$3" "$2" -c "$4" >/dev/null 2>"$T/out" ||
+		{ echo "failed: $4" >&2; cat "$T/out" >&2; }
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }

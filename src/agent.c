@@ -28,60 +28,70 @@
 #include <strings.h>
 #include <unistd.h>
 
+static void section_to(Repl *r, FILE *out, const char *label, const char *text)
+{
+	repl_status_clear(r);
+	int color = r->interactive && r->color_ok && isatty(fileno(out));
+	render_section(out, label, text, color);
+	fflush(out);
+}
+
 static void section(Repl *r, const char *label, const char *text)
 {
-	int color = r->interactive && r->color_ok && isatty(fileno(r->out));
-	render_section(r->out, label, text, color);
-	fflush(r->out);
+	section_to(r, r->out, label, text);
 }
 
-/* text with its lines broken at blanks to fit width display columns (0: as it is). */
-static char *wrap(const char *text, int width)
+/* The agent's reply as it is written: a labelled section, its text wrapped to the
+   terminal's width and made safe for it (RenderFlow). A streamed reply is written piece by
+   piece through the same flow, so both look alike. */
+typedef struct Reply {
+	Repl *r;
+	RenderFlow *flow;
+} Reply;
+
+static void reply_piece(void *ctx, const char *piece, size_t n)
 {
-	SBuf b = SBUF_INIT;
-	sb_puts(&b, "");
-	for (const char *line = text; *line;) {
-		const char *end = strchr(line, '\n');
-		if (!end)
-			end = line + strlen(line);
-		size_t col = 0;
-		for (const char *w = line; w < end;) {
-			const char *we = w;
-			while (we < end && *we != ' ')
-				we++;
-			size_t ww = render_width(w, (size_t)(we - w));
-			if (width > 0 && col > 0 && col + 1 + ww > (size_t)width) {
-				sb_putc(&b, '\n');
-				col = 0;
-			} else if (w > line) {
-				sb_putc(&b, ' ');
-				col++;
-			}
-			sb_putn(&b, w, (size_t)(we - w));
-			col += ww;
-			w = we;
-			while (w < end && *w == ' ')
-				w++;
-		}
-		if (*end)
-			sb_putc(&b, '\n');
-		line = *end ? end + 1 : end;
+	Reply *rp = ctx;
+	Repl *r = rp->r;
+	if (!rp->flow) {
+		size_t i = 0;
+		while (i < n && (piece[i] == ' ' || piece[i] == '\n' || piece[i] == '\r' ||
+		                 piece[i] == '\t'))
+			i++;
+		if (i == n)
+			return;   /* nothing to show yet: no label for blanks */
+		repl_status_stop(r);   /* the reply takes the line the status was on */
+		int color = r->interactive && r->color_ok && isatty(fileno(r->out));
+		fprintf(r->out, "%sreply:%s\n", color ? "\033[1m" : "", color ? "\033[0m" : "");
+		int cols = render_term_width(r->out);
+		rp->flow = render_flow_new(r->out, cols > 20 ? cols - 3 : 0);
 	}
-	return sb_steal(&b);
+	render_flow_put(rp->flow, piece, n);
 }
 
-/* The agent's reply: a labelled section, wrapped to the terminal's width. */
+/* End what reply_piece began; nonzero when anything was shown. */
+static int reply_end(Reply *rp)
+{
+	if (!rp->flow)
+		return 0;
+	render_flow_end(rp->flow);
+	rp->flow = NULL;
+	if (suql_interrupted)
+		rp->r->ctrlc_shown = 1;   /* the line with the ^C was ended */
+	return 1;
+}
+
 static void show_reply(Repl *r, const char *text)
 {
-	int cols = render_term_width(r->out);
-	char *w = wrap(text, cols > 20 ? cols - 3 : 0);
-	section(r, "reply", w);
-	free(w);
+	Reply rp = {r, NULL};
+	reply_piece(&rp, text, strlen(text));
+	reply_end(&rp);
 }
 
-/* One request; *reply is the model's text (heap). */
+/* One request; *reply is the model's text (heap). With stream set, the text is shown as
+   it comes (stream->flow is then open, or left NULL when nothing came piece by piece). */
 static SuqlStatus ask(Agent *a, Repl *r, const char *step, LlmKind kind, LlmShape shape,
-                      const AgentMsgs *m, char **reply, SuqlErr *err)
+                      const AgentMsgs *m, Reply *stream, char **reply, SuqlErr *err)
 {
 	*reply = NULL;
 	if (suql_interrupted)
@@ -92,6 +102,10 @@ static SuqlStatus ask(Agent *a, Repl *r, const char *step, LlmKind kind, LlmShap
 	c.shape = shape;
 	c.msgs = m->v;
 	c.nmsgs = m->n;
+	if (stream) {
+		c.on_text = reply_piece;
+		c.text_ctx = stream;
+	}
 	LlmCall *cp = &c;
 	SuqlStatus s = llm_run(r->llm, &cp, 1, NULL, NULL, err);
 	sb_printf(&a->steps, "%s%s", a->steps.len ? ", " : "", step);
@@ -206,7 +220,7 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *trie
 	agent_kv(kv, "tried", note ? note : "");
 	SuqlStatus s = agent_prompt(r, "chat_relax", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+		s = ask(a, r, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 	agent_kv(kv, "tried", "");
 	free(note);
 	agent_msgs_free(&m);
@@ -299,15 +313,19 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 		agent_kv(kv, "note", note.len ? note.s : "");
 		s = agent_prompt(r, "chat_empty", kv, &m, err);
 	}
+	Reply rp = {r, NULL};
 	if (s == SUQL_OK)
-		s = ask(a, r, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &reply, err);
+		s = ask(a, r, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &rp, &reply, err);
+	int streamed = reply_end(&rp);
 	if (s == SUQL_OK) {
 		t->reply = str_trim_dup(reply);
 		if (!*t->reply) {
 			free(t->reply);
 			t->reply = xstrdup("(the model gave an empty reply)");
+			streamed = 0;
 		}
-		show_reply(r, t->reply);
+		if (!streamed)
+			show_reply(r, t->reply);
 	}
 	agent_msgs_free(&m);
 	free(reply);
@@ -331,7 +349,7 @@ SuqlStatus agent_short_answer(Repl *r, const char *question, const char *rows,
 	agent_kv(&kv, "reply", detail && *detail ? detail : "(none)");
 	SuqlStatus s = agent_prompt(r, "chat_short", &kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &reply, err);
+		s = ask(a, r, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 	agent_msgs_free(&m);
 	if (s == SUQL_OK)
 		*span = agent_read_short(reply);
@@ -362,7 +380,7 @@ static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlE
 	char *reply = NULL, *query = NULL;
 	SuqlStatus s = agent_prompt(r, "chat_parse", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+		s = ask(a, r, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 	if (s == SUQL_OK)
 		s = attempt(a, r, t, reply, &query, err);
 	if (s == SUQL_ERROR) {
@@ -377,7 +395,7 @@ static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlE
 		reply = NULL;
 		s = agent_prompt(r, "chat_repair", kv, &m, err);
 		if (s == SUQL_OK)
-			s = ask(a, r, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, &reply, err);
+			s = ask(a, r, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 		if (s == SUQL_OK)
 			s = attempt(a, r, t, reply, &query, err);
 		t->repaired = s == SUQL_OK;
@@ -411,7 +429,7 @@ static void show_counters(Agent *a, Repl *r)
 	char *t = xprintf("model calls: %s (%d answered, %d from the cache)\ntokens: %ld in, "
 	                  "%ld out", a->steps.s, a->calls, a->cached, a->tokens_in,
 	                  a->tokens_out);
-	section(r, "chat", t);
+	section_to(r, repl_section_out(r), "chat", t);   /* counters: with the others */
 	free(t);
 }
 
@@ -442,7 +460,7 @@ static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
 	AgentMsgs m = {0};
 	SuqlStatus s = agent_prompt(r, "chat_route", &kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, &route, err);
+		s = ask(a, r, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &route, err);
 	agent_msgs_free(&m);
 	if (s != SUQL_OK)
 		goto done;

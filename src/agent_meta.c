@@ -49,6 +49,13 @@ void agent_reset(Agent *a)
 
 SuqlStatus agent_start(Repl *r, SuqlErr *err)
 {
+	if ((!r->llm || llm_is_offline(r->llm)) && !r->interactive)   /* a script or -c */
+		return err_set(err, SUQL_USAGE, "chat mode needs a language model, and none is "
+		               "configured (the offline backend cannot turn questions into SUQL). "
+		               "Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and "
+		               "SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), or give "
+		               "--llm-url URL --model NAME; or :set llm.url and :set llm.model "
+		               "before :chat in the script");
 	if (!r->llm || llm_is_offline(r->llm))
 		return err_set(err, SUQL_USAGE, "chat mode needs a language model, and none is "
 		               "configured (the offline backend cannot turn questions into SUQL). "

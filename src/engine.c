@@ -79,9 +79,14 @@ SuqlStatus engine_refused(Engine *e, SuqlErr *err)
 
 Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 {
+	return engine_open_mode(path, llm, 0, err);
+}
+
+Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
+{
 	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-	                         SQLITE_OPEN_URI, NULL);
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_URI, NULL);
 	if (rc != SQLITE_OK) {
 		err_set(err, SUQL_IO, "cannot open database %s: %s", path,
 		        db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -123,6 +128,22 @@ void engine_close(Engine *e)
 }
 
 sqlite3 *engine_db(Engine *e) { return e->db; }
+
+int engine_progress(const Engine *e, long long *judged, long long *of)
+{
+	const Exec *ex = e ? e->cur : NULL;
+	if (!ex || !ex->walking)
+		return 0;
+	*judged = ex->walking->ndecided;
+	*of = ex->walking->n;
+	return 1;
+}
+
+int engine_column_is_list(const Engine *e, int col)
+{
+	const Exec *ex = e ? e->cur : NULL;
+	return ex && ex->collist && col >= 0 && col < ex->ncolnames && ex->collist[col];
+}
 const char *engine_path(const Engine *e) { return e->path; }
 
 int engine_complete(const char *sql, size_t len)

@@ -29,10 +29,15 @@ typedef struct EngineSink {
 	int (*row)(void *ctx, sqlite3_stmt *st);
 	void (*counters)(void *ctx, const char *text); /* plain text, several lines */
 	void (*warning)(void *ctx, const char *msg);   /* e.g. a typed answer that did not convert */
+	/* The statement involves free text or an ENUM literal to classify, so the model may be
+	   asked and a plan and counters follow: called once, after parsed and before plan. */
+	void (*freetext)(void *ctx);
 } EngineSink;
 
 /* Open (creating if needed) the database at path (":memory:" for none). */
 Engine *engine_open(const char *path, Llm *llm, SuqlErr *err);
+/* The same; with readonly the file is opened read-only (it must exist) and never changed. */
+Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err);
 void engine_close(Engine *e);
 
 sqlite3 *engine_db(Engine *e);
@@ -43,6 +48,15 @@ const char *engine_path(const Engine *e);
    len and runs nothing. SUQL_INCOMPLETE: the text ends inside the statement. */
 SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
                        const EngineSink *sink, SuqlErr *err);
+
+/* During the sink's columns and row callbacks: nonzero when result column col is a column
+   of a table whose SUQL type is a list (TEXT[], ENUM[], FREE_TEXT[]: a JSON array). */
+int engine_column_is_list(const Engine *e, int col);
+
+/* While a statement runs (asked from a callback, such as the LLM client's tick): the
+   candidates its walk has judged so far and how many the walk has. Returns 0 when no walk
+   is running. */
+int engine_progress(const Engine *e, long long *judged, long long *of);
 
 /* Nonzero when sql[0..len) ends with a complete statement (the REPL stops asking for
    continuation lines), or holds nothing but blanks and comments. */

@@ -241,6 +241,7 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->ncolnames; i++)
 		free(ex->colnames[i]);
 	free(ex->colnames);
+	free(ex->collist);
 	free(ex);
 }
 
@@ -268,9 +269,16 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	if (st) {
 		ex->ncolnames = sqlite3_column_count(st);
 		ex->colnames = xcalloc((size_t)ex->ncolnames + 1, sizeof *ex->colnames);
+		ex->collist = xcalloc((size_t)ex->ncolnames + 1, 1);
 		for (int i = 0; i < ex->ncolnames; i++) {
 			const char *n = sqlite3_column_name(st, i);
 			ex->colnames[i] = xstrdup(n ? n : "");
+			/* where a result column comes from, as the user wrote it (the statement
+			   that finally runs may read a temp table instead) */
+			const char *tab = sqlite3_column_table_name(st, i);
+			const char *col = sqlite3_column_origin_name(st, i);
+			const CatColumn *cc = tab && col ? scope_catalog(ex, tab, col) : NULL;
+			ex->collist[i] = cc && cc->is_array;
 		}
 	}
 	if (s == SUQL_OK && st && !needs_plan_display(ex)) {
@@ -323,6 +331,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = validate(ex, err);
 	Stmt *st = ast->stmt;
 	int freetext = needs_plan_display(ex) && !st->explain && !ex->standalone;
+	if (s == SUQL_OK && freetext && sink && sink->freetext)
+		sink->freetext(sink->ctx);
 	if (s == SUQL_OK && freetext && !e->llm)
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK && freetext) {

@@ -377,6 +377,8 @@ struct Exec {
 	int relaxing;         /* print every block's WHERE relaxed (budget counts) */
 	char **colnames;      /* the statement's result columns, as SQLite names them */
 	int ncolnames;
+	unsigned char *collist;   /* per result column: a column of a SUQL list type */
+	const struct Walk *walking;   /* the walk running now, for engine_progress */
 	int ftmp;             /* temp table made (projection last) */
 	char tmpname[48];
 };

@@ -468,8 +468,11 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	}
 	for (long long i = 0; i < w.n; i++)
 		w.pos[w.order[i]] = i;
-	if (st == SUQL_OK)
+	if (st == SUQL_OK) {
+		ex->walking = &w;
 		st = run_waves(&w, prior, err);
+		ex->walking = NULL;
+	}
 	find_stop(&w, found_before);
 	speculation(&w);
 	for (long long c = 0; c < w.n; c++) {

@@ -109,6 +109,14 @@ void llm_call_clear(LlmCall *c)
 
 /* ---- counters ---- */
 
+void llm_set_tick(Llm *llm, LlmTickFn fn, void *ctx)
+{
+	if (!llm)
+		return;
+	llm->tick = fn;
+	llm->tick_ctx = fn ? ctx : NULL;
+}
+
 void llm_stats_begin(Llm *llm)
 {
 	memset(&llm->stmt, 0, sizeof llm->stmt);

@@ -85,6 +85,12 @@ typedef struct LlmCall {
 	const LlmMessage *msgs;        /* PARSE, RESPOND: the conversation, verbatim */
 	int nmsgs;
 	int max_tokens;                /* 0: a default for the kind */
+	/* PARSE, RESPOND: when set, the HTTP backend asks for the reply as a stream (stream:
+	   true) and hands each piece to on_text as it arrives (a reply from the cache or the
+	   offline backend comes whole, with no call); text still gets the whole reply. A
+	   stream that breaks off after pieces were handed over is not asked again. */
+	void (*on_text)(void *ctx, const char *piece, size_t n);
+	void *text_ctx;
 
 	/* results */
 	LlmCallStatus status;
@@ -187,6 +193,8 @@ int llm_is_offline(const Llm *llm);
 int llm_has_embeddings(const Llm *llm);
 /* Requests kept in flight at once (the concurrency setting). */
 int llm_concurrency(const Llm *llm);
+/* The chat model's name, NULL when none is configured. */
+const char *llm_model(const Llm *llm);
 /* The embedding model's name ("" when none). */
 const char *llm_embed_model(const Llm *llm);
 /* One line for the banner and the counters: "offline (lexical, no language model)" or
@@ -203,6 +211,13 @@ void llm_settings(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
 void llm_cache_describe(Llm *llm, SBuf *out);
 SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);
+
+/* A status line's view of the model's work (the REPL draws one at a terminal): while the
+   HTTP backend waits for replies it calls fn with the requests on the wire and those
+   waiting for a free slot or a retry, as they change and about every 50 ms. fn NULL: none.
+   Calls finished so far are in llm_stats_session. */
+typedef void (*LlmTickFn)(void *ctx, int inflight, int waiting);
+void llm_set_tick(Llm *llm, LlmTickFn fn, void *ctx);
 
 /* Counters since the last llm_stats_begin (the statement) and since llm_open (the session). */
 void llm_stats_begin(Llm *llm);

@@ -342,6 +342,11 @@ int llm_is_offline(const Llm *llm)
 	return !llm || llm->s.offline || !llm->s.url;
 }
 
+const char *llm_model(const Llm *llm)
+{
+	return llm ? llm->s.model : NULL;
+}
+
 const char *llm_embed_model(const Llm *llm)
 {
 	return llm && llm->s.embed_model ? llm->s.embed_model : "";
@@ -505,11 +510,11 @@ void llm_settings(const Llm *llm, SBuf *out)
 	const LlmSettings *s = &llm->s;
 	char *u = s->url ? llm_url_shown(s->url) : NULL;
 	char *m = llm_key_masked(s->key);
-	sb_printf(out, "llm.url = %s\n", u ? u : "");
+	sb_printf(out, "llm.url = %s\n", u ? u : "(none: the offline backend answers)");
 	sb_printf(out, "llm.model = %s\n", s->model ? s->model : "");
 	sb_printf(out, "llm.embed_model = %s\n", s->embed_model ? s->embed_model : "");
 	sb_printf(out, "llm.key = %s\n", m);
-	sb_printf(out, "llm.offline = %s\n", llm_is_offline(llm) ? "on" : "off");
+	sb_printf(out, "llm.offline = %s\n", s->offline ? "on" : "off");   /* forced, or not */
 	sb_printf(out, "llm.timeout = %gs\n", s->timeout_ms / 1000.0);
 	sb_printf(out, "llm.connect_timeout = %gs\n", s->connect_timeout_ms / 1000.0);
 	sb_printf(out, "llm.retries = %d\n", s->retries);

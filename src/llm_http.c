@@ -20,6 +20,12 @@
  * costs does not depend on the order in which replies arrive. Ctrl-C and errors that concern
  * every call drop requests in flight; those already sent are counted as cancelled in flight.
  *
+ * A call with on_text (the chat agent's reply) is asked for a stream (stream: true): a
+ * reply that comes as server-sent events is read by llm_stream.c as it arrives, each piece
+ * handed over at once; one that comes whole is read as usual. A 400 to a streamed request
+ * is asked again without streaming, and the endpoint remembered. Once pieces were handed
+ * over, a stream that breaks off is an error, never asked again (the reader saw them).
+ *
  * Every error names the cause and the fix; none contains the API key (llm_scrub).
  */
 #include "llm_int.h"
@@ -51,6 +57,10 @@ typedef struct Req {
 	struct curl_slist *hdrs;
 	SBuf resp;
 	int oversize;
+	int stream;         /* asked for a streamed reply */
+	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
+	size_t got;         /* bytes of the body so far */
+	LlmStream st;
 } Req;
 
 typedef struct JobState {
@@ -91,11 +101,23 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 {
 	Req *r = ud;
 	size_t n = size * nmemb;
-	if (r->resp.len + n > LLM_MAX_REPLY) {
+	if (r->got + n > LLM_MAX_REPLY) {
 		r->oversize = 1;
 		return 0;   /* aborts the transfer with CURLE_WRITE_ERROR */
 	}
-	sb_putn(&r->resp, p, n);
+	r->got += n;
+	if (r->stream && r->sse == 0) {
+		long code = 0;
+		char *ct = NULL;
+		curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+		curl_easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
+		r->sse = code >= 200 && code <= 299 && ct &&
+		         strncasecmp(ct, "text/event-stream", 17) == 0 ? 1 : -1;
+	}
+	if (r->sse == 1)
+		llm_stream_feed(&r->st, p, n);
+	else
+		sb_putn(&r->resp, p, n);
 	return n;
 }
 
@@ -129,6 +151,12 @@ static void req_body(Run *run, Req *r)
 	} else {
 		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, !run->llm->no_json_mode,
 		                   &r->json_mode);
+		r->stream = j->call->on_text && !run->llm->no_stream &&
+		            (j->call->kind == LLM_PARSE || j->call->kind == LLM_RESPOND);
+		if (r->stream) {
+			json_object_set_new(b, "stream", json_true());
+			json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
+		}
 	}
 	r->body = json_dumps(b, JSON_COMPACT);
 	json_decref(b);
@@ -176,6 +204,11 @@ static void req_start(Run *run, Req *r)
 	}
 	sb_truncate(&r->resp, 0);
 	r->oversize = 0;
+	r->got = 0;
+	r->sse = 0;
+	llm_stream_reset(&r->st);
+	r->st.on_text = r->job->call->on_text;
+	r->st.ctx = r->job->call->text_ctx;
 	curl_easy_setopt(e, CURLOPT_URL, url);
 	curl_easy_setopt(e, CURLOPT_POST, 1L);
 	curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
@@ -342,6 +375,13 @@ static void on_http_error(Run *run, Req *r, long code, long retry_after)
 		r->state = R_QUEUED;
 		r->not_before = 0;
 		r->why = LLM_REQ_RETRY;
+	} else if (code == 400 && r->stream) {
+		/* an endpoint that does not stream (or not with stream_options): ask whole */
+		llm->no_stream = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
 	} else if (code == 401) {
 		fail_all(run, r->job, llm->s.key ?
 		         msg(run, "the endpoint rejected the API key (HTTP 401 from %s): set "
@@ -433,6 +473,38 @@ static void count_reply_tokens(Run *run, Req *r, long in, long out, int estimate
 	llm_count_tokens(run->llm, c->kind, in, out, estimated);
 }
 
+/* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
+   once, then (for a batch) candidate by candidate, then marked unknown. */
+static void read_content(Run *run, Req *r, const char *text)
+{
+	LlmJob *job = r->job;
+	LlmCall *c = job->call;
+	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
+	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
+	if (nbad > 0 && !r->reasked) {
+		/* ask again, once, about what could not be read */
+		int *sub = xmalloc((size_t)nbad * sizeof *sub);
+		for (int k = 0; k < nbad; k++)
+			sub[k] = r->items ? r->items[bad[k]] : 0;
+		Req *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
+		s->reasked = 1;
+		req_body(run, s);
+		free(sub);
+	} else if (nbad > 0 && r->nitems > 1) {
+		/* asked twice in a batch: each candidate alone */
+		for (int k = 0; k < nbad; k++) {
+			Req *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
+			s->reasked = 1;
+			req_body(run, s);
+		}
+	} else {
+		for (int k = 0; k < nbad; k++)
+			llm_mark_unreadable(c, r->items ? r->items[bad[k]] : -1);
+	}
+	free(bad);
+	req_ok(run, r);
+}
+
 /* A 2xx reply: read it into the call's results. */
 static void on_reply(Run *run, Req *r)
 {
@@ -503,31 +575,40 @@ static void on_reply(Run *run, Req *r)
 	const char *text = json_string_value(content);
 	if (!json_is_object(usage))   /* no usage: estimated, 4 bytes a token */
 		count_reply_tokens(run, r, (long)(strlen(r->body) / 4), (long)(strlen(text) / 4), 1);
-	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
-	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
-	if (nbad > 0 && !r->reasked) {
-		/* ask again, once, about what could not be read */
-		int *sub = xmalloc((size_t)nbad * sizeof *sub);
-		for (int k = 0; k < nbad; k++)
-			sub[k] = r->items ? r->items[bad[k]] : 0;
-		Req *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
-		s->reasked = 1;
-		req_body(run, s);
-		free(sub);
-	} else if (nbad > 0 && r->nitems > 1) {
-		/* asked twice in a batch: each candidate alone */
-		for (int k = 0; k < nbad; k++) {
-			Req *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
-			s->reasked = 1;
-			req_body(run, s);
-		}
-	} else {
-		for (int k = 0; k < nbad; k++)
-			llm_mark_unreadable(c, r->items ? r->items[bad[k]] : -1);
-	}
-	free(bad);
-	req_ok(run, r);
+	read_content(run, r, text);
 	json_decref(j);
+}
+
+/* The end of a reply that came as an event stream. */
+static void on_stream_end(Run *run, Req *r, CURLcode cc)
+{
+	LlmJob *job = r->job;
+	LlmStream *st = &r->st;
+	if (cc == CURLE_OK)
+		llm_stream_end(st);
+	if (cc != CURLE_OK && !st->shown) {
+		on_transport_error(run, r, cc);
+	} else if (st->error) {
+		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
+		                       st->error), 0);
+	} else if (st->bad) {
+		job_fail(run, job, msg(run, "the streamed reply from %s held an event that is not "
+		         "JSON: check that llm.url points to an OpenAI-compatible API", run->shown), 0);
+	} else if (!st->done && st->shown) {
+		job_fail(run, job, msg(run, "the reply from %s broke off before its end (%s): check "
+		         "the server, or ask again", run->shown,
+		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : curl_easy_strerror(cc)), 0);
+	} else if (!st->done) {
+		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
+		      "(%d attempts): check the server", run->shown, r->attempt));
+	} else {
+		if (st->tokens_in || st->tokens_out)
+			count_reply_tokens(run, r, st->tokens_in, st->tokens_out, 0);
+		else   /* no usage: estimated, 4 bytes a token */
+			count_reply_tokens(run, r, (long)(strlen(r->body) / 4),
+			                   (long)(st->text.len / 4), 1);
+		read_content(run, r, sb_str(&st->text));
+	}
 }
 
 static void on_done(Run *run, Req *r, CURLcode cc)
@@ -540,7 +621,9 @@ static void on_done(Run *run, Req *r, CURLcode cc)
 	r->state = R_DONE;
 	if (((JobState *)r->job->priv)->finished)
 		return;
-	if (cc != CURLE_OK)
+	if (r->sse == 1)
+		on_stream_end(run, r, cc);
+	else if (cc != CURLE_OK)
 		on_transport_error(run, r, cc);
 	else if (code < 200 || code > 299)
 		on_http_error(run, r, code, (long)ra);
@@ -583,7 +666,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 			break;
 		}
 		double now = util_now_ms(), next = -1;
-		int waiting = 0;
+		int waiting = 0, started = 0;
 		for (int i = 0; i < run.nr; i++) {
 			Req *r = run.r[i];
 			JobState *j = r->job->priv;
@@ -599,6 +682,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 			if (r->not_before <= now && run.inflight < llm->s.concurrency) {
 				if (llm_may_send(llm)) {
 					req_start(&run, r);
+					started++;
 				} else {
 					j->capped = 1;
 					job_fail(&run, r->job, xstrdup(LLM_CAP_MSG), 0);
@@ -609,6 +693,8 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		}
 		if (waiting == 0 && run.inflight == 0)
 			break;
+		if (llm->tick)
+			llm->tick(llm->tick_ctx, run.inflight, waiting - started);
 		/* let curl start what was just added, then wait for activity (at most 50 ms, so
 		   that Ctrl-C and backoff deadlines are seen promptly) */
 		int running, progressed = 0;
@@ -645,6 +731,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		free(run.r[i]->body);
 		free(run.r[i]->items);
 		sb_free(&run.r[i]->resp);
+		llm_stream_free(&run.r[i]->st);
 		free(run.r[i]);
 	}
 	free(run.r);

@@ -7,6 +7,7 @@
  *   llm_prompt.c   tasks rendered into chat requests
  *   llm_reply.c    what a readable reply is, per task; replies read into results
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
+ *   llm_stream.c   a reply streamed as server-sent events
  *   llm_offline*.c the offline lexical backend
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
@@ -105,11 +106,14 @@ struct Llm {
 	LlmCache *cache;       /* NULL when off or not opened */
 	LlmMemo *memo;         /* results of this statement (kept with the cache off too) */
 	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
+	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
 	void *multi;           /* CURLM *, kept so connections are reused between runs */
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
 	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
 	long cache_hits_file;  /* units served from the cache file this session */
+	LlmTickFn tick;        /* llm_set_tick */
+	void *tick_ctx;
 };
 
 /* Count a request as it is handed to the transport (llm_count_request), take it back when
@@ -141,6 +145,28 @@ typedef struct LlmJob {
 
 /* Called as each job ends; nonzero stops the run (the rest end LLM_CANCELLED). */
 typedef int (*LlmJobDoneFn)(void *ctx, LlmJob *job);
+
+/* ---- a streamed reply (llm_stream.c) ---- */
+
+typedef struct LlmStream {
+	void (*on_text)(void *ctx, const char *piece, size_t n);   /* each piece, as it comes */
+	void *ctx;
+	SBuf line;            /* the line being read */
+	SBuf data;            /* the data lines of the event being read */
+	SBuf text;            /* the reply so far */
+	int done;             /* a finish_reason or [DONE] came: the reply is complete */
+	int bad;              /* an event's data was not a JSON object */
+	char *error;          /* an error chunk's message (printable, cut short) */
+	int tokens_in, tokens_out;
+	int events;
+	int shown;            /* pieces went to on_text (kept across llm_stream_reset) */
+} LlmStream;
+
+/* Read the next bytes of the body; llm_stream_end at its end. reset: for a new attempt. */
+void llm_stream_feed(LlmStream *s, const char *p, size_t n);
+void llm_stream_end(LlmStream *s);
+void llm_stream_reset(LlmStream *s);
+void llm_stream_free(LlmStream *s);
 
 /* The backends. Both fill the call's and items' results and return SUQL_OK, or
    SUQL_INTERRUPT when suql_interrupted was seen (unfinished jobs are then CANCELLED). */

@@ -1,9 +1,11 @@
 /*
- * main.c: the suql program: `suql [options] [DATABASE]`. It reads the options from one
- * table, options[], which also writes --help and the manual page's OPTIONS section
- * (suql --help-man options), opens the database, and then either runs the -c and -f scripts
- * in order, or starts the REPL when both stdin and stdout are a terminal, or runs stdin as a
- * script. The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
+ * main.c: the suql program: `suql [options] [DATABASE [SQL...]]`. It reads the options from
+ * one table, options[], which also writes --help and the manual page's OPTIONS section
+ * (suql --help-man options); every long option is also accepted with one dash, as the
+ * sqlite3 shell spells its options (-csv, -header, -cmd). It opens the database, runs the
+ * init file, and then either runs the -c and -f scripts and the SQL arguments in order, or
+ * starts the REPL when both stdin and stdout are a terminal, or runs stdin as a script.
+ * The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
  * system error (bad option, database or file that cannot be opened), 3 the LLM backend
  * failed, 130 a script stopped by Ctrl-C.
  * With --eval BENCH it runs a benchmark instead (eval.h).
@@ -35,7 +37,9 @@ typedef struct Cli {
 	int nacts;
 	int mode_set;
 	RenderMode mode;
-	int no_headers, verbose, no_color, bail;
+	int no_headers, verbose, no_color, bail, readonly;
+	const char *init;     /* -init FILE */
+	int no_init;          /* --no-init */
 	const char **sets;    /* "KEY=VALUE" */
 	int nsets;
 	int done;             /* --help, --version: exit 0 at once */
@@ -43,6 +47,8 @@ typedef struct Cli {
 	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
 	int argc;             /* the command line, for an option that takes a second word */
 	char **argv;
+	char **dashed;        /* "--csv" made for "-csv" (dash_options), freed at exit */
+	int ndashed;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
 } Cli;
 
@@ -69,12 +75,16 @@ static SuqlStatus opt_import(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_chat(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_eval(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_cmd(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_init(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
 	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
 	 "repeated, and runs in order with -f", opt_command},
 	{'f', "file", "FILE", "run the script FILE (- for stdin) and exit; may be repeated",
 	 opt_file},
+	{0, "cmd", "COMMAND", "run COMMAND (statements, or one meta-command) first, then go on "
+	 "to the REPL or the script; may be repeated", opt_cmd},
 	{0, "bail", NULL, "stop at the first statement that fails", opt_flag},
 	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table)", opt_mode},
 	{0, "table", NULL, "the same as --mode table", opt_mode},
@@ -84,8 +94,14 @@ static const CliOption options[] = {
 	{0, "line", NULL, "the same as --mode line", opt_mode},
 	{0, "no-headers", NULL, "leave the column names out of table, box and csv output",
 	 opt_flag},
+	{0, "noheader", NULL, "the same as --no-headers", opt_flag},
+	{0, "header", NULL, "put the column names in (the default)", opt_flag},
+	{0, "init", "FILE", "run FILE at start instead of the init file (see FILES)", opt_init},
+	{0, "no-init", NULL, "do not run the init file", opt_init},
+	{0, "readonly", NULL, "open the database read-only", opt_flag},
 	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
-	 "result (the default at a terminal)", opt_flag},
+	 "result (:explain on; a terminal shows them for free text alone), on stderr when "
+	 "stdout is not a terminal", opt_flag},
 	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
 	 "NO_COLOR is set)", opt_flag},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
@@ -148,13 +164,37 @@ static SuqlStatus opt_file(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 	return SUQL_OK;
 }
 
+/* -cmd COMMAND: like -c, but the program goes on to the REPL or stdin afterwards. */
+static SuqlStatus opt_cmd(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	add_action(cli, ACT_SQL, arg, 0);
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_init(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)err;
+	if (strcmp(o->name, "no-init") == 0) {
+		cli->no_init = 1;
+	} else {
+		cli->init = arg;
+		cli->no_init = 0;
+	}
+	return SUQL_OK;
+}
+
 static SuqlStatus opt_flag(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)arg, (void)err;
 	if (strcmp(o->name, "bail") == 0)
 		cli->bail = 1;
-	else if (strcmp(o->name, "no-headers") == 0)
+	else if (strcmp(o->name, "no-headers") == 0 || strcmp(o->name, "noheader") == 0)
 		cli->no_headers = 1;
+	else if (strcmp(o->name, "header") == 0)
+		cli->no_headers = 0;
+	else if (strcmp(o->name, "readonly") == 0)
+		cli->readonly = 1;
 	else if (strcmp(o->name, "explain") == 0)
 		cli->verbose = 1;
 	else if (strcmp(o->name, "no-color") == 0)
@@ -289,10 +329,11 @@ static char *option_head(const CliOption *o)
 static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)arg, (void)err;
-	printf("Usage: suql [options] [DATABASE]\n\n"
+	printf("Usage: suql [options] [DATABASE [SQL...]]\n\n"
 	       "SUQL (SQL with free-text questions: answer(), summary(), ENUM-aware '=') over a\n"
-	       "SQLite DATABASE, in memory when none is given. With a terminal on stdin and\n"
-	       "stdout, an interactive REPL; otherwise stdin is read as a script.\n\nOptions:\n");
+	       "SQLite DATABASE, in memory when none is given. SQL after the DATABASE runs like\n"
+	       "-c. With a terminal on stdin and stdout, an interactive REPL; otherwise stdin is\n"
+	       "read as a script.\n\nOptions:\n");
 	size_t w = 0;
 	for (const CliOption *p = options; p->name; p++) {
 		char *h = option_head(p);
@@ -306,6 +347,8 @@ static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 		render_wrap(stdout, p->help, (int)w + 4, (int)w + 4, 79);
 		free(h);
 	}
+	printf("\nEvery long option may also be written with one dash, as in sqlite3 (-csv,\n"
+	       "-header, -cmd).\n");
 	printf("\nExit status: 0 success, 1 a statement failed, 2 usage or system error,\n"
 	       "3 the LLM backend failed, 130 stopped by Ctrl-C. Meta-commands: :help.\n"
 	       "Everything else: man suql.\n");
@@ -323,9 +366,10 @@ static void options_man(SBuf *b)
 		sb_puts(b, ".TP\n");
 		sb_puts(b, p->arg ? ".BI \"" : ".B \"");
 		render_roff(b, head.s);
-		if (p->arg) {
-			sb_puts(b, " \" ");
+		if (p->arg) {   /* quoted: an argument of two words stays one (FILE TABLE) */
+			sb_puts(b, " \" \"");
 			render_roff(b, p->arg);
+			sb_putc(b, '"');
 		} else {
 			sb_putc(b, '"');
 		}
@@ -352,6 +396,57 @@ static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, Su
 	return SUQL_OK;
 }
 
+/* The option called name (len bytes), or NULL. */
+static const CliOption *find_option(const char *name, size_t len)
+{
+	for (const CliOption *p = options; p->name; p++)
+		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+			return p;
+	return NULL;
+}
+
+/* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
+   "-cSQL" stays -c with its argument). The words that are arguments of other options are
+   left alone. Rewrites argv in place; the new strings are kept in cli->dashed. */
+static void dash_options(Cli *cli, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if (a[1] == '-') {   /* --name VALUE: skip the value */
+			const CliOption *o = find_option(a + 2, strcspn(a + 2, "="));
+			if (o && o->arg && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		const CliOption *o = find_option(a + 1, strcspn(a + 1, "="));
+		if (o && strlen(a) > 2) {
+			argv[i] = xprintf("-%s", a);
+			cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) *
+			                       sizeof *cli->dashed);
+			cli->dashed[cli->ndashed++] = argv[i];
+			if (o->arg && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		/* short options, maybe several in one word: one that takes a value takes the
+		   rest of the word, or the next word when it is last */
+		for (const char *c = a + 1; *c; c++) {
+			const CliOption *p = options;
+			while (p->name && p->shortname != *c)
+				p++;
+			if (p->name && p->arg) {
+				if (c[1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+}
+
 /* Parse argv with getopt_long, its tables built from options[]. Returns 0, or 2 after
    printing a usage error. */
 static int parse_args(Cli *cli, int argc, char **argv)
@@ -374,6 +469,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 	}
 	SuqlErr err = {0};
 	int c, status = 0;
+	dash_options(cli, argc, argv);
 	cli->argc = argc;
 	cli->argv = argv;
 	opterr = 0;
@@ -408,14 +504,10 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		status = 2;
 		break;
 	}
-	if (!status && !cli->done) {
-		if (argc - optind > 1) {
-			err_set(&err, SUQL_USAGE, "one DATABASE at most, but also got '%s'",
-			        argv[optind + 1]);
-			status = 2;
-		} else if (argc - optind == 1) {
-			cli->db = argv[optind];
-		}
+	if (!status && !cli->done && optind < argc) {
+		cli->db = argv[optind];
+		for (int i = optind + 1; i < argc; i++)   /* suql DB "SQL" ..., as sqlite3 DB "SQL" */
+			add_action(cli, ACT_SQL, argv[i], 1);
 	}
 	if (status)
 		fprintf(stderr, "error: %s\n", err.msg);
@@ -451,6 +543,45 @@ static int apply_sets(Cli *cli, Repl *r)
 	return 0;
 }
 
+/* The init file: $XDG_CONFIG_HOME/suql/init.suql (~/.config when XDG_CONFIG_HOME is not
+   set), else ~/.suqlrc; NULL when there is none. */
+static char *init_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *p = NULL;
+	if (xdg && *xdg)
+		p = xprintf("%s/suql/init.suql", xdg);
+	else if (home && *home)
+		p = xprintf("%s/.config/suql/init.suql", home);
+	if (p && access(p, F_OK) == 0)
+		return p;
+	free(p);
+	p = home && *home ? xprintf("%s/.suqlrc", home) : NULL;
+	if (p && access(p, F_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* Run the init file (meta-commands and SQL) like :read; 2 when it cannot be read. */
+static int run_init(Cli *cli, Repl *r)
+{
+	if (cli->no_init)
+		return 0;
+	char *path = cli->init ? xstrdup(cli->init) : init_path();
+	if (!path)
+		return 0;
+	SuqlErr err = {0};
+	int status = 0;
+	if (repl_run_path(r, path, &err) != SUQL_OK) {
+		fprintf(stderr, "error: init file: %s\n", err.msg);
+		status = 2;
+	}
+	err_clear(&err);
+	free(path);
+	return status;
+}
+
 static void run_actions(Cli *cli, Repl *r)
 {
 	for (int i = 0; i < cli->nacts && !r->quit; i++) {
@@ -478,14 +609,22 @@ static void run_actions(Cli *cli, Repl *r)
 	}
 }
 
+static void cli_free(Cli *cli)
+{
+	free(cli->acts);
+	free(cli->sets);
+	for (int i = 0; i < cli->ndashed; i++)
+		free(cli->dashed[i]);
+	free(cli->dashed);
+}
+
 int main(int argc, char **argv)
 {
 	render_init_locale();
 	Cli cli = {0};
 	int status = parse_args(&cli, argc, argv);
 	if (status || cli.done) {
-		free(cli.acts);
-		free(cli.sets);
+		cli_free(&cli);
 		return status;
 	}
 	if (!cli.eval && (cli.way || cli.report)) {
@@ -513,34 +652,46 @@ int main(int argc, char **argv)
 	Repl r;
 	repl_init(&r, interactive);
 	r.bail = cli.bail;
+	r.readonly = cli.readonly;
 	r.color_ok = !cli.no_color && !no_color_env();
-	if (cli.mode_set)
-		r.mode = cli.mode;
-	if (cli.no_headers)
-		r.headers = 0;
-	if (cli.verbose)
-		r.explain = r.stats = 1;
 
 	SuqlErr err = {0};
 	Llm *llm = llm_open(&cli.llm, &err);
 	if (!llm) {
 		fprintf(stderr, "error: %s\n", err.msg);
 		status = 2;
+	} else if (cli.llm.url && !cli.llm.offline && !llm_model(llm)) {
+		fprintf(stderr, "error: --llm-url needs a model too: add --model NAME (or set "
+		        "SUQL_MODEL, or model = NAME in the config file)\n");
+		status = 2;
 	} else if (r.llm = llm, repl_open(&r, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
 		fprintf(stderr, "error: %s\n", err.msg);
 		status = 2;
-	} else {
-		status = apply_sets(&cli, &r);
 	}
 	err_clear(&err);
 	if (status == 0) {
 		repl_signals();
-		if (cli.nacts)
+		if (interactive)
+			repl_banner(&r, stdout);
+		status = run_init(&cli, &r);
+	}
+	if (status == 0)
+		status = apply_sets(&cli, &r);
+	if (status == 0) {
+		/* the command line's display choices win over the init file's */
+		if (cli.mode_set)
+			r.mode = cli.mode;
+		if (cli.no_headers)
+			r.headers = 0;
+		if (cli.verbose)
+			r.explain = r.stats = 1;
+		if (cli.nacts && !r.quit)
 			run_actions(&cli, &r);
-		if (cli.chat && !exits && !interactive && !agent_active(&r)) {
+		if (r.quit || r.status == 2) {
+			/* :quit in the init file, or an action that could not run */
+		} else if (cli.chat && !exits && !interactive && !agent_active(&r)) {
 			r.status = 2;   /* a chat script without a model: nothing to run it with */
 		} else if (interactive) {
-			repl_banner(&r, stdout);
 			term_run(&r);
 		} else if (!exits) {
 			repl_run_file(&r, "stdin", stdin);
@@ -549,7 +700,6 @@ int main(int argc, char **argv)
 	}
 	repl_free(&r);
 	llm_close(llm);
-	free(cli.acts);
-	free(cli.sets);
+	cli_free(&cli);
 	return status;
 }

@@ -25,7 +25,7 @@
 
 /* ---- settings ---- */
 
-typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT } SetKind;
+typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT, SET_AUTO } SetKind;
 
 typedef struct Setting {
 	const char *key;
@@ -41,19 +41,18 @@ static const Setting settings[] = {
 	 "column names above table, box and csv output (default on)"},
 	{"nullvalue", SET_TEXT, offsetof(Repl, nullvalue), "TEXT",
 	 "how table, box and line modes show NULL (default NULL)"},
-	{"explain", SET_BOOL, offsetof(Repl, explain), "on|off",
-	 "show each statement's parsed SUQL and plan (default on at a terminal)"},
+	{"explain", SET_AUTO, offsetof(Repl, explain), "on|off|auto",
+	 "show each statement's parsed SUQL and plan; auto (the default at a terminal): only "
+	 "for statements with free text, so plain SQL looks as in sqlite3"},
 	{"stats", SET_BOOL, offsetof(Repl, stats), "on|off",
-	 "show each statement's counters (default on at a terminal)"},
+	 "show the counters of statements with free text (default on at a terminal)"},
 	{"timer", SET_BOOL, offsetof(Repl, timer), "on|off",
 	 "show how long each statement took (default off)"},
+	{"pager", SET_BOOL, offsetof(Repl, pager), "on|off",
+	 "at a terminal, show results taller than the screen through $PAGER (default on; "
+	 "less -S when PAGER is not set)"},
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof *settings))
-
-const char *meta_setting_name(int i)
-{
-	return i >= 0 && i < NSETTINGS ? settings[i].key : NULL;
-}
 
 static void show_setting(Repl *r, const Setting *s, SBuf *b)
 {
@@ -63,9 +62,85 @@ static void show_setting(Repl *r, const Setting *s, SBuf *b)
 		sb_puts(b, render_mode_name(*(RenderMode *)f));
 	else if (s->kind == SET_BOOL)
 		sb_puts(b, *(int *)f ? "on" : "off");
+	else if (s->kind == SET_AUTO)
+		sb_puts(b, *(int *)f == REPL_AUTO ? "auto" : *(int *)f ? "on" : "off");
 	else
 		sb_puts(b, *(char **)f ? *(char **)f : "NULL");
 	sb_putc(b, '\n');
+}
+
+/* Every setting as "key = value" lines: the REPL's (settings[]), then the engine's, the
+   chat agent's and the LLM client's, each registry listing its own. */
+static void all_settings(Repl *r, SBuf *b)
+{
+	for (int i = 0; i < NSETTINGS; i++)
+		show_setting(r, &settings[i], b);
+	if (r->engine)
+		engine_settings(r->engine, b);
+	agent_settings(agent_of(r), b);
+	if (r->llm)
+		llm_settings(r->llm, b);
+}
+
+char **meta_setting_names(Repl *r)
+{
+	SBuf b = SBUF_INIT;
+	all_settings(r, &b);
+	char **v = NULL;
+	int n = 0;
+	for (size_t a = 0; a < b.len;) {
+		size_t e = a;
+		while (e < b.len && b.s[e] != '\n')
+			e++;
+		size_t k = a;
+		while (k < e && b.s[k] != ' ' && b.s[k] != '=')
+			k++;
+		if (k > a) {
+			v = xrealloc(v, (size_t)(n + 2) * sizeof *v);
+			v[n++] = xstrndup(b.s + a, k - a);
+			v[n] = NULL;
+		}
+		a = e + 1;
+	}
+	sb_free(&b);
+	return v;
+}
+
+char *meta_setting_choices(Repl *r, const char *key)
+{
+	for (int i = 0; i < NSETTINGS; i++) {
+		if (!str_ieq(key, settings[i].key))
+			continue;
+		if (settings[i].kind == SET_MODE) {
+			SBuf b = SBUF_INIT;
+			for (RenderMode m = RENDER_TABLE; m <= RENDER_LINE; m++)
+				sb_printf(&b, "%s%s", b.len ? " " : "", render_mode_name(m));
+			return sb_steal(&b);
+		}
+		return settings[i].kind == SET_BOOL ? xstrdup("on off")
+		       : settings[i].kind == SET_AUTO ? xstrdup("on off auto") : NULL;
+	}
+	if (str_ieq(key, "optimize"))
+		return xstrdup("on off passage");
+	/* another registry's switch: its current value says on or off */
+	SBuf b = SBUF_INIT;
+	all_settings(r, &b);
+	char *found = NULL;
+	size_t kl = strlen(key);
+	for (size_t a = 0; a < b.len && !found;) {
+		size_t e = a;
+		while (e < b.len && b.s[e] != '\n')
+			e++;
+		if (e - a > kl + 3 && strncasecmp(b.s + a, key, kl) == 0 &&
+		    strncmp(b.s + a + kl, " = ", 3) == 0) {
+			const char *v = b.s + a + kl + 3;
+			if (str_nieq(v, e - (a + kl + 3), "on") || str_nieq(v, e - (a + kl + 3), "off"))
+				found = xstrdup("on off");
+		}
+		a = e + 1;
+	}
+	sb_free(&b);
+	return found;
 }
 
 /* LLM settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, concurrency,
@@ -96,6 +171,12 @@ SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
 			if (!str_parse_bool(value, (int *)f))
 				return err_set(err, SUQL_USAGE, "%s takes on or off, not '%s'", s->key,
 				               value);
+		} else if (s->kind == SET_AUTO) {
+			if (str_ieq(value, "auto"))
+				*(int *)f = REPL_AUTO;
+			else if (!str_parse_bool(value, (int *)f))
+				return err_set(err, SUQL_USAGE, "%s takes on, off or auto, not '%s'",
+				               s->key, value);
 		} else {
 			free(*(char **)f);
 			*(char **)f = xstrdup(value);
@@ -115,32 +196,23 @@ SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
 /* :set with no arguments (every setting), or with a key (that one). */
 static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *err)
 {
-	SBuf b = SBUF_INIT;
-	for (int i = 0; i < NSETTINGS; i++)
-		if (!key || str_ieq(key, settings[i].key))
-			show_setting(r, &settings[i], &b);
-	if (!key || !b.len) {
-		SBuf eng = SBUF_INIT;
-		engine_settings(r->engine, &eng);
-		agent_settings(agent_of(r), &eng);
-		if (r->llm)
-			llm_settings(r->llm, &eng);
-		size_t kl = key ? strlen(key) : 0;
-		for (size_t a = 0; a < eng.len;) {   /* keep the lines that start with key */
-			size_t e = a, w = a;
-			while (e < eng.len && eng.s[e] != '\n')
-				e++;
-			while (w < e && (eng.s[w] == ' ' || eng.s[w] == '\t'))
-				w++;
-			if (!key || (e - w > kl && strncasecmp(eng.s + w, key, kl) == 0 &&
-			             strchr(" =:\t", eng.s[w + kl]))) {
-				sb_putn(&b, eng.s + a, e - a);
-				sb_putc(&b, '\n');
-			}
-			a = e + 1;
+	SBuf b = SBUF_INIT, all = SBUF_INIT;
+	all_settings(r, &all);
+	size_t kl = key ? strlen(key) : 0;
+	for (size_t a = 0; a < all.len;) {   /* keep the lines that start with key */
+		size_t e = a, w = a;
+		while (e < all.len && all.s[e] != '\n')
+			e++;
+		while (w < e && (all.s[w] == ' ' || all.s[w] == '\t'))
+			w++;
+		if (!key || (e - w > kl && strncasecmp(all.s + w, key, kl) == 0 &&
+		             strchr(" =:\t", all.s[w + kl]))) {
+			sb_putn(&b, all.s + a, e - a);
+			sb_putc(&b, '\n');
 		}
-		sb_free(&eng);
+		a = e + 1;
 	}
+	sb_free(&all);
 	SuqlStatus st = SUQL_OK;
 	if (key && !b.len)
 		st = err_set(err, SUQL_USAGE, "unknown setting '%s' (:set alone lists them)", key);
@@ -162,7 +234,7 @@ static SuqlStatus m_quit(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return SUQL_OK;
 }
 
-/* :mode, :headers, :explain, :stats, :timer: a setting by its own name. */
+/* :mode, :headers, :explain, :stats, :timer, :pager: a setting by its own name. */
 static SuqlStatus m_setting(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc > 2)
@@ -248,23 +320,13 @@ static SuqlStatus m_read(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return repl_run_path(REPL(env), argv[1], err);
 }
 
+/* :output [FILE] and :once FILE */
 static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
-	Repl *r = REPL(env);
-	if (argc > 2)
+	int once = strcmp(argv[0], "once") == 0;
+	if (argc > 2 || (once && argc != 2))
 		return usage(err, argv[0]);
-	FILE *f = stdout;
-	if (argc == 2 && strcmp(argv[1], "-") != 0) {
-		f = fopen(argv[1], "w");
-		if (!f)
-			return err_set(err, SUQL_IO, "cannot write %s: %s", argv[1], strerror(errno));
-	}
-	if (r->out_path)
-		fclose(r->out);
-	free(r->out_path);
-	r->out = f;
-	r->out_path = f == stdout ? NULL : xstrdup(argv[1]);
-	return SUQL_OK;
+	return repl_set_output(REPL(env), argc == 2 ? argv[1] : NULL, once, err);
 }
 
 static SuqlStatus m_llm(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -370,14 +432,18 @@ const MetaCommand meta_commands[] = {
 	 m_schema},
 	{"mode", "[MODE]", "show or set the output mode: " RENDER_MODE_NAMES, m_setting},
 	{"headers", "[on|off]", "show or set whether column names head the output", m_setting},
-	{"explain", "[on|off]", "show or set whether each statement's parsed SUQL and plan are shown",
-	 m_setting},
+	{"explain", "[on|off|auto]", "show or set whether each statement's parsed SUQL and plan "
+	 "are shown (auto: for statements with free text)", m_setting},
 	{"stats", "[on|off]", "show or set whether each statement's counters are shown", m_setting},
+	{"pager", "[on|off]", "show or set whether long results at a terminal go through a pager",
+	 m_setting},
 	{"timer", "[on|off]", "show or set whether each statement's run time is shown", m_setting},
 	{"set", "[KEY [VALUE]]", "show every setting, show one, or change one", m_set},
 	{"open", "FILE", "close the database and open FILE (created when missing)", m_open},
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
-	{"output", "[FILE]", "send results to FILE, or back to the standard output", m_output},
+	{"output", "[FILE]", "send results (only the results) to FILE, or back to the standard "
+	 "output", m_output},
+	{"once", "FILE", "send the next statement's results to FILE", m_output},
 	{"import", "FILE TABLE [--format csv|json|jsonl] [--types SPEC] [--array-sep SEP] "
 	 "[--columns LIST] [--delimiter C] [--index]", "load a CSV, JSON or JSONL file into a table",
 	 meta_import},
@@ -448,9 +514,10 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		fprintf(out, ":%s%s%s\n  %s\n", c->name, *c->args ? " " : "", c->args, c->help);
 		if (c->fn == m_set || c->fn == m_setting) {
 			fprintf(out, "Settings (:set KEY VALUE, or suql --set KEY=VALUE):\n");
-			for (int i = 0; i < NSETTINGS; i++)
-				fprintf(out, "  %-10s %-7s %s\n", settings[i].key, settings[i].values,
-				        settings[i].help);
+			for (int i = 0; i < NSETTINGS; i++) {
+				fprintf(out, "  %-10s %-11s ", settings[i].key, settings[i].values);
+				render_wrap(out, settings[i].help, 25, 25, 80);
+			}
 			fprintf(out, "Other keys are the engine's (:set alone lists them) and the LLM "
 			             "client's (llm.*).\n");
 		}

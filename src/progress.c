@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 struct Progress {
@@ -115,4 +116,39 @@ void progress_close(Progress *p)
 	}
 	free(p->label);
 	free(p);
+}
+
+void progress_text(Progress *p, const char *text, int now)
+{
+	if (!p)
+		return;
+	double t = util_now_ms();
+	if (!now && t - p->last_ms < 100)
+		return;
+	p->last_ms = t;
+	struct winsize ws;
+	int cols = ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+	int n = (int)strlen(text);
+	if (n > cols - 1)
+		n = cols - 1;   /* one line, never wrapped: \r must reach its start */
+	if (n < 0)
+		n = 0;
+	fprintf(p->f, "\r%.*s", n, text);
+	for (int i = n; i < p->drawn; i++)
+		fputc(' ', p->f);
+	if (p->drawn > n)
+		fprintf(p->f, "\r%.*s", n, text);
+	fflush(p->f);
+	p->drawn = n;
+}
+
+int progress_erase(Progress *p)
+{
+	if (!p || !p->drawn)
+		return 0;
+	fputs("\r\033[K", p->f);   /* to the end of the line: a ^C echoed after it goes too */
+	fflush(p->f);
+	p->drawn = 0;
+	p->last_ms = -1e9;
+	return 1;
 }

@@ -32,4 +32,11 @@ void progress_phase(Progress *p, const char *label, double total);
 /* Erase the bar and free it. */
 void progress_close(Progress *p);
 
+/* A status line instead of a bar: draw text (cut to the terminal's width), at most ten
+   times a second unless now is set. progress_erase wipes the line (a ^C the terminal
+   echoed after the text too) and leaves the cursor at its start; the next progress_text
+   draws again. Returns nonzero when something was erased. */
+void progress_text(Progress *p, const char *text, int now);
+int progress_erase(Progress *p);
+
 #endif

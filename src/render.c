@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700   /* wcwidth */
 #include "render_int.h"
 
+#include <jansson.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -287,9 +288,24 @@ static int json_number_ok(const char *s, size_t n)
 	return i == n;
 }
 
-static void json_value(SBuf *b, const Render *r, const RCell *c)
+/* A list column's text as the JSON array it holds; 0 (nothing written) when it is not one. */
+static int json_array_text(SBuf *b, const char *s, size_t n)
+{
+	json_t *j = json_loadb(s, n, JSON_DECODE_ANY, NULL);
+	char *t = json_is_array(j) ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(j);
+	if (!t)
+		return 0;
+	sb_puts(b, t);
+	free(t);
+	return 1;
+}
+
+static void json_value(SBuf *b, const Render *r, const RCell *c, int col)
 {
 	const char *s = c->n ? r->data.s + c->off : "";
+	if (c->type == SQLITE_TEXT && r->jsoncol && r->jsoncol[col] && json_array_text(b, s, c->n))
+		return;
 	switch (c->type) {
 	case SQLITE_NULL:
 		sb_puts(b, "null");
@@ -358,7 +374,7 @@ static void json_row(Render *r, const RCell *row, SBuf *b)
 			sb_putc(b, ',');
 		render_json_string(b, r->names[i], strlen(r->names[i]));
 		sb_putc(b, ':');
-		json_value(b, r, &row[i]);
+		json_value(b, r, &row[i], i);
 	}
 	sb_putc(b, '}');
 }
@@ -440,6 +456,7 @@ void render_free(Render *r)
 	for (int i = 0; i < r->ncols; i++)
 		free(r->names[i]);
 	free(r->names);
+	free(r->jsoncol);
 	free(r->cells);
 	sb_free(&r->data);
 	free(r);
@@ -461,6 +478,15 @@ void render_columns(Render *r, sqlite3_stmt *st)
 	}
 	if (streaming(r) && r->o.mode == RENDER_CSV)
 		csv_header(r);
+}
+
+void render_json_column(Render *r, int col)
+{
+	if (col < 0 || col >= r->ncols)
+		return;
+	if (!r->jsoncol)
+		r->jsoncol = xcalloc((size_t)r->ncols, 1);
+	r->jsoncol[col] = 1;
 }
 
 void render_row(Render *r, sqlite3_stmt *st)
@@ -584,17 +610,5 @@ int render_term_width(FILE *f)
 
 void render_section(FILE *out, const char *label, const char *text, int color)
 {
-	size_t n = strlen(text);
-	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
-		n--;
-	if (!n)
-		return;
-	fprintf(out, "%s%s:%s\n", color ? RENDER_BOLD : "", label, color ? RENDER_RESET : "");
-	for (size_t a = 0; a < n;) {
-		size_t e = a;
-		while (e < n && text[e] != '\n')
-			e++;
-		fprintf(out, "  %.*s\n", (int)(e - a), text + a);
-		a = e + 1;
-	}
+	render_section_wrap(out, label, text, color, 0);
 }

@@ -66,6 +66,32 @@ int render_mode_parse(const char *name, RenderMode *m);
 
 /* A labelled block: "label:" then each line of text indented by two spaces. */
 void render_section(FILE *out, const char *label, const char *text, int color);
+/* The same, with each line longer than width display columns broken at blanks, its
+   continuation lines indented four columns more than the line itself (a hanging indent).
+   width <= 0: as render_section. (render_flow.c, which writes both) */
+void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width);
+
+/* Text that arrives in pieces (a reply streamed by the model), written as it comes under a
+   section label: each line indented by two spaces, words wrapped to width display columns
+   (0: never), runs of blanks written as one, blanks and newlines at the start and the end
+   left out, control characters made visible as render_put_line does. A word is written once
+   it is complete, so a UTF-8 character split between pieces is never cut. (render_flow.c)
+
+       RenderFlow *f = render_flow_new(stdout, 77);
+       render_flow_put(f, piece, n);   ...   render_flow_end(f);   // ends the last line
+
+   Ownership: render_flow_end writes what is held and frees the RenderFlow. */
+typedef struct RenderFlow RenderFlow;
+RenderFlow *render_flow_new(FILE *out, int width);
+void render_flow_put(RenderFlow *f, const char *s, size_t n);
+/* Nonzero once anything was written (the caller then knows a line is open). */
+int render_flow_started(const RenderFlow *f);
+void render_flow_end(RenderFlow *f);
+
+/* JSON mode: column col of the result holds a SUQL list (a JSON array in TEXT); it is
+   written as that array, not as a string, when it parses as one. Call after
+   render_columns. */
+void render_json_column(Render *r, int col);
 
 /* Write text to out word by word, breaking lines before column width: the cursor is at
    column at, continuation lines start at column indent. Ends the line. (--help, :help.) */

@@ -2,7 +2,7 @@
  * render_int.h: what render.c (values, CSV, JSON, line mode, the public API) and
  * render_table.c (aligned tables and boxes) share. Not for other modules.
  *
- * Ownership: a Render owns names, cells and data; cells point into data by offset.
+ * Ownership: a Render owns names, cells, data and jsoncol; cells point into data by offset.
  */
 #ifndef SUQL_RENDER_INT_H
 #define SUQL_RENDER_INT_H
@@ -30,6 +30,7 @@ struct Render {
 	size_t ncells, capcells;
 	SBuf data;
 	int finished;
+	unsigned char *jsoncol;   /* per column: holds a JSON array (render_json_column) */
 };
 
 #define RENDER_ROW(r, i) (&(r)->cells[(size_t)(i) * (size_t)(r)->ncols])

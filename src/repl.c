@@ -50,7 +50,9 @@ void repl_init(Repl *r, int interactive)
 	r->mode = RENDER_TABLE;
 	r->headers = 1;
 	r->interactive = interactive;
-	r->explain = r->stats = interactive;
+	r->explain = interactive ? REPL_AUTO : 0;
+	r->stats = interactive;
+	r->pager = 1;   /* used only at a terminal */
 	r->color_ok = 1;
 }
 
@@ -61,6 +63,9 @@ void repl_free(Repl *r)
 	if (r->out_path)
 		fclose(r->out);
 	free(r->out_path);
+	if (r->prev_path)
+		fclose(r->prev_out);
+	free(r->prev_path);
 	free(r->nullvalue);
 	free(r->line_prompt);
 	for (int i = 0; i < r->nsecrets; i++)
@@ -71,12 +76,50 @@ void repl_free(Repl *r)
 
 SuqlStatus repl_open(Repl *r, const char *path, SuqlErr *err)
 {
-	Engine *e = engine_open(path, r->llm, err);
+	Engine *e = engine_open_mode(path, r->llm, r->readonly, err);
 	if (!e)
 		return err->code ? err->code : SUQL_IO;
 	engine_copy_settings(e, r->engine);
 	engine_close(r->engine);
 	r->engine = e;
+	return SUQL_OK;
+}
+
+/* :once is over after one statement: results go back where they went before. */
+static void once_done(Repl *r)
+{
+	if (!r->once)
+		return;
+	if (r->out_path)
+		fclose(r->out);
+	free(r->out_path);
+	r->out = r->prev_out;
+	r->out_path = r->prev_path;
+	r->prev_out = NULL;
+	r->prev_path = NULL;
+	r->once = 0;
+}
+
+SuqlStatus repl_set_output(Repl *r, const char *path, int once, SuqlErr *err)
+{
+	FILE *f = stdout;
+	if (path && strcmp(path, "-") != 0) {
+		f = fopen(path, "w");
+		if (!f)
+			return err_set(err, SUQL_IO, "cannot write %s: %s", path, strerror(errno));
+	}
+	char *fpath = f == stdout ? NULL : xstrdup(path);
+	once_done(r);   /* a :once not used yet is replaced */
+	if (once) {
+		r->prev_out = r->out;
+		r->prev_path = r->out_path;
+		r->once = 1;
+	} else if (r->out_path) {
+		fclose(r->out);
+		free(r->out_path);
+	}
+	r->out = f;
+	r->out_path = fpath;
 	return SUQL_OK;
 }
 
@@ -123,8 +166,8 @@ void repl_banner(Repl *r, FILE *f)
 		fprintf(f, "database: %s\n", path);
 	if (r->llm)
 		fprintf(f, "model:    %s\n", llm_label(r->llm));
-	fprintf(f, "End statements with ';'. :help lists the meta-commands. Ctrl-C stops a "
-	           "statement,\nCtrl-D leaves.\n");
+	fprintf(f, "End statements with ';'. :help lists the meta-commands (.tables, \\d and\n"
+	           "quit work too). Ctrl-C stops a statement, Ctrl-D leaves.\n");
 }
 
 /* ---- errors ---- */
@@ -139,9 +182,10 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
                const SuqlErr *err)
 {
 	const char *msg = err && err->msg ? err->msg : "failed";
+	repl_status_clear(r);
 	fflush(r->out);
-	if (status == SUQL_INTERRUPT && r->interactive)
-		fputc('\n', stderr);   /* after the ^C the terminal echoed */
+	if (status == SUQL_INTERRUPT)
+		repl_after_ctrl_c(r);
 	if (stderr_color(r))
 		fputs("\033[1;31merror:\033[0m ", stderr);
 	else
@@ -175,38 +219,111 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 
 /* ---- one statement ---- */
 
+FILE *repl_section_out(const Repl *r)
+{
+	(void)r;
+	return isatty(fileno(stdout)) ? stdout : stderr;
+}
+
+void repl_after_ctrl_c(Repl *r)
+{
+	if (!suql_interrupted || r->ctrlc_shown || !r->interactive)
+		return;
+	repl_status_clear(r);   /* erasing the status line takes the ^C with it */
+	if (r->ctrlc_shown)
+		return;
+	r->ctrlc_shown = 1;
+	fflush(stderr);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
 typedef struct Show {
 	Repl *r;
-	Render *render;
+	Render *render;       /* made at the first columns or row (see show_render) */
+	RenderOpts o;
+	FILE *rout;           /* where the result goes: r->out, or a buffer for the pager */
+	FILE *sec;            /* where parsed SUQL, the plan and the counters go */
 	SBuf counters;
+	char *parsed;         /* held while it is not known whether the statement has free text */
+	int freetext;         /* the statement involves free text (EngineSink.freetext) */
 	int color;
-	int labelled;   /* a section was shown, so the result gets a label too */
+	int labelled;   /* a section was shown where the result goes, so it gets a label too */
 	const EngineSink *tap;   /* also gets the columns and rows (repl_run_statement) */
 	int always_parsed;
 } Show;
 
+static int explaining(const Show *s)
+{
+	return s->r->explain == 1 || (s->r->explain == REPL_AUTO && s->freetext);
+}
+
+/* A section: where sections go, wrapped to the terminal there. */
+static void section(Show *s, const char *label, const char *text, int wrap)
+{
+	repl_status_clear(s->r);
+	repl_after_ctrl_c(s->r);
+	int color = s->color && isatty(fileno(s->sec));
+	render_section_wrap(s->sec, label, text, color, wrap ? render_term_width(s->sec) : 0);
+	fflush(s->sec);
+	if (s->sec == s->r->out)
+		s->labelled = 1;
+}
+
 static void show_parsed(void *ctx, const char *suql)
 {
 	Show *s = ctx;
-	if (s->r->explain || s->always_parsed) {
+	if (s->always_parsed) {   /* the chat agent's query belongs with its result */
+		repl_status_clear(s->r);
 		render_section(s->r->out, "parsed", suql, s->color);
 		s->labelled = 1;
+	} else if (s->r->explain == 1) {
+		section(s, "parsed", suql, 0);
+	} else if (s->r->explain == REPL_AUTO) {
+		free(s->parsed);
+		s->parsed = xstrdup(suql);
 	}
+}
+
+static void show_freetext(void *ctx)
+{
+	Show *s = ctx;
+	s->freetext = 1;
+	if (s->parsed && explaining(s))
+		section(s, "parsed", s->parsed, 0);
+	free(s->parsed);
+	s->parsed = NULL;
 }
 
 static void show_plan(void *ctx, const char *text)
 {
 	Show *s = ctx;
-	if (s->r->explain) {
-		render_section(s->r->out, "plan", text, s->color);
-		s->labelled = 1;
+	if (explaining(s))
+		section(s, "plan", text, 1);
+}
+
+/* The renderer, made when the first columns come: by then it is known whether counters
+   will be shown before the rows (they come after the last one), so whether rows can be
+   written as they come. */
+static Render *show_render(Show *s)
+{
+	if (!s->render) {
+		int counters_first = s->r->stats && s->freetext && s->sec == s->r->out;
+		s->o.stream = !counters_first;
+		s->render = render_new(&s->o, s->rout);
 	}
+	return s->render;
 }
 
 static void show_columns(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
-	render_columns(s->render, st);
+	Render *rd = show_render(s);
+	render_columns(rd, st);
+	if (s->o.mode == RENDER_JSON)
+		for (int i = 0; i < sqlite3_column_count(st); i++)
+			if (engine_column_is_list(s->r->engine, i))
+				render_json_column(rd, i);
 	if (s->tap && s->tap->columns)
 		s->tap->columns(s->tap->ctx, st);
 }
@@ -214,7 +331,9 @@ static void show_columns(void *ctx, sqlite3_stmt *st)
 static int show_row(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
-	render_row(s->render, st);
+	if (s->o.stream)
+		repl_status_clear(s->r);
+	render_row(show_render(s), st);
 	if (s->tap && s->tap->row && s->tap->row(s->tap->ctx, st))
 		return 1;
 	return suql_interrupted != 0;
@@ -230,6 +349,7 @@ static void show_counters(void *ctx, const char *text)
 static void show_warning(void *ctx, const char *msg)
 {
 	Show *s = ctx;
+	repl_status_clear(s->r);
 	fflush(s->r->out);
 	fprintf(stderr, "warning: %s\n", msg);
 	fflush(stderr);
@@ -239,21 +359,29 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
                           const EngineSink *tap, int always_parsed, SuqlErr *err)
 {
 	int tty = isatty(fileno(r->out));
-	RenderOpts o = {0};
-	o.mode = r->mode;
-	o.headers = r->headers;
-	o.nullvalue = r->nullvalue;
-	o.unicode = tty;
-	o.color = tty && r->color_ok && r->interactive;
-	o.width = render_term_width(r->out);
-	o.stream = !r->stats;   /* with counters shown, rows wait until after them */
-
-	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0, tap, always_parsed};
+	Show s = {0};
+	s.r = r;
+	s.o.mode = r->mode;
+	s.o.headers = r->headers;
+	s.o.nullvalue = r->nullvalue;
+	s.o.unicode = tty;
+	s.o.color = tty && r->color_ok && r->interactive;
+	s.o.width = render_term_width(r->out);
+	s.color = r->color_ok && r->interactive;
+	s.sec = repl_section_out(r);
+	s.tap = tap;
+	s.always_parsed = always_parsed;
+	char *pbuf = NULL;
+	size_t plen = 0;
+	s.rout = repl_pager_buffer(r, &pbuf, &plen);
+	if (!s.rout)
+		s.rout = r->out;
 	EngineSink sink = {&s, show_parsed, show_plan, show_columns, show_row, show_counters,
-	                   show_warning};
+	                   show_warning, show_freetext};
 	SuqlStatus st;
 	double t0 = util_now_ms();
 	*used = 0;
+	repl_status_begin(r);
 	if (suql_interrupted) {
 		st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	} else {
@@ -264,22 +392,28 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 			st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	}
 	double ms = util_now_ms() - t0;
-	if (s.counters.len) {
-		render_section(r->out, "counters", s.counters.s, s.color);
-		s.labelled = 1;
-	}
+	repl_status_end(r);
+	if (s.counters.len)
+		section(&s, "counters", s.counters.s, 1);
 	/* a failed statement shows the rows it produced before failing, but no empty table */
-	if (st == SUQL_OK || render_rows(s.render) > 0) {
+	if (s.render && (st == SUQL_OK || render_rows(s.render) > 0)) {
 		if (s.labelled && render_has_columns(s.render))
-			fprintf(r->out, "%sresult:%s\n", s.color ? "\033[1m" : "",
-			        s.color ? "\033[0m" : "");
+			fprintf(s.rout, "%sresult:%s\n", s.o.color ? "\033[1m" : "",
+			        s.o.color ? "\033[0m" : "");
 		render_finish(s.render);
 	}
-	if (r->timer)
-		fprintf(r->out, "time: %.3f ms\n", ms);
+	if (s.rout != r->out)
+		repl_pager_show(r, s.rout, &pbuf, &plen);
+	if (r->timer) {
+		fflush(r->out);
+		fprintf(s.sec, "time: %.3f ms\n", ms);
+		fflush(s.sec);
+	}
 	fflush(r->out);
 	render_free(s.render);
 	sb_free(&s.counters);
+	free(s.parsed);
+	once_done(r);
 	return st;
 }
 
@@ -385,7 +519,9 @@ static void run_line_fn(Repl *r, ReplInput *in, const char *line, size_t n)
 {
 	SuqlErr err = {0};
 	char *l = xstrndup(line, n);
+	repl_status_begin(r);
 	SuqlStatus st = r->line_fn(r, r->line_ctx, l, &err);
+	repl_status_end(r);
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
 	free(l);
@@ -409,6 +545,10 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 		if (i < n && line[i] == ':') {
 			sb_truncate(&in->buf, 0);
 			run_meta(r, in, line + i, n - i);
+			return;
+		}
+		if (i < n && repl_habit(r, in->name, in->lineno, line + i, n - i)) {
+			sb_truncate(&in->buf, 0);
 			return;
 		}
 		if (r->line_fn) {

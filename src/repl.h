@@ -9,8 +9,8 @@
  * start is a meta-command; other lines gather until engine_complete says the statement
  * ended, then every statement in the gathered text runs in order.
  *
- * Ownership: a Repl owns its Engine, the :output file, nullvalue, line_prompt and the chat
- * agent; it borrows llm (the caller closes it after repl_free). ReplInput owns its buffer
+ * Ownership: a Repl owns its Engine, the :output and :once files (and prev_path), nullvalue,
+ * line_prompt, the status line and the chat agent; it borrows llm (the caller closes it after repl_free). ReplInput owns its buffer
  * (repl_input_free).
  */
 #ifndef SUQL_REPL_H
@@ -45,13 +45,20 @@ struct Repl {
 	RenderMode mode;
 	int headers;
 	char *nullvalue;      /* NULL: "NULL" */
-	int explain;          /* show the parsed SUQL and the plan */
+	int explain;          /* show the parsed SUQL and the plan: 0, 1, or REPL_AUTO (only
+	                         for statements with free text: the default at a terminal) */
 	int stats;            /* show the counters */
 	int timer;
+	int pager;            /* results taller than the terminal go through $PAGER */
 	int color_ok;         /* colour is allowed (no --no-color, no NO_COLOR) where on a tty */
+	int once;             /* :once: out is for the next statement only, then prev_out */
+	FILE *prev_out;
+	char *prev_path;
 
 	int interactive;      /* a person at a terminal: errors do not change the exit status */
 	int bail;             /* stop at the first failing statement */
+	int readonly;         /* open databases read-only (-readonly) */
+	int habit_noted;      /* the note on sqlite3/psql habits was shown once */
 
 	int status;           /* exit status so far: 0, 1 (a statement failed), 3 (LLM), 130 */
 	int quit;             /* stop reading: :quit, --bail after an error, Ctrl-C in a script */
@@ -65,7 +72,16 @@ struct Repl {
 	int nsecrets;
 
 	struct Agent *agent;  /* the chat agent (agent.h), made on first use; owned */
+
+	/* the status line while the model works (repl_status.c) */
+	struct Progress *statusline;
+	int status_depth;
+	double status_t0;
+	long status_base;     /* calls finished in the session before it began */
+	int ctrlc_shown;      /* the line after a ^C was started (see repl_after_ctrl_c) */
 };
+
+#define REPL_AUTO 2
 
 /* Where lines come from, and the statement they are gathering into. */
 typedef struct ReplInput {
@@ -123,6 +139,35 @@ int repl_is_secret(const Repl *r, const char *text);
 
 void repl_banner(Repl *r, FILE *f);
 
+/* Where parsed SUQL, plans, counters and timings go: stdout when it is a terminal (even
+   while results go to an :output file), else stderr, so that stdout holds only results. */
+FILE *repl_section_out(const Repl *r);
+
+/* :output and :once: send results to path (NULL or "-": the standard output); with once,
+   only the next statement's, then back to where they went before. */
+SuqlStatus repl_set_output(Repl *r, const char *path, int once, SuqlErr *err);
+
+/* After Ctrl-C at a terminal the ^C the terminal echoed stands where the cursor was: the
+   next output starts on a new line. Call before writing after an interruption. */
+void repl_after_ctrl_c(Repl *r);
+
+/* repl_status.c: while the model works for a statement or a chat turn, a status line on
+   stderr (a terminal only) says how far it got: candidates judged, calls done and in
+   flight, the time so far. begin and end nest; end erases it. repl_status_clear erases
+   it before other output (the next tick draws it again). */
+void repl_status_begin(Repl *r);
+void repl_status_clear(Repl *r);
+void repl_status_end(Repl *r);
+/* Erase it and draw no more until the outermost repl_status_end (a streamed reply). */
+void repl_status_stop(Repl *r);
+
+/* repl_pager.c: a statement's result at a terminal, with the pager on, is written to a
+   buffer first (repl_pager_buffer returns it, or NULL when the result goes straight to
+   r->out); repl_pager_show closes the buffer and writes it through $PAGER (default
+   "less -S") when it is taller than the terminal, to r->out otherwise, and frees it. */
+FILE *repl_pager_buffer(Repl *r, char **buf, size_t *len);
+void repl_pager_show(Repl *r, FILE *f, char **buf, size_t *len);
+
 /* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). */
 void repl_signals(void);
 
@@ -131,6 +176,11 @@ void term_run(Repl *r);
 /* term_complete.c: install tab completion for r's database. */
 void term_complete_init(Repl *r);
 
+/* habit.c: a line typed out of sqlite3 or psql habit at the start of input (.tables,
+   \d NAME, \q, help, exit, ...): runs the meta-command it means, or reports what to type
+   instead (an error, as an unknown meta-command is). Returns 0 when the line is not one. */
+int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n);
+
 /* meta.c: run one meta-command line (":schema t"); settings shared with --set. */
 SuqlStatus meta_run(Repl *r, const char *line, SuqlErr *err);
 /* The same, already split: argv[0] is the command's name (with or without ':'). */
@@ -138,7 +188,11 @@ SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *er
 SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err);
 /* The META-COMMANDS section of the manual page, in man(7) macros. */
 void meta_man(SBuf *out);
-/* Names of the meta-commands and settings, for completion (static, NULL-terminated). */
-const char *meta_setting_name(int i);
+/* The names of every setting of :set (the REPL's, the engine's, the chat agent's, the LLM
+   client's), as :set lists them: a heap array ending with NULL, each name heap memory. */
+char **meta_setting_names(Repl *r);
+/* The values a setting takes, blank-separated ("on off auto"), for completion: heap text,
+   or NULL when they are not a short list. */
+char *meta_setting_choices(Repl *r, const char *key);
 
 #endif

@@ -132,12 +132,18 @@ void term_run(Repl *r)
 	SBuf typed = SBUF_INIT;   /* the lines of the current statement, for the history */
 	while (!r->quit) {
 		suql_interrupted = 0;
+		r->ctrlc_shown = 0;
 		const char *prompt = repl_pending(&in) ? CONTINUE
 		                     : r->line_fn && r->line_prompt ? r->line_prompt : PROMPT;
 		char *line = NULL;
 		int st = read_line(prompt, &line);
 		if (st == TERM_EOF) {
 			fputc('\n', stdout);
+			if (repl_pending(&in)) {   /* Ctrl-D at " ...>": say what became of it */
+				fflush(stdout);
+				fprintf(stderr, "note: the unfinished statement was not run (it has no "
+				        "';' at its end)\n");
+			}
 			break;
 		}
 		if (st == TERM_CANCEL) {   /* drop the statement being typed, too */

@@ -4,7 +4,8 @@
  * thread per connection (keep-alive), records every request as a JSON line, and replies
  * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
- * deterministically from a hash of each candidate's text. GET /stats reports the request
+ * deterministically from a hash of each candidate's text. A request with "stream": true gets
+ * its chat completion as server-sent events, a word at a time. GET /stats reports the request
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
  */
@@ -48,6 +49,9 @@ static void usage(FILE *f)
 "suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
 "entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
 "GET /stats returns {\"requests\": N, \"inflight\": K, \"max_inflight\": M}.\n"
+"A request with \"stream\": true gets the completion as server-sent events, one\n"
+"chunk per word (a rule may pace them with stream_delay_ms, or stop sending after\n"
+"stream_hold_after chunks and hold the connection open).\n"
 "SIGTERM or SIGINT stops the server.\n", f);
 }
 
@@ -64,6 +68,8 @@ typedef struct Rule {
 	int automatic;
 	int delay_ms;
 	char *fault;        /* close, truncate, garbage, hang */
+	int stream_delay_ms;     /* a streamed reply: pause between chunks */
+	int stream_hold_after;   /* a streamed reply: after this many chunks, hold (-1: never) */
 } Rule;
 
 static Rule *rules;
@@ -142,6 +148,10 @@ static int load_rules(const char *path)
 		json_t *d = json_object_get(o, "delay_ms");
 		r->delay_ms = json_is_integer(d) ? (int)json_integer_value(d) : 0;
 		r->fault = jstr(o, "fault") ? xstrdup(jstr(o, "fault")) : NULL;
+		json_t *sd = json_object_get(o, "stream_delay_ms");
+		r->stream_delay_ms = json_is_integer(sd) ? (int)json_integer_value(sd) : 0;
+		json_t *sh = json_object_get(o, "stream_hold_after");
+		r->stream_hold_after = json_is_integer(sh) ? (int)json_integer_value(sh) : -1;
 	}
 	json_decref(a);
 	return 1;
@@ -428,22 +438,27 @@ static void log_request(const Request *rq, long seq, long now_inflight, long max
 	json_decref(o);
 }
 
-static int send_reply(int fd, int status, json_t *headers, const char *body, size_t blen,
-                      size_t send_len)
+static void put_head(SBuf *h, int status, const char *ctype, json_t *headers, size_t blen)
 {
 	const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" :
 	                     status == 401 ? "Unauthorized" : status == 404 ? "Not Found" :
 	                     status == 429 ? "Too Many Requests" : status >= 500 ? "Server Error" :
 	                     "Status";
-	SBuf h = SBUF_INIT;
-	sb_printf(&h, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
-	          "Connection: keep-alive\r\n", status, reason, blen);
+	sb_printf(h, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+	          "Connection: keep-alive\r\n", status, reason, ctype, blen);
 	const char *k;
 	json_t *v;
 	json_object_foreach(headers, k, v)
 		if (json_is_string(v))
-			sb_printf(&h, "%s: %s\r\n", k, json_string_value(v));
-	sb_puts(&h, "\r\n");
+			sb_printf(h, "%s: %s\r\n", k, json_string_value(v));
+	sb_puts(h, "\r\n");
+}
+
+static int send_reply(int fd, int status, json_t *headers, const char *body, size_t blen,
+                      size_t send_len)
+{
+	SBuf h = SBUF_INIT;
+	put_head(&h, status, "application/json", headers, blen);
 	sb_putn(&h, body, send_len);   /* one write: no Nagle wait between head and body */
 	int ok = send_all(fd, h.s, h.len);
 	sb_free(&h);
@@ -455,6 +470,94 @@ static void sleep_ms(int ms)
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+/* Keep the connection open without answering until the client gives up (or 10 minutes). */
+static void hold(int fd)
+{
+	struct pollfd p = {fd, POLLIN, 0};
+	for (int waited = 0; waited < 600000 && !stopping; waited += 200)
+		if (poll(&p, 1, 200) > 0)
+			break;   /* the client gave up */
+}
+
+static void sse_event(SBuf *b, json_t *chunk)
+{
+	char *s = json_dumps(chunk, JSON_COMPACT);
+	sb_printf(b, "data: %s\n\n", s);
+	free(s);
+	json_decref(chunk);
+}
+
+static json_t *sse_chunk(const char *model, json_t *delta, const char *finish)
+{
+	return json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:o, s:o}]}", "id", "chatcmpl-test",
+		"object", "chat.completion.chunk", "created", (json_int_t)time(NULL),
+		"model", model ? model : "test", "choices", "index", 0, "delta", delta,
+		"finish_reason", finish ? json_string(finish) : json_null());
+}
+
+/* A chat completion as server-sent events: a chunk per word of content (a word and the
+   blanks after it), then the finish, the usage when asked for, and [DONE]. The events go
+   out one by one, paced and held as the rule says; "truncate" stops halfway. Returns 0
+   when the connection must be closed. */
+static int send_stream(int fd, const Rule *rule, json_t *headers, const char *model,
+                       const char *content, size_t prompt_len, int usage)
+{
+	SBuf b = SBUF_INIT;
+	size_t *ends = NULL;
+	int n = 0;
+	sse_event(&b, sse_chunk(model, json_pack("{s:s, s:s}", "role", "assistant", "content", ""),
+	                        NULL));
+	ends = xrealloc(ends, (size_t)(n + 1) * sizeof *ends);
+	ends[n++] = b.len;
+	for (const char *p = content; *p;) {
+		size_t w = strcspn(p, " \n");
+		w += strspn(p + w, " \n");
+		char *piece = xstrndup(p, w);
+		sse_event(&b, sse_chunk(model, json_pack("{s:s}", "content", piece), NULL));
+		free(piece);
+		ends = xrealloc(ends, (size_t)(n + 1) * sizeof *ends);
+		ends[n++] = b.len;
+		p += w;
+	}
+	sse_event(&b, sse_chunk(model, json_object(), "stop"));
+	if (usage)
+		sse_event(&b, json_pack("{s:s, s:s, s:[], s:{s:I, s:I, s:I}}", "id", "chatcmpl-test",
+			"object", "chat.completion.chunk", "choices", "usage",
+			"prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
+			"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
+			"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2)));
+	sb_puts(&b, "data: [DONE]\n\n");
+	ends = xrealloc(ends, (size_t)(n + 1) * sizeof *ends);
+	ends[n++] = b.len;
+
+	SBuf h = SBUF_INIT;
+	put_head(&h, 200, "text/event-stream", headers, b.len);
+	int ok = send_all(fd, h.s, h.len), keep = 1;
+	sb_free(&h);
+	int hold_after = rule ? rule->stream_hold_after : -1;
+	int pace = rule ? rule->stream_delay_ms : 0;
+	int truncate = rule && rule->fault && strcmp(rule->fault, "truncate") == 0;
+	size_t sent = 0;
+	for (int i = 0; i < n && ok; i++) {
+		if (i > 0 && pace > 0)
+			sleep_ms(pace);
+		if (truncate && i == n / 2) {
+			keep = 0;
+			break;
+		}
+		ok = send_all(fd, b.s + sent, ends[i] - sent);
+		sent = ends[i];
+		if (hold_after >= 0 && i == hold_after) {   /* the role chunk, then that many words */
+			hold(fd);
+			keep = 0;
+			break;
+		}
+	}
+	free(ends);
+	sb_free(&b);
+	return ok && keep;
 }
 
 /* Serve one request; returns 0 when the connection must be closed. */
@@ -482,7 +585,7 @@ static int serve(int fd, Request *rq)
 	const char *model = json_string_value(json_object_get(req, "model"));
 	int status = 200, keep = 1, d = delay_ms;
 	json_t *hdrs = NULL;
-	char *body = NULL;
+	char *body = NULL, *content = NULL;   /* content: the reply of a chat completion */
 	const char *fault = NULL;
 	const char *auth = json_string_value(json_object_get(rq->headers, "authorization"));
 	int is_embed = strstr(rq->path, "/embeddings") != NULL;
@@ -521,12 +624,12 @@ static int serve(int fd, Request *rq)
 		d = rule->delay_ms ? rule->delay_ms : d;
 		fault = rule->fault;
 		if (rule->content)
-			body = completion(model, rule->content, rq->blen);
+			content = xstrdup(rule->content);
 		else if (rule->body)
 			body = xstrdup(rule->body);
 		/* a rule with neither (a status, a delay or a fault alone) gets the auto body */
 	}
-	if (!body) {   /* auto */
+	if (!body && !content) {   /* auto */
 		if (is_embed) {
 			body = embedding(model, json_string_value(json_object_get(req, "input")) ?
 			                 json_string_value(json_object_get(req, "input")) : "");
@@ -541,23 +644,25 @@ static int serve(int fd, Request *rq)
 					sb_putc(&prompt, '\n');
 				}
 			}
-			char *content = auto_content(sb_str(&prompt));
-			body = completion(model, content, rq->blen);
-			free(content);
+			content = auto_content(sb_str(&prompt));
 			sb_free(&prompt);
 		}
 	}
+	int stream = content && status == 200 && json_is_true(json_object_get(req, "stream"));
+	if (content && !stream)
+		body = completion(model, content, rq->blen);
 	if (d > 0)
 		sleep_ms(d);
-	size_t blen = strlen(body);
-	if (fault && strcmp(fault, "close") == 0) {
+	size_t blen = body ? strlen(body) : 0;
+	if (stream && !(fault && (strcmp(fault, "close") == 0 || strcmp(fault, "hang") == 0 ||
+	                          strcmp(fault, "garbage") == 0))) {
+		json_t *so = json_object_get(req, "stream_options");
+		keep = send_stream(fd, rule && !rule->automatic ? rule : NULL, hdrs, model, content,
+		                   rq->blen, json_is_true(json_object_get(so, "include_usage")));
+	} else if (fault && strcmp(fault, "close") == 0) {
 		keep = 0;
 	} else if (fault && strcmp(fault, "hang") == 0) {
-		struct pollfd p = {fd, POLLIN, 0};
-		for (int waited = 0; waited < 600000 && !stopping; waited += 200) {
-			if (poll(&p, 1, 200) > 0)
-				break;   /* the client gave up */
-		}
+		hold(fd);
 		keep = 0;
 	} else if (fault && strcmp(fault, "truncate") == 0) {
 		send_reply(fd, status, hdrs, body, blen, blen / 2);
@@ -569,6 +674,7 @@ static int serve(int fd, Request *rq)
 		keep = send_reply(fd, status, hdrs, body, blen, blen);
 	}
 	free(body);
+	free(content);
 	json_decref(req);
 	pthread_mutex_lock(&mu);
 	inflight--;

@@ -12,5 +12,5 @@ SELECT count(*) FROM restaurants;
 +----------+
 (1 row)
 @@ stderr
-error: stdin:1: chat mode needs a language model, and none is configured (the offline backend cannot turn questions into SUQL). Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), before starting suql; or here with :set llm.url URL and :set llm.model NAME, then :chat again. Until then, type SUQL at suql>
+error: stdin:1: chat mode needs a language model, and none is configured (the offline backend cannot turn questions into SUQL). Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), or give --llm-url URL --model NAME; or :set llm.url and :set llm.model before :chat in the script
 @@ status 1

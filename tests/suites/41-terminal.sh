@@ -5,9 +5,13 @@
 # slow or sanitized build and with no terminal attached (CI).
 #
 # Covered: banner and prompt, a statement typed over two lines (continuation prompt),
-# meta-commands, a wrong statement, tab completion, Ctrl-C during a long statement (the
-# REPL survives and answers the next one), Ctrl-C at the prompt, the history file (a line
-# holding a key is never stored), Ctrl-D leaving with status 0.
+# plain SQL shown as sqlite3 shows it (no parsed/result frame) and free text with its plan
+# wrapped to the window, meta-commands, sqlite3 and psql habits (.tables, \d, help),
+# a wrong statement, tab completion (commands, tables, every setting, a setting's values,
+# file names and column names with blanks, inside a quote), the pager, Ctrl-C during a long
+# statement (the REPL survives and answers the next one), Ctrl-C at the prompt, the history
+# file (a line holding a key is never stored), Ctrl-D at the continuation prompt (a note,
+# then leaving with status 0).
 . "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip terminal: tmux is not installed (scripts/deps.sh installs it)"
@@ -26,7 +30,7 @@ limit=${SUQL_TERM_WAIT:-30}   # seconds to wait for any one expected text
 cat >"$dir/run.sh" <<EOF
 #!/bin/sh
 trap : INT
-SUQL_HISTORY='$dir/history' '$prog' '$dir/term.db'
+PAGER="cat >'$dir/paged'" SUQL_HISTORY='$dir/history' '$prog' '$dir/term.db'
 echo "suql exited with status \$?"
 exec sleep 600
 EOF
@@ -59,6 +63,7 @@ poll() {
 # (with -x: are TEXT).
 on_screen() { [ "$(screen | grep -cF ${3:-} -- "$1")" -ge "${2:-1}" ]; }
 wait_for() { poll on_screen "$@"; }
+at_prompt() { [ "$(screen | tail -n 1)" = "suql> " ]; }
 
 # type TEXT: send it literally, then Enter. (tmux reads a trailing ';' as a command
 # separator, so it goes escaped.)
@@ -104,17 +109,37 @@ type_line "SELECT 6 *"
 check "continuation prompt" wait_for " ...> "
 type_line "7 AS answer;"
 check "statement over two lines" wait_for "│     42 │"
+check "plain SQL: no parsed/result frame, as in sqlite3" sh -c "! tmux -S '$sock' capture-pane -p -J -t suql -S - | grep -Eq '^(parsed|result):'"
 
 check "colour at a terminal" colours suql
 
 type_line "CREATE TABLE pets(name TEXT, species TEXT);"
 type_line ":tables"
 check "meta-command" wait_for "pets" 1 -x
+type_line ".tables"
+check "a habit: .tables runs :tables" wait_for "pets" 2 -x
+check "with a note, once, on what suql's meta-commands look like" \
+	wait_for "note: suql's meta-commands start with ':' (.tables is :tables; :help lists them)"
+type_line "\\d pets"
+check "a habit: \\d NAME runs :schema NAME" wait_for "  species TEXT"
+type_line "help"
+check "a habit: help runs :help" wait_for "Meta-commands (one line, where a statement would start):"
+check "the note on habits came once" sh -c "[ \$(tmux -S '$sock' capture-pane -p -J -t suql -S - | grep -c '^note: suql') = 1 ]"
+check "habits never leave a statement open" at_prompt
+
+# free text at a terminal: the frame, the plan and the counters, wrapped to the window
+type_line "CREATE TABLE notes (body FREE_TEXT, \"Review Text\" TEXT);"
+type_line "INSERT INTO notes VALUES ('The cat sleeps in the sun all afternoon long.', 'ok');"
+type_line "SELECT count(*) AS cats FROM notes WHERE answer(body, 'is this text about a cat that sleeps?') = 'Yes';"
+wait_for "(1 row)" 2
+framed() { for l in parsed: plan: counters: result:; do screen | grep -qx "$l" || return 1; done; }
+check "free text: parsed, plan, counters and result" framed
 
 type_line "SELECT 1 AS fine; SELEC 2;"
 check "wrong statement reported where it was typed" \
 	wait_for "error: line 1, column 19: expected a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ...), found 'SELEC'"
 
+poll at_prompt   # type after the prompt is drawn, as a person would
 t send-keys -t suql -l -- ":sch"
 t send-keys -t suql Tab
 check "completion of a meta-command" wait_for ":schema "
@@ -123,6 +148,51 @@ t send-keys -t suql Tab
 check "completion of a table name" wait_for ":schema pets"
 t send-keys -t suql Enter
 check "completed command runs" wait_for "CREATE TABLE pets ("
+
+# :set completes every setting of every registry, and then the values of the one named
+poll at_prompt
+t send-keys -t suql -l -- ":set "
+t send-keys -t suql Tab Tab
+every_setting() { for k in optimize batch chat.limit llm.model concurrency pager; do screen | grep -qw -- "$k" || return 1; done; }
+check "completion of :set offers every setting" poll every_setting
+t send-keys -t suql C-u
+t send-keys -t suql -l -- ":set mode "
+t send-keys -t suql Tab Tab
+check "completion of :set mode offers the modes" wait_for "box    csv    json   line   table"
+t send-keys -t suql C-u
+# a file name with blanks is quoted, so that :import reads it as one argument
+mkdir -p "$dir/my data"
+printf 'name,age\nRex,3\nTom,5\n' >"$dir/my data/two words.csv"
+t send-keys -t suql -l -- ":import $dir/my"
+t send-keys -t suql Tab
+check "completion quotes a directory with a blank" wait_for ":import '$dir/my data/"
+t send-keys -t suql -l -- "tw"
+t send-keys -t suql Tab
+check "and closes the quote after the file" wait_for ":import '$dir/my data/two words.csv' "
+t send-keys -t suql -l -- "animals"
+t send-keys -t suql Enter
+check "the completed :import runs" wait_for "imported 2 rows into animals"
+poll at_prompt
+# a column name with a blank: offered in double quotes, and completed inside a quote
+t send-keys -t suql -l -- "SELECT Review"
+t send-keys -t suql Tab
+check "completion quotes a name with a blank" wait_for 'suql> SELECT "Review Text" '
+t send-keys -t suql C-u
+t send-keys -t suql -l -- 'SELECT "Revi'
+t send-keys -t suql Tab
+check "completion inside an open quote" wait_for 'suql> SELECT "Review Text" '
+t send-keys -t suql C-u
+
+# a result taller than the window goes through the pager; a short one does not
+tall="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100) SELECT x FROM c;"
+type_line "$tall"
+paged() { grep -q '(100 rows)' "$dir/paged" 2>/dev/null; }
+poll paged
+check "a tall result goes through \$PAGER" grep -q '│  57 │' "$dir/paged"
+check "and not to the screen" sh -c "! tmux -S '$sock' capture-pane -p -J -t suql -S - | grep -q '(100 rows)'"
+type_line ":pager off"
+type_line "$tall"
+check ":pager off: the screen gets it" wait_for "(100 rows)"
 
 # Ctrl-C during a long statement: wait until the REPL took the line (the cursor is back at
 # column 0 under it), then interrupt; again if the first one came too early.
@@ -150,11 +220,51 @@ check "a dropped line did not run" sh -c "[ \$(tmux -S '$sock' capture-pane -p -
 type_line ":set llm.key sk-do-not-store-4242"
 type_line ":set llm.key"
 check "the key was set (and is shown masked)" wait_for "llm.key = sk-"
+t send-keys -t suql -l -- "SELECT 'never ended'"
+t send-keys -t suql Enter
+wait_for " ...> "
 t send-keys -t suql C-d
+check "Ctrl-D at ...> says the statement was not run" \
+	wait_for "note: the unfinished statement was not run (it has no ';' at its end)"
 check "Ctrl-D leaves with status 0" wait_for "suql exited with status 0"
 # (libedit writes blanks in its history file as \040, so look for a word without them)
 check "history keeps statements" grep -qF "answer;" "$dir/history"
 check "history never holds a key" sh -c "! grep -q 'do-not-store' '$dir/history'"
+
+# a narrow window: plan and counters are wrapped at blanks, continuation lines indented
+# under their line (a hanging indent), so no line is wider than the window
+printf '#!/bin/sh\nSUQL_HISTORY= exec "%s" "%s"\n' "$prog" "$dir/term.db" >"$dir/narrow.sh"
+chmod +x "$dir/narrow.sh"
+t new-session -d -s narrow -x 60 -y 60 "$dir/narrow.sh"
+t send-keys -t narrow -l -- "SELECT count(*) AS cats FROM notes WHERE answer(body, 'is this text about a cat that sleeps?') = 'Yes'"
+t send-keys -t narrow '\;' Enter
+narrow_done() { t capture-pane -p -J -t narrow | grep -q "(1 row)"; }
+poll narrow_done
+narrow_fits() {   # joined lines (a line the terminal wrapped counts as one) within 60 columns
+	t capture-pane -p -J -t narrow | sed -n '/^plan:/,/^result:/p' >"$dir/narrow.txt"
+	[ -s "$dir/narrow.txt" ] && ! awk 'length($0) > 60 { bad = 1 } END { exit !bad }' "$dir/narrow.txt"
+}
+check "plan and counters fit a 60-column window" narrow_fits
+check "with a hanging indent" awk 'p ~ /^  optimize on:/ && /^      [^ ]/ { ok = 1 } { p = $0 } END { exit !ok }' "$dir/narrow.txt"
+
+# the default pager, less -S, when PAGER is not set
+if command -v less >/dev/null 2>&1; then
+	printf '#!/bin/sh\nunset PAGER LESS\nSUQL_HISTORY= exec "%s"\n' "$prog" >"$dir/less.sh"
+	chmod +x "$dir/less.sh"
+	t new-session -d -s less -x 80 -y 24 "$dir/less.sh"
+	poll sh -c "tmux -S '$sock' capture-pane -p -t less | grep -q 'suql> '"
+	t send-keys -t less -l -- "${tall%?}"
+	t send-keys -t less '\;' Enter
+	in_less() { [ "$(t capture-pane -p -t less | tail -n 1)" = ":" ]; }
+	check "without PAGER, less -S shows a tall result" poll in_less
+	t send-keys -t less q
+	t send-keys -t less -l -- "SELECT 'after the pager' AS back"
+	t send-keys -t less '\;' Enter
+	back() { t capture-pane -p -t less | grep -q '│ after the pager │'; }
+	check "and the REPL goes on after it" poll back
+else
+	echo "skip terminal: the default pager: less is not installed"
+fi
 
 # NO_COLOR: the same REPL without a single colour; and with no SUQL_HISTORY, the history
 # goes to $XDG_STATE_HOME/suql/history, directories created

@@ -25,7 +25,7 @@ t "--help-man with an unknown section is a usage error" sh -c \
 	"'$prog' --help-man nonsense 2>'$tmp/err'; [ \$? = 2 ] &&
 	 grep -q \"^error: --help-man: no section 'nonsense'\" '$tmp/err'"
 t ":timer on reports a time after the result" sh -c \
-	"printf ':timer on\nSELECT 1;\n' | '$prog' | tail -n 1 | grep -Eq '^time: [0-9]+\.[0-9]{3} ms$'"
+	"printf ':timer on\nSELECT 1;\n' | '$prog' 2>&1 | tail -n 1 | grep -Eq '^time: [0-9]+\.[0-9]{3} ms$'"
 t "-f - reads stdin" sh -c \
 	"echo 'SELECT 40 + 2 AS x;' | '$prog' --csv -f - | tr '\n' ' ' | grep -qx 'x 42 '"
 t "stdin after -c is not read" sh -c \
@@ -35,3 +35,58 @@ t "no colour in batch output" sh -c \
 t "the exit status of a failing -c is 1" sh -c \
 	"'$prog' -c 'SELECT * FROM nowhere' 2>'$tmp/err'; [ \$? = 1 ] &&
 	 grep -q '^error: -c:1:15: no such table: nowhere' '$tmp/err'"
+
+# The init file: $XDG_CONFIG_HOME/suql/init.suql, else ~/.suqlrc; --no-init skips it; a
+# -init FILE that cannot be read stops the program with status 2.
+home=$tmp/home
+mkdir -p "$home/config/suql"
+printf ':mode csv\nCREATE TEMP TABLE t (w TEXT); INSERT INTO t VALUES (%s);\n' "'from xdg'" \
+	>"$home/config/suql/init.suql"
+printf ':mode line\n' >"$home/.suqlrc"
+t "the init file under XDG_CONFIG_HOME runs first" sh -c \
+	"[ \"\$(HOME='$home' XDG_CONFIG_HOME='$home/config' '$prog' -c 'SELECT w FROM t')\" = \"\$(printf 'w\nfrom xdg')\" ]"
+t "~/.suqlrc when there is no init.suql" sh -c \
+	"[ \"\$(HOME='$home' XDG_CONFIG_HOME='$home/none' '$prog' -c 'SELECT 7 AS seven')\" = 'seven = 7' ]"
+t "--no-init skips it" sh -c \
+	"HOME='$home' XDG_CONFIG_HOME='$home/config' '$prog' --no-init -c 'SELECT 1 AS a' | grep -q '^| a |$'"
+t "-init with a missing file is status 2, and nothing runs" sh -c \
+	"HOME='$home' '$prog' -init '$tmp/nope.suql' -c 'SELECT 1' >'$tmp/o' 2>'$tmp/err'; [ \$? = 2 ] &&
+	 [ ! -s '$tmp/o' ] && grep -q 'init file: cannot read' '$tmp/err'"
+
+# :output and :once: the files get the results only, never parsed SUQL, plans or counters
+cat >"$tmp/out.suql" <<'SQL'
+CREATE TABLE n (body FREE_TEXT);
+INSERT INTO n VALUES ('The cat sleeps all day.'), ('Dogs bark at night.');
+:output results.txt
+SELECT body FROM n WHERE answer(body, 'is it about a cat?') = 'Yes';
+:output
+:once once.txt
+SELECT count(*) AS c FROM n;
+SELECT 'back on stdout' AS where_to;
+SQL
+t ":output and :once files hold only the results, with -v" sh -c \
+	"cd '$tmp' && '$prog' -v --offline --csv -f out.suql >stdout.txt 2>stderr.txt &&
+	 [ \"\$(cat results.txt)\" = \"\$(printf 'body\nThe cat sleeps all day.')\" ] &&
+	 [ \"\$(cat once.txt)\" = \"\$(printf 'c\n2')\" ] &&
+	 [ \"\$(cat stdout.txt)\" = \"\$(printf 'where_to\nback on stdout')\" ] &&
+	 grep -q '^counters:' stderr.txt && grep -q '^plan:' stderr.txt"
+
+# -v --json: stdout is JSON that parses (checked with SQLite's json_valid)
+if command -v sqlite3 >/dev/null 2>&1; then
+	t "-v --json: stdout parses as JSON" sh -c \
+		"cd '$tmp' && '$prog' j.db -c \"CREATE TABLE n (body FREE_TEXT, tags TEXT[]);
+		   INSERT INTO n VALUES ('The cat sleeps.', '[\\\"cat\\\"]'), ('Dogs bark.', '[]')\" &&
+		 '$prog' -v --json --offline j.db -c \"SELECT * FROM n WHERE answer(body, 'cat?') = 'Yes'\" \
+		   >json.txt 2>err.txt && grep -q '^counters:' err.txt &&
+		 [ \"\$(sqlite3 :memory: \"SELECT json_valid(readfile('json.txt'))\")\" = 1 ] &&
+		 [ \"\$(sqlite3 :memory: \"SELECT json_type(readfile('json.txt'), '\\\$[0].tags')\")\" = array ]"
+else
+	echo "skip program: -v --json parses: the sqlite3 shell is not installed"
+fi
+
+# -readonly: reading works, writing is refused and the file is unchanged
+t "-readonly opens the database read-only" sh -c \
+	"cd '$tmp' && '$prog' ro.db -c 'CREATE TABLE k (a); INSERT INTO k VALUES (1)' &&
+	 cp ro.db ro.before && [ \"\$('$prog' -readonly -csv -noheader ro.db 'SELECT a FROM k')\" = 1 ] &&
+	 ! '$prog' -readonly ro.db 'INSERT INTO k VALUES (2)' 2>err.txt &&
+	 grep -q 'readonly database' err.txt && cmp -s ro.db ro.before"

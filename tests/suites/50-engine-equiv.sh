@@ -25,7 +25,7 @@ while IFS= read -r line; do
 	any=0
 	case $line in "any "*) any=1; line=${line#any } ;; esac
 	name="equiv $n: $(printf '%s' "$line" | cut -c1-70)"
-	"$SUQL_PROG" -v --offline --no-cache --csv --set budget=0 "$db" -c "$line" >"$out/v" 2>/dev/null
+	"$SUQL_PROG" -v --offline --no-cache --csv --set budget=0 "$db" -c "$line" >"$out/v" 2>&1
 	worst=$(sed -n 's/^ *worst case: \([0-9]*\) LLM call.*/\1/p' "$out/v" | awk '{ s += $1 } END { print s + 0 }')
 	made=$(sed -n 's/^ *llm calls: \([0-9]*\).*/\1/p' "$out/v" | awk '{ s += $1 } END { print s + 0 }')
 	if [ "$made" -le "$worst" ]; then

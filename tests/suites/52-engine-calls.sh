@@ -14,11 +14,16 @@ sh tests/demo-db.sh "$demo"
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
-# q DB SQL [suql options...]: run with counters shown (no times), output in $T/out
+# q DB SQL [suql options...]: run with counters shown (no times); the results and then the
+# sections in $T/out (with stdout not a terminal, -v writes the sections to stderr), stderr
+# alone in $T/err
 q() {
 	db=$1 sql=$2
 	shift 2
-	"$SUQL_PROG" -v --offline --set times=off "$@" "$db" -c "$sql" >"$T/out" 2>"$T/err"
+	"$SUQL_PROG" -v --offline --set times=off "$@" "$db" -c "$sql" >"$T/res" 2>"$T/err"
+	rc=$?
+	cat "$T/res" "$T/err" >"$T/out"
+	return $rc
 }
 num() {   # num LABEL: the first number after "LABEL: " in the counters
 	sed -n "s/^  $1: \([0-9][0-9]*\).*/\1/p" "$T/out" | head -1
@@ -169,7 +174,10 @@ i=0
 while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 url="http://127.0.0.1:$(cat "$T/port")/v1"
 sq() { db=$1 sql=$2; shift 2
-	"$SUQL_PROG" -v --set times=off --llm-url "$url" --model m "$@" "$db" -c "$sql" >"$T/out" 2>"$T/err"; }
+	"$SUQL_PROG" -v --set times=off --llm-url "$url" --model m "$@" "$db" -c "$sql" >"$T/res" 2>"$T/err"
+	rc=$?
+	cat "$T/res" "$T/err" >"$T/out"
+	return $rc; }
 sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' AND id < 0;" --no-cache --set budget=5
 sq "$demo" "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes';" --no-cache --set batch=1 --set budget=5
 n=$(wc -l <"$T/srv.log" 2>/dev/null || echo 0)

@@ -46,17 +46,20 @@ statement() {
 	esac
 }
 
-# run DB CACHE SQL [options]: suql with counters, rows in $T/rows, counters in $T/counters
+# run DB CACHE SQL [options]: suql with counters, rows in $T/rows, counters in $T/counters,
+# the rest of stderr in $T/err
 run() {
 	db=$1 cache=$2 sql=$3
 	shift 3
 	XDG_CACHE_HOME=$cache "$SUQL_PROG" --csv --no-headers --set stats=on --set times=off \
 		--concurrency 1 --set llm.retries=2 --set llm.backoff=10ms \
-		--llm-url "$URL" --model m "$@" "$db" -c "$sql" >"$T/out" 2>"$T/err"
+		--llm-url "$URL" --model m "$@" "$db" -c "$sql" >"$T/out" 2>"$T/all"
 	st=$?
-	r=$(sed -n '/^result:$/,$p' "$T/out" | sed '1d' | paste -sd ';' -)
+	r=$(paste -sd ';' - <"$T/out")
 	echo "${r:--}" >"$T/rows"
-	sed -n '/^counters:$/,/^result:$/p' "$T/out" >"$T/counters"
+	# in a script the counters go to stderr, as a section of indented lines
+	sed -n '/^counters:$/,/^[^ ]/{/^counters:$/p;/^  /p}' "$T/all" >"$T/counters"
+	sed '/^counters:$/,/^[^ ]/{/^counters:$/d;/^  /d}' "$T/all" >"$T/err"
 	return $st
 }
 snapshot() {   # the user's table and the ENUM mappings

@@ -4,7 +4,9 @@
 # leave; a greeting is answered; a question shows its query, its rows and the reply; Ctrl-C
 # while the model is thinking stops the turn and the session stays in chat mode; :sql brings
 # back "suql> "; on a narrow terminal the reply is wrapped. Without a model, :chat explains
-# how to configure one and the prompt stays "suql> ".
+# how to configure one and the prompt stays "suql> ". While the model works, a status line
+# says how far it got (and goes when it is done or stopped); the reply streams in as the
+# model writes it, control characters made visible, and Ctrl-C in the middle ends its line.
 . "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip chat terminal: tmux is not installed (scripts/deps.sh installs it)"
@@ -24,6 +26,9 @@ sh tests/demo-db.sh "$dir/demo.db"
 cat >"$dir/rules.json" <<'EOF'
 [
  {"match": "slow question", "delay_ms": 60000, "content": "{\"database\": true}"},
+ {"match": "is it slow to serve", "delay_ms": 60000, "content": "yes"},
+ {"match": "Task: answer the user", "regex": "tell me slowly", "stream_hold_after": 6,
+  "content": "Here is the first part \u0007 of the answer, and the rest comes much later."},
  {"match": "Task: decide whether", "times": 1,
   "content": "{\"database\": false, \"reply\": \"Hello there, ask me about restaurants.\"}"},
  {"match": "Task: decide whether", "content": "{\"database\": true}"},
@@ -123,6 +128,7 @@ check "the reply follows" wait_for chat "I searched for Italian restaurants in P
 # Ctrl-C while the model is thinking: the server holds this request for a minute
 type_line chat "a slow question"
 poll sh -c "grep -q 'slow question' '$dir/log' 2>/dev/null"
+check "a status line while the model works" wait_for chat "model calls: 0 done, 1 in flight"
 stopped=1
 for attempt in 1 2 3; do
 	t send-keys -t chat C-c
@@ -135,9 +141,29 @@ check "Ctrl-C stops a turn waiting for the model" [ "$stopped" = 0 ]
 type_line chat "hello again"
 check "still in chat mode after Ctrl-C" wait_for chat "I searched for Italian restaurants in Palo Alto and found four." 2
 
+check "the status line is gone after Ctrl-C" sh -c "! tmux -S '$sock' capture-pane -p -t chat | grep -q 'in flight'"
+
+# the reply streams: the server sends six words and holds the rest
+type_line chat "tell me slowly"
+check "the reply shows as it comes" wait_for chat "  Here is the first part ^G"
+check "before the model has finished" sh -c "! tmux -S '$sock' capture-pane -p -J -t chat -S - | grep -q 'much later'"
+t send-keys -t chat C-c
+check "Ctrl-C in the middle of a reply: the error on a line of its own" wait_for chat "error: interrupted" 2
+check "the reply's line ended with the ^C" wait_for chat "  Here is the first part ^G^C"
+type_line chat "hello again"
+check "still in chat mode after a stopped reply" wait_for chat "I searched for Italian restaurants in Palo Alto and found four." 3
+
 type_line chat ":sql"
 type_line chat "SELECT 'back in SUQL' AS mode;"
 check ":sql goes back to SUQL statements" wait_for chat "back in SUQL" 2
+
+# a statement with free text on a slow endpoint: the status line counts the walk, and
+# after Ctrl-C the counters start on a line of their own (not after the ^C)
+type_line chat "SELECT name FROM restaurants WHERE answer(reviews, 'is it slow to serve?') = 'Yes' LIMIT 1;"
+check "the status line counts candidates and calls" wait_for chat "judged 0 of 112 candidates; model calls: 0 done,"
+t send-keys -t chat C-c
+check "after Ctrl-C the counters start a line" sh -c "sleep 0; for i in \$(seq 1 $((limit * 10))); do tmux -S '$sock' capture-pane -p -J -t chat -S - | grep -qx 'counters:' && exit 0; sleep 0.1; done; exit 1"
+check "and the statement ends interrupted" wait_for chat "error: interrupted" 3
 
 # a narrow terminal: the reply is wrapped at blanks, each line indented under "reply:"
 t new-session -d -s narrow -x 44 -y 40 "$dir/run.sh"

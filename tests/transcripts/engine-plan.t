@@ -15,6 +15,26 @@ SELECT name FROM r WHERE price IN ('Cheap', 'expensive');
 :set batch 1
 SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes';
 @@ stdout
++-------+------------------------------------------+
+| name  | summary(reviews)                         |
++-------+------------------------------------------+
+| Luigi | Romantic and candlelit. Parking is easy. |
++-------+------------------------------------------+
+(1 row)
++--------+
+| name   |
++--------+
+| Luigi  |
+| Bistro |
++--------+
+(2 rows)
++-------+
+| name  |
++-------+
+| Luigi |
++-------+
+(1 row)
+@@ stderr
 parsed:
   CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, price ENUM('cheap', 'dear'), reviews FREE_TEXT[])
 parsed:
@@ -44,13 +64,6 @@ counters:
   speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
-result:
-+-------+------------------------------------------+
-| name  | summary(reviews)                         |
-+-------+------------------------------------------+
-| Luigi | Romantic and candlelit. Parking is easy. |
-+-------+------------------------------------------+
-(1 row)
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id
 plan:
@@ -65,16 +78,9 @@ counters:
   on demand: 3 calls made by the functions row by row
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
-result:
-+--------+
-| name   |
-+--------+
-| Luigi  |
-| Bistro |
-+--------+
-(2 rows)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
+warning: 'expensive' matches none of price's values, as offline-lexical-2 classified it (:enum forget r.price asks again)
 plan:
   optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   enum: price IN ('Cheap', 'expensive')
@@ -90,13 +96,6 @@ counters:
   requests: 2, answered here by the offline backend (nothing is sent)
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
-result:
-+-------+
-| name  |
-+-------+
-| Luigi |
-+-------+
-(1 row)
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes'
 plan:
@@ -110,7 +109,5 @@ plan:
     walk: every candidate, in batches
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it quiet?')
   worst case: 3 LLM calls (verify 3); budget 1: over it, refused
-@@ stderr
-warning: 'expensive' matches none of price's values, as offline-lexical-2 classified it (:enum forget r.price asks again)
 error: stdin:10: this statement may need up to 3 LLM calls, more than the budget of 1; raise it with :set budget 3 (or :set budget 0 for no limit), or narrow the query
 @@ status 1

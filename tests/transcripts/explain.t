@@ -1,12 +1,10 @@
 # -v shows what the engine reports about each statement (parsed SUQL, plan, counters) as
-# labelled sections before the result. Re-record when the engine's reports change.
+# labelled sections before the result, on stderr when stdout is not a terminal (so that
+# stdout holds only the results). Re-record when the engine's reports change.
 @@ args -v
 @@ stdin
 SELECT 1 AS one;
 @@ stdout
-parsed:
-  SELECT 1 AS one
-result:
 +-----+
 | one |
 +-----+
@@ -14,4 +12,6 @@ result:
 +-----+
 (1 row)
 @@ stderr
+parsed:
+  SELECT 1 AS one
 @@ status 0

@@ -57,12 +57,19 @@ mode = json
 :mode [MODE]
   show or set the output mode: table, box, csv, json, line
 Settings (:set KEY VALUE, or suql --set KEY=VALUE):
-  mode       MODE    output mode: table, box, csv, json, line
-  headers    on|off  column names above table, box and csv output (default on)
-  nullvalue  TEXT    how table, box and line modes show NULL (default NULL)
-  explain    on|off  show each statement's parsed SUQL and plan (default on at a terminal)
-  stats      on|off  show each statement's counters (default on at a terminal)
-  timer      on|off  show how long each statement took (default off)
+  mode       MODE        output mode: table, box, csv, json, line
+  headers    on|off      column names above table, box and csv output (default
+                         on)
+  nullvalue  TEXT        how table, box and line modes show NULL (default NULL)
+  explain    on|off|auto show each statement's parsed SUQL and plan; auto (the
+                         default at a terminal): only for statements with free
+                         text, so plain SQL looks as in sqlite3
+  stats      on|off      show the counters of statements with free text (default
+                         on at a terminal)
+  timer      on|off      show how long each statement took (default off)
+  pager      on|off      at a terminal, show results taller than the screen
+                         through $PAGER (default on; less -S when PAGER is not
+                         set)
 Other keys are the engine's (:set alone lists them) and the LLM client's (llm.*).
 [
 {"r":"read from more.sql"}

@@ -3,8 +3,10 @@
    concurrency, retries (429 with Retry-After, 500, a timeout, a refused connection), the
    error text for 401 and 404, bad bodies (truncated, garbage, no choices, no content),
    batch replies of the wrong length, an endpoint that refuses response_format, the cache,
-   de-duplication, cancellation through the done callback, Ctrl-C, embeddings, and the key
-   kept out of every message and the cache file. */
+   de-duplication, cancellation through the done callback, Ctrl-C, embeddings, the key
+   kept out of every message and the cache file, and streamed replies (the event reader
+   fed a byte at a time, pieces handed over as they come, an endpoint that refuses to
+   stream, a stream that breaks off). */
 #include "llm.h"
 #include "llm_int.h"
 #include "util.h"
@@ -676,6 +678,162 @@ static void test_cancel_and_cache(void)
 	err_clear(&err);
 }
 
+/* ---- streamed replies ---- */
+
+typedef struct Pieces {
+	SBuf text;
+	int n;
+} Pieces;
+
+static void on_piece(void *ctx, const char *p, size_t n)
+{
+	Pieces *pc = ctx;
+	sb_putn(&pc->text, p, n);
+	pc->n++;
+}
+
+/* The event reader alone, fed one byte at a time. */
+static void test_stream_reader(void)
+{
+	const char *body =
+		": a comment\r\n"
+		"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\r\n\r\n"
+		"event: message\n"
+		"data: {\"choices\":[{\"delta\":{\"content\":\"caf\u00e9 \"}}]}\n\n"
+		"data: {\"choices\":\n"
+		"data: [{\"delta\":{\"content\":\"au lait\"},\"finish_reason\":null}]}\n\n"
+		"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+		"data: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3}}\n\n"
+		"data: [DONE]\n\n";
+	Pieces pc = {SBUF_INIT, 0};
+	LlmStream st = {0};
+	st.on_text = on_piece;
+	st.ctx = &pc;
+	for (const char *p = body; *p; p++)
+		llm_stream_feed(&st, p, 1);
+	llm_stream_end(&st);
+	CHECK_STR(sb_str(&st.text), "caf\xc3\xa9 au lait", "stream: pieces joined in order");
+	CHECK(pc.n == 2 && strcmp(sb_str(&pc.text), "caf\xc3\xa9 au lait") == 0,
+	      "stream: each piece handed over once, empty ones not at all");
+	CHECK(st.done && !st.bad && !st.error, "stream: complete, nothing unreadable");
+	CHECK(st.tokens_in == 12 && st.tokens_out == 3, "stream: usage read");
+	llm_stream_free(&st);
+	sb_free(&pc.text);
+
+	LlmStream bad = {0};
+	const char *b2 = "data: {\"choices\":[{\"delta\":{\"content\":\"yes\"}}]}\n\n"
+	                 "data: {not json\n\n";
+	llm_stream_feed(&bad, b2, strlen(b2));
+	llm_stream_end(&bad);
+	CHECK(bad.bad && !bad.done, "stream: an event that is not JSON spoils the reply");
+	llm_stream_free(&bad);
+
+	LlmStream er = {0};
+	const char *b3 = "data: {\"error\":{\"message\":\"model\\nis overloaded\"}}";   /* no end */
+	llm_stream_feed(&er, b3, strlen(b3));
+	llm_stream_end(&er);
+	CHECK_STR(er.error, "model is overloaded", "stream: an error chunk, even unterminated");
+	llm_stream_free(&er);
+}
+
+static LlmCall respond_call(LlmMessage *m, Pieces *pc)
+{
+	LlmCall c = {0};
+	c.kind = LLM_RESPOND;
+	c.shape = LLM_SHAPE_TEXT;
+	c.msgs = m;
+	c.nmsgs = 1;
+	if (pc) {
+		c.on_text = on_piece;
+		c.text_ctx = pc;
+	}
+	return c;
+}
+
+static void test_stream_http(void)
+{
+	const char *words = "Three places matched: Hoshi Sushi, Kaiten Go and Saffron.";
+	char rules[512];
+	snprintf(rules, sizeof rules,
+	         "[{\"match\": \"refuse\", \"regex\": \"\\\"stream\\\": ?true\", \"status\": 400,"
+	         "  \"body\": \"{\\\"error\\\": {\\\"message\\\": \\\"unknown field stream_options\\\"}}\"},"
+	         " {\"match\": \"break\", \"fault\": \"truncate\", \"content\": \"%s\"},"
+	         " {\"content\": \"%s\"}]", words, words);
+	if (!start_server(rules, NULL))
+		return;
+	Llm *llm = open_llm("m1", 4);
+	SuqlErr err = {0};
+	LlmMessage m = {"user", "which places?"};
+	Pieces pc = {SBUF_INIT, 0};
+	LlmCall c = respond_call(&m, &pc);
+	LlmCall *p = &c;
+	CHECK(llm_run(llm, &p, 1, NULL, NULL, &err) == SUQL_OK && c.status == LLM_DONE,
+	      "stream: a streamed reply is done");
+	CHECK_STR(c.text, words, "stream: the call holds the whole reply");
+	CHECK(pc.n > 5 && strcmp(sb_str(&pc.text), words) == 0,
+	      "stream: it came in pieces, word by word, and they add up to it");
+	CHECK(c.tokens_in > 0 && c.tokens_out > 0, "stream: usage from the last chunk");
+	json_t *log = server_log();
+	json_t *body = request_body(log, 0);
+	CHECK(json_is_true(json_object_get(body, "stream")) &&
+	      json_is_true(json_object_get(json_object_get(body, "stream_options"), "include_usage")),
+	      "stream: asked with stream: true and include_usage");
+	json_decref(body);
+	json_decref(log);
+	llm_call_clear(&c);
+
+	/* a call nobody reads piece by piece is not streamed */
+	LlmMessage m2 = {"user", "which places, whole?"};
+	LlmCall w = respond_call(&m2, NULL);
+	p = &w;
+	llm_run(llm, &p, 1, NULL, NULL, &err);
+	log = server_log();
+	body = request_body(log, json_array_size(log) - 1);
+	CHECK(w.status == LLM_DONE && json_object_get(body, "stream") == NULL,
+	      "stream: no on_text, no stream");
+	json_decref(body);
+	json_decref(log);
+	llm_call_clear(&w);
+
+	/* a stream that breaks off after pieces were shown: an error, not asked again */
+	LlmMessage m3 = {"user", "break it"};
+	sb_truncate(&pc.text, 0);
+	pc.n = 0;
+	size_t before = nrequests();
+	LlmCall bk = respond_call(&m3, &pc);
+	p = &bk;
+	CHECK(llm_run(llm, &p, 1, NULL, NULL, &err) == SUQL_LLM && bk.status == LLM_FAILED &&
+	      pc.n > 0 && err.msg && strstr(err.msg, "broke off"),
+	      "stream: broken off after pieces: failed with a message");
+	CHECK(nrequests() - before == 1, "stream: a broken stream is not asked again");
+	CHECK(bk.text == NULL, "stream: a broken reply is not taken for a reply");
+	llm_call_clear(&bk);
+	err_clear(&err);
+
+	/* an endpoint that refuses to stream: asked again whole, and remembered */
+	LlmMessage m4 = {"user", "refuse streaming"};
+	sb_truncate(&pc.text, 0);
+	pc.n = 0;
+	before = nrequests();
+	LlmCall rf = respond_call(&m4, &pc);
+	p = &rf;
+	CHECK(llm_run(llm, &p, 1, NULL, NULL, &err) == SUQL_OK && rf.status == LLM_DONE &&
+	      pc.n == 0 && rf.text && strcmp(rf.text, words) == 0,
+	      "stream: HTTP 400 to a stream: the reply comes whole");
+	CHECK(nrequests() - before == 2, "stream: one request refused, one answered");
+	llm_call_clear(&rf);
+	LlmMessage m5 = {"user", "refuse again"};
+	LlmCall r2 = respond_call(&m5, &pc);
+	p = &r2;
+	before = nrequests();
+	CHECK(llm_run(llm, &p, 1, NULL, NULL, &err) == SUQL_OK && nrequests() - before == 1,
+	      "stream: the refusal is remembered");
+	llm_call_clear(&r2);
+	sb_free(&pc.text);
+	llm_close(llm);
+	err_clear(&err);
+}
+
 int main(void)
 {
 	const char *build = getenv("SUQL_BUILD") ? getenv("SUQL_BUILD") : "build";
@@ -695,6 +853,8 @@ int main(void)
 	test_batch_fallback();
 	test_unreadable_and_cap();
 	test_cancel_and_cache();
+	test_stream_reader();
+	test_stream_http();
 	stop_server();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
