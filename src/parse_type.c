@@ -113,7 +113,9 @@ TypeName *p_type_name(Parser *p, int column_def)
 		tn->text = "";
 		return tn;
 	}
-	if (p_is(p, TK_LP) && is_enum && column_def) {
+	/* ENUM('a', ...) is one word and its values: after several words ("ENUM l g (...)") the
+	   parentheses hold a size, as SQLite reads them */
+	if (p_is(p, TK_LP) && is_enum && words == 1 && column_def) {
 		Token open = p_next(p);
 		sb_putc(&b, '(');
 		do {
