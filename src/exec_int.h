@@ -218,7 +218,8 @@ typedef struct Occ {
 	int result_col;       /* POS_SELECT: which result column */
 	int in_agg;           /* inside an aggregate or window function */
 	int parent_occ;       /* inside another occurrence's argument: that one; else -1 */
-	int atom;             /* a verify atom standing in the WHERE skeleton */
+	int atom;             /* a verify atom standing in the WHERE skeleton (literal question) */
+	AstSpan qspan;        /* the question as written: errors about its value point at it */
 	int mode;             /* OccMode, read by the SQL functions */
 	OccPlan plan;
 	/* the argument's origin, when it is a column */
@@ -394,6 +395,8 @@ typedef struct Bind {
 	int nwith, capwith;
 	int exec;             /* the blocks run (0 inside CREATE VIEW) */
 	OccPos pos;           /* where in the parent block a subquery being bound stands */
+	SuqlErr *err;         /* the first error found (a question that cannot be one) */
+	SuqlStatus st;
 } Bind;
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err);
 void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top);
@@ -409,6 +412,16 @@ int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 char *bind_literal(Exec *ex, int b, const Expr *e);
 /* Column name's index in a scope item, -1 absent, -2 the item's names are unknown, -3 rowid */
 int bind_item_col(Exec *ex, Block *b, ScopeItem *it, const char *name);
+/* The longest question, in bytes: a question goes into every prompt of its calls, so its
+   length is a cost (documented with answer() in the manual). */
+#define EXEC_QUESTION_MAX 4000
+/* What makes a value (SQLite type, text) unusable as a question ("is NULL", "is empty"...),
+   or NULL when it is a question. The text is in buf or static. */
+const char *bind_question_problem(int type, const char *s, size_t n, char *buf, size_t bufsz);
+/* The error about occurrence o's question: at the question in the statement (none for the
+   self-contained forms, o NULL). */
+SuqlStatus bind_question_error(Exec *ex, const Occ *o, FtKind kind, const char *problem,
+                               SuqlErr *err);
 /* Replace every occurrence's node by its function call (statement or standalone form). */
 void bind_mutate(Exec *ex);
 /* Resolve an unqualified or qualified column in block b: the item index, or -1; *blk is
