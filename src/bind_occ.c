@@ -210,6 +210,7 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 		print_expr(pr, q);
 		print_raw(pr, ") AS v)");
 		sqlite3_stmt *st;
+		exec_bound(ex, 1);
 		if (sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL) == SQLITE_OK &&
 		    sqlite3_step(st) == SQLITE_ROW) {
 			int type = sqlite3_column_type(st, 1);
@@ -220,6 +221,7 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 				text = arena_strndup(ex->a, t, n);
 		}
 		sqlite3_finalize(st);
+		exec_bound(ex, 0);
 		print_free(pr);
 	}
 	if (problem) {

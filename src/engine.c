@@ -45,6 +45,18 @@ void engine_set_readonly(Engine *e, int on)
 	sqlite3_set_authorizer(e->db, e->readonly ? readonly_auth : NULL, e);
 }
 
+/* SQLite's progress handler, every 1000 instructions of any statement: stops it at Ctrl-C
+   or the time limit, also when the statement started after the signal (sqlite3_interrupt
+   reaches only the statements running then), and stops a bounded count (exec_count) that
+   has run its course. */
+static int on_progress(void *ctx)
+{
+	Engine *e = ctx;
+	if (suql_interrupted)
+		return 1;
+	return e->steps_left > 0 && --e->steps_left == 0;
+}
+
 Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 {
 	sqlite3 *db = NULL;
@@ -68,6 +80,7 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
 	e->set.times = 1;
 	udf_register(e);
+	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */
 	sqlite3_exec(db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
 	return e;

@@ -83,6 +83,8 @@ struct Engine {
 	int ntabs, captabs;
 	long long tabs_key[3];
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	long steps_left;        /* >0: thousands of SQLite instructions the running statement
+	                           may still take (a bounded count, exec_count) */
 };
 
 /* ---- what is asked: signatures ---- */
@@ -180,6 +182,7 @@ typedef struct Block {
 	Expr *relaxed;        /* budget phase: the WHERE with what needs the model dropped */
 	int relaxed_set;
 	int guessed;          /* from_rows is the product of its tables' sizes */
+	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
 	long long *acount;    /* budget phase: each unit's count */
 	int anunits;
 	int executed;
@@ -383,8 +386,15 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 /* Record a failure of an SQL function (the first one wins). */
 void exec_fail(Exec *ex, SuqlStatus st, const char *msg);
 void exec_warn(Exec *ex, const char *msg);
-/* Run one SQL text and read one integer (count(*)); -1 on error. */
+/* Run one SQL text and read one integer (count(*)); -1 on error, EXEC_COUNT_CUT when it
+   took more than EXEC_COUNT_STEPS SQLite instructions and was stopped (planning never
+   runs an unbounded query: an endless recursive CTE, a large cross join). */
 long long exec_count(Exec *ex, const char *sql);
+/* Bound (on) or unbound (off) the statements the planner runs next to EXEC_COUNT_STEPS
+   instructions each: a bounded one is stopped (SQLITE_INTERRUPT) past it. */
+void exec_bound(Exec *ex, int on);
+#define EXEC_COUNT_CUT (-2)
+#define EXEC_COUNT_STEPS 50000000L   /* about half a second */
 /* The error of a statement the engine made: the SQLite message, or the function's. */
 SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 

@@ -11,11 +11,13 @@
 #include "repl.h"
 
 #include "agent.h"
+#include "vis.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* ---- Ctrl-C ---- */
@@ -41,6 +43,41 @@ void repl_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
+/* ---- the time limit ----
+   A statement's time limit is a timer whose signal stops it as Ctrl-C does (every loop that
+   checks suql_interrupted, SQLite through its progress handler and sqlite3_interrupt, the
+   HTTP client between polls) and also sets suql_timed_out, so the runner reports a timeout
+   and the script goes on. */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	suql_timed_out = 1;
+	suql_interrupted = 1;
+	sqlite3 *db = running_db;
+	if (db)
+		sqlite3_interrupt(db);
+}
+
+static void alarm_set(double seconds)
+{
+	if (seconds > 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_alarm;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+	}
+	struct itimerval t;
+	memset(&t, 0, sizeof t);
+	long us = seconds > 0 ? (long)(seconds * 1e6) : 0;
+	if (seconds > 0 && us < 1)
+		us = 1;
+	t.it_value.tv_sec = us / 1000000;
+	t.it_value.tv_usec = us % 1000000;
+	setitimer(ITIMER_REAL, &t, NULL);   /* zero: disarmed */
+}
+
 /* ---- the session ---- */
 
 void repl_init(Repl *r, int interactive)
@@ -52,6 +89,7 @@ void repl_init(Repl *r, int interactive)
 	r->interactive = interactive;
 	r->explain = r->stats = interactive;
 	r->color_ok = 1;
+	r->fetch_count = REPL_FETCH_COUNT;
 }
 
 void repl_free(Repl *r)
@@ -151,13 +189,15 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		/* the engine counts from the statement's start; say where it is in the input */
 		int al = line + l - 1, ac = l == 1 ? col + c - 1 : c;
 		if (where)
-			fprintf(stderr, "%s:%d:%d: %s\n", where, al, ac, msg + k);
+			fprintf(stderr, "%s:%d:%d: ", where, al, ac);
 		else
-			fprintf(stderr, "line %d, column %d: %s\n", al, ac, msg + k);
-	} else if (where)
-		fprintf(stderr, "%s:%d: %s\n", where, line, msg);
-	else
-		fprintf(stderr, "%s\n", msg);
+			fprintf(stderr, "line %d, column %d: ", al, ac);
+		msg += k;
+	} else if (where) {
+		fprintf(stderr, "%s:%d: ", where, line);
+	}
+	vis_fputs(stderr, msg, VIS_TEXT);   /* messages quote the data and the model */
+	fputc('\n', stderr);
 	fflush(stderr);
 
 	int code = status == SUQL_LLM ? 3 : 1;
@@ -183,7 +223,19 @@ typedef struct Show {
 	int labelled;   /* a section was shown, so the result gets a label too */
 	const EngineSink *tap;   /* also gets the columns and rows (repl_run_statement) */
 	int always_parsed;
+	int result_shown;        /* the result label was written */
+	long rows, max_rows;     /* rows shown; the most that may be (0: no limit) */
+	int capped;              /* stopped at max_rows */
 } Show;
+
+/* The "result:" label, once, before the first row is written, when a section came before. */
+static void result_label(Show *s)
+{
+	if (s->result_shown || !s->labelled || !render_has_columns(s->render))
+		return;
+	s->result_shown = 1;
+	fprintf(s->r->out, "%sresult:%s\n", s->color ? "\033[1m" : "", s->color ? "\033[0m" : "");
+}
 
 static void show_parsed(void *ctx, const char *suql)
 {
@@ -215,8 +267,16 @@ static int show_row(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
 	render_row(s->render, st);
+	if (render_full(s->render)) {   /* rows shown in parts: memory stays bounded */
+		result_label(s);
+		render_flush(s->render);
+	}
 	if (s->tap && s->tap->row && s->tap->row(s->tap->ctx, st))
 		return 1;
+	if (s->max_rows > 0 && ++s->rows >= s->max_rows) {
+		s->capped = 1;
+		return 1;
+	}
 	return suql_interrupted != 0;
 }
 
@@ -231,12 +291,32 @@ static void show_warning(void *ctx, const char *msg)
 {
 	Show *s = ctx;
 	fflush(s->r->out);
-	fprintf(stderr, "warning: %s\n", msg);
+	fputs("warning: ", stderr);
+	vis_fputs(stderr, msg, VIS_TEXT);
+	fputc('\n', stderr);
 	fflush(stderr);
 }
 
+/* The statement ended under limits: a timeout becomes its error (and the interrupt it
+   raised is over), a value past the length limit says which setting raises it. */
+static SuqlStatus limits_after(const ReplLimits *lim, SuqlStatus st, SuqlErr *err)
+{
+	if (suql_timed_out) {
+		suql_timed_out = 0;
+		suql_interrupted = 0;
+		return err_set(err, SUQL_ERROR, "stopped at the time limit of %g s (:set %s SECONDS "
+		               "changes it)", lim->seconds, lim->setting);
+	}
+	if (st != SUQL_OK && lim->value_bytes > 0 && err->msg &&
+	    strstr(err->msg, "string or blob too big"))
+		return err_set(err, SUQL_ERROR, "a value is longer than %d bytes, the most allowed "
+		               "here (:set %s BYTES changes it)", lim->value_bytes, lim->value_setting);
+	return st;
+}
+
 static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
-                          const EngineSink *tap, int always_parsed, SuqlErr *err)
+                          const EngineSink *tap, int always_parsed, const ReplLimits *lim,
+                          SuqlErr *err)
 {
 	int tty = isatty(fileno(r->out));
 	RenderOpts o = {0};
@@ -247,8 +327,14 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	o.color = tty && r->color_ok && r->interactive;
 	o.width = render_term_width(r->out);
 	o.stream = !r->stats;   /* with counters shown, rows wait until after them */
+	o.fetch = r->fetch_count;
+	o.visible = tty;
 
-	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0, tap, always_parsed};
+	ReplLimits dflt = {r->timeout, 0, 0, "timeout", NULL, NULL};
+	if (!lim)
+		lim = &dflt;
+	Show s = {r, render_new(&o, r->out), SBUF_INIT, o.color, 0, tap, always_parsed, 0, 0,
+	          lim->rows, 0};
 	EngineSink sink = {&s, show_parsed, show_plan, show_columns, show_row, show_counters,
 	                   show_warning};
 	SuqlStatus st;
@@ -257,9 +343,17 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	if (suql_interrupted) {
 		st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	} else {
-		running_db = engine_db(r->engine);
+		sqlite3 *db = engine_db(r->engine);
+		int old_len = lim->value_bytes > 0
+		              ? sqlite3_limit(db, SQLITE_LIMIT_LENGTH, lim->value_bytes) : -1;
+		running_db = db;
+		alarm_set(lim->seconds);
 		st = engine_exec(r->engine, sql, len, used, &sink, err);
+		alarm_set(0);
 		running_db = NULL;
+		if (old_len >= 0)
+			sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old_len);
+		st = limits_after(lim, st, err);
 		if (st == SUQL_OK && suql_interrupted)
 			st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	}
@@ -270,10 +364,14 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	}
 	/* a failed statement shows the rows it produced before failing, but no empty table */
 	if (st == SUQL_OK || render_rows(s.render) > 0) {
-		if (s.labelled && render_has_columns(s.render))
-			fprintf(r->out, "%sresult:%s\n", s.color ? "\033[1m" : "",
-			        s.color ? "\033[0m" : "");
+		result_label(&s);
 		render_finish(s.render);
+	}
+	if (s.capped) {
+		char *m = xprintf("stopped after %ld row%s, the most shown here (:set %s N changes "
+		                  "it)", s.rows, s.rows == 1 ? "" : "s", lim->rows_setting);
+		show_warning(&s, m);
+		free(m);
 	}
 	if (r->timer)
 		fprintf(r->out, "time: %.3f ms\n", ms);
@@ -341,7 +439,7 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 			break;
 		SuqlErr err = {0};
 		size_t used = 0;
-		SuqlStatus st = run_one(r, sql + start, len - start, &used, NULL, 0, &err);
+		SuqlStatus st = run_one(r, sql + start, len - start, &used, NULL, 0, NULL, &err);
 		if (st != SUQL_OK) {
 			repl_fail(r, where, ln, col, st, &err);
 			if (first == SUQL_OK)
@@ -365,7 +463,14 @@ SuqlStatus repl_run_statement(Repl *r, const char *sql, size_t len, const Engine
                               int always_parsed, SuqlErr *err)
 {
 	size_t used = 0;
-	return run_one(r, sql, len, &used, tap, always_parsed, err);
+	return run_one(r, sql, len, &used, tap, always_parsed, NULL, err);
+}
+
+SuqlStatus repl_run_limited(Repl *r, const char *sql, size_t len, const EngineSink *tap,
+                            int always_parsed, const ReplLimits *lim, SuqlErr *err)
+{
+	size_t used = 0;
+	return run_one(r, sql, len, &used, tap, always_parsed, lim, err);
 }
 
 /* ---- lines into statements ---- */

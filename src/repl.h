@@ -25,6 +25,9 @@
 
 typedef struct Repl Repl;
 
+/* Rows a table holds before it is shown (:set fetch_count; see render_full). */
+#define REPL_FETCH_COUNT 10000
+
 /* The tables and views a user sees (suql's own suql_* tables and SQLite's are hidden):
    columns name, type, sql of sqlite_schema; callers add AND ... and ORDER BY. */
 #define REPL_VISIBLE_TABLES                                                                \
@@ -49,6 +52,8 @@ struct Repl {
 	int stats;            /* show the counters */
 	int timer;
 	int color_ok;         /* colour is allowed (no --no-color, no NO_COLOR) where on a tty */
+	double timeout;       /* seconds a statement may run (:set timeout, --timeout); 0: no limit */
+	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
 
 	int interactive;      /* a person at a terminal: errors do not change the exit status */
 	int bail;             /* stop at the first failing statement */
@@ -107,6 +112,22 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 SuqlStatus repl_run_statement(Repl *r, const char *sql, size_t len, const EngineSink *tap,
                               int always_parsed, SuqlErr *err);
 
+/* The limits of one statement; a zero means none. A statement past its time stops with an
+   error (SUQL_ERROR, status 1), one that reaches its rows stops with a warning and keeps
+   them, and a value longer than value_bytes is an error (SQLite's length limit). setting
+   names the setting that changes them in those messages ("timeout", "chat.timeout"...);
+   rows_setting and value_setting likewise. */
+typedef struct ReplLimits {
+	double seconds;
+	long rows;
+	int value_bytes;
+	const char *setting, *rows_setting, *value_setting;
+} ReplLimits;
+
+/* repl_run_statement under limits (NULL: the session's, :set timeout). */
+SuqlStatus repl_run_limited(Repl *r, const char *sql, size_t len, const EngineSink *tap,
+                            int always_parsed, const ReplLimits *lim, SuqlErr *err);
+
 /* Print an error as "error: [where:line[:col]: ]message" on stderr, and count it toward the
    exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1). col 0:
    the message is not about a place in a statement. */
@@ -123,7 +144,8 @@ int repl_is_secret(const Repl *r, const char *text);
 
 void repl_banner(Repl *r, FILE *f);
 
-/* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). */
+/* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). SIGALRM
+   is the time limit's (installed when a limit is armed). */
 void repl_signals(void);
 
 /* term.c: the interactive loop on a terminal, until :quit or Ctrl-D. */

@@ -73,7 +73,7 @@ reply:
   Here are some restaurants in Cupertino.
 @@ stderr
 error: stdin:9: chat.limit takes a number of rows from 0 (no default LIMIT) to 100000, not 'lots'
-error: stdin:10: unknown setting 'chat.colour' (chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables)
+error: stdin:10: unknown setting 'chat.colour' (chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables, chat.timeout, chat.max_rows, chat.max_value)
 @@ status 1
 @@ requests
 route parse respond
