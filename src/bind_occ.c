@@ -143,7 +143,7 @@ const char *bind_question_problem(int type, const char *s, size_t n, char *buf, 
 	default: break;
 	}
 	if (n > EXEC_QUESTION_MAX) {
-		snprintf(buf, bufsz, "is %zu bytes long; a question may take at most %d", n,
+		snprintf(buf, bufsz, "is %zu bytes long; a question may be at most %d bytes", n,
 		         EXEC_QUESTION_MAX);
 		return buf;
 	}
@@ -159,7 +159,9 @@ SuqlStatus bind_question_error(Exec *ex, const Occ *o, FtKind kind, const char *
                                SuqlErr *err)
 {
 	const char *fn = kind == FT_SUMMARY ? "summary()" : "answer()";
-	const char *hint = "a question is a text, such as answer(reviews, 'is it quiet?')";
+	const char *hint = strstr(problem, "bytes long")
+	                   ? "a question goes into every prompt of its calls: shorten it"
+	                   : "a question is a text, such as answer(reviews, 'is it quiet?')";
 	if (!o || o->qspan.len == 0 || o->qspan.off + o->qspan.len > ex->len)
 		return err_set(err, SUQL_ERROR, "the question of %s %s\nhint: %s", fn, problem, hint);
 	return err_at(err, SUQL_ERROR, ex->sql, ex->len, o->qspan.off, o->qspan.len, hint,
