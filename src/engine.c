@@ -68,6 +68,16 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* SQLite reads a file only when a statement needs it: read the schema now, so that a
+	   file that is not a database (or is damaged) is refused at open, not at every
+	   statement. A database another process holds is not an error here. */
+	sqlite3_busy_timeout(db, (int)(ENGINE_DEFAULT_BUSY * 1000));
+	rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
+		err_set(err, SUQL_IO, "cannot open database %s: %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return NULL;
+	}
 	Engine *e = xcalloc(1, sizeof *e);
 	e->db = db;
 	e->path = xstrdup(path);
@@ -79,6 +89,8 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
 	e->set.times = 1;
+	e->set.busy = ENGINE_DEFAULT_BUSY;
+	sqlite3_busy_timeout(db, (int)(e->set.busy * 1000));
 	udf_register(e);
 	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */
@@ -88,8 +100,10 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 
 void engine_copy_settings(Engine *to, const Engine *from)
 {
-	if (to && from)
+	if (to && from) {
 		to->set = from->set;
+		sqlite3_busy_timeout(to->db, (int)(to->set.busy * 1000));
+	}
 }
 
 void engine_close(Engine *e)
@@ -366,6 +380,17 @@ SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *er
 		e->set.dnf_cap = (int)n;
 		return SUQL_OK;
 	}
+	if (str_ieq(key, "busy_timeout")) {
+		char *end;
+		double d = strtod(value, &end);
+		if (!*value || *end || !(d >= 0 && d <= 86400))
+			return err_set(err, SUQL_USAGE, "busy_timeout is a number of seconds from 0 to "
+			               "86400 (how long to wait for a database another process holds), "
+			               "not '%s'", value);
+		e->set.busy = d;
+		sqlite3_busy_timeout(e->db, (int)(d * 1000));
+		return SUQL_OK;
+	}
 	if (str_ieq(key, "times")) {
 		if (!parse_onoff(value, &b))
 			return err_set(err, SUQL_USAGE, "times takes on or off, not '%s'", value);
@@ -385,4 +410,5 @@ void engine_settings(const Engine *e, SBuf *out)
 	sb_printf(out, "passage_tokens = %d\n", e->set.passage_tokens);
 	sb_printf(out, "dnf_cap = %d\n", e->set.dnf_cap);
 	sb_printf(out, "times = %s\n", e->set.times ? "on" : "off");
+	sb_printf(out, "busy_timeout = %g\n", e->set.busy);
 }

@@ -58,6 +58,7 @@ typedef struct EngineSettings {
 	int passage_tokens;   /* text shown to the model per candidate, in tokens (4 bytes) */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
 	int times;            /* show times in the counters */
+	double busy;          /* seconds to wait for a database another process has locked */
 } EngineSettings;
 
 #define ENGINE_DEFAULT_BATCH 32
@@ -65,6 +66,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
+#define ENGINE_DEFAULT_BUSY 5.0   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
 typedef struct Exec Exec;
@@ -552,7 +554,7 @@ typedef struct Walk {
 	RowSet *found;          /* rows passed in this block so far (with identity) */
 	/* done asks, for the speculation count */
 	long long *log_pos;
-	int *log_call;
+	long long *log_call;    /* wave * 1000003 + first request of the call: one per call */
 	int *log_sent;
 	long nlog, caplog;
 	int wave;

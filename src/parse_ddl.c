@@ -5,10 +5,30 @@
  */
 #include "parse_int.h"
 
+/* A call of a free-text function in a trigger's body: SQLite runs triggers itself, inside
+   every INSERT, UPDATE or DELETE of the table, where answer() and summary() do not exist
+   (and suql's own functions would ask the model row by row, unseen): so CREATE TRIGGER
+   refuses them rather than break each later write. */
+static void trigger_check(Parser *p, Token t)
+{
+	static const char *const FT[] = {"answer", "summary", "suql_answer", "suql_summary",
+	                                 "suql_verify", "suql_atom"};
+	if (t.type != TK_ID || p_peek(p, 1).type != TK_LP)
+		return;
+	for (size_t i = 0; i < sizeof FT / sizeof *FT; i++)
+		if (str_nieq(p->text + t.off, t.len, FT[i]))
+			p_fail_at(p, t, "run the free-text query as its own statement (INSERT ... SELECT "
+			          "answer(...) ...) after the rows are written",
+			          "a trigger cannot call answer() or summary(): SQLite runs it inside "
+			          "every write to the table, where free text cannot be asked");
+}
+
 void p_skip_rest(Parser *p, int allow_semi)
 {
 	for (;;) {
 		Token t = p_tok(p);
+		if (allow_semi)
+			trigger_check(p, t);
 		/* a trigger that ends with END at the end of the text is whole, as a statement
 		   without its ';' at the end of a script is */
 		if (t.type == TK_EOF && allow_semi && !p->complete && p->last_kw != KW_END)

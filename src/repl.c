@@ -198,6 +198,9 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 	}
 	vis_fputs(stderr, msg, VIS_TEXT);   /* messages quote the data and the model */
 	fputc('\n', stderr);
+	if (strstr(msg, "database is locked") && !strstr(msg, "\nhint:"))
+		fputs("hint: another process is writing the database; :set busy_timeout SECONDS "
+		      "waits longer for it\n", stderr);
 	fflush(stderr);
 
 	int code = status == SUQL_LLM ? 3 : 1;
