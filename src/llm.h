@@ -178,6 +178,10 @@ void llm_describe(const Llm *llm, SBuf *out);
 void llm_settings(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
 void llm_cache_describe(Llm *llm, SBuf *out);
+/* A cache that could not be used (at open, or a later read or write failed) leaves the
+   client running without it: this returns why, once, for the session to show as a warning
+   (NULL otherwise); :cache and :llm keep saying it. */
+const char *llm_cache_notice(Llm *llm);
 SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);
 
 /* Counters since the last llm_stats_begin (the statement) and since llm_open (the session). */

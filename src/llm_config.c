@@ -420,6 +420,8 @@ SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err)
 			llm->cache = llm_cache_open(s->cache_path, err);
 			if (!llm->cache)
 				return SUQL_IO;
+			free(llm->cache_why);
+			llm->cache_why = NULL;
 		}
 		s->no_cache = !on;
 	} else {
@@ -469,7 +471,7 @@ void llm_describe(const Llm *llm, SBuf *out)
 		          s->timeout_ms / 1000.0, s->connect_timeout_ms / 1000.0, s->retries);
 	}
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
-	          s->no_cache ? "off" : "on");
+	          s->no_cache ? "off" : llm->cache ? "on" : "off: not usable");
 }
 
 void llm_settings(const Llm *llm, SBuf *out)
@@ -487,7 +489,8 @@ void llm_settings(const Llm *llm, SBuf *out)
 	sb_printf(out, "llm.retries = %d\n", s->retries);
 	sb_printf(out, "llm.backoff = %gs\n", s->backoff_ms / 1000.0);
 	sb_printf(out, "concurrency = %d\n", s->concurrency);
-	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : "on");
+	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : llm->cache ? "on"
+	                                                  : "off (not usable; :cache says why)");
 	free(m);
 	free(u);
 }

@@ -527,6 +527,8 @@ int main(int argc, char **argv)
 		status = 2;
 	} else {
 		status = apply_sets(&cli, &r);
+		if (status == 0)
+			repl_notices(&r);   /* the cache could not be opened, say */
 	}
 	err_clear(&err);
 	if (status == 0) {

@@ -216,6 +216,18 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		r->quit = 1;
 }
 
+void repl_notices(Repl *r)
+{
+	const char *why = r->llm ? llm_cache_notice(r->llm) : NULL;
+	if (!why)
+		return;
+	fflush(r->out);
+	fputs("warning: running without the LLM cache: ", stderr);
+	vis_fputs(stderr, why, VIS_TEXT);
+	fputs(" (results are not kept between sessions; :cache shows this again)\n", stderr);
+	fflush(stderr);
+}
+
 /* ---- one statement ---- */
 
 typedef struct Show {
@@ -379,6 +391,7 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	if (r->timer)
 		fprintf(r->out, "time: %.3f ms\n", ms);
 	fflush(r->out);
+	repl_notices(r);
 	render_free(s.render);
 	sb_free(&s.counters);
 	return st;
@@ -485,6 +498,7 @@ static void run_meta(Repl *r, ReplInput *in, const char *line, size_t n)
 	SuqlStatus st = meta_run(r, l, &err);
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
+	repl_notices(r);
 	free(l);
 	err_clear(&err);
 }
@@ -496,6 +510,7 @@ static void run_line_fn(Repl *r, ReplInput *in, const char *line, size_t n)
 	SuqlStatus st = r->line_fn(r, r->line_ctx, l, &err);
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
+	repl_notices(r);
 	free(l);
 	err_clear(&err);
 }

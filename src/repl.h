@@ -144,6 +144,11 @@ int repl_is_secret(const Repl *r, const char *text);
 
 void repl_banner(Repl *r, FILE *f);
 
+/* Say, once, what the session must know that is not any statement's error (the LLM cache
+   could not be used: llm_cache_notice), as a warning on stderr. The runner calls it after
+   each statement, meta-command and chat line. */
+void repl_notices(Repl *r);
+
 /* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). SIGALRM
    is the time limit's (installed when a limit is armed). */
 void repl_signals(void);
