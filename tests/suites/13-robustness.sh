@@ -161,21 +161,14 @@ run_case() {
 		echo "not ok robust $name"; echo "# @@ setup failed:"; sed 's/^/# /' "$d/setup.out"; return
 	fi
 	[ -f "$d/unchanged" ] && dump "$DB" >"$d/before.sql"
-	url=http://127.0.0.1:9/v1
-	if [ -f "$d/rules" ]; then
-		"$build/llmserver" --port-file "$d/port" --log "$d/log" --rules "$d/rules" \
-			2>"$d/server.err" &
-		SPID=$!
-		n=0
-		while [ ! -s "$d/port" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-		url="http://127.0.0.1:$(cat "$d/port")/v1"
-	fi
+	URL=http://127.0.0.1:9/v1
+	[ -f "$d/rules" ] && llmserver_start "$d" "$d/rules"
 
 	args=$(cat "$d/args")
 	(
 		cd "$d/run" || exit 99
 		if [ -f "$d/rules" ]; then
-			export SUQL_LLM_URL="$url" SUQL_MODEL=test-model
+			export SUQL_LLM_URL="$URL" SUQL_MODEL=test-model
 		fi
 		if [ -f "$d/env" ]; then
 			while IFS= read -r kv; do
