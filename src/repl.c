@@ -66,6 +66,7 @@ static void alarm_set(double seconds)
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_alarm;
 		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;   /* a write to a full pipe goes on; the loops see the flag */
 		sigaction(SIGALRM, &sa, NULL);
 	}
 	struct itimerval t;
@@ -281,6 +282,11 @@ static void show_columns(void *ctx, sqlite3_stmt *st)
 static int show_row(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
+	if (s->max_rows > 0 && s->rows >= s->max_rows) {   /* a row past the limit: stop */
+		s->capped = 1;
+		return 1;
+	}
+	s->rows++;
 	render_row(s->render, st);
 	if (render_full(s->render)) {   /* rows shown in parts: memory stays bounded */
 		result_label(s);
@@ -288,10 +294,6 @@ static int show_row(void *ctx, sqlite3_stmt *st)
 	}
 	if (s->tap && s->tap->row && s->tap->row(s->tap->ctx, st))
 		return 1;
-	if (s->max_rows > 0 && ++s->rows >= s->max_rows) {
-		s->capped = 1;
-		return 1;
-	}
 	return suql_interrupted != 0;
 }
 
