@@ -89,8 +89,7 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
 	e->set.times = 1;
-	e->set.busy = ENGINE_DEFAULT_BUSY;
-	sqlite3_busy_timeout(db, (int)(e->set.busy * 1000));
+	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on db above */
 	udf_register(e);
 	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */

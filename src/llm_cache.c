@@ -163,6 +163,7 @@ LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 	sqlite3 *db = NULL;
 	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	const char *why = NULL;
+	int detail = 0;   /* SQLite's message says more about why */
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(db, 5000);
 		rc = sqlite3_exec(db,
@@ -187,12 +188,13 @@ LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 	                        "(?, ?, ?)", -1, &put, NULL) != SQLITE_OK)) {
 		rc = SQLITE_ERROR;
 		why = "it holds an llm_cache table that is not suql's";
+		detail = 1;
 	}
 	sqlite3_finalize(put);
 	if (rc != SQLITE_OK) {
 		err_set(err, SUQL_IO, "the LLM cache %s cannot be used: %s%s%s", path,
-		        why ? why : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), why && db ? ": " : "",
-		        why && db ? sqlite3_errmsg(db) : "");
+		        why ? why : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), detail ? ": " : "",
+		        detail ? sqlite3_errmsg(db) : "");
 		sqlite3_finalize(get);
 		sqlite3_close(db);
 		return NULL;
