@@ -65,6 +65,14 @@ static void skip_balanced(Parser *p)
 }
 
 /* column-def: name [type] [constraints...] */
+static int starts_column_constraint(Token t)
+{
+	return t.type == TK_ID &&
+	       (t.kw == KW_CONSTRAINT || t.kw == KW_PRIMARY || t.kw == KW_NOT || t.kw == KW_NULL ||
+	        t.kw == KW_UNIQUE || t.kw == KW_CHECK || t.kw == KW_DEFAULT || t.kw == KW_COLLATE ||
+	        t.kw == KW_REFERENCES || t.kw == KW_GENERATED || t.kw == KW_AS);
+}
+
 ColumnDef *p_column_def(Parser *p)
 {
 	ColumnDef *c = P_NEW(p, ColumnDef);
@@ -73,6 +81,11 @@ ColumnDef *p_column_def(Parser *p)
 	c->name = p_expect_nm(p, "a column name");
 	c->type = p_type_name(p, 1);
 	Token ct = p_tok(p);
+	/* the constraints are kept as written, but must start as SQLite's do: a word after
+	   "(n)" or "[]" would join the type name when the translation is read again (found by
+	   the fuzzer: FREE_TEXT[] IMARY KEY printed as TEXT IMARY KEY) */
+	if ((tok_is_id(ct) || ct.type == TK_STRING) && !starts_column_constraint(ct))
+		p_unexpected(p, "a column constraint (PRIMARY KEY, NOT NULL, DEFAULT, ...), ',' or ')'");
 	if (!(ct.type == TK_COMMA || ct.type == TK_RP || ct.type == TK_EOF || ct.type == TK_SEMI)) {
 		size_t s = p_off(p, ct);
 		skip_balanced(p);
