@@ -146,7 +146,7 @@ fixtures: deps
 
 # clang and libFuzzer: wanted by check (the fuzz suite is skipped without them), needed
 # by fuzz.
-check: DEPPKGS += ?clang ?libclang-rt-dev
+check: DEPPKGS += opt:clang opt:libclang-rt-dev
 fuzz: DEPPKGS += clang libclang-rt-dev
 
 FUZZ_SECONDS ?= 60

@@ -3,15 +3,15 @@
 # Used by `make run`, `make check` and .ci/run. Installs as root, or through sudo when
 # available; otherwise says what to install and fails. Does nothing when all are present.
 # Extra packages can be asked for as arguments (scripts/deps.sh clang). An argument
-# written ?NAME is wanted but optional: it is installed along with the others when that is
-# possible, and otherwise only named (what needs it is skipped, e.g. the fuzz suite).
+# written opt:NAME is wanted but optional: it is installed along with the others when that
+# is possible, and otherwise only named (what needs it is skipped, e.g. the fuzz suite).
 set -u
 pkgs="gcc make pkg-config libsqlite3-dev libcurl4-openssl-dev libjansson-dev libedit-dev
 libstemmer-dev libssl-dev sqlite3 tmux groff-base mandoc unzip"
 optional=""
 for a in "$@"; do
 	case $a in
-	\?*) optional="$optional ${a#\?}" ;;
+	opt:*) optional="$optional ${a#opt:}" ;;
 	*) pkgs="$pkgs $a" ;;
 	esac
 done
