@@ -84,8 +84,14 @@ ColumnDef *p_column_def(Parser *p)
 	/* the constraints are kept as written, but must start as SQLite's do: a word after
 	   "(n)" or "[]" would join the type name when the translation is read again (found by
 	   the fuzzer: FREE_TEXT[] IMARY KEY printed as TEXT IMARY KEY) */
-	if ((tok_is_id(ct) || ct.type == TK_STRING) && !starts_column_constraint(ct))
-		p_unexpected(p, "a column constraint (PRIMARY KEY, NOT NULL, DEFAULT, ...), ',' or ')'");
+	if ((tok_is_id(ct) || ct.type == TK_STRING) && !starts_column_constraint(ct)) {
+		/* (SQLite, which has no arrays, reads [] as a name, part of a longer type name) */
+		int array = c->type && c->type->n >= 2 && c->type->text[c->type->n - 1] == ']';
+		p_unexpected(p, array ? "a column constraint (PRIMARY KEY, NOT NULL, DEFAULT, ...), "
+		                        "',' or ')' after an array type (T[])"
+		                      : "a column constraint (PRIMARY KEY, NOT NULL, DEFAULT, ...), "
+		                        "',' or ')'");
+	}
 	if (!(ct.type == TK_COMMA || ct.type == TK_RP || ct.type == TK_EOF || ct.type == TK_SEMI)) {
 		size_t s = p_off(p, ct);
 		skip_balanced(p);
