@@ -97,7 +97,7 @@ TypeName *p_type_name(Parser *p, int column_def)
 		                        t.kw == KW_COLLATE || t.kw == KW_REFERENCES ||
 		                        t.kw == KW_GENERATED || t.kw == KW_AS))
 			break;
-		if (!(tok_is_id(t) || t.type == TK_STRING))
+		if (!(tok_is_id(t) || t.type == TK_STRING) || (column_def && t.type == TK_ARRSUFFIX))
 			break;
 		if (!column_def && words > 0 && p_kw(p, KW_AS))
 			break;
