@@ -6,23 +6,30 @@
 #   make check      install what is missing, build, run every test
 #   make bench      benchmarks (not tests; they print figures)
 #   make eval       answer quality and cost on the shipped benchmarks, with the model configured
-#   make fuzz       libFuzzer over the parser (FUZZ_SECONDS=60 by default)
+#   make fuzz       libFuzzer over every tools/fuzz_*.c target (FUZZ_SECONDS=60 each by
+#                   default; FUZZ_TARGETS=parse,csv picks some)
 #   make install    PREFIX=/usr/local: binary, man page, prompts
 #   make SAN=address,undefined check    the same, built with sanitizers
 #   make READLINE=1 link GNU readline instead of libedit (in build/readline/)
 #
 # Every src/*.c is part of the program; src/main.c holds main(). Every tools/*.c is a
-# separate program linked with the same objects (minus main). Every tests/unit/*.c is a unit
-# test program. New files need no edit here.
+# separate program linked with the same objects (minus main), except tools/fuzz_*.c: those
+# are libFuzzer targets, built only with FUZZ=1 (clang, in build-fuzz/; scripts/fuzz.sh).
+# Every tests/unit/*.c is a unit test program. New files need no edit here.
 
 PREFIX    ?= /usr/local
 CC        ?= cc
 SAN       ?=
+FUZZ      ?= 0
 READLINE  ?= 0
 DEPS      ?= scripts/deps.sh
 
 # Each kind of build has its own directory, so switching never mixes objects.
-ifeq ($(SAN),)
+ifeq ($(FUZZ),1)
+  BUILD    := build-fuzz
+  CC       := clang
+  SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+else ifeq ($(SAN),)
   BUILD    := build
   SANFLAGS :=
 else
@@ -57,6 +64,7 @@ LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS)
              $(BUILD)/obj/prompts_gen.o
 MAINOBJ   := $(BUILD)/obj/main.o
 TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_%.c,$(sort $(wildcard tools/*.c))))
+FUZZERS   := $(patsubst tools/%.c,$(BUILD)/%,$(sort $(wildcard tools/fuzz_*.c)))
 UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
 PROMPTS   := $(sort $(wildcard prompts/*.txt))
 
@@ -66,7 +74,7 @@ else
   PROG := $(BUILD)/suql
 endif
 
-.PHONY: all run check bench eval fuzz install uninstall clean deps fixtures demo
+.PHONY: all run check bench eval fuzz fuzzers install uninstall clean deps fixtures demo
 all: $(PROG) $(TOOLS) $(UNITS) $(BUILD)/demo.db
 
 $(PROG): $(MAINOBJ) $(BUILD)/libsuql.a
@@ -90,6 +98,12 @@ $(BUILD)/obj/prompts_gen.o: $(BUILD)/prompts_gen.c
 
 $(BUILD)/%: tools/%.c $(BUILD)/libsuql.a
 	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
+
+# libFuzzer targets: the library as built with FUZZ=1, plus libFuzzer's main.
+$(BUILD)/fuzz_%: tools/fuzz_%.c $(BUILD)/libsuql.a
+	$(CC) $(ALLCFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
+
+fuzzers: $(FUZZERS)
 
 # The sqllogictest runner hashes results with OpenSSL's MD5.
 $(BUILD)/slt: PKGLIBS += $(shell pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto)
@@ -137,9 +151,13 @@ fixtures: deps
 	$(MAKE) all
 	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh scripts/fixtures.sh
 
+# clang and libFuzzer: wanted by check (the fuzz suite is skipped without them), needed
+# by fuzz.
+check: DEPPKGS += opt:clang opt:libclang-rt-dev
+fuzz: DEPPKGS += clang libclang-rt-dev
+
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	@[ -f scripts/fuzz.sh ] || { echo "make fuzz: scripts/fuzz.sh is missing (it comes with the parser)" >&2; exit 1; }
 	$(MAKE) all
 	SUQL_BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
 
@@ -155,6 +173,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/suql
 
 clean:
-	rm -rf build build-san suql
+	rm -rf build build-san build-fuzz suql
 
 -include $(wildcard $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d)

@@ -1,45 +1,138 @@
 #!/bin/sh
-# libFuzzer over the SUQL front end (`make fuzz`, FUZZ_SECONDS=60 by default).
-# Installs clang when missing, builds tools/fuzz_parse.c with every src/*.c but main.c
-# under -fsanitize=fuzzer,address,undefined into build-fuzz/, seeds a corpus from the
-# sqllogictest and SQL corpora statements (../shared/data, when present), and runs.
-# Crashes are written to build-fuzz/crash-*; the corpus grows in build-fuzz/corpus.
-set -eu
+# libFuzzer over every fuzz target (`make fuzz`; the fuzz suite of `make check` runs it for
+# ten seconds a target). A target is a file tools/fuzz_NAME.c that defines
+# LLVMFuzzerTestOneInput; each is built with clang under -fsanitize=fuzzer,address,undefined
+# (`make FUZZ=1 fuzzers`, objects in build-fuzz/) and run for FUZZ_SECONDS (60 by default).
+#
+#   FUZZ_SECONDS=3600 sh scripts/fuzz.sh        an hour per target
+#   FUZZ_TARGETS=parse,csv sh scripts/fuzz.sh   some targets only (names without fuzz_)
+#   FUZZ_FLAGS="-jobs=2" sh scripts/fuzz.sh     more libFuzzer options
+#
+# Each target keeps its corpus in build-fuzz/NAME/corpus (it grows from run to run) and
+# writes what it finds (crash-*, leak-*, timeout-*, oom-*) to build-fuzz/NAME/. Seeds: the
+# files under tests/fuzz/NAME/ when that directory exists, and for the built-in targets
+# the golden SQL and the SQL corpora (parse), the importer's test files (csv, json).
+# For each target one line says what the run did:
+#     fuzz_parse: 1234567 executions in 60 s, coverage 5678 edges (9012 features), corpus 345, 0 findings
+# The exit status is 1 when any target found something or could not be built, 0 otherwise.
+# With --skip-unavailable (the test suite), a machine without clang and libFuzzer prints a
+# "skip" line and exits 0.
+set -u
 cd "$(dirname "$0")/.."
 : "${FUZZ_SECONDS:=60}"
 : "${SUQL_BUILD:=build}"
+skip_ok=0
+[ "${1:-}" = "--skip-unavailable" ] && skip_ok=1
 out=build-fuzz
-command -v clang >/dev/null 2>&1 || sh scripts/deps.sh clang
-mkdir -p "$out/corpus" "$out/seeds"
-cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Isrc -I$SUQL_BUILD
- $(pkg-config --cflags sqlite3 libcurl jansson 2>/dev/null)
- -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-libs="$(pkg-config --libs sqlite3 libcurl jansson 2>/dev/null) $(pkg-config --libs libedit 2>/dev/null) -lstemmer -lm -lpthread"
-srcs=$(ls src/*.c | grep -v '^src/main.c$')
-if [ ! -f "$SUQL_BUILD/prompts_gen.c" ]; then
-	echo "fuzz: run make first ($SUQL_BUILD/prompts_gen.c is missing)" >&2
+
+unavailable() {
+	if [ "$skip_ok" = 1 ]; then
+		echo "skip fuzz: $1"
+		exit 0
+	fi
+	echo "fuzz: $1" >&2
+	exit 1
+}
+
+command -v clang >/dev/null 2>&1 || unavailable "clang is not installed (sh scripts/deps.sh clang libclang-rt-dev)"
+mkdir -p "$out"
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+	>"$out/probe.c"
+clang -fsanitize=fuzzer -o "$out/probe" "$out/probe.c" >"$out/probe.log" 2>&1 ||
+	unavailable "clang cannot link libFuzzer (install libclang-rt-dev)"
+
+names=""
+for f in tools/fuzz_*.c; do
+	[ -f "$f" ] || continue
+	n=${f#tools/fuzz_}
+	n=${n%.c}
+	if [ -n "${FUZZ_TARGETS:-}" ]; then
+		case ",$(echo "$FUZZ_TARGETS" | tr ' ' ','),"  in *",$n,"*) ;; *) continue ;; esac
+	fi
+	names="$names $n"
+done
+[ -n "$names" ] || { echo "fuzz: no target matches '${FUZZ_TARGETS:-}'" >&2; exit 1; }
+
+# shellcheck disable=SC2086
+bins=$(for n in $names; do printf ' %s/fuzz_%s' "$out" "$n"; done)
+# shellcheck disable=SC2086
+if ! make -s FUZZ=1 $bins >"$out/build.log" 2>&1; then
+	tail -n 30 "$out/build.log" >&2
+	echo "fuzz: the targets did not build (build-fuzz/build.log)" >&2
 	exit 1
 fi
-# shellcheck disable=SC2086
-clang $cflags -o "$out/fuzz_parse" tools/fuzz_parse.c $srcs "$SUQL_BUILD/prompts_gen.c" $libs
+
 shared=${SUQL_SHARED:-../shared}
-if [ -z "$(ls "$out/seeds" 2>/dev/null | head -n 1)" ]; then
-	# seeds: the golden inputs (SUQL forms), our SQLite forms, and the statements of the
-	# sqllogictest and SQL corpora when ../shared/data is there
-	sed -n 's/^>>> //p' tests/golden/*.txt >"$out/golden-inputs.sql"
-	data=""
-	if [ -d "$shared/data" ]; then
-		data="$(find "$shared/data/sqllogictest/test" -name '*.test' | sort)
-		      $shared/data/sql-corpora/spider/spider_dev.sql
-		      $(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql)"
-	fi
+seed() {   # seed NAME DIR: fill DIR with the target's seeds, once
+	sname=$1 sdir=$2
+	[ -n "$(ls "$sdir" 2>/dev/null | head -n 1)" ] && return 0
+	mkdir -p "$sdir"
+	[ -d "tests/fuzz/$sname" ] && cp tests/fuzz/"$sname"/* "$sdir"/ 2>/dev/null
+	case $sname in
+	parse)
+		# the golden inputs (SUQL forms), our SQLite forms, and the statements of the
+		# sqllogictest and SQL corpora when ../shared/data is there
+		sed -n 's/^>>> //p' tests/golden/*.txt >"$out/golden-inputs.sql"
+		data=""
+		if [ -d "$shared/data" ]; then
+			data="$(find "$shared/data/sqllogictest/test" -name '*.test' | sort)
+			      $shared/data/sql-corpora/spider/spider_dev.sql
+			      $(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql)"
+		fi
+		if [ -x "$SUQL_BUILD/corpora" ]; then
+			# shellcheck disable=SC2086
+			"$SUQL_BUILD/corpora" seeds "$sdir" "$out/golden-inputs.sql" \
+				tests/golden/sqlite_forms.sql $data >/dev/null 2>&1
+		else
+			cp "$out/golden-inputs.sql" tests/golden/sqlite_forms.sql "$sdir"/
+		fi ;;
+	csv)
+		# the first byte of an input picks the import's options (tools/fuzz_import.h):
+		# 0 is a plain .csv, 1 a ';' separator
+		for f in tests/import/*/*.csv tests/import/*/*.tsv; do
+			[ -f "$f" ] && { printf '\000'; cat "$f"; } >"$sdir/$(echo "$f" | tr / _)"
+		done ;;
+	json)
+		# 0 is a .json file, 128 (octal 200) a .jsonl file
+		for f in tests/import/*/*.json; do
+			[ -f "$f" ] && { printf '\000'; cat "$f"; } >"$sdir/$(echo "$f" | tr / _)"
+		done
+		for f in tests/import/*/*.jsonl; do
+			[ -f "$f" ] && { printf '\200'; cat "$f"; } >"$sdir/$(echo "$f" | tr / _)"
+		done ;;
+	esac
+	return 0
+}
+
+status=0
+for n in $names; do
+	dir=$out/$n
+	mkdir -p "$dir/corpus"
+	seed "$n" "$dir/seeds"
+	before=$(ls "$dir" | grep -c -E '^(crash|leak|timeout|oom|slow-unit)-')
+	echo "fuzz_$n: running for $FUZZ_SECONDS s" >&2
 	# shellcheck disable=SC2086
-	"$SUQL_BUILD/corpora" seeds "$out/seeds" "$out/golden-inputs.sql" \
-		tests/golden/sqlite_forms.sql $data
-fi
-echo "fuzz: running for $FUZZ_SECONDS seconds" >&2
-cd "$out"
-# FUZZ_FLAGS adds libFuzzer options, e.g. "-fork=1 -ignore_crashes=1" for a long run
-# shellcheck disable=SC2086
-exec ./fuzz_parse -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=10 \
-	-rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} corpus seeds
+	"$out/fuzz_$n" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/" \
+		${FUZZ_FLAGS:-} "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1
+	rc=$?
+	after=$(ls "$dir" | grep -c -E '^(crash|leak|timeout|oom|slow-unit)-')
+	found=$((after - before))
+	[ "$rc" -ne 0 ] && [ "$found" -eq 0 ] && found=1
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -n 1)
+	last=$(grep -E '^#[0-9]+' "$dir/log" | tail -n 1)
+	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	corp=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
+	printf 'fuzz_%s: %s executions in %s s, coverage %s edges (%s features), corpus %s, %d finding%s\n' \
+		"$n" "${execs:-?}" "$FUZZ_SECONDS" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$found" \
+		"$([ "$found" -eq 1 ] || echo s)"
+	if [ "$found" -gt 0 ]; then
+		status=1
+		ls -t "$dir" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | head -n 3 |
+			sed "s|^|  found: $dir/|"
+		grep -E 'ERROR|SUMMARY|round trip|does not parse|takes|abort' "$dir/log" | head -n 5 |
+			sed 's/^/  /'
+	fi
+done
+exit $status

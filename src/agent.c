@@ -163,8 +163,11 @@ static SuqlStatus run_query(Agent *a, Repl *r, const char *sql, AgentRows *rows,
 {
 	agent_rows_init(rows, a->result_bytes, AGENT_CELL_MAX);
 	EngineSink tap = agent_rows_sink(rows);
+	/* a query the model wrote runs unattended: bounded in time, rows and value size */
+	ReplLimits lim = {a->timeout, a->max_rows, (int)a->max_value, "chat.timeout",
+	                  "chat.max_rows", "chat.max_value"};
 	engine_set_readonly(r->engine, 1);
-	SuqlStatus s = repl_run_statement(r, sql, strlen(sql), &tap, 1, err);
+	SuqlStatus s = repl_run_limited(r, sql, strlen(sql), &tap, 1, &lim, err);
 	engine_set_readonly(r->engine, 0);
 	if (s == SUQL_INCOMPLETE)
 		s = SUQL_ERROR;

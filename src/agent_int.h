@@ -19,6 +19,10 @@
 #define AGENT_RESULT_BYTES 8000  /* JSON of the rows shown to the model */
 #define AGENT_CELL_MAX 600       /* one value shown to the model, in bytes */
 #define AGENT_RELAX_MAX 2        /* most relax tries chat.relax allows */
+/* The limits of the queries a model writes (they run unattended): */
+#define AGENT_TIMEOUT 30         /* seconds a query may run */
+#define AGENT_MAX_ROWS 1000      /* rows a query may return, whatever its LIMIT says */
+#define AGENT_MAX_VALUE 1000000  /* bytes one value may take (randomblob(1e9) is refused) */
 
 typedef struct AgentTurn {
 	char *user;          /* what the user typed */
@@ -48,6 +52,9 @@ struct Agent {
 	char *tables;        /* comma-separated names the agent is shown; NULL: every table */
 	char *examples;      /* chat.examples: the file's text, NULL when none */
 	char *examples_path;
+	double timeout;      /* chat.timeout, chat.max_rows, chat.max_value */
+	long max_rows;
+	long max_value;
 
 	/* the model calls of the running turn, for :stats */
 	int calls, cached;

@@ -20,6 +20,9 @@ Agent *agent_of(Repl *r)
 		a->relax = 1;
 		a->context = AGENT_CONTEXT;
 		a->result_bytes = AGENT_RESULT_BYTES;
+		a->timeout = AGENT_TIMEOUT;
+		a->max_rows = AGENT_MAX_ROWS;
+		a->max_value = AGENT_MAX_VALUE;
 		r->agent = a;
 	}
 	return r->agent;
@@ -80,7 +83,10 @@ int agent_active(const Repl *r)
 
 /* ---- settings ---- */
 
-typedef enum { CS_LIMIT, CS_RELAX, CS_CONTEXT, CS_BYTES, CS_TABLES, CS_EXAMPLES } ChatKey;
+typedef enum {
+	CS_LIMIT, CS_RELAX, CS_CONTEXT, CS_BYTES, CS_TABLES, CS_EXAMPLES, CS_TIMEOUT, CS_ROWS,
+	CS_VALUE
+} ChatKey;
 
 static const struct {
 	const char *key;
@@ -89,6 +95,7 @@ static const struct {
 	{"chat.limit", CS_LIMIT}, {"chat.relax", CS_RELAX}, {"chat.context", CS_CONTEXT},
 	{"chat.result_bytes", CS_BYTES}, {"chat.tables", CS_TABLES},
 	{"chat.examples", CS_EXAMPLES},
+	{"chat.timeout", CS_TIMEOUT}, {"chat.max_rows", CS_ROWS}, {"chat.max_value", CS_VALUE},
 };
 #define NCHAT ((int)(sizeof chat_keys / sizeof *chat_keys))
 
@@ -138,7 +145,8 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 		i++;
 	if (i == NCHAT)
 		return err_set(err, SUQL_USAGE, "unknown setting '%s' (chat.limit, chat.relax, "
-		               "chat.context, chat.result_bytes, chat.tables, chat.examples)", key);
+		               "chat.context, chat.result_bytes, chat.tables, chat.examples, "
+		               "chat.timeout, chat.max_rows, chat.max_value)", key);
 	long n;
 	switch (chat_keys[i].k) {
 	case CS_LIMIT:
@@ -172,6 +180,28 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 		break;
 	case CS_EXAMPLES:
 		return set_examples(a, value, err);
+	case CS_TIMEOUT: {
+		char *end;
+		errno = 0;
+		double d = strtod(value, &end);
+		if (!*value || *end || errno || !(d > 0 && d <= 1e6))
+			return err_set(err, SUQL_USAGE, "chat.timeout takes a number of seconds above 0 "
+			               "(a query the model wrote always has a limit), not '%s'", value);
+		a->timeout = d;
+		break;
+	}
+	case CS_ROWS:
+		if (!number(value, 1, 100000000, &n))
+			return err_set(err, SUQL_USAGE, "chat.max_rows takes a number of rows from 1 to "
+			               "100000000, not '%s'", value);
+		a->max_rows = n;
+		break;
+	case CS_VALUE:
+		if (!number(value, 1000, 1000000000, &n))
+			return err_set(err, SUQL_USAGE, "chat.max_value takes a number of bytes from "
+			               "1000 to 1000000000, not '%s'", value);
+		a->max_value = n;
+		break;
 	}
 	return SUQL_OK;
 }
@@ -187,6 +217,9 @@ void agent_settings(const Agent *a, SBuf *out)
 	sb_printf(out, "chat.result_bytes = %zu\n", a->result_bytes);
 	sb_printf(out, "chat.tables = %s\n", a->tables ? a->tables : "all");
 	sb_printf(out, "chat.examples = %s\n", a->examples_path ? a->examples_path : "none");
+	sb_printf(out, "chat.timeout = %g\n", a->timeout);
+	sb_printf(out, "chat.max_rows = %ld\n", a->max_rows);
+	sb_printf(out, "chat.max_value = %ld\n", a->max_value);
 }
 
 /* ---- the dialogue ---- */

@@ -281,8 +281,11 @@ void ast_dump_expr(SBuf *o, const Expr *e)
 	if (e->kind == EX_LITERAL)
 		sb_printf(o, " lit=%d", (int)e->lit);
 	d_int(o, "intab", e->in_table);
+	/* answer() and summary() are known by their kind; the name's case as written (the
+	   printers write them in lower case) is not part of the tree */
 	if (!(e->kind == EX_LITERAL && e->lit != LIT_INTEGER && e->lit != LIT_FLOAT &&
-	      e->lit != LIT_STRING && e->lit != LIT_BLOB))
+	      e->lit != LIT_STRING && e->lit != LIT_BLOB) && e->kind != EX_ANSWER &&
+	    e->kind != EX_SUMMARY)
 		d_name(o, "n", e->name);
 	d_name(o, "t", e->table);
 	d_name(o, "s", e->schema);

@@ -419,10 +419,10 @@ static int count_cores(void *ctx, SelectCore *c)
 
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 {
-	(void)err;
 	Stmt *st = ex->ast->stmt;
 	Bind bd = {0};
 	bd.ex = ex;
+	bd.err = err;
 	bd.exec = 1;
 	bd.pos = POS_OTHER;
 	/* blocks never move once made: room for every core of the statement */
@@ -491,5 +491,5 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 		break;
 	}
 	free(bd.with);
-	return SUQL_OK;
+	return bd.st;
 }

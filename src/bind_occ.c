@@ -7,6 +7,7 @@
  */
 #include "exec_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,109 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 	}
 }
 
+/* ---- questions ---- */
+
+const char *bind_question_problem(int type, const char *s, size_t n, char *buf, size_t bufsz)
+{
+	switch (type) {
+	case SQLITE_NULL: return "is NULL";
+	case SQLITE_BLOB: return "is a blob, not text";
+	case SQLITE_INTEGER:
+	case SQLITE_FLOAT: return "is a number, not text";
+	default: break;
+	}
+	if (n > EXEC_QUESTION_MAX) {
+		snprintf(buf, bufsz, "is %zu bytes long; a question may be at most %d bytes", n,
+		         EXEC_QUESTION_MAX);
+		return buf;
+	}
+	if (memchr(s, 0, n))
+		return "holds a NUL byte";
+	size_t i = 0;
+	while (i < n && strchr(" \t\r\n\f\v", s[i]))
+		i++;
+	return i == n ? "is empty" : NULL;
+}
+
+SuqlStatus bind_question_error(Exec *ex, const Occ *o, FtKind kind, const char *problem,
+                               SuqlErr *err)
+{
+	const char *fn = kind == FT_SUMMARY ? "summary()" : "answer()";
+	const char *hint = strstr(problem, "bytes long")
+	                   ? "a question goes into every prompt of its calls: shorten it"
+	                   : "a question is a text, such as answer(reviews, 'is it quiet?')";
+	if (!o || o->qspan.len == 0 || o->qspan.off + o->qspan.len > ex->len)
+		return err_set(err, SUQL_ERROR, "the question of %s %s\nhint: %s", fn, problem, hint);
+	return err_at(err, SUQL_ERROR, ex->sql, ex->len, o->qspan.off, o->qspan.len, hint,
+	              "the question of %s %s", fn, problem);
+}
+
+static int constant_cb(void *ctx, Expr *e)
+{
+	(void)ctx;
+	switch (e->kind) {
+	case EX_LITERAL: case EX_UNARY: case EX_BINARY: case EX_LIKE: case EX_BETWEEN:
+	case EX_ISNULL: case EX_CAST: case EX_CASE: case EX_COLLATE:
+		return e->select ? AST_STOP : AST_CONTINUE;
+	case EX_IN:
+		return e->select || e->in_table ? AST_STOP : AST_CONTINUE;
+	default:
+		return AST_STOP;   /* columns, parameters, functions, subqueries, SUQL forms */
+	}
+}
+
+/* The question q of a new occurrence: its text when it is a constant (a literal, or an
+   expression of literals that SQLite evaluates now), NULL when it comes with each row
+   (checked then, udf.c). A constant that is no question is an error (bd->st). */
+static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
+{
+	Exec *ex = bd->ex;
+	char buf[96];
+	const char *problem = NULL;
+	char *text = NULL;
+	if (q->kind == EX_LITERAL) {
+		int type = q->lit == LIT_STRING ? SQLITE_TEXT : q->lit == LIT_NULL ? SQLITE_NULL
+		           : q->lit == LIT_BLOB ? SQLITE_BLOB : q->lit == LIT_INTEGER ||
+		             q->lit == LIT_FLOAT || q->lit == LIT_TRUE || q->lit == LIT_FALSE
+		           ? SQLITE_INTEGER : SQLITE_TEXT;
+		text = type == SQLITE_TEXT ? bind_literal(ex, b, q) : NULL;
+		if (type == SQLITE_TEXT && !text)   /* CURRENT_DATE and the like */
+			return NULL;
+		problem = bind_question_problem(type, text, text ? strlen(text) : 0, buf, sizeof buf);
+	} else if ((text = bind_literal(ex, b, q)) != NULL) {   /* "a string" */
+		problem = bind_question_problem(SQLITE_TEXT, text, strlen(text), buf, sizeof buf);
+	} else {
+		AstVisitor v = {0};
+		v.expr = constant_cb;
+		if (ast_visit_expr(q, &v) == AST_STOP)
+			return NULL;
+		Printer *pr = print_new(PRINT_SQL, NULL, NULL, 0);
+		print_raw(pr, "SELECT typeof(v), v FROM (SELECT (");
+		print_expr(pr, q);
+		print_raw(pr, ") AS v)");
+		sqlite3_stmt *st;
+		exec_bound(ex, 1);
+		if (sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW) {
+			int type = sqlite3_column_type(st, 1);
+			const char *t = type == SQLITE_TEXT ? (const char *)sqlite3_column_text(st, 1) : "";
+			size_t n = type == SQLITE_TEXT ? (size_t)sqlite3_column_bytes(st, 1) : 0;
+			problem = bind_question_problem(type, t, n, buf, sizeof buf);
+			if (!problem)
+				text = arena_strndup(ex->a, t, n);
+		}
+		sqlite3_finalize(st);
+		exec_bound(ex, 0);
+		print_free(pr);
+	}
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err)
+			bd->st = bind_question_error(ex, o, kind, problem, bd->err);
+		return NULL;
+	}
+	return text;
+}
+
 int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
                     Expr **exp, int nexp, int pg, OccPos pos, int skel, int in_agg, int pocc,
                     int rcol)
@@ -147,7 +251,8 @@ int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 	o->result_col = rcol;
 	o->in_agg = in_agg;
 	o->parent_occ = pocc;
-	o->atom = kind == FT_VERIFY && skel && pos == POS_WHERE;
+	if (ans->right)
+		o->qspan = ans->right->span;
 	Sig s = {0};
 	s.kind = kind;
 	s.pg = pg;
@@ -162,8 +267,11 @@ int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 		bind_arg(ex, b, o, &s);
 	else
 		s.list = -1;
-	char *q = kind == FT_SUMMARY ? NULL : bind_literal(ex, b, ans->right);
+	char *q = kind == FT_SUMMARY ? NULL : bind_question(bd, b, &ex->occ[id], kind, ans->right);
 	o = &ex->occ[id];
+	/* an atom is walked per candidate with one question; one that comes with each row is
+	   a free-text leaf, evaluated per row */
+	o->atom = kind == FT_VERIFY && skel && pos == POS_WHERE && q;
 	if (kind == FT_SUMMARY || q) {
 		s.question = q ? xstrdup(q) : NULL;
 		o->sig = sig_intern(ex, &s);

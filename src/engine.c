@@ -77,6 +77,18 @@ SuqlStatus engine_refused(Engine *e, SuqlErr *err)
 	               "and statements here may only read it");
 }
 
+/* SQLite's progress handler, every 1000 instructions of any statement: stops it at Ctrl-C
+   or the time limit, also when the statement started after the signal (sqlite3_interrupt
+   reaches only the statements running then), and stops a bounded count (exec_count) that
+   has run its course. */
+static int on_progress(void *ctx)
+{
+	Engine *e = ctx;
+	if (suql_interrupted)
+		return 1;
+	return e->steps_left > 0 && --e->steps_left == 0;
+}
+
 Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 {
 	return engine_open_mode(path, llm, 0, err);
@@ -93,6 +105,16 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* SQLite reads a file only when a statement needs it: read the schema now, so that a
+	   file that is not a database (or is damaged) is refused at open, not at every
+	   statement. A database another process holds is not an error here. */
+	sqlite3_busy_timeout(db, (int)(ENGINE_DEFAULT_BUSY * 1000));
+	rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
+		err_set(err, SUQL_IO, "cannot open database %s: %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return NULL;
+	}
 	Engine *e = xcalloc(1, sizeof *e);
 	e->db = db;
 	e->path = xstrdup(path);
@@ -104,7 +126,9 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
 	e->set.times = 1;
+	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on db above */
 	udf_register(e);
+	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */
 	sqlite3_exec(db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
 	return e;
@@ -112,8 +136,10 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 
 void engine_copy_settings(Engine *to, const Engine *from)
 {
-	if (to && from)
+	if (to && from) {
 		to->set = from->set;
+		sqlite3_busy_timeout(to->db, (int)(to->set.busy * 1000));
+	}
 }
 
 void engine_close(Engine *e)
@@ -406,6 +432,17 @@ SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *er
 		e->set.dnf_cap = (int)n;
 		return SUQL_OK;
 	}
+	if (str_ieq(key, "busy_timeout")) {
+		char *end;
+		double d = strtod(value, &end);
+		if (!*value || *end || !(d >= 0 && d <= 86400))
+			return err_set(err, SUQL_USAGE, "busy_timeout is a number of seconds from 0 to "
+			               "86400 (how long to wait for a database another process holds), "
+			               "not '%s'", value);
+		e->set.busy = d;
+		sqlite3_busy_timeout(e->db, (int)(d * 1000));
+		return SUQL_OK;
+	}
 	if (str_ieq(key, "times")) {
 		if (!parse_onoff(value, &b))
 			return err_set(err, SUQL_USAGE, "times takes on or off, not '%s'", value);
@@ -425,4 +462,5 @@ void engine_settings(const Engine *e, SBuf *out)
 	sb_printf(out, "passage_tokens = %d\n", e->set.passage_tokens);
 	sb_printf(out, "dnf_cap = %d\n", e->set.dnf_cap);
 	sb_printf(out, "times = %s\n", e->set.times ? "on" : "off");
+	sb_printf(out, "busy_timeout = %g\n", e->set.busy);
 }

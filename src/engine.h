@@ -71,7 +71,7 @@ void engine_set_readonly(Engine *e, int on);
 
 /* Engine settings for :set; unknown keys are an error. Keys (doc/engine.md):
    optimize on|off|passage, batch N, budget N (0: none), passage_tokens N, dnf_cap N,
-   times on|off. engine_settings writes "key = value" lines. */
+   times on|off, busy_timeout SECONDS. engine_settings writes "key = value" lines. */
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
 void engine_settings(const Engine *e, SBuf *out);
 /* :enum: the stored ENUM mappings (suql_enum_map), one a line: "table.column 'literal' ->

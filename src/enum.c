@@ -388,11 +388,23 @@ static void migrate_map(sqlite3 *db)
 		             NULL, NULL);
 }
 
+/* A mapping that could not be stored (a read-only or locked database, a full disk) serves
+   this statement only, and the statement says so. */
+static void store_failed(Exec *ex, const EnumCmp *c, const EnumLit *l)
+{
+	char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it serves "
+	                  "this statement only", l->text, c->table, c->column, sqlite3_errmsg(ex->db));
+	exec_warn(ex, m);
+	free(m);
+}
+
 static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 {
 	migrate_map(ex->db);
-	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK)
-		return;   /* a read-only database: the mapping serves this statement only */
+	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
+		store_failed(ex, c, l);
+		return;
+	}
 	SBuf b = SBUF_INIT;
 	sb_putc(&b, '[');
 	for (int i = 0; i < l->nvals; i++) {
@@ -412,8 +424,11 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 		sqlite3_bind_text(st, 4, sb_str(&b), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, sig, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, llm_model_id(ex->llm), -1, SQLITE_STATIC);
-		sqlite3_step(st);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			store_failed(ex, c, l);
 		sqlite3_finalize(st);
+	} else {
+		store_failed(ex, c, l);
 	}
 	free(sig);
 	sb_free(&b);

@@ -267,7 +267,12 @@ static void print_table(EvalReport *r, const EvalConfig *cfg, const char *sql)
 		fprintf(stderr, "error: the summary: %s\n", sqlite3_errmsg(r->mem));
 		return;
 	}
-	RenderOpts o = {cfg->mode, cfg->headers, "-", isatty(fileno(stdout)), 0, 0, 0};
+	RenderOpts o = {0};
+	o.mode = cfg->mode;
+	o.headers = cfg->headers;
+	o.nullvalue = "-";
+	o.unicode = isatty(fileno(stdout));
+	o.visible = o.unicode;
 	Render *rd = render_new(&o, stdout);
 	render_columns(rd, st);
 	while (sqlite3_step(st) == SQLITE_ROW)

@@ -58,6 +58,7 @@ typedef struct EngineSettings {
 	int passage_tokens;   /* text shown to the model per candidate, in tokens (4 bytes) */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
 	int times;            /* show times in the counters */
+	double busy;          /* seconds to wait for a database another process has locked */
 } EngineSettings;
 
 #define ENGINE_DEFAULT_BATCH 32
@@ -65,6 +66,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
+#define ENGINE_DEFAULT_BUSY 5.0   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
 typedef struct Exec Exec;
@@ -86,6 +88,8 @@ struct Engine {
 	int ntabs, captabs;
 	long long tabs_key[3];
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	long steps_left;        /* >0: thousands of SQLite instructions the running statement
+	                           may still take (a bounded count, exec_count) */
 };
 
 /* ---- what is asked: signatures ---- */
@@ -185,6 +189,7 @@ typedef struct Block {
 	Expr *relaxed;        /* budget phase: the WHERE with what needs the model dropped */
 	int relaxed_set;
 	int guessed;          /* from_rows is the product of its tables' sizes */
+	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
 	long long *acount;    /* budget phase: each unit's count */
 	int anunits;
 	int executed;
@@ -223,7 +228,8 @@ typedef struct Occ {
 	int result_col;       /* POS_SELECT: which result column */
 	int in_agg;           /* inside an aggregate or window function */
 	int parent_occ;       /* inside another occurrence's argument: that one; else -1 */
-	int atom;             /* a verify atom standing in the WHERE skeleton */
+	int atom;             /* a verify atom standing in the WHERE skeleton (literal question) */
+	AstSpan qspan;        /* the question as written: errors about its value point at it */
 	int mode;             /* OccMode, read by the SQL functions */
 	OccPlan plan;
 	/* the argument's origin, when it is a column */
@@ -402,8 +408,15 @@ void exec_fail(Exec *ex, SuqlStatus st, const char *msg);
 void exec_warn(Exec *ex, const char *msg);
 /* A reply the model gave for one value could not be read (reply: what it said). */
 void exec_unread(Exec *ex, int sig, const char *reply);
-/* Run one SQL text and read one integer (count(*)); -1 on error. */
+/* Run one SQL text and read one integer (count(*)); -1 on error, EXEC_COUNT_CUT when it
+   took more than EXEC_COUNT_STEPS SQLite instructions and was stopped (planning never
+   runs an unbounded query: an endless recursive CTE, a large cross join). */
 long long exec_count(Exec *ex, const char *sql);
+/* Bound (on) or unbound (off) the statements the planner runs next to EXEC_COUNT_STEPS
+   instructions each: a bounded one is stopped (SQLITE_INTERRUPT) past it. */
+void exec_bound(Exec *ex, int on);
+#define EXEC_COUNT_CUT (-2)
+#define EXEC_COUNT_STEPS 50000000L   /* about half a second */
 /* The error of a statement the engine made: the SQLite message, or the function's. */
 SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 
@@ -414,6 +427,8 @@ typedef struct Bind {
 	int nwith, capwith;
 	int exec;             /* the blocks run (0 inside CREATE VIEW) */
 	OccPos pos;           /* where in the parent block a subquery being bound stands */
+	SuqlErr *err;         /* the first error found (a question that cannot be one) */
+	SuqlStatus st;
 } Bind;
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err);
 void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top);
@@ -429,6 +444,16 @@ int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 char *bind_literal(Exec *ex, int b, const Expr *e);
 /* Column name's index in a scope item, -1 absent, -2 the item's names are unknown, -3 rowid */
 int bind_item_col(Exec *ex, Block *b, ScopeItem *it, const char *name);
+/* The longest question, in bytes: a question goes into every prompt of its calls, so its
+   length is a cost (documented with answer() in the manual). */
+#define EXEC_QUESTION_MAX 4000
+/* What makes a value (SQLite type, text) unusable as a question ("is NULL", "is empty"...),
+   or NULL when it is a question. The text is in buf or static. */
+const char *bind_question_problem(int type, const char *s, size_t n, char *buf, size_t bufsz);
+/* The error about occurrence o's question: at the question in the statement (none for the
+   self-contained forms, o NULL). */
+SuqlStatus bind_question_error(Exec *ex, const Occ *o, FtKind kind, const char *problem,
+                               SuqlErr *err);
 /* Replace every occurrence's node by its function call (statement or standalone form). */
 void bind_mutate(Exec *ex);
 /* Resolve an unqualified or qualified column in block b: the item index, or -1; *blk is
@@ -550,7 +575,7 @@ typedef struct Walk {
 	RowSet *found;          /* rows passed in this block so far (with identity) */
 	/* done asks, for the speculation count */
 	long long *log_pos;
-	int *log_call;
+	long long *log_call;    /* wave * 1000003 + first request of the call: one per call */
 	int *log_sent;
 	long nlog, caplog;
 	int wave;

@@ -50,6 +50,19 @@ static char *cut_at_word(const char *s, size_t budget)
 	return xstrndup(s, k);
 }
 
+typedef struct PsgRank {
+	double sc;
+	size_t i;
+} PsgRank;
+
+static int by_rank(const void *a, const void *b)
+{
+	const PsgRank *x = a, *y = b;
+	if (x->sc != y->sc)
+		return x->sc < y->sc ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out)
 {
 	char **p;
@@ -71,15 +84,15 @@ size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out)
 		for (size_t i = 0; i < np; i++)
 			text_terms(p[i], strlen(p[i]), &pt[i]);
 		text_bm25(&q, pt, np, sc);
-		/* matching passages by score (stable), then the others in order */
-		for (size_t i = 1; i < np; i++) {
-			size_t x = order[i], j = i;
-			while (j > 0 && sc[order[j - 1]] < sc[x]) {
-				order[j] = order[j - 1];
-				j--;
-			}
-			order[j] = x;
-		}
+		/* matching passages by score (stable), then the others in order: a sort, since a
+		   long value has many passages */
+		PsgRank *rk = xmalloc(np * sizeof *rk);
+		for (size_t i = 0; i < np; i++)
+			rk[i] = (PsgRank){sc[i], i};
+		qsort(rk, np, sizeof *rk, by_rank);
+		for (size_t i = 0; i < np; i++)
+			order[i] = rk[i].i;
+		free(rk);
 		for (size_t i = 0; i < np; i++)
 			text_terms_free(&pt[i]);
 		free(pt);
@@ -218,7 +231,7 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 	int *open = xmalloc(((size_t)ex->nsigs + 1) * sizeof *open);   /* per signature */
 	for (int i = 0; i <= ex->nsigs; i++)
 		open[i] = -1;
-	for (int i = 0; i < n && !r.stop; i++) {
+	for (int i = 0; i < n && !r.stop && !suql_interrupted; i++) {
 		Req *q = &reqs[i];
 		if (q->state != 0)
 			continue;
@@ -267,7 +280,9 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 	}
 	free(open);
 	SuqlStatus st = SUQL_OK;
-	if (ncalls > 0 && !r.stop) {
+	if (suql_interrupted)   /* while the passages were picked */
+		st = err_set(err, SUQL_INTERRUPT, "interrupted");
+	else if (ncalls > 0 && !r.stop) {
 		LlmCall **cp = xmalloc((size_t)ncalls * sizeof *cp);
 		for (int i = 0; i < ncalls; i++)
 			cp[i] = &calls[i].c;

@@ -75,6 +75,10 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 		for (long long p = 0; p < w.n && st == SUQL_OK; p++) {
 			if (k_limit >= 0 && nask >= k_limit)
 				break;
+			if (suql_interrupted) {
+				st = err_set(err, SUQL_INTERRUPT, "interrupted");
+				break;
+			}
 			long long c = w.order[p];
 			size_t len;
 			int failed;

@@ -88,7 +88,10 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 		text_terms_free(&q);
 		return SUQL_OK;
 	}
-	long long *df = xcalloc((size_t)q.n, sizeof *df);
+	TextQuery tq;   /* each passage counted in one pass (text.h) */
+	text_query_init(&tq, &q);
+	long long *df = xcalloc((size_t)tq.n + 1, sizeof *df);
+	int *ix = xmalloc(((size_t)tq.n + 1) * sizeof *ix), *tf = xmalloc(((size_t)tq.n + 1) * sizeof *tf);
 	double npass = 0, totlen = 0;
 	SuqlStatus st = SUQL_OK;
 	for (int pass = 0; pass < 2 && st == SUQL_OK; pass++) {
@@ -113,21 +116,18 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 			for (size_t i = 0; i < np; i++) {
 				TextTerms t = TEXT_TERMS_INIT;
 				text_terms(p[i], strlen(p[i]), &t);
+				int m = text_query_count(&tq, &t, ix, tf);
 				if (pass == 0) {
 					npass++;
 					totlen += t.n;
-					for (int j = 0; j < q.n; j++)
-						df[j] += text_terms_has(&t, q.v[j]);
+					for (int j = 0; j < m; j++)
+						df[ix[j]]++;
 				} else {
 					double sc = 0;
-					for (int j = 0; j < q.n; j++) {
-						int tf = 0;
-						for (int m = 0; m < t.n; m++)
-							tf += strcmp(t.v[m], q.v[j]) == 0;
-						if (!tf || !df[j])
-							continue;
-						double idf = log((npass - df[j] + 0.5) / (df[j] + 0.5) + 1.0);
-						sc += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * t.n / avg));
+					for (int j = 0; j < m; j++) {
+						long long d = df[ix[j]];
+						double idf = log((npass - d + 0.5) / (d + 0.5) + 1.0);
+						sc += idf * tf[j] * 2.2 / (tf[j] + 1.2 * (0.25 + 0.75 * t.n / avg));
 					}
 					if (sc > best)
 						best = sc;
@@ -145,6 +145,9 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 		}
 	}
 	free(df);
+	free(ix);
+	free(tf);
+	text_query_free(&tq);
 	text_terms_free(&q);
 	return st;
 }

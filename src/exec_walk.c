@@ -139,7 +139,8 @@ static void log_ask(Walk *w, long long c, const Req *r)
 		w->log_sent = xrealloc(w->log_sent, (size_t)w->caplog * sizeof *w->log_sent);
 	}
 	w->log_pos[w->nlog] = w->pos[c];
-	w->log_call[w->nlog] = w->wave * 1000003 + r->call;
+	/* a request's index in its wave is below batch x concurrency (at most 65536) */
+	w->log_call[w->nlog] = (long long)w->wave * 1000003 + r->call;
 	w->log_sent[w->nlog] = r->sent;
 	w->nlog++;
 }

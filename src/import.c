@@ -300,7 +300,8 @@ static void order_by_file(Imp *im)
 		newpos[i] = pos;
 		sorted[pos] = im->cols[i];
 	}
-	memcpy(im->cols, sorted, (size_t)im->ncols * sizeof *sorted);
+	if (im->ncols)
+		memcpy(im->cols, sorted, (size_t)im->ncols * sizeof *sorted);
 	for (int i = 0; i < im->nfmap; i++)
 		im->fmap[i] = newpos[im->fmap[i]];
 	free(sorted);
@@ -326,6 +327,12 @@ static SuqlStatus create_table(Imp *im, SuqlErr *err)
 	sb_puts(&b, ")");
 	SuqlStatus s = exec_sql(im->db, b.s, err);
 	sb_free(&b);
+	if (s != SUQL_OK) {   /* e.g. more columns than SQLite allows */
+		char *m = err->msg;
+		err->msg = NULL;
+		err_set(err, s, "%s: cannot create table %s: %s", im->r.name, im->table, m);
+		free(m);
+	}
 	return s;
 }
 
@@ -448,6 +455,9 @@ static SuqlStatus run(Imp *im, SuqlErr *err)
 			return SUQL_ERROR;
 		if (r->fmt != IMPORT_CSV && r->recno == 0)
 			return err_set(err, SUQL_ERROR, "%s:1: no rows (an empty JSON array)", r->name);
+		if (im->ncols == 0)
+			return err_set(err, SUQL_ERROR, "%s:1: no columns: every record is an empty "
+			               "object", r->name);
 		for (int i = 0; i < im->ncols; i++) {
 			ImpCol *c = &im->cols[i];
 			if (c->declared && !c->in_file)
@@ -524,6 +534,19 @@ SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t
 	if (i == len || (len == 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0))
 		return err_set(err, SUQL_ERROR, "%s:1: empty file", name);
 	char delim = opt->delim ? opt->delim : str_ieq(extension(name), "tsv") ? '\t' : ',';
+	const char *nul = memchr(data, 0, len);
+	if (nul) {
+		/* SQLite would keep the bytes, but every function and display stops at a NUL:
+		   the value would read as cut short, so the file is refused where it holds one */
+		ImpReader r;
+		imp_reader_init(&r, name, data, len, fmt, delim);
+		ImpPos start = {0, 1, 0};
+		SuqlStatus s = imp_error(err, &r, imp_pos_advance(&r, start, (size_t)(nul - data)), 1,
+		                         "a NUL byte: suql imports text, and SQLite would cut the "
+		                         "value short here (a UTF-16 file must be converted to UTF-8)");
+		imp_reader_free(&r);
+		return s;
+	}
 
 	Imp im = {0};
 	im.db = db;

@@ -88,9 +88,23 @@ SuqlStatus imp_error(SuqlErr *err, const ImpReader *r, ImpPos p, int with_col,
 	if (lend > p.lstart && r->buf[lend - 1] == '\r')
 		lend--;
 	size_t off = p.off > lend ? lend - p.lstart : p.off - p.lstart;
-	err_at(err, SUQL_ERROR, r->buf + p.lstart, lend - p.lstart, off, 1, NULL, "%s", msg);
+	/* the line as shown: a NUL byte (which would end the message) as the symbol for NUL,
+	   one character like the byte, so the caret and the column stay right */
+	SBuf ln = SBUF_INIT;
+	size_t at = off;
+	for (size_t i = p.lstart; i < lend; i++) {
+		if (r->buf[i]) {
+			sb_putc(&ln, r->buf[i]);
+			continue;
+		}
+		sb_puts(&ln, "\xE2\x90\x80");
+		if (i - p.lstart < off)
+			at += 2;
+	}
+	err_at(err, SUQL_ERROR, sb_str(&ln), ln.len, at, 1, NULL, "%s", msg);
 	int line, col;
-	err_linecol(r->buf + p.lstart, lend - p.lstart, off, &line, &col);
+	err_linecol(sb_str(&ln), ln.len, at, &line, &col);
+	sb_free(&ln);
 	const char *rest = strstr(err->msg, ": ");
 	char *full = xprintf("%s:%ld:%d: %s", r->name, p.line, col, rest ? rest + 2 : msg);
 	free(err->msg);

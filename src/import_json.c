@@ -71,7 +71,20 @@ static int parse_record(ImpReader *r, ImpPos p, size_t len, SuqlErr *err)
 {
 	json_error_t je;
 	json_decref(r->obj);
-	r->obj = json_loadb(r->buf + p.off, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	r->obj = json_loadb(r->buf + p.off, len, JSON_DECODE_ANY, &je);
+	if (!r->obj && strstr(je.text, "\\u0000")) {
+		/* a NUL inside a string: SQLite would keep the bytes, but every function and
+		   display stops at the NUL, so the value would read as cut short */
+		const char *t = r->buf + p.off;
+		size_t end = je.position > 0 && (size_t)je.position <= len ? (size_t)je.position : len;
+		size_t at = 0;
+		for (size_t i = 0; i <= end && i + 6 <= len; i++)
+			if (memcmp(t + i, "\\u0000", 6) == 0)
+				at = i;
+		ImpPos e = imp_pos_advance(r, p, p.off + at);
+		return imp_error(err, r, e, 1, "a NUL character (\\u0000) in a string: SQLite "
+		                 "would cut the text short there; remove it"), -1;
+	}
 	if (!r->obj) {
 		size_t at = error_offset(r->buf + p.off, len, &je);
 		ImpPos e = imp_pos_advance(r, p, p.off + at);

@@ -48,12 +48,11 @@ Llm *llm_open(const LlmConfig *cfg, SuqlErr *err)
 		llm_close(llm);
 		return NULL;
 	}
-	if (!llm->s.no_cache) {
-		llm->cache = llm_cache_open(llm->s.cache_path, err);
-		if (!llm->cache) {
-			llm_close(llm);
-			return NULL;
-		}
+	if (!llm->s.no_cache) {   /* a cache that cannot be used: run without it, and say so */
+		SuqlErr cerr = {0};
+		llm->cache = llm_cache_open(llm->s.cache_path, &cerr);
+		if (!llm->cache)
+			llm->cache_why = cerr.msg;
 	}
 	llm->rng = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
 	llm_relabel(llm);
@@ -66,6 +65,7 @@ void llm_close(Llm *llm)
 		return;
 	llm_http_close(llm);
 	llm_cache_close(llm->cache);
+	free(llm->cache_why);
 	llm_memo_free(llm->memo);
 	llmp_free(llm);
 	llm_settings_free(&llm->s);
@@ -659,8 +659,16 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		free(jobs[i]);
 	}
 	free(jobs);
-	if (llm->cache)
+	if (llm->cache) {
 		llm_cache_flush(llm->cache);
+		if (llm_cache_failure(llm->cache)) {   /* given up: the session goes on without */
+			free(llm->cache_why);
+			llm->cache_why = xstrdup(llm_cache_failure(llm->cache));
+			llm->cache_told = 0;
+			llm_cache_close(llm->cache);
+			llm->cache = NULL;
+		}
+	}
 
 	if (st == SUQL_INTERRUPT || suql_interrupted)
 		st = err_set(err, SUQL_INTERRUPT, "interrupted");
@@ -685,11 +693,21 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 	return st;
 }
 
+const char *llm_cache_notice(Llm *llm)
+{
+	if (!llm || !llm->cache_why || llm->cache_told)
+		return NULL;
+	llm->cache_told = 1;
+	return llm->cache_why;
+}
+
 void llm_cache_describe(Llm *llm, SBuf *out)
 {
 	const LlmCounts *t = &llm->sess.total;
 	if (!llm->cache) {
 		sb_printf(out, "cache        off (%s)\n", llm->s.cache_path ? llm->s.cache_path : "");
+		if (llm->cache_why && !llm->s.no_cache)
+			sb_printf(out, "             not usable: %s\n", llm->cache_why);
 		sb_printf(out, "hits         %ld this session (from this session's memory)\n",
 		          t->cache_hits);
 		return;

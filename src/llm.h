@@ -210,6 +210,10 @@ void llm_describe(const Llm *llm, SBuf *out);
 void llm_settings(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
 void llm_cache_describe(Llm *llm, SBuf *out);
+/* A cache that could not be used (at open, or a later read or write failed) leaves the
+   client running without it: this returns why, once, for the session to show as a warning
+   (NULL otherwise); :cache and :llm keep saying it. */
+const char *llm_cache_notice(Llm *llm);
 SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);
 
 /* A status line's view of the model's work (the REPL draws one at a terminal): while the

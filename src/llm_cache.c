@@ -141,6 +141,7 @@ struct LlmCache {
 	char *path;
 	Pending *q;
 	int nq, capq;
+	char *failure;       /* llm_cache_failure */
 };
 
 char *llm_cache_default_path(void)
@@ -161,6 +162,8 @@ LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 	}
 	sqlite3 *db = NULL;
 	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	const char *why = NULL;
+	int detail = 0;   /* SQLite's message says more about why */
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(db, 5000);
 		rc = sqlite3_exec(db,
@@ -173,18 +176,46 @@ LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 			" created INTEGER NOT NULL DEFAULT (strftime('%s','now'))"
 			") WITHOUT ROWID;", NULL, NULL, NULL);
 	}
+	if (rc == SQLITE_OK && sqlite3_db_readonly(db, "main") == 1) {
+		rc = SQLITE_READONLY;
+		why = "the file is read-only";
+	}
+	sqlite3_stmt *get = NULL, *put = NULL;
+	if (rc == SQLITE_OK &&
+	    (sqlite3_prepare_v2(db, "SELECT value FROM llm_cache WHERE key = ?", -1, &get,
+	                        NULL) != SQLITE_OK ||
+	     sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO llm_cache(key, kind, value) VALUES "
+	                        "(?, ?, ?)", -1, &put, NULL) != SQLITE_OK)) {
+		rc = SQLITE_ERROR;
+		why = "it holds an llm_cache table that is not suql's";
+		detail = 1;
+	}
+	sqlite3_finalize(put);
 	if (rc != SQLITE_OK) {
-		err_set(err, SUQL_IO, "cannot open the LLM cache %s: %s (use --no-cache, or remove "
-		        "the file)", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		err_set(err, SUQL_IO, "the LLM cache %s cannot be used: %s%s%s", path,
+		        why ? why : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), detail ? ": " : "",
+		        detail ? sqlite3_errmsg(db) : "");
+		sqlite3_finalize(get);
 		sqlite3_close(db);
 		return NULL;
 	}
 	LlmCache *c = xcalloc(1, sizeof *c);
 	c->db = db;
-	/* a table that cannot be read leaves get NULL: every lookup is then a miss */
-	sqlite3_prepare_v2(db, "SELECT value FROM llm_cache WHERE key = ?", -1, &c->get, NULL);
+	c->get = get;
 	c->path = xstrdup(path);
 	return c;
+}
+
+const char *llm_cache_failure(const LlmCache *c)
+{
+	return c ? c->failure : NULL;
+}
+
+/* The file stopped working (what: reading, writing): the client drops it (llm.c). */
+static void failed(LlmCache *c, const char *what)
+{
+	if (!c->failure)
+		c->failure = xprintf("%s %s failed: %s", what, c->path, sqlite3_errmsg(c->db));
 }
 
 void llm_cache_close(LlmCache *c)
@@ -196,6 +227,7 @@ void llm_cache_close(LlmCache *c)
 	sqlite3_close(c->db);
 	free(c->path);
 	free(c->q);
+	free(c->failure);
 	free(c);
 }
 
@@ -210,9 +242,12 @@ char *llm_cache_get(LlmCache *c, const char *key)
 	if (!c->get)
 		return NULL;
 	sqlite3_bind_text(c->get, 1, key, -1, SQLITE_STATIC);
-	/* a cache that cannot be read (busy, damaged) is a miss */
-	if (sqlite3_step(c->get) == SQLITE_ROW && sqlite3_column_text(c->get, 0))
+	/* a cache that cannot be read is a miss; one that is damaged is given up */
+	int rc = sqlite3_step(c->get);
+	if (rc == SQLITE_ROW && sqlite3_column_text(c->get, 0))
 		out = xstrdup((const char *)sqlite3_column_text(c->get, 0));
+	else if (rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+		failed(c, "reading");
 	sqlite3_reset(c->get);
 	sqlite3_clear_bindings(c->get);
 	return out;
@@ -245,20 +280,32 @@ void llm_cache_flush(LlmCache *c)
 		return;
 	sqlite3_stmt *st = NULL;
 	/* A cache that cannot be written only costs later requests: results are still
-	   returned, so failures here are not errors. */
-	if (sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) {
-		if (sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO llm_cache(key, kind, value) "
-		                       "VALUES (?, ?, ?)", -1, &st, NULL) == SQLITE_OK) {
-			for (int i = 0; i < c->nq; i++) {
-				sqlite3_bind_text(st, 1, c->q[i].key, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, 2, c->q[i].kind, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, 3, c->q[i].value, -1, SQLITE_STATIC);
-				sqlite3_step(st);
-				sqlite3_reset(st);
-			}
+	   returned, so failures here are not errors of the statement; but the file is given up
+	   (llm_cache_failure), so that the session says so once and :cache shows it off. A
+	   file another process holds (busy past the timeout) only loses this batch. */
+	int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO llm_cache(key, kind, value) "
+		                        "VALUES (?, ?, ?)", -1, &st, NULL);
+		for (int i = 0; i < c->nq && rc == SQLITE_OK; i++) {
+			sqlite3_bind_text(st, 1, c->q[i].key, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, c->q[i].kind, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, c->q[i].value, -1, SQLITE_STATIC);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(c->db);
+			sqlite3_reset(st);
 		}
 		sqlite3_finalize(st);
-		sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			char *m = xstrdup(sqlite3_errmsg(c->db));
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			if (!c->failure)
+				c->failure = xprintf("writing %s failed: %s", c->path, m);
+			free(m);
+		}
+	} else if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED) {
+		failed(c, "writing");
 	}
 	queue_drop(c);
 }

@@ -448,6 +448,8 @@ SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err)
 			llm->cache = llm_cache_open(s->cache_path, err);
 			if (!llm->cache)
 				return SUQL_IO;
+			free(llm->cache_why);
+			llm->cache_why = NULL;
 		}
 		s->no_cache = !on;
 	} else if (strcmp(k, "unreadable") == 0) {
@@ -502,7 +504,7 @@ void llm_describe(const Llm *llm, SBuf *out)
 		          s->timeout_ms / 1000.0, s->connect_timeout_ms / 1000.0, s->retries);
 	}
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
-	          s->no_cache ? "off" : "on");
+	          s->no_cache ? "off" : llm->cache ? "on" : "off: not usable");
 }
 
 void llm_settings(const Llm *llm, SBuf *out)
@@ -521,7 +523,8 @@ void llm_settings(const Llm *llm, SBuf *out)
 	sb_printf(out, "llm.backoff = %gs\n", s->backoff_ms / 1000.0);
 	sb_printf(out, "llm.unreadable = %s\n", s->unreadable_warn ? "warn" : "fail");
 	sb_printf(out, "concurrency = %d\n", s->concurrency);
-	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : "on");
+	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : llm->cache ? "on"
+	                                                  : "off (not usable; :cache says why)");
 	free(m);
 	free(u);
 }

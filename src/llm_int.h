@@ -81,14 +81,19 @@ const char *llm_memo_get(const LlmMemo *m, const char *key);
 void llm_memo_put(LlmMemo *m, const char *key, const char *value);
 
 typedef struct LlmCache LlmCache;
-/* Open (creating directories and the file) the cache at path. */
+/* Open (creating directories and the file) the cache at path. NULL, and why in err, when
+   it cannot be used: the directory or file cannot be made, written (read-only, disk full)
+   or read, or it holds an llm_cache table that is not suql's. */
 LlmCache *llm_cache_open(const char *path, SuqlErr *err);
 void llm_cache_close(LlmCache *c);
-/* The stored result for key, or NULL. Heap string. */
+/* The stored result for key, or NULL (also when the file is busy). Heap string. */
 char *llm_cache_get(LlmCache *c, const char *key);
 /* Queue a result; llm_cache_flush writes the queue in one transaction. */
 void llm_cache_put(LlmCache *c, const char *key, const char *kind, const char *value);
 void llm_cache_flush(LlmCache *c);
+/* Why the file stopped being usable (a write or a read failed: full disk, read-only,
+   damaged), or NULL. The client then goes on without it (llm.c). */
+const char *llm_cache_failure(const LlmCache *c);
 void llm_cache_report(LlmCache *c, SBuf *out);
 SuqlStatus llm_cache_wipe(LlmCache *c, SuqlErr *err);
 const char *llm_cache_path(const LlmCache *c);
@@ -104,6 +109,9 @@ struct Llm {
 	char *label;
 	char *tmpl[LLM_T_N];   /* prompt templates */
 	LlmCache *cache;       /* NULL when off or not opened */
+	char *cache_why;       /* the cache was asked for but could not be used: why (NULL: it
+	                          is on, or off by choice); the session runs without it */
+	int cache_told;        /* cache_why was handed to llm_cache_notice */
 	LlmMemo *memo;         /* results of this statement (kept with the cache off too) */
 	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
 	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */

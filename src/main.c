@@ -14,6 +14,7 @@
 #include "eval.h"
 #include "llm.h"
 #include "repl.h"
+#include "vis.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -41,6 +42,7 @@ typedef struct Cli {
 	const char *init;     /* -init FILE */
 	int no_init;          /* --no-init */
 	const char **sets;    /* "KEY=VALUE" */
+	const char *timeout;  /* --timeout SECONDS */
 	int nsets;
 	int done;             /* --help, --version: exit 0 at once */
 	int chat;             /* --chat */
@@ -68,6 +70,7 @@ static SuqlStatus opt_file(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_flag(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_mode(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_set(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_timeout(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_version(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_help(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_llm(Cli *, const CliOption *, const char *, SuqlErr *);
@@ -106,6 +109,8 @@ static const CliOption options[] = {
 	 "NO_COLOR is set)", opt_flag},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
 	 "may be repeated", opt_set},
+	{0, "timeout", "SECONDS", "stop any statement that runs longer than SECONDS, with an "
+	 "error (like :set timeout; default: no limit)", opt_timeout},
 	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
 	 "configured", opt_llm},
 	{0, "llm-url", "URL", "base URL of an OpenAI-compatible endpoint (e.g. "
@@ -138,6 +143,23 @@ static const CliOption options[] = {
 };
 
 /* ---- the options ---- */
+
+/* "error: MSG" on stderr, with its control characters shown (vis.h): a message may quote
+   a file name or a configuration value. */
+static void print_error(const char *msg)
+{
+	fputs("error: ", stderr);
+	vis_fputs(stderr, msg, VIS_TEXT);
+	fputc('\n', stderr);
+}
+
+/* "error: WHATNAME: MSG" */
+static void print_error2(const char *what, const char *name, const char *msg)
+{
+	char *m = xprintf("%s%s: %s", what, name, msg);
+	print_error(m);
+	free(m);
+}
 
 static Action *add_action(Cli *cli, ActKind kind, const char *text, int exits)
 {
@@ -220,6 +242,13 @@ static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
 	cli->sets = xrealloc(cli->sets, (size_t)(cli->nsets + 1) * sizeof *cli->sets);
 	cli->sets[cli->nsets++] = arg;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_timeout(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	cli->timeout = arg;   /* checked with the setting, before anything runs */
 	return SUQL_OK;
 }
 
@@ -510,7 +539,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 			add_action(cli, ACT_SQL, argv[i], 1);
 	}
 	if (status)
-		fprintf(stderr, "error: %s\n", err.msg);
+		print_error(err.msg);
 	err_clear(&err);
 	free(lo);
 	sb_free(&shorts);
@@ -528,13 +557,21 @@ static int no_color_env(void)
 /* Apply --set KEY=VALUE in order; 2 on a bad one. */
 static int apply_sets(Cli *cli, Repl *r)
 {
+	if (cli->timeout) {
+		SuqlErr err = {0};
+		if (meta_set(r, "timeout", cli->timeout, &err) != SUQL_OK) {
+			print_error2("--timeout", "", err.msg);
+			err_clear(&err);
+			return 2;
+		}
+	}
 	for (int i = 0; i < cli->nsets; i++) {
 		const char *eq = strchr(cli->sets[i], '=');
 		char *key = xstrndup(cli->sets[i], (size_t)(eq - cli->sets[i]));
 		SuqlErr err = {0};
 		SuqlStatus st = meta_set(r, key, eq + 1, &err);
 		if (st != SUQL_OK)
-			fprintf(stderr, "error: --set %s: %s\n", key, err.msg);
+			print_error2("--set ", key, err.msg);
 		free(key);
 		err_clear(&err);
 		if (st != SUQL_OK)
@@ -599,7 +636,7 @@ static void run_actions(Cli *cli, Repl *r)
 		} else {
 			FILE *f = fopen(a->text, "r");
 			if (!f) {
-				fprintf(stderr, "error: cannot read %s: %s\n", a->text, strerror(errno));
+				print_error2("cannot read ", a->text, strerror(errno));
 				r->status = 2;
 				return;
 			}
@@ -658,14 +695,14 @@ int main(int argc, char **argv)
 	SuqlErr err = {0};
 	Llm *llm = llm_open(&cli.llm, &err);
 	if (!llm) {
-		fprintf(stderr, "error: %s\n", err.msg);
+		print_error(err.msg);
 		status = 2;
 	} else if (cli.llm.url && !cli.llm.offline && !llm_model(llm)) {
 		fprintf(stderr, "error: --llm-url needs a model too: add --model NAME (or set "
 		        "SUQL_MODEL, or model = NAME in the config file)\n");
 		status = 2;
 	} else if (r.llm = llm, repl_open(&r, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
-		fprintf(stderr, "error: %s\n", err.msg);
+		print_error(err.msg);
 		status = 2;
 	}
 	err_clear(&err);
@@ -677,6 +714,8 @@ int main(int argc, char **argv)
 	}
 	if (status == 0)
 		status = apply_sets(&cli, &r);
+	if (status == 0)
+		repl_notices(&r);   /* the cache could not be opened, say */
 	if (status == 0) {
 		/* the command line's display choices win over the init file's */
 		if (cli.mode_set)

@@ -14,6 +14,7 @@
 #include "meta.h"
 #include "catalog.h"
 #include "repl.h"
+#include "vis.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -25,7 +26,7 @@
 
 /* ---- settings ---- */
 
-typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT, SET_AUTO } SetKind;
+typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT, SET_AUTO, SET_SECONDS, SET_COUNT } SetKind;
 
 typedef struct Setting {
 	const char *key;
@@ -51,6 +52,11 @@ static const Setting settings[] = {
 	{"pager", SET_BOOL, offsetof(Repl, pager), "on|off",
 	 "at a terminal, show results taller than the screen through $PAGER (default on; "
 	 "less -S when PAGER is not set)"},
+	{"timeout", SET_SECONDS, offsetof(Repl, timeout), "SECONDS",
+	 "stop any statement that runs longer, with an error (default 0: no limit; --timeout)"},
+	{"fetch_count", SET_COUNT, offsetof(Repl, fetch_count), "N",
+	 "rows held before they are shown: past N, table and box show the rows in tables of "
+	 "N, each as wide as its rows need (default 10000; 0: hold them all)"},
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof *settings))
 
@@ -64,6 +70,10 @@ static void show_setting(Repl *r, const Setting *s, SBuf *b)
 		sb_puts(b, *(int *)f ? "on" : "off");
 	else if (s->kind == SET_AUTO)
 		sb_puts(b, *(int *)f == REPL_AUTO ? "auto" : *(int *)f ? "on" : "off");
+	else if (s->kind == SET_SECONDS)
+		sb_printf(b, "%g", *(double *)f);
+	else if (s->kind == SET_COUNT)
+		sb_printf(b, "%ld", *(long *)f);
 	else
 		sb_puts(b, *(char **)f ? *(char **)f : "NULL");
 	sb_putc(b, '\n');
@@ -177,6 +187,22 @@ SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
 			else if (!str_parse_bool(value, (int *)f))
 				return err_set(err, SUQL_USAGE, "%s takes on, off or auto, not '%s'",
 				               s->key, value);
+		} else if (s->kind == SET_SECONDS) {
+			char *end;
+			errno = 0;
+			double d = strtod(value, &end);
+			if (!*value || *end || errno || !(d >= 0 && d <= 1e6))
+				return err_set(err, SUQL_USAGE, "%s takes a number of seconds from 0 (no "
+				               "limit) to 1000000, not '%s'", s->key, value);
+			*(double *)f = d;
+		} else if (s->kind == SET_COUNT) {
+			char *end;
+			errno = 0;
+			long n = strtol(value, &end, 10);
+			if (!*value || *end || errno || n < 0 || n > 1000000000L)
+				return err_set(err, SUQL_USAGE, "%s takes a whole number from 0 to "
+				               "1000000000, not '%s'", s->key, value);
+			*(long *)f = n;
 		} else {
 			free(*(char **)f);
 			*(char **)f = xstrdup(value);
@@ -515,8 +541,8 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		if (c->fn == m_set || c->fn == m_setting) {
 			fprintf(out, "Settings (:set KEY VALUE, or suql --set KEY=VALUE):\n");
 			for (int i = 0; i < NSETTINGS; i++) {
-				fprintf(out, "  %-10s %-11s ", settings[i].key, settings[i].values);
-				render_wrap(out, settings[i].help, 25, 25, 80);
+				fprintf(out, "  %-11s %-11s ", settings[i].key, settings[i].values);
+				render_wrap(out, settings[i].help, 26, 26, 80);
 			}
 			fprintf(out, "Other keys are the engine's (:set alone lists them) and the LLM "
 			             "client's (llm.*).\n");
@@ -625,8 +651,16 @@ SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *er
 	v[0] = (char *)c->name;
 	for (int i = 1; i < argc; i++)
 		v[i] = (char *)argv[i];
-	MetaEnv env = {r->engine, r->llm, r->out, stderr, r->interactive, r};
+	/* what a command writes (names, DDL, chat turns, settings) may quote the data or a
+	   model: shown with its control characters made visible (vis.h) */
+	FILE *out = vis_stream(r->out), *errf = vis_stream(stderr);
+	MetaEnv env = {r->engine, r->llm, out ? out : r->out, errf ? errf : stderr, r->interactive,
+	               r};
 	SuqlStatus st = c->fn(&env, argc, v, err);
+	if (out)
+		fclose(out);
+	if (errf)
+		fclose(errf);
 	free(v);
 	return st;
 }

@@ -129,7 +129,9 @@ void p_expect_close(Parser *p, Token open)
 /* ---- names ---- */
 int tok_is_id(Token t)
 {
-	if (t.type == TK_QID)
+	/* [] is SUQL's array suffix after a column's type (parse_type.c); anywhere else it is
+	   what SQLite reads: a name in brackets, empty (found by the fuzzer: SELECT :p[]) */
+	if (t.type == TK_QID || t.type == TK_ARRSUFFIX)
 		return 1;
 	return t.type == TK_ID && (t.kw == KW_NONE || lex_keyword_is_fallback(t.kw));
 }

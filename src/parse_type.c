@@ -97,7 +97,7 @@ TypeName *p_type_name(Parser *p, int column_def)
 		                        t.kw == KW_COLLATE || t.kw == KW_REFERENCES ||
 		                        t.kw == KW_GENERATED || t.kw == KW_AS))
 			break;
-		if (!(tok_is_id(t) || t.type == TK_STRING))
+		if (!(tok_is_id(t) || t.type == TK_STRING) || (column_def && t.type == TK_ARRSUFFIX))
 			break;
 		if (!column_def && words > 0 && p_kw(p, KW_AS))
 			break;
@@ -113,7 +113,9 @@ TypeName *p_type_name(Parser *p, int column_def)
 		tn->text = "";
 		return tn;
 	}
-	if (p_is(p, TK_LP) && is_enum && column_def) {
+	/* ENUM('a', ...) is one word and its values: after several words ("ENUM l g (...)") the
+	   parentheses hold a size, as SQLite reads them */
+	if (p_is(p, TK_LP) && is_enum && words == 1 && column_def) {
 		Token open = p_next(p);
 		sb_putc(&b, '(');
 		do {

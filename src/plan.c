@@ -134,17 +134,27 @@ char *exec_print_select(Exec *ex, Select *s)
 	return t;
 }
 
+void exec_bound(Exec *ex, int on)
+{
+	ex->e->steps_left = on ? EXEC_COUNT_STEPS / 1000 : 0;
+}
+
 long long exec_count(Exec *ex, const char *sql)
 {
 	sqlite3_stmt *st;
 	long long n = -1;
 	int saved = ex->counting;
 	ex->counting = 1;   /* functions answer NULL without calling anything */
+	exec_bound(ex, 1);
 	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
 			n = sqlite3_column_int64(st, 0);
+		else if (rc == SQLITE_INTERRUPT && ex->e->steps_left == 0 && !suql_interrupted)
+			n = EXEC_COUNT_CUT;
 		sqlite3_finalize(st);
 	}
+	exec_bound(ex, 0);
 	ex->counting = saved;
 	return n;
 }

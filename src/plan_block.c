@@ -101,6 +101,7 @@ static void plan_limit(Exec *ex, Block *b)
 	print_raw(pr, "), 0) AS INTEGER)");
 	sqlite3_stmt *st;
 	long long lim = -1, off = 0;
+	exec_bound(ex, 1);   /* LIMIT (SELECT count(*) FROM ...) */
 	if (sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 			lim = sqlite3_column_int64(st, 0);
@@ -108,6 +109,7 @@ static void plan_limit(Exec *ex, Block *b)
 		}
 		sqlite3_finalize(st);
 	}
+	exec_bound(ex, 0);
 	print_free(pr);
 	if (lim < 0)
 		return;
@@ -265,6 +267,7 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 	int n = 0;
 	int saved = ex->counting;
 	ex->counting = 1;
+	exec_bound(ex, 1);
 	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			sum += sqlite3_column_double(st, 0);
@@ -272,6 +275,7 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 		}
 		sqlite3_finalize(st);
 	}
+	exec_bound(ex, 0);
 	ex->counting = saved;
 	free(sql);
 	double t = n ? sum / n / 4 : 100;
@@ -430,11 +434,13 @@ static void budget_counts(Exec *ex)
 			continue;
 		}
 		b->from_rows = b->core->from ? count_rows(ex, b, NULL) : 1;
+		b->uncounted = b->from_rows == EXEC_COUNT_CUT;
 		if (b->from_rows < 0)
 			b->from_rows = guess_rows(ex, b);
-		b->bound = b->core->where ? count_rows(ex, b, b->relaxed ? b->relaxed
-		                                                          : ast_integer(ex->a, 1))
-		                          : b->from_rows;
+		/* a FROM too large (or endless) to count: its subsets are not counted either */
+		b->bound = b->core->where && !b->uncounted
+		           ? count_rows(ex, b, b->relaxed ? b->relaxed : ast_integer(ex->a, 1))
+		           : b->from_rows;
 		if (b->bound < 0 || b->bound > b->from_rows)
 			b->bound = b->from_rows;
 		free(b->acount);
@@ -442,7 +448,7 @@ static void budget_counts(Exec *ex)
 		b->acount = xcalloc((size_t)b->nunits + 1, sizeof *b->acount);
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];
-			u->count = u->where ? count_rows(ex, b, u->where) : b->from_rows;
+			u->count = u->where && !b->uncounted ? count_rows(ex, b, u->where) : b->from_rows;
 			if (u->count < 0 || u->count > b->from_rows)
 				u->count = b->bound;
 			b->acount[k] = u->count;
@@ -633,11 +639,27 @@ int *plan_order(Exec *ex)
 
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 {
-	(void)err;
 	plan_blocks(ex);
 	plan_occs(ex);
 	budget_counts(ex);
+	/* a block whose rows could not be counted is not walked (the walk lists every
+	   candidate first): its free text is evaluated per row as SQLite reads the rows, so a
+	   LIMIT over an endless CTE stops as it does without free text */
+	int again = 0;
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (b->planned && b->uncounted) {
+			b->planned = 0;
+			b->why = "too many rows in FROM to count before running (or endless): "
+			         "evaluated per row, on demand";
+			again = 1;
+		}
+	}
+	if (again)
+		plan_occs(ex);
 	plan_worst(ex);
+	if (suql_interrupted)   /* Ctrl-C while counting: the counts stopped, and so does this */
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
 	return SUQL_OK;
 }
 

@@ -5,6 +5,7 @@
  * left in the terminal's scrollback and piped output is never touched.
  */
 #include "progress.h"
+#include "vis.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -74,7 +75,10 @@ Progress *progress_open(FILE *f, int mode, const char *label, double total)
 	}
 	Progress *p = xcalloc(1, sizeof *p);
 	p->f = f;
-	p->label = xstrdup(label ? label : "");
+	SBuf b = SBUF_INIT;   /* a file or table name may hold control characters */
+	sb_puts(&b, "");
+	vis_put(&b, label ? label : "", label ? strlen(label) : 0, 0);
+	p->label = sb_steal(&b);
 	p->total = total;
 	p->last_ms = -1e9;
 	return p;
@@ -97,7 +101,10 @@ void progress_phase(Progress *p, const char *label, double total)
 	if (!p)
 		return;
 	free(p->label);
-	p->label = xstrdup(label ? label : "");
+	SBuf b = SBUF_INIT;   /* a file or table name may hold control characters */
+	sb_puts(&b, "");
+	vis_put(&b, label ? label : "", label ? strlen(label) : 0, 0);
+	p->label = sb_steal(&b);
 	p->total = total;
 	p->done = 0;
 	p->last_ms = -1e9;

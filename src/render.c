@@ -6,6 +6,7 @@
  */
 #define _XOPEN_SOURCE 700   /* wcwidth */
 #include "render_int.h"
+#include "vis.h"
 
 #include <jansson.h>
 #include <langinfo.h>
@@ -18,44 +19,6 @@
 #include <wchar.h>
 
 /* ---- characters ---- */
-
-size_t render_utf8(const char *str, size_t n, long *cp)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned c = s[0];
-	size_t len;
-	long v, min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		len = 2, v = c & 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3, v = c & 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		*cp = -1;
-		return 1;
-	}
-	if (n < len) {
-		*cp = -1;
-		return 1;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80) {
-			*cp = -1;
-			return 1;
-		}
-		v = (v << 6) | (s[i] & 0x3F);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-		*cp = -1;   /* overlong, out of range, or a surrogate */
-		return 1;
-	}
-	*cp = v;
-	return len;
-}
 
 /* How a character is shown: its width, and whether it is replaced (by ^X or U+FFFD). */
 static int char_width(long cp)
@@ -75,24 +38,11 @@ size_t render_width(const char *s, size_t n)
 	size_t w = 0;
 	for (size_t i = 0; i < n;) {
 		long cp;
-		size_t k = render_utf8(s + i, n - i, &cp);
+		size_t k = vis_utf8(s + i, n - i, &cp);
 		w += (size_t)char_width(cp);
 		i += k;
 	}
 	return w;
-}
-
-static void put_char(SBuf *b, const char *s, size_t k, long cp)
-{
-	if (cp < 0 || (cp >= 0x80 && cp < 0xA0))
-		sb_puts(b, "\xEF\xBF\xBD");
-	else if (cp == '\t')
-		sb_putc(b, ' ');
-	else if (cp < 0x20 || cp == 0x7F) {
-		sb_putc(b, '^');
-		sb_putc(b, (char)(cp ^ 0x40));
-	} else
-		sb_putn(b, s, k);
 }
 
 size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicode)
@@ -102,11 +52,11 @@ size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicod
 	size_t limit = cut ? maxw - 1 : total, w = 0;
 	for (size_t i = 0; i < n;) {
 		long cp;
-		size_t k = render_utf8(s + i, n - i, &cp);
+		size_t k = vis_utf8(s + i, n - i, &cp);
 		size_t cw = (size_t)char_width(cp);
 		if (w + cw > limit)
 			break;
-		put_char(b, s + i, k, cp);
+		vis_put_char(b, s + i, k, cp, 0);
 		w += cw;
 		i += k;
 	}
@@ -232,7 +182,7 @@ void render_json_string(SBuf *b, const char *s, size_t n)
 	sb_putc(b, '"');
 	for (size_t i = 0; i < n;) {
 		long cp;
-		size_t k = render_utf8(s + i, n - i, &cp);
+		size_t k = vis_utf8(s + i, n - i, &cp);
 		switch (cp) {
 		case '"': sb_puts(b, "\\\""); break;
 		case '\\': sb_puts(b, "\\\\"); break;
@@ -243,9 +193,9 @@ void render_json_string(SBuf *b, const char *s, size_t n)
 		case '\f': sb_puts(b, "\\f"); break;
 		case -1: sb_puts(b, "\\ufffd"); break;
 		default:
-			/* controls must be escaped; U+2028/9 are escaped so the text is also valid
-			   JavaScript */
-			if (cp < 0x20 || cp == 0x7F || cp == 0x2028 || cp == 0x2029)
+			/* controls must be escaped (C1 and DEL too, which a terminal may obey);
+			   U+2028/9 are escaped so the text is also valid JavaScript */
+			if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029)
 				sb_printf(b, "\\u%04lx", cp);
 			else
 				sb_putn(b, s + i, k);
@@ -335,15 +285,29 @@ static void json_value(SBuf *b, const Render *r, const RCell *c, int col)
 
 /* ---- the streaming modes ---- */
 
+/* A CSV field; on a terminal (RenderOpts.visible) with its control characters shown. */
+static void csv_field(const Render *r, SBuf *b, const char *s, size_t n)
+{
+	if (!r->o.visible) {
+		render_csv_field(b, s, n);
+		return;
+	}
+	SBuf v = SBUF_INIT;
+	vis_put(&v, s, n, VIS_TEXT);
+	render_csv_field(b, sb_str(&v), v.len);
+	sb_free(&v);
+}
+
 static void csv_header(Render *r)
 {
-	if (!r->o.headers)
+	if (!r->o.headers || r->header_done)
 		return;
+	r->header_done = 1;
 	SBuf b = SBUF_INIT;
 	for (int i = 0; i < r->ncols; i++) {
 		if (i)
 			sb_putc(&b, ',');
-		render_csv_field(&b, r->names[i], strlen(r->names[i]));
+		csv_field(r, &b, r->names[i], strlen(r->names[i]));
 	}
 	sb_putc(&b, '\n');
 	fwrite(b.s, 1, b.len, r->out);
@@ -361,7 +325,7 @@ static void csv_row(Render *r, const RCell *row, SBuf *b)
 		if (c->type == SQLITE_BLOB)
 			put_blob_literal(b, r->data.s + c->off, c->n);
 		else
-			render_csv_field(b, c->n ? r->data.s + c->off : "", c->n);
+			csv_field(r, b, c->n ? r->data.s + c->off : "", c->n);
 	}
 	sb_putc(b, '\n');
 }
@@ -523,20 +487,42 @@ void render_row(Render *r, sqlite3_stmt *st)
 	}
 }
 
+/* Write the buffered rows and empty the buffer. */
+static void write_held(Render *r, int last)
+{
+	if (r->o.mode == RENDER_TABLE || r->o.mode == RENDER_BOX) {
+		render_table(r, last);
+	} else {
+		if (r->o.mode == RENDER_CSV)
+			csv_header(r);
+		long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
+		for (long i = 0; i < n; i++)
+			emit_row(r, RENDER_ROW(r, i));
+	}
+	r->ncells = 0;
+	sb_truncate(&r->data, 0);
+}
+
+int render_full(const Render *r)
+{
+	if (r->finished || !r->has_columns || streaming(r) || !r->ncols)
+		return 0;
+	long held = (long)(r->ncells / (size_t)r->ncols);
+	return (r->o.fetch > 0 && held >= r->o.fetch) || r->data.len >= (size_t)RENDER_FETCH_BYTES;
+}
+
+void render_flush(Render *r)
+{
+	if (!r->finished && r->has_columns && !streaming(r) && r->ncells > 0)
+		write_held(r, 0);
+}
+
 void render_finish(Render *r)
 {
 	if (r->finished || !r->has_columns)
 		return;
 	r->finished = 1;
-	if (r->o.mode == RENDER_TABLE || r->o.mode == RENDER_BOX) {
-		render_table(r);
-		return;
-	}
-	if (!streaming(r) && r->o.mode == RENDER_CSV)
-		csv_header(r);
-	long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
-	for (long i = 0; i < n; i++)
-		emit_row(r, RENDER_ROW(r, i));
+	write_held(r, 1);
 	if (r->o.mode == RENDER_JSON)
 		fputs(r->nemitted ? "\n]\n" : "[]\n", r->out);
 }

@@ -5,9 +5,10 @@
  * lines. It also writes the labelled sections (parsed SUQL, plan, counters) that the REPL
  * shows around a result. The REPL decides what to show and where; this file only formats.
  *
- * Table and box modes need every row before the first line (to align columns), so they always
- * buffer; CSV, JSON and line modes write each row as it comes when RenderOpts.stream is set,
- * and buffer otherwise (the REPL buffers when the counters must come before the rows).
+ * Table and box modes need every row before the first line (to align columns), so they
+ * buffer (up to RenderOpts.fetch rows at a time); CSV, JSON and line modes write each row as
+ * it comes when RenderOpts.stream is set, and buffer otherwise (the REPL buffers when the
+ * counters must come before the rows).
  *
  * How values are written, in every mode: NULL as nullvalue (table, box, line), as an empty
  * unquoted field (CSV) or null (JSON); blobs as an SQL blob literal X'00FF' (a string in
@@ -43,7 +44,14 @@ typedef struct RenderOpts {
 	int color;              /* ANSI colour: bold headers and labels, dim NULLs */
 	int width;              /* table, box: cut cells with an ellipsis to fit; 0: never cut */
 	int stream;             /* csv, json, line: write each row as it comes */
+	int visible;            /* csv: control characters shown as ^X (vis.h), for a terminal;
+	                           other modes always show them so (json escapes them) */
+	long fetch;             /* rows held at most when not streaming (table and box always
+	                           hold theirs): 0 holds them all; see render_full */
 } RenderOpts;
+
+/* How many bytes of values are held at most, whatever fetch says. */
+#define RENDER_FETCH_BYTES (64L << 20)
 
 typedef struct Render Render;
 
@@ -56,6 +64,13 @@ void render_row(Render *r, sqlite3_stmt *st);
 /* Write what is buffered and close the result (JSON's ']', the table's bottom line and row
    count). Does nothing for a statement that returned no columns. Call once. */
 void render_finish(Render *r);
+
+/* Memory is bounded as psql's FETCH_COUNT bounds it: render_full says that the rows held
+   reached RenderOpts.fetch (or RENDER_FETCH_BYTES of values), and render_flush writes them
+   now: table and box as a table of their own (columns as wide as those rows need, the row
+   count only under the last), the other modes in order. */
+int render_full(const Render *r);
+void render_flush(Render *r);
 
 int render_has_columns(const Render *r);
 long render_rows(const Render *r);

@@ -5,19 +5,25 @@
  * wrapped at blanks and with control characters made visible. See render.h.
  */
 #include "render_int.h"
+#include "vis.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- sections ---- */
 
-void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width)
+void render_section_wrap(FILE *out, const char *label, const char *raw, int color, int width)
 {
-	size_t n = strlen(text);
+	SBuf shown = SBUF_INIT;   /* plans and replies quote the data: its controls made visible */
+	vis_put(&shown, raw, strlen(raw), VIS_TEXT);
+	const char *text = sb_str(&shown);
+	size_t n = shown.len;
 	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
 		n--;
-	if (!n)
+	if (!n) {
+		sb_free(&shown);
 		return;
+	}
 	fprintf(out, "%s%s:%s\n", color ? RENDER_BOLD : "", label, color ? RENDER_RESET : "");
 	for (size_t a = 0; a < n;) {
 		size_t e = a;
@@ -39,6 +45,7 @@ void render_section_wrap(FILE *out, const char *label, const char *text, int col
 		}
 		a = e + 1;
 	}
+	sb_free(&shown);
 }
 
 /* ---- text in pieces ---- */

@@ -26,6 +26,8 @@ struct Render {
 	int has_columns;
 	long nrows;       /* rows seen */
 	long nemitted;    /* rows written so far (streaming) */
+	long ntables;     /* table and box: tables written by render_flush */
+	int header_done;  /* csv: the header row was written */
 	RCell *cells;     /* buffered rows, ncols cells each */
 	size_t ncells, capcells;
 	SBuf data;
@@ -34,10 +36,6 @@ struct Render {
 };
 
 #define RENDER_ROW(r, i) (&(r)->cells[(size_t)(i) * (size_t)(r)->ncols])
-
-/* Decode one UTF-8 character of s[0..n) (n >= 1): returns the bytes it takes (>= 1) and sets
-   *cp to the code point, or to -1 for an invalid or truncated sequence (one byte taken). */
-size_t render_utf8(const char *s, size_t n, long *cp);
 
 /* The text a table, box or line cell shows for c, before sanitizing: the value, nullvalue,
    or X'..' for a blob (built in tmp). */
@@ -48,7 +46,9 @@ void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s
    wider (maxw 0: no limit). Returns the columns written. */
 size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicode);
 
-void render_table(Render *r);
+/* The buffered rows as one table; last: the row count (of every row) under it, and only
+   that when earlier tables held every row. */
+void render_table(Render *r, int last);
 
 #define RENDER_BOLD "\033[1m"
 #define RENDER_DIM "\033[2m"

@@ -3,7 +3,8 @@
  * (display width, so CJK and emoji line up); numbers are right-aligned; a value with
  * newlines spans several lines of its row. When RenderOpts.width is set (a terminal), the
  * widest columns give way until the table fits and long cells end in an ellipsis. A footer
- * says how many rows there were.
+ * says how many rows there were. Past RenderOpts.fetch rows, the rows so far are written as
+ * a table of their own and the next rows start another (render_flush).
  */
 #include "render_int.h"
 
@@ -157,10 +158,16 @@ static void table_row(Render *r, SBuf *b, const Frame *f, const size_t *w, const
 	free(cur);
 }
 
-void render_table(Render *r)
+void render_table(Render *r, int last)
 {
 	int nc = r->ncols;
 	long nrows = nc ? (long)(r->ncells / (size_t)nc) : 0;
+	if (nrows == 0 && r->ntables > 0) {
+		if (last)
+			fprintf(r->out, "(%ld row%s)\n", r->nrows, r->nrows == 1 ? "" : "s");
+		return;
+	}
+	r->ntables++;
 	int uni = r->o.mode == RENDER_BOX || r->o.unicode;
 	const Frame *f = uni ? &unicode : &ascii;
 	size_t *w = xcalloc((size_t)nc ? (size_t)nc : 1, sizeof *w);
@@ -195,7 +202,8 @@ void render_table(Render *r)
 		}
 	}
 	rule(&b, f, w, nc, f->bl, f->bm, f->br);
-	sb_printf(&b, "(%ld row%s)\n", nrows, nrows == 1 ? "" : "s");
+	if (last)
+		sb_printf(&b, "(%ld row%s)\n", r->nrows, r->nrows == 1 ? "" : "s");
 	fwrite(b.s, 1, b.len, r->out);
 	sb_free(&b);
 	for (int c = 0; c < nc; c++)

@@ -11,11 +11,13 @@
 #include "repl.h"
 
 #include "agent.h"
+#include "vis.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* ---- Ctrl-C ---- */
@@ -41,6 +43,42 @@ void repl_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
+/* ---- the time limit ----
+   A statement's time limit is a timer whose signal stops it as Ctrl-C does (every loop that
+   checks suql_interrupted, SQLite through its progress handler and sqlite3_interrupt, the
+   HTTP client between polls) and also sets suql_timed_out, so the runner reports a timeout
+   and the script goes on. */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	suql_timed_out = 1;
+	suql_interrupted = 1;
+	sqlite3 *db = running_db;
+	if (db)
+		sqlite3_interrupt(db);
+}
+
+static void alarm_set(double seconds)
+{
+	if (seconds > 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_alarm;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;   /* a write to a full pipe goes on; the loops see the flag */
+		sigaction(SIGALRM, &sa, NULL);
+	}
+	struct itimerval t;
+	memset(&t, 0, sizeof t);
+	long us = seconds > 0 ? (long)(seconds * 1e6) : 0;
+	if (seconds > 0 && us < 1)
+		us = 1;
+	t.it_value.tv_sec = us / 1000000;
+	t.it_value.tv_usec = us % 1000000;
+	setitimer(ITIMER_REAL, &t, NULL);   /* zero: disarmed */
+}
+
 /* ---- the session ---- */
 
 void repl_init(Repl *r, int interactive)
@@ -54,6 +92,7 @@ void repl_init(Repl *r, int interactive)
 	r->stats = interactive;
 	r->pager = 1;   /* used only at a terminal */
 	r->color_ok = 1;
+	r->fetch_count = REPL_FETCH_COUNT;
 }
 
 void repl_free(Repl *r)
@@ -195,13 +234,18 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		/* the engine counts from the statement's start; say where it is in the input */
 		int al = line + l - 1, ac = l == 1 ? col + c - 1 : c;
 		if (where)
-			fprintf(stderr, "%s:%d:%d: %s\n", where, al, ac, msg + k);
+			fprintf(stderr, "%s:%d:%d: ", where, al, ac);
 		else
-			fprintf(stderr, "line %d, column %d: %s\n", al, ac, msg + k);
-	} else if (where)
-		fprintf(stderr, "%s:%d: %s\n", where, line, msg);
-	else
-		fprintf(stderr, "%s\n", msg);
+			fprintf(stderr, "line %d, column %d: ", al, ac);
+		msg += k;
+	} else if (where) {
+		fprintf(stderr, "%s:%d: ", where, line);
+	}
+	vis_fputs(stderr, msg, VIS_TEXT);   /* messages quote the data and the model */
+	fputc('\n', stderr);
+	if (strstr(msg, "database is locked") && !strstr(msg, "\nhint:"))
+		fputs("hint: another process is writing the database; :set busy_timeout SECONDS "
+		      "waits longer for it\n", stderr);
 	fflush(stderr);
 
 	int code = status == SUQL_LLM ? 3 : 1;
@@ -215,6 +259,18 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		r->status = code;
 	if (r->bail)
 		r->quit = 1;
+}
+
+void repl_notices(Repl *r)
+{
+	const char *why = r->llm ? llm_cache_notice(r->llm) : NULL;
+	if (!why)
+		return;
+	fflush(r->out);
+	fputs("warning: running without the LLM cache: ", stderr);
+	vis_fputs(stderr, why, VIS_TEXT);
+	fputs(" (results are not kept between sessions; :cache shows this again)\n", stderr);
+	fflush(stderr);
 }
 
 /* ---- one statement ---- */
@@ -251,6 +307,9 @@ typedef struct Show {
 	int labelled;   /* a section was shown where the result goes, so it gets a label too */
 	const EngineSink *tap;   /* also gets the columns and rows (repl_run_statement) */
 	int always_parsed;
+	int result_shown;        /* the result label was written */
+	long rows, max_rows;     /* rows shown; the most that may be (0: no limit) */
+	int capped;              /* stopped at max_rows */
 } Show;
 
 static int explaining(const Show *s)
@@ -268,6 +327,16 @@ static void section(Show *s, const char *label, const char *text, int wrap)
 	fflush(s->sec);
 	if (s->sec == s->r->out)
 		s->labelled = 1;
+}
+
+/* The "result:" label, once, before the first row is written, when a section came before
+   where the result goes. */
+static void result_label(Show *s)
+{
+	if (s->result_shown || !s->labelled || !s->render || !render_has_columns(s->render))
+		return;
+	s->result_shown = 1;
+	fprintf(s->rout, "%sresult:%s\n", s->o.color ? "\033[1m" : "", s->o.color ? "\033[0m" : "");
 }
 
 static void show_parsed(void *ctx, const char *suql)
@@ -331,9 +400,20 @@ static void show_columns(void *ctx, sqlite3_stmt *st)
 static int show_row(void *ctx, sqlite3_stmt *st)
 {
 	Show *s = ctx;
+	if (s->max_rows > 0 && s->rows >= s->max_rows) {   /* a row past the limit: stop */
+		s->capped = 1;
+		return 1;
+	}
+	s->rows++;
 	if (s->o.stream)
 		repl_status_clear(s->r);
-	render_row(show_render(s), st);
+	Render *rd = show_render(s);
+	render_row(rd, st);
+	if (render_full(rd)) {   /* rows shown in parts: memory stays bounded */
+		repl_status_clear(s->r);
+		result_label(s);
+		render_flush(rd);
+	}
 	if (s->tap && s->tap->row && s->tap->row(s->tap->ctx, st))
 		return 1;
 	return suql_interrupted != 0;
@@ -351,14 +431,37 @@ static void show_warning(void *ctx, const char *msg)
 	Show *s = ctx;
 	repl_status_clear(s->r);
 	fflush(s->r->out);
-	fprintf(stderr, "warning: %s\n", msg);
+	fputs("warning: ", stderr);
+	vis_fputs(stderr, msg, VIS_TEXT);
+	fputc('\n', stderr);
 	fflush(stderr);
 }
 
+/* The statement ended under limits: a timeout becomes its error (and the interrupt it
+   raised is over), a value past the length limit says which setting raises it. */
+static SuqlStatus limits_after(const ReplLimits *lim, SuqlStatus st, SuqlErr *err)
+{
+	if (suql_timed_out) {
+		suql_timed_out = 0;
+		suql_interrupted = 0;
+		return err_set(err, SUQL_ERROR, "stopped at the time limit of %g s (:set %s SECONDS "
+		               "changes it)", lim->seconds, lim->setting);
+	}
+	if (st != SUQL_OK && lim->value_bytes > 0 && err->msg &&
+	    strstr(err->msg, "string or blob too big"))
+		return err_set(err, SUQL_ERROR, "a value is longer than %d bytes, the most allowed "
+		               "here (:set %s BYTES changes it)", lim->value_bytes, lim->value_setting);
+	return st;
+}
+
 static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
-                          const EngineSink *tap, int always_parsed, SuqlErr *err)
+                          const EngineSink *tap, int always_parsed, const ReplLimits *lim,
+                          SuqlErr *err)
 {
 	int tty = isatty(fileno(r->out));
+	ReplLimits dflt = {r->timeout, 0, 0, "timeout", NULL, NULL};
+	if (!lim)
+		lim = &dflt;
 	Show s = {0};
 	s.r = r;
 	s.o.mode = r->mode;
@@ -367,10 +470,13 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	s.o.unicode = tty;
 	s.o.color = tty && r->color_ok && r->interactive;
 	s.o.width = render_term_width(r->out);
+	s.o.fetch = r->fetch_count;
+	s.o.visible = tty;
 	s.color = r->color_ok && r->interactive;
 	s.sec = repl_section_out(r);
 	s.tap = tap;
 	s.always_parsed = always_parsed;
+	s.max_rows = lim->rows;
 	char *pbuf = NULL;
 	size_t plen = 0;
 	s.rout = repl_pager_buffer(r, &pbuf, &plen);
@@ -385,9 +491,17 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 	if (suql_interrupted) {
 		st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	} else {
-		running_db = engine_db(r->engine);
+		sqlite3 *db = engine_db(r->engine);
+		int old_len = lim->value_bytes > 0
+		              ? sqlite3_limit(db, SQLITE_LIMIT_LENGTH, lim->value_bytes) : -1;
+		running_db = db;
+		alarm_set(lim->seconds);
 		st = engine_exec(r->engine, sql, len, used, &sink, err);
+		alarm_set(0);
 		running_db = NULL;
+		if (old_len >= 0)
+			sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old_len);
+		st = limits_after(lim, st, err);
 		if (st == SUQL_OK && suql_interrupted)
 			st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	}
@@ -397,19 +511,24 @@ static SuqlStatus run_one(Repl *r, const char *sql, size_t len, size_t *used,
 		section(&s, "counters", s.counters.s, 1);
 	/* a failed statement shows the rows it produced before failing, but no empty table */
 	if (s.render && (st == SUQL_OK || render_rows(s.render) > 0)) {
-		if (s.labelled && render_has_columns(s.render))
-			fprintf(s.rout, "%sresult:%s\n", s.o.color ? "\033[1m" : "",
-			        s.o.color ? "\033[0m" : "");
+		result_label(&s);
 		render_finish(s.render);
 	}
 	if (s.rout != r->out)
 		repl_pager_show(r, s.rout, &pbuf, &plen);
+	if (s.capped) {
+		char *m = xprintf("stopped after %ld row%s, the most shown here (:set %s N changes "
+		                  "it)", s.rows, s.rows == 1 ? "" : "s", lim->rows_setting);
+		show_warning(&s, m);
+		free(m);
+	}
 	if (r->timer) {
 		fflush(r->out);
 		fprintf(s.sec, "time: %.3f ms\n", ms);
 		fflush(s.sec);
 	}
 	fflush(r->out);
+	repl_notices(r);
 	render_free(s.render);
 	sb_free(&s.counters);
 	free(s.parsed);
@@ -475,7 +594,7 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 			break;
 		SuqlErr err = {0};
 		size_t used = 0;
-		SuqlStatus st = run_one(r, sql + start, len - start, &used, NULL, 0, &err);
+		SuqlStatus st = run_one(r, sql + start, len - start, &used, NULL, 0, NULL, &err);
 		if (st != SUQL_OK) {
 			repl_fail(r, where, ln, col, st, &err);
 			if (first == SUQL_OK)
@@ -499,7 +618,14 @@ SuqlStatus repl_run_statement(Repl *r, const char *sql, size_t len, const Engine
                               int always_parsed, SuqlErr *err)
 {
 	size_t used = 0;
-	return run_one(r, sql, len, &used, tap, always_parsed, err);
+	return run_one(r, sql, len, &used, tap, always_parsed, NULL, err);
+}
+
+SuqlStatus repl_run_limited(Repl *r, const char *sql, size_t len, const EngineSink *tap,
+                            int always_parsed, const ReplLimits *lim, SuqlErr *err)
+{
+	size_t used = 0;
+	return run_one(r, sql, len, &used, tap, always_parsed, lim, err);
 }
 
 /* ---- lines into statements ---- */
@@ -511,6 +637,7 @@ static void run_meta(Repl *r, ReplInput *in, const char *line, size_t n)
 	SuqlStatus st = meta_run(r, l, &err);
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
+	repl_notices(r);
 	free(l);
 	err_clear(&err);
 }
@@ -524,6 +651,7 @@ static void run_line_fn(Repl *r, ReplInput *in, const char *line, size_t n)
 	repl_status_end(r);
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
+	repl_notices(r);
 	free(l);
 	err_clear(&err);
 }

@@ -25,6 +25,9 @@
 
 typedef struct Repl Repl;
 
+/* Rows a table holds before it is shown (:set fetch_count; see render_full). */
+#define REPL_FETCH_COUNT 10000
+
 /* The tables and views a user sees (suql's own suql_* tables and SQLite's are hidden):
    columns name, type, sql of sqlite_schema; callers add AND ... and ORDER BY. */
 #define REPL_VISIBLE_TABLES                                                                \
@@ -54,6 +57,8 @@ struct Repl {
 	int once;             /* :once: out is for the next statement only, then prev_out */
 	FILE *prev_out;
 	char *prev_path;
+	double timeout;       /* seconds a statement may run (:set timeout, --timeout); 0: no limit */
+	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
 
 	int interactive;      /* a person at a terminal: errors do not change the exit status */
 	int bail;             /* stop at the first failing statement */
@@ -123,6 +128,22 @@ SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
 SuqlStatus repl_run_statement(Repl *r, const char *sql, size_t len, const EngineSink *tap,
                               int always_parsed, SuqlErr *err);
 
+/* The limits of one statement; a zero means none. A statement past its time stops with an
+   error (SUQL_ERROR, status 1), one that reaches its rows stops with a warning and keeps
+   them, and a value longer than value_bytes is an error (SQLite's length limit). setting
+   names the setting that changes them in those messages ("timeout", "chat.timeout"...);
+   rows_setting and value_setting likewise. */
+typedef struct ReplLimits {
+	double seconds;
+	long rows;
+	int value_bytes;
+	const char *setting, *rows_setting, *value_setting;
+} ReplLimits;
+
+/* repl_run_statement under limits (NULL: the session's, :set timeout). */
+SuqlStatus repl_run_limited(Repl *r, const char *sql, size_t len, const EngineSink *tap,
+                            int always_parsed, const ReplLimits *lim, SuqlErr *err);
+
 /* Print an error as "error: [where:line[:col]: ]message" on stderr, and count it toward the
    exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1). col 0:
    the message is not about a place in a statement. */
@@ -168,7 +189,13 @@ void repl_status_stop(Repl *r);
 FILE *repl_pager_buffer(Repl *r, char **buf, size_t *len);
 void repl_pager_show(Repl *r, FILE *f, char **buf, size_t *len);
 
-/* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). */
+/* Say, once, what the session must know that is not any statement's error (the LLM cache
+   could not be used: llm_cache_notice), as a warning on stderr. The runner calls it after
+   each statement, meta-command and chat line. */
+void repl_notices(Repl *r);
+
+/* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). SIGALRM
+   is the time limit's (installed when a limit is armed). */
 void repl_signals(void);
 
 /* term.c: the interactive loop on a terminal, until :quit or Ctrl-D. */

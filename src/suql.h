@@ -55,5 +55,8 @@ void err_clear(SuqlErr *e);
 
 /* Set by the SIGINT handler while a statement runs; long loops check it and stop. */
 extern volatile sig_atomic_t suql_interrupted;
+/* Set, with suql_interrupted, when the running statement reached its time limit (repl.c):
+   the loops stop as for Ctrl-C, and the runner reports a timeout instead. */
+extern volatile sig_atomic_t suql_timed_out;
 
 #endif

@@ -345,12 +345,50 @@ void text_strv_free(char **v, size_t n)
 
 /* ---- relevance ---- */
 
-static int term_count(const TextTerms *t, const char *stem)
+static int by_str(const void *a, const void *b)
 {
-	int c = 0;
-	for (int i = 0; i < t->n; i++)
-		c += strcmp(t->v[i], stem) == 0;
-	return c;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void text_query_init(TextQuery *q, const TextTerms *terms)
+{
+	q->v = xmalloc(((size_t)terms->n + 1) * sizeof *q->v);
+	for (int i = 0; i < terms->n; i++)
+		q->v[i] = terms->v[i];
+	qsort(q->v, (size_t)terms->n, sizeof *q->v, by_str);
+	q->n = 0;
+	for (int i = 0; i < terms->n; i++)
+		if (q->n == 0 || strcmp(q->v[q->n - 1], q->v[i]) != 0)
+			q->v[q->n++] = q->v[i];
+	q->cnt = xcalloc((size_t)q->n + 1, sizeof *q->cnt);
+}
+
+void text_query_free(TextQuery *q)
+{
+	free(q->v);
+	free(q->cnt);
+	q->v = NULL;
+	q->cnt = NULL;
+	q->n = 0;
+}
+
+int text_query_count(TextQuery *q, const TextTerms *t, int *ix, int *tf)
+{
+	int n = 0;
+	for (int m = 0; m < t->n && q->n > 0; m++) {
+		const char *key = t->v[m];
+		const char **hit = bsearch(&key, q->v, (size_t)q->n, sizeof *q->v, by_str);
+		if (!hit)
+			continue;
+		int k = (int)(hit - q->v);
+		if (q->cnt[k]++ == 0)
+			ix[n++] = k;
+	}
+	for (int i = 0; i < n; i++) {
+		tf[i] = q->cnt[ix[i]];
+		q->cnt[ix[i]] = 0;
+	}
+	return n;
 }
 
 void text_bm25(const TextTerms *query, const TextTerms *passages, size_t np, double *scores)
@@ -361,31 +399,33 @@ void text_bm25(const TextTerms *query, const TextTerms *passages, size_t np, dou
 		avg += passages[i].n;
 		scores[i] = 0;
 	}
-	if (np == 0)
+	if (np == 0 || query->n == 0)
 		return;
 	avg = avg / (double)np;
 	if (avg <= 0)
 		avg = 1;
-	for (int q = 0; q < query->n; q++) {
-		int dup = 0;
-		for (int p = 0; p < q; p++)
-			dup |= strcmp(query->v[p], query->v[q]) == 0;
-		if (dup)
-			continue;
-		size_t df = 0;
-		for (size_t i = 0; i < np; i++)
-			df += text_terms_has(&passages[i], query->v[q]);
-		if (df == 0)
-			continue;
-		double idf = log(((double)np - (double)df + 0.5) / ((double)df + 0.5) + 1.0);
-		for (size_t i = 0; i < np; i++) {
-			int tf = term_count(&passages[i], query->v[q]);
-			if (!tf)
-				continue;
-			double norm = k1 * (1 - b + b * passages[i].n / avg);
-			scores[i] += idf * tf * (k1 + 1) / (tf + norm);
+	TextQuery q;
+	text_query_init(&q, query);
+	size_t *df = xcalloc((size_t)q.n + 1, sizeof *df);
+	int *ix = xmalloc(((size_t)q.n + 1) * sizeof *ix), *tf = xmalloc(((size_t)q.n + 1) * sizeof *tf);
+	for (size_t i = 0; i < np; i++) {
+		int m = text_query_count(&q, &passages[i], ix, tf);
+		for (int j = 0; j < m; j++)
+			df[ix[j]]++;
+	}
+	for (size_t i = 0; i < np; i++) {
+		int m = text_query_count(&q, &passages[i], ix, tf);
+		double norm = k1 * (1 - b + b * passages[i].n / avg);
+		for (int j = 0; j < m; j++) {
+			double d = (double)df[ix[j]];
+			double idf = log(((double)np - d + 0.5) / (d + 0.5) + 1.0);
+			scores[i] += idf * tf[j] * (k1 + 1) / (tf[j] + norm);
 		}
 	}
+	free(df);
+	free(ix);
+	free(tf);
+	text_query_free(&q);
 }
 
 char *text_fts_query(const char *question)

@@ -54,9 +54,25 @@ size_t text_passages(const char *value, size_t n, size_t maxlen, char ***out);
 void text_strv_free(char **v, size_t n);
 
 /* Okapi BM25 score of a passage for the query terms, with term statistics taken from the
-   given collection of passages (k1 = 1.2, b = 0.75). scores[i] is set for every passage. */
+   given collection of passages (k1 = 1.2, b = 0.75). scores[i] is set for every passage.
+   A repeated query term counts once. Time: linear in the terms of the passages (times the
+   log of the query's). */
 void text_bm25(const TextTerms *query, const TextTerms *passages, size_t npassages,
                double *scores);
+
+/* A query's distinct terms, sorted, for counting them in passages in one pass each (BM25
+   without a scan of the passage per query term). v borrows the TextTerms' strings. */
+typedef struct TextQuery {
+	const char **v;
+	int n;
+	int *cnt;       /* scratch, zero between calls */
+} TextQuery;
+
+void text_query_init(TextQuery *q, const TextTerms *terms);
+void text_query_free(TextQuery *q);
+/* The query terms passage t holds: their indexes in q->v into ix[] and their counts into
+   tf[] (both with room for q->n); returns how many. */
+int text_query_count(TextQuery *q, const TextTerms *t, int *ix, int *tf);
 
 /* An FTS5 MATCH expression for a question: its content words, each quoted, joined by OR.
    NULL when the question has no content words. Heap string. */

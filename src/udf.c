@@ -104,18 +104,40 @@ static void evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3
 	result_of(c, ex, &ex->sigs[sig], mv);
 }
 
-/* The signature of occurrence id for a question given at run time (not a literal). */
-static int runtime_sig(Exec *ex, const Occ *o, sqlite3_value *q)
+/* A question given at run time: -1 (the statement fails, the error in c) when it is none
+   (NULL, empty, too long: bind_question_problem), else 0. */
+static int question_check(sqlite3_context *c, Exec *ex, const Occ *o, FtKind kind,
+                          sqlite3_value *q)
+{
+	char buf[96];
+	int type = q ? sqlite3_value_type(q) : SQLITE_NULL;
+	const char *t = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(q) : "";
+	size_t n = type == SQLITE_TEXT ? (size_t)sqlite3_value_bytes(q) : 0;
+	const char *problem = bind_question_problem(type, t, n, buf, sizeof buf);
+	if (!problem)
+		return 0;
+	SuqlErr err = {0};
+	bind_question_error(ex, o, kind, problem, &err);
+	exec_fail(ex, SUQL_ERROR, err.msg);
+	sqlite3_result_error(c, err.msg, -1);
+	err_clear(&err);
+	return -1;
+}
+
+/* The signature of occurrence id for a question given at run time (not a literal); -1 when
+   the question is none (the error is set in c). */
+static int runtime_sig(sqlite3_context *c, Exec *ex, const Occ *o, sqlite3_value *q)
 {
 	if (o->sig >= 0)
 		return o->sig;
 	const Sig *t = &ex->sigs[o->tsig];
+	if (question_check(c, ex, o, t->kind, q) < 0)
+		return -1;
 	Sig s = {0};
 	s.kind = t->kind;
 	s.pg = t->pg;
 	s.list = t->list;
-	s.question = xstrdup(sqlite3_value_type(q) == SQLITE_NULL ? ""
-	                                                          : (const char *)sqlite3_value_text(q));
+	s.question = xstrdup((const char *)sqlite3_value_text(q));
 	s.op = t->op ? xstrdup(t->op) : NULL;
 	s.nexpected = t->nexpected;
 	s.expected = t->nexpected ? xmalloc((size_t)t->nexpected * sizeof *s.expected) : NULL;
@@ -143,14 +165,22 @@ static void fn_atom(sqlite3_context *c, int argc, sqlite3_value **argv)
 	const Occ *o = occ_of(c, ex, argv[0]);
 	if (!o)
 		return;
-	int sig = runtime_sig(ex, o, argc > 2 ? argv[2] : NULL);
+	if (ex->counting) {   /* counting rows: nothing is asked, the question not read */
+		sqlite3_result_null(c);
+		return;
+	}
+	int sig = runtime_sig(c, ex, o, argc > 2 ? argv[2] : NULL);
+	if (sig < 0)
+		return;
 	evaluate(c, ex, sig, ex->occ[sqlite3_value_int(argv[0])].mode == OCC_PLANNED, argv[1]);
 }
 
-/* Intern a self-contained signature. */
-static int loose_sig(Exec *ex, FtKind k, sqlite3_value *q, const char *type, const char *op,
-                     sqlite3_value **exp, int nexp)
+/* Intern a self-contained signature; -1 when the question is none (the error in c). */
+static int loose_sig(sqlite3_context *c, Exec *ex, FtKind k, sqlite3_value *q, const char *type,
+                     const char *op, sqlite3_value **exp, int nexp)
 {
+	if (k != FT_SUMMARY && !ex->counting && question_check(c, ex, NULL, k, q) < 0)
+		return -1;
 	Sig s = {0};
 	s.kind = k;
 	s.list = -1;
@@ -179,8 +209,13 @@ static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)
 		const Occ *o = occ_of(c, ex, argv[0]);
 		if (!o)
 			return;
-		int sig = runtime_sig(ex, o, argv[2]);
-		evaluate(c, ex, sig, o->mode == OCC_PLANNED, argv[1]);
+		if (ex->counting) {
+			sqlite3_result_null(c);
+			return;
+		}
+		int sig = runtime_sig(c, ex, o, argv[2]);
+		if (sig >= 0)
+			evaluate(c, ex, sig, o->mode == OCC_PLANNED, argv[1]);
 		return;
 	}
 	if (argc != 2 && argc != 3) {
@@ -188,8 +223,9 @@ static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)
 		return;
 	}
 	const char *type = argc == 3 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
-	int sig = loose_sig(ex, FT_ANSWER, argv[1], type, NULL, NULL, 0);
-	evaluate(c, ex, sig, 0, argv[0]);
+	int sig = loose_sig(c, ex, FT_ANSWER, argv[1], type, NULL, NULL, 0);
+	if (sig >= 0)
+		evaluate(c, ex, sig, 0, argv[0]);
 }
 
 static void fn_summary(sqlite3_context *c, int argc, sqlite3_value **argv)
@@ -204,7 +240,7 @@ static void fn_summary(sqlite3_context *c, int argc, sqlite3_value **argv)
 		evaluate(c, ex, o->sig, o->mode == OCC_PLANNED, argv[1]);
 		return;
 	}
-	int sig = loose_sig(ex, FT_SUMMARY, NULL, NULL, NULL, NULL, 0);
+	int sig = loose_sig(c, ex, FT_SUMMARY, NULL, NULL, NULL, NULL, 0);
 	evaluate(c, ex, sig, 0, argv[0]);
 }
 
@@ -218,8 +254,9 @@ static void fn_verify(sqlite3_context *c, int argc, sqlite3_value **argv)
 		return;
 	}
 	const char *op = (const char *)sqlite3_value_text(argv[2]);
-	int sig = loose_sig(ex, FT_VERIFY, argv[1], NULL, op ? op : "=", argv + 3, argc - 3);
-	evaluate(c, ex, sig, 0, argv[0]);
+	int sig = loose_sig(c, ex, FT_VERIFY, argv[1], NULL, op ? op : "=", argv + 3, argc - 3);
+	if (sig >= 0)
+		evaluate(c, ex, sig, 0, argv[0]);
 }
 
 void udf_register(Engine *e)

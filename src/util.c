@@ -15,6 +15,7 @@
 #include <time.h>
 
 volatile sig_atomic_t suql_interrupted = 0;
+volatile sig_atomic_t suql_timed_out = 0;
 
 static void oom(void)
 {

@@ -15,3 +15,20 @@ if [ -z "${SUQL_TMP:-}" ]; then
 fi
 prog=$SUQL_PROG
 case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
+
+# llmserver_start DIR RULES [OPTIONS...]: build/llmserver on a free port with the rules
+# file RULES, logging to DIR/log; sets SPID (its pid) and URL (its base URL) once it
+# listens. Stop it with kill "$SPID".
+llmserver_start() {
+	_d=$1 _r=$2
+	shift 2
+	_b=$SUQL_BUILD
+	case $_b in /*) ;; *) _b=$SUQL_TOP/$_b ;; esac
+	rm -f "$_d/port"
+	"$_b/llmserver" --port-file "$_d/port" --log "$_d/log" --rules "$_r" "$@" \
+		2>"$_d/server.err" &
+	SPID=$!
+	_i=0
+	while [ ! -s "$_d/port" ] && [ $_i -lt 200 ]; do sleep 0.05; _i=$((_i + 1)); done
+	URL="http://127.0.0.1:$(cat "$_d/port")/v1"
+}

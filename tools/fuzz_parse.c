@@ -49,7 +49,8 @@ static int sqlite_verdict(const char *sql, size_t n)
 static int suql_only_error(const char *msg)
 {
 	static const char *const WORDS[] = {"too deep", "too long", "NUL byte", "answer()",
-	                                    "summary()", "unnest()", "'::'", "ARRAY[", "ILIKE"};
+	                                    "summary()", "unnest()", "'::'", "ARRAY[", "ILIKE",
+	                                    "(T[])"};
 	for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
 		if (strstr(msg, WORDS[i]))
 			return 1;

@@ -85,7 +85,7 @@ reply:
   Here are some restaurants in Cupertino.
 @@ stderr
 error: stdin:9: chat.limit takes a number of rows from 0 (no default LIMIT) to 100000, not 'lots'
-error: stdin:10: unknown setting 'chat.colour' (chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables, chat.examples)
+error: stdin:10: unknown setting 'chat.colour' (chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables, chat.examples, chat.timeout, chat.max_rows, chat.max_value)
 error: stdin:13: chat.relax takes on, off or a number of tries from 0 to 2, not '3'
 error: stdin:14: chat.examples: cannot read nowhere.txt: No such file or directory
 @@ status 1

@@ -210,7 +210,11 @@ for attempt in 1 2 3; do
 done
 check "Ctrl-C stops a running statement" [ "$interrupted" = 0 ]
 
+# (typed only once the prompt is back: a Ctrl-C flushes what the terminal holds unread)
+prompt_back() { [ "$(screen | tail -n 1 | sed 's/ *$//')" = "suql>" ]; }
+poll prompt_back
 t send-keys -t suql -l -- "SELECT 'typed but dropped'"
+wait_for "typed but dropped"
 t send-keys -t suql C-c
 check "Ctrl-C at the prompt" wait_for "^C"
 type_line "SELECT 'alive' AS still;"

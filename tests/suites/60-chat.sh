@@ -137,12 +137,7 @@ run_case() {
 	: >"$log"
 	if [ -f "$case_dir/rules" ]; then
 		# shellcheck disable=SC2046
-		"$build/llmserver" --port-file "$case_dir/port" --log "$log" --rules "$case_dir/rules" \
-			$(cat "$case_dir/server" 2>/dev/null) 2>"$case_dir/server.err" &
-		SPID=$!
-		i=0
-		while [ ! -s "$case_dir/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-		URL="http://127.0.0.1:$(cat "$case_dir/port")/v1"
+		llmserver_start "$case_dir" "$case_dir/rules" $(cat "$case_dir/server" 2>/dev/null)
 	fi
 	args=$(cat "$case_dir/args")
 	(

@@ -79,6 +79,21 @@ int main(void)
 	double sc[4];
 	text_bm25(&qt, pt, 4, sc);
 	CHECK(sc[1] > sc[2] && sc[2] > sc[0] && sc[0] == 0 && sc[3] == 0, "bm25: ranking");
+	/* a term the question repeats counts once (the terms are deduplicated by sorting, so a
+	   long question costs linear time, not a scan per term) */
+	TextTerms q2 = TEXT_TERMS_INIT;
+	text_terms("parking parking easy easy parking?", 34, &q2);
+	double sc2[4];
+	text_bm25(&q2, pt, 4, sc2);
+	CHECK(sc2[0] == sc[0] && sc2[1] == sc[1] && sc2[2] == sc[2] && sc2[3] == sc[3],
+	      "bm25: a repeated question term counts once");
+	TextQuery tq;
+	text_query_init(&tq, &q2);
+	int ix[4], tf[4];
+	int m = text_query_count(&tq, &pt[1], ix, tf);
+	CHECK(tq.n == 2 && m == 2 && tf[0] + tf[1] == 3, "query terms counted in a passage");
+	text_query_free(&tq);
+	text_terms_free(&q2);
 	for (int i = 0; i < 4; i++)
 		text_terms_free(&pt[i]);
 	text_terms_free(&qt);
