@@ -4,6 +4,6 @@
 @@ db demo
 @@ args -v -c "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE answer('the food is good', 'is it good?') = 'Yes' LIMIT 3;" $DB
 @@ status 0
-@@ stdout has too many rows in FROM to count before running (or endless)
+@@ stderr has too many rows in FROM to count before running (or endless)
 @@ stdout has (3 rows)
 @@ unchanged

@@ -1,6 +1,7 @@
 # Issue 12, item 5: text from the data reaches the terminal with its control characters
-# shown in every output path: result cells, the parsed SUQL and plan (-v), error messages
-# that quote a name, warnings, and meta-command listings (:tables, :schema).
+# shown in every output path: result cells, the parsed SUQL and plan (-v, on stderr in a
+# script), error messages that quote a name, warnings, and meta-command listings (:tables,
+# :schema).
 @@ db empty
 @@ gen
 printf 'CREATE TABLE "evil\033]0;x\007" (a TEXT, b FREE_TEXT);\nINSERT INTO "evil\033]0;x\007" VALUES ('"'"'\033[2J'"'"', '"'"'the food \033[31m is good'"'"');\n' >setup.sql
@@ -10,7 +11,7 @@ printf 'SELECT a, b FROM "evil\033]0;x\007";\nSELECT b FROM "evil\033]0;x\007" W
 @@ status 1
 @@ stdout has evil^[]0;x^G
 @@ stdout has ^[[2J
-@@ stdout has is it ^[[2J good?
+@@ stderr has is it ^[[2J good?
 @@ stderr has no such table: nothere^[[2J
 @@ stdout lacks \033
 @@ stdout lacks \007
