@@ -12,7 +12,8 @@
 # `$ export ...` holds for the rest of its block. Not compared, each with a skip line:
 # commands that need the test server started by hand (port 8099), and terminal sessions
 # (`suql>` lines), which are replayed through standard input for their effects only
-# (tests/suites/41-terminal.sh tries the REPL itself at a terminal).
+# (tests/suites/41-terminal.sh tries the REPL itself at a terminal). The example of an
+# endpoint with nothing listening expects nothing on 127.0.0.1:9 (the discard port).
 #
 # To see what every example prints now: SUQL_SHOW=1 sh tests/suites/44-readme.sh
 . "$(dirname "$0")/../lib.sh"
