@@ -56,7 +56,7 @@ PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemme
 
 CFLAGS    ?= -O2 -g
 ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
-             -Isrc $(patsubst %,-I%,$(wildcard src/*/)) -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS)
+             -Isrc -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS)
 ALLLDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 SRCS      := $(sort $(wildcard src/*/*.c))

@@ -9,8 +9,8 @@
  *   - a successful import stored as many rows as it reports, and no text value holding a
  *     NUL byte (SQLite would cut it short: such input is an error).
  */
-#include "import.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
 
 #include <sqlite3.h>
 

@@ -17,10 +17,10 @@
  * Output depends only on the seed and the restaurant's number: the same seed gives the same
  * bytes, and the first N restaurants of a larger run are those of a smaller one.
  */
-#include "catalog.h"
-#include "import.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
+#include "store/catalog.h"
 
 #include "gen_grammar.h"
 

@@ -9,7 +9,7 @@
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
  */
-#include "util.h"
+#include "base/util.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>

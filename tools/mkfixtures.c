@@ -22,10 +22,10 @@
  *
  * The database is written to OUT.db.tmp and renamed when complete.
  */
-#include "catalog.h"
-#include "import.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
+#include "store/catalog.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -10,10 +10,10 @@
  *                              does before SQLite prepares the statement)
  *   suqlc --ast [FILE...]      the structural dump of each statement
  */
-#include "ast.h"
-#include "parse.h"
-#include "print.h"
-#include "util.h"
+#include "base/util.h"
+#include "sql/ast.h"
+#include "sql/parse.h"
+#include "sql/print.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * with a carriage return and no newline, and erases itself when closed, so that nothing is
  * left in the terminal's scrollback and piped output is never touched.
  */
-#include "progress.h"
-#include "vis.h"
-#include "util.h"
+#include "base/progress.h"
+#include "base/util.h"
+#include "base/vis.h"
 
 #include <stdlib.h>
 #include <string.h>

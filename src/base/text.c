@@ -5,8 +5,8 @@
  * be clearer here than behind a dependency. All functions are pure and deterministic; the
  * offline backend's decisions, and therefore the test suite, rest on that.
  */
-#include "text.h"
-#include "util.h"
+#include "base/text.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -2,8 +2,8 @@
  * util.c: allocation, the string buffer, error records and small helpers that every other
  * file uses. Nothing here knows about SQL or language models.
  */
-#include "suql.h"
-#include "util.h"
+#include "base/suql.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * (meta-command output).
  */
 #define _GNU_SOURCE   /* fopencookie */
-#include "vis.h"
+#include "base/vis.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum {
 	VIS_LINES = 1,     /* keep newlines */

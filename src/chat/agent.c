@@ -18,9 +18,9 @@
  * their rows also reach the agent. A turn that fails for the query's sake is kept in the
  * dialogue with its error; one that fails for the model's sake (unreachable, 401) is not.
  */
-#include "agent_int.h"
+#include "chat/agent_int.h"
 
-#include "render.h"
+#include "render/render.h"
 
 #include <ctype.h>
 #include <stdlib.h>

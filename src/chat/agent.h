@@ -26,11 +26,11 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "engine.h"
-#include "meta.h"
-#include "repl.h"
-#include "suql.h"
-#include "util.h"
+#include "base/suql.h"
+#include "base/util.h"
+#include "cli/meta.h"
+#include "cli/repl.h"
+#include "engine/engine.h"
 
 typedef struct Agent Agent;
 

@@ -10,8 +10,8 @@
 #ifndef SUQL_AGENT_INT_H
 #define SUQL_AGENT_INT_H
 
-#include "agent.h"
-#include "llm.h"
+#include "chat/agent.h"
+#include "llm/llm.h"
 
 /* Defaults of the chat.* settings. */
 #define AGENT_LIMIT 5            /* LIMIT added to a query without one */

@@ -3,7 +3,7 @@
  * mode switched on and off (:chat, :sql, --chat), the dialogue listed (:history), forgotten
  * (:reset) and saved as JSONL (:save FILE), and the chat.* settings of :set.
  */
-#include "agent_int.h"
+#include "chat/agent_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,10 +6,10 @@
  * (SUQL DDL of the tables, their descriptions, notes on the values of short columns) and the
  * dialogue so far (each turn's text, query, result digest and reply).
  */
-#include "agent_int.h"
+#include "chat/agent_int.h"
 
-#include "catalog.h"
-#include "prompt.h"
+#include "llm/prompt.h"
+#include "store/catalog.h"
 
 #include <ctype.h>
 #include <stdlib.h>

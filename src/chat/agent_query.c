@@ -5,11 +5,11 @@
  * JSON (for the respond prompt and :save) through an EngineSink, and writes the one-line
  * digest of a result that the dialogue carries into later turns.
  */
-#include "agent_int.h"
+#include "chat/agent_int.h"
 
-#include "ast.h"
-#include "parse.h"
-#include "print.h"
+#include "sql/ast.h"
+#include "sql/parse.h"
+#include "sql/print.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * At a terminal the first habit of a session also gets a note that suql's meta-commands
  * start with ':'.
  */
-#include "repl.h"
+#include "cli/repl.h"
 
 #include <ctype.h>
 #include <stdlib.h>

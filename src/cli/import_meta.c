@@ -2,9 +2,9 @@
  * import_meta.c: the command-line side of importing and indexing: the argument parser
  * shared by ":import" and "suql DB --import", and the meta-commands :import and :index.
  */
-#include "import.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
 
 #include <stdlib.h>
 #include <string.h>

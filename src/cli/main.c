@@ -10,11 +10,11 @@
  * failed, 130 a script stopped by Ctrl-C.
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
-#include "agent.h"
-#include "eval.h"
-#include "llm.h"
-#include "repl.h"
-#include "vis.h"
+#include "base/vis.h"
+#include "chat/agent.h"
+#include "cli/repl.h"
+#include "eval/eval.h"
+#include "llm/llm.h"
 
 #include <errno.h>
 #include <getopt.h>

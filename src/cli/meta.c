@@ -9,12 +9,12 @@
  * :llm and :cache, the chat agent's :chat and :sql) implement a MetaFn and add one row to
  * meta_commands[]; see doc/program.md.
  */
-#include "agent.h"
-#include "import.h"
-#include "meta.h"
-#include "catalog.h"
-#include "repl.h"
-#include "vis.h"
+#include "base/vis.h"
+#include "chat/agent.h"
+#include "cli/meta.h"
+#include "cli/repl.h"
+#include "import/import.h"
+#include "store/catalog.h"
 
 #include <errno.h>
 #include <stddef.h>

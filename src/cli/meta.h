@@ -12,9 +12,9 @@
 
 #include <stdio.h>
 
-#include "engine.h"
-#include "llm.h"
-#include "suql.h"
+#include "base/suql.h"
+#include "engine/engine.h"
+#include "llm/llm.h"
 
 typedef struct MetaEnv {
 	Engine *engine;   /* the open database (":open" replaces it) */

@@ -8,10 +8,10 @@
  * Errors decide the exit status (see repl_fail). Ctrl-C sets suql_interrupted and interrupts
  * SQLite, so a long statement stops and the session goes on.
  */
-#include "repl.h"
+#include "cli/repl.h"
 
-#include "agent.h"
-#include "vis.h"
+#include "base/vis.h"
+#include "chat/agent.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -18,10 +18,10 @@
 
 #include <stdio.h>
 
-#include "engine.h"
-#include "llm.h"
-#include "render.h"
-#include "suql.h"
+#include "base/suql.h"
+#include "engine/engine.h"
+#include "llm/llm.h"
+#include "render/render.h"
 
 typedef struct Repl Repl;
 

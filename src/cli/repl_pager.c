@@ -6,7 +6,7 @@
  * out for the pager (a pager shows them as text unless told otherwise). A pager that cannot
  * run loses nothing: the result is written to the terminal with a warning.
  */
-#include "repl.h"
+#include "cli/repl.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -11,9 +11,9 @@
  * erased before anything else is written (repl_status_clear) and when the statement ends.
  * Nothing is drawn when stderr is not a terminal.
  */
-#include "repl.h"
+#include "cli/repl.h"
 
-#include "progress.h"
+#include "base/progress.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -10,7 +10,7 @@
  * ~/.suql_history, readable only by its owner. A statement is stored as one entry once it
  * ran; nothing that holds a key (repl_is_secret) is ever stored.
  */
-#include "term_int.h"
+#include "cli/term_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
  * word_breaks(), which both libraries call (rl_completion_word_break_hook) before they look
  * for the word.
  */
-#include "term_int.h"
-#include "meta.h"
+#include "cli/meta.h"
+#include "cli/term_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -15,6 +15,6 @@
 #include <editline/readline.h>
 #endif
 
-#include "repl.h"
+#include "cli/repl.h"
 
 #endif

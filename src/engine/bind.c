@@ -17,7 +17,7 @@
  * A double-quoted word that names no column in scope is a string, as in SQLite.
  * bind_mutate then replaces each occurrence's node by the call of its SQL function.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * replacement by the calls of suql's SQL functions (statement form with the occurrence's
  * number, or the self-contained form for SQL that is stored).
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

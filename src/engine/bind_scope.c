@@ -13,7 +13,7 @@
  * statement to statement while the database has not changed: a script of many small
  * SELECTs would otherwise spend most of its time asking sqlite_schema the same questions.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdlib.h>
 #include <string.h>

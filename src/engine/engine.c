@@ -8,11 +8,11 @@
  * ALTER TABLE RENAME / ADD COLUMN / DROP COLUMN follow. This file also holds the engine's
  * settings (:set optimize, batch, budget, ...) and read-only mode.
  */
-#include "engine.h"
+#include "engine/engine.h"
 
-#include "exec_int.h"
-#include "lex.h"
-#include "parse.h"
+#include "engine/exec_int.h"
+#include "sql/lex.h"
+#include "sql/parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,9 +12,9 @@
 
 #include <sqlite3.h>
 
-#include "llm.h"
-#include "suql.h"
-#include "util.h"
+#include "base/suql.h"
+#include "base/util.h"
+#include "llm/llm.h"
 
 typedef struct Engine Engine;
 

@@ -22,7 +22,7 @@
  * is stored nowhere: the comparison is NULL for this statement (rows that depend on it are
  * not returned), with a warning.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <jansson.h>
 #include <stdlib.h>

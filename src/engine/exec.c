@@ -19,9 +19,9 @@
  * runs as it is, with nothing shown but its rows (and the SQL it became, when it used a
  * SUQL form).
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
-#include "lex.h"
+#include "sql/lex.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * FROM item cannot say which row it is (a subquery), the statement selects the texts
  * themselves and they are kept.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <math.h>
 #include <stdio.h>

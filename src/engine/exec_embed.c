@@ -10,7 +10,7 @@
  * gone is simply never read again. Like BM25, this only orders candidates: the model
  * decides.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
  * table back, computing the replaced columns over it, with the names SQLite gave the
  * statement's columns. The rows reach the sink through phase 2's statement.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

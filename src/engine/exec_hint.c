@@ -4,9 +4,9 @@
  * user's statement to put a caret under it; and a name that is close to one the database
  * has ("restaurant" for "restaurants", "nme" for "name") earns a hint.
  */
-#include "exec_int.h"
-#include "lex.h"
-#include "text.h"
+#include "base/text.h"
+#include "engine/exec_int.h"
+#include "sql/lex.h"
 
 #include <stdlib.h>
 #include <string.h>

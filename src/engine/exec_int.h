@@ -35,13 +35,13 @@
 #ifndef SUQL_EXEC_INT_H
 #define SUQL_EXEC_INT_H
 
-#include "ast.h"
-#include "catalog.h"
-#include "engine.h"
-#include "llm.h"
-#include "print.h"
-#include "retrieve.h"
-#include "text.h"
+#include "base/text.h"
+#include "engine/engine.h"
+#include "llm/llm.h"
+#include "retrieve/retrieve.h"
+#include "sql/ast.h"
+#include "sql/print.h"
+#include "store/catalog.h"
 
 #include <stdint.h>
 

@@ -14,7 +14,7 @@
  *    hears about each evaluation; it may stop the rest (they end cancelled). ft_run_column
  *    feeds it the values a statement reads (evaluating ahead, projection last).
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdlib.h>
 #include <string.h>

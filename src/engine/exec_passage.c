@@ -2,7 +2,7 @@
  * exec_passage.c: optimize = passage, the per-passage baseline that the benchmark compares
  * against (see doc/executor.md).
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <math.h>
 #include <stdio.h>

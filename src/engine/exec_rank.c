@@ -7,7 +7,7 @@
  * atoms; equal scores keep the statement's order; with embeddings the top of the order is
  * ranked again (exec_embed.c). Retrieval only orders: the model decides.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * the calls still pending are cancelled. A wave is sized from the rows still needed and
  * the pass rate seen so far, so that speculation stays small.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <math.h>
 #include <stdio.h>

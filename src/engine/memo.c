@@ -12,7 +12,7 @@
  * hash over 8-byte words), so millions of rows cost a few dozen bytes each. The SQL
  * functions read it, the optimizer fills it; it lives for one statement.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -24,7 +24,7 @@
  * projection last (the statement's result columns), ahead (every row that passes WHERE:
  * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

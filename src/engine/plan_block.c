@@ -4,7 +4,7 @@
  * occurrence outside WHERE, the order of a unit's atoms (cost x selectivity), the counts
  * that bound the calls, and the worst case compared with the budget.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * Lines are stable, one fact each, so that a reader sees what the optimizer did and a
  * test can read the counts ("llm calls: 3 ...").
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,7 @@
  *
  * t NULL, or a text with no passages, gives NULL without a call.
  */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,12 +11,12 @@
  * The summary is computed by SQLite over the JSON lines (eval_report.c) and written with the
  * renderer, so --csv and --json work on it as on any result.
  */
-#include "eval_int.h"
+#include "eval/eval_int.h"
 
-#include "agent.h"
-#include "progress.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/progress.h"
+#include "base/util.h"
+#include "chat/agent.h"
+#include "retrieve/retrieve.h"
 
 #include <errno.h>
 #include <poll.h>

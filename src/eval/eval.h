@@ -25,9 +25,9 @@
 #ifndef SUQL_EVAL_H
 #define SUQL_EVAL_H
 
-#include "llm.h"
-#include "render.h"
-#include "suql.h"
+#include "base/suql.h"
+#include "llm/llm.h"
+#include "render/render.h"
 
 typedef enum EvalWay { EVAL_SUQL, EVAL_CHAT, EVAL_LINEARIZE, EVAL_NWAYS } EvalWay;
 

@@ -16,9 +16,9 @@
  * else (an unknown field, a value of the wrong type, a line that is not a JSON object) is an
  * error naming the file, line and field, so a typo never turns into a silently empty gold.
  */
-#include "eval_int.h"
-#include "text.h"
-#include "util.h"
+#include "base/text.h"
+#include "base/util.h"
+#include "eval/eval_int.h"
 
 #include <errno.h>
 #include <jansson.h>

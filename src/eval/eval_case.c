@@ -17,12 +17,12 @@
  * the benchmark's key column (case-insensitive), or of the first column when the result has
  * none by that name.
  */
-#include "eval_int.h"
+#include "eval/eval_int.h"
 
-#include "agent.h"
-#include "meta.h"
-#include "text.h"
-#include "util.h"
+#include "base/text.h"
+#include "base/util.h"
+#include "chat/agent.h"
+#include "cli/meta.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,8 @@
 #ifndef SUQL_EVAL_INT_H
 #define SUQL_EVAL_INT_H
 
-#include "eval.h"
-#include "repl.h"
+#include "cli/repl.h"
+#include "eval/eval.h"
 
 #include <jansson.h>
 #include <sqlite3.h>

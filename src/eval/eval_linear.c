@@ -12,12 +12,12 @@
  *     a sentence of the passages, is the prediction as it is).
  * The parent process builds the passages once, in a temporary SQLite file the workers read.
  */
-#include "eval_int.h"
+#include "eval/eval_int.h"
 
-#include "agent.h"
-#include "catalog.h"
-#include "text.h"
-#include "util.h"
+#include "base/text.h"
+#include "base/util.h"
+#include "chat/agent.h"
+#include "store/catalog.h"
 
 #include <stdlib.h>
 #include <string.h>

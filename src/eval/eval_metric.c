@@ -16,8 +16,8 @@
  * positive, else a false positive; a gold key not predicted is a false negative. Precision
  * at k looks at the first k distinct predictions in the order they came.
  */
-#include "eval.h"
-#include "util.h"
+#include "base/util.h"
+#include "eval/eval.h"
 
 #include <limits.h>
 #include <locale.h>

@@ -16,10 +16,10 @@
  * and the summed calls, tokens, round trips and case time. The renderer writes it, in the
  * output mode asked for.
  */
-#include "eval_int.h"
+#include "eval/eval_int.h"
 
-#include "render.h"
-#include "util.h"
+#include "base/util.h"
+#include "render/render.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
  * All of it inside SAVEPOINT suql_import, rolled back on any error. Files are mapped into
  * memory rather than read, so a file of gigabytes costs no heap.
  */
-#include "import_int.h"
-#include "retrieve.h"
+#include "import/import_int.h"
+#include "retrieve/retrieve.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -37,9 +37,9 @@
 
 #include <sqlite3.h>
 
-#include "meta.h"
-#include "progress.h"
-#include "suql.h"
+#include "base/progress.h"
+#include "base/suql.h"
+#include "cli/meta.h"
 
 typedef enum ImportFormat {
 	IMPORT_AUTO = 0,   /* from the file name's extension */

@@ -7,7 +7,7 @@
  * UTF-8 byte order mark at the start is ignored. What cannot be read unambiguously is an
  * error: a quoted field that never ends, and text after a field's closing quote.
  */
-#include "import_int.h"
+#include "import/import_int.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

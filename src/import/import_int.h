@@ -16,9 +16,9 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "catalog.h"
-#include "import.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "store/catalog.h"
 
 /* A position in the input: byte offset, line number (from 1) and where that line starts. */
 typedef struct ImpPos {

@@ -8,7 +8,7 @@
  * missing ']', a broken string), the whole text goes to jansson so that the message is
  * jansson's, at jansson's position. JSONL is one object per line.
  */
-#include "import_int.h"
+#include "import/import_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * SUQL lists are stored as compact JSON arrays; each element is checked against the
  * element type (INTEGER[] takes integers, ENUM('a','b')[] takes 'a' and 'b').
  */
-#include "import_int.h"
+#include "import/import_int.h"
 
 #include <ctype.h>
 #include <errno.h>

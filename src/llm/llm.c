@@ -12,8 +12,8 @@
  * have results; calls that needed no request count as cache hits, not calls. The caller's
  * done callback runs as each call finishes and may stop the rest (they end CANCELLED).
  */
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,8 +18,8 @@
 #ifndef SUQL_LLM_H
 #define SUQL_LLM_H
 
-#include "suql.h"
-#include "util.h"
+#include "base/suql.h"
+#include "base/util.h"
 
 typedef enum LlmKind {
 	LLM_VERIFY,    /* does each candidate's text satisfy "answer(question) <op> expected"? */

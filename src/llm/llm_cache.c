@@ -10,8 +10,8 @@
  *   during a run are queued and written in one transaction when the run ends.
  * Stored values are JSON texts of results; they never contain the API key.
  */
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <errno.h>
 #include <openssl/evp.h>

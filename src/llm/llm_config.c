@@ -12,8 +12,8 @@
  * and llm_scrub removes it from any text (such as a server's error message) before that
  * text reaches an error, a log or the cache.
  */
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -28,8 +28,8 @@
  *
  * Every error names the cause and the fix; none contains the API key (llm_scrub).
  */
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <curl/curl.h>
 #include <ctype.h>

@@ -21,8 +21,8 @@
 #ifndef SUQL_LLM_INT_H
 #define SUQL_LLM_INT_H
 
-#include "llm.h"
-#include "text.h"
+#include "base/text.h"
+#include "llm/llm.h"
 
 #include <jansson.h>
 #include <sqlite3.h>

@@ -35,9 +35,9 @@
  *   otherwise every value scoring 0.7 or more by text_similarity, or related through the
  *   table, is chosen; possibly none.
  */
-#include "llm_int.h"
-#include "text.h"
-#include "util.h"
+#include "base/text.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <ctype.h>
 #include <math.h>

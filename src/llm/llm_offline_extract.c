@@ -6,8 +6,8 @@
  * accept a model's "July 2, 1978" where "1978-07-02" was asked for. Dates are validated
  * (no 31 April); ambiguous numeric forms such as 03/04/1979 are deliberately not read.
  */
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <ctype.h>
 #include <stdio.h>

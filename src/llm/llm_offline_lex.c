@@ -13,9 +13,9 @@
  *
  * doc/llm.md lists these tables; keep the two in step.
  */
-#include "llm_int.h"
-#include "text.h"
-#include "util.h"
+#include "base/text.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -9,9 +9,9 @@
  * the candidates ("### Candidate 1") and asks for {"answers": [...]} with one entry each.
  * PARSE and RESPOND send the caller's messages verbatim.
  */
-#include "llm_int.h"
-#include "prompt.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
+#include "llm/prompt.h"
 
 #include <ctype.h>
 #include <math.h>

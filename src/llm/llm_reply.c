@@ -36,8 +36,8 @@
  * llm_convert and llm_yesno are the offline backend's lenient readings of the sentences it
  * picked itself; they are never applied to a model's reply.
  */
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm_int.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * with "usage" gives the tokens; a chunk with "error" is the server's failure. A chunk that
  * is not JSON makes the whole reply unreadable (it is never guessed at).
  */
-#include "llm_int.h"
+#include "llm/llm_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * prompt.c: finding prompt templates (built in or from a directory) and filling their
  * {{placeholders}}.
  */
-#include "prompt.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/prompt.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #ifndef SUQL_PROMPT_H
 #define SUQL_PROMPT_H
 
-#include "suql.h"
+#include "base/suql.h"
 
 typedef struct PromptFile {
 	const char *name;   /* "verify" for prompts/verify.txt */

@@ -5,8 +5,8 @@
  * See render.h for what each mode writes.
  */
 #define _XOPEN_SOURCE 700   /* wcwidth */
-#include "render_int.h"
-#include "vis.h"
+#include "base/vis.h"
+#include "render/render_int.h"
 
 #include <jansson.h>
 #include <langinfo.h>

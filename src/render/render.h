@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "base/util.h"
 
 typedef enum RenderMode {
 	RENDER_TABLE,   /* aligned; Unicode lines when RenderOpts.unicode, ASCII otherwise */

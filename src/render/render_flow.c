@@ -4,8 +4,8 @@
  * writes text that arrives in pieces (a chat reply streamed by the model) as it comes,
  * wrapped at blanks and with control characters made visible. See render.h.
  */
-#include "render_int.h"
-#include "vis.h"
+#include "base/vis.h"
+#include "render/render_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #ifndef SUQL_RENDER_INT_H
 #define SUQL_RENDER_INT_H
 
-#include "render.h"
+#include "render/render.h"
 
 /* One value as it came from SQLite: its type and its bytes (text form for numbers, raw
    bytes for blobs) at data[off .. off+n). */

@@ -6,7 +6,7 @@
  * says how many rows there were. Past RenderOpts.fetch rows, the rows so far are written as
  * a table of their own and the next rows start another (render_flush).
  */
-#include "render_int.h"
+#include "render/render_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * dropping, renaming and rebuilding. The storage layout is described in retrieve.h;
  * ranking is in retrieve_rank.c. Work that writes runs inside SAVEPOINT suql_index.
  */
-#include "retrieve_int.h"
+#include "retrieve/retrieve_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

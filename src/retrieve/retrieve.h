@@ -40,7 +40,7 @@
 
 #include <sqlite3.h>
 
-#include "suql.h"
+#include "base/suql.h"
 
 #define RET_CHUNK 500   /* passages longer than this many bytes are split */
 

@@ -10,10 +10,10 @@
  * page cache). Refreshing deletes the recorded rows' passages (FTS5's 'delete' command
  * needs the old text, which suql_txt_<id> keeps) and cuts their current values again.
  */
-#include "retrieve_int.h"
+#include "retrieve/retrieve_int.h"
 
-#include "progress.h"
-#include "text.h"
+#include "base/progress.h"
+#include "base/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
 #ifndef SUQL_RETRIEVE_INT_H
 #define SUQL_RETRIEVE_INT_H
 
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "retrieve/retrieve.h"
 
 /* One row of suql_index, with the names of its objects. */
 typedef struct RetEntry {

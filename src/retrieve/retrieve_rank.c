@@ -11,9 +11,9 @@
  * are contiguous) and the whole table by one pass over the matches; both give the same
  * numbers, so ret_score picks whichever reads less.
  */
-#include "retrieve_int.h"
+#include "retrieve/retrieve_int.h"
 
-#include "text.h"
+#include "base/text.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * ast.c: the arena every syntax tree lives in, names, node constructors, deep copies and
  * child access (see ast.h). The walker, the structural dump and equality are in ast_walk.c.
  */
-#include "ast.h"
-#include "lex.h"
+#include "sql/ast.h"
+#include "sql/lex.h"
 
 #include <stdint.h>
 #include <stdio.h>

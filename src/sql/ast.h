@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* ---- arena ---- */
 typedef struct Arena Arena;

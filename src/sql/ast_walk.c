@@ -4,7 +4,7 @@
  * in a fixed order and leaves spans out, so two trees dump alike exactly when they have the
  * same shape and content.
  */
-#include "ast.h"
+#include "sql/ast.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * PostgreSQL tokens SUQL needs. It also finds where a statement ends (a ';' outside strings,
  * comments and trigger bodies), which the REPL and the script runner use.
  */
-#include "lex.h"
+#include "sql/lex.h"
 
 #include <string.h>
 #include <strings.h>

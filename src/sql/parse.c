@@ -7,7 +7,7 @@
  * The parser is recursive descent over a small lookahead window. Errors unwind with
  * longjmp to parse_statement, which frees the half-built tree (one arena).
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

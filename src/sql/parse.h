@@ -16,8 +16,8 @@
 #ifndef SUQL_PARSE_H
 #define SUQL_PARSE_H
 
-#include "ast.h"
-#include "suql.h"
+#include "base/suql.h"
+#include "sql/ast.h"
 
 #define PARSE_MAX_DEPTH 1000
 #define PARSE_MAX_INPUT ((size_t)100 * 1024 * 1024)

@@ -3,7 +3,7 @@
  * CREATE statements kept as text (INDEX, TRIGGER, VIRTUAL TABLE). Column and table
  * constraints are kept as written: SQLite checks them, and suql only needs the types.
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 /* A call of a free-text function in a trigger's body: SQLite runs triggers itself, inside
    every INSERT, UPDATE or DELETE of the table, where answer() and summary() do not exist

@@ -2,7 +2,7 @@
  * parse_dml.c: the data statements INSERT/REPLACE (with upsert and RETURNING), UPDATE
  * (OR action, FROM, RETURNING, ORDER BY/LIMIT) and DELETE.
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 static OrAction p_or_action(Parser *p)
 {

@@ -4,7 +4,7 @@
  * op ANY/SOME/ALL (...), @>, <@ and ILIKE. Primaries are in parse_primary.c, types and
  * windows in parse_type.c.
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,9 +9,9 @@
 #ifndef SUQL_PARSE_INT_H
 #define SUQL_PARSE_INT_H
 
-#include "ast.h"
-#include "lex.h"
-#include "parse.h"
+#include "sql/ast.h"
+#include "sql/lex.h"
+#include "sql/parse.h"
 
 #include <setjmp.h>
 

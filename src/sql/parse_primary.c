@@ -3,7 +3,7 @@
  * calls (answer() and summary() become SUQL nodes), CASE, CAST, EXISTS, RAISE, subqueries,
  * row values and ARRAY[...].
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * parse_select.c: SELECT and VALUES (compound chains, WITH, result columns, FROM with every
  * join form, WHERE, GROUP BY, HAVING, WINDOW, ORDER BY, LIMIT), and SUQL's unnest() in FROM.
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 /* A bare alias (no AS) may follow here: an id or string that is not a join keyword and
    not a keyword with a meaning at this point. */

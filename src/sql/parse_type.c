@@ -2,7 +2,7 @@
  * parse_type.c: type names (SQLite's type tokens, SUQL column types FREE_TEXT, ENUM(...),
  * T[], and the PostgreSQL types after `::`) and window specifications.
  */
-#include "parse_int.h"
+#include "sql/parse_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * tree. SELECT is in print_select.c, statements in print_stmt.c, the SUQL forms and their
  * translations in print_sql.c.
  */
-#include "print_int.h"
-#include "lex.h"
+#include "sql/lex.h"
+#include "sql/print_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -27,7 +27,7 @@
 #ifndef SUQL_PRINT_H
 #define SUQL_PRINT_H
 
-#include "ast.h"
+#include "sql/ast.h"
 
 typedef enum PrintMode { PRINT_SQL, PRINT_SUQL } PrintMode;
 

@@ -7,7 +7,7 @@
 #ifndef SUQL_PRINT_INT_H
 #define SUQL_PRINT_INT_H
 
-#include "print.h"
+#include "sql/print.h"
 
 typedef struct MapEnt {
 	size_t out, src, len;

@@ -3,8 +3,8 @@
  * SQLite would give them), FROM lists and joins, WHERE, GROUP BY, HAVING, WINDOW, ORDER BY
  * and LIMIT. unnest() items are collected into the printer's scope here.
  */
-#include "print_int.h"
-#include "lex.h"
+#include "sql/lex.h"
+#include "sql/print_int.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * unqualified, it would be captured, so the operands are first evaluated in a derived
  * table (SELECT operand AS suql_x) and referred to through it.
  */
-#include "print_int.h"
+#include "sql/print_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * CREATE TABLE (SUQL types as TEXT in SQLite), CREATE VIEW, EXPLAIN, and the statements
  * kept as text; and the print_*_stmt shorthands.
  */
-#include "print_int.h"
+#include "sql/print_int.h"
 
 #include <stdlib.h>
 #include <string.h>

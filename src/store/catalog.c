@@ -2,8 +2,8 @@
  * catalog.c: reading and writing the SUQL types kept in suql_catalog, and parsing SUQL
  * column type declarations. See catalog.h for the storage scheme.
  */
-#include "catalog.h"
-#include "util.h"
+#include "base/util.h"
+#include "store/catalog.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -21,7 +21,7 @@
 
 #include <sqlite3.h>
 
-#include "suql.h"
+#include "base/suql.h"
 
 typedef struct CatColumn {
 	char *table;

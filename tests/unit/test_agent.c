@@ -1,9 +1,9 @@
 /* The chat agent's pieces that need no model: checking a query and adding the default LIMIT
    to its tree (agent_prepare), taking the query out of a reply, keeping rows as bounded JSON
    through the engine's sink, the digest of a result, the schema text and the dialogue. */
-#include "agent_int.h"
-#include "catalog.h"
-#include "engine.h"
+#include "chat/agent_int.h"
+#include "engine/engine.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>

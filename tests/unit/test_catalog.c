@@ -1,6 +1,6 @@
 /* Unit tests for catalog.c: type parsing, storing and reading SUQL column types. */
-#include "catalog.h"
-#include "util.h"
+#include "base/util.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
    three-valued judging of a unit's tree, settings, the plan's units (DNF, the cap), the
    budget's status, read-only mode with the engine's own writes (ENUM map, projection
    table), statements that are not SELECT, and views. Offline backend, no cache. */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -14,9 +14,9 @@
  * A bad import must leave the database exactly as it was: the test compares a dump of
  * every table (the catalog included) before and after.
  */
-#include "catalog.h"
-#include "import.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <dirent.h>

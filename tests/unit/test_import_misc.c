@@ -2,11 +2,11 @@
  * Unit tests around the importer that are not about file contents: missing files, the
  * argument parser, the :import and :index meta-commands, and the progress bar.
  */
-#include "engine.h"
-#include "import.h"
-#include "progress.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/progress.h"
+#include "base/util.h"
+#include "engine/engine.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
 #include "unit.h"
 
 #include <stdlib.h>

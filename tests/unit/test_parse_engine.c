@@ -1,8 +1,8 @@
 /* Unit tests for the statement path in engine.c: parse, report, translate, run. The SUQL
    array forms are checked on real rows, SQLite errors come back at the user's column, and
    DDL keeps the catalog in step. */
-#include "catalog.h"
-#include "engine.h"
+#include "engine/engine.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * current through INSERT/UPDATE/DELETE from any connection, rebuilding, ranking one or
  * several questions, passages within a budget, and awkward table names.
  */
-#include "catalog.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "retrieve/retrieve.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>
