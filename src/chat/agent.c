@@ -13,85 +13,38 @@
  *   respond  (chat_respond)  the answer from the rows, bounded JSON, starting with what was
  *            (chat_empty)    searched for; with no rows, a separate instruction that says
  *                            plainly that nothing was found and names no row.
- * Queries run read-only (engine_set_readonly) through repl_run_statement, so they are shown
+ * Queries run read-only through the host's run (the session's runner), so they are shown
  * like typed SUQL (parsed query always, plan and counters as :explain and :stats say) and
  * their rows also reach the agent. A turn that fails for the query's sake is kept in the
  * dialogue with its error; one that fails for the model's sake (unreachable, 401) is not.
  */
 #include "chat/agent_int.h"
 
-#include "render/render.h"
-
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
-static void section_to(Repl *r, FILE *out, const char *label, const char *text)
+static Llm *llm_of(const Agent *a)
 {
-	repl_status_clear(r);
-	int color = r->interactive && r->color_ok && isatty(fileno(out));
-	render_section(out, label, text, color);
-	fflush(out);
+	return a->host->llm(a->host->ctx);
 }
 
-static void section(Repl *r, const char *label, const char *text)
+static void show_note(const Agent *a, const char *label, const char *text)
 {
-	section_to(r, r->out, label, text);
+	a->host->note(a->host->ctx, label, text);
 }
 
-/* The agent's reply as it is written: a labelled section, its text wrapped to the
-   terminal's width and made safe for it (RenderFlow). A streamed reply is written piece by
-   piece through the same flow, so both look alike. */
-typedef struct Reply {
-	Repl *r;
-	RenderFlow *flow;
-} Reply;
-
-static void reply_piece(void *ctx, const char *piece, size_t n)
+static void show_reply(const Agent *a, const char *text)
 {
-	Reply *rp = ctx;
-	Repl *r = rp->r;
-	if (!rp->flow) {
-		size_t i = 0;
-		while (i < n && (piece[i] == ' ' || piece[i] == '\n' || piece[i] == '\r' ||
-		                 piece[i] == '\t'))
-			i++;
-		if (i == n)
-			return;   /* nothing to show yet: no label for blanks */
-		repl_status_stop(r);   /* the reply takes the line the status was on */
-		int color = r->interactive && r->color_ok && isatty(fileno(r->out));
-		fprintf(r->out, "%sreply:%s\n", color ? "\033[1m" : "", color ? "\033[0m" : "");
-		int cols = render_term_width(r->out);
-		rp->flow = render_flow_new(r->out, cols > 20 ? cols - 3 : 0);
-	}
-	render_flow_put(rp->flow, piece, n);
-}
-
-/* End what reply_piece began; nonzero when anything was shown. */
-static int reply_end(Reply *rp)
-{
-	if (!rp->flow)
-		return 0;
-	render_flow_end(rp->flow);
-	rp->flow = NULL;
-	if (suql_interrupted)
-		rp->r->ctrlc_shown = 1;   /* the line with the ^C was ended */
-	return 1;
-}
-
-static void show_reply(Repl *r, const char *text)
-{
-	Reply rp = {r, NULL};
-	reply_piece(&rp, text, strlen(text));
-	reply_end(&rp);
+	a->host->reply(a->host->ctx, text, strlen(text));
+	a->host->reply_end(a->host->ctx);
 }
 
 /* One request; *reply is the model's text (heap). With stream set, the text is shown as
-   it comes (stream->flow is then open, or left NULL when nothing came piece by piece). */
-static SuqlStatus ask(Agent *a, Repl *r, const char *step, LlmKind kind, LlmShape shape,
-                      const AgentMsgs *m, Reply *stream, char **reply, SuqlErr *err)
+   it comes, through the host's reply (the caller ends it with reply_end). */
+static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
+                      const AgentMsgs *m, int stream, char **reply, SuqlErr *err)
 {
 	*reply = NULL;
 	if (suql_interrupted)
@@ -103,11 +56,11 @@ static SuqlStatus ask(Agent *a, Repl *r, const char *step, LlmKind kind, LlmShap
 	c.msgs = m->v;
 	c.nmsgs = m->n;
 	if (stream) {
-		c.on_text = reply_piece;
-		c.text_ctx = stream;
+		c.on_text = a->host->reply;
+		c.text_ctx = a->host->ctx;
 	}
 	LlmCall *cp = &c;
-	SuqlStatus s = llm_run(r->llm, &cp, 1, NULL, NULL, err);
+	SuqlStatus s = llm_run(llm_of(a), &cp, 1, NULL, NULL, err);
 	sb_printf(&a->steps, "%s%s", a->steps.len ? ", " : "", step);
 	if (s == SUQL_OK && c.status == LLM_DONE) {
 		a->calls++;
@@ -159,16 +112,14 @@ static int read_route(const char *text, char **direct)
 }
 
 /* Run a checked query read-only, showing it like typed SUQL and keeping its rows. */
-static SuqlStatus run_query(Agent *a, Repl *r, const char *sql, AgentRows *rows, SuqlErr *err)
+static SuqlStatus run_query(Agent *a, const char *sql, AgentRows *rows, SuqlErr *err)
 {
 	agent_rows_init(rows, a->result_bytes, AGENT_CELL_MAX);
 	EngineSink tap = agent_rows_sink(rows);
 	/* a query the model wrote runs unattended: bounded in time, rows and value size */
-	ReplLimits lim = {a->timeout, a->max_rows, (int)a->max_value, "chat.timeout",
-	                  "chat.max_rows", "chat.max_value"};
-	engine_set_readonly(r->engine, 1);
-	SuqlStatus s = repl_run_limited(r, sql, strlen(sql), &tap, 1, &lim, err);
-	engine_set_readonly(r->engine, 0);
+	RunLimits lim = {a->timeout, a->max_rows, (int)a->max_value, "chat.timeout",
+	                 "chat.max_rows", "chat.max_value"};
+	SuqlStatus s = a->host->run(a->host->ctx, sql, &lim, &tap, err);
 	if (s == SUQL_INCOMPLETE)
 		s = SUQL_ERROR;
 	return s;
@@ -177,7 +128,7 @@ static SuqlStatus run_query(Agent *a, Repl *r, const char *sql, AgentRows *rows,
 /* Take the query out of a reply, check it, run it. On success the turn holds the query and
    its rows. SUQL_ERROR: the query is at fault (err says how; *query is what the model
    wrote, for the repair prompt). Other statuses: the model, the budget, Ctrl-C. */
-static SuqlStatus attempt(Agent *a, Repl *r, AgentTurn *t, const char *reply, char **query,
+static SuqlStatus attempt(Agent *a, AgentTurn *t, const char *reply, char **query,
                           SuqlErr *err)
 {
 	free(*query);
@@ -192,7 +143,7 @@ static SuqlStatus attempt(Agent *a, Repl *r, AgentTurn *t, const char *reply, ch
 	if (s != SUQL_OK)
 		return SUQL_ERROR;
 	AgentRows rows;
-	s = run_query(a, r, sql, &rows, err);
+	s = run_query(a, sql, &rows, err);
 	if (s != SUQL_OK) {
 		agent_rows_free(&rows);
 		free(sql);
@@ -210,7 +161,7 @@ static SuqlStatus attempt(Agent *a, Repl *r, AgentTurn *t, const char *reply, ch
    nothing and from those already tried (tried lists them for the prompt). *again is set
    when the relaxed query ran and found nothing too, so that another try may follow.
    Failures here are shown and otherwise ignored: the turn goes on with no rows. */
-static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *tried,
+static SuqlStatus relax(Agent *a, AgentTurn *t, AgentKv *kv, SBuf *tried,
                         int *again, SuqlErr *err)
 {
 	AgentMsgs m = {0};
@@ -221,9 +172,9 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *trie
 		               "Write one that differs from these too.", tried->s);
 	agent_kv(kv, "query", t->suql);
 	agent_kv(kv, "tried", note ? note : "");
-	SuqlStatus s = agent_prompt(r, "chat_relax", kv, &m, err);
+	SuqlStatus s = agent_prompt(a, "chat_relax", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
+		s = ask(a, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
 	agent_kv(kv, "tried", "");
 	free(note);
 	agent_msgs_free(&m);
@@ -237,9 +188,9 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *trie
 	SuqlErr e = {0};
 	if (q && agent_prepare(q, a->limit, &sql, &limited, &e) == SUQL_OK &&
 	    strcmp(sql, t->suql) != 0 && !(t->also_tried && strcmp(sql, t->also_tried) == 0)) {
-		section(r, "relaxed", "nothing matched, so I relaxed the search:");
+		show_note(a, "relaxed", "nothing matched, so I relaxed the search:");
 		AgentRows rows;
-		s = run_query(a, r, sql, &rows, &e);
+		s = run_query(a, sql, &rows, &e);
 		if (s == SUQL_OK && rows.count > 0) {
 			t->relaxed_from = t->suql;
 			t->suql = sql;
@@ -257,7 +208,7 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *trie
 			} else if (s == SUQL_ERROR) {
 				char *msg = xprintf("the relaxed query failed (%s); keeping the first "
 				                    "result", e.msg ? e.msg : "error");
-				section(r, "note", msg);
+				show_note(a, "note", msg);
 				free(msg);
 			}
 			agent_rows_free(&rows);
@@ -271,7 +222,7 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *trie
 		if (q && e.msg) {
 			char *msg = xprintf("the less strict query the model wrote cannot run (%s)",
 			                    e.msg);
-			section(r, "note", msg);
+			show_note(a, "note", msg);
 			free(msg);
 		}
 		s = SUQL_OK;
@@ -283,7 +234,7 @@ static SuqlStatus relax(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SBuf *trie
 }
 
 /* The respond step (rows) or the empty step (none). */
-static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+static SuqlStatus respond(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 {
 	AgentMsgs m = {0};
 	char count[32], *rows = NULL, *reply = NULL;
@@ -307,19 +258,18 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 		rows = agent_rows_json(&t->rows);
 		agent_kv(kv, "rows", rows);
 		agent_kv(kv, "note", note.len ? note.s : "");
-		s = agent_prompt(r, "chat_respond", kv, &m, err);
+		s = agent_prompt(a, "chat_respond", kv, &m, err);
 	} else {
 		if (t->also_tried)
 			sb_printf(&note, "A less strict query found nothing either: %s\n",
 			          t->also_tried);
 		agent_kv(kv, "rows", "");
 		agent_kv(kv, "note", note.len ? note.s : "");
-		s = agent_prompt(r, "chat_empty", kv, &m, err);
+		s = agent_prompt(a, "chat_empty", kv, &m, err);
 	}
-	Reply rp = {r, NULL};
 	if (s == SUQL_OK)
-		s = ask(a, r, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &rp, &reply, err);
-	int streamed = reply_end(&rp);
+		s = ask(a, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, 1, &reply, err);
+	int streamed = a->host->reply_end(a->host->ctx);
 	if (s == SUQL_OK) {
 		t->reply = str_trim_dup(reply);
 		if (!*t->reply) {
@@ -328,7 +278,7 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 			streamed = 0;
 		}
 		if (!streamed)
-			show_reply(r, t->reply);
+			show_reply(a, t->reply);
 	}
 	agent_msgs_free(&m);
 	free(reply);
@@ -339,10 +289,9 @@ static SuqlStatus respond(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr 
 
 /* The short-answer step (chat_short), for question-answering benchmarks: the words that
    answer the question, taken from what the turn found. */
-SuqlStatus agent_short_answer(Repl *r, const char *question, const char *rows,
+SuqlStatus agent_short_answer(Agent *a, const char *question, const char *rows,
                               const char *detail, char **span, SuqlErr *err)
 {
-	Agent *a = agent_of(r);
 	AgentMsgs m = {0};
 	AgentKv kv = {{0}, 0};
 	char *reply = NULL;
@@ -350,9 +299,9 @@ SuqlStatus agent_short_answer(Repl *r, const char *question, const char *rows,
 	agent_kv(&kv, "utterance", question);
 	agent_kv(&kv, "rows", rows && *rows ? rows : "(none)");
 	agent_kv(&kv, "reply", detail && *detail ? detail : "(none)");
-	SuqlStatus s = agent_prompt(r, "chat_short", &kv, &m, err);
+	SuqlStatus s = agent_prompt(a, "chat_short", &kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
+		s = ask(a, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, 0, &reply, err);
 	agent_msgs_free(&m);
 	if (s == SUQL_OK)
 		*span = agent_read_short(reply);
@@ -377,18 +326,18 @@ int agent_last(const Agent *a, AgentOutcome *out)
 }
 
 /* Parse, check and run, with one repair round. */
-static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 {
 	AgentMsgs m = {0};
 	char *reply = NULL, *query = NULL;
-	SuqlStatus s = agent_prompt(r, "chat_parse", kv, &m, err);
+	SuqlStatus s = agent_prompt(a, "chat_parse", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
+		s = ask(a, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
 	if (s == SUQL_OK)
-		s = attempt(a, r, t, reply, &query, err);
+		s = attempt(a, t, reply, &query, err);
 	if (s == SUQL_ERROR) {
 		char *msg = xprintf("the query failed: %s\nasking the model to correct it", err->msg);
-		section(r, "retry", msg);
+		show_note(a, "retry", msg);
 		free(msg);
 		char *emsg = xstrdup(err->msg ? err->msg : "error");
 		agent_msgs_add(&m, "assistant", reply);
@@ -396,11 +345,11 @@ static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlE
 		agent_kv(kv, "error", emsg);
 		free(reply);
 		reply = NULL;
-		s = agent_prompt(r, "chat_repair", kv, &m, err);
+		s = agent_prompt(a, "chat_repair", kv, &m, err);
 		if (s == SUQL_OK)
-			s = ask(a, r, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
+			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
 		if (s == SUQL_OK)
-			s = attempt(a, r, t, reply, &query, err);
+			s = attempt(a, t, reply, &query, err);
 		t->repaired = s == SUQL_OK;
 		if (s == SUQL_ERROR) {
 			char *why = xstrdup(err->msg ? err->msg : "error");
@@ -425,20 +374,20 @@ static SuqlStatus query_step(Agent *a, Repl *r, AgentTurn *t, AgentKv *kv, SuqlE
 	return s;
 }
 
-static void show_counters(Agent *a, Repl *r)
+static void show_counters(Agent *a)
 {
-	if (!r->stats || !a->steps.len)
+	if (!a->steps.len)
 		return;
 	char *t = xprintf("model calls: %s (%d answered, %d from the cache)\ntokens: %ld in, "
 	                  "%ld out", a->steps.s, a->calls, a->cached, a->tokens_in,
 	                  a->tokens_out);
-	section_to(r, repl_section_out(r), "chat", t);   /* counters: with the others */
+	a->host->counters(a->host->ctx, t);
 	free(t);
 }
 
-static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
+static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 {
-	sqlite3 *db = engine_db(r->engine);
+	sqlite3 *db = a->host->db(a->host->ctx);
 	char limit[16], limit_note[80], *route = NULL, *direct = NULL, *schema = NULL;
 	char *guide = NULL;
 	snprintf(limit, sizeof limit, "%d", a->limit);
@@ -461,40 +410,40 @@ static SuqlStatus run_turn(Agent *a, Repl *r, AgentTurn *t, SuqlErr *err)
 	agent_kv(&kv, "examples", examples ? examples : "");
 
 	AgentMsgs m = {0};
-	SuqlStatus s = agent_prompt(r, "chat_route", &kv, &m, err);
+	SuqlStatus s = agent_prompt(a, "chat_route", &kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, r, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &route, err);
+		s = ask(a, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, 0, &route, err);
 	agent_msgs_free(&m);
 	if (s != SUQL_OK)
 		goto done;
 	if (!read_route(route, &direct)) {
 		t->reply = direct;
-		show_reply(r, direct);
+		show_reply(a, direct);
 		goto done;
 	}
 	t->database = 1;
 	schema = agent_schema(db, a->tables, 0);
 	agent_kv(&kv, "schema", schema);
-	guide = agent_prompt_text(r, "chat_guide", &kv, err);
+	guide = agent_prompt_text(a, "chat_guide", &kv, err);
 	if (!guide) {
 		s = err->code ? err->code : SUQL_IO;
 		goto done;
 	}
 	agent_kv(&kv, "guide", guide);
-	s = query_step(a, r, t, &kv, err);
+	s = query_step(a, t, &kv, err);
 	if (s != SUQL_OK)
 		goto done;
 	SBuf tried = SBUF_INIT;
 	int again = 1;
 	for (int i = 0; i < a->relax && again && t->rows.count == 0 && s == SUQL_OK; i++)
-		s = relax(a, r, t, &kv, &tried, &again, err);
+		s = relax(a, t, &kv, &tried, &again, err);
 	sb_free(&tried);
 	if (s != SUQL_OK)
 		goto done;
 	t->digest = agent_digest(&t->rows);
-	s = respond(a, r, t, &kv, err);
+	s = respond(a, t, &kv, err);
 done:
-	show_counters(a, r);
+	show_counters(a);
 	free(route);
 	free(dialogue);
 	free(tables);
@@ -504,18 +453,12 @@ done:
 	return s;
 }
 
-SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err)
+SuqlStatus agent_turn(Agent *a, const char *line, SuqlErr *err)
 {
-	Agent *a = ctx;
 	char *text = str_trim_dup(line);
 	if (!*text) {
 		free(text);
 		return SUQL_OK;
-	}
-	if (!r->llm || llm_is_offline(r->llm)) {   /* the model was switched off meanwhile */
-		free(text);
-		agent_stop(r);
-		return agent_start(r, err);   /* says how to configure a model */
 	}
 	a->calls = a->cached = 0;
 	a->tokens_in = a->tokens_out = 0;
@@ -524,7 +467,7 @@ SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err)
 	memset(&t, 0, sizeof t);
 	t.user = text;
 	agent_rows_init(&t.rows, a->result_bytes, AGENT_CELL_MAX);
-	SuqlStatus s = run_turn(a, r, &t, err);
+	SuqlStatus s = run_turn(a, &t, err);
 	if (s == SUQL_OK || t.error) {
 		if (!t.digest && t.suql)
 			t.digest = agent_digest(&t.rows);

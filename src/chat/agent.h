@@ -10,14 +10,17 @@
  * step is in prompts/chat_*.txt (built in, overridable with --prompts DIR). doc/chat.md
  * describes it for users.
  *
- * The agent hangs off the session (Repl.agent, made on first use by agent_of) and keeps the
- * dialogue until :reset: each turn's text, query, a bounded copy of its rows, a digest of
- * them and the reply. Meta-commands :chat, :sql, :history, :reset and :save, and the chat.*
- * settings of :set, are implemented here (agent_meta.c); meta.c lists them.
+ * The agent is a library: it knows the model and the SUQL it writes, not the terminal. It
+ * works through the AgentHost its owner gives it (the session, session/session_chat.c):
+ * the database to describe, "run this checked query read-only and show it", notes and the
+ * reply to show. It keeps the dialogue until agent_reset: each turn's text, query, a bounded
+ * copy of its rows, a digest of them and the reply. The chat.* settings are its own
+ * (agent_set); the meta-commands :chat, :sql, :history, :reset and
+ * :save belong to the REPL (cli/meta_chat.c).
  *
- * Ownership: an Agent is owned by its Repl (repl_free calls agent_free). AgentRows owns its
- * column names and its JSON rows (agent_rows_free). Functions returning char * return heap
- * strings the caller frees.
+ * Ownership: an Agent is made by agent_new and freed by agent_free; it borrows its host,
+ * which must outlive it. AgentRows owns its column names and its JSON rows
+ * (agent_rows_free). Functions returning char * return heap strings the caller frees.
  */
 #ifndef SUQL_AGENT_H
 #define SUQL_AGENT_H
@@ -28,41 +31,47 @@
 
 #include "base/suql.h"
 #include "base/util.h"
-#include "cli/meta.h"
-#include "cli/repl.h"
 #include "engine/engine.h"
+#include "llm/llm.h"
 
 typedef struct Agent Agent;
 
-/* The agent of the session, made (with default settings) when there is none yet. */
-Agent *agent_of(Repl *r);
+/* What the agent works through, given by its owner. Every function gets ctx. */
+typedef struct AgentHost {
+	void *ctx;
+	Llm *(*llm)(void *ctx);       /* the model client */
+	sqlite3 *(*db)(void *ctx);    /* the open database, for the schema in the prompts */
+	/* Run one checked query read-only under lim, shown like typed SUQL with its parsed
+	   form always shown; its columns and rows also go to tap. */
+	SuqlStatus (*run)(void *ctx, const char *sql, const RunLimits *lim, const EngineSink *tap,
+	                  SuqlErr *err);
+	/* A labelled note where the results go ("retry", "relaxed", "note"). */
+	void (*note)(void *ctx, const char *label, const char *text);
+	/* The turn's model calls, shown with the statements' counters (when those are shown). */
+	void (*counters)(void *ctx, const char *text);
+	/* The reply, in pieces as the model streams it (or whole); reply_end closes it and
+	   returns nonzero when anything was shown. */
+	void (*reply)(void *ctx, const char *piece, size_t n);
+	int (*reply_end)(void *ctx);
+} AgentHost;
+
+/* A new agent, with the default settings, working through host. */
+Agent *agent_new(const AgentHost *host);
 void agent_free(Agent *a);
 
-/* ReplLineFn of chat mode: one turn (ctx is the Agent). */
-SuqlStatus agent_line(Repl *r, void *ctx, const char *line, SuqlErr *err);
+/* One turn: the line the user typed. */
+SuqlStatus agent_turn(Agent *a, const char *line, SuqlErr *err);
 
-/* Enter chat mode (`chat> `), or explain how to configure a model and stay in SUQL mode
-   (SUQL_USAGE) when the client is offline. agent_stop goes back to SUQL statements. */
-SuqlStatus agent_start(Repl *r, SuqlErr *err);
-void agent_stop(Repl *r);
-int agent_active(const Repl *r);
-
-/* The dialogue: forget it; list it; save it as JSONL (one object per turn). */
+/* The dialogue: forget it; list it; save it as JSONL (one object per turn); its length. */
 void agent_reset(Agent *a);
 void agent_history(const Agent *a, FILE *out);
 SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err);
+int agent_turns(const Agent *a);
 
-/* Settings chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables. */
+/* Settings chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables, ... */
 int agent_is_setting(const char *key);
 SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err);
 void agent_settings(const Agent *a, SBuf *out);   /* "chat.limit = 5\n" ... */
-
-/* Meta-commands (rows in meta.c). */
-SuqlStatus agent_meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);
-SuqlStatus agent_meta_sql(MetaEnv *env, int argc, char **argv, SuqlErr *err);
-SuqlStatus agent_meta_history(MetaEnv *env, int argc, char **argv, SuqlErr *err);
-SuqlStatus agent_meta_reset(MetaEnv *env, int argc, char **argv, SuqlErr *err);
-SuqlStatus agent_meta_save(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 /* ---- the pieces of a turn, exported for the unit tests ---- */
 
@@ -118,7 +127,7 @@ int agent_last(const Agent *a, AgentOutcome *out);
    (rows as JSON text, may be NULL) and a detailed answer (may be NULL), the model replies
    with just the words that answer it. *span is heap text, "" when the model says nothing
    answers. One model call, counted like the turn's others. */
-SuqlStatus agent_short_answer(Repl *r, const char *question, const char *rows,
+SuqlStatus agent_short_answer(Agent *a, const char *question, const char *rows,
                               const char *detail, char **span, SuqlErr *err);
 /* The answer in a short-answer reply: blanks, a label ("Answer:"), enclosing quotes and a
    final full stop dropped; "" for a reply saying there is no answer. Heap string. */

@@ -2,7 +2,8 @@
  * agent_int.h: what the files of the chat agent share: the Agent and its turns, and the
  * helpers each file provides. agent.c runs a turn; agent_prompt.c builds the messages (the
  * prompt files, the schema, the dialogue); agent_query.c checks queries and keeps results;
- * agent_meta.c holds the meta-commands, the settings, :history and :save.
+ * agent_state.c makes and frees the agent and holds its settings, its dialogue's listing
+ * (:history) and saving (:save).
  *
  * Ownership: every string of an AgentTurn is heap memory owned by the turn
  * (agent_turn_free). AgentMsgs owns the texts of its messages (agent_msgs_free).
@@ -41,6 +42,7 @@ typedef struct AgentTurn {
 } AgentTurn;
 
 struct Agent {
+	const AgentHost *host;   /* borrowed: what the agent works through */
 	AgentTurn *turns;
 	int nturns, capturns;
 
@@ -89,10 +91,10 @@ void agent_kv(AgentKv *kv, const char *key, const char *value);   /* borrows bot
 /* agent_prompt.c: render the template called name (prompts/NAME.txt, or DIR/NAME.txt with
    --prompts DIR) and append its [system], [user] and [assistant] sections to m. A template
    without markers is one user message. */
-SuqlStatus agent_prompt(Repl *r, const char *name, const AgentKv *kv, AgentMsgs *m,
+SuqlStatus agent_prompt(const Agent *a, const char *name, const AgentKv *kv, AgentMsgs *m,
                         SuqlErr *err);
 /* The same, rendered as one text (for templates used inside others, like chat_guide). */
-char *agent_prompt_text(Repl *r, const char *name, const AgentKv *kv, SuqlErr *err);
+char *agent_prompt_text(const Agent *a, const char *name, const AgentKv *kv, SuqlErr *err);
 
 /* The schema for the prompts: each visible table (or those in tables, comma-separated),
    but none marked as holding evaluation labels (catalog.h), in

@@ -49,9 +49,9 @@ void agent_kv(AgentKv *kv, const char *key, const char *value)
 	kv->n++;
 }
 
-char *agent_prompt_text(Repl *r, const char *name, const AgentKv *kv, SuqlErr *err)
+char *agent_prompt_text(const Agent *a, const char *name, const AgentKv *kv, SuqlErr *err)
 {
-	char *tmpl = prompt_get(llm_prompts_dir(r->llm), name, err);
+	char *tmpl = prompt_get(llm_prompts_dir(a->host->llm(a->host->ctx)), name, err);
 	if (!tmpl)
 		return NULL;
 	char *text = prompt_render(tmpl, kv->kv, kv->n);
@@ -83,12 +83,12 @@ static void add_part(AgentMsgs *m, const char *role, const char *s, size_t n)
 	free(t);
 }
 
-SuqlStatus agent_prompt(Repl *r, const char *name, const AgentKv *kv, AgentMsgs *m,
+SuqlStatus agent_prompt(const Agent *a, const char *name, const AgentKv *kv, AgentMsgs *m,
                         SuqlErr *err)
 {
 	/* Split the template before filling it, so that a marker inside a value (the user may
 	   type "[system]") is only text. */
-	char *tmpl = prompt_get(llm_prompts_dir(r->llm), name, err);
+	char *tmpl = prompt_get(llm_prompts_dir(a->host->llm(a->host->ctx)), name, err);
 	if (!tmpl)
 		return err->code ? err->code : SUQL_IO;
 	const char *role = "user";
@@ -306,7 +306,7 @@ char *agent_schema(sqlite3 *db, const char *tables, int brief)
 	SBuf out = SBUF_INIT;
 	int info = has_table(db, "suql_table_info");
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, REPL_VISIBLE_TABLES " AND type = 'table' ORDER BY name", -1, &st,
+	if (sqlite3_prepare_v2(db, CATALOG_VISIBLE_TABLES " AND type = 'table' ORDER BY name", -1, &st,
 	                       NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(st, 0);

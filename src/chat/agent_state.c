@@ -1,7 +1,6 @@
 /*
- * agent_meta.c: the chat agent as the session sees it: made on first use (agent_of), chat
- * mode switched on and off (:chat, :sql, --chat), the dialogue listed (:history), forgotten
- * (:reset) and saved as JSONL (:save FILE), and the chat.* settings of :set.
+ * agent_state.c: the chat agent's state between turns: made (agent_new) and freed, its
+ * chat.* settings, and its dialogue listed (:history) and saved as JSONL (:save FILE).
  */
 #include "chat/agent_int.h"
 
@@ -10,22 +9,18 @@
 #include <string.h>
 #include <strings.h>
 
-#define CHAT_PROMPT "chat> "
-
-Agent *agent_of(Repl *r)
+Agent *agent_new(const AgentHost *host)
 {
-	if (!r->agent) {
-		Agent *a = xcalloc(1, sizeof *a);
-		a->limit = AGENT_LIMIT;
-		a->relax = 1;
-		a->context = AGENT_CONTEXT;
-		a->result_bytes = AGENT_RESULT_BYTES;
-		a->timeout = AGENT_TIMEOUT;
-		a->max_rows = AGENT_MAX_ROWS;
-		a->max_value = AGENT_MAX_VALUE;
-		r->agent = a;
-	}
-	return r->agent;
+	Agent *a = xcalloc(1, sizeof *a);
+	a->host = host;
+	a->limit = AGENT_LIMIT;
+	a->relax = 1;
+	a->context = AGENT_CONTEXT;
+	a->result_bytes = AGENT_RESULT_BYTES;
+	a->timeout = AGENT_TIMEOUT;
+	a->max_rows = AGENT_MAX_ROWS;
+	a->max_value = AGENT_MAX_VALUE;
+	return a;
 }
 
 void agent_free(Agent *a)
@@ -48,37 +43,9 @@ void agent_reset(Agent *a)
 	a->nturns = 0;
 }
 
-/* ---- chat mode on and off ---- */
-
-SuqlStatus agent_start(Repl *r, SuqlErr *err)
+int agent_turns(const Agent *a)
 {
-	if ((!r->llm || llm_is_offline(r->llm)) && !r->interactive)   /* a script or -c */
-		return err_set(err, SUQL_USAGE, "chat mode needs a language model, and none is "
-		               "configured (the offline backend cannot turn questions into SUQL). "
-		               "Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and "
-		               "SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), or give "
-		               "--llm-url URL --model NAME; or :set llm.url and :set llm.model "
-		               "before :chat in the script");
-	if (!r->llm || llm_is_offline(r->llm))
-		return err_set(err, SUQL_USAGE, "chat mode needs a language model, and none is "
-		               "configured (the offline backend cannot turn questions into SUQL). "
-		               "Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and "
-		               "SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), before "
-		               "starting suql; or here with :set llm.url URL and :set llm.model "
-		               "NAME, then :chat again. Until then, type SUQL at suql>");
-	repl_set_line_mode(r, CHAT_PROMPT, agent_line, agent_of(r));
-	return SUQL_OK;
-}
-
-void agent_stop(Repl *r)
-{
-	if (agent_active(r))
-		repl_set_line_mode(r, NULL, NULL, NULL);
-}
-
-int agent_active(const Repl *r)
-{
-	return r->line_fn == agent_line;
+	return a ? a->nturns : 0;
 }
 
 /* ---- settings ---- */
@@ -307,66 +274,4 @@ SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err)
 	if (fclose(f) != 0 || bad)
 		return err_set(err, SUQL_IO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
 	return SUQL_OK;
-}
-
-/* ---- meta-commands ---- */
-
-#define REPL(env) ((Repl *)(env)->repl)
-
-static SuqlStatus usage(SuqlErr *err, const char *cmd, const char *args)
-{
-	return err_set(err, SUQL_USAGE, "usage: :%s%s%s", cmd, *args ? " " : "", args);
-}
-
-SuqlStatus agent_meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err)
-{
-	if (argc > 1)
-		return usage(err, argv[0], "");
-	Repl *r = REPL(env);
-	int was = agent_active(r);
-	SuqlStatus s = agent_start(r, err);
-	if (s == SUQL_OK && env->tty && !was)
-		fprintf(env->err, "chat mode (%s): ask in plain words; :sql goes back to SUQL, "
-		        ":history, :reset, :save FILE\n", llm_label(r->llm));
-	return s;
-}
-
-SuqlStatus agent_meta_sql(MetaEnv *env, int argc, char **argv, SuqlErr *err)
-{
-	if (argc > 1)
-		return usage(err, argv[0], "");
-	agent_stop(REPL(env));
-	return SUQL_OK;
-}
-
-SuqlStatus agent_meta_history(MetaEnv *env, int argc, char **argv, SuqlErr *err)
-{
-	if (argc > 1)
-		return usage(err, argv[0], "");
-	agent_history(REPL(env)->agent, env->out);
-	return SUQL_OK;
-}
-
-SuqlStatus agent_meta_reset(MetaEnv *env, int argc, char **argv, SuqlErr *err)
-{
-	if (argc > 1)
-		return usage(err, argv[0], "");
-	Repl *r = REPL(env);
-	if (r->agent)
-		agent_reset(r->agent);
-	if (env->tty)
-		fprintf(env->err, "the conversation is forgotten\n");
-	return SUQL_OK;
-}
-
-SuqlStatus agent_meta_save(MetaEnv *env, int argc, char **argv, SuqlErr *err)
-{
-	if (argc != 2)
-		return usage(err, argv[0], "FILE");
-	Repl *r = REPL(env);
-	SuqlStatus s = agent_save(r->agent, argv[1], err);
-	if (s == SUQL_OK && env->tty)
-		fprintf(env->err, "saved %d turn%s to %s\n", r->agent ? r->agent->nturns : 0,
-		        r->agent && r->agent->nturns == 1 ? "" : "s", argv[1]);
-	return s;
 }

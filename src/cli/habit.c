@@ -82,10 +82,10 @@ static size_t word_end(const char *s, size_t n)
 
 static void note(Repl *r, const char *typed, const char *meta)
 {
-	if (!r->interactive || r->habit_noted)
+	if (!r->s.interactive || r->habit_noted)
 		return;
 	r->habit_noted = 1;
-	fflush(r->out);
+	fflush(r->s.out);
 	if (meta)
 		fprintf(stderr, "note: suql's meta-commands start with ':' (%s is :%s; :help "
 		        "lists them)\n", typed, meta);

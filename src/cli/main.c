@@ -11,7 +11,6 @@
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
 #include "base/vis.h"
-#include "chat/agent.h"
 #include "cli/repl.h"
 #include "eval/eval.h"
 #include "llm/llm.h"
@@ -559,7 +558,7 @@ static int apply_sets(Cli *cli, Repl *r)
 {
 	if (cli->timeout) {
 		SuqlErr err = {0};
-		if (meta_set(r, "timeout", cli->timeout, &err) != SUQL_OK) {
+		if (session_set(&r->s, "timeout", cli->timeout, &err) != SUQL_OK) {
 			print_error2("--timeout", "", err.msg);
 			err_clear(&err);
 			return 2;
@@ -569,7 +568,7 @@ static int apply_sets(Cli *cli, Repl *r)
 		const char *eq = strchr(cli->sets[i], '=');
 		char *key = xstrndup(cli->sets[i], (size_t)(eq - cli->sets[i]));
 		SuqlErr err = {0};
-		SuqlStatus st = meta_set(r, key, eq + 1, &err);
+		SuqlStatus st = session_set(&r->s, key, eq + 1, &err);
 		if (st != SUQL_OK)
 			print_error2("--set ", key, err.msg);
 		free(key);
@@ -689,8 +688,8 @@ int main(int argc, char **argv)
 	Repl r;
 	repl_init(&r, interactive);
 	r.bail = cli.bail;
-	r.readonly = cli.readonly;
-	r.color_ok = !cli.no_color && !no_color_env();
+	r.s.readonly = cli.readonly;
+	r.s.color_ok = !cli.no_color && !no_color_env();
 
 	SuqlErr err = {0};
 	Llm *llm = llm_open(&cli.llm, &err);
@@ -701,13 +700,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: --llm-url needs a model too: add --model NAME (or set "
 		        "SUQL_MODEL, or model = NAME in the config file)\n");
 		status = 2;
-	} else if (r.llm = llm, repl_open(&r, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
+	} else if (r.s.llm = llm, session_open(&r.s, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
 		print_error(err.msg);
 		status = 2;
 	}
 	err_clear(&err);
 	if (status == 0) {
-		repl_signals();
+		session_signals();
 		if (interactive)
 			repl_banner(&r, stdout);
 		status = run_init(&cli, &r);
@@ -715,20 +714,20 @@ int main(int argc, char **argv)
 	if (status == 0)
 		status = apply_sets(&cli, &r);
 	if (status == 0)
-		repl_notices(&r);   /* the cache could not be opened, say */
+		session_notices(&r.s);   /* the cache could not be opened, say */
 	if (status == 0) {
 		/* the command line's display choices win over the init file's */
 		if (cli.mode_set)
-			r.mode = cli.mode;
+			r.s.mode = cli.mode;
 		if (cli.no_headers)
-			r.headers = 0;
+			r.s.headers = 0;
 		if (cli.verbose)
-			r.explain = r.stats = 1;
+			r.s.explain = r.s.stats = 1;
 		if (cli.nacts && !r.quit)
 			run_actions(&cli, &r);
 		if (r.quit || r.status == 2) {
 			/* :quit in the init file, or an action that could not run */
-		} else if (cli.chat && !exits && !interactive && !agent_active(&r)) {
+		} else if (cli.chat && !exits && !interactive && !meta_chat_active(&r)) {
 			r.status = 2;   /* a chat script without a model: nothing to run it with */
 		} else if (interactive) {
 			term_run(&r);

@@ -5,15 +5,12 @@
  * table, settings[], does the same for the keys of :set. Commands are found by their name
  * or any unambiguous prefix of it (:q is :quit).
  *
- * Modules that bring their own commands (the importer's :import and :index, the LLM client's
- * :llm and :cache, the chat agent's :chat and :sql) implement a MetaFn and add one row to
+ * Commands that belong with a module (the importer's :import and :index in import_meta.c,
+ * chat mode's :chat and :sql in meta_chat.c) are MetaFns with one row each in
  * meta_commands[]; see doc/program.md.
  */
 #include "base/vis.h"
-#include "chat/agent.h"
 #include "cli/meta.h"
-#include "cli/repl.h"
-#include "import/import.h"
 #include "store/catalog.h"
 
 #include <errno.h>
@@ -21,232 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#define REPL(env) ((Repl *)(env)->repl)
-
-/* ---- settings ---- */
-
-typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT, SET_AUTO, SET_SECONDS, SET_COUNT } SetKind;
-
-typedef struct Setting {
-	const char *key;
-	SetKind kind;
-	size_t off;          /* the field of Repl it sets */
-	const char *values;
-	const char *help;
-} Setting;
-
-static const Setting settings[] = {
-	{"mode", SET_MODE, offsetof(Repl, mode), "MODE", "output mode: " RENDER_MODE_NAMES},
-	{"headers", SET_BOOL, offsetof(Repl, headers), "on|off",
-	 "column names above table, box and csv output (default on)"},
-	{"nullvalue", SET_TEXT, offsetof(Repl, nullvalue), "TEXT",
-	 "how table, box and line modes show NULL (default NULL)"},
-	{"explain", SET_AUTO, offsetof(Repl, explain), "on|off|auto",
-	 "show each statement's parsed SUQL and plan; auto (the default at a terminal): only "
-	 "for statements with free text, so plain SQL looks as in sqlite3"},
-	{"stats", SET_BOOL, offsetof(Repl, stats), "on|off",
-	 "show the counters of statements with free text (default on at a terminal)"},
-	{"timer", SET_BOOL, offsetof(Repl, timer), "on|off",
-	 "show how long each statement took (default off)"},
-	{"pager", SET_BOOL, offsetof(Repl, pager), "on|off",
-	 "at a terminal, show results taller than the screen through $PAGER (default on; "
-	 "less -S when PAGER is not set)"},
-	{"timeout", SET_SECONDS, offsetof(Repl, timeout), "SECONDS",
-	 "stop any statement that runs longer, with an error (default 0: no limit; --timeout)"},
-	{"fetch_count", SET_COUNT, offsetof(Repl, fetch_count), "N",
-	 "rows held before they are shown: past N, table and box show the rows in tables of "
-	 "N, each as wide as its rows need (default 10000; 0: hold them all)"},
-};
-#define NSETTINGS ((int)(sizeof settings / sizeof *settings))
-
-static void show_setting(Repl *r, const Setting *s, SBuf *b)
-{
-	void *f = (char *)r + s->off;
-	sb_printf(b, "%s = ", s->key);
-	if (s->kind == SET_MODE)
-		sb_puts(b, render_mode_name(*(RenderMode *)f));
-	else if (s->kind == SET_BOOL)
-		sb_puts(b, *(int *)f ? "on" : "off");
-	else if (s->kind == SET_AUTO)
-		sb_puts(b, *(int *)f == REPL_AUTO ? "auto" : *(int *)f ? "on" : "off");
-	else if (s->kind == SET_SECONDS)
-		sb_printf(b, "%g", *(double *)f);
-	else if (s->kind == SET_COUNT)
-		sb_printf(b, "%ld", *(long *)f);
-	else
-		sb_puts(b, *(char **)f ? *(char **)f : "NULL");
-	sb_putc(b, '\n');
-}
-
-/* Every setting as "key = value" lines: the REPL's (settings[]), then the engine's, the
-   chat agent's and the LLM client's, each registry listing its own. */
-static void all_settings(Repl *r, SBuf *b)
-{
-	for (int i = 0; i < NSETTINGS; i++)
-		show_setting(r, &settings[i], b);
-	if (r->engine)
-		engine_settings(r->engine, b);
-	agent_settings(agent_of(r), b);
-	if (r->llm)
-		llm_settings(r->llm, b);
-}
-
-char **meta_setting_names(Repl *r)
-{
-	SBuf b = SBUF_INIT;
-	all_settings(r, &b);
-	char **v = NULL;
-	int n = 0;
-	for (size_t a = 0; a < b.len;) {
-		size_t e = a;
-		while (e < b.len && b.s[e] != '\n')
-			e++;
-		size_t k = a;
-		while (k < e && b.s[k] != ' ' && b.s[k] != '=')
-			k++;
-		if (k > a) {
-			v = xrealloc(v, (size_t)(n + 2) * sizeof *v);
-			v[n++] = xstrndup(b.s + a, k - a);
-			v[n] = NULL;
-		}
-		a = e + 1;
-	}
-	sb_free(&b);
-	return v;
-}
-
-char *meta_setting_choices(Repl *r, const char *key)
-{
-	for (int i = 0; i < NSETTINGS; i++) {
-		if (!str_ieq(key, settings[i].key))
-			continue;
-		if (settings[i].kind == SET_MODE) {
-			SBuf b = SBUF_INIT;
-			for (RenderMode m = RENDER_TABLE; m <= RENDER_LINE; m++)
-				sb_printf(&b, "%s%s", b.len ? " " : "", render_mode_name(m));
-			return sb_steal(&b);
-		}
-		return settings[i].kind == SET_BOOL ? xstrdup("on off")
-		       : settings[i].kind == SET_AUTO ? xstrdup("on off auto") : NULL;
-	}
-	if (str_ieq(key, "optimize"))
-		return xstrdup("on off passage");
-	/* another registry's switch: its current value says on or off */
-	SBuf b = SBUF_INIT;
-	all_settings(r, &b);
-	char *found = NULL;
-	size_t kl = strlen(key);
-	for (size_t a = 0; a < b.len && !found;) {
-		size_t e = a;
-		while (e < b.len && b.s[e] != '\n')
-			e++;
-		if (e - a > kl + 3 && strncasecmp(b.s + a, key, kl) == 0 &&
-		    strncmp(b.s + a + kl, " = ", 3) == 0) {
-			const char *v = b.s + a + kl + 3;
-			if (str_nieq(v, e - (a + kl + 3), "on") || str_nieq(v, e - (a + kl + 3), "off"))
-				found = xstrdup("on off");
-		}
-		a = e + 1;
-	}
-	sb_free(&b);
-	return found;
-}
-
-/* LLM settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, concurrency,
-   cache) belong to the LLM client. */
-static SuqlStatus set_llm(Repl *r, const char *key, const char *value, SuqlErr *err)
-{
-	return llm_set(r->llm, key, value, err);
-}
-
-static int is_llm_key(const char *key)
-{
-	return strncasecmp(key, "llm.", 4) == 0 || str_ieq(key, "concurrency") ||
-	       str_ieq(key, "cache");
-}
-
-SuqlStatus meta_set(Repl *r, const char *key, const char *value, SuqlErr *err)
-{
-	for (int i = 0; i < NSETTINGS; i++) {
-		const Setting *s = &settings[i];
-		if (!str_ieq(key, s->key))
-			continue;
-		void *f = (char *)r + s->off;
-		if (s->kind == SET_MODE) {
-			if (!render_mode_parse(value, (RenderMode *)f))
-				return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value,
-				               RENDER_MODE_NAMES);
-		} else if (s->kind == SET_BOOL) {
-			if (!str_parse_bool(value, (int *)f))
-				return err_set(err, SUQL_USAGE, "%s takes on or off, not '%s'", s->key,
-				               value);
-		} else if (s->kind == SET_AUTO) {
-			if (str_ieq(value, "auto"))
-				*(int *)f = REPL_AUTO;
-			else if (!str_parse_bool(value, (int *)f))
-				return err_set(err, SUQL_USAGE, "%s takes on, off or auto, not '%s'",
-				               s->key, value);
-		} else if (s->kind == SET_SECONDS) {
-			char *end;
-			errno = 0;
-			double d = strtod(value, &end);
-			if (!*value || *end || errno || !(d >= 0 && d <= 1e6))
-				return err_set(err, SUQL_USAGE, "%s takes a number of seconds from 0 (no "
-				               "limit) to 1000000, not '%s'", s->key, value);
-			*(double *)f = d;
-		} else if (s->kind == SET_COUNT) {
-			char *end;
-			errno = 0;
-			long n = strtol(value, &end, 10);
-			if (!*value || *end || errno || n < 0 || n > 1000000000L)
-				return err_set(err, SUQL_USAGE, "%s takes a whole number from 0 to "
-				               "1000000000, not '%s'", s->key, value);
-			*(long *)f = n;
-		} else {
-			free(*(char **)f);
-			*(char **)f = xstrdup(value);
-		}
-		return SUQL_OK;
-	}
-	if (agent_is_setting(key))
-		return agent_set(agent_of(r), key, value, err);
-	if (is_llm_key(key)) {
-		if (str_ieq(key, "llm.key"))
-			repl_add_secret(r, value);
-		return set_llm(r, key, value, err);
-	}
-	return engine_set(r->engine, key, value, err);
-}
-
-/* :set with no arguments (every setting), or with a key (that one). */
-static SuqlStatus show_settings(Repl *r, const char *key, FILE *out, SuqlErr *err)
-{
-	SBuf b = SBUF_INIT, all = SBUF_INIT;
-	all_settings(r, &all);
-	size_t kl = key ? strlen(key) : 0;
-	for (size_t a = 0; a < all.len;) {   /* keep the lines that start with key */
-		size_t e = a, w = a;
-		while (e < all.len && all.s[e] != '\n')
-			e++;
-		while (w < e && (all.s[w] == ' ' || all.s[w] == '\t'))
-			w++;
-		if (!key || (e - w > kl && strncasecmp(all.s + w, key, kl) == 0 &&
-		             strchr(" =:\t", all.s[w + kl]))) {
-			sb_putn(&b, all.s + a, e - a);
-			sb_putc(&b, '\n');
-		}
-		a = e + 1;
-	}
-	sb_free(&all);
-	SuqlStatus st = SUQL_OK;
-	if (key && !b.len)
-		st = err_set(err, SUQL_USAGE, "unknown setting '%s' (:set alone lists them)", key);
-	else
-		fputs(sb_str(&b), out);
-	sb_free(&b);
-	return st;
-}
 
 /* ---- the commands ---- */
 
@@ -256,7 +27,7 @@ static SuqlStatus m_quit(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc > 1)
 		return usage(err, argv[0]);
-	REPL(env)->quit = 1;
+	env->r->quit = 1;
 	return SUQL_OK;
 }
 
@@ -266,8 +37,8 @@ static SuqlStatus m_setting(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	if (argc > 2)
 		return usage(err, argv[0]);
 	if (argc == 1)
-		return show_settings(REPL(env), argv[0], env->out, err);
-	return meta_set(REPL(env), argv[0], argv[1], err);
+		return session_show_settings(env->s, argv[0], env->out, err);
+	return session_set(env->s, argv[0], argv[1], err);
 }
 
 static SuqlStatus m_set(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -276,8 +47,8 @@ static SuqlStatus m_set(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return err_set(err, SUQL_USAGE, "too many arguments to :set (quote a value with "
 		               "blanks: :set nullvalue '(none)')");
 	if (argc < 3)
-		return show_settings(REPL(env), argc == 2 ? argv[1] : NULL, env->out, err);
-	return meta_set(REPL(env), argv[1], argv[2], err);
+		return session_show_settings(env->s, argc == 2 ? argv[1] : NULL, env->out, err);
+	return session_set(env->s, argv[1], argv[2], err);
 }
 
 static SuqlStatus m_tables(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -286,7 +57,7 @@ static SuqlStatus m_tables(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return usage(err, argv[0]);
 	sqlite3 *db = engine_db(env->engine);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, REPL_VISIBLE_TABLES " ORDER BY name", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, CATALOG_VISIBLE_TABLES " ORDER BY name", -1, &st, NULL) != SQLITE_OK)
 		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
 	while (sqlite3_step(st) == SQLITE_ROW)
 		fprintf(env->out, "%s\n", (const char *)sqlite3_column_text(st, 0));
@@ -301,8 +72,8 @@ static SuqlStatus m_schema(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	sqlite3 *db = engine_db(env->engine);
 	sqlite3_stmt *st;
 	const char *q = argc == 2
-		? REPL_VISIBLE_TABLES " AND name = ?1 COLLATE NOCASE ORDER BY name"
-		: REPL_VISIBLE_TABLES " ORDER BY name";
+		? CATALOG_VISIBLE_TABLES " AND name = ?1 COLLATE NOCASE ORDER BY name"
+		: CATALOG_VISIBLE_TABLES " ORDER BY name";
 	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
 		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
 	if (argc == 2)
@@ -332,7 +103,7 @@ static SuqlStatus m_open(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc != 2)
 		return usage(err, argv[0]);
-	if (repl_open(REPL(env), argv[1], err) != SUQL_OK)
+	if (session_open(env->s, argv[1], err) != SUQL_OK)
 		return SUQL_IO;
 	if (env->tty)
 		fprintf(env->err, "database: %s\n", argv[1]);
@@ -343,7 +114,7 @@ static SuqlStatus m_read(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc != 2)
 		return usage(err, argv[0]);
-	return repl_run_path(REPL(env), argv[1], err);
+	return repl_run_path(env->r, argv[1], err);
 }
 
 /* :output [FILE] and :once FILE */
@@ -352,7 +123,7 @@ static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	int once = strcmp(argv[0], "once") == 0;
 	if (argc > 2 || (once && argc != 2))
 		return usage(err, argv[0]);
-	return repl_set_output(REPL(env), argc == 2 ? argv[1] : NULL, once, err);
+	return session_set_output(env->s, argc == 2 ? argv[1] : NULL, once, err);
 }
 
 static SuqlStatus m_llm(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -436,7 +207,7 @@ static SuqlStatus m_labels(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return err_set(err, SUQL_USAGE, "usage: :labels, or :labels TABLE on|off");
 	sqlite3_stmt *st;
 	int found = 0;
-	if (sqlite3_prepare_v2(db, REPL_VISIBLE_TABLES " AND type = 'table' AND name = ?1 COLLATE "
+	if (sqlite3_prepare_v2(db, CATALOG_VISIBLE_TABLES " AND type = 'table' AND name = ?1 COLLATE "
 	                       "NOCASE", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, argv[1], -1, SQLITE_STATIC);
 		found = sqlite3_step(st) == SQLITE_ROW;
@@ -484,13 +255,13 @@ const MetaCommand meta_commands[] = {
 	 "values, and the model that made each), or forget them so they are classified again",
 	 m_enum},
 	{"chat", "", "chat mode: ask questions in plain words; each becomes a SUQL query, run "
-	 "read-only, and an answer from its rows", agent_meta_chat},
-	{"sql", "", "leave chat mode: lines are SUQL statements again", agent_meta_sql},
+	 "read-only, and an answer from its rows", meta_chat},
+	{"sql", "", "leave chat mode: lines are SUQL statements again", meta_sql},
 	{"history", "", "list the chat so far: each question, its SUQL, row count and reply",
-	 agent_meta_history},
-	{"reset", "", "forget the chat so far (the next question starts afresh)", agent_meta_reset},
+	 meta_history},
+	{"reset", "", "forget the chat so far (the next question starts afresh)", meta_reset},
 	{"save", "FILE", "write the chat so far to FILE as JSON lines, one object per turn",
-	 agent_meta_save},
+	 meta_save},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -538,15 +309,8 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		if (!c)
 			return SUQL_USAGE;
 		fprintf(out, ":%s%s%s\n  %s\n", c->name, *c->args ? " " : "", c->args, c->help);
-		if (c->fn == m_set || c->fn == m_setting) {
-			fprintf(out, "Settings (:set KEY VALUE, or suql --set KEY=VALUE):\n");
-			for (int i = 0; i < NSETTINGS; i++) {
-				fprintf(out, "  %-11s %-11s ", settings[i].key, settings[i].values);
-				render_wrap(out, settings[i].help, 26, 26, 80);
-			}
-			fprintf(out, "Other keys are the engine's (:set alone lists them) and the LLM "
-			             "client's (llm.*).\n");
-		}
+		if (c->fn == m_set || c->fn == m_setting)
+			session_settings_help(out);
 		return SUQL_OK;
 	}
 	int w = 0;
@@ -653,9 +417,9 @@ SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *er
 		v[i] = (char *)argv[i];
 	/* what a command writes (names, DDL, chat turns, settings) may quote the data or a
 	   model: shown with its control characters made visible (vis.h) */
-	FILE *out = vis_stream(r->out), *errf = vis_stream(stderr);
-	MetaEnv env = {r->engine, r->llm, out ? out : r->out, errf ? errf : stderr, r->interactive,
-	               r};
+	FILE *out = vis_stream(r->s.out), *errf = vis_stream(stderr);
+	MetaEnv env = {r->s.engine, r->s.llm, out ? out : r->s.out, errf ? errf : stderr,
+	               r->s.interactive, r, &r->s};
 	SuqlStatus st = c->fn(&env, argc, v, err);
 	if (out)
 		fclose(out);
@@ -684,13 +448,5 @@ void meta_man(SBuf *b)
 		}
 		render_roff_sentence(b, c->help);
 	}
-	sb_puts(b, ".PP\nSettings, for\n.B :set\nand\n.BR \\-\\-set :\n");
-	for (int i = 0; i < NSETTINGS; i++) {
-		sb_puts(b, ".TP\n.BI \"");
-		render_roff(b, settings[i].key);
-		sb_puts(b, " \" \"");
-		render_roff(b, settings[i].values);
-		sb_puts(b, "\"\n");
-		render_roff_sentence(b, settings[i].help);
-	}
+	session_settings_man(b);
 }

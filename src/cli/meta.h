@@ -1,8 +1,8 @@
 /*
  * meta.h: meta-commands (":help", ":schema", ":import", ...), the lines starting with ':'
  * at the start of a statement. One table, meta_commands[], feeds dispatch, :help,
- * --help and the man page. A module that provides a command implements a MetaFn and adds
- * one row to the table in meta.c.
+ * --help and the man page. A command is a MetaFn and one row of the table in meta.c; the
+ * importer's are in import_meta.c, the chat agent's in meta_chat.c.
  *
  * Ownership: argv strings belong to the caller for the duration of the call; a MetaFn
  * writes results to env->out and notes to env->err and frees nothing it did not allocate.
@@ -13,8 +13,7 @@
 #include <stdio.h>
 
 #include "base/suql.h"
-#include "engine/engine.h"
-#include "llm/llm.h"
+#include "cli/repl.h"
 
 typedef struct MetaEnv {
 	Engine *engine;   /* the open database (":open" replaces it) */
@@ -22,7 +21,8 @@ typedef struct MetaEnv {
 	FILE *out;        /* results */
 	FILE *err;        /* notes and progress */
 	int tty;          /* interactive: progress bars and colour may be used */
-	void *repl;       /* the REPL's own state, for commands that change it (:mode, :chat) */
+	Repl *r;          /* the REPL, for commands that change it (:quit, :read, :chat) */
+	Session *s;       /* its session (:open, :output, :set, the chat agent) */
 } MetaEnv;
 
 /* argv[0] is the command name without ':'; arguments are split on blanks, with '...' and
@@ -37,5 +37,16 @@ typedef struct MetaCommand {
 } MetaCommand;
 
 extern const MetaCommand meta_commands[];   /* ends with a row whose name is NULL */
+
+/* import_meta.c: :import FILE TABLE [options] and :index [TABLE]. */
+SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_index(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
+/* meta_chat.c: :chat, :sql, :history, :reset, :save FILE. */
+SuqlStatus meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_sql(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_history(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_reset(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_save(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 #endif

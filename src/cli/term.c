@@ -8,7 +8,7 @@
  *
  * History lives in $SUQL_HISTORY (empty: none), else $XDG_STATE_HOME/suql/history, else
  * ~/.suql_history, readable only by its owner. A statement is stored as one entry once it
- * ran; nothing that holds a key (repl_is_secret) is ever stored.
+ * ran; nothing that holds a key (session_is_secret) is ever stored.
  */
 #include "cli/term_int.h"
 
@@ -48,7 +48,7 @@ static void remember(const Repl *r, const char *path, SBuf *typed)
 		return;
 	while (typed->len && typed->s[typed->len - 1] == '\n')
 		typed->s[--typed->len] = '\0';
-	if (typed->len && !repl_is_secret(r, typed->s)) {
+	if (typed->len && !session_is_secret(&r->s, typed->s)) {
 		if (strstr(typed->s, "--")) {
 			for (char *l = strtok(typed->s, "\n"); l; l = strtok(NULL, "\n"))
 				add_history(l);
@@ -120,7 +120,7 @@ static int read_line(const char *prompt, char **out)
 void term_run(Repl *r)
 {
 	rl_readline_name = "suql";
-	rl_catch_signals = 0;   /* SIGINT is ours (repl_signals) */
+	rl_catch_signals = 0;   /* SIGINT is ours (session_signals) */
 	term_complete_init(r);
 	char *hist = history_path();
 	using_history();
@@ -132,7 +132,7 @@ void term_run(Repl *r)
 	SBuf typed = SBUF_INIT;   /* the lines of the current statement, for the history */
 	while (!r->quit) {
 		suql_interrupted = 0;
-		r->ctrlc_shown = 0;
+		r->s.ctrlc_shown = 0;
 		const char *prompt = repl_pending(&in) ? CONTINUE
 		                     : r->line_fn && r->line_prompt ? r->line_prompt : PROMPT;
 		char *line = NULL;

@@ -1,7 +1,7 @@
 /*
  * term_complete.c: Tab completion at the prompt. At the start of a line that begins with
  * ':' it offers the meta-commands; after :set every setting of every registry
- * (meta_setting_names, the list :set shows) and then the values of the one named; after
+ * (session_setting_names, the list :set shows) and then the values of the one named; after
  * :mode, :explain and the other settings' own commands their values; after :schema and
  * :index the tables; after :open, :read, :output, :once, :save and :import file names.
  * Elsewhere it offers SQL keywords (SQLite's own list), SUQL's words, and the table and
@@ -17,6 +17,7 @@
  */
 #include "cli/meta.h"
 #include "cli/term_int.h"
+#include "store/catalog.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -212,7 +213,7 @@ static void add_name(const char *text, const char *name)
 
 static void add_query(const char *text, const char *sql)
 {
-	sqlite3 *db = engine_db(the_repl->engine);
+	sqlite3 *db = engine_db(the_repl->s.engine);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;
@@ -226,13 +227,13 @@ static void add_query(const char *text, const char *sql)
 
 static void add_tables(const char *text)
 {
-	add_query(text, REPL_VISIBLE_TABLES);
+	add_query(text, CATALOG_VISIBLE_TABLES);
 }
 
 static void add_names(const char *text)
 {
 	add_tables(text);
-	add_query(text, "SELECT DISTINCT p.name FROM (" REPL_VISIBLE_TABLES ") t, "
+	add_query(text, "SELECT DISTINCT p.name FROM (" CATALOG_VISIBLE_TABLES ") t, "
 	                "pragma_table_info(t.name) p");
 }
 
@@ -319,18 +320,18 @@ static void add_meta_arg(const char *text)
 	}
 	char *choices = NULL;
 	if (strcmp(cmd, "set") == 0 && where.arg == 1) {
-		char **names = meta_setting_names(the_repl);
+		char **names = session_setting_names(&the_repl->s);
 		for (int k = 0; names && names[k]; k++) {
 			add(text, names[k], strlen(names[k]), 0);
 			free(names[k]);
 		}
 		free(names);
 	} else if (strcmp(cmd, "set") == 0 && where.arg == 2) {
-		choices = meta_setting_choices(the_repl, where.first);
+		choices = session_setting_choices(&the_repl->s, where.first);
 	} else if (strcmp(cmd, "help") == 0 && where.arg == 1) {
 		for (const MetaCommand *c = meta_commands; c->name; c++)
 			add(text, c->name, strlen(c->name), 0);
-		char **names = meta_setting_names(the_repl);
+		char **names = session_setting_names(&the_repl->s);
 		for (int k = 0; names && names[k]; k++) {
 			add(text, names[k], strlen(names[k]), 0);
 			free(names[k]);
@@ -341,7 +342,7 @@ static void add_meta_arg(const char *text)
 	} else if (strcmp(cmd, "import") == 0 && where.arg == 2) {
 		add_tables(text);
 	} else if (where.arg == 1) {   /* :mode, :explain, ...: a setting's own command */
-		choices = meta_setting_choices(the_repl, cmd);
+		choices = session_setting_choices(&the_repl->s, cmd);
 	}
 	add_words(text, choices);
 	free(choices);

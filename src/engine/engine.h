@@ -82,6 +82,19 @@ SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
 SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
                               const char *literal, long *n, SuqlErr *err);
 
+/* The limits a runner of statements applies to one (the session does: the time by an
+   alarm, the rows through its sink, a value's size through SQLite's length limit); a zero
+   means none. A statement past its time stops with an error, one that reaches its rows
+   stops with a warning and keeps them, and a value longer than value_bytes is an error.
+   setting, rows_setting and value_setting name the settings that change them, for those
+   messages ("timeout", "chat.timeout", ...). */
+typedef struct RunLimits {
+	double seconds;
+	long rows;
+	int value_bytes;
+	const char *setting, *rows_setting, *value_setting;
+} RunLimits;
+
 /* Carry the settings over to a newly opened engine (:open). */
 void engine_copy_settings(Engine *to, const Engine *from);
 

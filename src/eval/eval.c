@@ -85,9 +85,9 @@ typedef struct Run {
 
 /* Tables the cases are about must exist; the indexes of their free-text columns are made
    current once, here, rather than by several workers at the same time. */
-static SuqlStatus prepare_db(Run *run, Repl *r, SuqlErr *err)
+static SuqlStatus prepare_db(Run *run, Session *ses, SuqlErr *err)
 {
-	sqlite3 *db = engine_db(r->engine);
+	sqlite3 *db = engine_db(ses->engine);
 	const EvalBench *b = &run->bench;
 	for (int i = 0; i < b->ncases; i++) {
 		const char *t = b->cases[i].table ? b->cases[i].table : b->table;
@@ -140,20 +140,20 @@ static SuqlStatus prepare(Run *run, SuqlErr *err)
 	if (access(cfg->db, R_OK) != 0)
 		return err_set(err, SUQL_USAGE, "cannot open %s: %s", cfg->db, strerror(errno));
 
-	Repl r;
-	repl_init(&r, 0);
+	Session ses;
+	session_init(&ses, 0);
 	Llm *llm = llm_open(cfg->llm, err);
 	if (!llm)
 		return SUQL_USAGE;
-	r.llm = llm;
-	s = repl_open(&r, cfg->db, err);
+	ses.llm = llm;
+	s = session_open(&ses, cfg->db, err);
 	if (s == SUQL_OK)
-		s = eval_apply_settings(&r, &run->sh, err);
+		s = eval_apply_settings(&ses, &run->sh, err);
 	if (s == SUQL_OK) {
 		run->label = xstrdup(llm_label(llm));
 		run->offline = llm_is_offline(llm);
 		SBuf set = SBUF_INIT;
-		engine_settings(r.engine, &set);
+		engine_settings(ses.engine, &set);
 		run->times = !strstr(sb_str(&set), "times = off");
 		sb_free(&set);
 		run->concurrency = llm_concurrency(llm);
@@ -167,7 +167,7 @@ static SuqlStatus prepare(Run *run, SuqlErr *err)
 			run->want[EVAL_CHAT] = 0;
 	}
 	if (s == SUQL_OK)
-		s = prepare_db(run, &r, err);
+		s = prepare_db(run, &ses, err);
 	if (s == SUQL_OK && run->want[EVAL_LINEARIZE]) {
 		char tmpl[] = "/tmp/suql-eval.XXXXXX";
 		const char *td = getenv("TMPDIR");
@@ -178,12 +178,12 @@ static SuqlStatus prepare(Run *run, SuqlErr *err)
 		} else {
 			run->tmpdir = dir;
 			run->sh.lin_path = xprintf("%s/passages.db", dir);
-			s = eval_linear_build(engine_db(r.engine), &run->bench, run->sh.lin_path, err);
+			s = eval_linear_build(engine_db(ses.engine), &run->bench, run->sh.lin_path, err);
 		}
 	}
 	if (s != SUQL_OK && s != SUQL_LLM && s != SUQL_INTERRUPT && s != SUQL_IO)
 		s = SUQL_USAGE;
-	repl_free(&r);
+	session_free(&ses);
 	llm_close(llm);
 	return s;
 }
@@ -458,7 +458,7 @@ int eval_main(const EvalConfig *cfg)
 		Progress *bar = progress_open(stderr, PROGRESS_AUTO, label, p.njobs);
 		free(label);
 		p.slots = xcalloc((size_t)p.n, sizeof *p.slots);
-		repl_signals();
+		session_signals();
 		s = start_workers(&p, &run.sh, &err);
 		if (s == SUQL_OK) {
 			pool_run(&p, &run.sh, rep, bar);

@@ -22,27 +22,26 @@
 #include "base/text.h"
 #include "base/util.h"
 #include "chat/agent.h"
-#include "cli/meta.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the worker ---- */
 
-SuqlStatus eval_apply_settings(Repl *r, const EvalShared *sh, SuqlErr *err)
+SuqlStatus eval_apply_settings(Session *ses, const EvalShared *sh, SuqlErr *err)
 {
 	const EvalBench *b = sh->bench;
 	SuqlStatus s = SUQL_OK;
 	for (int i = 0; s == SUQL_OK && i + 1 < b->nsettings; i += 2)
-		s = meta_set(r, b->settings[i], b->settings[i + 1], err);
+		s = session_set(ses, b->settings[i], b->settings[i + 1], err);
 	if (s == SUQL_OK && b->examples)
-		s = meta_set(r, "chat.examples", b->examples, err);
+		s = session_set(ses, "chat.examples", b->examples, err);
 	for (int i = 0; s == SUQL_OK && i < sh->cfg->nsets; i++) {
 		const char *kv = sh->cfg->sets[i], *eq = strchr(kv, '=');
 		if (!eq)
 			return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", kv);
 		char *key = xstrndup(kv, (size_t)(eq - kv));
-		s = meta_set(r, key, eq + 1, err);
+		s = session_set(ses, key, eq + 1, err);
 		free(key);
 	}
 	return s;
@@ -52,24 +51,24 @@ SuqlStatus eval_worker_open(EvalWorker *w, const EvalShared *sh, SuqlErr *err)
 {
 	memset(w, 0, sizeof *w);
 	w->sh = sh;
-	repl_init(&w->r, 0);
+	session_init(&w->s, 0);
 	w->llm = llm_open(sh->cfg->llm, err);
 	if (!w->llm)
 		return SUQL_USAGE;
-	w->r.llm = w->llm;
-	SuqlStatus s = repl_open(&w->r, sh->cfg->db, err);
+	w->s.llm = w->llm;
+	SuqlStatus s = session_open(&w->s, sh->cfg->db, err);
 	if (s != SUQL_OK)
 		return s;
 	/* workers write enum mappings and index updates to one file: wait for each other */
-	sqlite3_busy_timeout(engine_db(w->r.engine), 60000);
+	sqlite3_busy_timeout(engine_db(w->s.engine), 60000);
 	w->devnull = fopen("/dev/null", "w");
 	if (w->devnull)
-		w->r.out = w->devnull;
-	s = eval_apply_settings(&w->r, sh, err);
+		w->s.out = w->devnull;
+	s = eval_apply_settings(&w->s, sh, err);
 	if (s == SUQL_OK && sh->concurrency > 0) {
 		char n[16];
 		snprintf(n, sizeof n, "%d", sh->concurrency);
-		s = meta_set(&w->r, "concurrency", n, err);
+		s = session_set(&w->s, "concurrency", n, err);
 	}
 	if (s == SUQL_OK && sh->lin_path &&
 	    sqlite3_open_v2(sh->lin_path, &w->lin, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
@@ -79,11 +78,11 @@ SuqlStatus eval_worker_open(EvalWorker *w, const EvalShared *sh, SuqlErr *err)
 
 void eval_worker_close(EvalWorker *w)
 {
-	w->r.out = stdout;
+	w->s.out = stdout;
 	if (w->devnull)
 		fclose(w->devnull);
 	sqlite3_close(w->lin);
-	repl_free(&w->r);
+	session_free(&w->s);
 	llm_close(w->llm);
 	memset(w, 0, sizeof *w);
 }
@@ -146,7 +145,7 @@ SuqlStatus eval_exec(EvalWorker *w, const char *sql, EvalTable *t, SuqlErr *err)
 	t->warnings = json_array();
 	EngineSink sink = {t, NULL, NULL, tab_columns, tab_row, NULL, tab_warning, NULL};
 	size_t used = 0;
-	SuqlStatus s = engine_exec(w->r.engine, sql, strlen(sql), &used, &sink, err);
+	SuqlStatus s = engine_exec(w->s.engine, sql, strlen(sql), &used, &sink, err);
 	if (s == SUQL_INCOMPLETE)
 		s = err_set(err, SUQL_ERROR, "the statement is not complete");
 	return s;
@@ -276,7 +275,7 @@ static SuqlStatus gold_of(EvalWorker *w, const EvalCase *c, Gold *g, EvalTable *
 	EvalTable t = {0};
 	SuqlStatus s;
 	if (c->gold_sql) {   /* SQLite alone: no model ever sees this */
-		sqlite3 *db = engine_db(w->r.engine);
+		sqlite3 *db = engine_db(w->s.engine);
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, c->gold_sql, -1, &st, NULL) != SQLITE_OK)
 			return err_set(err, SUQL_ERROR, "gold_sql: %s", sqlite3_errmsg(db));
@@ -468,7 +467,7 @@ static SuqlStatus way_chat(EvalWorker *w, const EvalCase *c, const Gold *g, json
                            SuqlErr *err)
 {
 	const EvalBench *b = w->sh->bench;
-	Agent *a = agent_of(&w->r);
+	Agent *a = session_agent(&w->s);
 	agent_reset(a);
 	const char *table = c->table ? c->table : b->table;
 	SuqlStatus s = agent_set(a, "chat.tables", table ? table : "all", err);
@@ -476,7 +475,7 @@ static SuqlStatus way_chat(EvalWorker *w, const EvalCase *c, const Gold *g, json
 		return s;
 	Snap s0;
 	snap(w, &s0);
-	s = agent_line(&w->r, a, c->question, err);
+	s = agent_turn(a, c->question, err);
 	if (s == SUQL_LLM || s == SUQL_INTERRUPT || s == SUQL_USAGE)
 		return s;
 	AgentOutcome o;
@@ -496,7 +495,7 @@ static SuqlStatus way_chat(EvalWorker *w, const EvalCase *c, const Gold *g, json
 		char *span = NULL;
 		if (s == SUQL_OK) {
 			char *rows = json_dumps(o.rows->rows, JSON_COMPACT | JSON_PRESERVE_ORDER);
-			s = agent_short_answer(&w->r, c->question, rows, o.reply, &span, err);
+			s = agent_short_answer(a, c->question, rows, o.reply, &span, err);
 			free(rows);
 			if (s != SUQL_OK) {
 				free(span);

@@ -11,8 +11,8 @@
 #ifndef SUQL_EVAL_INT_H
 #define SUQL_EVAL_INT_H
 
-#include "cli/repl.h"
 #include "eval/eval.h"
+#include "session/session.h"
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -28,7 +28,7 @@ typedef struct EvalShared {
 typedef struct EvalWorker {
 	const EvalShared *sh;
 	Llm *llm;
-	Repl r;
+	Session s;
 	FILE *devnull;          /* where the chat agent's display goes */
 	sqlite3 *lin;           /* lin_path, read-only */
 } EvalWorker;
@@ -39,7 +39,7 @@ SuqlStatus eval_worker_open(EvalWorker *w, const EvalShared *sh, SuqlErr *err);
 void eval_worker_close(EvalWorker *w);
 /* The benchmark's and the user's settings applied to a session (the parent checks them
    this way before any worker starts). */
-SuqlStatus eval_apply_settings(Repl *r, const EvalShared *sh, SuqlErr *err);
+SuqlStatus eval_apply_settings(Session *s, const EvalShared *sh, SuqlErr *err);
 
 /* Run one case in one way. The result always has "id" and "way"; a case that ran has its
    scores, counters and, when its query failed, "error"; one the model failed for has

@@ -227,7 +227,7 @@ static SuqlStatus answer(EvalWorker *w, const EvalCase *c, char **bodies, int n,
 		json_object_set_new(res, "reply", json_string(detail));
 	char *span = NULL;
 	if (s == SUQL_OK && detail && !llm_is_offline(w->llm))
-		s = agent_short_answer(&w->r, c->question, NULL, detail, &span, err);
+		s = agent_short_answer(session_agent(&w->s), c->question, NULL, detail, &span, err);
 	if (s == SUQL_OK)
 		json_object_set_new(res, "pred", span ? json_string(span)
 		                                      : detail ? json_string(detail) : json_null());

@@ -39,7 +39,6 @@
 
 #include "base/progress.h"
 #include "base/suql.h"
-#include "cli/meta.h"
 
 typedef enum ImportFormat {
 	IMPORT_AUTO = 0,   /* from the file name's extension */
@@ -95,12 +94,5 @@ SuqlStatus import_parse_args(int argc, char **argv, const char **file, const cha
 
 /* The format named by a string ("csv", "json", "jsonl"/"ndjson"); IMPORT_AUTO if unknown. */
 ImportFormat import_format_named(const char *s);
-
-/* Meta-commands (meta.h):
-     :import FILE TABLE [options]   load a CSV, JSON or JSONL file into a table
-     :index [TABLE]                 rebuild the retrieval index of TABLE's free-text columns
-                                    (every indexed table when none is named) */
-SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err);
-SuqlStatus meta_index(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 #endif

@@ -1,12 +1,12 @@
 /*
- * repl_pager.c: long results at a terminal go through a pager, as in psql. With :set pager
+ * session_pager.c: long results at a terminal go through a pager, as in psql. With :set pager
  * on (the default at a terminal) a statement's result is written to memory first; when it
  * is taller than the terminal it is piped to $PAGER ("less -S" when PAGER is unset, none
  * when it is set but empty), otherwise it is written out as usual. Colour escapes are taken
  * out for the pager (a pager shows them as text unless told otherwise). A pager that cannot
  * run loses nothing: the result is written to the terminal with a warning.
  */
-#include "cli/repl.h"
+#include "session/session.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -28,11 +28,11 @@ static const char *pager_command(void)
 	return *p ? p : NULL;
 }
 
-FILE *repl_pager_buffer(Repl *r, char **buf, size_t *len)
+FILE *session_pager_buffer(Session *s, char **buf, size_t *len)
 {
 	*buf = NULL;
 	*len = 0;
-	if (!r->pager || !r->interactive || r->out != stdout || !isatty(fileno(stdout)) ||
+	if (!s->pager || !s->interactive || s->out != stdout || !isatty(fileno(stdout)) ||
 	    !pager_command())
 		return NULL;
 	return open_memstream(buf, len);
@@ -96,7 +96,7 @@ static int run_pager(const char *cmd, const char *text, size_t n)
 	return 0;
 }
 
-void repl_pager_show(Repl *r, FILE *f, char **buf, size_t *len)
+void session_pager_show(Session *s, FILE *f, char **buf, size_t *len)
 {
 	fclose(f);
 	struct winsize ws;
@@ -117,9 +117,9 @@ void repl_pager_show(Repl *r, FILE *f, char **buf, size_t *len)
 		fprintf(stderr, "warning: the pager '%s' could not run; the result follows (set "
 		        "PAGER, or :set pager off)\n", cmd);
 	}
-	fwrite(*buf ? *buf : "", 1, *len, r->out);
+	fwrite(*buf ? *buf : "", 1, *len, s->out);
 done:
-	fflush(r->out);
+	fflush(s->out);
 	free(*buf);
 	*buf = NULL;
 	*len = 0;

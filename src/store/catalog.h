@@ -64,6 +64,12 @@ SuqlStatus catalog_table(sqlite3 *db, const char *table, CatColumn **cols, int *
    ENUM values are listed when there are at most max_enum of them (0: always). */
 SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out, SuqlErr *err);
 
+/* The tables and views a user sees (suql's own suql_* tables and SQLite's are hidden):
+   columns name, type, sql of sqlite_schema; callers add AND ... and ORDER BY. */
+#define CATALOG_VISIBLE_TABLES                                                             \
+	"SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') "     \
+	"AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'suql\\_%' ESCAPE '\\'"
+
 /* Set (value NULL: remove) a property of table. */
 #define CATALOG_LABELS "labels"
 SuqlStatus catalog_prop_set(sqlite3 *db, const char *table, const char *prop, const char *value,

@@ -4,6 +4,7 @@
  */
 #include "base/progress.h"
 #include "base/util.h"
+#include "cli/meta.h"
 #include "engine/engine.h"
 #include "import/import.h"
 #include "retrieve/retrieve.h"
@@ -80,7 +81,7 @@ static void test_meta(void)
 	SuqlErr err = {0};
 	Engine *e = engine_open(":memory:", NULL, &err);
 	FILE *out = tmpfile(), *errf = tmpfile();
-	MetaEnv env = {e, NULL, out, errf, 0, NULL};
+	MetaEnv env = {e, NULL, out, errf, 0, NULL, NULL};
 	char *path = xprintf("%s/tests/import/good/basic.jsonl", getenv("SUQL_TOP") ? getenv("SUQL_TOP") : ".");
 	char *argv[] = {"import", path, "restaurants", "--types", "reviews=FREE_TEXT[]", "--index"};
 	CHECK(meta_import(&env, 6, argv, &err) == SUQL_OK, ":import runs");
