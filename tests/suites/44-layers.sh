@@ -1,0 +1,73 @@
+#!/bin/sh
+# The layers of src/: src/README.md gives each folder a level, and a file may include only
+# headers of its own folder or of a folder on a lower level. This suite fails on an include
+# that goes up or sideways, on one that does not name its folder, and on a folder the table
+# does not list (or a row naming no folder). By construction, then, the only include cycles
+# are inside one folder.
+. "$(dirname "$0")/../lib.sh"
+cd "$SUQL_TOP" || exit 2
+tmp=$SUQL_TMP/layers
+mkdir -p "$tmp"
+
+# "| `engine/` | 3 | ..." -> "engine 3"
+sed -n 's/^| `\([a-z_]*\)\/` | \([0-9][0-9]*\) |.*/\1 \2/p' src/README.md >"$tmp/levels"
+if [ -s "$tmp/levels" ]; then
+	echo "ok layers: src/README.md gives the levels ($(wc -l <"$tmp/levels") folders)"
+else
+	echo "not ok layers: src/README.md gives the levels"
+	echo "# no '| \`folder/\` | level |' rows found"
+	exit 0
+fi
+
+bad=""
+for d in src/*/; do
+	d=${d#src/}
+	d=${d%/}
+	grep -q "^$d " "$tmp/levels" || bad="$bad $d"
+done
+while read -r d _; do
+	[ -d "src/$d" ] || bad="$bad ($d: no such folder)"
+done <"$tmp/levels"
+if [ -z "$bad" ]; then
+	echo "ok layers: every folder of src/ has a level, every level a folder"
+else
+	echo "not ok layers: every folder of src/ has a level, every level a folder"
+	echo "# not in the table:$bad"
+fi
+
+# every project include, as "file folder header"
+for f in src/*/*.[ch]; do
+	sed -n 's/^[ 	]*#[ 	]*include[ 	]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		echo "$f ${f#src/} $h"
+	done
+done | awk '{split($2, a, "/"); print $1, a[1], $3}' >"$tmp/includes"
+
+awk -v levels="$tmp/levels" '
+	BEGIN { while ((getline l < levels) > 0) { split(l, p, " "); lv[p[1]] = p[2] } }
+	{
+		file = $1; mine = $2; h = $3
+		n = split(h, q, "/")
+		if (n != 2) { print file ": #include \"" h "\" does not name its folder"; next }
+		if (!(q[1] in lv)) { print file ": #include \"" h "\": no folder " q[1] " in the table"; next }
+		if (q[1] != mine && lv[q[1]] >= lv[mine])
+			print file ": #include \"" h "\": " mine " (level " lv[mine] ") may not include " \
+			      q[1] " (level " lv[q[1]] ")"
+	}' "$tmp/includes" >"$tmp/bad"
+if [ -s "$tmp/bad" ]; then
+	echo "not ok layers: every include goes down the levels and names its folder"
+	sed 's/^/# /' "$tmp/bad" | head -n 40
+else
+	echo "ok layers: every include goes down the levels and names its folder ($(wc -l <"$tmp/includes") includes)"
+fi
+
+# the headers named exist (a stale include would otherwise pass the test above)
+missing=""
+while read -r file _ h; do
+	[ -f "src/$h" ] || [ -f "build/$h" ] || missing="$missing $file:$h"
+done <"$tmp/includes"
+if [ -z "$missing" ]; then
+	echo "ok layers: every included header exists"
+else
+	echo "not ok layers: every included header exists"
+	echo "# missing:$missing"
+fi
