@@ -12,6 +12,13 @@
 
 #include <stddef.h>
 
+/* Tokens are counted as this many bytes of text wherever a count is estimated rather than
+   reported (the passages a candidate shows the model, replies whose endpoint reported no
+   usage, the planner's guesses). */
+#define TEXT_BYTES_PER_TOKEN 4
+/* Estimated tokens of n bytes of text (rounded up). */
+#define TEXT_TOKENS(n) (((n) + TEXT_BYTES_PER_TOKEN - 1) / TEXT_BYTES_PER_TOKEN)
+
 /* A word of the input: a run of letters, digits and inner apostrophes; bytes >= 0x80
    (UTF-8) count as letters. */
 typedef struct TextTok {

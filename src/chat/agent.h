@@ -14,8 +14,8 @@
  * works through the AgentHost its owner gives it (the session, session/session_chat.c):
  * the database to describe, "run this checked query read-only and show it", notes and the
  * reply to show. It keeps the dialogue until agent_reset: each turn's text, query, a bounded
- * copy of its rows, a digest of them and the reply. The chat.* settings are its own
- * (agent_set); the meta-commands :chat, :sql, :history, :reset and
+ * copy of its rows, a digest of them and the reply. The chat.* settings are its table of
+ * settings rows (agent_settings_table); the meta-commands :chat, :sql, :history, :reset and
  * :save belong to the REPL (cli/meta_chat.c).
  *
  * Ownership: an Agent is made by agent_new and freed by agent_free; it borrows its host,
@@ -29,6 +29,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "base/setting.h"
 #include "base/suql.h"
 #include "base/util.h"
 #include "engine/engine.h"
@@ -68,10 +69,11 @@ void agent_history(const Agent *a, FILE *out);
 SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err);
 int agent_turns(const Agent *a);
 
-/* Settings chat.limit, chat.relax, chat.context, chat.result_bytes, chat.tables, ... */
-int agent_is_setting(const char *key);
+/* The chat.* settings (chat.limit, chat.relax, chat.context, ...): rows over an Agent
+   (base/setting.h). agent_set sets one, agent_settings writes "chat.limit = 5" lines. */
+extern const SetTable agent_settings_table;
 SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err);
-void agent_settings(const Agent *a, SBuf *out);   /* "chat.limit = 5\n" ... */
+void agent_settings(const Agent *a, SBuf *out);
 
 /* ---- the pieces of a turn, exported for the unit tests ---- */
 

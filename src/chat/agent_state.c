@@ -5,6 +5,7 @@
 #include "chat/agent_int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -50,43 +51,53 @@ int agent_turns(const Agent *a)
 
 /* ---- settings ---- */
 
-typedef enum {
-	CS_LIMIT, CS_RELAX, CS_CONTEXT, CS_BYTES, CS_TABLES, CS_EXAMPLES, CS_TIMEOUT, CS_ROWS,
-	CS_VALUE
-} ChatKey;
-
-static const struct {
-	const char *key;
-	ChatKey k;
-} chat_keys[] = {
-	{"chat.limit", CS_LIMIT}, {"chat.relax", CS_RELAX}, {"chat.context", CS_CONTEXT},
-	{"chat.result_bytes", CS_BYTES}, {"chat.tables", CS_TABLES},
-	{"chat.examples", CS_EXAMPLES},
-	{"chat.timeout", CS_TIMEOUT}, {"chat.max_rows", CS_ROWS}, {"chat.max_value", CS_VALUE},
-};
-#define NCHAT ((int)(sizeof chat_keys / sizeof *chat_keys))
-
-int agent_is_setting(const char *key)
+/* chat.relax: on (1), off (0), or a number of tries up to AGENT_RELAX_MAX. */
+static SuqlStatus set_relax(void *obj, const SetRow *row, const char *value, SuqlErr *err)
 {
-	return strncasecmp(key, "chat.", 5) == 0;
+	Agent *a = obj;
+	long n;
+	if (str_parse_bool(value, &a->relax))
+		return SUQL_OK;
+	if (!setting_parse_long(value, 0, AGENT_RELAX_MAX, &n))
+		return setting_bad(row, value, err);
+	a->relax = (int)n;
+	return SUQL_OK;
 }
 
-static int number(const char *v, long lo, long hi, long *out)
+static void show_relax(const void *obj, const SetRow *row, SBuf *out)
 {
-	char *end;
-	errno = 0;
-	long n = strtol(v, &end, 10);
-	if (!*v || *end || errno || n < lo || n > hi)
-		return 0;
-	*out = n;
-	return 1;
+	const Agent *a = obj;
+	(void)row;
+	if (a->relax <= 1)
+		sb_puts(out, a->relax ? "on" : "off");
+	else
+		sb_printf(out, "%d", a->relax);
+}
+
+/* chat.tables: a comma-separated list; "all" or "" for every table (NULL). */
+static SuqlStatus set_tables(void *obj, const SetRow *row, const char *value, SuqlErr *err)
+{
+	Agent *a = obj;
+	(void)row, (void)err;
+	free(a->tables);
+	a->tables = *value && !str_ieq(value, "all") ? xstrdup(value) : NULL;
+	return SUQL_OK;
+}
+
+static void show_tables(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Agent *a = obj;
+	(void)row;
+	sb_puts(out, a->tables ? a->tables : "all");
 }
 
 /* chat.examples FILE: few-shot examples written for this database, read now and shown in
    the parse and relax prompts after the built-in ones; "none" (or "") forgets them. */
-static SuqlStatus set_examples(Agent *a, const char *value, SuqlErr *err)
+static SuqlStatus set_examples(void *obj, const SetRow *row, const char *value, SuqlErr *err)
 {
+	Agent *a = obj;
 	char *text = NULL;
+	(void)row;
 	if (*value && !str_ieq(value, "none")) {
 		size_t len;
 		text = util_read_file(value, &len);
@@ -105,88 +116,67 @@ static SuqlStatus set_examples(Agent *a, const char *value, SuqlErr *err)
 	return SUQL_OK;
 }
 
+static void show_examples(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Agent *a = obj;
+	(void)row;
+	sb_puts(out, a->examples_path ? a->examples_path : "none");
+}
+
+#define AS(field) offsetof(Agent, field)
+
+static const SetRow agent_rows[] = {
+	{"chat.limit", SET_INT, AS(limit), 0, 100000, NULL, "N", SETTING_STR(AGENT_LIMIT),
+	 "the LIMIT added to a chat query that has none; 0 adds none", NULL,
+	 "takes a number of rows from 0 (no default LIMIT) to 100000", NULL, 0, NULL, NULL},
+	{"chat.relax", SET_BOOL, 0, 0, AGENT_RELAX_MAX, NULL, "on|off|N", "on",
+	 "after a chat query that found nothing, ask the model for a less strict one: on once, "
+	 "2 up to twice (each try told the queries that found "
+	 "nothing), off never", NULL,
+	 "takes on, off or a number of tries from 0 to " SETTING_STR(AGENT_RELAX_MAX), NULL, 0,
+	 set_relax, show_relax},
+	{"chat.context", SET_INT, AS(context), 0, 1000, NULL, "N", SETTING_STR(AGENT_CONTEXT),
+	 "earlier turns shown to the model", NULL, "takes a number of turns from {range}", NULL,
+	 0, NULL, NULL},
+	{"chat.result_bytes", SET_SIZE, AS(result_bytes), 200, 10000000, NULL, "N",
+	 SETTING_STR(AGENT_RESULT_BYTES), "the most JSON of result rows shown to the model for "
+	 "its answer", NULL, "takes a number of bytes from {range}", NULL, 0, NULL, NULL},
+	{"chat.tables", SET_TEXT, 0, 0, 0, NULL, "LIST", "all", "the tables the chat model is "
+	 "shown, separated by commas; all or empty for every table; tables marked as holding "
+	 "evaluation labels (:labels) are never shown", NULL, NULL, NULL, 0, set_tables,
+	 show_tables},
+	{"chat.examples", SET_TEXT, 0, 0, 0, NULL, "FILE", "none", "few-shot examples written for "
+	 "this database (plain text, read when set), shown to the model in the parse and relax "
+	 "steps after the built-in ones; none forgets them", NULL, NULL, NULL, 0, set_examples,
+	 show_examples},
+	{"chat.timeout", SET_REAL, AS(timeout), 0, 1000000, NULL, "SECONDS",
+	 SETTING_STR(AGENT_TIMEOUT), "how long a query the model wrote may run; one stopped at "
+	 "this limit goes back to the model to be corrected", NULL, "takes a number of seconds "
+	 "above 0 (a query the model wrote always has a limit)", NULL, SET_ABOVE_MIN, NULL, NULL},
+	{"chat.max_rows", SET_LONG, AS(max_rows), 1, 100000000, NULL, "N",
+	 SETTING_STR(AGENT_MAX_ROWS), "the most rows such a query may return, whatever its LIMIT "
+	 "says; the rows shown are kept, with a warning", NULL,
+	 "takes a number of rows from {range}", NULL, 0, NULL, NULL},
+	{"chat.max_value", SET_LONG, AS(max_value), 1000, 1000000000, NULL, "BYTES",
+	 SETTING_STR(AGENT_MAX_VALUE), "the most bytes one value of such a query may take "
+	 "(SQLite's length limit), so that an aggregate or a function such as randomblob() "
+	 "cannot produce a huge value", NULL, "takes a number of bytes from {range}",
+	 NULL, 0, NULL, NULL},
+};
+
+const SetTable agent_settings_table = {
+	"Chat mode", NULL, "chat.", agent_rows, (int)(sizeof agent_rows / sizeof *agent_rows),
+	NULL,
+};
+
 SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 {
-	int i = 0;
-	while (i < NCHAT && !str_ieq(key, chat_keys[i].key))
-		i++;
-	if (i == NCHAT)
-		return err_set(err, SUQL_USAGE, "unknown setting '%s' (chat.limit, chat.relax, "
-		               "chat.context, chat.result_bytes, chat.tables, chat.examples, "
-		               "chat.timeout, chat.max_rows, chat.max_value)", key);
-	long n;
-	switch (chat_keys[i].k) {
-	case CS_LIMIT:
-		if (!number(value, 0, 100000, &n))
-			return err_set(err, SUQL_USAGE, "chat.limit takes a number of rows from 0 (no "
-			               "default LIMIT) to 100000, not '%s'", value);
-		a->limit = (int)n;
-		break;
-	case CS_RELAX:
-		if (!str_parse_bool(value, &a->relax) && !number(value, 0, AGENT_RELAX_MAX, &n))
-			return err_set(err, SUQL_USAGE, "chat.relax takes on, off or a number of tries "
-			               "from 0 to %d, not '%s'", AGENT_RELAX_MAX, value);
-		if (!str_parse_bool(value, &a->relax))
-			a->relax = (int)n;
-		break;
-	case CS_CONTEXT:
-		if (!number(value, 0, 1000, &n))
-			return err_set(err, SUQL_USAGE, "chat.context takes a number of turns from 0 to "
-			               "1000, not '%s'", value);
-		a->context = (int)n;
-		break;
-	case CS_BYTES:
-		if (!number(value, 200, 10000000, &n))
-			return err_set(err, SUQL_USAGE, "chat.result_bytes takes a number of bytes from "
-			               "200 to 10000000, not '%s'", value);
-		a->result_bytes = (size_t)n;
-		break;
-	case CS_TABLES:
-		free(a->tables);
-		a->tables = *value && !str_ieq(value, "all") ? xstrdup(value) : NULL;
-		break;
-	case CS_EXAMPLES:
-		return set_examples(a, value, err);
-	case CS_TIMEOUT: {
-		char *end;
-		errno = 0;
-		double d = strtod(value, &end);
-		if (!*value || *end || errno || !(d > 0 && d <= 1e6))
-			return err_set(err, SUQL_USAGE, "chat.timeout takes a number of seconds above 0 "
-			               "(a query the model wrote always has a limit), not '%s'", value);
-		a->timeout = d;
-		break;
-	}
-	case CS_ROWS:
-		if (!number(value, 1, 100000000, &n))
-			return err_set(err, SUQL_USAGE, "chat.max_rows takes a number of rows from 1 to "
-			               "100000000, not '%s'", value);
-		a->max_rows = n;
-		break;
-	case CS_VALUE:
-		if (!number(value, 1000, 1000000000, &n))
-			return err_set(err, SUQL_USAGE, "chat.max_value takes a number of bytes from "
-			               "1000 to 1000000000, not '%s'", value);
-		a->max_value = n;
-		break;
-	}
-	return SUQL_OK;
+	return setting_set(&agent_settings_table, a, key, value, err);
 }
 
 void agent_settings(const Agent *a, SBuf *out)
 {
-	sb_printf(out, "chat.limit = %d\n", a->limit);
-	if (a->relax <= 1)
-		sb_printf(out, "chat.relax = %s\n", a->relax ? "on" : "off");
-	else
-		sb_printf(out, "chat.relax = %d\n", a->relax);
-	sb_printf(out, "chat.context = %d\n", a->context);
-	sb_printf(out, "chat.result_bytes = %zu\n", a->result_bytes);
-	sb_printf(out, "chat.tables = %s\n", a->tables ? a->tables : "all");
-	sb_printf(out, "chat.examples = %s\n", a->examples_path ? a->examples_path : "none");
-	sb_printf(out, "chat.timeout = %g\n", a->timeout);
-	sb_printf(out, "chat.max_rows = %ld\n", a->max_rows);
-	sb_printf(out, "chat.max_value = %ld\n", a->max_value);
+	setting_show_all(&agent_settings_table, a, out);
 }
 
 /* ---- the dialogue ---- */

@@ -136,8 +136,8 @@ static const CliOption options[] = {
 	 "existing FILE is resumed", opt_eval},
 	{0, "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
-	{0, "help-man", "SECTION", "print the manual page's OPTIONS or META-COMMANDS section, "
-	 "in man(7) source, and exit", opt_help_man},
+	{0, "help-man", "SECTION", "print the manual page's OPTIONS, META-COMMANDS or SETTINGS "
+	 "section, in man(7) source, and exit", opt_help_man},
 	{0, NULL, NULL, NULL, NULL},
 };
 
@@ -269,11 +269,11 @@ static SuqlStatus opt_llm(Cli *cli, const CliOption *o, const char *arg, SuqlErr
 	} else if (strcmp(o->name, "prompts") == 0) {
 		c->prompts_dir = arg;
 	} else if (strcmp(o->name, "concurrency") == 0) {
-		char *end;
-		long n = strtol(arg, &end, 10);
-		if (*end || n <= 0 || n > 256)
-			return err_set(err, SUQL_USAGE, "--concurrency takes a number from 1 to 256, "
-			               "not '%s'", arg);
+		const SetRow *row = setting_find(&llm_settings_table, "concurrency");
+		long n;
+		if (!setting_parse_long(arg, row->min, row->max, &n))
+			return err_set(err, SUQL_USAGE, "--concurrency takes a number from %.0f to %.0f, "
+			               "not '%s'", row->min, row->max, arg);
 		c->concurrency = (int)n;
 	}
 	return SUQL_OK;
@@ -415,9 +415,11 @@ static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, Su
 		options_man(&b);
 	else if (str_ieq(arg, "meta-commands"))
 		meta_man(&b);
+	else if (str_ieq(arg, "settings"))
+		session_settings_man(&b);
 	else
 		return err_set(err, SUQL_USAGE, "--help-man: no section '%s' (options, "
-		               "meta-commands)", arg);
+		               "meta-commands, settings)", arg);
 	fputs(b.s, stdout);
 	sb_free(&b);
 	cli->done = 1;

@@ -310,7 +310,7 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 			return SUQL_USAGE;
 		fprintf(out, ":%s%s%s\n  %s\n", c->name, *c->args ? " " : "", c->args, c->help);
 		if (c->fn == m_set || c->fn == m_setting)
-			session_settings_help(out);
+			session_settings_help(out, c->fn == m_set);
 		return SUQL_OK;
 	}
 	int w = 0;
@@ -448,5 +448,4 @@ void meta_man(SBuf *b)
 		}
 		render_roff_sentence(b, c->help);
 	}
-	session_settings_man(b);
 }

@@ -14,6 +14,7 @@
 #include "sql/lex.h"
 #include "sql/parse.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,103 +365,77 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 
 /* ---- settings ---- */
 
-static int parse_long(const char *v, long lo, long hi, long *out)
+/* ---- settings ---- */
+
+/* busy_timeout takes effect on the connection at once. */
+static void settings_changed(void *obj)
 {
-	char *end;
-	long n = strtol(v, &end, 10);
-	if (!*v || *end || n < lo || n > hi)
-		return 0;
-	*out = n;
-	return 1;
+	Engine *e = obj;
+	sqlite3_busy_timeout(e->db, (int)(e->set.busy * 1000));
 }
 
-static int parse_onoff(const char *v, int *out)
-{
-	if (str_ieq(v, "on") || str_ieq(v, "1") || str_ieq(v, "yes") || str_ieq(v, "true"))
-		return *out = 1, 1;
-	if (str_ieq(v, "off") || str_ieq(v, "0") || str_ieq(v, "no") || str_ieq(v, "false"))
-		return *out = 0, 1;
-	return 0;
-}
+#define ES(field) offsetof(Engine, set.field)
+
+static const SetRow engine_rows[] = {
+	{"optimize", SET_CHOICE, ES(optimize), 0, 0, "off on passage", "on|off|passage", "on",
+	 "how free text runs: through the optimizer (on), row by row as a plain SQL engine with "
+	 "user-defined functions would (off), or by a per-passage baseline (passage); off and "
+	 "passage are there to compare against",
+	 "With off (naive mode) SQLite calls the free-text functions row by row, each value not "
+	 "seen before in the statement costing one call. With passage each free-text filter "
+	 "verifies the top " SETTING_STR(PASSAGE_BASELINE_K) " x LIMIT passages of the candidates "
+	 "(all of them without LIMIT), one call per passage and question, and a row passes when "
+	 "one of its passages does; the budget is not applied, and its rows may differ.",
+	 "takes on, off or passage", NULL, 0, NULL, NULL},
+	{"batch", SET_INT, ES(batch), 1, 256, NULL, "N", SETTING_STR(ENGINE_DEFAULT_BATCH),
+	 "the most candidates one LLM call carries", NULL,
+	 "is a whole number from {range} (candidates per LLM call)", NULL, 0, NULL, NULL},
+	{"batch_tokens", SET_INT, ES(batch_tokens), 64, 10000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_BATCH_TOKENS), "the most passage tokens one call carries; a "
+	 "call takes fewer candidates when their text would pass it",
+	 "Lower it for a model with a small context window.",
+	 "is a whole number from {range} (passage tokens per LLM call)", NULL, 0, NULL,
+	 NULL},
+	{"budget", SET_LONG, ES(budget), 0, 2000000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_BUDGET), "the most requests to the model one statement may "
+	 "send, a hard cap (first asks, retries, re-asks and single candidates all count; the "
+	 "offline backend counts one per call); 0: no limit",
+	 "Before any call the plan adds up the cost; a statement whose expected cost is over the "
+	 "budget is refused without any call. The expected cost of a lazy LIMIT walk assumes that "
+	 "at least 1 candidate in 50 passes (a LIMIT 1 over a million rows expects a few calls); "
+	 "otherwise it is the worst case. A statement that reaches the budget while it runs stops "
+	 "there, without rows, with exit status 3 in a script.",
+	 "is a whole number of LLM calls (0: no limit)", NULL, 0, NULL, NULL},
+	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "
+	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; the passages that share "
+	 "words with the question come first", NULL, "is a whole number from {range}", NULL,
+	 0, NULL, NULL},
+	{"dnf_cap", SET_INT, ES(dnf_cap), 1, 100000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_DNF_CAP), "the most conjuncts a WHERE clause may have in "
+	 "disjunctive normal form; past it the condition is judged per candidate as a tree, with "
+	 "short-circuit", NULL, "is a whole number from {range}", NULL, 0, NULL, NULL},
+	{"times", SET_BOOL, ES(times), 0, 0, NULL, "on|off", "on",
+	 "show times in the counters (off makes them reproducible)", NULL, NULL, NULL, 0, NULL,
+	 NULL},
+	{"busy_timeout", SET_REAL, ES(busy), 0, 86400, NULL, "SECONDS",
+	 SETTING_STR(ENGINE_DEFAULT_BUSY), "how long to wait for a database another process is "
+	 "writing (several suql processes, or an :import under way) before failing with "
+	 "'database is locked'", NULL, "is a number of seconds from {range} (how long to wait for "
+	 "a database another process holds)", NULL, 0, NULL, NULL},
+};
+
+const SetTable engine_settings_table = {
+	"The free-text executor", NULL, NULL, engine_rows,
+	(int)(sizeof engine_rows / sizeof *engine_rows), settings_changed,
+};
 
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err)
 {
-	long n;
-	int b;
-	if (str_ieq(key, "optimize")) {
-		if (str_ieq(value, "passage"))
-			e->set.optimize = OPT_PASSAGE;
-		else if (parse_onoff(value, &b))
-			e->set.optimize = b ? OPT_ON : OPT_OFF;
-		else
-			return err_set(err, SUQL_USAGE, "optimize takes on, off or passage, not '%s'",
-			               value);
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "batch")) {
-		if (!parse_long(value, 1, 256, &n))
-			return err_set(err, SUQL_USAGE, "batch is a whole number from 1 to 256 "
-			               "(candidates per LLM call), not '%s'", value);
-		e->set.batch = (int)n;
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "batch_tokens")) {
-		if (!parse_long(value, 64, 10000000, &n))
-			return err_set(err, SUQL_USAGE, "batch_tokens is a whole number from 64 to "
-			               "10000000 (passage tokens per LLM call), not '%s'", value);
-		e->set.batch_tokens = (int)n;
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "budget")) {
-		if (!parse_long(value, 0, 2000000000L, &n))
-			return err_set(err, SUQL_USAGE, "budget is a whole number of LLM calls (0: no "
-			               "limit), not '%s'", value);
-		e->set.budget = n;
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "passage_tokens")) {
-		if (!parse_long(value, 16, 1000000, &n))
-			return err_set(err, SUQL_USAGE, "passage_tokens is a whole number from 16 to "
-			               "1000000, not '%s'", value);
-		e->set.passage_tokens = (int)n;
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "dnf_cap")) {
-		if (!parse_long(value, 1, 100000, &n))
-			return err_set(err, SUQL_USAGE, "dnf_cap is a whole number from 1 to 100000, "
-			               "not '%s'", value);
-		e->set.dnf_cap = (int)n;
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "busy_timeout")) {
-		char *end;
-		double d = strtod(value, &end);
-		if (!*value || *end || !(d >= 0 && d <= 86400))
-			return err_set(err, SUQL_USAGE, "busy_timeout is a number of seconds from 0 to "
-			               "86400 (how long to wait for a database another process holds), "
-			               "not '%s'", value);
-		e->set.busy = d;
-		sqlite3_busy_timeout(e->db, (int)(d * 1000));
-		return SUQL_OK;
-	}
-	if (str_ieq(key, "times")) {
-		if (!parse_onoff(value, &b))
-			return err_set(err, SUQL_USAGE, "times takes on or off, not '%s'", value);
-		e->set.times = b;
-		return SUQL_OK;
-	}
-	return err_set(err, SUQL_USAGE, "unknown setting '%s'", key);
+	return setting_set(&engine_settings_table, e, key, value, err);
 }
 
 void engine_settings(const Engine *e, SBuf *out)
 {
-	static const char *const opt[] = {"off", "on", "passage"};
-	sb_printf(out, "optimize = %s\n", opt[e->set.optimize]);
-	sb_printf(out, "batch = %d\n", e->set.batch);
-	sb_printf(out, "batch_tokens = %d\n", e->set.batch_tokens);
-	sb_printf(out, "budget = %ld\n", e->set.budget);
-	sb_printf(out, "passage_tokens = %d\n", e->set.passage_tokens);
-	sb_printf(out, "dnf_cap = %d\n", e->set.dnf_cap);
-	sb_printf(out, "times = %s\n", e->set.times ? "on" : "off");
-	sb_printf(out, "busy_timeout = %g\n", e->set.busy);
+	setting_show_all(&engine_settings_table, e, out);
 }

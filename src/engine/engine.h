@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "base/setting.h"
 #include "base/suql.h"
 #include "base/util.h"
 #include "llm/llm.h"
@@ -69,9 +70,11 @@ int engine_complete(const char *sql, size_t len);
    bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
 void engine_set_readonly(Engine *e, int on);
 
-/* Engine settings for :set; unknown keys are an error. Keys (doc/engine.md):
-   optimize on|off|passage, batch N, budget N (0: none), passage_tokens N, dnf_cap N,
-   times on|off, busy_timeout SECONDS. engine_settings writes "key = value" lines. */
+/* The engine's settings (doc/engine.md): optimize, batch, batch_tokens, budget,
+   passage_tokens, dnf_cap, times, busy_timeout; rows over an Engine (base/setting.h).
+   engine_set sets one (an unknown key is an error), engine_settings writes "key = value"
+   lines. */
+extern const SetTable engine_settings_table;
 SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
 void engine_settings(const Engine *e, SBuf *out);
 /* :enum: the stored ENUM mappings (suql_enum_map), one a line: "table.column 'literal' ->

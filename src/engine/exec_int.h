@@ -50,12 +50,12 @@
 typedef enum OptMode { OPT_OFF = 0, OPT_ON, OPT_PASSAGE } OptMode;
 
 typedef struct EngineSettings {
-	OptMode optimize;
+	int optimize;         /* OptMode */
 	int batch;            /* candidates per call, at most */
 	int batch_tokens;     /* passage tokens per call, at most (a call holds one candidate
 	                         even when that candidate alone is larger) */
 	long budget;          /* most LLM calls a statement may cost; 0: no limit */
-	int passage_tokens;   /* text shown to the model per candidate, in tokens (4 bytes) */
+	int passage_tokens;   /* text shown to the model per candidate, in tokens */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
 	int times;            /* show times in the counters */
 	double busy;          /* seconds to wait for a database another process has locked */
@@ -66,7 +66,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
-#define ENGINE_DEFAULT_BUSY 5.0   /* seconds: several suql processes share a database */
+#define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
 typedef struct Exec Exec;

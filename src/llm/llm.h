@@ -18,6 +18,7 @@
 #ifndef SUQL_LLM_H
 #define SUQL_LLM_H
 
+#include "base/setting.h"
 #include "base/suql.h"
 #include "base/util.h"
 
@@ -115,6 +116,13 @@ typedef struct LlmCall {
    costs does not depend on the order replies arrive in. */
 typedef int (*LlmDoneFn)(void *ctx, LlmCall *call);
 
+/* The client's defaults, where LlmConfig leaves a value 0. */
+#define LLM_CONCURRENCY 8          /* requests in flight */
+#define LLM_TIMEOUT_S 60           /* seconds a request may take */
+#define LLM_CONNECT_TIMEOUT_S 10   /* seconds to connect */
+#define LLM_RETRIES 4
+#define LLM_BACKOFF_MS 500         /* the first retry delay */
+
 typedef struct LlmConfig {
 	const char *url;           /* base URL, e.g. https://api.openai.com/v1; NULL: offline */
 	const char *key;           /* API key, may be NULL */
@@ -124,10 +132,10 @@ typedef struct LlmConfig {
 	const char *prompts_dir;   /* NULL: the prompts built into the binary */
 	int offline;               /* force the offline backend even when a URL is set */
 	int no_cache;
-	int concurrency;           /* requests in flight; 0: 8 */
-	int timeout_ms;            /* per request, total; 0: 60000 */
-	int connect_timeout_ms;    /* 0: 10000 */
-	int retries;               /* 0: 4 */
+	int concurrency;           /* requests in flight; 0: LLM_CONCURRENCY */
+	int timeout_ms;            /* per request, total; 0: LLM_TIMEOUT_S */
+	int connect_timeout_ms;    /* 0: LLM_CONNECT_TIMEOUT_S */
+	int retries;               /* 0: LLM_RETRIES */
 } LlmConfig;
 
 /* Why an HTTP request was sent. */
@@ -185,8 +193,11 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 /* Free a call's results and set it back to LLM_PENDING (inputs are untouched). */
 void llm_call_clear(LlmCall *call);
 
-/* Settings from meta-commands: llm.url, llm.key, llm.model, llm.embed_model,
-   llm.timeout, concurrency, cache (on/off). */
+/* The client's settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, ...,
+   concurrency, cache): rows over an Llm (base/setting.h), whose file keys are also those of
+   the config file. llm_set sets one while running (:set); llm_settings writes them as
+   "key = value" lines for :set, the key masked. */
+extern const SetTable llm_settings_table;
 SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err);
 
 int llm_is_offline(const Llm *llm);
@@ -205,8 +216,6 @@ const char *llm_label(const Llm *llm);
 const char *llm_prompts_dir(const Llm *llm);
 /* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
 void llm_describe(const Llm *llm, SBuf *out);
-/* The llm.* settings (and concurrency, cache) as "key = value" lines for :set; the key
-   masked. */
 void llm_settings(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
 void llm_cache_describe(Llm *llm, SBuf *out);

@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,28 +39,199 @@ static const char *env2(const char *a, const char *b, const char **from)
 	return v;
 }
 
-/* The settings a config file may hold, and the file's values for them (the last line
-   naming a setting wins). */
-static const char *const file_keys[] = {"url", "key", "model", "embed_model", "concurrency",
-	"timeout", "cache", "unreadable"};
-enum { NFILEKEYS = sizeof file_keys / sizeof *file_keys };
+/* ---- the settings rows (llm_settings_table) ---- */
 
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = v ? xstrdup(v) : NULL;
+}
+
+static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	Llm *llm = obj;
+	LlmSettings *s = &llm->s;
+	(void)row;
+	if (!*v || str_ieq(v, "off") || str_ieq(v, "none") || str_ieq(v, "offline")) {
+		s->offline = 1;
+		return SUQL_OK;
+	}
+	if (!strstr(v, "://"))
+		return err_set(err, SUQL_USAGE, "llm.url must be a URL such as "
+		               "http://localhost:11434/v1, not '%s'", v);
+	set_str(&s->url, v);
+	s->url_from = ":set";
+	s->offline = 0;
+	llm->no_json_mode = 0;
+	return SUQL_OK;
+}
+
+static void show_url(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	char *u = llm->s.url ? llm_url_shown(llm->s.url) : NULL;
+	sb_puts(out, u ? u : "(none: the offline backend answers)");
+	free(u);
+}
+
+static SuqlStatus set_key(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	Llm *llm = obj;
+	(void)row, (void)err;
+	set_str(&llm->s.key, *v ? v : NULL);
+	llm->s.key_from = ":set";
+	return SUQL_OK;
+}
+
+static void show_key(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	char *m = llm_key_masked(llm->s.key);
+	sb_puts(out, m);
+	free(m);
+}
+
+static SuqlStatus set_model(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	Llm *llm = obj;
+	(void)row, (void)err;
+	set_str(&llm->s.model, *v ? v : NULL);
+	llm->s.model_from = ":set";
+	return SUQL_OK;
+}
+
+static void show_model(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	sb_puts(out, llm->s.model ? llm->s.model : "");
+}
+
+static SuqlStatus set_embed_model(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	Llm *llm = obj;
+	(void)row, (void)err;
+	set_str(&llm->s.embed_model, *v && !str_ieq(v, "none") ? v : NULL);
+	return SUQL_OK;
+}
+
+static void show_embed_model(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	sb_puts(out, llm->s.embed_model ? llm->s.embed_model : "");
+}
+
+static SuqlStatus set_cache(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	Llm *llm = obj;
+	int on;
+	if (!str_parse_bool(v, &on))
+		return setting_bad(row, v, err);
+	if (on && !llm->cache) {
+		llm->cache = llm_cache_open(llm->s.cache_path, err);
+		if (!llm->cache)
+			return SUQL_IO;
+		free(llm->cache_why);
+		llm->cache_why = NULL;
+	}
+	llm->s.no_cache = !on;
+	return SUQL_OK;
+}
+
+static void show_cache(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	sb_puts(out, llm->s.no_cache ? "off" : llm->cache ? "on"
+	                                     : "off (not usable; :cache says why)");
+}
+
+static void derive(LlmSettings *s);
+
+/* Any setting may change the endpoint, the model or the key: derive the defaults again and
+   the label the banner and the counters show. */
+static void settings_changed(void *obj)
+{
+	Llm *llm = obj;
+	derive(&llm->s);
+	llm_relabel(llm);
+}
+
+#define LS(field) offsetof(Llm, s.field)
+#define DURATION_ERR "is a duration in seconds (30, 30s, 1500ms)"
+
+static const SetRow llm_rows[] = {
+	{"llm.url", SET_TEXT, 0, 0, 0, NULL, "URL", "from the configuration", "the base URL of "
+	 "an OpenAI-compatible endpoint; off, none or empty switches to the offline backend", NULL,
+	 NULL, "url", 0, set_url, show_url},
+	{"llm.model", SET_TEXT, 0, 0, 0, NULL, "NAME", "from the configuration", "the chat model",
+	 NULL, NULL, "model", 0, set_model, show_model},
+	{"llm.embed_model", SET_TEXT, 0, 0, 0, NULL, "NAME", "from the configuration",
+	 "the embedding model (none clears it); retrieval then mixes embeddings with BM25", NULL,
+	 NULL, "embed_model", 0, set_embed_model, show_embed_model},
+	{"llm.key", SET_TEXT, 0, 0, 0, NULL, "KEY", "from the configuration", "the API key, sent "
+	 "as Authorization: Bearer",
+	 "It is never shown (only masked, by :set and :llm), never written to the history, and "
+	 "removed from any message that quotes a server.", NULL, "key", SET_SECRET, set_key,
+	 show_key},
+	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
+	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
+	{"llm.timeout", SET_MS, LS(timeout_ms), 0, 86400000, NULL, "DURATION",
+	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take: 30, 30s, 1500ms, 2m",
+	 NULL, DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
+	{"llm.connect_timeout", SET_MS, LS(connect_timeout_ms), 0, 86400000, NULL, "DURATION",
+	 SETTING_STR(LLM_CONNECT_TIMEOUT_S) "s", "how long connecting to the endpoint may take",
+	 NULL, DURATION_ERR, NULL, SET_ABOVE_MIN, NULL, NULL},
+	{"llm.retries", SET_INT, LS(retries), 0, 20, NULL, "N", SETTING_STR(LLM_RETRIES),
+	 "retries of a request that failed in a way worth retrying", NULL,
+	 "is a whole number from {range}", NULL, 0, NULL, NULL},
+	{"llm.backoff", SET_MS, LS(backoff_ms), 0, 86400000, NULL, "DURATION", "0.5s",
+	 "the first retry delay; it doubles with each retry, at most 30 s, times a random factor "
+	 "from 0.5 to 1, unless the server says when to retry", NULL,
+	 "is a duration (0.5, 500ms)", NULL, 0, NULL, NULL},
+	{"llm.unreadable", SET_CHOICE, LS(unreadable_warn), 0, 0, "fail warn", "fail|warn", "fail",
+	 "what a statement does when a reply of the model could not be read, even when asked "
+	 "again: both warn and leave the answer unknown; fail then fails the statement (exit "
+	 "status 3 in a script) after its rows", NULL, "is fail or warn", "unreadable", 0, NULL,
+	 NULL},
+	{"concurrency", SET_INT, LS(concurrency), 1, 256, NULL, "N",
+	 SETTING_STR(LLM_CONCURRENCY), "model requests in flight at once", NULL,
+	 "is a whole number from {range}", "concurrency", 0, NULL, NULL},
+	{"cache", SET_BOOL, 0, 0, 0, NULL, "on|off", "on", "read and write the cache of model "
+	 "results (see LLM BACKENDS); in the config file also the path of the cache file", NULL,
+	 "is on or off", "cache", 0, set_cache, show_cache},
+};
+enum { NROWS = sizeof llm_rows / sizeof *llm_rows };
+
+const SetTable llm_settings_table = {
+	"The language model client",
+	":set lists these after the others, the key masked; :llm shows their values and where "
+	"each came from.",
+	"llm.", llm_rows, NROWS, settings_changed,
+};
+
+/* ---- the config file ---- */
+
+/* The file's values for the rows that have a file key (the last line naming one wins). */
 typedef struct FileConf {
 	char *path;
-	char *v[NFILEKEYS];
+	char *v[NROWS];
 } FileConf;
 
 static const char *file_get(const FileConf *f, const char *key)
 {
-	for (int i = 0; i < NFILEKEYS; i++)
-		if (strcmp(file_keys[i], key) == 0)
+	for (int i = 0; i < NROWS; i++)
+		if (llm_rows[i].file && strcmp(llm_rows[i].file, key) == 0)
 			return nonempty(f->v[i]);
 	return NULL;
 }
 
 static void file_free(FileConf *f)
 {
-	for (int i = 0; i < NFILEKEYS; i++)
+	for (int i = 0; i < NROWS; i++)
 		free(f->v[i]);
 	free(f->path);
 }
@@ -106,14 +278,17 @@ static SuqlStatus file_load(FileConf *f, SuqlErr *err)
 		str_trim(&k, &kn);
 		str_trim(&v, &vn);
 		int i = 0;
-		while (i < NFILEKEYS && !(strlen(file_keys[i]) == kn &&
-		                          strncmp(k, file_keys[i], kn) == 0))
+		while (i < NROWS && !(llm_rows[i].file && strlen(llm_rows[i].file) == kn &&
+		                      strncmp(k, llm_rows[i].file, kn) == 0))
 			i++;
-		if (i == NFILEKEYS) {
+		if (i == NROWS) {
+			SBuf known = SBUF_INIT;
+			for (int j = 0; j < NROWS; j++)
+				if (llm_rows[j].file)
+					sb_printf(&known, "%s%s", known.len ? ", " : "", llm_rows[j].file);
 			st = err_set(err, SUQL_USAGE, "config file %s, line %d: unknown setting '%.*s' "
-			             "(known: url, key, model, embed_model, concurrency, timeout, cache, "
-			             "unreadable)",
-			             f->path, lineno, (int)kn, k);
+			             "(known: %s)", f->path, lineno, (int)kn, k, sb_str(&known));
+			sb_free(&known);
 			break;
 		}
 		free(f->v[i]);
@@ -121,54 +296,6 @@ static SuqlStatus file_load(FileConf *f, SuqlErr *err)
 	}
 	free(text);
 	return st;
-}
-
-static void set_str(char **dst, const char *v)
-{
-	free(*dst);
-	*dst = v ? xstrdup(v) : NULL;
-}
-
-/* "30", "30s", "1500ms", "2m" -> milliseconds; -1 when not a duration. */
-static int parse_ms(const char *v)
-{
-	char *end;
-	errno = 0;
-	double x = strtod(v, &end);
-	if (end == v || errno || x < 0)
-		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (!*end || strcmp(end, "s") == 0)
-		x *= 1000;
-	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-		x *= 60000;
-	else if (strcmp(end, "ms") != 0)
-		return -1;
-	return x > 86400000 ? -1 : (int)x;
-}
-
-static int parse_int(const char *v, int lo, int hi)
-{
-	char *end;
-	errno = 0;
-	long x = strtol(v, &end, 10);
-	if (end == v || *end || errno || x < lo || x > hi)
-		return -1;
-	return (int)x;
-}
-
-/* on/off, 1 or 0; -1 when v is neither */
-static int parse_onoff(const char *v)
-{
-	int on;
-	return str_parse_bool(v, &on) ? on : -1;
-}
-
-/* llm.unreadable: fail 0, warn 1, -1 neither */
-static int parse_unreadable(const char *v)
-{
-	return str_ieq(v, "fail") ? 0 : str_ieq(v, "warn") ? 1 : -1;
 }
 
 /* A key without a URL means OpenAI; OpenAI without a model means the default model. */
@@ -224,42 +351,47 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	s->prompts_dir = nonempty(cfg->prompts_dir) ? xstrdup(cfg->prompts_dir) : NULL;
 	s->offline = cfg->offline;
 	s->no_cache = cfg->no_cache;
-	s->concurrency = cfg->concurrency > 0 ? cfg->concurrency : 8;
-	s->timeout_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000;
-	s->connect_timeout_ms = cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : 10000;
-	s->retries = cfg->retries > 0 ? cfg->retries : 4;
-	s->backoff_ms = 500;
+	s->concurrency = cfg->concurrency > 0 ? cfg->concurrency : LLM_CONCURRENCY;
+	s->timeout_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : LLM_TIMEOUT_S * 1000;
+	s->connect_timeout_ms = cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms
+	                                                   : LLM_CONNECT_TIMEOUT_S * 1000;
+	s->retries = cfg->retries > 0 ? cfg->retries : LLM_RETRIES;
+	s->backoff_ms = LLM_BACKOFF_MS;
 
 	SuqlStatus st = SUQL_OK;
+	const SetRow *conc = setting_find(&llm_settings_table, "concurrency");
+	long n;
 	if (cfg->concurrency <= 0 && (v = file_get(&f, "concurrency")) != NULL) {
-		int c = parse_int(v, 1, 256);
-		if (c < 0)
+		if (!setting_parse_long(v, conc->min, conc->max, &n))
 			st = err_set(err, SUQL_USAGE, "config file %s: concurrency must be a whole "
-			             "number from 1 to 256, not '%s'", f.path, v);
+			             "number from %.0f to %.0f, not '%s'", f.path, conc->min, conc->max, v);
 		else
-			s->concurrency = c;
+			s->concurrency = (int)n;
 	}
 	if (st == SUQL_OK && cfg->timeout_ms <= 0 && (v = file_get(&f, "timeout")) != NULL) {
-		int ms = parse_ms(v);
+		long ms = setting_parse_ms(v);
 		if (ms <= 0)
 			st = err_set(err, SUQL_USAGE, "config file %s: timeout must be a duration in "
 			             "seconds (30, 30s, 1500ms), not '%s'", f.path, v);
 		else
-			s->timeout_ms = ms;
+			s->timeout_ms = (int)ms;
 	}
 	if (nonempty(cfg->cache_path))
 		s->cache_path = xstrdup(cfg->cache_path);
 	if (st == SUQL_OK && (v = file_get(&f, "cache")) != NULL) {
-		int on = parse_onoff(v);
-		if (on == 0)
+		int on;
+		if (!str_parse_bool(v, &on)) {
+			if (!s->cache_path)
+				s->cache_path = xstrdup(v);
+		} else if (!on) {
 			s->no_cache = 1;
-		else if (on < 0 && !s->cache_path)
-			s->cache_path = xstrdup(v);
+		}
 	}
 	if (!s->cache_path)
 		s->cache_path = llm_cache_default_path();
 	if (st == SUQL_OK && (v = file_get(&f, "unreadable")) != NULL &&
-	    (s->unreadable_warn = parse_unreadable(v)) < 0)
+	    (s->unreadable_warn = setting_choice(setting_find(&llm_settings_table,
+	                                                      "llm.unreadable"), v)) < 0)
 		st = err_set(err, SUQL_USAGE, "config file %s: unreadable is fail or warn, not '%s'",
 		             f.path, v);
 	file_free(&f);
@@ -388,83 +520,7 @@ SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err)
 {
 	if (!key || !value)
 		return err_set(err, SUQL_USAGE, "llm_set needs a setting and a value");
-	const char *k = str_has_prefix(key, "llm.") ? key + 4 : key;
-	const char *v = value;
-	LlmSettings *s = &llm->s;
-	if (strcmp(k, "url") == 0) {
-		if (!*v || str_ieq(v, "off") || str_ieq(v, "none") || str_ieq(v, "offline")) {
-			s->offline = 1;
-		} else {
-			if (!strstr(v, "://"))
-				return err_set(err, SUQL_USAGE, "llm.url must be a URL such as "
-				               "http://localhost:11434/v1, not '%s'", v);
-			set_str(&s->url, v);
-			s->url_from = ":set";
-			s->offline = 0;
-			llm->no_json_mode = 0;
-		}
-	} else if (strcmp(k, "key") == 0) {
-		set_str(&s->key, *v ? v : NULL);
-		s->key_from = ":set";
-	} else if (strcmp(k, "model") == 0) {
-		set_str(&s->model, *v ? v : NULL);
-		s->model_from = ":set";
-	} else if (strcmp(k, "embed_model") == 0 || strcmp(k, "embed-model") == 0) {
-		set_str(&s->embed_model, *v && !str_ieq(v, "none") ? v : NULL);
-	} else if (strcmp(k, "offline") == 0) {
-		int on = parse_onoff(v);
-		if (on < 0)
-			return err_set(err, SUQL_USAGE, "llm.offline is on or off, not '%s'", v);
-		s->offline = on;
-	} else if (strcmp(k, "timeout") == 0 || strcmp(k, "connect_timeout") == 0) {
-		int ms = parse_ms(v);
-		if (ms <= 0)
-			return err_set(err, SUQL_USAGE, "llm.%s is a duration in seconds (30, 30s, "
-			               "1500ms), not '%s'", k, v);
-		*(strcmp(k, "timeout") == 0 ? &s->timeout_ms : &s->connect_timeout_ms) = ms;
-	} else if (strcmp(k, "retries") == 0) {
-		int r = parse_int(v, 0, 20);
-		if (r < 0)
-			return err_set(err, SUQL_USAGE, "llm.retries is a whole number from 0 to 20, "
-			               "not '%s'", v);
-		s->retries = r;
-	} else if (strcmp(k, "backoff") == 0) {
-		int ms = parse_ms(v);
-		if (ms < 0)
-			return err_set(err, SUQL_USAGE, "llm.backoff is a duration (0.5, 500ms), not "
-			               "'%s'", v);
-		s->backoff_ms = ms;
-	} else if (strcmp(k, "concurrency") == 0) {
-		int c = parse_int(v, 1, 256);
-		if (c < 0)
-			return err_set(err, SUQL_USAGE, "concurrency is a whole number from 1 to 256, "
-			               "not '%s'", v);
-		s->concurrency = c;
-	} else if (strcmp(k, "cache") == 0) {
-		int on = parse_onoff(v);
-		if (on < 0)
-			return err_set(err, SUQL_USAGE, "cache is on or off, not '%s'", v);
-		if (on && !llm->cache) {
-			llm->cache = llm_cache_open(s->cache_path, err);
-			if (!llm->cache)
-				return SUQL_IO;
-			free(llm->cache_why);
-			llm->cache_why = NULL;
-		}
-		s->no_cache = !on;
-	} else if (strcmp(k, "unreadable") == 0) {
-		int w = parse_unreadable(v);
-		if (w < 0)
-			return err_set(err, SUQL_USAGE, "llm.unreadable is fail or warn, not '%s'", v);
-		s->unreadable_warn = w;
-	} else {
-		return err_set(err, SUQL_USAGE, "unknown setting '%s' (llm.url, llm.key, llm.model, "
-		               "llm.embed_model, llm.timeout, llm.connect_timeout, llm.retries, "
-		               "llm.backoff, llm.offline, llm.unreadable, concurrency, cache)", key);
-	}
-	derive(s);
-	llm_relabel(llm);
-	return SUQL_OK;
+	return setting_set(&llm_settings_table, llm, key, value, err);
 }
 
 void llm_describe(const Llm *llm, SBuf *out)
@@ -509,22 +565,5 @@ void llm_describe(const Llm *llm, SBuf *out)
 
 void llm_settings(const Llm *llm, SBuf *out)
 {
-	const LlmSettings *s = &llm->s;
-	char *u = s->url ? llm_url_shown(s->url) : NULL;
-	char *m = llm_key_masked(s->key);
-	sb_printf(out, "llm.url = %s\n", u ? u : "(none: the offline backend answers)");
-	sb_printf(out, "llm.model = %s\n", s->model ? s->model : "");
-	sb_printf(out, "llm.embed_model = %s\n", s->embed_model ? s->embed_model : "");
-	sb_printf(out, "llm.key = %s\n", m);
-	sb_printf(out, "llm.offline = %s\n", s->offline ? "on" : "off");   /* forced, or not */
-	sb_printf(out, "llm.timeout = %gs\n", s->timeout_ms / 1000.0);
-	sb_printf(out, "llm.connect_timeout = %gs\n", s->connect_timeout_ms / 1000.0);
-	sb_printf(out, "llm.retries = %d\n", s->retries);
-	sb_printf(out, "llm.backoff = %gs\n", s->backoff_ms / 1000.0);
-	sb_printf(out, "llm.unreadable = %s\n", s->unreadable_warn ? "warn" : "fail");
-	sb_printf(out, "concurrency = %d\n", s->concurrency);
-	sb_printf(out, "cache = %s\n", s->no_cache ? "off" : llm->cache ? "on"
-	                                                  : "off (not usable; :cache says why)");
-	free(m);
-	free(u);
+	setting_show_all(&llm_settings_table, llm, out);
 }

@@ -96,20 +96,21 @@ void render_roff(SBuf *b, const char *s)
 	}
 }
 
-void render_roff_sentence(SBuf *b, const char *s)
+void render_roff_text(SBuf *b, const char *s)
 {
 	SBuf t = SBUF_INIT;
-	if (*s >= 'a' && *s <= 'z') {
-		sb_putc(&t, (char)(*s - 'a' + 'A'));
-		s++;
-	}
 	render_roff(&t, s);
-	sb_putc(&t, '.');
-	/* source lines of at most 79 bytes, broken at blanks (man page linters ask for it) */
-	const char *p = t.s;
+	/* source lines of at most 79 bytes, broken at blanks (man page linters ask for it), and
+	   each sentence on a line of its own, as roff wants */
+	const char *p = t.s ? t.s : "";
 	while (*p) {
 		size_t n = strlen(p), cut = n;
-		if (n > 79) {
+		for (const char *q = p; (q = strstr(q, ". ")) != NULL; q++)
+			if (q[2] >= 'A' && q[2] <= 'Z') {   /* a sentence ends ("e.g. x" does not) */
+				cut = (size_t)(q - p) + 1;
+				break;
+			}
+		if (cut > 79) {
 			cut = 79;
 			while (cut > 0 && p[cut] != ' ')
 				cut--;
@@ -125,6 +126,13 @@ void render_roff_sentence(SBuf *b, const char *s)
 			p++;
 	}
 	sb_free(&t);
+}
+
+void render_roff_sentence(SBuf *b, const char *s)
+{
+	char *t = xprintf("%c%s.", *s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, *s ? s + 1 : "");
+	render_roff_text(b, t);
+	free(t);
 }
 
 /* ---- values ---- */

@@ -130,6 +130,9 @@ void render_json_string(SBuf *b, const char *s, size_t n);
 void render_roff(SBuf *b, const char *s);
 /* A one-line help text as a sentence: capitalised, escaped, ending with ".\n". */
 void render_roff_sentence(SBuf *b, const char *s);
+/* Text for a man(7) page: escaped, each sentence on a line of its own, lines of at most 79
+   bytes broken at blanks. */
+void render_roff_text(SBuf *b, const char *s);
 /* Make wcwidth() see UTF-8: the user's LC_CTYPE when it is UTF-8, else C.UTF-8. */
 void render_init_locale(void);
 

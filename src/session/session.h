@@ -110,7 +110,7 @@ void session_notices(Session *s);
    is the time limit's (installed when a limit is armed). */
 void session_signals(void);
 
-/* ---- settings (settings.c) ---- */
+/* ---- settings (settings.c, the one registry) ---- */
 
 /* :set KEY VALUE and --set KEY=VALUE: any setting, the session's or a module's. */
 SuqlStatus session_set(Session *s, const char *key, const char *value, SuqlErr *err);
@@ -122,8 +122,10 @@ char **session_setting_names(Session *s);
 /* The values a setting takes, blank-separated ("on off auto"), for completion: heap text,
    or NULL when they are not a short list. */
 char *session_setting_choices(Session *s, const char *key);
-/* The settings for :help set, and for the manual page (man(7) macros). */
-void session_settings_help(FILE *out);
+/* :help set (all: every setting, by module) or the help of a display setting's own command
+   (the display settings alone); and the manual page's SETTINGS section in man(7) macros
+   (suql --help-man settings). */
+void session_settings_help(FILE *out, int all);
 void session_settings_man(SBuf *out);
 
 /* ---- running statements (session_run.c) ---- */

@@ -1,253 +1,257 @@
 /*
- * settings.c: the settings behind :set and --set: the session's own (the display), then the
- * engine's, the chat agent's and the LLM client's, each module listing its own.
+ * settings.c: the one registry of settings. Each module contributes a table of rows
+ * (base/setting.h): the session's display settings are here, then come the engine's
+ * (engine_settings_table), the chat agent's (agent_settings_table) and the LLM client's
+ * (llm_settings_table), in the order :set lists them. :set and --set (session_set), :set's
+ * listing, tab completion (names and values), :help set and the manual page's SETTINGS
+ * section (suql --help-man settings) are all made from these rows; the LLM client's rows
+ * also name the keys of the config file.
  */
 #include "render/render.h"
 #include "session/session.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-typedef enum SetKind { SET_MODE, SET_BOOL, SET_TEXT, SET_AUTO, SET_SECONDS, SET_COUNT } SetKind;
+/* ---- the session's own: the display ---- */
 
-typedef struct Setting {
-	const char *key;
-	SetKind kind;
-	size_t off;          /* the field of Session it sets */
-	const char *values;
-	const char *help;
-} Setting;
+static SuqlStatus set_mode(void *obj, const SetRow *row, const char *value, SuqlErr *err)
+{
+	Session *s = obj;
+	(void)row;
+	if (!render_mode_parse(value, &s->mode))
+		return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value, RENDER_MODE_NAMES);
+	return SUQL_OK;
+}
 
-static const Setting settings[] = {
-	{"mode", SET_MODE, offsetof(Session, mode), "MODE", "output mode: " RENDER_MODE_NAMES},
-	{"headers", SET_BOOL, offsetof(Session, headers), "on|off",
-	 "column names above table, box and csv output (default on)"},
-	{"nullvalue", SET_TEXT, offsetof(Session, nullvalue), "TEXT",
-	 "how table, box and line modes show NULL (default NULL)"},
-	{"explain", SET_AUTO, offsetof(Session, explain), "on|off|auto",
-	 "show each statement's parsed SUQL and plan; auto (the default at a terminal): only "
-	 "for statements with free text, so plain SQL looks as in sqlite3"},
-	{"stats", SET_BOOL, offsetof(Session, stats), "on|off",
-	 "show the counters of statements with free text (default on at a terminal)"},
-	{"timer", SET_BOOL, offsetof(Session, timer), "on|off",
-	 "show how long each statement took (default off)"},
-	{"pager", SET_BOOL, offsetof(Session, pager), "on|off",
-	 "at a terminal, show results taller than the screen through $PAGER (default on; "
-	 "less -S when PAGER is not set)"},
-	{"timeout", SET_SECONDS, offsetof(Session, timeout), "SECONDS",
-	 "stop any statement that runs longer, with an error (default 0: no limit; --timeout)"},
-	{"fetch_count", SET_COUNT, offsetof(Session, fetch_count), "N",
-	 "rows held before they are shown: past N, table and box show the rows in tables of "
-	 "N, each as wide as its rows need (default 10000; 0: hold them all)"},
+static void show_mode(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Session *s = obj;
+	(void)row;
+	sb_puts(out, render_mode_name(s->mode));
+}
+
+#define SS(field) offsetof(Session, field)
+
+static const SetRow display_rows[] = {
+	{"mode", SET_CHOICE, 0, 0, 0, "table box csv json line", "MODE", "table",
+	 "output mode: " RENDER_MODE_NAMES, NULL, NULL, NULL, 0, set_mode, show_mode},
+	{"headers", SET_BOOL, SS(headers), 0, 0, NULL, "on|off", "on",
+	 "column names above table, box and csv output", NULL, NULL, NULL, 0, NULL, NULL},
+	{"nullvalue", SET_TEXT, SS(nullvalue), 0, 0, NULL, "TEXT", "NULL",
+	 "how table, box and line modes show NULL", NULL, NULL, NULL, 0, NULL, NULL},
+	{"explain", SET_CHOICE, SS(explain), 0, 0, "off on auto", "on|off|auto",
+	 "auto at a terminal, else off", "show each statement's parsed SUQL and plan; auto: only "
+	 "for statements with free text, so plain SQL looks as in sqlite3", NULL,
+	 "takes on, off or auto", NULL, 0, NULL, NULL},
+	{"stats", SET_BOOL, SS(stats), 0, 0, NULL, "on|off", "on at a terminal, else off",
+	 "show the counters of statements with free text", NULL, NULL, NULL, 0, NULL, NULL},
+	{"timer", SET_BOOL, SS(timer), 0, 0, NULL, "on|off", "off",
+	 "show how long each statement took", NULL, NULL, NULL, 0, NULL, NULL},
+	{"pager", SET_BOOL, SS(pager), 0, 0, NULL, "on|off", "on", "at a terminal, show results "
+	 "taller than the screen through $PAGER (less -S when PAGER is not set)", NULL, NULL, NULL,
+	 0, NULL, NULL},
+	{"timeout", SET_REAL, SS(timeout), 0, 1000000, NULL, "SECONDS", "0", "stop any statement "
+	 "that runs longer, with an error; 0: no limit (also --timeout)", NULL,
+	 "takes a number of seconds from 0 (no limit) to 1000000", NULL, 0, NULL, NULL},
+	{"fetch_count", SET_LONG, SS(fetch_count), 0, 1000000000, NULL, "N",
+	 SETTING_STR(SESSION_FETCH_COUNT), "rows held before they are shown: past N, table and "
+	 "box show the rows in tables of N, each as wide as its rows need; 0: hold them all",
+	 NULL, NULL, NULL, 0, NULL, NULL},
 };
-#define NSETTINGS ((int)(sizeof settings / sizeof *settings))
 
-static void show_setting(Session *ses, const Setting *s, SBuf *b)
+static const SetTable display_table = {
+	"Output",
+	"These also have meta-commands of their own (:mode, :headers, :explain, :stats, :timer, "
+	":pager).",
+	NULL, display_rows, (int)(sizeof display_rows / sizeof *display_rows), NULL,
+};
+
+/* ---- the registry ---- */
+
+typedef struct Part {
+	const SetTable *t;
+	void *(*obj)(Session *s);   /* the object its rows set; NULL when there is none */
+} Part;
+
+static void *of_session(Session *s)
 {
-	void *f = (char *)ses + s->off;
-	sb_printf(b, "%s = ", s->key);
-	if (s->kind == SET_MODE)
-		sb_puts(b, render_mode_name(*(RenderMode *)f));
-	else if (s->kind == SET_BOOL)
-		sb_puts(b, *(int *)f ? "on" : "off");
-	else if (s->kind == SET_AUTO)
-		sb_puts(b, *(int *)f == SESSION_AUTO ? "auto" : *(int *)f ? "on" : "off");
-	else if (s->kind == SET_SECONDS)
-		sb_printf(b, "%g", *(double *)f);
-	else if (s->kind == SET_COUNT)
-		sb_printf(b, "%ld", *(long *)f);
-	else
-		sb_puts(b, *(char **)f ? *(char **)f : "NULL");
-	sb_putc(b, '\n');
+	return s;
 }
 
-/* Every setting as "key = value" lines: the REPL's (settings[]), then the engine's, the
-   chat agent's and the LLM client's, each registry listing its own. */
-static void all_settings(Session *ses, SBuf *b)
+static void *of_engine(Session *s)
 {
-	for (int i = 0; i < NSETTINGS; i++)
-		show_setting(ses, &settings[i], b);
-	if (ses->engine)
-		engine_settings(ses->engine, b);
-	agent_settings(session_agent(ses), b);
-	if (ses->llm)
-		llm_settings(ses->llm, b);
+	return s->engine;
 }
 
-char **session_setting_names(Session *ses)
+static void *of_agent(Session *s)
+{
+	return session_agent(s);
+}
+
+static void *of_llm(Session *s)
+{
+	return s->llm;
+}
+
+static const Part parts[] = {
+	{&display_table, of_session},
+	{&engine_settings_table, of_engine},
+	{&agent_settings_table, of_agent},
+	{&llm_settings_table, of_llm},
+};
+enum { NPARTS = sizeof parts / sizeof *parts };
+
+/* The row called key, and its part; NULL when no table has it. */
+static const SetRow *find(const char *key, const Part **part)
+{
+	for (int i = 0; i < NPARTS; i++) {
+		const SetRow *row = setting_find(parts[i].t, key);
+		if (row) {
+			*part = &parts[i];
+			return row;
+		}
+	}
+	return NULL;
+}
+
+static SuqlStatus unknown(const char *key, SuqlErr *err)
+{
+	for (int i = 0; i < NPARTS; i++) {
+		const char *pre = parts[i].t->prefix;
+		if (pre && strncasecmp(key, pre, strlen(pre)) == 0)
+			return setting_unknown(parts[i].t, key, err);
+	}
+	return setting_unknown(NULL, key, err);
+}
+
+SuqlStatus session_set(Session *s, const char *key, const char *value, SuqlErr *err)
+{
+	const Part *p;
+	const SetRow *row = find(key, &p);
+	if (!row)
+		return unknown(key, err);
+	void *obj = p->obj(s);
+	if (!obj)
+		return err_set(err, SUQL_USAGE, "%s cannot be set here (%s)", row->name, p->t->title);
+	if (row->flags & SET_SECRET)
+		session_add_secret(s, value);
+	return setting_apply(p->t, row, obj, value, err);
+}
+
+SuqlStatus session_show_settings(Session *s, const char *key, FILE *out, SuqlErr *err)
 {
 	SBuf b = SBUF_INIT;
-	all_settings(ses, &b);
-	char **v = NULL;
-	int n = 0;
-	for (size_t a = 0; a < b.len;) {
-		size_t e = a;
-		while (e < b.len && b.s[e] != '\n')
-			e++;
-		size_t k = a;
-		while (k < e && b.s[k] != ' ' && b.s[k] != '=')
-			k++;
-		if (k > a) {
-			v = xrealloc(v, (size_t)(n + 2) * sizeof *v);
-			v[n++] = xstrndup(b.s + a, k - a);
-			v[n] = NULL;
+	if (key) {
+		const Part *p;
+		const SetRow *row = find(key, &p);
+		void *obj = row ? p->obj(s) : NULL;
+		if (!obj)
+			return err_set(err, SUQL_USAGE, "unknown setting '%s' (:set alone lists them)",
+			               key);
+		setting_show(row, obj, &b);
+	} else {
+		for (int i = 0; i < NPARTS; i++) {
+			void *obj = parts[i].obj(s);
+			if (obj)
+				setting_show_all(parts[i].t, obj, &b);
 		}
-		a = e + 1;
 	}
+	fputs(sb_str(&b), out);
 	sb_free(&b);
+	return SUQL_OK;
+}
+
+char **session_setting_names(Session *s)
+{
+	(void)s;
+	int n = 0;
+	for (int i = 0; i < NPARTS; i++)
+		n += parts[i].t->nrows;
+	char **v = xcalloc((size_t)n + 1, sizeof *v);
+	n = 0;
+	for (int i = 0; i < NPARTS; i++)
+		for (int j = 0; j < parts[i].t->nrows; j++)
+			v[n++] = xstrdup(parts[i].t->rows[j].name);
 	return v;
 }
 
-char *session_setting_choices(Session *ses, const char *key)
+char *session_setting_choices(Session *s, const char *key)
 {
-	for (int i = 0; i < NSETTINGS; i++) {
-		if (!str_ieq(key, settings[i].key))
-			continue;
-		if (settings[i].kind == SET_MODE) {
-			SBuf b = SBUF_INIT;
-			for (RenderMode m = RENDER_TABLE; m <= RENDER_LINE; m++)
-				sb_printf(&b, "%s%s", b.len ? " " : "", render_mode_name(m));
-			return sb_steal(&b);
-		}
-		return settings[i].kind == SET_BOOL ? xstrdup("on off")
-		       : settings[i].kind == SET_AUTO ? xstrdup("on off auto") : NULL;
-	}
-	if (str_ieq(key, "optimize"))
-		return xstrdup("on off passage");
-	/* another registry's switch: its current value says on or off */
-	SBuf b = SBUF_INIT;
-	all_settings(ses, &b);
-	char *found = NULL;
-	size_t kl = strlen(key);
-	for (size_t a = 0; a < b.len && !found;) {
-		size_t e = a;
-		while (e < b.len && b.s[e] != '\n')
-			e++;
-		if (e - a > kl + 3 && strncasecmp(b.s + a, key, kl) == 0 &&
-		    strncmp(b.s + a + kl, " = ", 3) == 0) {
-			const char *v = b.s + a + kl + 3;
-			if (str_nieq(v, e - (a + kl + 3), "on") || str_nieq(v, e - (a + kl + 3), "off"))
-				found = xstrdup("on off");
-		}
-		a = e + 1;
-	}
-	sb_free(&b);
-	return found;
+	(void)s;
+	const Part *p;
+	const SetRow *row = find(key, &p);
+	return row ? setting_words(row) : NULL;
 }
 
-/* LLM settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, concurrency,
-   cache) belong to the LLM client. */
-static int is_llm_key(const char *key)
+/* ---- help and the manual ---- */
+
+/* "(1 to 256; default 32)", or "(default on)". Heap string. */
+static char *range_default(const SetRow *row)
 {
-	return strncasecmp(key, "llm.", 4) == 0 || str_ieq(key, "concurrency") ||
-	       str_ieq(key, "cache");
+	int number = row->kind == SET_INT || row->kind == SET_LONG || row->kind == SET_SIZE ||
+	             (row->kind == SET_REAL && !(row->flags & SET_ABOVE_MIN));
+	if (number && !row->set)
+		return xprintf("(%.15g to %.15g; default %s)", row->min, row->max, row->def);
+	return xprintf("(default %s)", row->def);
 }
 
-SuqlStatus session_set(Session *ses, const char *key, const char *value, SuqlErr *err)
+static void help_table(FILE *out, const SetTable *t, int titled)
 {
-	for (int i = 0; i < NSETTINGS; i++) {
-		const Setting *s = &settings[i];
-		if (!str_ieq(key, s->key))
-			continue;
-		void *f = (char *)ses + s->off;
-		if (s->kind == SET_MODE) {
-			if (!render_mode_parse(value, (RenderMode *)f))
-				return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value,
-				               RENDER_MODE_NAMES);
-		} else if (s->kind == SET_BOOL) {
-			if (!str_parse_bool(value, (int *)f))
-				return err_set(err, SUQL_USAGE, "%s takes on or off, not '%s'", s->key,
-				               value);
-		} else if (s->kind == SET_AUTO) {
-			if (str_ieq(value, "auto"))
-				*(int *)f = SESSION_AUTO;
-			else if (!str_parse_bool(value, (int *)f))
-				return err_set(err, SUQL_USAGE, "%s takes on, off or auto, not '%s'",
-				               s->key, value);
-		} else if (s->kind == SET_SECONDS) {
-			char *end;
-			errno = 0;
-			double d = strtod(value, &end);
-			if (!*value || *end || errno || !(d >= 0 && d <= 1e6))
-				return err_set(err, SUQL_USAGE, "%s takes a number of seconds from 0 (no "
-				               "limit) to 1000000, not '%s'", s->key, value);
-			*(double *)f = d;
-		} else if (s->kind == SET_COUNT) {
-			char *end;
-			errno = 0;
-			long n = strtol(value, &end, 10);
-			if (!*value || *end || errno || n < 0 || n > 1000000000L)
-				return err_set(err, SUQL_USAGE, "%s takes a whole number from 0 to "
-				               "1000000000, not '%s'", s->key, value);
-			*(long *)f = n;
-		} else {
-			free(*(char **)f);
-			*(char **)f = xstrdup(value);
-		}
-		return SUQL_OK;
+	int wn = 0, wv = 0;
+	for (int i = 0; i < t->nrows; i++) {
+		int n = (int)strlen(t->rows[i].name), v = (int)strlen(t->rows[i].values);
+		wn = n > wn ? n : wn;
+		wv = v > wv ? v : wv;
 	}
-	if (agent_is_setting(key))
-		return agent_set(session_agent(ses), key, value, err);
-	if (is_llm_key(key)) {
-		if (str_ieq(key, "llm.key"))
-			session_add_secret(ses, value);
-		return llm_set(ses->llm, key, value, err);
+	if (titled)
+		fprintf(out, "%s:\n", t->title);
+	for (int i = 0; i < t->nrows; i++) {
+		const SetRow *row = &t->rows[i];
+		char *rd = range_default(row), *text = xprintf("%s %s", row->help, rd);
+		fprintf(out, "  %-*s %-*s ", wn, row->name, wv, row->values);
+		render_wrap(out, text, wn + wv + 4, wn + wv + 4, 80);
+		free(text);
+		free(rd);
 	}
-	return engine_set(ses->engine, key, value, err);
 }
 
-/* :set with no arguments (every setting), or with a key (that one). */
-SuqlStatus session_show_settings(Session *ses, const char *key, FILE *out, SuqlErr *err)
-{
-	SBuf b = SBUF_INIT, all = SBUF_INIT;
-	all_settings(ses, &all);
-	size_t kl = key ? strlen(key) : 0;
-	for (size_t a = 0; a < all.len;) {   /* keep the lines that start with key */
-		size_t e = a, w = a;
-		while (e < all.len && all.s[e] != '\n')
-			e++;
-		while (w < e && (all.s[w] == ' ' || all.s[w] == '\t'))
-			w++;
-		if (!key || (e - w > kl && strncasecmp(all.s + w, key, kl) == 0 &&
-		             strchr(" =:\t", all.s[w + kl]))) {
-			sb_putn(&b, all.s + a, e - a);
-			sb_putc(&b, '\n');
-		}
-		a = e + 1;
-	}
-	sb_free(&all);
-	SuqlStatus st = SUQL_OK;
-	if (key && !b.len)
-		st = err_set(err, SUQL_USAGE, "unknown setting '%s' (:set alone lists them)", key);
-	else
-		fputs(sb_str(&b), out);
-	sb_free(&b);
-	return st;
-}
-
-void session_settings_help(FILE *out)
+void session_settings_help(FILE *out, int all)
 {
 	fprintf(out, "Settings (:set KEY VALUE, or suql --set KEY=VALUE):\n");
-	for (int i = 0; i < NSETTINGS; i++) {
-		fprintf(out, "  %-11s %-11s ", settings[i].key, settings[i].values);
-		render_wrap(out, settings[i].help, 26, 26, 80);
+	if (!all) {
+		help_table(out, parts[0].t, 0);
+		fprintf(out, "The engine's, the chat agent's and the LLM client's: :help set.\n");
+		return;
 	}
-	fprintf(out, "Other keys are the engine's (:set alone lists them) and the LLM "
-	             "client's (llm.*).\n");
+	for (int i = 0; i < NPARTS; i++)
+		help_table(out, parts[i].t, 1);
 }
 
 void session_settings_man(SBuf *b)
 {
-	sb_puts(b, ".PP\nSettings, for\n.B :set\nand\n.BR \\-\\-set :\n");
-	for (int i = 0; i < NSETTINGS; i++) {
-		sb_puts(b, ".TP\n.BI \"");
-		render_roff(b, settings[i].key);
-		sb_puts(b, " \" \"");
-		render_roff(b, settings[i].values);
+	for (int i = 0; i < NPARTS; i++) {
+		const SetTable *t = parts[i].t;
+		sb_puts(b, ".SS \"");
+		render_roff(b, t->title);
 		sb_puts(b, "\"\n");
-		render_roff_sentence(b, settings[i].help);
+		if (t->intro)
+			render_roff_text(b, t->intro);
+		for (int j = 0; j < t->nrows; j++) {
+			const SetRow *row = &t->rows[j];
+			char *rd = range_default(row), *head = xprintf(" %s %s", row->values, rd);
+			sb_puts(b, ".TP\n.BR \"");
+			render_roff(b, row->name);
+			sb_puts(b, "\" \"");
+			render_roff(b, head);
+			sb_puts(b, "\"\n");
+			render_roff_sentence(b, row->help);
+			if (row->more)
+				render_roff_text(b, row->more);
+			free(head);
+			free(rd);
+		}
 	}
 }
