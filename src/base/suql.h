@@ -32,6 +32,23 @@ typedef struct SuqlErr {
 	char *msg;
 } SuqlErr;
 
+/* The program's exit status (suql, and suql --eval). When several things went wrong the
+   status is the highest of them (suql_exit_worst): a script stopped by Ctrl-C (130)
+   outranks the model failing (3), which outranks a usage or system error (2), which
+   outranks a failed statement (1). A usage or system error also stops the program. */
+typedef enum SuqlExit {
+	SUQL_EXIT_OK = 0,            /* everything succeeded */
+	SUQL_EXIT_FAILED = 1,        /* a statement or meta-command failed (others still ran) */
+	SUQL_EXIT_USAGE = 2,         /* a bad option or value, a database or file that cannot be
+	                                opened, a bad config file: nothing after it runs */
+	SUQL_EXIT_LLM = 3,           /* the language model failed, a reply could not be read, or a
+	                                statement stopped at its budget */
+	SUQL_EXIT_INTERRUPTED = 130  /* a script stopped by Ctrl-C, as a shell reports SIGINT */
+} SuqlExit;
+
+/* The status that stands when a and b both happened (see SuqlExit). */
+int suql_exit_worst(int a, int b);
+
 /* Set the error (replacing any earlier one); returns code so callers can `return err_set(...)`. */
 SuqlStatus err_set(SuqlErr *e, SuqlStatus code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

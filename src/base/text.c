@@ -5,6 +5,7 @@
  * be clearer here than behind a dependency. All functions are pure and deterministic; the
  * offline backend's decisions, and therefore the test suite, rest on that.
  */
+#include "base/suql.h"
 #include "base/text.h"
 #include "base/util.h"
 
@@ -132,7 +133,7 @@ static struct sb_stemmer *stemmer(void)
 		st = sb_stemmer_new("english", NULL);
 		if (!st) {   /* libstemmer only fails here when out of memory */
 			fputs("suql: out of memory\n", stderr);
-			exit(2);
+			exit(SUQL_EXIT_USAGE);
 		}
 	}
 	return st;

@@ -20,7 +20,7 @@ volatile sig_atomic_t suql_timed_out = 0;
 static void oom(void)
 {
 	fputs("suql: out of memory\n", stderr);
-	exit(2);
+	exit(SUQL_EXIT_USAGE);
 }
 
 void *xmalloc(size_t n)
@@ -290,6 +290,11 @@ SuqlStatus err_at(SuqlErr *e, SuqlStatus code, const char *src, size_t srclen, s
 	e->msg = sb_steal(&b);
 	e->code = code;
 	return code;
+}
+
+int suql_exit_worst(int a, int b)
+{
+	return a > b ? a : b;   /* the statuses are numbered in their order of precedence */
 }
 
 void err_clear(SuqlErr *e)

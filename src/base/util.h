@@ -2,8 +2,9 @@
  * util.h: small utilities under everything else: allocation that never returns NULL,
  * a growable string buffer, and string helpers.
  *
- * Allocation failure prints "suql: out of memory" and exits with status 2: there is no
- * sensible recovery for an interactive tool, and it keeps every caller simple.
+ * Allocation failure prints "suql: out of memory" and exits with status 2 (SUQL_EXIT_USAGE,
+ * a system error): there is no sensible recovery for an interactive tool, and it keeps
+ * every caller simple.
  *
  * Ownership: SBuf owns its bytes; sb_free releases them, sb_steal hands them to the caller.
  * Functions returning char * return heap strings the caller frees, unless they say otherwise.

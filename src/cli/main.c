@@ -5,9 +5,10 @@
  * sqlite3 shell spells its options (-csv, -header, -cmd). It opens the database, runs the
  * init file, and then either runs the -c and -f scripts and the SQL arguments in order, or
  * starts the REPL when both stdin and stdout are a terminal, or runs stdin as a script.
- * The exit status: 0 every statement succeeded, 1 a statement failed, 2 a usage or
- * system error (bad option, database or file that cannot be opened), 3 the LLM backend
- * failed, 130 a script stopped by Ctrl-C.
+ * The exit status is a SuqlExit (base/suql.h, which states their precedence): 0 every
+ * statement succeeded, 1 a statement failed, 2 a usage or system error (bad option,
+ * database or file that cannot be opened), 3 the LLM backend failed, 130 a script stopped
+ * by Ctrl-C.
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
 #include "base/vis.h"
@@ -477,8 +478,8 @@ static void dash_options(Cli *cli, int argc, char **argv)
 	}
 }
 
-/* Parse argv with getopt_long, its tables built from options[]. Returns 0, or 2 after
-   printing a usage error. */
+/* Parse argv with getopt_long, its tables built from options[]. Returns SUQL_EXIT_OK, or
+   SUQL_EXIT_USAGE after printing a usage error. */
 static int parse_args(Cli *cli, int argc, char **argv)
 {
 	int n = 0;
@@ -498,7 +499,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		}
 	}
 	SuqlErr err = {0};
-	int c, status = 0;
+	int c, status = SUQL_EXIT_OK;
 	dash_options(cli, argc, argv);
 	cli->argc = argc;
 	cli->argv = argv;
@@ -510,7 +511,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 				p = &options[i];
 		if (p) {
 			if (p->fn(cli, p, optarg, &err) != SUQL_OK) {
-				status = 2;
+				status = SUQL_EXIT_USAGE;
 				break;
 			}
 			continue;
@@ -531,7 +532,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		else
 			err_set(&err, SUQL_USAGE, "unknown or ambiguous option '%s' (suql --help "
 			        "lists them)", bad);
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 		break;
 	}
 	if (!status && !cli->done && optind < argc) {
@@ -555,7 +556,7 @@ static int no_color_env(void)
 	return v && *v;
 }
 
-/* Apply --set KEY=VALUE in order; 2 on a bad one. */
+/* Apply --set KEY=VALUE in order; SUQL_EXIT_USAGE on a bad one. */
 static int apply_sets(Cli *cli, Repl *r)
 {
 	if (cli->timeout) {
@@ -563,7 +564,7 @@ static int apply_sets(Cli *cli, Repl *r)
 		if (session_set(&r->s, "timeout", cli->timeout, &err) != SUQL_OK) {
 			print_error2("--timeout", "", err.msg);
 			err_clear(&err);
-			return 2;
+			return SUQL_EXIT_USAGE;
 		}
 	}
 	for (int i = 0; i < cli->nsets; i++) {
@@ -576,7 +577,7 @@ static int apply_sets(Cli *cli, Repl *r)
 		free(key);
 		err_clear(&err);
 		if (st != SUQL_OK)
-			return 2;
+			return SUQL_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -601,7 +602,8 @@ static char *init_path(void)
 	return NULL;
 }
 
-/* Run the init file (meta-commands and SQL) like :read; 2 when it cannot be read. */
+/* Run the init file (meta-commands and SQL) like :read; SUQL_EXIT_USAGE when it cannot be
+   read. */
 static int run_init(Cli *cli, Repl *r)
 {
 	if (cli->no_init)
@@ -610,10 +612,10 @@ static int run_init(Cli *cli, Repl *r)
 	if (!path)
 		return 0;
 	SuqlErr err = {0};
-	int status = 0;
+	int status = SUQL_EXIT_OK;
 	if (repl_run_path(r, path, &err) != SUQL_OK) {
 		fprintf(stderr, "error: init file: %s\n", err.msg);
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 	}
 	err_clear(&err);
 	free(path);
@@ -638,7 +640,7 @@ static void run_actions(Cli *cli, Repl *r)
 			FILE *f = fopen(a->text, "r");
 			if (!f) {
 				print_error2("cannot read ", a->text, strerror(errno));
-				r->status = 2;
+				r->status = SUQL_EXIT_USAGE;
 				return;
 			}
 			repl_run_file(r, a->text, f);
@@ -667,10 +669,10 @@ int main(int argc, char **argv)
 	}
 	if (!cli.eval && (cli.way || cli.report)) {
 		fprintf(stderr, "error: --%s goes with --eval BENCH\n", cli.way ? "way" : "report");
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 	} else if (cli.eval && cli.nacts) {
 		fprintf(stderr, "error: --eval runs alone: leave out -c, -f, --import and --chat\n");
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 	} else if (cli.eval) {   /* suql --eval BENCH DATABASE: nothing else runs */
 		EvalConfig ec = {cli.eval, cli.db, cli.way, cli.report, &cli.llm,
 		                 (const char *const *)cli.sets, cli.nsets,
@@ -697,27 +699,27 @@ int main(int argc, char **argv)
 	Llm *llm = llm_open(&cli.llm, &err);
 	if (!llm) {
 		print_error(err.msg);
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 	} else if (cli.llm.url && !cli.llm.offline && !llm_model(llm)) {
 		fprintf(stderr, "error: --llm-url needs a model too: add --model NAME (or set "
 		        "SUQL_MODEL, or model = NAME in the config file)\n");
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 	} else if (r.s.llm = llm, session_open(&r.s, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
 		print_error(err.msg);
-		status = 2;
+		status = SUQL_EXIT_USAGE;
 	}
 	err_clear(&err);
-	if (status == 0) {
+	if (status == SUQL_EXIT_OK) {
 		session_signals();
 		if (interactive)
 			repl_banner(&r, stdout);
 		status = run_init(&cli, &r);
 	}
-	if (status == 0)
+	if (status == SUQL_EXIT_OK)
 		status = apply_sets(&cli, &r);
-	if (status == 0)
+	if (status == SUQL_EXIT_OK)
 		session_notices(&r.s);   /* the cache could not be opened, say */
-	if (status == 0) {
+	if (status == SUQL_EXIT_OK) {
 		/* the command line's display choices win over the init file's */
 		if (cli.mode_set)
 			r.s.mode = cli.mode;
@@ -727,10 +729,10 @@ int main(int argc, char **argv)
 			r.s.explain = r.s.stats = 1;
 		if (cli.nacts && !r.quit)
 			run_actions(&cli, &r);
-		if (r.quit || r.status == 2) {
+		if (r.quit || r.status == SUQL_EXIT_USAGE) {
 			/* :quit in the init file, or an action that could not run */
 		} else if (cli.chat && !exits && !interactive && !meta_chat_active(&r)) {
-			r.status = 2;   /* a chat script without a model: nothing to run it with */
+			r.status = SUQL_EXIT_USAGE;   /* a chat script without a model: nothing to run it with */
 		} else if (interactive) {
 			term_run(&r);
 		} else if (!exits) {

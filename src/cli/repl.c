@@ -92,15 +92,14 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		      "waits longer for it\n", stderr);
 	fflush(stderr);
 
-	int code = status == SUQL_LLM ? 3 : 1;
+	int code = status == SUQL_LLM ? SUQL_EXIT_LLM : SUQL_EXIT_FAILED;
 	if (status == SUQL_INTERRUPT && !r->s.interactive) {
-		code = 130;   /* like a shell: a script stopped by Ctrl-C */
+		code = SUQL_EXIT_INTERRUPTED;   /* like a shell: a script stopped by Ctrl-C */
 		r->quit = 1;
 	}
 	if (r->s.interactive)
 		return;
-	if (code > r->status)
-		r->status = code;
+	r->status = suql_exit_worst(r->status, code);
 	if (r->bail)
 		r->quit = 1;
 }
@@ -274,13 +273,12 @@ void repl_input_free(ReplInput *in)
 /* ---- scripts ---- */
 
 /* Ctrl-C while a script runs: the script stops; a script not typed at a terminal ends the
-   session with status 130, like a shell's. */
+   session with status SUQL_EXIT_INTERRUPTED, like a shell's. */
 static void interrupted_script(Repl *r)
 {
 	if (r->s.interactive)
 		return;
-	if (r->status < 130)
-		r->status = 130;
+	r->status = suql_exit_worst(r->status, SUQL_EXIT_INTERRUPTED);
 	r->quit = 1;
 }
 

@@ -34,7 +34,7 @@ struct Repl {
 	int bail;             /* stop at the first failing statement */
 	int habit_noted;      /* the note on sqlite3/psql habits was shown once */
 
-	int status;           /* exit status so far: 0, 1 (a statement failed), 3 (LLM), 130 */
+	int status;           /* exit status so far (SuqlExit) */
 	int quit;             /* stop reading: :quit, --bail after an error, Ctrl-C in a script */
 	int depth;            /* :read nesting */
 

@@ -15,8 +15,10 @@
  *    mean).
  *
  * A double-quoted word that names no column in scope is a string, as in SQLite.
- * bind_mutate then replaces each occurrence's node by the call of its SQL function.
+ * bind_occ_mutate then replaces each occurrence's node by the call of its SQL function.
  */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
 
 #include <stdio.h>
@@ -36,7 +38,7 @@ int bind_item_col(Exec *ex, Block *b, ScopeItem *it, const char *name)
 {
 	if ((it->kind == IT_CTE || it->kind == IT_SUBQUERY || it->kind == IT_TABLE) &&
 	    it->ncols == 0)
-		scope_item_columns(ex, b, it);
+		bind_scope_item_columns(ex, b, it);
 	if (it->ncols < 0)
 		return -2;
 	for (int i = 0; i < it->ncols; i++)
@@ -349,21 +351,21 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 	Expr *e = *slot;
 	if (!e)
 		return;
-	if (bind_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol))
+	if (bind_occ_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol))
 		return;
 	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&
 	    e->type && e->type->pg) {
-		bind_make_occ(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
+		bind_occ_make(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
 		         pocc, rcol);
 		return;
 	}
 	if (e->kind == EX_ANSWER) {
-		bind_make_occ(bd, b, slot, FT_ANSWER, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
+		bind_occ_make(bd, b, slot, FT_ANSWER, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
 		         rcol);
 		return;
 	}
 	if (e->kind == EX_SUMMARY) {
-		bind_make_occ(bd, b, slot, FT_SUMMARY, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
+		bind_occ_make(bd, b, slot, FT_SUMMARY, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
 		         rcol);
 		return;
 	}
@@ -374,7 +376,7 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 	if (b >= 0)
 		enum_detect(ex, b, slot);
 	int agg = in_agg;
-	if (e->kind == EX_FUNC && bind_is_aggregate_name(e)) {
+	if (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)) {
 		agg = 1;
 		if (b >= 0 && pos != POS_WHERE)
 			ex->blocks[b].aggregate = 1;

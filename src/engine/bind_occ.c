@@ -5,6 +5,7 @@
  * replacement by the calls of suql's SQL functions (statement form with the occurrence's
  * number, or the self-contained form for SQL that is stored).
  */
+#include "engine/bind_int.h"
 #include "engine/exec_int.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@ static const char *const AGGREGATES[] = {
 	"median", "percentile", "percentile_cont", "percentile_disc", "stddev", "variance",
 };
 
-int bind_is_aggregate_name(const Expr *e)
+int bind_occ_is_aggregate_name(const Expr *e)
 {
 	if (e->kind != EX_FUNC)
 		return 0;
@@ -73,7 +74,7 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 		return;
 	}
 	if (it->kind == IT_TABLE) {
-		const CatColumn *cc = scope_catalog(ex, it->table, name);
+		const CatColumn *cc = bind_scope_catalog(ex, it->table, name);
 		s->list = cc && cc->is_array;
 		if (blk == b && it->rowid) {
 			o->arg_item = i;
@@ -117,7 +118,7 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 				break;
 			ScopeItem *jt = &ex->blocks[ib2].items[j];
 			if (jt->kind == IT_TABLE) {
-				const CatColumn *cc = scope_catalog(ex, jt->table,
+				const CatColumn *cc = bind_scope_catalog(ex, jt->table,
 				                                    ast_name_value(ex->a, next->name));
 				s->list = cc && cc->is_array;
 				return;
@@ -133,7 +134,7 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 
 /* ---- questions ---- */
 
-const char *bind_question_problem(int type, const char *s, size_t n, char *buf, size_t bufsz)
+const char *bind_occ_question_problem(int type, const char *s, size_t n, char *buf, size_t bufsz)
 {
 	switch (type) {
 	case SQLITE_NULL: return "is NULL";
@@ -155,7 +156,7 @@ const char *bind_question_problem(int type, const char *s, size_t n, char *buf, 
 	return i == n ? "is empty" : NULL;
 }
 
-SuqlStatus bind_question_error(Exec *ex, const Occ *o, FtKind kind, const char *problem,
+SuqlStatus bind_occ_question_error(Exec *ex, const Occ *o, FtKind kind, const char *problem,
                                SuqlErr *err)
 {
 	const char *fn = kind == FT_SUMMARY ? "summary()" : "answer()";
@@ -199,9 +200,9 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 		text = type == SQLITE_TEXT ? bind_literal(ex, b, q) : NULL;
 		if (type == SQLITE_TEXT && !text)   /* CURRENT_DATE and the like */
 			return NULL;
-		problem = bind_question_problem(type, text, text ? strlen(text) : 0, buf, sizeof buf);
+		problem = bind_occ_question_problem(type, text, text ? strlen(text) : 0, buf, sizeof buf);
 	} else if ((text = bind_literal(ex, b, q)) != NULL) {   /* "a string" */
-		problem = bind_question_problem(SQLITE_TEXT, text, strlen(text), buf, sizeof buf);
+		problem = bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf, sizeof buf);
 	} else {
 		AstVisitor v = {0};
 		v.expr = constant_cb;
@@ -218,7 +219,7 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 			int type = sqlite3_column_type(st, 1);
 			const char *t = type == SQLITE_TEXT ? (const char *)sqlite3_column_text(st, 1) : "";
 			size_t n = type == SQLITE_TEXT ? (size_t)sqlite3_column_bytes(st, 1) : 0;
-			problem = bind_question_problem(type, t, n, buf, sizeof buf);
+			problem = bind_occ_question_problem(type, t, n, buf, sizeof buf);
 			if (!problem)
 				text = arena_strndup(ex->a, t, n);
 		}
@@ -228,13 +229,13 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 	}
 	if (problem) {
 		if (bd->st == SUQL_OK && bd->err)
-			bd->st = bind_question_error(ex, o, kind, problem, bd->err);
+			bd->st = bind_occ_question_error(ex, o, kind, problem, bd->err);
 		return NULL;
 	}
 	return text;
 }
 
-int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
+int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
                     Expr **exp, int nexp, int pg, OccPos pos, int skel, int in_agg, int pocc,
                     int rcol)
 {
@@ -245,7 +246,7 @@ int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 	o->slot = slot;
 	o->orig = ast_expr_copy(ex->a, *slot);
 	o->arg = ans->left;
-	o->call = ans;   /* the answer/summary node, until bind_mutate */
+	o->call = ans;   /* the answer/summary node, until bind_occ_mutate */
 	o->block = b;
 	o->pos = pos;
 	o->result_col = rcol;
@@ -274,9 +275,9 @@ int bind_make_occ(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 	o->atom = kind == FT_VERIFY && skel && pos == POS_WHERE && q;
 	if (kind == FT_SUMMARY || q) {
 		s.question = q ? xstrdup(q) : NULL;
-		o->sig = sig_intern(ex, &s);
+		o->sig = memo_sig_intern(ex, &s);
 	} else {
-		o->tsig = sig_intern(ex, &s);   /* the question comes with each row */
+		o->tsig = memo_sig_intern(ex, &s);   /* the question comes with each row */
 	}
 	if (b >= 0) {
 		ex->blocks[b].nocc++;
@@ -296,7 +297,7 @@ static int is_plain_answer(const Expr *e)
 }
 
 /* A verify atom: answer(t, q) = / <> / IN / NOT IN literals. */
-int bind_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
+int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                       int rcol)
 {
 	Exec *ex = bd->ex;
@@ -309,7 +310,7 @@ int bind_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_a
 			ans = e->right, lit = e->left;
 		if (!ans)
 			return 0;
-		bind_make_occ(bd, b, slot, FT_VERIFY, ans, e->op == OP_EQ ? "=" : "<>", &lit, 1,
+		bind_occ_make(bd, b, slot, FT_VERIFY, ans, e->op == OP_EQ ? "=" : "<>", &lit, 1,
 		         PGT_NONE, pos, skel, in_agg, pocc, rcol);
 		return 1;
 	}
@@ -318,7 +319,7 @@ int bind_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_a
 		for (int i = 0; i < e->list->n; i++)
 			if (!bind_literal(ex, b, e->list->items[i]))
 				return 0;
-		bind_make_occ(bd, b, slot, FT_VERIFY, e->left, e->not_ ? "NOT IN" : "IN",
+		bind_occ_make(bd, b, slot, FT_VERIFY, e->left, e->not_ ? "NOT IN" : "IN",
 		         e->list->items, e->list->n, PGT_NONE, pos, skel, in_agg, pocc, rcol);
 		return 1;
 	}
@@ -333,7 +334,7 @@ static Expr *question_expr(Exec *ex, int b, Expr *q)
 	return t && q->kind == EX_COLUMN ? ast_string(ex->a, t) : q;
 }
 
-void bind_mutate(Exec *ex)
+void bind_occ_mutate(Exec *ex)
 {
 	Arena *a = ex->a;
 	/* inner occurrences first: an outer call takes its argument as it is by then */

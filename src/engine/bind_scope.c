@@ -13,6 +13,7 @@
  * statement to statement while the database has not changed: a script of many small
  * SELECTs would otherwise spend most of its time asking sqlite_schema the same questions.
  */
+#include "engine/bind_int.h"
 #include "engine/exec_int.h"
 
 #include <stdlib.h>
@@ -23,12 +24,12 @@ static const char *const JSON_COLS[] = {
 };
 #define NJSON ((int)(sizeof JSON_COLS / sizeof *JSON_COLS))
 
-TabInfo *scope_table(Exec *ex, const char *name)
+TabInfo *bind_scope_table(Exec *ex, const char *name)
 {
 	Engine *e = ex->e;
 	if (!ex->tabs_checked) {
 		ex->tabs_checked = 1;
-		scope_tabs_check(e, 0);
+		bind_scope_tabs_check(e, 0);
 	}
 	for (int i = 0; i < e->ntabs; i++)
 		if (str_ieq(e->tabs[i].name, name))
@@ -74,9 +75,9 @@ TabInfo *scope_table(Exec *ex, const char *name)
 	return t;
 }
 
-const CatColumn *scope_catalog(Exec *ex, const char *table, const char *column)
+const CatColumn *bind_scope_catalog(Exec *ex, const char *table, const char *column)
 {
-	TabInfo *t = scope_table(ex, table);
+	TabInfo *t = bind_scope_table(ex, table);
 	for (int i = 0; i < t->ncat; i++)
 		if (str_ieq(t->cat[i].column, column))
 			return &t->cat[i];
@@ -102,7 +103,7 @@ static void tabs_key(Engine *e, long long key[3])
 	         ? (long long)dv : -1;
 }
 
-void scope_tabs_check(Engine *e, int all)
+void bind_scope_tabs_check(Engine *e, int all)
 {
 	long long key[3] = {-1, -1, -1};
 	if (all) {
@@ -144,7 +145,7 @@ static void core_names(Exec *ex, Block *b, char ***v, int *n, int depth)
 				if (e->table.s && !str_ieq(it->name, ast_name_value(ex->a, e->table)))
 					continue;
 				if (it->ncols == 0 && (it->kind == IT_CTE || it->kind == IT_SUBQUERY))
-					scope_item_columns(ex, b, it);
+					bind_scope_item_columns(ex, b, it);
 				int lim = it->kind == IT_UNNEST ? 1 + 8 : it->ncols;   /* no json, root */
 				for (int j = 0; j < lim && j < it->ncols; j++)
 					exec_strv_push(v, n, it->cols[j]);
@@ -161,12 +162,12 @@ static void core_names(Exec *ex, Block *b, char ***v, int *n, int depth)
 	}
 }
 
-void scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
+void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
 {
 	(void)b;
 	switch (it->kind) {
 	case IT_TABLE: {
-		TabInfo *t = scope_table(ex, it->table);
+		TabInfo *t = bind_scope_table(ex, it->table);
 		if (!t->exists) {
 			it->ncols = -1;
 			return;

@@ -10,7 +10,11 @@
  */
 #include "engine/engine.h"
 
+#include "engine/bind_int.h"
+#include "engine/engine_int.h"
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/udf_int.h"
 #include "sql/lex.h"
 #include "sql/parse.h"
 
@@ -147,7 +151,7 @@ void engine_close(Engine *e)
 {
 	if (!e)
 		return;
-	scope_tabs_check(e, 1);
+	bind_scope_tabs_check(e, 1);
 	forget_hidden(e);
 	sqlite3_close(e->db);
 	free(e->path);
@@ -357,7 +361,7 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 	   data version hold (bind_scope.c); a ROLLBACK takes the cookie back to an earlier
 	   value, which a later CREATE or ALTER can reach again with other tables: so anything
 	   run here (DDL, transactions, ATTACH, PRAGMA) forgets them. */
-	scope_tabs_check(e, 1);
+	bind_scope_tabs_check(e, 1);
 	print_free(pr);
 	ast_free(ast);
 	return s;
@@ -438,4 +442,17 @@ SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *er
 void engine_settings(const Engine *e, SBuf *out)
 {
 	setting_show_all(&engine_settings_table, e, out);
+}
+
+/* ---- :enum (the mappings live in enum.c) ---- */
+
+SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err)
+{
+	return enum_list(e, out, err);
+}
+
+SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err)
+{
+	return enum_forget(e, table, column, literal, n, err);
 }

@@ -22,6 +22,8 @@
  * is stored nowhere: the comparison is NULL for this statement (rows that depend on it are
  * not returned), with a warning.
  */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
 
 #include <jansson.h>
@@ -83,7 +85,7 @@ static const CatColumn *enum_column(Exec *ex, int b, const Expr *col, char **tab
 	ScopeItem *it = &ex->blocks[blk].items[i];
 	if (it->kind != IT_TABLE)
 		return NULL;
-	const CatColumn *cc = scope_catalog(ex, it->table, ast_name_value(ex->a, col->name));
+	const CatColumn *cc = bind_scope_catalog(ex, it->table, ast_name_value(ex->a, col->name));
 	if (!cc || !cc->is_enum)
 		return NULL;
 	*table = it->table;
@@ -682,7 +684,7 @@ void enum_show(Exec *ex, SBuf *out)
 {
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
-		char *s = show_expr(ex, c->orig);
+		char *s = plan_show_expr(ex, c->orig);
 		sb_printf(out, "enum: %s\n", s);
 		free(s);
 		for (int k = 0; k < c->nlits; k++) {
@@ -720,7 +722,7 @@ void enum_show(Exec *ex, SBuf *out)
 			sb_free(&q);
 		}
 		if (c->rewritten) {
-			char *r = show_expr(ex, *c->slot);
+			char *r = plan_show_expr(ex, *c->slot);
 			sb_printf(out, "  becomes %s\n", r);
 			free(r);
 		}
@@ -741,7 +743,7 @@ static int map_exists(sqlite3 *db)
 	return found;
 }
 
-SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err)
+SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 {
 	if (!map_exists(e->db)) {
 		sb_puts(out, "no ENUM mappings stored\n");
@@ -779,7 +781,7 @@ SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err)
 	return SUQL_OK;
 }
 
-SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+SuqlStatus enum_forget(Engine *e, const char *table, const char *column,
                               const char *literal, long *n, SuqlErr *err)
 {
 	*n = 0;

@@ -3,7 +3,7 @@
  *
  *   bind          blocks, names, free-text occurrences, ENUM comparisons (bind.c)
  *   look up       ENUM literals in suql_enum_map (enum.c)
- *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_mutate)
+ *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_occ_mutate)
  *   validate      the statement is prepared once, in read-only mode under the authorizer,
  *                 so a mistake is reported at its place in the user's text before anything
  *   plan          counts and the worst case, before any call (plan.c, plan_block.c)
@@ -19,6 +19,8 @@
  * runs as it is, with nothing shown but its rows (and the SQL it became, when it used a
  * SUQL form).
  */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
 
 #include "sql/lex.h"
@@ -137,7 +139,7 @@ static char *sig_label(Exec *ex, int sig)
 {
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig == sig)
-			return show_expr(ex, ex->occ[i].orig);
+			return plan_show_expr(ex, ex->occ[i].orig);
 	const Sig *s = &ex->sigs[sig];
 	if (s->kind == FT_SUMMARY)
 		return xstrdup("summary(...)");
@@ -187,7 +189,7 @@ SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size
 			at = (long)src;
 		}
 	}
-	SuqlStatus s = exec_name_error(db, msg, sql, len, at, tl, err);
+	SuqlStatus s = exec_hint_name_error(db, msg, sql, len, at, tl, err);
 	free(msg);
 	return s;
 }
@@ -215,7 +217,7 @@ static void exec_free(Exec *ex)
 		free(b->with);
 		free(b->colref);
 		for (int k = 0; k < b->nunits; k++)
-			unit_free(&b->units[k]);
+			plan_unit_free(&b->units[k]);
 		free(b->units);
 		free(b->acount);
 	}
@@ -226,7 +228,7 @@ static void exec_free(Exec *ex)
 	}
 	free(ex->occ);
 	for (int i = 0; i < ex->nsigs; i++)
-		sig_free(&ex->sigs[i]);
+		memo_sig_free(&ex->sigs[i]);
 	free(ex->sigs);
 	for (int i = 0; i < ex->nenums; i++)
 		enum_free(&ex->enums[i]);
@@ -277,7 +279,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 			   that finally runs may read a temp table instead) */
 			const char *tab = sqlite3_column_table_name(st, i);
 			const char *col = sqlite3_column_origin_name(st, i);
-			const CatColumn *cc = tab && col ? scope_catalog(ex, tab, col) : NULL;
+			const CatColumn *cc = tab && col ? bind_scope_catalog(ex, tab, col) : NULL;
 			ex->collist[i] = cc && cc->is_array;
 		}
 	}
@@ -326,7 +328,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK)
 		s = enum_lookup(ex, err);
 	if (s == SUQL_OK)
-		bind_mutate(ex);
+		bind_occ_mutate(ex);
 	if (s == SUQL_OK)
 		s = validate(ex, err);
 	Stmt *st = ast->stmt;
@@ -342,7 +344,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
 		           ex->set.optimize != OPT_PASSAGE;
 		if (s == SUQL_OK && over) {
-			show_plan(ex, &ex->plan);
+			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
 			if (ex->expect_total < ex->worst_total)
 				s = err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
@@ -362,7 +364,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			enum_rewrite(ex, 0);
 			if (ex->set.optimize != OPT_OFF)
 				plan_exec(ex);
-			show_plan(ex, &ex->plan);
+			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
 		}
 		if (s == SUQL_OK && ex->set.optimize != OPT_OFF) {
@@ -370,10 +372,10 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
 				Block *b = &ex->blocks[order[i]];
 				if (b->planned)
-					s = ex->set.optimize == OPT_PASSAGE ? passage_block(ex, b, err)
-					                                    : walk_block(ex, b, err);
+					s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
+					                                    : exec_walk_block(ex, b, err);
 				if (s == SUQL_OK && b->exec && b->core && !b->correlated)
-					s = final_ahead(ex, b, err);
+					s = exec_final_ahead(ex, b, err);
 			}
 			free(order);
 		}
@@ -391,7 +393,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		report(ex, sink->plan, &ex->plan);
 	}
 	if (s == SUQL_OK)
-		s = final_run(ex, err);
+		s = exec_final_run(ex, err);
 	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
 		/* the cap stopped the statement while it ran: what was spent is spent */
 		long sent = llm_stats_statement(e->llm)->total.requests;
@@ -409,7 +411,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
-		show_counters(ex, &c);
+		plan_show_counters(ex, &c);
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
@@ -418,4 +420,133 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	e->cur = outer;
 	exec_free(ex);
 	return s;
+}
+
+/* ---- statements the planner and the executor build and run ---- */
+
+Expr *exec_and(Arena *a, Expr *l, Expr *r)
+{
+	if (!l)
+		return r;
+	if (!r)
+		return l;
+	return ast_binary(a, OP_AND, l, r);
+}
+
+void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias)
+{
+	if (!*l)
+		*l = arena_alloc(a, sizeof **l);
+	ResultList *r = *l;
+	if (r->n == r->cap) {
+		int nc = r->cap ? r->cap * 2 : 8;
+		ResultCol **v = arena_alloc(a, (size_t)nc * sizeof *v);
+		if (r->n)
+			memcpy(v, r->items, (size_t)r->n * sizeof *v);
+		r->items = v;
+		r->cap = nc;
+	}
+	ResultCol *c = arena_alloc(a, sizeof *c);
+	c->expr = e;
+	if (alias)
+		c->alias = ast_name_make(a, alias);
+	r->items[r->n++] = c;
+}
+
+/* A SELECT over block b's FROM, with the WITH clauses in scope of the block. */
+Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order)
+{
+	Arena *a = ex->a;
+	Select *s = arena_alloc(a, sizeof *s);
+	SelectCore *c = arena_alloc(a, sizeof *c);
+	c->kind = CORE_SELECT;
+	c->cols = cols;
+	c->from = b->core ? b->core->from : NULL;
+	c->where = where;
+	s->ncore = s->capcore = 1;
+	s->cores = arena_alloc(a, sizeof *s->cores);
+	s->cores[0] = c;
+	s->ops = arena_alloc(a, sizeof *s->ops);
+	s->order = order;
+	if (b->nwith) {
+		With *w = arena_alloc(a, sizeof *w);
+		int total = 0;
+		for (int i = 0; i < b->nwith; i++)
+			total += b->with[i]->n;
+		w->items = arena_alloc(a, (size_t)(total ? total : 1) * sizeof *w->items);
+		/* outer clauses first; a name defined again further in hides the outer one */
+		for (int i = 0; i < b->nwith; i++) {
+			w->recursive |= b->with[i]->recursive;
+			for (int k = 0; k < b->with[i]->n; k++) {
+				Cte *cte = b->with[i]->items[k];
+				if (cte->select == b->sel)
+					continue;   /* the block's own definition */
+				int hidden = 0;
+				for (int j = i + 1; j < b->nwith && !hidden; j++)
+					for (int m = 0; m < b->with[j]->n && !hidden; m++)
+						hidden = ast_name_eq(b->with[j]->items[m]->name, cte->name);
+				if (!hidden)
+					w->items[w->n++] = cte;
+			}
+		}
+		w->cap = total;
+		if (w->n)
+			s->with = w;
+	}
+	return s;
+}
+
+/* Budget phase: every block's WHERE printed relaxed (see above). */
+static int relax_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Exec *ex = ctx;
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (b->core && b->core->where == e && b->relaxed_set) {
+			if (b->relaxed == e)
+				return 0;   /* nothing to drop: printed as it is */
+			if (b->relaxed)
+				print_expr(pr, b->relaxed);
+			else
+				print_raw(pr, "1");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+char *exec_print_select(Exec *ex, Select *s)
+{
+	PrintHooks hk = {ex, relax_hook, NULL};
+	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
+	                        ex->ast->src_off);
+	print_select(pr, s);
+	char *t = print_steal(pr);
+	print_free(pr);
+	return t;
+}
+
+void exec_bound(Exec *ex, int on)
+{
+	ex->e->steps_left = on ? EXEC_COUNT_STEPS / 1000 : 0;
+}
+
+long long exec_count(Exec *ex, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long n = -1;
+	int saved = ex->counting;
+	ex->counting = 1;   /* functions answer NULL without calling anything */
+	exec_bound(ex, 1);
+	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		else if (rc == SQLITE_INTERRUPT && ex->e->steps_left == 0 && !suql_interrupted)
+			n = EXEC_COUNT_CUT;
+		sqlite3_finalize(st);
+	}
+	exec_bound(ex, 0);
+	ex->counting = saved;
+	return n;
 }

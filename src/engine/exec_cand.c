@@ -16,7 +16,7 @@
 
 /* ---- the candidate statement ---- */
 
-void cand_ids(Walk *w)
+void exec_cand_ids(Walk *w)
 {
 	Exec *ex = w->ex;
 	Block *b = w->b;
@@ -30,7 +30,7 @@ void cand_ids(Walk *w)
 	}
 }
 
-int cand_arg(Walk *w, Expr *e)
+int exec_cand_arg(Walk *w, Expr *e)
 {
 	for (int i = 0; i < w->narg; i++)
 		if (w->args[i] == e || ast_expr_equal(w->args[i], e))
@@ -40,7 +40,7 @@ int cand_arg(Walk *w, Expr *e)
 	return w->narg++;
 }
 
-char *cand_sql(Walk *w, int with_args)
+char *exec_cand_sql(Walk *w, int with_args)
 {
 	Exec *ex = w->ex;
 	ResultList *cols = NULL;
@@ -78,10 +78,10 @@ static void grow(Walk *w)
 	w->sqlv = xrealloc(w->sqlv, c * ((size_t)w->u->nsqlcols + 1));
 }
 
-SuqlStatus cand_load(Walk *w, SuqlErr *err)
+SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = cand_sql(w, !w->b->identity);
+	char *sql = exec_cand_sql(w, !w->b->identity);
 	free(w->u->sql);
 	w->u->sql = sql;
 	sqlite3_stmt *st;
@@ -106,8 +106,8 @@ SuqlStatus cand_load(Walk *w, SuqlErr *err)
 		for (int i = 0; i < w->u->nsqlcols; i++) {
 			int k = leafc0 + i;
 			w->sqlv[c * w->u->nsqlcols + i] =
-				sqlite3_column_type(st, k) == SQLITE_NULL ? -1
-				: sqlite3_column_double(st, k) != 0 ? 1 : 0;
+				sqlite3_column_type(st, k) == SQLITE_NULL ? VERDICT_NULL
+				: sqlite3_column_double(st, k) != 0 ? VERDICT_YES : VERDICT_NO;
 		}
 		if (suql_interrupted)
 			break;
@@ -122,7 +122,7 @@ SuqlStatus cand_load(Walk *w, SuqlErr *err)
 
 /* The text of argument a of candidate c: stored, or fetched again by the row's ids. The
    returned text is the caller's (free). NULL: the value is NULL. */
-char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed)
+char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed)
 {
 	*failed = 0;
 	if (!w->b->identity) {
@@ -174,41 +174,16 @@ char *cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *fa
 	return v;
 }
 
-void walk_free(Walk *w)
-{
-	if (!w->b->identity && w->vals)
-		for (long long i = 0; i < w->n * w->narg; i++)
-			free(w->vals[i]);
-	free(w->vals);
-	free(w->lens);
-	free(w->idx);
-	free(w->args);
-	free(w->atom_arg);
-	free(w->ids);
-	free(w->sqlv);
-	free(w->atomv);
-	free(w->state);
-	free(w->fresh);
-	free(w->busy);
-	free(w->score);
-	free(w->order);
-	free(w->pos);
-	free(w->log_pos);
-	free(w->log_call);
-	free(w->log_sent);
-	sqlite3_finalize(w->fetch);
-}
-
-char *walk_sql(Exec *ex, Block *b, Unit *u)
+char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
 {
 	Walk w = {0};
 	w.ex = ex;
 	w.b = b;
 	w.u = u;
-	cand_ids(&w);
+	exec_cand_ids(&w);
 	for (int k = 0; k < u->natoms; k++)
-		cand_arg(&w, ex->occ[u->atoms[k]].arg);
-	char *s = cand_sql(&w, !b->identity);
+		exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
+	char *s = exec_cand_sql(&w, !b->identity);
 	free(w.idx);
 	free(w.args);
 	return s;

@@ -51,7 +51,6 @@ typedef struct Cand {
 	char *text;
 	float *vec;
 	int dim;
-	double dense;
 } Cand;
 
 /* Dense similarity of the candidates at positions [0, k) of order for one question; adds
@@ -183,7 +182,7 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 	return got;
 }
 
-SuqlStatus embed_rerank(Exec *ex, const Unit *u, const int *atom_item, const sqlite3_int64 *ids,
+SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item, const sqlite3_int64 *ids,
                         int nid, const double *score, long long *order, long long n, int *used,
                         SuqlErr *err)
 {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-SuqlStatus final_ahead(Exec *ex, Block *b, SuqlErr *err)
+SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
 	for (int i = 0; i < ex->nocc && st == SUQL_OK; i++) {
@@ -28,7 +28,7 @@ SuqlStatus final_ahead(Exec *ex, Block *b, SuqlErr *err)
 		if (o->block != b->id || o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;
-		st = walk_ahead(ex, b, i, b->core->where, &n, err);
+		st = exec_walk_ahead(ex, b, i, b->core->where, &n, err);
 		ex->cnt.ahead_values += n;
 	}
 	return st;
@@ -229,7 +229,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		sqlite3_stmt *vs;
 		st = exec_prepare(ex, sb_str(&q), &vs, err);
 		if (st == SUQL_OK)
-			st = ft_run_column(ex, o->sig, vs, "reading the rows kept", &ex->cnt.project_values,
+			st = exec_llm_run_column(ex, o->sig, vs, "reading the rows kept", &ex->cnt.project_values,
 			                   err);
 	}
 	/* phase 2: the rows, in order, with the statement's column names */
@@ -266,7 +266,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus final_run(Exec *ex, SuqlErr *err)
+SuqlStatus exec_final_run(Exec *ex, SuqlErr *err)
 {
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];

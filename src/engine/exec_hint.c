@@ -98,7 +98,7 @@ static const char *const COLUMNS_Q =
 	"WHERE s.type IN ('table', 'view') AND s.name NOT LIKE 'suql\\_%' ESCAPE '\\' "
 	"AND s.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY p.name";
 
-SuqlStatus exec_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
+SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
                            long off, size_t tlen, SuqlErr *err)
 {
 	static const char TPFX[] = "no such table: ", CPFX[] = "no such column: ";

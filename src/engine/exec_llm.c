@@ -8,10 +8,10 @@
  *    function of the value alone, so the optimizer and the per-row functions show the model
  *    exactly the same text, and get the same answers.
  *
- *  - ft_run: evaluations (signature, value) in the caller's order, grouped into calls of
+ *  - exec_llm_run: evaluations (signature, value) in the caller's order, grouped into calls of
  *    `batch` candidates with the same signature, handed to llm_run (several in flight at
  *    once, cache first). As each call finishes its results go into the memo and the caller
- *    hears about each evaluation; it may stop the rest (they end cancelled). ft_run_column
+ *    hears about each evaluation; it may stop the rest (they end cancelled). exec_llm_run_column
  *    feeds it the values a statement reads (evaluating ahead, projection last).
  */
 #include "engine/exec_int.h"
@@ -63,7 +63,7 @@ static int by_rank(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out)
+size_t exec_llm_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out)
 {
 	char **p;
 	size_t np = s->list == 0 ? one_text(v, n, &p) : text_passages(v, n, RET_CHUNK, &p);
@@ -72,7 +72,7 @@ size_t ft_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out)
 		free(p);
 		return 0;
 	}
-	size_t budget = (size_t)ex->set.passage_tokens * 4;
+	size_t budget = (size_t)ex->set.passage_tokens * TEXT_BYTES_PER_TOKEN;
 	size_t *order = xmalloc(np * sizeof *order);
 	for (size_t i = 0; i < np; i++)
 		order[i] = i;
@@ -141,7 +141,7 @@ typedef struct Run {
 static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
 {
 	if (s->kind == FT_VERIFY) {
-		mv->verdict = it->unreadable ? -1 : it->verdict ? 1 : 0;
+		mv->verdict = it->unreadable ? VERDICT_NULL : it->verdict ? VERDICT_YES : VERDICT_NO;
 	} else {
 		free(mv->value);
 		free(mv->warning);
@@ -160,9 +160,9 @@ static int tell(Run *r, int i, const MemoVal *mv)
 	for (int k = i; k < r->n && k <= i + DUP_WINDOW; k++) {
 		if (k != i && r->dup_of[k] != i)
 			continue;
-		if (r->reqs[k].state == 1 && k != i)
+		if (r->reqs[k].state == REQ_DONE && k != i)
 			continue;
-		r->reqs[k].state = 1;
+		r->reqs[k].state = REQ_DONE;
 		/* results that arrive with the call that satisfied the caller are still told */
 		if (r->done && r->done(r->ctx, &r->reqs[k], mv))
 			r->stop = 1;
@@ -208,7 +208,7 @@ static int find_dup(Run *r, int i)
 	return -1;
 }
 
-SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err)
+SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err)
 {
 	Run r = {ex, reqs, xmalloc(((size_t)n + 1) * sizeof(int)), n, done, ctx, 0};
 	for (int i = 0; i < n; i++) {
@@ -219,7 +219,7 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 	/* answered already, or nothing to ask */
 	for (int i = 0; i < n && !r.stop; i++) {
 		Req *q = &reqs[i];
-		if (q->state != 0)
+		if (q->state != REQ_TODO)
 			continue;
 		MemoVal *mv = memo_get(ex->memo, q->sig, q->v, q->n);
 		if (mv)
@@ -233,22 +233,22 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 		open[i] = -1;
 	for (int i = 0; i < n && !r.stop && !suql_interrupted; i++) {
 		Req *q = &reqs[i];
-		if (q->state != 0)
+		if (q->state != REQ_TODO)
 			continue;
 		if ((r.dup_of[i] = find_dup(&r, i)) >= 0)
 			continue;
 		const Sig *s = &ex->sigs[q->sig];
 		char **psg;
-		size_t np = ft_passages(ex, s, q->v, q->n, &psg);
+		size_t np = exec_llm_passages(ex, s, q->v, q->n, &psg);
 		if (np == 0) {   /* no text: the answer is unknown, without asking */
 			MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
-			mv->verdict = -1;
+			mv->verdict = VERDICT_NULL;
 			tell(&r, i, mv);
 			continue;
 		}
-		size_t ntok = 0;   /* the candidate's passages, in tokens of about 4 bytes */
+		size_t ntok = 0;   /* the candidate's passages, in estimated tokens */
 		for (size_t k = 0; k < np; k++)
-			ntok += (strlen(psg[k]) + 3) / 4;
+			ntok += TEXT_TOKENS(strlen(psg[k]));
 		int c = open[q->sig];
 		if (c < 0 || calls[c].nreq >= batch ||
 		    (ex->set.batch_tokens > 0 &&
@@ -258,7 +258,7 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 			WCall *w = &calls[c];
 			w->c.kind = s->kind == FT_VERIFY ? LLM_VERIFY : s->kind == FT_ANSWER ? LLM_ANSWER
 			                                                                   : LLM_SUMMARY;
-			w->c.shape = sig_shape(s);
+			w->c.shape = memo_sig_shape(s);
 			w->c.question = s->question;
 			w->c.op = s->op;
 			w->c.expected = (const char *const *)s->expected;
@@ -303,10 +303,10 @@ SuqlStatus ft_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr
 		free(cp);
 	}
 	for (int i = 0; i < n; i++) {
-		if (reqs[i].state == 0)
-			reqs[i].state = 2;   /* stopped before it was answered */
-		else if (r.dup_of[i] >= 0 && reqs[r.dup_of[i]].state == 1)
-			reqs[i].state = 1;
+		if (reqs[i].state == REQ_TODO)
+			reqs[i].state = REQ_CANCELLED;   /* stopped before it was answered */
+		else if (r.dup_of[i] >= 0 && reqs[r.dup_of[i]].state == REQ_DONE)
+			reqs[i].state = REQ_DONE;
 	}
 	for (int i = 0; i < ncalls; i++) {
 		WCall *w = &calls[i];
@@ -330,7 +330,7 @@ static int one_done(void *ctx, Req *r, const MemoVal *mv)
 	return 0;
 }
 
-SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, SuqlErr *err)
+SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, SuqlErr *err)
 {
 	Req q = {0};
 	q.sig = sig;
@@ -339,13 +339,13 @@ SuqlStatus ft_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out, Suq
 	const MemoVal *got = NULL;
 	int saved = ex->in_fn;
 	ex->in_fn = 1;   /* calls made on demand are counted as such (call_done) */
-	SuqlStatus st = ft_run(ex, &q, 1, one_done, &got, err);
+	SuqlStatus st = exec_llm_run(ex, &q, 1, one_done, &got, err);
 	ex->in_fn = saved;
 	*out = (MemoVal *)got;
 	return st;
 }
 
-SuqlStatus ft_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, long long *nvals,
+SuqlStatus exec_llm_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, long long *nvals,
                          SuqlErr *err)
 {
 	char **v = NULL;
@@ -372,7 +372,7 @@ SuqlStatus ft_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what, 
 			reqs[i].v = v[i];
 			reqs[i].n = len[i];
 		}
-		r = ft_run(ex, reqs, (int)n, NULL, NULL, err);
+		r = exec_llm_run(ex, reqs, (int)n, NULL, NULL, err);
 		free(reqs);
 	}
 	*nvals += n;

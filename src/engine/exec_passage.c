@@ -24,7 +24,7 @@ typedef struct PsgAsk {
 static int psg_done(void *ctx, Req *r, const MemoVal *mv)
 {
 	signed char *pass = ctx;
-	if (mv->verdict == 1)
+	if (mv->verdict == VERDICT_YES)
 		pass[r->tag] = 1;
 	else if (pass[r->tag] < 0)
 		pass[r->tag] = 0;
@@ -39,11 +39,11 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 	w.u = u;
 	w.stop_pos = -1;
 	w.need = -1;
-	cand_ids(&w);
+	exec_cand_ids(&w);
 	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
 	for (int k = 0; k < u->natoms; k++)
-		w.atom_arg[k] = cand_arg(&w, ex->occ[u->atoms[k]].arg);
-	SuqlStatus st = cand_load(&w, err);
+		w.atom_arg[k] = exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
+	SuqlStatus st = exec_cand_load(&w, err);
 	u->rows = w.n;
 	w.order = xmalloc(((size_t)w.n + 1) * sizeof *w.order);
 	long long k_limit = b->limit >= 0 ? PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1) : -1;
@@ -64,11 +64,10 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 		double prior;
 		free(w.score);
 		w.score = NULL;
-		st = rank_candidates(&w1, &prior, err);
+		st = exec_rank_candidates(&w1, &prior, err);
 		w.score = w1.score;   /* w1.order is w.order: ranked in place */
 		free(u->rank_note);
 		u->rank_note = one.rank_note;
-		u->ranking = one.ranking;
 		memset(pass, -1, (size_t)w.n + 1);
 		PsgAsk *asks = NULL;
 		long nask = 0, cap = 0;
@@ -82,7 +81,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 			long long c = w.order[p];
 			size_t len;
 			int failed;
-			char *v = cand_value(&w, c, w.atom_arg[k], &len, err, &failed);
+			char *v = exec_cand_value(&w, c, w.atom_arg[k], &len, err, &failed);
 			if (failed) {
 				st = SUQL_ERROR;
 				break;
@@ -90,7 +89,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 			if (!v)
 				continue;
 			char **ps;
-			size_t np = ft_passages(ex, &ex->sigs[o->sig], v, len, &ps);
+			size_t np = exec_llm_passages(ex, &ex->sigs[o->sig], v, len, &ps);
 			for (size_t i = 0; i < np; i++) {
 				if (k_limit >= 0 && nask >= k_limit) {
 					free(ps[i]);
@@ -116,7 +115,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 			}
 			int saved = ex->set.batch;
 			ex->set.batch = 1;   /* one passage, one call */
-			st = ft_run(ex, reqs, (int)nask, psg_done, pass, err);
+			st = exec_llm_run(ex, reqs, (int)nask, psg_done, pass, err);
 			ex->set.batch = saved;
 			free(reqs);
 		}
@@ -129,7 +128,7 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 				continue;
 			size_t len;
 			int failed;
-			char *v = cand_value(&w, c, w.atom_arg[k], &len, err, &failed);
+			char *v = exec_cand_value(&w, c, w.atom_arg[k], &len, err, &failed);
 			if (failed) {
 				st = SUQL_ERROR;
 				break;
@@ -137,18 +136,18 @@ static SuqlStatus passage_unit(Exec *ex, Block *b, Unit *u, SuqlErr *err)
 			if (!v)
 				continue;
 			MemoVal *mv = memo_put(ex->memo, o->sig, v, len);
-			if (mv->verdict != 1)
+			if (mv->verdict != VERDICT_YES)
 				mv->verdict = pass[c];
 			u->examined++;
 			free(v);
 		}
 	}
 	free(pass);
-	walk_free(&w);
+	exec_walk_free(&w);
 	return st;
 }
 
-SuqlStatus passage_block(Exec *ex, Block *b, SuqlErr *err)
+SuqlStatus exec_passage_block(Exec *ex, Block *b, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
 	for (int i = 0; i < b->nunits && st == SUQL_OK; i++)

@@ -99,7 +99,7 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 		for (long long c = 0; c < w->n && st == SUQL_OK; c++) {
 			size_t len;
 			int failed;
-			char *v = cand_value(w, c, w->atom_arg[k], &len, err, &failed);
+			char *v = exec_cand_value(w, c, w->atom_arg[k], &len, err, &failed);
 			if (failed) {
 				st = SUQL_ERROR;
 				break;
@@ -152,7 +152,7 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err)
+SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
@@ -211,7 +211,7 @@ SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err)
 		item[k] = o->arg_indexed && w->b->identity ? o->arg_item : -1;
 	}
 	int dense = 0;
-	SuqlStatus est = embed_rerank(ex, w->u, item, w->ids, w->nid, w->score, w->order, w->n,
+	SuqlStatus est = exec_embed_rerank(ex, w->u, item, w->ids, w->nid, w->score, w->order, w->n,
 	                              &dense, err);
 	free(item);
 	if (est != SUQL_OK) {
@@ -221,7 +221,6 @@ SuqlStatus rank_candidates(Walk *w, double *prior, SuqlErr *err)
 	if (dense)
 		sb_printf(&note, ", the top %d again with embeddings (%s)", EMBED_TOP,
 		          llm_embed_model(ex->llm));
-	w->u->ranking = 1;
 	free(w->u->rank_note);
 	w->u->rank_note = sb_steal(&note);
 	*prior = p;

@@ -5,7 +5,7 @@
  * (exec_rank.c). The unit's tree judges each candidate in three-valued logic.
  *
  * Then waves: each takes undecided candidates from the front, asks each one's next atom
- * (short-circuit over the unit's tree), and runs the asks through ft_run, batched and
+ * (short-circuit over the unit's tree), and runs the asks through exec_llm_run, batched and
  * several at once. As results come in, candidates are decided; once enough rows passed
  * (LIMIT + OFFSET: counted from the front in an ordered walk, any distinct rows otherwise)
  * the calls still pending are cancelled. A wave is sized from the rows still needed and
@@ -64,66 +64,29 @@ static int rowset_add(RowSet *s, uint64_t h)
 }
 
 
-/* ---- the tree ---- */
-
-static int eval_node(const Unit *u, int n, const signed char *sqlv, const signed char *av,
-                     int *next)
+void exec_walk_free(Walk *w)
 {
-	const TNode *t = &u->nodes[n];
-	switch (t->kind) {
-	case TN_TRUE:
-		return 1;
-	case TN_SQL: {
-		int v = sqlv[t->col];
-		return v < 0 ? 2 : v;
-	}
-	case TN_ATOM: {
-		int v = av[t->occ];
-		if (v == -2) {
-			if (*next < 0)
-				*next = t->occ;
-			return 3;
-		}
-		return v < 0 ? 2 : v;
-	}
-	case TN_NOT: {
-		int v = eval_node(u, t->kids[0], sqlv, av, next);
-		return v == 1 ? 0 : v == 0 ? 1 : v;
-	}
-	case TN_AND:
-	case TN_OR: {
-		int and = t->kind == TN_AND;
-		int any_u = 0, any_n = 0, first = -1;
-		for (int i = 0; i < t->nkids; i++) {
-			int nx = -1;
-			int v = eval_node(u, t->kids[i], sqlv, av, &nx);
-			if (v == (and ? 0 : 1))
-				return v;   /* decided whatever the rest says */
-			if (v == 3) {
-				any_u = 1;
-				if (first < 0)
-					first = nx;
-			}
-			if (v == 2)
-				any_n = 1;
-		}
-		if (any_u) {
-			if (*next < 0)
-				*next = first;
-			return 3;
-		}
-		return any_n ? 2 : and ? 1 : 0;
-	}
-	}
-	return 2;
-}
-
-int unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, int *next)
-{
-	*next = -1;
-	if (u->nnodes == 0)
-		return 1;
-	return eval_node(u, 0, sqlv, atomv, next);
+	if (!w->b->identity && w->vals)
+		for (long long i = 0; i < w->n * w->narg; i++)
+			free(w->vals[i]);
+	free(w->vals);
+	free(w->lens);
+	free(w->idx);
+	free(w->args);
+	free(w->atom_arg);
+	free(w->ids);
+	free(w->sqlv);
+	free(w->atomv);
+	free(w->state);
+	free(w->fresh);
+	free(w->busy);
+	free(w->score);
+	free(w->order);
+	free(w->pos);
+	free(w->log_pos);
+	free(w->log_call);
+	free(w->log_sent);
+	sqlite3_finalize(w->fetch);
 }
 
 /* ---- the waves ---- */
@@ -154,8 +117,8 @@ static long long have(const Walk *w)
 
 static int enough(Walk *w)
 {
-	while (w->front < w->n && w->state[w->order[w->front]] >= 0) {
-		if (w->state[w->order[w->front]] == 1) {
+	while (w->front < w->n && w->state[w->order[w->front]] != CAND_UNDECIDED) {
+		if (w->state[w->order[w->front]] == CAND_PASSED) {
 			w->front_pass++;
 			if (w->b->ordered && w->front_pass == w->need && w->stop_pos < 0)
 				w->stop_pos = w->front;
@@ -167,15 +130,16 @@ static int enough(Walk *w)
 
 static void decide(Walk *w, long long c)
 {
-	if (w->state[c] >= 0)
+	if (w->state[c] != CAND_UNDECIDED)
 		return;
 	int next;
-	int v = unit_eval(w->u, w->sqlv + c * w->u->nsqlcols, w->atomv + c * w->u->natoms, &next);
-	if (v == 3)
+	Tri v = plan_unit_eval(w->u, w->sqlv + c * w->u->nsqlcols, w->atomv + c * w->u->natoms,
+	                       &next);
+	if (v == TRI_UNDECIDED)
 		return;
-	w->state[c] = v == 1 ? 1 : v == 2 ? 2 : 0;
+	w->state[c] = v == TRI_TRUE ? CAND_PASSED : v == TRI_NULL ? CAND_NULL : CAND_FAILED;
 	w->ndecided++;
-	if (v != 1)
+	if (v != TRI_TRUE)
 		return;
 	w->passes++;
 	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)))
@@ -193,6 +157,18 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
 	return enough(w);
 }
 
+/* Wave sizing. A walk that needs every row asks WAVE_ALL candidates at a time (or a full
+   wave, when that is more). Otherwise the pass rate is estimated as (passed + w * prior) /
+   (decided + w), w = WAVE_PRIOR_WEIGHT: the prior counts as w candidates already decided,
+   so the first waves follow it and later ones what was seen. It is never taken below
+   WALK_EXPECT_RATE, the rate the budget check assumes. The prior is WAVE_PRIOR for
+   candidates in structured order, and the share of candidates the ranking found matching
+   for ranked ones (WAVE_PRIOR_RANKED_MIN when it found none). */
+#define WAVE_ALL 4096
+#define WAVE_PRIOR_WEIGHT 2.0
+#define WAVE_PRIOR 0.3
+#define WAVE_PRIOR_RANKED_MIN 0.05
+
 /* How many candidates the next wave asks about: enough to find the rest rows still
    needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
    maxwave (a call's batch times the calls in flight). */
@@ -200,17 +176,18 @@ static long long wave_size(long long rest, long long seen_pass, long long seen_d
                            double prior, long long maxwave)
 {
 	if (rest < 0)
-		return 4096 > maxwave ? 4096 : maxwave;
-	double rate = (seen_pass + 2 * prior) / (seen_dec + 2.0);
-	if (rate < 0.02)
-		rate = 0.02;
+		return WAVE_ALL > maxwave ? WAVE_ALL : maxwave;
+	double rate = ((double)seen_pass + WAVE_PRIOR_WEIGHT * prior) /
+	              ((double)seen_dec + WAVE_PRIOR_WEIGHT);
+	if (rate < WALK_EXPECT_RATE)
+		rate = WALK_EXPECT_RATE;
 	long long want = (long long)ceil((double)rest / rate);
 	if (want > maxwave)
 		want = maxwave;
 	return want < 1 ? 1 : want;
 }
 
-long long walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
+long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                           long long per_call)
 {
 	if (natoms < 1)
@@ -237,7 +214,7 @@ long long walk_worst_calls(long long n, long long need, int natoms, long long ma
 	return calls;
 }
 
-long long walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+long long exec_walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
                             long long per_call, double rate)
 {
 	if (natoms < 1)
@@ -245,7 +222,7 @@ long long walk_expect_calls(long long n, long long need, int natoms, long long m
 	if (per_call < 1)
 		per_call = 1;
 	if (need < 0)
-		return walk_worst_calls(n, need, natoms, maxwave, per_call);
+		return exec_walk_worst_calls(n, need, natoms, maxwave, per_call);
 	long long calls = 0, asked = 0, have = 0;
 	while (asked < n && have < need) {
 		long long want = wave_size(need - have, (long long)(rate * (double)asked), asked, rate,
@@ -281,12 +258,12 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 		long long progress = 0;
 		for (long long p = w->front; p < w->n && nreq < want; p++) {
 			long long c = w->order[p];
-			if (w->state[c] >= 0 || w->busy[c])
+			if (w->state[c] != CAND_UNDECIDED || w->busy[c])
 				continue;
 			/* a row an earlier unit found passes here too */
 			if (w->b->identity && w->found->n &&
 			    rowset_has(w->found, row_hash(w->ids + c * w->nid, w->nid))) {
-				w->state[c] = 1;
+				w->state[c] = CAND_PASSED;
 				w->ndecided++;
 				w->passes++;
 				progress++;
@@ -294,8 +271,9 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 			}
 			for (;;) {
 				int k;
-				int v = unit_eval(u, w->sqlv + c * u->nsqlcols, w->atomv + c * u->natoms, &k);
-				if (v != 3) {
+				Tri v = plan_unit_eval(u, w->sqlv + c * u->nsqlcols, w->atomv + c * u->natoms,
+				                       &k);
+				if (v != TRI_UNDECIDED) {
 					decide(w, c);
 					progress++;
 					break;
@@ -303,7 +281,7 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 				const Occ *o = &ex->occ[u->atoms[k]];
 				size_t len;
 				int failed;
-				char *val = cand_value(w, c, w->atom_arg[k], &len, err, &failed);
+				char *val = exec_cand_value(w, c, w->atom_arg[k], &len, err, &failed);
 				if (failed) {
 					free(reqs);
 					for (long i = 0; i < nwv; i++)
@@ -312,7 +290,7 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 					return SUQL_ERROR;
 				}
 				if (!val) {
-					w->atomv[c * u->natoms + k] = -1;   /* NULL text: unknown */
+					w->atomv[c * u->natoms + k] = VERDICT_NULL;   /* NULL text: unknown */
 					continue;
 				}
 				MemoVal *mv = o->sig >= 0 ? memo_get(ex->memo, o->sig, val, len) : NULL;
@@ -340,9 +318,9 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 		long long decided_before = w->ndecided;
 		if (nreq > 0) {
 			w->wave++;
-			st = ft_run(ex, reqs, nreq, on_done, w, err);
+			st = exec_llm_run(ex, reqs, nreq, on_done, w, err);
 			for (int i = 0; i < nreq; i++)
-				if (reqs[i].state == 2)
+				if (reqs[i].state == REQ_CANCELLED)
 					w->busy[reqs[i].tag] = 0;   /* cancelled: still undecided */
 		}
 		seen_dec += w->ndecided - decided_before;
@@ -362,7 +340,7 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 
 /* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
 
-SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
+SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
 {
 	const Occ *o = &ex->occ[occ];
 	if (o->sig < 0)
@@ -377,7 +355,7 @@ SuqlStatus walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals
 	free(sql);
 	if (r != SUQL_OK)
 		return r;
-	return ft_run_column(ex, o->sig, st, "reading the rows that pass WHERE", nvals, err);
+	return exec_llm_run_column(ex, o->sig, st, "reading the rows that pass WHERE", nvals, err);
 }
 
 /* ---- a block ---- */
@@ -393,7 +371,7 @@ static void find_stop(Walk *w, long long found_before)
 	long long want = w->global ? w->need - found_before : w->need, got = 0;
 	for (long long p = 0; p < w->n && w->stop_pos < 0 && want > 0; p++) {
 		long long c = w->order[p];
-		got += w->global ? w->fresh[c] : w->state[c] == 1;
+		got += w->global ? w->fresh[c] : w->state[c] == CAND_PASSED;
 		if (got >= want)
 			w->stop_pos = p;
 	}
@@ -433,27 +411,27 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	w.stop_pos = -1;
 	w.need = b->limit;
 	w.global = !b->ordered && b->identity && w.need >= 0;
-	cand_ids(&w);
+	exec_cand_ids(&w);
 	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
 	for (int k = 0; k < u->natoms; k++)
-		w.atom_arg[k] = cand_arg(&w, ex->occ[u->atoms[k]].arg);
+		w.atom_arg[k] = exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
-		st = walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+		st = exec_walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
 	if (st == SUQL_OK)
-		st = cand_load(&w, err);
+		st = exec_cand_load(&w, err);
 	if (st != SUQL_OK) {
-		walk_free(&w);
+		exec_walk_free(&w);
 		return st;
 	}
 	u->rows = w.n;
 	size_t n1 = (size_t)w.n + 1;
 	w.atomv = xmalloc(n1 * ((size_t)u->natoms + 1));
-	memset(w.atomv, -2, n1 * ((size_t)u->natoms + 1));
+	memset(w.atomv, VERDICT_UNASKED, n1 * ((size_t)u->natoms + 1));
 	w.state = xmalloc(n1);
-	memset(w.state, -1, n1);
+	memset(w.state, CAND_UNDECIDED, n1);
 	w.fresh = xcalloc(n1, 1);
 	long long found_before = (long long)found->n;
 	w.busy = xcalloc(n1, 1);
@@ -461,11 +439,11 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	w.pos = xmalloc(n1 * sizeof *w.pos);
 	for (long long i = 0; i < w.n; i++)
 		w.order[i] = i;
-	double prior = 0.3;
+	double prior = WAVE_PRIOR;
 	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
-		st = rank_candidates(&w, &prior, err);
+		st = exec_rank_candidates(&w, &prior, err);
 		if (prior <= 0)
-			prior = 0.05;
+			prior = WAVE_PRIOR_RANKED_MIN;
 	}
 	for (long long i = 0; i < w.n; i++)
 		w.pos[w.order[i]] = i;
@@ -477,19 +455,19 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	find_stop(&w, found_before);
 	speculation(&w);
 	for (long long c = 0; c < w.n; c++) {
-		int any = w.state[c] >= 0;
+		int any = w.state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)
-			any = w.atomv[c * u->natoms + k] != -2;
+			any = w.atomv[c * u->natoms + k] != VERDICT_UNASKED;
 		u->examined += any;
-		u->accepted += w.state[c] == 1;
-		u->rejected += w.state[c] == 0;
-		u->unknown += w.state[c] == 2;
+		u->accepted += w.state[c] == CAND_PASSED;
+		u->rejected += w.state[c] == CAND_FAILED;
+		u->unknown += w.state[c] == CAND_NULL;
 	}
-	walk_free(&w);
+	exec_walk_free(&w);
 	return st;
 }
 
-SuqlStatus walk_block(Exec *ex, Block *b, SuqlErr *err)
+SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
 {
 	RowSet found = {0};
 	SuqlStatus st = SUQL_OK;

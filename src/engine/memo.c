@@ -12,7 +12,7 @@
  * hash over 8-byte words), so millions of rows cost a few dozen bytes each. The SQL
  * functions read it, the optimizer fills it; it lives for one statement.
  */
-#include "engine/exec_int.h"
+#include "engine/memo_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +135,7 @@ MemoVal *memo_put(Memo *m, int sig, const char *v, size_t n)
 		e->h1 = h1;
 		e->h2 = h2;
 		e->n = n;
-		e->v.verdict = -1;
+		e->v.verdict = VERDICT_NULL;
 		m->n++;
 	}
 	return &e->v;
@@ -143,7 +143,7 @@ MemoVal *memo_put(Memo *m, int sig, const char *v, size_t n)
 
 /* ---- signatures ---- */
 
-void sig_free(Sig *s)
+void memo_sig_free(Sig *s)
 {
 	free(s->question);
 	free(s->op);
@@ -155,7 +155,7 @@ void sig_free(Sig *s)
 	memset(s, 0, sizeof *s);
 }
 
-LlmShape sig_shape(const Sig *s)
+LlmShape memo_sig_shape(const Sig *s)
 {
 	if (s->kind == FT_VERIFY)
 		return LLM_SHAPE_YESNO;
@@ -182,12 +182,12 @@ static char *sig_key(const Sig *s)
 	return sb_steal(&b);
 }
 
-int sig_intern(Exec *ex, Sig *s)
+int memo_sig_intern(Exec *ex, Sig *s)
 {
 	s->key = sig_key(s);
 	for (int i = 0; i < ex->nsigs; i++) {
 		if (strcmp(ex->sigs[i].key, s->key) == 0) {
-			sig_free(s);
+			memo_sig_free(s);
 			return i;
 		}
 	}

@@ -1,10 +1,37 @@
 /*
- * plan_block.c: the decisions per block and for the statement (see plan.c for the units):
- * which blocks are walked, laziness under LIMIT and the order of the walk, the plan of every
- * occurrence outside WHERE, the order of a unit's atoms (cost x selectivity), the counts
- * that bound the calls, and the worst case compared with the budget.
+ * plan.c: the optimizer's plan for each SELECT block: which blocks are walked, laziness
+ * under LIMIT and the order of the walk, the plan of every occurrence outside WHERE, the
+ * order of a unit's atoms (cost x selectivity), the counts that bound the calls, and the
+ * worst case compared with the budget (plan_unit.c makes the units, plan_show.c writes
+ * the plan).
+ *
+ * A block's WHERE is read as its AND/OR/NOT skeleton over leaves. A leaf is structured
+ * (SQLite evaluates it: no free text of this block in it), a verify atom of the block, or
+ * a free-text leaf (free text of the block inside something larger, e.g. a typed answer
+ * compared with a date: its calls are evaluated for every candidate, then SQLite evaluates
+ * it). The skeleton becomes an OR of ANDs (DNF, NOT pushed to the leaves), each AND a
+ * *unit*: its structured literals make one SQLite statement listing the unit's candidates,
+ * its atoms are tried per candidate, cheapest and most selective first. Past the size cap
+ * (dnf_cap conjuncts) the block is one unit holding the whole tree, judged per candidate
+ * with short-circuit, and the candidates are the rows that satisfy the tree's top-level
+ * structured conjuncts.
+ *
+ * Before any call the budget needs the most calls the statement may make: for that, every
+ * block's WHERE is *relaxed* (literals that need the model, or an ENUM literal not yet
+ * classified, are dropped: the OR of what is left of each conjunct can only hold for more
+ * rows), candidate counts are read with count(*) over the relaxed conditions, and the SQL
+ * functions answer NULL without calling anything while they are counted.
+ *
+ * A block is walked lazily (stops early) when its select has LIMIT and no DISTINCT,
+ * GROUP BY, aggregate or window, and its ORDER BY is absent (candidates in relevance order)
+ * or structured (candidates in that order). Occurrences outside WHERE get their own plan:
+ * projection last (the statement's result columns), ahead (every row that passes WHERE:
+ * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
  */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/plan_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +59,7 @@ static int has_occ(Exec *ex, Expr *e)
 static int has_subquery_cb(void *ctx, Expr *e)
 {
 	(void)ctx;
-	if (e->select || (e->kind == EX_FUNC && bind_is_aggregate_name(e)))
+	if (e->select || (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)))
 		return AST_STOP;
 	return AST_CONTINUE;
 }
@@ -181,7 +208,7 @@ static void plan_blocks(Exec *ex)
 		for (int k = 0; k < b->nitems; k++) {
 			ScopeItem *it = &b->items[k];
 			if (it->kind == IT_TABLE && it->ncols == 0)
-				scope_item_columns(ex, b, it);
+				bind_scope_item_columns(ex, b, it);
 			int ok = (it->kind == IT_TABLE && it->rowid) || it->kind == IT_UNNEST ||
 			         (it->kind == IT_FUNC && it->ncols > 0);
 			b->identity &= ok;
@@ -278,7 +305,7 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 	exec_bound(ex, 0);
 	ex->counting = saved;
 	free(sql);
-	double t = n ? sum / n / 4 : 100;
+	double t = n ? sum / n / TEXT_BYTES_PER_TOKEN : 100;   /* bytes to tokens */
 	double cap = ex->set.passage_tokens;
 	return t > cap ? cap : t < 1 ? 1 : t;
 }
@@ -418,7 +445,7 @@ static void budget_counts(Exec *ex)
 		Block *b = &ex->blocks[i];
 		if (!b->exec || !b->core || b->core->kind != CORE_SELECT)
 			continue;
-		plan_units(ex, b, 1);
+		plan_unit_make(ex, b, 1);
 	}
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
@@ -532,12 +559,12 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 				n += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 			} else if (in) {
-				n += walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
+				n += exec_walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
 				                      per_call(ex));
 				e += b->limit >= 0 && o->plan == PL_WALK
-				     ? walk_expect_calls(u->count, b->limit, u->natoms, max_wave(ex),
+				     ? exec_walk_expect_calls(u->count, b->limit, u->natoms, max_wave(ex),
 				                         per_call(ex), WALK_EXPECT_RATE)
-				     : walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
+				     : exec_walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
 				                        per_call(ex));
 			}
 		}
@@ -670,7 +697,7 @@ void plan_exec(Exec *ex)
 		Block *b = &ex->blocks[i];
 		if (!b->planned)
 			continue;
-		plan_units(ex, b, 0);
+		plan_unit_make(ex, b, 0);
 		order_atoms(ex, b);
 	}
 }

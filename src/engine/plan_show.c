@@ -3,14 +3,16 @@
  * Lines are stable, one fact each, so that a reader sees what the optimizer did and a
  * test can read the counts ("llm calls: 3 ...").
  */
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/plan_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define S(n) ((n) == 1 ? "" : "s")
 
-char *show_expr(Exec *ex, const Expr *e)
+char *plan_show_expr(Exec *ex, const Expr *e)
 {
 	Printer *pr = print_new(PRINT_SUQL, NULL, ex->ast->src, ex->ast->src_off);
 	print_expr(pr, e);
@@ -48,7 +50,7 @@ static const char *pos_word(OccPos p)
 
 static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 {
-	char *t = show_expr(ex, o->orig);
+	char *t = plan_show_expr(ex, o->orig);
 	Block *b = o->block >= 0 ? &ex->blocks[o->block] : NULL;
 	sb_printf(out, "%s%s %s: ", indent, pos_word(o->pos), t);
 	free(t);
@@ -86,11 +88,11 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 	else
 		sb_printf(out, "  conjunct %d: %s%lld rows pass its structured part\n", i + 1,
 		          exact ? "" : "at most ", cnt);
-	char *sql = walk_sql(ex, b, u);
+	char *sql = exec_cand_plan_sql(ex, b, u);
 	sb_printf(out, "    sqlite: %s\n", sql);
 	free(sql);
 	for (int k = 0; k < u->nleaf_occ; k++) {
-		char *t = show_expr(ex, ex->occ[u->leaf_occ[k]].orig);
+		char *t = plan_show_expr(ex, ex->occ[u->leaf_occ[k]].orig);
 		sb_printf(out, "    free text inside a condition: %s, for every candidate first\n",
 		          t);
 		free(t);
@@ -100,7 +102,7 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 		          b->dnf_over ? " (as the tree needs them)" : "");
 		for (int k = 0; k < u->natoms; k++) {
 			const Occ *o = &ex->occ[u->atoms[k]];
-			char *t = show_expr(ex, o->orig);
+			char *t = plan_show_expr(ex, o->orig);
 			int neg = 0;
 			double sel = -1, cost = -1;
 			for (int l = 0; l < u->nlits; l++)
@@ -191,7 +193,7 @@ static void show_cost(SBuf *out, const long long *per, long long total)
 		sb_putc(out, ')');
 }
 
-void show_plan(Exec *ex, SBuf *out)
+void plan_show(Exec *ex, SBuf *out)
 {
 	sb_truncate(out, 0);
 	int conc = llm_concurrency(ex->llm);
@@ -339,13 +341,14 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 	if (!t->est_in && !t->est_out)
 		sb_puts(out, t->tokens_in || t->tokens_out ? " (as the endpoint reported them)\n" : "\n");
 	else if (t->est_in == t->tokens_in && t->est_out == t->tokens_out)
-		sb_puts(out, " (estimated at 4 bytes a token: the endpoint reported no usage)\n");
+		sb_printf(out, " (estimated at %d bytes a token: the endpoint reported no usage)\n",
+		          TEXT_BYTES_PER_TOKEN);
 	else
-		sb_printf(out, " (%ld in, %ld out of them estimated at 4 bytes a token: some replies "
-		          "reported no usage)\n", t->est_in, t->est_out);
+		sb_printf(out, " (%ld in, %ld out of them estimated at %d bytes a token: some "
+		          "replies reported no usage)\n", t->est_in, t->est_out, TEXT_BYTES_PER_TOKEN);
 }
 
-void show_counters(Exec *ex, SBuf *out)
+void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
 	show_walks(ex, out);

@@ -1,163 +1,18 @@
 /*
- * plan.c: the optimizer's plan for each SELECT block.
- *
- * A block's WHERE is read as its AND/OR/NOT skeleton over leaves. A leaf is structured
- * (SQLite evaluates it: no free text of this block in it), a verify atom of the block, or
- * a free-text leaf (free text of the block inside something larger, e.g. a typed answer
- * compared with a date: its calls are evaluated for every candidate, then SQLite evaluates
- * it). The skeleton becomes an OR of ANDs (DNF, NOT pushed to the leaves), each AND a
- * *unit*: its structured literals make one SQLite statement listing the unit's candidates,
- * its atoms are tried per candidate, cheapest and most selective first. Past the size cap
- * (dnf_cap conjuncts) the block is one unit holding the whole tree, judged per candidate
- * with short-circuit, and the candidates are the rows that satisfy the tree's top-level
- * structured conjuncts.
- *
- * Before any call the budget needs the most calls the statement may make: for that, every
- * block's WHERE is *relaxed* (literals that need the model, or an ENUM literal not yet
- * classified, are dropped: the OR of what is left of each conjunct can only hold for more
- * rows), candidate counts are read with count(*) over the relaxed conditions, and the SQL
- * functions answer NULL without calling anything while they are counted.
- *
- * A block is walked lazily (stops early) when its select has LIMIT and no DISTINCT,
- * GROUP BY, aggregate or window, and its ORDER BY is absent (candidates in relevance order)
- * or structured (candidates in that order). Occurrences outside WHERE get their own plan:
- * projection last (the statement's result columns), ahead (every row that passes WHERE:
- * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
+ * plan_unit.c: the units of a block's WHERE (see plan.c for the whole plan). The WHERE's
+ * AND/OR/NOT skeleton over its leaves becomes an OR of ANDs (DNF, NOT pushed to the
+ * leaves), each AND a unit whose structured literals list its candidates and whose atoms
+ * are tried per candidate; past dnf_cap conjuncts the block is one unit holding the whole
+ * tree. plan_unit_eval judges a unit's tree for one candidate in three-valued logic.
+ * For the budget, each block's WHERE is relaxed here (what needs the model dropped).
  */
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/plan_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- small helpers shared by the executor's files ---- */
-
-Expr *exec_and(Arena *a, Expr *l, Expr *r)
-{
-	if (!l)
-		return r;
-	if (!r)
-		return l;
-	return ast_binary(a, OP_AND, l, r);
-}
-
-void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias)
-{
-	if (!*l)
-		*l = arena_alloc(a, sizeof **l);
-	ResultList *r = *l;
-	if (r->n == r->cap) {
-		int nc = r->cap ? r->cap * 2 : 8;
-		ResultCol **v = arena_alloc(a, (size_t)nc * sizeof *v);
-		if (r->n)
-			memcpy(v, r->items, (size_t)r->n * sizeof *v);
-		r->items = v;
-		r->cap = nc;
-	}
-	ResultCol *c = arena_alloc(a, sizeof *c);
-	c->expr = e;
-	if (alias)
-		c->alias = ast_name_make(a, alias);
-	r->items[r->n++] = c;
-}
-
-/* A SELECT over block b's FROM, with the WITH clauses in scope of the block. */
-Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order)
-{
-	Arena *a = ex->a;
-	Select *s = arena_alloc(a, sizeof *s);
-	SelectCore *c = arena_alloc(a, sizeof *c);
-	c->kind = CORE_SELECT;
-	c->cols = cols;
-	c->from = b->core ? b->core->from : NULL;
-	c->where = where;
-	s->ncore = s->capcore = 1;
-	s->cores = arena_alloc(a, sizeof *s->cores);
-	s->cores[0] = c;
-	s->ops = arena_alloc(a, sizeof *s->ops);
-	s->order = order;
-	if (b->nwith) {
-		With *w = arena_alloc(a, sizeof *w);
-		int total = 0;
-		for (int i = 0; i < b->nwith; i++)
-			total += b->with[i]->n;
-		w->items = arena_alloc(a, (size_t)(total ? total : 1) * sizeof *w->items);
-		/* outer clauses first; a name defined again further in hides the outer one */
-		for (int i = 0; i < b->nwith; i++) {
-			w->recursive |= b->with[i]->recursive;
-			for (int k = 0; k < b->with[i]->n; k++) {
-				Cte *cte = b->with[i]->items[k];
-				if (cte->select == b->sel)
-					continue;   /* the block's own definition */
-				int hidden = 0;
-				for (int j = i + 1; j < b->nwith && !hidden; j++)
-					for (int m = 0; m < b->with[j]->n && !hidden; m++)
-						hidden = ast_name_eq(b->with[j]->items[m]->name, cte->name);
-				if (!hidden)
-					w->items[w->n++] = cte;
-			}
-		}
-		w->cap = total;
-		if (w->n)
-			s->with = w;
-	}
-	return s;
-}
-
-/* Budget phase: every block's WHERE printed relaxed (see above). */
-static int relax_hook(void *ctx, Printer *pr, const Expr *e)
-{
-	Exec *ex = ctx;
-	for (int i = 0; i < ex->nblocks; i++) {
-		Block *b = &ex->blocks[i];
-		if (b->core && b->core->where == e && b->relaxed_set) {
-			if (b->relaxed == e)
-				return 0;   /* nothing to drop: printed as it is */
-			if (b->relaxed)
-				print_expr(pr, b->relaxed);
-			else
-				print_raw(pr, "1");
-			return 1;
-		}
-	}
-	return 0;
-}
-
-char *exec_print_select(Exec *ex, Select *s)
-{
-	PrintHooks hk = {ex, relax_hook, NULL};
-	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
-	                        ex->ast->src_off);
-	print_select(pr, s);
-	char *t = print_steal(pr);
-	print_free(pr);
-	return t;
-}
-
-void exec_bound(Exec *ex, int on)
-{
-	ex->e->steps_left = on ? EXEC_COUNT_STEPS / 1000 : 0;
-}
-
-long long exec_count(Exec *ex, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long n = -1;
-	int saved = ex->counting;
-	ex->counting = 1;   /* functions answer NULL without calling anything */
-	exec_bound(ex, 1);
-	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		int rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		else if (rc == SQLITE_INTERRUPT && ex->e->steps_left == 0 && !suql_interrupted)
-			n = EXEC_COUNT_CUT;
-		sqlite3_finalize(st);
-	}
-	exec_bound(ex, 0);
-	ex->counting = saved;
-	return n;
-}
 
 /* ---- the skeleton and its leaves ---- */
 
@@ -324,7 +179,7 @@ static int dnf_of(Skel *sk, Expr *e, int neg, Dnf *out, int cap)
 
 /* ---- units ---- */
 
-void unit_free(Unit *u)
+void plan_unit_free(Unit *u)
 {
 	free(u->lits);
 	for (int i = 0; i < u->nnodes; i++)
@@ -440,7 +295,7 @@ static Expr *lit_expr(Exec *ex, const Lit *l, int neg)
 static void build_units(Exec *ex, Block *b, int budget)
 {
 	for (int i = 0; i < b->nunits; i++)
-		unit_free(&b->units[i]);
+		plan_unit_free(&b->units[i]);
 	free(b->units);
 	b->units = NULL;
 	b->nunits = 0;
@@ -516,9 +371,72 @@ static void set_relaxed(Exec *ex, Block *b)
 		b->relaxed = ast_integer(ex->a, 0);   /* no conjunct can hold */
 }
 
-void plan_units(Exec *ex, Block *b, int budget)
+void plan_unit_make(Exec *ex, Block *b, int budget)
 {
 	build_units(ex, b, budget);
 	if (budget)
 		set_relaxed(ex, b);
+}
+
+/* ---- the tree ---- */
+
+static Tri of_verdict(int v)
+{
+	return v < 0 ? TRI_NULL : v ? TRI_TRUE : TRI_FALSE;
+}
+
+static Tri eval_node(const Unit *u, int n, const signed char *sqlv, const signed char *av,
+                     int *next)
+{
+	const TNode *t = &u->nodes[n];
+	switch (t->kind) {
+	case TN_TRUE:
+		return TRI_TRUE;
+	case TN_SQL:
+		return of_verdict(sqlv[t->col]);
+	case TN_ATOM:
+		if (av[t->occ] == VERDICT_UNASKED) {
+			if (*next < 0)
+				*next = t->occ;
+			return TRI_UNDECIDED;
+		}
+		return of_verdict(av[t->occ]);
+	case TN_NOT: {
+		Tri v = eval_node(u, t->kids[0], sqlv, av, next);
+		return v == TRI_TRUE ? TRI_FALSE : v == TRI_FALSE ? TRI_TRUE : v;
+	}
+	case TN_AND:
+	case TN_OR: {
+		Tri decisive = t->kind == TN_AND ? TRI_FALSE : TRI_TRUE;
+		int any_u = 0, any_n = 0, first = -1;
+		for (int i = 0; i < t->nkids; i++) {
+			int nx = -1;
+			Tri v = eval_node(u, t->kids[i], sqlv, av, &nx);
+			if (v == decisive)
+				return v;   /* decided whatever the rest says */
+			if (v == TRI_UNDECIDED) {
+				any_u = 1;
+				if (first < 0)
+					first = nx;
+			}
+			if (v == TRI_NULL)
+				any_n = 1;
+		}
+		if (any_u) {
+			if (*next < 0)
+				*next = first;
+			return TRI_UNDECIDED;
+		}
+		return any_n ? TRI_NULL : t->kind == TN_AND ? TRI_TRUE : TRI_FALSE;
+	}
+	}
+	return TRI_NULL;
+}
+
+Tri plan_unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, int *next)
+{
+	*next = -1;
+	if (u->nnodes == 0)
+		return TRI_TRUE;
+	return eval_node(u, 0, sqlv, atomv, next);
 }

@@ -17,7 +17,9 @@
  *
  * t NULL, or a text with no passages, gives NULL without a call.
  */
+#include "engine/bind_int.h"
 #include "engine/exec_int.h"
+#include "engine/udf_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,7 @@ static Exec *current(sqlite3_context *c)
 static void result_of(sqlite3_context *c, Exec *ex, const Sig *s, MemoVal *mv)
 {
 	if (s->kind == FT_VERIFY) {
-		if (mv->verdict < 0)
+		if (mv->verdict == VERDICT_NULL)
 			sqlite3_result_null(c);
 		else
 			sqlite3_result_int(c, mv->verdict);
@@ -86,13 +88,12 @@ static void evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3
 		v = "";
 	MemoVal *mv = memo_get(ex->memo, sig, v, n);
 	if (!mv && planned) {
-		ex->cnt.lazy_nulls++;
 		sqlite3_result_null(c);
 		return;
 	}
 	if (!mv) {
 		SuqlErr err = {0};
-		SuqlStatus st = ft_one(ex, sig, v, n, &mv, &err);
+		SuqlStatus st = exec_llm_one(ex, sig, v, n, &mv, &err);
 		if (st != SUQL_OK || !mv) {
 			exec_fail(ex, st != SUQL_OK ? st : SUQL_ERROR, err.msg ? err.msg : "no answer");
 			sqlite3_result_error(c, err.msg ? err.msg : "no answer", -1);
@@ -105,7 +106,7 @@ static void evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3
 }
 
 /* A question given at run time: -1 (the statement fails, the error in c) when it is none
-   (NULL, empty, too long: bind_question_problem), else 0. */
+   (NULL, empty, too long: bind_occ_question_problem), else 0. */
 static int question_check(sqlite3_context *c, Exec *ex, const Occ *o, FtKind kind,
                           sqlite3_value *q)
 {
@@ -113,11 +114,11 @@ static int question_check(sqlite3_context *c, Exec *ex, const Occ *o, FtKind kin
 	int type = q ? sqlite3_value_type(q) : SQLITE_NULL;
 	const char *t = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(q) : "";
 	size_t n = type == SQLITE_TEXT ? (size_t)sqlite3_value_bytes(q) : 0;
-	const char *problem = bind_question_problem(type, t, n, buf, sizeof buf);
+	const char *problem = bind_occ_question_problem(type, t, n, buf, sizeof buf);
 	if (!problem)
 		return 0;
 	SuqlErr err = {0};
-	bind_question_error(ex, o, kind, problem, &err);
+	bind_occ_question_error(ex, o, kind, problem, &err);
 	exec_fail(ex, SUQL_ERROR, err.msg);
 	sqlite3_result_error(c, err.msg, -1);
 	err_clear(&err);
@@ -143,7 +144,7 @@ static int runtime_sig(sqlite3_context *c, Exec *ex, const Occ *o, sqlite3_value
 	s.expected = t->nexpected ? xmalloc((size_t)t->nexpected * sizeof *s.expected) : NULL;
 	for (int i = 0; i < t->nexpected; i++)
 		s.expected[i] = xstrdup(t->expected[i]);
-	return sig_intern(ex, &s);
+	return memo_sig_intern(ex, &s);
 }
 
 static const Occ *occ_of(sqlite3_context *c, Exec *ex, sqlite3_value *id)
@@ -197,7 +198,7 @@ static int loose_sig(sqlite3_context *c, Exec *ex, FtKind k, sqlite3_value *q, c
 			s.expected[i] = xstrdup(t ? (const char *)t : "");
 		}
 	}
-	return sig_intern(ex, &s);
+	return memo_sig_intern(ex, &s);
 }
 
 static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)

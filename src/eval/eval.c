@@ -327,17 +327,18 @@ static void take(Pool *p, const char *line, EvalReport *rep, Progress *bar)
 	const char *model_error = json_string_value(json_object_get(res, "model_error"));
 	if (!res) {
 		p->stop = 1;
-		p->status = 1;
+		p->status = SUQL_EXIT_FAILED;
 		if (!p->first_error)
 			p->first_error = xprintf("a worker sent a line that is not JSON: %s", je.text);
 	} else if (json_is_true(json_object_get(res, "interrupted"))) {
 		p->stop = 1;
-		p->status = 130;
+		p->status = SUQL_EXIT_INTERRUPTED;
 	} else if (model_error) {
 		p->stop = 1;
 		int st = (int)json_integer_value(json_object_get(res, "status"));
-		if (p->status != 130)
-			p->status = st == SUQL_LLM ? 3 : st == SUQL_USAGE ? 2 : 1;
+		if (p->status != SUQL_EXIT_INTERRUPTED)
+			p->status = st == SUQL_LLM ? SUQL_EXIT_LLM : st == SUQL_USAGE ? SUQL_EXIT_USAGE
+			            : SUQL_EXIT_FAILED;
 		if (!p->first_error)
 			p->first_error = xprintf("case \"%s\" (%s): %s",
 			                         json_string_value(json_object_get(res, "id")),
@@ -359,7 +360,7 @@ static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *b
 	while (live > 0) {
 		if (suql_interrupted && !p->stop) {
 			p->stop = 1;
-			p->status = 130;
+			p->status = SUQL_EXIT_INTERRUPTED;
 			for (int i = 0; i < p->n; i++)
 				if (p->slots[i].to >= 0 && p->slots[i].job < 0)
 					send_next(p, &p->slots[i]);
@@ -388,7 +389,7 @@ static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *b
 				live--;
 				if (s->job >= 0 && !p->stop) {
 					p->stop = 1;
-					p->status = 1;
+					p->status = SUQL_EXIT_FAILED;
 					if (!p->first_error)
 						p->first_error = xprintf("the worker running case \"%s\" stopped "
 						                         "without an answer",
@@ -413,8 +414,8 @@ static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *b
 		int st;
 		while (waitpid(p->slots[i].pid, &st, 0) < 0 && errno == EINTR)
 			;
-		if (WIFSIGNALED(st) && p->status == 0) {
-			p->status = 1;
+		if (WIFSIGNALED(st) && p->status == SUQL_EXIT_OK) {
+			p->status = SUQL_EXIT_FAILED;
 			if (!p->first_error)
 				p->first_error = xprintf("a worker was killed by signal %d", WTERMSIG(st));
 		}
@@ -439,7 +440,8 @@ int eval_main(const EvalConfig *cfg)
 		err_clear(&err);
 		eval_report_close(rep);
 		run_free(&run);
-		return s == SUQL_LLM ? 3 : s == SUQL_INTERRUPT ? 130 : 2;
+		return s == SUQL_LLM ? SUQL_EXIT_LLM : s == SUQL_INTERRUPT ? SUQL_EXIT_INTERRUPTED
+		       : SUQL_EXIT_USAGE;
 	}
 
 	Pool p;
@@ -464,7 +466,7 @@ int eval_main(const EvalConfig *cfg)
 			pool_run(&p, &run.sh, rep, bar);
 		} else {
 			fprintf(stderr, "error: %s\n", err.msg);
-			p.status = 2;
+			p.status = SUQL_EXIT_USAGE;
 		}
 		progress_close(bar);
 	}

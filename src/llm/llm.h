@@ -164,7 +164,8 @@ typedef struct LlmCounts {
 	long unreadable;   /* candidates, and classifications, whose replies could not be read */
 	long tokens_in, tokens_out;   /* from the endpoint's usage, else estimated */
 	long est_in, est_out;         /* the part of tokens_in and tokens_out that was estimated
-	                                 (replies without usage: 4 bytes a token) */
+	                                 (replies without usage: TEXT_BYTES_PER_TOKEN bytes a
+	                                 token, base/text.h) */
 	double ms;         /* summed request time */
 } LlmCounts;
 

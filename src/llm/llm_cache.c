@@ -26,7 +26,7 @@ void llm_sha256_hex(const char *data, size_t n, char out[65])
 	unsigned int len = 0;
 	if (!EVP_Digest(data, n, md, &len, EVP_sha256(), NULL) || len != 32) {
 		fputs("suql: SHA-256 is not available from OpenSSL\n", stderr);
-		exit(2);
+		exit(SUQL_EXIT_USAGE);
 	}
 	static const char hex[] = "0123456789abcdef";
 	for (unsigned i = 0; i < 32; i++) {

@@ -189,7 +189,7 @@ static void req_start(Run *run, Req *r)
 	CURL *e = curl_easy_init();
 	if (!e) {
 		fputs("suql: out of memory\n", stderr);
-		exit(2);
+		exit(SUQL_EXIT_USAGE);
 	}
 	int embed = r->job->call->kind == LLM_EMBED;
 	char *url = xprintf("%s/%s", llm->s.url, embed ? "embeddings" : "chat/completions");
@@ -573,8 +573,9 @@ static void on_reply(Run *run, Req *r)
 		return;
 	}
 	const char *text = json_string_value(content);
-	if (!json_is_object(usage))   /* no usage: estimated, 4 bytes a token */
-		count_reply_tokens(run, r, (long)(strlen(r->body) / 4), (long)(strlen(text) / 4), 1);
+	if (!json_is_object(usage))   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+		count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
+		                   (long)(strlen(text) / TEXT_BYTES_PER_TOKEN), 1);
 	read_content(run, r, text);
 	json_decref(j);
 }
@@ -604,9 +605,9 @@ static void on_stream_end(Run *run, Req *r, CURLcode cc)
 	} else {
 		if (st->tokens_in || st->tokens_out)
 			count_reply_tokens(run, r, st->tokens_in, st->tokens_out, 0);
-		else   /* no usage: estimated, 4 bytes a token */
-			count_reply_tokens(run, r, (long)(strlen(r->body) / 4),
-			                   (long)(st->text.len / 4), 1);
+		else   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
+			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
 		read_content(run, r, sb_str(&st->text));
 	}
 }

@@ -398,7 +398,6 @@ typedef struct Ast {
 	Stmt *stmt;
 	const char *src;         /* copy of the statement's text; spans are offsets in the */
 	size_t src_off;          /* caller's text: src[i] is that text's byte src_off + i */
-	size_t src_len;
 } Ast;
 
 void ast_free(Ast *ast);     /* frees the arena and the Ast */

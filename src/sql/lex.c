@@ -358,7 +358,6 @@ Token lex_next(Lexer *lx)
 				q++;
 			if (q + 1 >= n) {
 				lx->unterm_comment = 1;
-				lx->comment_off = p;
 				lx->pos = n;
 				continue;
 			}

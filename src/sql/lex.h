@@ -88,7 +88,6 @@ typedef struct Lexer {
 	Token prev;           /* the token handed out last (for `ARRAY[`) */
 	int unterm_comment;   /* set when a block comment runs to the end of the input */
 	int no_keywords;      /* skip keyword lookup (Token.kw stays KW_NONE) */
-	size_t comment_off;   /* where that comment starts */
 } Lexer;
 
 void lex_init(Lexer *lx, const char *src, size_t len, size_t start);

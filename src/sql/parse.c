@@ -403,7 +403,6 @@ static SuqlStatus parse_run(Parser *p, const char *src, size_t len, size_t start
 	p->complete = complete;
 	ast->src = p->text;
 	ast->src_off = start;
-	ast->src_len = stmt_end - start;
 	if (setjmp(p->fail)) {
 		sb_free(&p->tmp);
 		ast_free(ast);

@@ -71,3 +71,31 @@ else
 	echo "not ok layers: every included header exists"
 	echo "# missing:$missing"
 fi
+
+# The engine's phases: every function a file of src/engine/ exports lives in the file its
+# prefix names (exec_walk_block in exec_walk.c, plan_show in plan_show.c, bind_resolve in
+# bind.c): the longest file name that prefixes the function's name is its file's.
+obj=$SUQL_BUILD/obj/engine
+case $obj in /*) ;; *) obj=$SUQL_TOP/$obj ;; esac
+if ! command -v nm >/dev/null 2>&1 || [ ! -d "$obj" ]; then
+	echo "skip layers: engine functions in the files their prefixes name: no nm or no objects"
+else
+	stems=$(for c in src/engine/*.c; do basename "$c" .c; done)
+	for c in src/engine/*.c; do
+		me=$(basename "$c" .c)
+		[ -f "$obj/$me.o" ] || continue
+		nm -g --defined-only "$obj/$me.o" | awk '$2 == "T" { print $3 }' | while read -r sym; do
+			best=""
+			for s in $stems; do
+				case $sym in "$s" | "$s"_*) [ ${#s} -gt ${#best} ] && best=$s ;; esac
+			done
+			[ -n "$best" ] && [ "$best" != "$me" ] && echo "$me.c defines $sym, which belongs in $best.c"
+		done
+	done >"$tmp/prefix"
+	if [ -s "$tmp/prefix" ]; then
+		echo "not ok layers: engine functions in the files their prefixes name"
+		sed 's/^/# /' "$tmp/prefix" | head -n 20
+	else
+		echo "ok layers: engine functions in the files their prefixes name"
+	fi
+fi
