@@ -6,7 +6,7 @@
  *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_occ_mutate)
  *   validate      the statement is prepared once, in read-only mode under the authorizer,
  *                 so a mistake is reported at its place in the user's text before anything
- *   plan          counts and the worst case, before any call (plan.c, plan_block.c)
+ *   plan          counts and the worst case, before any call (plan.c, plan_unit.c)
  *   budget        over it: refused, no call made
  *   classify      ENUM literals not seen before (one call each), then the IN-list rewrite
  *   show the plan

@@ -45,13 +45,13 @@ static double cosine(const float *a, const float *b, int n)
 	return aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : 0;
 }
 
-typedef struct Cand {
+typedef struct EmbedCand {
 	long long pos;        /* in the walk order */
 	sqlite3_int64 pid;
 	char *text;
 	float *vec;
 	int dim;
-} Cand;
+} EmbedCand;
 
 /* Dense similarity of the candidates at positions [0, k) of order for one question; adds
    into dense[] (per position). Returns how many got a vector. */
@@ -89,7 +89,7 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 	sqlite3_free(qvec);
 	sqlite3_free(qput);
 
-	Cand *c = xcalloc((size_t)k + 1, sizeof *c);
+	EmbedCand *c = xcalloc((size_t)k + 1, sizeof *c);
 	LlmCall *calls = xcalloc((size_t)k + 1, sizeof *calls);
 	LlmCall **cp = xmalloc(((size_t)k + 1) * sizeof *cp);
 	int ncalls = 0;

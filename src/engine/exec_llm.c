@@ -128,7 +128,7 @@ typedef struct WCall {
 	size_t ntok;          /* passage tokens the items carry */
 } WCall;
 
-typedef struct Run {
+typedef struct ReqRun {
 	Exec *ex;
 	Req *reqs;
 	int *dup_of;          /* an identical earlier request, or -1 */
@@ -136,7 +136,7 @@ typedef struct Run {
 	ReqDoneFn done;
 	void *ctx;
 	int stop;
-} Run;
+} ReqRun;
 
 static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
 {
@@ -155,7 +155,7 @@ static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
 
 /* Tell the caller about request i and the identical ones after it (within DUP_WINDOW: no
    other can be a copy of i). */
-static int tell(Run *r, int i, const MemoVal *mv)
+static int tell(ReqRun *r, int i, const MemoVal *mv)
 {
 	for (int k = i; k < r->n && k <= i + DUP_WINDOW; k++) {
 		if (k != i && r->dup_of[k] != i)
@@ -172,7 +172,7 @@ static int tell(Run *r, int i, const MemoVal *mv)
 
 static int call_done(void *ctx, LlmCall *call)
 {
-	Run *r = ctx;
+	ReqRun *r = ctx;
 	WCall *w = (WCall *)call;
 	Exec *ex = r->ex;
 	if (call->status != LLM_DONE)
@@ -195,7 +195,7 @@ static int call_done(void *ctx, LlmCall *call)
 	return r->stop;
 }
 
-static int find_dup(Run *r, int i)
+static int find_dup(ReqRun *r, int i)
 {
 	/* identical (signature, value) earlier in this run: asked once */
 	const Req *q = &r->reqs[i];
@@ -210,7 +210,7 @@ static int find_dup(Run *r, int i)
 
 SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err)
 {
-	Run r = {ex, reqs, xmalloc(((size_t)n + 1) * sizeof(int)), n, done, ctx, 0};
+	ReqRun r = {ex, reqs, xmalloc(((size_t)n + 1) * sizeof(int)), n, done, ctx, 0};
 	for (int i = 0; i < n; i++) {
 		r.dup_of[i] = -1;
 		reqs[i].call = -1;

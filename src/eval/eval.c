@@ -70,7 +70,7 @@ static SuqlStatus parse_ways(const char *spec, int want[EVAL_NWAYS], int *all, S
 
 /* ---- the parent's checks and preparations ---- */
 
-typedef struct Run {
+typedef struct EvalRun {
 	const EvalConfig *cfg;
 	EvalBench bench;
 	EvalShared sh;
@@ -81,11 +81,11 @@ typedef struct Run {
 	int asked_chat;        /* chat was asked for (by "all"), and left out offline */
 	int times;             /* the times setting: show the seconds column */
 	char *tmpdir;
-} Run;
+} EvalRun;
 
 /* Tables the cases are about must exist; the indexes of their free-text columns are made
    current once, here, rather than by several workers at the same time. */
-static SuqlStatus prepare_db(Run *run, Session *ses, SuqlErr *err)
+static SuqlStatus prepare_db(EvalRun *run, Session *ses, SuqlErr *err)
 {
 	sqlite3 *db = engine_db(ses->engine);
 	const EvalBench *b = &run->bench;
@@ -123,7 +123,7 @@ static SuqlStatus prepare_db(Run *run, Session *ses, SuqlErr *err)
 	return s;
 }
 
-static SuqlStatus prepare(Run *run, SuqlErr *err)
+static SuqlStatus prepare(EvalRun *run, SuqlErr *err)
 {
 	const EvalConfig *cfg = run->cfg;
 	SuqlStatus s = eval_bench_load(&run->bench, cfg->bench, err);
@@ -188,7 +188,7 @@ static SuqlStatus prepare(Run *run, SuqlErr *err)
 	return s;
 }
 
-static void run_free(Run *run)
+static void run_free(EvalRun *run)
 {
 	if (run->sh.lin_path)
 		unlink(run->sh.lin_path);
@@ -427,7 +427,7 @@ static void pool_run(Pool *p, const EvalShared *sh, EvalReport *rep, Progress *b
 
 int eval_main(const EvalConfig *cfg)
 {
-	Run run;
+	EvalRun run;
 	memset(&run, 0, sizeof run);
 	run.cfg = cfg;
 	SuqlErr err = {0};

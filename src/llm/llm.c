@@ -357,19 +357,19 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 
 enum { U_TODO, U_HIT, U_DUP, U_DONE, U_FAIL, U_CANCEL };
 
-typedef struct Unit {
+typedef struct CallUnit {
 	int call;        /* index in the batch */
 	int item;        /* -1: the call itself */
 	int state;
 	int owner;       /* U_DUP: the unit whose answer this one copies */
 	char key[65];
-} Unit;
+} CallUnit;
 
-typedef struct Run {
+typedef struct LlmRun {
 	Llm *llm;
 	LlmCall *const *calls;
 	int n;
-	Unit *u;
+	CallUnit *u;
 	int nu;
 	int *first, *cnt;     /* units of call i: u[first[i] .. first[i] + cnt[i]) */
 	LlmJob **job_of;      /* per call, NULL when no job */
@@ -381,9 +381,9 @@ typedef struct Run {
 	int nfailed;
 	int capped;           /* a call was stopped by the statement's cap */
 	char *first_error;
-} Run;
+} LlmRun;
 
-static int finish_call(Run *r, int i, LlmCallStatus st, const char *error)
+static int finish_call(LlmRun *r, int i, LlmCallStatus st, const char *error)
 {
 	LlmCall *c = r->calls[i];
 	if (r->finished[i])
@@ -413,15 +413,15 @@ static int unit_readable(const LlmCall *c, int item)
 }
 
 /* Finish call i if every unit has its answer (copying answers of identical units). */
-static void try_finish(Run *r, int i)
+static void try_finish(LlmRun *r, int i)
 {
 	if (r->finished[i])
 		return;
 	const char *fail = NULL;
 	for (int k = r->first[i]; k < r->first[i] + r->cnt[i]; k++) {
-		Unit *u = &r->u[k];
+		CallUnit *u = &r->u[k];
 		if (u->state == U_DUP) {
-			Unit *o = &r->u[u->owner];
+			CallUnit *o = &r->u[u->owner];
 			if (o->state == U_DONE || o->state == U_HIT) {
 				/* straight from the owner's results (an unread answer is in no memo) */
 				char *v = result_dump(r->calls[o->call], o->item);
@@ -454,11 +454,11 @@ static void try_finish(Run *r, int i)
 
 static int job_done(void *ctx, LlmJob *job)
 {
-	Run *r = ctx;
+	LlmRun *r = ctx;
 	int i = job->index;
 	LlmCall *c = r->calls[i];
 	for (int k = r->first[i]; k < r->first[i] + r->cnt[i]; k++) {
-		Unit *u = &r->u[k];
+		CallUnit *u = &r->u[k];
 		if (u->state != U_TODO)
 			continue;
 		if (job->status == LLM_DONE) {
@@ -529,7 +529,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
                    SuqlErr *err)
 {
 	double t0 = util_now_ms();
-	Run r = {0};
+	LlmRun r = {0};
 	r.llm = llm;
 	r.calls = calls;
 	r.n = n;
@@ -563,7 +563,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		}
 		int items = has_items(c->kind);
 		for (int k = 0; k < (items ? c->nitems : 1); k++) {
-			Unit *u = &r.u[r.nu++];
+			CallUnit *u = &r.u[r.nu++];
 			u->call = i;
 			u->item = items ? k : -1;
 			unit_key(llm, c, u->item, u->key);

@@ -40,7 +40,7 @@
 
 enum { R_QUEUED, R_FLIGHT, R_DONE };
 
-typedef struct Req {
+typedef struct HttpReq {
 	LlmJob *job;
 	int *items;         /* the candidates asked about: indices into the call's items (owned);
 	                       NULL for kinds without candidates */
@@ -61,7 +61,7 @@ typedef struct Req {
 	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
 	size_t got;         /* bytes of the body so far */
 	LlmStream st;
-} Req;
+} HttpReq;
 
 typedef struct JobState {
 	int pending;        /* requests not finished */
@@ -73,20 +73,20 @@ typedef struct JobState {
 	int capped;
 } JobState;
 
-typedef struct Run {
+typedef struct HttpRun {
 	Llm *llm;
 	CURLM *multi;
-	Req **r;
+	HttpReq **r;
 	int nr, capr;
 	int inflight;
 	LlmJobDoneFn done;
 	void *ctx;
 	int stop;
 	char *shown;        /* the base URL as it may be printed */
-} Run;
+} HttpRun;
 
-static char *msg(const Run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *msg(const Run *run, const char *fmt, ...)
+static char *msg(const HttpRun *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *msg(const HttpRun *run, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -99,7 +99,7 @@ static char *msg(const Run *run, const char *fmt, ...)
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 {
-	Req *r = ud;
+	HttpReq *r = ud;
 	size_t n = size * nmemb;
 	if (r->got + n > LLM_MAX_REPLY) {
 		r->oversize = 1;
@@ -123,9 +123,9 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 
 /* A request for n of the job's candidates (items: indices into the call's items; n = 0 for
    a call without candidates). */
-static Req *req_new(Run *run, LlmJob *job, const int *items, int n, LlmReason why)
+static HttpReq *req_new(HttpRun *run, LlmJob *job, const int *items, int n, LlmReason why)
 {
-	Req *r = xcalloc(1, sizeof *r);
+	HttpReq *r = xcalloc(1, sizeof *r);
 	r->job = job;
 	r->why = why;
 	if (n > 0) {
@@ -140,7 +140,7 @@ static Req *req_new(Run *run, LlmJob *job, const int *items, int n, LlmReason wh
 	return r;
 }
 
-static void req_body(Run *run, Req *r)
+static void req_body(HttpRun *run, HttpReq *r)
 {
 	LlmJob *j = r->job;
 	json_t *b;
@@ -164,7 +164,7 @@ static void req_body(Run *run, Req *r)
 
 /* Take the request off the transport. A request of which nothing was sent is taken back
    from the counters; one sent and given up on (cancelled) is counted as such. */
-static void req_detach(Run *run, Req *r, int cancelled)
+static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 {
 	if (r->easy) {
 		long sent = 0;
@@ -183,7 +183,7 @@ static void req_detach(Run *run, Req *r, int cancelled)
 	r->hdrs = NULL;
 }
 
-static void req_start(Run *run, Req *r)
+static void req_start(HttpRun *run, HttpReq *r)
 {
 	Llm *llm = run->llm;
 	CURL *e = curl_easy_init();
@@ -239,7 +239,7 @@ static void req_start(Run *run, Req *r)
 }
 
 /* The job is over (done, failed or cancelled): tell llm.c. */
-static void job_finish(Run *run, LlmJob *job, LlmCallStatus st)
+static void job_finish(HttpRun *run, LlmJob *job, LlmCallStatus st)
 {
 	JobState *js = job->priv;
 	if (js->finished)
@@ -262,7 +262,7 @@ static void job_finish(Run *run, LlmJob *job, LlmCallStatus st)
 		run->stop = 1;
 }
 
-static void job_fail(Run *run, LlmJob *job, char *error, int fatal)
+static void job_fail(HttpRun *run, LlmJob *job, char *error, int fatal)
 {
 	JobState *js = job->priv;
 	if (!js->error)
@@ -274,7 +274,7 @@ static void job_fail(Run *run, LlmJob *job, char *error, int fatal)
 }
 
 /* An error that concerns every call: fail them all with it, without asking again. */
-static void fail_all(Run *run, LlmJob *first, char *error)
+static void fail_all(HttpRun *run, LlmJob *first, char *error)
 {
 	char *copy = xstrdup(error);
 	job_fail(run, first, error, 1);
@@ -287,7 +287,7 @@ static void fail_all(Run *run, LlmJob *first, char *error)
 }
 
 /* One request finished with results written: the job ends when its last one does. */
-static void req_ok(Run *run, Req *r)
+static void req_ok(HttpRun *run, HttpReq *r)
 {
 	r->state = R_DONE;
 	JobState *js = r->job->priv;
@@ -295,7 +295,7 @@ static void req_ok(Run *run, Req *r)
 		job_finish(run, r->job, LLM_DONE);
 }
 
-static double backoff_ms(Run *run, int attempt)
+static double backoff_ms(HttpRun *run, int attempt)
 {
 	double d = run->llm->s.backoff_ms;
 	for (int i = 1; i < attempt && d < 30000; i++)
@@ -309,7 +309,7 @@ static double backoff_ms(Run *run, int attempt)
 }
 
 /* Retry r after a delay, or fail its job when it has used its retries. */
-static void retry(Run *run, Req *r, long retry_after_s, char *why_final)
+static void retry(HttpRun *run, HttpReq *r, long retry_after_s, char *why_final)
 {
 	if (r->attempt > run->llm->s.retries) {
 		job_fail(run, r->job, why_final, 0);
@@ -324,7 +324,7 @@ static void retry(Run *run, Req *r, long retry_after_s, char *why_final)
 }
 
 /* The server's own words about an error, shortened and printable. Heap string. */
-static char *server_says(const Req *r)
+static char *server_says(const HttpReq *r)
 {
 	const char *body = sb_str(&r->resp);
 	json_t *j = json_loads(body, 0, NULL);
@@ -358,12 +358,12 @@ static int mentions_model(const char *s)
 	return 0;
 }
 
-static const char *endpoint(const Req *r)
+static const char *endpoint(const HttpReq *r)
 {
 	return r->job->call->kind == LLM_EMBED ? "embeddings" : "chat/completions";
 }
 
-static void on_http_error(Run *run, Req *r, long code, long retry_after)
+static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 {
 	Llm *llm = run->llm;
 	char *says = server_says(r);
@@ -418,7 +418,7 @@ static void on_http_error(Run *run, Req *r, long code, long retry_after)
 	free(says);
 }
 
-static void on_transport_error(Run *run, Req *r, CURLcode cc)
+static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 {
 	Llm *llm = run->llm;
 	switch (cc) {
@@ -465,7 +465,7 @@ static void on_transport_error(Run *run, Req *r, CURLcode cc)
 	}
 }
 
-static void count_reply_tokens(Run *run, Req *r, long in, long out, int estimated)
+static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int estimated)
 {
 	LlmCall *c = r->job->call;
 	c->tokens_in += (int)in;
@@ -475,7 +475,7 @@ static void count_reply_tokens(Run *run, Req *r, long in, long out, int estimate
 
 /* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
    once, then (for a batch) candidate by candidate, then marked unknown. */
-static void read_content(Run *run, Req *r, const char *text)
+static void read_content(HttpRun *run, HttpReq *r, const char *text)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
@@ -486,14 +486,14 @@ static void read_content(Run *run, Req *r, const char *text)
 		int *sub = xmalloc((size_t)nbad * sizeof *sub);
 		for (int k = 0; k < nbad; k++)
 			sub[k] = r->items ? r->items[bad[k]] : 0;
-		Req *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
+		HttpReq *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
 		s->reasked = 1;
 		req_body(run, s);
 		free(sub);
 	} else if (nbad > 0 && r->nitems > 1) {
 		/* asked twice in a batch: each candidate alone */
 		for (int k = 0; k < nbad; k++) {
-			Req *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
+			HttpReq *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
 			s->reasked = 1;
 			req_body(run, s);
 		}
@@ -506,7 +506,7 @@ static void read_content(Run *run, Req *r, const char *text)
 }
 
 /* A 2xx reply: read it into the call's results. */
-static void on_reply(Run *run, Req *r)
+static void on_reply(HttpRun *run, HttpReq *r)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
@@ -581,7 +581,7 @@ static void on_reply(Run *run, Req *r)
 }
 
 /* The end of a reply that came as an event stream. */
-static void on_stream_end(Run *run, Req *r, CURLcode cc)
+static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 {
 	LlmJob *job = r->job;
 	LlmStream *st = &r->st;
@@ -612,7 +612,7 @@ static void on_stream_end(Run *run, Req *r, CURLcode cc)
 	}
 }
 
-static void on_done(Run *run, Req *r, CURLcode cc)
+static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 {
 	long code = 0;
 	curl_off_t ra = 0;
@@ -647,7 +647,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 		llm->multi = curl_multi_init();
 	}
-	Run run = {0};
+	HttpRun run = {0};
 	run.llm = llm;
 	run.multi = llm->multi;
 	run.done = done;
@@ -657,7 +657,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	JobState *js = xcalloc((size_t)n + 1, sizeof *js);
 	for (int i = 0; i < n; i++) {
 		jobs[i]->priv = &js[i];
-		Req *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
+		HttpReq *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
 		req_body(&run, r);
 	}
 	SuqlStatus st = SUQL_OK;
@@ -669,7 +669,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		double now = util_now_ms(), next = -1;
 		int waiting = 0, started = 0;
 		for (int i = 0; i < run.nr; i++) {
-			Req *r = run.r[i];
+			HttpReq *r = run.r[i];
 			JobState *j = r->job->priv;
 			if (r->state != R_QUEUED)
 				continue;
@@ -705,7 +705,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		while ((m = curl_multi_info_read(run.multi, &left)) != NULL) {
 			if (m->msg != CURLMSG_DONE)
 				continue;
-			Req *r = NULL;
+			HttpReq *r = NULL;
 			CURLcode cc = m->data.result;
 			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
 			if (r)

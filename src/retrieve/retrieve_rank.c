@@ -259,14 +259,14 @@ void ret_passages_free(RetPassage *p, size_t n)
 	free(p);
 }
 
-typedef struct Cand {
+typedef struct RankCand {
 	sqlite3_int64 pid;
 	RetPassage p;
-} Cand;
+} RankCand;
 
 static int cand_cmp(const void *a, const void *b)
 {
-	const Cand *x = a, *y = b;
+	const RankCand *x = a, *y = b;
 	if (x->p.score != y->p.score)
 		return x->p.score > y->p.score ? -1 : 1;
 	return (x->p.ord > y->p.ord) - (x->p.ord < y->p.ord);
@@ -292,7 +292,7 @@ SuqlStatus ret_index_passages(RetIndex *ix, sqlite3_int64 rowid, const char *que
 {
 	*out = NULL;
 	*n = 0;
-	Cand *c = NULL;
+	RankCand *c = NULL;
 	size_t nc = 0, cap = 0;
 	sqlite3_bind_int64(ix->rows, 1, rowid);
 	while (sqlite3_step(ix->rows) == SQLITE_ROW) {

@@ -11,14 +11,14 @@
 #include <string.h>
 
 /* ---- arena: a chain of blocks; allocation bumps a pointer ---- */
-typedef struct Block {
-	struct Block *next;
+typedef struct ArenaBlock {
+	struct ArenaBlock *next;
 	size_t size, used;
 	max_align_t data[];
-} Block;
+} ArenaBlock;
 
 struct Arena {
-	Block *head;
+	ArenaBlock *head;
 };
 
 Arena *arena_new(void)
@@ -30,9 +30,9 @@ void arena_free(Arena *a)
 {
 	if (!a)
 		return;
-	Block *b = a->head;
+	ArenaBlock *b = a->head;
 	while (b) {
-		Block *n = b->next;
+		ArenaBlock *n = b->next;
 		free(b);
 		b = n;
 	}
@@ -42,12 +42,12 @@ void arena_free(Arena *a)
 void *arena_alloc(Arena *a, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
-	Block *b = a->head;
+	ArenaBlock *b = a->head;
 	if (!b || b->size - b->used < n) {
 		size_t size = n > 16384 ? n : 16384;
 		if (b && b->size * 2 > size && b->size < (1u << 20))
 			size = b->size * 2;
-		b = xmalloc(sizeof(Block) + size);
+		b = xmalloc(sizeof(ArenaBlock) + size);
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;
