@@ -1,6 +1,6 @@
 /*
- * util.c: allocation, the string buffer, error records and small helpers that every other
- * file uses. Nothing here knows about SQL or language models.
+ * util.c: allocation, the string buffer and small helpers that every other file uses
+ * (error records are err.c's). Nothing here knows about SQL or language models.
  */
 #include "base/suql.h"
 #include "base/util.h"
@@ -201,109 +201,6 @@ void sb_free(SBuf *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
-}
-
-/* ---- errors ---- */
-
-SuqlStatus err_set(SuqlErr *e, SuqlStatus code, const char *fmt, ...)
-{
-	if (!e)
-		return code;
-	va_list ap;
-	va_start(ap, fmt);
-	char *m = xvprintf(fmt, ap);
-	va_end(ap);
-	free(e->msg);
-	e->msg = m;
-	e->code = code;
-	return code;
-}
-
-void err_linecol(const char *src, size_t srclen, size_t off, int *line, int *col)
-{
-	int l = 1, c = 1;
-	if (off > srclen)
-		off = srclen;
-	for (size_t i = 0; i < off; i++) {
-		if (src[i] == '\n') {
-			l++;
-			c = 1;
-		} else if (((unsigned char)src[i] & 0xC0) != 0x80) {
-			c++;   /* count characters, not UTF-8 continuation bytes */
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
-SuqlStatus err_at(SuqlErr *e, SuqlStatus code, const char *src, size_t srclen, size_t off,
-                  size_t len, const char *hint, const char *fmt, ...)
-{
-	if (!e)
-		return code;
-	if (off > srclen)
-		off = srclen;
-	int line, col;
-	err_linecol(src, srclen, off, &line, &col);
-	SBuf b = SBUF_INIT;
-	sb_printf(&b, "line %d, column %d: ", line, col);
-	va_list ap;
-	va_start(ap, fmt);
-	sb_vprintf(&b, fmt, ap);
-	va_end(ap);
-
-	size_t ls = off, le = off;
-	while (ls > 0 && src[ls - 1] != '\n')
-		ls--;
-	while (le < srclen && src[le] != '\n')
-		le++;
-	/* Show at most 200 bytes of a long line, keeping the caret in view. */
-	size_t show_from = ls;
-	if (off - ls > 160)
-		show_from = off - 80;
-	size_t show_to = le;
-	if (show_to - show_from > 200)
-		show_to = show_from + 200;
-	sb_puts(&b, "\n  ");
-	if (show_from > ls)
-		sb_puts(&b, "...");
-	for (size_t i = show_from; i < show_to; i++)
-		sb_putc(&b, src[i] == '\t' ? ' ' : src[i]);
-	if (show_to < le)
-		sb_puts(&b, "...");
-	sb_puts(&b, "\n  ");
-	if (show_from > ls)
-		sb_puts(&b, "   ");
-	for (size_t i = show_from; i < off; i++)
-		if (((unsigned char)src[i] & 0xC0) != 0x80)
-			sb_putc(&b, ' ');
-	sb_putc(&b, '^');
-	size_t tl = len;
-	if (off + tl > le)
-		tl = le > off ? le - off : 0;
-	for (size_t i = 1; i < tl && i < 60; i++)
-		if (((unsigned char)src[off + i] & 0xC0) != 0x80)
-			sb_putc(&b, '~');
-	if (hint)
-		sb_printf(&b, "\nhint: %s", hint);
-	free(e->msg);
-	e->msg = sb_steal(&b);
-	e->code = code;
-	return code;
-}
-
-int suql_exit_worst(int a, int b)
-{
-	return a > b ? a : b;   /* the statuses are numbered in their order of precedence */
-}
-
-void err_clear(SuqlErr *e)
-{
-	if (!e)
-		return;
-	free(e->msg);
-	e->msg = NULL;
-	e->code = SUQL_OK;
 }
 
 /* ---- strings, files, time ---- */

@@ -73,15 +73,11 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		fputs("\033[1;31merror:\033[0m ", stderr);
 	else
 		fputs("error: ", stderr);
-	int l, c, k = 0;
-	if (col > 0 && sscanf(msg, "line %d, column %d: %n", &l, &c, &k) == 2 && k > 0) {
+	char *placed = NULL;
+	if (col > 0 && err && err->placed) {
 		/* the engine counts from the statement's start; say where it is in the input */
-		int al = line + l - 1, ac = l == 1 ? col + c - 1 : c;
-		if (where)
-			fprintf(stderr, "%s:%d:%d: ", where, al, ac);
-		else
-			fprintf(stderr, "line %d, column %d: ", al, ac);
-		msg += k;
+		placed = err_render(err, where, (SuqlPlace){line, col});
+		msg = placed;
 	} else if (where) {
 		fprintf(stderr, "%s:%d: ", where, line);
 	}
@@ -91,6 +87,7 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		fputs("hint: another process is writing the database; :set busy_timeout SECONDS "
 		      "waits longer for it\n", stderr);
 	fflush(stderr);
+	free(placed);
 
 	int code = status == SUQL_LLM ? SUQL_EXIT_LLM : SUQL_EXIT_FAILED;
 	if (status == SUQL_INTERRUPT && !r->s.interactive) {

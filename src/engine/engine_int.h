@@ -346,8 +346,7 @@ struct Exec {
 	long long expect_total;
 
 	/* a failure inside an SQL function */
-	SuqlStatus fn_status;
-	char *fn_msg;
+	SuqlErr fn_err;       /* the first one, with its place in the statement */
 	char **warned;        /* warnings already shown */
 	int nwarned;
 	long unread;          /* values and ENUM literals left unknown by unreadable replies */

@@ -44,8 +44,10 @@ char *exec_value_text(sqlite3_value *v, size_t *n)
 
 SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 {
-	if (ex->fn_status != SUQL_OK)
-		return err_set(err, ex->fn_status, "%s", ex->fn_msg ? ex->fn_msg : "failed");
+	if (ex->fn_err.code != SUQL_OK) {
+		err_copy(err, &ex->fn_err);
+		return err->code;
+	}
 	int rc = sqlite3_errcode(ex->db);
 	if (rc == SQLITE_INTERRUPT || suql_interrupted)
 		return err_set(err, SUQL_INTERRUPT, "interrupted");
@@ -92,12 +94,15 @@ SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *e
 	return SUQL_OK;
 }
 
-void exec_fail(Exec *ex, SuqlStatus st, const char *msg)
+void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e)
 {
-	if (ex->fn_status != SUQL_OK)
+	if (ex->fn_err.code != SUQL_OK)
 		return;
-	ex->fn_status = st;
-	ex->fn_msg = xstrdup(msg ? msg : "failed");
+	if (e && e->msg)
+		err_copy(&ex->fn_err, e);
+	else
+		err_set(&ex->fn_err, st, "no answer");
+	ex->fn_err.code = st;
 }
 
 void exec_warn(Exec *ex, const char *msg)
@@ -236,7 +241,7 @@ static void exec_free(Exec *ex)
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
 	sb_free(&ex->plan);
-	free(ex->fn_msg);
+	err_clear(&ex->fn_err);
 	for (int i = 0; i < ex->nwarned; i++)
 		free(ex->warned[i]);
 	free(ex->warned);

@@ -25,8 +25,9 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
                            SuqlErr *err);
-/* Record a failure of an SQL function (the first one wins). */
-void exec_fail(Exec *ex, SuqlStatus st, const char *msg);
+/* Record a failure of an SQL function, e (NULL: "no answer") with status st; the first one
+   wins, and exec_sqlerr reports it, its place in the statement included. */
+void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e);
 void exec_warn(Exec *ex, const char *msg);
 /* A reply the model gave for one value could not be read (reply: what it said). */
 void exec_unread(Exec *ex, int sig, const char *reply);

@@ -95,7 +95,7 @@ static void evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3
 		SuqlErr err = {0};
 		SuqlStatus st = exec_llm_one(ex, sig, v, n, &mv, &err);
 		if (st != SUQL_OK || !mv) {
-			exec_fail(ex, st != SUQL_OK ? st : SUQL_ERROR, err.msg ? err.msg : "no answer");
+			exec_fail(ex, st != SUQL_OK ? st : SUQL_ERROR, &err);
 			sqlite3_result_error(c, err.msg ? err.msg : "no answer", -1);
 			err_clear(&err);
 			return;
@@ -119,7 +119,7 @@ static int question_check(sqlite3_context *c, Exec *ex, const Occ *o, FtKind kin
 		return 0;
 	SuqlErr err = {0};
 	bind_occ_question_error(ex, o, kind, problem, &err);
-	exec_fail(ex, SUQL_ERROR, err.msg);
+	exec_fail(ex, SUQL_ERROR, &err);
 	sqlite3_result_error(c, err.msg, -1);
 	err_clear(&err);
 	return -1;

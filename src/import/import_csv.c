@@ -80,8 +80,8 @@ SuqlStatus imp_error(SuqlErr *err, const ImpReader *r, ImpPos p, int with_col,
 		free(msg);
 		return SUQL_ERROR;
 	}
-	/* err_at draws the line and the caret; its "line 1, column C: " prefix (the line is
-	   given on its own) becomes "name:L:C: ". */
+	/* err_at draws the line (given on its own) and the caret; err_render places them on
+	   the file's line: "name:L:C: ". */
 	size_t lend = p.lstart;
 	while (lend < r->len && r->buf[lend] != '\n')
 		lend++;
@@ -102,13 +102,10 @@ SuqlStatus imp_error(SuqlErr *err, const ImpReader *r, ImpPos p, int with_col,
 			at += 2;
 	}
 	err_at(err, SUQL_ERROR, sb_str(&ln), ln.len, at, 1, NULL, "%s", msg);
-	int line, col;
-	err_linecol(sb_str(&ln), ln.len, at, &line, &col);
 	sb_free(&ln);
-	const char *rest = strstr(err->msg, ": ");
-	char *full = xprintf("%s:%ld:%d: %s", r->name, p.line, col, rest ? rest + 2 : msg);
-	free(err->msg);
-	err->msg = full;
+	char *full = err_render(err, r->name, (SuqlPlace){(int)p.line, 1});
+	err_set(err, SUQL_ERROR, "%s", full);   /* about the file now, not the line alone */
+	free(full);
 	free(msg);
 	return SUQL_ERROR;
 }

@@ -205,9 +205,8 @@ void p_leave(Parser *p)
 const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
                         size_t n)
 {
-	int line, col;
-	err_linecol(p->src, p->srclen, p_off(p, open), &line, &col);
-	snprintf(buf, n, "the %s at line %d, column %d %s", what, line, col, tail);
+	p->open_off = p_off(p, open);
+	snprintf(buf, n, "the %s at {place} %s", what, tail);
 	return buf;
 }
 
@@ -237,10 +236,12 @@ void p_fail_at(Parser *p, Token t, const char *hint, const char *fmt, ...)
 		code = SUQL_INCOMPLETE;
 		len = 1;
 	}
-	if (code == SUQL_INCOMPLETE)
-		err_at(p->err, code, p->src, p->srclen, off, len, hint, "incomplete input: %s", msg);
+	const char *pre = code == SUQL_INCOMPLETE ? "incomplete input: " : "";
+	if (hint && strstr(hint, "{place}"))
+		err_at_rel(p->err, code, p->src, p->srclen, off, len, p->open_off, hint, "%s%s", pre,
+		           msg);
 	else
-		err_at(p->err, code, p->src, p->srclen, off, len, hint, "%s", msg);
+		err_at(p->err, code, p->src, p->srclen, off, len, hint, "%s%s", pre, msg);
 	p->status = code;
 	longjmp(p->fail, 1);
 }

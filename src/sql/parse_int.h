@@ -34,6 +34,7 @@ typedef struct Parser {
 	int has_suql;
 	int complete;              /* the statement ends with its ';' (not at the end of the text) */
 	SBuf tmp;                 /* scratch text (type names); freed at the end */
+	size_t open_off;          /* where the construct p_open_hint names was opened (in src) */
 	jmp_buf fail;             /* errors unwind to parse_statement */
 	SuqlStatus status;
 } Parser;
@@ -69,7 +70,9 @@ void p_leave(Parser *p);
 _Noreturn void p_fail_at(Parser *p, Token t, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 _Noreturn void p_unexpected(Parser *p, const char *expected);
-/* "the WHAT at line L, column C TAIL" into buf, for the token that opened a construct. */
+/* "the WHAT at {place} TAIL" into buf, for the token that opened a construct: the error
+   p_fail_at makes with it names that token's place (err_at_rel), so it is right wherever
+   the statement stands in a script. */
 const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
                         size_t n);
 /* A hint for a word glued to the string before it ('Men's'), or NULL. */
