@@ -11,6 +11,7 @@
 #   make install    PREFIX=/usr/local: binary, man page, prompts
 #   make SAN=address,undefined check    the same, built with sanitizers
 #   make READLINE=1 link GNU readline instead of libedit (in build/readline/)
+#   make SUQL_CFLAGS=...  more compiler flags, added to the defaults (warnings included)
 #
 # Every src/*/*.c is part of the program; src/cli/main.c holds main(). Every tools/*.c is a
 # separate program linked with the same objects (minus main), except tools/fuzz_*.c: those
@@ -54,9 +55,13 @@ PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
              $(if $(filter libedit,$(EDITPKG)),$(shell pkg-config --cflags libedit 2>/dev/null))
 PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread
 
+# CFLAGS replaces the optimisation and debug flags; SUQL_CFLAGS adds to everything
+# (make SUQL_CFLAGS=-Wpedantic), the warnings included.
 CFLAGS    ?= -O2 -g
-ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
-             -Isrc -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS)
+SUQL_CFLAGS ?=
+WARNINGS  := -Wall -Wextra -Wshadow -Wconversion -Werror
+ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARNINGS) \
+             -Isrc -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS) $(SUQL_CFLAGS)
 ALLLDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 SRCS      := $(sort $(wildcard src/*/*.c))

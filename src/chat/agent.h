@@ -70,10 +70,9 @@ SuqlStatus agent_save(const Agent *a, const char *path, SuqlErr *err);
 int agent_turns(const Agent *a);
 
 /* The chat.* settings (chat.limit, chat.relax, chat.context, ...): rows over an Agent
-   (base/setting.h). agent_set sets one, agent_settings writes "chat.limit = 5" lines. */
+   (base/setting.h); agent_set sets one. */
 extern const SetTable agent_settings_table;
 SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err);
-void agent_settings(const Agent *a, SBuf *out);
 
 /* ---- the pieces of a turn, exported for the unit tests ---- */
 

@@ -13,6 +13,7 @@
 
 #include "chat/agent.h"
 #include "llm/llm.h"
+#include "sql/ast.h"
 
 /* Defaults of the chat.* settings. */
 #define AGENT_LIMIT 5            /* LIMIT added to a query without one */
@@ -111,8 +112,5 @@ char *agent_dialogue(const Agent *a);
 char *agent_rows_json(const AgentRows *rows);
 
 void agent_turn_free(AgentTurn *t);
-
-/* A statement's kind in words ("a DROP TABLE statement"), for refusals. */
-const char *agent_stmt_words(int kind);
 
 #endif

@@ -93,13 +93,13 @@ SuqlStatus agent_prompt(const Agent *a, const char *name, const AgentKv *kv, Age
 		return err->code ? err->code : SUQL_IO;
 	const char *role = "user";
 	size_t start = 0, len = strlen(tmpl);
-	for (size_t a = 0; a <= len;) {
-		size_t e = a;
+	for (size_t at = 0; at <= len;) {
+		size_t e = at;
 		while (e < len && tmpl[e] != '\n')
 			e++;
-		const char *mk = a < len ? marker(tmpl + a, e - a) : NULL;
-		if (mk || a >= len) {
-			char *part = xstrndup(tmpl + start, (a >= len ? len : a) - start);
+		const char *mk = at < len ? marker(tmpl + at, e - at) : NULL;
+		if (mk || at >= len) {
+			char *part = xstrndup(tmpl + start, (at >= len ? len : at) - start);
 			char *text = prompt_render(part, kv->kv, kv->n);
 			add_part(m, role, text, strlen(text));
 			free(text);
@@ -108,9 +108,9 @@ SuqlStatus agent_prompt(const Agent *a, const char *name, const AgentKv *kv, Age
 				role = mk;
 			start = e < len ? e + 1 : len;
 		}
-		if (a >= len)
+		if (at >= len)
 			break;
-		a = e + 1;
+		at = e + 1;
 	}
 	free(tmpl);
 	return SUQL_OK;

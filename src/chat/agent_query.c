@@ -94,7 +94,8 @@ char *agent_read_short(const char *reply)
 
 /* ---- checking a query ---- */
 
-const char *agent_stmt_words(int kind)
+/* A statement's kind in words ("a DROP TABLE statement"), for refusals. */
+static const char *agent_stmt_words(StmtKind kind)
 {
 	switch (kind) {
 	case ST_INSERT: return "an INSERT statement";

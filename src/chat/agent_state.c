@@ -174,11 +174,6 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 	return setting_set(&agent_settings_table, a, key, value, err);
 }
 
-void agent_settings(const Agent *a, SBuf *out)
-{
-	setting_show_all(&agent_settings_table, a, out);
-}
-
 /* ---- the dialogue ---- */
 
 static void put_field(FILE *out, const char *label, const char *text)

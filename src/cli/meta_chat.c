@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+static void meta_chat_stop(Repl *r);
+
 #define CHAT_PROMPT "chat> "
 
 static SuqlStatus usage(SuqlErr *err, const char *cmd, const char *args)
@@ -25,7 +27,7 @@ static SuqlStatus chat_line(Repl *r, const char *line, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus meta_chat_start(Repl *r, SuqlErr *err)
+static SuqlStatus meta_chat_start(Repl *r, SuqlErr *err)
 {
 	SuqlStatus st = session_chat_ready(&r->s, err);
 	if (st == SUQL_OK) {
@@ -35,7 +37,7 @@ SuqlStatus meta_chat_start(Repl *r, SuqlErr *err)
 	return st;
 }
 
-void meta_chat_stop(Repl *r)
+static void meta_chat_stop(Repl *r)
 {
 	if (meta_chat_active(r))
 		repl_set_line_mode(r, NULL, NULL);

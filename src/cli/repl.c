@@ -147,7 +147,10 @@ static void advance(const char *s, size_t n, int *line, int *col)
 	}
 }
 
-SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where, int line)
+/* Run the statements in sql and show them like typed ones; where and line name the source
+   in error messages (where NULL: no location). Returns the first failure's status. */
+static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
+                               int line)
 {
 	SuqlStatus first = SUQL_OK;
 	size_t off = 0;
@@ -255,7 +258,8 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 	}
 }
 
-void repl_feed_end(Repl *r, ReplInput *in)
+/* The input ended: run what is left. */
+static void repl_feed_end(Repl *r, ReplInput *in)
 {
 	if (repl_pending(in) && !r->quit && !suql_interrupted)
 		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);

@@ -55,8 +55,6 @@ void repl_free(Repl *r);
 
 /* Feed one line (without its newline); runs whatever it completes. */
 void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n);
-/* The input ended: run what is left. */
-void repl_feed_end(Repl *r, ReplInput *in);
 /* Nonzero when a statement is partly typed (the REPL shows the continuation prompt). */
 int repl_pending(const ReplInput *in);
 void repl_input_free(ReplInput *in);
@@ -65,10 +63,6 @@ void repl_input_free(ReplInput *in);
 void repl_run_text(Repl *r, const char *name, const char *text, size_t len);
 void repl_run_file(Repl *r, const char *name, FILE *f);
 SuqlStatus repl_run_path(Repl *r, const char *path, SuqlErr *err);
-
-/* Run the statements in sql and show them like typed ones; where and line name the source
-   in error messages (where NULL: no location). Returns the first failure's status. */
-SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where, int line);
 
 /* Print an error as "error: [where:line[:col]: ]message" on stderr, and count it toward the
    exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1). col 0:
@@ -99,10 +93,7 @@ SuqlStatus meta_run_argv(Repl *r, int argc, const char *const *argv, SuqlErr *er
 /* The META-COMMANDS section of the manual page, in man(7) macros. */
 void meta_man(SBuf *out);
 
-/* meta_chat.c: chat mode on (the REPL's line mode, when a model is configured) and off, and
-   whether it is on. */
-SuqlStatus meta_chat_start(Repl *r, SuqlErr *err);
-void meta_chat_stop(Repl *r);
+/* meta_chat.c: whether chat mode (the REPL's line mode that :chat sets) is on. */
 int meta_chat_active(const Repl *r);
 
 #endif

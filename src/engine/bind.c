@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind,
+                        int top);
+
 /* ---- names ---- */
 
 static int is_rowid_name(const char *n)
@@ -290,7 +293,7 @@ static int alias_ref_cb(void *ctx, Expr *e)
 	return AST_CONTINUE;
 }
 
-void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top)
+static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top)
 {
 	Exec *ex = bd->ex;
 	int pushed = 0;

@@ -19,14 +19,13 @@ typedef struct Bind {
 	SuqlStatus st;
 } Bind;
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err);
-void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind kind, int top);
 void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                int rcol);
 /* slot holds a verify atom (answer() compared with literals): made into an occurrence */
 int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                     int rcol);
 int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
-                  Expr **exp, int nexp, int pg, OccPos pos, int skel, int in_agg, int pocc,
+                  Expr **exp, int nexp, PgType pg, OccPos pos, int skel, int in_agg, int pocc,
                   int rcol);
 /* A literal's text (a double-quoted word naming no column is one), or NULL. */
 char *bind_literal(Exec *ex, int b, const Expr *e);
@@ -59,7 +58,6 @@ typedef struct TabInfo {
 	CatColumn *cat;       /* catalog entries */
 	int ncat;
 } TabInfo;
-TabInfo *bind_scope_table(Exec *ex, const char *name);
 const CatColumn *bind_scope_catalog(Exec *ex, const char *table, const char *column);
 void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it);
 /* Forget what is known of tables when the database may have changed since it was learnt

@@ -236,7 +236,7 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 }
 
 int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
-                    Expr **exp, int nexp, int pg, OccPos pos, int skel, int in_agg, int pocc,
+                    Expr **exp, int nexp, PgType pg, OccPos pos, int skel, int in_agg, int pocc,
                     int rcol)
 {
 	Exec *ex = bd->ex;

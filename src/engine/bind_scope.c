@@ -24,7 +24,7 @@ static const char *const JSON_COLS[] = {
 };
 #define NJSON ((int)(sizeof JSON_COLS / sizeof *JSON_COLS))
 
-TabInfo *bind_scope_table(Exec *ex, const char *name)
+static TabInfo *bind_scope_table(Exec *ex, const char *name)
 {
 	Engine *e = ex->e;
 	if (!ex->tabs_checked) {

@@ -115,7 +115,7 @@ typedef struct Sig {
 	char *op;             /* VERIFY: "=", "<>", "IN", "NOT IN" */
 	char **expected;
 	int nexpected;
-	int pg;               /* ANSWER: PgType of a typed answer, PGT_NONE for text */
+	PgType pg;            /* ANSWER: the type of a typed answer, PGT_NONE for text */
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
 	char *key;            /* all of the above in one string (interning) */
 	long unread;          /* values whose replies could not be read (unknown) */
@@ -135,6 +135,11 @@ typedef struct MemoVal {
 typedef struct Memo Memo;
 
 /* ---- scopes and blocks ---- */
+
+/* Where in a block an expression stands. */
+typedef enum OccPos {
+	POS_WHERE, POS_SELECT, POS_ORDER, POS_GROUP, POS_HAVING, POS_ON, POS_OTHER
+} OccPos;
 
 typedef enum ItemKind { IT_TABLE, IT_CTE, IT_SUBQUERY, IT_UNNEST, IT_FUNC } ItemKind;
 
@@ -167,7 +172,7 @@ typedef struct Block {
 	ScopeItem *items;
 	int nitems;
 	int correlated;       /* refers to an enclosing block's columns */
-	int ppos;             /* OccPos of the expression holding it in the parent block */
+	OccPos ppos;          /* where the expression holding it is in the parent block */
 	With **with;          /* WITH clauses in scope, outer first */
 	int nwith;
 	int nocc_where;       /* occurrences in WHERE */
@@ -199,9 +204,6 @@ typedef struct Block {
 
 /* ---- occurrences ---- */
 
-typedef enum OccPos {
-	POS_WHERE, POS_SELECT, POS_ORDER, POS_GROUP, POS_HAVING, POS_ON, POS_OTHER
-} OccPos;
 
 typedef enum OccMode {
 	OCC_ONDEMAND,    /* a miss asks the model (naive mode, and anywhere not planned) */

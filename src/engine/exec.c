@@ -73,7 +73,8 @@ SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err)
 	return SUQL_OK;
 }
 
-void exec_trace(const char *sql)
+/* Print sql on stderr when SUQL_TRACE_SQL is set (what SQLite is given to prepare). */
+static void exec_trace(const char *sql)
 {
 	static int trace = -1;
 	if (trace < 0)

@@ -50,8 +50,6 @@ long long exec_count(Exec *ex, const char *sql);
 /* Bound (on) or unbound (off) the statements run next to EXEC_COUNT_STEPS instructions
    each: a bounded one is stopped (SQLITE_INTERRUPT) past it. */
 void exec_bound(Exec *ex, int on);
-/* Print sql on stderr when SUQL_TRACE_SQL is set (what SQLite is given to prepare). */
-void exec_trace(const char *sql);
 SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
 /* Run SQL text (the engine's own statements) with sqlite3_exec; SUQL_ERROR with SQLite's
    message. */

@@ -125,9 +125,10 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 				} else {
 					double sc = 0;
 					for (int j = 0; j < m; j++) {
-						long long d = df[ix[j]];
-						double idf = log((npass - d + 0.5) / (d + 0.5) + 1.0);
-						sc += idf * tf[j] * 2.2 / (tf[j] + 1.2 * (0.25 + 0.75 * t.n / avg));
+						double d = (double)df[ix[j]], all = (double)npass;
+						double idf = log((all - d + 0.5) / (d + 0.5) + 1.0);
+						sc += idf * tf[j] * 2.2 /
+						      (tf[j] + 1.2 * (0.25 + 0.75 * (double)t.n / avg));
 					}
 					if (sc > best)
 						best = sc;

@@ -94,7 +94,7 @@ size_t memo_count(const Memo *m)
 
 static size_t slot_of(const Memo *m, int sig, uint64_t h1, uint64_t h2, size_t n)
 {
-	size_t i = (size_t)((h1 ^ ((uint64_t)sig * 0x9E3779B97F4A7C15ULL)) & (m->cap - 1));
+	size_t i = (size_t)((h1 ^ ((uint64_t)(unsigned)sig * 0x9E3779B97F4A7C15ULL)) & (m->cap - 1));
 	for (;;) {
 		const MemoEnt *e = &m->t[i];
 		if (e->sig < 0 || (e->sig == sig && e->h1 == h1 && e->h2 == h2 && e->n == n))

@@ -493,7 +493,7 @@ static long long runs_of(Exec *ex, int b)
 		/* in the result columns (and after), once per row that passes the WHERE around it;
 		   in WHERE or ON, perhaps once per row of its FROM */
 		const Block *p = &ex->blocks[ex->blocks[x].parent];
-		int ppos = ex->blocks[x].ppos;
+		OccPos ppos = ex->blocks[x].ppos;
 		long long n = ppos == POS_SELECT || ppos == POS_ORDER || ppos == POS_GROUP ||
 		              ppos == POS_HAVING ? p->bound : p->from_rows;
 		r *= n > 0 ? n : 1;
@@ -586,7 +586,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 	}
 }
 
-void plan_worst(Exec *ex)
+static void plan_worst(Exec *ex)
 {
 	memset(ex->worst, 0, sizeof ex->worst);
 	memset(ex->expect, 0, sizeof ex->expect);

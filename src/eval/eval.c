@@ -32,7 +32,7 @@ const char *eval_way_name(EvalWay w)
 	return w >= 0 && w < EVAL_NWAYS ? WAY_NAMES[w] : "?";
 }
 
-int eval_way_parse(const char *name, EvalWay *w)
+static int eval_way_parse(const char *name, EvalWay *w)
 {
 	for (int i = 0; i < EVAL_NWAYS; i++)
 		if (str_ieq(name, WAY_NAMES[i])) {

@@ -89,7 +89,7 @@ void eval_worker_close(EvalWorker *w)
 
 /* ---- statements and their results ---- */
 
-void eval_table_free(EvalTable *t)
+static void eval_table_free(EvalTable *t)
 {
 	json_decref(t->cols);
 	json_decref(t->rows);
@@ -138,7 +138,8 @@ static void tab_warning(void *ctx, const char *msg)
 		json_array_append_new(t->warnings, json_string(msg));
 }
 
-SuqlStatus eval_exec(EvalWorker *w, const char *sql, EvalTable *t, SuqlErr *err)
+/* Run the first statement of sql through the session's engine, keeping its result. */
+static SuqlStatus eval_exec(EvalWorker *w, const char *sql, EvalTable *t, SuqlErr *err)
 {
 	t->cols = json_array();
 	t->rows = json_array();
@@ -222,7 +223,8 @@ static json_t *str_array(const char *const *v, int n)
 	return a;
 }
 
-void eval_score_qa(json_t *res, const char *const *gold, int ngold, const char *pred)
+/* Score a prediction into res: QA with pred (may be NULL: no answer), rows with keys. */
+static void eval_score_qa(json_t *res, const char *const *gold, int ngold, const char *pred)
 {
 	json_object_set_new(res, "pred", pred ? json_string(pred) : json_null());
 	json_object_set_new(res, "gold", str_array(gold, ngold));
@@ -230,7 +232,7 @@ void eval_score_qa(json_t *res, const char *const *gold, int ngold, const char *
 	json_object_set_new(res, "f1", json_real(eval_f1(pred ? pred : "", gold, ngold)));
 }
 
-void eval_score_rows(json_t *res, const EvalBench *b, const char *const *gold, int ngold,
+static void eval_score_rows(json_t *res, const EvalBench *b, const char *const *gold, int ngold,
                      const char *const *keys, int nkeys)
 {
 	EvalSetScore sc;
@@ -548,7 +550,7 @@ json_t *eval_run_case(EvalWorker *w, const EvalCase *c, EvalWay way)
 					int n = (int)json_array_size(pred);
 					const char **keys = xcalloc((size_t)n + 1, sizeof *keys);
 					for (int i = 0; i < n; i++)
-						keys[i] = json_string_value(json_array_get(pred, i));
+						keys[i] = json_string_value(json_array_get(pred, (size_t)i));
 					eval_score_rows(res, b, (const char *const *)g.v, g.n, keys, n);
 					free(keys);
 				}

@@ -53,19 +53,12 @@ typedef struct EvalTable {
 	json_t *warnings;       /* the engine's warnings (typed answers that did not convert) */
 } EvalTable;
 
-void eval_table_free(EvalTable *t);
-/* Run the first statement of sql through the session's engine, keeping its result. */
-SuqlStatus eval_exec(EvalWorker *w, const char *sql, EvalTable *t, SuqlErr *err);
 /* A JSON value as text (strings as they are, numbers as SQLite prints them); NULL for null.
    Heap string. */
 char *eval_value_text(json_t *v);
 
 /* The result's fields for one case and way ("id", "way", "kind", "split", "question"). */
 json_t *eval_result_new(const EvalCase *c, EvalWay way);
-/* Score a prediction into res: QA with pred (may be NULL: no answer), rows with keys. */
-void eval_score_qa(json_t *res, const char *const *gold, int ngold, const char *pred);
-void eval_score_rows(json_t *res, const EvalBench *b, const char *const *gold, int ngold,
-                     const char *const *keys, int nkeys);
 
 /* ---- the linearization baseline (eval_linear.c) ---- */
 
@@ -109,6 +102,5 @@ const char *eval_next_line(const char *text, size_t len, size_t *at, size_t *n);
 
 /* The ways by name. */
 const char *eval_way_name(EvalWay w);
-int eval_way_parse(const char *name, EvalWay *w);
 
 #endif

@@ -30,12 +30,6 @@ const char *llm_kind_name(LlmKind k)
 	return k >= 0 && k < LLM_NKINDS ? kind_names[k] : "?";
 }
 
-const char *llm_reason_name(LlmReason r)
-{
-	static const char *const names[LLM_NREASONS] = {"first", "retry", "re-ask", "split"};
-	return r >= 0 && r < LLM_NREASONS ? names[r] : "?";
-}
-
 Llm *llm_open(const LlmConfig *cfg, SuqlErr *err)
 {
 	Llm *llm = xcalloc(1, sizeof *llm);

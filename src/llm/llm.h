@@ -196,8 +196,7 @@ void llm_call_clear(LlmCall *call);
 
 /* The client's settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, ...,
    concurrency, cache): rows over an Llm (base/setting.h), whose file keys are also those of
-   the config file. llm_set sets one while running (:set); llm_settings writes them as
-   "key = value" lines for :set, the key masked. */
+   the config file. llm_set sets one while running (:set). */
 extern const SetTable llm_settings_table;
 SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err);
 
@@ -217,7 +216,6 @@ const char *llm_label(const Llm *llm);
 const char *llm_prompts_dir(const Llm *llm);
 /* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
 void llm_describe(const Llm *llm, SBuf *out);
-void llm_settings(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
 void llm_cache_describe(Llm *llm, SBuf *out);
 /* A cache that could not be used (at open, or a later read or write failed) leaves the
@@ -248,6 +246,5 @@ const char *llm_model_id(const Llm *llm);
 const LlmStats *llm_stats_statement(const Llm *llm);
 const LlmStats *llm_stats_session(const Llm *llm);
 const char *llm_kind_name(LlmKind k);
-const char *llm_reason_name(LlmReason r);
 
 #endif

@@ -330,9 +330,9 @@ void llm_cache_report(LlmCache *c, SBuf *out)
 	free(wal);
 	sb_printf(out, "entries      %lld\n", entries);
 	if (bytes >= 10 << 20)
-		sb_printf(out, "size         %.1f MiB on disk\n", bytes / 1048576.0);
+		sb_printf(out, "size         %.1f MiB on disk\n", (double)bytes / 1048576.0);
 	else
-		sb_printf(out, "size         %.1f KiB on disk\n", bytes / 1024.0);
+		sb_printf(out, "size         %.1f KiB on disk\n", (double)bytes / 1024.0);
 	if (entries) {
 		st = NULL;
 		if (sqlite3_prepare_v2(c->db, "SELECT kind, count(*) FROM llm_cache GROUP BY kind "

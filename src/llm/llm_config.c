@@ -563,7 +563,3 @@ void llm_describe(const Llm *llm, SBuf *out)
 	          s->no_cache ? "off" : llm->cache ? "on" : "off: not usable");
 }
 
-void llm_settings(const Llm *llm, SBuf *out)
-{
-	setting_show_all(&llm_settings_table, llm, out);
-}

@@ -316,8 +316,9 @@ static void retry(HttpRun *run, HttpReq *r, long retry_after_s, char *why_final)
 		return;
 	}
 	free(why_final);
-	double d = retry_after_s > 0 ? (retry_after_s > 120 ? 120000.0 : retry_after_s * 1000.0)
-	                             : backoff_ms(run, r->attempt);
+	double d = retry_after_s > 0
+	           ? (retry_after_s > 120 ? 120000.0 : (double)retry_after_s * 1000.0)
+	           : backoff_ms(run, r->attempt);
 	r->not_before = util_now_ms() + d;
 	r->state = R_QUEUED;
 	r->why = LLM_REQ_RETRY;

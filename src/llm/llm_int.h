@@ -211,9 +211,6 @@ void llm_mark_unreadable(LlmCall *call, int item);
 /* The JSON value inside a model's reply: code fences stripped, the first {...} or [...]
    that parses. NULL when none. */
 json_t *llmp_lenient_json(const char *content);
-/* A typed answer read from the whole of text: 1 with *value set, 0 for an explicit
-   "unknown" (*value NULL), -1 when text is not a value of the shape. */
-int llm_read_value(LlmShape shape, const char *text, char **value);
 
 /* Set it->value/warning from an answer text according to shape: the offline backend's
    reading of its own answers (a number or date found in the sentence it chose; a model's
@@ -258,7 +255,6 @@ void off_words_free(OffWord *w, int nw);
 void off_terms_add(TextTerms *t, const char *stem);
 /* 1: same word or paraphrases (the related-words table); -1: opposites; 0: unrelated. */
 int off_related(const char *a, const char *b);
-int off_sentiment(const char *stem);
 int off_generic(const char *stem);
 /* -1 for a word saying there is little of something (short, brief, little), +1 for much
    (long, lengthy, forever), 0 otherwise. */
@@ -284,8 +280,5 @@ int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int
 int llm_find_number(const char *s, size_t n, double *v, int *is_int);
 /* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
 int llm_day_exists(long y, long m, long d);
-/* yes/no written at the start of a text ("Yes.", "no", "true", "false", "1", "0"):
-   1 yes, 0 no, -1 neither; the offline backend's reading (llm_reply.c). */
-int llm_yesno(const char *s);
 
 #endif

@@ -185,7 +185,7 @@ int off_degree(const char *stem)
 	return 0;
 }
 
-int off_sentiment(const char *stem)
+static int off_sentiment(const char *stem)
 {
 	init_tables();
 	return in_set(&positive, stem) ? 1 : in_set(&negative, stem) ? -1 : 0;

@@ -203,7 +203,9 @@ static int read_date(const char *s, size_t n, char iso[11])
 	return 0;
 }
 
-int llm_read_value(LlmShape shape, const char *text, char **value)
+/* A typed answer read from the whole of text: 1 with *value set, 0 for an explicit
+   "unknown" (*value NULL), -1 when text is not a value of the shape. */
+static int llm_read_value(LlmShape shape, const char *text, char **value)
 {
 	*value = NULL;
 	size_t n = strlen(text);
@@ -494,7 +496,9 @@ void llm_mark_unreadable(LlmCall *call, int item)
 
 /* ---- the offline backend's own readings ---- */
 
-int llm_yesno(const char *s)
+/* yes/no written at the start of a text ("Yes.", "no", "true", "false", "1", "0"):
+   1 yes, 0 no, -1 neither. */
+static int llm_yesno(const char *s)
 {
 	while (*s && (isspace((unsigned char)*s) || *s == '"' || *s == '\'' || *s == '*'))
 		s++;

@@ -94,7 +94,7 @@ static void line_end(LlmStream *s)
 	if (n == 0) {
 		dispatch(s);
 	} else if (n >= 5 && strncmp(l, "data:", 5) == 0) {
-		size_t a = 5 + (n > 5 && l[5] == ' ');
+		size_t a = 5 + (size_t)(n > 5 && l[5] == ' ');
 		if (s->data.len)
 			sb_putc(&s->data, '\n');
 		sb_putn(&s->data, l + a, n - a);

@@ -99,8 +99,6 @@ void render_section_wrap(FILE *out, const char *label, const char *text, int col
 typedef struct RenderFlow RenderFlow;
 RenderFlow *render_flow_new(FILE *out, int width);
 void render_flow_put(RenderFlow *f, const char *s, size_t n);
-/* Nonzero once anything was written (the caller then knows a line is open). */
-int render_flow_started(const RenderFlow *f);
 void render_flow_end(RenderFlow *f);
 
 /* JSON mode: column col of the result holds a SUQL list (a JSON array in TEXT); it is

@@ -69,11 +69,6 @@ RenderFlow *render_flow_new(FILE *out, int width)
 	return f;
 }
 
-int render_flow_started(const RenderFlow *f)
-{
-	return f && f->started;
-}
-
 static void flush_word(RenderFlow *f)
 {
 	if (!f->word.len)

@@ -50,7 +50,9 @@ static SuqlStatus create_objects(sqlite3 *db, const RetEntry *e, const char *col
 	return s;
 }
 
-int ret_count_tokens(const char *s)
+/* Words in a passage as FTS5's unicode61 tokenizer counts them (runs of letters and
+   digits; bytes of UTF-8 sequences count as letters): the passage length BM25 uses. */
+static int ret_count_tokens(const char *s)
 {
 	int n = 0, in = 0;
 	for (; *s; s++) {

@@ -35,10 +35,6 @@ void ret_entry_free(RetEntry *e);
 /* The FTS5 tokenizer of every index. */
 #define RET_TOKENIZER "porter unicode61 remove_diacritics 2"
 
-/* Words in a passage as FTS5's unicode61 tokenizer counts them (runs of letters and
-   digits; bytes of UTF-8 sequences count as letters): the passage length BM25 uses. */
-int ret_count_tokens(const char *s);
-
 /* Run SQL text with no result rows; err gets SQLite's message. */
 SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err);
 
@@ -55,8 +51,5 @@ SuqlStatus ret_refresh(sqlite3 *db, RetEntry *e, const char *column, const char 
                        RetInfo *info, SuqlErr *err);
 /* The registry's row and passage counts into info (when not NULL); reads only. */
 void ret_read_counts(sqlite3 *db, const RetEntry *e, RetInfo *info);
-
-/* Register the ranking function suql_rank with FTS5 on this connection (once). */
-SuqlStatus ret_register_rank(sqlite3 *db, SuqlErr *err);
 
 #endif

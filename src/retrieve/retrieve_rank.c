@@ -78,7 +78,8 @@ static void marker_fn(sqlite3_context *ctx, int n, sqlite3_value **v)
 	sqlite3_result_int(ctx, 1);
 }
 
-SuqlStatus ret_register_rank(sqlite3 *db, SuqlErr *err)
+/* Register the ranking function suql_rank with FTS5 on this connection (once). */
+static SuqlStatus ret_register_rank(sqlite3 *db, SuqlErr *err)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT suql_rank_registered()", -1, &st, NULL) == SQLITE_OK) {

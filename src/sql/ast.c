@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static Select *ast_select_copy(Arena *a, const Select *s);
+static ExprList *ast_exprlist_copy(Arena *a, const ExprList *l);
+
 /* ---- arena: a chain of blocks; allocation bumps a pointer ---- */
 typedef struct ArenaBlock {
 	struct ArenaBlock *next;
@@ -314,7 +317,7 @@ static IdList *idlist_copy(Arena *a, const IdList *l)
 	return c;
 }
 
-ExprList *ast_exprlist_copy(Arena *a, const ExprList *l)
+static ExprList *ast_exprlist_copy(Arena *a, const ExprList *l)
 {
 	if (!l)
 		return NULL;
@@ -454,7 +457,7 @@ static SelectCore *core_copy(Arena *a, const SelectCore *s)
 	return c;
 }
 
-Select *ast_select_copy(Arena *a, const Select *s)
+static Select *ast_select_copy(Arena *a, const Select *s)
 {
 	if (!s)
 		return NULL;

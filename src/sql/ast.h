@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "sql/lex.h"
 
 /* ---- arena ---- */
 typedef struct Arena Arena;
@@ -219,7 +220,7 @@ typedef struct FromItem {
 	   comma for ','; otherwise the keywords before JOIN as written (LEFT, OUTER, ...). */
 	int comma;
 	int njoin;          /* 1: plain JOIN; 1 + k: k keywords in join_kw */
-	int join_kw[3];
+	Keyword join_kw[3];
 	AstName schema, name;
 	AstName alias;
 	int as_kw;
@@ -434,8 +435,6 @@ void ast_idlist_push(Arena *a, IdList **l, AstName n);
 
 /* Deep copies into arena a (which may differ from the source tree's arena). */
 Expr *ast_expr_copy(Arena *a, const Expr *e);
-Select *ast_select_copy(Arena *a, const Select *s);
-ExprList *ast_exprlist_copy(Arena *a, const ExprList *l);
 
 /* ---- reading ---- */
 /* The slots holding e's direct child expressions, in source order (so a caller can read or
@@ -461,7 +460,6 @@ typedef struct AstVisitor {
 	int no_subqueries;                       /* do not enter subqueries */
 } AstVisitor;
 int ast_visit_stmt(Stmt *st, const AstVisitor *v);    /* AST_STOP if stopped */
-int ast_visit_select(Select *s, const AstVisitor *v);
 int ast_visit_expr(Expr *e, const AstVisitor *v);
 
 /* ---- comparing and dumping ---- */

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+static int ast_visit_select(Select *s, const AstVisitor *v);
+
 /* ---- visitor ---- */
 static int visit_from(FromList *l, const AstVisitor *v);
 static int visit_window(Window *w, const AstVisitor *v);
@@ -110,7 +112,7 @@ static int visit_from(FromList *l, const AstVisitor *v)
 	return AST_CONTINUE;
 }
 
-int ast_visit_select(Select *s, const AstVisitor *v)
+static int ast_visit_select(Select *s, const AstVisitor *v)
 {
 	if (!s)
 		return AST_CONTINUE;
@@ -189,10 +191,10 @@ static void d_expr(SBuf *o, const char *tag, const Expr *e)
 	}
 }
 
-static void d_int(SBuf *o, const char *tag, int v)
+static void d_int(SBuf *o, const char *tag, long v)
 {
 	if (v)
-		sb_printf(o, " %s=%d", tag, v);
+		sb_printf(o, " %s=%ld", tag, v);
 }
 
 static void d_list(SBuf *o, const char *tag, const ExprList *l)
@@ -328,7 +330,7 @@ static void d_from(SBuf *o, const FromList *l)
 		d_int(o, "comma", f->comma);
 		d_int(o, "nj", f->njoin);
 		for (int k = 0; k + 1 < f->njoin && k < 3; k++)
-			sb_printf(o, " jk=%d", f->join_kw[k]);
+			sb_printf(o, " jk=%d", (int)f->join_kw[k]);
 		d_name(o, "s", f->schema);
 		d_name(o, "n", f->name);
 		d_name(o, "as", f->alias);

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A hint for a word glued to the string before it ('Men's'), or NULL. */
+static const char *p_quote_hint(Parser *p, Token t);
+
 /* ---- tokens ---- */
 static void fill(Parser *p, int k)
 {
@@ -210,7 +213,7 @@ const char *p_open_hint(Parser *p, Token open, const char *what, const char *tai
 	return buf;
 }
 
-const char *p_quote_hint(Parser *p, Token t)
+static const char *p_quote_hint(Parser *p, Token t)
 {
 	if (p->last_type == TK_STRING && p->last_end == t.off &&
 	    (t.type == TK_ID || t.type == TK_UNTERM_STRING))

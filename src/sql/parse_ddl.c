@@ -73,7 +73,7 @@ static int starts_column_constraint(Token t)
 	        t.kw == KW_REFERENCES || t.kw == KW_GENERATED || t.kw == KW_AS);
 }
 
-ColumnDef *p_column_def(Parser *p)
+static ColumnDef *p_column_def(Parser *p)
 {
 	ColumnDef *c = P_NEW(p, ColumnDef);
 	Token t = p_tok(p);

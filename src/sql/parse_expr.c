@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+static Expr *p_expr_prec(Parser *p, int minprec);
+static int p_starts_expr(Parser *p, int k);
+
 Expr *p_new_expr(Parser *p, ExprKind kind, size_t start)
 {
 	Expr *e = ast_expr_new(p->arena, kind);
@@ -27,7 +30,7 @@ int p_starts_select(Parser *p, int k)
 	return p_kw_at(p, k, KW_SELECT) || p_kw_at(p, k, KW_VALUES) || p_kw_at(p, k, KW_WITH);
 }
 
-int p_starts_expr(Parser *p, int k)
+static int p_starts_expr(Parser *p, int k)
 {
 	Token t = p_peek(p, k);
 	switch (t.type) {
@@ -173,7 +176,7 @@ static int like_op(Parser *p, int k)
 	}
 }
 
-Expr *p_expr_prec(Parser *p, int minprec)
+static Expr *p_expr_prec(Parser *p, int minprec)
 {
 	Token first = p_tok(p);
 	p_enter(p, first);

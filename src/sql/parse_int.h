@@ -75,8 +75,6 @@ _Noreturn void p_unexpected(Parser *p, const char *expected);
    the statement stands in a script. */
 const char *p_open_hint(Parser *p, Token open, const char *what, const char *tail, char *buf,
                         size_t n);
-/* A hint for a word glued to the string before it ('Men's'), or NULL. */
-const char *p_quote_hint(Parser *p, Token t);
 
 /* lists */
 void *ast_grow(Arena *a, void *items, int n, int *cap, size_t elem);
@@ -90,7 +88,6 @@ void *ast_grow(Arena *a, void *items, int n, int *cap, size_t elem);
 
 /* grammar */
 Expr *p_expr(Parser *p);                      /* a whole expression */
-Expr *p_expr_prec(Parser *p, int minprec);
 ExprList *p_expr_list(Parser *p);             /* e, e, ... (at least one) */
 Select *p_select(Parser *p);                  /* [WITH] select-core ... [ORDER BY] [LIMIT] */
 With *p_with(Parser *p);                      /* after WITH */
@@ -102,7 +99,6 @@ FromList *p_from_list(Parser *p);
 Window *p_window_spec(Parser *p, Token open); /* inside ( ... ) after the '(' */
 TypeName *p_type_name(Parser *p, int column_def);
 int p_starts_select(Parser *p, int k);        /* SELECT, VALUES or WITH at token k */
-int p_starts_expr(Parser *p, int k);
 
 Expr *p_new_expr(Parser *p, ExprKind kind, size_t start);   /* span starts at start */
 Expr *p_finish(Parser *p, Expr *e);                        /* span ends at the last token */
@@ -115,7 +111,6 @@ void p_qualified(Parser *p, AstName *schema, AstName *name, const char *what);
 void p_indexed(Parser *p, IndexedKind *kind, AstName *index);   /* [INDEXED BY x | NOT INDEXED] */
 void p_create(Parser *p, Stmt *st);           /* after CREATE */
 void p_alter(Parser *p, Stmt *st);            /* after ALTER */
-ColumnDef *p_column_def(Parser *p);
 void p_skip_rest(Parser *p, int allow_semi);   /* to ';' (or, in a trigger, the end) */
 
 #endif

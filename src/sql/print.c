@@ -490,8 +490,3 @@ void print_expr(Printer *pr, const Expr *e)
 	pr_expr_prec(pr, e, PREC_NONE);
 }
 
-void print_expr_default(Printer *pr, const Expr *e)
-{
-	pr_default_prec(pr, e, PREC_NONE);
-}
-

@@ -17,9 +17,9 @@
  *
  * Hooks let a caller (the executor) print chosen nodes itself: the expr hook is called for
  * every expression before the default printing, the from hook for every FROM item; each
- * returns 1 when it printed the node (it may call print_expr / print_expr_default for
- * parts of it) and 0 to let the default print it. A hook's output for an expression is
- * put in parentheses when it stands inside an operator.
+ * returns 1 when it printed the node (it may call print_expr for parts of it) and 0 to
+ * let the default print it. A hook's output for an expression is put in parentheses when
+ * it stands inside an operator.
  *
  * Ownership: a Printer owns its output buffer and map; print_steal hands the text over.
  * It borrows the tree and the hooks.
@@ -47,8 +47,6 @@ void print_free(Printer *pr);
 void print_stmt(Printer *pr, const Stmt *st);
 void print_select(Printer *pr, const Select *s);
 void print_expr(Printer *pr, const Expr *e);           /* hooks first */
-void print_expr_default(Printer *pr, const Expr *e);   /* e itself without its hook */
-void print_from_item_default(Printer *pr, const FromItem *f);
 void print_raw(Printer *pr, const char *s);
 void print_rawn(Printer *pr, const char *s, size_t n);
 void print_name(Printer *pr, AstName n);

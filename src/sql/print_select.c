@@ -55,7 +55,7 @@ void pr_idlist(Printer *pr, const IdList *l)
 	print_raw(pr, ")");
 }
 
-void print_from_item_default(Printer *pr, const FromItem *f)
+static void print_from_item_default(Printer *pr, const FromItem *f)
 {
 	pr_map(pr, f->span.off, 0);
 	switch (f->kind) {

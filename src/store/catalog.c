@@ -152,7 +152,7 @@ const char *catalog_storage_type(const CatColumn *c)
 	return "TEXT";
 }
 
-SuqlStatus catalog_ensure(sqlite3 *db, SuqlErr *err)
+static SuqlStatus catalog_ensure(sqlite3 *db, SuqlErr *err)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db, CATALOG_DDL, NULL, NULL, &msg) != SQLITE_OK) {

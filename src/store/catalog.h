@@ -44,7 +44,6 @@ int catalog_parse_type(const char *decl, CatColumn *c, SuqlErr *err);
 /* The SQLite type a SUQL type is stored as ("TEXT" for all of them). */
 const char *catalog_storage_type(const CatColumn *c);
 
-SuqlStatus catalog_ensure(sqlite3 *db, SuqlErr *err);
 /* Record (or replace) the SUQL type of table.column; type is a declaration as above. */
 SuqlStatus catalog_set(sqlite3 *db, const char *table, const char *column, const char *type,
                        SuqlErr *err);
