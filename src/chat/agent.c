@@ -387,7 +387,7 @@ static void show_counters(Agent *a)
 
 static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 {
-	sqlite3 *db = a->host->db(a->host->ctx);
+	Store *db = a->host->store(a->host->ctx);
 	char limit[16], limit_note[80], *route = NULL, *direct = NULL, *schema = NULL;
 	char *guide = NULL;
 	snprintf(limit, sizeof limit, "%d", a->limit);

@@ -34,6 +34,7 @@
 #include "base/util.h"
 #include "engine/engine.h"
 #include "llm/llm.h"
+#include "store/store.h"
 
 typedef struct Agent Agent;
 
@@ -41,7 +42,7 @@ typedef struct Agent Agent;
 typedef struct AgentHost {
 	void *ctx;
 	Llm *(*llm)(void *ctx);       /* the model client */
-	sqlite3 *(*db)(void *ctx);    /* the open database, for the schema in the prompts */
+	Store *(*store)(void *ctx);   /* the open database, for the schema in the prompts */
 	/* Run one checked query read-only under lim, shown like typed SUQL with its parsed
 	   form always shown; its columns and rows also go to tap. */
 	SuqlStatus (*run)(void *ctx, const char *sql, const RunLimits *lim, const EngineSink *tap,

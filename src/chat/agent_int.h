@@ -102,7 +102,7 @@ char *agent_prompt_text(const Agent *a, const char *name, const AgentKv *kv, Suq
    SUQL DDL with ENUM values when at most 10, preceded by its description when the database
    has one (suql_table_info) and followed by notes on the values of short text and list
    columns. brief: one line per table (name, columns, description) instead. */
-char *agent_schema(sqlite3 *db, const char *tables, int brief);
+char *agent_schema(Store *st, const char *tables, int brief);
 
 /* The last `context` turns as text for the prompts; "(none: this is the first message)"
    when there are none. */

@@ -139,19 +139,6 @@ static int listed(const char *tables, const char *name)
 	return 0;
 }
 
-static int has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	return found;
-}
-
 /* Up to max bytes of s, cut after a word, with "..." when cut. */
 static void put_cut(SBuf *b, const char *s, size_t max)
 {
@@ -255,15 +242,16 @@ static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf 
 	sb_free(&v);
 }
 
-static void table_schema(sqlite3 *db, const char *table, int info, int brief, SBuf *out)
+static void table_schema(Store *st, const char *table, int info, int brief, SBuf *out)
 {
 	CatColumn *cols = NULL;
 	int n = 0;
 	SuqlErr err = {0};
-	if (catalog_table(db, table, &cols, &n, &err) != SUQL_OK) {
+	if (catalog_table(st, table, &cols, &n, &err) != SUQL_OK) {
 		err_clear(&err);
 		return;
 	}
+	sqlite3 *db = store_sqlite(st);   /* descriptions and value notes: SQLite's SQL */
 	char *desc = description(db, table, info, brief);
 	if (brief) {
 		sb_printf(out, "- %s (", table);
@@ -277,7 +265,7 @@ static void table_schema(sqlite3 *db, const char *table, int info, int brief, SB
 		char *ddl = NULL;
 		if (desc)
 			sb_printf(out, "-- %s\n", desc);
-		if (catalog_ddl(db, table, 10, &ddl, &err) == SUQL_OK)
+		if (catalog_ddl(st, table, 10, &ddl, &err) == SUQL_OK)
 			sb_printf(out, "%s\n", ddl);
 		free(ddl);
 		SBuf notes = SBUF_INIT;
@@ -301,21 +289,19 @@ static void table_schema(sqlite3 *db, const char *table, int info, int brief, SB
 	err_clear(&err);
 }
 
-char *agent_schema(sqlite3 *db, const char *tables, int brief)
+char *agent_schema(Store *st, const char *tables, int brief)
 {
 	SBuf out = SBUF_INIT;
-	int info = has_table(db, "suql_table_info");
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, CATALOG_VISIBLE_TABLES " AND type = 'table' ORDER BY name", -1, &st,
-	                       NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(st, 0);
+	int info = store_has_table(st, "suql_table_info");
+	StoreTable *t;
+	int n;
+	if (store_tables(st, &t, &n, NULL) == SUQL_OK) {
+		for (int i = 0; i < n; i++)
 			/* a table of evaluation labels is an answer key: never shown (its queries are
 			   refused too, engine_set_readonly) */
-			if (name && listed(tables, name) && !catalog_is_labels(db, name))
-				table_schema(db, name, info, brief, &out);
-		}
-		sqlite3_finalize(st);
+			if (!t[i].view && listed(tables, t[i].name) && !catalog_is_labels(st, t[i].name))
+				table_schema(st, t[i].name, info, brief, &out);
+		store_tables_free(t, n);
 	}
 	while (out.len && out.s[out.len - 1] == '\n')
 		sb_truncate(&out, out.len - 1);

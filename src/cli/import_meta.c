@@ -20,7 +20,7 @@ SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return SUQL_USAGE;
 	opt.progress = env->tty ? PROGRESS_AUTO : PROGRESS_OFF;
 	opt.stats = &st;
-	SuqlStatus s = import_file(engine_db(env->engine), file, table, &opt, err);
+	SuqlStatus s = import_file(engine_store(env->engine), file, table, &opt, err);
 	if (s != SUQL_OK)
 		return s;
 	fprintf(env->out, "imported %lld row%s into %s (%s, %d column%s)", st.rows,

@@ -55,13 +55,13 @@ static SuqlStatus m_tables(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc > 1)
 		return usage(err, argv[0]);
-	sqlite3 *db = engine_db(env->engine);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, CATALOG_VISIBLE_TABLES " ORDER BY name", -1, &st, NULL) != SQLITE_OK)
-		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
-	while (sqlite3_step(st) == SQLITE_ROW)
-		fprintf(env->out, "%s\n", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	StoreTable *t;
+	int n;
+	if (store_tables(engine_store(env->engine), &t, &n, err) != SUQL_OK)
+		return SUQL_ERROR;
+	for (int i = 0; i < n; i++)
+		fprintf(env->out, "%s\n", t[i].name);
+	store_tables_free(t, n);
 	return SUQL_OK;
 }
 
@@ -69,32 +69,26 @@ static SuqlStatus m_schema(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc > 2)
 		return usage(err, argv[0]);
-	sqlite3 *db = engine_db(env->engine);
-	sqlite3_stmt *st;
-	const char *q = argc == 2
-		? CATALOG_VISIBLE_TABLES " AND name = ?1 COLLATE NOCASE ORDER BY name"
-		: CATALOG_VISIBLE_TABLES " ORDER BY name";
-	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
-		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
-	if (argc == 2)
-		sqlite3_bind_text(st, 1, argv[1], -1, SQLITE_STATIC);
+	Store *st = engine_store(env->engine);
+	StoreTable *t;
+	int n, shown = 0;
+	if (store_tables(st, &t, &n, err) != SUQL_OK)
+		return SUQL_ERROR;
 	SuqlStatus s = SUQL_OK;
-	int n = 0;
-	while (s == SUQL_OK && sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *type = (const char *)sqlite3_column_text(st, 1);
-		const char *sql = (const char *)sqlite3_column_text(st, 2);
+	for (int i = 0; i < n && s == SUQL_OK; i++) {
+		if (argc == 2 && !str_ieq(t[i].name, argv[1]))
+			continue;
 		char *ddl = NULL;
-		if (strcmp(type, "table") == 0)
-			s = catalog_ddl(db, name, 0, &ddl, err);
+		if (!t[i].view)
+			s = catalog_ddl(st, t[i].name, 0, &ddl, err);
 		else
-			ddl = xprintf("%s;", sql ? sql : "");
+			ddl = xprintf("%s;", t[i].sql ? t[i].sql : "");
 		if (ddl)
-			fprintf(env->out, "%s%s\n", n++ ? "\n" : "", ddl);
+			fprintf(env->out, "%s%s\n", shown++ ? "\n" : "", ddl);
 		free(ddl);
 	}
-	sqlite3_finalize(st);
-	if (s == SUQL_OK && argc == 2 && n == 0)
+	store_tables_free(t, n);
+	if (s == SUQL_OK && argc == 2 && shown == 0)
 		s = err_set(err, SUQL_ERROR, "no such table: %s", argv[1]);
 	return s;
 }
@@ -189,10 +183,10 @@ static SuqlStatus m_enum(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 /* :labels, :labels TABLE on|off */
 static SuqlStatus m_labels(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
-	sqlite3 *db = engine_db(env->engine);
+	Store *st = engine_store(env->engine);
 	if (argc == 1) {
 		char **v;
-		int n = catalog_prop_tables(db, CATALOG_LABELS, "on", &v);
+		int n = catalog_prop_tables(st, CATALOG_LABELS, "on", &v);
 		if (n == 0)
 			fputs("no table is marked as holding evaluation labels\n", env->out);
 		for (int i = 0; i < n; i++) {
@@ -205,17 +199,16 @@ static SuqlStatus m_labels(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	int on;
 	if (argc != 3 || !str_parse_bool(argv[2], &on))
 		return err_set(err, SUQL_USAGE, "usage: :labels, or :labels TABLE on|off");
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, CATALOG_VISIBLE_TABLES " AND type = 'table' AND name = ?1 COLLATE "
-	                       "NOCASE", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, argv[1], -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
+	StoreTable *t;
+	int n, found = 0;
+	if (store_tables(st, &t, &n, err) != SUQL_OK)
+		return SUQL_ERROR;
+	for (int i = 0; i < n; i++)
+		found |= !t[i].view && str_ieq(t[i].name, argv[1]);
+	store_tables_free(t, n);
 	if (!found)
 		return err_set(err, SUQL_ERROR, "no such table: %s", argv[1]);
-	return catalog_prop_set(db, argv[1], CATALOG_LABELS, on ? "on" : NULL, err);
+	return catalog_prop_set(st, argv[1], CATALOG_LABELS, on ? "on" : NULL, err);
 }
 
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);

@@ -154,6 +154,9 @@ static int next_cand;
 
 static void push(const char *w)
 {
+	for (int i = 0; i < cands.n; i++)
+		if (strcmp(cands.v[i], w) == 0)
+			return;   /* a column several tables have is offered once */
 	if (cands.n == cands.cap) {
 		cands.cap = cands.cap ? cands.cap * 2 : 64;
 		cands.v = xrealloc(cands.v, (size_t)cands.cap * sizeof *cands.v);
@@ -211,30 +214,36 @@ static void add_name(const char *text, const char *name)
 	sb_free(&b);
 }
 
-static void add_query(const char *text, const char *sql)
+/* The tables and views (and with columns set, their columns). */
+static void add_schema(const char *text, int columns)
 {
-	sqlite3 *db = engine_db(the_repl->s.engine);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	Store *st = engine_store(the_repl->s.engine);
+	StoreTable *t;
+	int n;
+	if (store_tables(st, &t, &n, NULL) != SUQL_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(st, 0);
-		if (w)
-			add_name(text, w);
+	for (int i = 0; i < n; i++)
+		add_name(text, t[i].name);
+	for (int i = 0; i < n && columns; i++) {
+		StoreColumn *c;
+		int nc;
+		if (store_columns(st, t[i].name, &c, &nc, NULL) != SUQL_OK)
+			continue;
+		for (int k = 0; k < nc; k++)
+			add_name(text, c[k].name);
+		store_columns_free(c, nc);
 	}
-	sqlite3_finalize(st);
+	store_tables_free(t, n);
 }
 
 static void add_tables(const char *text)
 {
-	add_query(text, CATALOG_VISIBLE_TABLES);
+	add_schema(text, 0);
 }
 
 static void add_names(const char *text)
 {
-	add_tables(text);
-	add_query(text, "SELECT DISTINCT p.name FROM (" CATALOG_VISIBLE_TABLES ") t, "
-	                "pragma_table_info(t.name) p");
+	add_schema(text, 1);
 }
 
 static void add_sql_words(const char *text)

@@ -66,7 +66,7 @@ static TabInfo *bind_scope_table(Exec *ex, const char *name)
 		SuqlErr err = {0};
 		CatColumn *cc = NULL;
 		int n = 0;
-		if (catalog_table(ex->db, name, &cc, &n, &err) == SUQL_OK) {
+		if (catalog_table(ex->e->store, name, &cc, &n, &err) == SUQL_OK) {
 			t->cat = cc;
 			t->ncat = n;
 		}

@@ -65,7 +65,7 @@ void engine_set_readonly(Engine *e, int on)
 	e->readonly = on != 0;
 	forget_hidden(e);
 	if (e->readonly)   /* the tables of evaluation labels, read once for the authorizer */
-		e->nhidden = catalog_prop_tables(e->db, CATALOG_LABELS, "on", &e->hidden);
+		e->nhidden = catalog_prop_tables(e->store, CATALOG_LABELS, "on", &e->hidden);
 	sqlite3_set_authorizer(e->db, e->readonly ? readonly_auth : NULL, e);
 }
 
@@ -101,26 +101,13 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 
 Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 {
-	sqlite3 *db = NULL;
-	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_URI, NULL);
-	if (rc != SQLITE_OK) {
-		err_set(err, SUQL_IO, "cannot open database %s: %s", path,
-		        db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-		sqlite3_close(db);
+	Store *store = store_sqlite_open(path, readonly, err);
+	if (!store)
 		return NULL;
-	}
-	/* SQLite reads a file only when a statement needs it: read the schema now, so that a
-	   file that is not a database (or is damaged) is refused at open, not at every
-	   statement. A database another process holds is not an error here. */
-	sqlite3_busy_timeout(db, (int)(ENGINE_DEFAULT_BUSY * 1000));
-	rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
-	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
-		err_set(err, SUQL_IO, "cannot open database %s: %s", path, sqlite3_errmsg(db));
-		sqlite3_close(db);
-		return NULL;
-	}
+	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
+	store_busy_timeout(store, ENGINE_DEFAULT_BUSY);
 	Engine *e = xcalloc(1, sizeof *e);
+	e->store = store;
 	e->db = db;
 	e->path = xstrdup(path);
 	e->llm = llm;
@@ -131,7 +118,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
 	e->set.times = 1;
-	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on db above */
+	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
 	udf_register(e);
 	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */
@@ -143,7 +130,7 @@ void engine_copy_settings(Engine *to, const Engine *from)
 {
 	if (to && from) {
 		to->set = from->set;
-		sqlite3_busy_timeout(to->db, (int)(to->set.busy * 1000));
+		store_busy_timeout(to->store, to->set.busy);
 	}
 }
 
@@ -153,12 +140,13 @@ void engine_close(Engine *e)
 		return;
 	bind_scope_tabs_check(e, 1);
 	forget_hidden(e);
-	sqlite3_close(e->db);
+	store_close(e->store);
 	free(e->path);
 	free(e);
 }
 
 sqlite3 *engine_db(Engine *e) { return e->db; }
+Store *engine_store(Engine *e) { return e->store; }
 
 int engine_progress(const Engine *e, long long *judged, long long *of)
 {
@@ -218,39 +206,39 @@ static SuqlStatus catalog_after(Engine *e, const Ast *ast, int existed, SuqlErr 
 			const ColumnDef *c = st->cols->items[i];
 			if (!c->type || !c->type->suql)
 				continue;
-			SuqlStatus s = catalog_set(e->db, table, ast_name_value(a, c->name),
+			SuqlStatus s = catalog_set(e->store, table, ast_name_value(a, c->name),
 			                           c->type->text, err);
 			if (s != SUQL_OK)
 				return s;
 		}
 		return SUQL_OK;
 	case ST_DROP_TABLE:
-		return catalog_drop_table(e->db, table, err);
+		return catalog_drop_table(e->store, table, err);
 	case ST_ALTER_TABLE: {
 		CatColumn c = {0};
 		SuqlStatus s = SUQL_OK;
 		switch (st->alter) {
 		case ALTER_RENAME_TABLE:
-			return catalog_rename_table(e->db, table, ast_name_value(a, st->newname), err);
+			return catalog_rename_table(e->store, table, ast_name_value(a, st->newname), err);
 		case ALTER_ADD_COLUMN:
 			if (st->coldef->type && st->coldef->type->suql)
-				s = catalog_set(e->db, table, ast_name_value(a, st->coldef->name),
+				s = catalog_set(e->store, table, ast_name_value(a, st->coldef->name),
 				                st->coldef->type->text, err);
 			return s;
 		case ALTER_RENAME_COLUMN:
-			if (catalog_get(e->db, table, ast_name_value(a, st->column), &c) == 1) {
+			if (catalog_get(e->store, table, ast_name_value(a, st->column), &c) == 1) {
 				char *type = xstrdup(c.type);
-				s = catalog_set(e->db, table, ast_name_value(a, st->newname), type, err);
+				s = catalog_set(e->store, table, ast_name_value(a, st->newname), type, err);
 				if (s == SUQL_OK)   /* a plain type removes the old entry */
-					s = catalog_set(e->db, table, ast_name_value(a, st->column), "TEXT", err);
+					s = catalog_set(e->store, table, ast_name_value(a, st->column), "TEXT", err);
 				free(type);
 				catalog_column_free(&c);
 			}
 			return s;
 		case ALTER_DROP_COLUMN:
-			if (catalog_get(e->db, table, ast_name_value(a, st->column), &c) == 1) {
+			if (catalog_get(e->store, table, ast_name_value(a, st->column), &c) == 1) {
 				catalog_column_free(&c);
-				s = catalog_set(e->db, table, ast_name_value(a, st->column), "TEXT", err);
+				s = catalog_set(e->store, table, ast_name_value(a, st->column), "TEXT", err);
 			}
 			return s;
 		default:
@@ -375,7 +363,7 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 static void settings_changed(void *obj)
 {
 	Engine *e = obj;
-	sqlite3_busy_timeout(e->db, (int)(e->set.busy * 1000));
+	store_busy_timeout(e->store, e->set.busy);
 }
 
 #define ES(field) offsetof(Engine, set.field)

@@ -16,6 +16,7 @@
 #include "base/suql.h"
 #include "base/util.h"
 #include "llm/llm.h"
+#include "store/store.h"
 
 typedef struct Engine Engine;
 
@@ -41,6 +42,9 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err);
 Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err);
 void engine_close(Engine *e);
 
+/* The database through the storage seam (store.h), and its SQLite connection, which the
+   code not yet behind the seam uses (src/README.md lists it). */
+Store *engine_store(Engine *e);
 sqlite3 *engine_db(Engine *e);
 const char *engine_path(const Engine *e);
 

@@ -69,7 +69,8 @@ typedef struct EngineSettings {
 typedef struct Exec Exec;
 
 struct Engine {
-	sqlite3 *db;
+	Store *store;         /* the database, through the storage seam */
+	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet */
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */

@@ -178,7 +178,7 @@ static SuqlStatus prepare(EvalRun *run, SuqlErr *err)
 		} else {
 			run->tmpdir = dir;
 			run->sh.lin_path = xprintf("%s/passages.db", dir);
-			s = eval_linear_build(engine_db(ses.engine), &run->bench, run->sh.lin_path, err);
+			s = eval_linear_build(engine_store(ses.engine), &run->bench, run->sh.lin_path, err);
 		}
 	}
 	if (s != SUQL_OK && s != SUQL_LLM && s != SUQL_INTERRUPT && s != SUQL_IO)

@@ -64,7 +64,7 @@ json_t *eval_result_new(const EvalCase *c, EvalWay way);
 
 /* Write every row of the tables the cases are about as a text passage into a new SQLite
    file at path, with an FTS5 index over them. */
-SuqlStatus eval_linear_build(sqlite3 *db, const EvalBench *b, const char *path, SuqlErr *err);
+SuqlStatus eval_linear_build(Store *store, const EvalBench *b, const char *path, SuqlErr *err);
 /* The linearize way for one case: BM25's top k passages for the question, then the model
    decides (rows) or answers (QA, then the short-answer step when a model is configured).
    Fills res with the prediction; returns the status of the model calls. */

@@ -65,12 +65,13 @@ static void cut(SBuf *b)
 	sb_truncate(b, n);
 }
 
-static SuqlStatus build_table(sqlite3 *db, sqlite3 *out, const char *table, const char *key,
+static SuqlStatus build_table(Store *store, sqlite3 *out, const char *table, const char *key,
                               int ix, SuqlErr *err)
 {
+	sqlite3 *db = store_sqlite(store);
 	CatColumn *cols = NULL;
 	int n = 0;
-	SuqlStatus s = catalog_table(db, table, &cols, &n, err);
+	SuqlStatus s = catalog_table(store, table, &cols, &n, err);
 	if (s != SUQL_OK)
 		return err_set(err, SUQL_USAGE, "linearize: no table %s in the database", table);
 	int keycol = -1;
@@ -119,7 +120,7 @@ static SuqlStatus build_table(sqlite3 *db, sqlite3 *out, const char *table, cons
 	return s;
 }
 
-SuqlStatus eval_linear_build(sqlite3 *db, const EvalBench *b, const char *path, SuqlErr *err)
+SuqlStatus eval_linear_build(Store *store, const EvalBench *b, const char *path, SuqlErr *err)
 {
 	sqlite3 *out = NULL;
 	if (sqlite3_open(path, &out) != SQLITE_OK) {
@@ -159,7 +160,7 @@ SuqlStatus eval_linear_build(sqlite3 *db, const EvalBench *b, const char *path, 
 			s = SUQL_IO;
 		sqlite3_free(sql);
 		if (s == SUQL_OK)
-			s = build_table(db, out, t, b->key, ntables++, err);
+			s = build_table(store, out, t, b->key, ntables++, err);
 	}
 	if (s == SUQL_OK && run(out, "COMMIT", err) < 0)
 		s = SUQL_IO;

@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 typedef struct Imp {
-	sqlite3 *db;
+	Store *st;           /* the database, through the storage seam */
+	sqlite3 *db;         /* its SQLite connection: the inserts are SQLite's for now */
 	const char *table;
 	const ImportOptions *opt;
 	ImpReader r;
@@ -73,17 +74,6 @@ static int add_col(Imp *im, const char *name)
 	memset(c, 0, sizeof *c);
 	c->name = xstrdup(name);
 	return im->ncols++;
-}
-
-static SuqlStatus exec_sql(sqlite3 *db, const char *sql, SuqlErr *err)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		err_set(err, SUQL_ERROR, "%s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return SUQL_ERROR;
-	}
-	return SUQL_OK;
 }
 
 /* "reviews=FREE_TEXT[],price=ENUM('a','b')": split at commas outside () and quotes. */
@@ -159,13 +149,14 @@ static SuqlStatus apply_types(Imp *im, SuqlErr *err)
 
 static SuqlStatus load_existing(Imp *im, SuqlErr *err)
 {
-	sqlite3_stmt *st;
-	sqlite3_prepare_v2(im->db, "SELECT type FROM sqlite_schema WHERE name = ?1 COLLATE NOCASE "
-	                   "AND type IN ('table', 'view')", -1, &st, NULL);
-	sqlite3_bind_text(st, 1, im->table, -1, SQLITE_STATIC);
-	int found = sqlite3_step(st) == SQLITE_ROW;
-	int view = found && strcmp((const char *)sqlite3_column_text(st, 0), "view") == 0;
-	sqlite3_finalize(st);
+	StoreTable *tabs;
+	int ntabs, found = 0, view = 0;
+	if (store_tables(im->st, &tabs, &ntabs, err) != SUQL_OK)
+		return SUQL_ERROR;
+	for (int i = 0; i < ntabs && !found; i++)
+		if (str_ieq(tabs[i].name, im->table))
+			found = 1, view = tabs[i].view;
+	store_tables_free(tabs, ntabs);
 	if (view)
 		return err_set(err, SUQL_ERROR, "%s is a view; import into a table", im->table);
 	if (!found)
@@ -173,7 +164,7 @@ static SuqlStatus load_existing(Imp *im, SuqlErr *err)
 	im->exists = 1;
 	CatColumn *cc;
 	int n;
-	if (catalog_table(im->db, im->table, &cc, &n, err) != SUQL_OK)
+	if (catalog_table(im->st, im->table, &cc, &n, err) != SUQL_OK)
 		return SUQL_ERROR;
 	for (int i = 0; i < n; i++) {
 		int k = add_col(im, cc[i].column);
@@ -325,7 +316,7 @@ static SuqlStatus create_table(Imp *im, SuqlErr *err)
 		sb_printf(&b, " %s", suql ? catalog_storage_type(&c->cat) : c->cat.type);
 	}
 	sb_puts(&b, ")");
-	SuqlStatus s = exec_sql(im->db, b.s, err);
+	SuqlStatus s = store_exec(im->st, b.s, err);
 	sb_free(&b);
 	if (s != SUQL_OK) {   /* e.g. more columns than SQLite allows */
 		char *m = err->msg;
@@ -343,7 +334,7 @@ static SuqlStatus record_types(Imp *im, SuqlErr *err)
 		if (im->exists && !c->declared)
 			continue;
 		if ((c->cat.free_text || c->cat.is_enum || c->cat.is_array) &&
-		    catalog_set(im->db, im->table, c->name, c->cat.type, err) != SUQL_OK)
+		    catalog_set(im->st, im->table, c->name, c->cat.type, err) != SUQL_OK)
 			return SUQL_ERROR;
 	}
 	return SUQL_OK;
@@ -514,7 +505,7 @@ static SuqlStatus run(Imp *im, SuqlErr *err)
 	return SUQL_OK;
 }
 
-SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t len,
+SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t len,
                          const char *table, const ImportOptions *opt, SuqlErr *err)
 {
 	ImportOptions dflt = IMPORT_OPTIONS_INIT;
@@ -549,7 +540,8 @@ SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t
 	}
 
 	Imp im = {0};
-	im.db = db;
+	im.st = st;
+	im.db = store_sqlite(st);
 	im.table = table;
 	im.opt = opt;
 	imp_reader_init(&im.r, name, data, len, fmt, delim);
@@ -557,15 +549,13 @@ SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t
 	im.pg = progress_open(stderr, opt->progress, label, (double)len);
 	free(label);
 
-	SuqlStatus s = exec_sql(db, "SAVEPOINT suql_import", err);
+	SuqlStatus s = store_savepoint(st, "suql_import", err);
 	if (s == SUQL_OK) {
 		s = run(&im, err);
-		if (s != SUQL_OK) {
-			sqlite3_exec(db, "ROLLBACK TO suql_import", NULL, NULL, NULL);
-			sqlite3_exec(db, "RELEASE suql_import", NULL, NULL, NULL);
-		} else {
-			s = exec_sql(db, "RELEASE suql_import", err);
-		}
+		if (s != SUQL_OK)
+			store_rollback_to(st, "suql_import");
+		else
+			s = store_release(st, "suql_import", err);
 	}
 	progress_close(im.pg);
 	for (int k = 0; k < im.ncols; k++) {
@@ -578,7 +568,7 @@ SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t
 	return s;
 }
 
-SuqlStatus import_file(sqlite3 *db, const char *path, const char *table,
+SuqlStatus import_file(Store *st, const char *path, const char *table,
                        const ImportOptions *opt, SuqlErr *err)
 {
 	if (strcmp(path, "-") == 0) {
@@ -587,7 +577,7 @@ SuqlStatus import_file(sqlite3 *db, const char *path, const char *table,
 		size_t n;
 		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
 			sb_putn(&in, buf, n);
-		SuqlStatus s = import_buffer(db, "<stdin>", sb_str(&in), in.len, table, opt, err);
+		SuqlStatus s = import_buffer(st, "<stdin>", sb_str(&in), in.len, table, opt, err);
 		sb_free(&in);
 		return s;
 	}
@@ -612,7 +602,7 @@ SuqlStatus import_file(sqlite3 *db, const char *path, const char *table,
 		if (m == MAP_FAILED)
 			return err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
 		madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
-		s = import_buffer(db, path, m, (size_t)sb.st_size, table, opt, err);
+		s = import_buffer(st, path, m, (size_t)sb.st_size, table, opt, err);
 		munmap(m, (size_t)sb.st_size);
 	} else {
 		close(fd);
@@ -620,7 +610,7 @@ SuqlStatus import_file(sqlite3 *db, const char *path, const char *table,
 		char *data = util_read_file(path, &len);
 		if (!data)
 			return err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
-		s = import_buffer(db, path, data, len, table, opt, err);
+		s = import_buffer(st, path, data, len, table, opt, err);
 		free(data);
 	}
 	return s;

@@ -35,10 +35,9 @@
 #ifndef SUQL_IMPORT_H
 #define SUQL_IMPORT_H
 
-#include <sqlite3.h>
-
 #include "base/progress.h"
 #include "base/suql.h"
+#include "store/store.h"
 
 typedef enum ImportFormat {
 	IMPORT_AUTO = 0,   /* from the file name's extension */
@@ -77,11 +76,11 @@ typedef struct ImportOptions {
 #define IMPORT_OPTIONS_INIT {IMPORT_AUTO, NULL, NULL, NULL, 0, 0, PROGRESS_AUTO, NULL}
 
 /* Import the file at path ("-" reads standard input; give the format then) into table. */
-SuqlStatus import_file(sqlite3 *db, const char *path, const char *table,
+SuqlStatus import_file(Store *st, const char *path, const char *table,
                        const ImportOptions *opt, SuqlErr *err);
 
 /* The same over text already in memory; name is used for the format and in messages. */
-SuqlStatus import_buffer(sqlite3 *db, const char *name, const char *data, size_t len,
+SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t len,
                          const char *table, const ImportOptions *opt, SuqlErr *err);
 
 /* Parse "FILE TABLE [options]" (as given to :import and suql --import) into *file, *table

@@ -18,10 +18,10 @@ static Llm *host_llm(void *ctx)
 	return s->llm;
 }
 
-static sqlite3 *host_db(void *ctx)
+static Store *host_store(void *ctx)
 {
 	Session *s = ctx;
-	return engine_db(s->engine);
+	return engine_store(s->engine);
 }
 
 static SuqlStatus host_run(void *ctx, const char *sql, const RunLimits *lim,
@@ -92,7 +92,7 @@ static int host_reply_end(void *ctx)
 Agent *session_agent(Session *s)
 {
 	if (!s->agent) {
-		s->host = (AgentHost){s, host_llm, host_db, host_run, host_note, host_counters,
+		s->host = (AgentHost){s, host_llm, host_store, host_run, host_note, host_counters,
 		                      host_reply, host_reply_end};
 		s->agent = agent_new(&s->host);
 	}

@@ -18,15 +18,15 @@
 
 /* ---- Ctrl-C ---- */
 
-static sqlite3 *volatile running_db;   /* the database of the running statement, if any */
+static Store *volatile running;   /* the database of the running statement, if any */
 
 static void on_sigint(int sig)
 {
 	(void)sig;
 	suql_interrupted = 1;
-	sqlite3 *db = running_db;
-	if (db)
-		sqlite3_interrupt(db);
+	Store *st = running;
+	if (st)
+		store_interrupt(st);
 }
 
 void session_signals(void)
@@ -50,9 +50,9 @@ static void on_alarm(int sig)
 	(void)sig;
 	suql_timed_out = 1;
 	suql_interrupted = 1;
-	sqlite3 *db = running_db;
-	if (db)
-		sqlite3_interrupt(db);
+	Store *st = running;
+	if (st)
+		store_interrupt(st);
 }
 
 static void alarm_set(double seconds)
@@ -274,16 +274,15 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	if (suql_interrupted) {
 		st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	} else {
-		sqlite3 *db = engine_db(s->engine);
-		int old_len = lim->value_bytes > 0
-		              ? sqlite3_limit(db, SQLITE_LIMIT_LENGTH, lim->value_bytes) : -1;
-		running_db = db;
+		Store *store = engine_store(s->engine);
+		int old_len = lim->value_bytes > 0 ? store_value_limit(store, lim->value_bytes) : -1;
+		running = store;
 		alarm_set(lim->seconds);
 		st = engine_exec(s->engine, sql, len, used, &sink, err);
 		alarm_set(0);
-		running_db = NULL;
+		running = NULL;
 		if (old_len >= 0)
-			sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old_len);
+			store_value_limit(store, old_len);
 		st = limits_after(lim, st, err);
 		if (st == SUQL_OK && suql_interrupted)
 			st = err_set(err, SUQL_INTERRUPT, "interrupted");

@@ -1,6 +1,7 @@
 /*
  * catalog.c: reading and writing the SUQL types kept in suql_catalog, and parsing SUQL
- * column type declarations. See catalog.h for the storage scheme.
+ * column type declarations. See catalog.h for the storage scheme. Everything goes through
+ * the Store (store.h), in SQL any backend runs.
  */
 #include "base/util.h"
 #include "store/catalog.h"
@@ -152,64 +153,41 @@ const char *catalog_storage_type(const CatColumn *c)
 	return "TEXT";
 }
 
-static SuqlStatus catalog_ensure(sqlite3 *db, SuqlErr *err)
+static SuqlStatus catalog_ensure(Store *st, SuqlErr *err)
 {
-	char *msg = NULL;
-	if (sqlite3_exec(db, CATALOG_DDL, NULL, NULL, &msg) != SQLITE_OK) {
-		err_set(err, SUQL_ERROR, "cannot create the SUQL catalog: %s", msg ? msg : "?");
-		sqlite3_free(msg);
-		return SUQL_ERROR;
-	}
-	return SUQL_OK;
+	SuqlErr e = {0};
+	if (store_exec(st, CATALOG_DDL, &e) == SUQL_OK)
+		return SUQL_OK;
+	err_set(err, SUQL_ERROR, "cannot create the SUQL catalog: %s", e.msg ? e.msg : "?");
+	err_clear(&e);
+	return SUQL_ERROR;
 }
 
-static int table_exists(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?1",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	return found;
-}
-
-static int catalog_exists(sqlite3 *db)
-{
-	return table_exists(db, "suql_catalog");
-}
-
-static SuqlStatus run(sqlite3 *db, const char *sql, const char *a, const char *b,
+/* A statement of the catalog with up to four text parameters (NULL: SQL NULL). */
+static SuqlStatus run(Store *st, const char *sql, const char *a, const char *b,
                       const char *c, const char *d, SuqlErr *err)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return err_set(err, SUQL_ERROR, "catalog: %s", sqlite3_errmsg(db));
 	const char *args[] = {a, b, c, d};
-	for (int i = 0; i < 4; i++)
-		if (i < sqlite3_bind_parameter_count(st))
-			sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return err_set(err, SUQL_ERROR, "catalog: %s", sqlite3_errmsg(db));
-	return SUQL_OK;
+	SuqlErr e = {0};
+	SuqlStatus s = store_run(st, sql, args, 4, &e);
+	if (s != SUQL_OK)
+		err_set(err, SUQL_ERROR, "catalog: %s", e.msg ? e.msg : "?");
+	err_clear(&e);
+	return s;
 }
 
-SuqlStatus catalog_set(sqlite3 *db, const char *table, const char *column, const char *type,
+SuqlStatus catalog_set(Store *st, const char *table, const char *column, const char *type,
                        SuqlErr *err)
 {
 	CatColumn c = {0};
 	int k = catalog_parse_type(type, &c, err);
 	if (k < 0)
 		return SUQL_ERROR;
-	SuqlStatus s = catalog_ensure(db, err);
-	if (s == SUQL_OK && k == 0) {
-		s = run(db, "DELETE FROM suql_catalog WHERE tbl=?1 AND col=?2", table, column, NULL,
+	SuqlStatus s = catalog_ensure(st, err);
+	if (s == SUQL_OK)   /* replaced, in plain SQL any backend runs */
+		s = run(st, "DELETE FROM suql_catalog WHERE tbl=?1 AND col=?2", table, column, NULL,
 		        NULL, err);
-	} else if (s == SUQL_OK) {
+	if (s == SUQL_OK && k > 0) {
 		char *vals = NULL;
 		if (c.enum_values) {
 			json_t *a = json_array();
@@ -218,79 +196,81 @@ SuqlStatus catalog_set(sqlite3 *db, const char *table, const char *column, const
 			vals = json_dumps(a, JSON_COMPACT);
 			json_decref(a);
 		}
-		s = run(db, "INSERT OR REPLACE INTO suql_catalog(tbl, col, type, enum_values) "
-		        "VALUES (?1, ?2, ?3, ?4)", table, column, c.type, vals, err);
+		s = run(st, "INSERT INTO suql_catalog(tbl, col, type, enum_values) VALUES (?1, ?2, ?3, "
+		        "?4)", table, column, c.type, vals, err);
 		free(vals);
 	}
 	catalog_column_free(&c);
 	return s;
 }
 
-SuqlStatus catalog_drop_table(sqlite3 *db, const char *table, SuqlErr *err)
+SuqlStatus catalog_drop_table(Store *st, const char *table, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	if (table_exists(db, "suql_table_props"))
-		s = run(db, "DELETE FROM suql_table_props WHERE tbl=?1", table, NULL, NULL, NULL, err);
-	if (s != SUQL_OK || !catalog_exists(db))
+	if (store_has_table(st, "suql_table_props"))
+		s = run(st, "DELETE FROM suql_table_props WHERE tbl=?1", table, NULL, NULL, NULL, err);
+	if (s != SUQL_OK || !store_has_table(st, "suql_catalog"))
 		return s;
-	return run(db, "DELETE FROM suql_catalog WHERE tbl=?1", table, NULL, NULL, NULL, err);
+	return run(st, "DELETE FROM suql_catalog WHERE tbl=?1", table, NULL, NULL, NULL, err);
 }
 
-SuqlStatus catalog_rename_table(sqlite3 *db, const char *from, const char *to, SuqlErr *err)
+SuqlStatus catalog_rename_table(Store *st, const char *from, const char *to, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	if (table_exists(db, "suql_table_props"))
-		s = run(db, "UPDATE suql_table_props SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL,
+	if (store_has_table(st, "suql_table_props"))
+		s = run(st, "UPDATE suql_table_props SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL,
 		        err);
-	if (s != SUQL_OK || !catalog_exists(db))
+	if (s != SUQL_OK || !store_has_table(st, "suql_catalog"))
 		return s;
-	return run(db, "UPDATE suql_catalog SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL, err);
+	return run(st, "UPDATE suql_catalog SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL, err);
 }
 
 /* ---- table properties ---- */
 
-SuqlStatus catalog_prop_set(sqlite3 *db, const char *table, const char *prop, const char *value,
+SuqlStatus catalog_prop_set(Store *st, const char *table, const char *prop, const char *value,
                             SuqlErr *err)
 {
 	if (!value) {
-		if (!table_exists(db, "suql_table_props"))
+		if (!store_has_table(st, "suql_table_props"))
 			return SUQL_OK;
-		return run(db, "DELETE FROM suql_table_props WHERE tbl=?1 AND prop=?2", table, prop,
+		return run(st, "DELETE FROM suql_table_props WHERE tbl=?1 AND prop=?2", table, prop,
 		           NULL, NULL, err);
 	}
-	SuqlStatus s = run(db, "CREATE TABLE IF NOT EXISTS suql_table_props(tbl TEXT NOT NULL "
+	SuqlStatus s = run(st, "CREATE TABLE IF NOT EXISTS suql_table_props(tbl TEXT NOT NULL "
 	                   "COLLATE NOCASE, prop TEXT NOT NULL, value TEXT NOT NULL, "
 	                   "PRIMARY KEY(tbl, prop))", NULL, NULL, NULL, NULL, err);
+	if (s == SUQL_OK)
+		s = run(st, "DELETE FROM suql_table_props WHERE tbl=?1 AND prop=?2", table, prop,
+		        NULL, NULL, err);
 	if (s != SUQL_OK)
 		return s;
-	return run(db, "INSERT OR REPLACE INTO suql_table_props(tbl, prop, value) VALUES (?1, ?2, "
-	           "?3)", table, prop, value, NULL, err);
+	return run(st, "INSERT INTO suql_table_props(tbl, prop, value) VALUES (?1, ?2, ?3)", table,
+	           prop, value, NULL, err);
 }
 
-int catalog_prop_tables(sqlite3 *db, const char *prop, const char *value, char ***names)
+int catalog_prop_tables(Store *st, const char *prop, const char *value, char ***names)
 {
 	*names = NULL;
-	if (!table_exists(db, "suql_table_props"))
+	if (!store_has_table(st, "suql_table_props"))
 		return 0;
-	sqlite3_stmt *st;
+	const char *args[] = {prop, value};
+	StoreCursor *c;
 	int n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT tbl FROM suql_table_props WHERE prop=?1 AND value=?2 "
-	                       "ORDER BY tbl", -1, &st, NULL) != SQLITE_OK)
+	if (store_query(st, "SELECT tbl FROM suql_table_props WHERE prop=?1 AND value=?2 ORDER BY "
+	                "tbl", args, 2, &c, NULL) != SUQL_OK)
 		return 0;
-	sqlite3_bind_text(st, 1, prop, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (store_next(c) > 0) {
 		*names = xrealloc(*names, ((size_t)n + 1) * sizeof **names);
-		(*names)[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		(*names)[n++] = xstrdup(store_text(c, 0));
 	}
-	sqlite3_finalize(st);
+	store_done(c);
 	return n;
 }
 
-int catalog_is_labels(sqlite3 *db, const char *table)
+int catalog_is_labels(Store *st, const char *table)
 {
 	char **v;
-	int n = catalog_prop_tables(db, CATALOG_LABELS, "on", &v), hit = 0;
+	int n = catalog_prop_tables(st, CATALOG_LABELS, "on", &v), hit = 0;
 	for (int i = 0; i < n; i++) {
 		hit |= str_ieq(v[i], table);
 		free(v[i]);
@@ -299,73 +279,100 @@ int catalog_is_labels(sqlite3 *db, const char *table)
 	return hit;
 }
 
-static const char *const CATALOG_GET =
-	"SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1 AND col=?2";
-
-/* One lookup with the prepared CATALOG_GET (reset afterwards): 1 and out filled when the
-   column has a SUQL type, else 0 and out zeroed. */
-static int lookup(sqlite3_stmt *st, const char *table, const char *column, CatColumn *out)
+/* The SUQL types recorded for table's columns, as the catalog spells the names (rows of
+   tbl, col, type; none when the catalog has none), read in one statement: the binder reads
+   every table of a statement. */
+static SuqlStatus recorded(Store *st, const char *table, char ***rows, int *n, SuqlErr *err)
 {
-	memset(out, 0, sizeof *out);
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *type = (const char *)sqlite3_column_text(st, 2);
-		if (catalog_parse_type(type ? type : "", out, NULL) > 0) {
-			out->table = xstrdup((const char *)sqlite3_column_text(st, 0));
-			out->column = xstrdup((const char *)sqlite3_column_text(st, 1));
-			found = 1;
-		} else {
-			catalog_column_free(out);
+	*rows = NULL;
+	*n = 0;
+	if (!store_has_table(st, "suql_catalog"))
+		return SUQL_OK;
+	const char *args[] = {table};
+	StoreCursor *c;
+	if (store_query(st, "SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1", args, 1, &c,
+	                err) != SUQL_OK)
+		return SUQL_ERROR;
+	while (store_next(c) > 0) {
+		*rows = xrealloc(*rows, ((size_t)*n + 3) * sizeof **rows);
+		for (int k = 0; k < 3; k++) {
+			const char *v = store_text(c, k);
+			(*rows)[(*n)++] = xstrdup(v ? v : "");
 		}
 	}
-	sqlite3_reset(st);
-	return found;
+	store_done(c);
+	return SUQL_OK;
 }
 
-int catalog_get(sqlite3 *db, const char *table, const char *column, CatColumn *out)
+static void free_strv(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* c gets the SUQL type recorded as type for table.column: 1, or 0 (c zeroed) when type
+   is not one. */
+static int fill(CatColumn *c, const char *table, const char *column, const char *type)
+{
+	memset(c, 0, sizeof *c);
+	if (catalog_parse_type(type, c, NULL) <= 0) {
+		catalog_column_free(c);
+		return 0;
+	}
+	c->table = xstrdup(table);
+	c->column = xstrdup(column);
+	return 1;
+}
+
+int catalog_get(Store *st, const char *table, const char *column, CatColumn *out)
 {
 	memset(out, 0, sizeof *out);
-	sqlite3_stmt *st;
-	if (!catalog_exists(db) || sqlite3_prepare_v2(db, CATALOG_GET, -1, &st, NULL) != SQLITE_OK)
+	if (!store_has_table(st, "suql_catalog"))
 		return 0;
-	int found = lookup(st, table, column, out);
-	sqlite3_finalize(st);
+	const char *args[] = {table, column};
+	StoreCursor *c;
+	if (store_query(st, "SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1 AND col=?2",
+	                args, 2, &c, NULL) != SUQL_OK)
+		return 0;
+	int found = 0;
+	if (store_next(c) > 0) {
+		const char *type = store_text(c, 2);
+		found = fill(out, store_text(c, 0), store_text(c, 1), type ? type : "");
+	}
+	store_done(c);
 	return found;
 }
 
-SuqlStatus catalog_table(sqlite3 *db, const char *table, CatColumn **cols, int *n, SuqlErr *err)
+SuqlStatus catalog_table(Store *st, const char *table, CatColumn **cols, int *n, SuqlErr *err)
 {
 	*cols = NULL;
 	*n = 0;
-	sqlite3_stmt *st, *get = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT name, type FROM pragma_table_info(?1)", -1, &st, NULL) != SQLITE_OK)
-		return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(db));
-	/* one lookup statement for every column: the binder reads each table of a statement */
-	if (catalog_exists(db) && sqlite3_prepare_v2(db, CATALOG_GET, -1, &get, NULL) != SQLITE_OK)
-		get = NULL;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	int cap = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *type = (const char *)sqlite3_column_text(st, 1);
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*cols = xrealloc(*cols, (size_t)cap * sizeof **cols);
-		}
-		CatColumn *c = &(*cols)[(*n)++];
-		if (!get || !lookup(get, table, name, c)) {
+	StoreColumn *sc;
+	int nsc, nr;
+	char **rec;
+	if (store_columns(st, table, &sc, &nsc, err) != SUQL_OK)
+		return SUQL_ERROR;
+	if (recorded(st, table, &rec, &nr, err) != SUQL_OK) {
+		store_columns_free(sc, nsc);
+		return SUQL_ERROR;
+	}
+	*cols = xcalloc((size_t)nsc + 1, sizeof **cols);
+	for (int i = 0; i < nsc; i++) {
+		CatColumn *c = &(*cols)[i];
+		int k = 0;
+		while (k < nr && !str_ieq(rec[k + 1], sc[i].name))
+			k += 3;
+		if (k >= nr || !fill(c, rec[k], rec[k + 1], rec[k + 2])) {
 			memset(c, 0, sizeof *c);
 			c->table = xstrdup(table);
-			c->column = xstrdup(name);
-			c->type = xstrdup(type ? type : "");
+			c->column = xstrdup(sc[i].name);
+			c->type = xstrdup(sc[i].type);
 		}
 	}
-	sqlite3_finalize(get);
-	sqlite3_finalize(st);
-	if (*n == 0)
-		return err_set(err, SUQL_ERROR, "no such table: %s", table);
+	*n = nsc;
+	free_strv(rec, nr);
+	store_columns_free(sc, nsc);
 	return SUQL_OK;
 }
 
@@ -388,29 +395,28 @@ static void put_name(SBuf *b, const char *name)
 		sb_puts(b, name);
 }
 
-SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out, SuqlErr *err)
+SuqlStatus catalog_ddl(Store *st, const char *table, int max_enum, char **out, SuqlErr *err)
 {
 	CatColumn *cols;
 	int n;
 	*out = NULL;
-	if (catalog_table(db, table, &cols, &n, err) != SUQL_OK)
+	if (catalog_table(st, table, &cols, &n, err) != SUQL_OK)
 		return SUQL_ERROR;
-	/* the constraints SQLite keeps per column: NOT NULL, DEFAULT, the primary key */
+	/* the constraints the database keeps per column: NOT NULL, DEFAULT, the primary key */
 	int *pk = xcalloc((size_t)n + 1, sizeof *pk), npk = 0;
 	char **extra = xcalloc((size_t)n + 1, sizeof *extra);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT \"notnull\", dflt_value, pk FROM pragma_table_info(?1) "
-	                       "ORDER BY cid", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-		for (int i = 0; i < n && sqlite3_step(st) == SQLITE_ROW; i++) {
-			const char *dflt = (const char *)sqlite3_column_text(st, 1);
-			pk[i] = sqlite3_column_int(st, 2);
+	StoreColumn *sc;
+	int nsc;
+	if (store_columns(st, table, &sc, &nsc, NULL) == SUQL_OK) {
+		for (int i = 0; i < n && i < nsc; i++) {
+			const char *dflt = sc[i].dflt;
+			pk[i] = sc[i].pk;
 			npk += pk[i] > 0;
-			if (sqlite3_column_int(st, 0) || dflt)
-				extra[i] = xprintf("%s%s%s", sqlite3_column_int(st, 0) ? " NOT NULL" : "",
+			if (sc[i].notnull || dflt)
+				extra[i] = xprintf("%s%s%s", sc[i].notnull ? " NOT NULL" : "",
 				                   dflt ? " DEFAULT " : "", dflt ? dflt : "");
 		}
-		sqlite3_finalize(st);
+		store_columns_free(sc, nsc);
 	}
 	SBuf b = SBUF_INIT;
 	sb_puts(&b, "CREATE TABLE ");

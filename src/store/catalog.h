@@ -1,6 +1,6 @@
 /*
- * catalog.h: the SUQL types of columns, stored in the database file itself so that a
- * database remembers which columns are free text, lists, or enums.
+ * catalog.h: the SUQL types of columns, stored in the database itself (through the Store,
+ * store.h) so that a database remembers which columns are free text, lists, or enums.
  *
  * SQLite stores every SUQL column as an ordinary column: FREE_TEXT as TEXT, every list
  * type (TEXT[], FREE_TEXT[], INTEGER[], ENUM(...)[]) as a JSON array in TEXT, ENUM as
@@ -19,9 +19,8 @@
 #ifndef SUQL_CATALOG_H
 #define SUQL_CATALOG_H
 
-#include <sqlite3.h>
-
 #include "base/suql.h"
+#include "store/store.h"
 
 typedef struct CatColumn {
 	char *table;
@@ -45,38 +44,32 @@ int catalog_parse_type(const char *decl, CatColumn *c, SuqlErr *err);
 const char *catalog_storage_type(const CatColumn *c);
 
 /* Record (or replace) the SUQL type of table.column; type is a declaration as above. */
-SuqlStatus catalog_set(sqlite3 *db, const char *table, const char *column, const char *type,
+SuqlStatus catalog_set(Store *st, const char *table, const char *column, const char *type,
                        SuqlErr *err);
-SuqlStatus catalog_drop_table(sqlite3 *db, const char *table, SuqlErr *err);
-SuqlStatus catalog_rename_table(sqlite3 *db, const char *from, const char *to, SuqlErr *err);
+SuqlStatus catalog_drop_table(Store *st, const char *table, SuqlErr *err);
+SuqlStatus catalog_rename_table(Store *st, const char *from, const char *to, SuqlErr *err);
 
 /* Look up table.column (case-insensitive). Returns 1 and fills out when the column has a
    SUQL type, 0 when it is a plain column or unknown. */
-int catalog_get(sqlite3 *db, const char *table, const char *column, CatColumn *out);
+int catalog_get(Store *st, const char *table, const char *column, CatColumn *out);
 
 /* Every column of table in declaration order (from PRAGMA table_info), with SUQL types
    where the catalog has them. SUQL_ERROR when the table does not exist. */
-SuqlStatus catalog_table(sqlite3 *db, const char *table, CatColumn **cols, int *n,
+SuqlStatus catalog_table(Store *st, const char *table, CatColumn **cols, int *n,
                          SuqlErr *err);
 
 /* The table's definition in SUQL: CREATE TABLE t (name TEXT, reviews FREE_TEXT[], ...);
    ENUM values are listed when there are at most max_enum of them (0: always). */
-SuqlStatus catalog_ddl(sqlite3 *db, const char *table, int max_enum, char **out, SuqlErr *err);
-
-/* The tables and views a user sees (suql's own suql_* tables and SQLite's are hidden):
-   columns name, type, sql of sqlite_schema; callers add AND ... and ORDER BY. */
-#define CATALOG_VISIBLE_TABLES                                                             \
-	"SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') "     \
-	"AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'suql\\_%' ESCAPE '\\'"
+SuqlStatus catalog_ddl(Store *st, const char *table, int max_enum, char **out, SuqlErr *err);
 
 /* Set (value NULL: remove) a property of table. */
 #define CATALOG_LABELS "labels"
-SuqlStatus catalog_prop_set(sqlite3 *db, const char *table, const char *prop, const char *value,
+SuqlStatus catalog_prop_set(Store *st, const char *table, const char *prop, const char *value,
                             SuqlErr *err);
 /* The tables whose prop is value, by name: a heap array of heap strings; returns its size. */
-int catalog_prop_tables(sqlite3 *db, const char *prop, const char *value, char ***names);
+int catalog_prop_tables(Store *st, const char *prop, const char *value, char ***names);
 /* Whether table is marked as holding evaluation labels. */
-int catalog_is_labels(sqlite3 *db, const char *table);
+int catalog_is_labels(Store *st, const char *table);
 
 void catalog_column_free(CatColumn *c);
 void catalog_columns_free(CatColumn *cols, int n);

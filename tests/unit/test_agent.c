@@ -216,7 +216,7 @@ static void test_digest(sqlite3 *db)
 	             "digest: long values cut, NULL shown");
 }
 
-static void test_schema(sqlite3 *db)
+static void test_schema(Store *db)
 {
 	char *s = agent_schema(db, NULL, 0);
 	CHECK(strstr(s, "CREATE TABLE items (\n  id INTEGER,\n  name TEXT,\n  price REAL,\n"
@@ -290,7 +290,7 @@ int main(void)
 	if (ok) {
 		test_rows(db);
 		test_digest(db);
-		test_schema(db);
+		test_schema(engine_store(e));
 	}
 	test_dialogue();
 	engine_close(e);
