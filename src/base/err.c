@@ -50,21 +50,16 @@ void err_clear(SuqlErr *e)
 	e->code = SUQL_OK;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 void err_copy(SuqlErr *to, const SuqlErr *from)
 {
 	if (to == from)
 		return;
 	err_clear(to);
 	*to = *from;
-	to->msg = dup_or_null(from->msg);
-	to->what = dup_or_null(from->what);
-	to->excerpt = dup_or_null(from->excerpt);
-	to->hint = dup_or_null(from->hint);
+	to->msg = xstrdup_or_null(from->msg);
+	to->what = xstrdup_or_null(from->what);
+	to->excerpt = xstrdup_or_null(from->excerpt);
+	to->hint = xstrdup_or_null(from->hint);
 }
 
 void err_linecol(const char *src, size_t srclen, size_t off, int *line, int *col)

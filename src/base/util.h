@@ -20,6 +20,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+char *xstrdup_or_null(const char *s);   /* NULL stays NULL */
 char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvprintf(const char *fmt, va_list ap);
 

@@ -123,11 +123,6 @@ static int sq_has_table(Store *s, const char *name)
 	return found;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 static SuqlStatus sq_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 {
 	sqlite3 *db = db_of(s);
@@ -144,7 +139,7 @@ static SuqlStatus sq_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 		StoreTable *t = &(*out)[(*n)++];
 		t->name = xstrdup((const char *)sqlite3_column_text(st, 0));
 		t->view = strcmp((const char *)sqlite3_column_text(st, 1), "view") == 0;
-		t->sql = dup_or_null((const char *)sqlite3_column_text(st, 2));
+		t->sql = xstrdup_or_null((const char *)sqlite3_column_text(st, 2));
 	}
 	sqlite3_finalize(st);
 	return SUQL_OK;
@@ -168,7 +163,7 @@ static SuqlStatus sq_columns(Store *s, const char *table, StoreColumn **out, int
 		c->name = xstrdup((const char *)sqlite3_column_text(st, 0));
 		c->type = xstrdup(type ? type : "");
 		c->notnull = sqlite3_column_int(st, 2);
-		c->dflt = dup_or_null((const char *)sqlite3_column_text(st, 3));
+		c->dflt = xstrdup_or_null((const char *)sqlite3_column_text(st, 3));
 		c->pk = sqlite3_column_int(st, 4);
 	}
 	sqlite3_finalize(st);
@@ -284,27 +279,28 @@ void store_done(StoreCursor *c)
 		c->ops->done(c);
 }
 
-SuqlStatus store_savepoint(Store *s, const char *name, SuqlErr *err)
+/* A statement about a savepoint: "SAVEPOINT %s", "RELEASE %s", ... */
+static SuqlStatus savepoint_sql(Store *s, const char *fmt, const char *name, SuqlErr *err)
 {
-	char *q = xprintf("SAVEPOINT %s", name);
+	char *q = xprintf(fmt, name, name);
 	SuqlStatus st = store_exec(s, q, err);
 	free(q);
 	return st;
+}
+
+SuqlStatus store_savepoint(Store *s, const char *name, SuqlErr *err)
+{
+	return savepoint_sql(s, "SAVEPOINT %s", name, err);
 }
 
 SuqlStatus store_release(Store *s, const char *name, SuqlErr *err)
 {
-	char *q = xprintf("RELEASE %s", name);
-	SuqlStatus st = store_exec(s, q, err);
-	free(q);
-	return st;
+	return savepoint_sql(s, "RELEASE %s", name, err);
 }
 
 void store_rollback_to(Store *s, const char *name)
 {
-	char *q = xprintf("ROLLBACK TO %s; RELEASE %s", name, name);
-	store_exec(s, q, NULL);
-	free(q);
+	savepoint_sql(s, "ROLLBACK TO %s; RELEASE %s", name, NULL);
 }
 
 int store_has_table(Store *s, const char *name)
