@@ -11,8 +11,9 @@
 #   make install    PREFIX=/usr/local: binary, man page, prompts
 #   make SAN=address,undefined check    the same, built with sanitizers
 #   make READLINE=1 link GNU readline instead of libedit (in build/readline/)
+#   make SUQL_CFLAGS=...  more compiler flags, added to the defaults (warnings included)
 #
-# Every src/*.c is part of the program; src/main.c holds main(). Every tools/*.c is a
+# Every src/*/*.c is part of the program; src/cli/main.c holds main(). Every tools/*.c is a
 # separate program linked with the same objects (minus main), except tools/fuzz_*.c: those
 # are libFuzzer targets, built only with FUZZ=1 (clang, in build-fuzz/; scripts/fuzz.sh).
 # Every tests/unit/*.c is a unit test program. New files need no edit here.
@@ -54,15 +55,19 @@ PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
              $(if $(filter libedit,$(EDITPKG)),$(shell pkg-config --cflags libedit 2>/dev/null))
 PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread
 
+# CFLAGS replaces the optimisation and debug flags; SUQL_CFLAGS adds to everything
+# (make SUQL_CFLAGS=-Wpedantic), the warnings included.
 CFLAGS    ?= -O2 -g
-ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
-             -Isrc -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS)
+SUQL_CFLAGS ?=
+WARNINGS  := -Wall -Wextra -Wshadow -Wconversion -Werror
+ALLCFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARNINGS) \
+             -Isrc -I$(BUILD) $(EDITDEF) $(PKGCFLAGS) $(SANFLAGS) $(CFLAGS) $(SUQL_CFLAGS)
 ALLLDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
-SRCS      := $(sort $(wildcard src/*.c))
-LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS))) \
+SRCS      := $(sort $(wildcard src/*/*.c))
+LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/cli/main.c,$(SRCS))) \
              $(BUILD)/obj/prompts_gen.o
-MAINOBJ   := $(BUILD)/obj/main.o
+MAINOBJ   := $(BUILD)/obj/cli/main.o
 TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_%.c,$(sort $(wildcard tools/*.c))))
 FUZZERS   := $(patsubst tools/%.c,$(BUILD)/%,$(sort $(wildcard tools/fuzz_*.c)))
 UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
@@ -84,6 +89,7 @@ $(BUILD)/libsuql.a: $(LIBOBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -MMD -MP -c -o $@ $<
 
 # Prompts are plain text files, embedded at build time by a tiny generator.
@@ -175,4 +181,4 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz suql
 
--include $(wildcard $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d)

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Rewrite the generated sections of man/suql.1 (OPTIONS and META-COMMANDS) from the
-# program's own tables, through `suql --help-man SECTION`. Run it after changing the option
-# table (src/main.c) or the meta-command and settings tables (src/meta.c); the test
+# Rewrite the generated sections of man/suql.1 (OPTIONS, META-COMMANDS and SETTINGS) from
+# the program's own tables, through `suql --help-man SECTION`. Run it after changing the
+# option table (src/cli/main.c), the meta-command table (src/cli/meta.c) or a settings
+# table (the registry in src/session/settings.c and the modules' tables it lists); the test
 # tests/suites/42-man.sh fails until the page agrees with the tables.
 #     sh scripts/man-sync.sh [PROGRAM]      (default ./suql; build it first)
 set -eu
@@ -12,6 +13,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp".*' EXIT
 "$prog" --help-man options >"$tmp.options"
 "$prog" --help-man meta-commands >"$tmp.meta-commands"
+"$prog" --help-man settings >"$tmp.settings"
 awk -v dir="$tmp" '
 	/^\.\\" BEGIN GENERATED / {
 		print

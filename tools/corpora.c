@@ -13,11 +13,11 @@
  * (spider, sqlfluff) the translated SQL must prepare in SQLite exactly when the original
  * does. Prints one ok/not ok line per corpus or file, with "# ..." details.
  */
-#include "ast.h"
-#include "lex.h"
-#include "parse.h"
-#include "print.h"
-#include "util.h"
+#include "base/util.h"
+#include "sql/ast.h"
+#include "sql/lex.h"
+#include "sql/parse.h"
+#include "sql/print.h"
 
 #include <jansson.h>
 #include <stdarg.h>

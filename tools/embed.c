@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 {
 	int bad = 0;
 	printf("/* Generated from prompts/ by tools/embed.c; do not edit. */\n");
-	printf("#include \"prompt.h\"\n#include <string.h>\n\n");
+	printf("#include \"llm/prompt.h\"\n#include <string.h>\n\n");
 	printf("const PromptFile prompt_files[] = {\n");
 	for (int i = 1; i < argc; i++)
 		bad |= emit(argv[i]);

@@ -5,8 +5,8 @@
  * and, as text, normalised for scoring. Properties checked (a violation aborts): a string
  * matches itself exactly with F1 1, and normalising is idempotent.
  */
-#include "eval.h"
-#include "eval_int.h"
+#include "eval/eval.h"
+#include "eval/eval_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

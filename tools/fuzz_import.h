@@ -9,8 +9,8 @@
  *   - a successful import stored as many rows as it reports, and no text value holding a
  *     NUL byte (SQLite would cut it short: such input is an error).
  */
-#include "import.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
 
 #include <sqlite3.h>
 
@@ -83,11 +83,12 @@ static void fuzz_import(const uint8_t *data, size_t size, const char *const *nam
 	sqlite3 *db = NULL;
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK)
 		abort();
+	Store *st = store_sqlite_wrap(db);
 	long long rows = 0;
 	for (int round = 0; round < 1 + twice; round++) {
 		SuqlErr err = {0};
 		long long before = round ? fuzz_count(db, "SELECT count(*) FROM t") : 0;
-		SuqlStatus s = import_buffer(db, name, file, len, "t", &opt, &err);
+		SuqlStatus s = import_buffer(st, name, file, len, "t", &opt, &err);
 		if (s != SUQL_OK) {
 			if (!err.msg || !*err.msg)
 				fuzz_fail("a failed import without a message", name, data, size);
@@ -113,5 +114,6 @@ static void fuzz_import(const uint8_t *data, size_t size, const char *const *nam
 			fuzz_fail("an import stored text with a NUL byte", name, data, size);
 		err_clear(&err);
 	}
+	store_close(st);
 	sqlite3_close(db);
 }

@@ -8,9 +8,9 @@
  * rejected, or translate to SQL that SQLite does not prepare either. Any violated
  * property aborts.
  */
-#include "ast.h"
-#include "parse.h"
-#include "print.h"
+#include "sql/ast.h"
+#include "sql/parse.h"
+#include "sql/print.h"
 
 #include <sqlite3.h>
 

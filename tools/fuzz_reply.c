@@ -7,9 +7,9 @@
  * reads back as one, a number is finite, a date exists; classification labels are
  * permitted values; a candidate not read has no value. Any violated property aborts.
  */
-#include "llm.h"
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm.h"
+#include "llm/llm_int.h"
 
 #include <jansson.h>
 #include <math.h>

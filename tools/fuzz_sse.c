@@ -4,7 +4,7 @@
  * pieces handed over add up to the reply text, the same whatever the piece sizes, and the
  * reader never reads past what it was given (AddressSanitizer). Any violation aborts.
  */
-#include "llm_int.h"
+#include "llm/llm_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -17,10 +17,10 @@
  * Output depends only on the seed and the restaurant's number: the same seed gives the same
  * bytes, and the first N restaurants of a larger run are those of a smaller one.
  */
-#include "catalog.h"
-#include "import.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
+#include "store/catalog.h"
 
 #include "gen_grammar.h"
 
@@ -374,7 +374,7 @@ static void write_place(Rng *r, const Place *p, int rmin, int rmax, SBuf *rest, 
 
 /* ---- the database ---- */
 
-static SuqlStatus create_tables(sqlite3 *db, SuqlErr *err)
+static SuqlStatus create_tables(sqlite3 *db, Store *st, SuqlErr *err)
 {
 	SBuf t = SBUF_INIT;
 	sb_puts(&t, "CREATE TABLE restaurant_truth (id INTEGER PRIMARY KEY");
@@ -393,13 +393,13 @@ static SuqlStatus create_tables(sqlite3 *db, SuqlErr *err)
 	sqlite3_free(msg);
 	sb_free(&t);
 	if (s == SUQL_OK)
-		s = catalog_set(db, "restaurants", "cuisines", "ENUM[]", err);
+		s = catalog_set(st, "restaurants", "cuisines", "ENUM[]", err);
 	if (s == SUQL_OK)
-		s = catalog_set(db, "restaurants", "price", "ENUM('cheap','moderate','expensive','luxury')", err);
+		s = catalog_set(st, "restaurants", "price", "ENUM('cheap','moderate','expensive','luxury')", err);
 	if (s == SUQL_OK)
-		s = catalog_set(db, "restaurants", "popular_dishes", "FREE_TEXT[]", err);
+		s = catalog_set(st, "restaurants", "popular_dishes", "FREE_TEXT[]", err);
 	if (s == SUQL_OK)
-		s = catalog_set(db, "restaurants", "reviews", "FREE_TEXT[]", err);
+		s = catalog_set(st, "restaurants", "reviews", "FREE_TEXT[]", err);
 	return s;
 }
 
@@ -417,14 +417,16 @@ static int load_db(const char *path, const char *dir, int index, int quiet)
 	double t0 = util_now_ms();
 	char *rp = xprintf("%s/restaurants.jsonl", dir), *tp = xprintf("%s/restaurant_truth.jsonl", dir);
 	ImportOptions opt = IMPORT_OPTIONS_INIT;
-	ImportStats st = {0};
-	opt.stats = &st;
+	ImportStats stats = {0};
+	opt.stats = &stats;
 	int rc = 0;
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK || create_tables(db, &err) != SUQL_OK ||
-	    import_file(db, rp, "restaurants", &opt, &err) != SUQL_OK ||
-	    import_file(db, tp, "restaurant_truth", &opt, &err) != SUQL_OK ||
+	Store *st = store_sqlite_wrap(db);
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    create_tables(db, st, &err) != SUQL_OK ||
+	    import_file(st, rp, "restaurants", &opt, &err) != SUQL_OK ||
+	    import_file(st, tp, "restaurant_truth", &opt, &err) != SUQL_OK ||
 	    /* the truth is an answer key: chat mode must not see it */
-	    catalog_prop_set(db, "restaurant_truth", CATALOG_LABELS, "on", &err) != SUQL_OK ||
+	    catalog_prop_set(st, "restaurant_truth", CATALOG_LABELS, "on", &err) != SUQL_OK ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		fprintf(stderr, "gen: %s: %s\n", path, err.msg ? err.msg : sqlite3_errmsg(db));
 		rc = 1;
@@ -446,6 +448,7 @@ static int load_db(const char *path, const char *dir, int index, int quiet)
 	free(rp);
 	free(tp);
 	err_clear(&err);
+	store_close(st);
 	sqlite3_close(db);
 	return rc;
 }

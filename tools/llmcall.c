@@ -9,8 +9,8 @@
  *
  * Exit status: 0 every call done or cancelled, 3 a call failed, 130 interrupted, 2 usage.
  */
-#include "llm.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm.h"
 
 #include <jansson.h>
 #include <signal.h>

@@ -9,7 +9,7 @@
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
  */
-#include "util.h"
+#include "base/util.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -81,7 +81,7 @@ static const char *need_key;
 static char **models;
 static int nmodels;
 static int reject_json;
-static FILE *logf;
+static FILE *log_file;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static long nrequests, inflight, max_inflight;
 static double t_start;
@@ -422,7 +422,7 @@ static int read_request(int fd, SBuf *buf, Request *rq)
 
 static void log_request(const Request *rq, long seq, long now_inflight, long maxi)
 {
-	if (!logf)
+	if (!log_file)
 		return;
 	json_t *o = json_pack("{s:I, s:f, s:s, s:s, s:O, s:s%, s:I, s:I}", "seq", (json_int_t)seq,
 		"t_ms", util_now_ms() - t_start, "method", rq->method, "path", rq->path,
@@ -430,9 +430,9 @@ static void log_request(const Request *rq, long seq, long now_inflight, long max
 		(json_int_t)now_inflight, "max_inflight", (json_int_t)maxi);
 	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (s) {
-		fputs(s, logf);
-		fputc('\n', logf);
-		fflush(logf);
+		fputs(s, log_file);
+		fputc('\n', log_file);
+		fflush(log_file);
 	}
 	free(s);
 	json_decref(o);
@@ -753,7 +753,7 @@ int main(int argc, char **argv)
 		if (takes)
 			i++;
 	}
-	if (log_path && !(logf = fopen(log_path, "a"))) {
+	if (log_path && !(log_file = fopen(log_path, "a"))) {
 		perror(log_path);
 		return 2;
 	}
@@ -805,7 +805,7 @@ int main(int argc, char **argv)
 			close(fd);
 	}
 	close(ls);
-	if (logf)
-		fclose(logf);
+	if (log_file)
+		fclose(log_file);
 	return 0;
 }

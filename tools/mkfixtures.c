@@ -22,10 +22,10 @@
  *
  * The database is written to OUT.db.tmp and renamed when complete.
  */
-#include "catalog.h"
-#include "import.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
+#include "store/catalog.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The database being made, through the storage seam (the importer and the catalog use it). */
+static Store *store;
 
 static int exec(sqlite3 *db, const char *sql, SuqlErr *err)
 {
@@ -81,7 +84,7 @@ static int clothing(sqlite3 *db, const char *csv, SuqlErr *err)
 		{"review_text", "FREE_TEXT"}, {"division", "ENUM"}, {"department", "ENUM"}, {"class", "ENUM"},
 	};
 	for (int i = 0; i < 4; i++)
-		if (catalog_set(db, "reviews", types[i][0], types[i][1], err) != SUQL_OK)
+		if (catalog_set(store, "reviews", types[i][0], types[i][1], err) != SUQL_OK)
 			return -1;
 	ImportOptions opt = IMPORT_OPTIONS_INIT;
 	ImportStats st = {0};
@@ -89,14 +92,14 @@ static int clothing(sqlite3 *db, const char *csv, SuqlErr *err)
 	opt.columns = "id, clothing_id, age, title, review_text, rating, recommended, "
 	              "positive_feedback, division, department, class";
 	opt.stats = &st;
-	if (import_file(db, csv, "reviews", &opt, err) != SUQL_OK)
+	if (import_file(store, csv, "reviews", &opt, err) != SUQL_OK)
 		return -1;
 	if (exec(db, PRODUCTS_SQL, err) < 0)
 		return -1;
 	for (int i = 1; i < 4; i++)
-		if (catalog_set(db, "products", types[i][0], types[i][1], err) != SUQL_OK)
+		if (catalog_set(store, "products", types[i][0], types[i][1], err) != SUQL_OK)
 			return -1;
-	if (catalog_set(db, "products", "reviews", "FREE_TEXT[]", err) != SUQL_OK ||
+	if (catalog_set(store, "products", "reviews", "FREE_TEXT[]", err) != SUQL_OK ||
 	    ret_ensure(db, "reviews", "review_text", NULL, err) != SUQL_OK ||
 	    ret_ensure(db, "products", "reviews", NULL, err) != SUQL_OK)
 		return -1;
@@ -241,7 +244,7 @@ static int one_table(sqlite3 *db, const char *dir, const char *file, char ***use
 	opt.format = IMPORT_CSV;
 	opt.types = types.len ? types.s : NULL;
 	opt.index = 1;
-	if (import_buffer(db, file, sb_str(&csv), csv.len, name, &opt, err) != SUQL_OK)
+	if (import_buffer(store, file, sb_str(&csv), csv.len, name, &opt, err) != SUQL_OK)
 		goto out;
 	sqlite3_stmt *st;
 	sqlite3_prepare_v2(db, "INSERT INTO suql_table_info VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
@@ -332,6 +335,7 @@ int main(int argc, char **argv)
 	sqlite3 *db;
 	SuqlErr err = {0};
 	int rc = sqlite3_open(tmp, &db) == SQLITE_OK ? 0 : -1;
+	store = store_sqlite_wrap(db);
 	if (rc == 0) {
 		exec(db, "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;", &err);
 		rc = exec(db, "BEGIN", &err);
@@ -344,6 +348,7 @@ int main(int argc, char **argv)
 		rc = exec(db, "VACUUM", &err);
 	if (rc != 0)
 		fprintf(stderr, "mkfixtures: %s\n", err.msg ? err.msg : sqlite3_errmsg(db));
+	store_close(store);
 	sqlite3_close(db);
 	if (rc == 0 && rename(tmp, argv[3]) != 0) {
 		perror("mkfixtures: rename");

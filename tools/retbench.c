@@ -7,8 +7,8 @@
  *
  *   retbench DB TABLE [--limit K] [--repeat N] [--candidates N] COLUMN:QUESTION ...
  */
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "retrieve/retrieve.h"
 
 #include <stdio.h>
 #include <stdlib.h>

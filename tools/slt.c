@@ -15,8 +15,8 @@
  *   slt --script FILE     print the SQL of the records SQLite runs (skipif/onlyif and
  *                         halt honoured) as a plain script, one statement per record
  */
-#include "engine.h"
-#include "util.h"
+#include "base/util.h"
+#include "engine/engine.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>

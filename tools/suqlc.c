@@ -10,10 +10,10 @@
  *                              does before SQLite prepares the statement)
  *   suqlc --ast [FILE...]      the structural dump of each statement
  */
-#include "ast.h"
-#include "parse.h"
-#include "print.h"
-#include "util.h"
+#include "base/util.h"
+#include "sql/ast.h"
+#include "sql/parse.h"
+#include "sql/print.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,8 +183,8 @@ static int bench(int rounds, int nfiles, char **files, int both)
 	       rounds ? stmts / rounds : 0, errors);
 	printf("input: %zu bytes per round, output: %zu bytes in all\n", all.len, bytes);
 	printf("time: %.1f ms, %.0f statements/second (parse + %s), %.1f MB/s\n", ms,
-	       ms > 0 ? stmts * 1000.0 / ms : 0.0, both ? "both printers" : "SQL printer",
-	       ms > 0 ? (double)all.len * rounds / 1048.576 / ms : 0.0);
+	       ms > 0 ? (double)stmts * 1000.0 / ms : 0.0, both ? "both printers" : "SQL printer",
+	       ms > 0 ? (double)all.len * (double)rounds / 1048.576 / ms : 0.0);
 	sb_free(&all);
 	return 0;
 }

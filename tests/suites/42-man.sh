@@ -1,7 +1,8 @@
 #!/bin/sh
 # The manual page: it must format with no warning from groff or mandoc, hold every section
-# a reader looks for, and its OPTIONS and META-COMMANDS sections must be exactly what the
-# program's tables generate (suql --help-man SECTION); scripts/man-sync.sh rewrites them.
+# a reader looks for, and its OPTIONS, META-COMMANDS and SETTINGS sections must be exactly
+# what the program's tables generate (suql --help-man SECTION); scripts/man-sync.sh
+# rewrites them.
 . "$(dirname "$0")/../lib.sh"
 page=$SUQL_TOP/man/suql.1
 tmp=$SUQL_TMP/man
@@ -27,7 +28,7 @@ lint "groff -man -ww finds nothing to warn about" groff -man -ww -z "$page"
 lint "mandoc -Tlint finds nothing to warn about" mandoc -Tlint "$page"
 
 missing=""
-for s in NAME SYNOPSIS DESCRIPTION OPTIONS META-COMMANDS "LLM BACKENDS" ENVIRONMENT FILES \
+for s in NAME SYNOPSIS DESCRIPTION OPTIONS META-COMMANDS SETTINGS "LLM BACKENDS" ENVIRONMENT FILES \
 	"EXIT STATUS" EXAMPLES "SEE ALSO"; do
 	grep -qx "\.SH $s" "$page" || grep -qx "\.SH \"$s\"" "$page" || missing="$missing [$s]"
 done
@@ -37,7 +38,7 @@ else
 	echo "not ok man: sections missing:$missing"
 fi
 
-for section in options meta-commands; do
+for section in options meta-commands settings; do
 	awk -v s="$section" '
 		$0 ~ "^\\.\\\\\" BEGIN GENERATED " s ":" { on = 1; next }
 		$0 ~ "^\\.\\\\\" END GENERATED " s "$" { on = 0 }

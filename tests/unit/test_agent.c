@@ -1,9 +1,9 @@
 /* The chat agent's pieces that need no model: checking a query and adding the default LIMIT
    to its tree (agent_prepare), taking the query out of a reply, keeping rows as bounded JSON
    through the engine's sink, the digest of a result, the schema text and the dialogue. */
-#include "agent_int.h"
-#include "catalog.h"
-#include "engine.h"
+#include "chat/agent_int.h"
+#include "engine/engine.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -216,7 +216,7 @@ static void test_digest(sqlite3 *db)
 	             "digest: long values cut, NULL shown");
 }
 
-static void test_schema(sqlite3 *db)
+static void test_schema(Store *db)
 {
 	char *s = agent_schema(db, NULL, 0);
 	CHECK(strstr(s, "CREATE TABLE items (\n  id INTEGER,\n  name TEXT,\n  price REAL,\n"
@@ -290,7 +290,7 @@ int main(void)
 	if (ok) {
 		test_rows(db);
 		test_digest(db);
-		test_schema(db);
+		test_schema(engine_store(e));
 	}
 	test_dialogue();
 	engine_close(e);

@@ -1,6 +1,6 @@
 /* Read-only mode: writes are refused at prepare time and leave the database unchanged;
    reads still work. */
-#include "engine.h"
+#include "engine/engine.h"
 #include "unit.h"
 
 static int count_rows(void *ctx, sqlite3_stmt *st)

@@ -1,8 +1,8 @@
 /* Unit tests for the evaluation harness: the answer normalisation, exact match and token F1
    against HybridQA's official script (the expected values below are what that script gives
    for the same strings), the row-set scores, and the benchmark reader's checks and merge. */
-#include "eval.h"
-#include "util.h"
+#include "base/util.h"
+#include "eval/eval.h"
 #include "unit.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
    three-valued judging of a unit's tree, settings, the plan's units (DNF, the cap), the
    budget's status, read-only mode with the engine's own writes (ENUM map, projection
    table), statements that are not SELECT, and views. Offline backend, no cache. */
-#include "exec_int.h"
+#include "engine/exec_int.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -87,16 +87,16 @@ static void test_passages(void)
 	                "\"A very long review about nothing at all that goes on and on and on and "
 	                "on without end.\"]";
 	char **p;
-	size_t n = ft_passages(&ex, &s, v, strlen(v), &p);
+	size_t n = exec_llm_passages(&ex, &s, v, strlen(v), &p);
 	CHECK(n == 2 && strstr(p[0], "Parking") && strstr(p[1], "pasta"),
 	      "passages: the matching one first, what does not fit is left out");
 	text_strv_free(p, n);
 	s.list = 0;
-	n = ft_passages(&ex, &s, v, strlen(v), &p);
+	n = exec_llm_passages(&ex, &s, v, strlen(v), &p);
 	CHECK(n >= 1 && p[0][0] == '[' && strlen(p[0]) <= 80,
 	      "passages: one text (not a list) is cut, not split into elements");
 	text_strv_free(p, n);
-	n = ft_passages(&ex, &s, "", 0, &p);
+	n = exec_llm_passages(&ex, &s, "", 0, &p);
 	CHECK(n == 0, "passages: an empty text has none");
 }
 
@@ -119,19 +119,19 @@ static void test_kleene(void)
 	signed char sqlv[1], av[2];
 	int next;
 	sqlv[0] = 0, av[0] = -2, av[1] = -2;
-	CHECK(unit_eval(&u, sqlv, av, &next) == 3 && next == 0,
+	CHECK(plan_unit_eval(&u, sqlv, av, &next) == 3 && next == 0,
 	      "kleene: a1 AND false is false, so only a0 is needed");
 	av[0] = 0;
-	CHECK(unit_eval(&u, sqlv, av, &next) == 1, "kleene: NOT false OR ... is true");
+	CHECK(plan_unit_eval(&u, sqlv, av, &next) == 1, "kleene: NOT false OR ... is true");
 	av[0] = 1;
-	CHECK(unit_eval(&u, sqlv, av, &next) == 0, "kleene: NOT true OR (? AND false) is false");
+	CHECK(plan_unit_eval(&u, sqlv, av, &next) == 0, "kleene: NOT true OR (? AND false) is false");
 	sqlv[0] = -1, av[0] = 1, av[1] = -2;
-	CHECK(unit_eval(&u, sqlv, av, &next) == 3 && next == 1,
+	CHECK(plan_unit_eval(&u, sqlv, av, &next) == 3 && next == 1,
 	      "kleene: with a NULL leaf, a1 still decides between false and NULL");
 	av[1] = 1;
-	CHECK(unit_eval(&u, sqlv, av, &next) == 2, "kleene: true AND NULL is NULL");
+	CHECK(plan_unit_eval(&u, sqlv, av, &next) == 2, "kleene: true AND NULL is NULL");
 	av[1] = -1;
-	CHECK(unit_eval(&u, sqlv, av, &next) == 2, "kleene: an unknown answer is NULL");
+	CHECK(plan_unit_eval(&u, sqlv, av, &next) == 2, "kleene: an unknown answer is NULL");
 }
 
 int main(void)

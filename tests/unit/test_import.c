@@ -14,9 +14,9 @@
  * A bad import must leave the database exactly as it was: the test compares a dump of
  * every table (the catalog included) before and after.
  */
-#include "catalog.h"
-#include "import.h"
-#include "util.h"
+#include "base/util.h"
+#include "import/import.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <dirent.h>
@@ -99,7 +99,10 @@ static void describe(sqlite3 *db, const char *table, SBuf *types, SBuf *rows)
 	CatColumn *cols;
 	int n;
 	SuqlErr err = {0};
-	if (catalog_table(db, table, &cols, &n, &err) != SUQL_OK) {
+	Store *store = store_sqlite_wrap(db);
+	SuqlStatus found = catalog_table(store, table, &cols, &n, &err);
+	store_close(store);
+	if (found != SUQL_OK) {
 		sb_printf(types, "(%s)", err.msg);
 		err_clear(&err);
 		return;
@@ -165,11 +168,12 @@ static void run_case(const char *dir, const char *file, int bad)
 	}
 	sqlite3 *db;
 	sqlite3_open(":memory:", &db);
+	Store *st = store_sqlite_wrap(db);
 	SuqlErr err = {0};
 	/* Something to keep intact: a table, its rows and a catalog entry. */
 	sqlite3_exec(db, "CREATE TABLE keep(a INTEGER, b TEXT); INSERT INTO keep VALUES (1, 'x');",
 	             0, 0, 0);
-	catalog_set(db, "keep", "b", "FREE_TEXT", &err);
+	catalog_set(st, "keep", "b", "FREE_TEXT", &err);
 	const char *table = "t";
 	char *argv[32];
 	int argc = 0;
@@ -211,7 +215,7 @@ static void run_case(const char *dir, const char *file, int bad)
 	char *before = dump(db);
 	SuqlStatus s = import_parse_args(argc + 2, full, &f, &t, &opt, &err);
 	if (s == SUQL_OK)
-		s = import_file(db, f, t, &opt, &err);
+		s = import_file(st, f, t, &opt, &err);
 	if (bad) {
 		char *first = err.msg ? xstrndup(err.msg, strcspn(err.msg, "\n")) : xstrdup("(no error)");
 		char *after = dump(db);
@@ -257,6 +261,7 @@ static void run_case(const char *dir, const char *file, int bad)
 	sb_free(&want_types);
 	sb_free(&want_rows);
 	err_clear(&err);
+	store_close(st);
 	sqlite3_close(db);
 	free(spec);
 out:

@@ -2,11 +2,12 @@
  * Unit tests around the importer that are not about file contents: missing files, the
  * argument parser, the :import and :index meta-commands, and the progress bar.
  */
-#include "engine.h"
-#include "import.h"
-#include "progress.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/progress.h"
+#include "base/util.h"
+#include "cli/meta.h"
+#include "engine/engine.h"
+#include "import/import.h"
+#include "retrieve/retrieve.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -29,22 +30,24 @@ static void test_files(void)
 {
 	sqlite3 *db;
 	sqlite3_open(":memory:", &db);
+	Store *store = store_sqlite_wrap(db);
 	SuqlErr err = {0};
-	CHECK(import_file(db, "no/such/x.csv", "t", NULL, &err) == SUQL_IO, "missing file: SUQL_IO");
+	CHECK(import_file(store, "no/such/x.csv", "t", NULL, &err) == SUQL_IO, "missing file: SUQL_IO");
 	CHECK_STR(err.msg, "no such file: no/such/x.csv", "missing file: message");
-	CHECK(import_file(db, "tests", "t", NULL, &err) == SUQL_IO && strstr(err.msg, "directory"),
+	CHECK(import_file(store, "tests", "t", NULL, &err) == SUQL_IO && strstr(err.msg, "directory"),
 	      "a directory is refused");
-	CHECK(import_buffer(db, "x.csv", "a\n1\n", 4, "suql_x", NULL, &err) == SUQL_USAGE,
+	CHECK(import_buffer(store, "x.csv", "a\n1\n", 4, "suql_x", NULL, &err) == SUQL_USAGE,
 	      "suql_ table names are reserved");
 	ImportOptions opt = IMPORT_OPTIONS_INIT;
 	ImportStats st = {0};
 	opt.format = IMPORT_JSONL;
 	opt.stats = &st;
 	const char *data = "{\"a\": 1, \"r\": [\"some words here\"]}\n{\"a\": 2}\n";
-	CHECK(import_buffer(db, "memory", data, strlen(data), "t", &opt, &err) == SUQL_OK &&
+	CHECK(import_buffer(store, "memory", data, strlen(data), "t", &opt, &err) == SUQL_OK &&
 	      st.rows == 2 && st.columns == 2 && st.created == 1, "import_buffer with --format");
-	CHECK(import_buffer(db, "memory", data, strlen(data), "t", &opt, &err) == SUQL_OK &&
+	CHECK(import_buffer(store, "memory", data, strlen(data), "t", &opt, &err) == SUQL_OK &&
 	      st.rows == 2 && st.created == 0, "a second import appends");
+	store_close(store);
 	sqlite3_close(db);
 	err_clear(&err);
 }
@@ -80,7 +83,7 @@ static void test_meta(void)
 	SuqlErr err = {0};
 	Engine *e = engine_open(":memory:", NULL, &err);
 	FILE *out = tmpfile(), *errf = tmpfile();
-	MetaEnv env = {e, NULL, out, errf, 0, NULL};
+	MetaEnv env = {e, NULL, out, errf, 0, NULL, NULL};
 	char *path = xprintf("%s/tests/import/good/basic.jsonl", getenv("SUQL_TOP") ? getenv("SUQL_TOP") : ".");
 	char *argv[] = {"import", path, "restaurants", "--types", "reviews=FREE_TEXT[]", "--index"};
 	CHECK(meta_import(&env, 6, argv, &err) == SUQL_OK, ":import runs");

@@ -1,7 +1,7 @@
 /* Unit tests for lex.c: token kinds, keywords, SUQL tokens, statement ends, and
    engine_complete, which the REPL uses to decide whether to read another line. */
-#include "engine.h"
-#include "lex.h"
+#include "engine/engine.h"
+#include "sql/lex.h"
 #include "unit.h"
 
 #include <stdio.h>

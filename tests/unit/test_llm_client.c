@@ -2,9 +2,9 @@
    precedence, llm_set), key masking, the offline backend's reading of its answers, SHA-256 keys, the cache
    file and the memo, de-duplication in a batch, and cancellation through the done
    callback (with the offline backend, so no server is needed). */
-#include "llm.h"
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm.h"
+#include "llm/llm_int.h"
 #include "unit.h"
 
 #include <stdio.h>

@@ -7,9 +7,9 @@
    kept out of every message and the cache file, and streamed replies (the event reader
    fed a byte at a time, pieces handed over as they come, an endpoint that refuses to
    stream, a stream that breaks off). */
-#include "llm.h"
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm.h"
+#include "llm/llm_int.h"
 #include "unit.h"
 
 #include <arpa/inet.h>

@@ -1,9 +1,9 @@
 /* The offline backend, driven by the cases in tests/llm/offline.cases (negations,
    paraphrases, typed extraction, classification, dates and numbers), plus summaries, which
    are checked by property: only sentences of the input, no repeats, bounded length. */
-#include "llm.h"
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm.h"
+#include "llm/llm_int.h"
 #include "unit.h"
 
 #include <stdio.h>

@@ -2,9 +2,9 @@
    answer to a task through llm_read_reply (src/llm_reply.c) and compared with what must come
    out of it: the values, "unread" for what the model did not clearly say, NULL for an
    explicit unknown, "none" for a classification the model said nothing fits. */
-#include "llm.h"
-#include "llm_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "llm/llm.h"
+#include "llm/llm_int.h"
 #include "unit.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Unit tests for the parser and the printers: tree shapes, precedence, the round trip,
    the executor's tools (visitor, copies, constructors, printer hooks), and the caps. */
-#include "ast.h"
-#include "parse.h"
-#include "print.h"
+#include "sql/ast.h"
+#include "sql/parse.h"
+#include "sql/print.h"
 #include "unit.h"
 
 #include <stdlib.h>

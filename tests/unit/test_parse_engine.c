@@ -1,8 +1,8 @@
 /* Unit tests for the statement path in engine.c: parse, report, translate, run. The SUQL
    array forms are checked on real rows, SQLite errors come back at the user's column, and
    DDL keeps the catalog in step. */
-#include "catalog.h"
-#include "engine.h"
+#include "engine/engine.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -37,7 +37,7 @@ static SuqlErr err;
 static int has_type(const char *table, const char *column)
 {
 	CatColumn c = {0};
-	int r = catalog_get(engine_db(eng), table, column, &c);
+	int r = catalog_get(engine_store(eng), table, column, &c);
 	catalog_column_free(&c);
 	return r == 1;
 }
@@ -88,13 +88,13 @@ int main(void)
 	       "price ENUM('cheap', 'dear'), reviews FREE_TEXT[], born TEXT);", "",
 	       "CREATE TABLE with SUQL types");
 	CatColumn c = {0};
-	CHECK(catalog_get(engine_db(eng), "r", "tags", &c) == 1 && c.is_array,
+	CHECK(catalog_get(engine_store(eng), "r", "tags", &c) == 1 && c.is_array,
 	      "the catalog records TEXT[]");
 	catalog_column_free(&c);
-	CHECK(catalog_get(engine_db(eng), "r", "reviews", &c) == 1 && c.free_text && c.is_array,
+	CHECK(catalog_get(engine_store(eng), "r", "reviews", &c) == 1 && c.free_text && c.is_array,
 	      "the catalog records FREE_TEXT[]");
 	catalog_column_free(&c);
-	CHECK(catalog_get(engine_db(eng), "r", "price", &c) == 1 && c.is_enum && c.nenum == 2,
+	CHECK(catalog_get(engine_store(eng), "r", "price", &c) == 1 && c.is_enum && c.nenum == 2,
 	      "the catalog records ENUM values");
 	catalog_column_free(&c);
 	EXPECT("SELECT type FROM pragma_table_info('r') WHERE name = 'tags';", "TEXT",
@@ -148,20 +148,20 @@ int main(void)
 
 	/* ALTER and DROP keep the catalog in step */
 	EXPECT("ALTER TABLE r ADD COLUMN menu FREE_TEXT;", "", "ADD COLUMN with a SUQL type");
-	CHECK(catalog_get(engine_db(eng), "r", "menu", &c) == 1 && c.free_text, "ADD COLUMN recorded");
+	CHECK(catalog_get(engine_store(eng), "r", "menu", &c) == 1 && c.free_text, "ADD COLUMN recorded");
 	catalog_column_free(&c);
 	EXPECT("ALTER TABLE r RENAME COLUMN tags TO labels;", "", "RENAME COLUMN");
-	CHECK(catalog_get(engine_db(eng), "r", "labels", &c) == 1 && c.is_array &&
+	CHECK(catalog_get(engine_store(eng), "r", "labels", &c) == 1 && c.is_array &&
 	      !has_type("r", "tags"), "RENAME COLUMN moves the type");
 	catalog_column_free(&c);
 	EXPECT("ALTER TABLE r DROP COLUMN menu;", "", "DROP COLUMN");
 	CHECK(!has_type("r", "menu"), "DROP COLUMN forgets the type");
 	EXPECT("ALTER TABLE r RENAME TO places;", "", "RENAME TO");
-	CHECK(catalog_get(engine_db(eng), "places", "labels", &c) == 1, "RENAME TO moves the types");
+	CHECK(catalog_get(engine_store(eng), "places", "labels", &c) == 1, "RENAME TO moves the types");
 	catalog_column_free(&c);
 	EXPECT("CREATE TABLE IF NOT EXISTS places (labels FREE_TEXT);", "",
 	       "CREATE IF NOT EXISTS of an existing table");
-	CHECK(catalog_get(engine_db(eng), "places", "labels", &c) == 1 && !c.free_text,
+	CHECK(catalog_get(engine_store(eng), "places", "labels", &c) == 1 && !c.free_text,
 	      "leaves the existing types alone");
 	catalog_column_free(&c);
 	EXPECT("DROP TABLE places;", "", "DROP TABLE");

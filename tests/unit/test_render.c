@@ -1,8 +1,8 @@
 /* Unit tests for render.c and render_table.c: display width, CSV quoting, JSON validity of odd
    values (parsed back with jansson), table alignment and cutting to a width, and streaming
    giving the same bytes as buffering. */
-#include "render_int.h"
-#include "util.h"
+#include "base/util.h"
+#include "render/render_int.h"
 #include "unit.h"
 
 #include <jansson.h>

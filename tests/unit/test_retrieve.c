@@ -3,9 +3,9 @@
  * current through INSERT/UPDATE/DELETE from any connection, rebuilding, ranking one or
  * several questions, passages within a budget, and awkward table names.
  */
-#include "catalog.h"
-#include "retrieve.h"
-#include "util.h"
+#include "base/util.h"
+#include "retrieve/retrieve.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -61,7 +61,9 @@ static void setup(sqlite3 *db, const char *table)
 	exec(db, b.s);
 	sb_free(&b);
 	SuqlErr err = {0};
-	catalog_set(db, table, "reviews", "FREE_TEXT[]", &err);
+	Store *st = store_sqlite_wrap(db);
+	catalog_set(st, table, "reviews", "FREE_TEXT[]", &err);
+	store_close(st);
 	err_clear(&err);
 	const char *rows[] = {
 		"1, 'Luigi', '[\"Great pasta and a cozy room.\", \"Not romantic at all, very loud.\"]'",

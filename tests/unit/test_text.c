@@ -1,8 +1,8 @@
 /* Unit tests for text.c (words, stems, sentences, passages, BM25, similarity) and the
    error formatting in util.c. */
-#include "suql.h"
-#include "text.h"
-#include "util.h"
+#include "base/suql.h"
+#include "base/text.h"
+#include "base/util.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -1,0 +1,497 @@
+/*
+ * agent.c: one turn of chat mode. The steps, each a request to the language model with its
+ * own prompt file:
+ *   route    (chat_route)    does the turn need the database? If not, the model's reply is
+ *                            the answer (greetings, thanks, general questions);
+ *   parse    (chat_parse)    one SUQL query for the turn, given the schema, the few-shot
+ *                            guide (chat_guide) and the dialogue so far;
+ *   repair   (chat_repair)   once, when the query does not parse, is not one SELECT, or
+ *                            SQLite refuses it (no such column/table): the model sees its
+ *                            query and the exact error and writes a corrected one;
+ *   relax    (chat_relax)    once, when the query found nothing (chat.relax): a less strict
+ *                            query, shown to the user as such;
+ *   respond  (chat_respond)  the answer from the rows, bounded JSON, starting with what was
+ *            (chat_empty)    searched for; with no rows, a separate instruction that says
+ *                            plainly that nothing was found and names no row.
+ * Queries run read-only through the host's run (the session's runner), so they are shown
+ * like typed SUQL (parsed query always, plan and counters as :explain and :stats say) and
+ * their rows also reach the agent. A turn that fails for the query's sake is kept in the
+ * dialogue with its error; one that fails for the model's sake (unreachable, 401) is not.
+ */
+#include "chat/agent_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static Llm *llm_of(const Agent *a)
+{
+	return a->host->llm(a->host->ctx);
+}
+
+static void show_note(const Agent *a, const char *label, const char *text)
+{
+	a->host->note(a->host->ctx, label, text);
+}
+
+static void show_reply(const Agent *a, const char *text)
+{
+	a->host->reply(a->host->ctx, text, strlen(text));
+	a->host->reply_end(a->host->ctx);
+}
+
+/* One request; *reply is the model's text (heap). With stream set, the text is shown as
+   it comes, through the host's reply (the caller ends it with reply_end). */
+static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
+                      const AgentMsgs *m, int stream, char **reply, SuqlErr *err)
+{
+	*reply = NULL;
+	if (suql_interrupted)
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
+	LlmCall c;
+	memset(&c, 0, sizeof c);
+	c.kind = kind;
+	c.shape = shape;
+	c.msgs = m->v;
+	c.nmsgs = m->n;
+	if (stream) {
+		c.on_text = a->host->reply;
+		c.text_ctx = a->host->ctx;
+	}
+	LlmCall *cp = &c;
+	SuqlStatus s = llm_run(llm_of(a), &cp, 1, NULL, NULL, err);
+	sb_printf(&a->steps, "%s%s", a->steps.len ? ", " : "", step);
+	if (s == SUQL_OK && c.status == LLM_DONE) {
+		a->calls++;
+		a->cached += c.cached != 0;
+		a->tokens_in += c.tokens_in;
+		a->tokens_out += c.tokens_out;
+		*reply = xstrdup(c.text ? c.text : "");
+	} else if (s == SUQL_OK) {
+		s = err_set(err, c.status == LLM_CANCELLED ? SUQL_INTERRUPT : SUQL_LLM, "%s",
+		            c.error ? c.error : "the model did not answer");
+	}
+	llm_call_clear(&c);
+	return s;
+}
+
+/* The route step's verdict: 1 the database is needed, 0 not (*direct is the reply). A reply
+   that cannot be read counts as needing the database: a query is safer than an answer made
+   up without one. */
+static int read_route(const char *text, char **direct)
+{
+	*direct = NULL;
+	const char *brace = strchr(text, '{');
+	json_t *j = brace ? json_loads(brace, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	if (j && json_is_object(j)) {
+		json_t *d = json_object_get(j, "database");
+		json_t *rp = json_object_get(j, "reply");
+		int need = !(json_is_false(d) || (json_is_string(d) &&
+		                                  (str_ieq(json_string_value(d), "no") ||
+		                                   str_ieq(json_string_value(d), "false"))));
+		if (!need && json_is_string(rp) && *json_string_value(rp))
+			*direct = xstrdup(json_string_value(rp));
+		json_decref(j);
+		return *direct ? 0 : 1;
+	}
+	json_decref(j);
+	while (*text && (isspace((unsigned char)*text) || *text == '"' || *text == '*'))
+		text++;
+	if (strncasecmp(text, "reply:", 6) == 0) {
+		text += 6;
+		while (isspace((unsigned char)*text))
+			text++;
+		size_t n = strlen(text);
+		while (n && isspace((unsigned char)text[n - 1]))
+			n--;
+		if (n)
+			*direct = xstrndup(text, n);
+	}
+	return *direct ? 0 : 1;
+}
+
+/* Run a checked query read-only, showing it like typed SUQL and keeping its rows. */
+static SuqlStatus run_query(Agent *a, const char *sql, AgentRows *rows, SuqlErr *err)
+{
+	agent_rows_init(rows, a->result_bytes, AGENT_CELL_MAX);
+	EngineSink tap = agent_rows_sink(rows);
+	/* a query the model wrote runs unattended: bounded in time, rows and value size */
+	RunLimits lim = {a->timeout, a->max_rows, (int)a->max_value, "chat.timeout",
+	                 "chat.max_rows", "chat.max_value"};
+	SuqlStatus s = a->host->run(a->host->ctx, sql, &lim, &tap, err);
+	if (s == SUQL_INCOMPLETE)
+		s = SUQL_ERROR;
+	return s;
+}
+
+/* Take the query out of a reply, check it, run it. On success the turn holds the query and
+   its rows. SUQL_ERROR: the query is at fault (err says how; *query is what the model
+   wrote, for the repair prompt). Other statuses: the model, the budget, Ctrl-C. */
+static SuqlStatus attempt(Agent *a, AgentTurn *t, const char *reply, char **query,
+                          SuqlErr *err)
+{
+	free(*query);
+	*query = agent_extract_query(reply);
+	if (!*query) {
+		*query = xstrdup(reply);
+		return err_set(err, SUQL_ERROR, "the reply holds no query");
+	}
+	char *sql = NULL;
+	int limited = 0;
+	SuqlStatus s = agent_prepare(*query, a->limit, &sql, &limited, err);
+	if (s != SUQL_OK)
+		return SUQL_ERROR;
+	AgentRows rows;
+	s = run_query(a, sql, &rows, err);
+	if (s != SUQL_OK) {
+		agent_rows_free(&rows);
+		free(sql);
+		return s;
+	}
+	free(t->suql);
+	agent_rows_free(&t->rows);
+	t->suql = sql;
+	t->rows = rows;
+	t->limited = limited ? a->limit : 0;
+	return SUQL_OK;
+}
+
+/* The relax step: one less strict query, run when it differs from the one that found
+   nothing and from those already tried (tried lists them for the prompt). *again is set
+   when the relaxed query ran and found nothing too, so that another try may follow.
+   Failures here are shown and otherwise ignored: the turn goes on with no rows. */
+static SuqlStatus relax(Agent *a, AgentTurn *t, AgentKv *kv, SBuf *tried,
+                        int *again, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	char *reply = NULL, *note = NULL;
+	*again = 0;
+	if (tried->len)
+		note = xprintf("Less strict queries tried already, which found nothing either:\n%s"
+		               "Write one that differs from these too.", tried->s);
+	agent_kv(kv, "query", t->suql);
+	agent_kv(kv, "tried", note ? note : "");
+	SuqlStatus s = agent_prompt(a, "chat_relax", kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+	agent_kv(kv, "tried", "");
+	free(note);
+	agent_msgs_free(&m);
+	if (s != SUQL_OK) {
+		free(reply);
+		return s;
+	}
+	char *q = agent_extract_query(reply), *sql = NULL;
+	free(reply);
+	int limited = 0;
+	SuqlErr e = {0};
+	if (q && agent_prepare(q, a->limit, &sql, &limited, &e) == SUQL_OK &&
+	    strcmp(sql, t->suql) != 0 && !(t->also_tried && strcmp(sql, t->also_tried) == 0)) {
+		show_note(a, "relaxed", "nothing matched, so I relaxed the search:");
+		AgentRows rows;
+		s = run_query(a, sql, &rows, &e);
+		if (s == SUQL_OK && rows.count > 0) {
+			t->relaxed_from = t->suql;
+			t->suql = sql;
+			sql = NULL;
+			agent_rows_free(&t->rows);
+			t->rows = rows;
+			t->limited = limited ? a->limit : 0;
+		} else {
+			if (s == SUQL_OK) {
+				sb_printf(tried, "%s\n", sql);
+				free(t->also_tried);
+				t->also_tried = sql;   /* kept to tell the model: this found nothing too */
+				sql = NULL;
+				*again = 1;
+			} else if (s == SUQL_ERROR) {
+				char *msg = xprintf("the relaxed query failed (%s); keeping the first "
+				                    "result", e.msg ? e.msg : "error");
+				show_note(a, "note", msg);
+				free(msg);
+			}
+			agent_rows_free(&rows);
+		}
+		if (s != SUQL_ERROR && s != SUQL_OK) {
+			err_set(err, s, "%s", e.msg ? e.msg : "failed");
+		} else {
+			s = SUQL_OK;
+		}
+	} else {
+		if (q && e.msg) {
+			char *msg = xprintf("the less strict query the model wrote cannot run (%s)",
+			                    e.msg);
+			show_note(a, "note", msg);
+			free(msg);
+		}
+		s = SUQL_OK;
+	}
+	err_clear(&e);
+	free(q);
+	free(sql);
+	return s;
+}
+
+/* The respond step (rows) or the empty step (none). */
+static SuqlStatus respond(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	char count[32], *rows = NULL, *reply = NULL;
+	SBuf note = SBUF_INIT;
+	SuqlStatus s;
+	snprintf(count, sizeof count, "%ld row%s", t->rows.count, t->rows.count == 1 ? "" : "s");
+	agent_kv(kv, "query", t->suql);
+	agent_kv(kv, "count", count);
+	if (t->rows.count > 0) {
+		size_t kept = json_array_size(t->rows.rows);
+		if (t->relaxed_from)
+			sb_printf(&note, "Nothing matched the first query (%s), so these rows come "
+			          "from the less strict query above; tell the user that the search was "
+			          "relaxed and how.\n", t->relaxed_from);
+		if (t->limited && t->rows.count >= t->limited)
+			sb_printf(&note, "The query stopped at %d rows (the default limit); there may "
+			          "be more matches.\n", t->limited);
+		if (t->rows.omitted)
+			sb_printf(&note, "Only the first %zu of the %ld rows are shown here, to keep "
+			          "this short.\n", kept, t->rows.count);
+		rows = agent_rows_json(&t->rows);
+		agent_kv(kv, "rows", rows);
+		agent_kv(kv, "note", note.len ? note.s : "");
+		s = agent_prompt(a, "chat_respond", kv, &m, err);
+	} else {
+		if (t->also_tried)
+			sb_printf(&note, "A less strict query found nothing either: %s\n",
+			          t->also_tried);
+		agent_kv(kv, "rows", "");
+		agent_kv(kv, "note", note.len ? note.s : "");
+		s = agent_prompt(a, "chat_empty", kv, &m, err);
+	}
+	if (s == SUQL_OK)
+		s = ask(a, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, 1, &reply, err);
+	int streamed = a->host->reply_end(a->host->ctx);
+	if (s == SUQL_OK) {
+		t->reply = str_trim_dup(reply);
+		if (!*t->reply) {
+			free(t->reply);
+			t->reply = xstrdup("(the model gave an empty reply)");
+			streamed = 0;
+		}
+		if (!streamed)
+			show_reply(a, t->reply);
+	}
+	agent_msgs_free(&m);
+	free(reply);
+	free(rows);
+	sb_free(&note);
+	return s;
+}
+
+/* The short-answer step (chat_short), for question-answering benchmarks: the words that
+   answer the question, taken from what the turn found. */
+SuqlStatus agent_short_answer(Agent *a, const char *question, const char *rows,
+                              const char *detail, char **span, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	AgentKv kv = {{0}, 0};
+	char *reply = NULL;
+	*span = NULL;
+	agent_kv(&kv, "utterance", question);
+	agent_kv(&kv, "rows", rows && *rows ? rows : "(none)");
+	agent_kv(&kv, "reply", detail && *detail ? detail : "(none)");
+	SuqlStatus s = agent_prompt(a, "chat_short", &kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+	agent_msgs_free(&m);
+	if (s == SUQL_OK)
+		*span = agent_read_short(reply);
+	free(reply);
+	return s;
+}
+
+int agent_last(const Agent *a, AgentOutcome *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!a || a->nturns == 0)
+		return 0;
+	const AgentTurn *t = &a->turns[a->nturns - 1];
+	out->suql = t->suql;
+	out->rows = &t->rows;
+	out->reply = t->reply;
+	out->error = t->error;
+	out->relaxed = t->relaxed_from != NULL;
+	out->repaired = t->repaired;
+	out->limit = a->limit;
+	return 1;
+}
+
+/* Parse, check and run, with one repair round. */
+static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
+{
+	AgentMsgs m = {0};
+	char *reply = NULL, *query = NULL;
+	SuqlStatus s = agent_prompt(a, "chat_parse", kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+	if (s == SUQL_OK)
+		s = attempt(a, t, reply, &query, err);
+	if (s == SUQL_ERROR) {
+		char *msg = xprintf("the query failed: %s\nasking the model to correct it", err->msg);
+		show_note(a, "retry", msg);
+		free(msg);
+		char *emsg = xstrdup(err->msg ? err->msg : "error");
+		agent_msgs_add(&m, "assistant", reply);
+		agent_kv(kv, "query", query);
+		agent_kv(kv, "error", emsg);
+		free(reply);
+		reply = NULL;
+		s = agent_prompt(a, "chat_repair", kv, &m, err);
+		if (s == SUQL_OK)
+			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+		if (s == SUQL_OK)
+			s = attempt(a, t, reply, &query, err);
+		t->repaired = s == SUQL_OK;
+		if (s == SUQL_ERROR) {
+			char *why = xstrdup(err->msg ? err->msg : "error");
+			err_set(err, SUQL_ERROR, "no query that runs came out of this turn, so there is "
+			        "no answer; the corrected query failed too: %s", why);
+			/* the dialogue keeps the message line, not the source line and caret */
+			t->error = xstrndup(why, strcspn(why, "\n"));
+			free(why);
+		}
+		agent_kv(kv, "error", "");
+		free(emsg);
+	}
+	if (s != SUQL_OK && query && !t->suql) {
+		free(t->tried);
+		t->tried = query;   /* :history and :save keep what the model wrote */
+		query = NULL;
+	}
+	agent_kv(kv, "query", "");
+	agent_msgs_free(&m);
+	free(reply);
+	free(query);
+	return s;
+}
+
+static void show_counters(Agent *a)
+{
+	if (!a->steps.len)
+		return;
+	char *t = xprintf("model calls: %s (%d answered, %d from the cache)\ntokens: %ld in, "
+	                  "%ld out", a->steps.s, a->calls, a->cached, a->tokens_in,
+	                  a->tokens_out);
+	a->host->counters(a->host->ctx, t);
+	free(t);
+}
+
+static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
+{
+	Store *db = a->host->store(a->host->ctx);
+	char limit[16], limit_note[80], *route = NULL, *direct = NULL, *schema = NULL;
+	char *guide = NULL;
+	snprintf(limit, sizeof limit, "%d", a->limit);
+	if (a->limit > 0)
+		snprintf(limit_note, sizeof limit_note, "suql adds LIMIT %d to a query without one",
+		         a->limit);
+	else
+		snprintf(limit_note, sizeof limit_note, "suql returns every row of a query without "
+		         "LIMIT");
+	char *dialogue = agent_dialogue(a);
+	char *tables = agent_schema(db, a->tables, 1);
+	AgentKv kv = {{0}, 0};
+	agent_kv(&kv, "utterance", t->user);
+	agent_kv(&kv, "dialogue", dialogue);
+	agent_kv(&kv, "limit", limit);
+	agent_kv(&kv, "limit_note", limit_note);
+	agent_kv(&kv, "tables", tables);
+	char *examples = a->examples ? xprintf("Examples written for this database:\n\n%s",
+	                                       a->examples) : NULL;
+	agent_kv(&kv, "examples", examples ? examples : "");
+
+	AgentMsgs m = {0};
+	SuqlStatus s = agent_prompt(a, "chat_route", &kv, &m, err);
+	if (s == SUQL_OK)
+		s = ask(a, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, 0, &route, err);
+	agent_msgs_free(&m);
+	if (s != SUQL_OK)
+		goto done;
+	if (!read_route(route, &direct)) {
+		t->reply = direct;
+		show_reply(a, direct);
+		goto done;
+	}
+	t->database = 1;
+	schema = agent_schema(db, a->tables, 0);
+	agent_kv(&kv, "schema", schema);
+	guide = agent_prompt_text(a, "chat_guide", &kv, err);
+	if (!guide) {
+		s = err->code ? err->code : SUQL_IO;
+		goto done;
+	}
+	agent_kv(&kv, "guide", guide);
+	s = query_step(a, t, &kv, err);
+	if (s != SUQL_OK)
+		goto done;
+	SBuf tried = SBUF_INIT;
+	int again = 1;
+	for (int i = 0; i < a->relax && again && t->rows.count == 0 && s == SUQL_OK; i++)
+		s = relax(a, t, &kv, &tried, &again, err);
+	sb_free(&tried);
+	if (s != SUQL_OK)
+		goto done;
+	t->digest = agent_digest(&t->rows);
+	s = respond(a, t, &kv, err);
+done:
+	show_counters(a);
+	free(route);
+	free(dialogue);
+	free(tables);
+	free(schema);
+	free(guide);
+	free(examples);
+	return s;
+}
+
+SuqlStatus agent_turn(Agent *a, const char *line, SuqlErr *err)
+{
+	char *text = str_trim_dup(line);
+	if (!*text) {
+		free(text);
+		return SUQL_OK;
+	}
+	a->calls = a->cached = 0;
+	a->tokens_in = a->tokens_out = 0;
+	sb_truncate(&a->steps, 0);
+	AgentTurn t;
+	memset(&t, 0, sizeof t);
+	t.user = text;
+	agent_rows_init(&t.rows, a->result_bytes, AGENT_CELL_MAX);
+	SuqlStatus s = run_turn(a, &t, err);
+	if (s == SUQL_OK || t.error) {
+		if (!t.digest && t.suql)
+			t.digest = agent_digest(&t.rows);
+		if (a->nturns == a->capturns) {
+			a->capturns = a->capturns ? 2 * a->capturns : 8;
+			a->turns = xrealloc(a->turns, (size_t)a->capturns * sizeof *a->turns);
+		}
+		a->turns[a->nturns++] = t;
+	} else {
+		agent_turn_free(&t);
+	}
+	return s;
+}
+
+void agent_turn_free(AgentTurn *t)
+{
+	free(t->user);
+	free(t->suql);
+	free(t->relaxed_from);
+	free(t->also_tried);
+	free(t->tried);
+	agent_rows_free(&t->rows);
+	free(t->digest);
+	free(t->reply);
+	free(t->error);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,747 @@
+/*
+ * main.c: the suql program: `suql [options] [DATABASE [SQL...]]`. It reads the options from
+ * one table, options[], which also writes --help and the manual page's OPTIONS section
+ * (suql --help-man options); every long option is also accepted with one dash, as the
+ * sqlite3 shell spells its options (-csv, -header, -cmd). It opens the database, runs the
+ * init file, and then either runs the -c and -f scripts and the SQL arguments in order, or
+ * starts the REPL when both stdin and stdout are a terminal, or runs stdin as a script.
+ * The exit status is a SuqlExit (base/suql.h, which states their precedence): 0 every
+ * statement succeeded, 1 a statement failed, 2 a usage or system error (bad option,
+ * database or file that cannot be opened), 3 the LLM backend failed, 130 a script stopped
+ * by Ctrl-C.
+ * With --eval BENCH it runs a benchmark instead (eval.h).
+ */
+#include "base/vis.h"
+#include "cli/repl.h"
+#include "eval/eval.h"
+#include "llm/llm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum ActKind { ACT_SQL, ACT_FILE, ACT_META } ActKind;
+
+typedef struct Action {   /* -c, -f and the like, run in command-line order */
+	ActKind kind;
+	const char *text;     /* ACT_SQL: the SQL; ACT_FILE: the file name */
+	const char *argv[16]; /* ACT_META: the command's name and arguments (from argv) */
+	int argc;
+	int runs_and_exits;   /* the program exits after the actions instead of reading stdin */
+} Action;
+
+typedef struct Cli {
+	const char *db;
+	Action *acts;
+	int nacts;
+	int mode_set;
+	RenderMode mode;
+	int no_headers, verbose, no_color, bail, readonly;
+	const char *init;     /* -init FILE */
+	int no_init;          /* --no-init */
+	const char **sets;    /* "KEY=VALUE" */
+	const char *timeout;  /* --timeout SECONDS */
+	int nsets;
+	int done;             /* --help, --version: exit 0 at once */
+	int chat;             /* --chat */
+	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
+	int argc;             /* the command line, for an option that takes a second word */
+	char **argv;
+	char **dashed;        /* "--csv" made for "-csv" (dash_options), freed at exit */
+	int ndashed;
+	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
+} Cli;
+
+typedef struct CliOption CliOption;
+typedef SuqlStatus (*OptFn)(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err);
+
+struct CliOption {
+	char shortname;       /* 'c', or 0 */
+	const char *name;     /* "command": --command */
+	const char *arg;      /* "SQL", or NULL for a flag */
+	const char *help;     /* one line; the manual page uses it as written */
+	OptFn fn;
+};
+
+static SuqlStatus opt_command(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_file(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_flag(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_mode(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_set(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_timeout(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_version(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_help(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_llm(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_import(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_chat(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_eval(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_cmd(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_init(Cli *, const CliOption *, const char *, SuqlErr *);
+
+static const CliOption options[] = {
+	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
+	 "repeated, and runs in order with -f", opt_command},
+	{'f', "file", "FILE", "run the script FILE (- for stdin) and exit; may be repeated",
+	 opt_file},
+	{0, "cmd", "COMMAND", "run COMMAND (statements, or one meta-command) first, then go on "
+	 "to the REPL or the script; may be repeated", opt_cmd},
+	{0, "bail", NULL, "stop at the first statement that fails", opt_flag},
+	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table)", opt_mode},
+	{0, "table", NULL, "the same as --mode table", opt_mode},
+	{0, "box", NULL, "the same as --mode box", opt_mode},
+	{0, "csv", NULL, "the same as --mode csv", opt_mode},
+	{0, "json", NULL, "the same as --mode json", opt_mode},
+	{0, "line", NULL, "the same as --mode line", opt_mode},
+	{0, "no-headers", NULL, "leave the column names out of table, box and csv output",
+	 opt_flag},
+	{0, "noheader", NULL, "the same as --no-headers", opt_flag},
+	{0, "header", NULL, "put the column names in (the default)", opt_flag},
+	{0, "init", "FILE", "run FILE at start instead of the init file (see FILES)", opt_init},
+	{0, "no-init", NULL, "do not run the init file", opt_init},
+	{0, "readonly", NULL, "open the database read-only", opt_flag},
+	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
+	 "result (:explain on; a terminal shows them for free text alone), on stderr when "
+	 "stdout is not a terminal", opt_flag},
+	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
+	 "NO_COLOR is set)", opt_flag},
+	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
+	 "may be repeated", opt_set},
+	{0, "timeout", "SECONDS", "stop any statement that runs longer than SECONDS, with an "
+	 "error (like :set timeout; default: no limit)", opt_timeout},
+	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
+	 "configured", opt_llm},
+	{0, "llm-url", "URL", "base URL of an OpenAI-compatible endpoint (e.g. "
+	 "http://localhost:11434/v1)", opt_llm},
+	{0, "model", "NAME", "the chat model to use", opt_llm},
+	{0, "embed-model", "NAME", "the embedding model (retrieval then mixes embeddings with BM25)",
+	 opt_llm},
+	{0, "no-cache", NULL, "neither read nor write the cache of model results", opt_llm},
+	{0, "concurrency", "N", "model requests in flight at once (default 8)", opt_llm},
+	{0, "prompts", "DIR", "read prompt templates from DIR, file by file, before the built-in "
+	 "ones", opt_llm},
+	{0, "import", "FILE TABLE", "load a CSV, JSON or JSONL file into TABLE before anything else "
+	 "runs; the words after TABLE may be :import's options (--types SPEC, --format F, "
+	 "--array-sep S, --columns LIST, --delimiter C, --index)", opt_import},
+	{0, "chat", NULL, "start in chat mode (:chat): each line is a question in plain words; "
+	 "needs a language model", opt_chat},
+	{0, "eval", "BENCH", "evaluate suql on the benchmark BENCH (JSONL: questions with gold "
+	 "answers) over DATABASE: print precision, recall, F1 or exact match, with model calls "
+	 "and tokens, and exit", opt_eval},
+	{0, "way", "WAYS", "with --eval: how the questions run: suql (each case's gold SUQL), "
+	 "chat (the chat agent), linearize (rows as text passages, BM25, the model reads them), "
+	 "comma-separated, or all", opt_eval},
+	{0, "report", "FILE", "with --eval: write each case's result to FILE as a JSON line; an "
+	 "existing FILE is resumed", opt_eval},
+	{0, "version", NULL, "print the version and exit", opt_version},
+	{'h', "help", NULL, "print this help and exit", opt_help},
+	{0, "help-man", "SECTION", "print the manual page's OPTIONS, META-COMMANDS or SETTINGS "
+	 "section, in man(7) source, and exit", opt_help_man},
+	{0, NULL, NULL, NULL, NULL},
+};
+
+/* ---- the options ---- */
+
+/* "error: MSG" on stderr, with its control characters shown (vis.h): a message may quote
+   a file name or a configuration value. */
+static void print_error(const char *msg)
+{
+	fputs("error: ", stderr);
+	vis_fputs(stderr, msg, VIS_TEXT);
+	fputc('\n', stderr);
+}
+
+/* "error: WHATNAME: MSG" */
+static void print_error2(const char *what, const char *name, const char *msg)
+{
+	char *m = xprintf("%s%s: %s", what, name, msg);
+	print_error(m);
+	free(m);
+}
+
+static Action *add_action(Cli *cli, ActKind kind, const char *text, int exits)
+{
+	cli->acts = xrealloc(cli->acts, (size_t)(cli->nacts + 1) * sizeof *cli->acts);
+	Action *a = &cli->acts[cli->nacts++];
+	*a = (Action){0};
+	a->kind = kind;
+	a->text = text;
+	a->runs_and_exits = exits;
+	return a;
+}
+
+static SuqlStatus opt_command(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	add_action(cli, ACT_SQL, arg, 1);
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_file(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	add_action(cli, ACT_FILE, arg, 1);
+	return SUQL_OK;
+}
+
+/* -cmd COMMAND: like -c, but the program goes on to the REPL or stdin afterwards. */
+static SuqlStatus opt_cmd(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	add_action(cli, ACT_SQL, arg, 0);
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_init(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)err;
+	if (strcmp(o->name, "no-init") == 0) {
+		cli->no_init = 1;
+	} else {
+		cli->init = arg;
+		cli->no_init = 0;
+	}
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_flag(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)arg, (void)err;
+	if (strcmp(o->name, "bail") == 0)
+		cli->bail = 1;
+	else if (strcmp(o->name, "no-headers") == 0 || strcmp(o->name, "noheader") == 0)
+		cli->no_headers = 1;
+	else if (strcmp(o->name, "header") == 0)
+		cli->no_headers = 0;
+	else if (strcmp(o->name, "readonly") == 0)
+		cli->readonly = 1;
+	else if (strcmp(o->name, "explain") == 0)
+		cli->verbose = 1;
+	else if (strcmp(o->name, "no-color") == 0)
+		cli->no_color = 1;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	const char *name = arg ? arg : o->name;   /* --mode csv, or --csv */
+	if (!render_mode_parse(name, &cli->mode))
+		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)", name,
+		               RENDER_MODE_NAMES);
+	cli->mode_set = 1;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
+	cli->sets = xrealloc(cli->sets, (size_t)(cli->nsets + 1) * sizeof *cli->sets);
+	cli->sets[cli->nsets++] = arg;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_timeout(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	cli->timeout = arg;   /* checked with the setting, before anything runs */
+	return SUQL_OK;
+}
+
+/* The LLM options fill the LlmConfig that llm_open resolves (options first, then the
+   environment, then the config file). */
+static SuqlStatus opt_llm(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	LlmConfig *c = &cli->llm;
+	if (strcmp(o->name, "offline") == 0) {
+		c->offline = 1;
+	} else if (strcmp(o->name, "llm-url") == 0) {
+		c->url = arg;
+	} else if (strcmp(o->name, "model") == 0) {
+		c->model = arg;
+	} else if (strcmp(o->name, "embed-model") == 0) {
+		c->embed_model = arg;
+	} else if (strcmp(o->name, "no-cache") == 0) {
+		c->no_cache = 1;
+	} else if (strcmp(o->name, "prompts") == 0) {
+		c->prompts_dir = arg;
+	} else if (strcmp(o->name, "concurrency") == 0) {
+		const SetRow *row = setting_find(&llm_settings_table, "concurrency");
+		long n;
+		if (!setting_parse_long(arg, row->min, row->max, &n))
+			return err_set(err, SUQL_USAGE, "--concurrency takes a number from %.0f to %.0f, "
+			               "not '%s'", row->min, row->max, arg);
+		c->concurrency = (int)n;
+	}
+	return SUQL_OK;
+}
+
+/* --import FILE TABLE [its options]: getopt hands over FILE; TABLE and the :import options
+   that follow are taken here, so they reach the importer rather than suql's own parser. */
+static SuqlStatus opt_import(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	static const char *const with_value[] = {"--format", "--types", "--array-sep", "--columns",
+	                                         "--delimiter", NULL};
+	if (optind >= cli->argc || cli->argv[optind][0] == '-')
+		return err_set(err, SUQL_USAGE, "--import takes FILE TABLE");
+	Action *a = add_action(cli, ACT_META, NULL, 0);
+	a->argv[a->argc++] = "import";
+	a->argv[a->argc++] = arg;
+	a->argv[a->argc++] = cli->argv[optind++];
+	while (optind < cli->argc && a->argc + 2 < 16) {
+		const char *w = cli->argv[optind];
+		int takes = -1;
+		for (int i = 0; with_value[i]; i++)
+			if (strcmp(w, with_value[i]) == 0)
+				takes = 1;
+		if (strcmp(w, "--index") == 0)
+			takes = 0;
+		if (takes < 0)
+			break;
+		if (takes && optind + 1 >= cli->argc)
+			return err_set(err, SUQL_USAGE, "--import: %s needs a value", w);
+		a->argv[a->argc++] = cli->argv[optind++];
+		if (takes)
+			a->argv[a->argc++] = cli->argv[optind++];
+	}
+	return SUQL_OK;
+}
+
+/* --chat: :chat before the REPL or the stdin script (see main for a failure). */
+static SuqlStatus opt_chat(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)arg, (void)err;
+	Action *a = add_action(cli, ACT_META, NULL, 0);
+	a->argv[a->argc++] = "chat";
+	cli->chat = 1;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_eval(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)err;
+	if (strcmp(o->name, "eval") == 0)
+		cli->eval = arg;
+	else if (strcmp(o->name, "way") == 0)
+		cli->way = arg;
+	else
+		cli->report = arg;
+	return SUQL_OK;
+}
+
+static SuqlStatus opt_version(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)arg, (void)err;
+	printf("suql %s (SQLite %s)\n", SUQL_VERSION, sqlite3_libversion());
+	cli->done = 1;
+	return SUQL_OK;
+}
+
+static char *option_head(const CliOption *o)
+{
+	SBuf b = SBUF_INIT;
+	if (o->shortname)
+		sb_printf(&b, "-%c, ", o->shortname);
+	else
+		sb_puts(&b, "    ");
+	sb_printf(&b, "--%s", o->name);
+	if (o->arg)
+		sb_printf(&b, " %s", o->arg);
+	return sb_steal(&b);
+}
+
+static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)arg, (void)err;
+	printf("Usage: suql [options] [DATABASE [SQL...]]\n\n"
+	       "SUQL (SQL with free-text questions: answer(), summary(), ENUM-aware '=') over a\n"
+	       "SQLite DATABASE, in memory when none is given. SQL after the DATABASE runs like\n"
+	       "-c. With a terminal on stdin and stdout, an interactive REPL; otherwise stdin is\n"
+	       "read as a script.\n\nOptions:\n");
+	size_t w = 0;
+	for (const CliOption *p = options; p->name; p++) {
+		char *h = option_head(p);
+		if (strlen(h) > w)
+			w = strlen(h);
+		free(h);
+	}
+	for (const CliOption *p = options; p->name; p++) {
+		char *h = option_head(p);
+		printf("  %-*s  ", (int)w, h);
+		render_wrap(stdout, p->help, (int)w + 4, (int)w + 4, 79);
+		free(h);
+	}
+	printf("\nEvery long option may also be written with one dash, as in sqlite3 (-csv,\n"
+	       "-header, -cmd).\n");
+	printf("\nExit status: 0 success, 1 a statement failed, 2 usage or system error,\n"
+	       "3 the LLM backend failed, 130 stopped by Ctrl-C. Meta-commands: :help.\n"
+	       "Everything else: man suql.\n");
+	cli->done = 1;
+	return SUQL_OK;
+}
+
+static void options_man(SBuf *b)
+{
+	for (const CliOption *p = options; p->name; p++) {
+		SBuf head = SBUF_INIT;
+		if (p->shortname)
+			sb_printf(&head, "-%c, ", p->shortname);
+		sb_printf(&head, "--%s", p->name);
+		sb_puts(b, ".TP\n");
+		sb_puts(b, p->arg ? ".BI \"" : ".B \"");
+		render_roff(b, head.s);
+		if (p->arg) {   /* quoted: an argument of two words stays one (FILE TABLE) */
+			sb_puts(b, " \" \"");
+			render_roff(b, p->arg);
+			sb_putc(b, '"');
+		} else {
+			sb_putc(b, '"');
+		}
+		sb_putc(b, '\n');
+		render_roff_sentence(b, p->help);
+		sb_free(&head);
+	}
+}
+
+static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	SBuf b = SBUF_INIT;
+	if (str_ieq(arg, "options"))
+		options_man(&b);
+	else if (str_ieq(arg, "meta-commands"))
+		meta_man(&b);
+	else if (str_ieq(arg, "settings"))
+		session_settings_man(&b);
+	else
+		return err_set(err, SUQL_USAGE, "--help-man: no section '%s' (options, "
+		               "meta-commands, settings)", arg);
+	fputs(b.s, stdout);
+	sb_free(&b);
+	cli->done = 1;
+	return SUQL_OK;
+}
+
+/* The option called name (len bytes), or NULL. */
+static const CliOption *find_option(const char *name, size_t len)
+{
+	for (const CliOption *p = options; p->name; p++)
+		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+			return p;
+	return NULL;
+}
+
+/* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
+   "-cSQL" stays -c with its argument). The words that are arguments of other options are
+   left alone. Rewrites argv in place; the new strings are kept in cli->dashed. */
+static void dash_options(Cli *cli, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if (a[1] == '-') {   /* --name VALUE: skip the value */
+			const CliOption *o = find_option(a + 2, strcspn(a + 2, "="));
+			if (o && o->arg && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		const CliOption *o = find_option(a + 1, strcspn(a + 1, "="));
+		if (o && strlen(a) > 2) {
+			argv[i] = xprintf("-%s", a);
+			cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) *
+			                       sizeof *cli->dashed);
+			cli->dashed[cli->ndashed++] = argv[i];
+			if (o->arg && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		/* short options, maybe several in one word: one that takes a value takes the
+		   rest of the word, or the next word when it is last */
+		for (const char *c = a + 1; *c; c++) {
+			const CliOption *p = options;
+			while (p->name && p->shortname != *c)
+				p++;
+			if (p->name && p->arg) {
+				if (c[1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+}
+
+/* Parse argv with getopt_long, its tables built from options[]. Returns SUQL_EXIT_OK, or
+   SUQL_EXIT_USAGE after printing a usage error. */
+static int parse_args(Cli *cli, int argc, char **argv)
+{
+	int n = 0;
+	while (options[n].name)
+		n++;
+	struct option *lo = xcalloc((size_t)n + 1, sizeof *lo);
+	SBuf shorts = SBUF_INIT;
+	sb_putc(&shorts, ':');   /* report a missing argument as ':' */
+	for (int i = 0; i < n; i++) {
+		const CliOption *p = &options[i];
+		lo[i] = (struct option){p->name, p->arg ? required_argument : no_argument, NULL,
+		                        p->shortname ? p->shortname : 256 + i};
+		if (p->shortname) {
+			sb_putc(&shorts, p->shortname);
+			if (p->arg)
+				sb_putc(&shorts, ':');
+		}
+	}
+	SuqlErr err = {0};
+	int c, status = SUQL_EXIT_OK;
+	dash_options(cli, argc, argv);
+	cli->argc = argc;
+	cli->argv = argv;
+	opterr = 0;
+	while (!cli->done && (c = getopt_long(argc, argv, shorts.s, lo, NULL)) != -1) {
+		const CliOption *p = NULL;
+		for (int i = 0; i < n && c != '?' && c != ':'; i++)
+			if (lo[i].val == c)
+				p = &options[i];
+		if (p) {
+			if (p->fn(cli, p, optarg, &err) != SUQL_OK) {
+				status = SUQL_EXIT_USAGE;
+				break;
+			}
+			continue;
+		}
+		const char *bad = argv[optind - 1];
+		const CliOption *q = NULL;   /* the option the error is about */
+		for (int i = 0; i < n; i++)
+			if (optopt && lo[i].val == optopt)
+				q = &options[i];
+		if (c == ':')
+			err_set(&err, SUQL_USAGE, "option '%s' needs an argument (%s)", bad,
+			        q && q->arg ? q->arg : "a value");
+		else if (q && !q->arg && strchr(bad, '='))
+			err_set(&err, SUQL_USAGE, "option '--%s' takes no value", q->name);
+		else if (optopt && optopt < 256)
+			err_set(&err, SUQL_USAGE, "unknown option '-%c' (suql --help lists them)",
+			        optopt);
+		else
+			err_set(&err, SUQL_USAGE, "unknown or ambiguous option '%s' (suql --help "
+			        "lists them)", bad);
+		status = SUQL_EXIT_USAGE;
+		break;
+	}
+	if (!status && !cli->done && optind < argc) {
+		cli->db = argv[optind];
+		for (int i = optind + 1; i < argc; i++)   /* suql DB "SQL" ..., as sqlite3 DB "SQL" */
+			add_action(cli, ACT_SQL, argv[i], 1);
+	}
+	if (status)
+		print_error(err.msg);
+	err_clear(&err);
+	free(lo);
+	sb_free(&shorts);
+	return status;
+}
+
+/* ---- running ---- */
+
+static int no_color_env(void)
+{
+	const char *v = getenv("NO_COLOR");   /* no-color.org: set and not empty */
+	return v && *v;
+}
+
+/* Apply --set KEY=VALUE in order; SUQL_EXIT_USAGE on a bad one. */
+static int apply_sets(Cli *cli, Repl *r)
+{
+	if (cli->timeout) {
+		SuqlErr err = {0};
+		if (session_set(&r->s, "timeout", cli->timeout, &err) != SUQL_OK) {
+			print_error2("--timeout", "", err.msg);
+			err_clear(&err);
+			return SUQL_EXIT_USAGE;
+		}
+	}
+	for (int i = 0; i < cli->nsets; i++) {
+		const char *eq = strchr(cli->sets[i], '=');
+		char *key = xstrndup(cli->sets[i], (size_t)(eq - cli->sets[i]));
+		SuqlErr err = {0};
+		SuqlStatus st = session_set(&r->s, key, eq + 1, &err);
+		if (st != SUQL_OK)
+			print_error2("--set ", key, err.msg);
+		free(key);
+		err_clear(&err);
+		if (st != SUQL_OK)
+			return SUQL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The init file: $XDG_CONFIG_HOME/suql/init.suql (~/.config when XDG_CONFIG_HOME is not
+   set), else ~/.suqlrc; NULL when there is none. */
+static char *init_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *p = NULL;
+	if (xdg && *xdg)
+		p = xprintf("%s/suql/init.suql", xdg);
+	else if (home && *home)
+		p = xprintf("%s/.config/suql/init.suql", home);
+	if (p && access(p, F_OK) == 0)
+		return p;
+	free(p);
+	p = home && *home ? xprintf("%s/.suqlrc", home) : NULL;
+	if (p && access(p, F_OK) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* Run the init file (meta-commands and SQL) like :read; SUQL_EXIT_USAGE when it cannot be
+   read. */
+static int run_init(Cli *cli, Repl *r)
+{
+	if (cli->no_init)
+		return 0;
+	char *path = cli->init ? xstrdup(cli->init) : init_path();
+	if (!path)
+		return 0;
+	SuqlErr err = {0};
+	int status = SUQL_EXIT_OK;
+	if (repl_run_path(r, path, &err) != SUQL_OK) {
+		fprintf(stderr, "error: init file: %s\n", err.msg);
+		status = SUQL_EXIT_USAGE;
+	}
+	err_clear(&err);
+	free(path);
+	return status;
+}
+
+static void run_actions(Cli *cli, Repl *r)
+{
+	for (int i = 0; i < cli->nacts && !r->quit; i++) {
+		const Action *a = &cli->acts[i];
+		if (a->kind == ACT_SQL) {
+			repl_run_text(r, "-c", a->text, strlen(a->text));
+		} else if (a->kind == ACT_META) {
+			SuqlErr err = {0};
+			SuqlStatus st = meta_run_argv(r, a->argc, a->argv, &err);
+			if (st != SUQL_OK)
+				repl_fail(r, NULL, 0, 0, st, &err);
+			err_clear(&err);
+		} else if (strcmp(a->text, "-") == 0) {
+			repl_run_file(r, "stdin", stdin);
+		} else {
+			FILE *f = fopen(a->text, "r");
+			if (!f) {
+				print_error2("cannot read ", a->text, strerror(errno));
+				r->status = SUQL_EXIT_USAGE;
+				return;
+			}
+			repl_run_file(r, a->text, f);
+			fclose(f);
+		}
+	}
+}
+
+static void cli_free(Cli *cli)
+{
+	free(cli->acts);
+	free(cli->sets);
+	for (int i = 0; i < cli->ndashed; i++)
+		free(cli->dashed[i]);
+	free(cli->dashed);
+}
+
+int main(int argc, char **argv)
+{
+	render_init_locale();
+	Cli cli = {0};
+	int status = parse_args(&cli, argc, argv);
+	if (status || cli.done) {
+		cli_free(&cli);
+		return status;
+	}
+	if (!cli.eval && (cli.way || cli.report)) {
+		fprintf(stderr, "error: --%s goes with --eval BENCH\n", cli.way ? "way" : "report");
+		status = SUQL_EXIT_USAGE;
+	} else if (cli.eval && cli.nacts) {
+		fprintf(stderr, "error: --eval runs alone: leave out -c, -f, --import and --chat\n");
+		status = SUQL_EXIT_USAGE;
+	} else if (cli.eval) {   /* suql --eval BENCH DATABASE: nothing else runs */
+		EvalConfig ec = {cli.eval, cli.db, cli.way, cli.report, &cli.llm,
+		                 (const char *const *)cli.sets, cli.nsets,
+		                 cli.mode_set ? cli.mode : RENDER_TABLE, !cli.no_headers};
+		status = eval_main(&ec);
+	}
+	if (status || cli.eval) {
+		free(cli.acts);
+		free(cli.sets);
+		return status;
+	}
+	int exits = 0;
+	for (int i = 0; i < cli.nacts; i++)
+		exits |= cli.acts[i].runs_and_exits;
+	int interactive = !exits && isatty(0) && isatty(1);
+
+	Repl r;
+	repl_init(&r, interactive);
+	r.bail = cli.bail;
+	r.s.readonly = cli.readonly;
+	r.s.color_ok = !cli.no_color && !no_color_env();
+
+	SuqlErr err = {0};
+	Llm *llm = llm_open(&cli.llm, &err);
+	if (!llm) {
+		print_error(err.msg);
+		status = SUQL_EXIT_USAGE;
+	} else if (cli.llm.url && !cli.llm.offline && !llm_model(llm)) {
+		fprintf(stderr, "error: --llm-url needs a model too: add --model NAME (or set "
+		        "SUQL_MODEL, or model = NAME in the config file)\n");
+		status = SUQL_EXIT_USAGE;
+	} else if (r.s.llm = llm, session_open(&r.s, cli.db ? cli.db : ":memory:", &err) != SUQL_OK) {
+		print_error(err.msg);
+		status = SUQL_EXIT_USAGE;
+	}
+	err_clear(&err);
+	if (status == SUQL_EXIT_OK) {
+		session_signals();
+		if (interactive)
+			repl_banner(&r, stdout);
+		status = run_init(&cli, &r);
+	}
+	if (status == SUQL_EXIT_OK)
+		status = apply_sets(&cli, &r);
+	if (status == SUQL_EXIT_OK)
+		session_notices(&r.s);   /* the cache could not be opened, say */
+	if (status == SUQL_EXIT_OK) {
+		/* the command line's display choices win over the init file's */
+		if (cli.mode_set)
+			r.s.mode = cli.mode;
+		if (cli.no_headers)
+			r.s.headers = 0;
+		if (cli.verbose)
+			r.s.explain = r.s.stats = 1;
+		if (cli.nacts && !r.quit)
+			run_actions(&cli, &r);
+		if (r.quit || r.status == SUQL_EXIT_USAGE) {
+			/* :quit in the init file, or an action that could not run */
+		} else if (cli.chat && !exits && !interactive && !meta_chat_active(&r)) {
+			r.status = SUQL_EXIT_USAGE;   /* a chat script without a model: nothing to run it with */
+		} else if (interactive) {
+			term_run(&r);
+		} else if (!exits) {
+			repl_run_file(&r, "stdin", stdin);
+		}
+		status = r.status;
+	}
+	repl_free(&r);
+	llm_close(llm);
+	cli_free(&cli);
+	return status;
+}

@@ -1,0 +1,446 @@
+/*
+ * engine.c: runs statements. Each statement is parsed by the SUQL front end (parse.h) and
+ * reported to the sink as normalised SUQL; queries and data changes go to the free-text
+ * executor (exec.c), which plans, runs and reports them; other statements are translated
+ * to SQLite SQL (print.h) and run as they are. SQLite's error offsets in the translated SQL
+ * are mapped back to the user's text. DDL keeps the SUQL catalog (catalog.h) in step:
+ * CREATE TABLE records SUQL column types in the same savepoint, DROP TABLE forgets them,
+ * ALTER TABLE RENAME / ADD COLUMN / DROP COLUMN follow. This file also holds the engine's
+ * settings (:set optimize, batch, budget, ...) and read-only mode.
+ */
+#include "engine/engine.h"
+
+#include "engine/bind_int.h"
+#include "engine/engine_int.h"
+#include "engine/enum_int.h"
+#include "engine/exec_int.h"
+#include "engine/udf_int.h"
+#include "sql/lex.h"
+#include "sql/parse.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The authorizer of read-only mode: it judges only what is prepared while guard is set
+   (the user's statement), so the engine's own statements are never refused. */
+static int readonly_auth(void *ctx, int action, const char *a, const char *b, const char *c,
+                         const char *d)
+{
+	Engine *e = ctx;
+	(void)c, (void)d;
+	if (!e->guard)
+		return SQLITE_OK;
+	switch (action) {
+	case SQLITE_READ:
+		for (int i = 0; i < e->nhidden && a; i++)
+			if (str_ieq(a, e->hidden[i])) {
+				e->denied = e->hidden[i];
+				return SQLITE_DENY;
+			}
+		return SQLITE_OK;
+	case SQLITE_SELECT:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_PRAGMA:
+		return b == NULL ? SQLITE_OK : SQLITE_DENY;   /* reading a pragma, not setting it */
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+static void forget_hidden(Engine *e)
+{
+	for (int i = 0; i < e->nhidden; i++)
+		free(e->hidden[i]);
+	free(e->hidden);
+	e->hidden = NULL;
+	e->nhidden = 0;
+	e->denied = NULL;
+}
+
+void engine_set_readonly(Engine *e, int on)
+{
+	e->readonly = on != 0;
+	forget_hidden(e);
+	if (e->readonly)   /* the tables of evaluation labels, read once for the authorizer */
+		e->nhidden = catalog_prop_tables(e->store, CATALOG_LABELS, "on", &e->hidden);
+	sqlite3_set_authorizer(e->db, e->readonly ? readonly_auth : NULL, e);
+}
+
+SuqlStatus engine_refused(Engine *e, SuqlErr *err)
+{
+	if (e->denied) {
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
+		                       "statements here may not read (:labels %s off allows it)",
+		                       e->denied, e->denied);
+		e->denied = NULL;
+		return s;
+	}
+	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
+	               "and statements here may only read it");
+}
+
+/* SQLite's progress handler, every 1000 instructions of any statement: stops it at Ctrl-C
+   or the time limit, also when the statement started after the signal (sqlite3_interrupt
+   reaches only the statements running then), and stops a bounded count (exec_count) that
+   has run its course. */
+static int on_progress(void *ctx)
+{
+	Engine *e = ctx;
+	if (suql_interrupted)
+		return 1;
+	return e->steps_left > 0 && --e->steps_left == 0;
+}
+
+Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
+{
+	return engine_open_mode(path, llm, 0, err);
+}
+
+Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
+{
+	Store *store = store_sqlite_open(path, readonly, err);
+	if (!store)
+		return NULL;
+	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
+	store_busy_timeout(store, ENGINE_DEFAULT_BUSY);
+	Engine *e = xcalloc(1, sizeof *e);
+	e->store = store;
+	e->db = db;
+	e->path = xstrdup(path);
+	e->llm = llm;
+	e->set.optimize = OPT_ON;
+	e->set.batch = ENGINE_DEFAULT_BATCH;
+	e->set.batch_tokens = ENGINE_DEFAULT_BATCH_TOKENS;
+	e->set.budget = ENGINE_DEFAULT_BUDGET;
+	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
+	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
+	e->set.times = 1;
+	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
+	udf_register(e);
+	sqlite3_progress_handler(db, 1000, on_progress, e);
+	/* ranking reads the retrieval index a lot: map the file where the system allows */
+	sqlite3_exec(db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
+	return e;
+}
+
+void engine_copy_settings(Engine *to, const Engine *from)
+{
+	if (to && from) {
+		to->set = from->set;
+		store_busy_timeout(to->store, to->set.busy);
+	}
+}
+
+void engine_close(Engine *e)
+{
+	if (!e)
+		return;
+	bind_scope_tabs_check(e, 1);
+	forget_hidden(e);
+	store_close(e->store);
+	free(e->path);
+	free(e);
+}
+
+sqlite3 *engine_db(Engine *e) { return e->db; }
+Store *engine_store(Engine *e) { return e->store; }
+
+int engine_progress(const Engine *e, long long *judged, long long *of)
+{
+	const Exec *ex = e ? e->cur : NULL;
+	if (!ex || !ex->walking)
+		return 0;
+	*judged = ex->walking->ndecided;
+	*of = ex->walking->n;
+	return 1;
+}
+
+int engine_column_is_list(const Engine *e, int col)
+{
+	const Exec *ex = e ? e->cur : NULL;
+	return ex && ex->collist && col >= 0 && col < ex->ncolnames && ex->collist[col];
+}
+const char *engine_path(const Engine *e) { return e->path; }
+
+int engine_complete(const char *sql, size_t len)
+{
+	size_t pos = 0;
+	for (;;) {
+		int complete, empty;
+		size_t end = lex_statement_end(sql, len, pos, &complete, &empty);
+		if (!complete)
+			return 0;
+		if (end >= len || end <= pos)
+			return 1;
+		pos = end;
+	}
+}
+
+static int table_exists(Engine *e, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') "
+	                       "AND name = ?1 COLLATE NOCASE", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return found;
+}
+
+/* Catalog work after a DDL statement ran (inside the savepoint). */
+static SuqlStatus catalog_after(Engine *e, const Ast *ast, int existed, SuqlErr *err)
+{
+	const Stmt *st = ast->stmt;
+	Arena *a = ast->arena;
+	const char *table = st->table.s ? ast_name_value(a, st->table) : NULL;
+	switch (st->kind) {
+	case ST_CREATE_TABLE:
+		if (existed || !st->cols)
+			return SUQL_OK;
+		for (int i = 0; i < st->cols->n; i++) {
+			const ColumnDef *c = st->cols->items[i];
+			if (!c->type || !c->type->suql)
+				continue;
+			SuqlStatus s = catalog_set(e->store, table, ast_name_value(a, c->name),
+			                           c->type->text, err);
+			if (s != SUQL_OK)
+				return s;
+		}
+		return SUQL_OK;
+	case ST_DROP_TABLE:
+		return catalog_drop_table(e->store, table, err);
+	case ST_ALTER_TABLE: {
+		CatColumn c = {0};
+		SuqlStatus s = SUQL_OK;
+		switch (st->alter) {
+		case ALTER_RENAME_TABLE:
+			return catalog_rename_table(e->store, table, ast_name_value(a, st->newname), err);
+		case ALTER_ADD_COLUMN:
+			if (st->coldef->type && st->coldef->type->suql)
+				s = catalog_set(e->store, table, ast_name_value(a, st->coldef->name),
+				                st->coldef->type->text, err);
+			return s;
+		case ALTER_RENAME_COLUMN:
+			if (catalog_get(e->store, table, ast_name_value(a, st->column), &c) == 1) {
+				char *type = xstrdup(c.type);
+				s = catalog_set(e->store, table, ast_name_value(a, st->newname), type, err);
+				if (s == SUQL_OK)   /* a plain type removes the old entry */
+					s = catalog_set(e->store, table, ast_name_value(a, st->column), "TEXT", err);
+				free(type);
+				catalog_column_free(&c);
+			}
+			return s;
+		case ALTER_DROP_COLUMN:
+			if (catalog_get(e->store, table, ast_name_value(a, st->column), &c) == 1) {
+				catalog_column_free(&c);
+				s = catalog_set(e->store, table, ast_name_value(a, st->column), "TEXT", err);
+			}
+			return s;
+		default:
+			return SUQL_OK;
+		}
+	}
+	default:
+		return SUQL_OK;
+	}
+}
+
+static int needs_catalog(const Stmt *st)
+{
+	if (st->explain)
+		return 0;
+	if (st->kind == ST_CREATE_TABLE)
+		return st->has_suql && st->cols;
+	return st->kind == ST_DROP_TABLE || st->kind == ST_ALTER_TABLE;
+}
+
+/* Prepare and run the translated statement, streaming rows to the sink. */
+static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, size_t len,
+                                 const EngineSink *sink, SuqlErr *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+	e->guard = e->readonly;
+	int rc = sqlite3_prepare_v2(e->db, print_text(pr), (int)print_len(pr), &st, &tail);
+	e->guard = 0;
+	if (rc == SQLITE_AUTH)
+		return engine_refused(e, err);
+	if (rc != SQLITE_OK)
+		return exec_user_error(e->db, pr, sql, len, err);
+	if (!st)
+		return SUQL_OK;
+	if (sink && sink->columns && sqlite3_column_count(st) > 0)
+		sink->columns(sink->ctx, st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sink && sink->row && sink->row(sink->ctx, st))
+			break;
+	}
+	SuqlStatus s = SUQL_OK;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		s = err_set(err, rc == SQLITE_INTERRUPT ? SUQL_INTERRUPT : SUQL_ERROR, "%s",
+		            sqlite3_errmsg(e->db));
+	sqlite3_finalize(st);
+	return s;
+}
+
+/* Queries and data changes may hold free text or ENUM literals: the executor runs them. */
+static int goes_to_executor(const Stmt *st)
+{
+	switch (st->kind) {
+	case ST_SELECT:
+	case ST_INSERT:
+	case ST_UPDATE:
+	case ST_DELETE:
+	case ST_CREATE_VIEW:
+		return 1;
+	case ST_CREATE_TABLE:
+		return st->select != NULL;
+	default:
+		return 0;
+	}
+}
+
+SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
+                       const EngineSink *sink, SuqlErr *err)
+{
+	Ast *ast = NULL;
+	size_t end = len;
+	SuqlStatus s = parse_statement(sql, len, 0, &ast, &end, err);
+	*used = end;
+	if (s != SUQL_OK || !ast)
+		return s;
+	const Stmt *stmt = ast->stmt;
+	if (sink && sink->parsed) {
+		char *q = print_suql_stmt(ast);
+		sink->parsed(sink->ctx, q);
+		free(q);
+	}
+	if (!needs_catalog(stmt) && goes_to_executor(stmt)) {
+		s = exec_statement(e, ast, sql, len, sink, err);
+		ast_free(ast);
+		return s;
+	}
+	Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
+	print_stmt(pr, stmt);
+	if (!needs_catalog(stmt)) {
+		s = run_translated(e, pr, sql, len, sink, err);
+	} else {
+		int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
+		              table_exists(e, ast_name_value(ast->arena, stmt->table));
+		s = exec_run_sql(e->db, "SAVEPOINT suql_ddl", err);
+		if (s == SUQL_OK) {
+			s = run_translated(e, pr, sql, len, sink, err);
+			if (s == SUQL_OK)
+				s = catalog_after(e, ast, existed, err);
+			if (s == SUQL_OK) {
+				s = exec_run_sql(e->db, "RELEASE suql_ddl", err);
+			} else {
+				sqlite3_exec(e->db, "ROLLBACK TO suql_ddl", NULL, NULL, NULL);
+				sqlite3_exec(e->db, "RELEASE suql_ddl", NULL, NULL, NULL);
+			}
+		}
+	}
+	/* The binder's table facts are kept while the schema cookie, the change count and the
+	   data version hold (bind_scope.c); a ROLLBACK takes the cookie back to an earlier
+	   value, which a later CREATE or ALTER can reach again with other tables: so anything
+	   run here (DDL, transactions, ATTACH, PRAGMA) forgets them. */
+	bind_scope_tabs_check(e, 1);
+	print_free(pr);
+	ast_free(ast);
+	return s;
+}
+
+/* ---- settings ---- */
+
+/* ---- settings ---- */
+
+/* busy_timeout takes effect on the connection at once. */
+static void settings_changed(void *obj)
+{
+	Engine *e = obj;
+	store_busy_timeout(e->store, e->set.busy);
+}
+
+#define ES(field) offsetof(Engine, set.field)
+
+static const SetRow engine_rows[] = {
+	{"optimize", SET_CHOICE, ES(optimize), 0, 0, "off on passage", "on|off|passage", "on",
+	 "how free text runs: through the optimizer (on), row by row as a plain SQL engine with "
+	 "user-defined functions would (off), or by a per-passage baseline (passage); off and "
+	 "passage are there to compare against",
+	 "With off (naive mode) SQLite calls the free-text functions row by row, each value not "
+	 "seen before in the statement costing one call. With passage each free-text filter "
+	 "verifies the top " SETTING_STR(PASSAGE_BASELINE_K) " x LIMIT passages of the candidates "
+	 "(all of them without LIMIT), one call per passage and question, and a row passes when "
+	 "one of its passages does; the budget is not applied, and its rows may differ.",
+	 "takes on, off or passage", NULL, 0, NULL, NULL},
+	{"batch", SET_INT, ES(batch), 1, 256, NULL, "N", SETTING_STR(ENGINE_DEFAULT_BATCH),
+	 "the most candidates one LLM call carries", NULL,
+	 "is a whole number from {range} (candidates per LLM call)", NULL, 0, NULL, NULL},
+	{"batch_tokens", SET_INT, ES(batch_tokens), 64, 10000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_BATCH_TOKENS), "the most passage tokens one call carries; a "
+	 "call takes fewer candidates when their text would pass it",
+	 "Lower it for a model with a small context window.",
+	 "is a whole number from {range} (passage tokens per LLM call)", NULL, 0, NULL,
+	 NULL},
+	{"budget", SET_LONG, ES(budget), 0, 2000000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_BUDGET), "the most requests to the model one statement may "
+	 "send, a hard cap (first asks, retries, re-asks and single candidates all count; the "
+	 "offline backend counts one per call); 0: no limit",
+	 "Before any call the plan adds up the cost; a statement whose expected cost is over the "
+	 "budget is refused without any call. The expected cost of a lazy LIMIT walk assumes that "
+	 "at least 1 candidate in 50 passes (a LIMIT 1 over a million rows expects a few calls); "
+	 "otherwise it is the worst case. A statement that reaches the budget while it runs stops "
+	 "there, without rows, with exit status 3 in a script.",
+	 "is a whole number of LLM calls (0: no limit)", NULL, 0, NULL, NULL},
+	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "
+	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; the passages that share "
+	 "words with the question come first", NULL, "is a whole number from {range}", NULL,
+	 0, NULL, NULL},
+	{"dnf_cap", SET_INT, ES(dnf_cap), 1, 100000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_DNF_CAP), "the most conjuncts a WHERE clause may have in "
+	 "disjunctive normal form; past it the condition is judged per candidate as a tree, with "
+	 "short-circuit", NULL, "is a whole number from {range}", NULL, 0, NULL, NULL},
+	{"times", SET_BOOL, ES(times), 0, 0, NULL, "on|off", "on",
+	 "show times in the counters (off makes them reproducible)", NULL, NULL, NULL, 0, NULL,
+	 NULL},
+	{"busy_timeout", SET_REAL, ES(busy), 0, 86400, NULL, "SECONDS",
+	 SETTING_STR(ENGINE_DEFAULT_BUSY), "how long to wait for a database another process is "
+	 "writing (several suql processes, or an :import under way) before failing with "
+	 "'database is locked'", NULL, "is a number of seconds from {range} (how long to wait for "
+	 "a database another process holds)", NULL, 0, NULL, NULL},
+};
+
+const SetTable engine_settings_table = {
+	"The free-text executor", NULL, NULL, engine_rows,
+	(int)(sizeof engine_rows / sizeof *engine_rows), settings_changed,
+};
+
+SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err)
+{
+	return setting_set(&engine_settings_table, e, key, value, err);
+}
+
+void engine_settings(const Engine *e, SBuf *out)
+{
+	setting_show_all(&engine_settings_table, e, out);
+}
+
+/* ---- :enum (the mappings live in enum.c) ---- */
+
+SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err)
+{
+	return enum_list(e, out, err);
+}
+
+SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err)
+{
+	return enum_forget(e, table, column, literal, n, err);
+}

@@ -1,0 +1,108 @@
+/*
+ * engine.h: the one engine behind every way of using suql (typed SUQL, chat, scripts).
+ * It takes statement text, and for each statement reports, through a sink, the parsed
+ * SUQL, the plan, the result rows and the counters.
+ *
+ * Ownership: an Engine is created by engine_open and freed by engine_close; it borrows the
+ * Llm it is given (the caller closes it after the engine). Strings passed to sink callbacks
+ * are valid only during the call.
+ */
+#ifndef SUQL_ENGINE_H
+#define SUQL_ENGINE_H
+
+#include <sqlite3.h>
+
+#include "base/setting.h"
+#include "base/suql.h"
+#include "base/util.h"
+#include "llm/llm.h"
+#include "store/store.h"
+
+typedef struct Engine Engine;
+
+/* What a statement reports, in this order. Any callback may be NULL. */
+typedef struct EngineSink {
+	void *ctx;
+	void (*parsed)(void *ctx, const char *suql);   /* the statement as suql understood it */
+	void (*plan)(void *ctx, const char *text);     /* plain text, several lines */
+	/* Result rows: columns once, then row for each row (read them with sqlite3_column_*).
+	   Returning nonzero from row stops the statement. */
+	void (*columns)(void *ctx, sqlite3_stmt *st);
+	int (*row)(void *ctx, sqlite3_stmt *st);
+	void (*counters)(void *ctx, const char *text); /* plain text, several lines */
+	void (*warning)(void *ctx, const char *msg);   /* e.g. a typed answer that did not convert */
+	/* The statement involves free text or an ENUM literal to classify, so the model may be
+	   asked and a plan and counters follow: called once, after parsed and before plan. */
+	void (*freetext)(void *ctx);
+} EngineSink;
+
+/* Open (creating if needed) the database at path (":memory:" for none). */
+Engine *engine_open(const char *path, Llm *llm, SuqlErr *err);
+/* The same; with readonly the file is opened read-only (it must exist) and never changed. */
+Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err);
+void engine_close(Engine *e);
+
+/* The database through the storage seam (store.h), and its SQLite connection, which the
+   code not yet behind the seam uses (src/README.md lists it). */
+Store *engine_store(Engine *e);
+sqlite3 *engine_db(Engine *e);
+const char *engine_path(const Engine *e);
+
+/* Run the first statement of sql[0..len). *used is set to the bytes it took (through its
+   ';'), so a script runs as a loop. A text holding only blanks and comments sets *used to
+   len and runs nothing. SUQL_INCOMPLETE: the text ends inside the statement. */
+SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
+                       const EngineSink *sink, SuqlErr *err);
+
+/* During the sink's columns and row callbacks: nonzero when result column col is a column
+   of a table whose SUQL type is a list (TEXT[], ENUM[], FREE_TEXT[]: a JSON array). */
+int engine_column_is_list(const Engine *e, int col);
+
+/* While a statement runs (asked from a callback, such as the LLM client's tick): the
+   candidates its walk has judged so far and how many the walk has. Returns 0 when no walk
+   is running. */
+int engine_progress(const Engine *e, long long *judged, long long *of);
+
+/* Nonzero when sql[0..len) ends with a complete statement (the REPL stops asking for
+   continuation lines), or holds nothing but blanks and comments. */
+int engine_complete(const char *sql, size_t len);
+
+/* Read-only mode (the chat agent's statements): while on, a user's statement that would
+   write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
+   is refused when it is prepared, by an SQLite authorizer, and the database is unchanged;
+   so is one that reads a table marked as holding evaluation labels (catalog.h). suql's own
+   bookkeeping (catalog, retrieval index, enum mappings) is not affected. */
+void engine_set_readonly(Engine *e, int on);
+
+/* The engine's settings (doc/engine.md): optimize, batch, batch_tokens, budget,
+   passage_tokens, dnf_cap, times, busy_timeout; rows over an Engine (base/setting.h).
+   engine_set sets one (an unknown key is an error), engine_settings writes "key = value"
+   lines. */
+extern const SetTable engine_settings_table;
+SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *err);
+void engine_settings(const Engine *e, SBuf *out);
+/* :enum: the stored ENUM mappings (suql_enum_map), one a line: "table.column 'literal' ->
+   {'value', ...} (by MODEL)". */
+SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
+/* :enum forget: remove the mappings of table.column (NULL: every column), of one literal
+   (NULL: all of them); *n says how many went. */
+SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err);
+
+/* The limits a runner of statements applies to one (the session does: the time by an
+   alarm, the rows through its sink, a value's size through SQLite's length limit); a zero
+   means none. A statement past its time stops with an error, one that reaches its rows
+   stops with a warning and keeps them, and a value longer than value_bytes is an error.
+   setting, rows_setting and value_setting name the settings that change them, for those
+   messages ("timeout", "chat.timeout", ...). */
+typedef struct RunLimits {
+	double seconds;
+	long rows;
+	int value_bytes;
+	const char *setting, *rows_setting, *value_setting;
+} RunLimits;
+
+/* Carry the settings over to a newly opened engine (:open). */
+void engine_copy_settings(Engine *to, const Engine *from);
+
+#endif

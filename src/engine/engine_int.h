@@ -1,0 +1,371 @@
+/*
+ * engine_int.h: what every file of the engine shares: the Engine, and the statement being
+ * run (Exec) with what the phases make of it: its SELECT blocks and their name scopes, its
+ * free-text occurrences and their signatures, its planning units and its counters. Each
+ * phase has a header of its own with one prefix, and each function lives in the file its
+ * prefix names (tests/suites/44-layers.sh checks it):
+ *
+ *   bind_int.h   the binder     bind_ (bind.c), bind_occ_ (bind_occ.c), bind_scope_
+ *                               (bind_scope.c): blocks, scopes, occurrences
+ *   enum_int.h   ENUM '='       enum_ (enum.c): classifying literals, suql_enum_map
+ *   plan_int.h   the planner    plan_ (plan.c), plan_unit_ (plan_unit.c), plan_show_
+ *                               (plan_show.c): laziness, DNF units, the plan as text
+ *   memo_int.h   the memo       memo_ (memo.c): signatures and results of a statement
+ *   udf_int.h    SQL functions  udf_ (udf.c): suql_atom, suql_answer, suql_summary, ...
+ *   exec_int.h   the executor   exec_ (exec.c) and exec_cand_, exec_rank_, exec_embed_,
+ *                               exec_walk_, exec_final_, exec_passage_, exec_llm_,
+ *                               exec_hint_ (exec_*.c): a statement from bind to report
+ *
+ * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
+ * engine_exec); doc/executor.md explains the design. In short: every free-text construct
+ * of a statement is an *occurrence* (Occ): an answer() or summary() call, or a *verify
+ * atom* (answer() compared with literals by = <> IN NOT IN). Its node in the tree is
+ * replaced by a call of a function suql registers, which looks the result up in the
+ * statement's memo, keyed by the signature (what is asked) and the text value, and only on
+ * a miss asks the model itself (one row, one call). The optimizer only fills the memo
+ * ahead; so results never depend on it.
+ *
+ * Ownership: an Exec and everything hanging off it (blocks, occurrences, signatures, the
+ * memo, buffers) is heap memory freed when the statement ends (exec.c); tree nodes live in
+ * the statement's arena. Strings in Sig, Occ and Block are owned by the Exec.
+ */
+#ifndef SUQL_ENGINE_INT_H
+#define SUQL_ENGINE_INT_H
+
+#include "base/text.h"
+#include "engine/engine.h"
+#include "llm/llm.h"
+#include "retrieve/retrieve.h"
+#include "sql/ast.h"
+#include "sql/print.h"
+#include "store/catalog.h"
+
+#include <stdint.h>
+
+/* ---- settings ---- */
+
+typedef enum OptMode { OPT_OFF = 0, OPT_ON, OPT_PASSAGE } OptMode;
+
+typedef struct EngineSettings {
+	int optimize;         /* OptMode */
+	int batch;            /* candidates per call, at most */
+	int batch_tokens;     /* passage tokens per call, at most (a call holds one candidate
+	                         even when that candidate alone is larger) */
+	long budget;          /* most LLM calls a statement may cost; 0: no limit */
+	int passage_tokens;   /* text shown to the model per candidate, in tokens */
+	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
+	int times;            /* show times in the counters */
+	double busy;          /* seconds to wait for a database another process has locked */
+} EngineSettings;
+
+#define ENGINE_DEFAULT_BATCH 32
+#define ENGINE_DEFAULT_BATCH_TOKENS 8000
+#define ENGINE_DEFAULT_BUDGET 1000
+#define ENGINE_DEFAULT_PASSAGE_TOKENS 500
+#define ENGINE_DEFAULT_DNF_CAP 64
+#define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
+#define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
+
+typedef struct Exec Exec;
+
+struct Engine {
+	Store *store;         /* the database, through the storage seam */
+	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet */
+	char *path;
+	Llm *llm;
+	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
+	int guard;        /* set while a user statement is prepared in read-only mode */
+	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
+	int nhidden;
+	const char *denied;   /* the hidden table the authorizer last refused (in hidden) */
+	EngineSettings set;
+	Exec *cur;        /* the statement running, for the SQL functions */
+	unsigned long seq;
+	/* what the binder learnt of tables (bind_scope.c), kept while tabs_key holds */
+	struct TabInfo *tabs;
+	int ntabs, captabs;
+	long long tabs_key[3];
+	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	long steps_left;        /* >0: thousands of SQLite instructions the running statement
+	                           may still take (a bounded count, exec_count) */
+};
+
+/* ---- three-valued logic ---- */
+
+/* A condition's value for one candidate, in SQL's three-valued logic, and "not decided
+   yet" while the candidate's atoms are still being asked (plan_unit_eval). */
+typedef enum Tri { TRI_FALSE = 0, TRI_TRUE = 1, TRI_NULL = 2, TRI_UNDECIDED = 3 } Tri;
+
+/* One answer to a yes/no question (a verify atom, a structured leaf), as the memo and the
+   walk keep it in a signed char: yes, no, NULL (no text, or a reply that could not be
+   read), or not asked yet. */
+typedef enum Verdict {
+	VERDICT_UNASKED = -2,
+	VERDICT_NULL = -1,
+	VERDICT_NO = 0,
+	VERDICT_YES = 1
+} Verdict;
+
+/* ---- what is asked: signatures ---- */
+
+typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY } FtKind;
+
+typedef struct Sig {
+	FtKind kind;
+	char *question;       /* VERIFY, ANSWER */
+	char *op;             /* VERIFY: "=", "<>", "IN", "NOT IN" */
+	char **expected;
+	int nexpected;
+	PgType pg;            /* ANSWER: the type of a typed answer, PGT_NONE for text */
+	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
+	char *key;            /* all of the above in one string (interning) */
+	long unread;          /* values whose replies could not be read (unknown) */
+	char *unread_sample;  /* what the model replied for the first of them */
+} Sig;
+
+/* ---- the memo ---- */
+
+typedef struct MemoVal {
+	int verdict;          /* VERIFY: a Verdict (VERDICT_NULL: no text, or an unreadable
+	                         reply) */
+	char *value;          /* ANSWER, SUMMARY: the converted value, NULL when none */
+	char *warning;        /* why value is NULL */
+	int warned;
+} MemoVal;
+
+typedef struct Memo Memo;
+
+/* ---- scopes and blocks ---- */
+
+/* Where in a block an expression stands. */
+typedef enum OccPos {
+	POS_WHERE, POS_SELECT, POS_ORDER, POS_GROUP, POS_HAVING, POS_ON, POS_OTHER
+} OccPos;
+
+typedef enum ItemKind { IT_TABLE, IT_CTE, IT_SUBQUERY, IT_UNNEST, IT_FUNC } ItemKind;
+
+typedef struct ScopeItem {
+	FromItem *f;
+	ItemKind kind;
+	char *name;           /* how the item is referred to: alias, else table name */
+	char *table;          /* IT_TABLE: the table or view */
+	int rowid;            /* a rowid table: rows are identified by rowid */
+	char **cols;          /* column names as SQLite reports them */
+	int ncols;            /* -1: unknown (any name may be one of them) */
+	int block;            /* IT_CTE, IT_SUBQUERY: the block of the select's first core */
+	Select *sel;          /* IT_CTE, IT_SUBQUERY */
+} ScopeItem;
+
+typedef enum BlockKind { BK_TOP, BK_SUBQUERY, BK_FROM, BK_CTE, BK_COMPOUND } BlockKind;
+
+struct Unit;
+
+typedef struct Block {
+	int id;
+	SelectCore *core;
+	Select *sel;
+	int core_index;
+	int parent;           /* the enclosing block, -1 at the top */
+	int lookup;           /* where names not found here are looked up next, -1: nowhere */
+	BlockKind kind;
+	int top;              /* the statement's own SELECT (its only core) */
+	int exec;             /* the block runs when the statement runs (not a view's) */
+	ScopeItem *items;
+	int nitems;
+	int correlated;       /* refers to an enclosing block's columns */
+	OccPos ppos;          /* where the expression holding it is in the parent block */
+	With **with;          /* WITH clauses in scope, outer first */
+	int nwith;
+	int nocc_where;       /* occurrences in WHERE */
+	int nocc;             /* occurrences anywhere in the block (not in sub-blocks) */
+	int aggregate;        /* aggregates, GROUP BY, windows, DISTINCT */
+	unsigned char *colref; /* per result column: referred to by name or number elsewhere */
+	/* planning (plan.c) */
+	int planned;          /* its WHERE is walked by the optimizer */
+	const char *why;      /* why it is not planned */
+	long long limit;      /* LIMIT + OFFSET when the walk may stop early; -1: no */
+	long long out_limit;  /* the LIMIT alone (rows returned at most); -1: none */
+	const char *why_not_lazy;
+	int ordered;          /* lazy in the query's ORDER BY order */
+	OrderList *order;     /* ORDER BY resolved to expressions (ordered walk) */
+	int dnf_over;         /* DNF past the cap: the tree per candidate */
+	struct Unit *units;
+	int nunits;
+	long long from_rows;  /* rows of the FROM (upper bound of candidates) */
+	long long bound;      /* rows that may pass WHERE (upper bound) */
+	int identity;         /* every FROM item identifies its rows */
+	Expr *relaxed;        /* budget phase: the WHERE with what needs the model dropped */
+	int relaxed_set;
+	int guessed;          /* from_rows is the product of its tables' sizes */
+	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
+	long long *acount;    /* budget phase: each unit's count */
+	int anunits;
+	int executed;
+} Block;
+
+/* ---- occurrences ---- */
+
+
+typedef enum OccMode {
+	OCC_ONDEMAND,    /* a miss asks the model (naive mode, and anywhere not planned) */
+	OCC_PLANNED      /* a miss is NULL: the optimizer evaluated everything that matters */
+} OccMode;
+
+typedef enum OccPlan {
+	PL_NONE,         /* on demand */
+	PL_WALK,         /* a WHERE atom walked per candidate */
+	PL_LEAF,         /* inside a free-text WHERE leaf: evaluated for every candidate */
+	PL_AHEAD,        /* evaluated ahead for every row that passes WHERE */
+	PL_PROJECT       /* projection last: evaluated for the returned rows */
+} OccPlan;
+
+typedef struct Occ {
+	int id;
+	FtKind kind;
+	int sig;              /* -1: the question is not a literal (decided per row) */
+	int tsig;             /* sig < 0: the signature without its question (a template) */
+	Expr **slot;          /* where the node hangs in the tree */
+	Expr *orig;           /* a copy of the node as written (for the plan) */
+	Expr *arg;            /* the text argument */
+	Expr *call;           /* the suql_* call that replaced the node */
+	int block;            /* -1: not inside a SELECT block */
+	OccPos pos;
+	int result_col;       /* POS_SELECT: which result column */
+	int in_agg;           /* inside an aggregate or window function */
+	int parent_occ;       /* inside another occurrence's argument: that one; else -1 */
+	int atom;             /* a verify atom standing in the WHERE skeleton (literal question) */
+	AstSpan qspan;        /* the question as written: errors about its value point at it */
+	int mode;             /* OccMode, read by the SQL functions */
+	OccPlan plan;
+	/* the argument's origin, when it is a column */
+	int arg_item;         /* scope item in the block, -1 */
+	char *arg_table;      /* base table and column (rowid table), for ranking */
+	char *arg_col;
+	int arg_indexed;      /* the retrieval index of that column may be used */
+} Occ;
+
+/* ---- planning units: one per DNF conjunct, or the whole tree ---- */
+
+
+typedef enum TNodeKind { TN_AND, TN_OR, TN_NOT, TN_TRUE, TN_SQL, TN_ATOM } TNodeKind;
+
+typedef struct TNode {
+	TNodeKind kind;
+	int *kids;            /* TN_AND, TN_OR, TN_NOT */
+	int nkids;
+	int col;              /* TN_SQL: the column of the candidate statement holding it */
+	int occ;              /* TN_ATOM */
+	Expr *expr;           /* TN_SQL, TN_ATOM: the leaf */
+} TNode;
+
+/* The kinds of a DNF literal. */
+typedef enum DnfKind {
+	LK_SQL,               /* structured: SQLite evaluates it */
+	LK_ATOM,              /* a verify atom of the block, asked per candidate */
+	LK_LEAF,              /* a free-text leaf: its calls for every candidate, then SQLite */
+	LK_DEFER              /* not known before classification (a pending ENUM literal), or
+	                         needing the model in the budget phase: assumed to hold */
+} DnfKind;
+
+typedef struct Lit {
+	Expr *e;              /* the leaf */
+	int neg;
+	DnfKind kind;
+	int occ;              /* LK_ATOM */
+	double sel, cost;     /* estimates for atoms */
+} Lit;
+
+typedef struct Unit {
+	Lit *lits;            /* DNF: the conjunct's literals */
+	int nlits;
+	TNode *nodes;         /* the tree the candidates are judged by; nodes[0] is the root */
+	int nnodes;
+	int *atoms;           /* the unit's atoms (occurrence ids), in the order tried */
+	int natoms;
+	int *leaf_occ;        /* occurrences of free-text leaves (evaluated for every candidate) */
+	int nleaf_occ;
+	Expr *where;          /* the structured part: the unit's candidates */
+	Expr *where_sql;      /* the same without free-text leaves */
+	int skipped;          /* not walked: enough rows were found already */
+	int nsqlcols;         /* tree mode: structured leaves selected as columns */
+	Expr **sqlcols;
+	char *sql;            /* the candidate statement */
+	long long count;      /* rows after the structured filter (budget phase: at most) */
+	/* what the walk did (counters) */
+	long long rows, examined, accepted, rejected;
+	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
+	char *rank_note;
+	long long spec_items;
+} Unit;
+
+/* ---- counters ---- */
+
+typedef struct ExecCounts {
+	long long rows_out;
+	long waves;
+	long long spec_items;    /* evaluations beyond what the result needed */
+	long spec_calls;
+	long ondemand_calls;     /* calls made by the SQL functions themselves */
+	long long ahead_values, project_values;
+	long long project_rows;
+	double t0;
+} ExecCounts;
+
+struct EnumCmp;   /* enum_int.h */
+
+/* ---- the statement ---- */
+
+struct Exec {
+	Engine *e;
+	sqlite3 *db;
+	sqlite3_stmt *ready;  /* a statement with nothing to do ahead: validate's preparation,
+	                         which exec_final_run runs (not prepared twice) */
+	int tabs_checked;     /* bind_scope_tabs_check has run for this statement */
+	Llm *llm;
+	Ast *ast;
+	Arena *a;
+	const char *sql;      /* the user's text and length (for error positions) */
+	size_t len;
+	EngineSettings set;
+	const EngineSink *sink;
+	int standalone;       /* print self-contained functions (CREATE VIEW) */
+
+	Block *blocks;
+	int nblocks, capblocks;
+	Occ *occ;
+	int nocc, capocc;
+	Sig *sigs;
+	int nsigs, capsigs;
+	struct EnumCmp *enums;
+	int nenums, capenums;
+	Memo *memo;
+
+	SBuf plan;
+	ExecCounts cnt;
+	long long worst[5];   /* worst-case calls per kind: verify, answer, summary, classify, embed */
+	long long worst_total;
+	long long expect[5];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	                         of their candidates passing): what the budget is checked against */
+	long long expect_total;
+
+	/* a failure inside an SQL function */
+	SuqlErr fn_err;       /* the first one, with its place in the statement */
+	char **warned;        /* warnings already shown */
+	int nwarned;
+	long unread;          /* values and ENUM literals left unknown by unreadable replies */
+
+	int in_fn;            /* evaluating on demand, inside an SQL function */
+	int counting;         /* the functions answer NULL and call nothing (budget counts) */
+	int relaxing;         /* print every block's WHERE relaxed (budget counts) */
+	char **colnames;      /* the statement's result columns, as SQLite names them */
+	int ncolnames;
+	unsigned char *collist;   /* per result column: a column of a SUQL list type */
+	const struct Walk *walking;   /* the walk running now, for engine_progress */
+	int ftmp;             /* temp table made (projection last) */
+	char tmpname[48];
+};
+
+/* engine.c: the refusal of a statement the read-only authorizer denied */
+SuqlStatus engine_refused(Engine *e, SuqlErr *err);
+
+#endif

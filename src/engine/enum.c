@@ -1,0 +1,806 @@
+/*
+ * enum.c: the overloaded '=' of ENUM columns (seed 000 §5.2). A comparison of an ENUM or
+ * ENUM[] column with literals (=, <>, IN, NOT IN, = ANY, <> ALL, @>, <@) whose literal is
+ * not one of the permitted values asks the model which permitted values the literal means
+ * (LLM_CLASSIFY: zero, one or several), and the comparison becomes an IN-list over them:
+ *
+ *   price = 'pricey'             ->  price IN ('expensive', 'luxury')
+ *   'coffee' = ANY (cuisines)    ->  'coffee & tea' = ANY (cuisines) OR 'cafe' = ANY (cuisines)
+ *
+ * The permitted values of a closed enum are its declared ones; an open enum (ENUM or
+ * ENUM[] without a list) permits the values stored in the column. Each mapping is stored in
+ * the database, in suql_enum_map(tbl, col, literal, vals, options, model), so a literal is
+ * classified once per column and model, and the mapping is used as it is from then on
+ * (options records a hash of the permitted values it was classified against; :enum forget,
+ * or deleting the map's rows, has literals classified again). Both modes do this: it is
+ * what the query means.
+ *
+ * Only what a model said is stored: a mapping records the model that made it
+ * (llm_model_id) and serves only that model (another model, or the offline backend,
+ * classifies again and the plan says so); an empty mapping means the model said that no
+ * value fits, and is shown as a warning. A classification whose reply could not be read
+ * is stored nowhere: the comparison is NULL for this statement (rows that depend on it are
+ * not returned), with a warning.
+ */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
+#include "engine/exec_int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAP_COLS                                                                          \
+	"(tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, "                \
+	"literal TEXT NOT NULL, vals TEXT NOT NULL, options TEXT NOT NULL, model TEXT NOT NULL, " \
+	"PRIMARY KEY (tbl, col, literal, model))"
+#define MAP_DDL "CREATE TABLE IF NOT EXISTS suql_enum_map " MAP_COLS
+
+void enum_free(EnumCmp *c)
+{
+	for (int k = 0; k < c->nlits; k++) {
+		free(c->lits[k].text);
+		free(c->lits[k].reply);
+		free(c->lits[k].other_model);
+		for (int m = 0; m < c->lits[k].nvals; m++)
+			free(c->lits[k].vals[m]);
+		free(c->lits[k].vals);
+	}
+	free(c->lits);
+	for (int k = 0; k < c->noptions; k++)
+		free(c->options[k]);
+	free(c->options);
+	free(c->others);
+	free(c->table);
+	free(c->column);
+}
+
+static EnumCmp *new_cmp(Exec *ex)
+{
+	if (ex->nenums == ex->capenums) {
+		ex->capenums = ex->capenums ? ex->capenums * 2 : 4;
+		ex->enums = xrealloc(ex->enums, (size_t)ex->capenums * sizeof *ex->enums);
+	}
+	EnumCmp *c = &ex->enums[ex->nenums++];
+	memset(c, 0, sizeof *c);
+	return c;
+}
+
+static void add_lit(EnumCmp *c, const char *t)
+{
+	c->lits = xrealloc(c->lits, ((size_t)c->nlits + 1) * sizeof *c->lits);
+	memset(&c->lits[c->nlits], 0, sizeof *c->lits);
+	c->lits[c->nlits++].text = xstrdup(t);
+}
+
+/* The ENUM column a column expression names: its catalog entry, or NULL. */
+static const CatColumn *enum_column(Exec *ex, int b, const Expr *col, char **table)
+{
+	if (col->kind != EX_COLUMN)
+		return NULL;
+	int blk;
+	int i = bind_resolve(ex, b, col, &blk);
+	if (i < 0)
+		return NULL;
+	ScopeItem *it = &ex->blocks[blk].items[i];
+	if (it->kind != IT_TABLE)
+		return NULL;
+	const CatColumn *cc = bind_scope_catalog(ex, it->table, ast_name_value(ex->a, col->name));
+	if (!cc || !cc->is_enum)
+		return NULL;
+	*table = it->table;
+	return cc;
+}
+
+static const char *str_lit(Exec *ex, const Expr *e)
+{
+	if (e->kind == EX_LITERAL && e->lit == LIT_STRING)
+		return ast_name_value(ex->a, e->name);
+	return NULL;
+}
+
+void enum_detect(Exec *ex, int b, Expr **slot)
+{
+	Expr *e = *slot;
+	Expr *col = NULL;
+	EnumForm form;
+	const Expr *const *lits = NULL;
+	int nl = 0;
+	const Expr *one = NULL;
+	if (e->kind == EX_BINARY && (e->op == OP_EQ || e->op == OP_NE)) {
+		if (e->left->kind == EX_COLUMN && str_lit(ex, e->right))
+			col = e->left, one = e->right;
+		else if (e->right->kind == EX_COLUMN && str_lit(ex, e->left))
+			col = e->right, one = e->left;
+		form = e->op == OP_EQ ? EF_EQ : EF_NE;
+		lits = &one;
+		nl = 1;
+	} else if (e->kind == EX_IN && e->left->kind == EX_COLUMN && e->list && !e->select &&
+	           !e->in_table) {
+		col = e->left;
+		form = e->not_ ? EF_NOTIN : EF_IN;
+		lits = (const Expr *const *)e->list->items;
+		nl = e->list->n;
+	} else if (e->kind == EX_QUANT && !e->select && e->right && e->right->kind == EX_COLUMN &&
+	           str_lit(ex, e->left) &&
+	           ((e->op == OP_EQ && e->quant != Q_ALL) || (e->op == OP_NE && e->quant == Q_ALL))) {
+		col = e->right;
+		form = e->op == OP_EQ ? EF_ANY : EF_NOTALL;
+		one = e->left;
+		lits = &one;
+		nl = 1;
+	} else if (e->kind == EX_CONTAINS) {
+		Expr *c2 = e->op == OP_CONTAINS ? e->left : e->right;
+		Expr *arr = e->op == OP_CONTAINS ? e->right : e->left;
+		if (c2->kind == EX_COLUMN && arr->kind == EX_ARRAY && arr->list && arr->list->n) {
+			col = c2;
+			form = EF_CONTAINS;
+			lits = (const Expr *const *)arr->list->items;
+			nl = arr->list->n;
+		}
+	}
+	if (!col)
+		return;
+	char *table = NULL;
+	const CatColumn *cc = enum_column(ex, b, col, &table);
+	if (!cc)
+		return;
+	int list_form = form == EF_ANY || form == EF_NOTALL || form == EF_CONTAINS;
+	if (list_form != cc->is_array)
+		return;   /* a list compared as one value, or the reverse: plain SQL */
+	if (form == EF_CONTAINS)
+		for (int i = 0; i < nl; i++)
+			if (!str_lit(ex, lits[i]))
+				return;
+	int any = 0;
+	for (int i = 0; i < nl; i++)
+		any |= str_lit(ex, lits[i]) != NULL;
+	if (!any)
+		return;
+	EnumCmp *c = new_cmp(ex);
+	c->slot = slot;
+	c->orig = ast_expr_copy(ex->a, e);
+	c->col = col;
+	c->form = form;
+	c->table = xstrdup(table);
+	c->column = xstrdup(cc->column);
+	c->list = cc->is_array;
+	c->block = b;
+	for (int i = 0; i < nl; i++) {
+		const char *t = str_lit(ex, lits[i]);
+		if (t) {
+			add_lit(c, t);
+		} else {
+			c->others = xrealloc(c->others, ((size_t)c->nothers + 1) * sizeof *c->others);
+			c->others[c->nothers++] = (Expr *)lits[i];
+		}
+	}
+	if (cc->enum_values) {
+		c->noptions = cc->nenum;
+		c->options = xmalloc(((size_t)cc->nenum + 1) * sizeof *c->options);
+		for (int i = 0; i < cc->nenum; i++)
+			c->options[i] = xstrdup(cc->enum_values[i]);
+	}
+}
+
+/* ---- the permitted values and the map ---- */
+
+static void load_open_options(Exec *ex, EnumCmp *c)
+{
+	for (EnumCmp *o = ex->enums; o < c; o++) {   /* the same column seen before */
+		if (o->options && str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
+			for (int i = 0; i < o->noptions; i++)
+				exec_strv_push(&c->options, &c->noptions, o->options[i]);
+			return;
+		}
+	}
+	char *q = c->list
+	          ? sqlite3_mprintf("SELECT DISTINCT j.value FROM \"%w\" AS t, json_each(t.\"%w\") "
+	                            "AS j WHERE j.type = 'text' ORDER BY 1", c->table, c->column)
+	          : sqlite3_mprintf("SELECT DISTINCT \"%w\" FROM \"%w\" WHERE \"%w\" IS NOT NULL "
+	                            "ORDER BY 1", c->column, c->table, c->column);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW)
+			exec_strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(q);
+}
+
+static char *options_sig(const EnumCmp *c)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < c->noptions; i++) {
+		for (const char *p = c->options[i]; *p; p++) {
+			h ^= (unsigned char)*p;
+			h *= 1099511628211ULL;
+		}
+		h ^= 0x1f;
+		h *= 1099511628211ULL;
+	}
+	return xprintf("%d:%016llx", c->noptions, (unsigned long long)h);
+}
+
+static void set_vals_json(EnumLit *l, const char *json)
+{
+	l->nvals = 0;
+	l->vals = NULL;
+	json_t *v = json ? json_loads(json, 0, NULL) : NULL;
+	size_t i;
+	json_t *el;
+	json_array_foreach(v, i, el) {
+		if (json_is_string(el))
+			exec_strv_push(&l->vals, &l->nvals, json_string_value(el));
+	}
+	json_decref(v);
+}
+
+/* Is t one of the values stored in an open enum's column? (stops at the first one) */
+static int stored_value(Exec *ex, const EnumCmp *c, const char *t)
+{
+	char *q = c->list
+	          ? sqlite3_mprintf("SELECT 1 FROM \"%w\" AS t, json_each(t.\"%w\") AS j "
+	                            "WHERE j.value = ?1 AND j.type = 'text' LIMIT 1", c->table,
+	                            c->column)
+	          : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE \"%w\" = ?1 LIMIT 1", c->table,
+	                            c->column);
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(q);
+	return found;
+}
+
+/* The permitted values of every comparison that still has a literal to classify. */
+static void need_options(Exec *ex)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		if (c->pending && !c->options)
+			load_open_options(ex, c);
+	}
+}
+
+SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
+{
+	(void)err;
+	if (ex->nenums == 0)
+		return SUQL_OK;
+	sqlite3_stmt *st = NULL;
+	/* a literal is classified once per column and model: what the map holds for this
+	   model is used as it is (after new values appear in an open enum, :enum forget asks
+	   again); a mapping of another model only says that one exists */
+	int have_map = sqlite3_prepare_v2(ex->db, "SELECT vals, model FROM suql_enum_map WHERE "
+	                                  "tbl = ?1 AND col = ?2 AND literal = ?3 ORDER BY "
+	                                  "model = ?4 DESC, model LIMIT 1", -1, &st,
+	                                  NULL) == SQLITE_OK;
+	const char *model = llm_model_id(ex->llm);
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		c->pending = 0;
+		for (int k = 0; k < c->nlits; k++) {
+			EnumLit *l = &c->lits[k];
+			if (c->options) {
+				for (int j = 0; j < c->noptions && !l->permitted; j++)
+					l->permitted = strcmp(c->options[j], l->text) == 0;
+			} else {
+				l->permitted = stored_value(ex, c, l->text);
+			}
+			if (l->permitted) {
+				l->known = 1;
+				continue;
+			}
+			if (have_map) {
+				sqlite3_reset(st);
+				sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, 4, model, -1, SQLITE_STATIC);
+				if (sqlite3_step(st) == SQLITE_ROW) {
+					const char *by = (const char *)sqlite3_column_text(st, 1);
+					if (by && strcmp(by, model) == 0) {
+						set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
+						l->known = 1;
+					} else {
+						l->other_model = xstrdup(by ? by : "an unnamed model");
+					}
+				}
+			}
+			if (!l->known)
+				c->pending = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	/* comparisons whose literals are all permitted need nothing */
+	int k = 0;
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		int all = 1;
+		for (int j = 0; j < c->nlits; j++)
+			all &= c->lits[j].permitted;
+		if (all) {
+			enum_free(c);
+			continue;
+		}
+		ex->enums[k++] = *c;
+	}
+	ex->nenums = k;
+	return SUQL_OK;
+}
+
+int enum_pending(const Exec *ex)
+{
+	int n = 0;
+	for (int i = 0; i < ex->nenums; i++) {
+		const EnumCmp *c = &ex->enums[i];
+		for (int k = 0; k < c->nlits; k++) {
+			if (c->lits[k].known)
+				continue;
+			/* the same literal for the same column earlier counts once */
+			int dup = 0;
+			for (int j = 0; j <= i && !dup; j++)
+				for (int m = 0; m < ex->enums[j].nlits && !dup; m++) {
+					if (j == i && m >= k)
+						break;
+					dup = !ex->enums[j].lits[m].known &&
+					      str_ieq(ex->enums[j].table, c->table) &&
+					      str_ieq(ex->enums[j].column, c->column) &&
+					      strcmp(ex->enums[j].lits[m].text, c->lits[k].text) == 0;
+				}
+			n += !dup;
+		}
+	}
+	return n;
+}
+
+/* A map made before mappings were kept per model (its key lacks the model) is rebuilt:
+   the model becomes the model's name ("M at URL" -> "M", the offline label -> its
+   version), and its empty mappings are dropped, since an unreadable reply could make one
+   then. */
+static void migrate_map(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int old = 0;
+	if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE name = 'suql_enum_map'", -1,
+	                       &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const char *sql = (const char *)sqlite3_column_text(st, 0);
+			old = sql && !strstr(sql, "literal, model)");
+		}
+		sqlite3_finalize(st);
+	}
+	if (!old)
+		return;
+	if (sqlite3_exec(db, "SAVEPOINT suql_enum_migrate; "
+	                 "ALTER TABLE suql_enum_map RENAME TO suql_enum_map_old; "
+	                 "CREATE TABLE suql_enum_map " MAP_COLS "; "
+	                 "INSERT OR REPLACE INTO suql_enum_map SELECT tbl, col, literal, vals, "
+	                 "options, CASE WHEN model LIKE 'offline%' THEN '" LLM_OFFLINE_ID "' "
+	                 "WHEN instr(model, ' at ') > 0 THEN substr(model, 1, instr(model, ' at ') "
+	                 "- 1) ELSE coalesce(model, '') END FROM suql_enum_map_old "
+	                 "WHERE vals <> '[]'; "
+	                 "DROP TABLE suql_enum_map_old; RELEASE suql_enum_migrate", NULL, NULL,
+	                 NULL) != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK TO suql_enum_migrate; RELEASE suql_enum_migrate", NULL,
+		             NULL, NULL);
+}
+
+/* A mapping that could not be stored (a read-only or locked database, a full disk) serves
+   this statement only, and the statement says so. */
+static void store_failed(Exec *ex, const EnumCmp *c, const EnumLit *l)
+{
+	char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it serves "
+	                  "this statement only", l->text, c->table, c->column, sqlite3_errmsg(ex->db));
+	exec_warn(ex, m);
+	free(m);
+}
+
+static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
+{
+	migrate_map(ex->db);
+	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
+		store_failed(ex, c, l);
+		return;
+	}
+	SBuf b = SBUF_INIT;
+	sb_putc(&b, '[');
+	for (int i = 0; i < l->nvals; i++) {
+		if (i)
+			sb_putc(&b, ',');
+		sb_put_json(&b, l->vals[i], strlen(l->vals[i]));
+	}
+	sb_putc(&b, ']');
+	char *sig = options_sig(c);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
+	                       "vals, options, model) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, sb_str(&b), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, sig, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, llm_model_id(ex->llm), -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			store_failed(ex, c, l);
+		sqlite3_finalize(st);
+	} else {
+		store_failed(ex, c, l);
+	}
+	free(sig);
+	sb_free(&b);
+}
+
+SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
+{
+	need_options(ex);
+	/* one call per distinct (column, literal) still unknown */
+	typedef struct Ask {
+		int cmp, lit;
+	} Ask;
+	Ask *ask = NULL;
+	int nask = 0;
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		for (int k = 0; k < c->nlits; k++) {
+			if (c->lits[k].known)
+				continue;
+			int dup = 0;
+			for (int j = 0; j < nask && !dup; j++) {
+				EnumCmp *o = &ex->enums[ask[j].cmp];
+				dup = str_ieq(o->table, c->table) && str_ieq(o->column, c->column) &&
+				      strcmp(o->lits[ask[j].lit].text, c->lits[k].text) == 0;
+			}
+			if (!dup) {
+				ask = xrealloc(ask, ((size_t)nask + 1) * sizeof *ask);
+				ask[nask].cmp = i;
+				ask[nask++].lit = k;
+			}
+		}
+	}
+	if (nask == 0)
+		return SUQL_OK;
+	LlmCall *calls = xcalloc((size_t)nask, sizeof *calls);
+	LlmCall **cp = xmalloc((size_t)nask * sizeof *cp);
+	for (int j = 0; j < nask; j++) {
+		EnumCmp *c = &ex->enums[ask[j].cmp];
+		calls[j].kind = LLM_CLASSIFY;
+		calls[j].shape = LLM_SHAPE_LIST;
+		calls[j].subject = c->lits[ask[j].lit].text;
+		calls[j].options = (const char *const *)c->options;
+		calls[j].noptions = c->noptions;
+		cp[j] = &calls[j];
+	}
+	SuqlStatus st = SUQL_OK;
+	/* a column with no permitted value at all classifies nothing */
+	int any = 0;
+	for (int j = 0; j < nask; j++)
+		any |= calls[j].noptions > 0;
+	if (any) {
+		int k = 0;
+		for (int j = 0; j < nask; j++)
+			if (calls[j].noptions > 0)
+				cp[k++] = &calls[j];
+		st = llm_run(ex->llm, cp, k, NULL, NULL, err);
+	}
+	for (int j = 0; j < nask && st == SUQL_OK; j++) {
+		EnumCmp *c = &ex->enums[ask[j].cmp];
+		EnumLit src = {0};
+		src.text = c->lits[ask[j].lit].text;
+		src.unknown = calls[j].unreadable;
+		for (int m = 0; m < calls[j].nlabels; m++)
+			exec_strv_push(&src.vals, &src.nvals, calls[j].labels[m]);
+		if (!src.unknown)
+			store_map(ex, c, &src);   /* an unread reply is stored nowhere */
+		else
+			ex->unread++;
+		/* every comparison with this literal on this column learns it */
+		for (int i = 0; i < ex->nenums; i++) {
+			EnumCmp *o = &ex->enums[i];
+			if (!str_ieq(o->table, c->table) || !str_ieq(o->column, c->column))
+				continue;
+			for (int m = 0; m < o->nlits; m++) {
+				EnumLit *l = &o->lits[m];
+				if (l->known || strcmp(l->text, src.text) != 0)
+					continue;
+				l->known = 1;
+				l->classified_now = 1;
+				l->unknown = src.unknown;
+				if (src.unknown)
+					l->reply = xstrdup(calls[j].text ? calls[j].text : "");
+				for (int v = 0; v < src.nvals; v++)
+					exec_strv_push(&l->vals, &l->nvals, src.vals[v]);
+			}
+		}
+		for (int v = 0; v < src.nvals; v++)
+			free(src.vals[v]);
+		free(src.vals);
+	}
+	for (int j = 0; j < nask; j++)
+		llm_call_clear(&calls[j]);
+	free(calls);
+	free(cp);
+	free(ask);
+	for (int i = 0; i < ex->nenums; i++) {
+		ex->enums[i].pending = 0;
+		for (int k = 0; k < ex->enums[i].nlits; k++)
+			ex->enums[i].pending |= !ex->enums[i].lits[k].known;
+	}
+	return st;
+}
+
+/* ---- the rewrite ---- */
+
+static void add_val(char ***v, int *n, const char *s)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	exec_strv_push(v, n, s);
+}
+
+static Expr *null_or(Arena *a, Expr *col, int v)
+{
+	/* CASE WHEN col IS NULL THEN NULL ELSE v END: false (or true) but NULL stays NULL */
+	Expr *isn = ast_expr_new(a, EX_ISNULL);
+	isn->left = col;
+	Expr *c = ast_expr_new(a, EX_CASE);
+	ast_list_push(a, &c->list, isn);
+	ast_list_push(a, &c->list, ast_null(a));
+	c->extra = ast_integer(a, v);
+	return c;
+}
+
+static Expr *any_of(Arena *a, Expr *col, char **v, int n)
+{
+	Expr *r = NULL;
+	for (int i = 0; i < n; i++) {
+		Expr *q = ast_expr_new(a, EX_QUANT);
+		q->op = OP_EQ;
+		q->quant = Q_ANY;
+		q->left = ast_string(a, v[i]);
+		q->right = col;
+		r = r ? ast_binary(a, OP_OR, r, q) : q;
+	}
+	return r ? r : ast_integer(a, 0);
+}
+
+/* r OR NULL: true where r is, NULL elsewhere (a literal whose meaning is unknown) */
+static Expr *or_unknown(Arena *a, Expr *r)
+{
+	return r ? ast_binary(a, OP_OR, r, ast_null(a)) : ast_null(a);
+}
+
+static Expr *rewrite_one(Exec *ex, EnumCmp *c)
+{
+	Arena *a = ex->a;
+	char **v = NULL;
+	int n = 0, unknown = 0;
+	if (c->form == EF_CONTAINS) {
+		Expr *r = NULL;
+		for (int k = 0; k < c->nlits; k++) {
+			EnumLit *l = &c->lits[k];
+			Expr *part = l->permitted ? any_of(a, c->col, &l->text, 1)
+			             : l->unknown ? ast_null(a) : any_of(a, c->col, l->vals, l->nvals);
+			r = r ? ast_binary(a, OP_AND, r, part) : part;
+		}
+		return r;
+	}
+	for (int k = 0; k < c->nlits; k++) {
+		EnumLit *l = &c->lits[k];
+		unknown |= l->unknown;
+		if (l->permitted)
+			add_val(&v, &n, l->text);
+		for (int m = 0; !l->permitted && m < l->nvals; m++)
+			add_val(&v, &n, l->vals[m]);
+	}
+	Expr *r;
+	switch (c->form) {
+	case EF_ANY:
+		r = n ? any_of(a, c->col, v, n) : NULL;
+		r = unknown ? or_unknown(a, r) : r ? r : ast_integer(a, 0);
+		break;
+	case EF_NOTALL:
+		r = n ? any_of(a, c->col, v, n) : NULL;
+		r = unknown ? ast_unary(a, OP_NOT, or_unknown(a, r))
+		    : r ? ast_unary(a, OP_NOT, r) : ast_integer(a, 1);
+		break;
+	default: {
+		int neg = c->form == EF_NE || c->form == EF_NOTIN;
+		if (n == 0 && c->nothers == 0 && !unknown) {
+			r = null_or(a, c->col, neg);
+			break;
+		}
+		r = ast_expr_new(a, EX_IN);
+		r->left = c->col;
+		r->not_ = neg;
+		for (int i = 0; i < n; i++)
+			ast_list_push(a, &r->list, ast_string(a, v[i]));
+		for (int i = 0; i < c->nothers; i++)
+			ast_list_push(a, &r->list, c->others[i]);
+		if (unknown)   /* IN (..., NULL): never false where the literal might match */
+			ast_list_push(a, &r->list, ast_null(a));
+		break;
+	}
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return r;
+}
+
+/* The warnings a comparison's literals call for: none of the values fits, or the
+   model's reply could not be read. */
+static void warn_lits(Exec *ex, EnumCmp *c)
+{
+	for (int k = 0; k < c->nlits; k++) {
+		EnumLit *l = &c->lits[k];
+		char *m = NULL;
+		SBuf q = SBUF_INIT;
+		sb_put_sqlstr(&q, l->text, strlen(l->text));
+		if (l->unknown) {
+			SBuf r = SBUF_INIT;
+			for (const char *p = l->reply ? l->reply : ""; *p && r.len < 57; p++)
+				sb_putc(&r, *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p);
+			if (l->reply && strlen(l->reply) > r.len)
+				sb_puts(&r, "...");
+			m = xprintf("%s on %s.%s: could not read the model's classification of %s, even "
+			            "when asked again (it said '%s'): the comparison is unknown, its rows "
+			            "are not returned, and nothing was stored", c->column, c->table,
+			            c->column, sb_str(&q), sb_str(&r));
+			sb_free(&r);
+		} else if (l->known && !l->permitted && l->nvals == 0) {
+			m = xprintf("%s matches none of %s's values, as %s classified it (:enum forget "
+			            "%s.%s asks again)", sb_str(&q), c->column, llm_model_id(ex->llm),
+			            c->table, c->column);
+		}
+		if (m)
+			exec_warn(ex, m);
+		free(m);
+		sb_free(&q);
+	}
+}
+
+void enum_rewrite(Exec *ex, int only_known)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		if (c->rewritten || (only_known && c->pending))
+			continue;
+		Expr *r = rewrite_one(ex, c);
+		r->span = (*c->slot)->span;
+		*c->slot = r;
+		c->rewritten = 1;
+		warn_lits(ex, c);
+	}
+}
+
+void enum_show(Exec *ex, SBuf *out)
+{
+	for (int i = 0; i < ex->nenums; i++) {
+		EnumCmp *c = &ex->enums[i];
+		char *s = plan_show_expr(ex, c->orig);
+		sb_printf(out, "enum: %s\n", s);
+		free(s);
+		for (int k = 0; k < c->nlits; k++) {
+			EnumLit *l = &c->lits[k];
+			SBuf q = SBUF_INIT;
+			sb_put_sqlstr(&q, l->text, strlen(l->text));
+			if (l->permitted) {
+				sb_printf(out, "  %s is a permitted value\n", sb_str(&q));
+			} else if (!l->known) {
+				sb_printf(out, "  %s -> not a permitted value: to be classified by %s (1 call)",
+				          sb_str(&q), llm_model_id(ex->llm));
+				if (l->other_model)
+					sb_printf(out, "; the stored mapping was made by %s", l->other_model);
+				sb_putc(out, '\n');
+			} else if (l->unknown) {
+				sb_printf(out, "  %s -> unknown: the model's reply could not be read (not "
+				          "stored)\n", sb_str(&q));
+			} else {
+				sb_printf(out, "  %s -> {", sb_str(&q));
+				for (int m = 0; m < l->nvals; m++) {
+					if (m)
+						sb_puts(out, ", ");
+					sb_put_sqlstr(out, l->vals[m], strlen(l->vals[m]));
+				}
+				sb_puts(out, "} (");
+				if (!l->classified_now)
+					sb_printf(out, "from suql_enum_map, made by %s", llm_model_id(ex->llm));
+				else if (l->other_model)
+					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
+					          llm_model_id(ex->llm), l->other_model);
+				else
+					sb_puts(out, "classified now");
+				sb_puts(out, l->nvals ? ")\n" : "; none of the values fits)\n");
+			}
+			sb_free(&q);
+		}
+		if (c->rewritten) {
+			char *r = plan_show_expr(ex, *c->slot);
+			sb_printf(out, "  becomes %s\n", r);
+			free(r);
+		}
+	}
+}
+
+/* ---- :enum ---- */
+
+static int map_exists(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = "
+	                       "'suql_enum_map'", -1, &st, NULL) == SQLITE_OK) {
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return found;
+}
+
+SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
+{
+	if (!map_exists(e->db)) {
+		sb_puts(out, "no ENUM mappings stored\n");
+		return SUQL_OK;
+	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(e->db, "SELECT tbl, col, literal, vals, model FROM suql_enum_map "
+	                       "ORDER BY tbl, col, literal, model", -1, &st, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "cannot read suql_enum_map: %s", sqlite3_errmsg(e->db));
+	long n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *f[5];
+		for (int i = 0; i < 5; i++) {
+			f[i] = (const char *)sqlite3_column_text(st, i);
+			if (!f[i])
+				f[i] = "";
+		}
+		EnumLit l = {0};
+		set_vals_json(&l, f[3]);
+		sb_printf(out, "%s.%s  ", f[0], f[1]);
+		sb_put_sqlstr(out, f[2], strlen(f[2]));
+		sb_puts(out, " -> {");
+		for (int i = 0; i < l.nvals; i++) {
+			sb_puts(out, i ? ", " : "");
+			sb_put_sqlstr(out, l.vals[i], strlen(l.vals[i]));
+			free(l.vals[i]);
+		}
+		free(l.vals);
+		sb_printf(out, "}%s  (by %s)\n", l.nvals ? "" : " none fits", f[4]);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n == 0)
+		sb_puts(out, "no ENUM mappings stored\n");
+	return SUQL_OK;
+}
+
+SuqlStatus enum_forget(Engine *e, const char *table, const char *column,
+                              const char *literal, long *n, SuqlErr *err)
+{
+	*n = 0;
+	if (!map_exists(e->db))
+		return SUQL_OK;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(e->db, "DELETE FROM suql_enum_map WHERE (?1 IS NULL OR tbl = ?1) "
+	                       "AND (?2 IS NULL OR col = ?2) AND (?3 IS NULL OR literal = ?3)", -1,
+	                       &st, NULL) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
+		               sqlite3_errmsg(e->db));
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, literal, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
+		               sqlite3_errmsg(e->db));
+	*n = sqlite3_changes(e->db);
+	return SUQL_OK;
+}

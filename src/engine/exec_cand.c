@@ -1,0 +1,190 @@
+/*
+ * exec_cand.c: a unit's candidates. One SQLite statement lists them: the rows that satisfy
+ * the unit's structured part, with what identifies each row (t.rowid of every table,
+ * e.id of every json_each or unnest item), and the structured leaves of a tree as columns,
+ * in the query's ORDER BY order when the walk is ordered. The argument texts are fetched
+ * again by those ids when asked, so a million candidates cost a few bytes each; when a
+ * FROM item cannot say which row it is (a subquery), the statement selects the texts
+ * themselves and they are kept.
+ */
+#include "engine/exec_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the candidate statement ---- */
+
+void exec_cand_ids(Walk *w)
+{
+	Exec *ex = w->ex;
+	Block *b = w->b;
+	if (!b->identity)
+		return;
+	w->idx = xmalloc(((size_t)b->nitems + 1) * sizeof *w->idx);
+	for (int i = 0; i < b->nitems; i++) {
+		ScopeItem *it = &b->items[i];
+		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
+		w->idx[w->nid++] = ast_column(ex->a, it->name, col);
+	}
+}
+
+int exec_cand_arg(Walk *w, Expr *e)
+{
+	for (int i = 0; i < w->narg; i++)
+		if (w->args[i] == e || ast_expr_equal(w->args[i], e))
+			return i;
+	w->args = xrealloc(w->args, ((size_t)w->narg + 1) * sizeof *w->args);
+	w->args[w->narg] = e;
+	return w->narg++;
+}
+
+static char *exec_cand_sql(Walk *w, int with_args)
+{
+	Exec *ex = w->ex;
+	ResultList *cols = NULL;
+	char al[32];
+	for (int i = 0; i < w->nid; i++) {
+		snprintf(al, sizeof al, "suql_id%d", i);
+		exec_col(ex->a, &cols, w->idx[i], al);
+	}
+	if (with_args)
+		for (int i = 0; i < w->narg; i++) {
+			snprintf(al, sizeof al, "suql_arg%d", i);
+			exec_col(ex->a, &cols, w->args[i], al);
+		}
+	for (int i = 0; i < w->u->nsqlcols; i++) {
+		snprintf(al, sizeof al, "suql_leaf%d", i);
+		exec_col(ex->a, &cols, w->u->sqlcols[i], al);
+	}
+	if (!cols)
+		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
+	Select *s = exec_select(ex, w->b, cols, w->u->where, w->b->ordered ? w->b->order : NULL);
+	return exec_print_select(ex, s);
+}
+
+static void grow(Walk *w)
+{
+	if (w->n < w->cap)
+		return;
+	w->cap = w->cap ? w->cap * 2 : 256;
+	size_t c = (size_t)w->cap;
+	w->ids = xrealloc(w->ids, c * ((size_t)w->nid + 1) * sizeof *w->ids);
+	if (!w->b->identity) {
+		w->vals = xrealloc(w->vals, c * ((size_t)w->narg + 1) * sizeof *w->vals);
+		w->lens = xrealloc(w->lens, c * ((size_t)w->narg + 1) * sizeof *w->lens);
+	}
+	w->sqlv = xrealloc(w->sqlv, c * ((size_t)w->u->nsqlcols + 1));
+}
+
+SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	char *sql = exec_cand_sql(w, !w->b->identity);
+	free(w->u->sql);
+	w->u->sql = sql;
+	sqlite3_stmt *st;
+	SuqlStatus s = exec_prepare(ex, sql, &st, err);
+	if (s != SUQL_OK)
+		return s;
+	int rc;
+	int argc0 = w->nid, leafc0 = w->nid + (w->b->identity ? 0 : w->narg);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		grow(w);
+		long long c = w->n++;
+		for (int i = 0; i < w->nid; i++)
+			w->ids[c * w->nid + i] = sqlite3_column_type(st, i) == SQLITE_NULL
+			                         ? NULL_ID : sqlite3_column_int64(st, i);
+		if (!w->b->identity)
+			for (int i = 0; i < w->narg; i++) {
+				size_t n = 0;
+				char *v = exec_value_text(sqlite3_column_value(st, argc0 + i), &n);
+				w->vals[c * w->narg + i] = v;
+				w->lens[c * w->narg + i] = n;
+			}
+		for (int i = 0; i < w->u->nsqlcols; i++) {
+			int k = leafc0 + i;
+			w->sqlv[c * w->u->nsqlcols + i] =
+				sqlite3_column_type(st, k) == SQLITE_NULL ? VERDICT_NULL
+				: sqlite3_column_double(st, k) != 0 ? VERDICT_YES : VERDICT_NO;
+		}
+		if (suql_interrupted)
+			break;
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		s = exec_sqlerr(ex, err, "listing candidates");
+	else if (suql_interrupted)
+		s = err_set(err, SUQL_INTERRUPT, "interrupted");
+	sqlite3_finalize(st);
+	return s;
+}
+
+/* The text of argument a of candidate c: stored, or fetched again by the row's ids. The
+   returned text is the caller's (free). NULL: the value is NULL. */
+char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed)
+{
+	*failed = 0;
+	if (!w->b->identity) {
+		const char *v = w->vals[c * w->narg + a];
+		*len = w->lens[c * w->narg + a];
+		return v ? xstrndup(v, *len) : NULL;
+	}
+	Exec *ex = w->ex;
+	if (!w->fetch) {
+		ResultList *cols = NULL;
+		for (int i = 0; i < w->narg; i++)
+			exec_col(ex->a, &cols, w->args[i], NULL);
+		Expr *where = NULL;
+		for (int i = 0; i < w->nid; i++) {
+			Expr *p = ast_expr_new(ex->a, EX_PARAM);
+			char nm[16];
+			snprintf(nm, sizeof nm, "?%d", i + 1);
+			p->name.s = arena_strndup(ex->a, nm, strlen(nm));
+			p->name.n = strlen(nm);
+			where = exec_and(ex->a, where, ast_binary(ex->a, OP_IS, w->idx[i], p));
+		}
+		Select *s = exec_select(ex, w->b, cols, where, NULL);
+		char *sql = exec_print_select(ex, s);
+		SuqlStatus st = exec_prepare(ex, sql, &w->fetch, err);
+		free(sql);
+		if (st != SUQL_OK) {
+			*failed = 1;
+			return NULL;
+		}
+	}
+	sqlite3_reset(w->fetch);
+	for (int i = 0; i < w->nid; i++) {
+		sqlite3_int64 id = w->ids[c * w->nid + i];
+		if (id == NULL_ID)
+			sqlite3_bind_null(w->fetch, i + 1);
+		else
+			sqlite3_bind_int64(w->fetch, i + 1, id);
+	}
+	char *v = NULL;
+	*len = 0;
+	int rc = sqlite3_step(w->fetch);
+	if (rc == SQLITE_ROW) {
+		v = exec_value_text(sqlite3_column_value(w->fetch, a), len);
+	} else if (rc != SQLITE_DONE) {
+		exec_sqlerr(ex, err, "fetching a candidate");
+		*failed = 1;
+	}
+	sqlite3_reset(w->fetch);
+	return v;
+}
+
+char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
+{
+	Walk w = {0};
+	w.ex = ex;
+	w.b = b;
+	w.u = u;
+	exec_cand_ids(&w);
+	for (int k = 0; k < u->natoms; k++)
+		exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
+	char *s = exec_cand_sql(&w, !b->identity);
+	free(w.idx);
+	free(w.args);
+	return s;
+}

@@ -1,0 +1,292 @@
+/*
+ * exec_final.c: the end of a statement.
+ *
+ * Ahead: occurrences in ORDER BY, GROUP BY, HAVING, aggregates (and result columns of
+ * blocks that return every row anyway) need a value for every row that passes WHERE;
+ * their arguments are read for exactly those rows (the block's WHERE reads the atoms the
+ * walk decided) and evaluated in batches before SQLite asks.
+ *
+ * Projection last: answer() and summary() in the statement's result columns are not left
+ * to SQLite, whose top-N sorter computes result columns for rows it later drops. Phase 1
+ * runs the statement with those columns replaced by NULL and, after the real columns, the
+ * column references the replaced expressions read; its rows go into a temp table in order.
+ * Then the free text of exactly those rows is evaluated in batches, and phase 2 reads the
+ * table back, computing the replaced columns over it, with the names SQLite gave the
+ * statement's columns. The rows reach the sink through phase 2's statement.
+ */
+#include "engine/exec_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
+{
+	SuqlStatus st = SUQL_OK;
+	for (int i = 0; i < ex->nocc && st == SUQL_OK; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->block != b->id || o->plan != PL_AHEAD)
+			continue;
+		long long n = 0;
+		st = exec_walk_ahead(ex, b, i, b->core->where, &n, err);
+		ex->cnt.ahead_values += n;
+	}
+	return st;
+}
+
+/* ---- streaming a statement to the sink ---- */
+
+static SuqlStatus stream(Exec *ex, sqlite3_stmt *st, SuqlErr *err)
+{
+	const EngineSink *sink = ex->sink;
+	if (sink && sink->columns && sqlite3_column_count(st) > 0)
+		sink->columns(sink->ctx, st);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ex->cnt.rows_out++;
+		if (sink && sink->row && sink->row(sink->ctx, st))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return exec_sqlerr(ex, err, NULL);
+	return SUQL_OK;
+}
+
+/* ---- projection last ---- */
+
+typedef struct Hidden {
+	Exec *ex;
+	Expr **cols;          /* column references read by the replaced expressions */
+	int n, cap;
+} Hidden;
+
+static int collect_cb(void *ctx, Expr *e)
+{
+	Hidden *h = ctx;
+	if (e->kind != EX_COLUMN)
+		return AST_CONTINUE;
+	for (int i = 0; i < h->n; i++)
+		if (h->cols[i] == e)
+			return AST_CONTINUE;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 8;
+		h->cols = xrealloc(h->cols, (size_t)h->cap * sizeof *h->cols);
+	}
+	h->cols[h->n++] = e;
+	return AST_CONTINUE;
+}
+
+static int hidden_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Hidden *h = ctx;
+	if (e->kind != EX_COLUMN)
+		return 0;
+	for (int i = 0; i < h->n; i++) {
+		if (h->cols[i] == e) {
+			char nm[32];
+			snprintf(nm, sizeof nm, "h%d", i + 1);
+			print_raw(pr, nm);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static char *print_hidden(Exec *ex, Hidden *h, const Expr *e)
+{
+	PrintHooks hk = {h, hidden_hook, NULL};
+	Printer *pr = print_new(PRINT_SQL, &hk, ex->ast->src, ex->ast->src_off);
+	print_expr(pr, e);
+	char *s = print_steal(pr);
+	print_free(pr);
+	return s;
+}
+
+/* How many columns result column i stands for (a star: as many as SQLite expands). */
+static int width_of(Exec *ex, Block *b, ResultCol *rc, SuqlErr *err, int *ok)
+{
+	*ok = 1;
+	if (rc->expr->kind != EX_STAR)
+		return 1;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, rc->expr, NULL);
+	Select *s = exec_select(ex, b, cols, NULL, NULL);
+	char *sql = exec_print_select(ex, s);
+	sqlite3_stmt *st;
+	int n = 0;
+	if (exec_prepare(ex, sql, &st, err) == SUQL_OK) {
+		n = sqlite3_column_count(st);
+		sqlite3_finalize(st);
+	} else {
+		*ok = 0;
+	}
+	free(sql);
+	return n;
+}
+
+static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
+{
+	Arena *a = ex->a;
+	SelectCore *c = b->core;
+	int ncols = c->cols->n;
+	unsigned char *proj = xcalloc((size_t)ncols + 1, 1);
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].plan == PL_PROJECT && ex->occ[i].block == b->id)
+			proj[ex->occ[i].result_col] = 1;
+	/* phase 1: the statement with the projected columns as NULL, the columns they read
+	   after the statement's own */
+	Hidden h = {ex, NULL, 0, 0};
+	ResultList *cols = NULL;
+	for (int i = 0; i < ncols; i++) {
+		ResultCol *rc = c->cols->items[i];
+		if (!proj[i]) {
+			exec_col(a, &cols, rc->expr, NULL);
+			*cols->items[cols->n - 1] = *rc;
+			continue;
+		}
+		AstVisitor v = {0};
+		v.ctx = &h;
+		v.expr = collect_cb;
+		ast_visit_expr(rc->expr, &v);
+		exec_col(a, &cols, ast_null(a), NULL);
+		cols->items[cols->n - 1]->alias = rc->alias;
+	}
+	for (int i = 0; i < h.n; i++) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "suql_h%d", i + 1);
+		exec_col(a, &cols, h.cols[i], nm);
+	}
+	SelectCore *c1 = arena_alloc(a, sizeof *c1);
+	*c1 = *c;
+	c1->cols = cols;
+	Select *s1 = arena_alloc(a, sizeof *s1);
+	*s1 = *b->sel;
+	s1->cores = arena_alloc(a, sizeof *s1->cores);
+	s1->cores[0] = c1;
+	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+	print_select(pr, s1);
+	char *sql1 = print_steal(pr);
+	print_free(pr);
+
+	SuqlStatus st = SUQL_OK;
+	sqlite3_stmt *p1 = NULL, *ins = NULL, *p2 = NULL;
+	int *off = xcalloc((size_t)ncols + 1, sizeof *off);
+	SBuf q = SBUF_INIT;
+	st = exec_prepare(ex, sql1, &p1, err);
+	int total = p1 ? sqlite3_column_count(p1) : 0;
+	int nreal = total - h.n;
+	int at = 0;
+	for (int i = 0; i < ncols && st == SUQL_OK; i++) {
+		int ok;
+		off[i] = at;
+		at += width_of(ex, b, c->cols->items[i], err, &ok);
+		if (!ok)
+			st = SUQL_ERROR;
+	}
+	if (st == SUQL_OK && (at != nreal || nreal != ex->ncolnames))
+		st = err_set(err, SUQL_ERROR, "internal error: projection columns do not line up");
+	if (st == SUQL_OK) {
+		snprintf(ex->tmpname, sizeof ex->tmpname, "suql_out_%lu", ex->e->seq);
+		sb_printf(&q, "CREATE TEMP TABLE \"%s\" (", ex->tmpname);
+		for (int i = 0; i < total; i++)
+			sb_printf(&q, "%s%s%d", i ? ", " : "", i < nreal ? "c" : "h",
+			          i < nreal ? i + 1 : i - nreal + 1);
+		sb_puts(&q, ")");
+		st = exec_run_sql(ex->db, sb_str(&q), err);
+		if (st == SUQL_OK)
+			ex->ftmp = 1;
+	}
+	if (st == SUQL_OK) {
+		sb_truncate(&q, 0);
+		sb_printf(&q, "INSERT INTO temp.\"%s\" VALUES (", ex->tmpname);
+		for (int i = 0; i < total; i++)
+			sb_printf(&q, "%s?", i ? ", " : "");
+		sb_puts(&q, ")");
+		st = exec_prepare(ex, sb_str(&q), &ins, err);
+	}
+	int rc = SQLITE_DONE;
+	while (st == SUQL_OK && (rc = sqlite3_step(p1)) == SQLITE_ROW) {
+		for (int i = 0; i < total; i++)
+			sqlite3_bind_value(ins, i + 1, sqlite3_column_value(p1, i));
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			st = exec_sqlerr(ex, err, NULL);
+		sqlite3_reset(ins);
+		ex->cnt.project_rows++;
+	}
+	if (st == SUQL_OK && rc != SQLITE_DONE)
+		st = exec_sqlerr(ex, err, NULL);
+	sqlite3_finalize(p1);
+	sqlite3_finalize(ins);
+	/* the free text of the rows kept, in batches */
+	for (int i = 0; i < ex->nocc && st == SUQL_OK; i++) {
+		Occ *o = &ex->occ[i];
+		if (o->plan != PL_PROJECT || o->block != b->id || o->sig < 0)
+			continue;
+		char *arg = print_hidden(ex, &h, o->arg);
+		sb_truncate(&q, 0);
+		sb_printf(&q, "SELECT DISTINCT %s FROM temp.\"%s\"", arg, ex->tmpname);
+		free(arg);
+		sqlite3_stmt *vs;
+		st = exec_prepare(ex, sb_str(&q), &vs, err);
+		if (st == SUQL_OK)
+			st = exec_llm_run_column(ex, o->sig, vs, "reading the rows kept", &ex->cnt.project_values,
+			                   err);
+	}
+	/* phase 2: the rows, in order, with the statement's column names */
+	if (st == SUQL_OK) {
+		sb_truncate(&q, 0);
+		sb_puts(&q, "SELECT ");
+		int out = 0;
+		for (int i = 0; i < ncols; i++) {
+			int wdt = (i + 1 < ncols ? off[i + 1] : nreal) - off[i];
+			if (proj[i]) {
+				char *e = print_hidden(ex, &h, c->cols->items[i]->expr);
+				sb_printf(&q, "%s%s AS ", out++ ? ", " : "", e);
+				sb_put_ident(&q, ex->colnames[off[i]], strlen(ex->colnames[off[i]]));
+				free(e);
+				continue;
+			}
+			for (int k = 0; k < wdt; k++) {
+				sb_printf(&q, "%sc%d AS ", out++ ? ", " : "", off[i] + k + 1);
+				const char *nm = ex->colnames[off[i] + k];
+				sb_put_ident(&q, nm, strlen(nm));
+			}
+		}
+		sb_printf(&q, " FROM temp.\"%s\" ORDER BY rowid", ex->tmpname);
+		st = exec_prepare(ex, sb_str(&q), &p2, err);
+		if (st == SUQL_OK)
+			st = stream(ex, p2, err);
+		sqlite3_finalize(p2);
+	}
+	sb_free(&q);
+	free(off);
+	free(sql1);
+	free(h.cols);
+	free(proj);
+	return st;
+}
+
+SuqlStatus exec_final_run(Exec *ex, SuqlErr *err)
+{
+	for (int i = 0; i < ex->nocc; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->plan == PL_PROJECT)
+			return project(ex, &ex->blocks[o->block], err);
+	}
+	sqlite3_stmt *st = ex->ready;
+	SuqlStatus s = SUQL_OK;
+	ex->ready = NULL;
+	if (!st) {
+		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+		print_stmt(pr, ex->ast->stmt);
+		s = exec_prepare(ex, print_text(pr), &st, err);
+		print_free(pr);
+	}
+	if (s != SUQL_OK)
+		return s;
+	if (!st)
+		return SUQL_OK;
+	s = stream(ex, st, err);
+	sqlite3_finalize(st);
+	return s;
+}

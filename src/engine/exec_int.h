@@ -1,0 +1,207 @@
+/*
+ * exec_int.h: the executor. exec.c runs one statement (bind, rewrite, validate, plan,
+ * budget, run, report) and builds and runs the statements the planner and the executor
+ * need; exec_cand.c lists a unit's candidates and fetches their texts; exec_rank.c ranks
+ * them by relevance, exec_embed.c mixes in dense similarity; exec_walk.c walks them in
+ * waves; exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
+ * per-passage comparison mode; exec_llm.c turns requests into batched calls; exec_hint.c
+ * words SQLite's errors about the user's text.
+ *
+ * Ownership: a Walk owns its arrays and its fetch statement (exec_walk_free); it borrows
+ * the Exec, the block and the unit. A Req borrows its text value.
+ */
+#ifndef SUQL_EXEC_INT_H
+#define SUQL_EXEC_INT_H
+
+#include "engine/engine_int.h"
+#include "engine/memo_int.h"
+#include "engine/plan_int.h"
+
+/* ---- exec.c: the statement ---- */
+
+SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                          const EngineSink *sink, SuqlErr *err);
+/* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
+   user's text where SQLite's offset maps back to it. */
+SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
+                           SuqlErr *err);
+/* Record a failure of an SQL function, e (NULL: "no answer") with status st; the first one
+   wins, and exec_sqlerr reports it, its place in the statement included. */
+void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e);
+void exec_warn(Exec *ex, const char *msg);
+/* A reply the model gave for one value could not be read (reply: what it said). */
+void exec_unread(Exec *ex, int sig, const char *reply);
+/* The error of a statement the engine made: the SQLite message, or the function's. */
+SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
+
+/* Statements the planner and the executor build: l AND r (either may be NULL); a SELECT of
+   cols over block b's FROM (with the WITH clauses in scope); one more result column; and
+   a SELECT printed as SQLite SQL (every block's WHERE relaxed while ex->relaxing). */
+Expr *exec_and(Arena *a, Expr *l, Expr *r);
+Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
+void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
+char *exec_print_select(Exec *ex, Select *s);
+/* Run one SQL text and read one integer (count(*)); -1 on error, EXEC_COUNT_CUT when it
+   took more than EXEC_COUNT_STEPS SQLite instructions and was stopped (planning never
+   runs an unbounded query: an endless recursive CTE, a large cross join). */
+long long exec_count(Exec *ex, const char *sql);
+#define EXEC_COUNT_CUT (-2)
+#define EXEC_COUNT_STEPS 50000000L   /* about half a second */
+/* Bound (on) or unbound (off) the statements run next to EXEC_COUNT_STEPS instructions
+   each: a bounded one is stopped (SQLITE_INTERRUPT) past it. */
+void exec_bound(Exec *ex, int on);
+SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
+/* Run SQL text (the engine's own statements) with sqlite3_exec; SUQL_ERROR with SQLite's
+   message. */
+SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
+char *exec_value_text(sqlite3_value *v, size_t *n);
+/* Append a copy of s to the string vector *v of *n. */
+void exec_strv_push(char ***v, int *n, const char *s);
+
+/* ---- exec_hint.c ---- */
+
+/* An SQLite error message about the user's text: at off (or, for an unknown table, where
+   its name stands) with a caret, and a "did you mean" hint for a near-miss table or column
+   name. off < 0: no known position. */
+SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
+                                long off, size_t tlen, SuqlErr *err);
+
+/* ---- exec_llm.c: requests ---- */
+
+typedef enum ReqState {
+	REQ_TODO = 0,        /* not answered yet */
+	REQ_DONE,            /* in the memo */
+	REQ_CANCELLED        /* stopped before it was answered (enough rows were found) */
+} ReqState;
+
+/* One question about one text value. */
+typedef struct Req {
+	int sig;
+	const char *v;        /* the text value (borrowed) */
+	size_t n;
+	int tag;              /* the caller's: candidate index */
+	int tag2;             /* the caller's: atom index */
+	ReqState state;
+	int call;             /* set by exec_llm_run: the first request of its call (-1: none) */
+	int sent;             /* set by exec_llm_run: its call went to the backend (not the cache) */
+} Req;
+/* Called as each evaluation is stored; nonzero stops the run (the rest is cancelled). */
+typedef int (*ReqDoneFn)(void *ctx, Req *r, const MemoVal *mv);
+/* Evaluate the requests not in the memo, batch per call, several calls in flight. */
+SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err);
+/* A value's passages for a signature, most relevant first, within the token budget. */
+size_t exec_llm_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out);
+/* Evaluate sig for every non-NULL value in the first column of st's rows (st is stepped
+   to its end and finalized); *nvals grows by their number. what names the reading in an
+   SQL error. */
+SuqlStatus exec_llm_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what,
+                               long long *nvals, SuqlErr *err);
+/* The memo entry for (sig, value), evaluating it now when missing (one call). */
+SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out,
+                        SuqlErr *err);
+
+/* ---- walking a unit's candidates ---- */
+
+#define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */
+
+/* Rows already found by an earlier unit (unordered walks, and to skip work). */
+typedef struct RowSet {
+	uint64_t *h;
+	size_t cap, n;
+} RowSet;
+
+/* A candidate's state in a walk (Walk.state, a signed char). */
+enum {
+	CAND_UNDECIDED = -1,
+	CAND_FAILED = 0,
+	CAND_PASSED = 1,
+	CAND_NULL = 2         /* the condition is NULL (unknown): not in the result */
+};
+
+typedef struct Walk {
+	Exec *ex;
+	Block *b;
+	Unit *u;
+	int nid;
+	Expr **idx;             /* the id expressions */
+	int narg;
+	Expr **args;            /* distinct argument expressions of the unit's atoms */
+	int *atom_arg;          /* per atom */
+	long long n, cap;
+	sqlite3_int64 *ids;     /* n * nid */
+	char **vals;            /* n * narg, when rows cannot be fetched again */
+	size_t *lens;
+	signed char *sqlv;      /* n * nsqlcols: Verdict of each structured leaf */
+	signed char *atomv;     /* n * natoms: Verdict of each atom (VERDICT_UNASKED at first) */
+	signed char *state;     /* CAND_* */
+	unsigned char *fresh;   /* passed, and no earlier unit had found the row */
+	unsigned char *busy;    /* an ask is in flight */
+	double *score;
+	long long *order;       /* walk position -> candidate */
+	long long *pos;         /* candidate -> walk position */
+	sqlite3_stmt *fetch;
+	/* the stop rule */
+	long long need;         /* rows needed; -1: all */
+	long long front, front_pass;
+	long long passes;
+	long long ndecided;
+	long long stop_pos;     /* walk position where enough rows had passed; -1 */
+	int global;             /* unordered with identity: distinct rows across units */
+	RowSet *found;          /* rows passed in this block so far (with identity) */
+	/* done asks, for the speculation count */
+	long long *log_pos;
+	long long *log_call;    /* wave * 1000003 + first request of the call: one per call */
+	int *log_sent;
+	long nlog, caplog;
+	int wave;
+} Walk;
+
+/* exec_cand.c: the candidate statement of a unit, and its rows' texts */
+void exec_cand_ids(Walk *w);
+/* The index of argument expression e among the walk's (an equal one counts), added when new. */
+int exec_cand_arg(Walk *w, Expr *e);
+SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
+/* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
+   *failed: an SQL error, in err. */
+char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
+/* A unit's candidate statement, for the plan. */
+char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
+
+/* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
+SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);
+
+/* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
+   dense similarity mixed with BM25 when an embedding model is configured. */
+#define EMBED_TOP 16
+SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,
+                             const sqlite3_int64 *ids, int nid, const double *score,
+                             long long *order, long long n, int *used, SuqlErr *err);
+
+/* exec_walk.c */
+SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);
+void exec_walk_free(Walk *w);
+/* Evaluate occurrence occ for every distinct argument of the rows of b passing where. */
+SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
+                           SuqlErr *err);
+/* At most how many calls one question of a walk over n candidates (natoms questions each)
+   may take to find need rows (-1: all), following the walk's wave sizes at their
+   smallest; each wave at most maxwave candidates, a call at most per_call of them. */
+long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
+                                long long per_call);
+/* The calls of the same walk when a share rate of the candidates passes (it stops once
+   need rows passed). */
+long long exec_walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                                 long long per_call, double rate);
+/* The pass rate the budget check assumes of a lazy walk, and the least the walk's waves
+   are sized for: 1 candidate in 50. A walk that finds fewer goes on until the budget
+   stops it. */
+#define WALK_EXPECT_RATE 0.02
+
+/* exec_final.c */
+SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err);
+SuqlStatus exec_final_run(Exec *ex, SuqlErr *err);
+
+/* exec_passage.c */
+SuqlStatus exec_passage_block(Exec *ex, Block *b, SuqlErr *err);
+
+#endif

@@ -1,0 +1,490 @@
+/*
+ * exec_walk.c: walking a block's candidates, unit by unit (a DNF conjunct, or the whole
+ * tree past the cap). Free-text leaves are evaluated first for every candidate; the
+ * candidates are listed (exec_cand.c) and, for an unordered lazy walk, ranked by relevance
+ * (exec_rank.c). The unit's tree judges each candidate in three-valued logic.
+ *
+ * Then waves: each takes undecided candidates from the front, asks each one's next atom
+ * (short-circuit over the unit's tree), and runs the asks through exec_llm_run, batched and
+ * several at once. As results come in, candidates are decided; once enough rows passed
+ * (LIMIT + OFFSET: counted from the front in an ordered walk, any distinct rows otherwise)
+ * the calls still pending are cancelled. A wave is sized from the rows still needed and
+ * the pass rate seen so far, so that speculation stays small.
+ */
+#include "engine/exec_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t row_hash(const sqlite3_int64 *ids, int n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < n; i++) {
+		h ^= (uint64_t)ids[i];
+		h *= 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	return h ? h : 1;
+}
+
+static int rowset_has(const RowSet *s, uint64_t h)
+{
+	if (!s->cap)
+		return 0;
+	for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->h[i])
+			return 0;
+		if (s->h[i] == h)
+			return 1;
+	}
+}
+
+static int rowset_add(RowSet *s, uint64_t h)
+{
+	if ((s->n + 1) * 2 >= s->cap) {
+		RowSet o = *s;
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->h = xcalloc(s->cap, sizeof *s->h);
+		s->n = 0;
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.h[i])
+				rowset_add(s, o.h[i]);
+		free(o.h);
+	}
+	if (rowset_has(s, h))
+		return 0;
+	size_t i = h & (s->cap - 1);
+	while (s->h[i])
+		i = (i + 1) & (s->cap - 1);
+	s->h[i] = h;
+	s->n++;
+	return 1;
+}
+
+
+void exec_walk_free(Walk *w)
+{
+	if (!w->b->identity && w->vals)
+		for (long long i = 0; i < w->n * w->narg; i++)
+			free(w->vals[i]);
+	free(w->vals);
+	free(w->lens);
+	free(w->idx);
+	free(w->args);
+	free(w->atom_arg);
+	free(w->ids);
+	free(w->sqlv);
+	free(w->atomv);
+	free(w->state);
+	free(w->fresh);
+	free(w->busy);
+	free(w->score);
+	free(w->order);
+	free(w->pos);
+	free(w->log_pos);
+	free(w->log_call);
+	free(w->log_sent);
+	sqlite3_finalize(w->fetch);
+}
+
+/* ---- the waves ---- */
+
+static void log_ask(Walk *w, long long c, const Req *r)
+{
+	if (r->call < 0)
+		return;   /* answered from the memo: no call */
+	if (w->nlog == w->caplog) {
+		w->caplog = w->caplog ? w->caplog * 2 : 64;
+		w->log_pos = xrealloc(w->log_pos, (size_t)w->caplog * sizeof *w->log_pos);
+		w->log_call = xrealloc(w->log_call, (size_t)w->caplog * sizeof *w->log_call);
+		w->log_sent = xrealloc(w->log_sent, (size_t)w->caplog * sizeof *w->log_sent);
+	}
+	w->log_pos[w->nlog] = w->pos[c];
+	/* a request's index in its wave is below batch x concurrency (at most 65536) */
+	w->log_call[w->nlog] = (long long)w->wave * 1000003 + r->call;
+	w->log_sent[w->nlog] = r->sent;
+	w->nlog++;
+}
+
+static long long have(const Walk *w)
+{
+	if (w->b->ordered)
+		return w->front_pass;
+	return w->global ? (long long)w->found->n : w->passes;
+}
+
+static int enough(Walk *w)
+{
+	while (w->front < w->n && w->state[w->order[w->front]] != CAND_UNDECIDED) {
+		if (w->state[w->order[w->front]] == CAND_PASSED) {
+			w->front_pass++;
+			if (w->b->ordered && w->front_pass == w->need && w->stop_pos < 0)
+				w->stop_pos = w->front;
+		}
+		w->front++;
+	}
+	return w->need >= 0 && have(w) >= w->need;
+}
+
+static void decide(Walk *w, long long c)
+{
+	if (w->state[c] != CAND_UNDECIDED)
+		return;
+	int next;
+	Tri v = plan_unit_eval(w->u, w->sqlv + c * w->u->nsqlcols, w->atomv + c * w->u->natoms,
+	                       &next);
+	if (v == TRI_UNDECIDED)
+		return;
+	w->state[c] = v == TRI_TRUE ? CAND_PASSED : v == TRI_NULL ? CAND_NULL : CAND_FAILED;
+	w->ndecided++;
+	if (v != TRI_TRUE)
+		return;
+	w->passes++;
+	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)))
+		w->fresh[c] = 1;   /* a row no earlier unit found */
+}
+
+static int on_done(void *ctx, Req *r, const MemoVal *mv)
+{
+	Walk *w = ctx;
+	long long c = r->tag;
+	w->atomv[c * w->u->natoms + r->tag2] = (signed char)mv->verdict;
+	w->busy[c] = 0;
+	log_ask(w, c, r);
+	decide(w, c);
+	return enough(w);
+}
+
+/* Wave sizing. A walk that needs every row asks WAVE_ALL candidates at a time (or a full
+   wave, when that is more). Otherwise the pass rate is estimated as (passed + w * prior) /
+   (decided + w), w = WAVE_PRIOR_WEIGHT: the prior counts as w candidates already decided,
+   so the first waves follow it and later ones what was seen. It is never taken below
+   WALK_EXPECT_RATE, the rate the budget check assumes. The prior is WAVE_PRIOR for
+   candidates in structured order, and the share of candidates the ranking found matching
+   for ranked ones (WAVE_PRIOR_RANKED_MIN when it found none). */
+#define WAVE_ALL 4096
+#define WAVE_PRIOR_WEIGHT 2.0
+#define WAVE_PRIOR 0.3
+#define WAVE_PRIOR_RANKED_MIN 0.05
+
+/* How many candidates the next wave asks about: enough to find the rest rows still
+   needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
+   maxwave (a call's batch times the calls in flight). */
+static long long wave_size(long long rest, long long seen_pass, long long seen_dec,
+                           double prior, long long maxwave)
+{
+	if (rest < 0)
+		return WAVE_ALL > maxwave ? WAVE_ALL : maxwave;
+	double rate = ((double)seen_pass + WAVE_PRIOR_WEIGHT * prior) /
+	              ((double)seen_dec + WAVE_PRIOR_WEIGHT);
+	if (rate < WALK_EXPECT_RATE)
+		rate = WALK_EXPECT_RATE;
+	long long want = (long long)ceil((double)rest / rate);
+	if (want > maxwave)
+		want = maxwave;
+	return want < 1 ? 1 : want;
+}
+
+long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
+                          long long per_call)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	long long calls = 0, asked = 0, d = 0;
+	while (asked < n) {
+		/* the smallest next wave: a prior of 1, and whatever number of rows passed so
+		   far makes it smallest */
+		long long want = need < 0 ? wave_size(-1, 0, 0, 1.0, maxwave) : maxwave;
+		for (long long p = 0; need >= 0 && p < need && p <= d && p < 1000; p++) {
+			long long x = wave_size(need - p, p, d, 1.0, maxwave);
+			if (x < want)
+				want = x;
+		}
+		long long sz = want < n - asked ? want : n - asked;
+		calls += (sz + per_call - 1) / per_call;
+		asked += sz;
+		/* a wave asks each candidate one question; one with several questions may take
+		   as many waves to be decided */
+		d += sz / natoms > 0 ? sz / natoms : 1;
+	}
+	return calls;
+}
+
+long long exec_walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                            long long per_call, double rate)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	if (need < 0)
+		return exec_walk_worst_calls(n, need, natoms, maxwave, per_call);
+	long long calls = 0, asked = 0, have = 0;
+	while (asked < n && have < need) {
+		long long want = wave_size(need - have, (long long)(rate * (double)asked), asked, rate,
+		                           maxwave);
+		long long sz = want < n - asked ? want : n - asked;
+		calls += natoms * ((sz + per_call - 1) / per_call);
+		asked += sz;
+		have = (long long)(rate * (double)asked + 1e-9);
+	}
+	return calls;
+}
+
+static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	Unit *u = w->u;
+	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
+	int conc = llm_concurrency(ex->llm);
+	long long maxwave = (long long)batch * (conc > 0 ? conc : 1);
+	SuqlStatus st = SUQL_OK;
+	long long seen_dec = 0, seen_pass = 0;
+	char **wv = NULL;        /* values fetched in this wave */
+	long nwv = 0, capwv = 0;
+	for (;;) {
+		if (suql_interrupted)
+			return err_set(err, SUQL_INTERRUPT, "interrupted");
+		if (enough(w) || w->front >= w->n)
+			break;
+		long long want = wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass, seen_dec,
+		                           prior, maxwave);
+		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
+		int nreq = 0;
+		long long progress = 0;
+		for (long long p = w->front; p < w->n && nreq < want; p++) {
+			long long c = w->order[p];
+			if (w->state[c] != CAND_UNDECIDED || w->busy[c])
+				continue;
+			/* a row an earlier unit found passes here too */
+			if (w->b->identity && w->found->n &&
+			    rowset_has(w->found, row_hash(w->ids + c * w->nid, w->nid))) {
+				w->state[c] = CAND_PASSED;
+				w->ndecided++;
+				w->passes++;
+				progress++;
+				continue;
+			}
+			for (;;) {
+				int k;
+				Tri v = plan_unit_eval(u, w->sqlv + c * u->nsqlcols, w->atomv + c * u->natoms,
+				                       &k);
+				if (v != TRI_UNDECIDED) {
+					decide(w, c);
+					progress++;
+					break;
+				}
+				const Occ *o = &ex->occ[u->atoms[k]];
+				size_t len;
+				int failed;
+				char *val = exec_cand_value(w, c, w->atom_arg[k], &len, err, &failed);
+				if (failed) {
+					free(reqs);
+					for (long i = 0; i < nwv; i++)
+						free(wv[i]);
+					free(wv);
+					return SUQL_ERROR;
+				}
+				if (!val) {
+					w->atomv[c * u->natoms + k] = VERDICT_NULL;   /* NULL text: unknown */
+					continue;
+				}
+				MemoVal *mv = o->sig >= 0 ? memo_get(ex->memo, o->sig, val, len) : NULL;
+				if (mv) {
+					w->atomv[c * u->natoms + k] = (signed char)mv->verdict;
+					free(val);
+					continue;
+				}
+				if (nwv == capwv) {
+					capwv = capwv ? capwv * 2 : 64;
+					wv = xrealloc(wv, (size_t)capwv * sizeof *wv);
+				}
+				wv[nwv++] = val;
+				Req *r = &reqs[nreq++];
+				r->sig = o->sig;
+				r->v = val;
+				r->n = len;
+				r->tag = (int)c;
+				r->tag2 = k;
+				w->busy[c] = 1;
+				break;
+			}
+		}
+		long long dec0 = w->passes;
+		long long decided_before = w->ndecided;
+		if (nreq > 0) {
+			w->wave++;
+			st = exec_llm_run(ex, reqs, nreq, on_done, w, err);
+			for (int i = 0; i < nreq; i++)
+				if (reqs[i].state == REQ_CANCELLED)
+					w->busy[reqs[i].tag] = 0;   /* cancelled: still undecided */
+		}
+		seen_dec += w->ndecided - decided_before;
+		seen_pass += w->passes - dec0;
+		free(reqs);
+		for (long i = 0; i < nwv; i++)
+			free(wv[i]);
+		nwv = 0;
+		if (st != SUQL_OK)
+			break;
+		if (nreq == 0 && progress == 0)
+			break;
+	}
+	free(wv);
+	return st;
+}
+
+/* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
+
+SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
+{
+	const Occ *o = &ex->occ[occ];
+	if (o->sig < 0)
+		return SUQL_OK;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, o->arg, "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, NULL);
+	s->cores[0]->distinct = DISTINCT_DISTINCT;
+	char *sql = exec_print_select(ex, s);
+	sqlite3_stmt *st;
+	SuqlStatus r = exec_prepare(ex, sql, &st, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	return exec_llm_run_column(ex, o->sig, st, "reading the rows that pass WHERE", nvals, err);
+}
+
+/* ---- a block ---- */
+
+/* Where in the walk's order the result was complete: the position of the candidate that
+   brought the passes up to what the LIMIT needs (in an ordered walk, counted from the
+   front; otherwise any passes, distinct rows across units when rows have identity). It
+   depends on which candidates passed, not on the order their replies came in. */
+static void find_stop(Walk *w, long long found_before)
+{
+	if (w->b->ordered || w->need < 0)
+		return;   /* ordered: enough() set it from the front */
+	long long want = w->global ? w->need - found_before : w->need, got = 0;
+	for (long long p = 0; p < w->n && w->stop_pos < 0 && want > 0; p++) {
+		long long c = w->order[p];
+		got += w->global ? w->fresh[c] : w->state[c] == CAND_PASSED;
+		if (got >= want)
+			w->stop_pos = p;
+	}
+}
+
+static void speculation(Walk *w)
+{
+	if (w->stop_pos < 0 || w->nlog == 0)
+		return;
+	Exec *ex = w->ex;
+	for (long i = 0; i < w->nlog; i++) {
+		if (w->log_pos[i] <= w->stop_pos)
+			continue;
+		ex->cnt.spec_items++;
+		w->u->spec_items++;
+		/* a call whose every candidate came after the stop was not needed at all */
+		int all = w->log_sent[i], first = 1;
+		for (long j = 0; j < w->nlog && all; j++) {
+			if (w->log_call[j] != w->log_call[i])
+				continue;
+			if (j < i)
+				first = 0;
+			all &= w->log_pos[j] > w->stop_pos;
+		}
+		if (all && first)
+			ex->cnt.spec_calls++;
+	}
+}
+
+static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr *err)
+{
+	Walk w = {0};
+	w.found = found;
+	w.ex = ex;
+	w.b = b;
+	w.u = u;
+	w.stop_pos = -1;
+	w.need = b->limit;
+	w.global = !b->ordered && b->identity && w.need >= 0;
+	exec_cand_ids(&w);
+	w.atom_arg = xmalloc(((size_t)u->natoms + 1) * sizeof *w.atom_arg);
+	for (int k = 0; k < u->natoms; k++)
+		w.atom_arg[k] = exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
+	SuqlStatus st = SUQL_OK;
+	long long nvals = 0;
+	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
+		st = exec_walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+	ex->cnt.ahead_values += nvals;
+	if (st == SUQL_OK)
+		st = exec_cand_load(&w, err);
+	if (st != SUQL_OK) {
+		exec_walk_free(&w);
+		return st;
+	}
+	u->rows = w.n;
+	size_t n1 = (size_t)w.n + 1;
+	w.atomv = xmalloc(n1 * ((size_t)u->natoms + 1));
+	memset(w.atomv, VERDICT_UNASKED, n1 * ((size_t)u->natoms + 1));
+	w.state = xmalloc(n1);
+	memset(w.state, CAND_UNDECIDED, n1);
+	w.fresh = xcalloc(n1, 1);
+	long long found_before = (long long)found->n;
+	w.busy = xcalloc(n1, 1);
+	w.order = xmalloc(n1 * sizeof *w.order);
+	w.pos = xmalloc(n1 * sizeof *w.pos);
+	for (long long i = 0; i < w.n; i++)
+		w.order[i] = i;
+	double prior = WAVE_PRIOR;
+	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
+		st = exec_rank_candidates(&w, &prior, err);
+		if (prior <= 0)
+			prior = WAVE_PRIOR_RANKED_MIN;
+	}
+	for (long long i = 0; i < w.n; i++)
+		w.pos[w.order[i]] = i;
+	if (st == SUQL_OK) {
+		ex->walking = &w;
+		st = run_waves(&w, prior, err);
+		ex->walking = NULL;
+	}
+	find_stop(&w, found_before);
+	speculation(&w);
+	for (long long c = 0; c < w.n; c++) {
+		int any = w.state[c] != CAND_UNDECIDED;
+		for (int k = 0; k < u->natoms && !any; k++)
+			any = w.atomv[c * u->natoms + k] != VERDICT_UNASKED;
+		u->examined += any;
+		u->accepted += w.state[c] == CAND_PASSED;
+		u->rejected += w.state[c] == CAND_FAILED;
+		u->unknown += w.state[c] == CAND_NULL;
+	}
+	exec_walk_free(&w);
+	return st;
+}
+
+SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
+{
+	RowSet found = {0};
+	SuqlStatus st = SUQL_OK;
+	long long best = 0;
+	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
+		Unit *u = &b->units[i];
+		/* unordered under LIMIT: any rows will do, and enough were found */
+		if (b->limit >= 0 && !b->ordered &&
+		    ((b->identity && (long long)found.n >= b->limit) || best >= b->limit)) {
+			u->skipped = 1;
+			continue;
+		}
+		st = walk_unit(ex, b, u, &found, err);
+		if (u->accepted > best)
+			best = u->accepted;
+	}
+	free(found.h);
+	b->executed = 1;
+	return st;
+}

@@ -1,0 +1,30 @@
+/*
+ * plan_int.h: the planner. plan.c decides per block and for the statement (which blocks
+ * are walked, laziness, the plans of occurrences outside WHERE, counts and the worst case);
+ * plan_unit.c makes the units of a WHERE (DNF conjuncts, or the tree past the cap) and
+ * judges a unit's tree for a candidate; plan_show.c writes the plan and the counters.
+ */
+#ifndef SUQL_PLAN_INT_H
+#define SUQL_PLAN_INT_H
+
+#include "engine/engine_int.h"
+
+/* plan.c */
+SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
+void plan_exec(Exec *ex);                            /* after classification: the walk's units */
+int *plan_order(Exec *ex);                           /* blocks, what each reads first */
+
+/* plan_unit.c: block b's units (budget: of its relaxed WHERE, for the counts) */
+void plan_unit_make(Exec *ex, Block *b, int budget);
+void plan_unit_free(Unit *u);
+/* The value of a unit's tree for one candidate, from its structured leaves (sqlv) and its
+   atoms' verdicts (atomv, Verdict): TRI_UNDECIDED while an atom that matters is not asked
+   yet, and then *next is that atom (index in u->atoms). */
+Tri plan_unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, int *next);
+
+/* plan_show.c */
+void plan_show(Exec *ex, SBuf *out);
+void plan_show_counters(Exec *ex, SBuf *out);
+char *plan_show_expr(Exec *ex, const Expr *e);     /* SUQL text of an expression */
+
+#endif

@@ -1,0 +1,617 @@
+/*
+ * import.c: one import from start to end (see import.h for what it promises).
+ *
+ *   1. the columns: the existing table's, the declared ones (--types), the CSV header's;
+ *   2. a first pass over the records when the table must be created, to learn the JSON
+ *      keys and infer the undeclared types (and to find syntax errors before writing);
+ *   3. CREATE TABLE and catalog_set for the SUQL types;
+ *   4. a second pass binding every value to one prepared INSERT;
+ *   5. optionally, the retrieval index of the FREE_TEXT columns.
+ * All of it inside SAVEPOINT suql_import, rolled back on any error. Files are mapped into
+ * memory rather than read, so a file of gigabytes costs no heap.
+ */
+#include "import/import_int.h"
+#include "retrieve/retrieve.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct Imp {
+	Store *st;           /* the database, through the storage seam */
+	sqlite3 *db;         /* its SQLite connection: the inserts are SQLite's for now */
+	const char *table;
+	const ImportOptions *opt;
+	ImpReader r;
+	ImpCol *cols;
+	int ncols, capcols;
+	int exists;
+	int *fmap;           /* CSV: column of each header field */
+	int nfmap;
+	int seen;            /* columns the file has named so far */
+	Progress *pg;
+} Imp;
+
+ImportFormat import_format_named(const char *s)
+{
+	if (!s)
+		return IMPORT_AUTO;
+	if (str_ieq(s, "csv") || str_ieq(s, "tsv"))
+		return IMPORT_CSV;
+	if (str_ieq(s, "json"))
+		return IMPORT_JSON;
+	if (str_ieq(s, "jsonl") || str_ieq(s, "ndjson"))
+		return IMPORT_JSONL;
+	return IMPORT_AUTO;
+}
+
+static const char *extension(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	const char *dot = strrchr(slash ? slash : name, '.');
+	return dot ? dot + 1 : "";
+}
+
+static int find_col(const Imp *im, const char *name)
+{
+	for (int i = 0; i < im->ncols; i++)
+		if (str_ieq(im->cols[i].name, name))
+			return i;
+	return -1;
+}
+
+static int add_col(Imp *im, const char *name)
+{
+	if (im->ncols == im->capcols) {
+		im->capcols = im->capcols ? im->capcols * 2 : 16;
+		im->cols = xrealloc(im->cols, (size_t)im->capcols * sizeof *im->cols);
+	}
+	ImpCol *c = &im->cols[im->ncols];
+	memset(c, 0, sizeof *c);
+	c->name = xstrdup(name);
+	return im->ncols++;
+}
+
+/* "reviews=FREE_TEXT[],price=ENUM('a','b')": split at commas outside () and quotes. */
+static SuqlStatus apply_types(Imp *im, SuqlErr *err)
+{
+	const char *p = im->opt->types;
+	while (p && *p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		SBuf name = SBUF_INIT;
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+				if (*p == '"')
+					p++;
+				sb_putc(&name, *p);
+			}
+			if (*p == '"')
+				p++;
+		} else {
+			while (*p && *p != '=' && *p != ',')
+				sb_putc(&name, *p++);
+			while (name.len && name.s[name.len - 1] == ' ')
+				sb_truncate(&name, name.len - 1);
+		}
+		while (*p == ' ')
+			p++;
+		if (*p != '=' || !name.len) {
+			sb_free(&name);
+			return err_set(err, SUQL_USAGE, "--types: expected NAME=TYPE in '%s'",
+			               im->opt->types);
+		}
+		const char *d = ++p;
+		int depth = 0;
+		char q = 0;
+		for (; *p; p++) {
+			if (q) {
+				if (*p == q)
+					q = 0;
+			} else if (*p == '\'' || *p == '"') {
+				q = *p;
+			} else if (*p == '(') {
+				depth++;
+			} else if (*p == ')') {
+				depth--;
+			} else if (*p == ',' && depth <= 0) {
+				break;
+			}
+		}
+		char *decl = xstrndup(d, (size_t)(p - d));
+		int k = find_col(im, sb_str(&name));
+		SuqlStatus s = SUQL_OK;
+		if (k < 0 && im->exists) {
+			s = err_set(err, SUQL_USAGE, "--types: table %s has no column %s", im->table, name.s);
+		} else {
+			if (k < 0)
+				k = add_col(im, sb_str(&name));
+			SuqlErr e2 = {0};
+			if (imp_col_set_type(&im->cols[k], decl, &e2) == SUQL_OK)
+				im->cols[k].declared = 1;
+			else
+				s = err_set(err, SUQL_USAGE, "--types: %s: %s", im->cols[k].name, e2.msg);
+			err_clear(&e2);
+		}
+		free(decl);
+		sb_free(&name);
+		if (s != SUQL_OK)
+			return s;
+	}
+	return SUQL_OK;
+}
+
+static SuqlStatus load_existing(Imp *im, SuqlErr *err)
+{
+	StoreTable *tabs;
+	int ntabs, found = 0, view = 0;
+	if (store_tables(im->st, &tabs, &ntabs, err) != SUQL_OK)
+		return SUQL_ERROR;
+	for (int i = 0; i < ntabs && !found; i++)
+		if (str_ieq(tabs[i].name, im->table))
+			found = 1, view = tabs[i].view;
+	store_tables_free(tabs, ntabs);
+	if (view)
+		return err_set(err, SUQL_ERROR, "%s is a view; import into a table", im->table);
+	if (!found)
+		return SUQL_OK;
+	im->exists = 1;
+	CatColumn *cc;
+	int n;
+	if (catalog_table(im->st, im->table, &cc, &n, err) != SUQL_OK)
+		return SUQL_ERROR;
+	for (int i = 0; i < n; i++) {
+		int k = add_col(im, cc[i].column);
+		im->cols[k].existing = 1;
+		imp_col_set_type(&im->cols[k], cc[i].type ? cc[i].type : "", NULL);
+	}
+	catalog_columns_free(cc, n);
+	return SUQL_OK;
+}
+
+/* CSV: the header row, or the names of --columns. */
+static SuqlStatus read_header(Imp *im, SuqlErr *err)
+{
+	ImpReader *r = &im->r;
+	int k = imp_csv_next(r, err);
+	if (k < 0)
+		return SUQL_ERROR;
+	if (k == 0)
+		return err_set(err, SUQL_ERROR, "%s:1: empty file (a CSV file starts with a header row)",
+		               r->name);
+	char **names = xcalloc((size_t)r->nfield, sizeof *names);
+	int nnames = r->nfield;
+	SuqlStatus s = SUQL_OK;
+	if (im->opt->columns) {
+		int i = 0;
+		const char *p = im->opt->columns;
+		while (*p && i <= nnames) {
+			const char *e = strchr(p, ',');
+			const char *name = p;
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			str_trim(&name, &len);
+			if (i < nnames)
+				names[i] = xstrndup(name, len);
+			i++;
+			p = e ? e + 1 : p + strlen(p);
+		}
+		if (i != nnames)
+			s = err_set(err, SUQL_USAGE, "--columns gives %d names, but the header of %s has %d",
+			            i, r->name, nnames);
+	} else {
+		for (int i = 0; i < nnames; i++)
+			names[i] = r->field[i].len ? xstrdup(r->field[i].s) : xprintf("column%d", i + 1);
+	}
+	im->fmap = xcalloc((size_t)nnames, sizeof *im->fmap);
+	im->nfmap = nnames;
+	for (int i = 0; i < nnames && s == SUQL_OK; i++) {
+		for (int j = 0; j < i; j++)
+			if (str_ieq(names[i], names[j]))
+				s = imp_error(err, r, r->fpos[i], 1, "duplicate column name '%s'", names[i]);
+		if (s != SUQL_OK)
+			break;
+		int c = find_col(im, names[i]);
+		if (c < 0 && im->exists) {
+			s = imp_error(err, r, r->fpos[i], 1, "table %s has no column '%s'", im->table,
+			              names[i]);
+			break;
+		}
+		if (c < 0)
+			c = add_col(im, names[i]);
+		im->cols[c].in_file = ++im->seen;
+		im->fmap[i] = c;
+	}
+	for (int i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	return s;
+}
+
+static SuqlStatus check_width(Imp *im, SuqlErr *err)
+{
+	ImpReader *r = &im->r;
+	if (r->nfield == im->nfmap)
+		return SUQL_OK;
+	return imp_error(err, r, r->fpos[0], 0, "%d field%s, but the header has %d", r->nfield,
+	                 r->nfield == 1 ? "" : "s", im->nfmap);
+}
+
+/* Pass 1: learn the JSON keys and infer the undeclared types. */
+static SuqlStatus scan(Imp *im, SuqlErr *err)
+{
+	ImpReader *r = &im->r;
+	int k;
+	progress_phase(im->pg, "reading", (double)r->len);
+	if (r->fmt == IMPORT_CSV) {
+		while ((k = imp_csv_next(r, err)) > 0) {
+			if (check_width(im, err) != SUQL_OK)
+				return SUQL_ERROR;
+			for (int i = 0; i < r->nfield; i++) {
+				ImpCol *c = &im->cols[im->fmap[i]];
+				if (!c->declared && !c->existing)
+					imp_infer_text(c, r->field[i].s, r->field[i].len, r->fquoted[i]);
+			}
+			progress_set(im->pg, (double)r->pos);
+		}
+	} else {
+		while ((k = imp_json_next(r, err)) > 0) {
+			const char *key;
+			json_t *v;
+			json_object_foreach(r->obj, key, v) {
+				int c = find_col(im, key);
+				if (c < 0)
+					c = add_col(im, key);
+				if (!im->cols[c].in_file)
+					im->cols[c].in_file = ++im->seen;
+				if (!im->cols[c].declared)
+					imp_infer_json(&im->cols[c], v);
+			}
+			progress_set(im->pg, (double)r->pos);
+		}
+	}
+	return k < 0 ? SUQL_ERROR : SUQL_OK;
+}
+
+/* A new table's columns come in the order the file names them (declared ones included). */
+static void order_by_file(Imp *im)
+{
+	int *newpos = xmalloc((size_t)im->ncols * sizeof *newpos);
+	ImpCol *sorted = xmalloc((size_t)(im->ncols ? im->ncols : 1) * sizeof *sorted);
+	for (int i = 0; i < im->ncols; i++) {
+		int pos = 0;
+		for (int j = 0; j < im->ncols; j++)
+			pos += im->cols[j].in_file < im->cols[i].in_file ||
+			       (im->cols[j].in_file == im->cols[i].in_file && j < i);
+		newpos[i] = pos;
+		sorted[pos] = im->cols[i];
+	}
+	if (im->ncols)
+		memcpy(im->cols, sorted, (size_t)im->ncols * sizeof *sorted);
+	for (int i = 0; i < im->nfmap; i++)
+		im->fmap[i] = newpos[im->fmap[i]];
+	free(sorted);
+	free(newpos);
+}
+
+static SuqlStatus create_table(Imp *im, SuqlErr *err)
+{
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "CREATE TABLE ");
+	sb_put_ident(&b, im->table, strlen(im->table));
+	sb_puts(&b, " (");
+	for (int i = 0; i < im->ncols; i++) {
+		ImpCol *c = &im->cols[i];
+		CatColumn tmp = {0};
+		int suql = catalog_parse_type(c->cat.type, &tmp, NULL);
+		catalog_column_free(&tmp);
+		if (i)
+			sb_puts(&b, ", ");
+		sb_put_ident(&b, c->name, strlen(c->name));
+		sb_printf(&b, " %s", suql ? catalog_storage_type(&c->cat) : c->cat.type);
+	}
+	sb_puts(&b, ")");
+	SuqlStatus s = store_exec(im->st, b.s, err);
+	sb_free(&b);
+	if (s != SUQL_OK) {   /* e.g. more columns than SQLite allows */
+		char *m = err->msg;
+		err->msg = NULL;
+		err_set(err, s, "%s: cannot create table %s: %s", im->r.name, im->table, m);
+		free(m);
+	}
+	return s;
+}
+
+static SuqlStatus record_types(Imp *im, SuqlErr *err)
+{
+	for (int i = 0; i < im->ncols; i++) {
+		ImpCol *c = &im->cols[i];
+		if (im->exists && !c->declared)
+			continue;
+		if ((c->cat.free_text || c->cat.is_enum || c->cat.is_array) &&
+		    catalog_set(im->st, im->table, c->name, c->cat.type, err) != SUQL_OK)
+			return SUQL_ERROR;
+	}
+	return SUQL_OK;
+}
+
+static sqlite3_stmt *prepare_insert(Imp *im, SuqlErr *err)
+{
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "INSERT INTO ");
+	sb_put_ident(&b, im->table, strlen(im->table));
+	sb_puts(&b, " (");
+	int n = im->r.fmt == IMPORT_CSV ? im->nfmap : im->ncols;
+	for (int i = 0; i < n; i++) {
+		const char *name = im->cols[im->r.fmt == IMPORT_CSV ? im->fmap[i] : i].name;
+		if (i)
+			sb_puts(&b, ", ");
+		sb_put_ident(&b, name, strlen(name));
+	}
+	sb_puts(&b, ") VALUES (");
+	for (int i = 0; i < n; i++)
+		sb_puts(&b, i ? ", ?" : "?");
+	sb_puts(&b, ")");
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(im->db, b.s, -1, &st, NULL) != SQLITE_OK)
+		err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(im->db));
+	sb_free(&b);
+	return st;
+}
+
+static SuqlStatus step_row(Imp *im, sqlite3_stmt *st, ImpPos at, SuqlErr *err)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return SUQL_OK;
+	return imp_error(err, &im->r, at, 0, "%s", sqlite3_errmsg(im->db));
+}
+
+/* Pass 2: insert every record. */
+static SuqlStatus load(Imp *im, sqlite3_stmt *st, long long *rows, SuqlErr *err)
+{
+	ImpReader *r = &im->r;
+	const char *sep = im->opt->array_sep;
+	int k;
+	char *why = NULL;
+	progress_phase(im->pg, "importing", (double)r->len);
+	while ((k = r->fmt == IMPORT_CSV ? imp_csv_next(r, err) : imp_json_next(r, err)) > 0) {
+		if (suql_interrupted)
+			return err_set(err, SUQL_INTERRUPT, "interrupted");
+		ImpPos at;
+		if (r->fmt == IMPORT_CSV) {
+			if (check_width(im, err) != SUQL_OK)
+				return SUQL_ERROR;
+			for (int i = 0; i < r->nfield; i++) {
+				if (imp_bind_text(st, i + 1, &im->cols[im->fmap[i]], r->field[i].s,
+				                  r->field[i].len, r->fquoted[i], sep, &why) < 0) {
+					imp_error(err, r, r->fpos[i], 1, "%s", why);
+					free(why);
+					return SUQL_ERROR;
+				}
+			}
+			at = r->fpos[0];
+		} else {
+			sqlite3_clear_bindings(st);
+			const char *key;
+			json_t *v;
+			int j = 0;
+			json_object_foreach(r->obj, key, v) {
+				int c = j < im->ncols && str_ieq(im->cols[j].name, key) ? j : find_col(im, key);
+				j++;
+				if (c < 0) {
+					ImpPos p = imp_json_key_pos(r, key, 1);
+					return imp_error(err, r, p, 1, "table %s has no column '%s'", im->table, key);
+				}
+				if (imp_bind_json(st, c + 1, &im->cols[c], v, &why) < 0) {
+					ImpPos p = imp_json_key_pos(r, key, 0);
+					imp_error(err, r, p, 1, "%s", why);
+					free(why);
+					return SUQL_ERROR;
+				}
+			}
+			at = r->rec;
+		}
+		if (step_row(im, st, at, err) != SUQL_OK)
+			return SUQL_ERROR;
+		(*rows)++;
+		progress_set(im->pg, (double)r->pos);
+	}
+	return k < 0 ? SUQL_ERROR : SUQL_OK;
+}
+
+static SuqlStatus run(Imp *im, SuqlErr *err)
+{
+	const ImportOptions *opt = im->opt;
+	ImpReader *r = &im->r;
+	if (load_existing(im, err) != SUQL_OK || apply_types(im, err) != SUQL_OK)
+		return SUQL_ERROR;
+	if (r->fmt == IMPORT_CSV) {
+		if (read_header(im, err) != SUQL_OK)
+			return SUQL_ERROR;
+	} else if (opt->columns) {
+		return err_set(err, SUQL_USAGE, "--columns applies to CSV files only");
+	}
+	if (opt->array_sep && r->fmt != IMPORT_CSV)
+		return err_set(err, SUQL_USAGE, "--array-sep applies to CSV files only");
+
+	if (!im->exists) {
+		if (scan(im, err) != SUQL_OK)
+			return SUQL_ERROR;
+		if (r->fmt != IMPORT_CSV && r->recno == 0)
+			return err_set(err, SUQL_ERROR, "%s:1: no rows (an empty JSON array)", r->name);
+		if (im->ncols == 0)
+			return err_set(err, SUQL_ERROR, "%s:1: no columns: every record is an empty "
+			               "object", r->name);
+		for (int i = 0; i < im->ncols; i++) {
+			ImpCol *c = &im->cols[i];
+			if (c->declared && !c->in_file)
+				return err_set(err, SUQL_USAGE, "--types names column %s, which is not in %s",
+				               c->name, r->name);
+			if (!c->declared && imp_col_set_type(c, imp_infer_decide(c), err) != SUQL_OK)
+				return SUQL_ERROR;
+		}
+		order_by_file(im);
+		if (create_table(im, err) != SUQL_OK)
+			return SUQL_ERROR;
+		imp_reader_rewind(r);
+		if (r->fmt == IMPORT_CSV && imp_csv_next(r, err) < 0)
+			return SUQL_ERROR;
+	}
+	if (record_types(im, err) != SUQL_OK)
+		return SUQL_ERROR;
+	if (opt->array_sep) {
+		int lists = 0;
+		for (int i = 0; i < im->ncols; i++)
+			lists += im->cols[i].cat.is_array;
+		if (!lists)
+			return err_set(err, SUQL_USAGE, "--array-sep is given, but no column is a list; "
+			               "declare one with --types, e.g. --types 'tags=TEXT[]'");
+	}
+	sqlite3_stmt *st = prepare_insert(im, err);
+	if (!st)
+		return SUQL_ERROR;
+	long long rows = 0;
+	SuqlStatus s = load(im, st, &rows, err);
+	sqlite3_finalize(st);
+	if (s != SUQL_OK)
+		return s;
+	if (r->fmt == IMPORT_JSON && rows == 0 && !im->exists)
+		return err_set(err, SUQL_ERROR, "%s:1: no rows", r->name);
+	int indexed = 0;
+	if (opt->index) {
+		progress_close(im->pg);
+		im->pg = NULL;
+		for (int i = 0; i < im->ncols; i++) {
+			if (!im->cols[i].cat.free_text)
+				continue;
+			if (ret_ensure(im->db, im->table, im->cols[i].name, NULL, err) != SUQL_OK)
+				return SUQL_ERROR;
+			indexed++;
+		}
+	}
+	if (opt->stats) {
+		opt->stats->rows = rows;
+		opt->stats->columns = r->fmt == IMPORT_CSV ? im->nfmap : im->ncols;
+		opt->stats->created = !im->exists;
+		opt->stats->indexed = indexed;
+	}
+	return SUQL_OK;
+}
+
+SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t len,
+                         const char *table, const ImportOptions *opt, SuqlErr *err)
+{
+	ImportOptions dflt = IMPORT_OPTIONS_INIT;
+	if (!opt)
+		opt = &dflt;
+	ImportFormat fmt = opt->format ? opt->format : import_format_named(extension(name));
+	if (fmt == IMPORT_AUTO)
+		return err_set(err, SUQL_USAGE, "cannot tell the format of %s from its name; "
+		               "give --format csv, json or jsonl", name);
+	if (!table || !*table)
+		return err_set(err, SUQL_USAGE, "no table name given");
+	if (str_nieq(table, 5, "suql_"))
+		return err_set(err, SUQL_USAGE, "table names starting with suql_ are reserved for suql");
+	size_t i = 0;
+	while (i < len && strchr(" \t\r\n", data[i]))
+		i++;
+	if (i == len || (len == 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0))
+		return err_set(err, SUQL_ERROR, "%s:1: empty file", name);
+	char delim = opt->delim ? opt->delim : str_ieq(extension(name), "tsv") ? '\t' : ',';
+	const char *nul = memchr(data, 0, len);
+	if (nul) {
+		/* SQLite would keep the bytes, but every function and display stops at a NUL:
+		   the value would read as cut short, so the file is refused where it holds one */
+		ImpReader r;
+		imp_reader_init(&r, name, data, len, fmt, delim);
+		ImpPos start = {0, 1, 0};
+		SuqlStatus s = imp_error(err, &r, imp_pos_advance(&r, start, (size_t)(nul - data)), 1,
+		                         "a NUL byte: suql imports text, and SQLite would cut the "
+		                         "value short here (a UTF-16 file must be converted to UTF-8)");
+		imp_reader_free(&r);
+		return s;
+	}
+
+	Imp im = {0};
+	im.st = st;
+	im.db = store_sqlite(st);
+	im.table = table;
+	im.opt = opt;
+	imp_reader_init(&im.r, name, data, len, fmt, delim);
+	char *label = xprintf("importing %s", name);
+	im.pg = progress_open(stderr, opt->progress, label, (double)len);
+	free(label);
+
+	SuqlStatus s = store_savepoint(st, "suql_import", err);
+	if (s == SUQL_OK) {
+		s = run(&im, err);
+		if (s != SUQL_OK)
+			store_rollback_to(st, "suql_import");
+		else
+			s = store_release(st, "suql_import", err);
+	}
+	progress_close(im.pg);
+	for (int k = 0; k < im.ncols; k++) {
+		free(im.cols[k].name);
+		catalog_column_free(&im.cols[k].cat);
+	}
+	free(im.cols);
+	free(im.fmap);
+	imp_reader_free(&im.r);
+	return s;
+}
+
+SuqlStatus import_file(Store *st, const char *path, const char *table,
+                       const ImportOptions *opt, SuqlErr *err)
+{
+	if (strcmp(path, "-") == 0) {
+		SBuf in = SBUF_INIT;
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+			sb_putn(&in, buf, n);
+		SuqlStatus s = import_buffer(st, "<stdin>", sb_str(&in), in.len, table, opt, err);
+		sb_free(&in);
+		return s;
+	}
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return errno == ENOENT ? err_set(err, SUQL_IO, "no such file: %s", path)
+		                       : err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(fd, &sb) < 0) {
+		SuqlStatus s = err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
+		close(fd);
+		return s;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return err_set(err, SUQL_IO, "cannot read %s: it is a directory", path);
+	}
+	SuqlStatus s;
+	if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED)
+			return err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
+		madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
+		s = import_buffer(st, path, m, (size_t)sb.st_size, table, opt, err);
+		munmap(m, (size_t)sb.st_size);
+	} else {
+		close(fd);
+		size_t len = 0;
+		char *data = util_read_file(path, &len);
+		if (!data)
+			return err_set(err, SUQL_IO, "cannot read %s: %s", path, strerror(errno));
+		s = import_buffer(st, path, data, len, table, opt, err);
+		free(data);
+	}
+	return s;
+}

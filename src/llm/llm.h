@@ -1,0 +1,250 @@
+/*
+ * llm.h: the one interface through which the engine and the chat agent reach a language
+ * model, whichever backend serves it: an OpenAI-compatible HTTP endpoint, or the offline
+ * lexical backend when none is configured.
+ *
+ * A caller fills LlmCall records with *what* it wants (a task: verify these candidates
+ * against this question, answer, summarize, classify a literal into permitted values, or a
+ * chat step with verbatim messages) and hands a batch of them to llm_run, which serves them
+ * from the cache or the backend, several in flight at once, and fills in the results. The
+ * wording of prompts belongs to this layer (the files in prompts/), not to callers; the offline
+ * backend works from the structured fields directly and never reads a prompt.
+ *
+ * Ownership: the inputs of an LlmCall (strings, passages, options, messages) are borrowed
+ * from the caller and must stay valid until llm_run returns. Everything llm_run writes into
+ * a call or its items (text, value, warning, labels, vec, error) is heap memory owned by
+ * the call; llm_call_clear frees it. An Llm is created by llm_open and freed by llm_close.
+ */
+#ifndef SUQL_LLM_H
+#define SUQL_LLM_H
+
+#include "base/setting.h"
+#include "base/suql.h"
+#include "base/util.h"
+
+typedef enum LlmKind {
+	LLM_VERIFY,    /* does each candidate's text satisfy "answer(question) <op> expected"? */
+	LLM_ANSWER,    /* answer the question from each candidate's text */
+	LLM_SUMMARY,   /* summarize each candidate's text */
+	LLM_CLASSIFY,  /* which permitted values does a literal mean? (ENUM '=') */
+	LLM_PARSE,     /* chat: route a turn, write SUQL (messages given verbatim) */
+	LLM_RESPOND,   /* chat: answer the user from rows (messages given verbatim) */
+	LLM_EMBED,     /* embedding vector of a text */
+	LLM_NKINDS
+} LlmKind;
+
+/* The shape of the value the caller expects; the reply is parsed into it. */
+typedef enum LlmShape {
+	LLM_SHAPE_TEXT,   /* free text */
+	LLM_SHAPE_YESNO,  /* VERIFY: yes or no */
+	LLM_SHAPE_LIST,   /* CLASSIFY: a JSON list of strings */
+	LLM_SHAPE_DATE,   /* an ISO date, YYYY-MM-DD */
+	LLM_SHAPE_INT,    /* an integer */
+	LLM_SHAPE_REAL,   /* a number */
+	LLM_SHAPE_BOOL,   /* true or false, written "1" or "0" */
+	LLM_SHAPE_JSON    /* any JSON value, returned as its text */
+} LlmShape;
+
+typedef enum LlmCallStatus {
+	LLM_PENDING = 0,
+	LLM_DONE,        /* results are filled in */
+	LLM_FAILED,      /* error says why */
+	LLM_CANCELLED    /* not needed any more (the caller's done callback said stop) */
+} LlmCallStatus;
+
+typedef struct LlmMessage {
+	const char *role;      /* "system", "user" or "assistant" */
+	const char *content;
+} LlmMessage;
+
+/* One candidate of a VERIFY, ANSWER or SUMMARY call. A call may carry several (a batch). */
+typedef struct LlmItem {
+	const char *const *passages;   /* the candidate's text, most relevant passage first */
+	int npassages;
+	/* results */
+	char *text;      /* the answer as the model wrote it (ANSWER, SUMMARY; VERIFY: "yes"/"no") */
+	char *value;     /* the answer converted to the call's shape, NULL when it could not be */
+	char *warning;   /* why value is NULL ("'sometime in spring' is not a date") */
+	int verdict;     /* VERIFY: 1 passes, 0 fails */
+	int unreadable;  /* the model's reply could not be read, asked again and alone: the answer
+	                    is unknown (value NULL, verdict 0, text the last reply); never cached */
+} LlmItem;
+
+typedef struct LlmCall {
+	/* the task */
+	LlmKind kind;
+	LlmShape shape;
+	const char *question;          /* VERIFY, ANSWER: the question (SUMMARY: NULL) */
+	const char *op;                /* VERIFY: "=", "<>", "IN", "NOT IN" */
+	const char *const *expected;   /* VERIFY: the value(s) compared with ("Yes"; "Rio") */
+	int nexpected;
+	const char *subject;           /* CLASSIFY: the literal; EMBED: the text */
+	const char *const *options;    /* CLASSIFY: the permitted values */
+	int noptions;
+	LlmItem *items;                /* VERIFY, ANSWER, SUMMARY: the candidates */
+	int nitems;
+	const LlmMessage *msgs;        /* PARSE, RESPOND: the conversation, verbatim */
+	int nmsgs;
+	int max_tokens;                /* 0: a default for the kind */
+	/* PARSE, RESPOND: when set, the HTTP backend asks for the reply as a stream (stream:
+	   true) and hands each piece to on_text as it arrives (a reply from the cache or the
+	   offline backend comes whole, with no call); text still gets the whole reply. A
+	   stream that breaks off after pieces were handed over is not asked again. */
+	void (*on_text)(void *ctx, const char *piece, size_t n);
+	void *text_ctx;
+
+	/* results */
+	LlmCallStatus status;
+	char *text;           /* PARSE, RESPOND: the reply; CLASSIFY: the raw reply */
+	char **labels;        /* CLASSIFY: the chosen values, each one of options */
+	int nlabels;
+	float *vec;           /* EMBED */
+	int dim;
+	int tokens_in, tokens_out;
+	double ms;            /* wall time of the request (0 for a cache hit) */
+	int cached;           /* served from the cache, or from an identical call in the batch */
+	int attempts;         /* HTTP attempts made (retries + 1) */
+	int unreadable;       /* CLASSIFY: the reply could not be read even when asked again: no
+	                         labels, text the last reply; never cached */
+	char *error;          /* LLM_FAILED: what went wrong and what to fix */
+} LlmCall;
+
+/* Called as each call finishes (in completion order; calls answered by the cache first).
+   Return nonzero to stop: calls none of whose requests has been sent yet end as
+   LLM_CANCELLED (done is not called for them, and they cost nothing); a call already sent
+   is seen through (its retries, re-asks and splits included), so that what a statement
+   costs does not depend on the order replies arrive in. */
+typedef int (*LlmDoneFn)(void *ctx, LlmCall *call);
+
+/* The client's defaults, where LlmConfig leaves a value 0. */
+#define LLM_CONCURRENCY 8          /* requests in flight */
+#define LLM_TIMEOUT_S 60           /* seconds a request may take */
+#define LLM_CONNECT_TIMEOUT_S 10   /* seconds to connect */
+#define LLM_RETRIES 4
+#define LLM_BACKOFF_MS 500         /* the first retry delay */
+
+typedef struct LlmConfig {
+	const char *url;           /* base URL, e.g. https://api.openai.com/v1; NULL: offline */
+	const char *key;           /* API key, may be NULL */
+	const char *model;         /* chat model */
+	const char *embed_model;   /* embedding model; NULL: no embeddings */
+	const char *cache_path;    /* NULL: $XDG_CACHE_HOME/suql/cache.db (or ~/.cache/...) */
+	const char *prompts_dir;   /* NULL: the prompts built into the binary */
+	int offline;               /* force the offline backend even when a URL is set */
+	int no_cache;
+	int concurrency;           /* requests in flight; 0: LLM_CONCURRENCY */
+	int timeout_ms;            /* per request, total; 0: LLM_TIMEOUT_S */
+	int connect_timeout_ms;    /* 0: LLM_CONNECT_TIMEOUT_S */
+	int retries;               /* 0: LLM_RETRIES */
+} LlmConfig;
+
+/* Why an HTTP request was sent. */
+typedef enum LlmReason {
+	LLM_REQ_FIRST,    /* the first request of a call */
+	LLM_REQ_RETRY,    /* the same again after HTTP 429, 5xx or 408, a timeout, a broken
+	                     connection or a body that is not JSON */
+	LLM_REQ_REASK,    /* asked again because the reply could not be read */
+	LLM_REQ_SPLIT,    /* a candidate of a batch asked alone (its batch reply was unreadable
+	                     twice) */
+	LLM_NREASONS
+} LlmReason;
+
+typedef struct LlmCounts {
+	long calls;        /* calls answered by the backend */
+	long cache_hits;   /* calls answered by the cache (or an identical call) */
+	long cancelled;    /* calls stopped before they were answered */
+	long failed;
+	long items;        /* candidates carried by the calls */
+	long requests;     /* HTTP requests that left suql, whatever their reason (the offline
+	                      backend counts one per call it answers); a request stopped before
+	                      any byte of it was sent is not counted */
+	long by_reason[LLM_NREASONS];
+	long in_flight_cancelled;   /* requests sent whose replies were not waited for (Ctrl-C,
+	                               an error that concerns every call) */
+	long unreadable;   /* candidates, and classifications, whose replies could not be read */
+	long tokens_in, tokens_out;   /* from the endpoint's usage, else estimated */
+	long est_in, est_out;         /* the part of tokens_in and tokens_out that was estimated
+	                                 (replies without usage: TEXT_BYTES_PER_TOKEN bytes a
+	                                 token, base/text.h) */
+	double ms;         /* summed request time */
+} LlmCounts;
+
+typedef struct LlmStats {
+	LlmCounts kind[LLM_NKINDS];
+	LlmCounts total;
+	double wall_ms;    /* wall time spent inside llm_run */
+} LlmStats;
+
+typedef struct Llm Llm;
+
+/* Resolve the configuration (cfg, then the environment, then the config file) and open the
+   backend and the cache. Fails only on an unusable configuration or cache file. */
+Llm *llm_open(const LlmConfig *cfg, SuqlErr *err);
+void llm_close(Llm *llm);
+
+/* Serve n calls: cache first, then the backend with up to `concurrency` in flight. Identical
+   calls in the batch are sent once. Only calls in LLM_PENDING are served (llm_call_clear
+   makes a call pending again); others are left as they are. Returns SUQL_OK when every
+   call ended DONE or CANCELLED;
+   SUQL_LLM with err set (naming the cause and the fix) when a call failed for good;
+   SUQL_INTERRUPT on Ctrl-C. done may be NULL. */
+SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void *ctx,
+                   SuqlErr *err);
+
+/* Free a call's results and set it back to LLM_PENDING (inputs are untouched). */
+void llm_call_clear(LlmCall *call);
+
+/* The client's settings (llm.url, llm.key, llm.model, llm.embed_model, llm.timeout, ...,
+   concurrency, cache): rows over an Llm (base/setting.h), whose file keys are also those of
+   the config file. llm_set sets one while running (:set). */
+extern const SetTable llm_settings_table;
+SuqlStatus llm_set(Llm *llm, const char *key, const char *value, SuqlErr *err);
+
+int llm_is_offline(const Llm *llm);
+int llm_has_embeddings(const Llm *llm);
+/* Requests kept in flight at once (the concurrency setting). */
+int llm_concurrency(const Llm *llm);
+/* The chat model's name, NULL when none is configured. */
+const char *llm_model(const Llm *llm);
+/* The embedding model's name ("" when none). */
+const char *llm_embed_model(const Llm *llm);
+/* One line for the banner and the counters: "offline (lexical, no language model)" or
+   "gpt-4o-mini at https://api.openai.com/v1". */
+const char *llm_label(const Llm *llm);
+/* The directory of --prompts (LlmConfig.prompts_dir), or NULL: where callers that write
+   their own messages (the chat agent) look for overriding prompt files. */
+const char *llm_prompts_dir(const Llm *llm);
+/* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
+void llm_describe(const Llm *llm, SBuf *out);
+/* The :cache report, and clearing it. */
+void llm_cache_describe(Llm *llm, SBuf *out);
+/* A cache that could not be used (at open, or a later read or write failed) leaves the
+   client running without it: this returns why, once, for the session to show as a warning
+   (NULL otherwise); :cache and :llm keep saying it. */
+const char *llm_cache_notice(Llm *llm);
+SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);
+
+/* A status line's view of the model's work (the REPL draws one at a terminal): while the
+   HTTP backend waits for replies it calls fn with the requests on the wire and those
+   waiting for a free slot or a retry, as they change and about every 50 ms. fn NULL: none.
+   Calls finished so far are in llm_stats_session. */
+typedef void (*LlmTickFn)(void *ctx, int inflight, int waiting);
+void llm_set_tick(Llm *llm, LlmTickFn fn, void *ctx);
+
+/* Counters since the last llm_stats_begin (the statement) and since llm_open (the session). */
+void llm_stats_begin(Llm *llm);
+/* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
+   request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
+void llm_set_cap(Llm *llm, long max_requests);
+/* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
+   read fails (exit status 3) after showing its rows; "warn" only warns. */
+int llm_unreadable_fails(const Llm *llm);
+/* The identity of the model that answers (the model name; for the offline backend, its
+   version LLM_OFFLINE_ID): what an ENUM mapping is recorded against. */
+#define LLM_OFFLINE_ID "offline-lexical-2"
+const char *llm_model_id(const Llm *llm);
+const LlmStats *llm_stats_statement(const Llm *llm);
+const LlmStats *llm_stats_session(const Llm *llm);
+const char *llm_kind_name(LlmKind k);
+
+#endif

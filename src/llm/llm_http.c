@@ -1,0 +1,743 @@
+/*
+ * llm_http.c: the OpenAI-compatible backend: POST {url}/chat/completions and
+ * {url}/embeddings through libcurl's multi interface, JSON through jansson.
+ *
+ * Each job starts as one request (a batch of candidates is one request). Up to
+ * `concurrency` requests are in flight at once; the rest wait their turn. A request that
+ * meets a refused connection, a timeout, a reset, a malformed body, HTTP 408, 429 or 5xx is
+ * retried after an exponential backoff with jitter (or after exactly what Retry-After says),
+ * up to `retries` times. 400, 401, 403 and 404 are not retried: 401, 403 and 404 (and an
+ * unusable URL) concern every call, so the remaining calls fail at once with the same
+ * message instead of repeating the request. A 400 to a request carrying response_format is
+ * retried once without it, and the endpoint is remembered as not supporting it.
+ *
+ * A reply that cannot be read (llm_reply.c says what can) is asked again once, for the
+ * candidates it left unread; what a batch leaves unread a second time is asked candidate by
+ * candidate; what is still unread then is unknown (llm_mark_unreadable). Every request is
+ * counted as it goes out, with its reason (first, retry, re-ask, split); one of which no
+ * byte was sent is taken back. Once a job has sent a request it is seen through even after
+ * the caller said stop: only jobs not yet started are dropped then, so what a statement
+ * costs does not depend on the order in which replies arrive. Ctrl-C and errors that concern
+ * every call drop requests in flight; those already sent are counted as cancelled in flight.
+ *
+ * A call with on_text (the chat agent's reply) is asked for a stream (stream: true): a
+ * reply that comes as server-sent events is read by llm_stream.c as it arrives, each piece
+ * handed over at once; one that comes whole is read as usual. A 400 to a streamed request
+ * is asked again without streaming, and the endpoint remembered. Once pieces were handed
+ * over, a stream that breaks off is an error, never asked again (the reader saw them).
+ *
+ * Every error names the cause and the fix; none contains the API key (llm_scrub).
+ */
+#include "base/util.h"
+#include "llm/llm_int.h"
+
+#include <curl/curl.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { R_QUEUED, R_FLIGHT, R_DONE };
+
+typedef struct HttpReq {
+	LlmJob *job;
+	int *items;         /* the candidates asked about: indices into the call's items (owned);
+	                       NULL for kinds without candidates */
+	int nitems;
+	LlmReason why;      /* why the next attempt is sent */
+	LlmReason counted;  /* the reason the attempt in flight was counted under */
+	int state;
+	int attempt;        /* attempts made */
+	int reasked;        /* these candidates were asked again once already */
+	int json_mode;
+	double not_before;  /* backoff: do not start before this time */
+	char *body;
+	CURL *easy;
+	struct curl_slist *hdrs;
+	SBuf resp;
+	int oversize;
+	int stream;         /* asked for a streamed reply */
+	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
+	size_t got;         /* bytes of the body so far */
+	LlmStream st;
+} HttpReq;
+
+typedef struct JobState {
+	int pending;        /* requests not finished */
+	int finished;
+	int started;        /* a request of it has been handed to the transport */
+	double t0;
+	char *error;
+	int fatal;
+	int capped;
+} JobState;
+
+typedef struct HttpRun {
+	Llm *llm;
+	CURLM *multi;
+	HttpReq **r;
+	int nr, capr;
+	int inflight;
+	LlmJobDoneFn done;
+	void *ctx;
+	int stop;
+	char *shown;        /* the base URL as it may be printed */
+} HttpRun;
+
+static char *msg(const HttpRun *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *msg(const HttpRun *run, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = xvprintf(fmt, ap);
+	va_end(ap);
+	char *s = llm_scrub(run->llm, m);
+	free(m);
+	return s;
+}
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+	HttpReq *r = ud;
+	size_t n = size * nmemb;
+	if (r->got + n > LLM_MAX_REPLY) {
+		r->oversize = 1;
+		return 0;   /* aborts the transfer with CURLE_WRITE_ERROR */
+	}
+	r->got += n;
+	if (r->stream && r->sse == 0) {
+		long code = 0;
+		char *ct = NULL;
+		curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+		curl_easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
+		r->sse = code >= 200 && code <= 299 && ct &&
+		         strncasecmp(ct, "text/event-stream", 17) == 0 ? 1 : -1;
+	}
+	if (r->sse == 1)
+		llm_stream_feed(&r->st, p, n);
+	else
+		sb_putn(&r->resp, p, n);
+	return n;
+}
+
+/* A request for n of the job's candidates (items: indices into the call's items; n = 0 for
+   a call without candidates). */
+static HttpReq *req_new(HttpRun *run, LlmJob *job, const int *items, int n, LlmReason why)
+{
+	HttpReq *r = xcalloc(1, sizeof *r);
+	r->job = job;
+	r->why = why;
+	if (n > 0) {
+		r->items = xmalloc((size_t)n * sizeof *r->items);
+		memcpy(r->items, items, (size_t)n * sizeof *r->items);
+		r->nitems = n;
+	}
+	if (run->nr == run->capr)
+		run->r = xrealloc(run->r, (size_t)(run->capr = run->capr * 2 + 16) * sizeof *run->r);
+	run->r[run->nr++] = r;
+	((JobState *)job->priv)->pending++;
+	return r;
+}
+
+static void req_body(HttpRun *run, HttpReq *r)
+{
+	LlmJob *j = r->job;
+	json_t *b;
+	free(r->body);
+	if (j->call->kind == LLM_EMBED) {
+		b = llmp_embed_body(run->llm, j->call);
+		r->json_mode = 0;
+	} else {
+		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, !run->llm->no_json_mode,
+		                   &r->json_mode);
+		r->stream = j->call->on_text && !run->llm->no_stream &&
+		            (j->call->kind == LLM_PARSE || j->call->kind == LLM_RESPOND);
+		if (r->stream) {
+			json_object_set_new(b, "stream", json_true());
+			json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
+		}
+	}
+	r->body = json_dumps(b, JSON_COMPACT);
+	json_decref(b);
+}
+
+/* Take the request off the transport. A request of which nothing was sent is taken back
+   from the counters; one sent and given up on (cancelled) is counted as such. */
+static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
+{
+	if (r->easy) {
+		long sent = 0;
+		curl_easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
+		LlmKind k = r->job->call->kind;
+		if (sent <= 0)
+			llm_count_unsent(run->llm, k, r->counted);
+		else if (cancelled)
+			llm_count_in_flight_cancelled(run->llm, k);
+		curl_multi_remove_handle(run->multi, r->easy);
+		curl_easy_cleanup(r->easy);
+		r->easy = NULL;
+		run->inflight--;
+	}
+	curl_slist_free_all(r->hdrs);
+	r->hdrs = NULL;
+}
+
+static void req_start(HttpRun *run, HttpReq *r)
+{
+	Llm *llm = run->llm;
+	CURL *e = curl_easy_init();
+	if (!e) {
+		fputs("suql: out of memory\n", stderr);
+		exit(SUQL_EXIT_USAGE);
+	}
+	int embed = r->job->call->kind == LLM_EMBED;
+	char *url = xprintf("%s/%s", llm->s.url, embed ? "embeddings" : "chat/completions");
+	r->hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+	r->hdrs = curl_slist_append(r->hdrs, "Accept: application/json");
+	r->hdrs = curl_slist_append(r->hdrs, "Expect:");
+	if (llm->s.key) {
+		char *auth = xprintf("Authorization: Bearer %s", llm->s.key);
+		r->hdrs = curl_slist_append(r->hdrs, auth);
+		memset(auth, 0, strlen(auth));
+		free(auth);
+	}
+	sb_truncate(&r->resp, 0);
+	r->oversize = 0;
+	r->got = 0;
+	r->sse = 0;
+	llm_stream_reset(&r->st);
+	r->st.on_text = r->job->call->on_text;
+	r->st.ctx = r->job->call->text_ctx;
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_POST, 1L);
+	curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+	curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, r);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_multi_add_handle(run->multi, e);
+	free(url);
+	r->easy = e;
+	r->state = R_FLIGHT;
+	r->attempt++;
+	r->counted = r->why;
+	llm_count_request(llm, r->job->call->kind, r->why);
+	r->job->call->attempts++;
+	run->inflight++;
+	JobState *js = r->job->priv;
+	js->started = 1;
+	if (js->t0 == 0)
+		js->t0 = util_now_ms();
+}
+
+/* The job is over (done, failed or cancelled): tell llm.c. */
+static void job_finish(HttpRun *run, LlmJob *job, LlmCallStatus st)
+{
+	JobState *js = job->priv;
+	if (js->finished)
+		return;
+	js->finished = 1;
+	for (int i = 0; i < run->nr; i++)
+		if (run->r[i]->job == job && run->r[i]->state != R_DONE) {
+			req_detach(run, run->r[i], 1);
+			run->r[i]->state = R_DONE;
+		}
+	job->status = st;
+	if (js->t0 > 0)
+		job->call->ms = util_now_ms() - js->t0;
+	if (st == LLM_FAILED) {
+		job->error = js->error ? xstrdup(js->error) : xstrdup("the request failed");
+		job->fatal = js->fatal;
+		job->capped = js->capped;
+	}
+	if (st != LLM_CANCELLED && run->done(run->ctx, job))
+		run->stop = 1;
+}
+
+static void job_fail(HttpRun *run, LlmJob *job, char *error, int fatal)
+{
+	JobState *js = job->priv;
+	if (!js->error)
+		js->error = error;
+	else
+		free(error);
+	js->fatal |= fatal;
+	job_finish(run, job, LLM_FAILED);
+}
+
+/* An error that concerns every call: fail them all with it, without asking again. */
+static void fail_all(HttpRun *run, LlmJob *first, char *error)
+{
+	char *copy = xstrdup(error);
+	job_fail(run, first, error, 1);
+	for (int i = 0; i < run->nr; i++) {
+		LlmJob *j = run->r[i]->job;
+		if (!((JobState *)j->priv)->finished)
+			job_fail(run, j, xstrdup(copy), 1);
+	}
+	free(copy);
+}
+
+/* One request finished with results written: the job ends when its last one does. */
+static void req_ok(HttpRun *run, HttpReq *r)
+{
+	r->state = R_DONE;
+	JobState *js = r->job->priv;
+	if (--js->pending == 0 && !js->finished)
+		job_finish(run, r->job, LLM_DONE);
+}
+
+static double backoff_ms(HttpRun *run, int attempt)
+{
+	double d = run->llm->s.backoff_ms;
+	for (int i = 1; i < attempt && d < 30000; i++)
+		d *= 2;
+	if (d > 30000)
+		d = 30000;
+	/* full jitter over the upper half: spreads retries of many requests apart */
+	run->llm->rng = run->llm->rng * 1103515245u + 12345u;
+	double u = ((run->llm->rng >> 8) & 0xffff) / 65536.0;
+	return d * (0.5 + 0.5 * u);
+}
+
+/* Retry r after a delay, or fail its job when it has used its retries. */
+static void retry(HttpRun *run, HttpReq *r, long retry_after_s, char *why_final)
+{
+	if (r->attempt > run->llm->s.retries) {
+		job_fail(run, r->job, why_final, 0);
+		return;
+	}
+	free(why_final);
+	double d = retry_after_s > 0
+	           ? (retry_after_s > 120 ? 120000.0 : (double)retry_after_s * 1000.0)
+	           : backoff_ms(run, r->attempt);
+	r->not_before = util_now_ms() + d;
+	r->state = R_QUEUED;
+	r->why = LLM_REQ_RETRY;
+}
+
+/* The server's own words about an error, shortened and printable. Heap string. */
+static char *server_says(const HttpReq *r)
+{
+	const char *body = sb_str(&r->resp);
+	json_t *j = json_loads(body, 0, NULL);
+	const char *m = NULL;
+	if (j) {
+		json_t *e = json_object_get(j, "error");
+		if (json_is_object(e))
+			m = json_string_value(json_object_get(e, "message"));
+		else if (json_is_string(e))
+			m = json_string_value(e);
+		if (!m)
+			m = json_string_value(json_object_get(j, "message"));
+		if (!m)
+			m = json_string_value(json_object_get(j, "detail"));
+	}
+	SBuf b = SBUF_INIT;
+	const char *src = m ? m : body;
+	for (size_t i = 0; src[i] && b.len < 200; i++)
+		sb_putc(&b, isprint((unsigned char)src[i]) ? src[i] : ' ');
+	if (src[0] && strlen(src) > 200)
+		sb_puts(&b, "...");
+	json_decref(j);
+	return b.len ? sb_steal(&b) : xstrdup("(no message)");
+}
+
+static int mentions_model(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (strncasecmp(p, "model", 5) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *endpoint(const HttpReq *r)
+{
+	return r->job->call->kind == LLM_EMBED ? "embeddings" : "chat/completions";
+}
+
+static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
+{
+	Llm *llm = run->llm;
+	char *says = server_says(r);
+	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model : llm->s.model;
+	if (code == 400 && r->json_mode) {
+		/* probably response_format: ask again without it, and remember */
+		llm->no_json_mode = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
+	} else if (code == 400 && r->stream) {
+		/* an endpoint that does not stream (or not with stream_options): ask whole */
+		llm->no_stream = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
+	} else if (code == 401) {
+		fail_all(run, r->job, llm->s.key ?
+		         msg(run, "the endpoint rejected the API key (HTTP 401 from %s): set "
+		             "SUQL_LLM_KEY or OPENAI_API_KEY, or :set llm.key", run->shown) :
+		         msg(run, "the endpoint wants an API key (HTTP 401 from %s): set SUQL_LLM_KEY "
+		             "or OPENAI_API_KEY, or :set llm.key", run->shown));
+	} else if (code == 403) {
+		fail_all(run, r->job, msg(run, "the endpoint refused access (HTTP 403 from %s: %s): "
+		         "check that the key in llm.key may use model '%s'", run->shown, says,
+		         model ? model : ""));
+	} else if (code == 404) {
+		if (mentions_model(says))
+			fail_all(run, r->job, msg(run, "model '%s' not found at %s (HTTP 404): check "
+			         "llm.model and the URL", model ? model : "", run->shown));
+		else
+			fail_all(run, r->job, msg(run, "no %s API at %s/%s (HTTP 404): check llm.url "
+			         "(most servers want it to end in /v1, e.g. http://localhost:11434/v1)",
+			         endpoint(r), run->shown, endpoint(r)));
+	} else if (code == 429) {
+		retry(run, r, retry_after, msg(run, "the endpoint is still limiting the request rate "
+		      "after %d attempts (HTTP 429 from %s: %s): lower concurrency (:set concurrency "
+		      "2) or try again later", r->attempt, run->shown, says));
+	} else if (code >= 500 || code == 408) {
+		retry(run, r, retry_after, msg(run, "the endpoint failed %d times (HTTP %ld from %s: "
+		      "%s): the server may be overloaded or down; try again later", r->attempt, code,
+		      run->shown, says));
+	} else if (code == 413) {
+		job_fail(run, r->job, msg(run, "the request was too large for the endpoint (HTTP 413 "
+		         "from %s): ask about fewer rows at a time (:set batch 1)", run->shown), 0);
+	} else {
+		job_fail(run, r->job, msg(run, "the endpoint rejected the request (HTTP %ld from %s: "
+		         "%s): check llm.model and llm.url", code, run->shown, says), 0);
+	}
+	free(says);
+}
+
+static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
+{
+	Llm *llm = run->llm;
+	switch (cc) {
+	case CURLE_COULDNT_CONNECT:
+		retry(run, r, 0, msg(run, "cannot connect to %s (connection refused, %d attempts): is "
+		      "the server running? check llm.url", run->shown, r->attempt));
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		retry(run, r, 0, msg(run, "no reply from %s within %g s (%d attempts): raise "
+		      "llm.timeout or check the server", run->shown, llm->s.timeout_ms / 1000.0,
+		      r->attempt));
+		break;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		retry(run, r, 0, msg(run, "the connection to %s broke off (%s; %d attempts): check the "
+		      "server", run->shown, curl_easy_strerror(cc), r->attempt));
+		break;
+	case CURLE_WRITE_ERROR:
+		if (r->oversize) {
+			job_fail(run, r->job, msg(run, "the reply from %s is larger than %u MiB: check that "
+			         "llm.url points to an OpenAI-compatible API", run->shown,
+			         LLM_MAX_REPLY >> 20), 0);
+			break;
+		}
+		/* fall through */
+	default:
+		if (cc == CURLE_COULDNT_RESOLVE_HOST)
+			fail_all(run, r->job, msg(run, "cannot resolve the host of %s: check llm.url",
+			         run->shown));
+		else if (cc == CURLE_UNSUPPORTED_PROTOCOL || cc == CURLE_URL_MALFORMAT)
+			fail_all(run, r->job, msg(run, "llm.url %s is not a usable http(s) URL: check "
+			         "llm.url", run->shown));
+		else if (cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CONNECT_ERROR ||
+		         cc == CURLE_SSL_CERTPROBLEM || cc == CURLE_SSL_CACERT_BADFILE)
+			fail_all(run, r->job, msg(run, "TLS with %s failed (%s): check the URL and the "
+			         "system's certificates", run->shown, curl_easy_strerror(cc)));
+		else
+			job_fail(run, r->job, msg(run, "the request to %s failed: %s", run->shown,
+			         curl_easy_strerror(cc)), 0);
+	}
+}
+
+static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int estimated)
+{
+	LlmCall *c = r->job->call;
+	c->tokens_in += (int)in;
+	c->tokens_out += (int)out;
+	llm_count_tokens(run->llm, c->kind, in, out, estimated);
+}
+
+/* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
+   once, then (for a batch) candidate by candidate, then marked unknown. */
+static void read_content(HttpRun *run, HttpReq *r, const char *text)
+{
+	LlmJob *job = r->job;
+	LlmCall *c = job->call;
+	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
+	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
+	if (nbad > 0 && !r->reasked) {
+		/* ask again, once, about what could not be read */
+		int *sub = xmalloc((size_t)nbad * sizeof *sub);
+		for (int k = 0; k < nbad; k++)
+			sub[k] = r->items ? r->items[bad[k]] : 0;
+		HttpReq *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
+		s->reasked = 1;
+		req_body(run, s);
+		free(sub);
+	} else if (nbad > 0 && r->nitems > 1) {
+		/* asked twice in a batch: each candidate alone */
+		for (int k = 0; k < nbad; k++) {
+			HttpReq *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
+			s->reasked = 1;
+			req_body(run, s);
+		}
+	} else {
+		for (int k = 0; k < nbad; k++)
+			llm_mark_unreadable(c, r->items ? r->items[bad[k]] : -1);
+	}
+	free(bad);
+	req_ok(run, r);
+}
+
+/* A 2xx reply: read it into the call's results. */
+static void on_reply(HttpRun *run, HttpReq *r)
+{
+	LlmJob *job = r->job;
+	LlmCall *c = job->call;
+	json_error_t je;
+	json_t *j = json_loadb(r->resp.s ? r->resp.s : "", r->resp.len, 0, &je);
+	if (!j || !json_is_object(j)) {
+		json_decref(j);
+		retry(run, r, 0, msg(run, "the endpoint at %s sent a reply that is not valid JSON (%d "
+		      "attempts; %s): check that llm.url points to an OpenAI-compatible API",
+		      run->shown, r->attempt, r->resp.len ? "malformed or cut short" : "empty"));
+		return;
+	}
+	json_t *usage = json_object_get(j, "usage");
+	if (json_is_object(usage))
+		count_reply_tokens(run, r,
+		                   (long)json_integer_value(json_object_get(usage, "prompt_tokens")),
+		                   (long)json_integer_value(json_object_get(usage, "completion_tokens")),
+		                   0);
+	json_t *err = json_object_get(j, "error");
+	if (err && !json_is_null(err)) {
+		char *says = server_says(r);
+		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
+		                       says), 0);
+		free(says);
+		json_decref(j);
+		return;
+	}
+	if (c->kind == LLM_EMBED) {
+		json_t *emb = json_object_get(json_array_get(json_object_get(j, "data"), 0),
+		                              "embedding");
+		size_t n = json_array_size(emb);
+		if (!json_is_array(emb) || n == 0) {
+			job_fail(run, job, msg(run, "the reply from %s/embeddings holds no embedding: check "
+			         "llm.embed_model", run->shown), 0);
+		} else {
+			free(c->vec);
+			c->vec = xmalloc(n * sizeof *c->vec);
+			c->dim = (int)n;
+			for (size_t i = 0; i < n; i++)
+				c->vec[i] = (float)json_number_value(json_array_get(emb, i));
+			req_ok(run, r);
+		}
+		json_decref(j);
+		return;
+	}
+	json_t *choices = json_object_get(j, "choices");
+	if (!json_is_array(choices) || json_array_size(choices) == 0) {
+		job_fail(run, job, msg(run, "the reply from %s has no choices: check that llm.url "
+		         "points to an OpenAI-compatible chat completions API", run->shown), 0);
+		json_decref(j);
+		return;
+	}
+	json_t *m = json_object_get(json_array_get(choices, 0), "message");
+	json_t *content = json_object_get(m, "content");
+	if (!json_is_string(content)) {
+		const char *refusal = json_string_value(json_object_get(m, "refusal"));
+		const char *fin = json_string_value(json_object_get(json_array_get(choices, 0),
+		                                                    "finish_reason"));
+		job_fail(run, job, refusal ?
+		         msg(run, "the model at %s declined to answer: %.200s", run->shown, refusal) :
+		         msg(run, "the reply from %s has no message content (finish_reason %s): check "
+		             "llm.model", run->shown, fin ? fin : "missing"), 0);
+		json_decref(j);
+		return;
+	}
+	const char *text = json_string_value(content);
+	if (!json_is_object(usage))   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+		count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
+		                   (long)(strlen(text) / TEXT_BYTES_PER_TOKEN), 1);
+	read_content(run, r, text);
+	json_decref(j);
+}
+
+/* The end of a reply that came as an event stream. */
+static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
+{
+	LlmJob *job = r->job;
+	LlmStream *st = &r->st;
+	if (cc == CURLE_OK)
+		llm_stream_end(st);
+	if (cc != CURLE_OK && !st->shown) {
+		on_transport_error(run, r, cc);
+	} else if (st->error) {
+		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
+		                       st->error), 0);
+	} else if (st->bad) {
+		job_fail(run, job, msg(run, "the streamed reply from %s held an event that is not "
+		         "JSON: check that llm.url points to an OpenAI-compatible API", run->shown), 0);
+	} else if (!st->done && st->shown) {
+		job_fail(run, job, msg(run, "the reply from %s broke off before its end (%s): check "
+		         "the server, or ask again", run->shown,
+		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : curl_easy_strerror(cc)), 0);
+	} else if (!st->done) {
+		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
+		      "(%d attempts): check the server", run->shown, r->attempt));
+	} else {
+		if (st->tokens_in || st->tokens_out)
+			count_reply_tokens(run, r, st->tokens_in, st->tokens_out, 0);
+		else   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
+			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
+		read_content(run, r, sb_str(&st->text));
+	}
+}
+
+static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
+{
+	long code = 0;
+	curl_off_t ra = 0;
+	curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+	curl_easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
+	req_detach(run, r, 0);
+	r->state = R_DONE;
+	if (((JobState *)r->job->priv)->finished)
+		return;
+	if (r->sse == 1)
+		on_stream_end(run, r, cc);
+	else if (cc != CURLE_OK)
+		on_transport_error(run, r, cc);
+	else if (code < 200 || code > 299)
+		on_http_error(run, r, code, (long)ra);
+	else
+		on_reply(run, r);
+}
+
+void llm_http_close(Llm *llm)
+{
+	if (llm->multi) {
+		curl_multi_cleanup(llm->multi);
+		llm->multi = NULL;
+		curl_global_cleanup();
+	}
+}
+
+SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx)
+{
+	if (!llm->multi) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		llm->multi = curl_multi_init();
+	}
+	HttpRun run = {0};
+	run.llm = llm;
+	run.multi = llm->multi;
+	run.done = done;
+	run.ctx = ctx;
+	run.shown = llm_url_shown(llm->s.url);
+	curl_multi_setopt(run.multi, CURLMOPT_MAXCONNECTS, (long)llm->s.concurrency + 4);
+	JobState *js = xcalloc((size_t)n + 1, sizeof *js);
+	for (int i = 0; i < n; i++) {
+		jobs[i]->priv = &js[i];
+		HttpReq *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
+		req_body(&run, r);
+	}
+	SuqlStatus st = SUQL_OK;
+	for (;;) {
+		if (suql_interrupted) {
+			st = SUQL_INTERRUPT;
+			break;
+		}
+		double now = util_now_ms(), next = -1;
+		int waiting = 0, started = 0;
+		for (int i = 0; i < run.nr; i++) {
+			HttpReq *r = run.r[i];
+			JobState *j = r->job->priv;
+			if (r->state != R_QUEUED)
+				continue;
+			if (j->finished) {
+				r->state = R_DONE;
+				continue;
+			}
+			if (run.stop && !j->started)
+				continue;   /* never sent, and no longer wanted: cancelled below */
+			waiting++;
+			if (r->not_before <= now && run.inflight < llm->s.concurrency) {
+				if (llm_may_send(llm)) {
+					req_start(&run, r);
+					started++;
+				} else {
+					j->capped = 1;
+					job_fail(&run, r->job, xstrdup(LLM_CAP_MSG), 0);
+				}
+			} else if (r->not_before > now && (next < 0 || r->not_before < next)) {
+				next = r->not_before;
+			}
+		}
+		if (waiting == 0 && run.inflight == 0)
+			break;
+		if (llm->tick)
+			llm->tick(llm->tick_ctx, run.inflight, waiting - started);
+		/* let curl start what was just added, then wait for activity (at most 50 ms, so
+		   that Ctrl-C and backoff deadlines are seen promptly) */
+		int running, progressed = 0;
+		curl_multi_perform(run.multi, &running);
+		CURLMsg *m;
+		int left;
+		while ((m = curl_multi_info_read(run.multi, &left)) != NULL) {
+			if (m->msg != CURLMSG_DONE)
+				continue;
+			HttpReq *r = NULL;
+			CURLcode cc = m->data.result;
+			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+			if (r)
+				on_done(&run, r, cc);
+			progressed = 1;
+		}
+		if (progressed)
+			continue;   /* results may have queued work (retries, re-asks): start it now */
+		int timeout = 50;
+		if (next > now && next - now < timeout)
+			timeout = (int)(next - now) + 1;
+		curl_multi_poll(run.multi, NULL, 0, timeout, NULL);
+	}
+	/* stopped or interrupted: whatever is unfinished is cancelled */
+	for (int i = 0; i < run.nr; i++)
+		req_detach(&run, run.r[i], 1);
+	for (int i = 0; i < n; i++) {
+		if (!js[i].finished)
+			jobs[i]->status = LLM_CANCELLED;
+		free(js[i].error);
+		jobs[i]->priv = NULL;
+	}
+	for (int i = 0; i < run.nr; i++) {
+		free(run.r[i]->body);
+		free(run.r[i]->items);
+		sb_free(&run.r[i]->resp);
+		llm_stream_free(&run.r[i]->st);
+		free(run.r[i]);
+	}
+	free(run.r);
+	free(js);
+	free(run.shown);
+	return st;
+}

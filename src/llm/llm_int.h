@@ -1,0 +1,284 @@
+/*
+ * llm_int.h: what the files of the LLM client share and nobody else sees.
+ *
+ *   llm.c          llm_open/llm_close, llm_run (cache, de-duplication, jobs, counters)
+ *   llm_config.c   settings: options, environment, config file, llm_set, llm_describe
+ *   llm_cache.c    request keys (SHA-256), the SQLite cache file, the per-statement memo
+ *   llm_prompt.c   tasks rendered into chat requests
+ *   llm_reply.c    what a readable reply is, per task; replies read into results
+ *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
+ *   llm_stream.c   a reply streamed as server-sent events
+ *   llm_offline*.c the offline lexical backend
+ *
+ * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
+ * one per call otherwise); units answered by the cache are filled at once, and the rest
+ * become jobs (one per call, holding the call's unanswered candidates) that a backend
+ * answers.
+ *
+ * Ownership: strings in LlmSettings, the templates and everything hanging off struct Llm are
+ * owned by the Llm. A job's items array and error are owned by the job (llm.c frees them).
+ */
+#ifndef SUQL_LLM_INT_H
+#define SUQL_LLM_INT_H
+
+#include "base/text.h"
+#include "llm/llm.h"
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#define LLM_OFFLINE_VERSION LLM_OFFLINE_ID
+#define LLM_OFFLINE_LABEL   "offline (lexical, no language model)"
+#define LLM_DEFAULT_URL     "https://api.openai.com/v1"
+#define LLM_DEFAULT_MODEL   "gpt-4o-mini"
+#define LLM_MAX_REPLY       (8u << 20)   /* bytes of one HTTP reply body */
+
+/* ---- settings (llm_config.c) ---- */
+
+typedef struct LlmSettings {
+	char *url;            /* NULL: none configured */
+	char *key;
+	char *model;
+	char *embed_model;
+	char *cache_path;
+	char *prompts_dir;
+	const char *url_from, *key_from, *model_from;   /* "option", "SUQL_LLM_URL", ... */
+	int offline;          /* forced offline */
+	int no_cache;
+	int concurrency;
+	int timeout_ms;
+	int connect_timeout_ms;
+	int retries;
+	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
+	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
+} LlmSettings;
+
+SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *err);
+void llm_settings_free(LlmSettings *s);
+/* The URL without any user:password@ part (safe to print). Heap string. */
+char *llm_url_shown(const char *url);
+/* The key as it may be shown: "sk-…f3a9". Heap string. */
+char *llm_key_masked(const char *key);
+/* Copy msg with every occurrence of the key replaced by "***". Heap string. */
+char *llm_scrub(const Llm *llm, const char *msg);
+/* Recompute the label after a settings change. */
+void llm_relabel(Llm *llm);
+
+/* ---- templates (llm_prompt.c) ---- */
+
+enum {
+	LLM_T_VERIFY, LLM_T_VERIFY_BATCH, LLM_T_ANSWER, LLM_T_ANSWER_BATCH,
+	LLM_T_SUMMARY, LLM_T_SUMMARY_BATCH, LLM_T_CLASSIFY, LLM_T_N
+};
+
+/* ---- memo and cache (llm_cache.c) ---- */
+
+typedef struct LlmMemo LlmMemo;
+LlmMemo *llm_memo_new(void);
+void llm_memo_free(LlmMemo *m);
+void llm_memo_clear(LlmMemo *m);
+const char *llm_memo_get(const LlmMemo *m, const char *key);
+void llm_memo_put(LlmMemo *m, const char *key, const char *value);
+
+typedef struct LlmCache LlmCache;
+/* Open (creating directories and the file) the cache at path. NULL, and why in err, when
+   it cannot be used: the directory or file cannot be made, written (read-only, disk full)
+   or read, or it holds an llm_cache table that is not suql's. */
+LlmCache *llm_cache_open(const char *path, SuqlErr *err);
+void llm_cache_close(LlmCache *c);
+/* The stored result for key, or NULL (also when the file is busy). Heap string. */
+char *llm_cache_get(LlmCache *c, const char *key);
+/* Queue a result; llm_cache_flush writes the queue in one transaction. */
+void llm_cache_put(LlmCache *c, const char *key, const char *kind, const char *value);
+void llm_cache_flush(LlmCache *c);
+/* Why the file stopped being usable (a write or a read failed: full disk, read-only,
+   damaged), or NULL. The client then goes on without it (llm.c). */
+const char *llm_cache_failure(const LlmCache *c);
+void llm_cache_report(LlmCache *c, SBuf *out);
+SuqlStatus llm_cache_wipe(LlmCache *c, SuqlErr *err);
+const char *llm_cache_path(const LlmCache *c);
+/* The default cache path ($XDG_CACHE_HOME/suql/cache.db, else ~/.cache/suql/cache.db). */
+char *llm_cache_default_path(void);
+/* Lower-case hex SHA-256 of data into out[65]. */
+void llm_sha256_hex(const char *data, size_t n, char out[65]);
+
+/* ---- the client ---- */
+
+struct Llm {
+	LlmSettings s;
+	char *label;
+	char *tmpl[LLM_T_N];   /* prompt templates */
+	LlmCache *cache;       /* NULL when off or not opened */
+	char *cache_why;       /* the cache was asked for but could not be used: why (NULL: it
+	                          is on, or off by choice); the session runs without it */
+	int cache_told;        /* cache_why was handed to llm_cache_notice */
+	LlmMemo *memo;         /* results of this statement (kept with the cache off too) */
+	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
+	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
+	void *multi;           /* CURLM *, kept so connections are reused between runs */
+	unsigned rng;          /* jitter */
+	LlmStats stmt, sess;
+	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
+	long cache_hits_file;  /* units served from the cache file this session */
+	LlmTickFn tick;        /* llm_set_tick */
+	void *tick_ctx;
+};
+
+/* Count a request as it is handed to the transport (llm_count_request), take it back when
+   it turns out that none of it was sent (llm_count_unsent), count a sent request whose
+   reply was not waited for, and the tokens of a reply. Live: the statement's counters
+   always say what has gone over the wire so far. */
+void llm_count_request(Llm *llm, LlmKind k, LlmReason why);
+void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
+void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
+void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
+/* Whether another request may be sent under the statement's cap. */
+int llm_may_send(const Llm *llm);
+/* The message of a call stopped by the cap. */
+#define LLM_CAP_MSG "stopped at the budget"
+
+
+/* A request to a backend: one call, and which of its candidates still need answers. */
+typedef struct LlmJob {
+	LlmCall *call;
+	int index;             /* the call's place in the batch given to llm_run (llm.c) */
+	int *items;            /* indices into call->items; NULL for kinds without candidates */
+	int nitems;
+	LlmCallStatus status;  /* DONE, FAILED or CANCELLED once finished */
+	char *error;           /* FAILED: the message (key scrubbed) */
+	int fatal;             /* the error concerns every call (key, model, URL) */
+	int capped;            /* FAILED because the statement's cap was reached */
+	void *priv;            /* backend state */
+} LlmJob;
+
+/* Called as each job ends; nonzero stops the run (the rest end LLM_CANCELLED). */
+typedef int (*LlmJobDoneFn)(void *ctx, LlmJob *job);
+
+/* ---- a streamed reply (llm_stream.c) ---- */
+
+typedef struct LlmStream {
+	void (*on_text)(void *ctx, const char *piece, size_t n);   /* each piece, as it comes */
+	void *ctx;
+	SBuf line;            /* the line being read */
+	SBuf data;            /* the data lines of the event being read */
+	SBuf text;            /* the reply so far */
+	int done;             /* a finish_reason or [DONE] came: the reply is complete */
+	int bad;              /* an event's data was not a JSON object */
+	char *error;          /* an error chunk's message (printable, cut short) */
+	int tokens_in, tokens_out;
+	int events;
+	int shown;            /* pieces went to on_text (kept across llm_stream_reset) */
+} LlmStream;
+
+/* Read the next bytes of the body; llm_stream_end at its end. reset: for a new attempt. */
+void llm_stream_feed(LlmStream *s, const char *p, size_t n);
+void llm_stream_end(LlmStream *s);
+void llm_stream_reset(LlmStream *s);
+void llm_stream_free(LlmStream *s);
+
+/* The backends. Both fill the call's and items' results and return SUQL_OK, or
+   SUQL_INTERRUPT when suql_interrupted was seen (unfinished jobs are then CANCELLED). */
+SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx);
+void llm_http_close(Llm *llm);
+SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx);
+
+/* ---- prompts and replies (llm_prompt.c) ---- */
+
+SuqlStatus llmp_load(Llm *llm, SuqlErr *err);
+void llmp_free(Llm *llm);
+/* The JSON body of a chat request answering items[0..n) of call (n <= 1: the single-item
+   form; kinds without candidates ignore items). *json_mode says whether response_format
+   was included (when allowed and a JSON reply is wanted). */
+json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
+                       int allow_json_mode, int *json_mode);
+json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
+/* The messages of the single-unit form, for the cache key. */
+json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
+/* The word budget of a SUMMARY call (from max_tokens; 60 by default, 10 at least), asked of
+   the model in the prompt and kept by the offline backend. */
+int llm_summary_words(const LlmCall *call);
+
+/* ---- reading replies (llm_reply.c) ---- */
+
+/* Read the reply to a request that asked about items[0..n) of call (n <= 1: the single
+   form; n = 0 for kinds without candidates). What is readable is written into the call and
+   its items; the positions in items[] of the candidates whose answers could not be read are
+   written to bad[] (room for n, or 1 for a CLASSIFY call, whose position is 0), their
+   text set to what the reply said about them, and their number is returned. */
+int llm_read_reply(LlmCall *call, const int *items, int n, const char *content, int *bad);
+/* The reply could not be read even after asking again (and alone): the answer is unknown. */
+void llm_mark_unreadable(LlmCall *call, int item);
+/* The JSON value inside a model's reply: code fences stripped, the first {...} or [...]
+   that parses. NULL when none. */
+json_t *llmp_lenient_json(const char *content);
+
+/* Set it->value/warning from an answer text according to shape: the offline backend's
+   reading of its own answers (a number or date found in the sentence it chose; a model's
+   replies go through llm_read_reply instead). "unknown" gives a NULL value and no
+   warning. */
+void llm_convert(LlmShape shape, const char *text, char **value, char **warning);
+/* Set a CLASSIFY call's labels from chosen strings, keeping only permitted values (matched
+   without regard to case, written as the option is). */
+void llm_set_labels(LlmCall *call, const char *const *chosen, int n);
+
+/* ---- the offline backend's reading of text (llm_offline_lex.c) ---- */
+
+typedef struct OffWord {
+	char *stem;        /* lower-case Snowball stem */
+	size_t off, len;   /* in the sentence */
+	int stop;          /* a stop word (kept for negation scope, skipped in matching) */
+	int isneg;         /* a negation word itself */
+	int neg;           /* inside a negation's scope */
+	int senti;         /* +1 / -1 from the sentiment list, 0 otherwise */
+} OffWord;
+
+typedef struct OffSent {
+	const char *s;     /* borrowed from the candidate's passages */
+	size_t len;
+	OffWord *w;
+	int nw;
+	TextTerms terms;   /* content stems, for BM25 and centrality */
+} OffSent;
+
+typedef struct OffDoc {
+	OffSent *v;
+	int n;
+} OffDoc;
+
+/* The sentences of a text (all passages, in order) with their words analysed. */
+void off_doc(const char *const *passages, int np, OffDoc *d);
+void off_doc_free(OffDoc *d);
+/* Analyse one piece of text into words (used for questions and values too). */
+void off_words(const char *s, size_t n, OffWord **w, int *nw);
+void off_words_free(OffWord *w, int nw);
+/* Append a copy of stem to t. */
+void off_terms_add(TextTerms *t, const char *stem);
+/* 1: same word or paraphrases (the related-words table); -1: opposites; 0: unrelated. */
+int off_related(const char *a, const char *b);
+int off_generic(const char *stem);
+/* -1 for a word saying there is little of something (short, brief, little), +1 for much
+   (long, lengthy, forever), 0 otherwise. */
+int off_degree(const char *stem);
+/* A word after which the clause carries the sentence's opinion: but, however, yet. */
+int off_contrast(const char *w, size_t n);
+
+/* ---- text extraction shared by the offline backend and reply parsing (llm_offline_extract.c) ---- */
+
+/* The first date written in s[from..n): "1979-01-31", "1979/01/31", "31 January 1979",
+   "31st of Jan. 1979", "January 31, 1979", "July 2nd 1978", "January 1979" (-> the 1st of
+   the month), a year alone from 1000 to 2999 (-> January 1). Writes YYYY-MM-DD into iso and
+   returns 1 when found, with *prec 3 (day), 2 (month) or 1 (year) and the span [*at, *at +
+   *len). */
+int llm_next_date(const char *s, size_t n, size_t from, char iso[11], int *prec, size_t *at,
+                  size_t *len);
+int llm_find_date(const char *s, size_t n, char iso[11], int *prec);
+/* The first number in s[from..n): digits with an optional sign, thousands commas and a
+   decimal part, or a number word ("one".."twenty", "thirty".."ninety", "twenty-five",
+   "a dozen"). Returns 1 when found, with its span. */
+int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int, size_t *at,
+                    size_t *len);
+int llm_find_number(const char *s, size_t n, double *v, int *is_int);
+/* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
+int llm_day_exists(long y, long m, long d);
+
+#endif

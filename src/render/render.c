@@ -1,0 +1,608 @@
+/*
+ * render.c: the result renderer's front half: collecting columns and rows from SQLite,
+ * the CSV, JSON and line modes, the labelled sections, and the character-level helpers
+ * (UTF-8 decoding, display width, terminal-safe text) that render_table.c shares.
+ * See render.h for what each mode writes.
+ */
+#define _XOPEN_SOURCE 700   /* wcwidth */
+#include "base/vis.h"
+#include "render/render_int.h"
+
+#include <jansson.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+
+/* ---- characters ---- */
+
+/* How a character is shown: its width, and whether it is replaced (by ^X or U+FFFD). */
+static int char_width(long cp)
+{
+	if (cp >= 0x20 && cp < 0x7F)
+		return 1;   /* printable ASCII, the common case */
+	if (cp < 0 || (cp >= 0x80 && cp < 0xA0) || cp == '\t')
+		return 1;    /* U+FFFD, or a tab shown as a space */
+	if (cp < 0x20 || cp == 0x7F)
+		return 2;    /* ^X */
+	int w = wcwidth((wchar_t)cp);
+	return w < 0 ? 1 : w;   /* unknown to the locale: assume one column */
+}
+
+size_t render_width(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		w += (size_t)char_width(cp);
+		i += k;
+	}
+	return w;
+}
+
+size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicode)
+{
+	size_t total = render_width(s, n);
+	int cut = maxw > 0 && total > maxw;
+	size_t limit = cut ? maxw - 1 : total, w = 0;
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		size_t cw = (size_t)char_width(cp);
+		if (w + cw > limit)
+			break;
+		vis_put_char(b, s + i, k, cp, 0);
+		w += cw;
+		i += k;
+	}
+	if (cut) {
+		sb_puts(b, unicode ? "\xE2\x80\xA6" : "~");
+		w++;
+	}
+	return w;
+}
+
+void render_init_locale(void)
+{
+	if (setlocale(LC_CTYPE, "")) {
+		const char *cs = nl_langinfo(CODESET);
+		if (cs && (str_ieq(cs, "UTF-8") || str_ieq(cs, "utf8")))
+			return;
+	}
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		setlocale(LC_CTYPE, "C");
+}
+
+void render_roff(SBuf *b, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		sb_puts(b, "\\&");   /* would read as a request at the start of a line */
+	for (; *s; s++) {
+		if (*s == '\\')
+			sb_puts(b, "\\e");
+		else if (*s == '-')
+			sb_puts(b, "\\-");
+		else if (*s == '"')
+			sb_puts(b, "\\(dq");
+		else if (*s == '\'')
+			sb_puts(b, "\\(aq");
+		else
+			sb_putc(b, *s);
+	}
+}
+
+void render_roff_text(SBuf *b, const char *s)
+{
+	SBuf t = SBUF_INIT;
+	render_roff(&t, s);
+	/* source lines of at most 79 bytes, broken at blanks (man page linters ask for it), and
+	   each sentence on a line of its own, as roff wants */
+	const char *p = t.s ? t.s : "";
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+		for (const char *q = p; (q = strstr(q, ". ")) != NULL; q++)
+			if (q[2] >= 'A' && q[2] <= 'Z') {   /* a sentence ends ("e.g. x" does not) */
+				cut = (size_t)(q - p) + 1;
+				break;
+			}
+		if (cut > 79) {
+			cut = 79;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = strcspn(p, " ");
+		}
+		if (*p == '.')
+			sb_puts(b, "\\&");
+		sb_putn(b, p, cut);
+		sb_putc(b, '\n');
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	sb_free(&t);
+}
+
+void render_roff_sentence(SBuf *b, const char *s)
+{
+	char *t = xprintf("%c%s.", *s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, *s ? s + 1 : "");
+	render_roff_text(b, t);
+	free(t);
+}
+
+/* ---- values ---- */
+
+static void put_blob_literal(SBuf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	sb_puts(b, "X'");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		sb_putc(b, hex[c >> 4]);
+		sb_putc(b, hex[c & 15]);
+	}
+	sb_putc(b, '\'');
+}
+
+void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s, size_t *n)
+{
+	if (c->type == SQLITE_NULL) {
+		*s = r->o.nullvalue ? r->o.nullvalue : "NULL";
+		*n = strlen(*s);
+	} else if (c->type == SQLITE_BLOB) {
+		sb_truncate(tmp, 0);
+		put_blob_literal(tmp, r->data.s + c->off, c->n);
+		*s = sb_str(tmp);
+		*n = tmp->len;
+	} else {
+		*s = c->n ? r->data.s + c->off : "";
+		*n = c->n;
+	}
+}
+
+void render_csv_field(SBuf *b, const char *s, size_t n)
+{
+	int quote = n == 0;
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!quote) {
+		sb_putn(b, s, n);
+		return;
+	}
+	sb_putc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			sb_putc(b, '"');
+		sb_putc(b, s[i]);
+	}
+	sb_putc(b, '"');
+}
+
+/* Unlike sb_put_json (util.c), this checks the UTF-8 and replaces what is invalid, so the
+   output is valid JSON whatever the bytes; the renderer cannot trust stored text. */
+void render_json_string(SBuf *b, const char *s, size_t n)
+{
+	sb_putc(b, '"');
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		switch (cp) {
+		case '"': sb_puts(b, "\\\""); break;
+		case '\\': sb_puts(b, "\\\\"); break;
+		case '\n': sb_puts(b, "\\n"); break;
+		case '\r': sb_puts(b, "\\r"); break;
+		case '\t': sb_puts(b, "\\t"); break;
+		case '\b': sb_puts(b, "\\b"); break;
+		case '\f': sb_puts(b, "\\f"); break;
+		case -1: sb_puts(b, "\\ufffd"); break;
+		default:
+			/* controls must be escaped (C1 and DEL too, which a terminal may obey);
+			   U+2028/9 are escaped so the text is also valid JavaScript */
+			if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029)
+				sb_printf(b, "\\u%04lx", cp);
+			else
+				sb_putn(b, s + i, k);
+		}
+		i += k;
+	}
+	sb_putc(b, '"');
+}
+
+/* SQLite prints reals like 1.5, 100.0 and 1.0e+20; check the text is a JSON number. */
+static int json_number_ok(const char *s, size_t n)
+{
+	size_t i = 0;
+	if (i < n && s[i] == '-')
+		i++;
+	if (i >= n || s[i] < '0' || s[i] > '9')
+		return 0;
+	if (s[i] == '0')
+		i++;
+	else
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	if (i < n && s[i] == '.') {
+		size_t d = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	return i == n;
+}
+
+/* A list column's text as the JSON array it holds; 0 (nothing written) when it is not one. */
+static int json_array_text(SBuf *b, const char *s, size_t n)
+{
+	json_t *j = json_loadb(s, n, JSON_DECODE_ANY, NULL);
+	char *t = json_is_array(j) ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(j);
+	if (!t)
+		return 0;
+	sb_puts(b, t);
+	free(t);
+	return 1;
+}
+
+static void json_value(SBuf *b, const Render *r, const RCell *c, int col)
+{
+	const char *s = c->n ? r->data.s + c->off : "";
+	if (c->type == SQLITE_TEXT && r->jsoncol && r->jsoncol[col] && json_array_text(b, s, c->n))
+		return;
+	switch (c->type) {
+	case SQLITE_NULL:
+		sb_puts(b, "null");
+		break;
+	case SQLITE_INTEGER:
+		sb_putn(b, s, c->n);
+		break;
+	case SQLITE_FLOAT:
+		if (!isfinite(c->d))
+			sb_puts(b, "null");
+		else if (json_number_ok(s, c->n))
+			sb_putn(b, s, c->n);
+		else
+			sb_printf(b, "%.17g", c->d);
+		break;
+	case SQLITE_BLOB: {
+		SBuf lit = SBUF_INIT;
+		put_blob_literal(&lit, s, c->n);
+		render_json_string(b, lit.s, lit.len);
+		sb_free(&lit);
+		break;
+	}
+	default:
+		render_json_string(b, s, c->n);
+	}
+}
+
+/* ---- the streaming modes ---- */
+
+/* A CSV field; on a terminal (RenderOpts.visible) with its control characters shown. */
+static void csv_field(const Render *r, SBuf *b, const char *s, size_t n)
+{
+	if (!r->o.visible) {
+		render_csv_field(b, s, n);
+		return;
+	}
+	SBuf v = SBUF_INIT;
+	vis_put(&v, s, n, VIS_TEXT);
+	render_csv_field(b, sb_str(&v), v.len);
+	sb_free(&v);
+}
+
+static void csv_header(Render *r)
+{
+	if (!r->o.headers || r->header_done)
+		return;
+	r->header_done = 1;
+	SBuf b = SBUF_INIT;
+	for (int i = 0; i < r->ncols; i++) {
+		if (i)
+			sb_putc(&b, ',');
+		csv_field(r, &b, r->names[i], strlen(r->names[i]));
+	}
+	sb_putc(&b, '\n');
+	fwrite(b.s, 1, b.len, r->out);
+	sb_free(&b);
+}
+
+static void csv_row(Render *r, const RCell *row, SBuf *b)
+{
+	for (int i = 0; i < r->ncols; i++) {
+		const RCell *c = &row[i];
+		if (i)
+			sb_putc(b, ',');
+		if (c->type == SQLITE_NULL)
+			continue;
+		if (c->type == SQLITE_BLOB)
+			put_blob_literal(b, r->data.s + c->off, c->n);
+		else
+			csv_field(r, b, c->n ? r->data.s + c->off : "", c->n);
+	}
+	sb_putc(b, '\n');
+}
+
+static void json_row(Render *r, const RCell *row, SBuf *b)
+{
+	sb_puts(b, r->nemitted ? ",\n{" : "[\n{");
+	for (int i = 0; i < r->ncols; i++) {
+		if (i)
+			sb_putc(b, ',');
+		render_json_string(b, r->names[i], strlen(r->names[i]));
+		sb_putc(b, ':');
+		json_value(b, r, &row[i], i);
+	}
+	sb_putc(b, '}');
+}
+
+/* "name = value", names right-aligned; the lines of a multi-line value line up under the
+   first. */
+static void line_row(Render *r, const RCell *row, SBuf *b)
+{
+	size_t w = r->namew;
+	if (r->nemitted)
+		sb_putc(b, '\n');
+	SBuf tmp = SBUF_INIT;
+	for (int i = 0; i < r->ncols; i++) {
+		size_t nl = strlen(r->names[i]);
+		for (size_t p = render_width(r->names[i], nl); p < w; p++)
+			sb_putc(b, ' ');
+		render_put_line(b, r->names[i], nl, 0, 0);
+		sb_puts(b, " = ");
+		const char *s;
+		size_t n;
+		render_cell_text(r, &row[i], &tmp, &s, &n);
+		int dim = r->o.color && row[i].type == SQLITE_NULL;
+		if (dim)
+			sb_puts(b, RENDER_DIM);
+		for (size_t a = 0;;) {
+			size_t e = a;
+			while (e < n && s[e] != '\n')
+				e++;
+			size_t le = e > a && s[e - 1] == '\r' && e < n ? e - 1 : e;
+			render_put_line(b, s + a, le - a, 0, 0);
+			if (e >= n)
+				break;
+			sb_putc(b, '\n');
+			for (size_t p = 0; p < w + 3; p++)
+				sb_putc(b, ' ');
+			a = e + 1;
+		}
+		if (dim)
+			sb_puts(b, RENDER_RESET);
+		sb_putc(b, '\n');
+	}
+	sb_free(&tmp);
+}
+
+static void emit_row(Render *r, const RCell *row)
+{
+	SBuf b = SBUF_INIT;
+	if (r->o.mode == RENDER_CSV)
+		csv_row(r, row, &b);
+	else if (r->o.mode == RENDER_JSON)
+		json_row(r, row, &b);
+	else
+		line_row(r, row, &b);
+	fwrite(b.s, 1, b.len, r->out);
+	sb_free(&b);
+	r->nemitted++;
+}
+
+static int streaming(const Render *r)
+{
+	return r->o.stream && (r->o.mode == RENDER_CSV || r->o.mode == RENDER_JSON ||
+	                       r->o.mode == RENDER_LINE);
+}
+
+/* ---- the API ---- */
+
+Render *render_new(const RenderOpts *opts, FILE *out)
+{
+	Render *r = xcalloc(1, sizeof *r);
+	r->o = *opts;
+	r->out = out;
+	return r;
+}
+
+void render_free(Render *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->ncols; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->jsoncol);
+	free(r->cells);
+	sb_free(&r->data);
+	free(r);
+}
+
+void render_columns(Render *r, sqlite3_stmt *st)
+{
+	if (r->has_columns)
+		return;
+	r->has_columns = 1;
+	r->ncols = sqlite3_column_count(st);
+	r->names = xcalloc((size_t)r->ncols, sizeof *r->names);
+	for (int i = 0; i < r->ncols; i++) {
+		const char *nm = sqlite3_column_name(st, i);
+		r->names[i] = xstrdup(nm ? nm : "");
+		size_t nw = render_width(r->names[i], strlen(r->names[i]));
+		if (nw > r->namew)
+			r->namew = nw;
+	}
+	if (streaming(r) && r->o.mode == RENDER_CSV)
+		csv_header(r);
+}
+
+void render_json_column(Render *r, int col)
+{
+	if (col < 0 || col >= r->ncols)
+		return;
+	if (!r->jsoncol)
+		r->jsoncol = xcalloc((size_t)r->ncols, 1);
+	r->jsoncol[col] = 1;
+}
+
+void render_row(Render *r, sqlite3_stmt *st)
+{
+	if (!r->has_columns)
+		render_columns(r, st);
+	if (r->ncells + (size_t)r->ncols > r->capcells) {
+		r->capcells = r->capcells ? r->capcells * 2 : 64;
+		while (r->capcells < r->ncells + (size_t)r->ncols)
+			r->capcells *= 2;
+		r->cells = xrealloc(r->cells, r->capcells * sizeof *r->cells);
+	}
+	RCell *row = &r->cells[r->ncells];
+	for (int i = 0; i < r->ncols; i++) {
+		RCell *c = &row[i];
+		c->type = sqlite3_column_type(st, i);
+		c->d = c->type == SQLITE_FLOAT ? sqlite3_column_double(st, i) : 0;
+		const void *p = NULL;
+		if (c->type == SQLITE_BLOB)
+			p = sqlite3_column_blob(st, i);
+		else if (c->type != SQLITE_NULL)
+			p = sqlite3_column_text(st, i);
+		c->n = p ? (size_t)sqlite3_column_bytes(st, i) : 0;
+		c->off = r->data.len;
+		if (c->n)
+			sb_putn(&r->data, p, c->n);
+	}
+	r->ncells += (size_t)r->ncols;
+	r->nrows++;
+	if (streaming(r)) {
+		emit_row(r, row);
+		r->ncells = 0;
+		sb_truncate(&r->data, 0);
+	}
+}
+
+/* Write the buffered rows and empty the buffer. */
+static void write_held(Render *r, int last)
+{
+	if (r->o.mode == RENDER_TABLE || r->o.mode == RENDER_BOX) {
+		render_table(r, last);
+	} else {
+		if (r->o.mode == RENDER_CSV)
+			csv_header(r);
+		long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
+		for (long i = 0; i < n; i++)
+			emit_row(r, RENDER_ROW(r, i));
+	}
+	r->ncells = 0;
+	sb_truncate(&r->data, 0);
+}
+
+int render_full(const Render *r)
+{
+	if (r->finished || !r->has_columns || streaming(r) || !r->ncols)
+		return 0;
+	long held = (long)(r->ncells / (size_t)r->ncols);
+	return (r->o.fetch > 0 && held >= r->o.fetch) || r->data.len >= (size_t)RENDER_FETCH_BYTES;
+}
+
+void render_flush(Render *r)
+{
+	if (!r->finished && r->has_columns && !streaming(r) && r->ncells > 0)
+		write_held(r, 0);
+}
+
+void render_finish(Render *r)
+{
+	if (r->finished || !r->has_columns)
+		return;
+	r->finished = 1;
+	write_held(r, 1);
+	if (r->o.mode == RENDER_JSON)
+		fputs(r->nemitted ? "\n]\n" : "[]\n", r->out);
+}
+
+int render_has_columns(const Render *r)
+{
+	return r->has_columns;
+}
+
+long render_rows(const Render *r)
+{
+	return r->nrows;
+}
+
+static const char *const mode_names[] = {"table", "box", "csv", "json", "line"};
+
+const char *render_mode_name(RenderMode m)
+{
+	return (unsigned)m < sizeof mode_names / sizeof *mode_names ? mode_names[m] : "?";
+}
+
+int render_mode_parse(const char *name, RenderMode *m)
+{
+	for (unsigned i = 0; i < sizeof mode_names / sizeof *mode_names; i++)
+		if (str_ieq(name, mode_names[i])) {
+			*m = (RenderMode)i;
+			return 1;
+		}
+	return 0;
+}
+
+void render_wrap(FILE *out, const char *text, int at, int indent, int width)
+{
+	int col = at, fresh = 1;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		int n = (int)render_width(p, (size_t)(e - p));
+		if (!fresh && col + 1 + n > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			fresh = 1;
+		}
+		if (!fresh) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, (size_t)(e - p), out);
+		col += n;
+		fresh = 0;
+		p = e;
+	}
+	fputc('\n', out);
+}
+
+int render_term_width(FILE *f)
+{
+	if (!isatty(fileno(f)))
+		return 0;
+	struct winsize ws;
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	return c && atoi(c) > 0 ? atoi(c) : 80;
+}
+
+void render_section(FILE *out, const char *label, const char *text, int color)
+{
+	render_section_wrap(out, label, text, color, 0);
+}

@@ -1,0 +1,137 @@
+/*
+ * render.h: how results look. A Render takes the columns and rows of one statement (straight
+ * from a sqlite3_stmt, as the engine's sink hands them over) and writes them in one of the
+ * output modes: an aligned table (ASCII or Unicode lines), a box, CSV, JSON or `name = value`
+ * lines. It also writes the labelled sections (parsed SUQL, plan, counters) that the REPL
+ * shows around a result. The REPL decides what to show and where; this file only formats.
+ *
+ * Table and box modes need every row before the first line (to align columns), so they
+ * buffer (up to RenderOpts.fetch rows at a time); CSV, JSON and line modes write each row as
+ * it comes when RenderOpts.stream is set, and buffer otherwise (the REPL buffers when the
+ * counters must come before the rows).
+ *
+ * How values are written, in every mode: NULL as nullvalue (table, box, line), as an empty
+ * unquoted field (CSV) or null (JSON); blobs as an SQL blob literal X'00FF' (a string in
+ * JSON); reals as SQLite prints them, and in JSON non-finite reals as null.
+ *
+ * Ownership: a Render is created by render_new and freed by render_free; it copies what it
+ * keeps (names, values) and borrows the FILE and the nullvalue string in its options.
+ */
+#ifndef SUQL_RENDER_H
+#define SUQL_RENDER_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/util.h"
+
+typedef enum RenderMode {
+	RENDER_TABLE,   /* aligned; Unicode lines when RenderOpts.unicode, ASCII otherwise */
+	RENDER_BOX,     /* aligned, always Unicode lines */
+	RENDER_CSV,     /* RFC 4180 fields, LF line ends, header row */
+	RENDER_JSON,    /* one array of objects per statement */
+	RENDER_LINE     /* "name = value" per line, a blank line between rows */
+} RenderMode;
+
+#define RENDER_MODE_NAMES "table, box, csv, json, line"
+
+typedef struct RenderOpts {
+	RenderMode mode;
+	int headers;            /* table, box, csv: write the column names */
+	const char *nullvalue;  /* how table, box and line show NULL; NULL means "NULL" */
+	int unicode;            /* table: Unicode box-drawing lines instead of ASCII */
+	int color;              /* ANSI colour: bold headers and labels, dim NULLs */
+	int width;              /* table, box: cut cells with an ellipsis to fit; 0: never cut */
+	int stream;             /* csv, json, line: write each row as it comes */
+	int visible;            /* csv: control characters shown as ^X (vis.h), for a terminal;
+	                           other modes always show them so (json escapes them) */
+	long fetch;             /* rows held at most when not streaming (table and box always
+	                           hold theirs): 0 holds them all; see render_full */
+} RenderOpts;
+
+/* How many bytes of values are held at most, whatever fetch says. */
+#define RENDER_FETCH_BYTES (64L << 20)
+
+typedef struct Render Render;
+
+Render *render_new(const RenderOpts *opts, FILE *out);
+void render_free(Render *r);
+
+/* The statement's columns (once) and each row, read with sqlite3_column_*. */
+void render_columns(Render *r, sqlite3_stmt *st);
+void render_row(Render *r, sqlite3_stmt *st);
+/* Write what is buffered and close the result (JSON's ']', the table's bottom line and row
+   count). Does nothing for a statement that returned no columns. Call once. */
+void render_finish(Render *r);
+
+/* Memory is bounded as psql's FETCH_COUNT bounds it: render_full says that the rows held
+   reached RenderOpts.fetch (or RENDER_FETCH_BYTES of values), and render_flush writes them
+   now: table and box as a table of their own (columns as wide as those rows need, the row
+   count only under the last), the other modes in order. */
+int render_full(const Render *r);
+void render_flush(Render *r);
+
+int render_has_columns(const Render *r);
+long render_rows(const Render *r);
+
+/* Mode names: "table" <-> RENDER_TABLE. render_mode_parse returns 0 for an unknown name. */
+const char *render_mode_name(RenderMode m);
+int render_mode_parse(const char *name, RenderMode *m);
+
+/* A labelled block: "label:" then each line of text indented by two spaces. */
+void render_section(FILE *out, const char *label, const char *text, int color);
+/* The same, with each line longer than width display columns broken at blanks, its
+   continuation lines indented four columns more than the line itself (a hanging indent).
+   width <= 0: as render_section. (render_flow.c, which writes both) */
+void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width);
+
+/* Text that arrives in pieces (a reply streamed by the model), written as it comes under a
+   section label: each line indented by two spaces, words wrapped to width display columns
+   (0: never), runs of blanks written as one, blanks and newlines at the start and the end
+   left out, control characters made visible as render_put_line does. A word is written once
+   it is complete, so a UTF-8 character split between pieces is never cut. (render_flow.c)
+
+       RenderFlow *f = render_flow_new(stdout, 77);
+       render_flow_put(f, piece, n);   ...   render_flow_end(f);   // ends the last line
+
+   Ownership: render_flow_end writes what is held and frees the RenderFlow. */
+typedef struct RenderFlow RenderFlow;
+RenderFlow *render_flow_new(FILE *out, int width);
+void render_flow_put(RenderFlow *f, const char *s, size_t n);
+void render_flow_end(RenderFlow *f);
+
+/* JSON mode: column col of the result holds a SUQL list (a JSON array in TEXT); it is
+   written as that array, not as a string, when it parses as one. Call after
+   render_columns. */
+void render_json_column(Render *r, int col);
+
+/* Write text to out word by word, breaking lines before column width: the cursor is at
+   column at, continuation lines start at column indent. Ends the line. (--help, :help.) */
+void render_wrap(FILE *out, const char *text, int at, int indent, int width);
+
+/* The width of the terminal f writes to ($COLUMNS, else 80, when the terminal does not
+   say); 0 when f is not a terminal. */
+int render_term_width(FILE *f);
+
+/* Helpers, exported for the unit tests. */
+
+/* Display columns of UTF-8 text as written in table, box and line modes (wcwidth of each
+   character; control characters as ^X take two, invalid bytes one). Stops at nothing:
+   newlines count like other control characters. */
+size_t render_width(const char *s, size_t n);
+/* One CSV field: quoted when it holds a comma, quote, CR or LF, or is empty. */
+void render_csv_field(SBuf *b, const char *s, size_t n);
+/* A JSON string for any bytes: escapes as JSON requires, invalid UTF-8 as U+FFFD. */
+void render_json_string(SBuf *b, const char *s, size_t n);
+/* Text for a man(7) page, escaped for roff: backslashes, hyphens (as \-), quotes. */
+void render_roff(SBuf *b, const char *s);
+/* A one-line help text as a sentence: capitalised, escaped, ending with ".\n". */
+void render_roff_sentence(SBuf *b, const char *s);
+/* Text for a man(7) page: escaped, each sentence on a line of its own, lines of at most 79
+   bytes broken at blanks. */
+void render_roff_text(SBuf *b, const char *s);
+/* Make wcwidth() see UTF-8: the user's LC_CTYPE when it is UTF-8, else C.UTF-8. */
+void render_init_locale(void);
+
+#endif

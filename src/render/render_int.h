@@ -1,0 +1,57 @@
+/*
+ * render_int.h: what render.c (values, CSV, JSON, line mode, the public API) and
+ * render_table.c (aligned tables and boxes) share. Not for other modules.
+ *
+ * Ownership: a Render owns names, cells, data and jsoncol; cells point into data by offset.
+ */
+#ifndef SUQL_RENDER_INT_H
+#define SUQL_RENDER_INT_H
+
+#include "render/render.h"
+
+/* One value as it came from SQLite: its type and its bytes (text form for numbers, raw
+   bytes for blobs) at data[off .. off+n). */
+typedef struct RCell {
+	int type;        /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB, SQLITE_NULL */
+	size_t off, n;
+	double d;        /* SQLITE_FLOAT: the value, to spot non-finite reals */
+} RCell;
+
+struct Render {
+	RenderOpts o;
+	FILE *out;
+	int ncols;
+	char **names;
+	size_t namew;     /* display width of the widest name (line mode aligns on it) */
+	int has_columns;
+	long nrows;       /* rows seen */
+	long nemitted;    /* rows written so far (streaming) */
+	long ntables;     /* table and box: tables written by render_flush */
+	int header_done;  /* csv: the header row was written */
+	RCell *cells;     /* buffered rows, ncols cells each */
+	size_t ncells, capcells;
+	SBuf data;
+	int finished;
+	unsigned char *jsoncol;   /* per column: holds a JSON array (render_json_column) */
+};
+
+#define RENDER_ROW(r, i) (&(r)->cells[(size_t)(i) * (size_t)(r)->ncols])
+
+/* The text a table, box or line cell shows for c, before sanitizing: the value, nullvalue,
+   or X'..' for a blob (built in tmp). */
+void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s, size_t *n);
+
+/* Append one line of cell text made safe for a terminal (control characters as ^X, tabs as
+   a space, invalid UTF-8 as U+FFFD), cut to at most maxw columns with an ellipsis when it is
+   wider (maxw 0: no limit). Returns the columns written. */
+size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicode);
+
+/* The buffered rows as one table; last: the row count (of every row) under it, and only
+   that when earlier tables held every row. */
+void render_table(Render *r, int last);
+
+#define RENDER_BOLD "\033[1m"
+#define RENDER_DIM "\033[2m"
+#define RENDER_RESET "\033[0m"
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * session.h: one user's session with suql, below every front end (the REPL and scripts in
+ * cli/, the evaluation harness in eval/). A Session owns the open database's Engine, borrows
+ * the model client, holds the settings (settings.h is their one registry) and the display
+ * choices, and runs statements and shows what they report: the parsed SUQL, the plan, the
+ * counters and the result rows, rendered in the chosen mode (session_run.c). It also owns
+ * the chat agent and hands it the narrow interface it works through (AgentHost, made in
+ * session_chat.c): run this read-only query and show it, show a note, stream a reply.
+ *
+ * What the session does not do is read input: the REPL (cli/repl.h) turns lines into
+ * statements and meta-commands, reports errors with their place in a script, and decides the
+ * exit status.
+ *
+ * Ownership: a Session owns its Engine, the :output and :once files (and their paths),
+ * nullvalue, the status line, the secrets and the chat agent; it borrows llm (the caller
+ * closes it after session_free).
+ */
+#ifndef SUQL_SESSION_H
+#define SUQL_SESSION_H
+
+#include <stdio.h>
+
+#include "base/suql.h"
+#include "chat/agent.h"
+#include "engine/engine.h"
+#include "llm/llm.h"
+#include "render/render.h"
+
+/* Rows a table holds before it is shown (:set fetch_count; see render_full). */
+#define SESSION_FETCH_COUNT 10000
+
+/* explain: 0 off, 1 on, or SESSION_AUTO (only for statements with free text: the default
+   at a terminal). */
+#define SESSION_AUTO 2
+
+typedef struct Progress Progress;
+
+typedef struct Session {
+	Engine *engine;
+	Llm *llm;             /* the LLM client (borrowed) */
+
+	/* what is shown, and how (the display settings; see settings.c) */
+	FILE *out;            /* results: stdout, or the :output file */
+	char *out_path;       /* the :output file, NULL for stdout */
+	RenderMode mode;
+	int headers;
+	char *nullvalue;      /* NULL: "NULL" */
+	int explain;          /* show the parsed SUQL and the plan: 0, 1 or SESSION_AUTO */
+	int stats;            /* show the counters */
+	int timer;
+	int pager;            /* results taller than the terminal go through $PAGER */
+	int color_ok;         /* colour is allowed (no --no-color, no NO_COLOR) where on a tty */
+	int once;             /* :once: out is for the next statement only, then prev_out */
+	FILE *prev_out;
+	char *prev_path;
+	double timeout;       /* seconds a statement may run (:set timeout, --timeout); 0: none */
+	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
+
+	int interactive;      /* a person at a terminal */
+	int readonly;         /* open databases read-only (-readonly) */
+
+	char **secrets;       /* values never written to the history (API keys) */
+	int nsecrets;
+
+	Agent *agent;         /* the chat agent, made on first use (session_agent); owned */
+	AgentHost host;       /* what the agent works through (session_chat.c) */
+	RenderFlow *reply;    /* the agent's reply while it is written */
+
+	/* the status line while the model works (session_status.c) */
+	Progress *statusline;
+	int status_depth;
+	double status_t0;
+	long status_base;     /* calls finished in the session before it began */
+	int ctrlc_shown;      /* the line after a ^C was started (see session_after_ctrl_c) */
+} Session;
+
+void session_init(Session *s, int interactive);
+void session_free(Session *s);
+
+/* Open the database at path (":memory:" for none), replacing the open one on success; the
+   engine settings carry over. */
+SuqlStatus session_open(Session *s, const char *path, SuqlErr *err);
+
+/* :output and :once: send results to path (NULL or "-": the standard output); with once,
+   only the next statement's, then back to where they went before. */
+SuqlStatus session_set_output(Session *s, const char *path, int once, SuqlErr *err);
+
+/* The statement's output is over: after :once, results go back where they went before. */
+void session_once_over(Session *s);
+
+/* Secrets: text that must never be stored in the history (a setting marked SET_SECRET adds
+   its value when set). */
+void session_add_secret(Session *s, const char *value);
+int session_is_secret(const Session *s, const char *text);
+
+/* Where parsed SUQL, plans, counters and timings go: stdout when it is a terminal (even
+   while results go to an :output file), else stderr, so that stdout holds only results. */
+FILE *session_section_out(const Session *s);
+
+/* After Ctrl-C at a terminal the ^C the terminal echoed stands where the cursor was: the
+   next output starts on a new line. Call before writing after an interruption. */
+void session_after_ctrl_c(Session *s);
+
+/* Say, once, what the session must know that is not any statement's error (the LLM cache
+   could not be used: llm_cache_notice), as a warning on stderr. Called after each
+   statement, meta-command and chat line. */
+void session_notices(Session *s);
+
+/* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). SIGALRM
+   is the time limit's (installed when a limit is armed). */
+void session_signals(void);
+
+/* ---- settings (settings.c, the one registry) ---- */
+
+/* :set KEY VALUE and --set KEY=VALUE: any setting, the session's or a module's. */
+SuqlStatus session_set(Session *s, const char *key, const char *value, SuqlErr *err);
+/* :set (key NULL: every setting) or :set KEY, as "key = value" lines on out. */
+SuqlStatus session_show_settings(Session *s, const char *key, FILE *out, SuqlErr *err);
+/* The names of every setting, as :set lists them: a heap array ending with NULL, each name
+   heap memory. */
+char **session_setting_names(Session *s);
+/* The values a setting takes, blank-separated ("on off auto"), for completion: heap text,
+   or NULL when they are not a short list. */
+char *session_setting_choices(Session *s, const char *key);
+/* :help set (all: every setting, by module) or the help of a display setting's own command
+   (the display settings alone); and the manual page's SETTINGS section in man(7) macros
+   (suql --help-man settings). */
+void session_settings_help(FILE *out, int all);
+void session_settings_man(SBuf *out);
+
+/* ---- running statements (session_run.c) ---- */
+
+/* Run the first statement of sql[0..len) and show it as the settings say (its sections and
+   rows), handing its columns and rows to tap as well (tap may be NULL). *used is set to the
+   bytes the statement took. always_parsed shows the parsed SUQL even with explain off (the
+   chat agent shows every query it runs). lim NULL: the session's own (timeout). Returns the
+   status with the message in err; the error is not printed (the caller decides what a
+   failure means). */
+SuqlStatus session_run(Session *s, const char *sql, size_t len, size_t *used,
+                       const EngineSink *tap, int always_parsed, const RunLimits *lim,
+                       SuqlErr *err);
+
+/* ---- the status line (session_status.c) ---- */
+
+/* While the model works for a statement or a chat turn, a status line on stderr (a terminal
+   only) says how far it got: candidates judged, calls done and in flight, the time so far.
+   begin and end nest; end erases it. clear erases it before other output (the next tick
+   draws it again); stop erases it and draws no more until the outermost end (a streamed
+   reply). */
+void session_status_begin(Session *s);
+void session_status_clear(Session *s);
+void session_status_end(Session *s);
+void session_status_stop(Session *s);
+
+/* ---- the pager (session_pager.c) ---- */
+
+/* A statement's result at a terminal, with the pager on, is written to a buffer first
+   (session_pager_buffer returns it, or NULL when the result goes straight to s->out);
+   session_pager_show closes the buffer and writes it through $PAGER (default "less -S")
+   when it is taller than the terminal, to s->out otherwise, and frees it. */
+FILE *session_pager_buffer(Session *s, char **buf, size_t *len);
+void session_pager_show(Session *s, FILE *f, char **buf, size_t *len);
+
+/* ---- the chat agent (session_chat.c) ---- */
+
+/* The agent of the session, made (with default settings) when there is none yet. */
+Agent *session_agent(Session *s);
+/* Whether chat mode can start: SUQL_USAGE, saying how to configure a model, when the client
+   is offline (the wording differs at a terminal and in a script). */
+SuqlStatus session_chat_ready(Session *s, SuqlErr *err);
+/* One chat turn; SUQL_USAGE as session_chat_ready when the model was switched off since
+   chat mode began. */
+SuqlStatus session_chat_turn(Session *s, const char *line, SuqlErr *err);
+
+#endif

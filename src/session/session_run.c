@@ -1,0 +1,327 @@
+/*
+ * session_run.c: one statement, run through engine_exec with a sink that shows, in order,
+ * the parsed SUQL, the plan, the counters and the result (buffering rows when the counters
+ * must come first), in the session's output mode, through the pager at a terminal. A
+ * statement runs under limits (time, rows, a value's size; RunLimits): the time limit is
+ * an alarm whose signal stops it as Ctrl-C does. The runner returns the statement's status;
+ * reporting an error is the caller's.
+ */
+#include "session/session.h"
+
+#include "base/vis.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+/* ---- Ctrl-C ---- */
+
+static Store *volatile running;   /* the database of the running statement, if any */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	suql_interrupted = 1;
+	Store *st = running;
+	if (st)
+		store_interrupt(st);
+}
+
+void session_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;   /* no SA_RESTART: a blocked read returns so the loops see the flag */
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* ---- the time limit ----
+   A statement's time limit is a timer whose signal stops it as Ctrl-C does (every loop that
+   checks suql_interrupted, SQLite through its progress handler and sqlite3_interrupt, the
+   HTTP client between polls) and also sets suql_timed_out, so the runner reports a timeout
+   and the script goes on. */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	suql_timed_out = 1;
+	suql_interrupted = 1;
+	Store *st = running;
+	if (st)
+		store_interrupt(st);
+}
+
+static void alarm_set(double seconds)
+{
+	if (seconds > 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_alarm;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;   /* a write to a full pipe goes on; the loops see the flag */
+		sigaction(SIGALRM, &sa, NULL);
+	}
+	struct itimerval t;
+	memset(&t, 0, sizeof t);
+	long us = seconds > 0 ? (long)(seconds * 1e6) : 0;
+	if (seconds > 0 && us < 1)
+		us = 1;
+	t.it_value.tv_sec = us / 1000000;
+	t.it_value.tv_usec = us % 1000000;
+	setitimer(ITIMER_REAL, &t, NULL);   /* zero: disarmed */
+}
+
+/* ---- one statement ---- */
+
+typedef struct Show {
+	Session *s;
+	Render *render;       /* made at the first columns or row (see show_render) */
+	RenderOpts o;
+	FILE *rout;           /* where the result goes: s->out, or a buffer for the pager */
+	FILE *sec;            /* where parsed SUQL, the plan and the counters go */
+	SBuf counters;
+	char *parsed;         /* held while it is not known whether the statement has free text */
+	int freetext;         /* the statement involves free text (EngineSink.freetext) */
+	int color;
+	int labelled;   /* a section was shown where the result goes, so it gets a label too */
+	const EngineSink *tap;   /* also gets the columns and rows */
+	int always_parsed;
+	int result_shown;        /* the result label was written */
+	long rows, max_rows;     /* rows shown; the most that may be (0: no limit) */
+	int capped;              /* stopped at max_rows */
+} Show;
+
+static int explaining(const Show *sh)
+{
+	return sh->s->explain == 1 || (sh->s->explain == SESSION_AUTO && sh->freetext);
+}
+
+/* A section: where sections go, wrapped to the terminal there. */
+static void section(Show *sh, const char *label, const char *text, int wrap)
+{
+	session_status_clear(sh->s);
+	session_after_ctrl_c(sh->s);
+	int color = sh->color && isatty(fileno(sh->sec));
+	render_section_wrap(sh->sec, label, text, color, wrap ? render_term_width(sh->sec) : 0);
+	fflush(sh->sec);
+	if (sh->sec == sh->s->out)
+		sh->labelled = 1;
+}
+
+/* The "result:" label, once, before the first row is written, when a section came before
+   where the result goes. */
+static void result_label(Show *sh)
+{
+	if (sh->result_shown || !sh->labelled || !sh->render || !render_has_columns(sh->render))
+		return;
+	sh->result_shown = 1;
+	fprintf(sh->rout, "%sresult:%s\n", sh->o.color ? "\033[1m" : "", sh->o.color ? "\033[0m" : "");
+}
+
+static void show_parsed(void *ctx, const char *suql)
+{
+	Show *sh = ctx;
+	if (sh->always_parsed) {   /* the chat agent's query belongs with its result */
+		session_status_clear(sh->s);
+		render_section(sh->s->out, "parsed", suql, sh->color);
+		sh->labelled = 1;
+	} else if (sh->s->explain == 1) {
+		section(sh, "parsed", suql, 0);
+	} else if (sh->s->explain == SESSION_AUTO) {
+		free(sh->parsed);
+		sh->parsed = xstrdup(suql);
+	}
+}
+
+static void show_freetext(void *ctx)
+{
+	Show *sh = ctx;
+	sh->freetext = 1;
+	if (sh->parsed && explaining(sh))
+		section(sh, "parsed", sh->parsed, 0);
+	free(sh->parsed);
+	sh->parsed = NULL;
+}
+
+static void show_plan(void *ctx, const char *text)
+{
+	Show *sh = ctx;
+	if (explaining(sh))
+		section(sh, "plan", text, 1);
+}
+
+/* The renderer, made when the first columns come: by then it is known whether counters
+   will be shown before the rows (they come after the last one), so whether rows can be
+   written as they come. */
+static Render *show_render(Show *sh)
+{
+	if (!sh->render) {
+		int counters_first = sh->s->stats && sh->freetext && sh->sec == sh->s->out;
+		sh->o.stream = !counters_first;
+		sh->render = render_new(&sh->o, sh->rout);
+	}
+	return sh->render;
+}
+
+static void show_columns(void *ctx, sqlite3_stmt *st)
+{
+	Show *sh = ctx;
+	Render *rd = show_render(sh);
+	render_columns(rd, st);
+	if (sh->o.mode == RENDER_JSON)
+		for (int i = 0; i < sqlite3_column_count(st); i++)
+			if (engine_column_is_list(sh->s->engine, i))
+				render_json_column(rd, i);
+	if (sh->tap && sh->tap->columns)
+		sh->tap->columns(sh->tap->ctx, st);
+}
+
+static int show_row(void *ctx, sqlite3_stmt *st)
+{
+	Show *sh = ctx;
+	if (sh->max_rows > 0 && sh->rows >= sh->max_rows) {   /* a row past the limit: stop */
+		sh->capped = 1;
+		return 1;
+	}
+	sh->rows++;
+	if (sh->o.stream)
+		session_status_clear(sh->s);
+	Render *rd = show_render(sh);
+	render_row(rd, st);
+	if (render_full(rd)) {   /* rows shown in parts: memory stays bounded */
+		session_status_clear(sh->s);
+		result_label(sh);
+		render_flush(rd);
+	}
+	if (sh->tap && sh->tap->row && sh->tap->row(sh->tap->ctx, st))
+		return 1;
+	return suql_interrupted != 0;
+}
+
+static void show_counters(void *ctx, const char *text)
+{
+	Show *sh = ctx;
+	if (sh->s->stats)
+		sb_puts(&sh->counters, text);
+}
+
+static void show_warning(void *ctx, const char *msg)
+{
+	Show *sh = ctx;
+	session_status_clear(sh->s);
+	fflush(sh->s->out);
+	fputs("warning: ", stderr);
+	vis_fputs(stderr, msg, VIS_TEXT);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* The statement ended under limits: a timeout becomes its error (and the interrupt it
+   raised is over), a value past the length limit says which setting raises it. */
+static SuqlStatus limits_after(const RunLimits *lim, SuqlStatus st, SuqlErr *err)
+{
+	if (suql_timed_out) {
+		suql_timed_out = 0;
+		suql_interrupted = 0;
+		return err_set(err, SUQL_ERROR, "stopped at the time limit of %g s (:set %s SECONDS "
+		               "changes it)", lim->seconds, lim->setting);
+	}
+	if (st != SUQL_OK && lim->value_bytes > 0 && err->msg &&
+	    strstr(err->msg, "string or blob too big"))
+		return err_set(err, SUQL_ERROR, "a value is longer than %d bytes, the most allowed "
+		               "here (:set %s BYTES changes it)", lim->value_bytes, lim->value_setting);
+	return st;
+}
+
+static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
+                          const EngineSink *tap, int always_parsed, const RunLimits *lim,
+                          SuqlErr *err)
+{
+	int tty = isatty(fileno(s->out));
+	RunLimits dflt = {s->timeout, 0, 0, "timeout", NULL, NULL};
+	if (!lim)
+		lim = &dflt;
+	Show sh = {0};
+	sh.s = s;
+	sh.o.mode = s->mode;
+	sh.o.headers = s->headers;
+	sh.o.nullvalue = s->nullvalue;
+	sh.o.unicode = tty;
+	sh.o.color = tty && s->color_ok && s->interactive;
+	sh.o.width = render_term_width(s->out);
+	sh.o.fetch = s->fetch_count;
+	sh.o.visible = tty;
+	sh.color = s->color_ok && s->interactive;
+	sh.sec = session_section_out(s);
+	sh.tap = tap;
+	sh.always_parsed = always_parsed;
+	sh.max_rows = lim->rows;
+	char *pbuf = NULL;
+	size_t plen = 0;
+	sh.rout = session_pager_buffer(s, &pbuf, &plen);
+	if (!sh.rout)
+		sh.rout = s->out;
+	EngineSink sink = {&sh, show_parsed, show_plan, show_columns, show_row, show_counters,
+	                   show_warning, show_freetext};
+	SuqlStatus st;
+	double t0 = util_now_ms();
+	*used = 0;
+	session_status_begin(s);
+	if (suql_interrupted) {
+		st = err_set(err, SUQL_INTERRUPT, "interrupted");
+	} else {
+		Store *store = engine_store(s->engine);
+		int old_len = lim->value_bytes > 0 ? store_value_limit(store, lim->value_bytes) : -1;
+		running = store;
+		alarm_set(lim->seconds);
+		st = engine_exec(s->engine, sql, len, used, &sink, err);
+		alarm_set(0);
+		running = NULL;
+		if (old_len >= 0)
+			store_value_limit(store, old_len);
+		st = limits_after(lim, st, err);
+		if (st == SUQL_OK && suql_interrupted)
+			st = err_set(err, SUQL_INTERRUPT, "interrupted");
+	}
+	double ms = util_now_ms() - t0;
+	session_status_end(s);
+	if (sh.counters.len)
+		section(&sh, "counters", sh.counters.s, 1);
+	/* a failed statement shows the rows it produced before failing, but no empty table */
+	if (sh.render && (st == SUQL_OK || render_rows(sh.render) > 0)) {
+		result_label(&sh);
+		render_finish(sh.render);
+	}
+	if (sh.rout != s->out)
+		session_pager_show(s, sh.rout, &pbuf, &plen);
+	if (sh.capped) {
+		char *m = xprintf("stopped after %ld row%s, the most shown here (:set %s N changes "
+		                  "it)", sh.rows, sh.rows == 1 ? "" : "s", lim->rows_setting);
+		show_warning(&sh, m);
+		free(m);
+	}
+	if (s->timer) {
+		fflush(s->out);
+		fprintf(sh.sec, "time: %.3f ms\n", ms);
+		fflush(sh.sec);
+	}
+	fflush(s->out);
+	session_notices(s);
+	render_free(sh.render);
+	sb_free(&sh.counters);
+	free(sh.parsed);
+	session_once_over(s);
+	return st;
+}
+
+SuqlStatus session_run(Session *s, const char *sql, size_t len, size_t *used,
+                       const EngineSink *tap, int always_parsed, const RunLimits *lim,
+                       SuqlErr *err)
+{
+	size_t u = 0;
+	return run_one(s, sql, len, used ? used : &u, tap, always_parsed, lim, err);
+}
