@@ -337,7 +337,16 @@ void pr_suql_form(Printer *pr, const Expr *e)
 			pr_pgcast_sql(pr, e);
 			break;
 		}
-		pr_expr_prec(pr, e->left, PREC_PGCAST);
+		/* A named parameter swallows a following "::" ($x::int is one
+		 * parameter, as in SQLite), so a parameter operand keeps its
+		 * parentheses. */
+		if (e->left->kind == EX_PARAM) {
+			print_raw(pr, "(");
+			print_expr(pr, e->left);
+			print_raw(pr, ")");
+		} else {
+			pr_expr_prec(pr, e->left, PREC_PGCAST);
+		}
 		print_raw(pr, "::");
 		print_rawn(pr, e->type->text, e->type->n);
 		break;
