@@ -81,6 +81,11 @@ static ColumnDef *p_column_def(Parser *p)
 	c->name = p_expect_nm(p, "a column name");
 	c->type = p_type_name(p, 1);
 	Token ct = p_tok(p);
+	/* SQLite reads "x []" as a type made of the empty name []; to suql '[]' marks a list
+	   and needs its element type (found by the fuzzer) */
+	if (!c->type && ct.type == TK_ARRSUFFIX)
+		p_fail_at(p, ct, NULL, "expected a type before '[]': a list column is written with "
+		          "its element type (T[]), e.g. tags TEXT[]");
 	/* the constraints are kept as written, but must start as SQLite's do: a word after
 	   "(n)" or "[]" would join the type name when the translation is read again (found by
 	   the fuzzer: FREE_TEXT[] IMARY KEY printed as TEXT IMARY KEY) */
