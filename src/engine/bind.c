@@ -18,6 +18,7 @@
  * bind_occ_mutate then replaces each occurrence's node by the call of its SQL function.
  */
 #include "engine/bind_int.h"
+#include "engine/bm25_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
 
@@ -376,6 +377,8 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 		resolve_mark(ex, b, e);
 		return;
 	}
+	if (bm25_bind(bd, b, slot))
+		e = *slot;   /* its arguments are walked as any function's */
 	if (b >= 0)
 		enum_detect(ex, b, slot);
 	int agg = in_agg;

@@ -361,6 +361,7 @@ struct Exec {
 	int ncolnames;
 	unsigned char *collist;   /* per result column: a column of a SUQL list type */
 	const struct Walk *walking;   /* the walk running now, for engine_progress */
+	struct Bm25Cache *bm25;   /* rankings made by bm25() (bm25.c) */
 	int ftmp;             /* temp table made (projection last) */
 	char tmpname[48];
 };

@@ -26,7 +26,8 @@ typedef struct EnumLit {
 	int nvals;
 } EnumLit;
 
-typedef enum EnumForm { EF_EQ, EF_NE, EF_IN, EF_NOTIN, EF_ANY, EF_NOTALL, EF_CONTAINS } EnumForm;
+typedef enum EnumForm { EF_EQ, EF_NE, EF_IN, EF_NOTIN, EF_ANY, EF_NOTALL, EF_CONTAINS,
+                       EF_OVERLAP } EnumForm;
 
 typedef struct EnumCmp {
 	Expr **slot;

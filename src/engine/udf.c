@@ -18,6 +18,7 @@
  * t NULL, or a text with no passages, gives NULL without a call.
  */
 #include "engine/bind_int.h"
+#include "engine/bm25_int.h"
 #include "engine/exec_int.h"
 #include "engine/udf_int.h"
 
@@ -268,4 +269,5 @@ void udf_register(Engine *e)
 	sqlite3_create_function(e->db, "suql_summary", 1, f, e, fn_summary, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_summary", 2, f, e, fn_summary, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_verify", -1, f, e, fn_verify, NULL, NULL);
+	bm25_register(e);
 }

@@ -275,6 +275,22 @@ Expr *p_primary(Parser *p)
 		p_unexpected(p, "an expression");
 	if (n1.type == TK_LBRACKET && str_nieq(p->text + t.off, t.len, "array"))
 		return p_array(p, start);
+	/* INTERVAL '3 days' (PostgreSQL): the same node as '3 days'::INTERVAL. A string that
+	   is no interval leaves SQLite's reading: the column interval with that alias. */
+	if (n1.type == TK_STRING && t.kw == KW_NONE && str_nieq(p->text + t.off, t.len, "interval") &&
+	    ast_interval_mods(p->text + n1.off, n1.len, NULL, NULL) > 0) {
+		p_next(p);
+		Expr *c = p_new_expr(p, EX_PGCAST, start);
+		c->left = p_literal(p, LIT_STRING, p_off(p, n1));
+		c->type = P_NEW(p, TypeName);
+		c->type->span.off = start;
+		c->type->span.len = t.len;
+		c->type->text = "INTERVAL";
+		c->type->n = 8;
+		c->type->pg = PGT_INTERVAL;
+		p->has_suql = 1;
+		return p_finish(p, c);
+	}
 	p_next(p);
 	if (p_is(p, TK_LP))
 		return p_call(p, t, start);

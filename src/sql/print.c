@@ -279,6 +279,8 @@ static void pr_node(Printer *pr, const Expr *e)
 		pr_expr_prec(pr, e->left, PREC_UNARY);
 		break;
 	case EX_BINARY: {
+		if (pr->mode == PRINT_SQL && pr_interval_sql(pr, e))
+			break;
 		int prec = ast_binop_prec(e->op);
 		pr_expr_prec(pr, e->left, prec);
 		print_raw(pr, binop_text(e->op));
