@@ -357,8 +357,9 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 		return;
 	if (bind_occ_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol))
 		return;
+	/* a typed answer; a constrained one is answered as text, converted by SQL around it */
 	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&
-	    e->type && e->type->pg) {
+	    !e->left->extra && e->type && e->type->pg) {
 		bind_occ_make(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
 		         pocc, rcol);
 		return;
@@ -379,8 +380,10 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 	}
 	if (bm25_bind(bd, b, slot))
 		e = *slot;   /* its arguments are walked as any function's */
-	if (b >= 0)
+	if (b >= 0) {
 		enum_detect(ex, b, slot);
+		enum_answer_options(ex, b, e);
+	}
 	int agg = in_agg;
 	if (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)) {
 		agg = 1;

@@ -117,6 +117,8 @@ typedef struct Sig {
 	char **expected;
 	int nexpected;
 	PgType pg;            /* ANSWER: the type of a typed answer, PGT_NONE for text */
+	char **options;       /* ANSWER: the answers allowed (answer(t, q, ARRAY[...])), or none */
+	int noptions;
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
 	char *key;            /* all of the above in one string (interning) */
 	long unread;          /* values whose replies could not be read (unknown) */

@@ -99,6 +99,26 @@ static const char *str_lit(Exec *ex, const Expr *e)
 	return NULL;
 }
 
+void enum_answer_options(Exec *ex, int b, Expr *e)
+{
+	if (e->kind != EX_BINARY || (e->op != OP_EQ && e->op != OP_NE))
+		return;
+	Expr *col = e->left, *ans = e->right;
+	if (col->kind == EX_ANSWER) {
+		col = e->right;
+		ans = e->left;
+	}
+	char *table;
+	const CatColumn *cc = ans->kind == EX_ANSWER && !ans->extra ? enum_column(ex, b, col, &table)
+	                                                            : NULL;
+	if (!cc || cc->is_array || !cc->enum_values || cc->nenum < 1)
+		return;
+	Expr *arr = ast_expr_new(ex->a, EX_ARRAY);
+	for (int i = 0; i < cc->nenum; i++)
+		ast_list_push(ex->a, &arr->list, ast_string(ex->a, cc->enum_values[i]));
+	ans->extra = arr;
+}
+
 void enum_detect(Exec *ex, int b, Expr **slot)
 {
 	Expr *e = *slot;

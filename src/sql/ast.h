@@ -116,7 +116,8 @@ typedef enum ExprKind {
 	EX_RAISE,     /* RAISE(op [, right]); op: RAISE_IGNORE/ROLLBACK/ABORT/FAIL */
 	EX_ROW,       /* (list[0], list[1], ...): a row value */
 	/* SUQL forms */
-	EX_ANSWER,    /* answer(left, right): left a text, right the question */
+	EX_ANSWER,    /* answer(left, right [, extra]): left a text, right the question, extra
+	                 the answers allowed (an EX_ARRAY of literals) or NULL */
 	EX_SUMMARY,   /* summary(left) */
 	EX_PGCAST,    /* left::type */
 	EX_QUANT,     /* left op ANY|SOME|ALL (right) or (select); quant says which */

@@ -340,7 +340,8 @@ static void pr_node(Printer *pr, const Expr *e)
 		pr_paren_select(pr, e->select);
 		break;
 	case EX_CAST:
-		if (pr->mode == PRINT_SQL && e->left->kind == EX_ANSWER && e->type->pg) {
+		if (pr->mode == PRINT_SQL && e->left->kind == EX_ANSWER && !e->left->extra &&
+		    e->type->pg) {
 			pr_typed_answer(pr, e->left, e->type->pg);
 			break;
 		}

@@ -204,7 +204,7 @@ static void pr_pgcast_sql(Printer *pr, const Expr *e)
 		pr_interval_mods(pr, e, 0, " ");
 		return;
 	}
-	if (e->left->kind == EX_ANSWER && !pr->hooks.expr) {
+	if (e->left->kind == EX_ANSWER && !e->left->extra && !pr->hooks.expr) {
 		pr_typed_answer(pr, e->left, pg);
 		return;
 	}
@@ -397,10 +397,15 @@ void pr_suql_form(Printer *pr, const Expr *e)
 	int sql = pr->mode == PRINT_SQL;
 	switch (e->kind) {
 	case EX_ANSWER:
-		print_raw(pr, sql ? "suql_answer(" : "answer(");
+		/* a constrained answer's self-contained form is suql_choice(t, q, json_array(...)) */
+		print_raw(pr, !sql ? "answer(" : e->extra ? "suql_choice(" : "suql_answer(");
 		print_expr(pr, e->left);
 		print_raw(pr, ", ");
 		print_expr(pr, e->right);
+		if (e->extra) {
+			print_raw(pr, ", ");
+			print_expr(pr, e->extra);
+		}
 		print_raw(pr, ")");
 		break;
 	case EX_SUMMARY:
