@@ -121,6 +121,7 @@ static int new_block(Bind *bd, SelectCore *c, Select *s, int ci, int parent, int
 	b->top = top;
 	b->exec = bd->exec;
 	b->limit = -1;
+	b->limit_all = -1;
 	b->out_limit = -1;
 	b->ppos = bd->pos;
 	b->nwith = bd->nwith;

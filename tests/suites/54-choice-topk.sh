@@ -80,3 +80,80 @@ wait "$SPID" 2>/dev/null
 check "choice: offline, yes/no options" "$(paste -sd ';' - <"$T/out")" "2,Yes;4,"
 grep -q 'backend: offline (lexical, no language model)' "$T/err" &&
 	ok "choice: ... labelled offline" || notok "choice: ... labelled offline" "$(cat "$T/err")"
+
+# ---- semantic top-k: 60 reviews; three speak of romance and are scored 5, one 4, the rest 2
+top=$T/top.db
+"$prog" --bail "$top" >/dev/null <<'SQL'
+CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, review FREE_TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
+INSERT INTO r SELECT i, 'Place ' || i, 'Lunch spot number ' || i || ', quick service and fair prices.' FROM n;
+UPDATE r SET review = 'S5 A romantic dinner by candlelight, very romantic (' || id || ').' WHERE id IN (17, 38, 52);
+UPDATE r SET review = 'S4 Somewhat romantic on a quiet night.' WHERE id = 44;
+UPDATE r SET review = 'S1 Loud and bright, the opposite of romantic.' WHERE id = 9;
+SQL
+cat >"$T/top.json" <<'EOF2'
+[{"match": "S5 A romantic", "content": "5"},
+ {"match": "S4 Somewhat", "content": "4"},
+ {"match": "S1 Loud", "content": "1"},
+ {"match": "Lunch spot", "content": "2"}]
+EOF2
+SPID=""
+rm -f "$T/log"
+llmserver_start "$T" "$T/top.json"
+MARK=0
+topq="SELECT name, answer(review, 'how romantic is it?', ARRAY[1, 2, 3, 4, 5])::int AS romance FROM r ORDER BY romance DESC LIMIT 3;"
+mark
+q "$top" "$topq" --set batch=1 --concurrency 1 -v
+cp "$T/err" "$T/plan"
+rows_k=$(cat "$T/rows") n_k=$(requests)
+mark
+q "$top" "$topq" --set batch=1 --concurrency 1 --set optimize=off
+rows_all=$(cat "$T/rows") n_all=$(requests)
+check "top-k: the same rows as scoring every candidate" "$rows_k" "$rows_all"
+check "top-k: ... which are the three scored 5" "$rows_k" "Place 17,5;Place 38,5;Place 52,5"
+check "top-k: scoring every candidate (optimize off) asks about all 60" "$n_all" 60
+check "top-k: one request at a time, the three ranked first by BM25 are the three 5s: 3 requests" "$n_k" 3
+grep -q 'semantic top-k: 3 of 60 candidates scored in 3 waves (stopped: the top k had the best value)' "$T/plan" &&
+	ok "top-k: the counters say so" || notok "top-k: the counters say so" "$(cat "$T/plan")"
+grep -q 'rule: stop once 3 scored candidates have the best value 5 (from the answers allowed)' "$T/plan" &&
+	grep -q 'assumption: the answer is one of its values' "$T/plan" &&
+	ok "top-k: the plan states the rule and its assumption" || notok "top-k: the plan states the rule and its assumption" "$(cat "$T/plan")"
+# with 8 requests in flight, the first 8 are sent before the first reply stops the walk
+mark
+q "$top" "$topq" --set batch=1
+check "top-k: 8 in flight: the same rows" "$(cat "$T/rows")" "$rows_all"
+check "top-k: ... in one group of 8 requests" "$(requests)" 8
+# LIMIT 4: only three can have 5, so the walk goes on to the end, and still agrees
+topq4="SELECT name, answer(review, 'how romantic is it?', ARRAY[1, 2, 3, 4, 5])::int AS romance FROM r ORDER BY romance DESC LIMIT 4;"
+mark
+q "$top" "$topq4" --set batch=1
+rows_k=$(cat "$T/rows") n_k=$(requests)
+mark
+q "$top" "$topq4" --set batch=1 --set optimize=off
+check "top-k: LIMIT 4, when the best value is too rare: the same rows" "$rows_k" "$(cat "$T/rows")"
+check "top-k: ... after scoring every candidate" "$n_k" 60
+# ASC NULLS LAST: the lowest first; the best value is 1
+mark
+q "$top" "SELECT name FROM r ORDER BY answer(review, 'how romantic is it?', ARRAY[1, 2, 3, 4, 5])::int ASC NULLS LAST LIMIT 1;" --set batch=1
+check "top-k: ASC NULLS LAST finds the lowest" "$(cat "$T/rows")" "Place 9"
+n_asc=$(requests)
+if [ "$n_asc" -lt 60 ]; then ok "top-k: ... before scoring every candidate ($n_asc)"; else notok "top-k: ... before scoring every candidate" "$n_asc requests"; fi
+# no best value known (a free number): every candidate is scored, and the plan says why
+mark
+q "$top" "SELECT name FROM r ORDER BY answer(review, 'how romantic is it, 1 to 5?')::int DESC LIMIT 3;" --set batch=1 -v
+grep -q 'semantic top-k: no, every candidate is scored: the answer has no known best value' "$T/err" &&
+	ok "top-k: a free number has no best value: the plan says so" || notok "top-k: a free number has no best value: the plan says so" "$(cat "$T/err")"
+kill "$SPID"
+wait "$SPID" 2>/dev/null
+# batches, against the automatic answers (a value offered, by a hash of the text): the top
+# scores agree with scoring everything, in far fewer requests
+echo '[]' >"$T/auto.json"
+llmserver_start "$T" "$T/auto.json"
+mark
+q "$top" "$topq"
+scores_k=$(cut -d, -f2 "$T/out" | paste -sd ';' -) n_k=$(requests)
+mark
+q "$top" "$topq" --set optimize=off
+scores_all=$(cut -d, -f2 "$T/out" | paste -sd ';' -) n_all=$(requests)
+check "top-k: batched, the same top scores as scoring everything" "$scores_k" "$scores_all"
+if [ "$n_k" -lt "$n_all" ]; then ok "top-k: ... in $n_k requests against $n_all"; else notok "top-k: batched, fewer requests" "$n_k against $n_all"; fi
