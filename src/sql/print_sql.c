@@ -149,31 +149,33 @@ static void pr_interval_mods(Printer *pr, const Expr *iv, int neg, const char *s
 	print_raw(pr, "'");
 }
 
-/* What SQLite's date function keeps of x: its time of day (datetime) or the time alone */
-static const char *date_func(const Expr *x, int has_time)
+/* What x is: a time (PGT_TIME), a date and time (PGT_TIMESTAMP) or a date (PGT_DATE), as far
+   as its form says; a sum with an interval is what date_func makes of it. */
+static PgType temporal(const Expr *x)
 {
-	if (x->kind == EX_PGCAST && x->type->pg == PGT_TIME)
-		return "time(";
-	if (x->kind == EX_LITERAL && x->lit == LIT_CURRENT_TIME)
-		return "time(";
-	if (x->kind == EX_FUNC && ast_name_is(x->name, "time"))
-		return "time(";
-	if (has_time)
-		return "datetime(";
-	if (x->kind == EX_PGCAST && x->type->pg == PGT_TIMESTAMP)
-		return "datetime(";
-	if (x->kind == EX_LITERAL && x->lit == LIT_CURRENT_TIMESTAMP)
-		return "datetime(";
-	if (x->kind == EX_FUNC && ast_name_is(x->name, "datetime"))
-		return "datetime(";
+	if (x->kind == EX_PGCAST && (x->type->pg == PGT_TIME || x->type->pg == PGT_TIMESTAMP))
+		return x->type->pg;
+	if (x->kind == EX_LITERAL)
+		return x->lit == LIT_CURRENT_TIME ? PGT_TIME
+		       : x->lit == LIT_CURRENT_TIMESTAMP ? PGT_TIMESTAMP : PGT_DATE;
+	if (x->kind == EX_FUNC)
+		return ast_name_is(x->name, "time") ? PGT_TIME
+		       : ast_name_is(x->name, "datetime") ? PGT_TIMESTAMP : PGT_DATE;
 	if (x->kind == EX_BINARY && (is_interval(x->left) || is_interval(x->right))) {
-		const Expr *y = is_interval(x->left) ? x->right : x->left;
 		const Expr *iv = is_interval(x->left) ? x->left : x->right;
 		int t = 0;
 		ast_interval_mods(iv->left->name.s, iv->left->name.n, NULL, &t);
-		return date_func(y, t);
+		PgType y = temporal(is_interval(x->left) ? x->right : x->left);
+		return y == PGT_TIME ? PGT_TIME : t ? PGT_TIMESTAMP : y;
 	}
-	return "date(";
+	return PGT_DATE;
+}
+
+/* The date function that keeps what x is, and the time of day an interval adds */
+static const char *date_func(const Expr *x, int has_time)
+{
+	PgType t = temporal(x);
+	return t == PGT_TIME ? "time(" : has_time || t == PGT_TIMESTAMP ? "datetime(" : "date(";
 }
 
 /* x + INTERVAL '3 days' -> date(x, '+3 days'); datetime() when the interval or x has a
