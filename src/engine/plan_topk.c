@@ -29,7 +29,7 @@ static int key_cast(const Occ *o, const Expr *key)
 		return PGT_NONE;
 	if ((key->kind == EX_PGCAST || key->kind == EX_CAST) && key->left == *o->slot &&
 	    key->type)
-		return key->type->pg;
+		return (int)key->type->pg;
 	return -1;
 }
 
