@@ -265,8 +265,11 @@ int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 			s.expected[i] = xstrdup(bind_literal(ex, b, exp[i]));
 	}
 	for (int i = 0; ans->extra && i < ans->extra->list->n; i++) {
-		const char *v = bind_literal(ex, b, ans->extra->list->items[i]);
-		exec_strv_push(&s.options, &s.noptions, v ? v : "");
+		const Expr *x = ans->extra->list->items[i];   /* a literal, or -1 (the parser's rule) */
+		const char *v = bind_literal(ex, b, x->kind == EX_UNARY ? x->left : x);
+		char *t = v && x->kind == EX_UNARY && x->op == OP_NEG ? xprintf("-%s", v) : NULL;
+		exec_strv_push(&s.options, &s.noptions, t ? t : v ? v : "");
+		free(t);
 	}
 	if (b >= 0)
 		bind_arg(ex, b, o, &s);

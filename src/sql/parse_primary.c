@@ -20,8 +20,13 @@ static void p_answer_options(Parser *p, const Expr *o)
 		          "ARRAY[...] of literals");
 	for (int i = 0; i < o->list->n; i++) {
 		const Expr *v = o->list->items[i];
-		if (v->kind != EX_LITERAL || (v->lit != LIT_STRING && v->lit != LIT_INTEGER &&
-		                              v->lit != LIT_FLOAT)) {
+		const Expr *num = v->kind == EX_UNARY && (v->op == OP_NEG || v->op == OP_POS) ? v->left
+		                                                                            : NULL;
+		if (num && !(num->kind == EX_LITERAL && (num->lit == LIT_INTEGER ||
+		                                         num->lit == LIT_FLOAT)))
+			num = NULL;
+		if (!num && (v->kind != EX_LITERAL || (v->lit != LIT_STRING && v->lit != LIT_INTEGER &&
+		                                       v->lit != LIT_FLOAT))) {
 			Token vt = {TK_ID, KW_NONE, v->span.off - p->base, v->span.len};
 			p_fail_at(p, vt, hint, "an answer allowed by answer() is a string or number "
 			          "literal");
