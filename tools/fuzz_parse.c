@@ -50,7 +50,7 @@ static int suql_only_error(const char *msg)
 {
 	static const char *const WORDS[] = {"too deep", "too long", "NUL byte", "answer()",
 	                                    "summary()", "unnest()", "'::'", "ARRAY[", "ILIKE",
-	                                    "(T[])"};
+	                                    "(T[])", "INTERVAL"};
 	for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
 		if (strstr(msg, WORDS[i]))
 			return 1;

@@ -1,11 +1,11 @@
 /*
  * fuzz_reply.c: a libFuzzer target over the readers of a model's replies (llm_reply.c),
  * built by scripts/fuzz.sh, not by the Makefile's tool rule. The first byte of an input
- * picks the task (a single or batch verification, a typed answer of some shape, a summary,
- * a classification); the rest is the reply. Beyond not crashing, what is read must keep
+ * picks the task (a single or batch verification, a typed answer of some shape or one
+ * constrained to three values, a summary, a classification); the rest is the reply. Beyond not crashing, what is read must keep
  * the rules: a verdict is 0 or 1 and comes with the text "yes" or "no"; a whole number
- * reads back as one, a number is finite, a date exists; classification labels are
- * permitted values; a candidate not read has no value. Any violated property aborts.
+ * reads back as one, a number is finite, a date exists; a constrained answer and
+ * classification labels are values offered; a candidate not read has no value. Any violated property aborts.
  */
 #include "base/util.h"
 #include "llm/llm.h"
@@ -91,6 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		c.kind = LLM_ANSWER;
 		c.shape = shapes[(task / 5) % (sizeof shapes / sizeof *shapes)];
 		n = task & 128 ? 3 : 1;
+		if (task % 5 == 2 && (task & 64)) {   /* a constrained answer */
+			c.shape = LLM_SHAPE_TEXT;
+			c.options = opts;
+			c.noptions = 3;
+		}
 		break;
 	case 3:
 		c.kind = LLM_SUMMARY;
@@ -122,6 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (c.kind == LLM_VERIFY) {
 			need(it->verdict == 0 || it->verdict == 1, "a verdict is 0 or 1");
 			need(strcmp(it->text, it->verdict ? "yes" : "no") == 0, "the verdict's text");
+		} else if (it->value && c.kind == LLM_ANSWER && c.noptions) {
+			int ok = 0;
+			for (int o = 0; o < 3; o++)
+				ok |= strcmp(it->value, opts[o]) == 0;
+			need(ok, "a constrained answer is one of the values offered, as offered");
 		} else if (it->value) {
 			check_value(c.kind == LLM_SUMMARY ? LLM_SHAPE_TEXT : c.shape, it->value);
 		}

@@ -215,13 +215,15 @@ static char *first_sentence(const char *t)
 	return xstrndup(t, n + (t[n] == '.'));
 }
 
-enum { A_YESNO, A_DATE, A_INT, A_REAL, A_SUMMARY, A_TEXT };
+enum { A_YESNO, A_DATE, A_INT, A_REAL, A_SUMMARY, A_TEXT, A_CHOICE };
 
-static json_t *answer_for(int mode, const char *text)
+static json_t *answer_for(int mode, const char *text, json_t *choices)
 {
 	uint64_t h = fnv(text, strlen(text));
 	char buf[64];
 	switch (mode) {
+	case A_CHOICE:   /* one of the values offered */
+		return json_incref(json_array_get(choices, (size_t)(h % json_array_size(choices))));
 	case A_YESNO:
 		return json_string((double)(h % 10000) < yes_rate * 10000 ? "yes" : "no");
 	case A_DATE:
@@ -239,6 +241,36 @@ static json_t *answer_for(int mode, const char *text)
 		return j;
 	}
 	}
+}
+
+/* The values a constrained answer offers ("exactly one of these values, written as given:
+   "a", "b"..."), as a JSON array; NULL when the prompt offers none. */
+static json_t *offered(const char *prompt)
+{
+	const char *mark = "exactly one of these values, written as given: ";
+	const char *p = strstr(prompt, mark);
+	if (!p)
+		return NULL;
+	p += strlen(mark);
+	json_t *arr = json_array();
+	for (;;) {
+		json_error_t e;
+		json_t *v = json_loadb(p, strlen(p), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &e);
+		if (!v || !json_is_string(v)) {
+			json_decref(v);
+			break;
+		}
+		json_array_append_new(arr, v);
+		p += e.position;
+		if (strncmp(p, ", ", 2) != 0)
+			break;
+		p += 2;
+	}
+	if (json_array_size(arr) == 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
 }
 
 static char *auto_content(const char *prompt)
@@ -261,7 +293,8 @@ static char *auto_content(const char *prompt)
 		free(opts);
 		return s;
 	}
-	int mode = strstr(prompt, "Summarize") ? A_SUMMARY : strstr(prompt, "YYYY-MM-DD") ? A_DATE :
+	json_t *choices = offered(prompt);
+	int mode = choices ? A_CHOICE : strstr(prompt, "Summarize") ? A_SUMMARY : strstr(prompt, "YYYY-MM-DD") ? A_DATE :
 	           strstr(prompt, "whole number") ? A_INT : strstr(prompt, "a number") ? A_REAL :
 	           strstr(prompt, "yes or no") ? A_YESNO : A_TEXT;
 	int n = 0;
@@ -269,9 +302,12 @@ static char *auto_content(const char *prompt)
 		n++;
 	if (n == 0) {
 		char *text = section(prompt, "### Text");
-		if (!text)
+		if (!text) {
+			json_decref(choices);
 			return xstrdup("I can only answer suql's prompts in auto mode.");
-		json_t *a = answer_for(mode, text);
+		}
+		json_t *a = answer_for(mode, text, choices);
+		json_decref(choices);
 		char *s = json_is_string(a) ? xstrdup(json_string_value(a))
 		                            : json_dumps(a, JSON_ENCODE_ANY);
 		json_decref(a);
@@ -283,9 +319,10 @@ static char *auto_content(const char *prompt)
 		char marker[32];
 		snprintf(marker, sizeof marker, "### Candidate %d\n", i);
 		char *text = section(prompt, marker);
-		json_array_append_new(arr, answer_for(mode, text ? text : ""));
+		json_array_append_new(arr, answer_for(mode, text ? text : "", choices));
 		free(text);
 	}
+	json_decref(choices);
 	json_t *obj = json_pack("{s:o}", "answers", arr);
 	char *s = json_dumps(obj, JSON_COMPACT);
 	json_decref(obj);

@@ -18,6 +18,7 @@
  * bind_occ_mutate then replaces each occurrence's node by the call of its SQL function.
  */
 #include "engine/bind_int.h"
+#include "engine/bm25_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
 
@@ -120,6 +121,7 @@ static int new_block(Bind *bd, SelectCore *c, Select *s, int ci, int parent, int
 	b->top = top;
 	b->exec = bd->exec;
 	b->limit = -1;
+	b->limit_all = -1;
 	b->out_limit = -1;
 	b->ppos = bd->pos;
 	b->nwith = bd->nwith;
@@ -356,8 +358,9 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 		return;
 	if (bind_occ_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol))
 		return;
+	/* a typed answer; a constrained one is answered as text, converted by SQL around it */
 	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&
-	    e->type && e->type->pg) {
+	    !e->left->extra && e->type && e->type->pg) {
 		bind_occ_make(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
 		         pocc, rcol);
 		return;
@@ -376,8 +379,12 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 		resolve_mark(ex, b, e);
 		return;
 	}
-	if (b >= 0)
+	if (bm25_bind(bd, b, slot))
+		e = *slot;   /* its arguments are walked as any function's */
+	if (b >= 0) {
 		enum_detect(ex, b, slot);
+		enum_answer_options(ex, b, e);
+	}
 	int agg = in_agg;
 	if (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)) {
 		agg = 1;

@@ -264,6 +264,13 @@ int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 		for (int i = 0; i < nexp; i++)
 			s.expected[i] = xstrdup(bind_literal(ex, b, exp[i]));
 	}
+	for (int i = 0; ans->extra && i < ans->extra->list->n; i++) {
+		const Expr *x = ans->extra->list->items[i];   /* a literal, or -1 (the parser's rule) */
+		const char *v = bind_literal(ex, b, x->kind == EX_UNARY ? x->left : x);
+		char *t = v && x->kind == EX_UNARY && x->op == OP_NEG ? xprintf("-%s", v) : NULL;
+		exec_strv_push(&s.options, &s.noptions, t ? t : v ? v : "");
+		free(t);
+	}
 	if (b >= 0)
 		bind_arg(ex, b, o, &s);
 	else
@@ -291,9 +298,11 @@ int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 	return id;
 }
 
+/* answer(t, q) without the answers allowed: a constrained answer compared with a literal
+   stays a comparison of its value, exact since the value is one of them */
 static int is_plain_answer(const Expr *e)
 {
-	return e && e->kind == EX_ANSWER;
+	return e && e->kind == EX_ANSWER && !e->extra;
 }
 
 /* A verify atom: answer(t, q) = / <> / IN / NOT IN literals. */
@@ -356,6 +365,13 @@ void bind_occ_mutate(Exec *ex)
 			ast_list_push(a, &args, o->arg);
 			if (o->kind != FT_SUMMARY)
 				ast_list_push(a, &args, question_expr(ex, o->block, ans->right));
+			if (s->noptions > 0) {   /* suql_choice(t, q, json_array(...)) */
+				Expr *arr = ast_expr_new(a, EX_FUNC);
+				arr->name = ast_name_make(a, "json_array");
+				for (int k = 0; k < s->noptions; k++)
+					ast_list_push(a, &arr->list, ast_string(a, s->options[k]));
+				ast_list_push(a, &args, arr);
+			}
 			if (o->kind == FT_VERIFY) {
 				ast_list_push(a, &args, ast_string(a, s->op));
 				for (int k = 0; k < s->nexpected; k++)
@@ -365,7 +381,9 @@ void bind_occ_mutate(Exec *ex)
 			}
 		}
 		const char *fn = o->kind == FT_VERIFY ? (ex->standalone ? "suql_verify" : "suql_atom")
-		                 : o->kind == FT_ANSWER ? "suql_answer" : "suql_summary";
+		                 : o->kind == FT_ANSWER ? (ex->standalone && s->noptions ? "suql_choice"
+		                                                                        : "suql_answer")
+		                 : "suql_summary";
 		call = ast_expr_new(a, EX_FUNC);
 		call->name = ast_name_make(a, fn);
 		call->list = args;

@@ -117,6 +117,8 @@ typedef struct Sig {
 	char **expected;
 	int nexpected;
 	PgType pg;            /* ANSWER: the type of a typed answer, PGT_NONE for text */
+	char **options;       /* ANSWER: the answers allowed (answer(t, q, ARRAY[...])), or none */
+	int noptions;
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
 	char *key;            /* all of the above in one string (interning) */
 	long unread;          /* values whose replies could not be read (unknown) */
@@ -185,6 +187,10 @@ typedef struct Block {
 	const char *why;      /* why it is not planned */
 	long long limit;      /* LIMIT + OFFSET when the walk may stop early; -1: no */
 	long long out_limit;  /* the LIMIT alone (rows returned at most); -1: none */
+	long long limit_all;  /* LIMIT + OFFSET, whatever ORDER BY needs; -1: no LIMIT */
+	struct TopK *topk;    /* a semantic top-k (plan_topk.c), arena memory; NULL: none */
+	const char *why_not_topk;   /* why an ORDER BY of free text scores every candidate */
+	int topk_occ;         /* the occurrence why_not_topk is about */
 	const char *why_not_lazy;
 	int ordered;          /* lazy in the query's ORDER BY order */
 	OrderList *order;     /* ORDER BY resolved to expressions (ordered walk) */
@@ -216,6 +222,7 @@ typedef enum OccPlan {
 	PL_WALK,         /* a WHERE atom walked per candidate */
 	PL_LEAF,         /* inside a free-text WHERE leaf: evaluated for every candidate */
 	PL_AHEAD,        /* evaluated ahead for every row that passes WHERE */
+	PL_TOPK,         /* ORDER BY it LIMIT k: scored in waves until the top k is known */
 	PL_PROJECT       /* projection last: evaluated for the returned rows */
 } OccPlan;
 
@@ -308,8 +315,26 @@ typedef struct ExecCounts {
 	long ondemand_calls;     /* calls made by the SQL functions themselves */
 	long long ahead_values, project_values;
 	long long project_rows;
+	long long topk_cands, topk_scored;   /* semantic top-k: candidates, and those scored */
+	long topk_waves;
+	int topk_stopped;        /* the walk stopped before scoring every candidate */
 	double t0;
 } ExecCounts;
+
+/* A semantic top-k (plan_topk.c decides, exec_topk.c walks): ORDER BY one free-text score
+   LIMIT k. Candidates are scored in relevance order, in waves, and the walk stops once k
+   of them have the best value the answer can take: no candidate left can then enter the
+   top k (it can at most tie). */
+typedef struct TopK {
+	int occ;              /* the occurrence scored */
+	int desc;             /* DESC (the best is the highest value), else ASC NULLS LAST */
+	long long k;          /* LIMIT + OFFSET */
+	int numeric;          /* the ORDER BY key is a number (typed answer, or cast around one) */
+	int integer;          /* ... converted to an integer (CAST AS INTEGER: toward zero) */
+	double best_num;      /* the best value the answer can take */
+	const char *best_text;   /* the same, compared as text (numeric 0) */
+	const char *from;     /* where the best value comes from, for the plan */
+} TopK;
 
 struct EnumCmp;   /* enum_int.h */
 
@@ -361,6 +386,7 @@ struct Exec {
 	int ncolnames;
 	unsigned char *collist;   /* per result column: a column of a SUQL list type */
 	const struct Walk *walking;   /* the walk running now, for engine_progress */
+	struct Bm25Cache *bm25;   /* rankings made by bm25() (bm25.c) */
 	int ftmp;             /* temp table made (projection last) */
 	char tmpname[48];
 };

@@ -99,6 +99,26 @@ static const char *str_lit(Exec *ex, const Expr *e)
 	return NULL;
 }
 
+void enum_answer_options(Exec *ex, int b, Expr *e)
+{
+	if (e->kind != EX_BINARY || (e->op != OP_EQ && e->op != OP_NE))
+		return;
+	Expr *col = e->left, *ans = e->right;
+	if (col->kind == EX_ANSWER) {
+		col = e->right;
+		ans = e->left;
+	}
+	char *table;
+	const CatColumn *cc = ans->kind == EX_ANSWER && !ans->extra ? enum_column(ex, b, col, &table)
+	                                                            : NULL;
+	if (!cc || cc->is_array || !cc->enum_values || cc->nenum < 1)
+		return;
+	Expr *arr = ast_expr_new(ex->a, EX_ARRAY);
+	for (int i = 0; i < cc->nenum; i++)
+		ast_list_push(ex->a, &arr->list, ast_string(ex->a, cc->enum_values[i]));
+	ans->extra = arr;
+}
+
 void enum_detect(Exec *ex, int b, Expr **slot)
 {
 	Expr *e = *slot;
@@ -130,11 +150,17 @@ void enum_detect(Exec *ex, int b, Expr **slot)
 		lits = &one;
 		nl = 1;
 	} else if (e->kind == EX_CONTAINS) {
-		Expr *c2 = e->op == OP_CONTAINS ? e->left : e->right;
-		Expr *arr = e->op == OP_CONTAINS ? e->right : e->left;
+		/* col @> ARRAY[...], ARRAY[...] <@ col; col && ARRAY[...] either way round */
+		Expr *c2 = e->op == OP_CONTAINED ? e->right : e->left;
+		Expr *arr = e->op == OP_CONTAINED ? e->left : e->right;
+		if (e->op == OP_OVERLAP && c2->kind == EX_ARRAY) {
+			Expr *t = c2;
+			c2 = arr;
+			arr = t;
+		}
 		if (c2->kind == EX_COLUMN && arr->kind == EX_ARRAY && arr->list && arr->list->n) {
 			col = c2;
-			form = EF_CONTAINS;
+			form = e->op == OP_OVERLAP ? EF_OVERLAP : EF_CONTAINS;
 			lits = (const Expr *const *)arr->list->items;
 			nl = arr->list->n;
 		}
@@ -145,10 +171,11 @@ void enum_detect(Exec *ex, int b, Expr **slot)
 	const CatColumn *cc = enum_column(ex, b, col, &table);
 	if (!cc)
 		return;
-	int list_form = form == EF_ANY || form == EF_NOTALL || form == EF_CONTAINS;
+	int list_form = form == EF_ANY || form == EF_NOTALL || form == EF_CONTAINS ||
+	                form == EF_OVERLAP;
 	if (list_form != cc->is_array)
 		return;   /* a list compared as one value, or the reverse: plain SQL */
-	if (form == EF_CONTAINS)
+	if (form == EF_CONTAINS || form == EF_OVERLAP)
 		for (int i = 0; i < nl; i++)
 			if (!str_lit(ex, lits[i]))
 				return;
@@ -581,13 +608,15 @@ static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 	Arena *a = ex->a;
 	char **v = NULL;
 	int n = 0, unknown = 0;
-	if (c->form == EF_CONTAINS) {
+	if (c->form == EF_CONTAINS || c->form == EF_OVERLAP) {
+		/* @>: every literal's meaning is in the list; &&: some literal's is */
+		int op = c->form == EF_CONTAINS ? OP_AND : OP_OR;
 		Expr *r = NULL;
 		for (int k = 0; k < c->nlits; k++) {
 			EnumLit *l = &c->lits[k];
 			Expr *part = l->permitted ? any_of(a, c->col, &l->text, 1)
 			             : l->unknown ? ast_null(a) : any_of(a, c->col, l->vals, l->nvals);
-			r = r ? ast_binary(a, OP_AND, r, part) : part;
+			r = r ? ast_binary(a, op, r, part) : part;
 		}
 		return r;
 	}

@@ -26,7 +26,12 @@ typedef struct EnumLit {
 	int nvals;
 } EnumLit;
 
-typedef enum EnumForm { EF_EQ, EF_NE, EF_IN, EF_NOTIN, EF_ANY, EF_NOTALL, EF_CONTAINS } EnumForm;
+/* enum_col = answer(t, q) (or <>): the answer is constrained to the column's declared
+   values, as if written answer(t, q, ARRAY[...]). */
+void enum_answer_options(Exec *ex, int b, Expr *e);
+
+typedef enum EnumForm { EF_EQ, EF_NE, EF_IN, EF_NOTIN, EF_ANY, EF_NOTALL, EF_CONTAINS,
+                       EF_OVERLAP } EnumForm;
 
 typedef struct EnumCmp {
 	Expr **slot;

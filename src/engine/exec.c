@@ -20,6 +20,7 @@
  * SUQL form).
  */
 #include "engine/bind_int.h"
+#include "engine/bm25_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
 
@@ -250,6 +251,7 @@ static void exec_free(Exec *ex)
 		free(ex->colnames[i]);
 	free(ex->colnames);
 	free(ex->collist);
+	bm25_free(ex);
 	free(ex);
 }
 

@@ -25,6 +25,10 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 	SuqlStatus st = SUQL_OK;
 	for (int i = 0; i < ex->nocc && st == SUQL_OK; i++) {
 		const Occ *o = &ex->occ[i];
+		if (o->block == b->id && o->plan == PL_TOPK) {
+			st = exec_topk_run(ex, b, err);
+			continue;
+		}
 		if (o->block != b->id || o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;

@@ -100,6 +100,11 @@ SuqlStatus exec_llm_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *
 SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out,
                         SuqlErr *err);
 
+/* ---- exec_topk.c: a semantic top-k (b->topk) ---- */
+
+/* Score b's candidates for its top-k occurrence until k have the best value. */
+SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err);
+
 /* ---- walking a unit's candidates ---- */
 
 #define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */

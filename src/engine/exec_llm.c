@@ -263,6 +263,8 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 			w->c.op = s->op;
 			w->c.expected = (const char *const *)s->expected;
 			w->c.nexpected = s->nexpected;
+			w->c.options = (const char *const *)s->options;
+			w->c.noptions = s->noptions;
 			w->req = xmalloc((size_t)batch * sizeof *w->req);
 			w->psg = xmalloc((size_t)batch * sizeof *w->psg);
 			w->npsg = xmalloc((size_t)batch * sizeof *w->npsg);

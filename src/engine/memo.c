@@ -150,6 +150,9 @@ void memo_sig_free(Sig *s)
 	for (int i = 0; i < s->nexpected; i++)
 		free(s->expected[i]);
 	free(s->expected);
+	for (int i = 0; i < s->noptions; i++)
+		free(s->options[i]);
+	free(s->options);
 	free(s->key);
 	free(s->unread_sample);
 	memset(s, 0, sizeof *s);
@@ -178,6 +181,10 @@ static char *sig_key(const Sig *s)
 	for (int i = 0; i < s->nexpected; i++) {
 		sb_putc(&b, '\x1f');
 		sb_puts(&b, s->expected[i]);
+	}
+	for (int i = 0; i < s->noptions; i++) {
+		sb_putc(&b, '\x1e');
+		sb_puts(&b, s->options[i]);
 	}
 	return sb_steal(&b);
 }

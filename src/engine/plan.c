@@ -109,14 +109,9 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 	return e;
 }
 
-static void plan_limit(Exec *ex, Block *b)
+/* The values of s's LIMIT and OFFSET (0 when absent), evaluated once; lim -1: none. */
+static void limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 {
-	Select *s = b->sel;
-	b->limit = -1;
-	b->ordered = 0;
-	b->order = NULL;
-	if (!s || s->ncore != 1 || !s->limit || b->aggregate || !b->core)
-		return;
 	Printer *pr = print_new(PRINT_SQL, NULL, NULL, 0);
 	print_raw(pr, "SELECT CAST((");
 	print_expr(pr, s->limit);
@@ -138,11 +133,25 @@ static void plan_limit(Exec *ex, Block *b)
 	}
 	exec_bound(ex, 0);
 	print_free(pr);
+	*limp = lim;
+	*offp = off < 0 ? 0 : off;
+}
+
+static void plan_limit(Exec *ex, Block *b)
+{
+	Select *s = b->sel;
+	b->limit = -1;
+	b->limit_all = -1;
+	b->ordered = 0;
+	b->order = NULL;
+	if (!s || s->ncore != 1 || !s->limit || b->aggregate || !b->core)
+		return;
+	long long lim, off;
+	limit_of(ex, s, &lim, &off);
 	if (lim < 0)
 		return;
-	if (off < 0)
-		off = 0;
 	b->out_limit = lim;
+	b->limit_all = lim + off;
 	if (s->order) {
 		OrderList *ol = arena_alloc(ex->a, sizeof *ol);
 		ol->items = arena_alloc(ex->a, (size_t)s->order->n * sizeof *ol->items);
@@ -201,8 +210,15 @@ static void plan_blocks(Exec *ex)
 			b->why = "a recursive CTE: evaluated per row, on demand";
 		else if (b->nocc_where > 0)
 			b->planned = 1;
-		if (b->planned)
+		if (b->planned) {
 			plan_limit(ex, b);
+		} else if (b->top && b->sel && b->sel->ncore == 1 && b->sel->limit && b->sel->order &&
+		           !b->aggregate && b->nocc > 0) {
+			/* for a semantic top-k (plan_topk.c) */
+			long long lim, off;
+			limit_of(ex, b->sel, &lim, &off);
+			b->limit_all = lim < 0 ? -1 : lim + off;
+		}
 		/* identity: every FROM item says which row it is */
 		b->identity = b->nitems > 0;
 		for (int k = 0; k < b->nitems; k++) {
@@ -242,6 +258,10 @@ static int projectable(Exec *ex, Block *b, int rcol)
 
 static void plan_occs(Exec *ex)
 {
+	for (int i = 0; i < ex->nblocks; i++) {
+		ex->blocks[i].topk = NULL;
+		ex->blocks[i].why_not_topk = NULL;
+	}
 	for (int i = 0; i < ex->nocc; i++) {
 		Occ *o = &ex->occ[i];
 		o->plan = PL_NONE;
@@ -277,6 +297,8 @@ static void plan_occs(Exec *ex)
 			all = 1;
 		if (all)
 			o->plan = PL_AHEAD;
+		if (all && b->sel && b->sel->order && b->sel->order->n && !b->topk)
+			plan_topk(ex, b, o, resolve_term(ex, b, b->sel->order->items[0]->expr));
 	}
 }
 
@@ -571,6 +593,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 		*expect = e < n ? e : n;
 		return n;
 	case PL_AHEAD:
+	case PL_TOPK:   /* at worst, every candidate */
 		return per_batch(ex, b->bound);
 	case PL_PROJECT: {
 		long long r = b->bound;

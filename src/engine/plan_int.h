@@ -22,6 +22,12 @@ void plan_unit_free(Unit *u);
    yet, and then *next is that atom (index in u->atoms). */
 Tri plan_unit_eval(const Unit *u, const signed char *sqlv, const signed char *atomv, int *next);
 
+/* plan_topk.c: ORDER BY key LIMIT k, key (resolved through aliases) being occurrence o or
+   a cast of it: made a semantic top-k (o->plan PL_TOPK, b->topk) when the answer has a
+   known best value, else b->why_not_topk says why not. The plan's lines about it. */
+void plan_topk(Exec *ex, Block *b, Occ *o, Expr *key);
+void plan_topk_show(Exec *ex, SBuf *out, const Block *b, int occ, const char *indent);
+
 /* plan_show.c */
 void plan_show(Exec *ex, SBuf *out);
 void plan_show_counters(Exec *ex, SBuf *out);

@@ -7,6 +7,7 @@
 #include "engine/exec_int.h"
 #include "engine/plan_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,10 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		sb_printf(out, "ahead, for every row that passes WHERE (at most %lld), in "
 		          "batches\n", b ? b->bound : 0);
 		break;
+	case PL_TOPK:
+		sb_printf(out, "semantic top-k over the rows that pass WHERE (at most %lld)\n",
+		          b ? b->bound : 0);
+		break;
 	default:
 		if (o->parent_occ >= 0)
 			sb_puts(out, "on demand, when the expression around it reads it\n");
@@ -74,6 +79,11 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		else
 			sb_puts(out, "on demand, per row, one call per value\n");
 		break;
+	}
+	if (b) {
+		char in2[32];
+		snprintf(in2, sizeof in2, "%s  ", indent);
+		plan_topk_show(ex, out, b, o->id, in2);
 	}
 }
 
@@ -352,6 +362,11 @@ void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
 	show_walks(ex, out);
+	if (ex->cnt.topk_cands)
+		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",
+		          ex->cnt.topk_scored, ex->cnt.topk_cands, ex->cnt.topk_waves,
+		          S(ex->cnt.topk_waves), ex->cnt.topk_stopped
+		          ? " (stopped: the top k had the best value)" : "");
 	if (ex->cnt.ahead_values)
 		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));
 	if (ex->cnt.project_rows || ex->cnt.project_values)

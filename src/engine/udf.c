@@ -14,13 +14,16 @@
  *   suql_verify(t, q, op, e1 [, e2 ...])   answer(t, q) op (e1, ...) as one verification
  *   suql_answer(t, q [, type])              answer(t, q), typed
  *   suql_summary(t)                         summary(t)
+ *   suql_choice(t, q, json_array(a, ...))   answer(t, q, ARRAY[a, ...]), constrained
  *
  * t NULL, or a text with no passages, gives NULL without a call.
  */
 #include "engine/bind_int.h"
+#include "engine/bm25_int.h"
 #include "engine/exec_int.h"
 #include "engine/udf_int.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +147,8 @@ static int runtime_sig(sqlite3_context *c, Exec *ex, const Occ *o, sqlite3_value
 	s.expected = t->nexpected ? xmalloc((size_t)t->nexpected * sizeof *s.expected) : NULL;
 	for (int i = 0; i < t->nexpected; i++)
 		s.expected[i] = xstrdup(t->expected[i]);
+	for (int i = 0; i < t->noptions; i++)
+		exec_strv_push(&s.options, &s.noptions, t->options[i]);
 	return memo_sig_intern(ex, &s);
 }
 
@@ -178,11 +183,15 @@ static void fn_atom(sqlite3_context *c, int argc, sqlite3_value **argv)
 
 /* Intern a self-contained signature; -1 when the question is none (the error in c). */
 static int loose_sig(sqlite3_context *c, Exec *ex, FtKind k, sqlite3_value *q, const char *type,
-                     const char *op, sqlite3_value **exp, int nexp)
+                     const char *op, sqlite3_value **exp, int nexp, char **opts, int nopts)
 {
-	if (k != FT_SUMMARY && !ex->counting && question_check(c, ex, NULL, k, q) < 0)
-		return -1;
 	Sig s = {0};
+	s.options = opts;   /* taken over */
+	s.noptions = nopts;
+	if (k != FT_SUMMARY && !ex->counting && question_check(c, ex, NULL, k, q) < 0) {
+		memo_sig_free(&s);
+		return -1;
+	}
 	s.kind = k;
 	s.list = -1;
 	s.pg = pg_of(type);
@@ -224,7 +233,35 @@ static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)
 		return;
 	}
 	const char *type = argc == 3 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
-	int sig = loose_sig(c, ex, FT_ANSWER, argv[1], type, NULL, NULL, 0);
+	int sig = loose_sig(c, ex, FT_ANSWER, argv[1], type, NULL, NULL, 0, NULL, 0);
+	if (sig >= 0)
+		evaluate(c, ex, sig, 0, argv[0]);
+}
+
+/* suql_choice(t, q, json_array(a, b, ...)): answer(t, q, ARRAY[a, b, ...]) self-contained */
+static void fn_choice(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	Exec *ex = current(c);
+	if (!ex)
+		return;
+	(void)argc;
+	const char *js = (const char *)sqlite3_value_text(argv[2]);
+	json_t *arr = js ? json_loads(js, 0, NULL) : NULL;
+	char **opts = NULL;
+	int nopts = 0;
+	for (size_t i = 0; json_is_array(arr) && i < json_array_size(arr); i++) {
+		json_t *v = json_array_get(arr, i);
+		char *t = json_is_string(v) ? xstrdup(json_string_value(v))
+		                           : json_dumps(v, JSON_ENCODE_ANY);
+		exec_strv_push(&opts, &nopts, t ? t : "");
+		free(t);
+	}
+	json_decref(arr);
+	if (nopts == 0) {
+		sqlite3_result_error(c, "suql_choice takes (text, question, json_array(answers))", -1);
+		return;
+	}
+	int sig = loose_sig(c, ex, FT_ANSWER, argv[1], NULL, NULL, NULL, 0, opts, nopts);
 	if (sig >= 0)
 		evaluate(c, ex, sig, 0, argv[0]);
 }
@@ -241,7 +278,7 @@ static void fn_summary(sqlite3_context *c, int argc, sqlite3_value **argv)
 		evaluate(c, ex, o->sig, o->mode == OCC_PLANNED, argv[1]);
 		return;
 	}
-	int sig = loose_sig(c, ex, FT_SUMMARY, NULL, NULL, NULL, NULL, 0);
+	int sig = loose_sig(c, ex, FT_SUMMARY, NULL, NULL, NULL, NULL, 0, NULL, 0);
 	evaluate(c, ex, sig, 0, argv[0]);
 }
 
@@ -255,7 +292,8 @@ static void fn_verify(sqlite3_context *c, int argc, sqlite3_value **argv)
 		return;
 	}
 	const char *op = (const char *)sqlite3_value_text(argv[2]);
-	int sig = loose_sig(c, ex, FT_VERIFY, argv[1], NULL, op ? op : "=", argv + 3, argc - 3);
+	int sig = loose_sig(c, ex, FT_VERIFY, argv[1], NULL, op ? op : "=", argv + 3, argc - 3,
+	                    NULL, 0);
 	if (sig >= 0)
 		evaluate(c, ex, sig, 0, argv[0]);
 }
@@ -268,4 +306,6 @@ void udf_register(Engine *e)
 	sqlite3_create_function(e->db, "suql_summary", 1, f, e, fn_summary, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_summary", 2, f, e, fn_summary, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_verify", -1, f, e, fn_verify, NULL, NULL);
+	sqlite3_create_function(e->db, "suql_choice", 3, f, e, fn_choice, NULL, NULL);
+	bm25_register(e);
 }

@@ -79,7 +79,9 @@ typedef struct LlmCall {
 	const char *const *expected;   /* VERIFY: the value(s) compared with ("Yes"; "Rio") */
 	int nexpected;
 	const char *subject;           /* CLASSIFY: the literal; EMBED: the text */
-	const char *const *options;    /* CLASSIFY: the permitted values */
+	const char *const *options;    /* CLASSIFY: the permitted values; ANSWER: when any, the
+	                                  only answers allowed (the reply must be one of them,
+	                                  or say none applies: NULL) */
 	int noptions;
 	LlmItem *items;                /* VERIFY, ANSWER, SUMMARY: the candidates */
 	int nitems;

@@ -28,7 +28,9 @@
  * - ANSWER: a yes/no question gets Yes, No or unknown; a typed answer is the date or number
  *   nearest to a focus word in the best-ranked sentence that has one (coverage, then BM25,
  *   then order); any other answer is the best-ranked sentence itself, or unknown when none
- *   matches.
+ *   matches. With options (a constrained answer), yes/no options take the yes/no answer,
+ *   numbers the typed answer when it is one of them, and other options the one named most
+ *   often in the sentences about the question (none, or a tie: NULL).
  * - SUMMARY: the most central sentences (summed word overlap with the others), kept in their
  *   original order, no repeats, within a word budget.
  * - CLASSIFY: permitted values equal to the literal (ignoring case and plurals) win alone;
@@ -428,6 +430,76 @@ static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 	off_doc_free(&d);
 }
 
+/* The option equal to v (a number compared as a number), or NULL. */
+static const char *option_for(const LlmCall *c, const char *v)
+{
+	for (int o = 0; v && o < c->noptions; o++) {
+		char *e1, *e2;
+		double a = strtod(v, &e1), b = strtod(c->options[o], &e2);
+		if (str_ieq(v, c->options[o]) || (*v && !*e1 && *c->options[o] && !*e2 && a == b))
+			return c->options[o];
+	}
+	return NULL;
+}
+
+/* A constrained answer: yes/no options take the yes/no answer, numbers the typed answer
+   (when it is one of them); other options are counted in the sentences about the question
+   (all of them when none is), and the one found most often is the answer. None found, a
+   tie, or an answer not offered: "none" (NULL). */
+static void choice_item(const LlmCall *c, const Query *q, LlmItem *it)
+{
+	int yn = 1, num = 1;
+	for (int o = 0; o < c->noptions; o++) {
+		char *e;
+		yn &= is_yes_no(c->options[o]);
+		strtod(c->options[o], &e);
+		num &= *c->options[o] && !*e;
+	}
+	const char *pick = NULL;
+	if (yn || num) {
+		LlmCall typed = *c;
+		typed.shape = yn ? LLM_SHAPE_YESNO : LLM_SHAPE_REAL;
+		LlmItem t = {.passages = it->passages, .npassages = it->npassages};
+		answer_item(&typed, q, &t);
+		pick = option_for(c, t.value);
+		if (yn && !pick && t.value)   /* "Yes" offered as "true", "1", ... */
+			for (int o = 0; o < c->noptions && !pick; o++)
+				if (is_yes(c->options[o]) == is_yes(t.value))
+					pick = c->options[o];
+		free(t.text);
+		free(t.value);
+		free(t.warning);
+	} else {
+		OffDoc d;
+		off_doc(it->passages, it->npassages, &d);
+		int none = 1, best = 0, tie = 0;
+		int *rel = xcalloc((size_t)d.n + 1, sizeof *rel);
+		for (int i = 0; i < d.n; i++) {
+			Match m = match(q, &d.v[i]);
+			rel[i] = relevant(q, &m);
+			none &= !rel[i];
+		}
+		for (int o = 0; o < c->noptions; o++) {
+			int hits = 0;
+			for (int i = 0; i < d.n; i++)
+				hits += (none || rel[i]) && contains(&d.v[i], c->options[o]);
+			if (hits > best) {
+				best = hits;
+				pick = c->options[o];
+				tie = 0;
+			} else if (hits && hits == best) {
+				tie = 1;
+			}
+		}
+		if (tie)
+			pick = NULL;
+		free(rel);
+		off_doc_free(&d);
+	}
+	it->text = xstrdup(pick ? pick : "none");
+	it->value = pick ? xstrdup(pick) : NULL;
+}
+
 static void summary_item(const LlmCall *c, LlmItem *it)
 {
 	OffDoc d;
@@ -547,6 +619,8 @@ static void run_job(LlmJob *job)
 		it->text = it->value = it->warning = NULL;
 		if (c->kind == LLM_VERIFY)
 			verify_item(c, &q, it);
+		else if (c->kind == LLM_ANSWER && c->noptions > 0)
+			choice_item(c, &q, it);
 		else if (c->kind == LLM_ANSWER)
 			answer_item(c, &q, it);
 		else

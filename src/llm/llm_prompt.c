@@ -164,6 +164,25 @@ static const char *format_batch(LlmShape s)
 	}
 }
 
+/* A constrained answer's format: the values offered, written as given, or none. */
+static char *format_options(const LlmCall *c, int batch)
+{
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, batch ? "each entry exactly one of these values, written as given: "
+	                  : "Reply with exactly one of these values, written as given: ");
+	for (int i = 0; i < c->noptions; i++) {
+		json_t *s = json_string(c->options[i]);
+		char *q = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+		sb_printf(&b, "%s%s", i ? ", " : "", q ? q : "\"\"");
+		free(q);
+		json_decref(s);
+	}
+	sb_puts(&b, batch ? "; or \"none\" when none of them applies or that candidate's text does "
+	                    "not say"
+	                  : ". If none of them applies, or the text does not say, reply none.");
+	return sb_steal(&b);
+}
+
 int llm_summary_words(const LlmCall *c)
 {
 	int w = c->max_tokens > 0 ? c->max_tokens * 2 / 3 : 60;
@@ -247,15 +266,18 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 		}
 	}
 	char *cond = c->kind == LLM_VERIFY ? condition(c) : NULL;
+	char *choice = c->kind == LLM_ANSWER && c->noptions > 0 ? format_options(c, n > 1) : NULL;
 	const char *kv[] = {
 		"text", sb_str(&text), "candidates", sb_str(&text), "count", count,
 		"question", c->question ? c->question : "", "condition", cond ? cond : "",
-		"format", n > 1 ? format_batch(c->shape) : format_single(c->shape), "words", words,
+		"format", choice ? choice : n > 1 ? format_batch(c->shape) : format_single(c->shape),
+		"words", words,
 	};
 	int t = c->kind == LLM_VERIFY ? LLM_T_VERIFY : c->kind == LLM_ANSWER ? LLM_T_ANSWER
 	                                                                      : LLM_T_SUMMARY;
 	add_template(arr, llm->tmpl[t + (n > 1)], kv, 7);
 	free(cond);
+	free(choice);
 	sb_free(&text);
 	return arr;
 }

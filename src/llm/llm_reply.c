@@ -21,6 +21,10 @@
  *               true/false is yes/no, a list is a JSON list, JSON is any JSON value, text is
  *               any text that is not empty. "between 5 and 60" is no number; "1979-01-31" is
  *               no whole number.
+ *   answer, with options (a constrained answer): the whole answer is one of the options
+ *               (any case; written back as the option is), or says that none applies
+ *               ("none", "none of them", "unknown", ...: NULL); "b or c", "probably b" and a
+ *               value not offered are not read.
  *   summary     any text that is not empty ("unknown": none).
  *   classify    a JSON list (bare, or the "values" member of an object, or an object's only
  *               list) of strings that are all permitted values (any case); an empty list is
@@ -273,6 +277,30 @@ static int llm_read_value(LlmShape shape, const char *text, char **value)
 	return -1;
 }
 
+/* A constrained answer: the whole reply is one of the options (any case; quotes, bold and
+   a final "." or "!" allowed), written back as the option is: 1 with *value set; 0 when it
+   says none applies or the text does not tell ("none", "none of them", "none of these",
+   "unknown", "null", "n/a"); -1 otherwise ("b or c", "probably b", an option not offered). */
+static int read_option(const LlmCall *call, const char *text, char **value)
+{
+	*value = NULL;
+	char *c = clean(text);
+	const char *s = c;
+	size_t n = strlen(s);
+	bare(&s, &n);
+	int r = -1;
+	for (int i = 0; i < call->noptions && r < 0; i++)
+		if (str_nieq(s, n, call->options[i])) {
+			*value = xstrdup(call->options[i]);
+			r = 1;
+		}
+	if (r < 0 && (str_nieq(s, n, "none") || str_nieq(s, n, "none of them") ||
+	              str_nieq(s, n, "none of these") || says_unknown(c)))
+		r = 0;
+	free(c);
+	return r;
+}
+
 /* ---- one candidate ---- */
 
 static void set_text(LlmItem *it, const char *t)
@@ -308,6 +336,8 @@ static int read_item(LlmCall *call, LlmItem *it, const char *answer)
 		r = n == 0 ? -1 : says_unknown(answer) ? 0 : 1;
 		if (r > 0)
 			v = xstrndup(s, n);
+	} else if (call->noptions > 0) {
+		r = read_option(call, answer, &v);
 	} else {
 		r = llm_read_value(call->shape, answer, &v);
 	}

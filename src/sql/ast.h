@@ -71,8 +71,17 @@ typedef struct OrderList {
 /* A type as written after CAST(x AS ...), `::` or in a column definition. */
 typedef enum PgType {
 	PGT_NONE = 0,  /* not a `::` target */
-	PGT_DATE, PGT_TIMESTAMP, PGT_TIME, PGT_INT, PGT_REAL, PGT_NUMERIC, PGT_TEXT, PGT_BOOL
+	PGT_DATE, PGT_TIMESTAMP, PGT_TIME, PGT_INT, PGT_REAL, PGT_NUMERIC, PGT_TEXT, PGT_BOOL,
+	PGT_INTERVAL   /* only of a string literal: '3 days'::interval, INTERVAL '3 days' */
 } PgType;
+
+/* An INTERVAL literal's text, raw with its quotes ('3 days', '1 year 2 months', '2 hours
+   ago'), as SQLite date modifiers ("+3 days", "+14 days" for two weeks): their count,
+   written into mods (NULL: only checked), or -1 when the text is not an interval SQLite's modifiers can say.
+   *has_time (may be NULL) is set to 1 when a part is hours, minutes or seconds. */
+#define AST_INTERVAL_MAX 8
+#define AST_INTERVAL_MOD 40
+int ast_interval_mods(const char *raw, size_t n, char mods[][AST_INTERVAL_MOD], int *has_time);
 
 /* The lower-case word for a conversion ("date", "int", ...; "text" for PGT_NONE), as the
    executor's typed answers name it. */
@@ -107,11 +116,13 @@ typedef enum ExprKind {
 	EX_RAISE,     /* RAISE(op [, right]); op: RAISE_IGNORE/ROLLBACK/ABORT/FAIL */
 	EX_ROW,       /* (list[0], list[1], ...): a row value */
 	/* SUQL forms */
-	EX_ANSWER,    /* answer(left, right): left a text, right the question */
+	EX_ANSWER,    /* answer(left, right [, extra]): left a text, right the question, extra
+	                 the answers allowed (an EX_ARRAY of literals) or NULL */
 	EX_SUMMARY,   /* summary(left) */
 	EX_PGCAST,    /* left::type */
 	EX_QUANT,     /* left op ANY|SOME|ALL (right) or (select); quant says which */
-	EX_CONTAINS,  /* left @> right (op OP_CONTAINS) or left <@ right (op OP_CONTAINED) */
+	EX_CONTAINS,  /* left @> right (op OP_CONTAINS), left <@ right (OP_CONTAINED) or
+	                 left && right (OP_OVERLAP) */
 	EX_ARRAY,     /* ARRAY[list] */
 	EX_KIND_COUNT
 } ExprKind;
@@ -136,7 +147,7 @@ typedef enum ExprOp {
 	/* EX_LIKE */
 	OP_LIKE, OP_GLOB, OP_REGEXP, OP_MATCH, OP_ILIKE,
 	/* EX_CONTAINS */
-	OP_CONTAINS, OP_CONTAINED,
+	OP_CONTAINS, OP_CONTAINED, OP_OVERLAP,
 	/* EX_RAISE */
 	RAISE_IGNORE, RAISE_ROLLBACK, RAISE_ABORT, RAISE_FAIL,
 	OP_COUNT

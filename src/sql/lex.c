@@ -180,7 +180,9 @@ static size_t scan(Lexer *lx, size_t p, TokType *type, Keyword *kw)
 	case '%': *type = TK_REM; return 1;
 	case ',': *type = TK_COMMA; return 1;
 	case '~': *type = TK_BITNOT; return 1;
-	case '&': *type = TK_BITAND; return 1;
+	case '&':
+		if (c1 == '&') { *type = TK_OVERLAP; return 2; }
+		*type = TK_BITAND; return 1;
 	case ']': *type = TK_RBRACKET; return 1;
 	case '=':
 		*type = TK_EQ; return c1 == '=' ? 2 : 1;

@@ -39,6 +39,7 @@ typedef enum TokType {
 	TK_DCOLON,      /* :: (SUQL cast) */
 	TK_CONTAINS,    /* @> */
 	TK_CONTAINED,   /* <@ */
+	TK_OVERLAP,     /* && (lists share an element) */
 	TK_LBRACKET,    /* [ after ARRAY */
 	TK_RBRACKET,    /* ] */
 	TK_ARRSUFFIX,   /* [] */

@@ -1,7 +1,7 @@
 /*
  * parse_expr.c: expressions, by precedence climbing with SQLite's precedence and
  * associativity (see the PREC_ constants in ast.h), with the SUQL operators `::`,
- * op ANY/SOME/ALL (...), @>, <@ and ILIKE. Primaries are in parse_primary.c, types and
+ * op ANY/SOME/ALL (...), @>, <@, && and ILIKE. Primaries are in parse_primary.c, types and
  * windows in parse_type.c.
  */
 #include "sql/parse_int.h"
@@ -10,6 +10,13 @@
 #include <string.h>
 
 static Expr *p_expr_prec(Parser *p, int minprec);
+
+/* An error at the whole of an expression's text */
+_Noreturn static void fail_span(Parser *p, AstSpan sp, const char *hint, const char *msg)
+{
+	Token t = {TK_ID, KW_NONE, sp.off - p->base, sp.len};
+	p_fail_at(p, t, hint, "%s", msg);
+}
 static int p_starts_expr(Parser *p, int k);
 
 Expr *p_new_expr(Parser *p, ExprKind kind, size_t start)
@@ -99,8 +106,37 @@ static Expr *p_unary(Parser *p)
 		c->type = p_pg_type(p);
 		p->has_suql = 1;
 		e = p_finish(p, c);
+		if (c->type->pg != PGT_INTERVAL)
+			continue;
+		if (!(e->left->kind == EX_LITERAL && e->left->lit == LIT_STRING))
+			fail_span(p, e->span, "write a literal: date + '3 days'::interval; an answer "
+			          "in days is answer(t, 'how many days?')::int",
+			          "::INTERVAL converts only a literal: SQLite has no interval values to "
+			          "convert a column or expression into");
+		if (ast_interval_mods(e->left->name.s, e->left->name.n, NULL, NULL) <= 0)
+			fail_span(p, e->span, "write a number and a unit: '3 days', '1 year 2 months', "
+			            "'90 minutes', '2 weeks ago'",
+			            "::INTERVAL takes a string literal of years, months, weeks, days, "
+			            "hours, minutes or seconds");
 	}
 	return e;
+}
+
+static int is_interval(const Expr *e)
+{
+	return e->kind == EX_PGCAST && e->type->pg == PGT_INTERVAL;
+}
+
+/* An interval is only added to a date or time, or subtracted from one. */
+static void check_interval_use(Parser *p, const Expr *e)
+{
+	int l = is_interval(e->left), r = is_interval(e->right);
+	if (!l && !r)
+		return;
+	if ((e->op == OP_ADD && !(l && r)) || (e->op == OP_SUB && r && !l))
+		return;
+	fail_span(p, e->span, "write date + INTERVAL '3 days' or date - INTERVAL '1 month'",
+	            "an INTERVAL can only be added to a date or time or subtracted from one");
 }
 
 /* The right side of IN: (list) | (select) | () | [schema.]table [ (args) ] */
@@ -220,14 +256,17 @@ static Expr *p_expr_prec(Parser *p, int minprec)
 				e->right = p_expr_prec(p, prec + 1);
 			}
 			left = p_finish(p, e);
+			if (e->kind == EX_BINARY)
+				check_interval_use(p, e);
 			continue;
 		}
-		if (t.type == TK_CONTAINS || t.type == TK_CONTAINED) {
+		if (t.type == TK_CONTAINS || t.type == TK_CONTAINED || t.type == TK_OVERLAP) {
 			if (PREC_EQ < minprec)
 				break;
 			p_next(p);
 			e = p_new_expr(p, EX_CONTAINS, start);
-			e->op = t.type == TK_CONTAINS ? OP_CONTAINS : OP_CONTAINED;
+			e->op = t.type == TK_CONTAINS ? OP_CONTAINS :
+			        t.type == TK_CONTAINED ? OP_CONTAINED : OP_OVERLAP;
 			e->left = left;
 			e->right = p_expr_prec(p, PREC_EQ + 1);
 			p->has_suql = 1;

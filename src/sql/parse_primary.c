@@ -10,6 +10,30 @@
 
 /* ---- primaries ---- */
 
+/* The answers a constrained answer allows: ARRAY[...] of string or number literals. */
+static void p_answer_options(Parser *p, const Expr *o)
+{
+	const char *hint = "write the answers allowed as ARRAY['a', 'b', 'c']";
+	Token at = {TK_ID, KW_NONE, o->span.off - p->base, o->span.len};
+	if (o->kind != EX_ARRAY || !o->list || o->list->n == 0)
+		p_fail_at(p, at, hint, "answer()'s third argument lists the answers allowed: an "
+		          "ARRAY[...] of literals");
+	for (int i = 0; i < o->list->n; i++) {
+		const Expr *v = o->list->items[i];
+		const Expr *num = v->kind == EX_UNARY && (v->op == OP_NEG || v->op == OP_POS) ? v->left
+		                                                                            : NULL;
+		if (num && !(num->kind == EX_LITERAL && (num->lit == LIT_INTEGER ||
+		                                         num->lit == LIT_FLOAT)))
+			num = NULL;
+		if (!num && (v->kind != EX_LITERAL || (v->lit != LIT_STRING && v->lit != LIT_INTEGER &&
+		                                       v->lit != LIT_FLOAT))) {
+			Token vt = {TK_ID, KW_NONE, v->span.off - p->base, v->span.len};
+			p_fail_at(p, vt, hint, "an answer allowed by answer() is a string or number "
+			          "literal");
+		}
+	}
+}
+
 /* function call after the name: ( [DISTINCT|ALL] [* | args [ORDER BY ...]] )
    [FILTER (WHERE e)] [OVER (window) | OVER name]; answer() and summary() become SUQL nodes */
 static Expr *p_call(Parser *p, Token name, size_t start)
@@ -65,15 +89,20 @@ static Expr *p_call(Parser *p, Token name, size_t start)
 			if (e->distinct || e->star || e->order || e->extra || e->over)
 				p_fail_at(p, at, NULL, "%s() takes plain arguments (no DISTINCT, *, "
 				          "ORDER BY, FILTER or OVER)", fn);
-			if (ans && nargs != 2)
-				p_fail_at(p, at, "write answer(column, 'question')",
-				          "answer() takes 2 arguments (a text and a question)");
+			if (ans && nargs != 2 && nargs != 3)
+				p_fail_at(p, at, "write answer(column, 'question') or answer(column, "
+				          "'question', ARRAY['a', 'b'])",
+				          "answer() takes 2 or 3 arguments (a text, a question and the "
+				          "answers allowed)");
+			if (ans && nargs == 3)
+				p_answer_options(p, e->list->items[2]);
 			if (sum && nargs != 1)
 				p_fail_at(p, at, "write summary(column)",
 				          "summary() takes 1 argument (a text)");
 			e->kind = ans ? EX_ANSWER : EX_SUMMARY;
 			e->left = e->list->items[0];
 			e->right = ans ? e->list->items[1] : NULL;
+			e->extra = ans && nargs == 3 ? e->list->items[2] : NULL;
 			e->list = NULL;
 			p->has_suql = 1;
 		}
@@ -275,6 +304,22 @@ Expr *p_primary(Parser *p)
 		p_unexpected(p, "an expression");
 	if (n1.type == TK_LBRACKET && str_nieq(p->text + t.off, t.len, "array"))
 		return p_array(p, start);
+	/* INTERVAL '3 days' (PostgreSQL): the same node as '3 days'::INTERVAL. A string that
+	   is no interval leaves SQLite's reading: the column interval with that alias. */
+	if (n1.type == TK_STRING && t.kw == KW_NONE && str_nieq(p->text + t.off, t.len, "interval") &&
+	    ast_interval_mods(p->text + n1.off, n1.len, NULL, NULL) > 0) {
+		p_next(p);
+		Expr *c = p_new_expr(p, EX_PGCAST, start);
+		c->left = p_literal(p, LIT_STRING, p_off(p, n1));
+		c->type = P_NEW(p, TypeName);
+		c->type->span.off = start;
+		c->type->span.len = t.len;
+		c->type->text = "INTERVAL";
+		c->type->n = 8;
+		c->type->pg = PGT_INTERVAL;
+		p->has_suql = 1;
+		return p_finish(p, c);
+	}
 	p_next(p);
 	if (p_is(p, TK_LP))
 		return p_call(p, t, start);

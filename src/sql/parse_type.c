@@ -16,6 +16,7 @@ static const struct { const char *name; PgType t; } PG_TYPES[] = {
 	{"float4", PGT_REAL}, {"float8", PGT_REAL}, {"double", PGT_REAL},
 	{"numeric", PGT_NUMERIC}, {"decimal", PGT_NUMERIC}, {"text", PGT_TEXT},
 	{"varchar", PGT_TEXT}, {"char", PGT_TEXT}, {"bool", PGT_BOOL}, {"boolean", PGT_BOOL},
+	{"interval", PGT_INTERVAL},
 };
 
 /* The conversion a CAST(x AS type) stands for when x is a typed answer: SQLite's affinity
@@ -175,7 +176,7 @@ TypeName *p_pg_type(Parser *p)
 		p_fail_at(p, p_tok(p), "arrays are JSON text: leave out the cast, or use json(...)",
 		          "'::' cannot convert to an array type");
 	if (tn->pg == PGT_NONE) {
-		p_fail_at(p, t, "use date, timestamp, time, int, real, numeric, text or bool",
+		p_fail_at(p, t, "use date, timestamp, time, interval, int, real, numeric, text or bool",
 		          "unsupported type after '::': %.*s", (int)(t.len > 40 ? 40 : t.len),
 		          p->text + t.off);
 	}

@@ -279,6 +279,8 @@ static void pr_node(Printer *pr, const Expr *e)
 		pr_expr_prec(pr, e->left, PREC_UNARY);
 		break;
 	case EX_BINARY: {
+		if (pr->mode == PRINT_SQL && pr_interval_sql(pr, e))
+			break;
 		int prec = ast_binop_prec(e->op);
 		pr_expr_prec(pr, e->left, prec);
 		print_raw(pr, binop_text(e->op));
@@ -338,7 +340,8 @@ static void pr_node(Printer *pr, const Expr *e)
 		pr_paren_select(pr, e->select);
 		break;
 	case EX_CAST:
-		if (pr->mode == PRINT_SQL && e->left->kind == EX_ANSWER && e->type->pg) {
+		if (pr->mode == PRINT_SQL && e->left->kind == EX_ANSWER && !e->left->extra &&
+		    e->type->pg) {
 			pr_typed_answer(pr, e->left, e->type->pg);
 			break;
 		}

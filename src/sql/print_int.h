@@ -47,6 +47,9 @@ void pr_limit(Printer *pr, const OrderList *order, const Expr *limit, const Expr
 int pr_suql_prec(const Printer *pr, const Expr *e);
 void pr_suql_form(Printer *pr, const Expr *e);
 void pr_typed_answer(Printer *pr, const Expr *answer, PgType pg);
+/* A date or time plus or minus an INTERVAL, as SQLite's date functions: 1 when e was one
+   and is printed. */
+int pr_interval_sql(Printer *pr, const Expr *e);
 /* A column reference that names an unnest() element prints as alias.value; returns 1 when
    it printed e that way. */
 int pr_unnest_column(Printer *pr, const Expr *e);

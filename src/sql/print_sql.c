@@ -131,10 +131,82 @@ void pr_typed_answer(Printer *pr, const Expr *a, PgType pg)
 	print_raw(pr, "')");
 }
 
+static int is_interval(const Expr *e)
+{
+	return e->kind == EX_PGCAST && e->type->pg == PGT_INTERVAL;
+}
+
+static void pr_interval_mods(Printer *pr, const Expr *iv, int neg, const char *sep)
+{
+	char mods[AST_INTERVAL_MAX][AST_INTERVAL_MOD];
+	int n = ast_interval_mods(iv->left->name.s, iv->left->name.n, mods, NULL);
+	for (int i = 0; i < n; i++) {
+		if (neg)
+			mods[i][0] = mods[i][0] == '-' ? '+' : '-';
+		print_raw(pr, i ? sep : "'");
+		print_raw(pr, mods[i]);
+	}
+	print_raw(pr, "'");
+}
+
+/* What x is: a time (PGT_TIME), a date and time (PGT_TIMESTAMP) or a date (PGT_DATE), as far
+   as its form says; a sum with an interval is what date_func makes of it. */
+static PgType temporal(const Expr *x)
+{
+	if (x->kind == EX_PGCAST && (x->type->pg == PGT_TIME || x->type->pg == PGT_TIMESTAMP))
+		return x->type->pg;
+	if (x->kind == EX_LITERAL)
+		return x->lit == LIT_CURRENT_TIME ? PGT_TIME
+		       : x->lit == LIT_CURRENT_TIMESTAMP ? PGT_TIMESTAMP : PGT_DATE;
+	if (x->kind == EX_FUNC)
+		return ast_name_is(x->name, "time") ? PGT_TIME
+		       : ast_name_is(x->name, "datetime") ? PGT_TIMESTAMP : PGT_DATE;
+	if (x->kind == EX_BINARY && (is_interval(x->left) || is_interval(x->right))) {
+		const Expr *iv = is_interval(x->left) ? x->left : x->right;
+		int t = 0;
+		ast_interval_mods(iv->left->name.s, iv->left->name.n, NULL, &t);
+		PgType y = temporal(is_interval(x->left) ? x->right : x->left);
+		return y == PGT_TIME ? PGT_TIME : t ? PGT_TIMESTAMP : y;
+	}
+	return PGT_DATE;
+}
+
+/* The date function that keeps what x is, and the time of day an interval adds */
+static const char *date_func(const Expr *x, int has_time)
+{
+	PgType t = temporal(x);
+	return t == PGT_TIME ? "time(" : has_time || t == PGT_TIMESTAMP ? "datetime(" : "date(";
+}
+
+/* x + INTERVAL '3 days' -> date(x, '+3 days'); datetime() when the interval or x has a
+   time of day, time() for a time. 1 when e was such a sum or difference. */
+int pr_interval_sql(Printer *pr, const Expr *e)
+{
+	if (e->op != OP_ADD && e->op != OP_SUB)
+		return 0;
+	int l = is_interval(e->left), r = is_interval(e->right);
+	if (l == r)
+		return 0;
+	const Expr *x = l ? e->right : e->left, *iv = l ? e->left : e->right;
+	int has_time = 0;
+	if (ast_interval_mods(iv->left->name.s, iv->left->name.n, NULL, &has_time) <= 0)
+		return 0;
+	print_raw(pr, date_func(x, has_time));
+	print_expr(pr, x);
+	print_raw(pr, ", ");
+	pr_interval_mods(pr, iv, e->op == OP_SUB, "', '");
+	print_raw(pr, ")");
+	return 1;
+}
+
 static void pr_pgcast_sql(Printer *pr, const Expr *e)
 {
 	PgType pg = e->type->pg;
-	if (e->left->kind == EX_ANSWER && !pr->hooks.expr) {
+	if (pg == PGT_INTERVAL) {   /* alone: its modifiers as text */
+		pr_interval_mods(pr, e, 0, " ");
+		return;
+	}
+	if (e->left->kind == EX_ANSWER && !e->left->extra && !pr->hooks.expr) {
 		pr_typed_answer(pr, e->left, pg);
 		return;
 	}
@@ -279,18 +351,22 @@ static void pr_quant_sql(Printer *pr, const Expr *e)
 	print_raw(pr, all ? ") IS NOT 1)" : ")");
 }
 
-/* big @> small: every element of small is in big */
+/* big @> small: every element of small is in big (no element of small is missing from
+   big); a && b: some element of b is in a. The same two nested json_each scans, negated for
+   containment. */
 static void pr_contains_sql(Printer *pr, const Expr *e)
 {
-	const Expr *big = e->op == OP_CONTAINS ? e->left : e->right;
-	const Expr *small = e->op == OP_CONTAINS ? e->right : e->left;
+	const Expr *big = e->op == OP_CONTAINS || e->op == OP_OVERLAP ? e->left : e->right;
+	const Expr *small = e->op == OP_CONTAINS || e->op == OP_OVERLAP ? e->right : e->left;
+	const char *no = e->op == OP_OVERLAP ? "" : "NOT ";
 	int n = ++pr->uniq;
 	char j[32], k[32], s[32];
 	snprintf(j, sizeof j, "suql_j%d", n);
 	snprintf(k, sizeof k, "suql_k%d", n);
 	snprintf(s, sizeof s, "suql_s%d", n);
 	int safe = safe_in_json_each(pr, big) && safe_in_json_each(pr, small);
-	print_raw(pr, "NOT EXISTS (SELECT 1 FROM ");
+	print_raw(pr, no);
+	print_raw(pr, "EXISTS (SELECT 1 FROM ");
 	if (safe) {
 		print_raw(pr, "json_each(");
 		print_expr(pr, small);
@@ -300,7 +376,9 @@ static void pr_contains_sql(Printer *pr, const Expr *e)
 	}
 	print_raw(pr, " AS ");
 	print_raw(pr, j);
-	print_raw(pr, " WHERE NOT EXISTS (SELECT 1 FROM json_each(");
+	print_raw(pr, " WHERE ");
+	print_raw(pr, no);
+	print_raw(pr, "EXISTS (SELECT 1 FROM json_each(");
 	if (safe) {
 		print_expr(pr, big);
 	} else {
@@ -321,10 +399,15 @@ void pr_suql_form(Printer *pr, const Expr *e)
 	int sql = pr->mode == PRINT_SQL;
 	switch (e->kind) {
 	case EX_ANSWER:
-		print_raw(pr, sql ? "suql_answer(" : "answer(");
+		/* a constrained answer's self-contained form is suql_choice(t, q, json_array(...)) */
+		print_raw(pr, !sql ? "answer(" : e->extra ? "suql_choice(" : "suql_answer(");
 		print_expr(pr, e->left);
 		print_raw(pr, ", ");
 		print_expr(pr, e->right);
+		if (e->extra) {
+			print_raw(pr, ", ");
+			print_expr(pr, e->extra);
+		}
 		print_raw(pr, ")");
 		break;
 	case EX_SUMMARY:
@@ -371,7 +454,7 @@ void pr_suql_form(Printer *pr, const Expr *e)
 			break;
 		}
 		pr_expr_prec(pr, e->left, PREC_EQ);
-		print_raw(pr, e->op == OP_CONTAINS ? " @> " : " <@ ");
+		print_raw(pr, e->op == OP_CONTAINS ? " @> " : e->op == OP_CONTAINED ? " <@ " : " && ");
 		pr_expr_prec(pr, e->right, PREC_EQ + 1);
 		break;
 	case EX_ARRAY:

@@ -43,6 +43,7 @@ statement() {
 	verify) echo "SELECT id FROM t WHERE answer(review, 'is it quiet?') = 'Yes' ORDER BY id;" ;;
 	typed) echo "SELECT id, answer(review, 'how many minutes did they wait?')::int FROM t ORDER BY id;" ;;
 	enum) echo "SELECT id FROM t WHERE price = 'cheapest' ORDER BY id;" ;;
+	choice) echo "SELECT id, answer(review, 'how long was the wait?', ARRAY['short', 'long']) FROM t ORDER BY id;" ;;
 	esac
 }
 

@@ -119,6 +119,24 @@ static void run_case(Llm *llm, int lineno, char **f, int nf)
 		SuqlStatus st = llm_run(llm, &p, 1, NULL, NULL, &err);
 		CHECK_STR(st != SUQL_OK ? "error" : it.value ? it.value : "NULL", f[4], name);
 		llm_call_clear(&c);
+	} else if (strcmp(f[0], "choice") == 0 && nf == 5) {
+		const char *ps[8], *opts[32];
+		LlmItem it = {0};
+		it.npassages = passages(f[3], ps, 8);
+		it.passages = ps;
+		LlmCall c = {0};
+		c.kind = LLM_ANSWER;
+		c.shape = LLM_SHAPE_TEXT;
+		c.question = f[2];
+		c.options = opts;
+		c.noptions = split(f[1], ";", opts, 32);
+		c.items = &it;
+		c.nitems = 1;
+		LlmCall *p = &c;
+		snprintf(name, sizeof name, "offline choice, line %d: %.40s", lineno, f[2]);
+		SuqlStatus st = llm_run(llm, &p, 1, NULL, NULL, &err);
+		CHECK_STR(st != SUQL_OK ? "error" : it.value ? it.value : "NULL", f[4], name);
+		llm_call_clear(&c);
 	} else if (strcmp(f[0], "classify") == 0 && nf >= 3) {
 		const char *opts[32], *want[32];
 		int no = split(f[2], ";", opts, 32);

@@ -86,6 +86,16 @@ static void run_case(int lineno, const char *task, const char *reply, const char
 		c.kind = LLM_ANSWER;
 		c.shape = shape_of(colon ? colon + 1 : "text");
 		n = kind[6] == '3' ? 3 : 1;
+	} else if (strcmp(kind, "choice") == 0 || strcmp(kind, "choice3") == 0) {
+		/* a constrained answer: answer with options */
+		c.kind = LLM_ANSWER;
+		c.shape = LLM_SHAPE_TEXT;
+		n = kind[6] == '3' ? 3 : 1;
+		optbuf = xstrdup(colon ? colon + 1 : "");
+		for (char *o = strtok(optbuf, ";"); o && nopts < 16; o = strtok(NULL, ";"))
+			opts[nopts++] = o;
+		c.options = (const char *const *)opts;
+		c.noptions = nopts;
 	} else if (strcmp(kind, "summary") == 0) {
 		c.kind = LLM_SUMMARY;
 	} else if (strcmp(kind, "classify") == 0) {

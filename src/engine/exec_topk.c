@@ -1,0 +1,213 @@
+/*
+ * exec_topk.c: the walk of a semantic top-k (plan_topk.c says when, and the rule). The
+ * candidates are the rows that pass WHERE, with their argument texts; the retrieval index
+ * ranks them (BM25 of their passages for the question, rows that match nothing last, ties in
+ * the statement's order); waves of candidates are scored through exec_llm_run, batched and
+ * several calls in flight, and the walk stops once k scored candidates have the best value:
+ * a call not sent yet when that happens is not sent. The wave size is what is still needed
+ * over the share of scored candidates that had the best value so far (starting from one in
+ * the number of values allowed, weighted as two candidates), at least 1 and at most batch x
+ * concurrency. The scores go to the memo; the final statement reads them, and a candidate
+ * not scored is NULL there (its occurrence is planned), which sorts after every value.
+ */
+#include "engine/exec_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct TopWalk {
+	Exec *ex;
+	const TopK *t;
+	long long n;
+	sqlite3_int64 *ids;
+	char **vals;
+	size_t *lens;
+	long long *order;
+	unsigned char *done;
+	long long at_best;
+} TopWalk;
+
+/* The value is the best one (as the ORDER BY key converts it). */
+static int is_best(const TopK *t, const MemoVal *mv)
+{
+	if (!mv || !mv->value)
+		return 0;
+	if (!t->numeric)
+		return strcmp(mv->value, t->best_text) == 0;
+	char *end;
+	double d = strtod(mv->value, &end);
+	if (end == mv->value)
+		return 0;
+	return (t->integer ? trunc(d) : d) == t->best_num;
+}
+
+static int on_done(void *ctx, Req *r, const MemoVal *mv)
+{
+	TopWalk *w = ctx;
+	if (!w->done[r->tag]) {
+		w->done[r->tag] = 1;
+		w->at_best += is_best(w->t, mv);
+	}
+	return w->at_best >= w->t->k;
+}
+
+static void topwalk_free(TopWalk *w)
+{
+	for (long long i = 0; i < w->n; i++)
+		free(w->vals[i]);
+	free(w->vals);
+	free(w->lens);
+	free(w->ids);
+	free(w->order);
+	free(w->done);
+}
+
+/* The rows that pass WHERE: rowid (when the index can rank them) and argument text. */
+static SuqlStatus load(TopWalk *w, Block *b, const Occ *o, int ranked, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	ResultList *cols = NULL;
+	if (ranked)
+		exec_col(ex->a, &cols, ast_column(ex->a, b->items[o->arg_item].name, "rowid"),
+		         "suql_id");
+	exec_col(ex->a, &cols, o->arg, "suql_arg");
+	char *sql = exec_print_select(ex, exec_select(ex, b, cols, b->core->where, NULL));
+	sqlite3_stmt *st;
+	SuqlStatus r = exec_prepare(ex, sql, &st, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	long long cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, ranked) == SQLITE_NULL)
+			continue;   /* no text: NULL without a call, never in the top */
+		if (w->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			w->ids = xrealloc(w->ids, (size_t)cap * sizeof *w->ids);
+			w->vals = xrealloc(w->vals, (size_t)cap * sizeof *w->vals);
+			w->lens = xrealloc(w->lens, (size_t)cap * sizeof *w->lens);
+		}
+		w->ids[w->n] = ranked ? sqlite3_column_int64(st, 0) : w->n;
+		w->vals[w->n] = exec_value_text(sqlite3_column_value(st, ranked), &w->lens[w->n]);
+		w->n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return exec_sqlerr(ex, err, "listing the candidates of a top-k");
+	return SUQL_OK;
+}
+
+typedef struct Ranked {
+	long long c;
+	double s;
+} Ranked;
+
+static int by_score(const void *a, const void *b)
+{
+	const Ranked *x = a, *y = b;
+	if (x->s != y->s)
+		return x->s > y->s ? -1 : 1;
+	return x->c < y->c ? -1 : x->c > y->c;
+}
+
+static int by_rowid(const void *a, const void *b)
+{
+	sqlite3_int64 x = ((const RetScore *)a)->rowid, y = ((const RetScore *)b)->rowid;
+	return x < y ? -1 : x > y;
+}
+
+/* Relevance order: BM25 of each candidate's row for the question, best first. */
+static void rank(TopWalk *w, const Occ *o, const Sig *s)
+{
+	Ranked *v = xmalloc(((size_t)w->n + 1) * sizeof *v);
+	RetScore *sc = NULL;
+	size_t ns = 0;
+	SuqlErr err = {0};
+	RetQuestion q = {o->arg_col, s->question};
+	if (ret_score(w->ex->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
+	              &sc, &ns, &err) != SUQL_OK)
+		ns = 0;   /* no ranking: the statement's order */
+	err_clear(&err);
+	qsort(sc, ns, sizeof *sc, by_rowid);
+	for (long long c = 0; c < w->n; c++) {
+		RetScore key = {w->ids[c], 0, 0};
+		RetScore *f = ns ? bsearch(&key, sc, ns, sizeof *sc, by_rowid) : NULL;
+		v[c].c = c;
+		v[c].s = f ? f->score : 0;
+	}
+	qsort(v, (size_t)w->n, sizeof *v, by_score);
+	for (long long i = 0; i < w->n; i++)
+		w->order[i] = v[i].c;
+	free(v);
+	free(sc);
+}
+
+SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
+{
+	const TopK *t = b->topk;
+	const Occ *o = &ex->occ[t->occ];
+	const Sig *s = &ex->sigs[o->sig];
+	TopWalk w = {0};
+	w.ex = ex;
+	w.t = t;
+	int ranked = o->arg_item >= 0 && o->arg_indexed && s->question;
+	SuqlStatus st = load(&w, b, o, ranked, err);
+	if (st != SUQL_OK) {
+		topwalk_free(&w);
+		return st;
+	}
+	w.order = xmalloc(((size_t)w.n + 1) * sizeof *w.order);
+	w.done = xcalloc((size_t)w.n + 1, 1);
+	for (long long i = 0; i < w.n; i++)
+		w.order[i] = i;
+	if (ranked && w.n > 1)
+		rank(&w, o, s);
+	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
+	long long maxwave = (long long)batch * llm_concurrency(ex->llm);
+	double prior = 1.0 / (s->noptions > 0 ? s->noptions : 2);
+	Req *reqs = xcalloc((size_t)(maxwave < w.n ? maxwave : w.n) + 1, sizeof *reqs);
+	long long next = 0, scored = 0;
+	while (st == SUQL_OK && w.at_best < t->k && !suql_interrupted) {
+		while (next < w.n && w.done[w.order[next]])
+			next++;
+		if (next >= w.n)
+			break;
+		double rate = ((double)w.at_best + 2.0 * prior) / ((double)scored + 2.0);
+		long long size = (long long)ceil((double)(t->k - w.at_best) / rate);
+		if (size < 1)
+			size = 1;
+		if (size > maxwave)
+			size = maxwave;
+		int nr = 0;
+		for (long long p = next; p < w.n && nr < size; p++) {
+			long long c = w.order[p];
+			if (w.done[c])
+				continue;
+			reqs[nr] = (Req){0};
+			reqs[nr].sig = o->sig;
+			reqs[nr].v = w.vals[c];
+			reqs[nr].n = w.lens[c];
+			reqs[nr].tag = (int)c;
+			nr++;
+		}
+		ex->cnt.topk_waves++;
+		st = exec_llm_run(ex, reqs, nr, on_done, &w, err);
+		long long before = scored;
+		for (int i = 0; i < nr; i++)
+			if (reqs[i].state == REQ_DONE && !w.done[reqs[i].tag])
+				on_done(&w, &reqs[i], memo_get(ex->memo, o->sig, reqs[i].v, reqs[i].n));
+		scored = 0;
+		for (long long c = 0; c < w.n; c++)
+			scored += w.done[c];
+		if (scored == before && st == SUQL_OK && w.at_best < t->k)
+			break;   /* nothing came back: the final statement asks no more either */
+	}
+	ex->cnt.topk_cands += w.n;
+	ex->cnt.topk_scored += scored;
+	ex->cnt.topk_stopped |= w.at_best >= t->k && scored < w.n;
+	free(reqs);
+	topwalk_free(&w);
+	return st;
+}
