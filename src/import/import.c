@@ -13,6 +13,7 @@
 #include "import/import_int.h"
 #include "retrieve/retrieve.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ typedef struct Imp {
 	ImpReader r;
 	ImpCol *cols;
 	int ncols, capcols;
+	int *slot;           /* the columns by name, ignoring case: open addressing, column + 1 */
+	int nslot;           /* a power of two, at least twice ncols; 0 before the first column */
 	int exists;
 	int *fmap;           /* CSV: column of each header field */
 	int nfmap;
@@ -56,11 +59,32 @@ static const char *extension(const char *name)
 	return dot ? dot + 1 : "";
 }
 
+/* Columns are found by name through a hash of the lower-cased name, so a header of
+   40,000 names costs linear time, not quadratic (tests/robust/columns-40k.t). */
+static size_t name_hash(const char *s)
+{
+	size_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (size_t)tolower((unsigned char)*s)) * 16777619u;
+	return h;
+}
+
+static void slot_put(Imp *im, int k)
+{
+	size_t mask = (size_t)im->nslot - 1, i = name_hash(im->cols[k].name) & mask;
+	while (im->slot[i])
+		i = (i + 1) & mask;
+	im->slot[i] = k + 1;
+}
+
 static int find_col(const Imp *im, const char *name)
 {
-	for (int i = 0; i < im->ncols; i++)
-		if (str_ieq(im->cols[i].name, name))
-			return i;
+	if (!im->nslot)
+		return -1;
+	size_t mask = (size_t)im->nslot - 1, i = name_hash(name) & mask;
+	for (; im->slot[i]; i = (i + 1) & mask)
+		if (str_ieq(im->cols[im->slot[i] - 1].name, name))
+			return im->slot[i] - 1;
 	return -1;
 }
 
@@ -73,7 +97,17 @@ static int add_col(Imp *im, const char *name)
 	ImpCol *c = &im->cols[im->ncols];
 	memset(c, 0, sizeof *c);
 	c->name = xstrdup(name);
-	return im->ncols++;
+	int k = im->ncols++;
+	if (2 * im->ncols > im->nslot) {
+		free(im->slot);
+		im->nslot = im->nslot ? 2 * im->nslot : 64;
+		im->slot = xcalloc((size_t)im->nslot, sizeof *im->slot);
+		for (int i = 0; i < im->ncols; i++)
+			slot_put(im, i);
+	} else {
+		slot_put(im, k);
+	}
+	return k;
 }
 
 /* "reviews=FREE_TEXT[],price=ENUM('a','b')": split at commas outside () and quotes. */
@@ -210,13 +244,13 @@ static SuqlStatus read_header(Imp *im, SuqlErr *err)
 	}
 	im->fmap = xcalloc((size_t)nnames, sizeof *im->fmap);
 	im->nfmap = nnames;
+	int seen0 = im->seen;   /* a column this header named already is a duplicate */
 	for (int i = 0; i < nnames && s == SUQL_OK; i++) {
-		for (int j = 0; j < i; j++)
-			if (str_ieq(names[i], names[j]))
-				s = imp_error(err, r, r->fpos[i], 1, "duplicate column name '%s'", names[i]);
-		if (s != SUQL_OK)
-			break;
 		int c = find_col(im, names[i]);
+		if (c >= 0 && im->cols[c].in_file > seen0) {
+			s = imp_error(err, r, r->fpos[i], 1, "duplicate column name '%s'", names[i]);
+			break;
+		}
 		if (c < 0 && im->exists) {
 			s = imp_error(err, r, r->fpos[i], 1, "table %s has no column '%s'", im->table,
 			              names[i]);
@@ -278,23 +312,41 @@ static SuqlStatus scan(Imp *im, SuqlErr *err)
 	return k < 0 ? SUQL_ERROR : SUQL_OK;
 }
 
-/* A new table's columns come in the order the file names them (declared ones included). */
+typedef struct ColRank { int in_file, i; } ColRank;
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const ColRank *x = a, *y = b;
+	if (x->in_file != y->in_file)
+		return x->in_file < y->in_file ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A new table's columns come in the order the file names them (declared ones included);
+   a stable sort, so columns the file does not name keep their order before the others. */
 static void order_by_file(Imp *im)
 {
-	int *newpos = xmalloc((size_t)im->ncols * sizeof *newpos);
-	ImpCol *sorted = xmalloc((size_t)(im->ncols ? im->ncols : 1) * sizeof *sorted);
-	for (int i = 0; i < im->ncols; i++) {
-		int pos = 0;
-		for (int j = 0; j < im->ncols; j++)
-			pos += im->cols[j].in_file < im->cols[i].in_file ||
-			       (im->cols[j].in_file == im->cols[i].in_file && j < i);
-		newpos[i] = pos;
-		sorted[pos] = im->cols[i];
+	size_t n = (size_t)(im->ncols ? im->ncols : 1);
+	int *newpos = xmalloc(n * sizeof *newpos);
+	ImpCol *sorted = xmalloc(n * sizeof *sorted);
+	ColRank *rank = xmalloc(n * sizeof *rank);
+	for (int i = 0; i < im->ncols; i++)
+		rank[i] = (ColRank){im->cols[i].in_file, i};
+	qsort(rank, (size_t)im->ncols, sizeof *rank, rank_cmp);
+	for (int p = 0; p < im->ncols; p++) {
+		newpos[rank[p].i] = p;
+		sorted[p] = im->cols[rank[p].i];
 	}
 	if (im->ncols)
 		memcpy(im->cols, sorted, (size_t)im->ncols * sizeof *sorted);
 	for (int i = 0; i < im->nfmap; i++)
 		im->fmap[i] = newpos[im->fmap[i]];
+	if (im->nslot) {
+		memset(im->slot, 0, (size_t)im->nslot * sizeof *im->slot);
+		for (int i = 0; i < im->ncols; i++)
+			slot_put(im, i);
+	}
+	free(rank);
 	free(sorted);
 	free(newpos);
 }
@@ -563,6 +615,7 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 		catalog_column_free(&im.cols[k].cat);
 	}
 	free(im.cols);
+	free(im.slot);
 	free(im.fmap);
 	imp_reader_free(&im.r);
 	return s;
