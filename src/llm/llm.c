@@ -75,6 +75,7 @@ static void item_clear(LlmItem *it)
 	it->text = it->value = it->warning = NULL;
 	it->verdict = 0;
 	it->unreadable = 0;
+	it->cached = 0;
 }
 
 void llm_call_clear(LlmCall *c)
@@ -170,7 +171,7 @@ void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
 	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
 }
 
-static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
+static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job, int hits)
 {
 	switch (c->status) {
 	case LLM_DONE:
@@ -178,6 +179,7 @@ static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
 			k->calls++;
 		else
 			k->cache_hits++;
+		k->cached_items += hits;
 		break;
 	case LLM_FAILED:
 		k->failed++;
@@ -199,12 +201,12 @@ static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
 	}
 }
 
-static void count(Llm *llm, const LlmCall *c, const LlmJob *job)
+static void count(Llm *llm, const LlmCall *c, const LlmJob *job, int hits)
 {
-	count_one(&llm->stmt.kind[c->kind], c, job);
-	count_one(&llm->stmt.total, c, job);
-	count_one(&llm->sess.kind[c->kind], c, job);
-	count_one(&llm->sess.total, c, job);
+	count_one(&llm->stmt.kind[c->kind], c, job, hits);
+	count_one(&llm->stmt.total, c, job, hits);
+	count_one(&llm->sess.kind[c->kind], c, job, hits);
+	count_one(&llm->sess.total, c, job, hits);
 }
 
 /* ---- results as JSON (the memo and the cache file hold these) ---- */
@@ -393,7 +395,15 @@ static int finish_call(LlmRun *r, int i, LlmCallStatus st, const char *error)
 	}
 	if (st == LLM_DONE && !r->job_of[i])
 		c->cached = 1;
-	count(r->llm, c, r->job_of[i]);
+	/* candidates answered without a request: from the cache, or from an identical one */
+	int hits = 0;
+	for (int k = r->first[i]; st == LLM_DONE && k < r->first[i] + r->cnt[i]; k++) {
+		if (r->u[k].item < 0 || r->u[k].state != U_HIT)
+			continue;
+		c->items[r->u[k].item].cached = 1;
+		hits++;
+	}
+	count(r->llm, c, r->job_of[i], hits);
 	/* every answered call is told, after a stop too: its results are the caller's */
 	if (st != LLM_CANCELLED && r->done && r->done(r->ctx, c))
 		r->stop = 1;

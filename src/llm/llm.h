@@ -68,6 +68,7 @@ typedef struct LlmItem {
 	int verdict;     /* VERIFY: 1 passes, 0 fails */
 	int unreadable;  /* the model's reply could not be read, asked again and alone: the answer
 	                    is unknown (value NULL, verdict 0, text the last reply); never cached */
+	int cached;      /* answered without a request: from the cache, or an identical item */
 } LlmItem;
 
 typedef struct LlmCall {
@@ -152,6 +153,8 @@ typedef enum LlmReason {
 typedef struct LlmCounts {
 	long calls;        /* calls answered by the backend */
 	long cache_hits;   /* calls answered by the cache (or an identical call) */
+	long cached_items; /* candidates answered by the cache (or an identical one), in any call:
+	                      a call that asked the backend about the rest counts its own */
 	long cancelled;    /* calls stopped before they were answered */
 	long failed;
 	long items;        /* candidates carried by the calls */
