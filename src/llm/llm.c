@@ -96,6 +96,7 @@ void llm_call_clear(LlmCall *c)
 	c->tokens_in = c->tokens_out = 0;
 	c->ms = 0;
 	c->cached = 0;
+	c->request = 0;
 	c->attempts = 0;
 	c->unreadable = 0;
 	c->error = NULL;
@@ -150,9 +151,11 @@ const LlmStats *llm_stats_session(const Llm *llm)
 		}                                                                                 \
 	} while (0)
 
-void llm_count_request(Llm *llm, LlmKind k, LlmReason why)
+void llm_count_request(Llm *llm, LlmCall *call, LlmReason why)
 {
-	EACH_COUNTS(llm, k, c, (c->requests++, c->by_reason[why]++));
+	EACH_COUNTS(llm, call->kind, c, (c->requests++, c->by_reason[why]++));
+	if (!call->request)
+		call->request = (int)llm->stmt.total.requests;
 }
 
 void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why)

@@ -105,6 +105,9 @@ typedef struct LlmCall {
 	double ms;            /* wall time of the request (0 for a cache hit) */
 	int cached;           /* served from the cache, or from an identical call in the batch */
 	int attempts;         /* HTTP attempts made (retries + 1) */
+	int request;          /* the statement's number of the call's first request (1 for the
+	                         statement's first; the server's log has them in this order when
+	                         one is in flight at a time); 0: none was sent */
 	int unreadable;       /* CLASSIFY: the reply could not be read even when asked again: no
 	                         labels, text the last reply; never cached */
 	char *error;          /* LLM_FAILED: what went wrong and what to fix */

@@ -574,7 +574,7 @@ SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, vo
 			done(ctx, jobs[i]);
 			continue;
 		}
-		llm_count_request(llm, jobs[i]->call->kind, LLM_REQ_FIRST);
+		llm_count_request(llm, jobs[i]->call, LLM_REQ_FIRST);
 		run_job(jobs[i]);
 		stop |= done(ctx, jobs[i]);
 	}
