@@ -113,11 +113,15 @@ typedef struct RunLimits {
    label; SUQL_USAGE with a message when there is no such row.
    engine_record_json: the record as one JSON object {"record": {...}} (--json -v).
    engine_record_shown: nonzero when text[0..n) is part of a passage the last statement
-   showed the model (a chat answer's citations are checked with it). */
+   showed the model (a chat answer's citations are checked with it).
+   engine_record_evidence: for the first max_rows rows of the last result, the passages
+   shown for each free-text value that put the row there (a verify that said yes) or gave
+   it a value, at most two a value, one line each (for the chat agent's answer). */
 void engine_record_rows(const Engine *e, int width, SBuf *out);
 SuqlStatus engine_record_why(const Engine *e, const char *arg, SBuf *out, SuqlErr *err);
 void engine_record_json(const Engine *e, SBuf *out);
 int engine_record_shown(const Engine *e, const char *text, size_t n);
+void engine_record_evidence(const Engine *e, int max_rows, SBuf *out);
 
 /* Carry the settings over to a newly opened engine (:open). */
 void engine_copy_settings(Engine *to, const Engine *from);

@@ -438,3 +438,39 @@ int engine_record_shown(const Engine *e, const char *text, size_t n)
 	free(t);
 	return found;
 }
+
+void engine_record_evidence(const Engine *e, int max_rows, SBuf *out)
+{
+	const Record *r = e->record;
+	if (!r || !r->traced)
+		return;
+	for (long long i = 0; i < r->nrows && i < max_rows; i++) {
+		const RecRow *row = &r->rows[i];
+		int head = 0;
+		for (int j = 0; j < r->nrvals; j++) {
+			int ask = r->rask[row->vals + j];
+			const RecWhat *w = r->rwhat[j] >= 0 ? &r->what[r->rwhat[j]] : NULL;
+			if (ask <= 0 || !w || r->asks[ask - 1].npsg == 0 ||
+			    (w->kind == FT_VERIFY && r->rverdict[row->vals + j] != VERDICT_YES))
+				continue;   /* only what put the row in the result, or gave its values */
+			const RecAsk *a = &r->asks[ask - 1];
+			if (!head++) {
+				sb_printf(out, "Row %lld", i + 1);
+				for (long long c = 0; c < r->ncands; c++)
+					if (r->cands[c].nid == r->nid && r->cands[c].label &&
+					    memcmp(r->ids + r->cands[c].ids, r->ids + row->ids,
+					           (size_t)r->nid * sizeof *r->ids) == 0) {
+						sb_printf(out, " (%s)", r->cands[c].label);
+						break;
+					}
+				sb_puts(out, ":\n");
+			}
+			sb_printf(out, "- %s: ", w->text);
+			for (int k = 0; k < a->npsg && k < 2; k++) {
+				sb_puts(out, k ? " / " : "");
+				clip(out, a->psg[k], 300);
+			}
+			sb_putc(out, '\n');
+		}
+	}
+}

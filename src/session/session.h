@@ -36,6 +36,8 @@
 #define SESSION_EXPLAIN_ROWS 3
 /* The width the per-row section is cut to where sections do not go to a terminal. */
 #define SESSION_ROWS_WIDTH 120
+/* Rows whose evidence a chat answer is shown (engine_record_evidence). */
+#define SESSION_EVIDENCE_ROWS 10
 
 typedef struct Progress Progress;
 
