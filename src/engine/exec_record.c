@@ -377,8 +377,11 @@ void exec_record_result(Exec *ex)
 		traced = 0;
 	sqlite3_finalize(st);
 	free(occs);
+	/* read again, the statement must give as many rows (random(), say, may not) */
+	if (traced && r->nrows < REC_MAX_ROWS && r->nrows != r->rows_total)
+		traced = 0;
 	if (!traced) {
-		r->why_untraced = "its rows could not be read again";
+		r->why_untraced = "its rows could not be read again as they came";
 		r->nrows = 0;
 		return;
 	}

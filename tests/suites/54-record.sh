@@ -158,3 +158,21 @@ if grep -q "the last result has 2 rows: no row 7" "$T/err" &&
 else
 	notok ":why past the rows, or with an unknown key, is an error that says so" "$(cat "$T/err")"
 fi
+
+# bounded: a walk over 1,200 candidates keeps 1,000 of them in the record and says so
+big=$T/big.db
+rm -f "$big"
+"$prog" "$big" >/dev/null 2>&1 <<'EOF2'
+CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, notes FREE_TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+INSERT INTO t SELECT i, 'Row ' || i, CASE i % 3 WHEN 0 THEN 'A quiet room.' ELSE 'A loud room ' || i || '.' END FROM n;
+EOF2
+"$prog" --offline --no-cache --csv --no-headers --set explain=rows "$big" \
+	-c "SELECT count(*) FROM t WHERE answer(notes, 'is it quiet?') = 'Yes';" >"$T/out" 2>"$T/err"
+n=$(grep -c '^    [0-9][0-9]*\. key ' "$T/err")
+if [ "$n" -eq 1000 ] && grep -q "1200 candidates, 1200 examined" "$T/err" &&
+   grep -q "; 200 examined not kept (the record keeps 1000)" "$T/err" && [ "$(cat "$T/out")" = 400 ]; then
+	ok "a walk of 1200 candidates keeps 1000 in the record, and says so"
+else
+	notok "a walk of 1200 candidates keeps 1000 in the record, and says so" "$n lines" "$(tail -3 "$T/err")" "$(cat "$T/out")"
+fi
