@@ -231,6 +231,17 @@ static long long find_row(const Record *r, const char *arg, long long key)
 	return -1;
 }
 
+/* The label of a result row: that of the examined candidate with its key. */
+static const char *row_label(const Record *r, const RecRow *row)
+{
+	for (long long c = 0; c < r->ncands; c++)
+		if (r->cands[c].nid == r->nid && r->cands[c].label &&
+		    memcmp(r->ids + r->cands[c].ids, r->ids + row->ids,
+		           (size_t)r->nid * sizeof *r->ids) == 0)
+			return r->cands[c].label;
+	return NULL;
+}
+
 static void show_row(const Record *r, long long i, SBuf *out)
 {
 	const RecRow *row = &r->rows[i];
@@ -238,13 +249,9 @@ static void show_row(const Record *r, long long i, SBuf *out)
 	for (int k = 0; k < r->nid; k++)
 		sb_printf(out, "%s%s %lld", k ? ", " : "", r->id_names[k],
 		          (long long)r->ids[row->ids + k]);
-	for (long long c = 0; c < r->ncands; c++)
-		if (r->cands[c].nid == r->nid && r->cands[c].label &&
-		    memcmp(r->ids + r->cands[c].ids, r->ids + row->ids,
-		           (size_t)r->nid * sizeof *r->ids) == 0) {
-			sb_printf(out, " (%s)", r->cands[c].label);
-			break;
-		}
+	const char *label = row_label(r, row);
+	if (label)
+		sb_printf(out, " (%s)", label);
 	sb_putc(out, '\n');
 	if (r->nrvals == 0)
 		sb_puts(out, "no free text in the statement's own SELECT: the row comes from SQL "
@@ -455,15 +462,9 @@ void engine_record_evidence(const Engine *e, int max_rows, SBuf *out)
 				continue;   /* only what put the row in the result, or gave its values */
 			const RecAsk *a = &r->asks[ask - 1];
 			if (!head++) {
-				sb_printf(out, "Row %lld", i + 1);
-				for (long long c = 0; c < r->ncands; c++)
-					if (r->cands[c].nid == r->nid && r->cands[c].label &&
-					    memcmp(r->ids + r->cands[c].ids, r->ids + row->ids,
-					           (size_t)r->nid * sizeof *r->ids) == 0) {
-						sb_printf(out, " (%s)", r->cands[c].label);
-						break;
-					}
-				sb_puts(out, ":\n");
+				const char *label = row_label(r, row);
+				sb_printf(out, "Row %lld%s%s%s:\n", i + 1, label ? " (" : "", label ? label : "",
+				          label ? ")" : "");
 			}
 			sb_printf(out, "- %s: ", w->text);
 			for (int k = 0; k < a->npsg && k < 2; k++) {

@@ -327,19 +327,11 @@ void exec_record_result(Exec *ex)
 	r->rwhat = xmalloc(((size_t)nv + 1) * sizeof *r->rwhat);
 	for (int j = 0; j < nv; j++)
 		r->rwhat[j] = what_of(ex, ex->occ[occs[j]].sig);
-	SelectCore *c1 = arena_alloc(a, sizeof *c1);
-	*c1 = *c;
-	c1->cols = cols;
-	Select *s1 = arena_alloc(a, sizeof *s1);
-	*s1 = *b->sel;
-	s1->cores = arena_alloc(a, sizeof *s1->cores);
-	s1->cores[0] = c1;
-	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-	print_select(pr, s1);
+	char *sql = exec_final_with_cols(ex, b, cols);
 	sqlite3_stmt *st = NULL;
 	SuqlErr err = {0};
-	int traced = exec_prepare(ex, print_text(pr), &st, &err) == SUQL_OK;
-	print_free(pr);
+	int traced = exec_prepare(ex, sql, &st, &err) == SUQL_OK;
+	free(sql);
 	err_clear(&err);
 	int base = st ? sqlite3_column_count(st) - b->nitems - nv : 0;
 	ex->memo_only = 1;

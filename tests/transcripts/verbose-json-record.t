@@ -1,54 +1,57 @@
 # -v --json with explain rows: after the rows of a statement with free text comes its record,
 # one JSON object {"record": ...} on stdout: each candidate examined with its key, label,
-# verdict, request and the passages shown, each row returned with the values it depends on.
-# The per-row section goes to stderr with the other sections.
+# verdict, request and the passages shown, each row returned with the values it depends on
+# (here a summary as well as the filter). The per-row section goes to stderr with the other
+# sections; a statement without free text adds nothing.
 @@ args -v --json --set explain=rows --offline --no-cache --set times=off $DB
 @@ stdin
-CREATE TABLE shop (name TEXT, tags TEXT[], kinds ENUM[], notes FREE_TEXT[]);
-INSERT INTO shop VALUES ('Corner Cafe', '["wifi","quiet"]', '["cafe"]', '["Quiet room, good wifi.","The staff is kind."]'), ('Loud Bar', '[]', '["bar"]', '["Very loud music every night."]');
-SELECT name, tags, kinds, notes FROM shop WHERE answer(notes, 'is it quiet?') = 'Yes';
-SELECT name, tags FROM shop ORDER BY name;
+CREATE TABLE inns (name TEXT, notes FREE_TEXT[]);
+INSERT INTO inns VALUES ('Harbour Inn', '["Sea view from every room.","Breakfast is early."]'), ('Mill House', '["No view, faces the car park."]'), ('Cliff Lodge', '["A view of the cliffs."]');
+SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1;
+SELECT count(*) AS n FROM inns;
 @@ stdout
 [
-{"name":"Corner Cafe","tags":["wifi","quiet"],"kinds":["cafe"],"notes":["Quiet room, good wifi.","The staff is kind."]}
+{"name":"Harbour Inn","s":"Sea view from every room. Breakfast is early."}
 ]
-{"record":{"statement":"SELECT name, tags, kinds, notes FROM shop WHERE answer(notes, 'is it quiet?') = 'Yes'","candidates":[{"block":1,"conjunct":1,"position":1,"key":[1],"label":"Corner Cafe","in_result":true,"predicates":[{"what":"answer(notes, 'is it quiet?') = 'Yes'","verdict":"yes","reply":"yes","cached":false,"request":1,"wave":1,"call_candidates":2,"passages":["Quiet room, good wifi.","The staff is kind."]}]},{"block":1,"conjunct":1,"position":2,"key":[2],"label":"Loud Bar","in_result":false,"predicates":[{"what":"answer(notes, 'is it quiet?') = 'Yes'","verdict":"no","reply":"no","cached":false,"request":1,"wave":1,"call_candidates":2,"passages":["Very loud music every night."]}]}],"conjuncts":[{"block":1,"conjunct":1,"candidates":2,"examined":2,"not_examined":0,"why":"","structured_filter":0}],"rows":[{"row":1,"key":[1],"values":[{"what":"answer(notes, 'is it quiet?') = 'Yes'","verdict":"yes","reply":"yes","cached":false,"request":1,"wave":1,"call_candidates":2,"passages":["Quiet room, good wifi.","The staff is kind."]}]}]}}
+{"record":{"statement":"SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1","candidates":[{"block":1,"conjunct":1,"position":1,"key":[1],"label":"Harbour Inn","in_result":true,"predicates":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","cached":false,"request":1,"wave":1,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}],"conjuncts":[{"block":1,"conjunct":1,"candidates":3,"examined":1,"not_examined":2,"why":"the LIMIT was reached","structured_filter":0}],"rows":[{"row":1,"key":[1],"values":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","cached":false,"request":1,"wave":1,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]},{"what":"summary(notes)","value":"Sea view from every room. Breakfast is early.","reply":"Sea view from every room. Breakfast is early.","cached":false,"request":2,"wave":2,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}]}}
 [
-{"name":"Corner Cafe","tags":["wifi","quiet"]},
-{"name":"Loud Bar","tags":[]}
+{"n":3}
 ]
 @@ stderr
 parsed:
-  CREATE TABLE shop (name TEXT, tags TEXT[], kinds ENUM[], notes FREE_TEXT[])
+  CREATE TABLE inns (name TEXT, notes FREE_TEXT[])
 parsed:
-  INSERT INTO shop VALUES ('Corner Cafe', '["wifi","quiet"]', '["cafe"]', '["Quiet room, good wifi.","The staff is kind."]'), ('Loud Bar', '[]', '["bar"]', '["Very loud music every night."]')
+  INSERT INTO inns VALUES ('Harbour Inn', '["Sea view from every room.","Breakfast is early."]'), ('Mill House', '["No view, faces the car park."]'), ('Cliff Lodge', '["A view of the cliffs."]')
 parsed:
-  SELECT name, tags, kinds, notes FROM shop WHERE answer(notes, 'is it quiet?') = 'Yes'
+  SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1
 plan:
   optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
-  block 1 (the statement): 2 rows in FROM
+  block 1 (the statement): 3 rows in FROM
     where: 1 conjunct in DNF
-    conjunct 1: 2 rows pass its structured part
-      sqlite: SELECT shop.rowid AS suql_id0 FROM shop
+    conjunct 1: 3 rows pass its structured part
+      sqlite: SELECT inns.rowid AS suql_id0 FROM inns
       free text, tried in this order:
-        1. answer(notes, 'is it quiet?') = 'Yes'
-    walk: every candidate, in batches
-  sqlite: SELECT name, tags, kinds, notes FROM shop WHERE suql_atom(0, notes, 'is it quiet?')
-  worst case: 1 LLM call (verify 1); budget 1000
+        1. answer(notes, 'is there a view?') = 'Yes'
+    walk: lazy, stops once 1 row passed (LIMIT); candidates by relevance (BM25 of their passages for the question); waves sized from the pass rate
+    result column summary(notes): projection last, on the returned rows only (at most 1)
+  sqlite: SELECT name, suql_summary(0, notes) AS s FROM inns WHERE suql_atom(1, notes, 'is there a view?') LIMIT 1
+  expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
+  worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
 counters:
-  conjunct 1: 2 candidates after the structured filter; 2 judged: 1 passed, 1 failed
+  conjunct 1: 3 candidates after the structured filter; 1 judged: 1 passed, 0 failed
+  conjunct 1: candidates ranked by BM25 over the index of inns.notes
+  projection last: 1 row kept, 1 value
   rows returned: 1
-  llm calls: 1 (verify 1), carrying 2 candidates in 1 wave
+  llm calls: 2 (verify 1, summary 1), carrying 2 candidates in 2 waves
   cache hits: 0
-  requests: 1, answered here by the offline backend (nothing is sent)
+  requests: 2, answered here by the offline backend (nothing is sent)
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 candidates:
-  block 1, conjunct 1: 2 candidates, 2 examined, in the order examined
-    q1 = answer(notes, 'is it quiet?') = 'Yes'
-    1. key 1 Corner Cafe | wave 1 | request 1 | q1 yes | in the result | "Quiet room, good wifi."
-    2. key 2 Loud Bar | wave 1 | request 1 | q1 no | not in the result | "Very loud music every night."
-    not examined: 0 candidates; 0 rows of FROM removed by the structured filter
+  block 1, conjunct 1: 3 candidates, 1 examined, in the order examined
+    q1 = answer(notes, 'is there a view?') = 'Yes'
+    1. key 1 Harbour Inn | wave 1 | request 1 | q1 yes | in the result | "Sea view from every room."
+    not examined: 2 candidates (the LIMIT was reached); 0 rows of FROM removed by the structured filter
 parsed:
-  SELECT name, tags FROM shop ORDER BY name
+  SELECT count(*) AS n FROM inns
 @@ status 0
