@@ -197,10 +197,27 @@ static void show_ask(const Record *r, int what, int ask, int verdict, SBuf *out)
 		          a->ncall, a->ncall == 1 ? "" : "s", a->tokens_in, a->tokens_out);
 	if (a->wave)
 		sb_printf(out, "  wave: %d\n", a->wave);
-	sb_printf(out, "  passages shown (%d):\n", a->npsg);
+	if (a->evidence) {
+		sb_puts(out, "  decided by: ");
+		clip(out, a->evidence, 0);
+		sb_putc(out, '\n');
+	}
+	sb_printf(out, "  passages shown (%d)%s:\n", a->npsg,
+	          a->evidence ? ", the sentence that decided between >> and <<" : "");
 	for (int k = 0; k < a->npsg; k++) {
 		sb_printf(out, "    %d. ", k + 1);
-		clip(out, a->psg[k], 0);
+		const char *at = a->evidence ? strstr(a->psg[k], a->evidence) : NULL;
+		if (at) {   /* highlighted where it stands */
+			char *head = xstrndup(a->psg[k], (size_t)(at - a->psg[k]));
+			clip(out, head, 0);
+			sb_puts(out, ">>");
+			clip(out, a->evidence, 0);
+			sb_puts(out, "<<");
+			clip(out, at + strlen(a->evidence), 0);
+			free(head);
+		} else {
+			clip(out, a->psg[k], 0);
+		}
 		sb_putc(out, '\n');
 	}
 }
@@ -340,6 +357,7 @@ static json_t *ask_json(const Record *r, int what, int ask, int verdict)
 	if (!a)
 		return o;
 	json_object_set_new(o, "reply", a->reply ? json_string(a->reply) : json_null());
+	json_object_set_new(o, "evidence", a->evidence ? json_string(a->evidence) : json_null());
 	json_object_set_new(o, "cached", json_boolean(a->cached));
 	json_object_set_new(o, "request", a->request ? json_integer(a->request) : json_null());
 	json_object_set_new(o, "wave", a->wave ? json_integer(a->wave) : json_null());

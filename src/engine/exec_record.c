@@ -32,6 +32,7 @@ void exec_record_free(Record *r)
 		RecAsk *a = &r->asks[i];
 		free(a->reply);
 		free(a->value);
+		free(a->evidence);
 		for (int k = 0; k < a->npsg; k++)
 			free(a->psg[k]);
 		free(a->psg);
@@ -130,6 +131,7 @@ int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *cons
 	             : it->unreadable ? VERDICT_NULL : it->verdict ? VERDICT_YES : VERDICT_NO;
 	a->reply = it->text ? xstrdup(it->text) : NULL;
 	a->value = it->value ? xstrdup(it->value) : NULL;
+	a->evidence = it->evidence ? xstrdup(it->evidence) : NULL;
 	a->psg = xmalloc((npsg ? npsg : 1) * sizeof *a->psg);
 	for (size_t k = 0; k < npsg; k++)
 		a->psg[a->npsg++] = xstrdup(psg[k]);

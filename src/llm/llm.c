@@ -76,6 +76,8 @@ static void item_clear(LlmItem *it)
 	it->verdict = 0;
 	it->unreadable = 0;
 	it->cached = 0;
+	free(it->evidence);
+	it->evidence = NULL;
 }
 
 void llm_call_clear(LlmCall *c)
@@ -235,6 +237,8 @@ static char *result_dump(const LlmCall *c, int item)
 		json_object_set_new(o, "verdict", json_integer(it->verdict));
 		if (it->unreadable)
 			json_object_set_new(o, "unreadable", json_true());
+		if (it->evidence)
+			json_object_set_new(o, "evidence", json_string(it->evidence));
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_array();
 		for (int i = 0; i < c->dim; i++)
@@ -279,6 +283,7 @@ static int result_load(LlmCall *c, int item, const char *text)
 		it->warning = jdup(o, "warning");
 		it->verdict = (int)json_integer_value(json_object_get(o, "verdict"));
 		it->unreadable = json_is_true(json_object_get(o, "unreadable"));
+		it->evidence = jdup(o, "evidence");
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_object_get(o, "vec");
 		ok = json_is_array(v) && json_array_size(v) > 0;

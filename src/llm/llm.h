@@ -69,6 +69,8 @@ typedef struct LlmItem {
 	int unreadable;  /* the model's reply could not be read, asked again and alone: the answer
 	                    is unknown (value NULL, verdict 0, text the last reply); never cached */
 	int cached;      /* answered without a request: from the cache, or an identical item */
+	char *evidence;  /* the sentence of the passages that decided, when the backend names
+	                    one (the offline backend does for yes/no questions); else NULL */
 } LlmItem;
 
 typedef struct LlmCall {

@@ -176,3 +176,13 @@ if [ "$n" -eq 1000 ] && grep -q "1200 candidates, 1200 examined" "$T/err" &&
 else
 	notok "a walk of 1200 candidates keeps 1000 in the record, and says so" "$n lines" "$(tail -3 "$T/err")" "$(cat "$T/out")"
 fi
+
+# the offline backend names the sentence that decided: :why shows it, highlighted in the
+# passage that holds it
+printf '%s\n:why 1\n' "$q" | "$prog" --offline --no-cache "$db" >"$T/out" 2>"$T/err"
+ev=$(sed -n 's/^  decided by: //p' "$T/out" | head -1)
+if [ -n "$ev" ] && grep -qF ">>$ev<<" "$T/out" && grep -q "^  passages shown ([0-9]*), the sentence that decided between >> and <<:$" "$T/out"; then
+	ok ":why names the sentence that decided, highlighted in its passage ($ev)"
+else
+	notok ":why names the sentence that decided, highlighted in its passage" "$(cat "$T/out" "$T/err")"
+fi
