@@ -117,7 +117,7 @@ static void show_unit(const Record *r, int u, long width, SBuf *out)
 		if (wave)
 			sb_printf(&l, " | wave %d", wave);
 		sb_puts(&l, " | ");
-		put_source(&l, r, first, r->cverdict[c->atoms]);
+		put_source(&l, r, first, ru->natoms ? r->cverdict[c->atoms] : VERDICT_UNASKED);
 		for (int k = 0; k < ru->natoms; k++)
 			sb_printf(&l, " | q%d %s", k + 1, verdict_word(r->cverdict[c->atoms + k]));
 		sb_printf(&l, " | %s", c->in_result > 0 ? "in the result"
