@@ -41,10 +41,11 @@ static void show_reply(const Agent *a, const char *text)
 	a->host->reply_end(a->host->ctx);
 }
 
-/* One request; *reply is the model's text (heap). With stream set, the text is shown as
-   it comes, through the host's reply (the caller ends it with reply_end). */
+/* One request; *reply is the model's text (heap). With cite set, the text is shown as it
+   comes, through the citation filter to the host's reply (the caller ends it with
+   agent_cite_end and reply_end). */
 static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
-                      const AgentMsgs *m, int stream, char **reply, SuqlErr *err)
+                      const AgentMsgs *m, AgentCite *cite, char **reply, SuqlErr *err)
 {
 	*reply = NULL;
 	if (suql_interrupted)
@@ -55,9 +56,9 @@ static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
 	c.shape = shape;
 	c.msgs = m->v;
 	c.nmsgs = m->n;
-	if (stream) {
-		c.on_text = a->host->reply;
-		c.text_ctx = a->host->ctx;
+	if (cite) {
+		c.on_text = agent_cite_on_text;
+		c.text_ctx = cite;
 	}
 	LlmCall *cp = &c;
 	SuqlStatus s = llm_run(llm_of(a), &cp, 1, NULL, NULL, err);
@@ -174,7 +175,7 @@ static SuqlStatus relax(Agent *a, AgentTurn *t, AgentKv *kv, SBuf *tried,
 	agent_kv(kv, "tried", note ? note : "");
 	SuqlStatus s = agent_prompt(a, "chat_relax", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+		s = ask(a, "relax", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 	agent_kv(kv, "tried", "");
 	free(note);
 	agent_msgs_free(&m);
@@ -237,7 +238,7 @@ static SuqlStatus relax(Agent *a, AgentTurn *t, AgentKv *kv, SBuf *tried,
 static SuqlStatus respond(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 {
 	AgentMsgs m = {0};
-	char count[32], *rows = NULL, *reply = NULL;
+	char count[32], *rows = NULL, *reply = NULL, *evidence = NULL;
 	SBuf note = SBUF_INIT;
 	SuqlStatus s;
 	snprintf(count, sizeof count, "%ld row%s", t->rows.count, t->rows.count == 1 ? "" : "s");
@@ -258,6 +259,8 @@ static SuqlStatus respond(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		rows = agent_rows_json(&t->rows);
 		agent_kv(kv, "rows", rows);
 		agent_kv(kv, "note", note.len ? note.s : "");
+		evidence = a->host->evidence ? a->host->evidence(a->host->ctx) : NULL;
+		agent_kv(kv, "evidence", evidence ? evidence : "(none)");
 		s = agent_prompt(a, "chat_respond", kv, &m, err);
 	} else {
 		if (t->also_tried)
@@ -267,11 +270,21 @@ static SuqlStatus respond(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		agent_kv(kv, "note", note.len ? note.s : "");
 		s = agent_prompt(a, "chat_empty", kv, &m, err);
 	}
+	/* quotations in the answer must come from what was shown: rows or passages */
+	AgentCite cite;
+	agent_cite_begin(&cite, a->host, rows, 1);
 	if (s == SUQL_OK)
-		s = ask(a, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, 1, &reply, err);
+		s = ask(a, "respond", LLM_RESPOND, LLM_SHAPE_TEXT, &m, &cite, &reply, err);
+	agent_cite_end(&cite);
 	int streamed = a->host->reply_end(a->host->ctx);
 	if (s == SUQL_OK) {
-		t->reply = str_trim_dup(reply);
+		if (!streamed) {   /* it came whole (the cache): the same filter, then shown */
+			sb_free(&cite.out);
+			agent_cite_begin(&cite, a->host, rows, 0);
+			agent_cite_put(&cite, reply, strlen(reply));
+			agent_cite_end(&cite);
+		}
+		t->reply = str_trim_dup(sb_str(&cite.out));
 		if (!*t->reply) {
 			free(t->reply);
 			t->reply = xstrdup("(the model gave an empty reply)");
@@ -279,7 +292,15 @@ static SuqlStatus respond(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		}
 		if (!streamed)
 			show_reply(a, t->reply);
+		if (cite.dropped) {
+			char *n = xprintf("%ld quotation%s left out of the reply: not found in what the "
+			                  "model was shown", cite.dropped, cite.dropped == 1 ? "" : "s");
+			show_note(a, "note", n);
+			free(n);
+		}
 	}
+	sb_free(&cite.out);
+	free(evidence);
 	agent_msgs_free(&m);
 	free(reply);
 	free(rows);
@@ -301,7 +322,7 @@ SuqlStatus agent_short_answer(Agent *a, const char *question, const char *rows,
 	agent_kv(&kv, "reply", detail && *detail ? detail : "(none)");
 	SuqlStatus s = agent_prompt(a, "chat_short", &kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+		s = ask(a, "short", LLM_RESPOND, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 	agent_msgs_free(&m);
 	if (s == SUQL_OK)
 		*span = agent_read_short(reply);
@@ -332,7 +353,7 @@ static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 	char *reply = NULL, *query = NULL;
 	SuqlStatus s = agent_prompt(a, "chat_parse", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+		s = ask(a, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 	if (s == SUQL_OK)
 		s = attempt(a, t, reply, &query, err);
 	if (s == SUQL_ERROR) {
@@ -347,7 +368,7 @@ static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		reply = NULL;
 		s = agent_prompt(a, "chat_repair", kv, &m, err);
 		if (s == SUQL_OK)
-			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, 0, &reply, err);
+			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
 		if (s == SUQL_OK)
 			s = attempt(a, t, reply, &query, err);
 		t->repaired = s == SUQL_OK;
@@ -412,7 +433,7 @@ static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 	AgentMsgs m = {0};
 	SuqlStatus s = agent_prompt(a, "chat_route", &kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, 0, &route, err);
+		s = ask(a, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &route, err);
 	agent_msgs_free(&m);
 	if (s != SUQL_OK)
 		goto done;

@@ -55,6 +55,11 @@ typedef struct AgentHost {
 	   returns nonzero when anything was shown. */
 	void (*reply)(void *ctx, const char *piece, size_t n);
 	int (*reply_end)(void *ctx);
+	/* The passages that put the rows of the query that just ran in its result, as text
+	   for the answer's prompt (heap; NULL when there are none); and whether text[0..n) is
+	   part of a passage the model was shown for that query. Either may be NULL. */
+	char *(*evidence)(void *ctx);
+	int (*shown)(void *ctx, const char *text, size_t n);
 } AgentHost;
 
 /* A new agent, with the default settings, working through host. */

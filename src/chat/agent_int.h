@@ -78,6 +78,29 @@ typedef struct AgentMsgs {
 } AgentMsgs;
 
 void agent_msgs_add(AgentMsgs *m, const char *role, const char *text);   /* copies text */
+
+/* agent_cite.c: the filter a reply goes through, keeping only quotations of what the model
+   was shown (the query's passages, through host->shown, or rows, the rows' JSON). Pieces
+   go in with agent_cite_put (or agent_cite_on_text, an LlmCall.on_text); with stream they
+   are passed on to host->reply as they are cleared; agent_cite_end flushes. out is the
+   reply as shown; dropped counts the quotations left out. */
+typedef struct AgentCite {
+	const AgentHost *host;
+	const char *rows;
+	int stream;
+	SBuf out;
+	SBuf held;           /* an open quotation, held until it closes */
+	int open;            /* bytes of its opening quote: 1 ("), 3 (curly); 0: none open */
+	int squeeze;
+	char pend[2];        /* the start of a curly quote that ended a piece */
+	int npend;
+	int ending;
+	long dropped;
+} AgentCite;
+void agent_cite_begin(AgentCite *c, const AgentHost *host, const char *rows, int stream);
+void agent_cite_put(AgentCite *c, const char *p, size_t n);
+void agent_cite_on_text(void *ctx, const char *piece, size_t n);
+void agent_cite_end(AgentCite *c);
 void agent_msgs_free(AgentMsgs *m);
 
 /* Placeholder values for the prompt templates: names and values alternate. */

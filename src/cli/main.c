@@ -725,8 +725,11 @@ int main(int argc, char **argv)
 			r.s.mode = cli.mode;
 		if (cli.no_headers)
 			r.s.headers = 0;
-		if (cli.verbose)
-			r.s.explain = r.s.stats = 1;
+		if (cli.verbose) {
+			if (r.s.explain != SESSION_EXPLAIN_ROWS)   /* --set explain=rows stays */
+				r.s.explain = 1;
+			r.s.stats = 1;
+		}
 		if (cli.nacts && !r.quit)
 			run_actions(&cli, &r);
 		if (r.quit || r.status == SUQL_EXIT_USAGE) {

@@ -211,6 +211,21 @@ static SuqlStatus m_labels(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return catalog_prop_set(st, argv[1], CATALOG_LABELS, on ? "on" : NULL, err);
 }
 
+/* :why N | key=K | LABEL: the evidence behind a row of the last result, from the record
+   the statement kept (no call to the model). */
+static SuqlStatus m_why(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	SBuf arg = SBUF_INIT, out = SBUF_INIT;
+	for (int i = 1; i < argc; i++)
+		sb_printf(&arg, "%s%s", i > 1 ? " " : "", argv[i]);
+	SuqlStatus st = engine_record_why(env->engine, sb_str(&arg), &out, err);
+	if (st == SUQL_OK)
+		fputs(sb_str(&out), env->out);
+	sb_free(&arg);
+	sb_free(&out);
+	return st;
+}
+
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 const MetaCommand meta_commands[] = {
@@ -222,8 +237,12 @@ const MetaCommand meta_commands[] = {
 	 m_schema},
 	{"mode", "[MODE]", "show or set the output mode: " RENDER_MODE_NAMES, m_setting},
 	{"headers", "[on|off]", "show or set whether column names head the output", m_setting},
-	{"explain", "[on|off|auto]", "show or set whether each statement's parsed SUQL and plan "
-	 "are shown (auto: for statements with free text)", m_setting},
+	{"explain", "[on|off|auto|rows]", "show or set whether each statement's parsed SUQL and "
+	 "plan are shown (auto: for statements with free text; rows: and one line per candidate "
+	 "examined)", m_setting},
+	{"why", "N|key=K|LABEL", "the evidence behind row N of the last result (or the row or "
+	 "examined candidate with key K, or whose label starts with LABEL): each free-text value, "
+	 "the question, the reply, the passages shown, the request and the cache", m_why},
 	{"stats", "[on|off]", "show or set whether each statement's counters are shown", m_setting},
 	{"pager", "[on|off]", "show or set whether long results at a terminal go through a pager",
 	 m_setting},

@@ -14,6 +14,7 @@
 #include "engine/engine_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 #include "engine/udf_int.h"
 #include "sql/lex.h"
 #include "sql/parse.h"
@@ -140,6 +141,7 @@ void engine_close(Engine *e)
 		return;
 	bind_scope_tabs_check(e, 1);
 	forget_hidden(e);
+	exec_record_free(e->record);
 	store_close(e->store);
 	free(e->path);
 	free(e);

@@ -102,6 +102,27 @@ typedef struct RunLimits {
 	const char *setting, *rows_setting, *value_setting;
 } RunLimits;
 
+/* The record of the last statement (doc/engine.md, "What came from where"), kept without
+   any extra call to the model: its candidates, the passages each ask showed, the request
+   that carried it, the replies, and the rows returned.
+   engine_record_rows: the per-row section, one line per candidate a walk examined, in the
+   order examined, each cut to width columns (0: not cut); nothing when the last statement
+   had no free text.
+   engine_record_why: the evidence behind one row: arg is N (its position in the last
+   result), key=K (a row or examined candidate by its first key), or the start of its
+   label; SUQL_USAGE with a message when there is no such row.
+   engine_record_json: the record as one JSON object {"record": {...}} (--json -v).
+   engine_record_shown: nonzero when text[0..n) is part of a passage the last statement
+   showed the model (a chat answer's citations are checked with it).
+   engine_record_evidence: for the first max_rows rows of the last result, the passages
+   shown for each free-text value that put the row there (a verify that said yes) or gave
+   it a value, at most two a value, one line each (for the chat agent's answer). */
+void engine_record_rows(const Engine *e, int width, SBuf *out);
+SuqlStatus engine_record_why(const Engine *e, const char *arg, SBuf *out, SuqlErr *err);
+void engine_record_json(const Engine *e, SBuf *out);
+int engine_record_shown(const Engine *e, const char *text, size_t n);
+void engine_record_evidence(const Engine *e, int max_rows, SBuf *out);
+
 /* Carry the settings over to a newly opened engine (:open). */
 void engine_copy_settings(Engine *to, const Engine *from);
 

@@ -15,6 +15,9 @@
  *   exec_int.h   the executor   exec_ (exec.c) and exec_cand_, exec_rank_, exec_embed_,
  *                               exec_walk_, exec_final_, exec_passage_, exec_llm_,
  *                               exec_hint_ (exec_*.c): a statement from bind to report
+ *   record_int.h the record     exec_record_ (exec_record.c, made while it runs) and
+ *                               engine_record_ (engine_record.c, shown): what came from
+ *                               where, for :set explain rows, :why and chat citations
  *
  * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
  * engine_exec); doc/executor.md explains the design. In short: every free-text construct
@@ -88,6 +91,7 @@ struct Engine {
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
 	long steps_left;        /* >0: thousands of SQLite instructions the running statement
 	                           may still take (a bounded count, exec_count) */
+	struct Record *record;  /* what came from where in the last statement (record_int.h) */
 };
 
 /* ---- three-valued logic ---- */
@@ -133,6 +137,7 @@ typedef struct MemoVal {
 	char *value;          /* ANSWER, SUMMARY: the converted value, NULL when none */
 	char *warning;        /* why value is NULL */
 	int warned;
+	int rec;              /* the statement record's ask for it, + 1 (0: none) */
 } MemoVal;
 
 typedef struct Memo Memo;
@@ -381,6 +386,9 @@ struct Exec {
 
 	int in_fn;            /* evaluating on demand, inside an SQL function */
 	int counting;         /* the functions answer NULL and call nothing (budget counts) */
+	int memo_only;        /* the functions answer from the memo alone, a miss is NULL (the
+	                         record reading the result rows again) */
+	struct Record *rec;   /* the record being made (record_int.h) */
 	int relaxing;         /* print every block's WHERE relaxed (budget counts) */
 	char **colnames;      /* the statement's result columns, as SQLite names them */
 	int ncolnames;

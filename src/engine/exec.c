@@ -23,6 +23,7 @@
 #include "engine/bm25_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 
 #include "sql/lex.h"
 
@@ -321,6 +322,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	ex->set = e->set;
 	ex->sink = sink;
 	ex->memo = memo_new();
+	exec_record_begin(ex);
 	ex->cnt.t0 = util_now_ms();
 	e->seq++;
 	if (e->llm) {
@@ -402,6 +404,9 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (s == SUQL_OK)
 		s = exec_final_run(ex, err);
+	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
+		exec_record_result(ex);
+	ex->rec->freetext = freetext;
 	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
 		/* the cap stopped the statement while it ran: what was spent is spent */
 		long sent = llm_stats_statement(e->llm)->total.requests;
@@ -425,6 +430,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (e->llm)
 		llm_set_cap(e->llm, 0);
+	exec_record_end(ex, outer == NULL);
 	e->cur = outer;
 	exec_free(ex);
 	return s;

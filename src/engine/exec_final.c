@@ -38,6 +38,23 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 	return st;
 }
 
+char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
+{
+	Arena *a = ex->a;
+	SelectCore *c1 = arena_alloc(a, sizeof *c1);
+	*c1 = *b->core;
+	c1->cols = cols;
+	Select *s1 = arena_alloc(a, sizeof *s1);
+	*s1 = *b->sel;
+	s1->cores = arena_alloc(a, sizeof *s1->cores);
+	s1->cores[0] = c1;
+	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+	print_select(pr, s1);
+	char *sql = print_steal(pr);
+	print_free(pr);
+	return sql;
+}
+
 /* ---- streaming a statement to the sink ---- */
 
 static SuqlStatus stream(Exec *ex, sqlite3_stmt *st, SuqlErr *err)
@@ -160,17 +177,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		snprintf(nm, sizeof nm, "suql_h%d", i + 1);
 		exec_col(a, &cols, h.cols[i], nm);
 	}
-	SelectCore *c1 = arena_alloc(a, sizeof *c1);
-	*c1 = *c;
-	c1->cols = cols;
-	Select *s1 = arena_alloc(a, sizeof *s1);
-	*s1 = *b->sel;
-	s1->cores = arena_alloc(a, sizeof *s1->cores);
-	s1->cores[0] = c1;
-	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-	print_select(pr, s1);
-	char *sql1 = print_steal(pr);
-	print_free(pr);
+	char *sql1 = exec_final_with_cols(ex, b, cols);
 
 	SuqlStatus st = SUQL_OK;
 	sqlite3_stmt *p1 = NULL, *ins = NULL, *p2 = NULL;

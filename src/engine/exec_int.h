@@ -204,6 +204,9 @@ long long exec_walk_expect_calls(long long n, long long need, int natoms, long l
 
 /* exec_final.c */
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err);
+/* The statement's own SELECT b (one core) as SQLite SQL with its result columns replaced
+   by cols (its FROM, WHERE, grouping, ORDER BY, LIMIT and WITH kept); heap text. */
+char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols);
 SuqlStatus exec_final_run(Exec *ex, SuqlErr *err);
 
 /* exec_passage.c */

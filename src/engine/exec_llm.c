@@ -15,6 +15,7 @@
  *    feeds it the values a statement reads (evaluating ahead, projection last).
  */
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,7 @@ static int call_done(void *ctx, LlmCall *call)
 		store(&ex->sigs[q->sig], &call->items[k], mv);
 		if (call->items[k].unreadable)
 			exec_unread(ex, q->sig, call->items[k].text);
+		mv->rec = exec_record_ask(ex, q->sig, call, k, w->psg[k], w->npsg[k]);
 		q->sent = !call->cached;
 		q->call = w->req[0];
 	}

@@ -12,6 +12,7 @@
  * the pass rate seen so far, so that speculation stays small.
  */
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -463,6 +464,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		u->rejected += w.state[c] == CAND_FAILED;
 		u->unknown += w.state[c] == CAND_NULL;
 	}
+	exec_record_walk(&w);
 	exec_walk_free(&w);
 	return st;
 }

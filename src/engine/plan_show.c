@@ -394,7 +394,13 @@ void plan_show_counters(Exec *ex, SBuf *out)
 			sb_printf(out, " in %ld wave%s", ex->cnt.waves, S(ex->cnt.waves));
 	}
 	sb_putc(out, '\n');
-	sb_printf(out, "cache hits: %ld\n", t->cache_hits);
+	/* whole calls, and the candidates answered from the cache inside calls that asked the
+	   backend about the others */
+	sb_printf(out, "cache hits: %ld", t->cache_hits);
+	if (t->cached_items)
+		sb_printf(out, " call%s, %ld candidate%s", S(t->cache_hits), t->cached_items,
+		          S(t->cached_items));
+	sb_putc(out, '\n');
 	show_requests(ex, t, out);
 	if (t->unreadable)
 		sb_printf(out, "unreadable: %ld repl%s could not be read, even when asked again "

@@ -90,7 +90,7 @@ static void evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3
 	if (!v)
 		v = "";
 	MemoVal *mv = memo_get(ex->memo, sig, v, n);
-	if (!mv && planned) {
+	if (!mv && (planned || ex->memo_only)) {
 		sqlite3_result_null(c);
 		return;
 	}

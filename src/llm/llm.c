@@ -75,6 +75,9 @@ static void item_clear(LlmItem *it)
 	it->text = it->value = it->warning = NULL;
 	it->verdict = 0;
 	it->unreadable = 0;
+	it->cached = 0;
+	free(it->evidence);
+	it->evidence = NULL;
 }
 
 void llm_call_clear(LlmCall *c)
@@ -95,6 +98,7 @@ void llm_call_clear(LlmCall *c)
 	c->tokens_in = c->tokens_out = 0;
 	c->ms = 0;
 	c->cached = 0;
+	c->request = 0;
 	c->attempts = 0;
 	c->unreadable = 0;
 	c->error = NULL;
@@ -149,9 +153,11 @@ const LlmStats *llm_stats_session(const Llm *llm)
 		}                                                                                 \
 	} while (0)
 
-void llm_count_request(Llm *llm, LlmKind k, LlmReason why)
+void llm_count_request(Llm *llm, LlmCall *call, LlmReason why)
 {
-	EACH_COUNTS(llm, k, c, (c->requests++, c->by_reason[why]++));
+	EACH_COUNTS(llm, call->kind, c, (c->requests++, c->by_reason[why]++));
+	if (!call->request)
+		call->request = (int)llm->stmt.total.requests;
 }
 
 void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why)
@@ -170,7 +176,7 @@ void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
 	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
 }
 
-static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
+static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job, int hits)
 {
 	switch (c->status) {
 	case LLM_DONE:
@@ -178,6 +184,7 @@ static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
 			k->calls++;
 		else
 			k->cache_hits++;
+		k->cached_items += hits;
 		break;
 	case LLM_FAILED:
 		k->failed++;
@@ -199,12 +206,12 @@ static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job)
 	}
 }
 
-static void count(Llm *llm, const LlmCall *c, const LlmJob *job)
+static void count(Llm *llm, const LlmCall *c, const LlmJob *job, int hits)
 {
-	count_one(&llm->stmt.kind[c->kind], c, job);
-	count_one(&llm->stmt.total, c, job);
-	count_one(&llm->sess.kind[c->kind], c, job);
-	count_one(&llm->sess.total, c, job);
+	count_one(&llm->stmt.kind[c->kind], c, job, hits);
+	count_one(&llm->stmt.total, c, job, hits);
+	count_one(&llm->sess.kind[c->kind], c, job, hits);
+	count_one(&llm->sess.total, c, job, hits);
 }
 
 /* ---- results as JSON (the memo and the cache file hold these) ---- */
@@ -230,6 +237,8 @@ static char *result_dump(const LlmCall *c, int item)
 		json_object_set_new(o, "verdict", json_integer(it->verdict));
 		if (it->unreadable)
 			json_object_set_new(o, "unreadable", json_true());
+		if (it->evidence)
+			json_object_set_new(o, "evidence", json_string(it->evidence));
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_array();
 		for (int i = 0; i < c->dim; i++)
@@ -274,6 +283,7 @@ static int result_load(LlmCall *c, int item, const char *text)
 		it->warning = jdup(o, "warning");
 		it->verdict = (int)json_integer_value(json_object_get(o, "verdict"));
 		it->unreadable = json_is_true(json_object_get(o, "unreadable"));
+		it->evidence = jdup(o, "evidence");
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_object_get(o, "vec");
 		ok = json_is_array(v) && json_array_size(v) > 0;
@@ -393,7 +403,15 @@ static int finish_call(LlmRun *r, int i, LlmCallStatus st, const char *error)
 	}
 	if (st == LLM_DONE && !r->job_of[i])
 		c->cached = 1;
-	count(r->llm, c, r->job_of[i]);
+	/* candidates answered without a request: from the cache, or from an identical one */
+	int hits = 0;
+	for (int k = r->first[i]; st == LLM_DONE && k < r->first[i] + r->cnt[i]; k++) {
+		if (r->u[k].item < 0 || r->u[k].state != U_HIT)
+			continue;
+		c->items[r->u[k].item].cached = 1;
+		hits++;
+	}
+	count(r->llm, c, r->job_of[i], hits);
 	/* every answered call is told, after a stop too: its results are the caller's */
 	if (st != LLM_CANCELLED && r->done && r->done(r->ctx, c))
 		r->stop = 1;

@@ -68,6 +68,9 @@ typedef struct LlmItem {
 	int verdict;     /* VERIFY: 1 passes, 0 fails */
 	int unreadable;  /* the model's reply could not be read, asked again and alone: the answer
 	                    is unknown (value NULL, verdict 0, text the last reply); never cached */
+	int cached;      /* answered without a request: from the cache, or an identical item */
+	char *evidence;  /* the sentence of the passages that decided, when the backend names
+	                    one (the offline backend does for yes/no questions); else NULL */
 } LlmItem;
 
 typedef struct LlmCall {
@@ -106,6 +109,9 @@ typedef struct LlmCall {
 	double ms;            /* wall time of the request (0 for a cache hit) */
 	int cached;           /* served from the cache, or from an identical call in the batch */
 	int attempts;         /* HTTP attempts made (retries + 1) */
+	int request;          /* the statement's number of the call's first request (1 for the
+	                         statement's first; the server's log has them in this order when
+	                         one is in flight at a time); 0: none was sent */
 	int unreadable;       /* CLASSIFY: the reply could not be read even when asked again: no
 	                         labels, text the last reply; never cached */
 	char *error;          /* LLM_FAILED: what went wrong and what to fix */
@@ -154,6 +160,8 @@ typedef enum LlmReason {
 typedef struct LlmCounts {
 	long calls;        /* calls answered by the backend */
 	long cache_hits;   /* calls answered by the cache (or an identical call) */
+	long cached_items; /* candidates answered by the cache (or an identical one), in any call:
+	                      a call that asked the backend about the rest counts its own */
 	long cancelled;    /* calls stopped before they were answered */
 	long failed;
 	long items;        /* candidates carried by the calls */

@@ -229,7 +229,7 @@ static void req_start(HttpRun *run, HttpReq *r)
 	r->state = R_FLIGHT;
 	r->attempt++;
 	r->counted = r->why;
-	llm_count_request(llm, r->job->call->kind, r->why);
+	llm_count_request(llm, r->job->call, r->why);
 	r->job->call->attempts++;
 	run->inflight++;
 	JobState *js = r->job->priv;

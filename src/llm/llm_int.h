@@ -128,7 +128,9 @@ struct Llm {
    it turns out that none of it was sent (llm_count_unsent), count a sent request whose
    reply was not waited for, and the tokens of a reply. Live: the statement's counters
    always say what has gone over the wire so far. */
-void llm_count_request(Llm *llm, LlmKind k, LlmReason why);
+/* llm_count_request also numbers the call: LlmCall.request is set to the statement's
+   request count with its first request. */
+void llm_count_request(Llm *llm, LlmCall *c, LlmReason why);
 void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
 void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
 void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);

@@ -234,11 +234,13 @@ static Match *rank(const Query *q, const OffDoc *d)
 	return m;
 }
 
-/* 1 yes, -1 no, 0 unknown: the text says nothing about it, or as much for as against. */
-static int decide(const Query *q, const OffDoc *d)
+/* 1 yes, -1 no, 0 unknown: the text says nothing about it, or as much for as against.
+   *ev: the first evidence sentence that voted as the answer went (-1: none). */
+static int decide(const Query *q, const OffDoc *d, int *ev)
 {
 	double best = 0;
 	int votes = 0;
+	*ev = -1;
 	for (int i = 0; i < d->n; i++) {
 		Match m = match(q, &d->v[i]);
 		if (m.cover < 0.5 || m.cover < best - 1e-9)
@@ -251,8 +253,20 @@ static int decide(const Query *q, const OffDoc *d)
 	}
 	if (best == 0 || votes == 0)
 		return 0;
+	for (int i = 0; i < d->n && *ev < 0; i++) {
+		Match m = match(q, &d->v[i]);
+		if (m.cover > best - 1e-9 && (m.vote > 0) == (votes > 0))
+			*ev = i;
+	}
 	int yes = votes > 0;
 	return (q->qneg ? !yes : yes) ? 1 : -1;
+}
+
+/* The sentence that decided, as the item's evidence. */
+static void evidence(LlmItem *it, const OffDoc *d, int ev)
+{
+	if (ev >= 0 && ev < d->n)
+		it->evidence = xstrndup(d->v[ev].s, d->v[ev].len);
 }
 
 static int is_yes(const char *v)
@@ -327,7 +341,10 @@ static void verify_item(const LlmCall *c, const Query *q, LlmItem *it)
 	int pass;
 	if (yn_expected) {
 		/* a text that does not say fails any comparison, as the prompt tells a model */
-		int ans = decide(q, &d);
+		int ev;
+		int ans = decide(q, &d, &ev);
+		if (ans != 0)
+			evidence(it, &d, ev);
 		int eq = c->nexpected == 0 ? ans > 0 : 0;
 		for (int e = 0; e < c->nexpected; e++)
 			eq |= is_yes_no(c->expected[e]) && (is_yes(c->expected[e]) ? 1 : -1) == ans;
@@ -401,7 +418,10 @@ static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 	off_doc(it->passages, it->npassages, &d);
 	LlmShape sh = c->shape;
 	if (sh == LLM_SHAPE_YESNO || sh == LLM_SHAPE_BOOL || (q->yesno && sh == LLM_SHAPE_TEXT)) {
-		int ans = decide(q, &d);
+		int ev;
+		int ans = decide(q, &d, &ev);
+		if (ans != 0)
+			evidence(it, &d, ev);
 		it->text = xstrdup(ans > 0 ? "Yes" : ans < 0 ? "No" : "unknown");
 		llm_convert(sh == LLM_SHAPE_TEXT ? LLM_SHAPE_YESNO : sh, it->text, &it->value,
 		            &it->warning);
@@ -648,7 +668,7 @@ SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, vo
 			done(ctx, jobs[i]);
 			continue;
 		}
-		llm_count_request(llm, jobs[i]->call->kind, LLM_REQ_FIRST);
+		llm_count_request(llm, jobs[i]->call, LLM_REQ_FIRST);
 		run_job(jobs[i]);
 		stop |= done(ctx, jobs[i]);
 	}

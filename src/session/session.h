@@ -30,8 +30,14 @@
 #define SESSION_FETCH_COUNT 10000
 
 /* explain: 0 off, 1 on, or SESSION_AUTO (only for statements with free text: the default
-   at a terminal). */
+   at a terminal), or SESSION_EXPLAIN_ROWS (on, and the per-row section after the
+   counters). */
 #define SESSION_AUTO 2
+#define SESSION_EXPLAIN_ROWS 3
+/* The width the per-row section is cut to where sections do not go to a terminal. */
+#define SESSION_ROWS_WIDTH 120
+/* Rows whose evidence a chat answer is shown (engine_record_evidence). */
+#define SESSION_EVIDENCE_ROWS 10
 
 typedef struct Progress Progress;
 
@@ -45,7 +51,8 @@ typedef struct Session {
 	RenderMode mode;
 	int headers;
 	char *nullvalue;      /* NULL: "NULL" */
-	int explain;          /* show the parsed SUQL and the plan: 0, 1 or SESSION_AUTO */
+	int explain;          /* show the parsed SUQL and the plan: 0, 1, SESSION_AUTO or
+	                         SESSION_EXPLAIN_ROWS */
 	int stats;            /* show the counters */
 	int timer;
 	int pager;            /* results taller than the terminal go through $PAGER */

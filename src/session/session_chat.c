@@ -89,11 +89,33 @@ static int host_reply_end(void *ctx)
 	return 1;
 }
 
+/* The record of the query that just ran (engine_record_*): the passages behind its rows
+   for the answer's prompt, and the check of the answer's quotations. */
+static char *host_evidence(void *ctx)
+{
+	Session *s = ctx;
+	SBuf b = SBUF_INIT;
+	engine_record_evidence(s->engine, SESSION_EVIDENCE_ROWS, &b);
+	if (!b.len) {
+		sb_free(&b);
+		return NULL;
+	}
+	char *t = xstrdup(sb_str(&b));
+	sb_free(&b);
+	return t;
+}
+
+static int host_shown(void *ctx, const char *text, size_t n)
+{
+	Session *s = ctx;
+	return engine_record_shown(s->engine, text, n);
+}
+
 Agent *session_agent(Session *s)
 {
 	if (!s->agent) {
 		s->host = (AgentHost){s, host_llm, host_store, host_run, host_note, host_counters,
-		                      host_reply, host_reply_end};
+		                      host_reply, host_reply_end, host_evidence, host_shown};
 		s->agent = agent_new(&s->host);
 	}
 	return s->agent;

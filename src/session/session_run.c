@@ -97,7 +97,8 @@ typedef struct Show {
 
 static int explaining(const Show *sh)
 {
-	return sh->s->explain == 1 || (sh->s->explain == SESSION_AUTO && sh->freetext);
+	return sh->s->explain == 1 || sh->s->explain == SESSION_EXPLAIN_ROWS ||
+	       (sh->s->explain == SESSION_AUTO && sh->freetext);
 }
 
 /* A section: where sections go, wrapped to the terminal there. */
@@ -129,7 +130,7 @@ static void show_parsed(void *ctx, const char *suql)
 		session_status_clear(sh->s);
 		render_section(sh->s->out, "parsed", suql, sh->color);
 		sh->labelled = 1;
-	} else if (sh->s->explain == 1) {
+	} else if (sh->s->explain == 1 || sh->s->explain == SESSION_EXPLAIN_ROWS) {
 		section(sh, "parsed", suql, 0);
 	} else if (sh->s->explain == SESSION_AUTO) {
 		free(sh->parsed);
@@ -207,6 +208,18 @@ static void show_counters(void *ctx, const char *text)
 	Show *sh = ctx;
 	if (sh->s->stats)
 		sb_puts(&sh->counters, text);
+}
+
+/* :set explain rows: the per-row section, after the counters, cut to the width where
+   sections go. */
+static void show_record_rows(Show *sh)
+{
+	SBuf b = SBUF_INIT;
+	int width = render_term_width(sh->sec);
+	engine_record_rows(sh->s->engine, (width > 0 ? width : SESSION_ROWS_WIDTH) - 2, &b);
+	if (b.len)
+		section(sh, "candidates", sb_str(&b), 0);
+	sb_free(&b);
 }
 
 static void show_warning(void *ctx, const char *msg)
@@ -291,10 +304,22 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	session_status_end(s);
 	if (sh.counters.len)
 		section(&sh, "counters", sh.counters.s, 1);
+	if (sh.freetext && s->explain == SESSION_EXPLAIN_ROWS)
+		show_record_rows(&sh);
 	/* a failed statement shows the rows it produced before failing, but no empty table */
 	if (sh.render && (st == SUQL_OK || render_rows(sh.render) > 0)) {
 		result_label(&sh);
 		render_finish(sh.render);
+	}
+	if (sh.freetext && s->mode == RENDER_JSON && s->explain == SESSION_EXPLAIN_ROWS &&
+	    !s->interactive) {
+		/* --json with explain rows (-v --set explain=rows): the record, an object after
+		   the statement's rows (stdout stays JSON values alone: the sections go to stderr) */
+		SBuf j = SBUF_INIT;
+		engine_record_json(s->engine, &j);
+		if (j.len)
+			fprintf(sh.rout, "%s\n", sb_str(&j));
+		sb_free(&j);
 	}
 	if (sh.rout != s->out)
 		session_pager_show(s, sh.rout, &pbuf, &plen);

@@ -42,10 +42,11 @@ static const SetRow display_rows[] = {
 	 "column names above table, box and csv output", NULL, NULL, NULL, 0, NULL, NULL},
 	{"nullvalue", SET_TEXT, SS(nullvalue), 0, 0, NULL, "TEXT", "NULL",
 	 "how table, box and line modes show NULL", NULL, NULL, NULL, 0, NULL, NULL},
-	{"explain", SET_CHOICE, SS(explain), 0, 0, "off on auto", "on|off|auto",
+	{"explain", SET_CHOICE, SS(explain), 0, 0, "off on auto rows", "on|off|auto|rows",
 	 "auto at a terminal, else off", "show each statement's parsed SUQL and plan; auto: only "
-	 "for statements with free text, so plain SQL looks as in sqlite3", NULL,
-	 "takes on, off or auto", NULL, 0, NULL, NULL},
+	 "for statements with free text, so plain SQL looks as in sqlite3; rows: on, and after "
+	 "the counters one line per candidate the walk examined (:why N tells more)", NULL,
+	 "takes on, off, auto or rows", NULL, 0, NULL, NULL},
 	{"stats", SET_BOOL, SS(stats), 0, 0, NULL, "on|off", "on at a terminal, else off",
 	 "show the counters of statements with free text", NULL, NULL, NULL, 0, NULL, NULL},
 	{"timer", SET_BOOL, SS(timer), 0, 0, NULL, "on|off", "off",

@@ -78,6 +78,15 @@ qc "$demo" "$stmt"
 expect "calls: a repeated statement costs zero calls" "llm calls" 0
 hits=$(num "cache hits")
 if [ "${first:-0}" -gt 0 ] && [ "${hits:-0}" -gt 0 ]; then ok "calls: ... it is answered by cache hits ($hits)"; else notok "calls: ... it is answered by cache hits" "first run $first calls, hits $hits"; fi
+# candidates from the cache inside a call that asks about the others are counted too
+XDG_CACHE_HOME=$T/xdg2 q "$demo" "SELECT name, summary(reviews) FROM restaurants LIMIT 2;"
+XDG_CACHE_HOME=$T/xdg2 q "$demo" "SELECT name, summary(reviews) FROM restaurants LIMIT 3;"
+if grep -q "^  llm calls: 1 (summary 1), carrying 1 candidate in 1 wave$" "$T/out" &&
+   grep -q "^  cache hits: 0 calls, 2 candidates$" "$T/out"; then
+	ok "calls: LIMIT 3 after LIMIT 2: one candidate asked, two from the cache, and the counters say so"
+else
+	notok "calls: LIMIT 3 after LIMIT 2: one candidate asked, two from the cache, and the counters say so" "$(grep -E 'llm calls|cache hits' "$T/out")"
+fi
 
 # --- projection last
 q "$demo" "SELECT name, summary(reviews) FROM restaurants WHERE rating >= 4.0 LIMIT 2;" --no-cache --set batch=1

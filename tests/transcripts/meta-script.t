@@ -57,26 +57,31 @@ mode = json
 :mode [MODE]
   show or set the output mode: table, box, csv, json, line
 Settings (:set KEY VALUE, or suql --set KEY=VALUE):
-  mode        MODE        output mode: table, box, csv, json, line (default
-                          table)
-  headers     on|off      column names above table, box and csv output (default
-                          on)
-  nullvalue   TEXT        how table, box and line modes show NULL (default NULL)
-  explain     on|off|auto show each statement's parsed SUQL and plan; auto: only
-                          for statements with free text, so plain SQL looks as
-                          in sqlite3 (default auto at a terminal, else off)
-  stats       on|off      show the counters of statements with free text
-                          (default on at a terminal, else off)
-  timer       on|off      show how long each statement took (default off)
-  pager       on|off      at a terminal, show results taller than the screen
-                          through $PAGER (less -S when PAGER is not set)
-                          (default on)
-  timeout     SECONDS     stop any statement that runs longer, with an error; 0:
-                          no limit (also --timeout) (0 to 1000000; default 0)
-  fetch_count N           rows held before they are shown: past N, table and box
-                          show the rows in tables of N, each as wide as its rows
-                          need; 0: hold them all (0 to 1000000000; default
-                          10000)
+  mode        MODE             output mode: table, box, csv, json, line (default
+                               table)
+  headers     on|off           column names above table, box and csv output
+                               (default on)
+  nullvalue   TEXT             how table, box and line modes show NULL (default
+                               NULL)
+  explain     on|off|auto|rows show each statement's parsed SUQL and plan; auto:
+                               only for statements with free text, so plain SQL
+                               looks as in sqlite3; rows: on, and after the
+                               counters one line per candidate the walk examined
+                               (:why N tells more) (default auto at a terminal,
+                               else off)
+  stats       on|off           show the counters of statements with free text
+                               (default on at a terminal, else off)
+  timer       on|off           show how long each statement took (default off)
+  pager       on|off           at a terminal, show results taller than the
+                               screen through $PAGER (less -S when PAGER is not
+                               set) (default on)
+  timeout     SECONDS          stop any statement that runs longer, with an
+                               error; 0: no limit (also --timeout) (0 to
+                               1000000; default 0)
+  fetch_count N                rows held before they are shown: past N, table
+                               and box show the rows in tables of N, each as
+                               wide as its rows need; 0: hold them all (0 to
+                               1000000000; default 10000)
 The engine's, the chat agent's and the LLM client's: :help set.
 [
 {"r":"read from more.sql"}

@@ -1,0 +1,417 @@
+/*
+ * exec_record.c: making the record of a statement (record_int.h) while it runs. Three
+ * hooks feed it: exec_llm.c notes each answer as its call completes (exec_record_ask: the
+ * passages it showed, the request, the reply), the walk notes its examined candidates when
+ * it ends (exec_record_walk), and the statement, once its rows are out, reads its own
+ * SELECT again with the keys of its rows and the texts its free text reads
+ * (exec_record_result), every function answering from the memo alone, so that each
+ * returned row is tied to the asks it depends on without any call. exec_record_end hands
+ * the record to the Engine.
+ */
+#include "engine/exec_int.h"
+#include "engine/plan_int.h"
+#include "engine/record_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void exec_record_free(Record *r)
+{
+	if (!r)
+		return;
+	free(r->sql);
+	free(r->backend);
+	for (int i = 0; i < r->nwhat; i++) {
+		free(r->what[i].text);
+		free(r->what[i].question);
+	}
+	free(r->what);
+	free(r->sig_what);
+	for (int i = 0; i < r->nasks; i++) {
+		RecAsk *a = &r->asks[i];
+		free(a->reply);
+		free(a->value);
+		free(a->evidence);
+		for (int k = 0; k < a->npsg; k++)
+			free(a->psg[k]);
+		free(a->psg);
+	}
+	free(r->asks);
+	for (int i = 0; i < r->nunits; i++)
+		free(r->units[i].atom_what);
+	free(r->units);
+	for (long long i = 0; i < r->ncands; i++)
+		free(r->cands[i].label);
+	free(r->cands);
+	free(r->ids);
+	free(r->cask);
+	free(r->cverdict);
+	for (int i = 0; i < r->nid; i++)
+		free(r->id_names[i]);
+	free(r->id_names);
+	free(r->rows);
+	free(r->rwhat);
+	free(r->rask);
+	free(r->rverdict);
+	free(r);
+}
+
+void exec_record_begin(Exec *ex)
+{
+	ex->rec = xcalloc(1, sizeof *ex->rec);
+}
+
+/* Room for one more of *n items of size sz in *v (capacity *cap). */
+static void *grow(void *v, long long n, long long *cap, size_t sz)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : 16;
+	return xrealloc(v, (size_t)*cap * sz);
+}
+
+/* The Record.what index of signature sig: the first occurrence asking it, as written. */
+static int what_of(Exec *ex, int sig)
+{
+	Record *r = ex->rec;
+	if (sig < 0)
+		return -1;
+	if (sig >= r->nsig_what) {
+		int n = ex->nsigs > sig ? ex->nsigs : sig + 1;
+		r->sig_what = xrealloc(r->sig_what, (size_t)n * sizeof *r->sig_what);
+		memset(r->sig_what + r->nsig_what, 0, (size_t)(n - r->nsig_what) * sizeof *r->sig_what);
+		r->nsig_what = n;
+	}
+	if (r->sig_what[sig])
+		return r->sig_what[sig] - 1;
+	const Sig *s = &ex->sigs[sig];
+	RecWhat w = {0};
+	for (int i = 0; i < ex->nocc && !w.text; i++)
+		if (ex->occ[i].sig == sig)
+			w.text = plan_show_expr(ex, ex->occ[i].orig);
+	if (!w.text)   /* a question given per row */
+		w.text = s->kind == FT_SUMMARY ? xstrdup("summary(...)")
+		                               : xprintf("answer(..., '%s')", s->question);
+	w.question = s->question ? xstrdup(s->question) : NULL;
+	w.kind = (int)s->kind;
+	long long cap = r->capwhat;
+	r->what = grow(r->what, r->nwhat, &cap, sizeof *r->what);
+	r->capwhat = (int)cap;
+	r->what[r->nwhat++] = w;
+	r->sig_what[sig] = r->nwhat;
+	return r->nwhat - 1;
+}
+
+int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+                    size_t npsg)
+{
+	Record *r = ex->rec;
+	if (!r)
+		return 0;
+	if (r->nasks >= REC_MAX_ASKS) {
+		r->asks_dropped++;
+		return 0;
+	}
+	long long cap = r->capasks;
+	r->asks = grow(r->asks, r->nasks, &cap, sizeof *r->asks);
+	r->capasks = (int)cap;
+	RecAsk *a = &r->asks[r->nasks];
+	memset(a, 0, sizeof *a);
+	a->what = what_of(ex, sig);
+	const LlmItem *it = &call->items[item];
+	a->wave = ex->in_fn ? 0 : (int)ex->cnt.waves;
+	a->cached = it->cached || call->cached;
+	a->request = a->cached ? 0 : call->request;
+	a->ncall = call->nitems;
+	a->tokens_in = call->tokens_in;
+	a->tokens_out = call->tokens_out;
+	a->unreadable = it->unreadable;
+	a->verdict = ex->sigs[sig].kind != FT_VERIFY ? VERDICT_NULL
+	             : it->unreadable ? VERDICT_NULL : it->verdict ? VERDICT_YES : VERDICT_NO;
+	a->reply = it->text ? xstrdup(it->text) : NULL;
+	a->value = it->value ? xstrdup(it->value) : NULL;
+	a->evidence = it->evidence ? xstrdup(it->evidence) : NULL;
+	a->psg = xmalloc((npsg ? npsg : 1) * sizeof *a->psg);
+	for (size_t k = 0; k < npsg; k++)
+		a->psg[a->npsg++] = xstrdup(psg[k]);
+	return ++r->nasks;
+}
+
+/* ---- a walk's candidates ---- */
+
+/* A readable label for a row of table: its first short text column that is not a list. */
+static char *label_of(sqlite3_stmt *st)
+{
+	for (int i = 0; i < sqlite3_column_count(st); i++) {
+		if (sqlite3_column_type(st, i) != SQLITE_TEXT)
+			continue;
+		const char *t = (const char *)sqlite3_column_text(st, i);
+		if (!t || !*t || *t == '[' || *t == '{' || sqlite3_column_bytes(st, i) > 120)
+			continue;
+		return xstrdup(t);
+	}
+	return NULL;
+}
+
+static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
+{
+	if (!b->identity || b->nitems < 1 || b->items[0].kind != IT_TABLE || !b->items[0].table)
+		return NULL;
+	SBuf q = SBUF_INIT;
+	sb_puts(&q, "SELECT * FROM ");
+	sb_put_ident(&q, b->items[0].table, strlen(b->items[0].table));
+	sb_puts(&q, " WHERE rowid = ?1");
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(ex->db, sb_str(&q), -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	sb_free(&q);
+	return st;
+}
+
+static void push_ids(Record *r, const sqlite3_int64 *ids, int nid)
+{
+	for (int i = 0; i < nid; i++) {
+		r->ids = grow(r->ids, r->nids, &r->capids, sizeof *r->ids);
+		r->ids[r->nids++] = ids[i];
+	}
+}
+
+void exec_record_walk(Walk *w)
+{
+	Exec *ex = w->ex;
+	Record *r = ex->rec;
+	if (!r)
+		return;
+	Unit *u = w->u;
+	Block *b = w->b;
+	long long cap = r->capunits;
+	r->units = grow(r->units, r->nunits, &cap, sizeof *r->units);
+	r->capunits = (int)cap;
+	RecUnit *ru = &r->units[r->nunits];
+	memset(ru, 0, sizeof *ru);
+	ru->block = b->id + 1;
+	ru->unit = (int)(u - b->units) + 1;
+	ru->top = b->top;
+	ru->from_rows = b->from_rows;
+	ru->rows = w->n;
+	ru->lazy = w->need >= 0;
+	ru->natoms = u->natoms;
+	ru->atom_what = xmalloc(((size_t)u->natoms + 1) * sizeof *ru->atom_what);
+	for (int k = 0; k < u->natoms; k++)
+		ru->atom_what[k] = what_of(ex, ex->occ[u->atoms[k]].sig);
+	int unit = r->nunits++;
+	sqlite3_stmt *lab = label_stmt(ex, b);
+	for (long long p = 0; p < w->n; p++) {
+		long long c = w->order[p];
+		int any = w->state[c] != CAND_UNDECIDED;
+		for (int k = 0; k < u->natoms && !any; k++)
+			any = w->atomv[c * u->natoms + k] != VERDICT_UNASKED;
+		if (!any)
+			continue;
+		ru->examined++;
+		if (r->ncands >= REC_MAX_CANDS)
+			continue;
+		ru->kept++;
+		r->cands = grow(r->cands, r->ncands, &r->capcands, sizeof *r->cands);
+		RecCand *rc = &r->cands[r->ncands++];
+		memset(rc, 0, sizeof *rc);
+		rc->unit = unit;
+		rc->pos = p;
+		rc->ids = r->nids;
+		rc->nid = w->nid;
+		push_ids(r, w->ids + c * w->nid, w->nid);
+		rc->state = w->state[c];
+		rc->in_result = -1;
+		if (lab && w->nid > 0 && w->ids[c * w->nid] != NULL_ID) {
+			sqlite3_bind_int64(lab, 1, w->ids[c * w->nid]);
+			if (sqlite3_step(lab) == SQLITE_ROW)
+				rc->label = label_of(lab);
+			sqlite3_reset(lab);
+		}
+		rc->atoms = r->nav;
+		for (int k = 0; k < u->natoms; k++) {
+			if (r->nav >= r->capav) {
+				r->capav = r->capav ? r->capav * 2 : 64;
+				r->cask = xrealloc(r->cask, (size_t)r->capav * sizeof *r->cask);
+				r->cverdict = xrealloc(r->cverdict, (size_t)r->capav);
+			}
+			signed char v = w->atomv[c * u->natoms + k];
+			int ask = 0;
+			int sig = ex->occ[u->atoms[k]].sig;
+			if (v != VERDICT_UNASKED && sig >= 0) {
+				/* the text again, by key, as the walk fetched it: which ask answered it */
+				SuqlErr err = {0};
+				size_t len;
+				int failed;
+				char *val = exec_cand_value(w, c, w->atom_arg[k], &len, &err, &failed);
+				MemoVal *mv = val ? memo_get(ex->memo, sig, val, len) : NULL;
+				ask = mv ? mv->rec : 0;
+				free(val);
+				err_clear(&err);
+			}
+			r->cask[r->nav] = ask;
+			r->cverdict[r->nav++] = v;
+		}
+	}
+	sqlite3_finalize(lab);
+}
+
+/* ---- the rows the statement returned ---- */
+
+static Block *top_block(Exec *ex, Record *r)
+{
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (!b->top || !b->exec || !b->core)
+			continue;
+		if (!b->identity)
+			r->why_untraced = "its rows have no keys (a FROM item is a subquery or a view)";
+		else if (b->aggregate)
+			r->why_untraced = "its rows are made of several (GROUP BY, DISTINCT or aggregates)";
+		else
+			return b;
+		return NULL;
+	}
+	r->why_untraced = "the statement is not one SELECT";
+	return NULL;
+}
+
+static int same_ids(const Record *r, long long a, long long b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (r->ids[a + i] != r->ids[b + i])
+			return 0;
+	return 1;
+}
+
+void exec_record_result(Exec *ex)
+{
+	Record *r = ex->rec;
+	if (!r)
+		return;
+	r->rows_total = ex->cnt.rows_out;
+	Block *b = top_block(ex, r);
+	if (!b)
+		return;
+	Arena *a = ex->a;
+	SelectCore *c = b->core;
+	ResultList *cols = NULL;
+	for (int i = 0; i < c->cols->n; i++) {
+		exec_col(a, &cols, c->cols->items[i]->expr, NULL);
+		*cols->items[cols->n - 1] = *c->cols->items[i];
+	}
+	char al[32];
+	r->nid = b->nitems;
+	r->id_names = xcalloc((size_t)b->nitems + 1, sizeof *r->id_names);
+	for (int i = 0; i < b->nitems; i++) {
+		const ScopeItem *it = &b->items[i];
+		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
+		snprintf(al, sizeof al, "suql_rid%d", i);
+		exec_col(a, &cols, ast_column(a, it->name, col), al);
+		r->id_names[i] = xprintf("%s %s", it->name, col);
+	}
+	int *occs = xmalloc(((size_t)ex->nocc + 1) * sizeof *occs);
+	int nv = 0;
+	for (int where = 1; where >= 0; where--)   /* WHERE first: what put the row there */
+		for (int i = 0; i < ex->nocc; i++) {
+			const Occ *o = &ex->occ[i];
+			if (o->block != b->id || o->sig < 0 || o->parent_occ >= 0 ||
+			    (o->pos == POS_WHERE) != where)
+				continue;
+			occs[nv++] = i;
+			snprintf(al, sizeof al, "suql_rarg%d", nv);
+			exec_col(a, &cols, o->arg, al);
+		}
+	r->nrvals = nv;
+	r->rwhat = xmalloc(((size_t)nv + 1) * sizeof *r->rwhat);
+	for (int j = 0; j < nv; j++)
+		r->rwhat[j] = what_of(ex, ex->occ[occs[j]].sig);
+	char *sql = exec_final_with_cols(ex, b, cols);
+	sqlite3_stmt *st = NULL;
+	SuqlErr err = {0};
+	int traced = exec_prepare(ex, sql, &st, &err) == SUQL_OK;
+	free(sql);
+	err_clear(&err);
+	int base = st ? sqlite3_column_count(st) - b->nitems - nv : 0;
+	ex->memo_only = 1;
+	int rc = SQLITE_DONE;
+	while (traced && r->nrows < REC_MAX_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r->rows = grow(r->rows, r->nrows, &r->caprows, sizeof *r->rows);
+		RecRow *row = &r->rows[r->nrows++];
+		row->ids = r->nids;
+		for (int i = 0; i < b->nitems; i++) {
+			r->ids = grow(r->ids, r->nids, &r->capids, sizeof *r->ids);
+			r->ids[r->nids++] = sqlite3_column_type(st, base + i) == SQLITE_NULL
+			                    ? NULL_ID : sqlite3_column_int64(st, base + i);
+		}
+		row->vals = r->nrv;
+		for (int j = 0; j < nv; j++) {
+			if (r->nrv >= r->caprv) {
+				r->caprv = r->caprv ? r->caprv * 2 : 64;
+				r->rask = xrealloc(r->rask, (size_t)r->caprv * sizeof *r->rask);
+				r->rverdict = xrealloc(r->rverdict, (size_t)r->caprv);
+			}
+			int col = base + b->nitems + j;
+			MemoVal *mv = NULL;
+			if (sqlite3_column_type(st, col) != SQLITE_NULL) {
+				size_t n;
+				char *v = exec_value_text(sqlite3_column_value(st, col), &n);
+				mv = memo_get(ex->memo, ex->occ[occs[j]].sig, v, n);
+				free(v);
+			}
+			r->rask[r->nrv] = mv ? mv->rec : 0;
+			r->rverdict[r->nrv++] = (signed char)(mv ? mv->verdict : VERDICT_NULL);
+		}
+	}
+	ex->memo_only = 0;
+	if (traced && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		traced = 0;
+	sqlite3_finalize(st);
+	free(occs);
+	/* read again, the statement must give as many rows (random(), say, may not) */
+	if (traced && r->nrows < REC_MAX_ROWS && r->nrows != r->rows_total)
+		traced = 0;
+	if (!traced) {
+		r->why_untraced = "its rows could not be read again as they came";
+		r->nrows = 0;
+		return;
+	}
+	r->traced = 1;
+	for (long long i = 0; i < r->ncands; i++) {
+		RecCand *cd = &r->cands[i];
+		if (!r->units[cd->unit].top || cd->nid != r->nid)
+			continue;
+		cd->in_result = 0;
+		for (long long k = 0; k < r->nrows && !cd->in_result; k++)
+			cd->in_result = same_ids(r, cd->ids, r->rows[k].ids, r->nid);
+	}
+}
+
+void exec_record_end(Exec *ex, int keep)
+{
+	Record *r = ex->rec;
+	ex->rec = NULL;
+	if (!r)
+		return;
+	if (!keep) {   /* a statement inside another keeps nothing */
+		exec_record_free(r);
+		return;
+	}
+	size_t n = ex->len;   /* the statement's text, without its ';' and the blanks around */
+	const char *t = ex->sql;
+	while (n && (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r'))
+		t++, n--;
+	while (n && (t[n - 1] == ';' || t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\n' ||
+	             t[n - 1] == '\r'))
+		n--;
+	r->sql = xstrndup(t, n);
+	r->backend = ex->llm ? xstrdup(llm_label(ex->llm)) : NULL;
+	free(r->sig_what);
+	r->sig_what = NULL;
+	r->nsig_what = 0;
+	exec_record_free(ex->e->record);
+	ex->e->record = r;
+}

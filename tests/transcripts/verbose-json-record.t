@@ -1,0 +1,57 @@
+# -v --json with explain rows: after the rows of a statement with free text comes its record,
+# one JSON object {"record": ...} on stdout: each candidate examined with its key, label,
+# verdict, request and the passages shown, each row returned with the values it depends on
+# (here a summary as well as the filter). The per-row section goes to stderr with the other
+# sections; a statement without free text adds nothing.
+@@ args -v --json --set explain=rows --offline --no-cache --set times=off $DB
+@@ stdin
+CREATE TABLE inns (name TEXT, notes FREE_TEXT[]);
+INSERT INTO inns VALUES ('Harbour Inn', '["Sea view from every room.","Breakfast is early."]'), ('Mill House', '["No view, faces the car park."]'), ('Cliff Lodge', '["A view of the cliffs."]');
+SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1;
+SELECT count(*) AS n FROM inns;
+@@ stdout
+[
+{"name":"Harbour Inn","s":"Sea view from every room. Breakfast is early."}
+]
+{"record":{"statement":"SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1","candidates":[{"block":1,"conjunct":1,"position":1,"key":[1],"label":"Harbour Inn","in_result":true,"predicates":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"Sea view from every room.","cached":false,"request":1,"wave":1,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}],"conjuncts":[{"block":1,"conjunct":1,"candidates":3,"examined":1,"not_examined":2,"why":"the LIMIT was reached","structured_filter":0}],"rows":[{"row":1,"key":[1],"values":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"Sea view from every room.","cached":false,"request":1,"wave":1,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]},{"what":"summary(notes)","value":"Sea view from every room. Breakfast is early.","reply":"Sea view from every room. Breakfast is early.","evidence":null,"cached":false,"request":2,"wave":2,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}]}}
+[
+{"n":3}
+]
+@@ stderr
+parsed:
+  CREATE TABLE inns (name TEXT, notes FREE_TEXT[])
+parsed:
+  INSERT INTO inns VALUES ('Harbour Inn', '["Sea view from every room.","Breakfast is early."]'), ('Mill House', '["No view, faces the car park."]'), ('Cliff Lodge', '["A view of the cliffs."]')
+parsed:
+  SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1
+plan:
+  optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
+  block 1 (the statement): 3 rows in FROM
+    where: 1 conjunct in DNF
+    conjunct 1: 3 rows pass its structured part
+      sqlite: SELECT inns.rowid AS suql_id0 FROM inns
+      free text, tried in this order:
+        1. answer(notes, 'is there a view?') = 'Yes'
+    walk: lazy, stops once 1 row passed (LIMIT); candidates by relevance (BM25 of their passages for the question); waves sized from the pass rate
+    result column summary(notes): projection last, on the returned rows only (at most 1)
+  sqlite: SELECT name, suql_summary(0, notes) AS s FROM inns WHERE suql_atom(1, notes, 'is there a view?') LIMIT 1
+  expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
+  worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
+counters:
+  conjunct 1: 3 candidates after the structured filter; 1 judged: 1 passed, 0 failed
+  conjunct 1: candidates ranked by BM25 over the index of inns.notes
+  projection last: 1 row kept, 1 value
+  rows returned: 1
+  llm calls: 2 (verify 1, summary 1), carrying 2 candidates in 2 waves
+  cache hits: 0
+  requests: 2, answered here by the offline backend (nothing is sent)
+  tokens: 0 in, 0 out (the offline backend uses none)
+  backend: offline (lexical, no language model)
+candidates:
+  block 1, conjunct 1: 3 candidates, 1 examined, in the order examined
+    q1 = answer(notes, 'is there a view?') = 'Yes'
+    1. key 1 Harbour Inn | wave 1 | request 1 | q1 yes | in the result | "Sea view from every room."
+    not examined: 2 candidates (the LIMIT was reached); 0 rows of FROM removed by the structured filter
+parsed:
+  SELECT count(*) AS n FROM inns
+@@ status 0
