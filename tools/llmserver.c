@@ -4,7 +4,8 @@
  * thread per connection (keep-alive), records every request as a JSON line, and replies
  * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
- * deterministically from a hash of each candidate's text. A request with "stream": true gets
+ * deterministically from a hash of each candidate's text (for a semantic join's match
+ * prompts, of the pair, or from a list of the pairs that match). A request with "stream": true gets
  * its chat completion as server-sent events, a word at a time. GET /stats reports the request
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
@@ -42,6 +43,9 @@ static void usage(FILE *f)
 "  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
 "  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
+"  --pairs FILE        auto mode, match prompts: the pairs that match, one a line,\n"
+"                      LEFT<tab>RIGHT (every other pair does not); without it a pair\n"
+"                      matches by a hash of the two values (--yes-rate)\n"
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
@@ -77,6 +81,9 @@ static int nrules;
 static char *canned;
 static int delay_ms;
 static double yes_rate = 0.5;
+static uint64_t *pairs;      /* --pairs: hashes of the matching pairs, sorted */
+static size_t npairs;
+static int have_pairs;
 static const char *need_key;
 static char **models;
 static int nmodels;
@@ -241,8 +248,80 @@ static json_t *answer_for(int mode, const char *text)
 	}
 }
 
+static uint64_t pair_hash(const char *l, const char *r)
+{
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, l);
+	sb_putc(&b, '\t');
+	sb_puts(&b, r);
+	uint64_t h = fnv(sb_str(&b), b.len);
+	sb_free(&b);
+	return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int load_pairs(const char *path)
+{
+	char *text = util_read_file(path, NULL);
+	if (!text) {
+		perror(path);
+		return 0;
+	}
+	have_pairs = 1;
+	for (char *s = NULL, *line = strtok_r(text, "\n", &s); line; line = strtok_r(NULL, "\n", &s)) {
+		char *tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab = 0;
+		pairs = xrealloc(pairs, (npairs + 1) * sizeof *pairs);
+		pairs[npairs++] = pair_hash(line, tab + 1);
+	}
+	qsort(pairs, npairs, sizeof *pairs, cmp_u64);
+	free(text);
+	return 1;
+}
+
+/* A semantic join's verdict on a pair: listed in --pairs, else by the pair's hash. */
+static const char *pair_verdict(const char *l, const char *r)
+{
+	uint64_t h = pair_hash(l, r);
+	if (have_pairs)
+		return bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) ? "yes" : "no";
+	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
+}
+
 static char *auto_content(const char *prompt)
 {
+	char *left = section(prompt, "### Left value");
+	if (left) {   /* a semantic join's match prompt: single, or numbered candidates */
+		char *right = section(prompt, "### Right value");
+		char *s;
+		if (right) {
+			s = xstrdup(pair_verdict(left, right));
+		} else {
+			json_t *arr = json_array();
+			for (int i = 1;; i++) {
+				char marker[32];
+				snprintf(marker, sizeof marker, "### Candidate %d\n", i);
+				char *text = section(prompt, marker);
+				if (!text)
+					break;
+				json_array_append_new(arr, json_string(pair_verdict(left, text)));
+				free(text);
+			}
+			json_t *obj = json_pack("{s:o}", "answers", arr);
+			s = json_dumps(obj, JSON_COMPACT);
+			json_decref(obj);
+		}
+		free(left);
+		free(right);
+		return s;
+	}
 	if (strstr(prompt, "### Permitted values")) {
 		char *val = section(prompt, "### Value");
 		char *opts = section(prompt, "### Permitted values");
@@ -709,7 +788,7 @@ int main(int argc, char **argv)
 		            strcmp(a, "--log") == 0 || strcmp(a, "--delay") == 0 ||
 		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
 		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
-		            strcmp(a, "--models") == 0;
+		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -729,6 +808,9 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(a, "--rules") == 0) {
 			if (!load_rules(v))
+				return 2;
+		} else if (strcmp(a, "--pairs") == 0) {
+			if (!load_pairs(v))
 				return 2;
 		} else if (strcmp(a, "--yes-rate") == 0)
 			yes_rate = atof(v);

@@ -114,6 +114,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.optimize = OPT_ON;
 	e->set.batch = ENGINE_DEFAULT_BATCH;
 	e->set.batch_tokens = ENGINE_DEFAULT_BATCH_TOKENS;
+	e->set.join_candidates = ENGINE_DEFAULT_JOIN_CANDIDATES;
 	e->set.budget = ENGINE_DEFAULT_BUDGET;
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
@@ -407,6 +408,12 @@ static const SetRow engine_rows[] = {
 	 SETTING_STR(ENGINE_DEFAULT_DNF_CAP), "the most conjuncts a WHERE clause may have in "
 	 "disjunctive normal form; past it the condition is judged per candidate as a tree, with "
 	 "short-circuit", NULL, "is a whole number from {range}", NULL, 0, NULL, NULL},
+	{"join_candidates", SET_INT, ES(join_candidates), 0, 100000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_JOIN_CANDIDATES), "semantic join (matches()): the most right "
+	 "values one left value is compared with; past it, BM25 keeps those that share the most "
+	 "words with it; 0: all of them",
+	 "Pairs not kept are not asked and count as no match; the plan says how many are asked.",
+	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
 	{"times", SET_BOOL, ES(times), 0, 0, NULL, "on|off", "on",
 	 "show times in the counters (off makes them reproducible)", NULL, NULL, NULL, 0, NULL,
 	 NULL},

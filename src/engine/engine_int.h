@@ -13,7 +13,7 @@
  *   memo_int.h   the memo       memo_ (memo.c): signatures and results of a statement
  *   udf_int.h    SQL functions  udf_ (udf.c): suql_atom, suql_answer, suql_summary, ...
  *   exec_int.h   the executor   exec_ (exec.c) and exec_cand_, exec_rank_, exec_embed_,
- *                               exec_walk_, exec_final_, exec_passage_, exec_llm_,
+ *                               exec_walk_, exec_final_, exec_passage_, exec_llm_, exec_join_,
  *                               exec_hint_ (exec_*.c): a statement from bind to report
  *
  * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
@@ -54,6 +54,8 @@ typedef struct EngineSettings {
 	long budget;          /* most LLM calls a statement may cost; 0: no limit */
 	int passage_tokens;   /* text shown to the model per candidate, in tokens */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
+	int join_candidates;  /* semantic join: right values one left value is compared with, at
+	                         most (past it, BM25 keeps the best); 0: all */
 	int times;            /* show times in the counters */
 	double busy;          /* seconds to wait for a database another process has locked */
 } EngineSettings;
@@ -63,6 +65,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
+#define ENGINE_DEFAULT_JOIN_CANDIDATES 32
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
@@ -118,6 +121,9 @@ typedef struct Sig {
 	int nexpected;
 	PgType pg;            /* ANSWER: the type of a typed answer, PGT_NONE for text */
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
+	char *subject;        /* a semantic join's left value (matches(): the right values are
+	                         the candidates; exec_join.c) */
+	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
 	char *key;            /* all of the above in one string (interning) */
 	long unread;          /* values whose replies could not be read (unknown) */
 	char *unread_sample;  /* what the model replied for the first of them */
@@ -244,6 +250,24 @@ typedef struct Occ {
 	int arg_indexed;      /* the retrieval index of that column may be used */
 } Occ;
 
+/* ---- semantic joins: matches(left, right, 'question') (exec_join.c) ---- */
+
+struct JoinPlan;
+
+typedef struct Join {
+	int id;
+	int block;            /* -1: not inside a SELECT block (always judged pair by pair) */
+	OccPos pos;
+	Expr **slot;
+	Expr *orig;           /* as written (for the plan) */
+	Expr *left, *right;   /* the two sides */
+	AstSpan qspan;
+	int sig;              /* the join's own signature (kind verify, op "matches") */
+	int rlist;            /* the right side is a list (FREE_TEXT[]) */
+	const char *why;      /* why it is judged pair by pair (not rewritten) */
+	struct JoinPlan *jp;  /* the rewrite: values, candidates, counters (exec_join.c) */
+} Join;
+
 /* ---- planning units: one per DNF conjunct, or the whole tree ---- */
 
 
@@ -338,6 +362,8 @@ struct Exec {
 	int nsigs, capsigs;
 	struct EnumCmp *enums;
 	int nenums, capenums;
+	Join *joins;
+	int njoins;
 	Memo *memo;
 
 	SBuf plan;

@@ -100,6 +100,22 @@ SuqlStatus exec_llm_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *
 SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out,
                         SuqlErr *err);
 
+/* ---- semantic joins (exec_join.c) ---- */
+
+typedef struct JoinPlan JoinPlan;
+/* The signature of join j for one left value (made when first asked for). */
+int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n);
+/* The rewrite has asked its pairs: a pair not in the memo is no match. */
+int exec_join_ran(const Join *j);
+/* Before any call: each join's sides, values and candidates, its cost added to the
+   statement's worst and expected cost (pairwise in naive mode). */
+SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err);
+/* Ask the rewritten joins' pairs, one batched request per left value. */
+SuqlStatus exec_join_run(Exec *ex, SuqlErr *err);
+void exec_join_show(Exec *ex, SBuf *out);
+void exec_join_counters(Exec *ex, SBuf *out);
+void exec_join_free(Exec *ex);
+
 /* ---- walking a unit's candidates ---- */
 
 #define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */

@@ -260,6 +260,7 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 			                                                                   : LLM_SUMMARY;
 			w->c.shape = memo_sig_shape(s);
 			w->c.question = s->question;
+			w->c.subject = s->subject;
 			w->c.op = s->op;
 			w->c.expected = (const char *const *)s->expected;
 			w->c.nexpected = s->nexpected;

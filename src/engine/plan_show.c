@@ -212,6 +212,7 @@ void plan_show(Exec *ex, SBuf *out)
 		break;
 	}
 	enum_show(ex, out);
+	exec_join_show(ex, out);
 	if (ex->set.optimize != OPT_OFF) {
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
@@ -351,6 +352,7 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	exec_join_counters(ex, out);
 	show_walks(ex, out);
 	if (ex->cnt.ahead_values)
 		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));

@@ -78,7 +78,9 @@ typedef struct LlmCall {
 	const char *op;                /* VERIFY: "=", "<>", "IN", "NOT IN" */
 	const char *const *expected;   /* VERIFY: the value(s) compared with ("Yes"; "Rio") */
 	int nexpected;
-	const char *subject;           /* CLASSIFY: the literal; EMBED: the text */
+	const char *subject;           /* CLASSIFY: the literal; EMBED: the text; VERIFY: when set,
+	                                  a semantic join's left value, each candidate a right
+	                                  value (the match prompts) */
 	const char *const *options;    /* CLASSIFY: the permitted values */
 	int noptions;
 	LlmItem *items;                /* VERIFY, ANSWER, SUMMARY: the candidates */

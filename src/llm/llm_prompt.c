@@ -4,10 +4,12 @@
  * The wording lives in the files of prompts/ (built in; --prompts DIR overrides file by file). A
  * template has an optional "[system]" section and a "[user]" section (a file with neither
  * marker is all user message) and {{placeholders}}: text, candidates, count, question,
- * condition, format, words, subject, options. A call with one candidate uses the single
+ * condition, format, words, subject, options, left. A call with one candidate uses the single
  * form (verify.txt ...); several use the batch form (verify_batch.txt ...), which numbers
  * the candidates ("### Candidate 1") and asks for {"answers": [...]} with one entry each.
- * PARSE and RESPOND send the caller's messages verbatim.
+ * PARSE and RESPOND send the caller's messages verbatim. A VERIFY call with a subject is a
+ * semantic join's (matches()): the subject is the left value, each candidate a right value,
+ * and the match templates ask whether the question holds for the pair.
  */
 #include "base/util.h"
 #include "llm/llm_int.h"
@@ -21,6 +23,7 @@
 
 static const char *const tmpl_names[LLM_T_N] = {
 	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
+	"match", "match_batch",
 };
 
 SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
@@ -251,10 +254,11 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 		"text", sb_str(&text), "candidates", sb_str(&text), "count", count,
 		"question", c->question ? c->question : "", "condition", cond ? cond : "",
 		"format", n > 1 ? format_batch(c->shape) : format_single(c->shape), "words", words,
+		"left", c->subject ? c->subject : "",
 	};
-	int t = c->kind == LLM_VERIFY ? LLM_T_VERIFY : c->kind == LLM_ANSWER ? LLM_T_ANSWER
-	                                                                      : LLM_T_SUMMARY;
-	add_template(arr, llm->tmpl[t + (n > 1)], kv, 7);
+	int t = c->kind == LLM_VERIFY ? (c->subject ? LLM_T_MATCH : LLM_T_VERIFY)
+	        : c->kind == LLM_ANSWER ? LLM_T_ANSWER : LLM_T_SUMMARY;
+	add_template(arr, llm->tmpl[t + (n > 1)], kv, 8);
 	free(cond);
 	sb_free(&text);
 	return arr;
