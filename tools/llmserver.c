@@ -43,6 +43,8 @@ static void usage(FILE *f)
 "  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
 "  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
+"  --yes-words A,B     auto mode, yes/no: yes when the candidate's text holds one of\n"
+"                      the words (any case), else no (instead of by a hash)\n"
 "  --pairs FILE        auto mode, match prompts: the pairs that match, one a line,\n"
 "                      LEFT<tab>RIGHT (every other pair does not); without it a pair\n"
 "                      matches by a hash of the two values (--yes-rate)\n"
@@ -84,6 +86,8 @@ static double yes_rate = 0.5;
 static uint64_t *pairs;      /* --pairs: hashes of the matching pairs, sorted */
 static size_t npairs;
 static int have_pairs;
+static char **yes_words;     /* --yes-words */
+static int nyes_words;
 static const char *need_key;
 static char **models;
 static int nmodels;
@@ -230,6 +234,12 @@ static json_t *answer_for(int mode, const char *text)
 	char buf[64];
 	switch (mode) {
 	case A_YESNO:
+		if (nyes_words) {
+			int yes = 0;
+			for (int i = 0; i < nyes_words && !yes; i++)
+				yes = ci_find(text, yes_words[i]) != NULL;
+			return json_string(yes ? "yes" : "no");
+		}
 		return json_string((double)(h % 10000) < yes_rate * 10000 ? "yes" : "no");
 	case A_DATE:
 		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)(h % 120),
@@ -788,7 +798,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--log") == 0 || strcmp(a, "--delay") == 0 ||
 		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
 		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
-		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0;
+		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0 ||
+		            strcmp(a, "--yes-words") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -809,6 +820,12 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--rules") == 0) {
 			if (!load_rules(v))
 				return 2;
+		} else if (strcmp(a, "--yes-words") == 0) {
+			char *list = xstrdup(v);
+			yes_words = xcalloc(strlen(v) + 1, sizeof *yes_words);
+			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))
+				yes_words[nyes_words++] = xstrdup(t);
+			free(list);
 		} else if (strcmp(a, "--pairs") == 0) {
 			if (!load_pairs(v))
 				return 2;

@@ -14,6 +14,7 @@
  *   udf_int.h    SQL functions  udf_ (udf.c): suql_atom, suql_answer, suql_summary, ...
  *   exec_int.h   the executor   exec_ (exec.c) and exec_cand_, exec_rank_, exec_embed_,
  *                               exec_walk_, exec_final_, exec_passage_, exec_llm_, exec_join_,
+ *                               exec_cascade_,
  *                               exec_hint_ (exec_*.c): a statement from bind to report
  *
  * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
@@ -54,6 +55,9 @@ typedef struct EngineSettings {
 	long budget;          /* most LLM calls a statement may cost; 0: no limit */
 	int passage_tokens;   /* text shown to the model per candidate, in tokens */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
+	double cascade_target;  /* learned proxy: precision and recall against the main model
+	                           its thresholds must meet; 0: no cascade */
+	int cascade_sample;   /* candidates the main model labels for it */
 	int join_candidates;  /* semantic join: right values one left value is compared with, at
 	                         most (past it, BM25 keeps the best); 0: all */
 	int times;            /* show times in the counters */
@@ -66,6 +70,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
 #define ENGINE_DEFAULT_JOIN_CANDIDATES 32
+#define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
@@ -137,6 +142,7 @@ typedef struct MemoVal {
 	char *value;          /* ANSWER, SUMMARY: the converted value, NULL when none */
 	char *warning;        /* why value is NULL */
 	int warned;
+	int proxy;            /* VERIFY: the verdict is the learned proxy's (exec_cascade.c) */
 } MemoVal;
 
 typedef struct Memo Memo;
@@ -320,6 +326,7 @@ typedef struct Unit {
 	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
 	char *rank_note;
 	long long spec_items;
+	struct Cascade *cascade;   /* the learned proxy's record (exec_cascade.c), or NULL */
 } Unit;
 
 /* ---- counters ---- */

@@ -193,6 +193,15 @@ SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,
                              const sqlite3_int64 *ids, int nid, const double *score,
                              long long *order, long long n, int *used, SuqlErr *err);
 
+/* exec_cascade.c: a learned proxy in front of the main model, for a unit whose every
+   candidate is judged with one question (llm.cascade_target; doc/cascade.md) */
+int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long long n);
+/* Sample, learn, choose the thresholds, and put the proxy's verdicts in the memo; the
+   walk then asks the main model about the rest. */
+SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err);
+void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b);
+void exec_cascade_counters(const Unit *u, SBuf *out, const char *name);
+
 /* exec_walk.c */
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);
 void exec_walk_free(Walk *w);

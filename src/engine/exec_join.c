@@ -21,6 +21,7 @@
 #include "engine/memo_int.h"
 #include "engine/plan_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,24 +223,108 @@ static int by_score(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* The right values' words as an inverted index: for each stem, the right values holding
+   it and how often (BM25 of a left value then costs the postings of its words, not a pass
+   over every right value). */
+typedef struct Posting {
+	int r, tf;
+} Posting;
+
+typedef struct Index {
+	char **stem;          /* open addressing on the stem's hash */
+	Posting **post;
+	int *npost, *cappost;
+	size_t cap;
+	int *len;             /* terms of each right value */
+	double avg;
+	long long n;
+} Index;
+
+static size_t slot(const Index *ix, const char *s)
+{
+	size_t k = (size_t)fnv64(s, strlen(s)) & (ix->cap - 1);
+	while (ix->stem[k] && strcmp(ix->stem[k], s) != 0)
+		k = (k + 1) & (ix->cap - 1);
+	return k;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void index_build(Index *ix, JoinPlan *jp)
+{
+	memset(ix, 0, sizeof *ix);
+	ix->n = jp->nr;
+	ix->len = xcalloc((size_t)jp->nr + 1, sizeof *ix->len);
+	TextTerms *rt = xcalloc((size_t)jp->nr + 1, sizeof *rt);
+	size_t total = 0;
+	for (long long r = 0; r < jp->nr; r++) {
+		text_terms(jp->rv[r], jp->rn[r], &rt[r]);
+		ix->len[r] = rt[r].n;
+		ix->avg += rt[r].n;
+		total += (size_t)rt[r].n;
+	}
+	ix->avg = jp->nr && ix->avg > 0 ? ix->avg / (double)jp->nr : 1;
+	for (ix->cap = 64; ix->cap < 2 * total + 2; ix->cap *= 2)
+		;
+	ix->stem = xcalloc(ix->cap, sizeof *ix->stem);
+	ix->post = xcalloc(ix->cap, sizeof *ix->post);
+	ix->npost = xcalloc(ix->cap, sizeof *ix->npost);
+	ix->cappost = xcalloc(ix->cap, sizeof *ix->cappost);
+	for (long long r = 0; r < jp->nr; r++) {
+		qsort(rt[r].v, (size_t)rt[r].n, sizeof *rt[r].v, cmp_str);
+		for (int i = 0; i < rt[r].n;) {
+			int j = i;
+			while (j < rt[r].n && strcmp(rt[r].v[j], rt[r].v[i]) == 0)
+				j++;
+			size_t k = slot(ix, rt[r].v[i]);
+			if (!ix->stem[k])
+				ix->stem[k] = xstrdup(rt[r].v[i]);
+			if (ix->npost[k] == ix->cappost[k]) {
+				ix->cappost[k] = ix->cappost[k] ? ix->cappost[k] * 2 : 4;
+				ix->post[k] = xrealloc(ix->post[k], (size_t)ix->cappost[k] * sizeof **ix->post);
+			}
+			ix->post[k][ix->npost[k]++] = (Posting){(int)r, j - i};
+			i = j;
+		}
+		text_terms_free(&rt[r]);
+	}
+	free(rt);
+}
+
+static void index_free(Index *ix)
+{
+	for (size_t k = 0; k < ix->cap; k++) {
+		free(ix->stem[k]);
+		free(ix->post[k]);
+	}
+	free(ix->stem);
+	free(ix->post);
+	free(ix->npost);
+	free(ix->cappost);
+	free(ix->len);
+}
+
 /* For each left value, the right values it is compared with: all of them, or past
-   join_candidates the best of those sharing words with it by BM25 (statistics over the
-   right values). */
+   join_candidates the best of those sharing words with it by BM25 (k1 1.2, b 0.75, as
+   text_bm25; statistics over the right values). */
 static void choose(Exec *ex, JoinPlan *jp)
 {
 	int k = ex->set.join_candidates;
 	jp->cand = xcalloc((size_t)jp->nl + 1, sizeof *jp->cand);
 	jp->ncand = xcalloc((size_t)jp->nl + 1, sizeof *jp->ncand);
 	jp->pruned = k > 0 && jp->nr > k;
-	TextTerms *rt = NULL;
+	Index ix;
 	double *sc = NULL;
+	int *touched = NULL;
 	Scored *rk = NULL;
 	if (jp->pruned) {
-		rt = xcalloc((size_t)jp->nr, sizeof *rt);
-		for (long long r = 0; r < jp->nr; r++)
-			text_terms(jp->rv[r], jp->rn[r], &rt[r]);
-		sc = xmalloc((size_t)jp->nr * sizeof *sc);
-		rk = xmalloc((size_t)jp->nr * sizeof *rk);
+		index_build(&ix, jp);
+		sc = xcalloc((size_t)jp->nr + 1, sizeof *sc);
+		touched = xmalloc(((size_t)jp->nr + 1) * sizeof *touched);
+		rk = xmalloc(((size_t)jp->nr + 1) * sizeof *rk);
 	}
 	for (long long l = 0; l < jp->nl; l++) {
 		if (!jp->pruned) {
@@ -247,29 +332,48 @@ static void choose(Exec *ex, JoinPlan *jp)
 			for (long long r = 0; r < jp->nr; r++)
 				jp->cand[l][r] = (int)r;
 			jp->ncand[l] = (int)jp->nr;
-		} else {
-			TextTerms q = TEXT_TERMS_INIT;
-			text_terms(jp->lv[l], jp->ln[l], &q);
-			text_bm25(&q, rt, (size_t)jp->nr, sc);
-			text_terms_free(&q);
-			int m = 0;
-			for (long long r = 0; r < jp->nr; r++)
-				if (sc[r] > 0)
-					rk[m++] = (Scored){sc[r], (int)r};
-			qsort(rk, (size_t)m, sizeof *rk, by_score);
-			if (m > k)
-				m = k;
-			jp->cand[l] = xmalloc((size_t)m * sizeof **jp->cand + 1);
-			for (int i = 0; i < m; i++)
-				jp->cand[l][i] = rk[i].i;
-			jp->ncand[l] = m;
+			jp->pairs += jp->ncand[l];
+			continue;
 		}
-		jp->pairs += jp->ncand[l];
+		TextTerms q = TEXT_TERMS_INIT;
+		text_terms(jp->lv[l], jp->ln[l], &q);
+		qsort(q.v, (size_t)q.n, sizeof *q.v, cmp_str);
+		int nt = 0;
+		for (int i = 0; i < q.n; i++) {
+			if (i > 0 && strcmp(q.v[i], q.v[i - 1]) == 0)
+				continue;   /* a repeated query word counts once */
+			size_t s = slot(&ix, q.v[i]);
+			if (!ix.stem[s])
+				continue;
+			double d = ix.npost[s];
+			double idf = log(((double)ix.n - d + 0.5) / (d + 0.5) + 1.0);
+			for (int p = 0; p < ix.npost[s]; p++) {
+				const Posting *po = &ix.post[s][p];
+				if (sc[po->r] == 0)
+					touched[nt++] = po->r;
+				double norm = 1.2 * (0.25 + 0.75 * ix.len[po->r] / ix.avg);
+				sc[po->r] += idf * po->tf * 2.2 / (po->tf + norm);
+			}
+		}
+		text_terms_free(&q);
+		int m = 0;
+		for (int i = 0; i < nt; i++) {
+			rk[m++] = (Scored){sc[touched[i]], touched[i]};
+			sc[touched[i]] = 0;
+		}
+		qsort(rk, (size_t)m, sizeof *rk, by_score);
+		if (m > k)
+			m = k;
+		jp->cand[l] = xmalloc((size_t)m * sizeof **jp->cand + 1);
+		for (int i = 0; i < m; i++)
+			jp->cand[l][i] = rk[i].i;
+		jp->ncand[l] = m;
+		jp->pairs += m;
 	}
-	for (long long r = 0; rt && r < jp->nr; r++)
-		text_terms_free(&rt[r]);
-	free(rt);
+	if (jp->pruned)
+		index_free(&ix);
 	free(sc);
+	free(touched);
 	free(rk);
 }
 

@@ -165,6 +165,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			          b->why_not_lazy ? b->why_not_lazy : "");
 			if (b->why_not_lazy)
 				sb_puts(out, ")\n");
+			exec_cascade_show_plan(ex, out, b);
 		}
 	}
 	for (int i = 0; i < ex->nocc; i++) {
@@ -291,6 +292,12 @@ static void show_walks(Exec *ex, SBuf *out)
 				sb_printf(out, " (more than the %lld the LIMIT needs: the candidates of a call "
 				          "are judged together)", b->limit);
 			sb_putc(out, '\n');
+			if (u->cascade) {
+				SBuf nm = SBUF_INIT;
+				unit_name(&nm, b, k, walked > 1);
+				exec_cascade_counters(u, out, sb_str(&nm));
+				sb_free(&nm);
+			}
 			if (u->rank_note && *u->rank_note) {
 				unit_name(out, b, k, walked > 1);
 				sb_printf(out, ": candidates ranked by %s\n", u->rank_note);

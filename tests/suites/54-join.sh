@@ -6,7 +6,6 @@
 # counted from suql's counters and from the server's log. Unreadable replies: asked again,
 # split, unknown (NULL, a warning, exit status 3), never cached.
 . "$(dirname "$0")/../lib.sh"
-B=$SUQL_BUILD
 T=$SUQL_TMP/join
 mkdir -p "$T"
 ok() { echo "ok join: $1"; }
@@ -17,16 +16,12 @@ check() {   # check NAME GOT WANT
 
 SPID=""
 start() {   # start NAME RULES [llmserver options]: sets URL, LOG
-	name=$1 rules=$2
-	shift 2
+	name=$1
+	shift
 	stop
-	rm -f "$T/port"
-	LOG=$T/$name.log
-	"$B/llmserver" --port-file "$T/port" --log "$LOG" --rules "$rules" "$@" 2>"$T/$name.err" &
-	SPID=$!
-	i=0
-	while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	URL="http://127.0.0.1:$(cat "$T/port")/v1"
+	mkdir -p "$T/srv-$name"
+	LOG=$T/srv-$name/log
+	llmserver_start "$T/srv-$name" "$@"
 }
 stop() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }
 trap 'stop; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
