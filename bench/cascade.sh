@@ -8,7 +8,9 @@
 # Two main models: one whose verdicts follow the words of the text (yes when a review
 # mentions kids, children or families: --yes-words), which a classifier on words can
 # learn, and one that decides by a hash of the text, which nothing can learn: there the
-# cascade must give up and cost what the walk costs without it.
+# cascade must give up and cost what the walk costs without it. Then the first kind again
+# with a proxy model (llm.proxy) instead of the learned proxy: a model "small" on the same
+# server that is wrong on a tenth of the texts in each of its two wordings (--flip).
 #   SUQL_BENCH_CASCADE_N=10000   SUQL_BENCH_CASCADE_TARGET=0.95
 set -u
 B=${SUQL_BUILD:-build}
@@ -40,14 +42,27 @@ run() {   # run OUT [options]: rows in OUT.rows, counters in OUT.err
 		--model bench "$@" "$db" -c "$Q" >"$out.rows" 2>"$out.err" ||
 		{ echo "failed:" >&2; tail -5 "$out.err" >&2; }
 }
-items() { sed -n 's/^  llm calls: \([0-9]*\).*carrying \([0-9]*\) candidate.*/\2/p' "$1.err"; }
+# the candidates the main model judged: the judges line when there is one, else all carried
+items() {
+	j=$(sed -n 's/^  conjunct 1: judges: .*, main model \([0-9]*\) .*/\1/p' "$1.err")
+	[ -n "$j" ] && { echo "$j"; return; }
+	sed -n 's/^  llm calls: \([0-9]*\).*carrying \([0-9]*\) candidate.*/\2/p' "$1.err"
+}
 calls() { sed -n 's/^  llm calls: \([0-9]*\).*/\1/p' "$1.err"; }
 
 printf '%-12s %-22s %10s %10s %9s %9s %9s\n' "main model" "way" "to main" "calls" "fewer" "precision" "recall"
-for model in words hash; do
-	if [ $model = words ]; then start --yes-words kid,child,famil; else start --yes-rate 0.3; fi
+for model in words hash proxy; do
+	case $model in
+	words) start --yes-words kid,child,famil ;;
+	hash) start --yes-rate 0.3 ;;
+	proxy) start --yes-words kid,child,famil --flip small:0.1 ;;
+	esac
 	run "$T/$model-off"
-	run "$T/$model-on" --set "llm.cascade_target=$TARGET"
+	if [ $model = proxy ]; then
+		run "$T/$model-on" --set "llm.cascade_target=$TARGET" --set llm.proxy=small
+	else
+		run "$T/$model-on" --set "llm.cascade_target=$TARGET"
+	fi
 	base=$(items "$T/$model-off")
 	for way in off on; do
 		f=$T/$model-$way

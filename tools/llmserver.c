@@ -45,6 +45,8 @@ static void usage(FILE *f)
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
 "  --yes-words A,B     auto mode, yes/no: yes when the candidate's text holds one of\n"
 "                      the words (any case), else no (instead of by a hash)\n"
+"  --flip MODEL:P      auto mode: MODEL's yes/no verdicts are turned around for a\n"
+"                      share P of texts (by a hash of the text and the prompt's wording)\n"
 "  --pairs FILE        auto mode, match prompts: the pairs that match, one a line,\n"
 "                      LEFT<tab>RIGHT (every other pair does not); without it a pair\n"
 "                      matches by a hash of the two values (--yes-rate)\n"
@@ -228,7 +230,24 @@ static char *first_sentence(const char *t)
 
 enum { A_YESNO, A_DATE, A_INT, A_REAL, A_SUMMARY, A_TEXT };
 
-static json_t *answer_for(int mode, const char *text)
+/* --flip MODEL:P: that model's yes/no verdicts are turned around for a share P of texts,
+   chosen by a hash of the text and the prompt's wording (so two wordings err apart). */
+static char *flip_model;
+static double flip_rate;
+
+static int flipped(const char *text, const char *model, const char *prompt)
+{
+	if (!flip_model || !model || strcmp(model, flip_model) != 0)
+		return 0;
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, strstr(prompt, "Statement to check") ? "wording 2\n" : "wording 1\n");
+	sb_puts(&b, text);
+	uint64_t h = fnv(sb_str(&b), b.len);
+	sb_free(&b);
+	return (double)((h >> 7) % 10000) < flip_rate * 10000;
+}
+
+static json_t *answer_for(int mode, const char *text, int flip)
 {
 	uint64_t h = fnv(text, strlen(text));
 	char buf[64];
@@ -238,9 +257,9 @@ static json_t *answer_for(int mode, const char *text)
 			int yes = 0;
 			for (int i = 0; i < nyes_words && !yes; i++)
 				yes = ci_find(text, yes_words[i]) != NULL;
-			return json_string(yes ? "yes" : "no");
+			return json_string(yes != flip ? "yes" : "no");
 		}
-		return json_string((double)(h % 10000) < yes_rate * 10000 ? "yes" : "no");
+		return json_string(((double)(h % 10000) < yes_rate * 10000) != flip ? "yes" : "no");
 	case A_DATE:
 		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)(h % 120),
 		         1 + (int)((h >> 8) % 12), 1 + (int)((h >> 16) % 28));
@@ -305,7 +324,7 @@ static const char *pair_verdict(const char *l, const char *r)
 	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
 }
 
-static char *auto_content(const char *prompt)
+static char *auto_content(const char *prompt, const char *model)
 {
 	char *left = section(prompt, "### Left value");
 	if (left) {   /* a semantic join's match prompt: single, or numbered candidates */
@@ -360,7 +379,7 @@ static char *auto_content(const char *prompt)
 		char *text = section(prompt, "### Text");
 		if (!text)
 			return xstrdup("I can only answer suql's prompts in auto mode.");
-		json_t *a = answer_for(mode, text);
+		json_t *a = answer_for(mode, text, flipped(text, model, prompt));
 		char *s = json_is_string(a) ? xstrdup(json_string_value(a))
 		                            : json_dumps(a, JSON_ENCODE_ANY);
 		json_decref(a);
@@ -372,7 +391,8 @@ static char *auto_content(const char *prompt)
 		char marker[32];
 		snprintf(marker, sizeof marker, "### Candidate %d\n", i);
 		char *text = section(prompt, marker);
-		json_array_append_new(arr, answer_for(mode, text ? text : ""));
+		json_array_append_new(arr, answer_for(mode, text ? text : "",
+		                                      flipped(text ? text : "", model, prompt)));
 		free(text);
 	}
 	json_t *obj = json_pack("{s:o}", "answers", arr);
@@ -733,7 +753,7 @@ static int serve(int fd, Request *rq)
 					sb_putc(&prompt, '\n');
 				}
 			}
-			content = auto_content(sb_str(&prompt));
+			content = auto_content(sb_str(&prompt), model);
 			sb_free(&prompt);
 		}
 	}
@@ -799,7 +819,7 @@ int main(int argc, char **argv)
 		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
 		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
 		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0 ||
-		            strcmp(a, "--yes-words") == 0;
+		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--flip") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -820,6 +840,14 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--rules") == 0) {
 			if (!load_rules(v))
 				return 2;
+		} else if (strcmp(a, "--flip") == 0) {
+			const char *colon = strrchr(v, ':');
+			if (!colon) {
+				fprintf(stderr, "llmserver: --flip takes MODEL:SHARE\n");
+				return 2;
+			}
+			flip_model = xstrndup(v, (size_t)(colon - v));
+			flip_rate = atof(colon + 1);
 		} else if (strcmp(a, "--yes-words") == 0) {
 			char *list = xstrdup(v);
 			yes_words = xcalloc(strlen(v) + 1, sizeof *yes_words);

@@ -359,7 +359,6 @@ int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int
 	j->pos = pos;
 	j->slot = slot;
 	j->orig = ast_expr_copy(ex->a, e);
-	j->qspan = q->span;
 	Sig s = {0};
 	s.kind = FT_VERIFY;
 	s.question = xstrdup(text);

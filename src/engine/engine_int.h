@@ -129,6 +129,8 @@ typedef struct Sig {
 	char *subject;        /* a semantic join's left value (matches(): the right values are
 	                         the candidates; exec_join.c) */
 	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
+	int judge;            /* a cascade's proxy model: 1 or 2, the wording it is asked with
+	                         (exec_cascade.c); 0: the chat model */
 	char *key;            /* all of the above in one string (interning) */
 	long unread;          /* values whose replies could not be read (unknown) */
 	char *unread_sample;  /* what the model replied for the first of them */
@@ -142,7 +144,6 @@ typedef struct MemoVal {
 	char *value;          /* ANSWER, SUMMARY: the converted value, NULL when none */
 	char *warning;        /* why value is NULL */
 	int warned;
-	int proxy;            /* VERIFY: the verdict is the learned proxy's (exec_cascade.c) */
 } MemoVal;
 
 typedef struct Memo Memo;
@@ -267,9 +268,7 @@ typedef struct Join {
 	Expr **slot;
 	Expr *orig;           /* as written (for the plan) */
 	Expr *left, *right;   /* the two sides */
-	AstSpan qspan;
 	int sig;              /* the join's own signature (kind verify, op "matches") */
-	int rlist;            /* the right side is a list (FREE_TEXT[]) */
 	const char *why;      /* why it is judged pair by pair (not rewritten) */
 	struct JoinPlan *jp;  /* the rewrite: values, candidates, counters (exec_join.c) */
 } Join;

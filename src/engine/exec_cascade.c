@@ -43,6 +43,8 @@ struct Cascade {
 	double share;           /* of the sample, between the thresholds */
 	long long proxy_yes, proxy_no, to_main;
 	int met;                /* the target can be met with some candidates left to the proxy */
+	const char *model;      /* llm.proxy: the proxy model (else the learned proxy) */
+	long proxy_calls;       /* the proxy model's calls */
 };
 
 typedef struct Cand {
@@ -209,6 +211,87 @@ static void thresholds(struct Cascade *cs, Scored *sc, long long n, double targe
 	free(pre);
 }
 
+/* The proxy model (llm.proxy): every candidate asked with both wordings; where they agree
+   (on a yes or a no) its verdict stands, elsewhere the chat model decides. Checked on the
+   sample against the chat model's verdicts: when the result misses the target there, the
+   chat model judges everything. */
+static SuqlStatus model_proxy(Exec *ex, int sig, struct Cascade *cs, Cand *ks, long long nk,
+                              const unsigned char *in_sample, SuqlErr *err)
+{
+	int js[2];
+	for (int j = 0; j < 2; j++) {
+		const Sig *m = &ex->sigs[sig];
+		Sig s = {0};
+		s.kind = m->kind;
+		s.question = xstrdup(m->question);
+		s.op = xstrdup(m->op);
+		s.nexpected = m->nexpected;
+		s.expected = xmalloc(((size_t)m->nexpected + 1) * sizeof *s.expected);
+		for (int i = 0; i < m->nexpected; i++)
+			s.expected[i] = xstrdup(m->expected[i]);
+		s.pg = m->pg;
+		s.list = m->list;
+		s.judge = j + 1;
+		js[j] = memo_sig_intern(ex, &s);
+	}
+	Req *reqs = xcalloc((size_t)nk * 2 + 1, sizeof *reqs);
+	for (long long i = 0; i < nk; i++)
+		for (int j = 0; j < 2; j++) {
+			reqs[2 * i + j].sig = js[j];
+			reqs[2 * i + j].v = ks[i].v;
+			reqs[2 * i + j].n = ks[i].n;
+		}
+	const LlmStats *ls = llm_stats_statement(ex->llm);
+	long c0 = ls->total.calls;
+	SuqlStatus st = exec_llm_run(ex, reqs, (int)(nk * 2), NULL, NULL, err);
+	cs->proxy_calls = ls->total.calls - c0;
+	free(reqs);
+	if (st != SUQL_OK)
+		return st;
+	/* the proxy's verdict where its two wordings agree, -1 where not */
+	signed char *pv = xmalloc((size_t)nk + 1);
+	for (long long i = 0; i < nk; i++) {
+		const MemoVal *a = memo_get(ex->memo, js[0], ks[i].v, ks[i].n);
+		const MemoVal *b = memo_get(ex->memo, js[1], ks[i].v, ks[i].n);
+		pv[i] = a && b && a->verdict == b->verdict &&
+		        (a->verdict == VERDICT_YES || a->verdict == VERDICT_NO)
+		        ? (signed char)(a->verdict == VERDICT_YES) : -1;
+	}
+	long long tp = 0, fp = 0, fn = 0, mid = 0;
+	for (long long i = 0; i < nk; i++) {
+		if (!in_sample[i] || ks[i].y < 0)
+			continue;
+		int r = pv[i] >= 0 ? pv[i] : ks[i].y;
+		mid += pv[i] < 0;
+		tp += r && ks[i].y;
+		fp += r && !ks[i].y;
+		fn += !r && ks[i].y;
+	}
+	cs->prec = tp + fp ? (double)tp / (double)(tp + fp) : 1;
+	cs->rec = tp + fn ? (double)tp / (double)(tp + fn) : 1;
+	cs->prec_lo = wilson_lo(tp, tp + fp);
+	cs->rec_lo = wilson_lo(tp, tp + fn);
+	cs->share = cs->labelled ? (double)mid / (double)cs->labelled : 1;
+	double t = ex->set.cascade_target;
+	cs->met = cs->labelled > 0 && cs->prec >= t && cs->rec >= t && mid < cs->labelled;
+	for (long long i = 0; i < nk; i++) {
+		if (in_sample[i] || memo_get(ex->memo, sig, ks[i].v, ks[i].n))
+			continue;
+		if (cs->met && pv[i] >= 0) {
+			MemoVal *mv = memo_put(ex->memo, sig, ks[i].v, ks[i].n);
+			mv->verdict = pv[i] ? VERDICT_YES : VERDICT_NO;
+			if (pv[i])
+				cs->proxy_yes++;
+			else
+				cs->proxy_no++;
+		} else {
+			cs->to_main++;
+		}
+	}
+	free(pv);
+	return SUQL_OK;
+}
+
 SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
@@ -269,6 +352,29 @@ SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 		free(perm);
 		goto done;
 	}
+	/* the labels: the sample's verdicts (unreadable ones are not learnt from) */
+	long long *lab = xmalloc(((size_t)S + 1) * sizeof *lab);
+	long long nl = 0;
+	for (long long i = 0; i < S; i++) {
+		Cand *k = &ks[perm[i]];
+		const MemoVal *mv = memo_get(ex->memo, o->sig, k->v, k->n);
+		if (!mv || (mv->verdict != VERDICT_YES && mv->verdict != VERDICT_NO))
+			continue;
+		k->y = mv->verdict == VERDICT_YES;
+		cs->pos += k->y;
+		lab[nl++] = perm[i];
+	}
+	cs->labelled = nl;
+	unsigned char *in_sample = xcalloc((size_t)nk + 1, 1);
+	for (long long i = 0; i < S; i++)
+		in_sample[perm[i]] = 1;
+	if ((cs->model = llm_proxy_model(ex->llm)) != NULL) {
+		st = model_proxy(ex, o->sig, cs, ks, nk, in_sample, err);
+		free(in_sample);
+		free(lab);
+		free(perm);
+		goto done;
+	}
 	/* features of every candidate; BM25 with statistics over all of them */
 	TextTerms q = TEXT_TERMS_INIT;
 	text_terms(sig->question, strlen(sig->question), &q);
@@ -287,19 +393,6 @@ SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 	free(tt);
 	free(bm);
 	text_terms_free(&q);
-	/* the labels: the sample's verdicts (unreadable ones are not learnt from) */
-	long long *lab = xmalloc(((size_t)S + 1) * sizeof *lab);
-	long long nl = 0;
-	for (long long i = 0; i < S; i++) {
-		Cand *k = &ks[perm[i]];
-		const MemoVal *mv = memo_get(ex->memo, o->sig, k->v, k->n);
-		if (!mv || (mv->verdict != VERDICT_YES && mv->verdict != VERDICT_NO))
-			continue;
-		k->y = mv->verdict == VERDICT_YES;
-		cs->pos += k->y;
-		lab[nl++] = perm[i];
-	}
-	cs->labelled = nl;
 	/* CAS_FOLDS models, each learning all folds of the sample but one and scoring that one
 	   (these out-of-fold scores choose the thresholds); the rest is scored by their mean */
 	Model *m = xmalloc(CAS_FOLDS * sizeof *m);
@@ -321,9 +414,6 @@ SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 		thresholds(cs, sc, nl, ex->set.cascade_target);
 	free(sc);
 	/* the rest: the proxy's verdict outside the thresholds, the main model's within */
-	unsigned char *in_sample = xcalloc((size_t)nk + 1, 1);
-	for (long long i = 0; i < S; i++)
-		in_sample[perm[i]] = 1;
 	for (long long i = 0; i < nk; i++) {
 		if (in_sample[i])
 			continue;
@@ -336,7 +426,6 @@ SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 		if (cs->met && (s < cs->lo || s > cs->hi)) {
 			MemoVal *mv = memo_put(ex->memo, o->sig, k->v, k->n);
 			mv->verdict = s > cs->hi ? VERDICT_YES : VERDICT_NO;
-			mv->proxy = 1;
 			if (s > cs->hi)
 				cs->proxy_yes++;
 			else
@@ -366,6 +455,17 @@ void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b)
 		long long cnt = exact ? b->acount[i] : b->bound;
 		if (!exec_cascade_applies(ex, b, u, cnt))
 			continue;
+		const char *pm = llm_proxy_model(ex->llm);
+		if (pm) {
+			sb_printf(out, "  cascade, conjunct %d: the proxy model %s in front of the main "
+			          "model (target %.2f precision and recall against it): the main model "
+			          "judges a random sample of %d of the %s%lld candidates; the proxy model "
+			          "judges every candidate with two wordings, and where they disagree the "
+			          "main model decides; if on the sample that misses the target, the main "
+			          "model judges all\n", i + 1, pm, ex->set.cascade_target,
+			          ex->set.cascade_sample, exact ? "" : "at most ", cnt);
+			continue;
+		}
 		sb_printf(out, "  cascade, conjunct %d: a learned proxy in front of the main model "
 		          "(target %.2f precision and recall against it): the main model judges a "
 		          "random sample of %d of the %s%lld candidates, a classifier on hashed words "
@@ -399,9 +499,26 @@ void exec_cascade_counters(const Unit *u, SBuf *out, const char *name)
 		sb_puts(out, "; too few candidates: the main model judged them all\n");
 		return;
 	}
+	if (cs->model) {
+		sb_printf(out, "; proxy model %s: every candidate asked with two wordings (%ld "
+		          "calls), which disagreed on %.1f%% of the sample; the result on the "
+		          "sample: precision %.3f, recall %.3f (at 95%% confidence at least %.3f and "
+		          "%.3f)\n", cs->model, cs->proxy_calls, 100 * cs->share, cs->prec, cs->rec,
+		          cs->prec_lo, cs->rec_lo);
+	}
 	if (!cs->met) {
-		sb_printf(out, "; the proxy could not meet the target on the sample, so the main "
-		          "model judged the other %lld too\n", cs->to_main);
+		sb_printf(out, "%s%s: the proxy could not meet the target on the sample, so the "
+		          "main model judged the other %lld too\n", cs->model ? "" : "\n", name,
+		          cs->to_main);
+		return;
+	}
+	if (cs->model) {
+		long long main = cs->sample + cs->to_main;
+		sb_printf(out, "%s: judges: proxy model %lld (%lld yes, %lld no; %ld calls), main "
+		          "model %lld (the sample and %lld where the wordings disagreed): %.1fx fewer "
+		          "candidates for the main model\n", name, cs->proxy_yes + cs->proxy_no,
+		          cs->proxy_yes, cs->proxy_no, cs->proxy_calls, main, cs->to_main,
+		          main ? (double)cs->n / (double)main : 0);
 		return;
 	}
 	sb_puts(out, "; thresholds ");

@@ -180,6 +180,8 @@ static char *sig_key(const Sig *s)
 		sb_putc(&b, '\x1f');
 		sb_puts(&b, s->expected[i]);
 	}
+	if (s->judge)
+		sb_printf(&b, "\x1ejudge %d", s->judge);
 	if (s->join) {
 		sb_printf(&b, "\x1ejoin %d\x1f", s->join);
 		sb_puts(&b, s->subject ? s->subject : "");

@@ -23,7 +23,7 @@
 
 static const char *const tmpl_names[LLM_T_N] = {
 	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
-	"match", "match_batch",
+	"match", "match_batch", "verify2", "verify2_batch",
 };
 
 SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
@@ -256,7 +256,8 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 		"format", n > 1 ? format_batch(c->shape) : format_single(c->shape), "words", words,
 		"left", c->subject ? c->subject : "",
 	};
-	int t = c->kind == LLM_VERIFY ? (c->subject ? LLM_T_MATCH : LLM_T_VERIFY)
+	int t = c->kind == LLM_VERIFY ? (c->subject ? LLM_T_MATCH : c->wording ? LLM_T_VERIFY2
+	                                                                       : LLM_T_VERIFY)
 	        : c->kind == LLM_ANSWER ? LLM_T_ANSWER : LLM_T_SUMMARY;
 	add_template(arr, llm->tmpl[t + (n > 1)], kv, 8);
 	free(cond);
@@ -298,11 +299,17 @@ static int default_max_tokens(const LlmCall *c, int n)
 	return n == 1 ? per : per * n + 48;
 }
 
+const char *llmp_model(const Llm *llm, const LlmCall *call)
+{
+	const char *m = call->proxy && llm->s.proxy_model ? llm->s.proxy_model : llm->s.model;
+	return m ? m : "";
+}
+
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
                        int allow_json_mode, int *json_mode)
 {
 	json_t *body = json_object();
-	json_object_set_new(body, "model", json_string(llm->s.model ? llm->s.model : ""));
+	json_object_set_new(body, "model", json_string(llmp_model(llm, call)));
 	json_object_set_new(body, "messages", messages(llm, call, items, n));
 	json_object_set_new(body, "temperature", json_integer(0));
 	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));

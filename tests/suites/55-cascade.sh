@@ -75,6 +75,24 @@ q "$T/c2"
 check "after a cascade, the proxy's candidates go to the model (the sample's come from the cache)" \
 	"$(items "$LOG")" "$(judged "$T/c1" 1)"
 
+# --- a proxy model (llm.proxy) on the same endpoint, wrong on a tenth of the texts in each
+# of its two wordings: where they disagree the chat model decides
+start flip --yes-words kid,child,famil --flip small:0.1
+q "$T/pm" --no-cache --set llm.cascade_target=0.95 --set llm.cascade_sample=300 --set llm.proxy=small
+grep -q "cascade, conjunct 1: the proxy model small in front of the main model" "$T/pm.err" &&
+	ok "proxy model: the plan names it" || notok "proxy model: the plan names it" "$(grep cascade "$T/pm.err")"
+pmain=$(sed -n 's/^  conjunct 1: judges: proxy model \([0-9]*\) .*, main model \([0-9]*\) .*/\2/p' "$T/pm.err")
+pprox=$(sed -n 's/^  conjunct 1: judges: proxy model \([0-9]*\) .*/\1/p' "$T/pm.err")
+grep '\\"model\\":\\"m\\"' "$LOG" >"$T/pm-main.log"
+grep '\\"model\\":\\"small\\"' "$LOG" >"$T/pm-small.log"
+check "proxy model: the chat model was asked exactly its candidates" "$(items "$T/pm-main.log")" "$pmain"
+check "proxy model: the proxy model was asked every candidate twice" "$(items "$T/pm-small.log")" 6000
+check "proxy model: each candidate decided by one judge" "$((pmain + pprox))" 3000
+at_most "proxy model: the chat model judged at most half" "$pmain" 1500
+set -- $(agree "$T/pm" "$T/off")
+at_least "proxy model: precision against the chat model alone" "$1" 0.9
+at_least "proxy model: recall against the chat model alone" "$2" 0.9
+
 # --- a main model that decides by a hash of the text: nothing to learn
 start hash --yes-rate 0.3
 q "$T/hoff" --no-cache
