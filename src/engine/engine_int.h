@@ -325,7 +325,7 @@ typedef struct Unit {
 	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
 	char *rank_note;
 	long long spec_items;
-	struct Cascade *cascade;   /* the learned proxy's record (exec_cascade.c), or NULL */
+	struct Cascade *cascade;   /* the cascade's record (exec_cascade.c), or NULL */
 } Unit;
 
 /* ---- counters ---- */
