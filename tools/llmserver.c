@@ -4,7 +4,8 @@
  * thread per connection (keep-alive), records every request as a JSON line, and replies
  * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
- * deterministically from a hash of each candidate's text. A request with "stream": true gets
+ * deterministically from a hash of each candidate's text (for a semantic join's match
+ * prompts, of the pair, or from a list of the pairs that match). A request with "stream": true gets
  * its chat completion as server-sent events, a word at a time. GET /stats reports the request
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
@@ -42,6 +43,13 @@ static void usage(FILE *f)
 "  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
 "  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
+"  --yes-words A,B     auto mode, yes/no: yes when the candidate's text holds one of\n"
+"                      the words (any case), else no (instead of by a hash)\n"
+"  --flip MODEL:P      auto mode: MODEL's yes/no verdicts are turned around for a\n"
+"                      share P of texts (by a hash of the text and the prompt's wording)\n"
+"  --pairs FILE        auto mode, match prompts: the pairs that match, one a line,\n"
+"                      LEFT<tab>RIGHT (every other pair does not); without it a pair\n"
+"                      matches by a hash of the two values (--yes-rate)\n"
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
@@ -77,6 +85,11 @@ static int nrules;
 static char *canned;
 static int delay_ms;
 static double yes_rate = 0.5;
+static uint64_t *pairs;      /* --pairs: hashes of the matching pairs, sorted */
+static size_t npairs;
+static int have_pairs;
+static char **yes_words;     /* --yes-words */
+static int nyes_words;
 static const char *need_key;
 static char **models;
 static int nmodels;
@@ -217,7 +230,24 @@ static char *first_sentence(const char *t)
 
 enum { A_YESNO, A_DATE, A_INT, A_REAL, A_SUMMARY, A_TEXT, A_CHOICE };
 
-static json_t *answer_for(int mode, const char *text, json_t *choices)
+/* --flip MODEL:P: that model's yes/no verdicts are turned around for a share P of texts,
+   chosen by a hash of the text and the prompt's wording (so two wordings err apart). */
+static char *flip_model;
+static double flip_rate;
+
+static int flipped(const char *text, const char *model, const char *prompt)
+{
+	if (!flip_model || !model || strcmp(model, flip_model) != 0)
+		return 0;
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, strstr(prompt, "Statement to check") ? "wording 2\n" : "wording 1\n");
+	sb_puts(&b, text);
+	uint64_t h = fnv(sb_str(&b), b.len);
+	sb_free(&b);
+	return (double)((h >> 7) % 10000) < flip_rate * 10000;
+}
+
+static json_t *answer_for(int mode, const char *text, json_t *choices, int flip)
 {
 	uint64_t h = fnv(text, strlen(text));
 	char buf[64];
@@ -225,7 +255,13 @@ static json_t *answer_for(int mode, const char *text, json_t *choices)
 	case A_CHOICE:   /* one of the values offered */
 		return json_incref(json_array_get(choices, (size_t)(h % json_array_size(choices))));
 	case A_YESNO:
-		return json_string((double)(h % 10000) < yes_rate * 10000 ? "yes" : "no");
+		if (nyes_words) {
+			int yes = 0;
+			for (int i = 0; i < nyes_words && !yes; i++)
+				yes = ci_find(text, yes_words[i]) != NULL;
+			return json_string(yes != flip ? "yes" : "no");
+		}
+		return json_string(((double)(h % 10000) < yes_rate * 10000) != flip ? "yes" : "no");
 	case A_DATE:
 		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)(h % 120),
 		         1 + (int)((h >> 8) % 12), 1 + (int)((h >> 16) % 28));
@@ -273,8 +309,80 @@ static json_t *offered(const char *prompt)
 	return arr;
 }
 
-static char *auto_content(const char *prompt)
+static uint64_t pair_hash(const char *l, const char *r)
 {
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, l);
+	sb_putc(&b, '\t');
+	sb_puts(&b, r);
+	uint64_t h = fnv(sb_str(&b), b.len);
+	sb_free(&b);
+	return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int load_pairs(const char *path)
+{
+	char *text = util_read_file(path, NULL);
+	if (!text) {
+		perror(path);
+		return 0;
+	}
+	have_pairs = 1;
+	for (char *s = NULL, *line = strtok_r(text, "\n", &s); line; line = strtok_r(NULL, "\n", &s)) {
+		char *tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab = 0;
+		pairs = xrealloc(pairs, (npairs + 1) * sizeof *pairs);
+		pairs[npairs++] = pair_hash(line, tab + 1);
+	}
+	qsort(pairs, npairs, sizeof *pairs, cmp_u64);
+	free(text);
+	return 1;
+}
+
+/* A semantic join's verdict on a pair: listed in --pairs, else by the pair's hash. */
+static const char *pair_verdict(const char *l, const char *r)
+{
+	uint64_t h = pair_hash(l, r);
+	if (have_pairs)
+		return bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) ? "yes" : "no";
+	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
+}
+
+static char *auto_content(const char *prompt, const char *model)
+{
+	char *left = section(prompt, "### Left value");
+	if (left) {   /* a semantic join's match prompt: single, or numbered candidates */
+		char *right = section(prompt, "### Right value");
+		char *s;
+		if (right) {
+			s = xstrdup(pair_verdict(left, right));
+		} else {
+			json_t *arr = json_array();
+			for (int i = 1;; i++) {
+				char marker[32];
+				snprintf(marker, sizeof marker, "### Candidate %d\n", i);
+				char *text = section(prompt, marker);
+				if (!text)
+					break;
+				json_array_append_new(arr, json_string(pair_verdict(left, text)));
+				free(text);
+			}
+			json_t *obj = json_pack("{s:o}", "answers", arr);
+			s = json_dumps(obj, JSON_COMPACT);
+			json_decref(obj);
+		}
+		free(left);
+		free(right);
+		return s;
+	}
 	if (strstr(prompt, "### Permitted values")) {
 		char *val = section(prompt, "### Value");
 		char *opts = section(prompt, "### Permitted values");
@@ -306,7 +414,7 @@ static char *auto_content(const char *prompt)
 			json_decref(choices);
 			return xstrdup("I can only answer suql's prompts in auto mode.");
 		}
-		json_t *a = answer_for(mode, text, choices);
+		json_t *a = answer_for(mode, text, choices, flipped(text, model, prompt));
 		json_decref(choices);
 		char *s = json_is_string(a) ? xstrdup(json_string_value(a))
 		                            : json_dumps(a, JSON_ENCODE_ANY);
@@ -319,7 +427,8 @@ static char *auto_content(const char *prompt)
 		char marker[32];
 		snprintf(marker, sizeof marker, "### Candidate %d\n", i);
 		char *text = section(prompt, marker);
-		json_array_append_new(arr, answer_for(mode, text ? text : "", choices));
+		json_array_append_new(arr, answer_for(mode, text ? text : "", choices,
+		                                      flipped(text ? text : "", model, prompt)));
 		free(text);
 	}
 	json_decref(choices);
@@ -681,7 +790,7 @@ static int serve(int fd, Request *rq)
 					sb_putc(&prompt, '\n');
 				}
 			}
-			content = auto_content(sb_str(&prompt));
+			content = auto_content(sb_str(&prompt), model);
 			sb_free(&prompt);
 		}
 	}
@@ -746,7 +855,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--log") == 0 || strcmp(a, "--delay") == 0 ||
 		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
 		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
-		            strcmp(a, "--models") == 0;
+		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0 ||
+		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--flip") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -766,6 +876,23 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(a, "--rules") == 0) {
 			if (!load_rules(v))
+				return 2;
+		} else if (strcmp(a, "--flip") == 0) {
+			const char *colon = strrchr(v, ':');
+			if (!colon) {
+				fprintf(stderr, "llmserver: --flip takes MODEL:SHARE\n");
+				return 2;
+			}
+			flip_model = xstrndup(v, (size_t)(colon - v));
+			flip_rate = atof(colon + 1);
+		} else if (strcmp(a, "--yes-words") == 0) {
+			char *list = xstrdup(v);
+			yes_words = xcalloc(strlen(v) + 1, sizeof *yes_words);
+			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))
+				yes_words[nyes_words++] = xstrdup(t);
+			free(list);
+		} else if (strcmp(a, "--pairs") == 0) {
+			if (!load_pairs(v))
 				return 2;
 		} else if (strcmp(a, "--yes-rate") == 0)
 			yes_rate = atof(v);

@@ -24,6 +24,8 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 /* slot holds a verify atom (answer() compared with literals): made into an occurrence */
 int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                     int rcol);
+/* slot holds matches(left, right, 'question'): made into a semantic join (Join) */
+int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc, int rcol);
 int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
                   Expr **exp, int nexp, PgType pg, OccPos pos, int skel, int in_agg, int pocc,
                   int rcol);

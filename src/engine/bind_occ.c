@@ -335,6 +335,50 @@ int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int 
 	return 0;
 }
 
+/* A semantic join: matches(left, right, 'question'), true when the question holds for the
+   pair. Its question must be a literal; it is printed as suql_match(left, right, id), and
+   exec_join.c decides how the pairs are asked. */
+int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc, int rcol)
+{
+	Exec *ex = bd->ex;
+	Expr *e = *slot;
+	if (e->kind != EX_FUNC || !ast_name_is(e->name, "matches") || e->over || e->star ||
+	    e->distinct || !e->list || e->list->n != 3)
+		return 0;
+	Expr *q = e->list->items[2];
+	char *text = bind_literal(ex, b, q);
+	char buf[96];
+	const char *problem = text ? bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
+	                                                       sizeof buf)
+	                           : "must be a literal text";
+	if (!problem && ex->standalone)
+		problem = "cannot be stored (a view or trigger): matches() runs only in statements";
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err)
+			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
+			                "a semantic join reads matches(a.name, b.name, 'the same "
+			                "company?')", "the question of matches() %s", problem);
+		return 1;
+	}
+	ex->joins = xrealloc(ex->joins, ((size_t)ex->njoins + 1) * sizeof *ex->joins);
+	Join *j = &ex->joins[ex->njoins];
+	memset(j, 0, sizeof *j);
+	j->id = ex->njoins++;
+	j->block = b;
+	j->pos = pos;
+	j->slot = slot;
+	j->orig = ast_expr_copy(ex->a, e);
+	Sig s = {0};
+	s.kind = FT_VERIFY;
+	s.question = xstrdup(text);
+	s.op = xstrdup("matches");
+	s.list = -1;
+	j->sig = memo_sig_intern(ex, &s);
+	bind_walk(bd, b, &e->list->items[0], pos, 0, in_agg, pocc, rcol);
+	bind_walk(bd, b, &e->list->items[1], pos, 0, in_agg, pocc, rcol);
+	return 1;
+}
+
 /* ---- replacing occurrences by function calls ---- */
 
 static Expr *question_expr(Exec *ex, int b, Expr *q)
@@ -395,5 +439,15 @@ void bind_occ_mutate(Exec *ex)
 		}
 		*o->slot = call;
 		o->call = call;
+	}
+	/* matches(l, r, 'q') -> suql_match(l, r, id): the same argument list, so occurrences
+	   inside l or r (replaced above, in place) stay replaced */
+	for (int i = 0; i < ex->njoins; i++) {
+		Join *j = &ex->joins[i];
+		Expr *m = *j->slot;
+		m->name = ast_name_make(a, "suql_match");
+		m->list->items[2] = ast_integer(a, j->id);
+		j->left = m->list->items[0];
+		j->right = m->list->items[1];
 	}
 }

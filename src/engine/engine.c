@@ -115,6 +115,8 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.optimize = OPT_ON;
 	e->set.batch = ENGINE_DEFAULT_BATCH;
 	e->set.batch_tokens = ENGINE_DEFAULT_BATCH_TOKENS;
+	e->set.join_candidates = ENGINE_DEFAULT_JOIN_CANDIDATES;
+	e->set.cascade_sample = ENGINE_DEFAULT_CASCADE_SAMPLE;
 	e->set.budget = ENGINE_DEFAULT_BUDGET;
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
@@ -409,6 +411,25 @@ static const SetRow engine_rows[] = {
 	 SETTING_STR(ENGINE_DEFAULT_DNF_CAP), "the most conjuncts a WHERE clause may have in "
 	 "disjunctive normal form; past it the condition is judged per candidate as a tree, with "
 	 "short-circuit", NULL, "is a whole number from {range}", NULL, 0, NULL, NULL},
+	{"llm.cascade_target", SET_REAL, ES(cascade_target), 0, 0.999, NULL, "P", "0",
+	 "a learned proxy in front of the main model for free-text filters that judge every "
+	 "candidate (no LIMIT): the precision and recall against the main model it must keep, "
+	 "such as 0.95; 0: off",
+	 "The main model judges a random sample of llm.cascade_sample candidates; a classifier on "
+	 "hashed words and BM25 learns its verdicts, and two thresholds chosen on the sample send "
+	 "the candidates it is unsure of to the main model. Used when a unit has at least twice "
+	 "the sample; the counters say how many verdicts each judge gave.",
+	 "is a number from {range} (0: no cascade)", NULL, 0, NULL, NULL},
+	{"llm.cascade_sample", SET_INT, ES(cascade_sample), 50, 20000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_CASCADE_SAMPLE), "candidates the main model labels for the "
+	 "learned proxy (llm.cascade_target)", NULL, "is a whole number from {range}", NULL, 0,
+	 NULL, NULL},
+	{"join_candidates", SET_INT, ES(join_candidates), 0, 100000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_JOIN_CANDIDATES), "semantic join (matches()): the most right "
+	 "values one left value is compared with; past it, BM25 keeps those that share the most "
+	 "words with it; 0: all of them",
+	 "Pairs not kept are not asked and count as no match; the plan says how many are asked.",
+	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
 	{"times", SET_BOOL, ES(times), 0, 0, NULL, "on|off", "on",
 	 "show times in the counters (off makes them reproducible)", NULL, NULL, NULL, 0, NULL,
 	 NULL},

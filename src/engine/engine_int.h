@@ -13,7 +13,8 @@
  *   memo_int.h   the memo       memo_ (memo.c): signatures and results of a statement
  *   udf_int.h    SQL functions  udf_ (udf.c): suql_atom, suql_answer, suql_summary, ...
  *   exec_int.h   the executor   exec_ (exec.c) and exec_cand_, exec_rank_, exec_embed_,
- *                               exec_walk_, exec_final_, exec_passage_, exec_llm_,
+ *                               exec_walk_, exec_final_, exec_passage_, exec_llm_, exec_join_,
+ *                               exec_cascade_,
  *                               exec_hint_ (exec_*.c): a statement from bind to report
  *   record_int.h the record     exec_record_ (exec_record.c, made while it runs) and
  *                               engine_record_ (engine_record.c, shown): what came from
@@ -57,6 +58,11 @@ typedef struct EngineSettings {
 	long budget;          /* most LLM calls a statement may cost; 0: no limit */
 	int passage_tokens;   /* text shown to the model per candidate, in tokens */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
+	double cascade_target;  /* learned proxy: precision and recall against the main model
+	                           its thresholds must meet; 0: no cascade */
+	int cascade_sample;   /* candidates the main model labels for it */
+	int join_candidates;  /* semantic join: right values one left value is compared with, at
+	                         most (past it, BM25 keeps the best); 0: all */
 	int times;            /* show times in the counters */
 	double busy;          /* seconds to wait for a database another process has locked */
 } EngineSettings;
@@ -66,6 +72,8 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
+#define ENGINE_DEFAULT_JOIN_CANDIDATES 32
+#define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
@@ -124,6 +132,11 @@ typedef struct Sig {
 	char **options;       /* ANSWER: the answers allowed (answer(t, q, ARRAY[...])), or none */
 	int noptions;
 	int list;             /* the argument is a list (1), one text (0), or by its value (-1) */
+	char *subject;        /* a semantic join's left value (matches(): the right values are
+	                         the candidates; exec_join.c) */
+	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
+	int judge;            /* a cascade's proxy model: 1 or 2, the wording it is asked with
+	                         (exec_cascade.c); 0: the chat model */
 	char *key;            /* all of the above in one string (interning) */
 	long unread;          /* values whose replies could not be read (unknown) */
 	char *unread_sample;  /* what the model replied for the first of them */
@@ -256,6 +269,22 @@ typedef struct Occ {
 	int arg_indexed;      /* the retrieval index of that column may be used */
 } Occ;
 
+/* ---- semantic joins: matches(left, right, 'question') (exec_join.c) ---- */
+
+struct JoinPlan;
+
+typedef struct Join {
+	int id;
+	int block;            /* -1: not inside a SELECT block (always judged pair by pair) */
+	OccPos pos;
+	Expr **slot;
+	Expr *orig;           /* as written (for the plan) */
+	Expr *left, *right;   /* the two sides */
+	int sig;              /* the join's own signature (kind verify, op "matches") */
+	const char *why;      /* why it is judged pair by pair (not rewritten) */
+	struct JoinPlan *jp;  /* the rewrite: values, candidates, counters (exec_join.c) */
+} Join;
+
 /* ---- planning units: one per DNF conjunct, or the whole tree ---- */
 
 
@@ -308,6 +337,7 @@ typedef struct Unit {
 	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
 	char *rank_note;
 	long long spec_items;
+	struct Cascade *cascade;   /* the cascade's record (exec_cascade.c), or NULL */
 } Unit;
 
 /* ---- counters ---- */
@@ -368,6 +398,8 @@ struct Exec {
 	int nsigs, capsigs;
 	struct EnumCmp *enums;
 	int nenums, capenums;
+	Join *joins;
+	int njoins;
 	Memo *memo;
 
 	SBuf plan;

@@ -121,6 +121,8 @@ void exec_warn(Exec *ex, const char *msg)
 
 void exec_unread(Exec *ex, int sig, const char *reply)
 {
+	if (ex->sigs[sig].join)   /* a join's left value: counted on the join's signature */
+		sig = ex->joins[ex->sigs[sig].join - 1].sig;
 	Sig *s = &ex->sigs[sig];
 	s->unread++;
 	ex->unread++;
@@ -145,6 +147,8 @@ static char *sample_quote(const char *t)
 /* How the statement wrote what sig asks: the occurrence, else its question. */
 static char *sig_label(Exec *ex, int sig)
 {
+	if (ex->sigs[sig].join)
+		return plan_show_expr(ex, ex->joins[ex->sigs[sig].join - 1].orig);
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig == sig)
 			return plan_show_expr(ex, ex->occ[i].orig);
@@ -241,6 +245,7 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->nenums; i++)
 		enum_free(&ex->enums[i]);
 	free(ex->enums);
+	exec_join_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
 	sb_free(&ex->plan);
@@ -258,7 +263,7 @@ static void exec_free(Exec *ex)
 
 static int needs_plan_display(const Exec *ex)
 {
-	return ex->nocc > 0 || ex->nenums > 0;
+	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0;
 }
 
 /* Prepare the statement as the user wrote it (free text as function calls), under the
@@ -349,6 +354,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK && freetext) {
 		s = plan_statement(ex, err);
+		if (s == SUQL_OK)
+			s = exec_join_plan(ex, err);
 		/* refused before any call when even the expected cost is over the budget (a lazy
 		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
@@ -377,6 +384,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
 		}
+		if (s == SUQL_OK && ex->set.optimize != OPT_OFF)
+			s = exec_join_run(ex, err);
 		if (s == SUQL_OK && ex->set.optimize != OPT_OFF) {
 			int *order = plan_order(ex);
 			for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {

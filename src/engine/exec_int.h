@@ -105,6 +105,22 @@ SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **ou
 /* Score b's candidates for its top-k occurrence until k have the best value. */
 SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err);
 
+/* ---- semantic joins (exec_join.c) ---- */
+
+typedef struct JoinPlan JoinPlan;
+/* The signature of join j for one left value (made when first asked for). */
+int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n);
+/* The rewrite has asked its pairs: a pair not in the memo is no match. */
+int exec_join_ran(const Join *j);
+/* Before any call: each join's sides, values and candidates, its cost added to the
+   statement's worst and expected cost (pairwise in naive mode). */
+SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err);
+/* Ask the rewritten joins' pairs, one batched request per left value. */
+SuqlStatus exec_join_run(Exec *ex, SuqlErr *err);
+void exec_join_show(Exec *ex, SBuf *out);
+void exec_join_counters(Exec *ex, SBuf *out);
+void exec_join_free(Exec *ex);
+
 /* ---- walking a unit's candidates ---- */
 
 #define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */
@@ -181,6 +197,15 @@ SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);
 SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,
                              const sqlite3_int64 *ids, int nid, const double *score,
                              long long *order, long long n, int *used, SuqlErr *err);
+
+/* exec_cascade.c: a learned proxy in front of the main model, for a unit whose every
+   candidate is judged with one question (llm.cascade_target; doc/cascade.md) */
+int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long long n);
+/* Sample, learn, choose the thresholds, and put the proxy's verdicts in the memo; the
+   walk then asks the main model about the rest. */
+SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err);
+void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b);
+void exec_cascade_counters(const Unit *u, SBuf *out, const char *name);
 
 /* exec_walk.c */
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);

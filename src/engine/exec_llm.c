@@ -262,6 +262,9 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 			                                                                   : LLM_SUMMARY;
 			w->c.shape = memo_sig_shape(s);
 			w->c.question = s->question;
+			w->c.subject = s->subject;
+			w->c.proxy = s->judge != 0;
+			w->c.wording = s->judge == 2;
 			w->c.op = s->op;
 			w->c.expected = (const char *const *)s->expected;
 			w->c.nexpected = s->nexpected;

@@ -448,6 +448,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	}
 	for (long long i = 0; i < w.n; i++)
 		w.pos[w.order[i]] = i;
+	if (st == SUQL_OK && exec_cascade_applies(ex, b, u, w.n))
+		st = exec_cascade_run(&w, err);
 	if (st == SUQL_OK) {
 		ex->walking = &w;
 		st = run_waves(&w, prior, err);

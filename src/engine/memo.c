@@ -146,6 +146,7 @@ MemoVal *memo_put(Memo *m, int sig, const char *v, size_t n)
 void memo_sig_free(Sig *s)
 {
 	free(s->question);
+	free(s->subject);
 	free(s->op);
 	for (int i = 0; i < s->nexpected; i++)
 		free(s->expected[i]);
@@ -185,6 +186,12 @@ static char *sig_key(const Sig *s)
 	for (int i = 0; i < s->noptions; i++) {
 		sb_putc(&b, '\x1e');
 		sb_puts(&b, s->options[i]);
+	}
+	if (s->judge)
+		sb_printf(&b, "\x1ejudge %d", s->judge);
+	if (s->join) {
+		sb_printf(&b, "\x1ejoin %d\x1f", s->join);
+		sb_puts(&b, s->subject ? s->subject : "");
 	}
 	return sb_steal(&b);
 }

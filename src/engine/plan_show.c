@@ -175,6 +175,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			          b->why_not_lazy ? b->why_not_lazy : "");
 			if (b->why_not_lazy)
 				sb_puts(out, ")\n");
+			exec_cascade_show_plan(ex, out, b);
 		}
 	}
 	for (int i = 0; i < ex->nocc; i++) {
@@ -222,6 +223,7 @@ void plan_show(Exec *ex, SBuf *out)
 		break;
 	}
 	enum_show(ex, out);
+	exec_join_show(ex, out);
 	if (ex->set.optimize != OPT_OFF) {
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
@@ -300,6 +302,12 @@ static void show_walks(Exec *ex, SBuf *out)
 				sb_printf(out, " (more than the %lld the LIMIT needs: the candidates of a call "
 				          "are judged together)", b->limit);
 			sb_putc(out, '\n');
+			if (u->cascade) {
+				SBuf nm = SBUF_INIT;
+				unit_name(&nm, b, k, walked > 1);
+				exec_cascade_counters(u, out, sb_str(&nm));
+				sb_free(&nm);
+			}
 			if (u->rank_note && *u->rank_note) {
 				unit_name(out, b, k, walked > 1);
 				sb_printf(out, ": candidates ranked by %s\n", u->rank_note);
@@ -361,6 +369,7 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	exec_join_counters(ex, out);
 	show_walks(ex, out);
 	if (ex->cnt.topk_cands)
 		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",

@@ -190,6 +190,7 @@ void plan_unit_free(Unit *u)
 	free(u->sqlcols);
 	free(u->sql);
 	free(u->rank_note);
+	free(u->cascade);
 	memset(u, 0, sizeof *u);
 }
 

@@ -7,6 +7,7 @@
  *   suql_atom(id, t, q)            verify atom number id of the statement: 1, 0 or NULL
  *   suql_answer(id, t, q, type)    answer() number id (type: 'text', 'date', 'int', ...)
  *   suql_summary(id, t)            summary() number id
+ *   suql_match(l, r, id)           matches(l, r, q) number id: a semantic join (exec_join.c)
  *
  * and self-contained forms, for SQL kept in the database (views) and for SQL the printer
  * writes without the engine:
@@ -298,6 +299,43 @@ static void fn_verify(sqlite3_context *c, int argc, sqlite3_value **argv)
 		evaluate(c, ex, sig, 0, argv[0]);
 }
 
+/* suql_match(left, right, id): semantic join number id (exec_join.c): 1 when the question
+   holds for the pair, 0 when not, NULL when either side is NULL or the reply could not be
+   read. A pair the rewrite did not ask about is 0; counting (the budget phase) takes every
+   pair as a match, which only lets more rows through. */
+static void fn_match(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	Exec *ex = current(c);
+	if (!ex)
+		return;
+	int id = sqlite3_value_int(argv[2]);
+	if (id < 0 || id >= ex->njoins) {
+		sqlite3_result_error(c, "suql_match: no such join in this statement", -1);
+		return;
+	}
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+		sqlite3_result_null(c);
+		return;
+	}
+	if (ex->counting) {
+		sqlite3_result_int(c, 1);
+		return;
+	}
+	Join *j = &ex->joins[id];
+	const char *l = (const char *)sqlite3_value_text(argv[0]);
+	size_t ln = (size_t)sqlite3_value_bytes(argv[0]);
+	const char *r = (const char *)sqlite3_value_text(argv[1]);
+	size_t rn = (size_t)sqlite3_value_bytes(argv[1]);
+	int sig = exec_join_sig(ex, j, l ? l : "", ln);
+	MemoVal *mv = memo_get(ex->memo, sig, r ? r : "", rn);
+	if (!mv && exec_join_ran(j)) {
+		sqlite3_result_int(c, 0);
+		return;
+	}
+	evaluate(c, ex, sig, 0, argv[1]);
+}
+
 void udf_register(Engine *e)
 {
 	int f = SQLITE_UTF8;
@@ -308,4 +346,5 @@ void udf_register(Engine *e)
 	sqlite3_create_function(e->db, "suql_verify", -1, f, e, fn_verify, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_choice", 3, f, e, fn_choice, NULL, NULL);
 	bm25_register(e);
+	sqlite3_create_function(e->db, "suql_match", 3, f, e, fn_match, NULL, NULL);
 }

@@ -346,7 +346,7 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 			                                        c->items[item].npassages));
 	} else {
 		/* the exact request, as sent when the unit is asked alone */
-		json_object_set_new(o, "model", jstr(llm->s.model));
+		json_object_set_new(o, "model", jstr(llmp_model(llm, c)));
 		json_object_set_new(o, "messages", llmp_messages(llm, c, item));
 		if (c->kind == LLM_CLASSIFY)   /* labels are checked against the options */
 			json_object_set_new(o, "options", strv(c->options, c->noptions));

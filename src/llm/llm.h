@@ -81,7 +81,9 @@ typedef struct LlmCall {
 	const char *op;                /* VERIFY: "=", "<>", "IN", "NOT IN" */
 	const char *const *expected;   /* VERIFY: the value(s) compared with ("Yes"; "Rio") */
 	int nexpected;
-	const char *subject;           /* CLASSIFY: the literal; EMBED: the text */
+	const char *subject;           /* CLASSIFY: the literal; EMBED: the text; VERIFY: when set,
+	                                  a semantic join's left value, each candidate a right
+	                                  value (the match prompts) */
 	const char *const *options;    /* CLASSIFY: the permitted values; ANSWER: when any, the
 	                                  only answers allowed (the reply must be one of them,
 	                                  or say none applies: NULL) */
@@ -91,6 +93,10 @@ typedef struct LlmCall {
 	const LlmMessage *msgs;        /* PARSE, RESPOND: the conversation, verbatim */
 	int nmsgs;
 	int max_tokens;                /* 0: a default for the kind */
+	int proxy;                     /* VERIFY: asked of the proxy model (llm.proxy) instead of
+	                                  the chat model, on the same endpoint */
+	int wording;                   /* VERIFY: 1 asks with the second wording (verify2
+	                                  prompts), so that two askings can be compared */
 	/* PARSE, RESPOND: when set, the HTTP backend asks for the reply as a stream (stream:
 	   true) and hands each piece to on_text as it arrives (a reply from the cache or the
 	   offline backend comes whole, with no call); text still gets the whole reply. A
@@ -216,6 +222,8 @@ int llm_has_embeddings(const Llm *llm);
 int llm_concurrency(const Llm *llm);
 /* The chat model's name, NULL when none is configured. */
 const char *llm_model(const Llm *llm);
+/* The proxy model (llm.proxy), NULL when none is set or the backend is offline. */
+const char *llm_proxy_model(const Llm *llm);
 /* The embedding model's name ("" when none). */
 const char *llm_embed_model(const Llm *llm);
 /* One line for the banner and the counters: "offline (lexical, no language model)" or

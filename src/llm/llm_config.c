@@ -109,6 +109,26 @@ static void show_model(const void *obj, const SetRow *row, SBuf *out)
 	sb_puts(out, llm->s.model ? llm->s.model : "");
 }
 
+static SuqlStatus set_proxy(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	Llm *llm = obj;
+	(void)row, (void)err;
+	set_str(&llm->s.proxy_model, *v && !str_ieq(v, "none") ? v : NULL);
+	return SUQL_OK;
+}
+
+static void show_proxy(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	sb_puts(out, llm->s.proxy_model ? llm->s.proxy_model : "none");
+}
+
+const char *llm_proxy_model(const Llm *llm)
+{
+	return llm && !llm_is_offline(llm) ? llm->s.proxy_model : NULL;
+}
+
 static SuqlStatus set_embed_model(void *obj, const SetRow *row, const char *v, SuqlErr *err)
 {
 	Llm *llm = obj;
@@ -169,6 +189,11 @@ static const SetRow llm_rows[] = {
 	 NULL, "url", 0, set_url, show_url},
 	{"llm.model", SET_TEXT, 0, 0, 0, NULL, "NAME", "from the configuration", "the chat model",
 	 NULL, NULL, "model", 0, set_model, show_model},
+	{"llm.proxy", SET_TEXT, 0, 0, 0, NULL, "NAME", "none", "a cheaper chat model on the same "
+	 "endpoint, the first judge of a cascade (llm.cascade_target): it is asked each candidate "
+	 "with two wordings, and only where they disagree the chat model decides; none: the "
+	 "learned proxy",
+	 NULL, NULL, NULL, 0, set_proxy, show_proxy},
 	{"llm.embed_model", SET_TEXT, 0, 0, 0, NULL, "NAME", "from the configuration",
 	 "the embedding model (none clears it); retrieval then mixes embeddings with BM25", NULL,
 	 NULL, "embed_model", 0, set_embed_model, show_embed_model},
@@ -409,6 +434,7 @@ void llm_settings_free(LlmSettings *s)
 	free(s->key);
 	free(s->model);
 	free(s->embed_model);
+	free(s->proxy_model);
 	free(s->cache_path);
 	free(s->prompts_dir);
 	memset(s, 0, sizeof *s);

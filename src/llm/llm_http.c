@@ -368,7 +368,8 @@ static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 {
 	Llm *llm = run->llm;
 	char *says = server_says(r);
-	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model : llm->s.model;
+	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
+	                                                    : llmp_model(llm, r->job->call);
 	if (code == 400 && r->json_mode) {
 		/* probably response_format: ask again without it, and remember */
 		llm->no_json_mode = 1;

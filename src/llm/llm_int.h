@@ -40,6 +40,7 @@ typedef struct LlmSettings {
 	char *key;
 	char *model;
 	char *embed_model;
+	char *proxy_model;    /* llm.proxy: a cheaper chat model on the same endpoint; NULL: none */
 	char *cache_path;
 	char *prompts_dir;
 	const char *url_from, *key_from, *model_from;   /* "option", "SUQL_LLM_URL", ... */
@@ -68,7 +69,8 @@ void llm_relabel(Llm *llm);
 
 enum {
 	LLM_T_VERIFY, LLM_T_VERIFY_BATCH, LLM_T_ANSWER, LLM_T_ANSWER_BATCH,
-	LLM_T_SUMMARY, LLM_T_SUMMARY_BATCH, LLM_T_CLASSIFY, LLM_T_N
+	LLM_T_SUMMARY, LLM_T_SUMMARY_BATCH, LLM_T_CLASSIFY, LLM_T_MATCH, LLM_T_MATCH_BATCH,
+	LLM_T_VERIFY2, LLM_T_VERIFY2_BATCH, LLM_T_N
 };
 
 /* ---- memo and cache (llm_cache.c) ---- */
@@ -191,6 +193,9 @@ void llmp_free(Llm *llm);
 /* The JSON body of a chat request answering items[0..n) of call (n <= 1: the single-item
    form; kinds without candidates ignore items). *json_mode says whether response_format
    was included (when allowed and a JSON reply is wanted). */
+/* The model a call is asked of: the proxy model for a proxy call (when set), else the
+   chat model ("" when none). */
+const char *llmp_model(const Llm *llm, const LlmCall *call);
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
                        int allow_json_mode, int *json_mode);
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call);

@@ -630,7 +630,9 @@ static void run_job(LlmJob *job)
 	LlmCall *c = job->call;
 	double t0 = util_now_ms();
 	Query q;
-	query_init(&q, c->question);
+	/* a semantic join (VERIFY with a subject): the right value passes when its text speaks
+	   of the left value's words, as a question naming them would find */
+	query_init(&q, c->kind == LLM_VERIFY && c->subject ? c->subject : c->question);
 	for (int k = 0; k < job->nitems; k++) {
 		LlmItem *it = &c->items[job->items[k]];
 		free(it->text);

@@ -4,10 +4,12 @@
  * The wording lives in the files of prompts/ (built in; --prompts DIR overrides file by file). A
  * template has an optional "[system]" section and a "[user]" section (a file with neither
  * marker is all user message) and {{placeholders}}: text, candidates, count, question,
- * condition, format, words, subject, options. A call with one candidate uses the single
+ * condition, format, words, subject, options, left. A call with one candidate uses the single
  * form (verify.txt ...); several use the batch form (verify_batch.txt ...), which numbers
  * the candidates ("### Candidate 1") and asks for {"answers": [...]} with one entry each.
- * PARSE and RESPOND send the caller's messages verbatim.
+ * PARSE and RESPOND send the caller's messages verbatim. A VERIFY call with a subject is a
+ * semantic join's (matches()): the subject is the left value, each candidate a right value,
+ * and the match templates ask whether the question holds for the pair.
  */
 #include "base/util.h"
 #include "llm/llm_int.h"
@@ -21,6 +23,7 @@
 
 static const char *const tmpl_names[LLM_T_N] = {
 	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
+	"match", "match_batch", "verify2", "verify2_batch",
 };
 
 SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
@@ -272,10 +275,12 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 		"question", c->question ? c->question : "", "condition", cond ? cond : "",
 		"format", choice ? choice : n > 1 ? format_batch(c->shape) : format_single(c->shape),
 		"words", words,
+		"left", c->subject ? c->subject : "",
 	};
-	int t = c->kind == LLM_VERIFY ? LLM_T_VERIFY : c->kind == LLM_ANSWER ? LLM_T_ANSWER
-	                                                                      : LLM_T_SUMMARY;
-	add_template(arr, llm->tmpl[t + (n > 1)], kv, 7);
+	int t = c->kind == LLM_VERIFY ? (c->subject ? LLM_T_MATCH : c->wording ? LLM_T_VERIFY2
+	                                                                       : LLM_T_VERIFY)
+	        : c->kind == LLM_ANSWER ? LLM_T_ANSWER : LLM_T_SUMMARY;
+	add_template(arr, llm->tmpl[t + (n > 1)], kv, 8);
 	free(cond);
 	free(choice);
 	sb_free(&text);
@@ -316,11 +321,17 @@ static int default_max_tokens(const LlmCall *c, int n)
 	return n == 1 ? per : per * n + 48;
 }
 
+const char *llmp_model(const Llm *llm, const LlmCall *call)
+{
+	const char *m = call->proxy && llm->s.proxy_model ? llm->s.proxy_model : llm->s.model;
+	return m ? m : "";
+}
+
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
                        int allow_json_mode, int *json_mode)
 {
 	json_t *body = json_object();
-	json_object_set_new(body, "model", json_string(llm->s.model ? llm->s.model : ""));
+	json_object_set_new(body, "model", json_string(llmp_model(llm, call)));
 	json_object_set_new(body, "messages", messages(llm, call, items, n));
 	json_object_set_new(body, "temperature", json_integer(0));
 	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
