@@ -101,14 +101,23 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 
 Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 {
-	Store *store = store_sqlite_open(path, readonly, err);
+	int pg = store_pg_target(path);
+	Store *store = pg ? store_pg_open(path, err) : store_sqlite_open(path, readonly, err);
 	if (!store)
 		return NULL;
 	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
+	if (pg && sqlite3_open(":memory:", &db) != SQLITE_OK) {
+		/* PostgreSQL: the executor's scratch (exec_pg.c hands rows to the sink through it) */
+		sqlite3_close(db);
+		store_close(store);
+		err_set(err, SUQL_IO, "cannot open an in-memory SQLite database");
+		return NULL;
+	}
 	store_busy_timeout(store, ENGINE_DEFAULT_BUSY);
 	Engine *e = xcalloc(1, sizeof *e);
 	e->store = store;
 	e->db = db;
+	e->pg = pg;
 	e->path = xstrdup(path);
 	e->llm = llm;
 	e->set.optimize = OPT_ON;
@@ -141,11 +150,13 @@ void engine_close(Engine *e)
 	bind_scope_tabs_check(e, 1);
 	forget_hidden(e);
 	store_close(e->store);
+	if (e->pg)
+		sqlite3_close(e->db);
 	free(e->path);
 	free(e);
 }
 
-sqlite3 *engine_db(Engine *e) { return e->db; }
+sqlite3 *engine_db(Engine *e) { return e->pg ? NULL : e->db; }
 Store *engine_store(Engine *e) { return e->store; }
 
 int engine_progress(const Engine *e, long long *judged, long long *of)
@@ -305,6 +316,31 @@ static int goes_to_executor(const Stmt *st)
 	}
 }
 
+/* PostgreSQL: statements go to exec_pg.c; DDL that declares or changes SUQL types runs
+   in a transaction with the catalog's rows (in the schema suql), and read-only mode
+   refuses it before the server sees it. */
+static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
+                          const EngineSink *sink, SuqlErr *err)
+{
+	const Stmt *stmt = ast->stmt;
+	if (!needs_catalog(stmt))
+		return exec_pg_statement(e, ast, sql, len, sink, err);
+	if (e->readonly)
+		return engine_refused(e, err);
+	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
+	              store_has_table(e->store, ast_name_value(ast->arena, stmt->table));
+	SuqlStatus s = store_exec(e->store, "BEGIN", err);
+	if (s != SUQL_OK)
+		return s;
+	s = exec_pg_statement(e, ast, sql, len, sink, err);
+	if (s == SUQL_OK)
+		s = catalog_after(e, ast, existed, err);
+	if (s == SUQL_OK)
+		return store_exec(e->store, "COMMIT", err);
+	store_exec(e->store, "ROLLBACK", NULL);
+	return s;
+}
+
 SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
                        const EngineSink *sink, SuqlErr *err)
 {
@@ -319,6 +355,11 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 		char *q = print_suql_stmt(ast);
 		sink->parsed(sink->ctx, q);
 		free(q);
+	}
+	if (e->pg) {
+		s = pg_exec(e, ast, sql, len, sink, err);
+		ast_free(ast);
+		return s;
 	}
 	if (!needs_catalog(stmt) && goes_to_executor(stmt)) {
 		s = exec_statement(e, ast, sql, len, sink, err);

@@ -70,7 +70,9 @@ typedef struct Exec Exec;
 
 struct Engine {
 	Store *store;         /* the database, through the storage seam */
-	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet */
+	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
+	                         with PostgreSQL, an in-memory scratch database (exec_pg.c) */
+	int pg;               /* the store is PostgreSQL: statements go to exec_pg.c */
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */

@@ -202,7 +202,7 @@ SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size
 
 /* ---- the statement ---- */
 
-static void exec_free(Exec *ex)
+void exec_free(Exec *ex)
 {
 	if (ex->ftmp) {
 		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", ex->tmpname);
@@ -305,8 +305,7 @@ static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
 		fn(ex->sink->ctx, sb_str(b));
 }
 
-SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
-                          const EngineSink *sink, SuqlErr *err)
+Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
 {
 	Exec *ex = xcalloc(1, sizeof *ex);
 	ex->e = e;
@@ -328,6 +327,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		if (ex->set.optimize != OPT_PASSAGE)
 			llm_set_cap(e->llm, ex->set.budget);
 	}
+	return ex;
+}
+
+SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                          const EngineSink *sink, SuqlErr *err)
+{
+	Exec *ex = exec_new(e, ast, sql, len, sink);
 	Exec *outer = e->cur;
 	e->cur = ex;
 	SuqlStatus s = bind_statement(ex, err);

@@ -21,6 +21,10 @@
 
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err);
+/* A statement's Exec (its memo, counters and the model's statement counters begun, the
+   budget set as the model's cap), and its end. */
+Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
+void exec_free(Exec *ex);
 /* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
@@ -57,6 +61,11 @@ SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
 char *exec_value_text(sqlite3_value *v, size_t *n);
 /* Append a copy of s to the string vector *v of *n. */
 void exec_strv_push(char ***v, int *n, const char *s);
+
+/* ---- exec_pg.c: statements on PostgreSQL ---- */
+
+SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                             const EngineSink *sink, SuqlErr *err);
 
 /* ---- exec_hint.c ---- */
 
@@ -186,6 +195,11 @@ SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *
 /* At most how many calls one question of a walk over n candidates (natoms questions each)
    may take to find need rows (-1: all), following the walk's wave sizes at their
    smallest; each wave at most maxwave candidates, a call at most per_call of them. */
+/* How many candidates the next wave asks about (exec_walk.c, which the PostgreSQL walk
+   shares so that both backends send the same calls). */
+long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
+                              double prior, long long maxwave);
+#define EXEC_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
 long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                                 long long per_call);
 /* The calls of the same walk when a share rate of the candidates passes (it stops once

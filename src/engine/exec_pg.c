@@ -1,0 +1,673 @@
+/*
+ * exec_pg.c: statements on a PostgreSQL database (store_pg.c). SUQL's syntax is
+ * Postgres's, so the structured parts go to the server as the user wrote them (printed
+ * PRINT_PG: arrays, `::` casts, `@>`, `&&`, ILIKE and JSON pass through); only the
+ * free-text judgments happen here. doc/postgres.md describes the design; in short:
+ *
+ *  - a statement without free text runs as it is;
+ *  - a SELECT whose free text is verify atoms standing as conjuncts of its WHERE
+ *    (answer(reviews, 'q') = 'Yes' AND rating > 4) runs in three steps, inside one
+ *    REPEATABLE READ READ ONLY transaction so that row identities hold between them:
+ *      1. candidates: SELECT the rows' ctid and the atoms' texts FROM ... WHERE <the
+ *         structured conjuncts> [ORDER BY ...], in Postgres;
+ *      2. judgments: the atoms asked of the model in waves, with the SQLite walk's wave
+ *         sizing, batching, memo and cache (exec_llm_run), stopping once a LIMIT has its
+ *         rows;
+ *      3. the final statement: the user's, with the atoms replaced by
+ *         t.ctid = ANY($1::tid[]), $1 bound to the array of verified rows (a parameter,
+ *         never text in the SQL).
+ *    Everything else a free-text statement may hold (answer() in result columns, ORDER BY,
+ *    subqueries, OR over atoms, ENUM classification, data changes) is refused with a clear
+ *    error naming what is not supported on PostgreSQL yet.
+ *
+ * Rows reach the sink the way the renderer reads them today, as an sqlite3_stmt: the
+ * Postgres rows are copied into a table of an in-memory SQLite database that belongs to
+ * the engine (e->db) and read back in order, each value with its kind (integer, real,
+ * text, NULL). doc/architecture.md names the backend-neutral row that would replace this.
+ */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
+#include "engine/exec_int.h"
+#include "sql/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Chat statements (read-only mode) may run this long in Postgres. */
+#define PG_READONLY_TIMEOUT_MS 30000
+
+/* ---- rows to the sink ---- */
+
+/* Copy the cursor's rows into the engine's scratch table, then stream them to the sink. */
+static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, SuqlErr *err)
+{
+	Engine *e = ex->e;
+	const EngineSink *sink = ex->sink;
+	int nc = store_column_count(c);
+	if (nc <= 0) {
+		while (store_next(c) > 0)
+			;
+		return SUQL_OK;
+	}
+	SBuf ddl = SBUF_INIT, ins = SBUF_INIT, sel = SBUF_INIT;
+	sb_puts(&ddl, "DROP TABLE IF EXISTS temp.suql_pg_rows; CREATE TEMP TABLE suql_pg_rows(");
+	sb_puts(&ins, "INSERT INTO temp.suql_pg_rows VALUES (");
+	sb_puts(&sel, "SELECT ");
+	for (int i = 0; i < nc; i++) {
+		sb_printf(&ddl, "%sc%d", i ? ", " : "", i);
+		sb_printf(&ins, "%s?", i ? ", " : "");
+		char *q = sqlite3_mprintf("%sc%d AS \"%w\"", i ? ", " : "", i, store_column_name(c, i));
+		sb_puts(&sel, q);
+		sqlite3_free(q);
+	}
+	sb_puts(&ddl, ")");
+	sb_puts(&ins, ")");
+	sb_puts(&sel, " FROM temp.suql_pg_rows ORDER BY rowid");
+	SuqlStatus s = exec_run_sql(e->db, sb_str(&ddl), err);
+	sqlite3_stmt *st = NULL;
+	if (s == SUQL_OK)
+		s = exec_prepare(ex, sb_str(&ins), &st, err);
+	int rc;
+	while (s == SUQL_OK && (rc = store_next(c)) > 0) {
+		for (int i = 0; i < nc; i++) {
+			const char *v = store_text(c, i);
+			switch (store_column_kind(c, i)) {
+			case STORE_NULL:
+				sqlite3_bind_null(st, i + 1);
+				break;
+			case STORE_INTEGER:
+				sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
+				break;
+			case STORE_REAL:
+				sqlite3_bind_double(st, i + 1, strtod(v, NULL));
+				break;
+			default:
+				sqlite3_bind_text(st, i + 1, v, -1, SQLITE_TRANSIENT);
+			}
+		}
+		if (sqlite3_step(st) != SQLITE_DONE)
+			s = exec_sqlerr(ex, err, NULL);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (s == SUQL_OK)
+		s = exec_prepare(ex, sb_str(&sel), &st, err);
+	if (s == SUQL_OK) {
+		if (sink && sink->columns)
+			sink->columns(sink->ctx, st);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			ex->cnt.rows_out++;
+			if (sink && sink->row && sink->row(sink->ctx, st))
+				break;
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(e->db, "DROP TABLE IF EXISTS temp.suql_pg_rows", NULL, NULL, NULL);
+	sb_free(&ddl);
+	sb_free(&ins);
+	sb_free(&sel);
+	return s;
+}
+
+/* Run sql (parameters: text, $1...) in Postgres and show its rows. */
+static SuqlStatus pg_rows(Exec *ex, const char *sql, const char *const *params, int nparams,
+                          SuqlErr *err)
+{
+	StoreCursor *c;
+	SuqlStatus s = store_query(ex->e->store, sql, params, nparams, &c, err);
+	if (s != SUQL_OK)
+		return s;
+	s = pg_to_sink(ex, c, err);
+	store_done(c);
+	return s;
+}
+
+/* ---- transactions ---- */
+
+/* The statement's transaction: read only in read-only mode (with a time limit), and
+   REPEATABLE READ for the three steps of a free-text query (ctid must hold between them). */
+static SuqlStatus pg_begin(Exec *ex, int snapshot, SuqlErr *err)
+{
+	char sql[160];
+	if (!ex->e->readonly && !snapshot)
+		return SUQL_OK;
+	snprintf(sql, sizeof sql, "BEGIN ISOLATION LEVEL %s%s",
+	         snapshot ? "REPEATABLE READ" : "READ COMMITTED",
+	         ex->e->readonly ? " READ ONLY" : "");
+	SuqlStatus s = store_exec(ex->e->store, sql, err);
+	if (s == SUQL_OK && ex->e->readonly) {
+		snprintf(sql, sizeof sql, "SET LOCAL statement_timeout = %d", PG_READONLY_TIMEOUT_MS);
+		s = store_exec(ex->e->store, sql, err);
+	}
+	return s;
+}
+
+static SuqlStatus pg_end(Exec *ex, int snapshot, SuqlStatus s, SuqlErr *err)
+{
+	if (!ex->e->readonly && !snapshot)
+		return s;
+	/* nothing a read-only or snapshot statement did is kept but its reads: roll back when
+	   it failed (so the connection is usable), commit otherwise */
+	if (s != SUQL_OK) {
+		store_exec(ex->e->store, "ROLLBACK", NULL);
+		return s;
+	}
+	return store_exec(ex->e->store, "COMMIT", err);
+}
+
+/* ---- the free-text SELECT ---- */
+
+typedef struct PgWalk {
+	Exec *ex;
+	Block *b;
+	Expr ***conj;         /* the WHERE's conjuncts (their slots) */
+	int nconj;
+	int *atoms;           /* occurrence ids of the atoms, in the WHERE's order */
+	int natoms;
+	long long n;
+	char **keys;          /* per candidate: the row identity (ctid text, or several) */
+	char **vals;          /* n * natoms: the atoms' texts (NULL: SQL NULL) */
+	signed char *atomv;   /* n * natoms: Verdict */
+	signed char *state;   /* CAND_* */
+	unsigned char *busy;
+	long long need;       /* rows needed (LIMIT + OFFSET), -1: all */
+	int ordered;
+	long long front, front_pass, passes, ndecided;
+	int final;            /* printing the final statement (else the candidates) */
+	Expr *keyx;           /* the candidate statement's placeholders */
+	Expr **argx;
+} PgWalk;
+
+static void conj_flatten(PgWalk *w, Expr **slot)
+{
+	Expr *e = *slot;
+	if (e->kind == EX_BINARY && e->op == OP_AND) {
+		conj_flatten(w, &e->left);
+		conj_flatten(w, &e->right);
+		return;
+	}
+	w->conj = xrealloc(w->conj, ((size_t)w->nconj + 1) * sizeof *w->conj);
+	w->conj[w->nconj++] = slot;
+}
+
+static int atom_at(const PgWalk *w, const Expr *e)
+{
+	for (int k = 0; k < w->natoms; k++)
+		if (*w->ex->occ[w->atoms[k]].slot == e)
+			return k;
+	return -1;
+}
+
+/* The identity of a row of every FROM item: its ctid (several items: their ctids as text,
+   joined by ','). */
+static void pr_key(PgWalk *w, Printer *pr)
+{
+	Block *b = w->b;
+	for (int i = 0; i < b->nitems; i++) {
+		if (i)
+			print_raw(pr, " || ',' || ");
+		print_raw(pr, "\"");
+		print_raw(pr, b->items[i].name);
+		print_raw(pr, b->nitems > 1 ? "\".ctid::text" : "\".ctid");
+	}
+}
+
+/* Printing hook: the WHERE without its atoms (candidates), or with them replaced by the
+   verified rows (final). */
+static int pg_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	PgWalk *w = ctx;
+	if (e == w->keyx) {
+		pr_key(w, pr);
+		return 1;
+	}
+	for (int k = 0; k < w->natoms && w->argx; k++) {
+		if (e != w->argx[k])
+			continue;
+		/* a list (text[]) is read as a JSON array, as SQLite keeps it: the model sees the
+		   same passages from both backends */
+		const Occ *o = &w->ex->occ[w->atoms[k]];
+		print_raw(pr, "CASE WHEN json_typeof(to_json(");
+		print_expr(pr, o->arg);
+		print_raw(pr, ")) = 'array' THEN to_json(");
+		print_expr(pr, o->arg);
+		print_raw(pr, ")::text ELSE (");
+		print_expr(pr, o->arg);
+		print_raw(pr, ")::text END");
+		return 1;
+	}
+	if (!w->b->core || e != w->b->core->where)
+		return 0;
+	int first = 1;
+	for (int i = 0; i < w->nconj; i++) {
+		if (atom_at(w, *w->conj[i]) >= 0)
+			continue;
+		print_raw(pr, first ? "(" : " AND (");
+		print_expr(pr, *w->conj[i]);
+		print_raw(pr, ")");
+		first = 0;
+	}
+	if (w->final) {
+		print_raw(pr, first ? "" : " AND ");
+		pr_key(w, pr);
+		print_raw(pr, w->b->nitems > 1 ? " = ANY($1::text[])" : " = ANY($1::tid[])");
+		first = 0;
+	}
+	if (first)
+		print_raw(pr, "TRUE");
+	return 1;
+}
+
+static char *print_pg(PgWalk *w, void (*fn)(Printer *, PgWalk *))
+{
+	PrintHooks hk = {w, pg_hook, NULL};
+	Printer *pr = print_new(PRINT_PG, &hk, w->ex->ast->src, w->ex->ast->src_off);
+	fn(pr, w);
+	char *t = print_steal(pr);
+	print_free(pr);
+	return t;
+}
+
+static void pr_final(Printer *pr, PgWalk *w)
+{
+	print_stmt(pr, w->ex->ast->stmt);
+}
+
+/* The candidate statement: SELECT key, texts FROM ... WHERE <structured> [ORDER BY ...],
+   its result columns placeholders that pg_hook prints. */
+static void pr_cand(Printer *pr, PgWalk *w)
+{
+	Exec *ex = w->ex;
+	ResultList *cols = NULL;
+	w->keyx = ast_null(ex->a);
+	exec_col(ex->a, &cols, w->keyx, NULL);
+	w->argx = xcalloc((size_t)w->natoms + 1, sizeof *w->argx);
+	for (int k = 0; k < w->natoms; k++) {
+		w->argx[k] = ast_null(ex->a);
+		exec_col(ex->a, &cols, w->argx[k], NULL);
+	}
+	/* ties of the ORDER BY in the order of the rows in the table (ctid), as SQLite's
+	   candidates come in rowid order: both backends ask about the same candidates */
+	Select *sel = ex->ast->stmt->select;
+	OrderList *ord = NULL;
+	if (w->ordered) {
+		ord = arena_alloc(ex->a, sizeof *ord);
+		ord->cap = sel->order->n + w->b->nitems;
+		ord->items = arena_alloc(ex->a, (size_t)ord->cap * sizeof *ord->items);
+		for (int i = 0; i < sel->order->n; i++)
+			ord->items[ord->n++] = sel->order->items[i];
+		for (int i = 0; i < w->b->nitems; i++) {
+			OrderTerm *t = arena_alloc(ex->a, sizeof *t);
+			t->expr = ast_column(ex->a, w->b->items[i].name, "ctid");
+			ord->items[ord->n++] = t;
+		}
+	}
+	print_select(pr, exec_select(ex, w->b, cols, w->b->core->where, ord));
+}
+
+/* ---- which statements run here ---- */
+
+/* Whether the statement is a SELECT this file runs: one block, and every occurrence a
+   verify atom with a literal question standing as a conjunct of the block's WHERE. NULL,
+   or what is not supported (for the error). */
+static const char *pg_shape(PgWalk *w)
+{
+	Exec *ex = w->ex;
+	const Stmt *st = ex->ast->stmt;
+	if (st->kind != ST_SELECT || st->explain)
+		return "free text in a statement other than SELECT";
+	if (ex->nblocks != 1 || st->select->ncore != 1)
+		return "free text in a query with subqueries, CTEs or compound SELECTs";
+	Block *b = &ex->blocks[0];
+	w->b = b;
+	if (!b->core || !b->core->where)
+		return "free text outside WHERE";
+	for (int i = 0; i < b->nitems; i++)
+		if (b->items[i].kind != IT_TABLE)
+			return "free text over a FROM item that is not a table";
+	conj_flatten(w, &b->core->where);
+	for (int i = 0; i < ex->nocc; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->kind != FT_VERIFY || o->pos != POS_WHERE || o->sig < 0)
+			return o->pos == POS_SELECT ? "answer() or summary() in the result columns"
+			                            : "free text outside WHERE, or a question that is "
+			                              "not a literal";
+		int at = -1;
+		for (int k = 0; k < w->nconj && at < 0; k++)
+			if (w->conj[k] == o->slot)
+				at = k;
+		if (at < 0)
+			return "a free-text condition under OR or NOT (only ANDed conditions are)";
+		w->atoms = xrealloc(w->atoms, ((size_t)w->natoms + 1) * sizeof *w->atoms);
+		w->atoms[w->natoms++] = i;
+	}
+	return NULL;
+}
+
+/* LIMIT + OFFSET when the walk may stop early: literal integers, no aggregate. */
+static long long pg_need(PgWalk *w)
+{
+	const Select *sel = w->ex->ast->stmt->select;
+	if (!sel->limit || w->b->aggregate)
+		return -1;
+	if (sel->limit->kind != EX_LITERAL || sel->limit->lit != LIT_INTEGER)
+		return -1;
+	long long n = strtoll(ast_name_value(w->ex->a, sel->limit->name), NULL, 10);
+	if (sel->offset) {
+		if (sel->offset->kind != EX_LITERAL || sel->offset->lit != LIT_INTEGER)
+			return -1;
+		n += strtoll(ast_name_value(w->ex->a, sel->offset->name), NULL, 10);
+	}
+	return n;
+}
+
+/* ---- the walk ---- */
+
+static Tri pg_eval(PgWalk *w, long long c, int *next)
+{
+	int unknown = 0;
+	*next = -1;
+	for (int k = 0; k < w->natoms; k++) {
+		signed char v = w->atomv[c * w->natoms + k];
+		if (v == VERDICT_NO)
+			return TRI_FALSE;
+		if (v == VERDICT_NULL)
+			unknown = 1;
+		if (v == VERDICT_UNASKED && *next < 0)
+			*next = k;
+	}
+	if (*next >= 0)
+		return TRI_UNDECIDED;
+	return unknown ? TRI_NULL : TRI_TRUE;
+}
+
+static void pg_decide(PgWalk *w, long long c)
+{
+	int next;
+	if (w->state[c] != CAND_UNDECIDED)
+		return;
+	Tri v = pg_eval(w, c, &next);
+	if (v == TRI_UNDECIDED)
+		return;
+	w->state[c] = v == TRI_TRUE ? CAND_PASSED : v == TRI_NULL ? CAND_NULL : CAND_FAILED;
+	w->ndecided++;
+	w->passes += v == TRI_TRUE;
+}
+
+static long long pg_have(const PgWalk *w)
+{
+	return w->ordered ? w->front_pass : w->passes;
+}
+
+static int pg_enough(PgWalk *w)
+{
+	while (w->front < w->n && w->state[w->front] != CAND_UNDECIDED)
+		w->front_pass += w->state[w->front++] == CAND_PASSED;
+	return w->need >= 0 && pg_have(w) >= w->need;
+}
+
+static int pg_done(void *ctx, Req *r, const MemoVal *mv)
+{
+	PgWalk *w = ctx;
+	w->atomv[(long long)r->tag * w->natoms + r->tag2] = (signed char)mv->verdict;
+	w->busy[r->tag] = 0;
+	pg_decide(w, r->tag);
+	return pg_enough(w);
+}
+
+/* The waves: the same sizing as the SQLite walk (exec_walk_wave_size), candidates in the
+   order Postgres returned them. */
+static SuqlStatus pg_waves(PgWalk *w, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
+	int conc = llm_concurrency(ex->llm);
+	long long maxwave = (long long)batch * (conc > 0 ? conc : 1);
+	long long seen_dec = 0, seen_pass = 0;
+	SuqlStatus st = SUQL_OK;
+	for (;;) {
+		if (suql_interrupted)
+			return err_set(err, SUQL_INTERRUPT, "interrupted");
+		if (pg_enough(w) || w->front >= w->n)
+			break;
+		long long want = exec_walk_wave_size(w->need < 0 ? -1 : w->need - pg_have(w),
+		                                     seen_pass, seen_dec, EXEC_WAVE_PRIOR, maxwave);
+		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
+		int nreq = 0;
+		long long progress = 0;
+		for (long long c = w->front; c < w->n && nreq < want; c++) {
+			if (w->state[c] != CAND_UNDECIDED || w->busy[c])
+				continue;
+			for (;;) {
+				int k;
+				if (pg_eval(w, c, &k) != TRI_UNDECIDED) {
+					pg_decide(w, c);
+					progress++;
+					break;
+				}
+				const Occ *o = &ex->occ[w->atoms[k]];
+				const char *val = w->vals[c * w->natoms + k];
+				if (!val) {
+					w->atomv[c * w->natoms + k] = VERDICT_NULL;   /* NULL text: unknown */
+					continue;
+				}
+				MemoVal *mv = memo_get(ex->memo, o->sig, val, strlen(val));
+				if (mv) {
+					w->atomv[c * w->natoms + k] = (signed char)mv->verdict;
+					continue;
+				}
+				Req *r = &reqs[nreq++];
+				r->sig = o->sig;
+				r->v = val;
+				r->n = strlen(val);
+				r->tag = (int)c;
+				r->tag2 = k;
+				w->busy[c] = 1;
+				break;
+			}
+		}
+		long long pass0 = w->passes, dec0 = w->ndecided;
+		if (nreq > 0) {
+			st = exec_llm_run(ex, reqs, nreq, pg_done, w, err);
+			for (int i = 0; i < nreq; i++)
+				if (reqs[i].state == REQ_CANCELLED)
+					w->busy[reqs[i].tag] = 0;
+		}
+		seen_dec += w->ndecided - dec0;
+		seen_pass += w->passes - pass0;
+		free(reqs);
+		if (st != SUQL_OK || (nreq == 0 && progress == 0))
+			break;
+	}
+	return st;
+}
+
+static SuqlStatus pg_load(PgWalk *w, const char *sql, SuqlErr *err)
+{
+	StoreCursor *c;
+	SuqlStatus s = store_query(w->ex->e->store, sql, NULL, 0, &c, err);
+	if (s != SUQL_OK)
+		return s;
+	long long cap = 0;
+	while (store_next(c) > 0) {
+		if (w->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			w->keys = xrealloc(w->keys, (size_t)cap * sizeof *w->keys);
+			w->vals = xrealloc(w->vals, (size_t)cap * (size_t)w->natoms * sizeof *w->vals);
+		}
+		const char *k = store_text(c, 0);
+		w->keys[w->n] = xstrdup(k ? k : "");
+		for (int i = 0; i < w->natoms; i++)
+			w->vals[w->n * w->natoms + i] = xstrdup_or_null(store_text(c, 1 + i));
+		w->n++;
+	}
+	store_done(c);
+	size_t n1 = (size_t)w->n + 1;
+	w->atomv = xmalloc(n1 * ((size_t)w->natoms + 1));
+	memset(w->atomv, VERDICT_UNASKED, n1 * ((size_t)w->natoms + 1));
+	w->state = xmalloc(n1);
+	memset(w->state, CAND_UNDECIDED, n1);
+	w->busy = xcalloc(n1, 1);
+	return SUQL_OK;
+}
+
+static void pg_walk_free(PgWalk *w)
+{
+	for (long long i = 0; i < w->n; i++) {
+		free(w->keys[i]);
+		for (int k = 0; k < w->natoms; k++)
+			free(w->vals[i * w->natoms + k]);
+	}
+	free(w->keys);
+	free(w->vals);
+	free(w->atomv);
+	free(w->state);
+	free(w->busy);
+	free(w->conj);
+	free(w->atoms);
+	free(w->argx);
+}
+
+/* The verified rows as a Postgres array literal, the value of $1: {"(0,1)","(3,7)"}. */
+static char *pg_array(PgWalk *w, long long *count)
+{
+	SBuf b = SBUF_INIT;
+	sb_putc(&b, '{');
+	*count = 0;
+	for (long long c = 0; c < w->n; c++) {
+		if (w->state[c] != CAND_PASSED)
+			continue;
+		if ((*count)++)
+			sb_putc(&b, ',');
+		sb_putc(&b, '"');
+		for (const char *p = w->keys[c]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				sb_putc(&b, '\\');
+			sb_putc(&b, *p);
+		}
+		sb_putc(&b, '"');
+	}
+	sb_putc(&b, '}');
+	return sb_steal(&b);
+}
+
+static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	const EngineSink *sink = ex->sink;
+	w->need = pg_need(w);
+	w->ordered = ex->ast->stmt->select->order != NULL && w->need >= 0;
+	char *cand = print_pg(w, pr_cand);
+	w->final = 1;
+	char *fin = print_pg(w, pr_final);
+	sb_printf(&ex->plan, "PostgreSQL: the structured part lists the candidates\n  %s\n", cand);
+	for (int k = 0; k < w->natoms; k++) {
+		char *t = plan_show_expr(ex, ex->occ[w->atoms[k]].orig);
+		sb_printf(&ex->plan, "suql judges %s per candidate%s\n", t,
+		          k ? " (still undecided)" : "");
+		free(t);
+	}
+	if (w->need >= 0)
+		sb_printf(&ex->plan, "lazy: stops once %lld row%s passed%s\n", w->need,
+		          w->need == 1 ? "" : "s", w->ordered ? ", in ORDER BY order" : "");
+	sb_printf(&ex->plan, "PostgreSQL runs the statement over the verified rows, bound as $1\n"
+	          "  %s\n", fin);
+	if (sink && sink->plan)
+		sink->plan(sink->ctx, sb_str(&ex->plan));
+	SuqlStatus s = pg_load(w, cand, err);
+	if (s == SUQL_OK)
+		s = pg_waves(w, err);
+	if (s == SUQL_OK) {
+		long long count;
+		char *arr = pg_array(w, &count);
+		const char *params[] = {arr};
+		s = pg_rows(ex, fin, params, 1, err);
+		free(arr);
+	}
+	long long passed = 0, failed = 0, unknown = 0, judged = 0;
+	for (long long c = 0; c < w->n; c++) {
+		passed += w->state[c] == CAND_PASSED;
+		failed += w->state[c] == CAND_FAILED;
+		unknown += w->state[c] == CAND_NULL;
+		judged += w->state[c] != CAND_UNDECIDED;
+	}
+	SBuf *pl = &ex->plan;
+	sb_truncate(pl, 0);
+	sb_printf(pl, "where: %lld candidate%s after the structured filter; %lld judged: %lld passed, "
+	          "%lld failed", w->n, w->n == 1 ? "" : "s", judged, passed, failed);
+	if (unknown)
+		sb_printf(pl, ", %lld unknown (no text, or a reply that could not be read)", unknown);
+	sb_putc(pl, '\n');
+	free(cand);
+	free(fin);
+	return s;
+}
+
+/* ---- the entry ---- */
+
+SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                             const EngineSink *sink, SuqlErr *err)
+{
+	Exec *ex = exec_new(e, ast, sql, len, sink);
+	Exec *outer = e->cur;
+	e->cur = ex;
+	const Stmt *st = ast->stmt;
+	SuqlStatus s = SUQL_OK;
+	int bound = st->kind == ST_SELECT || st->kind == ST_INSERT || st->kind == ST_UPDATE ||
+	            st->kind == ST_DELETE || st->kind == ST_CREATE_VIEW ||
+	            (st->kind == ST_CREATE_TABLE && st->select);
+	if (bound)
+		s = bind_statement(ex, err);
+	if (s == SUQL_OK && ex->nenums > 0)
+		s = enum_lookup(ex, err);
+	if (s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) > 0)
+		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: comparing an ENUM "
+		            "column with a value that is not one of its declared values (classifying "
+		            "it needs the model and a mapping table suql keeps only in SQLite)");
+	if (s == SUQL_OK && ex->nenums > 0)
+		enum_rewrite(ex, 0);
+	int freetext = s == SUQL_OK && ex->nocc > 0;
+	PgWalk w = {0};
+	w.ex = ex;
+	const char *why = freetext ? pg_shape(&w) : NULL;
+	if (freetext && sink && sink->freetext)
+		sink->freetext(sink->ctx);
+	if (why)
+		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
+		            "backend runs it", why);
+	if (s == SUQL_OK && freetext && !e->llm)
+		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
+	if (s == SUQL_OK)
+		s = pg_begin(ex, freetext, err);
+	if (s == SUQL_OK) {
+		if (freetext) {
+			s = pg_freetext(&w, err);
+		} else {
+			Printer *pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);
+			print_stmt(pr, st);
+			if (st->has_suql && sink && sink->plan) {
+				sb_printf(&ex->plan, "no free text: PostgreSQL runs\n%s\n", print_text(pr));
+				sink->plan(sink->ctx, sb_str(&ex->plan));
+			}
+			s = pg_rows(ex, print_text(pr), NULL, 0, err);
+			print_free(pr);
+		}
+		s = pg_end(ex, freetext, s, err);
+	}
+	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
+	                                           s == SUQL_INTERRUPT)) {
+		SBuf c = SBUF_INIT;
+		sb_puts(&c, sb_str(&ex->plan));
+		plan_show_counters(ex, &c);
+		sink->counters(sink->ctx, sb_str(&c));
+		sb_free(&c);
+	}
+	pg_walk_free(&w);
+	if (e->llm)
+		llm_set_cap(e->llm, 0);
+	e->cur = outer;
+	exec_free(ex);
+	return s;
+}
