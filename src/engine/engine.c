@@ -106,6 +106,11 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	if (!store)
 		return NULL;
 	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
+	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on", err) !=
+	              SUQL_OK) {
+		store_close(store);
+		return NULL;
+	}
 	if (pg && sqlite3_open(":memory:", &db) != SQLITE_OK) {
 		/* PostgreSQL: the executor's scratch (exec_pg.c hands rows to the sink through it) */
 		sqlite3_close(db);
@@ -471,6 +476,15 @@ SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *er
 void engine_settings(const Engine *e, SBuf *out)
 {
 	setting_show_all(&engine_settings_table, e, out);
+}
+
+/* ---- :index on PostgreSQL (exec_pg.c) ---- */
+
+SuqlStatus engine_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
+{
+	if (!e->pg)
+		return err_set(err, SUQL_ERROR, "not a PostgreSQL database");
+	return exec_pg_index(e, table, out, err);
 }
 
 /* ---- :enum (the mappings live in enum.c) ---- */

@@ -66,6 +66,7 @@ void exec_strv_push(char ***v, int *n, const char *s);
 
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err);
+SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
 
 /* ---- exec_hint.c ---- */
 
@@ -200,6 +201,7 @@ SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *
 long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
                               double prior, long long maxwave);
 #define EXEC_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
+#define EXEC_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
 long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                                 long long per_call);
 /* The calls of the same walk when a share rate of the candidates passes (it stops once

@@ -178,6 +178,13 @@ typedef struct PgWalk {
 	int final;            /* printing the final statement (else the candidates) */
 	Expr *keyx;           /* the candidate statement's placeholders */
 	Expr **argx;
+	Expr *rankx, *matchx;
+	Expr *lenx;           /* avg_len's placeholder: the length of atom lenk's text */
+	int lenk;
+	int ranked;           /* candidates by relevance (ts_rank_cd), most relevant first */
+	int doc_fn;           /* suql.doc() exists (:index made it): ranking reads the GIN
+	                         index's expression */
+	long long matches;    /* candidates the ranking's query matched */
 } PgWalk;
 
 static void conj_flatten(PgWalk *w, Expr **slot)
@@ -214,6 +221,38 @@ static void pr_key(PgWalk *w, Printer *pr)
 	}
 }
 
+/* Atom k's text: a list (text[]) as a JSON array, as SQLite keeps it, so that the model
+   sees the same passages from both backends; anything else as text. */
+static void pr_text(PgWalk *w, Printer *pr, int k)
+{
+	const Occ *o = &w->ex->occ[w->atoms[k]];
+	print_raw(pr, "CASE WHEN json_typeof(to_json(");
+	print_expr(pr, o->arg);
+	print_raw(pr, ")) = 'array' THEN to_json(");
+	print_expr(pr, o->arg);
+	print_raw(pr, ")::text ELSE (");
+	print_expr(pr, o->arg);
+	print_raw(pr, ")::text END");
+}
+
+/* Ranking: the first atom's text against its question's words (any of them), as Postgres
+   full-text search has it: ts_rank_cd (rank) or @@ (match). The text is suql.doc(arg),
+   the expression the GIN index of :index holds, when that function exists; else the
+   JSON of the value (its strings, for a text[] as for a text). */
+static void pr_rank(PgWalk *w, Printer *pr, int rank)
+{
+	const Occ *o = &w->ex->occ[w->atoms[0]];
+	print_raw(pr, rank ? "ts_rank_cd(" : "(");
+	print_raw(pr, w->doc_fn ? "to_tsvector('english'::regconfig, suql.doc(" :
+	                          "to_tsvector('english'::regconfig, to_json(");
+	print_expr(pr, o->arg);
+	print_raw(pr, rank ? ")), " : ")) @@ ");
+	print_raw(pr, "replace(websearch_to_tsquery('english'::regconfig, ");
+	Expr *q = ast_string(w->ex->a, w->ex->sigs[o->sig].question);
+	print_expr(pr, q);
+	print_raw(pr, ")::text, ' & ', ' | ')::tsquery)");
+}
+
 /* Printing hook: the WHERE without its atoms (candidates), or with them replaced by the
    verified rows (final). */
 static int pg_hook(void *ctx, Printer *pr, const Expr *e)
@@ -223,19 +262,20 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 		pr_key(w, pr);
 		return 1;
 	}
+	if (e == w->lenx) {
+		print_raw(pr, "length(");
+		pr_text(w, pr, w->lenk);
+		print_raw(pr, ")");
+		return 1;
+	}
+	if (e == w->rankx || e == w->matchx) {
+		pr_rank(w, pr, e == w->rankx);
+		return 1;
+	}
 	for (int k = 0; k < w->natoms && w->argx; k++) {
 		if (e != w->argx[k])
 			continue;
-		/* a list (text[]) is read as a JSON array, as SQLite keeps it: the model sees the
-		   same passages from both backends */
-		const Occ *o = &w->ex->occ[w->atoms[k]];
-		print_raw(pr, "CASE WHEN json_typeof(to_json(");
-		print_expr(pr, o->arg);
-		print_raw(pr, ")) = 'array' THEN to_json(");
-		print_expr(pr, o->arg);
-		print_raw(pr, ")::text ELSE (");
-		print_expr(pr, o->arg);
-		print_raw(pr, ")::text END");
+		pr_text(w, pr, k);
 		return 1;
 	}
 	if (!w->b->core || e != w->b->core->where)
@@ -290,9 +330,27 @@ static void pr_cand(Printer *pr, PgWalk *w)
 	}
 	/* ties of the ORDER BY in the order of the rows in the table (ctid), as SQLite's
 	   candidates come in rowid order: both backends ask about the same candidates */
+	if (w->ranked) {
+		w->matchx = ast_null(ex->a);
+		exec_col(ex->a, &cols, w->matchx, NULL);
+	}
 	Select *sel = ex->ast->stmt->select;
 	OrderList *ord = NULL;
-	if (w->ordered) {
+	if (w->ranked) {
+		ord = arena_alloc(ex->a, sizeof *ord);
+		ord->cap = 1 + w->b->nitems;
+		ord->items = arena_alloc(ex->a, (size_t)ord->cap * sizeof *ord->items);
+		OrderTerm *t = arena_alloc(ex->a, sizeof *t);
+		w->rankx = ast_null(ex->a);
+		t->expr = w->rankx;
+		t->dir = SORT_DESC;
+		ord->items[ord->n++] = t;
+		for (int i = 0; i < w->b->nitems; i++) {
+			t = arena_alloc(ex->a, sizeof *t);
+			t->expr = ast_column(ex->a, w->b->items[i].name, "ctid");
+			ord->items[ord->n++] = t;
+		}
+	} else if (w->ordered) {
 		ord = arena_alloc(ex->a, sizeof *ord);
 		ord->cap = sel->order->n + w->b->nitems;
 		ord->items = arena_alloc(ex->a, (size_t)ord->cap * sizeof *ord->items);
@@ -322,18 +380,19 @@ static const char *pg_shape(PgWalk *w)
 		return "free text in a query with subqueries, CTEs or compound SELECTs";
 	Block *b = &ex->blocks[0];
 	w->b = b;
-	if (!b->core || !b->core->where)
-		return "free text outside WHERE";
-	for (int i = 0; i < b->nitems; i++)
-		if (b->items[i].kind != IT_TABLE)
-			return "free text over a FROM item that is not a table";
-	conj_flatten(w, &b->core->where);
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
 		if (o->kind != FT_VERIFY || o->pos != POS_WHERE || o->sig < 0)
 			return o->pos == POS_SELECT ? "answer() or summary() in the result columns"
 			                            : "free text outside WHERE, or a question that is "
 			                              "not a literal";
+	}
+	for (int i = 0; i < b->nitems; i++)
+		if (b->items[i].kind != IT_TABLE)
+			return "free text over a FROM item that is not a table";
+	conj_flatten(w, &b->core->where);
+	for (int i = 0; i < ex->nocc; i++) {
+		const Occ *o = &ex->occ[i];
 		int at = -1;
 		for (int k = 0; k < w->nconj && at < 0; k++)
 			if (w->conj[k] == o->slot)
@@ -419,7 +478,7 @@ static int pg_done(void *ctx, Req *r, const MemoVal *mv)
 
 /* The waves: the same sizing as the SQLite walk (exec_walk_wave_size), candidates in the
    order Postgres returned them. */
-static SuqlStatus pg_waves(PgWalk *w, SuqlErr *err)
+static SuqlStatus pg_waves(PgWalk *w, double prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
@@ -433,7 +492,7 @@ static SuqlStatus pg_waves(PgWalk *w, SuqlErr *err)
 		if (pg_enough(w) || w->front >= w->n)
 			break;
 		long long want = exec_walk_wave_size(w->need < 0 ? -1 : w->need - pg_have(w),
-		                                     seen_pass, seen_dec, EXEC_WAVE_PRIOR, maxwave);
+		                                     seen_pass, seen_dec, prior, maxwave);
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
 		int nreq = 0;
 		long long progress = 0;
@@ -501,6 +560,8 @@ static SuqlStatus pg_load(PgWalk *w, const char *sql, SuqlErr *err)
 		w->keys[w->n] = xstrdup(k ? k : "");
 		for (int i = 0; i < w->natoms; i++)
 			w->vals[w->n * w->natoms + i] = xstrdup_or_null(store_text(c, 1 + i));
+		if (w->ranked)
+			w->matches += store_integer(c, 1 + w->natoms);
 		w->n++;
 	}
 	store_done(c);
@@ -553,12 +614,78 @@ static char *pg_array(PgWalk *w, long long *count)
 	return sb_steal(&b);
 }
 
+static void pr_len(Printer *pr, PgWalk *w)
+{
+	Exec *ex = w->ex;
+	ResultList *cols = NULL;
+	w->lenx = ast_null(ex->a);
+	exec_col(ex->a, &cols, w->lenx, NULL);
+	Select *s = exec_select(ex, w->b, cols, NULL, NULL);
+	s->limit = ast_integer(ex->a, 32);
+	print_select(pr, s);
+}
+
+/* Several atoms: tried cheapest first, as the SQLite planner orders them (plan.c,
+   order_atoms): by the average length in tokens of the first 32 texts of the FROM, an
+   estimate of selectivity of one half for each (Postgres gives no retrieval index's
+   share of matches here). */
+static void pg_order_atoms(PgWalk *w)
+{
+	Exec *ex = w->ex;
+	if (w->natoms < 2)
+		return;
+	double *key = xmalloc((size_t)w->natoms * sizeof *key);
+	for (int k = 0; k < w->natoms; k++) {
+		w->lenk = k;
+		char *sql = print_pg(w, pr_len);
+		StoreCursor *c;
+		double sum = 0;
+		int n = 0;
+		if (store_query(ex->e->store, sql, NULL, 0, &c, NULL) == SUQL_OK) {
+			while (store_next(c) > 0) {
+				const char *v = store_text(c, 0);
+				sum += v ? strtod(v, NULL) : 0;
+				n++;
+			}
+			store_done(c);
+		}
+		free(sql);
+		double t = n ? sum / n / TEXT_BYTES_PER_TOKEN : 100, cap = ex->set.passage_tokens;
+		key[k] = (t > cap ? cap : t < 1 ? 1 : t) / 0.5;
+	}
+	for (int k = 1; k < w->natoms; k++) {
+		int a = w->atoms[k];
+		double ka = key[k];
+		int j = k;
+		while (j > 0 && key[j - 1] > ka) {
+			w->atoms[j] = w->atoms[j - 1];
+			key[j] = key[j - 1];
+			j--;
+		}
+		w->atoms[j] = a;
+		key[j] = ka;
+	}
+	free(key);
+	w->lenx = NULL;
+}
+
 static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	const EngineSink *sink = ex->sink;
 	w->need = pg_need(w);
 	w->ordered = ex->ast->stmt->select->order != NULL && w->need >= 0;
+	/* as the SQLite walk: a lazy walk without ORDER BY takes the most relevant first */
+	w->ranked = !w->ordered && w->need >= 0 && w->natoms > 0;
+	if (w->ranked) {
+		StoreCursor *c;
+		if (store_query(ex->e->store, "SELECT to_regprocedure('suql.doc(text[])') IS NOT NULL",
+		                NULL, 0, &c, NULL) == SUQL_OK) {
+			w->doc_fn = store_next(c) > 0 && store_integer(c, 0);
+			store_done(c);
+		}
+	}
+	pg_order_atoms(w);
 	char *cand = print_pg(w, pr_cand);
 	w->final = 1;
 	char *fin = print_pg(w, pr_final);
@@ -571,14 +698,23 @@ static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
 	}
 	if (w->need >= 0)
 		sb_printf(&ex->plan, "lazy: stops once %lld row%s passed%s\n", w->need,
-		          w->need == 1 ? "" : "s", w->ordered ? ", in ORDER BY order" : "");
+		          w->need == 1 ? "" : "s", w->ordered ? ", in ORDER BY order" :
+		          w->doc_fn ? ", most relevant first (full-text rank, the GIN index's "
+		                      "expression)" : ", most relevant first (full-text rank, "
+		                                      "computed per candidate: no :index)");
 	sb_printf(&ex->plan, "PostgreSQL runs the statement over the verified rows, bound as $1\n"
 	          "  %s\n", fin);
 	if (sink && sink->plan)
 		sink->plan(sink->ctx, sb_str(&ex->plan));
 	SuqlStatus s = pg_load(w, cand, err);
+	double prior = EXEC_WAVE_PRIOR;
+	if (s == SUQL_OK && w->ranked) {   /* as the SQLite walk: the share the ranking matched */
+		prior = w->n ? (double)w->matches / (double)w->n : 0;
+		if (prior <= 0)
+			prior = EXEC_WAVE_PRIOR_RANKED_MIN;
+	}
 	if (s == SUQL_OK)
-		s = pg_waves(w, err);
+		s = pg_waves(w, prior, err);
 	if (s == SUQL_OK) {
 		long long count;
 		char *arr = pg_array(w, &count);
@@ -652,6 +788,18 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 				sink->plan(sink->ctx, sb_str(&ex->plan));
 			}
 			s = pg_rows(ex, print_text(pr), NULL, 0, err);
+			long off = store_pg_error_offset(e->store);
+			if (s == SUQL_ERROR && off >= 0 && (size_t)off <= print_len(pr)) {
+				/* the server's place in the printed text, mapped back to the user's */
+				size_t at = print_map(pr, (size_t)off);
+				char *msg = xstrdup(err->msg ? err->msg : "failed");
+				err_clear(err);
+				if (at < len)
+					s = err_at(err, SUQL_ERROR, sql, len, at, 1, NULL, "%s", msg);
+				else
+					s = err_set(err, SUQL_ERROR, "%s", msg);
+				free(msg);
+			}
 			print_free(pr);
 		}
 		s = pg_end(ex, freetext, s, err);
@@ -669,5 +817,52 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		llm_set_cap(e->llm, 0);
 	e->cur = outer;
 	exec_free(ex);
+	return s;
+}
+
+/* ---- :index ---- */
+
+SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
+{
+	Store *st = e->store;
+	if (!store_has_table(st, "suql.catalog")) {
+		fprintf(out, "no free-text columns to index\n");
+		return SUQL_OK;
+	}
+	/* the text of a value, immutable so that an index may hold it: a text[] as its
+	   elements joined by spaces */
+	SuqlStatus s = store_exec(st, "CREATE OR REPLACE FUNCTION suql.doc(text) RETURNS text "
+	                          "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT $1'; "
+	                          "CREATE OR REPLACE FUNCTION suql.doc(text[]) RETURNS text "
+	                          "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS "
+	                          "'SELECT array_to_string($1, '' '')'", err);
+	if (s != SUQL_OK)
+		return s;
+	const char *args[] = {table ? table : ""};
+	StoreCursor *c;
+	s = store_query(st, "SELECT tbl, col FROM suql.catalog WHERE type LIKE 'FREE_TEXT%' AND "
+	                "($1 = '' OR lower(tbl) = lower($1)) ORDER BY 1, 2", args, 1, &c, err);
+	if (s != SUQL_OK)
+		return s;
+	int n = 0;
+	while (s == SUQL_OK && store_next(c) > 0) {
+		const char *t = store_text(c, 0), *col = store_text(c, 1);
+		char *name = xprintf("suql_fts_%s_%s", t, col);
+		char *q = xprintf("CREATE INDEX IF NOT EXISTS \"%s\" ON \"%s\" USING gin "
+		                  "(to_tsvector('english'::regconfig, suql.doc(\"%s\")))", name, t, col);
+		if (strchr(t, '"') || strchr(col, '"'))
+			s = err_set(err, SUQL_ERROR, "cannot index %s.%s: a name with a double quote", t,
+			            col);
+		else
+			s = store_exec(st, q, err);
+		if (s == SUQL_OK)
+			fprintf(out, "%s.%s: GIN index %s (Postgres full-text search)\n", t, col, name);
+		n += s == SUQL_OK;
+		free(q);
+		free(name);
+	}
+	store_done(c);
+	if (s == SUQL_OK && n == 0)
+		fprintf(out, "no free-text columns to index\n");
 	return s;
 }

@@ -163,10 +163,9 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
    so the first waves follow it and later ones what was seen. It is never taken below
    WALK_EXPECT_RATE, the rate the budget check assumes. The prior is EXEC_WAVE_PRIOR for
    candidates in structured order, and the share of candidates the ranking found matching
-   for ranked ones (WAVE_PRIOR_RANKED_MIN when it found none). */
+   for ranked ones (EXEC_WAVE_PRIOR_RANKED_MIN when it found none). */
 #define WAVE_ALL 4096
 #define WAVE_PRIOR_WEIGHT 2.0
-#define WAVE_PRIOR_RANKED_MIN 0.05
 
 /* How many candidates the next wave asks about: enough to find the rest rows still
    needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
@@ -442,7 +441,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
 		st = exec_rank_candidates(&w, &prior, err);
 		if (prior <= 0)
-			prior = WAVE_PRIOR_RANKED_MIN;
+			prior = EXEC_WAVE_PRIOR_RANKED_MIN;
 	}
 	for (long long i = 0; i < w.n; i++)
 		w.pos[w.order[i]] = i;

@@ -106,6 +106,14 @@ int store_pg_target(const char *path);
 /* Connect (libpq: the PG* environment variables and ~/.pgpass fill in what target leaves
    out). SUQL_IO, with libpq's reason and what to check, when it cannot. */
 Store *store_pg_open(const char *target, SuqlErr *err);
+/* Where a PostgreSQL store is connected, for people: "dbname as user on host:port" (no
+   password); the caller frees it. */
+char *store_pg_describe(Store *s);
+/* Where in its statement the last error of a PostgreSQL store was (a byte offset), -1
+   when the server did not say (or another backend). */
+long store_pg_error_offset(Store *s);
+/* libpq's version (PQlibVersion). */
+int store_pg_libversion(void);
 
 /* ---- any backend ---- */
 

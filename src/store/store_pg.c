@@ -22,6 +22,7 @@ typedef struct PgStore {
 	PGconn *conn;
 	PGcancel *cancel;     /* made at open: PQcancel is safe in a signal handler */
 	char *version;
+	long err_off;         /* the last error's place in its statement (bytes), -1: none */
 } PgStore;
 
 typedef struct PgCursor {
@@ -43,18 +44,38 @@ int store_pg_target(const char *path)
 	                strncmp(path, "postgres://", 11) == 0 || strncmp(path, "pg:", 3) == 0);
 }
 
-/* libpq's message without its trailing newline. */
-static SuqlStatus pg_err(Store *s, const PGresult *r, SuqlErr *err)
+/* The server's message (its primary text, and the hint when there is one), or libpq's;
+   the place in the statement, when the server gave one, is kept for store_pg_error_offset
+   (Postgres counts characters from 1; kept as a byte offset). */
+static SuqlStatus pg_err(Store *s, const PGresult *r, const char *sql, SuqlErr *err)
 {
-	const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(conn_of(s));
-	if (!m || !*m)
-		m = PQerrorMessage(conn_of(s));
+	PgStore *q = (PgStore *)s;
+	q->err_off = -1;
+	const char *prim = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *hint = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_HINT) : NULL;
+	const char *pos = r ? PQresultErrorField(r, PG_DIAG_STATEMENT_POSITION) : NULL;
+	const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	SuqlStatus st = code && strcmp(code, "57014") == 0 ? SUQL_INTERRUPT : SUQL_ERROR;
+	if (pos && sql) {
+		long chars = atol(pos) - 1, i = 0;
+		const unsigned char *p = (const unsigned char *)sql;
+		for (; p[i] && chars > 0; i++)
+			if ((p[i + 1] & 0xC0) != 0x80)
+				chars--;
+		q->err_off = i;
+	}
+	if (prim)
+		return hint ? err_set(err, st, "%s (%s)", prim, hint) : err_set(err, st, "%s", prim);
+	const char *m = PQerrorMessage(q->conn);
 	size_t n = strlen(m);
 	while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
 		n--;
-	const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-	SuqlStatus st = code && strcmp(code, "57014") == 0 ? SUQL_INTERRUPT : SUQL_ERROR;
-	return err_set(err, st, "%.*s", (int)n, m);
+	return err_set(err, st, "%.*s", (int)n, n ? m : "PostgreSQL failed");
+}
+
+long store_pg_error_offset(Store *s)
+{
+	return s && s->ops == &pg_ops ? ((PgStore *)s)->err_off : -1;
 }
 
 /* ?N outside quotes and comments becomes $N (the seam writes parameters as SQLite does). */
@@ -109,7 +130,7 @@ static SuqlStatus pg_run(Store *s, const char *sql, const char *const *params, i
                          SuqlErr *err)
 {
 	PGresult *r = exec_params(s, sql, params, nparams);
-	SuqlStatus st = ok(r) ? SUQL_OK : pg_err(s, r, err);
+	SuqlStatus st = ok(r) ? SUQL_OK : pg_err(s, r, sql, err);
 	PQclear(r);
 	return st;
 }
@@ -121,7 +142,7 @@ static SuqlStatus pg_query(Store *s, const char *sql, const char *const *params,
 	PGresult *r = exec_params(s, sql, params ? params : (const char *const[]){NULL},
 	                          params ? nparams : 0);
 	if (!ok(r)) {
-		SuqlStatus st = pg_err(s, r, err);
+		SuqlStatus st = pg_err(s, r, sql, err);
 		PQclear(r);
 		return st;
 	}
@@ -222,7 +243,7 @@ static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 		"WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ns.nspname = ANY(current_schemas(false)) "
 		"AND ns.nspname <> 'suql' AND pg_table_is_visible(c.oid) ORDER BY 1");
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		SuqlStatus st = pg_err(s, r, err);
+		SuqlStatus st = pg_err(s, r, NULL, err);
 		PQclear(r);
 		return st;
 	}
@@ -253,7 +274,7 @@ static SuqlStatus pg_columns(Store *s, const char *table, StoreColumn **out, int
 		"WHERE a.attrelid = coalesce(to_regclass(quote_ident(?1)), to_regclass(?1)) "
 		"AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum", args, 1);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		SuqlStatus st = pg_err(s, r, err);
+		SuqlStatus st = pg_err(s, r, NULL, err);
 		PQclear(r);
 		return st;
 	}
@@ -345,4 +366,18 @@ Store *store_pg_open(const char *target, SuqlErr *err)
 	q->version = xstrdup(buf);
 	PQsetNoticeProcessor(conn, quiet, NULL);
 	return &q->base;
+}
+
+char *store_pg_describe(Store *s)
+{
+	PGconn *c = conn_of(s);
+	const char *host = PQhost(c);
+	return xprintf("PostgreSQL database %s as %s on %s%s, port %s", PQdb(c), PQuser(c),
+	               host && *host == '/' ? "the socket in " : "", host ? host : "localhost",
+	               PQport(c));
+}
+
+int store_pg_libversion(void)
+{
+	return PQlibVersion();
 }
