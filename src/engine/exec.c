@@ -305,6 +305,35 @@ static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
 		fn(ex->sink->ctx, sb_str(b));
 }
 
+SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
+{
+	if (ex->expect_total < ex->worst_total)
+		return err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
+		               "LLM calls (%lld in the worst case), more than the budget of %ld; "
+		               "raise it with :set budget %lld (or :set budget 0 for no limit), "
+		               "or narrow the query", ex->expect_total, ex->worst_total,
+		               ex->set.budget, ex->expect_total);
+	return err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
+	               "more than the budget of %ld; raise it with :set budget %lld (or "
+	               ":set budget 0 for no limit), or narrow the query",
+	               ex->worst_total, ex->set.budget, ex->worst_total);
+}
+
+SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
+{
+	Engine *e = ex->e;
+	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
+		/* the cap stopped the statement while it ran: what was spent is spent */
+		long sent = llm_stats_statement(e->llm)->total.requests;
+		err_clear(err);
+		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
+		            "(%ld made) before the statement was complete, so no rows are returned; "
+		            "raise it with :set budget N (0 for no limit), or narrow the query",
+		            ex->set.budget, sent);
+	}
+	return s;
+}
+
 Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
 {
 	Exec *ex = xcalloc(1, sizeof *ex);
@@ -358,17 +387,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		if (s == SUQL_OK && over) {
 			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			if (ex->expect_total < ex->worst_total)
-				s = err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
-				            "LLM calls (%lld in the worst case), more than the budget of %ld; "
-				            "raise it with :set budget %lld (or :set budget 0 for no limit), "
-				            "or narrow the query", ex->expect_total, ex->worst_total,
-				            ex->set.budget, ex->expect_total);
-			else
-				s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
-				            "more than the budget of %ld; raise it with :set budget %lld (or "
-				            ":set budget 0 for no limit), or narrow the query",
-				            ex->worst_total, ex->set.budget, ex->worst_total);
+			s = exec_over_budget(ex, err);
 		}
 		if (s == SUQL_OK && enum_pending(ex) > 0)
 			s = enum_classify(ex, err);
@@ -406,15 +425,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (s == SUQL_OK)
 		s = exec_final_run(ex, err);
-	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
-		/* the cap stopped the statement while it ran: what was spent is spent */
-		long sent = llm_stats_statement(e->llm)->total.requests;
-		err_clear(err);
-		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
-		            "(%ld made) before the statement was complete, so no rows are returned; "
-		            "raise it with :set budget N (0 for no limit), or narrow the query",
-		            ex->set.budget, sent);
-	}
+	s = exec_budget_stopped(ex, s, err);
 	warn_unread(ex);
 	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
 		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "

@@ -25,6 +25,11 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
    budget set as the model's cap), and its end. */
 Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
 void exec_free(Exec *ex);
+/* The refusal of a statement whose expected calls (expect_total, worst_total) are over
+   the budget; and the error of one the budget's cap stopped while it ran (s is returned
+   when it is not SUQL_BUDGET, or nothing was sent). */
+SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err);
+SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
 /* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,

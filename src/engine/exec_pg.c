@@ -481,9 +481,7 @@ static int pg_done(void *ctx, Req *r, const MemoVal *mv)
 static SuqlStatus pg_waves(PgWalk *w, double prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
-	int conc = llm_concurrency(ex->llm);
-	long long maxwave = (long long)batch * (conc > 0 ? conc : 1);
+	long long maxwave = plan_max_wave(ex);
 	long long seen_dec = 0, seen_pass = 0;
 	SuqlStatus st = SUQL_OK;
 	for (;;) {
@@ -704,9 +702,26 @@ static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
 		                                      "computed per candidate: no :index)");
 	sb_printf(&ex->plan, "PostgreSQL runs the statement over the verified rows, bound as $1\n"
 	          "  %s\n", fin);
+	SuqlStatus s = pg_load(w, cand, err);
+	/* the calls it may cost, counted as the SQLite planner counts them, checked against
+	   the budget before any call */
+	long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
+	ex->worst_total = w->natoms * exec_walk_worst_calls(w->n, w->need, w->natoms, mw, pc);
+	ex->expect_total = w->need < 0 ? ex->worst_total :
+	                   w->natoms * exec_walk_expect_calls(w->n, w->need, w->natoms, mw, pc,
+	                                                      WALK_EXPECT_RATE);
+	if (s == SUQL_OK) {
+		sb_printf(&ex->plan, "%lld candidate%s", w->n, w->n == 1 ? "" : "s");
+		if (ex->expect_total < ex->worst_total)
+			sb_printf(&ex->plan, "; expected: at most %lld LLM calls while at least 1 "
+			          "candidate in %.0f passes", ex->expect_total, 1 / WALK_EXPECT_RATE);
+		sb_printf(&ex->plan, "\nworst case: %lld LLM calls, if too few candidates pass; "
+		          "budget %ld\n", ex->worst_total, ex->set.budget);
+	}
 	if (sink && sink->plan)
 		sink->plan(sink->ctx, sb_str(&ex->plan));
-	SuqlStatus s = pg_load(w, cand, err);
+	if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+		s = exec_over_budget(ex, err);
 	double prior = EXEC_WAVE_PRIOR;
 	if (s == SUQL_OK && w->ranked) {   /* as the SQLite walk: the share the ranking matched */
 		prior = w->n ? (double)w->matches / (double)w->n : 0;
@@ -804,6 +819,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		}
 		s = pg_end(ex, freetext, s, err);
 	}
+	s = exec_budget_stopped(ex, s, err);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;

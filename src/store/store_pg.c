@@ -78,10 +78,12 @@ long store_pg_error_offset(Store *s)
 	return s && s->ops == &pg_ops ? ((PgStore *)s)->err_off : -1;
 }
 
-/* ?N outside quotes and comments becomes $N (the seam writes parameters as SQLite does). */
-static char *dollars(const char *sql)
+/* ?N outside quotes becomes $N (the seam writes parameters as SQLite does); *most is the
+   highest N (or $N) written: Postgres wants exactly as many parameters as the text uses. */
+static char *dollars(const char *sql, int *most)
 {
 	SBuf b = SBUF_INIT;
+	*most = 0;
 	for (const char *p = sql; *p; p++) {
 		if (*p == '\'' || *p == '"') {
 			char q = *p;
@@ -91,7 +93,10 @@ static char *dollars(const char *sql)
 			if (!*p)
 				break;
 			sb_putc(&b, *p);
-		} else if (*p == '?' && p[1] >= '1' && p[1] <= '9') {
+		} else if ((*p == '?' || *p == '$') && p[1] >= '1' && p[1] <= '9') {
+			int n = atoi(p + 1);
+			if (n > *most)
+				*most = n;
 			sb_putc(&b, '$');
 		} else {
 			sb_putc(&b, *p);
@@ -104,8 +109,10 @@ static PGresult *exec_params(Store *s, const char *sql, const char *const *param
 {
 	if (!params)
 		return PQexec(conn_of(s), sql);
-	char *q = dollars(sql);
-	PGresult *r = PQexecParams(conn_of(s), q, nparams, NULL, params, NULL, NULL, 0);
+	int most;
+	char *q = dollars(sql, &most);
+	PGresult *r = PQexecParams(conn_of(s), q, nparams < most ? nparams : most, NULL, params,
+	                           NULL, NULL, 0);
 	free(q);
 	return r;
 }

@@ -110,6 +110,17 @@ rc_ro=0
 cnt=$(pg_psql -tA -c "SELECT count(*) FROM notes")
 [ "$cnt" = 0 ] && ok "pg: --readonly leaves the database unchanged" || notok "pg: --readonly" "$(cat "$T/ro") count $cnt"
 
+# --- read-only mode (the chat agent's statements): READ ONLY, statement_timeout (a unit test
+# of the engine, run here against this server)
+SUQL_PG=$SUQL_PG "$SUQL_BUILD/unit/test_pg" 2>&1
+
+# --- the budget: refused before any call, as on SQLite
+"$SUQL_PROG" --offline --no-cache --set budget=2 "$demo" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_s"
+"$SUQL_PROG" --offline --no-cache --set budget=2 "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_p"
+grep -q "more than the budget of 2" "$T/b_p" && cmp -s "$T/b_s" "$T/b_p" &&
+	ok "pg: over the budget: refused before any call, with SQLite's words and count" ||
+	notok "pg: the budget" "$(cat "$T/b_s" "$T/b_p")"
+
 # --- :index: GIN indexes; the ranking then reads their expression
 out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":index restaurants" 2>&1)
 case $out in *"restaurants.reviews: GIN index"*) ok "pg: :index makes a GIN index per FREE_TEXT column" ;; *) notok "pg: :index" "$out" ;; esac
