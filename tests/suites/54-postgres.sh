@@ -51,6 +51,18 @@ printf 'a,b\n1,2\n' >"$T/x.csv"
 out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/x.csv t" 2>&1)
 case $out in *"not supported on PostgreSQL yet"*) ok "pg: :import is refused by name" ;; *) notok "pg: :import refused" "$out" ;; esac
 
+# --- DDL: SUQL types go into suql.catalog, in the statement's transaction
+"$SUQL_PROG" --offline "$SUQL_PG" -c "CREATE TABLE notes2 (id int PRIMARY KEY, body FREE_TEXT, tags ENUM('a', 'b')[])" \
+	-c "ALTER TABLE notes2 RENAME TO notes3" >"$T/ddl" 2>&1
+cat_rows=$(pg_psql -tA -c "SELECT tbl || '.' || col || ' ' || type FROM suql.catalog WHERE tbl LIKE 'notes%' ORDER BY col")
+pg_types=$(pg_psql -tA -c "SELECT string_agg(format_type(atttypid, atttypmod), ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'notes3'::regclass AND attnum > 0")
+[ "$cat_rows" = "$(printf "notes3.body FREE_TEXT\nnotes3.tags ENUM('a','b')[]")" ] && [ "$pg_types" = "integer,text,text[]" ] &&
+	ok "pg: CREATE TABLE with SUQL types: Postgres types text and text[], the catalog follows a rename" ||
+	notok "pg: CREATE TABLE with SUQL types" "$cat_rows" "$pg_types" "$(cat "$T/ddl")"
+"$SUQL_PROG" --offline "$SUQL_PG" -c "DROP TABLE notes3" >"$T/ddl" 2>&1
+[ "$(pg_psql -tA -c "SELECT count(*) FROM suql.catalog WHERE tbl LIKE 'notes%'")" = 0 ] &&
+	ok "pg: DROP TABLE forgets its SUQL types" || notok "pg: DROP TABLE forgets" "$(cat "$T/ddl")"
+
 # --- equivalence with SQLite: rows and calls
 # q DB SQL: rows (CSV) in $T/rows, counters in $T/v, status returned
 q() {
