@@ -39,8 +39,62 @@
 
 /* ---- rows to the sink ---- */
 
-/* Copy the cursor's rows into the engine's scratch table, then stream them to the sink. */
-static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, SuqlErr *err)
+/* answer() or summary() standing as a result column (projection last): Postgres returns
+   its argument's text in a column named hidden; suql puts the result there, shown under
+   the name SQLite would give the column. */
+typedef struct PgProj {
+	int occ;
+	char hidden[24];      /* suql_proj0, ... */
+	char *shown;
+} PgProj;
+
+/* The projected columns' texts, evaluated in batches (as SQLite's projection last: the
+   distinct values of the rows kept), then written over them in the scratch table. */
+static SuqlStatus pg_project(Exec *ex, const PgProj *pj, int npj, const int *pcol,
+                             SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	for (int k = 0; k < npj && s == SUQL_OK; k++) {
+		if (pcol[k] < 0)
+			continue;
+		const Occ *o = &ex->occ[pj[k].occ];
+		char q[160];
+		snprintf(q, sizeof q, "SELECT DISTINCT c%d FROM temp.suql_pg_rows", pcol[k]);
+		sqlite3_stmt *vs, *rd = NULL, *up = NULL;
+		s = exec_prepare(ex, q, &vs, err);
+		if (s == SUQL_OK)
+			s = exec_llm_run_column(ex, o->sig, vs, "reading the rows kept",
+			                        &ex->cnt.project_values, err);
+		snprintf(q, sizeof q, "SELECT rowid, c%d FROM temp.suql_pg_rows", pcol[k]);
+		if (s == SUQL_OK)
+			s = exec_prepare(ex, q, &rd, err);
+		snprintf(q, sizeof q, "UPDATE temp.suql_pg_rows SET c%d = ?1 WHERE rowid = ?2", pcol[k]);
+		if (s == SUQL_OK)
+			s = exec_prepare(ex, q, &up, err);
+		while (s == SUQL_OK && sqlite3_step(rd) == SQLITE_ROW) {
+			const char *v = (const char *)sqlite3_column_text(rd, 1);
+			MemoVal *mv = v ? memo_get(ex->memo, o->sig, v, strlen(v)) : NULL;
+			if (mv && !mv->value && mv->warning)
+				exec_warn(ex, mv->warning);
+			if (mv && mv->value)
+				sqlite3_bind_text(up, 1, mv->value, -1, SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_null(up, 1);
+			sqlite3_bind_int64(up, 2, sqlite3_column_int64(rd, 0));
+			if (sqlite3_step(up) != SQLITE_DONE)
+				s = exec_sqlerr(ex, err, NULL);
+			sqlite3_reset(up);
+		}
+		sqlite3_finalize(rd);
+		sqlite3_finalize(up);
+	}
+	return s;
+}
+
+/* Copy the cursor's rows into the engine's scratch table (projected columns computed
+   there), then stream them to the sink. */
+static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, const PgProj *pj, int npj,
+                             SuqlErr *err)
 {
 	Engine *e = ex->e;
 	const EngineSink *sink = ex->sink;
@@ -54,10 +108,19 @@ static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, SuqlErr *err)
 	sb_puts(&ddl, "DROP TABLE IF EXISTS temp.suql_pg_rows; CREATE TEMP TABLE suql_pg_rows(");
 	sb_puts(&ins, "INSERT INTO temp.suql_pg_rows VALUES (");
 	sb_puts(&sel, "SELECT ");
+	int *pcol = xmalloc(((size_t)npj + 1) * sizeof *pcol);
+	for (int k = 0; k < npj; k++)
+		pcol[k] = -1;
 	for (int i = 0; i < nc; i++) {
 		sb_printf(&ddl, "%sc%d", i ? ", " : "", i);
 		sb_printf(&ins, "%s?", i ? ", " : "");
-		char *q = sqlite3_mprintf("%sc%d AS \"%w\"", i ? ", " : "", i, store_column_name(c, i));
+		const char *name = store_column_name(c, i);
+		for (int k = 0; k < npj; k++)
+			if (strcmp(name, pj[k].hidden) == 0) {
+				pcol[k] = i;
+				name = pj[k].shown;
+			}
+		char *q = sqlite3_mprintf("%sc%d AS \"%w\"", i ? ", " : "", i, name);
 		sb_puts(&sel, q);
 		sqlite3_free(q);
 	}
@@ -92,6 +155,16 @@ static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, SuqlErr *err)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
+	if (s == SUQL_OK && npj) {
+		sqlite3_stmt *cnt;
+		if (exec_prepare(ex, "SELECT count(*) FROM temp.suql_pg_rows", &cnt, NULL) == SUQL_OK) {
+			if (sqlite3_step(cnt) == SQLITE_ROW)
+				ex->cnt.project_rows = sqlite3_column_int64(cnt, 0);
+			sqlite3_finalize(cnt);
+		}
+		s = pg_project(ex, pj, npj, pcol, err);
+	}
+	free(pcol);
 	if (s == SUQL_OK)
 		s = exec_prepare(ex, sb_str(&sel), &st, err);
 	if (s == SUQL_OK) {
@@ -113,13 +186,13 @@ static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, SuqlErr *err)
 
 /* Run sql (parameters: text, $1...) in Postgres and show its rows. */
 static SuqlStatus pg_rows(Exec *ex, const char *sql, const char *const *params, int nparams,
-                          SuqlErr *err)
+                          const PgProj *pj, int npj, SuqlErr *err)
 {
 	StoreCursor *c;
 	SuqlStatus s = store_query(ex->e->store, sql, params, nparams, &c, err);
 	if (s != SUQL_OK)
 		return s;
-	s = pg_to_sink(ex, c, err);
+	s = pg_to_sink(ex, c, pj, npj, err);
 	store_done(c);
 	return s;
 }
@@ -185,6 +258,8 @@ typedef struct PgWalk {
 	int doc_fn;           /* suql.doc() exists (:index made it): ranking reads the GIN
 	                         index's expression */
 	long long matches;    /* candidates the ranking's query matched */
+	PgProj *proj;         /* answer() and summary() as result columns */
+	int nproj;
 } PgWalk;
 
 static void conj_flatten(PgWalk *w, Expr **slot)
@@ -221,18 +296,22 @@ static void pr_key(PgWalk *w, Printer *pr)
 	}
 }
 
-/* Atom k's text: a list (text[]) as a JSON array, as SQLite keeps it, so that the model
-   sees the same passages from both backends; anything else as text. */
+/* A free-text argument's text: a list (text[]) as a JSON array, as SQLite keeps it, so
+   that the model sees the same passages from both backends; anything else as text. */
+static void pr_arg_text(Printer *pr, const Expr *arg)
+{
+	print_raw(pr, "CASE WHEN json_typeof(to_json(");
+	print_expr(pr, arg);
+	print_raw(pr, ")) = 'array' THEN to_json(");
+	print_expr(pr, arg);
+	print_raw(pr, ")::text ELSE (");
+	print_expr(pr, arg);
+	print_raw(pr, ")::text END");
+}
+
 static void pr_text(PgWalk *w, Printer *pr, int k)
 {
-	const Occ *o = &w->ex->occ[w->atoms[k]];
-	print_raw(pr, "CASE WHEN json_typeof(to_json(");
-	print_expr(pr, o->arg);
-	print_raw(pr, ")) = 'array' THEN to_json(");
-	print_expr(pr, o->arg);
-	print_raw(pr, ")::text ELSE (");
-	print_expr(pr, o->arg);
-	print_raw(pr, ")::text END");
+	pr_arg_text(pr, w->ex->occ[w->atoms[k]].arg);
 }
 
 /* Ranking: the first atom's text against its question's words (any of them), as Postgres
@@ -278,7 +357,12 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 		pr_text(w, pr, k);
 		return 1;
 	}
-	if (!w->b->core || e != w->b->core->where)
+	for (int k = 0; k < w->nproj && w->final; k++)
+		if (e == *w->ex->occ[w->proj[k].occ].slot) {
+			pr_arg_text(pr, w->ex->occ[w->proj[k].occ].arg);
+			return 1;
+		}
+	if (!w->b->core || e != w->b->core->where || w->natoms == 0)
 		return 0;
 	int first = 1;
 	for (int i = 0; i < w->nconj; i++) {
@@ -367,6 +451,37 @@ static void pr_cand(Printer *pr, PgWalk *w)
 
 /* ---- which statements run here ---- */
 
+/* Occurrence i, in the result columns, is a plain answer() or summary() that is a whole
+   result column of a block without aggregates: projection last. NULL, or why not. */
+static const char *pg_projection(PgWalk *w, int i)
+{
+	Exec *ex = w->ex;
+	const Occ *o = &ex->occ[i];
+	SelectCore *c = w->b->core;
+	if (w->b->aggregate || o->in_agg)
+		return "answer() or summary() in the result columns of a query with aggregates, "
+		       "GROUP BY or DISTINCT";
+	int col = -1;
+	for (int k = 0; c->cols && k < c->cols->n && col < 0; k++)
+		if (o->slot == &c->cols->items[k]->expr)
+			col = k;
+	Expr *e = *o->slot;
+	if (col < 0 || (e->kind != EX_ANSWER && e->kind != EX_SUMMARY) || o->kind == FT_VERIFY)
+		return "answer() or summary() inside an expression of the result columns (only a "
+		       "whole column is)";
+	ResultCol *rc = c->cols->items[col];
+	PgProj *p;
+	w->proj = xrealloc(w->proj, ((size_t)w->nproj + 1) * sizeof *w->proj);
+	p = &w->proj[w->nproj];
+	p->occ = i;
+	snprintf(p->hidden, sizeof p->hidden, "suql_proj%d", w->nproj);
+	p->shown = rc->alias.s ? xstrdup(ast_name_value(ex->a, rc->alias))
+	                       : xstrndup(ex->ast->src + (rc->span.off - ex->ast->src_off),
+	                                  rc->span.len);
+	w->nproj++;
+	return NULL;
+}
+
 /* Whether the statement is a SELECT this file runs: one block, and every occurrence a
    verify atom with a literal question standing as a conjunct of the block's WHERE. NULL,
    or what is not supported (for the error). */
@@ -382,17 +497,26 @@ static const char *pg_shape(PgWalk *w)
 	w->b = b;
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
-		if (o->kind != FT_VERIFY || o->pos != POS_WHERE || o->sig < 0)
-			return o->pos == POS_SELECT ? "answer() or summary() in the result columns"
-			                            : "free text outside WHERE, or a question that is "
-			                              "not a literal";
+		if (o->sig < 0)
+			return "a question that is not a literal";
+		if (o->pos == POS_SELECT) {
+			const char *why = pg_projection(w, i);
+			if (why)
+				return why;
+			continue;
+		}
+		if (o->kind != FT_VERIFY || o->pos != POS_WHERE)
+			return "free text outside WHERE and the result columns";
 	}
 	for (int i = 0; i < b->nitems; i++)
 		if (b->items[i].kind != IT_TABLE)
 			return "free text over a FROM item that is not a table";
-	conj_flatten(w, &b->core->where);
+	if (b->core->where)
+		conj_flatten(w, &b->core->where);
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
+		if (o->pos == POS_SELECT)
+			continue;
 		int at = -1;
 		for (int k = 0; k < w->nconj && at < 0; k++)
 			if (w->conj[k] == o->slot)
@@ -587,6 +711,9 @@ static void pg_walk_free(PgWalk *w)
 	free(w->conj);
 	free(w->atoms);
 	free(w->argx);
+	for (int k = 0; k < w->nproj; k++)
+		free(w->proj[k].shown);
+	free(w->proj);
 }
 
 /* The verified rows as a Postgres array literal, the value of $1: {"(0,1)","(3,7)"}. */
@@ -684,39 +811,72 @@ static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
 		}
 	}
 	pg_order_atoms(w);
-	char *cand = print_pg(w, pr_cand);
+	char *cand = w->natoms ? print_pg(w, pr_cand) : NULL;
+	/* the final statement: projected columns under hidden names (pg_to_sink) */
 	w->final = 1;
+	SelectCore *core = w->b->core;
+	AstName *saved = xcalloc((size_t)w->nproj + 1, sizeof *saved);
+	for (int k = 0; k < w->nproj; k++) {
+		for (int i = 0; i < core->cols->n; i++)
+			if (ex->occ[w->proj[k].occ].slot == &core->cols->items[i]->expr) {
+				saved[k] = core->cols->items[i]->alias;
+				core->cols->items[i]->alias = ast_name_make(ex->a, w->proj[k].hidden);
+			}
+	}
 	char *fin = print_pg(w, pr_final);
-	sb_printf(&ex->plan, "PostgreSQL: the structured part lists the candidates\n  %s\n", cand);
+	for (int k = 0; k < w->nproj; k++)
+		for (int i = 0; i < core->cols->n; i++)
+			if (ex->occ[w->proj[k].occ].slot == &core->cols->items[i]->expr)
+				core->cols->items[i]->alias = saved[k];
+	free(saved);
+	if (cand)
+		sb_printf(&ex->plan, "PostgreSQL: the structured part lists the candidates\n  %s\n",
+		          cand);
 	for (int k = 0; k < w->natoms; k++) {
 		char *t = plan_show_expr(ex, ex->occ[w->atoms[k]].orig);
 		sb_printf(&ex->plan, "suql judges %s per candidate%s\n", t,
 		          k ? " (still undecided)" : "");
 		free(t);
 	}
-	if (w->need >= 0)
+	if (w->need >= 0 && w->natoms)
 		sb_printf(&ex->plan, "lazy: stops once %lld row%s passed%s\n", w->need,
 		          w->need == 1 ? "" : "s", w->ordered ? ", in ORDER BY order" :
 		          w->doc_fn ? ", most relevant first (full-text rank, the GIN index's "
 		                      "expression)" : ", most relevant first (full-text rank, "
 		                                      "computed per candidate: no :index)");
-	sb_printf(&ex->plan, "PostgreSQL runs the statement over the verified rows, bound as $1\n"
-	          "  %s\n", fin);
-	SuqlStatus s = pg_load(w, cand, err);
+	if (w->natoms)
+		sb_printf(&ex->plan, "PostgreSQL runs the statement over the verified rows, bound as "
+		          "$1\n  %s\n", fin);
+	else
+		sb_printf(&ex->plan, "PostgreSQL runs the statement\n  %s\n", fin);
+	for (int k = 0; k < w->nproj; k++) {
+		char *t = plan_show_expr(ex, ex->occ[w->proj[k].occ].orig);
+		sb_printf(&ex->plan, "projection last: suql evaluates %s for the rows returned\n", t);
+		free(t);
+	}
+	SuqlStatus s = cand ? pg_load(w, cand, err) : SUQL_OK;
 	/* the calls it may cost, counted as the SQLite planner counts them, checked against
-	   the budget before any call */
+	   the budget before any call (projection last: what a LIMIT allows, else not known
+	   before the rows come) */
 	long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
 	ex->worst_total = w->natoms * exec_walk_worst_calls(w->n, w->need, w->natoms, mw, pc);
 	ex->expect_total = w->need < 0 ? ex->worst_total :
 	                   w->natoms * exec_walk_expect_calls(w->n, w->need, w->natoms, mw, pc,
 	                                                      WALK_EXPECT_RATE);
-	if (s == SUQL_OK) {
+	if (w->need >= 0 && w->nproj) {
+		long long pw = w->nproj * ((w->need + pc - 1) / pc);
+		ex->worst_total += pw;
+		ex->expect_total += pw;
+	}
+	if (s == SUQL_OK && w->natoms)
 		sb_printf(&ex->plan, "%lld candidate%s", w->n, w->n == 1 ? "" : "s");
+	if (s == SUQL_OK && (w->natoms || w->need >= 0)) {
 		if (ex->expect_total < ex->worst_total)
 			sb_printf(&ex->plan, "; expected: at most %lld LLM calls while at least 1 "
 			          "candidate in %.0f passes", ex->expect_total, 1 / WALK_EXPECT_RATE);
-		sb_printf(&ex->plan, "\nworst case: %lld LLM calls, if too few candidates pass; "
-		          "budget %ld\n", ex->worst_total, ex->set.budget);
+		sb_printf(&ex->plan, "%sworst case: %lld LLM calls%s; budget %ld\n",
+		          w->natoms ? "\n" : "", ex->worst_total,
+		          w->natoms ? ", if too few candidates pass" : "", ex->set.budget);
 	}
 	if (sink && sink->plan)
 		sink->plan(sink->ctx, sb_str(&ex->plan));
@@ -734,7 +894,8 @@ static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
 		long long count;
 		char *arr = pg_array(w, &count);
 		const char *params[] = {arr};
-		s = pg_rows(ex, fin, params, 1, err);
+		s = pg_rows(ex, fin, w->natoms ? params : NULL, w->natoms ? 1 : 0, w->proj, w->nproj,
+		            err);
 		free(arr);
 	}
 	long long passed = 0, failed = 0, unknown = 0, judged = 0;
@@ -746,11 +907,15 @@ static SuqlStatus pg_freetext(PgWalk *w, SuqlErr *err)
 	}
 	SBuf *pl = &ex->plan;
 	sb_truncate(pl, 0);
-	sb_printf(pl, "where: %lld candidate%s after the structured filter; %lld judged: %lld passed, "
-	          "%lld failed", w->n, w->n == 1 ? "" : "s", judged, passed, failed);
-	if (unknown)
-		sb_printf(pl, ", %lld unknown (no text, or a reply that could not be read)", unknown);
-	sb_putc(pl, '\n');
+	if (w->natoms) {
+		sb_printf(pl, "where: %lld candidate%s after the structured filter; %lld judged: "
+		          "%lld passed, %lld failed", w->n, w->n == 1 ? "" : "s", judged, passed,
+		          failed);
+		if (unknown)
+			sb_printf(pl, ", %lld unknown (no text, or a reply that could not be read)",
+			          unknown);
+		sb_putc(pl, '\n');
+	}
 	free(cand);
 	free(fin);
 	return s;
@@ -802,7 +967,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 				sb_printf(&ex->plan, "no free text: PostgreSQL runs\n%s\n", print_text(pr));
 				sink->plan(sink->ctx, sb_str(&ex->plan));
 			}
-			s = pg_rows(ex, print_text(pr), NULL, 0, err);
+			s = pg_rows(ex, print_text(pr), NULL, 0, NULL, 0, err);
 			long off = store_pg_error_offset(e->store);
 			if (s == SUQL_ERROR && off >= 0 && (size_t)off <= print_len(pr)) {
 				/* the server's place in the printed text, mapped back to the user's */
