@@ -539,10 +539,8 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 		return s;
 	}
 
-	if (!store_sqlite(st))
-		return err_set(err, SUQL_ERROR, "not supported on %s yet: importing files (load "
-		               "them with COPY or psql's \\copy, and declare SUQL types with CREATE "
-		               "TABLE in suql)", store_backend(st));
+	if (!store_sqlite(st))   /* PostgreSQL: staged in SQLite, then COPY (import_pg.c) */
+		return imp_pg_buffer(st, name, data, len, table, opt, err);
 	Imp im = {0};
 	im.st = st;
 	im.db = store_sqlite(st);

@@ -388,3 +388,34 @@ int store_pg_libversion(void)
 {
 	return PQlibVersion();
 }
+
+SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len, SuqlErr *err)
+{
+	if (!s || s->ops != &pg_ops)
+		return err_set(err, SUQL_ERROR, "COPY needs a PostgreSQL database");
+	PGconn *c = conn_of(s);
+	PGresult *r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_COPY_IN) {
+		SuqlStatus st = pg_err(s, r, sql, err);
+		PQclear(r);
+		return st;
+	}
+	PQclear(r);
+	int ok_data = 1;
+	for (size_t off = 0; off < len && ok_data;) {   /* in pieces libpq takes as an int */
+		size_t n = len - off > (1u << 20) ? (1u << 20) : len - off;
+		ok_data = PQputCopyData(c, data + off, (int)n) == 1;
+		off += n;
+	}
+	if (PQputCopyEnd(c, ok_data ? NULL : "suql could not send the rows") != 1)
+		ok_data = 0;
+	SuqlStatus st = SUQL_OK;
+	while ((r = PQgetResult(c)) != NULL) {
+		if (st == SUQL_OK && PQresultStatus(r) != PGRES_COMMAND_OK)
+			st = pg_err(s, r, NULL, err);
+		PQclear(r);
+	}
+	if (st == SUQL_OK && !ok_data)
+		st = pg_err(s, NULL, NULL, err);
+	return st;
+}
