@@ -352,8 +352,9 @@ static SuqlStatus opt_eval(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 static SuqlStatus opt_version(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)arg, (void)err;
-	printf("suql %s (SQLite %s, libpq %d)\n", SUQL_VERSION, sqlite3_libversion(),
-	       store_pg_libversion());
+	int pq = store_pg_libversion();   /* 150018: 15.18 */
+	printf("suql %s (SQLite %s, libpq %d.%d)\n", SUQL_VERSION, sqlite3_libversion(),
+	       pq / 10000, pq % 10000);
 	cli->done = 1;
 	return SUQL_OK;
 }

@@ -319,6 +319,7 @@ struct EnumCmp;   /* enum_int.h */
 
 struct Exec {
 	Engine *e;
+	Exec *outer;          /* the statement running when this one began (e->cur) */
 	sqlite3 *db;
 	sqlite3_stmt *ready;  /* a statement with nothing to do ahead: validate's preparation,
 	                         which exec_final_run runs (not prepared twice) */

@@ -202,7 +202,7 @@ SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size
 
 /* ---- the statement ---- */
 
-void exec_free(Exec *ex)
+static void exec_free(Exec *ex)
 {
 	if (ex->ftmp) {
 		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", ex->tmpname);
@@ -356,15 +356,23 @@ Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSin
 		if (ex->set.optimize != OPT_PASSAGE)
 			llm_set_cap(e->llm, ex->set.budget);
 	}
+	ex->outer = e->cur;
+	e->cur = ex;
 	return ex;
+}
+
+void exec_end(Exec *ex)
+{
+	if (ex->e->llm)
+		llm_set_cap(ex->e->llm, 0);
+	ex->e->cur = ex->outer;
+	exec_free(ex);
 }
 
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
 	Exec *ex = exec_new(e, ast, sql, len, sink);
-	Exec *outer = e->cur;
-	e->cur = ex;
 	SuqlStatus s = bind_statement(ex, err);
 	if (s == SUQL_OK)
 		s = enum_lookup(ex, err);
@@ -438,10 +446,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
-	if (e->llm)
-		llm_set_cap(e->llm, 0);
-	e->cur = outer;
-	exec_free(ex);
+	exec_end(ex);
 	return s;
 }
 

@@ -238,6 +238,19 @@ static int pg_has_table(Store *s, const char *name)
 	return found;
 }
 
+/* r holds rows (their number in *rows), or the error is in err and r is cleared. */
+static SuqlStatus tuples(Store *s, PGresult *r, int *rows, SuqlErr *err)
+{
+	*rows = 0;
+	if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+		*rows = PQntuples(r);
+		return SUQL_OK;
+	}
+	pg_err(s, r, NULL, err);
+	PQclear(r);
+	return SUQL_ERROR;
+}
+
 /* The tables and views of the schemas on the search_path (suql's own schema excluded). */
 static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 {
@@ -249,12 +262,9 @@ static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 		"FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace "
 		"WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ns.nspname = ANY(current_schemas(false)) "
 		"AND ns.nspname <> 'suql' AND pg_table_is_visible(c.oid) ORDER BY 1");
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		SuqlStatus st = pg_err(s, r, NULL, err);
-		PQclear(r);
-		return st;
-	}
-	int rows = PQntuples(r);
+	int rows;
+	if (tuples(s, r, &rows, err) != SUQL_OK)
+		return SUQL_ERROR;
 	*out = xcalloc(rows ? (size_t)rows : 1, sizeof **out);
 	for (int i = 0; i < rows; i++) {
 		StoreTable *t = &(*out)[i];
@@ -280,12 +290,9 @@ static SuqlStatus pg_columns(Store *s, const char *table, StoreColumn **out, int
 		"d.adnum = a.attnum LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary "
 		"WHERE a.attrelid = coalesce(to_regclass(quote_ident(?1)), to_regclass(?1)) "
 		"AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum", args, 1);
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		SuqlStatus st = pg_err(s, r, NULL, err);
-		PQclear(r);
-		return st;
-	}
-	int rows = PQntuples(r);
+	int rows;
+	if (tuples(s, r, &rows, err) != SUQL_OK)
+		return SUQL_ERROR;
 	*out = xcalloc(rows ? (size_t)rows : 1, sizeof **out);
 	for (int i = 0; i < rows; i++) {
 		StoreColumn *c = &(*out)[i];
