@@ -334,15 +334,22 @@ static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
 		return engine_refused(e, err);
 	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
 	              store_has_table(e->store, ast_name_value(ast->arena, stmt->table));
-	SuqlStatus s = store_exec(e->store, "BEGIN", err);
+	/* inside the user's own transaction, a savepoint of it */
+	int own = !store_pg_in_transaction(e->store);
+	SuqlStatus s = own ? store_exec(e->store, "BEGIN", err)
+	                   : store_savepoint(e->store, "suql_ddl", err);
 	if (s != SUQL_OK)
 		return s;
 	s = exec_pg_statement(e, ast, sql, len, sink, err);
 	if (s == SUQL_OK)
 		s = catalog_after(e, ast, existed, err);
 	if (s == SUQL_OK)
-		return store_exec(e->store, "COMMIT", err);
-	store_exec(e->store, "ROLLBACK", NULL);
+		return own ? store_exec(e->store, "COMMIT", err)
+		           : store_release(e->store, "suql_ddl", err);
+	if (own)
+		store_exec(e->store, "ROLLBACK", NULL);
+	else
+		store_rollback_to(e->store, "suql_ddl");
 	return s;
 }
 

@@ -40,15 +40,26 @@
 
 /* The statement's transaction: read only in read-only mode (with a time limit), and
    REPEATABLE READ for the three steps of a free-text query (ctid must hold between them). */
-static SuqlStatus pg_begin(Exec *ex, int snapshot, SuqlErr *err)
+static SuqlStatus pg_begin(Exec *ex, int snapshot, int *began, SuqlErr *err)
 {
 	char sql[160];
+	*began = 0;
 	if (!ex->e->readonly && !snapshot)
 		return SUQL_OK;
+	if (store_pg_in_transaction(ex->e->store)) {
+		/* the user's own transaction: its isolation holds; read-only mode cannot make it
+		   read-only, so it refuses rather than run there */
+		if (ex->e->readonly)
+			return err_set(err, SUQL_ERROR, "a transaction is open (BEGIN without COMMIT): "
+			               "statements here run read-only in a transaction of their own; "
+			               "end it with COMMIT or ROLLBACK first");
+		return SUQL_OK;
+	}
 	snprintf(sql, sizeof sql, "BEGIN ISOLATION LEVEL %s%s",
 	         snapshot ? "REPEATABLE READ" : "READ COMMITTED",
 	         ex->e->readonly ? " READ ONLY" : "");
 	SuqlStatus s = store_exec(ex->e->store, sql, err);
+	*began = s == SUQL_OK;
 	if (s == SUQL_OK && ex->e->readonly) {
 		snprintf(sql, sizeof sql, "SET LOCAL statement_timeout = %d", PG_READONLY_TIMEOUT_MS);
 		s = store_exec(ex->e->store, sql, err);
@@ -56,9 +67,9 @@ static SuqlStatus pg_begin(Exec *ex, int snapshot, SuqlErr *err)
 	return s;
 }
 
-static SuqlStatus pg_end(Exec *ex, int snapshot, SuqlStatus s, SuqlErr *err)
+static SuqlStatus pg_end(Exec *ex, int began, SuqlStatus s, SuqlErr *err)
 {
-	if (!ex->e->readonly && !snapshot)
+	if (!began)
 		return s;
 	/* nothing a read-only or snapshot statement did is kept but its reads: roll back when
 	   it failed (so the connection is usable), commit otherwise */
@@ -185,6 +196,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	int freetext = s == SUQL_OK && ex->nocc > 0;
 	PgWalk w = {0};
 	w.ex = ex;
+	int began = 0;
 	const char *why = freetext ? pg_shape(&w) : NULL;
 	if (freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);
@@ -194,7 +206,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK && freetext && !e->llm)
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK)
-		s = pg_begin(ex, freetext, err);
+		s = pg_begin(ex, freetext, &began, err);
 	if (s == SUQL_OK) {
 		if (freetext) {
 			s = exec_pg_walk_run(&w, err);
@@ -220,7 +232,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			}
 			print_free(pr);
 		}
-		s = pg_end(ex, freetext, s, err);
+		s = pg_end(ex, began, s, err);
 	}
 	s = exec_budget_stopped(ex, s, err);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||

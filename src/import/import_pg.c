@@ -171,14 +171,18 @@ SuqlStatus imp_pg_buffer(Store *pg, const char *name, const char *data, size_t l
 	}
 	Store *stage = store_sqlite_wrap(db);
 	SuqlStatus s = import_buffer(stage, name, data, len, table, opt, err);
+	/* inside the user's own transaction, a savepoint of it */
+	int own = !store_pg_in_transaction(pg);
 	if (s == SUQL_OK)
-		s = store_exec(pg, "BEGIN", err);
+		s = own ? store_exec(pg, "BEGIN", err) : store_savepoint(pg, "suql_import", err);
 	if (s == SUQL_OK) {
 		s = transfer(stage, pg, table, err);
 		if (s == SUQL_OK)
-			s = store_exec(pg, "COMMIT", err);
-		else
+			s = own ? store_exec(pg, "COMMIT", err) : store_release(pg, "suql_import", err);
+		else if (own)
 			store_exec(pg, "ROLLBACK", NULL);
+		else
+			store_rollback_to(pg, "suql_import");
 	}
 	store_close(stage);
 	sqlite3_close(db);

@@ -112,6 +112,8 @@ char *store_pg_describe(Store *s);
 /* Where in its statement the last error of a PostgreSQL store was (a byte offset), -1
    when the server did not say (or another backend). */
 long store_pg_error_offset(Store *s);
+/* Whether a transaction is open on a PostgreSQL store (the user's BEGIN). */
+int store_pg_in_transaction(Store *s);
 /* COPY ... FROM STDIN (sql) with data, in COPY's text format, as one statement. */
 SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len, SuqlErr *err);
 /* libpq's version (PQlibVersion). */

@@ -426,3 +426,11 @@ SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len
 		st = pg_err(s, NULL, NULL, err);
 	return st;
 }
+
+int store_pg_in_transaction(Store *s)
+{
+	if (!s || s->ops != &pg_ops)
+		return 0;
+	PGTransactionStatusType t = PQtransactionStatus(conn_of(s));
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
+}

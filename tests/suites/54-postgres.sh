@@ -135,6 +135,17 @@ rc_ro=0
 cnt=$(pg_psql -tA -c "SELECT count(*) FROM notes")
 [ "$cnt" = 0 ] && ok "pg: --readonly leaves the database unchanged" || notok "pg: --readonly" "$(cat "$T/ro") count $cnt"
 
+# --- inside the user's own transaction: a free-text query and a DDL run in it, and a
+# ROLLBACK takes the DDL (and its catalog rows) back
+out=$(printf '%s\n' "BEGIN;" \
+	"CREATE TABLE tx_t (id int, body FREE_TEXT);" \
+	"SELECT count(*) FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND location = 'Palo Alto';" \
+	"ROLLBACK;" | "$SUQL_PROG" --offline --no-cache --csv --no-headers "$SUQL_PG" 2>&1)
+left=$(pg_psql -tA -c "SELECT to_regclass('tx_t') IS NULL AND NOT EXISTS (SELECT 1 FROM suql.catalog WHERE tbl = 'tx_t')")
+case $out in [0-9]*) [ "$left" = t ] && ok "pg: in the user's transaction: the query runs in it, ROLLBACK undoes the DDL and its catalog rows" ||
+	notok "pg: user's transaction" "$out" "left: $left" ;;
+*) notok "pg: user's transaction" "$out" ;; esac
+
 # --- read-only mode (the chat agent's statements): READ ONLY, statement_timeout (a unit test
 # of the engine, run here against this server)
 SUQL_PG=$SUQL_PG "$SUQL_BUILD/unit/test_pg" 2>&1

@@ -69,6 +69,13 @@ int main(void)
 	engine_set_readonly(e, 0);
 	CHECK(run(e, "SELECT current_setting('transaction_read_only');", &g, &err) == SUQL_OK &&
 	      strcmp(g.first, "off") == 0, "pg: writable again");
+	CHECK(run(e, "BEGIN;", &g, &err) == SUQL_OK, "pg: the user opens a transaction");
+	engine_set_readonly(e, 1);
+	CHECK(run(e, "SELECT count(*) FROM ro_t;", &g, &err) == SUQL_ERROR && err.msg &&
+	      strstr(err.msg, "COMMIT or ROLLBACK first"),
+	      "pg: read-only mode refuses to run inside the user's open transaction");
+	engine_set_readonly(e, 0);
+	CHECK(run(e, "ROLLBACK;", &g, &err) == SUQL_OK, "pg: ... which ROLLBACK ends");
 	CHECK(run(e, "DROP TABLE ro_t;", &g, &err) == SUQL_OK, "pg: cleanup");
 	engine_close(e);
 	err_clear(&err);
