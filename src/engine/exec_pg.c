@@ -80,6 +80,24 @@ static SuqlStatus pg_end(Exec *ex, int began, SuqlStatus s, SuqlErr *err)
 	return store_exec(ex->e->store, "COMMIT", err);
 }
 
+/* Read-only mode: a statement that reads a table marked as holding evaluation labels
+   (catalog.h) is refused, as SQLite's authorizer refuses it: any FROM item of any block
+   naming one. */
+static SuqlStatus pg_hidden(Exec *ex, SuqlErr *err)
+{
+	Engine *e = ex->e;
+	for (int i = 0; i < ex->nblocks; i++)
+		for (int k = 0; k < ex->blocks[i].nitems; k++) {
+			const ScopeItem *it = &ex->blocks[i].items[k];
+			for (int h = 0; it->kind == IT_TABLE && it->table && h < e->nhidden; h++)
+				if (str_ieq(it->table, e->hidden[h])) {
+					e->denied = e->hidden[h];
+					return engine_refused(e, err);
+				}
+		}
+	return SUQL_OK;
+}
+
 /* ---- which statements run here ---- */
 
 static void conj_flatten(PgWalk *w, Expr **slot)
@@ -200,9 +218,14 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	const char *why = freetext ? pg_shape(&w) : NULL;
 	if (freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);
+	if (!why && freetext && ex->set.optimize != OPT_ON)
+		why = "optimize off or passage (free text runs only through the optimizer's three "
+		      "steps here)";
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
 		            "backend runs it", why);
+	if (s == SUQL_OK && e->readonly)
+		s = pg_hidden(ex, err);
 	if (s == SUQL_OK && freetext && !e->llm)
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK)

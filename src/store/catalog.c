@@ -282,8 +282,11 @@ SuqlStatus catalog_prop_set(Store *st, const char *table, const char *prop, cons
 		                        "prop=?2"), table, prop,
 		           NULL, NULL, err);
 	}
-	SuqlStatus s = run(st, schema_own(st) ? PROPS_DDL_SCHEMA : PROPS_DDL, NULL, NULL, NULL,
-	                   NULL, err);
+	SuqlErr e = {0};   /* store_exec: the schema's DDL is two statements */
+	SuqlStatus s = store_exec(st, schema_own(st) ? PROPS_DDL_SCHEMA : PROPS_DDL, &e);
+	if (s != SUQL_OK)
+		err_set(err, SUQL_ERROR, "catalog: %s", e.msg ? e.msg : "?");
+	err_clear(&e);
 	if (s == SUQL_OK)
 		s = run(st, OWN(st, "DELETE FROM suql_table_props WHERE lower(tbl)=lower(?1) AND "
 		                        "prop=?2"), table, prop,

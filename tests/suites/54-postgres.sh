@@ -150,6 +150,10 @@ case $out in [0-9]*) [ "$left" = t ] && ok "pg: in the user's transaction: the q
 # of the engine, run here against this server)
 SUQL_PG=$SUQL_PG "$SUQL_BUILD/unit/test_pg" 2>&1
 
+out=$("$SUQL_PROG" --offline --no-cache --set optimize=off "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" 2>&1)
+case $out in *"not supported on PostgreSQL yet: optimize off"*) ok "pg: optimize off is refused by name, not ignored" ;;
+*) notok "pg: optimize off refused" "$out" ;; esac
+
 # --- the budget: refused before any call, as on SQLite
 "$SUQL_PROG" --offline --no-cache --set budget=2 "$demo" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_s"
 "$SUQL_PROG" --offline --no-cache --set budget=2 "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_p"

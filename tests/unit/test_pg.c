@@ -3,6 +3,7 @@
    the server and the database unchanged, reads still working. It needs a server: suite
    54-postgres runs it with SUQL_PG set to the one it started; without SUQL_PG it skips. */
 #include "engine/engine.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -67,6 +68,16 @@ int main(void)
 	CHECK(run(e, "SELECT count(*) FROM ro_t;", &g, &err) == SUQL_OK && strcmp(g.first, "2") == 0,
 	      "pg: reads still work, and the table is unchanged");
 	engine_set_readonly(e, 0);
+	CHECK(catalog_prop_set(engine_store(e), "ro_t", CATALOG_LABELS, "on", &err) == SUQL_OK,
+	      "pg: ro_t marked as holding evaluation labels (suql.table_props)");
+	engine_set_readonly(e, 1);
+	CHECK(run(e, "SELECT a FROM ro_t;", &g, &err) == SUQL_ERROR && err.msg &&
+	      strstr(err.msg, "evaluation labels"), "pg: read-only mode refuses to read it");
+	CHECK(run(e, "SELECT 1 WHERE EXISTS (SELECT 1 FROM ro_t);", &g, &err) == SUQL_ERROR,
+	      "pg: ... in a subquery too");
+	engine_set_readonly(e, 0);
+	CHECK(catalog_prop_set(engine_store(e), "ro_t", CATALOG_LABELS, NULL, &err) == SUQL_OK,
+	      "pg: the mark removed");
 	CHECK(run(e, "SELECT current_setting('transaction_read_only');", &g, &err) == SUQL_OK &&
 	      strcmp(g.first, "off") == 0, "pg: writable again");
 	CHECK(run(e, "BEGIN;", &g, &err) == SUQL_OK, "pg: the user opens a transaction");
