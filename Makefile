@@ -50,7 +50,8 @@ else
   EDITLIBS := $(shell pkg-config --libs libedit 2>/dev/null)
 endif
 
-PKGS      := sqlite3 libcurl jansson libcrypto
+# libpq: the PostgreSQL backend (store/store_pg.c)
+PKGS      := sqlite3 libcurl jansson libcrypto libpq
 PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
              $(if $(filter libedit,$(EDITPKG)),$(shell pkg-config --cflags libedit 2>/dev/null))
 PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread
@@ -158,8 +159,10 @@ fixtures: deps
 	SUQL_BUILD=$(BUILD) SUQL_PROG=$(PROG) sh scripts/fixtures.sh
 
 # clang and libFuzzer: wanted by check (the fuzz suite is skipped without them), needed
-# by fuzz.
-check: DEPPKGS += opt:clang opt:libclang-rt-dev
+# by fuzz. PostgreSQL's server: wanted by check and bench, which start one of their own
+# (tests/pg.sh; the suites that need it are skipped without it).
+check: DEPPKGS += opt:clang opt:libclang-rt-dev opt:postgresql
+bench: DEPPKGS += opt:postgresql
 fuzz: DEPPKGS += clang libclang-rt-dev
 
 FUZZ_SECONDS ?= 60

@@ -7,7 +7,7 @@
 # is possible, and otherwise only named (what needs it is skipped, e.g. the fuzz suite).
 set -u
 pkgs="gcc make pkg-config libsqlite3-dev libcurl4-openssl-dev libjansson-dev libedit-dev
-libstemmer-dev libssl-dev sqlite3 tmux groff-base mandoc unzip"
+libstemmer-dev libssl-dev libpq-dev sqlite3 tmux groff-base mandoc unzip"
 optional=""
 for a in "$@"; do
 	case $a in

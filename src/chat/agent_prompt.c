@@ -162,7 +162,7 @@ static void put_cut(SBuf *b, const char *s, size_t max)
    section, then (unless brief) the start of its text. */
 static char *description(sqlite3 *db, const char *table, int info, int brief)
 {
-	if (!info)
+	if (!info || !db)   /* PostgreSQL: no descriptions yet */
 		return NULL;
 	sqlite3_stmt *st;
 	char *out = NULL;
@@ -199,6 +199,8 @@ static char *description(sqlite3 *db, const char *table, int info, int brief)
    "-- cuisines: values such as 'sushi', ... (34 values)" for an open enum or a list. */
 static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf *out)
 {
+	if (!db)   /* PostgreSQL: no notes of stored values yet */
+		return;
 	char *q;
 	char *t = sqlite3_mprintf("\"%w\"", table), *col = sqlite3_mprintf("\"%w\"", c->column);
 	if (c->is_array)

@@ -52,6 +52,8 @@ SuqlStatus meta_index(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return err_set(err, SUQL_USAGE, "usage: :index [TABLE]");
 	const char *table = argc == 2 ? argv[1] : NULL;
 	Report r = {env->out, 0};
+	if (!engine_db(env->engine))
+		return engine_pg_index(env->engine, table, env->out, err);
 	SuqlStatus s = ret_rebuild(engine_db(env->engine), table, report, &r, err);
 	if (s == SUQL_OK && r.n == 0)
 		fprintf(env->out, "no free-text columns to index\n");

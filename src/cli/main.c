@@ -34,6 +34,7 @@ typedef struct Action {   /* -c, -f and the like, run in command-line order */
 
 typedef struct Cli {
 	const char *db;
+	char *pg;             /* --pg: "pg:" and the conninfo (db points at it) */
 	Action *acts;
 	int nacts;
 	int mode_set;
@@ -80,6 +81,7 @@ static SuqlStatus opt_help_man(Cli *, const CliOption *, const char *, SuqlErr *
 static SuqlStatus opt_eval(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_cmd(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_init(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_pg(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
 	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
@@ -102,6 +104,10 @@ static const CliOption options[] = {
 	{0, "init", "FILE", "run FILE at start instead of the init file (see FILES)", opt_init},
 	{0, "no-init", NULL, "do not run the init file", opt_init},
 	{0, "readonly", NULL, "open the database read-only", opt_flag},
+	{0, "pg", "CONNINFO", "use the PostgreSQL database CONNINFO (a libpq connection string "
+	 "such as 'host=db dbname=shop', or a postgresql:// URI; PG* variables and ~/.pgpass "
+	 "fill in the rest) instead of a SQLite DATABASE; arguments after the options are SQL",
+	 opt_pg},
 	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
 	 "result (:explain on; a terminal shows them for free text alone), on stderr when "
 	 "stdout is not a terminal", opt_flag},
@@ -187,6 +193,15 @@ static SuqlStatus opt_file(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 }
 
 /* -cmd COMMAND: like -c, but the program goes on to the REPL or stdin afterwards. */
+static SuqlStatus opt_pg(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o, (void)err;
+	free(cli->pg);
+	cli->pg = xprintf("pg:%s", arg);   /* store_pg_target: a conninfo follows "pg:" */
+	cli->db = cli->pg;
+	return SUQL_OK;
+}
+
 static SuqlStatus opt_cmd(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)err;
@@ -337,7 +352,9 @@ static SuqlStatus opt_eval(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 static SuqlStatus opt_version(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)arg, (void)err;
-	printf("suql %s (SQLite %s)\n", SUQL_VERSION, sqlite3_libversion());
+	int pq = store_pg_libversion();   /* 150018: 15.18 */
+	printf("suql %s (SQLite %s, libpq %d.%d)\n", SUQL_VERSION, sqlite3_libversion(),
+	       pq / 10000, pq % 10000);
 	cli->done = 1;
 	return SUQL_OK;
 }
@@ -536,8 +553,9 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		break;
 	}
 	if (!status && !cli->done && optind < argc) {
-		cli->db = argv[optind];
-		for (int i = optind + 1; i < argc; i++)   /* suql DB "SQL" ..., as sqlite3 DB "SQL" */
+		if (!cli->pg)
+			cli->db = argv[optind];
+		for (int i = optind + (cli->pg ? 0 : 1); i < argc; i++)   /* suql DB "SQL" ..., as sqlite3 DB "SQL" */
 			add_action(cli, ACT_SQL, argv[i], 1);
 	}
 	if (status)
@@ -656,6 +674,7 @@ static void cli_free(Cli *cli)
 	for (int i = 0; i < cli->ndashed; i++)
 		free(cli->dashed[i]);
 	free(cli->dashed);
+	free(cli->pg);
 }
 
 int main(int argc, char **argv)
@@ -673,6 +692,10 @@ int main(int argc, char **argv)
 	} else if (cli.eval && cli.nacts) {
 		fprintf(stderr, "error: --eval runs alone: leave out -c, -f, --import and --chat\n");
 		status = SUQL_EXIT_USAGE;
+	} else if (cli.eval && cli.db && store_pg_target(cli.db)) {
+		fprintf(stderr, "error: not supported on PostgreSQL yet: --eval (it runs over a "
+		        "SQLite database)\n");
+		status = SUQL_EXIT_USAGE;
 	} else if (cli.eval) {   /* suql --eval BENCH DATABASE: nothing else runs */
 		EvalConfig ec = {cli.eval, cli.db, cli.way, cli.report, &cli.llm,
 		                 (const char *const *)cli.sets, cli.nsets,
@@ -680,8 +703,7 @@ int main(int argc, char **argv)
 		status = eval_main(&ec);
 	}
 	if (status || cli.eval) {
-		free(cli.acts);
-		free(cli.sets);
+		cli_free(&cli);
 		return status;
 	}
 	int exits = 0;

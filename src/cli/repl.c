@@ -41,9 +41,14 @@ void repl_set_line_mode(Repl *r, const char *prompt, ReplLineFn fn)
 void repl_banner(Repl *r, FILE *f)
 {
 	const char *path = engine_path(r->s.engine);
-	fprintf(f, "suql %s: SQL with free-text questions, over SQLite %s\n", SUQL_VERSION,
-	        sqlite3_libversion());
-	if (strcmp(path, ":memory:") == 0 || !*path)
+	Store *st = engine_store(r->s.engine);
+	fprintf(f, "suql %s: SQL with free-text questions, over %s %s\n", SUQL_VERSION,
+	        store_backend(st), store_version(st));
+	if (store_pg_target(path)) {
+		char *shown = store_pg_describe(st);
+		fprintf(f, "database: %s\n", shown);
+		free(shown);
+	} else if (strcmp(path, ":memory:") == 0 || !*path)
 		fprintf(f, "database: in memory (nothing is saved; :open FILE to use a file)\n");
 	else
 		fprintf(f, "database: %s\n", path);

@@ -41,6 +41,22 @@ static TabInfo *bind_scope_table(Exec *ex, const char *name)
 	TabInfo *t = &e->tabs[e->ntabs++];
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
+	if (e->pg) {   /* PostgreSQL: the columns through the store; rows are not fetched
+	                  again by rowid (exec_pg.c identifies them by ctid) */
+		StoreColumn *sc = NULL;
+		int nsc = 0;
+		if (store_columns(e->store, name, &sc, &nsc, NULL) == SUQL_OK) {
+			t->exists = 1;
+			for (int i = 0; i < nsc; i++)
+				exec_strv_push(&t->cols, &t->ncols, sc[i].name);
+		}
+		store_columns_free(sc, nsc);
+		SuqlErr err = {0};
+		if (t->exists && catalog_table(e->store, name, &t->cat, &t->ncat, &err) != SUQL_OK)
+			t->ncat = 0;
+		err_clear(&err);
+		return t;
+	}
 	sqlite3_stmt *st;
 	/* SQLite says which tables have a rowid (wr: WITHOUT ROWID); virtual tables are not
 	   fetched by rowid either */
@@ -106,7 +122,7 @@ static void tabs_key(Engine *e, long long key[3])
 void bind_scope_tabs_check(Engine *e, int all)
 {
 	long long key[3] = {-1, -1, -1};
-	if (all) {
+	if (all || e->pg) {   /* PostgreSQL: learnt again for every statement */
 		sqlite3_finalize(e->cookie);
 		e->cookie = NULL;
 	} else {

@@ -102,14 +102,28 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 
 Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 {
-	Store *store = store_sqlite_open(path, readonly, err);
+	int pg = store_pg_target(path);
+	Store *store = pg ? store_pg_open(path, err) : store_sqlite_open(path, readonly, err);
 	if (!store)
 		return NULL;
 	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
+	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on", err) !=
+	              SUQL_OK) {
+		store_close(store);
+		return NULL;
+	}
+	if (pg && sqlite3_open(":memory:", &db) != SQLITE_OK) {
+		/* PostgreSQL: the executor's scratch (exec_pg.c hands rows to the sink through it) */
+		sqlite3_close(db);
+		store_close(store);
+		err_set(err, SUQL_IO, "cannot open an in-memory SQLite database");
+		return NULL;
+	}
 	store_busy_timeout(store, ENGINE_DEFAULT_BUSY);
 	Engine *e = xcalloc(1, sizeof *e);
 	e->store = store;
 	e->db = db;
+	e->pg = pg;
 	e->path = xstrdup(path);
 	e->llm = llm;
 	e->set.optimize = OPT_ON;
@@ -145,11 +159,13 @@ void engine_close(Engine *e)
 	forget_hidden(e);
 	exec_record_free(e->record);
 	store_close(e->store);
+	if (e->pg)
+		sqlite3_close(e->db);
 	free(e->path);
 	free(e);
 }
 
-sqlite3 *engine_db(Engine *e) { return e->db; }
+sqlite3 *engine_db(Engine *e) { return e->pg ? NULL : e->db; }
 Store *engine_store(Engine *e) { return e->store; }
 
 int engine_progress(const Engine *e, long long *judged, long long *of)
@@ -309,6 +325,38 @@ static int goes_to_executor(const Stmt *st)
 	}
 }
 
+/* PostgreSQL: statements go to exec_pg.c; DDL that declares or changes SUQL types runs
+   in a transaction with the catalog's rows (in the schema suql), and read-only mode
+   refuses it before the server sees it. */
+static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
+                          const EngineSink *sink, SuqlErr *err)
+{
+	const Stmt *stmt = ast->stmt;
+	if (!needs_catalog(stmt))
+		return exec_pg_statement(e, ast, sql, len, sink, err);
+	if (e->readonly)
+		return engine_refused(e, err);
+	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
+	              store_has_table(e->store, ast_name_value(ast->arena, stmt->table));
+	/* inside the user's own transaction, a savepoint of it */
+	int own = !store_pg_in_transaction(e->store);
+	SuqlStatus s = own ? store_exec(e->store, "BEGIN", err)
+	                   : store_savepoint(e->store, "suql_ddl", err);
+	if (s != SUQL_OK)
+		return s;
+	s = exec_pg_statement(e, ast, sql, len, sink, err);
+	if (s == SUQL_OK)
+		s = catalog_after(e, ast, existed, err);
+	if (s == SUQL_OK)
+		return own ? store_exec(e->store, "COMMIT", err)
+		           : store_release(e->store, "suql_ddl", err);
+	if (own)
+		store_exec(e->store, "ROLLBACK", NULL);
+	else
+		store_rollback_to(e->store, "suql_ddl");
+	return s;
+}
+
 SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
                        const EngineSink *sink, SuqlErr *err)
 {
@@ -323,6 +371,11 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 		char *q = print_suql_stmt(ast);
 		sink->parsed(sink->ctx, q);
 		free(q);
+	}
+	if (e->pg) {
+		s = pg_exec(e, ast, sql, len, sink, err);
+		ast_free(ast);
+		return s;
 	}
 	if (!needs_catalog(stmt) && goes_to_executor(stmt)) {
 		s = exec_statement(e, ast, sql, len, sink, err);
@@ -453,6 +506,15 @@ SuqlStatus engine_set(Engine *e, const char *key, const char *value, SuqlErr *er
 void engine_settings(const Engine *e, SBuf *out)
 {
 	setting_show_all(&engine_settings_table, e, out);
+}
+
+/* ---- :index on PostgreSQL (exec_pg.c) ---- */
+
+SuqlStatus engine_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
+{
+	if (!e->pg)
+		return err_set(err, SUQL_ERROR, "not a PostgreSQL database");
+	return exec_pg_index(e, table, out, err);
 }
 
 /* ---- :enum (the mappings live in enum.c) ---- */

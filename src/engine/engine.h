@@ -18,6 +18,8 @@
 #include "llm/llm.h"
 #include "store/store.h"
 
+#include <stdio.h>
+
 typedef struct Engine Engine;
 
 /* What a statement reports, in this order. Any callback may be NULL. */
@@ -84,6 +86,11 @@ void engine_settings(const Engine *e, SBuf *out);
 /* :enum: the stored ENUM mappings (suql_enum_map), one a line: "table.column 'literal' ->
    {'value', ...} (by MODEL)". */
 SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
+
+/* :index on PostgreSQL: a GIN index of the full text of each FREE_TEXT column of table
+   (all tables: NULL), over suql.doc(column), the expression the ranking reads; one line
+   per index on out. */
+SuqlStatus engine_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
 /* :enum forget: remove the mappings of table.column (NULL: every column), of one literal
    (NULL: all of them); *n says how many went. */
 SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,

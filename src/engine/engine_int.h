@@ -81,7 +81,9 @@ typedef struct Exec Exec;
 
 struct Engine {
 	Store *store;         /* the database, through the storage seam */
-	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet */
+	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
+	                         with PostgreSQL, an in-memory scratch database (exec_pg.c) */
+	int pg;               /* the store is PostgreSQL: statements go to exec_pg.c */
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
@@ -377,6 +379,7 @@ struct EnumCmp;   /* enum_int.h */
 
 struct Exec {
 	Engine *e;
+	Exec *outer;          /* the statement running when this one began (e->cur) */
 	sqlite3 *db;
 	sqlite3_stmt *ready;  /* a statement with nothing to do ahead: validate's preparation,
 	                         which exec_final_run runs (not prepared twice) */

@@ -266,6 +266,21 @@ static void set_vals_json(EnumLit *l, const char *json)
 /* Is t one of the values stored in an open enum's column? (stops at the first one) */
 static int stored_value(Exec *ex, const EnumCmp *c, const char *t)
 {
+	if (ex->e->pg) {   /* PostgreSQL: a list is a text[] */
+		char *q = c->list ? sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE ?1 = ANY(\"%w\") "
+		                                    "LIMIT 1", c->table, c->column)
+		                  : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE \"%w\"::text = ?1 "
+		                                    "LIMIT 1", c->table, c->column);
+		const char *args[] = {t};
+		StoreCursor *cur;
+		int found = 0;
+		if (store_query(ex->e->store, q, args, 1, &cur, NULL) == SUQL_OK) {
+			found = store_next(cur) > 0;
+			store_done(cur);
+		}
+		sqlite3_free(q);
+		return found;
+	}
 	char *q = c->list
 	          ? sqlite3_mprintf("SELECT 1 FROM \"%w\" AS t, json_each(t.\"%w\") AS j "
 	                            "WHERE j.value = ?1 AND j.type = 'text' LIMIT 1", c->table,

@@ -313,8 +313,36 @@ static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
 		fn(ex->sink->ctx, sb_str(b));
 }
 
-SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
-                          const EngineSink *sink, SuqlErr *err)
+SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
+{
+	if (ex->expect_total < ex->worst_total)
+		return err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
+		               "LLM calls (%lld in the worst case), more than the budget of %ld; "
+		               "raise it with :set budget %lld (or :set budget 0 for no limit), "
+		               "or narrow the query", ex->expect_total, ex->worst_total,
+		               ex->set.budget, ex->expect_total);
+	return err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
+	               "more than the budget of %ld; raise it with :set budget %lld (or "
+	               ":set budget 0 for no limit), or narrow the query",
+	               ex->worst_total, ex->set.budget, ex->worst_total);
+}
+
+SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
+{
+	Engine *e = ex->e;
+	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
+		/* the cap stopped the statement while it ran: what was spent is spent */
+		long sent = llm_stats_statement(e->llm)->total.requests;
+		err_clear(err);
+		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
+		            "(%ld made) before the statement was complete, so no rows are returned; "
+		            "raise it with :set budget N (0 for no limit), or narrow the query",
+		            ex->set.budget, sent);
+	}
+	return s;
+}
+
+Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
 {
 	Exec *ex = xcalloc(1, sizeof *ex);
 	ex->e = e;
@@ -337,8 +365,24 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		if (ex->set.optimize != OPT_PASSAGE)
 			llm_set_cap(e->llm, ex->set.budget);
 	}
-	Exec *outer = e->cur;
+	ex->outer = e->cur;
 	e->cur = ex;
+	return ex;
+}
+
+void exec_end(Exec *ex)
+{
+	exec_record_end(ex, ex->outer == NULL);   /* the outermost statement's record is kept */
+	if (ex->e->llm)
+		llm_set_cap(ex->e->llm, 0);
+	ex->e->cur = ex->outer;
+	exec_free(ex);
+}
+
+SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                          const EngineSink *sink, SuqlErr *err)
+{
+	Exec *ex = exec_new(e, ast, sql, len, sink);
 	SuqlStatus s = bind_statement(ex, err);
 	if (s == SUQL_OK)
 		s = enum_lookup(ex, err);
@@ -363,17 +407,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		if (s == SUQL_OK && over) {
 			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			if (ex->expect_total < ex->worst_total)
-				s = err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
-				            "LLM calls (%lld in the worst case), more than the budget of %ld; "
-				            "raise it with :set budget %lld (or :set budget 0 for no limit), "
-				            "or narrow the query", ex->expect_total, ex->worst_total,
-				            ex->set.budget, ex->expect_total);
-			else
-				s = err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
-				            "more than the budget of %ld; raise it with :set budget %lld (or "
-				            ":set budget 0 for no limit), or narrow the query",
-				            ex->worst_total, ex->set.budget, ex->worst_total);
+			s = exec_over_budget(ex, err);
 		}
 		if (s == SUQL_OK && enum_pending(ex) > 0)
 			s = enum_classify(ex, err);
@@ -416,15 +450,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		exec_record_result(ex);
 	ex->rec->freetext = freetext;
-	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
-		/* the cap stopped the statement while it ran: what was spent is spent */
-		long sent = llm_stats_statement(e->llm)->total.requests;
-		err_clear(err);
-		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
-		            "(%ld made) before the statement was complete, so no rows are returned; "
-		            "raise it with :set budget N (0 for no limit), or narrow the query",
-		            ex->set.budget, sent);
-	}
+	s = exec_budget_stopped(ex, s, err);
 	warn_unread(ex);
 	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
 		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
@@ -437,11 +463,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
-	if (e->llm)
-		llm_set_cap(e->llm, 0);
-	exec_record_end(ex, outer == NULL);
-	e->cur = outer;
-	exec_free(ex);
+	exec_end(ex);
 	return s;
 }
 

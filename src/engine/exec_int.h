@@ -21,6 +21,16 @@
 
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err);
+/* A statement's Exec (its memo, counters and the model's statement counters begun, the
+   budget set as the model's cap, the running statement of the engine), and its end
+   (exec_end: the cap lifted, the statement before it running again, the Exec freed). */
+Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
+void exec_end(Exec *ex);
+/* The refusal of a statement whose expected calls (expect_total, worst_total) are over
+   the budget; and the error of one the budget's cap stopped while it ran (s is returned
+   when it is not SUQL_BUDGET, or nothing was sent). */
+SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err);
+SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
 /* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
@@ -57,6 +67,63 @@ SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
 char *exec_value_text(sqlite3_value *v, size_t *n);
 /* Append a copy of s to the string vector *v of *n. */
 void exec_strv_push(char ***v, int *n, const char *s);
+
+/* ---- exec_pg.c, exec_pg_walk.c, exec_pg_rows.c: statements on PostgreSQL ---- */
+
+SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+                             const EngineSink *sink, SuqlErr *err);
+SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+
+/* answer() or summary() standing as a result column (projection last): Postgres returns
+   its argument's text in a column named hidden; suql puts the result there, shown under
+   the name SQLite would give the column. */
+typedef struct PgProj {
+	int occ;
+	char hidden[24];      /* suql_proj0, ... */
+	char *shown;
+} PgProj;
+
+/* A free-text SELECT on PostgreSQL: its atoms, candidates and verdicts, and what the
+   printing hook replaces (exec_pg_walk.c). */
+typedef struct PgWalk {
+	Exec *ex;
+	Block *b;
+	Expr ***conj;         /* the WHERE's conjuncts (their slots) */
+	int nconj;
+	int *atoms;           /* occurrence ids of the atoms, in the WHERE's order */
+	int natoms;
+	long long n;
+	char **keys;          /* per candidate: the row identity (ctid text, or several) */
+	char **vals;          /* n * natoms: the atoms' texts (NULL: SQL NULL) */
+	signed char *atomv;   /* n * natoms: Verdict */
+	signed char *state;   /* CAND_* */
+	unsigned char *busy;
+	long long need;       /* rows needed (LIMIT + OFFSET), -1: all */
+	int ordered;
+	long long front, front_pass, passes, ndecided;
+	int final;            /* printing the final statement (else the candidates) */
+	Expr *keyx;           /* the candidate statement's placeholders */
+	Expr **argx;
+	Expr *rankx, *matchx;
+	Expr *lenx;           /* avg_len's placeholder: the length of atom lenk's text */
+	int lenk;
+	int ranked;           /* candidates by relevance (ts_rank_cd), most relevant first */
+	int doc_fn;           /* suql.doc() exists (:index made it): ranking reads the GIN
+	                         index's expression */
+	long long matches;    /* candidates the ranking's query matched */
+	PgProj *proj;         /* answer() and summary() as result columns */
+	int nproj;
+} PgWalk;
+
+
+/* The three steps of a free-text SELECT (candidates, judgments, the final statement with
+   the verified rows as $1), its plan and counters in ex->plan; and what a walk holds. */
+SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err);
+void exec_pg_walk_free(PgWalk *w);
+/* Run sql in Postgres (parameters $1...: text) and hand its rows to the sink, through
+   the engine's scratch SQLite database; projected columns (pj) computed on the way. */
+SuqlStatus exec_pg_rows_run(Exec *ex, const char *sql, const char *const *params,
+                            int nparams, const PgProj *pj, int npj, SuqlErr *err);
 
 /* ---- exec_hint.c ---- */
 
@@ -216,6 +283,12 @@ SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *
 /* At most how many calls one question of a walk over n candidates (natoms questions each)
    may take to find need rows (-1: all), following the walk's wave sizes at their
    smallest; each wave at most maxwave candidates, a call at most per_call of them. */
+/* How many candidates the next wave asks about (exec_walk.c, which the PostgreSQL walk
+   shares so that both backends send the same calls). */
+long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
+                              double prior, long long maxwave);
+#define EXEC_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
+#define EXEC_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
 long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                                 long long per_call);
 /* The calls of the same walk when a share rate of the candidates passes (it stops once

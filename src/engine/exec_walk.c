@@ -162,19 +162,17 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
    wave, when that is more). Otherwise the pass rate is estimated as (passed + w * prior) /
    (decided + w), w = WAVE_PRIOR_WEIGHT: the prior counts as w candidates already decided,
    so the first waves follow it and later ones what was seen. It is never taken below
-   WALK_EXPECT_RATE, the rate the budget check assumes. The prior is WAVE_PRIOR for
+   WALK_EXPECT_RATE, the rate the budget check assumes. The prior is EXEC_WAVE_PRIOR for
    candidates in structured order, and the share of candidates the ranking found matching
-   for ranked ones (WAVE_PRIOR_RANKED_MIN when it found none). */
+   for ranked ones (EXEC_WAVE_PRIOR_RANKED_MIN when it found none). */
 #define WAVE_ALL 4096
 #define WAVE_PRIOR_WEIGHT 2.0
-#define WAVE_PRIOR 0.3
-#define WAVE_PRIOR_RANKED_MIN 0.05
 
 /* How many candidates the next wave asks about: enough to find the rest rows still
    needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
    maxwave (a call's batch times the calls in flight). */
-static long long wave_size(long long rest, long long seen_pass, long long seen_dec,
-                           double prior, long long maxwave)
+long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
+                              double prior, long long maxwave)
 {
 	if (rest < 0)
 		return WAVE_ALL > maxwave ? WAVE_ALL : maxwave;
@@ -199,9 +197,9 @@ long long exec_walk_worst_calls(long long n, long long need, int natoms, long lo
 	while (asked < n) {
 		/* the smallest next wave: a prior of 1, and whatever number of rows passed so
 		   far makes it smallest */
-		long long want = need < 0 ? wave_size(-1, 0, 0, 1.0, maxwave) : maxwave;
+		long long want = need < 0 ? exec_walk_wave_size(-1, 0, 0, 1.0, maxwave) : maxwave;
 		for (long long p = 0; need >= 0 && p < need && p <= d && p < 1000; p++) {
-			long long x = wave_size(need - p, p, d, 1.0, maxwave);
+			long long x = exec_walk_wave_size(need - p, p, d, 1.0, maxwave);
 			if (x < want)
 				want = x;
 		}
@@ -226,8 +224,8 @@ long long exec_walk_expect_calls(long long n, long long need, int natoms, long l
 		return exec_walk_worst_calls(n, need, natoms, maxwave, per_call);
 	long long calls = 0, asked = 0, have = 0;
 	while (asked < n && have < need) {
-		long long want = wave_size(need - have, (long long)(rate * (double)asked), asked, rate,
-		                           maxwave);
+		long long want = exec_walk_wave_size(need - have, (long long)(rate * (double)asked),
+		                                     asked, rate, maxwave);
 		long long sz = want < n - asked ? want : n - asked;
 		calls += natoms * ((sz + per_call - 1) / per_call);
 		asked += sz;
@@ -252,8 +250,8 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 			return err_set(err, SUQL_INTERRUPT, "interrupted");
 		if (enough(w) || w->front >= w->n)
 			break;
-		long long want = wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass, seen_dec,
-		                           prior, maxwave);
+		long long want = exec_walk_wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass,
+		                                     seen_dec, prior, maxwave);
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
 		int nreq = 0;
 		long long progress = 0;
@@ -440,11 +438,11 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	w.pos = xmalloc(n1 * sizeof *w.pos);
 	for (long long i = 0; i < w.n; i++)
 		w.order[i] = i;
-	double prior = WAVE_PRIOR;
+	double prior = EXEC_WAVE_PRIOR;
 	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
 		st = exec_rank_candidates(&w, &prior, err);
 		if (prior <= 0)
-			prior = WAVE_PRIOR_RANKED_MIN;
+			prior = EXEC_WAVE_PRIOR_RANKED_MIN;
 	}
 	for (long long i = 0; i < w.n; i++)
 		w.pos[w.order[i]] = i;

@@ -526,7 +526,7 @@ static long long runs_of(Exec *ex, int b)
 /* Candidates one call carries in the worst case: every candidate shows its whole passage
    allowance, so a call holds batch_tokens / passage_tokens of them (and never more than
    batch). */
-static long long per_call(Exec *ex)
+long long plan_per_call(Exec *ex)
 {
 	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
 	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
@@ -542,13 +542,13 @@ static long long per_call(Exec *ex)
 /* Calls for n candidates in the worst case. */
 static long long per_batch(Exec *ex, long long n)
 {
-	long long b = per_call(ex);
+	long long b = plan_per_call(ex);
 	return n <= 0 ? 0 : (n + b - 1) / b;
 }
 
 /* The most candidates one wave of a walk asks about (exec_walk.c): a call's batch times
    the calls in flight. */
-static long long max_wave(Exec *ex)
+long long plan_max_wave(Exec *ex)
 {
 	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
 	int conc = ex->llm ? llm_concurrency(ex->llm) : 1;
@@ -581,13 +581,12 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 				n += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 			} else if (in) {
-				n += exec_walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
-				                      per_call(ex));
+				long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
+				n += exec_walk_worst_calls(u->count, b->limit, u->natoms, mw, pc);
 				e += b->limit >= 0 && o->plan == PL_WALK
-				     ? exec_walk_expect_calls(u->count, b->limit, u->natoms, max_wave(ex),
-				                         per_call(ex), WALK_EXPECT_RATE)
-				     : exec_walk_worst_calls(u->count, b->limit, u->natoms, max_wave(ex),
-				                        per_call(ex));
+				     ? exec_walk_expect_calls(u->count, b->limit, u->natoms, mw, pc,
+				                              WALK_EXPECT_RATE)
+				     : exec_walk_worst_calls(u->count, b->limit, u->natoms, mw, pc);
 			}
 		}
 		*expect = e < n ? e : n;

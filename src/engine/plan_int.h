@@ -11,7 +11,11 @@
 
 /* plan.c */
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
-void plan_exec(Exec *ex);                            /* after classification: the walk's units */
+void plan_exec(Exec *ex);
+/* The candidates one call carries at most (batch, within batch_tokens), and one wave at
+   most (a call's batch times the calls in flight). */
+long long plan_per_call(Exec *ex);
+long long plan_max_wave(Exec *ex);                            /* after classification: the walk's units */
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
 
 /* plan_unit.c: block b's units (budget: of its relaxed WHERE, for the counts) */

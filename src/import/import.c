@@ -591,6 +591,8 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 		return s;
 	}
 
+	if (!store_sqlite(st))   /* PostgreSQL: staged in SQLite, then COPY (import_pg.c) */
+		return imp_pg_buffer(st, name, data, len, table, opt, err);
 	Imp im = {0};
 	im.st = st;
 	im.db = store_sqlite(st);

@@ -111,4 +111,9 @@ int imp_bind_text(sqlite3_stmt *st, int i, const ImpCol *c, const char *s, size_
                   int quoted, const char *array_sep, char **why);
 int imp_bind_json(sqlite3_stmt *st, int i, const ImpCol *c, json_t *v, char **why);
 
+/* import_pg.c: import into a PostgreSQL store (staged in SQLite, then one COPY in a
+   transaction with the catalog rows). */
+SuqlStatus imp_pg_buffer(Store *pg, const char *name, const char *data, size_t len,
+                         const char *table, const ImportOptions *opt, SuqlErr *err);
+
 #endif

@@ -44,7 +44,7 @@ char *print_steal(Printer *pr)
 
 void pr_map(Printer *pr, size_t src_off, size_t len)
 {
-	if (pr->mode != PRINT_SQL || (!len && !src_off))
+	if (pr->mode == PRINT_SUQL || (!len && !src_off))   /* SQL and PG are run */
 		return;
 	if (pr->nmap == pr->capmap) {
 		pr->capmap = pr->capmap ? pr->capmap * 2 : 64;

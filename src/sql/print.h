@@ -12,6 +12,10 @@
  *    (doc/frontend.md lists the rules). CREATE TABLE/VIEW and the statements kept as text
  *    print as written when they hold no SUQL.
  *
+ *  - PRINT_PG: PostgreSQL SQL: SUQL as it is (its syntax is Postgres's), except that SUQL
+ *    column types are written as the Postgres types they are stored as: FREE_TEXT and ENUM
+ *    as TEXT, FREE_TEXT[] and ENUM[] as TEXT[] (other T[] are Postgres arrays already).
+ *
  * The SQL printer records a position map from output offsets to source offsets, so an
  * error offset SQLite reports in the translated SQL can point into the user's text.
  *
@@ -29,7 +33,7 @@
 
 #include "sql/ast.h"
 
-typedef enum PrintMode { PRINT_SQL, PRINT_SUQL } PrintMode;
+typedef enum PrintMode { PRINT_SQL, PRINT_SUQL, PRINT_PG } PrintMode;
 
 typedef struct Printer Printer;
 

@@ -49,7 +49,7 @@ int pr_unnest_column(Printer *pr, const Expr *e)
 
 void pr_unnest_from(Printer *pr, const FromItem *f)
 {
-	if (pr->mode == PRINT_SUQL) {
+	if (pr->mode != PRINT_SQL) {
 		print_name(pr, f->name);
 		print_raw(pr, "(");
 		pr_list(pr, f->args);
@@ -105,7 +105,7 @@ static int quant_is_in(const Expr *e)
 
 int pr_suql_prec(const Printer *pr, const Expr *e)
 {
-	if (pr->mode == PRINT_SUQL)
+	if (pr->mode != PRINT_SQL)
 		return ast_prec(e);
 	switch (e->kind) {
 	case EX_LIKE: return PREC_EQ;

@@ -108,6 +108,10 @@ static void pr_column_def(Printer *pr, const ColumnDef *c)
 		print_raw(pr, " ");
 		if (c->type->suql && pr->mode == PRINT_SQL)
 			print_raw(pr, "TEXT");
+		else if (c->type->suql && pr->mode == PRINT_PG &&
+		         (str_has_prefix(c->type->text, "FREE_TEXT") ||
+		          str_has_prefix(c->type->text, "ENUM")))
+			print_raw(pr, c->type->text[c->type->n - 1] == ']' ? "TEXT[]" : "TEXT");
 		else
 			print_rawn(pr, c->type->text, c->type->n);
 	}

@@ -11,10 +11,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* suql's own tables are named by the backend (store_own): suql_catalog in SQLite,
+   suql.catalog in PostgreSQL, whose schema "suql" is made the first time a SUQL type is
+   declared. Names are compared without regard to case (lower() on both sides). */
+#define OWN(st, sql) own_sql(st, sql, (char[512]){0})
+
+/* sql with every "suql_" of a table name written the backend's way (buf: 512 bytes). */
+static const char *own_sql(const Store *st, const char *sql, char *buf)
+{
+	const char *own = store_own(st);
+	if (strcmp(own, "suql_") == 0)
+		return sql;
+	size_t o = 0, ol = strlen(own);
+	for (const char *p = sql; *p && o + ol + 1 < 512; p++) {
+		if (strncmp(p, "suql_", 5) == 0) {
+			memcpy(buf + o, own, ol);
+			o += ol;
+			p += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
 static const char *const CATALOG_DDL =
 	"CREATE TABLE IF NOT EXISTS suql_catalog("
 	"tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, "
 	"type TEXT NOT NULL, enum_values TEXT, PRIMARY KEY(tbl, col))";
+static const char *const CATALOG_DDL_SCHEMA =
+	"CREATE SCHEMA IF NOT EXISTS suql; CREATE TABLE IF NOT EXISTS suql.catalog("
+	"tbl TEXT NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL, enum_values TEXT, "
+	"PRIMARY KEY(tbl, col))";
+static const char *const PROPS_DDL =
+	"CREATE TABLE IF NOT EXISTS suql_table_props(tbl TEXT NOT NULL COLLATE NOCASE, "
+	"prop TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(tbl, prop))";
+static const char *const PROPS_DDL_SCHEMA =
+	"CREATE SCHEMA IF NOT EXISTS suql; CREATE TABLE IF NOT EXISTS suql.table_props("
+	"tbl TEXT NOT NULL, prop TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(tbl, prop))";
+
+static int schema_own(const Store *st)
+{
+	return strcmp(store_own(st), "suql_") != 0;
+}
 
 /* Parse ENUM's parenthesised list of string literals: ('a', 'it''s'). p points at '('. */
 static int parse_enum_list(const char **pp, CatColumn *c, SuqlErr *err)
@@ -156,7 +196,7 @@ const char *catalog_storage_type(const CatColumn *c)
 static SuqlStatus catalog_ensure(Store *st, SuqlErr *err)
 {
 	SuqlErr e = {0};
-	if (store_exec(st, CATALOG_DDL, &e) == SUQL_OK)
+	if (store_exec(st, schema_own(st) ? CATALOG_DDL_SCHEMA : CATALOG_DDL, &e) == SUQL_OK)
 		return SUQL_OK;
 	err_set(err, SUQL_ERROR, "cannot create the SUQL catalog: %s", e.msg ? e.msg : "?");
 	err_clear(&e);
@@ -185,7 +225,8 @@ SuqlStatus catalog_set(Store *st, const char *table, const char *column, const c
 		return SUQL_ERROR;
 	SuqlStatus s = catalog_ensure(st, err);
 	if (s == SUQL_OK)   /* replaced, in plain SQL any backend runs */
-		s = run(st, "DELETE FROM suql_catalog WHERE tbl=?1 AND col=?2", table, column, NULL,
+		s = run(st, OWN(st, "DELETE FROM suql_catalog WHERE lower(tbl)=lower(?1) AND "
+		                    "lower(col)=lower(?2)"), table, column, NULL,
 		        NULL, err);
 	if (s == SUQL_OK && k > 0) {
 		char *vals = NULL;
@@ -196,8 +237,8 @@ SuqlStatus catalog_set(Store *st, const char *table, const char *column, const c
 			vals = json_dumps(a, JSON_COMPACT);
 			json_decref(a);
 		}
-		s = run(st, "INSERT INTO suql_catalog(tbl, col, type, enum_values) VALUES (?1, ?2, ?3, "
-		        "?4)", table, column, c.type, vals, err);
+		s = run(st, OWN(st, "INSERT INTO suql_catalog(tbl, col, type, enum_values) VALUES (?1, ?2, ?3, "
+		        "?4)"), table, column, c.type, vals, err);
 		free(vals);
 	}
 	catalog_column_free(&c);
@@ -207,22 +248,26 @@ SuqlStatus catalog_set(Store *st, const char *table, const char *column, const c
 SuqlStatus catalog_drop_table(Store *st, const char *table, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	if (store_has_table(st, "suql_table_props"))
-		s = run(st, "DELETE FROM suql_table_props WHERE tbl=?1", table, NULL, NULL, NULL, err);
-	if (s != SUQL_OK || !store_has_table(st, "suql_catalog"))
+	if (store_has_table(st, OWN(st, "suql_table_props")))
+		s = run(st, OWN(st, "DELETE FROM suql_table_props WHERE lower(tbl)=lower(?1)"),
+		        table, NULL, NULL, NULL, err);
+	if (s != SUQL_OK || !store_has_table(st, OWN(st, "suql_catalog")))
 		return s;
-	return run(st, "DELETE FROM suql_catalog WHERE tbl=?1", table, NULL, NULL, NULL, err);
+	return run(st, OWN(st, "DELETE FROM suql_catalog WHERE lower(tbl)=lower(?1)"), table,
+	           NULL, NULL, NULL, err);
 }
 
 SuqlStatus catalog_rename_table(Store *st, const char *from, const char *to, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	if (store_has_table(st, "suql_table_props"))
-		s = run(st, "UPDATE suql_table_props SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL,
+	if (store_has_table(st, OWN(st, "suql_table_props")))
+		s = run(st, OWN(st, "UPDATE suql_table_props SET tbl=?2 WHERE lower(tbl)=lower(?1)"),
+		        from, to, NULL, NULL,
 		        err);
-	if (s != SUQL_OK || !store_has_table(st, "suql_catalog"))
+	if (s != SUQL_OK || !store_has_table(st, OWN(st, "suql_catalog")))
 		return s;
-	return run(st, "UPDATE suql_catalog SET tbl=?2 WHERE tbl=?1", from, to, NULL, NULL, err);
+	return run(st, OWN(st, "UPDATE suql_catalog SET tbl=?2 WHERE lower(tbl)=lower(?1)"), from,
+	           to, NULL, NULL, err);
 }
 
 /* ---- table properties ---- */
@@ -231,33 +276,38 @@ SuqlStatus catalog_prop_set(Store *st, const char *table, const char *prop, cons
                             SuqlErr *err)
 {
 	if (!value) {
-		if (!store_has_table(st, "suql_table_props"))
+		if (!store_has_table(st, OWN(st, "suql_table_props")))
 			return SUQL_OK;
-		return run(st, "DELETE FROM suql_table_props WHERE tbl=?1 AND prop=?2", table, prop,
+		return run(st, OWN(st, "DELETE FROM suql_table_props WHERE lower(tbl)=lower(?1) AND "
+		                        "prop=?2"), table, prop,
 		           NULL, NULL, err);
 	}
-	SuqlStatus s = run(st, "CREATE TABLE IF NOT EXISTS suql_table_props(tbl TEXT NOT NULL "
-	                   "COLLATE NOCASE, prop TEXT NOT NULL, value TEXT NOT NULL, "
-	                   "PRIMARY KEY(tbl, prop))", NULL, NULL, NULL, NULL, err);
+	SuqlErr e = {0};   /* store_exec: the schema's DDL is two statements */
+	SuqlStatus s = store_exec(st, schema_own(st) ? PROPS_DDL_SCHEMA : PROPS_DDL, &e);
+	if (s != SUQL_OK)
+		err_set(err, SUQL_ERROR, "catalog: %s", e.msg ? e.msg : "?");
+	err_clear(&e);
 	if (s == SUQL_OK)
-		s = run(st, "DELETE FROM suql_table_props WHERE tbl=?1 AND prop=?2", table, prop,
+		s = run(st, OWN(st, "DELETE FROM suql_table_props WHERE lower(tbl)=lower(?1) AND "
+		                        "prop=?2"), table, prop,
 		        NULL, NULL, err);
 	if (s != SUQL_OK)
 		return s;
-	return run(st, "INSERT INTO suql_table_props(tbl, prop, value) VALUES (?1, ?2, ?3)", table,
+	return run(st, OWN(st, "INSERT INTO suql_table_props(tbl, prop, value) VALUES (?1, ?2, "
+	                       "?3)"), table,
 	           prop, value, NULL, err);
 }
 
 int catalog_prop_tables(Store *st, const char *prop, const char *value, char ***names)
 {
 	*names = NULL;
-	if (!store_has_table(st, "suql_table_props"))
+	if (!store_has_table(st, OWN(st, "suql_table_props")))
 		return 0;
 	const char *args[] = {prop, value};
 	StoreCursor *c;
 	int n = 0;
-	if (store_query(st, "SELECT tbl FROM suql_table_props WHERE prop=?1 AND value=?2 ORDER BY "
-	                "tbl", args, 2, &c, NULL) != SUQL_OK)
+	if (store_query(st, OWN(st, "SELECT tbl FROM suql_table_props WHERE prop=?1 AND value=?2 ORDER BY "
+	                "tbl"), args, 2, &c, NULL) != SUQL_OK)
 		return 0;
 	while (store_next(c) > 0) {
 		*names = xrealloc(*names, ((size_t)n + 1) * sizeof **names);
@@ -286,11 +336,12 @@ static SuqlStatus recorded(Store *st, const char *table, char ***rows, int *n, S
 {
 	*rows = NULL;
 	*n = 0;
-	if (!store_has_table(st, "suql_catalog"))
+	if (!store_has_table(st, OWN(st, "suql_catalog")))
 		return SUQL_OK;
 	const char *args[] = {table};
 	StoreCursor *c;
-	if (store_query(st, "SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1", args, 1, &c,
+	if (store_query(st, OWN(st, "SELECT tbl, col, type FROM suql_catalog WHERE "
+	                        "lower(tbl)=lower(?1)"), args, 1, &c,
 	                err) != SUQL_OK)
 		return SUQL_ERROR;
 	while (store_next(c) > 0) {
@@ -328,11 +379,12 @@ static int fill(CatColumn *c, const char *table, const char *column, const char 
 int catalog_get(Store *st, const char *table, const char *column, CatColumn *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!store_has_table(st, "suql_catalog"))
+	if (!store_has_table(st, OWN(st, "suql_catalog")))
 		return 0;
 	const char *args[] = {table, column};
 	StoreCursor *c;
-	if (store_query(st, "SELECT tbl, col, type FROM suql_catalog WHERE tbl=?1 AND col=?2",
+	if (store_query(st, OWN(st, "SELECT tbl, col, type FROM suql_catalog WHERE "
+	                        "lower(tbl)=lower(?1) AND lower(col)=lower(?2)"),
 	                args, 2, &c, NULL) != SUQL_OK)
 		return 0;
 	int found = 0;

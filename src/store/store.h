@@ -4,8 +4,8 @@
  * cursor (store_query), savepoints, the tables a user sees and the columns of a table, and
  * the controls a running statement needs (interrupt, how long to wait for a lock, the
  * largest value). A Store is a table of operations (StoreOps) over a backend's handle;
- * SQLite is the one backend today (store_sqlite.c), and a second one (PostgreSQL) is a
- * second StoreOps.
+ * SQLite is the main backend (store_sqlite.c); PostgreSQL (store_pg.c, through libpq) is
+ * the second, for the statements doc/postgres.md lists.
  *
  * What goes through the seam now: opening and closing the database (engine.c), the
  * catalog of SUQL types (catalog.c), the listings of :tables, :schema, :labels,
@@ -19,7 +19,8 @@
  * Statement text given to a Store is in the backend's dialect; parameters are written ?1,
  * ?2, ... and are text (NULL for SQL NULL).
  *
- * Ownership: a Store made by store_sqlite_open owns its connection (store_close closes
+ * Ownership: a Store made by store_pg_open owns its connection; one made by
+ * store_sqlite_open owns its connection (store_close closes
  * it); one made by store_sqlite_wrap borrows it. A cursor is freed by store_done; the text
  * store_text returns is valid until the next store_next or store_done. StoreColumn arrays
  * are freed with store_columns_free.
@@ -51,6 +52,9 @@ typedef struct StoreTable {
 	char *sql;            /* the definition as the backend keeps it, NULL when none */
 } StoreTable;
 
+/* What a cell of a result row holds. */
+typedef enum StoreKind { STORE_NULL, STORE_INTEGER, STORE_REAL, STORE_TEXT } StoreKind;
+
 /* What a backend implements; every Store starts with a pointer to its ops. */
 typedef struct StoreOps {
 	const char *name;     /* "SQLite" */
@@ -71,6 +75,12 @@ typedef struct StoreOps {
 	void (*busy_timeout)(Store *s, double seconds);
 	int (*value_limit)(Store *s, int bytes);
 	sqlite3 *(*sqlite)(Store *s);
+	int (*ncols)(StoreCursor *c);
+	const char *(*colname)(StoreCursor *c, int col);
+	StoreKind (*kind)(StoreCursor *c, int col);
+	const char *(*version)(Store *s);
+	const char *own;      /* how suql's own table names start: "suql_", or "suql." (a
+	                         schema of suql's own) */
 } StoreOps;
 
 struct Store {
@@ -88,10 +98,35 @@ Store *store_sqlite_open(const char *path, int readonly, SuqlErr *err);
 /* A Store over a connection someone else opened and closes (tools, tests). */
 Store *store_sqlite_wrap(sqlite3 *db);
 
+/* ---- the PostgreSQL backend (store_pg.c) ---- */
+
+/* Whether path names a PostgreSQL database: a postgresql:// or postgres:// URI, or
+   "pg:" followed by a libpq conninfo (what --pg makes). */
+int store_pg_target(const char *path);
+/* Connect (libpq: the PG* environment variables and ~/.pgpass fill in what target leaves
+   out). SUQL_IO, with libpq's reason and what to check, when it cannot. */
+Store *store_pg_open(const char *target, SuqlErr *err);
+/* Where a PostgreSQL store is connected, for people: "dbname as user on host:port" (no
+   password); the caller frees it. */
+char *store_pg_describe(Store *s);
+/* Where in its statement the last error of a PostgreSQL store was (a byte offset), -1
+   when the server did not say (or another backend). */
+long store_pg_error_offset(Store *s);
+/* Whether a transaction is open on a PostgreSQL store (the user's BEGIN). */
+int store_pg_in_transaction(Store *s);
+/* COPY ... FROM STDIN (sql) with data, in COPY's text format, as one statement. */
+SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len, SuqlErr *err);
+/* libpq's version (PQlibVersion). */
+int store_pg_libversion(void);
+
 /* ---- any backend ---- */
 
 void store_close(Store *s);
-const char *store_backend(const Store *s);   /* "SQLite" */
+const char *store_backend(const Store *s);   /* "SQLite", "PostgreSQL" */
+const char *store_version(Store *s);         /* the library's or the server's version */
+/* How suql's own tables are named in this backend: "suql_" + name (SQLite), or
+   "suql." + name (PostgreSQL, a schema of suql's own). */
+const char *store_own(const Store *s);
 
 /* Run a statement that returns no rows (or whose rows are not wanted): SUQL_ERROR with
    the backend's message. store_exec takes no parameters (and may hold several
@@ -109,6 +144,11 @@ int store_next(StoreCursor *c);
 const char *store_text(StoreCursor *c, int col);
 long long store_integer(StoreCursor *c, int col);
 void store_done(StoreCursor *c);
+/* The cursor's result columns: how many, their names, and what the current row's cell
+   holds. */
+int store_column_count(StoreCursor *c);
+const char *store_column_name(StoreCursor *c, int col);
+StoreKind store_column_kind(StoreCursor *c, int col);
 
 /* A savepoint around work that must happen entirely or not at all (name: an identifier). */
 SuqlStatus store_savepoint(Store *s, const char *name, SuqlErr *err);

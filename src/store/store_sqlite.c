@@ -188,10 +188,36 @@ static int sq_value_limit(Store *s, int bytes)
 	return sqlite3_limit(db_of(s), SQLITE_LIMIT_LENGTH, bytes > 0 ? bytes : 1000000000);
 }
 
+static int sq_ncols(StoreCursor *c)
+{
+	return sqlite3_column_count(st_of(c));
+}
+
+static const char *sq_colname(StoreCursor *c, int col)
+{
+	return sqlite3_column_name(st_of(c), col);
+}
+
+static StoreKind sq_kind(StoreCursor *c, int col)
+{
+	switch (sqlite3_column_type(st_of(c), col)) {
+	case SQLITE_NULL: return STORE_NULL;
+	case SQLITE_INTEGER: return STORE_INTEGER;
+	case SQLITE_FLOAT: return STORE_REAL;
+	default: return STORE_TEXT;
+	}
+}
+
+static const char *sq_version(Store *s)
+{
+	(void)s;
+	return sqlite3_libversion();
+}
+
 static const StoreOps sqlite_ops = {
 	"SQLite", sq_close, sq_run, sq_query, sq_next, sq_text, sq_integer, sq_done,
 	sq_has_table, sq_tables, sq_columns, sq_interrupt, sq_busy_timeout, sq_value_limit,
-	db_of,
+	db_of, sq_ncols, sq_colname, sq_kind, sq_version, "suql_",
 };
 
 Store *store_sqlite_wrap(sqlite3 *db)
@@ -271,6 +297,31 @@ const char *store_text(StoreCursor *c, int col)
 long long store_integer(StoreCursor *c, int col)
 {
 	return c->ops->integer(c, col);
+}
+
+int store_column_count(StoreCursor *c)
+{
+	return c->ops->ncols(c);
+}
+
+const char *store_column_name(StoreCursor *c, int col)
+{
+	return c->ops->colname(c, col);
+}
+
+StoreKind store_column_kind(StoreCursor *c, int col)
+{
+	return c->ops->kind(c, col);
+}
+
+const char *store_version(Store *s)
+{
+	return s->ops->version(s);
+}
+
+const char *store_own(const Store *s)
+{
+	return s->ops->own;
 }
 
 void store_done(StoreCursor *c)

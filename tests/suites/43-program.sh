@@ -17,8 +17,8 @@ t() {              # t NAME COMMAND...: ok when the command succeeds
 	fi
 }
 
-t "--version names the program and SQLite" sh -c \
-	"'$prog' --version | grep -Eq '^suql [0-9]+\.[0-9]+\.[0-9]+ \(SQLite 3\.[0-9.]+\)$'"
+t "--version names the program, SQLite and libpq" sh -c \
+	"'$prog' --version | grep -Eq '^suql [0-9]+\.[0-9]+\.[0-9]+ \(SQLite 3\.[0-9.]+, libpq [0-9]+\.[0-9]+\)$'"
 t "--help exits 0 and lists the options" sh -c \
 	"'$prog' --help >'$tmp/help' && grep -q -- '--bail' '$tmp/help' && grep -q '^Usage: suql' '$tmp/help'"
 t "--help-man with an unknown section is a usage error" sh -c \

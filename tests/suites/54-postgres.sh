@@ -1,0 +1,173 @@
+#!/bin/sh
+# suql on PostgreSQL, against a server the suite starts itself (tests/pg.sh: initdb and
+# pg_ctl into a temporary directory, a Unix socket, stopped at the end), holding the demo
+# restaurants. Skipped, saying why, when no server can be started.
+#  - connecting: URI, --pg CONNINFO, PG* variables; the banner, :tables, :schema (SUQL
+#    types from suql.catalog), output modes; errors placed in the statement;
+#  - equivalence: every statement of tests/engine/equiv.sql (those with an ordered or full
+#    result) runs on the SQLite demo and on the same rows in Postgres, with the offline
+#    backend and no cache: where Postgres runs it, rows AND model calls must be the same;
+#    where it does not, the error must say "not supported on PostgreSQL yet" (or be the
+#    server's own, for SQLite-only functions). At least PG_FLOOR statements with free text
+#    must run on both;
+#  - the final step binds the verified rows ($1), never pastes them; chat statements run
+#    READ ONLY; :index makes GIN indexes that the ranking's expression matches.
+set -u
+. tests/pg.sh
+T=$SUQL_TMP/pg
+mkdir -p "$T"
+if ! pg_start; then
+	echo "skip postgres: $PG_SKIP"
+	echo "skipped: $PG_SKIP" >&2
+	exit 0
+fi
+demo=$T/demo.db
+sh tests/demo-db.sh "$demo"
+pg_load_demo "$demo" || { echo "not ok pg: the demo loads into PostgreSQL"; sed 's/^/# /' "$PG_DIR/load.log" | head; exit 0; }
+echo "ok pg: a server of the suite's own started, the demo loaded"
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
+
+# --- connecting
+out=$(echo ':tables' | "$SUQL_PROG" --offline "$SUQL_PG" 2>&1)
+[ "$out" = "$(printf 'restaurant_labels\nrestaurants')" ] && ok "pg: :tables lists the tables (suql's schema hidden)" ||
+	notok "pg: :tables" "$out"
+out=$(echo ':schema restaurants' | "$SUQL_PROG" --offline "$SUQL_PG" 2>&1)
+case $out in *"reviews FREE_TEXT[]"*"price ENUM('cheap'"*) ;; *"price ENUM('cheap'"*"reviews FREE_TEXT[]"*) ok "pg: :schema shows the SUQL types kept in suql.catalog" ;;
+*) notok "pg: :schema shows SUQL types" "$out" ;; esac
+case $out in *"reviews FREE_TEXT[]"*) ok "pg: :schema names FREE_TEXT[]" ;; *) notok "pg: :schema names FREE_TEXT[]" "$out" ;; esac
+out=$(PGHOST=$PG_DIR PGPORT=$PG_PORT PGUSER=suql PGDATABASE=suql_test "$SUQL_PROG" --offline --pg "" --csv --no-headers "SELECT current_database(), count(*) FROM restaurants" 2>&1)
+[ "$out" = "suql_test,112" ] && ok "pg: --pg with the PG* variables" || notok "pg: --pg with the PG* variables" "$out"
+out=$("$SUQL_PROG" --offline --pg "host=$PG_DIR port=$PG_PORT user=suql dbname=suql_test" --json -c "SELECT name, cuisines FROM restaurants WHERE id = 1" 2>&1)
+case $out in *'"name":"Hoshi Sushi"'*'{sushi,japanese}'*) ok "pg: --pg CONNINFO, JSON output, a native array" ;; *) notok "pg: --pg CONNINFO, JSON" "$out" ;; esac
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c "SELECT nosuch FROM restaurants" 2>&1)
+case $out in *"-c:1:8: column \"nosuch\" does not exist"*"^"*) ok "pg: a server error is placed in the statement with a caret" ;;
+*) notok "pg: a server error is placed" "$out" ;; esac
+out=$("$SUQL_PROG" --offline "postgresql://nobody@/nodb?host=$T/none" -c "SELECT 1" 2>&1); rc=$?
+case $out in *"cannot connect to PostgreSQL"*"PGHOST"*) [ $rc -ne 0 ] && ok "pg: an unreachable server: what to check, non-zero status" ;;
+*) notok "pg: an unreachable server" "$out" ;; esac
+# --- :import: read and checked as for SQLite, then one COPY in a transaction
+cat >"$T/imp.csv" <<'CSV'
+id,name,tags,review
+1,Alpha,"[""a"",""b""]","A long review with many words about the food, the staff and the atmosphere of the place, which was lovely and calm in the evening."
+2,"Beta ""x""",[],"Another long review, with a tab	and a backslash \ and quotes ""here"", about the noise, the wait of forty minutes and the parking."
+3,Gamma,"[""c""]",
+CSV
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/imp.csv things" 2>&1)
+got=$(pg_psql -tA -F'|' -c "SELECT id, name, array_length(tags, 1), tags[2], review IS NULL, position(E'\t' in coalesce(review, '')) > 0, position('\\' in coalesce(review, '')) > 0 FROM things ORDER BY id")
+want=$(printf '1|Alpha|2|b|f|f|f\n2|Beta "x"|||f|t|t\n3|Gamma|1||t|f|f')
+[ "$got" = "$want" ] && ok "pg: :import sends the rows by COPY: lists as arrays, tabs, backslashes, quotes and NULL kept" ||
+	notok "pg: :import by COPY" "$out" "got: $got" "want: $want"
+types=$(pg_psql -tA -c "SELECT string_agg(col || '=' || type, ',' ORDER BY col) FROM suql.catalog WHERE tbl = 'things'")
+[ "$types" = "review=FREE_TEXT,tags=TEXT[]" ] && ok "pg: ... and records its SUQL types in suql.catalog" || notok "pg: import types" "$types"
+printf 'id,n\n1,2\n2,x\n' >"$T/bad.csv"
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/bad.csv bad --types n=INTEGER" 2>&1)
+case $out in *"bad.csv:3:3: 'x' is not an INTEGER"*)
+	[ "$(pg_psql -tA -c "SELECT to_regclass('bad') IS NULL")" = t ] &&
+		ok "pg: a bad value: the error at its place in the file, and no table made" ;;
+*) notok "pg: import error" "$out" ;; esac
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/imp.csv things" 2>&1)
+case $out in *"not supported on PostgreSQL yet: importing into a table that exists"*) ok "pg: appending to a table is refused by name" ;;
+*) notok "pg: appending refused" "$out" ;; esac
+
+# --- equivalence with SQLite: rows and calls
+# q DB SQL: rows (CSV) in $T/rows, counters in $T/v, status returned
+q() {
+	"$SUQL_PROG" -v --offline --no-cache --csv --no-headers --set budget=0 --set times=off "$1" -c "$2" >"$T/rows" 2>"$T/v"
+}
+calls() { sed -n 's/^ *llm calls: \([0-9]*\).*/\1/p' "$T/v" | head -1; }
+n=0 same=0 refused=0 servererr=0
+grep -v '^#' tests/engine/equiv.sql | grep -v '^[[:space:]]*$' | grep -v '^any ' >"$T/list"
+while IFS= read -r line; do
+	n=$((n + 1))
+	name="pg equiv $n: $(printf '%s' "$line" | cut -c1-60)"
+	q "$demo" "$line"; st_s=$?
+	sort "$T/rows" >"$T/rows_s"; cp "$T/rows" "$T/ord_s"; calls_s=$(calls)
+	q "$SUQL_PG" "$line"; st_p=$?
+	sort "$T/rows" >"$T/rows_p"; calls_p=$(calls)
+	if [ $st_p -ne 0 ]; then
+		if grep -q "not supported on PostgreSQL yet" "$T/v"; then
+			refused=$((refused + 1))
+			ok "$name: refused by name on PostgreSQL"
+		elif grep -q "function .* does not exist\|operator does not exist" "$T/v"; then
+			servererr=$((servererr + 1))
+			ok "$name: SQLite-only SQL, the server's own error"
+		else
+			notok "$name" "PostgreSQL failed: $(head -3 "$T/v")"
+		fi
+		continue
+	fi
+	if [ $st_s -ne 0 ]; then
+		notok "$name" "SQLite failed: $(head -3 "$T/v")"
+		continue
+	fi
+	# ORDER BY ... id (unique) orders both the same; else compare as multisets
+	case $line in *"ORDER BY"*) cmp -s "$T/ord_s" "$T/rows" || cmp -s "$T/rows_s" "$T/rows_p" ;; *) cmp -s "$T/rows_s" "$T/rows_p" ;; esac
+	rows_same=$?
+	# SELECT * shows the list columns: JSON text in SQLite, Postgres arrays in Postgres;
+	# there the rows are compared by their first column (the id) and number
+	case $line in "SELECT *"*)
+		[ $rows_same -ne 0 ] && cut -d, -f1 "$T/ord_s" | cmp -s - "$(cut -d, -f1 "$T/rows" >"$T/ids_p"; echo "$T/ids_p")" && rows_same=0 ;;
+	esac
+	if [ $rows_same -eq 0 ] && [ "$calls_s" = "$calls_p" ]; then
+		ok "$name: same rows, ${calls_p:-0} calls on both"
+		[ -n "$calls_p" ] && same=$((same + 1))
+	else
+		notok "$name" "calls SQLite '${calls_s}', PostgreSQL '${calls_p}'" "$(diff "$T/rows_s" "$T/rows_p" | head -4)"
+	fi
+done <"$T/list"
+PG_FLOOR=25
+[ "$same" -ge "$PG_FLOOR" ] && ok "pg: $same free-text statements give the same rows and calls on both backends ($refused refused by name, $servererr SQLite-only, of $n)" ||
+	notok "pg: at least $PG_FLOOR free-text statements the same on both" "$same same, $refused refused, $servererr SQLite-only, of $n"
+
+# --- the final step binds the verified rows
+q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND location = 'Palo Alto' ORDER BY id"
+grep -q 'ctid = ANY(\$1::tid\[\])' "$T/v" && ok "pg: the plan shows the final SQL with the rows bound as \$1" ||
+	notok "pg: the final SQL binds \$1" "$(cat "$T/v")"
+grep -q "ORDER BY id" "$T/v" && ! grep -q "suql_atom\|'(0," "$T/v" &&
+	ok "pg: no verified row is pasted into the SQL" || notok "pg: no row pasted" "$(cat "$T/v")"
+
+# --- read-only: what the chat agent runs (read-only mode) cannot write
+pg_psql -c "CREATE TABLE notes (n int)" >/dev/null 2>&1
+rc_ro=0
+"$SUQL_PROG" --offline --readonly "$SUQL_PG" -c "INSERT INTO notes VALUES (1)" >"$T/ro" 2>&1 || rc_ro=$?
+cnt=$(pg_psql -tA -c "SELECT count(*) FROM notes")
+[ "$cnt" = 0 ] && ok "pg: --readonly leaves the database unchanged" || notok "pg: --readonly" "$(cat "$T/ro") count $cnt"
+
+# --- inside the user's own transaction: a free-text query and a DDL run in it, and a
+# ROLLBACK takes the DDL (and its catalog rows) back
+out=$(printf '%s\n' "BEGIN;" \
+	"CREATE TABLE tx_t (id int, body FREE_TEXT);" \
+	"SELECT count(*) FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND location = 'Palo Alto';" \
+	"ROLLBACK;" | "$SUQL_PROG" --offline --no-cache --csv --no-headers "$SUQL_PG" 2>&1)
+left=$(pg_psql -tA -c "SELECT to_regclass('tx_t') IS NULL AND NOT EXISTS (SELECT 1 FROM suql.catalog WHERE tbl = 'tx_t')")
+case $out in [0-9]*) [ "$left" = t ] && ok "pg: in the user's transaction: the query runs in it, ROLLBACK undoes the DDL and its catalog rows" ||
+	notok "pg: user's transaction" "$out" "left: $left" ;;
+*) notok "pg: user's transaction" "$out" ;; esac
+
+# --- read-only mode (the chat agent's statements): READ ONLY, statement_timeout (a unit test
+# of the engine, run here against this server)
+SUQL_PG=$SUQL_PG "$SUQL_BUILD/unit/test_pg" 2>&1
+
+out=$("$SUQL_PROG" --offline --no-cache --set optimize=off "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" 2>&1)
+case $out in *"not supported on PostgreSQL yet: optimize off"*) ok "pg: optimize off is refused by name, not ignored" ;;
+*) notok "pg: optimize off refused" "$out" ;; esac
+
+# --- the budget: refused before any call, as on SQLite
+"$SUQL_PROG" --offline --no-cache --set budget=2 "$demo" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_s"
+"$SUQL_PROG" --offline --no-cache --set budget=2 "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_p"
+grep -q "more than the budget of 2" "$T/b_p" && cmp -s "$T/b_s" "$T/b_p" &&
+	ok "pg: over the budget: refused before any call, with SQLite's words and count" ||
+	notok "pg: the budget" "$(cat "$T/b_s" "$T/b_p")"
+
+# --- :index: GIN indexes; the ranking then reads their expression
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":index restaurants" 2>&1)
+case $out in *"restaurants.reviews: GIN index"*) ok "pg: :index makes a GIN index per FREE_TEXT column" ;; *) notok "pg: :index" "$out" ;; esac
+am=$(pg_psql -tA -c "SELECT am.amname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'suql_fts_restaurants_reviews'")
+[ "$am" = gin ] && ok "pg: ... and Postgres has it, as GIN" || notok "pg: the GIN index exists" "'$am'"
+q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 2"
+grep -q "ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(reviews))" "$T/v" && [ "$(wc -l <"$T/rows")" = 2 ] &&
+	ok "pg: a LIMIT without ORDER BY ranks in Postgres (ts_rank_cd over the index's expression)" ||
+	notok "pg: ranking in Postgres" "$(cat "$T/v")"
+pg_stop
