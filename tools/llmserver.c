@@ -42,6 +42,7 @@ static void usage(FILE *f)
 "  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
 "  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
+"  --yes-word W        auto mode: a candidate is yes when its text contains W, else no\n"
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
@@ -77,6 +78,7 @@ static int nrules;
 static char *canned;
 static int delay_ms;
 static double yes_rate = 0.5;
+static const char *yes_word;   /* --yes-word: yes exactly for the texts that contain it */
 static const char *need_key;
 static char **models;
 static int nmodels;
@@ -223,6 +225,8 @@ static json_t *answer_for(int mode, const char *text)
 	char buf[64];
 	switch (mode) {
 	case A_YESNO:
+		if (yes_word)
+			return json_string(ci_find(text, yes_word) ? "yes" : "no");
 		return json_string((double)(h % 10000) < yes_rate * 10000 ? "yes" : "no");
 	case A_DATE:
 		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)(h % 120),
@@ -708,7 +712,8 @@ int main(int argc, char **argv)
 		int takes = strcmp(a, "--port") == 0 || strcmp(a, "--port-file") == 0 ||
 		            strcmp(a, "--log") == 0 || strcmp(a, "--delay") == 0 ||
 		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
-		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
+		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--yes-word") == 0 ||
+		            strcmp(a, "--key") == 0 ||
 		            strcmp(a, "--models") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
@@ -732,6 +737,8 @@ int main(int argc, char **argv)
 				return 2;
 		} else if (strcmp(a, "--yes-rate") == 0)
 			yes_rate = atof(v);
+		else if (strcmp(a, "--yes-word") == 0)
+			yes_word = v;
 		else if (strcmp(a, "--key") == 0)
 			need_key = v;
 		else if (strcmp(a, "--models") == 0) {

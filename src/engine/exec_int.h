@@ -169,6 +169,9 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
 
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
 SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);
+/* The same share, through the retrieval index only, for a walk kept in the query's order;
+   *prior is left alone when no atom has an index. */
+void exec_rank_share(Walk *w, double *prior);
 
 /* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */
