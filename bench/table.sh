@@ -47,19 +47,7 @@ trips() { sed -n 's/.*"t_ms": *\([0-9.]*\).*/\1/p' "$1" | sort -n |
 field() { sed -n "s/^  $1: \([0-9][0-9]*\).*/\1/p" "$T/err" | head -1; }
 carried() { sed -n 's/^  llm calls: .*carrying \([0-9]*\) candidates.*/\1/p' "$T/err"; }
 
-mkrare() {   # mkrare DB ROWS: every hundredth row names a zither
-	rm -f "$1"
-	"$P" "$1" >/dev/null 2>&1 <<EOSQL
-CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT, rating REAL, reviews FREE_TEXT[]);
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
-INSERT INTO places SELECT i, 'Place ' || i, (i * 37 % 101) / 20.0,
-  json_array('The food was fine and the staff were quick' ||
-             CASE WHEN i % 100 = 37 THEN '; a man played the zither all evening.' ELSE '.' END,
-             'We came for lunch on a ' || CASE i % 3 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Friday'
-             ELSE 'Sunday' END || ' and sat at table ' || i || '.')
-FROM n;
-EOSQL
-}
+mkrare() { sh tests/engine/rare-db.sh "$P" "$1" "$2"; }   # mkrare DB ROWS (see there)
 zq="answer(reviews, 'does someone play the zither?') = 'Yes'"
 q() {   # q URL DB SQL [options]: counters into $T/err
 	url=$1 db=$2 sql=$3

@@ -306,18 +306,7 @@ done
 #     A wave is one round trip when its calls are no more than the calls in flight.
 rare=$T/rare.db
 rm -f "$rare"
-mkrare() {   # mkrare DB ROWS
-	"$SUQL_PROG" "$1" >/dev/null 2>&1 <<EOSQL
-CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT, rating REAL, reviews FREE_TEXT[]);
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
-INSERT INTO places SELECT i, 'Place ' || i, (i * 37 % 101) / 20.0,
-  json_array('The food was fine and the staff were quick' ||
-             CASE WHEN i % 100 = 37 THEN '; a man played the zither all evening.' ELSE '.' END,
-             'We came for lunch on a ' || CASE i % 3 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Friday'
-             ELSE 'Sunday' END || ' and sat at table ' || i || '.')
-FROM n;
-EOSQL
-}
+mkrare() { sh tests/engine/rare-db.sh "$SUQL_PROG" "$1" "$2"; }   # mkrare DB ROWS (see there)
 mkrare "$rare" 10000
 rm -f "$T/port"
 "$B/llmserver" --port-file "$T/port" --yes-word zither 2>"$T/srv.err" &
