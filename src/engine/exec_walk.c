@@ -481,6 +481,15 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	}
 	find_stop(&w, found_before);
 	speculation(&w);
+	for (long long c = 0; c < w.n && b->keep_on; c++) {
+		if (w.state[c] != CAND_PASSED)
+			continue;
+		if (b->nkeep == b->capkeep) {
+			b->capkeep = b->capkeep ? b->capkeep * 2 : 64;
+			b->keep = xrealloc(b->keep, (size_t)b->capkeep * sizeof *b->keep);
+		}
+		b->keep[b->nkeep++] = w.ids[c * w.nid];
+	}
 	for (long long c = 0; c < w.n; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)
@@ -494,11 +503,29 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	return st;
 }
 
+/* Whether the rows a lazy walk passes are the only ones the block's WHERE can let through
+   in the final statement: one rowid table, every conjunct asks the model (a conjunct of
+   plain SQL lets rows through unwalked), and the statement's own SELECT. A row the walk
+   did not decide has its atoms NULL there (a planned miss), so it cannot pass; one whose
+   text equals a decided row's would, and an unordered LIMIT may return either, while an
+   ordered walk decided every row before its stop. */
+static int keeps_to_passed(const Block *b)
+{
+	if (b->limit < 0 || !b->top || b->nitems != 1 || !b->identity ||
+	    b->items[0].kind != IT_TABLE || !b->items[0].rowid || b->correlated)
+		return 0;
+	for (int i = 0; i < b->nunits; i++)
+		if (b->units[i].natoms == 0)
+			return 0;
+	return b->nunits > 0;
+}
+
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
 {
 	RowSet found = {0};
 	SuqlStatus st = SUQL_OK;
 	long long best = 0;
+	b->keep_on = keeps_to_passed(b);
 	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
 		Unit *u = &b->units[i];
 		/* unordered under LIMIT: any rows will do, and enough were found */

@@ -340,6 +340,16 @@ fi
 { echo id; sqlite3 "$rare" "SELECT id FROM places WHERE reviews LIKE '%zither%' ORDER BY rating DESC, id LIMIT 5"; } >"$T/truth"
 cmp -s "$T/ordered" "$T/truth" && ok "waves: ... the first 5 rows in that order that name a zither" ||
 	notok "waves: ... the first 5 rows in that order that name a zither" "$(diff "$T/truth" "$T/ordered")"
+# the statement that finally runs keeps to the rows the walk passed: SQLite seeks to them
+# instead of reading every row's reviews until five pass
+SUQL_TRACE_SQL=1 "$SUQL_PROG" --csv --set times=off --no-cache --concurrency 8 --llm-url "$url" --model m "$rare" \
+	-c "SELECT id FROM places WHERE $zq ORDER BY rating DESC, id LIMIT 5;" >"$T/res" 2>"$T/err"
+if grep -q '^suql sql: SELECT id FROM places WHERE (suql_atom(0, reviews, .*)) AND "places".rowid IN ([0-9, ]*) ORDER BY rating DESC, id LIMIT 5$' "$T/err" &&
+   cmp -s "$T/res" "$T/truth"; then
+	ok "waves: ... the final statement reads only the rows the walk passed"
+else
+	notok "waves: ... the final statement reads only the rows the walk passed" "$(grep '^suql sql: SELECT id' "$T/err")"
+fi
 # calls stay flat as the rows grow: 1,000 rows cost what 10,000 do
 small=$T/rare1k.db
 rm -f "$small"
