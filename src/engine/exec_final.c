@@ -36,6 +36,10 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 
 /* ---- keeping to the rows the walk passed ---- */
 
+/* More passed rows than this are not listed (the statement stays as written): a list that
+   long is not read faster than the table. */
+#define KEEP_MAX 10000
+
 typedef struct Keep {
 	Exec *ex;
 	const Expr *inside;   /* the WHERE being printed by the hook itself */
@@ -50,7 +54,8 @@ static int keep_hook(void *ctx, Printer *pr, const Expr *e)
 		return 0;
 	for (int i = 0; i < k->ex->nblocks; i++) {
 		const Block *b = &k->ex->blocks[i];
-		if (!b->keep_on || !b->core || b->core->where != e || !b->executed)
+		if (!b->keep_on || !b->core || b->core->where != e || !b->executed ||
+		    b->nkeep > KEEP_MAX)
 			continue;
 		const Expr *saved = k->inside;
 		k->inside = e;
