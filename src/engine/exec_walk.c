@@ -171,9 +171,10 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
    The first wave of a ranked walk is the exception: when the ranking is good its top
    candidates pass, so it asks for the rows needed at WAVE_TOP_RATE plus one, and a walk
    whose ranking is right ends in that one round trip (at most 1.5n + 2 candidates for
-   LIMIT n). Every other wave asks for the rows still needed plus one standard deviation
+   LIMIT n). Every later wave asks for the rows still needed plus one standard deviation
    of a count of passes (sqrt(rest)), so that a rare predicate is found in one more wave
-   rather than in several small ones: a wave costs one round trip however full it is. */
+   rather than in several small ones: a wave costs one round trip however full it is. (A
+   first wave has no margin: its rate is a guess, and a margin on a guess is speculation.) */
 #define WAVE_ALL 4096
 #define WAVE_PRIOR_WEIGHT 10.0
 #define WAVE_PRIOR 0.3
@@ -201,7 +202,8 @@ static long long wave_size(long long rest, long long seen_pass, long long seen_d
 			rate = floor;
 		if (rate > 1)
 			rate = 1;
-		want = (long long)ceil(((double)rest + sqrt((double)rest)) / rate);
+		double margin = seen_dec > 0 ? sqrt((double)rest) : 0;
+		want = (long long)ceil(((double)rest + margin) / rate);
 	}
 	if (want > maxwave)
 		want = maxwave;
