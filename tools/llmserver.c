@@ -44,7 +44,8 @@ static void usage(FILE *f)
 "  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
 "  --yes-words A,B     auto mode, yes/no: yes when the candidate's text holds one of\n"
-"                      the words (any case), else no (instead of by a hash)\n"
+"                      the words (any case), else no (instead of by a hash);\n"
+"                      --yes-word W is the same with one word\n"
 "  --flip MODEL:P      auto mode: MODEL's yes/no verdicts are turned around for a\n"
 "                      share P of texts (by a hash of the text and the prompt's wording)\n"
 "  --pairs FILE        auto mode, match prompts: the pairs that match, one a line,\n"
@@ -856,7 +857,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--reply-file") == 0 || strcmp(a, "--rules") == 0 ||
 		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
 		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0 ||
-		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--flip") == 0;
+		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
+		            strcmp(a, "--flip") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -885,7 +887,7 @@ int main(int argc, char **argv)
 			}
 			flip_model = xstrndup(v, (size_t)(colon - v));
 			flip_rate = atof(colon + 1);
-		} else if (strcmp(a, "--yes-words") == 0) {
+		} else if (strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0) {
 			char *list = xstrdup(v);
 			yes_words = xcalloc(strlen(v) + 1, sizeof *yes_words);
 			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))

@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "retbench: cannot open %s\n", path);
 		return 1;
 	}
+	/* as the engine's connection does (engine_new), so the figures are the ones it sees */
+	sqlite3_exec(db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
 	SuqlErr err = {0};
 	sqlite3_int64 *cand = NULL;
 	if (ncand > 0) {

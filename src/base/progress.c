@@ -70,7 +70,7 @@ Progress *progress_open(FILE *f, int mode, const char *label, double total)
 		return NULL;
 	if (mode == PROGRESS_AUTO) {
 		const char *term = getenv("TERM");
-		if (!isatty(fileno(f)) || (term && strcmp(term, "dumb") == 0))
+		if (!util_isatty(f) || (term && strcmp(term, "dumb") == 0))
 			return NULL;
 	}
 	Progress *p = xcalloc(1, sizeof *p);

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 volatile sig_atomic_t suql_interrupted = 0;
 volatile sig_atomic_t suql_timed_out = 0;
@@ -315,6 +316,19 @@ char *util_read_file(const char *path, size_t *len)
 	if (len)
 		*len = b.len;
 	return sb_steal(&b);
+}
+
+int util_isatty(FILE *f)
+{
+	static signed char known[3] = {-1, -1, -1};
+	int fd = f ? fileno(f) : -1;
+	if (fd < 0)
+		return 0;
+	if (fd > 2)
+		return isatty(fd);
+	if (known[fd] < 0)
+		known[fd] = (signed char)(isatty(fd) != 0);
+	return known[fd];
 }
 
 double util_now_ms(void)

@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -66,5 +67,8 @@ char *util_read_file(const char *path, size_t *len);
 
 /* Milliseconds from a monotonic clock. */
 double util_now_ms(void);
+/* isatty(fileno(f)), asked once per process for standard input, output and error (the
+   program never points those descriptors elsewhere), so a statement costs no ioctl. */
+int util_isatty(FILE *f);
 
 #endif

@@ -63,7 +63,7 @@ void repl_banner(Repl *r, FILE *f)
 /* Colour is for a person at the REPL: never in batch mode, never off a terminal. */
 static int stderr_color(const Repl *r)
 {
-	return r->s.interactive && r->s.color_ok && isatty(2);
+	return r->s.interactive && r->s.color_ok && util_isatty(stderr);
 }
 
 void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,

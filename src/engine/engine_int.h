@@ -227,6 +227,11 @@ typedef struct Block {
 	long long *acount;    /* budget phase: each unit's count */
 	int anunits;
 	int executed;
+	/* the rows its walk passed, when they are the only rows its WHERE can let through
+	   (exec_walk_block): the final statement keeps to them instead of reading the table */
+	int keep_on;
+	long long *keep;
+	long nkeep, capkeep;
 } Block;
 
 /* ---- occurrences ---- */

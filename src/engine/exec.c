@@ -232,6 +232,7 @@ static void exec_free(Exec *ex)
 			plan_unit_free(&b->units[k]);
 		free(b->units);
 		free(b->acount);
+		free(b->keep);
 	}
 	free(ex->blocks);
 	for (int i = 0; i < ex->nocc; i++) {

@@ -38,6 +38,59 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 	return st;
 }
 
+/* ---- keeping to the rows the walk passed ---- */
+
+/* More passed rows than this are not listed (the statement stays as written): a list that
+   long is not read faster than the table. */
+#define KEEP_MAX 10000
+
+typedef struct Keep {
+	Exec *ex;
+	const Expr *inside;   /* the WHERE being printed by the hook itself */
+} Keep;
+
+/* A walked block's WHERE, printed as (WHERE) AND item.rowid IN (the rows it passed): SQLite
+   seeks to those rows instead of reading every row's text until enough pass. */
+static int keep_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Keep *k = ctx;
+	if (e == k->inside)
+		return 0;
+	for (int i = 0; i < k->ex->nblocks; i++) {
+		const Block *b = &k->ex->blocks[i];
+		if (!b->keep_on || !b->core || b->core->where != e || !b->executed ||
+		    b->nkeep > KEEP_MAX)
+			continue;
+		const Expr *saved = k->inside;
+		k->inside = e;
+		print_raw(pr, "(");
+		print_expr(pr, e);
+		k->inside = saved;
+		SBuf q = SBUF_INIT;
+		sb_puts(&q, ") AND ");
+		sb_put_ident(&q, b->items[0].name, strlen(b->items[0].name));
+		sb_puts(&q, ".rowid IN (");
+		for (long j = 0; j < b->nkeep; j++)
+			sb_printf(&q, "%s%lld", j ? ", " : "", b->keep[j]);
+		sb_puts(&q, ")");
+		print_raw(pr, sb_str(&q));
+		sb_free(&q);
+		return 1;
+	}
+	return 0;
+}
+
+/* A printer for the statement that finally runs (see keep_hook); k lives as long. */
+static Printer *final_printer(Exec *ex, Keep *k, PrintHooks *hk)
+{
+	k->ex = ex;
+	k->inside = NULL;
+	hk->ctx = k;
+	hk->expr = keep_hook;
+	hk->from = NULL;
+	return print_new(PRINT_SQL, hk, ex->ast->src, ex->ast->src_off);
+}
+
 char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
 {
 	Arena *a = ex->a;
@@ -48,7 +101,9 @@ char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
 	*s1 = *b->sel;
 	s1->cores = arena_alloc(a, sizeof *s1->cores);
 	s1->cores[0] = c1;
-	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+	Keep keep;
+	PrintHooks khk;
+	Printer *pr = final_printer(ex, &keep, &khk);
 	print_select(pr, s1);
 	char *sql = print_steal(pr);
 	print_free(pr);
@@ -288,7 +343,9 @@ SuqlStatus exec_final_run(Exec *ex, SuqlErr *err)
 	SuqlStatus s = SUQL_OK;
 	ex->ready = NULL;
 	if (!st) {
-		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+		Keep keep;
+		PrintHooks khk;
+		Printer *pr = final_printer(ex, &keep, &khk);
 		print_stmt(pr, ex->ast->stmt);
 		s = exec_prepare(ex, print_text(pr), &st, err);
 		print_free(pr);

@@ -257,6 +257,9 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
 
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
 SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);
+/* The same share, through the retrieval index only, for a walk kept in the query's order;
+   *prior is left alone when no atom has an index. */
+void exec_rank_share(Walk *w, double *prior);
 
 /* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */
@@ -283,10 +286,11 @@ SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *
 /* At most how many calls one question of a walk over n candidates (natoms questions each)
    may take to find need rows (-1: all), following the walk's wave sizes at their
    smallest; each wave at most maxwave candidates, a call at most per_call of them. */
-/* How many candidates the next wave asks about (exec_walk.c, which the PostgreSQL walk
+/* How many candidates the next wave asks about (top: the first wave of a ranked walk;
+   exec_walk.c, which the PostgreSQL walk
    shares so that both backends send the same calls). */
 long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
-                              double prior, long long maxwave);
+                              double prior, long long maxwave, int top);
 #define EXEC_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
 #define EXEC_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
 long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,

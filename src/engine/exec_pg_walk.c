@@ -264,6 +264,7 @@ static SuqlStatus pg_waves(PgWalk *w, double prior, SuqlErr *err)
 	Exec *ex = w->ex;
 	long long maxwave = plan_max_wave(ex);
 	long long seen_dec = 0, seen_pass = 0;
+	int first_wave = 1;
 	SuqlStatus st = SUQL_OK;
 	for (;;) {
 		if (suql_interrupted)
@@ -271,7 +272,9 @@ static SuqlStatus pg_waves(PgWalk *w, double prior, SuqlErr *err)
 		if (pg_enough(w) || w->front >= w->n)
 			break;
 		long long want = exec_walk_wave_size(w->need < 0 ? -1 : w->need - pg_have(w),
-		                                     seen_pass, seen_dec, prior, maxwave);
+		                                     seen_pass, seen_dec, prior, maxwave,
+		                                     w->ranked && first_wave);
+		first_wave = 0;
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
 		int nreq = 0;
 		long long progress = 0;

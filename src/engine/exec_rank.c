@@ -153,6 +153,24 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 	return st;
 }
 
+void exec_rank_share(Walk *w, double *prior)
+{
+	double p = 1;
+	int any = 0;
+	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
+	for (int k = 0; k < w->u->natoms; k++) {
+		long long m = 0;
+		if (w->ex->occ[w->u->atoms[k]].sig < 0 || !rank_index(w, k, &m))
+			continue;
+		p *= w->n ? (double)m / (double)w->n : 0.5;
+		any = 1;
+	}
+	free(w->score);
+	w->score = NULL;
+	if (any)
+		*prior = p;
+}
+
 SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;

@@ -161,26 +161,49 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
 /* Wave sizing. A walk that needs every row asks WAVE_ALL candidates at a time (or a full
    wave, when that is more). Otherwise the pass rate is estimated as (passed + w * prior) /
    (decided + w), w = WAVE_PRIOR_WEIGHT: the prior counts as w candidates already decided,
-   so the first waves follow it and later ones what was seen. It is never taken below
-   WALK_EXPECT_RATE, the rate the budget check assumes. The prior is EXEC_WAVE_PRIOR for
-   candidates in structured order, and the share of candidates the ranking found matching
-   for ranked ones (EXEC_WAVE_PRIOR_RANKED_MIN when it found none). */
+   so the first waves follow it and later ones what was seen. Before anything was seen it
+   is not taken below WALK_EXPECT_RATE, the rate the budget check assumes; after that the
+   rate seen rules, down to WAVE_RATE_MIN (a predicate rarer than the budget's guess gets
+   full waves, not a string of small ones). The prior is EXEC_WAVE_PRIOR for candidates in
+   structured order with nothing known of the question, and the share of candidates the
+   retrieval index (or the ranking) finds sharing a word with the question otherwise
+   (EXEC_WAVE_PRIOR_RANKED_MIN when it found none).
+
+   The first wave of a ranked walk is the exception: when the ranking is good its top
+   candidates pass, so it asks for the rows needed at WAVE_TOP_RATE plus one, and a walk
+   whose ranking is right ends in that one round trip (at most 1.5n + 2 candidates for
+   LIMIT n). Every later wave asks for the rows still needed plus one standard deviation
+   of a count of passes (sqrt(rest)), so that a rare predicate is found in one more wave
+   rather than in several small ones: a wave costs one round trip however full it is. (A
+   first wave has no margin: its rate is a guess, and a margin on a guess is speculation.) */
 #define WAVE_ALL 4096
-#define WAVE_PRIOR_WEIGHT 2.0
+#define WAVE_PRIOR_WEIGHT 10.0
+#define WAVE_TOP_RATE 0.8
+#define WAVE_RATE_MIN 1e-4
 
 /* How many candidates the next wave asks about: enough to find the rest rows still
    needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
-   maxwave (a call's batch times the calls in flight). */
+   maxwave (a call's batch times the calls in flight). top: the first wave of a ranked
+   walk. */
 long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
-                              double prior, long long maxwave)
+                              double prior, long long maxwave, int top)
 {
 	if (rest < 0)
 		return WAVE_ALL > maxwave ? WAVE_ALL : maxwave;
-	double rate = ((double)seen_pass + WAVE_PRIOR_WEIGHT * prior) /
-	              ((double)seen_dec + WAVE_PRIOR_WEIGHT);
-	if (rate < WALK_EXPECT_RATE)
-		rate = WALK_EXPECT_RATE;
-	long long want = (long long)ceil((double)rest / rate);
+	long long want;
+	if (top) {
+		want = (long long)ceil((double)rest / WAVE_TOP_RATE) + 1;
+	} else {
+		double rate = ((double)seen_pass + WAVE_PRIOR_WEIGHT * prior) /
+		              ((double)seen_dec + WAVE_PRIOR_WEIGHT);
+		double floor = seen_dec > 0 ? WAVE_RATE_MIN : WALK_EXPECT_RATE;
+		if (rate < floor)
+			rate = floor;
+		if (rate > 1)
+			rate = 1;
+		double margin = seen_dec > 0 ? sqrt((double)rest) : 0;
+		want = (long long)ceil(((double)rest + margin) / rate);
+	}
 	if (want > maxwave)
 		want = maxwave;
 	return want < 1 ? 1 : want;
@@ -197,9 +220,12 @@ long long exec_walk_worst_calls(long long n, long long need, int natoms, long lo
 	while (asked < n) {
 		/* the smallest next wave: a prior of 1, and whatever number of rows passed so
 		   far makes it smallest */
-		long long want = need < 0 ? exec_walk_wave_size(-1, 0, 0, 1.0, maxwave) : maxwave;
+		long long want = need < 0 ? exec_walk_wave_size(-1, 0, 0, 1.0, maxwave, 0) : maxwave;
 		for (long long p = 0; need >= 0 && p < need && p <= d && p < 1000; p++) {
-			long long x = exec_walk_wave_size(need - p, p, d, 1.0, maxwave);
+			long long x = exec_walk_wave_size(need - p, p, d, 1.0, maxwave, 0);
+			long long t = calls ? x : exec_walk_wave_size(need - p, p, d, 1.0, maxwave, 1);
+			if (t < x)
+				x = t;
 			if (x < want)
 				want = x;
 		}
@@ -225,7 +251,7 @@ long long exec_walk_expect_calls(long long n, long long need, int natoms, long l
 	long long calls = 0, asked = 0, have = 0;
 	while (asked < n && have < need) {
 		long long want = exec_walk_wave_size(need - have, (long long)(rate * (double)asked),
-		                                     asked, rate, maxwave);
+		                                     asked, rate, maxwave, 0);
 		long long sz = want < n - asked ? want : n - asked;
 		calls += natoms * ((sz + per_call - 1) / per_call);
 		asked += sz;
@@ -234,7 +260,8 @@ long long exec_walk_expect_calls(long long n, long long need, int natoms, long l
 	return calls;
 }
 
-static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
+/* ranked: the candidates are in relevance order (the first wave is sized for its top) */
+static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	Unit *u = w->u;
@@ -251,7 +278,7 @@ static SuqlStatus run_waves(Walk *w, double prior, SuqlErr *err)
 		if (enough(w) || w->front >= w->n)
 			break;
 		long long want = exec_walk_wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass,
-		                                     seen_dec, prior, maxwave);
+		                                     seen_dec, prior, maxwave, ranked && w->wave == 0);
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
 		int nreq = 0;
 		long long progress = 0;
@@ -439,22 +466,33 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	for (long long i = 0; i < w.n; i++)
 		w.order[i] = i;
 	double prior = EXEC_WAVE_PRIOR;
-	if (w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1) {
+	int ranked = w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1;
+	if (ranked)
 		st = exec_rank_candidates(&w, &prior, err);
-		if (prior <= 0)
-			prior = EXEC_WAVE_PRIOR_RANKED_MIN;
-	}
+	else if (w.need >= 0 && u->natoms > 0 && w.n > 1)
+		exec_rank_share(&w, &prior);   /* in the query's order: only the prior */
+	if (prior <= 0)
+		prior = EXEC_WAVE_PRIOR_RANKED_MIN;
 	for (long long i = 0; i < w.n; i++)
 		w.pos[w.order[i]] = i;
 	if (st == SUQL_OK && exec_cascade_applies(ex, b, u, w.n))
 		st = exec_cascade_run(&w, err);
 	if (st == SUQL_OK) {
 		ex->walking = &w;
-		st = run_waves(&w, prior, err);
+		st = run_waves(&w, prior, ranked, err);
 		ex->walking = NULL;
 	}
 	find_stop(&w, found_before);
 	speculation(&w);
+	for (long long c = 0; c < w.n && b->keep_on; c++) {
+		if (w.state[c] != CAND_PASSED)
+			continue;
+		if (b->nkeep == b->capkeep) {
+			b->capkeep = b->capkeep ? b->capkeep * 2 : 64;
+			b->keep = xrealloc(b->keep, (size_t)b->capkeep * sizeof *b->keep);
+		}
+		b->keep[b->nkeep++] = w.ids[c * w.nid];
+	}
 	for (long long c = 0; c < w.n; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)
@@ -469,11 +507,29 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	return st;
 }
 
+/* Whether the rows a lazy walk passes are the only ones the block's WHERE can let through
+   in the final statement: one rowid table, every conjunct asks the model (a conjunct of
+   plain SQL lets rows through unwalked), and the statement's own SELECT. A row the walk
+   did not decide has its atoms NULL there (a planned miss), so it cannot pass; one whose
+   text equals a decided row's would, and an unordered LIMIT may return either, while an
+   ordered walk decided every row before its stop. */
+static int keeps_to_passed(const Block *b)
+{
+	if (b->limit < 0 || !b->top || b->nitems != 1 || !b->identity ||
+	    b->items[0].kind != IT_TABLE || !b->items[0].rowid || b->correlated)
+		return 0;
+	for (int i = 0; i < b->nunits; i++)
+		if (b->units[i].natoms == 0)
+			return 0;
+	return b->nunits > 0;
+}
+
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
 {
 	RowSet found = {0};
 	SuqlStatus st = SUQL_OK;
 	long long best = 0;
+	b->keep_on = keeps_to_passed(b);
 	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
 		Unit *u = &b->units[i];
 		/* unordered under LIMIT: any rows will do, and enough were found */

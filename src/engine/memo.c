@@ -65,12 +65,8 @@ static uint64_t mixhash(const char *s, size_t n)
 
 Memo *memo_new(void)
 {
-	Memo *m = xcalloc(1, sizeof *m);
-	m->cap = 256;
-	m->t = xmalloc(m->cap * sizeof *m->t);
-	for (size_t i = 0; i < m->cap; i++)
-		m->t[i].sig = -1;
-	return m;
+	/* the table is made at the first put: most statements are plain SQL and put nothing */
+	return xcalloc(1, sizeof(Memo));
 }
 
 void memo_free(Memo *m)
@@ -107,7 +103,7 @@ static void grow(Memo *m)
 {
 	MemoEnt *old = m->t;
 	size_t oc = m->cap;
-	m->cap *= 2;
+	m->cap = oc ? oc * 2 : 256;
 	m->t = xmalloc(m->cap * sizeof *m->t);
 	for (size_t i = 0; i < m->cap; i++)
 		m->t[i].sig = -1;
@@ -119,6 +115,8 @@ static void grow(Memo *m)
 
 MemoVal *memo_get(Memo *m, int sig, const char *v, size_t n)
 {
+	if (m->cap == 0)
+		return NULL;
 	MemoEnt *e = &m->t[slot_of(m, sig, fnv1a(v, n), mixhash(v, n), n)];
 	return e->sig < 0 ? NULL : &e->v;
 }

@@ -486,9 +486,11 @@ static void budget_counts(Exec *ex)
 		b->uncounted = b->from_rows == EXEC_COUNT_CUT;
 		if (b->from_rows < 0)
 			b->from_rows = guess_rows(ex, b);
-		/* a FROM too large (or endless) to count: its subsets are not counted either */
-		b->bound = b->core->where && !b->uncounted
-		           ? count_rows(ex, b, b->relaxed ? b->relaxed : ast_integer(ex->a, 1))
+		/* a FROM too large (or endless) to count: its subsets are not counted either; a
+		   WHERE with nothing left once relaxed keeps every row, already counted (on a
+		   table of long texts each count reads the whole table) */
+		b->bound = b->core->where && !b->uncounted && b->relaxed
+		           ? count_rows(ex, b, b->relaxed)
 		           : b->from_rows;
 		if (b->bound < 0 || b->bound > b->from_rows)
 			b->bound = b->from_rows;

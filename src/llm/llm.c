@@ -42,15 +42,24 @@ Llm *llm_open(const LlmConfig *cfg, SuqlErr *err)
 		llm_close(llm);
 		return NULL;
 	}
-	if (!llm->s.no_cache) {   /* a cache that cannot be used: run without it, and say so */
-		SuqlErr cerr = {0};
-		llm->cache = llm_cache_open(llm->s.cache_path, &cerr);
-		if (!llm->cache)
-			llm->cache_why = cerr.msg;
-	}
+	llm->cache_pending = !llm->s.no_cache;   /* opened when first needed */
 	llm->rng = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
 	llm_relabel(llm);
 	return llm;
+}
+
+void llm_cache_ensure(Llm *llm)
+{
+	if (!llm->cache_pending)
+		return;
+	llm->cache_pending = 0;
+	if (llm->cache)
+		return;
+	/* a cache that cannot be used: run without it, and say so */
+	SuqlErr cerr = {0};
+	llm->cache = llm_cache_open(llm->s.cache_path, &cerr);
+	if (!llm->cache)
+		llm->cache_why = cerr.msg;
 }
 
 void llm_close(Llm *llm)
@@ -556,6 +565,8 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		nunits += has_items(calls[i]->kind) && calls[i]->nitems > 0 ? calls[i]->nitems : 1;
 	r.u = xcalloc((size_t)nunits + 1, sizeof *r.u);
 	LlmMemo *seen = llm_memo_new();   /* key -> index of the first unit asking it */
+	if (!llm->s.no_cache)
+		llm_cache_ensure(llm);
 	int use_file = llm->cache && !llm->s.no_cache;
 	SuqlStatus st = SUQL_OK;
 
@@ -716,6 +727,7 @@ const char *llm_cache_notice(Llm *llm)
 void llm_cache_describe(Llm *llm, SBuf *out)
 {
 	const LlmCounts *t = &llm->sess.total;
+	llm_cache_ensure(llm);
 	if (!llm->cache) {
 		sb_printf(out, "cache        off (%s)\n", llm->s.cache_path ? llm->s.cache_path : "");
 		if (llm->cache_why && !llm->s.no_cache)

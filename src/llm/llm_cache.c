@@ -66,6 +66,8 @@ static size_t memo_slot(const LlmMemo *m, const char *key)
 
 void llm_memo_clear(LlmMemo *m)
 {
+	if (m->n == 0)
+		return;   /* the common case: a statement that asked nothing */
 	for (size_t i = 0; i < m->nb; i++) {
 		MemoEnt *e = m->b[i];
 		while (e) {

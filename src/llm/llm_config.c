@@ -150,6 +150,7 @@ static SuqlStatus set_cache(void *obj, const SetRow *row, const char *v, SuqlErr
 	int on;
 	if (!str_parse_bool(v, &on))
 		return setting_bad(row, v, err);
+	llm->cache_pending = 0;
 	if (on && !llm->cache) {
 		llm->cache = llm_cache_open(llm->s.cache_path, err);
 		if (!llm->cache)
@@ -165,7 +166,7 @@ static void show_cache(const void *obj, const SetRow *row, SBuf *out)
 {
 	const Llm *llm = obj;
 	(void)row;
-	sb_puts(out, llm->s.no_cache ? "off" : llm->cache ? "on"
+	sb_puts(out, llm->s.no_cache ? "off" : llm->cache || llm->cache_pending ? "on"
 	                                     : "off (not usable; :cache says why)");
 }
 
@@ -586,6 +587,6 @@ void llm_describe(const Llm *llm, SBuf *out)
 		          s->timeout_ms / 1000.0, s->connect_timeout_ms / 1000.0, s->retries);
 	}
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
-	          s->no_cache ? "off" : llm->cache ? "on" : "off: not usable");
+	          s->no_cache ? "off" : llm->cache || llm->cache_pending ? "on" : "off: not usable");
 }
 

@@ -114,6 +114,9 @@ struct Llm {
 	char *cache_why;       /* the cache was asked for but could not be used: why (NULL: it
 	                          is on, or off by choice); the session runs without it */
 	int cache_told;        /* cache_why was handed to llm_cache_notice */
+	int cache_pending;     /* the cache file is wanted but not opened yet: it is opened by
+	                          the first statement that asks the model (llm_cache_ensure), so
+	                          plain SQL never touches it */
 	LlmMemo *memo;         /* results of this statement (kept with the cache off too) */
 	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
 	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
@@ -287,5 +290,8 @@ int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int
 int llm_find_number(const char *s, size_t n, double *v, int *is_int);
 /* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
 int llm_day_exists(long y, long m, long d);
+
+/* Open the cache file if it is wanted and not open yet (a failure leaves cache_why). */
+void llm_cache_ensure(Llm *llm);
 
 #endif

@@ -593,7 +593,7 @@ void render_wrap(FILE *out, const char *text, int at, int indent, int width)
 
 int render_term_width(FILE *f)
 {
-	if (!isatty(fileno(f)))
+	if (!util_isatty(f))
 		return 0;
 	struct winsize ws;
 	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)

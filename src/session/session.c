@@ -129,7 +129,7 @@ void session_notices(Session *s)
 FILE *session_section_out(const Session *s)
 {
 	(void)s;
-	return isatty(fileno(stdout)) ? stdout : stderr;
+	return util_isatty(stdout) ? stdout : stderr;
 }
 
 void session_after_ctrl_c(Session *s)

@@ -37,7 +37,7 @@ static SuqlStatus host_run(void *ctx, const char *sql, const RunLimits *lim,
 static void section_to(Session *s, FILE *out, const char *label, const char *text)
 {
 	session_status_clear(s);
-	int color = s->interactive && s->color_ok && isatty(fileno(out));
+	int color = s->interactive && s->color_ok && util_isatty(out);
 	render_section(out, label, text, color);
 	fflush(out);
 }
@@ -69,7 +69,7 @@ static void host_reply(void *ctx, const char *piece, size_t n)
 		if (i == n)
 			return;   /* nothing to show yet: no label for blanks */
 		session_status_stop(s);   /* the reply takes the line the status was on */
-		int color = s->interactive && s->color_ok && isatty(fileno(s->out));
+		int color = s->interactive && s->color_ok && util_isatty(s->out);
 		fprintf(s->out, "%sreply:%s\n", color ? "\033[1m" : "", color ? "\033[0m" : "");
 		int cols = render_term_width(s->out);
 		s->reply = render_flow_new(s->out, cols > 20 ? cols - 3 : 0);

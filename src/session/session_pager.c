@@ -32,7 +32,7 @@ FILE *session_pager_buffer(Session *s, char **buf, size_t *len)
 {
 	*buf = NULL;
 	*len = 0;
-	if (!s->pager || !s->interactive || s->out != stdout || !isatty(fileno(stdout)) ||
+	if (!s->pager || !s->interactive || s->out != stdout || !util_isatty(stdout) ||
 	    !pager_command())
 		return NULL;
 	return open_memstream(buf, len);

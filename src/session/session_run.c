@@ -106,7 +106,7 @@ static void section(Show *sh, const char *label, const char *text, int wrap)
 {
 	session_status_clear(sh->s);
 	session_after_ctrl_c(sh->s);
-	int color = sh->color && isatty(fileno(sh->sec));
+	int color = sh->color && util_isatty(sh->sec);
 	render_section_wrap(sh->sec, label, text, color, wrap ? render_term_width(sh->sec) : 0);
 	fflush(sh->sec);
 	if (sh->sec == sh->s->out)
@@ -254,7 +254,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
                           const EngineSink *tap, int always_parsed, const RunLimits *lim,
                           SuqlErr *err)
 {
-	int tty = isatty(fileno(s->out));
+	int tty = util_isatty(s->out);
 	RunLimits dflt = {s->timeout, 0, 0, "timeout", NULL, NULL};
 	if (!lim)
 		lim = &dflt;
@@ -290,9 +290,11 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		Store *store = engine_store(s->engine);
 		int old_len = lim->value_bytes > 0 ? store_value_limit(store, lim->value_bytes) : -1;
 		running = store;
-		alarm_set(lim->seconds);
+		if (lim->seconds > 0)   /* no timer, no system call */
+			alarm_set(lim->seconds);
 		st = engine_exec(s->engine, sql, len, used, &sink, err);
-		alarm_set(0);
+		if (lim->seconds > 0)
+			alarm_set(0);
 		running = NULL;
 		if (old_len >= 0)
 			store_value_limit(store, old_len);

@@ -90,3 +90,11 @@ t "-readonly opens the database read-only" sh -c \
 	 cp ro.db ro.before && [ \"\$('$prog' -readonly -csv -noheader ro.db 'SELECT a FROM k')\" = 1 ] &&
 	 ! '$prog' -readonly ro.db 'INSERT INTO k VALUES (2)' 2>err.txt &&
 	 grep -q 'readonly database' err.txt && cmp -s ro.db ro.before"
+
+# the model's cache file is opened by the first statement that asks the model: plain SQL
+# never creates it (a quick start), a free-text statement does
+t "plain SQL does not open the cache file; a free-text statement does" sh -c \
+	"cd '$tmp' && rm -rf lazyc && XDG_CACHE_HOME='$tmp/lazyc' '$prog' --offline -c 'SELECT 1;' >/dev/null &&
+	 [ ! -e lazyc/suql/cache.db ] &&
+	 XDG_CACHE_HOME='$tmp/lazyc' '$prog' --offline -c \"SELECT answer('The cat sleeps.', 'cat?');\" >/dev/null &&
+	 [ -s lazyc/suql/cache.db ]"

@@ -307,3 +307,66 @@ for m in on off; do
 		notok "interrupt: optimize $m: Ctrl-C during a call stops the statement" "status $st, $n requests" "$(cat "$T/err")"
 	fi
 done
+
+# --- wave sizing, against a model that says yes exactly to the texts naming a zither: 10,000
+#     rows, 1% of them (every hundredth) name it. The ranking puts them first, so LIMIT n
+#     sends at most 1.5n + 2 candidates in one wave; in the query's ORDER BY order the rare
+#     rows are spread out, and the waves grow from the pass rate: two at 8 calls in flight.
+#     A wave is one round trip when its calls are no more than the calls in flight.
+rare=$T/rare.db
+rm -f "$rare"
+mkrare() { sh tests/engine/rare-db.sh "$SUQL_PROG" "$1" "$2"; }   # mkrare DB ROWS (see there)
+mkrare "$rare" 10000
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --yes-word zither 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+zq="answer(reviews, 'does someone play the zither?') = 'Yes'"
+carried() { sed -n 's/^  llm calls: .*carrying \([0-9]*\) candidates in \([0-9]*\) wave.*/\1 \2/p' "$T/out"; }
+for n in 1 5 20; do
+	sq "$rare" "SELECT name FROM places WHERE $zq LIMIT $n;" --no-cache --concurrency 8
+	set -- $(carried)
+	calls=$(num "llm calls")
+	rows=$(grep -c '^| Place ' "$T/out")
+	max=$(( (3 * n + 4) / 2 ))   # 1.5n + 2, rounded down
+	if [ "${1:-999}" -le $max ] && [ "${2:-0}" = 1 ] && [ "${calls:-99}" -le 8 ] && [ "$rows" = $n ]; then
+		ok "waves: LIMIT $n, a 1% predicate over 10000 rows: $1 candidates (at most $max) in one round trip"
+	else
+		notok "waves: LIMIT $n, a 1% predicate over 10000 rows: at most $max candidates in one round trip" "carried '$*', calls '$calls', rows $rows" "$(cat "$T/err")"
+	fi
+done
+sq "$rare" "SELECT id FROM places WHERE $zq ORDER BY rating DESC, id LIMIT 5;" --no-cache --concurrency 8 --csv
+set -- $(carried)
+calls=$(num "llm calls")
+cp "$T/res" "$T/ordered"
+if [ "${2:-9}" -le 2 ] && [ "${calls:-99}" -le $(( 8 * ${2:-9} )) ]; then
+	ok "waves: ORDER BY rating LIMIT 5 with the 1% predicate: $1 candidates in $2 waves of at most 8 calls"
+else
+	notok "waves: ORDER BY rating LIMIT 5 with the 1% predicate: at most 2 round trips" "carried '$*', calls '$calls'" "$(cat "$T/err")"
+fi
+{ echo id; sqlite3 "$rare" "SELECT id FROM places WHERE reviews LIKE '%zither%' ORDER BY rating DESC, id LIMIT 5"; } >"$T/truth"
+cmp -s "$T/ordered" "$T/truth" && ok "waves: ... the first 5 rows in that order that name a zither" ||
+	notok "waves: ... the first 5 rows in that order that name a zither" "$(diff "$T/truth" "$T/ordered")"
+# the statement that finally runs keeps to the rows the walk passed: SQLite seeks to them
+# instead of reading every row's reviews until five pass
+SUQL_TRACE_SQL=1 "$SUQL_PROG" --csv --set times=off --no-cache --concurrency 8 --llm-url "$url" --model m "$rare" \
+	-c "SELECT id FROM places WHERE $zq ORDER BY rating DESC, id LIMIT 5;" >"$T/res" 2>"$T/err"
+if grep -q '^suql sql: SELECT id FROM places WHERE (suql_atom(0, reviews, .*)) AND "places".rowid IN ([0-9, ]*) ORDER BY rating DESC, id LIMIT 5$' "$T/err" &&
+   cmp -s "$T/res" "$T/truth"; then
+	ok "waves: ... the final statement reads only the rows the walk passed"
+else
+	notok "waves: ... the final statement reads only the rows the walk passed" "$(grep '^suql sql: SELECT id' "$T/err")"
+fi
+# calls stay flat as the rows grow: 1,000 rows cost what 10,000 do
+small=$T/rare1k.db
+rm -f "$small"
+mkrare "$small" 1000
+for db in "$small" "$rare"; do
+	sq "$db" "SELECT name FROM places WHERE $zq LIMIT 5;" --no-cache --concurrency 8
+	carried >>"$T/flat"
+done
+[ "$(sort -u "$T/flat" | wc -l)" = 1 ] && ok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000 ($(head -1 "$T/flat"))" ||
+	notok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000" "$(cat "$T/flat")"
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
