@@ -108,6 +108,9 @@ typedef struct PgWalk {
 	Expr *lenx;           /* avg_len's placeholder: the length of atom lenk's text */
 	int lenk;
 	int ranked;           /* candidates by relevance (ts_rank_cd), most relevant first */
+	int share;            /* the candidates carry whether the question's words match: the
+	                         share that does is the waves' prior (ranked walks, and ordered
+	                         lazy ones, as the SQLite walk) */
 	int doc_fn;           /* suql.doc() exists (:index made it): ranking reads the GIN
 	                         index's expression */
 	long long matches;    /* candidates the ranking's query matched */

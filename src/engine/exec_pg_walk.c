@@ -151,7 +151,7 @@ static void pr_cand(Printer *pr, PgWalk *w)
 	}
 	/* ties of the ORDER BY in the order of the rows in the table (ctid), as SQLite's
 	   candidates come in rowid order: both backends ask about the same candidates */
-	if (w->ranked) {
+	if (w->share) {
 		w->matchx = ast_null(ex->a);
 		exec_col(ex->a, &cols, w->matchx, NULL);
 	}
@@ -342,7 +342,7 @@ static SuqlStatus pg_load(PgWalk *w, const char *sql, SuqlErr *err)
 		w->keys[w->n] = xstrdup(k ? k : "");
 		for (int i = 0; i < w->natoms; i++)
 			w->vals[w->n * w->natoms + i] = xstrdup_or_null(store_text(c, 1 + i));
-		if (w->ranked)
+		if (w->share)
 			w->matches += store_integer(c, 1 + w->natoms);
 		w->n++;
 	}
@@ -462,7 +462,8 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 	w->ordered = ex->ast->stmt->select->order != NULL && w->need >= 0;
 	/* as the SQLite walk: a lazy walk without ORDER BY takes the most relevant first */
 	w->ranked = !w->ordered && w->need >= 0 && w->natoms > 0;
-	if (w->ranked) {
+	w->share = w->need >= 0 && w->natoms > 0;
+	if (w->share) {
 		StoreCursor *c;
 		if (store_query(ex->e->store, "SELECT to_regprocedure('suql.doc(text[])') IS NOT NULL",
 		                NULL, 0, &c, NULL) == SUQL_OK) {
@@ -543,7 +544,8 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 	if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
 		s = exec_over_budget(ex, err);
 	double prior = EXEC_WAVE_PRIOR;
-	if (s == SUQL_OK && w->ranked) {   /* as the SQLite walk: the share the ranking matched */
+	if (s == SUQL_OK && (w->ranked || (w->share && w->n > 1))) {
+		/* as the SQLite walk: the share of candidates the question's words match */
 		prior = w->n ? (double)w->matches / (double)w->n : 0;
 		if (prior <= 0)
 			prior = EXEC_WAVE_PRIOR_RANKED_MIN;

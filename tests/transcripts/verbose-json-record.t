@@ -13,7 +13,7 @@ SELECT count(*) AS n FROM inns;
 [
 {"name":"Harbour Inn","s":"Sea view from every room. Breakfast is early."}
 ]
-{"record":{"statement":"SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1","candidates":[{"block":1,"conjunct":1,"position":1,"key":[1],"label":"Harbour Inn","in_result":true,"predicates":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"Sea view from every room.","cached":false,"request":1,"wave":1,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}],"conjuncts":[{"block":1,"conjunct":1,"candidates":3,"examined":1,"not_examined":2,"why":"the LIMIT was reached","structured_filter":0}],"rows":[{"row":1,"key":[1],"values":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"Sea view from every room.","cached":false,"request":1,"wave":1,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]},{"what":"summary(notes)","value":"Sea view from every room. Breakfast is early.","reply":"Sea view from every room. Breakfast is early.","evidence":null,"cached":false,"request":2,"wave":2,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}]}}
+{"record":{"statement":"SELECT name, summary(notes) AS s FROM inns WHERE answer(notes, 'is there a view?') = 'Yes' LIMIT 1","candidates":[{"block":1,"conjunct":1,"position":1,"key":[1],"label":"Harbour Inn","in_result":true,"predicates":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"Sea view from every room.","cached":false,"request":1,"wave":1,"call_candidates":3,"passages":["Sea view from every room.","Breakfast is early."]}]},{"block":1,"conjunct":1,"position":2,"key":[3],"label":"Cliff Lodge","in_result":false,"predicates":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"A view of the cliffs.","cached":false,"request":1,"wave":1,"call_candidates":3,"passages":["A view of the cliffs."]}]},{"block":1,"conjunct":1,"position":3,"key":[2],"label":"Mill House","in_result":false,"predicates":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"no","reply":"no","evidence":"No view, faces the car park.","cached":false,"request":1,"wave":1,"call_candidates":3,"passages":["No view, faces the car park."]}]}],"conjuncts":[{"block":1,"conjunct":1,"candidates":3,"examined":3,"not_examined":0,"why":"","structured_filter":0}],"rows":[{"row":1,"key":[1],"values":[{"what":"answer(notes, 'is there a view?') = 'Yes'","verdict":"yes","reply":"yes","evidence":"Sea view from every room.","cached":false,"request":1,"wave":1,"call_candidates":3,"passages":["Sea view from every room.","Breakfast is early."]},{"what":"summary(notes)","value":"Sea view from every room. Breakfast is early.","reply":"Sea view from every room. Breakfast is early.","evidence":null,"cached":false,"request":2,"wave":2,"call_candidates":1,"passages":["Sea view from every room.","Breakfast is early."]}]}]}}
 [
 {"n":3}
 ]
@@ -38,20 +38,23 @@ plan:
   expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
 counters:
-  conjunct 1: 3 candidates after the structured filter; 1 judged: 1 passed, 0 failed
+  conjunct 1: 3 candidates after the structured filter; 3 judged: 2 passed, 1 failed (more than the 1 the LIMIT needs: the candidates of a call are judged together)
   conjunct 1: candidates ranked by BM25 over the index of inns.notes
   projection last: 1 row kept, 1 value
   rows returned: 1
-  llm calls: 2 (verify 1, summary 1), carrying 2 candidates in 2 waves
+  llm calls: 2 (verify 1, summary 1), carrying 4 candidates in 2 waves
   cache hits: 0
   requests: 2, answered here by the offline backend (nothing is sent)
+  speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 candidates:
-  block 1, conjunct 1: 3 candidates, 1 examined, in the order examined
+  block 1, conjunct 1: 3 candidates, 3 examined, in the order examined
     q1 = answer(notes, 'is there a view?') = 'Yes'
     1. key 1 Harbour Inn | wave 1 | request 1 | q1 yes | in the result | "Sea view from every room."
-    not examined: 2 candidates (the LIMIT was reached); 0 rows of FROM removed by the structured filter
+    2. key 3 Cliff Lodge | wave 1 | request 1 | q1 yes | not in the result | "A view of the cliffs."
+    3. key 2 Mill House | wave 1 | request 1 | q1 no | not in the result | "No view, faces the car park."
+    not examined: 0 candidates; 0 rows of FROM removed by the structured filter
 parsed:
   SELECT count(*) AS n FROM inns
 @@ status 0
