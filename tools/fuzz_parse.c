@@ -45,12 +45,13 @@ static int sqlite_verdict(const char *sql, size_t n)
 	       strstr(m, "incomplete input") ? 1 : 2;
 }
 
-/* suql rejections that SQLite has no counterpart for */
+/* suql rejections that SQLite has no counterpart for (ENUM(1, 2) is a sized type to
+   SQLite, a list of values to suql, which takes only strings there) */
 static int suql_only_error(const char *msg)
 {
 	static const char *const WORDS[] = {"too deep", "too long", "NUL byte", "answer()",
 	                                    "summary()", "unnest()", "'::'", "ARRAY[", "ILIKE",
-	                                    "(T[])", "INTERVAL"};
+	                                    "(T[])", "an ENUM value", "INTERVAL"};
 	for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
 		if (strstr(msg, WORDS[i]))
 			return 1;

@@ -1,0 +1,1 @@
+CREATE TABLE restau(a ENUM(1, 2));
