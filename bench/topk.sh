@@ -40,7 +40,7 @@ for n in $SIZES; do dbs="$dbs $n"; done
 for d in $dbs; do
 	if [ "$d" = demo ]; then
 		db=$T/demo.db
-		cp "$B/demo.db" "$db"
+		SUQL_PROG=$P sh tests/demo-db.sh "$db" >/dev/null
 	else
 		db=$T/gen$d.db
 		[ -f "$db" ] || "$B/gen" -n "$d" --db "$db" --quiet >/dev/null 2>&1

@@ -12,7 +12,8 @@
 #    A .t file is sections starting "@@":
 #
 #     # what the case is about (lines before the first section)
-#     @@ db demo|empty|none   $DB: a copy of build/demo.db, a new database made by suql, or
+#     @@ db demo|empty|none   $DB: a copy of the demo database (built afresh by tests/demo-db.sh
+#                             once per run, never build/demo.db), a new database made by suql, or
 #                             a path with no file (the default)
 #     @@ gen                  sh lines run first in the run directory (big inputs, other
 #                             processes); $DB, $TMP, $SUQL (the program) and $BUILD are set
@@ -149,7 +150,7 @@ run_case() {
 	DB=$d/run/test.db TMP=$d/run SUQL=$prog BUILD=$build
 	export DB TMP SUQL BUILD
 	case $(cat "$d/db" 2>/dev/null || echo none) in
-	demo) cp "$build/demo.db" "$DB" ;;
+	demo) cp "$demo_db" "$DB" ;;
 	empty) "$prog" -c 'SELECT 1' "$DB" >/dev/null ;;
 	none) ;;
 	*) echo "not ok robust $name"; echo "# unknown @@ db"; return ;;
@@ -237,6 +238,9 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 	echo "skip robust: the sqlite3 shell is not installed (scripts/deps.sh installs it)"
 	exit 0
 fi
+demo_db=$SUQL_TMP/robust-demo.db
+SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$demo_db" ||
+	{ echo "not ok robust: the demo database builds"; exit 0; }
 for f in "$SUQL_TOP"/tests/robust/*.t; do
 	[ -f "$f" ] || continue
 	case " ${ROBUST_ONLY:-} " in "  ") ;; *" $(basename "$f" .t) "*) ;; *) continue ;; esac

@@ -46,7 +46,7 @@ start_server() {   # start_server NAME [llmserver options...]: sets URL, LOG
 stop_server() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }
 trap 'stop_server; [ -z "$own_tmp" ] || rm -rf "$SUQL_TMP"' EXIT
 
-cp "$B/demo.db" "$T/demo.db"
+SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$T/demo.db"
 cd "$T" || exit 1
 
 # --- scores worked out by hand (no model call: the SUQL is plain SQL)
