@@ -130,6 +130,9 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 	else if (b < 0 || (i = bind_resolve(ex, b, col, &blk)) < 0)
 		why = "bm25(): no such column";
 	ScopeItem *it = i >= 0 ? &ex->blocks[blk].items[i] : NULL;
+	if (!why && ex->e->pg)
+		why = "not supported on PostgreSQL yet: bm25() reads suql's SQLite retrieval index; "
+		      "the SQLite backend runs it";
 	if (!why && (it->kind != IT_TABLE || !it->rowid))
 		why = "bm25() ranks a column of a table with rowids (not of a view, subquery, CTE "
 		      "or unnest)";

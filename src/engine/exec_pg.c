@@ -166,8 +166,12 @@ static const char *pg_shape(PgWalk *w)
 				return why;
 			continue;
 		}
+		if (o->pos == POS_WHERE && o->kind != FT_VERIFY)
+			return "an answer() in WHERE other than answer(...) = 'text' (typed or "
+			       "constrained answers, answers inside expressions)";
 		if (o->kind != FT_VERIFY || o->pos != POS_WHERE)
-			return "free text outside WHERE and the result columns";
+			return "free text outside WHERE and the result columns (ORDER BY, GROUP BY, "
+			       "HAVING, JOIN ... ON)";
 	}
 	for (int i = 0; i < b->nitems; i++)
 		if (b->items[i].kind != IT_TABLE)
@@ -209,6 +213,9 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: comparing an ENUM "
 		            "column with a value that is not one of its declared values (classifying "
 		            "it needs the model and a mapping table suql keeps only in SQLite)");
+	if (s == SUQL_OK && ex->njoins > 0)
+		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: a semantic join "
+		            "(matches()); the SQLite backend runs it");
 	if (s == SUQL_OK && ex->nenums > 0)
 		enum_rewrite(ex, 0);
 	int freetext = s == SUQL_OK && ex->nocc > 0;
