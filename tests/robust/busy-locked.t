@@ -2,7 +2,9 @@
 # setting; 5 by default), then fails with a hint that names it, status 1.
 @@ db demo
 @@ gen
-sqlite3 "$DB" "BEGIN EXCLUSIVE; DELETE FROM restaurants WHERE id < 0; SELECT count(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000000) SELECT x FROM c); ROLLBACK;" >/dev/null 2>&1 &
+# the holder waits for its lock (the probing reader below may hold a shared one at that
+# instant; without a timeout BEGIN EXCLUSIVE would fail and nothing would hold the database)
+sqlite3 "$DB" "PRAGMA busy_timeout = 5000; BEGIN EXCLUSIVE; DELETE FROM restaurants WHERE id < 0; SELECT count(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000000) SELECT x FROM c); ROLLBACK;" >/dev/null 2>&1 &
 echo $! >holder.pid
 n=0
 while sqlite3 "$DB" "PRAGMA busy_timeout = 0; SELECT count(*) FROM restaurants;" >/dev/null 2>&1; do
