@@ -83,6 +83,10 @@ static ColumnDef *p_column_def(Parser *p)
 	Token ct = p_tok(p);
 	/* SQLite reads "x []" as a type made of the empty name []; to suql '[]' marks a list
 	   and needs its element type (found by the fuzzer) */
+	/* '(' after a type is its size to SQLite, so after T[] or ENUM('a') it cannot start the
+	   constraints (found by the fuzzer: TEXT[](x) printed as TEXT (x), which does not parse) */
+	if (ct.type == TK_LP)
+		p_unexpected(p, "a column constraint (PRIMARY KEY, NOT NULL, DEFAULT, ...), ',' or ')'");
 	if (!c->type && ct.type == TK_ARRSUFFIX)
 		p_fail_at(p, ct, NULL, "expected a type before '[]': a list column is written with "
 		          "its element type (T[]), e.g. tags TEXT[]");

@@ -1,0 +1,1 @@
+CREATE TABLE r (name TEXT, cuisines TEXT[](x) DEFAULT 1);
