@@ -486,6 +486,10 @@ static void choice_item(const LlmCall *c, const Query *q, LlmItem *it)
 			for (int o = 0; o < c->noptions && !pick; o++)
 				if (is_yes(c->options[o]) == is_yes(t.value))
 					pick = c->options[o];
+		if (pick)   /* the sentence that decided the yes/no or the number decided this */
+			it->evidence = t.evidence;
+		else
+			free(t.evidence);
 		free(t.text);
 		free(t.value);
 		free(t.warning);
