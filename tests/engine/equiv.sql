@@ -1,5 +1,6 @@
-# Queries over the demo restaurants (build/demo.db), each run optimized and naive with the
-# offline backend and --no-cache by tests/suites/50-engine-equiv.sh; the results must be
+# Queries over the demo restaurants (fixtures/demo, built afresh by tests/demo-db.sh), each
+# run optimized and naive with the offline backend and --no-cache by
+# tests/suites/50-engine-equiv.sh; the results must be
 # equal: in order when the statement says ORDER BY, as multisets otherwise. A line starting
 # with "any " is a LIMIT without ORDER BY: any qualifying rows will do, so the runner checks
 # that each row is one the statement without its LIMIT returns, and that their number is
