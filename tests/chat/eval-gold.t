@@ -21,7 +21,7 @@
 @@ args --eval qa.jsonl --way chat --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,EM,F1,exec,calls,cached,tok in,tok out,trips
-chat,all,3,0,100.0,100.0,100.0,12,0,7211,92,12
+chat,all,3,0,100.0,100.0,100.0,12,0,7685,92,12
 @@ stderr
 @@ status 0
 @@ requests
