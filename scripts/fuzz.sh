@@ -120,7 +120,7 @@ for n in $names; do
 	found=$((after - before))
 	[ "$rc" -ne 0 ] && [ "$found" -eq 0 ] && found=1
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -n 1)
-	last=$(grep -E '^#[0-9]+' "$dir/log" | tail -n 1)
+	last=$(grep -a -E '^#[0-9]+' "$dir/log" | tail -n 1)
 	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
@@ -131,7 +131,7 @@ for n in $names; do
 		status=1
 		ls -t "$dir" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | head -n 3 |
 			sed "s|^|  found: $dir/|"
-		grep -E 'ERROR|SUMMARY|round trip|does not parse|takes|abort' "$dir/log" | head -n 5 |
+		grep -a -E 'ERROR|SUMMARY|round trip|does not parse|takes|abort' "$dir/log" | head -n 5 |
 			sed 's/^/  /'
 	fi
 done
