@@ -307,6 +307,7 @@ for m in on off; do
 		notok "interrupt: optimize $m: Ctrl-C during a call stops the statement" "status $st, $n requests" "$(cat "$T/err")"
 	fi
 done
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
 # --- wave sizing, against a model that says yes exactly to the texts naming a zither: 10,000
 #     rows, 1% of them (every hundredth) name it. The ranking puts them first, so LIMIT n
