@@ -13,7 +13,7 @@
 #
 #     # what the case is about (lines before the first section)
 #     @@ db demo|empty|none   $DB: a copy of the demo database (built afresh by tests/demo-db.sh
-#                             once per run, never build/demo.db), a new database made by suql, or
+#                             once per run, never the user's demo database), a new database made by suql, or
 #                             a path with no file (the default)
 #     @@ gen                  sh lines run first in the run directory (big inputs, other
 #                             processes); $DB, $TMP, $SUQL (the program) and $BUILD are set

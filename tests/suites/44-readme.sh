@@ -1,9 +1,9 @@
 #!/bin/sh
 # The README's script examples must print what the README shows. Every command line shown
 # as `$ COMMAND` in an indented block of README.md is taken in README order and run in one
-# scratch directory where ./suql is the program under test and build/demo.db a fresh copy
-# of the demo database (tests/demo-db.sh), with a home directory of its own; /tmp/ in a
-# command stands for a scratch directory, and its path (and the home's, shown as /home/me)
+# scratch directory where ./suql is the program under test and the demo database path the
+# README uses holds a fresh copy of the demo database (tests/demo-db.sh), with a home
+# directory of its own; /tmp/ in a command stands for a scratch directory, and its path (and the home's, shown as /home/me)
 # reads back as the README writes it. The output (standard output and standard error as
 # one stream, as a terminal interleaves them) must be the text under the command, except:
 #     a line that is only `...`   stands for any number of lines (none included);
@@ -28,7 +28,7 @@ ln -s "$prog" "$work/suql"
 export HOME=$work/home
 unset XDG_CONFIG_HOME XDG_CACHE_HOME XDG_STATE_HOME SUQL_HISTORY SUQL_LLM_URL SUQL_LLM_KEY \
 	SUQL_MODEL SUQL_EMBED_MODEL OPENAI_API_KEY OPENAI_BASE_URL PAGER COLUMNS NO_COLOR SUQL_TRACE_SQL
-if ! SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$work/build/demo.db" 2>"$dir/err"; then
+if ! SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$work/build"/demo.db 2>"$dir/err"; then
 	echo "not ok readme: the demo database builds"
 	sed 's/^/# /' "$dir/err"
 	exit 0
