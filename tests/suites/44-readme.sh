@@ -3,8 +3,8 @@
 # as `$ COMMAND` in an indented block of README.md is taken in README order and run in one
 # scratch directory where ./suql is the program under test and the demo database path the
 # README uses holds a fresh copy of the demo database (tests/demo-db.sh), with a home
-# directory of its own; /tmp/ in a command stands for a scratch directory, and its path (and the home's, shown as /home/me)
-# reads back as the README writes it. The output (standard output and standard error as
+# directory of its own; /tmp/ in a command stands for a scratch directory, and its path
+# (and the home's, shown as /home/me) reads back as the README writes it. The output (standard output and standard error as
 # one stream, as a terminal interleaves them) must be the text under the command, except:
 #     a line that is only `...`   stands for any number of lines (none included);
 #     a `time:` counter line      is compared without its figures.
