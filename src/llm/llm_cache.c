@@ -24,6 +24,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The soname loaded below must be the one of the headers compiled against. */
+#if !defined(OPENSSL_VERSION_MAJOR) || OPENSSL_VERSION_MAJOR != 3
+#error "suql loads libcrypto.so.3: build it against OpenSSL 3's headers (libssl-dev)"
+#endif
+
 typedef struct CryptoTable {
 	DYNLIB_FIELD(EVP_Digest)
 	DYNLIB_FIELD(EVP_sha256)
