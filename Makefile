@@ -50,11 +50,14 @@ else
   EDITLIBS := $(shell pkg-config --libs libedit 2>/dev/null)
 endif
 
-# libpq: the PostgreSQL backend (store/store_pg.c)
-PKGS      := sqlite3 libcurl jansson libcrypto libpq
-PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+# libpq: the PostgreSQL backend (store/store_pg.c). libcurl, libpq and libcrypto are
+# compiled against their headers but not linked: base/dynlib.c loads them by soname when a
+# statement first needs them (doc/speed.md, start-up), so plain SQL never maps them.
+PKGS      := sqlite3 jansson
+DLPKGS    := libcurl libcrypto libpq
+PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) $(DLPKGS) 2>/dev/null) \
              $(if $(filter libedit,$(EDITPKG)),$(shell pkg-config --cflags libedit 2>/dev/null))
-PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread
+PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(EDITLIBS) -lstemmer -lm -lpthread -ldl
 
 # CFLAGS replaces the optimisation and debug flags; SUQL_CFLAGS adds to everything
 # (make SUQL_CFLAGS=-Wpedantic), the warnings included.

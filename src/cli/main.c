@@ -352,9 +352,14 @@ static SuqlStatus opt_eval(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 static SuqlStatus opt_version(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)arg, (void)err;
-	int pq = store_pg_libversion();   /* 150018: 15.18 */
-	printf("suql %s (SQLite %s, libpq %d.%d)\n", SUQL_VERSION, sqlite3_libversion(),
-	       pq / 10000, pq % 10000);
+	SuqlErr pqerr = {0};
+	int pq = store_pg_libversion(&pqerr);   /* 150018: 15.18 */
+	if (pq)
+		printf("suql %s (SQLite %s, libpq %d.%d)\n", SUQL_VERSION, sqlite3_libversion(),
+		       pq / 10000, pq % 10000);
+	else
+		printf("suql %s (SQLite %s; %s)\n", SUQL_VERSION, sqlite3_libversion(), pqerr.msg);
+	err_clear(&pqerr);
 	cli->done = 1;
 	return SUQL_OK;
 }

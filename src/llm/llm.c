@@ -569,6 +569,8 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		llm_cache_ensure(llm);
 	int use_file = llm->cache && !llm->s.no_cache;
 	SuqlStatus st = SUQL_OK;
+	SuqlErr nohash = {0};   /* the keys are SHA-256: without libcrypto, every call fails */
+	llm_sha256_load(&nohash);
 
 	for (int i = 0; i < n; i++) {
 		LlmCall *c = calls[i];
@@ -580,6 +582,8 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		const char *bad = invalid(c);
 		if (!bad)
 			bad = config_problem(llm, c);
+		if (!bad)
+			bad = nohash.msg;
 		if (bad) {
 			c->error = xstrdup(bad);
 			continue;   /* failed below, in order, once units exist for the others */
@@ -704,6 +708,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		else
 			st = err_set(err, SUQL_LLM, "%s", r.first_error);
 	}
+	err_clear(&nohash);
 	free(r.first_error);
 	free(r.first);
 	free(r.cnt);

@@ -9,7 +9,11 @@
  *   in WAL mode with a busy timeout so several suql processes can share it. Results found
  *   during a run are queued and written in one transaction when the run ends.
  * Stored values are JSON texts of results; they never contain the API key.
+ *
+ * OpenSSL's libcrypto is loaded by the first run of calls (base/dynlib.h: libcrypto.so.3
+ * from the package libssl3, or $SUQL_LIBCRYPTO), so that plain SQL never maps it.
  */
+#include "base/dynlib.h"
 #include "base/util.h"
 #include "llm/llm_int.h"
 
@@ -20,11 +24,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The soname loaded below must be the one of the headers compiled against. */
+#if !defined(OPENSSL_VERSION_MAJOR) || OPENSSL_VERSION_MAJOR != 3
+#error "suql loads libcrypto.so.3: build it against OpenSSL 3's headers (libssl-dev)"
+#endif
+
+typedef struct CryptoTable {
+	DYNLIB_FIELD(EVP_Digest)
+	DYNLIB_FIELD(EVP_sha256)
+} CryptoTable;
+
+static const DynSym crypto_syms[] = {
+	DYNLIB_SYM(CryptoTable, EVP_Digest) DYNLIB_SYM(CryptoTable, EVP_sha256) {NULL, 0}};
+static CryptoTable crypto;
+static DynLib crypto_lib = {"libcrypto.so.3", "libssl3", "SUQL_LIBCRYPTO", crypto_syms,
+                            &crypto, 0};
+
+SuqlStatus llm_sha256_load(SuqlErr *err)
+{
+	return dynlib_load(&crypto_lib, err);
+}
+
 void llm_sha256_hex(const char *data, size_t n, char out[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int len = 0;
-	if (!EVP_Digest(data, n, md, &len, EVP_sha256(), NULL) || len != 32) {
+	if (!crypto_lib.loaded || !crypto.EVP_Digest(data, n, md, &len, crypto.EVP_sha256(), NULL) ||
+	    len != 32) {
 		fputs("suql: SHA-256 is not available from OpenSSL\n", stderr);
 		exit(SUQL_EXIT_USAGE);
 	}

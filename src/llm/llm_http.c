@@ -27,7 +27,13 @@
  * over, a stream that breaks off is an error, never asked again (the reader saw them).
  *
  * Every error names the cause and the fix; none contains the API key (llm_scrub).
+ *
+ * libcurl is loaded when the first request is about to go out (base/dynlib.h: libcurl.so.4
+ * from the package libcurl4, or $SUQL_LIBCURL), so that a session that never asks a model
+ * never maps it and its TLS stack; every call goes through the table cu (cu.easy_init is
+ * curl_easy_init). When it cannot be loaded, every call of the run fails with that message.
  */
+#include "base/dynlib.h"
 #include "base/util.h"
 #include "llm/llm_int.h"
 
@@ -37,6 +43,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define CU_FUNCS(X) X(easy_cleanup) X(easy_getinfo) X(easy_init) X(easy_setopt) \
+	X(easy_strerror) X(global_cleanup) X(global_init) X(multi_add_handle) X(multi_cleanup) \
+	X(multi_info_read) X(multi_init) X(multi_perform) X(multi_poll) X(multi_remove_handle) \
+	X(multi_setopt) X(slist_append) X(slist_free_all)
+#define CU_FIELD(f) __typeof__(curl_##f) *f;
+#define CU_SYM(f) {"curl_" #f, offsetof(CuTable, f)},
+
+typedef struct CuTable {
+	CU_FUNCS(CU_FIELD)
+} CuTable;
+
+static const DynSym cu_syms[] = {CU_FUNCS(CU_SYM) {NULL, 0}};
+static CuTable cu;
+static DynLib cu_lib = {"libcurl.so.4", "libcurl4", "SUQL_LIBCURL", cu_syms, &cu, 0};
 
 enum { R_QUEUED, R_FLIGHT, R_DONE };
 
@@ -109,8 +130,8 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 	if (r->stream && r->sse == 0) {
 		long code = 0;
 		char *ct = NULL;
-		curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
-		curl_easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
+		cu.easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+		cu.easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
 		r->sse = code >= 200 && code <= 299 && ct &&
 		         strncasecmp(ct, "text/event-stream", 17) == 0 ? 1 : -1;
 	}
@@ -168,37 +189,38 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 {
 	if (r->easy) {
 		long sent = 0;
-		curl_easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
+		cu.easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
 		LlmKind k = r->job->call->kind;
 		if (sent <= 0)
 			llm_count_unsent(run->llm, k, r->counted);
 		else if (cancelled)
 			llm_count_in_flight_cancelled(run->llm, k);
-		curl_multi_remove_handle(run->multi, r->easy);
-		curl_easy_cleanup(r->easy);
+		cu.multi_remove_handle(run->multi, r->easy);
+		cu.easy_cleanup(r->easy);
 		r->easy = NULL;
 		run->inflight--;
 	}
-	curl_slist_free_all(r->hdrs);
+	if (r->hdrs)
+		cu.slist_free_all(r->hdrs);
 	r->hdrs = NULL;
 }
 
 static void req_start(HttpRun *run, HttpReq *r)
 {
 	Llm *llm = run->llm;
-	CURL *e = curl_easy_init();
+	CURL *e = cu.easy_init();
 	if (!e) {
 		fputs("suql: out of memory\n", stderr);
 		exit(SUQL_EXIT_USAGE);
 	}
 	int embed = r->job->call->kind == LLM_EMBED;
 	char *url = xprintf("%s/%s", llm->s.url, embed ? "embeddings" : "chat/completions");
-	r->hdrs = curl_slist_append(NULL, "Content-Type: application/json");
-	r->hdrs = curl_slist_append(r->hdrs, "Accept: application/json");
-	r->hdrs = curl_slist_append(r->hdrs, "Expect:");
+	r->hdrs = cu.slist_append(NULL, "Content-Type: application/json");
+	r->hdrs = cu.slist_append(r->hdrs, "Accept: application/json");
+	r->hdrs = cu.slist_append(r->hdrs, "Expect:");
 	if (llm->s.key) {
 		char *auth = xprintf("Authorization: Bearer %s", llm->s.key);
-		r->hdrs = curl_slist_append(r->hdrs, auth);
+		r->hdrs = cu.slist_append(r->hdrs, auth);
 		memset(auth, 0, strlen(auth));
 		free(auth);
 	}
@@ -209,21 +231,21 @@ static void req_start(HttpRun *run, HttpReq *r)
 	llm_stream_reset(&r->st);
 	r->st.on_text = r->job->call->on_text;
 	r->st.ctx = r->job->call->text_ctx;
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_POST, 1L);
-	curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
-	curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
-	curl_easy_setopt(e, CURLOPT_PRIVATE, r);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_multi_add_handle(run->multi, e);
+	cu.easy_setopt(e, CURLOPT_URL, url);
+	cu.easy_setopt(e, CURLOPT_POST, 1L);
+	cu.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+	cu.easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
+	cu.easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
+	cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+	cu.easy_setopt(e, CURLOPT_WRITEDATA, r);
+	cu.easy_setopt(e, CURLOPT_PRIVATE, r);
+	cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
+	cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
+	cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
+	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.multi_add_handle(run->multi, e);
 	free(url);
 	r->easy = e;
 	r->state = R_FLIGHT;
@@ -440,7 +462,7 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 	case CURLE_HTTP2:
 	case CURLE_HTTP2_STREAM:
 		retry(run, r, 0, msg(run, "the connection to %s broke off (%s; %d attempts): check the "
-		      "server", run->shown, curl_easy_strerror(cc), r->attempt));
+		      "server", run->shown, cu.easy_strerror(cc), r->attempt));
 		break;
 	case CURLE_WRITE_ERROR:
 		if (r->oversize) {
@@ -460,10 +482,10 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 		else if (cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CONNECT_ERROR ||
 		         cc == CURLE_SSL_CERTPROBLEM || cc == CURLE_SSL_CACERT_BADFILE)
 			fail_all(run, r->job, msg(run, "TLS with %s failed (%s): check the URL and the "
-			         "system's certificates", run->shown, curl_easy_strerror(cc)));
+			         "system's certificates", run->shown, cu.easy_strerror(cc)));
 		else
 			job_fail(run, r->job, msg(run, "the request to %s failed: %s", run->shown,
-			         curl_easy_strerror(cc)), 0);
+			         cu.easy_strerror(cc)), 0);
 	}
 }
 
@@ -600,7 +622,7 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 	} else if (!st->done && st->shown) {
 		job_fail(run, job, msg(run, "the reply from %s broke off before its end (%s): check "
 		         "the server, or ask again", run->shown,
-		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : curl_easy_strerror(cc)), 0);
+		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : cu.easy_strerror(cc)), 0);
 	} else if (!st->done) {
 		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
 		      "(%d attempts): check the server", run->shown, r->attempt));
@@ -618,8 +640,8 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 {
 	long code = 0;
 	curl_off_t ra = 0;
-	curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
-	curl_easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
+	cu.easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+	cu.easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
 	req_detach(run, r, 0);
 	r->state = R_DONE;
 	if (((JobState *)r->job->priv)->finished)
@@ -637,17 +659,19 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 void llm_http_close(Llm *llm)
 {
 	if (llm->multi) {
-		curl_multi_cleanup(llm->multi);
+		cu.multi_cleanup(llm->multi);
 		llm->multi = NULL;
-		curl_global_cleanup();
+		cu.global_cleanup();
 	}
 }
 
 SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx)
 {
-	if (!llm->multi) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		llm->multi = curl_multi_init();
+	SuqlErr lerr = {0};
+	int loaded = dynlib_load(&cu_lib, &lerr) == SUQL_OK;
+	if (loaded && !llm->multi) {
+		cu.global_init(CURL_GLOBAL_DEFAULT);
+		llm->multi = cu.multi_init();
 	}
 	HttpRun run = {0};
 	run.llm = llm;
@@ -655,13 +679,17 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	run.done = done;
 	run.ctx = ctx;
 	run.shown = llm_url_shown(llm->s.url);
-	curl_multi_setopt(run.multi, CURLMOPT_MAXCONNECTS, (long)llm->s.concurrency + 4);
+	if (loaded)
+		cu.multi_setopt(run.multi, CURLMOPT_MAXCONNECTS, (long)llm->s.concurrency + 4);
 	JobState *js = xcalloc((size_t)n + 1, sizeof *js);
 	for (int i = 0; i < n; i++) {
 		jobs[i]->priv = &js[i];
 		HttpReq *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
 		req_body(&run, r);
 	}
+	if (!loaded && n > 0)   /* nothing is sent: every call fails with the reason */
+		fail_all(&run, jobs[0], xstrdup(lerr.msg));
+	err_clear(&lerr);
 	SuqlStatus st = SUQL_OK;
 	for (;;) {
 		if (suql_interrupted) {
@@ -701,15 +729,15 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		/* let curl start what was just added, then wait for activity (at most 50 ms, so
 		   that Ctrl-C and backoff deadlines are seen promptly) */
 		int running, progressed = 0;
-		curl_multi_perform(run.multi, &running);
+		cu.multi_perform(run.multi, &running);
 		CURLMsg *m;
 		int left;
-		while ((m = curl_multi_info_read(run.multi, &left)) != NULL) {
+		while ((m = cu.multi_info_read(run.multi, &left)) != NULL) {
 			if (m->msg != CURLMSG_DONE)
 				continue;
 			HttpReq *r = NULL;
 			CURLcode cc = m->data.result;
-			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+			cu.easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
 			if (r)
 				on_done(&run, r, cc);
 			progressed = 1;
@@ -719,7 +747,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		int timeout = 50;
 		if (next > now && next - now < timeout)
 			timeout = (int)(next - now) + 1;
-		curl_multi_poll(run.multi, NULL, 0, timeout, NULL);
+		cu.multi_poll(run.multi, NULL, 0, timeout, NULL);
 	}
 	/* stopped or interrupted: whatever is unfinished is cancelled */
 	for (int i = 0; i < run.nr; i++)

@@ -101,7 +101,9 @@ SuqlStatus llm_cache_wipe(LlmCache *c, SuqlErr *err);
 const char *llm_cache_path(const LlmCache *c);
 /* The default cache path ($XDG_CACHE_HOME/suql/cache.db, else ~/.cache/suql/cache.db). */
 char *llm_cache_default_path(void);
-/* Lower-case hex SHA-256 of data into out[65]. */
+/* Load OpenSSL's libcrypto for llm_sha256_hex (SUQL_IO, with the reason, when it cannot). */
+SuqlStatus llm_sha256_load(SuqlErr *err);
+/* Lower-case hex SHA-256 of data into out[65]; libcrypto must be loaded. */
 void llm_sha256_hex(const char *data, size_t n, char out[65]);
 
 /* ---- the client ---- */

@@ -116,8 +116,8 @@ long store_pg_error_offset(Store *s);
 int store_pg_in_transaction(Store *s);
 /* COPY ... FROM STDIN (sql) with data, in COPY's text format, as one statement. */
 SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len, SuqlErr *err);
-/* libpq's version (PQlibVersion). */
-int store_pg_libversion(void);
+/* libpq's version (PQlibVersion); 0 when libpq cannot be loaded (err says why). */
+int store_pg_libversion(SuqlErr *err);
 
 /* ---- any backend ---- */
 

@@ -9,13 +9,34 @@
  * the executor bounds what it asks for. The schema comes from the system catalogs of the
  * schemas on the search_path; suql keeps its own tables in the schema "suql", which the
  * listings hide.
+ *
+ * libpq is loaded when a PostgreSQL target is first opened (base/dynlib.h: libpq.so.5 from
+ * the package libpq5, or $SUQL_LIBPQ), so that a session on SQLite never maps it; every
+ * call goes through the table pq.
  */
+#include "base/dynlib.h"
 #include "base/util.h"
 #include "store/store.h"
 
 #include <libpq-fe.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PQ_FUNCS(X) X(PQcancel) X(PQclear) X(PQconnectdb) X(PQdb) X(PQerrorMessage) \
+	X(PQexec) X(PQexecParams) X(PQfinish) X(PQfname) X(PQfreeCancel) X(PQftype) \
+	X(PQgetCancel) X(PQgetResult) X(PQgetisnull) X(PQgetvalue) X(PQhost) X(PQlibVersion) \
+	X(PQnfields) X(PQntuples) X(PQport) X(PQputCopyData) X(PQputCopyEnd) \
+	X(PQresultErrorField) X(PQresultStatus) X(PQserverVersion) X(PQsetNoticeProcessor) \
+	X(PQstatus) X(PQtransactionStatus) X(PQuser)
+
+typedef struct PqTable {
+	PQ_FUNCS(DYNLIB_FIELD)
+} PqTable;
+
+#define PQ_SYM(f) DYNLIB_SYM(PqTable, f)
+static const DynSym pq_syms[] = {PQ_FUNCS(PQ_SYM) {NULL, 0}};
+static PqTable pq;
+static DynLib pq_lib = {"libpq.so.5", "libpq5", "SUQL_LIBPQ", pq_syms, &pq, 0};
 
 typedef struct PgStore {
 	Store base;
@@ -51,10 +72,10 @@ static SuqlStatus pg_err(Store *s, const PGresult *r, const char *sql, SuqlErr *
 {
 	PgStore *q = (PgStore *)s;
 	q->err_off = -1;
-	const char *prim = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	const char *hint = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_HINT) : NULL;
-	const char *pos = r ? PQresultErrorField(r, PG_DIAG_STATEMENT_POSITION) : NULL;
-	const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *prim = r ? pq.PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *hint = r ? pq.PQresultErrorField(r, PG_DIAG_MESSAGE_HINT) : NULL;
+	const char *pos = r ? pq.PQresultErrorField(r, PG_DIAG_STATEMENT_POSITION) : NULL;
+	const char *code = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
 	SuqlStatus st = code && strcmp(code, "57014") == 0 ? SUQL_INTERRUPT : SUQL_ERROR;
 	if (pos && sql) {
 		long chars = atol(pos) - 1, i = 0;
@@ -66,7 +87,7 @@ static SuqlStatus pg_err(Store *s, const PGresult *r, const char *sql, SuqlErr *
 	}
 	if (prim)
 		return hint ? err_set(err, st, "%s (%s)", prim, hint) : err_set(err, st, "%s", prim);
-	const char *m = PQerrorMessage(q->conn);
+	const char *m = pq.PQerrorMessage(q->conn);
 	size_t n = strlen(m);
 	while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
 		n--;
@@ -108,10 +129,10 @@ static char *dollars(const char *sql, int *most)
 static PGresult *exec_params(Store *s, const char *sql, const char *const *params, int nparams)
 {
 	if (!params)
-		return PQexec(conn_of(s), sql);
+		return pq.PQexec(conn_of(s), sql);
 	int most;
 	char *q = dollars(sql, &most);
-	PGresult *r = PQexecParams(conn_of(s), q, nparams < most ? nparams : most, NULL, params,
+	PGresult *r = pq.PQexecParams(conn_of(s), q, nparams < most ? nparams : most, NULL, params,
 	                           NULL, NULL, 0);
 	free(q);
 	return r;
@@ -119,7 +140,7 @@ static PGresult *exec_params(Store *s, const char *sql, const char *const *param
 
 static int ok(const PGresult *r)
 {
-	ExecStatusType t = PQresultStatus(r);
+	ExecStatusType t = pq.PQresultStatus(r);
 	return t == PGRES_COMMAND_OK || t == PGRES_TUPLES_OK || t == PGRES_EMPTY_QUERY;
 }
 
@@ -127,8 +148,8 @@ static void pg_close(Store *s)
 {
 	PgStore *q = (PgStore *)s;
 	if (q->cancel)
-		PQfreeCancel(q->cancel);
-	PQfinish(q->conn);
+		pq.PQfreeCancel(q->cancel);
+	pq.PQfinish(q->conn);
 	free(q->version);
 	free(q);
 }
@@ -138,7 +159,7 @@ static SuqlStatus pg_run(Store *s, const char *sql, const char *const *params, i
 {
 	PGresult *r = exec_params(s, sql, params, nparams);
 	SuqlStatus st = ok(r) ? SUQL_OK : pg_err(s, r, sql, err);
-	PQclear(r);
+	pq.PQclear(r);
 	return st;
 }
 
@@ -150,7 +171,7 @@ static SuqlStatus pg_query(Store *s, const char *sql, const char *const *params,
 	                          params ? nparams : 0);
 	if (!ok(r)) {
 		SuqlStatus st = pg_err(s, r, sql, err);
-		PQclear(r);
+		pq.PQclear(r);
 		return st;
 	}
 	PgCursor *c = xcalloc(1, sizeof *c);
@@ -169,7 +190,7 @@ static PgCursor *cur(StoreCursor *c)
 static int pg_next(StoreCursor *c)
 {
 	PgCursor *p = cur(c);
-	if (p->row + 1 >= PQntuples(p->res))
+	if (p->row + 1 >= pq.PQntuples(p->res))
 		return 0;
 	p->row++;
 	return 1;
@@ -178,10 +199,10 @@ static int pg_next(StoreCursor *c)
 static const char *pg_text(StoreCursor *c, int col)
 {
 	PgCursor *p = cur(c);
-	if (p->row < 0 || col < 0 || col >= PQnfields(p->res) ||
-	    PQgetisnull(p->res, p->row, col))
+	if (p->row < 0 || col < 0 || col >= pq.PQnfields(p->res) ||
+	    pq.PQgetisnull(p->res, p->row, col))
 		return NULL;
-	return PQgetvalue(p->res, p->row, col);
+	return pq.PQgetvalue(p->res, p->row, col);
 }
 
 static long long pg_integer(StoreCursor *c, int col)
@@ -196,27 +217,27 @@ static long long pg_integer(StoreCursor *c, int col)
 
 static void pg_done(StoreCursor *c)
 {
-	PQclear(cur(c)->res);
+	pq.PQclear(cur(c)->res);
 	free(c);
 }
 
 static int pg_ncols(StoreCursor *c)
 {
-	return PQnfields(cur(c)->res);
+	return pq.PQnfields(cur(c)->res);
 }
 
 static const char *pg_colname(StoreCursor *c, int col)
 {
-	return PQfname(cur(c)->res, col);
+	return pq.PQfname(cur(c)->res, col);
 }
 
 /* Type OIDs of pg_type.h (stable across releases) that read as numbers. */
 static StoreKind pg_kind(StoreCursor *c, int col)
 {
 	PgCursor *p = cur(c);
-	if (p->row >= 0 && PQgetisnull(p->res, p->row, col))
+	if (p->row >= 0 && pq.PQgetisnull(p->res, p->row, col))
 		return STORE_NULL;
-	switch (PQftype(p->res, col)) {
+	switch (pq.PQftype(p->res, col)) {
 	case 20: case 21: case 23: case 26:          /* int8 int2 int4 oid */
 		return STORE_INTEGER;
 	case 700: case 701: case 1700:               /* float4 float8 numeric */
@@ -232,9 +253,9 @@ static int pg_has_table(Store *s, const char *name)
 	PGresult *r = exec_params(s, "SELECT to_regclass(quote_ident(?1)) IS NOT NULL OR "
 	                             "(position('.' in ?1) > 0 AND to_regclass(?1) IS NOT NULL)",
 	                          args, 1);
-	int found = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-	            strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-	PQclear(r);
+	int found = pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) == 1 &&
+	            strcmp(pq.PQgetvalue(r, 0, 0), "t") == 0;
+	pq.PQclear(r);
 	return found;
 }
 
@@ -242,12 +263,12 @@ static int pg_has_table(Store *s, const char *name)
 static SuqlStatus tuples(Store *s, PGresult *r, int *rows, SuqlErr *err)
 {
 	*rows = 0;
-	if (PQresultStatus(r) == PGRES_TUPLES_OK) {
-		*rows = PQntuples(r);
+	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK) {
+		*rows = pq.PQntuples(r);
 		return SUQL_OK;
 	}
 	pg_err(s, r, NULL, err);
-	PQclear(r);
+	pq.PQclear(r);
 	return SUQL_ERROR;
 }
 
@@ -256,7 +277,7 @@ static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 {
 	*out = NULL;
 	*n = 0;
-	PGresult *r = PQexec(conn_of(s),
+	PGresult *r = pq.PQexec(conn_of(s),
 		"SELECT c.relname, c.relkind IN ('v', 'm'), "
 		"CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END "
 		"FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace "
@@ -268,12 +289,12 @@ static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 	*out = xcalloc(rows ? (size_t)rows : 1, sizeof **out);
 	for (int i = 0; i < rows; i++) {
 		StoreTable *t = &(*out)[i];
-		t->name = xstrdup(PQgetvalue(r, i, 0));
-		t->view = strcmp(PQgetvalue(r, i, 1), "t") == 0;
-		t->sql = PQgetisnull(r, i, 2) ? NULL : xstrdup(PQgetvalue(r, i, 2));
+		t->name = xstrdup(pq.PQgetvalue(r, i, 0));
+		t->view = strcmp(pq.PQgetvalue(r, i, 1), "t") == 0;
+		t->sql = pq.PQgetisnull(r, i, 2) ? NULL : xstrdup(pq.PQgetvalue(r, i, 2));
 	}
 	*n = rows;
-	PQclear(r);
+	pq.PQclear(r);
 	return SUQL_OK;
 }
 
@@ -296,14 +317,14 @@ static SuqlStatus pg_columns(Store *s, const char *table, StoreColumn **out, int
 	*out = xcalloc(rows ? (size_t)rows : 1, sizeof **out);
 	for (int i = 0; i < rows; i++) {
 		StoreColumn *c = &(*out)[i];
-		c->name = xstrdup(PQgetvalue(r, i, 0));
-		c->type = xstrdup(PQgetvalue(r, i, 1));
-		c->notnull = strcmp(PQgetvalue(r, i, 2), "t") == 0;
-		c->dflt = PQgetisnull(r, i, 3) ? NULL : xstrdup(PQgetvalue(r, i, 3));
-		c->pk = atoi(PQgetvalue(r, i, 4));
+		c->name = xstrdup(pq.PQgetvalue(r, i, 0));
+		c->type = xstrdup(pq.PQgetvalue(r, i, 1));
+		c->notnull = strcmp(pq.PQgetvalue(r, i, 2), "t") == 0;
+		c->dflt = pq.PQgetisnull(r, i, 3) ? NULL : xstrdup(pq.PQgetvalue(r, i, 3));
+		c->pk = atoi(pq.PQgetvalue(r, i, 4));
 	}
 	*n = rows;
-	PQclear(r);
+	pq.PQclear(r);
 	if (rows == 0)
 		return err_set(err, SUQL_ERROR, "no such table: %s", table);
 	return SUQL_OK;
@@ -314,7 +335,7 @@ static void pg_interrupt(Store *s)
 	PgStore *q = (PgStore *)s;
 	char buf[256];
 	if (q->cancel)
-		PQcancel(q->cancel, buf, (int)sizeof buf);
+		pq.PQcancel(q->cancel, buf, (int)sizeof buf);
 }
 
 /* A lock another session holds: wait that long (lock_timeout), then fail. */
@@ -322,7 +343,7 @@ static void pg_busy_timeout(Store *s, double seconds)
 {
 	char sql[64];
 	snprintf(sql, sizeof sql, "SET lock_timeout = %ld", (long)(seconds * 1000));
-	PQclear(PQexec(conn_of(s), sql));
+	pq.PQclear(pq.PQexec(conn_of(s), sql));
 }
 
 /* PostgreSQL's own limit on a value (1 GB) holds; suql does not lower it. */
@@ -357,43 +378,45 @@ static void quiet(void *arg, const char *message)
 
 Store *store_pg_open(const char *target, SuqlErr *err)
 {
+	if (dynlib_load(&pq_lib, err) != SUQL_OK)
+		return NULL;
 	const char *conninfo = strncmp(target, "pg:", 3) == 0 ? target + 3 : target;
-	PGconn *conn = PQconnectdb(conninfo);
-	if (PQstatus(conn) != CONNECTION_OK) {
-		const char *m = PQerrorMessage(conn);
+	PGconn *conn = pq.PQconnectdb(conninfo);
+	if (pq.PQstatus(conn) != CONNECTION_OK) {
+		const char *m = pq.PQerrorMessage(conn);
 		size_t n = strlen(m);
 		while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
 			n--;
 		/* the conninfo is not repeated: it may hold a password */
 		err_set(err, SUQL_IO, "cannot connect to PostgreSQL: %.*s; check the host, port, "
 		        "user and database (PGHOST, PGPORT, PGUSER, PGDATABASE, ~/.pgpass)", (int)n, m);
-		PQfinish(conn);
+		pq.PQfinish(conn);
 		return NULL;
 	}
 	PgStore *q = xcalloc(1, sizeof *q);
 	q->base.ops = &pg_ops;
 	q->conn = conn;
-	q->cancel = PQgetCancel(conn);
-	int v = PQserverVersion(conn);
+	q->cancel = pq.PQgetCancel(conn);
+	int v = pq.PQserverVersion(conn);
 	char buf[32];
 	snprintf(buf, sizeof buf, "%d.%d", v / 10000, v % 10000);
 	q->version = xstrdup(buf);
-	PQsetNoticeProcessor(conn, quiet, NULL);
+	pq.PQsetNoticeProcessor(conn, quiet, NULL);
 	return &q->base;
 }
 
 char *store_pg_describe(Store *s)
 {
 	PGconn *c = conn_of(s);
-	const char *host = PQhost(c);
-	return xprintf("PostgreSQL database %s as %s on %s%s, port %s", PQdb(c), PQuser(c),
+	const char *host = pq.PQhost(c);
+	return xprintf("PostgreSQL database %s as %s on %s%s, port %s", pq.PQdb(c), pq.PQuser(c),
 	               host && *host == '/' ? "the socket in " : "", host ? host : "localhost",
-	               PQport(c));
+	               pq.PQport(c));
 }
 
-int store_pg_libversion(void)
+int store_pg_libversion(SuqlErr *err)
 {
-	return PQlibVersion();
+	return dynlib_load(&pq_lib, err) == SUQL_OK ? pq.PQlibVersion() : 0;
 }
 
 SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len, SuqlErr *err)
@@ -401,26 +424,26 @@ SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len
 	if (!s || s->ops != &pg_ops)
 		return err_set(err, SUQL_ERROR, "COPY needs a PostgreSQL database");
 	PGconn *c = conn_of(s);
-	PGresult *r = PQexec(c, sql);
-	if (PQresultStatus(r) != PGRES_COPY_IN) {
+	PGresult *r = pq.PQexec(c, sql);
+	if (pq.PQresultStatus(r) != PGRES_COPY_IN) {
 		SuqlStatus st = pg_err(s, r, sql, err);
-		PQclear(r);
+		pq.PQclear(r);
 		return st;
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	int ok_data = 1;
 	for (size_t off = 0; off < len && ok_data;) {   /* in pieces libpq takes as an int */
 		size_t n = len - off > (1u << 20) ? (1u << 20) : len - off;
-		ok_data = PQputCopyData(c, data + off, (int)n) == 1;
+		ok_data = pq.PQputCopyData(c, data + off, (int)n) == 1;
 		off += n;
 	}
-	if (PQputCopyEnd(c, ok_data ? NULL : "suql could not send the rows") != 1)
+	if (pq.PQputCopyEnd(c, ok_data ? NULL : "suql could not send the rows") != 1)
 		ok_data = 0;
 	SuqlStatus st = SUQL_OK;
-	while ((r = PQgetResult(c)) != NULL) {
-		if (st == SUQL_OK && PQresultStatus(r) != PGRES_COMMAND_OK)
+	while ((r = pq.PQgetResult(c)) != NULL) {
+		if (st == SUQL_OK && pq.PQresultStatus(r) != PGRES_COMMAND_OK)
 			st = pg_err(s, r, NULL, err);
-		PQclear(r);
+		pq.PQclear(r);
 	}
 	if (st == SUQL_OK && !ok_data)
 		st = pg_err(s, NULL, NULL, err);
@@ -431,6 +454,6 @@ int store_pg_in_transaction(Store *s)
 {
 	if (!s || s->ops != &pg_ops)
 		return 0;
-	PGTransactionStatusType t = PQtransactionStatus(conn_of(s));
+	PGTransactionStatusType t = pq.PQtransactionStatus(conn_of(s));
 	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
 }

@@ -217,6 +217,9 @@ static void test_parse(void)
 static void test_sha(void)
 {
 	char hex[65];
+	SuqlErr err = {0};
+	CHECK(llm_sha256_load(&err) == SUQL_OK, "sha256: libcrypto loads");
+	err_clear(&err);
 	llm_sha256_hex("abc", 3, hex);
 	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
 	          "sha256: known vector");
