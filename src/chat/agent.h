@@ -89,9 +89,19 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 SuqlStatus agent_prepare(const char *sql, int default_limit, char **out, int *limited,
                          SuqlErr *err);
 
-/* The query in a model's reply: code fences, a label such as "SUQL:" and a trailing ';'
-   and blanks dropped. NULL when nothing is left, or the reply says NONE. */
+/* The query in a model's reply: the string of a JSON object's suql (or query, sql) key
+   when the reply is such an object; code fences, a label such as "SUQL:" and a trailing
+   ';' and blanks dropped. NULL when nothing is left, or the reply says NONE. */
 char *agent_extract_query(const char *reply);
+
+/* What the parse step's reply says: a direct answer to the user, a query, or neither (a
+   reply that cannot be read: never taken as a verdict or a query). The reply is a JSON
+   object, {"database": false, "reply": "..."} or {"database": true, "suql": "..."} (keys
+   query and sql are read too; a query given is taken whatever database says), or, from a
+   model that ignores the format, "REPLY: ..." for an answer or the query written plainly
+   (agent_extract_query). *direct or *query is set (heap) for the verdict returned. */
+typedef enum AgentVerdict { AGENT_UNREAD = -1, AGENT_DIRECT = 0, AGENT_QUERY = 1 } AgentVerdict;
+AgentVerdict agent_read_parse(const char *reply, char **direct, char **query);
 
 /* A statement's result, kept within bounds for the prompts and the saved dialogue. */
 typedef struct AgentRows {

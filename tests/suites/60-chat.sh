@@ -18,9 +18,9 @@
 #                             SUQL_MODEL=test-model
 #     @@ args --chat $DB      suql's arguments in sh syntax (the default); $DB, $TMP, $URL
 #     @@ stdin / @@ stdout / @@ stderr / @@ status N     as in tests/transcripts
-#     @@ requests             one line: the steps the server was asked, in order (route,
-#     route parse respond     parse, repair, relax, respond, empty, short; other requests, such as
-#                             the engine's own, are left out)
+#     @@ requests             one line a turn: the steps the server was asked, in order
+#     parse respond           (parse, repair, relax, respond, empty, short; other requests,
+#                             such as the engine's own, are left out)
 #     @@ request parse 2      checks on the messages of the 2nd parse request: lines
 #     + TEXT                  "+ TEXT" (must appear) and "- TEXT" (must not)
 #     @@ unchanged            the user tables are the same after the conversation as before
@@ -62,8 +62,7 @@ messages() {   # messages LOG N
 # The step a request is, from the task its prompt names.
 step_of() {
 	case $1 in
-	*"That query could not run"*) echo repair ;;
-	*"Task: decide whether"*) echo route ;;
+	*"could not be used"*) echo repair ;;
 	*"Task: write one SUQL"*) echo parse ;;
 	*"Task: loosen"*) echo relax ;;
 	*"Task: answer the user"*) echo respond ;;
