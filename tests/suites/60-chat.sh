@@ -26,7 +26,10 @@
 #     @@ unchanged            the user tables are the same after the conversation as before
 #     @@ check                sh lines run in the run directory; each must succeed. The
 #                             function `jsonl FILE SQL` runs SQL over the view turns(j), one
-#                             row per JSON line of FILE, and prints the result.
+#                             row per JSON line of FILE, and prints the result; `trips LOG
+#                             GAP` counts the sequential round trips in the server's log
+#                             (../log): requests that arrive more than GAP ms after the one
+#                             before start a new one (with `@@ server --delay MS` above GAP).
 #
 # In stdout and stderr, the run directory reads as $TMP and the server's URL as $URL.
 # Re-record stdout, stderr and status after an intended change (then read the diff!):
@@ -76,6 +79,11 @@ jsonl() {   # jsonl FILE SQL: SQL over turns(j), one row per line of FILE
 	sqlite3 :memory: "CREATE TABLE turns(j); INSERT INTO turns SELECT value FROM json_each(
 		'[' || replace(rtrim(CAST(readfile('$1') AS TEXT), char(10)), char(10), ',') || ']');
 		$2"
+}
+
+trips() {   # trips LOG GAP: sequential round trips in a server log (as bench/table.sh)
+	sed -n 's/.*"t_ms": *\([0-9.]*\).*/\1/p' "$1" | sort -n |
+		awk -v gap="$2" 'NR == 1 || $1 - prev > gap { n++ } { prev = $1 } END { print n + 0 }'
 }
 
 user_tables() {   # the user tables' contents, for @@ unchanged
