@@ -98,8 +98,10 @@ char *agent_extract_query(const char *reply);
    reply that cannot be read: never taken as a verdict or a query). The reply is a JSON
    object, {"database": false, "reply": "..."} or {"database": true, "suql": "..."} (keys
    query and sql are read too; a query given is taken whatever database says), or, from a
-   model that ignores the format, "REPLY: ..." for an answer or the query written plainly
-   (agent_extract_query). *direct or *query is set (heap) for the verdict returned. */
+   model that ignores the format, "REPLY: ..." for an answer, or text that starts as an SQL
+   statement does for the query written plainly (fenced or labelled, as agent_extract_query
+   reads it); other prose is neither. *direct or *query is set (heap) for the verdict
+   returned. */
 typedef enum AgentVerdict { AGENT_UNREAD = -1, AGENT_DIRECT = 0, AGENT_QUERY = 1 } AgentVerdict;
 AgentVerdict agent_read_parse(const char *reply, char **direct, char **query);
 

@@ -89,6 +89,26 @@ static int json_yes_no(json_t *v)
 	return -1;
 }
 
+/* Whether text starts as an SQL statement does: with a statement's first keyword, a
+   parenthesis or a comment. */
+static int starts_statement(const char *t)
+{
+	static const char *const first[] = {"SELECT", "WITH", "VALUES", "INSERT", "REPLACE",
+	                                     "UPDATE", "DELETE", "DROP", "CREATE", "ALTER",
+	                                     "PRAGMA", "EXPLAIN", "ATTACH", "DETACH", "VACUUM",
+	                                     "ANALYZE", "REINDEX", "BEGIN", "COMMIT", "END",
+	                                     "ROLLBACK", "SAVEPOINT", "RELEASE", NULL};
+	if (*t == '(' || strncmp(t, "--", 2) == 0 || strncmp(t, "/*", 2) == 0)
+		return 1;
+	size_t n = 0;
+	while (isalpha((unsigned char)t[n]))
+		n++;
+	for (int i = 0; first[i]; i++)
+		if (str_nieq(t, n, first[i]))
+			return 1;
+	return 0;
+}
+
 AgentVerdict agent_read_parse(const char *reply, char **direct, char **query)
 {
 	*direct = *query = NULL;
@@ -123,8 +143,13 @@ AgentVerdict agent_read_parse(const char *reply, char **direct, char **query)
 		free(d);
 		return AGENT_UNREAD;
 	}
-	/* anything else is taken as the query written plainly; the parser judges it */
+	/* text that starts like a statement is the query written plainly (the parser and the
+	   check judge it, so a DROP TABLE is refused with its name); prose is no query */
 	*query = extract_text(reply);
+	if (*query && !starts_statement(*query)) {
+		free(*query);
+		*query = NULL;
+	}
 	return *query ? AGENT_QUERY : AGENT_UNREAD;
 }
 

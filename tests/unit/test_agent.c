@@ -154,30 +154,41 @@ static void check_parse(const char *reply, AgentVerdict want, const char *text,
 
 static void test_read_parse(void)
 {
-	check_parse("{\"database\": false, \"reply\": \"Hello!\"}", AGENT_DIRECT, "Hello!",
-	            "parse reply: a direct answer");
-	check_parse("{\"database\": \"no\", \"reply\": \" Hi \"}", AGENT_DIRECT, "Hi",
-	            "parse reply: database \"no\"");
-	check_parse("Sure:\n```json\n{\"database\": true, \"suql\": \"SELECT 1;\"}\n```",
-	            AGENT_QUERY, "SELECT 1", "parse reply: a fenced query object after words");
-	check_parse("{\"database\": false, \"reply\": \"Hi\", \"suql\": \"SELECT 2\"}",
-	            AGENT_QUERY, "SELECT 2", "parse reply: a query given wins over database false");
-	check_parse("REPLY: Good morning.", AGENT_DIRECT, "Good morning.",
-	            "parse reply: the plain REPLY form");
-	check_parse("SELECT name FROM t", AGENT_QUERY, "SELECT name FROM t",
-	            "parse reply: a plain query");
-	/* replies that cannot be read are neither a verdict nor a query */
-	check_parse("{\"database\": true}", AGENT_UNREAD, "", "unreadable: database, no query");
-	check_parse("{\"database\": false}", AGENT_UNREAD, "", "unreadable: no reply text");
-	check_parse("{\"database\": false, \"reply\": \"  \"}", AGENT_UNREAD, "",
-	            "unreadable: a blank reply");
-	check_parse("{\"reply\": \"Hello\"}", AGENT_UNREAD, "",
-	            "unreadable: a reply without database false");
-	check_parse("{\"database\": true, \"suql\": \"\"}", AGENT_UNREAD, "",
-	            "unreadable: an empty query");
-	check_parse("REPLY:   ", AGENT_UNREAD, "", "unreadable: an empty REPLY");
-	check_parse("", AGENT_UNREAD, "", "unreadable: nothing");
-	check_parse("NONE", AGENT_UNREAD, "", "unreadable: NONE");
+	static const struct {
+		const char *reply;
+		AgentVerdict want;
+		const char *text, *name;
+	} cases[] = {
+		{"{\"database\": false, \"reply\": \"Hello!\"}", AGENT_DIRECT, "Hello!",
+		 "parse reply: a direct answer"},
+		{"{\"database\": \"no\", \"reply\": \" Hi \"}", AGENT_DIRECT, "Hi",
+		 "parse reply: database \"no\""},
+		{"Sure:\n```json\n{\"database\": true, \"suql\": \"SELECT 1;\"}\n```", AGENT_QUERY,
+		 "SELECT 1", "parse reply: a fenced query object after words"},
+		{"{\"database\": false, \"reply\": \"Hi\", \"suql\": \"SELECT 2\"}", AGENT_QUERY,
+		 "SELECT 2", "parse reply: a query given wins over database false"},
+		{"REPLY: Good morning.", AGENT_DIRECT, "Good morning.",
+		 "parse reply: the plain REPLY form"},
+		{"SELECT name FROM t", AGENT_QUERY, "SELECT name FROM t", "parse reply: a plain query"},
+		{"drop table t;", AGENT_QUERY, "drop table t",
+		 "parse reply: any statement goes to the check (which refuses it)"},
+		{"```\nWITH a AS (SELECT 1) SELECT * FROM a\n```", AGENT_QUERY,
+		 "WITH a AS (SELECT 1) SELECT * FROM a", "parse reply: a fenced plain query"},
+		/* replies that cannot be read are neither a verdict nor a query */
+		{"{\"database\": true}", AGENT_UNREAD, "", "unreadable: database, no query"},
+		{"{\"database\": false}", AGENT_UNREAD, "", "unreadable: no reply text"},
+		{"{\"database\": false, \"reply\": \"  \"}", AGENT_UNREAD, "",
+		 "unreadable: a blank reply"},
+		{"{\"reply\": \"Hello\"}", AGENT_UNREAD, "", "unreadable: a reply without database false"},
+		{"{\"database\": true, \"suql\": \"\"}", AGENT_UNREAD, "", "unreadable: an empty query"},
+		{"REPLY:   ", AGENT_UNREAD, "", "unreadable: an empty REPLY"},
+		{"", AGENT_UNREAD, "", "unreadable: nothing"},
+		{"NONE", AGENT_UNREAD, "", "unreadable: NONE"},
+		{"Hello there, how can I help?", AGENT_UNREAD, "", "unreadable: prose is no query"},
+		{"Selections vary.", AGENT_UNREAD, "", "unreadable: a word that starts like SELECT"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		check_parse(cases[i].reply, cases[i].want, cases[i].text, cases[i].name);
 }
 
 static sqlite3_stmt *prepare(sqlite3 *db, const char *sql)
