@@ -1,12 +1,13 @@
 /*
  * agent.h: chat mode, a conversational agent over the engine. Each line the user types at
- * `chat>` is one turn: the agent asks the language model whether the turn needs the database
- * at all (greetings and general questions do not), asks it for one SUQL query given the
- * schema and the dialogue so far, checks that query (one SELECT, a default LIMIT added when
- * it has none), runs it read-only through the same engine and display as typed SUQL, gives
- * the model one chance to correct a query that does not parse or bind, optionally one chance
- * to loosen a query that found nothing, and finally asks the model to answer from the rows
- * (or, when there are none, to say plainly that nothing was found). The wording of every
+ * `chat>` is one turn: in one request, the agent asks the language model either to answer
+ * the turn directly (greetings and general questions need no database) or to write one
+ * SUQL query, given the schema and the dialogue so far; it checks that query (one SELECT,
+ * a default LIMIT added when it has none), runs it read-only through the same engine and
+ * display as typed SUQL, gives the model one chance to correct a query that does not parse
+ * or bind (or a reply it could not read), optionally one chance to loosen a query that
+ * found nothing, and finally asks the model to answer from the rows, streamed (or, when
+ * there are none, to say plainly that nothing was found). The wording of every
  * step is in prompts/chat_*.txt (built in, overridable with --prompts DIR). doc/chat.md
  * describes it for users.
  *

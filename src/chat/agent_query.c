@@ -1,6 +1,7 @@
 /*
- * agent_query.c: the chat agent's handling of queries and results. It takes the query out of
- * a model's reply, checks it with the SUQL parser (one SELECT and nothing else) and adds the
+ * agent_query.c: the chat agent's handling of queries and results. It reads what the parse
+ * step's reply says (a direct answer, a query, or neither), takes the query out of a
+ * model's reply, checks it with the SUQL parser (one SELECT and nothing else) and adds the
  * default LIMIT to the tree of a query without one; it keeps a statement's rows as bounded
  * JSON (for the respond prompt and :save) through an EngineSink, and writes the one-line
  * digest of a result that the dialogue carries into later turns.
