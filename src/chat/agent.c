@@ -1,18 +1,23 @@
 /*
  * agent.c: one turn of chat mode. The steps, each a request to the language model with its
  * own prompt file:
- *   route    (chat_route)    does the turn need the database? If not, the model's reply is
- *                            the answer (greetings, thanks, general questions);
- *   parse    (chat_parse)    one SUQL query for the turn, given the schema, the few-shot
- *                            guide (chat_guide) and the dialogue so far;
+ *   parse    (chat_parse)    one request that both routes and parses: given the schema, the
+ *                            few-shot guide (chat_guide) and the dialogue so far, the model
+ *                            either answers directly (greetings, thanks, general questions)
+ *                            or writes one SUQL query for the turn (doc/chat.md says why
+ *                            this is one request and not two);
  *   repair   (chat_repair)   once, when the query does not parse, is not one SELECT, or
- *                            SQLite refuses it (no such column/table): the model sees its
- *                            query and the exact error and writes a corrected one;
+ *                            SQLite refuses it (no such column/table), or the reply could
+ *                            not be read: the model sees what it wrote and the exact error
+ *                            and writes a corrected query;
  *   relax    (chat_relax)    once, when the query found nothing (chat.relax): a less strict
  *                            query, shown to the user as such;
  *   respond  (chat_respond)  the answer from the rows, bounded JSON, starting with what was
  *            (chat_empty)    searched for; with no rows, a separate instruction that says
- *                            plainly that nothing was found and names no row.
+ *                            plainly that nothing was found and names no row. The reply
+ *                            streams to the user as it comes.
+ * So a turn that needs the database makes two sequential requests of its own (parse,
+ * respond), plus the calls its query makes; one that does not, one.
  * Queries run read-only through the host's run (the session's runner), so they are shown
  * like typed SUQL (parsed query always, plan and counters as :explain and :stats say) and
  * their rows also reach the agent. A turn that fails for the query's sake is kept in the
@@ -20,10 +25,8 @@
  */
 #include "chat/agent_int.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static Llm *llm_of(const Agent *a)
 {
@@ -77,41 +80,6 @@ static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
 	return s;
 }
 
-/* The route step's verdict: 1 the database is needed, 0 not (*direct is the reply). A reply
-   that cannot be read counts as needing the database: a query is safer than an answer made
-   up without one. */
-static int read_route(const char *text, char **direct)
-{
-	*direct = NULL;
-	const char *brace = strchr(text, '{');
-	json_t *j = brace ? json_loads(brace, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
-	if (j && json_is_object(j)) {
-		json_t *d = json_object_get(j, "database");
-		json_t *rp = json_object_get(j, "reply");
-		int need = !(json_is_false(d) || (json_is_string(d) &&
-		                                  (str_ieq(json_string_value(d), "no") ||
-		                                   str_ieq(json_string_value(d), "false"))));
-		if (!need && json_is_string(rp) && *json_string_value(rp))
-			*direct = xstrdup(json_string_value(rp));
-		json_decref(j);
-		return *direct ? 0 : 1;
-	}
-	json_decref(j);
-	while (*text && (isspace((unsigned char)*text) || *text == '"' || *text == '*'))
-		text++;
-	if (strncasecmp(text, "reply:", 6) == 0) {
-		text += 6;
-		while (isspace((unsigned char)*text))
-			text++;
-		size_t n = strlen(text);
-		while (n && isspace((unsigned char)text[n - 1]))
-			n--;
-		if (n)
-			*direct = xstrndup(text, n);
-	}
-	return *direct ? 0 : 1;
-}
-
 /* Run a checked query read-only, showing it like typed SUQL and keeping its rows. */
 static SuqlStatus run_query(Agent *a, const char *sql, AgentRows *rows, SuqlErr *err)
 {
@@ -126,21 +94,14 @@ static SuqlStatus run_query(Agent *a, const char *sql, AgentRows *rows, SuqlErr 
 	return s;
 }
 
-/* Take the query out of a reply, check it, run it. On success the turn holds the query and
-   its rows. SUQL_ERROR: the query is at fault (err says how; *query is what the model
-   wrote, for the repair prompt). Other statuses: the model, the budget, Ctrl-C. */
-static SuqlStatus attempt(Agent *a, AgentTurn *t, const char *reply, char **query,
-                          SuqlErr *err)
+/* Check a query the model wrote and run it. On success the turn holds the query and its
+   rows. SUQL_ERROR: the query is at fault (err says how). Other statuses: the model, the
+   budget, Ctrl-C. */
+static SuqlStatus attempt(Agent *a, AgentTurn *t, const char *query, SuqlErr *err)
 {
-	free(*query);
-	*query = agent_extract_query(reply);
-	if (!*query) {
-		*query = xstrdup(reply);
-		return err_set(err, SUQL_ERROR, "the reply holds no query");
-	}
 	char *sql = NULL;
 	int limited = 0;
-	SuqlStatus s = agent_prepare(*query, a->limit, &sql, &limited, err);
+	SuqlStatus s = agent_prepare(query, a->limit, &sql, &limited, err);
 	if (s != SUQL_OK)
 		return SUQL_ERROR;
 	AgentRows rows;
@@ -156,6 +117,32 @@ static SuqlStatus attempt(Agent *a, AgentTurn *t, const char *reply, char **quer
 	t->rows = rows;
 	t->limited = limited ? a->limit : 0;
 	return SUQL_OK;
+}
+
+/* Act on what a parse or repair reply says (agent_read_parse): a direct answer is the
+   turn's reply; a query is checked and run. SUQL_ERROR when there is no query to run or it
+   failed; *query then holds what the model wrote (the whole reply when it held no query),
+   for the repair prompt and :history. */
+static SuqlStatus follow(Agent *a, AgentTurn *t, AgentVerdict v, char **direct, char **query,
+                         const char *reply, SuqlErr *err)
+{
+	if (v == AGENT_DIRECT) {
+		t->database = 0;
+		t->reply = *direct;
+		*direct = NULL;
+		show_reply(a, t->reply);
+		return SUQL_OK;
+	}
+	t->database = 1;
+	if (v == AGENT_UNREAD) {
+		free(*query);
+		*query = xstrdup(reply);
+		return err_set(err, SUQL_ERROR, "the reply holds neither a query nor an answer "
+		               "(write {\"database\": true, \"suql\": \"SELECT ...\"}, or "
+		               "{\"database\": false, \"reply\": \"...\"} when the message needs no "
+		               "database)");
+	}
+	return attempt(a, t, *query, err);
 }
 
 /* The relax step: one less strict query, run when it differs from the one that found
@@ -346,18 +333,26 @@ int agent_last(const Agent *a, AgentOutcome *out)
 	return 1;
 }
 
-/* Parse, check and run, with one repair round. */
+/* The parse step, then the check and run of its query, with one repair round. A reply
+   that could not be read is not a verdict: the repair request asks again, and may get a
+   direct answer then; after a query that failed, only a corrected query is taken. */
 static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 {
 	AgentMsgs m = {0};
-	char *reply = NULL, *query = NULL;
+	char *reply = NULL, *query = NULL, *direct = NULL;
+	AgentVerdict v = AGENT_UNREAD;
 	SuqlStatus s = agent_prompt(a, "chat_parse", kv, &m, err);
 	if (s == SUQL_OK)
-		s = ask(a, "parse", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
-	if (s == SUQL_OK)
-		s = attempt(a, t, reply, &query, err);
+		s = ask(a, "parse", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &reply, err);
+	if (s == SUQL_OK) {
+		v = agent_read_parse(reply, &direct, &query);
+		s = follow(a, t, v, &direct, &query, reply, err);
+	}
 	if (s == SUQL_ERROR) {
-		char *msg = xprintf("the query failed: %s\nasking the model to correct it", err->msg);
+		char *msg = v == AGENT_UNREAD
+		            ? xprintf("the reply could not be read: %s\nasking the model again",
+		                      err->msg)
+		            : xprintf("the query failed: %s\nasking the model to correct it", err->msg);
 		show_note(a, "retry", msg);
 		free(msg);
 		char *emsg = xstrdup(err->msg ? err->msg : "error");
@@ -368,10 +363,21 @@ static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		reply = NULL;
 		s = agent_prompt(a, "chat_repair", kv, &m, err);
 		if (s == SUQL_OK)
-			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_TEXT, &m, NULL, &reply, err);
-		if (s == SUQL_OK)
-			s = attempt(a, t, reply, &query, err);
-		t->repaired = s == SUQL_OK;
+			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &reply, err);
+		if (s == SUQL_OK) {
+			free(query);
+			query = NULL;
+			AgentVerdict v2 = agent_read_parse(reply, &direct, &query);
+			if (v2 == AGENT_DIRECT && v != AGENT_UNREAD) {
+				/* a failed query is corrected, not talked away */
+				query = xstrdup(reply);
+				s = err_set(err, SUQL_ERROR, "the reply answers without a query; after a "
+				            "query that failed, only a corrected query is taken");
+			} else {
+				s = follow(a, t, v2, &direct, &query, reply, err);
+			}
+			t->repaired = s == SUQL_OK && t->database;
+		}
 		if (s == SUQL_ERROR) {
 			char *why = xstrdup(err->msg ? err->msg : "error");
 			err_set(err, SUQL_ERROR, "no query that runs came out of this turn, so there is "
@@ -392,6 +398,7 @@ static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 	agent_msgs_free(&m);
 	free(reply);
 	free(query);
+	free(direct);
 	return s;
 }
 
@@ -409,8 +416,7 @@ static void show_counters(Agent *a)
 static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 {
 	Store *db = a->host->store(a->host->ctx);
-	char limit[16], limit_note[80], *route = NULL, *direct = NULL, *schema = NULL;
-	char *guide = NULL;
+	char limit[16], limit_note[80], *guide = NULL;
 	snprintf(limit, sizeof limit, "%d", a->limit);
 	if (a->limit > 0)
 		snprintf(limit_note, sizeof limit_note, "suql adds LIMIT %d to a query without one",
@@ -419,32 +425,17 @@ static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 		snprintf(limit_note, sizeof limit_note, "suql returns every row of a query without "
 		         "LIMIT");
 	char *dialogue = agent_dialogue(a);
-	char *tables = agent_schema(db, a->tables, 1);
+	char *schema = agent_schema(db, a->tables);
 	AgentKv kv = {{0}, 0};
 	agent_kv(&kv, "utterance", t->user);
 	agent_kv(&kv, "dialogue", dialogue);
 	agent_kv(&kv, "limit", limit);
 	agent_kv(&kv, "limit_note", limit_note);
-	agent_kv(&kv, "tables", tables);
+	agent_kv(&kv, "schema", schema);
 	char *examples = a->examples ? xprintf("Examples written for this database:\n\n%s",
 	                                       a->examples) : NULL;
 	agent_kv(&kv, "examples", examples ? examples : "");
-
-	AgentMsgs m = {0};
-	SuqlStatus s = agent_prompt(a, "chat_route", &kv, &m, err);
-	if (s == SUQL_OK)
-		s = ask(a, "route", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &route, err);
-	agent_msgs_free(&m);
-	if (s != SUQL_OK)
-		goto done;
-	if (!read_route(route, &direct)) {
-		t->reply = direct;
-		show_reply(a, direct);
-		goto done;
-	}
-	t->database = 1;
-	schema = agent_schema(db, a->tables, 0);
-	agent_kv(&kv, "schema", schema);
+	SuqlStatus s;
 	guide = agent_prompt_text(a, "chat_guide", &kv, err);
 	if (!guide) {
 		s = err->code ? err->code : SUQL_IO;
@@ -452,7 +443,7 @@ static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 	}
 	agent_kv(&kv, "guide", guide);
 	s = query_step(a, t, &kv, err);
-	if (s != SUQL_OK)
+	if (s != SUQL_OK || !t->database)
 		goto done;
 	SBuf tried = SBUF_INIT;
 	int again = 1;
@@ -465,9 +456,7 @@ static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
 	s = respond(a, t, &kv, err);
 done:
 	show_counters(a);
-	free(route);
 	free(dialogue);
-	free(tables);
 	free(schema);
 	free(guide);
 	free(examples);

@@ -1,12 +1,13 @@
 /*
  * agent.h: chat mode, a conversational agent over the engine. Each line the user types at
- * `chat>` is one turn: the agent asks the language model whether the turn needs the database
- * at all (greetings and general questions do not), asks it for one SUQL query given the
- * schema and the dialogue so far, checks that query (one SELECT, a default LIMIT added when
- * it has none), runs it read-only through the same engine and display as typed SUQL, gives
- * the model one chance to correct a query that does not parse or bind, optionally one chance
- * to loosen a query that found nothing, and finally asks the model to answer from the rows
- * (or, when there are none, to say plainly that nothing was found). The wording of every
+ * `chat>` is one turn: in one request, the agent asks the language model either to answer
+ * the turn directly (greetings and general questions need no database) or to write one
+ * SUQL query, given the schema and the dialogue so far; it checks that query (one SELECT,
+ * a default LIMIT added when it has none), runs it read-only through the same engine and
+ * display as typed SUQL, gives the model one chance to correct a query that does not parse
+ * or bind (or a reply it could not read), optionally one chance to loosen a query that
+ * found nothing, and finally asks the model to answer from the rows, streamed (or, when
+ * there are none, to say plainly that nothing was found). The wording of every
  * step is in prompts/chat_*.txt (built in, overridable with --prompts DIR). doc/chat.md
  * describes it for users.
  *
@@ -89,9 +90,21 @@ SuqlStatus agent_set(Agent *a, const char *key, const char *value, SuqlErr *err)
 SuqlStatus agent_prepare(const char *sql, int default_limit, char **out, int *limited,
                          SuqlErr *err);
 
-/* The query in a model's reply: code fences, a label such as "SUQL:" and a trailing ';'
-   and blanks dropped. NULL when nothing is left, or the reply says NONE. */
+/* The query in a model's reply: the string of a JSON object's suql (or query, sql) key
+   when the reply is such an object; code fences, a label such as "SUQL:" and a trailing
+   ';' and blanks dropped. NULL when nothing is left, or the reply says NONE. */
 char *agent_extract_query(const char *reply);
+
+/* What the parse step's reply says: a direct answer to the user, a query, or neither (a
+   reply that cannot be read: never taken as a verdict or a query). The reply is a JSON
+   object, {"database": false, "reply": "..."} or {"database": true, "suql": "..."} (keys
+   query and sql are read too; a query given is taken whatever database says), or, from a
+   model that ignores the format, "REPLY: ..." for an answer, or text that starts as an SQL
+   statement does for the query written plainly (fenced or labelled, as agent_extract_query
+   reads it); other prose is neither. *direct or *query is set (heap) for the verdict
+   returned. */
+typedef enum AgentVerdict { AGENT_UNREAD = -1, AGENT_DIRECT = 0, AGENT_QUERY = 1 } AgentVerdict;
+AgentVerdict agent_read_parse(const char *reply, char **direct, char **query);
 
 /* A statement's result, kept within bounds for the prompts and the saved dialogue. */
 typedef struct AgentRows {

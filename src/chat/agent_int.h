@@ -62,7 +62,7 @@ struct Agent {
 	/* the model calls of the running turn, for :stats */
 	int calls, cached;
 	long tokens_in, tokens_out;
-	SBuf steps;          /* "route parse respond" */
+	SBuf steps;          /* "parse, respond" */
 };
 
 /* How rows and turns are written as JSON: compact, keys in column order, reals as SQLite
@@ -124,8 +124,8 @@ char *agent_prompt_text(const Agent *a, const char *name, const AgentKv *kv, Suq
    but none marked as holding evaluation labels (catalog.h), in
    SUQL DDL with ENUM values when at most 10, preceded by its description when the database
    has one (suql_table_info) and followed by notes on the values of short text and list
-   columns. brief: one line per table (name, columns, description) instead. */
-char *agent_schema(Store *st, const char *tables, int brief);
+   columns. */
+char *agent_schema(Store *st, const char *tables);
 
 /* The last `context` turns as text for the prompts; "(none: this is the first message)"
    when there are none. */

@@ -159,8 +159,8 @@ static void put_cut(SBuf *b, const char *s, size_t max)
 }
 
 /* The table's description from suql_table_info (the HybridQA tables have one): its title and
-   section, then (unless brief) the start of its text. */
-static char *description(sqlite3 *db, const char *table, int info, int brief)
+   section, then the start of its text. */
+static char *description(sqlite3 *db, const char *table, int info)
 {
 	if (!info || !db)   /* PostgreSQL: no descriptions yet */
 		return NULL;
@@ -182,7 +182,7 @@ static char *description(sqlite3 *db, const char *table, int info, int brief)
 			sb_puts(&b, f[0]);
 		if (f[1])
 			sb_printf(&b, "%s%s", b.len ? " -- " : "", f[1]);
-		if (!brief && (f[2] || f[3])) {
+		if (f[2] || f[3]) {
 			sb_puts(&b, b.len ? ". " : "");
 			put_cut(&b, f[2] ? f[2] : f[3], 300);
 		}
@@ -244,7 +244,7 @@ static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf 
 	sb_free(&v);
 }
 
-static void table_schema(Store *st, const char *table, int info, int brief, SBuf *out)
+static void table_schema(Store *st, const char *table, int info, SBuf *out)
 {
 	CatColumn *cols = NULL;
 	int n = 0;
@@ -254,44 +254,34 @@ static void table_schema(Store *st, const char *table, int info, int brief, SBuf
 		return;
 	}
 	sqlite3 *db = store_sqlite(st);   /* descriptions and value notes: SQLite's SQL */
-	char *desc = description(db, table, info, brief);
-	if (brief) {
-		sb_printf(out, "- %s (", table);
-		for (int i = 0; i < n; i++)
-			sb_printf(out, "%s%s", i ? ", " : "", cols[i].column);
-		sb_puts(out, ")");
-		if (desc)
-			sb_printf(out, ": %s", desc);
-		sb_putc(out, '\n');
-	} else {
-		char *ddl = NULL;
-		if (desc)
-			sb_printf(out, "-- %s\n", desc);
-		if (catalog_ddl(st, table, 10, &ddl, &err) == SUQL_OK)
-			sb_printf(out, "%s\n", ddl);
-		free(ddl);
-		SBuf notes = SBUF_INIT;
-		for (int i = 0; i < n; i++) {
-			const CatColumn *c = &cols[i];
-			const char *ty = c->type ? c->type : "";
-			int texty = !*ty || str_icontains(ty, "TEXT") || str_icontains(ty, "CHAR") ||
-			            str_icontains(ty, "CLOB");
-			if (c->free_text || (c->is_enum && c->enum_values) ||
-			    (!c->is_enum && !c->is_array && !texty))
-				continue;
-			value_note(db, table, c, &notes);
-		}
-		if (notes.len)
-			sb_printf(out, "-- values in %s:\n%s", table, notes.s);
-		sb_free(&notes);
-		sb_putc(out, '\n');
+	char *desc = description(db, table, info);
+	char *ddl = NULL;
+	if (desc)
+		sb_printf(out, "-- %s\n", desc);
+	if (catalog_ddl(st, table, 10, &ddl, &err) == SUQL_OK)
+		sb_printf(out, "%s\n", ddl);
+	free(ddl);
+	SBuf notes = SBUF_INIT;
+	for (int i = 0; i < n; i++) {
+		const CatColumn *c = &cols[i];
+		const char *ty = c->type ? c->type : "";
+		int texty = !*ty || str_icontains(ty, "TEXT") || str_icontains(ty, "CHAR") ||
+		            str_icontains(ty, "CLOB");
+		if (c->free_text || (c->is_enum && c->enum_values) ||
+		    (!c->is_enum && !c->is_array && !texty))
+			continue;
+		value_note(db, table, c, &notes);
 	}
+	if (notes.len)
+		sb_printf(out, "-- values in %s:\n%s", table, notes.s);
+	sb_free(&notes);
+	sb_putc(out, '\n');
 	free(desc);
 	catalog_columns_free(cols, n);
 	err_clear(&err);
 }
 
-char *agent_schema(Store *st, const char *tables, int brief)
+char *agent_schema(Store *st, const char *tables)
 {
 	SBuf out = SBUF_INIT;
 	int info = store_has_table(st, "suql_table_info");
@@ -302,7 +292,7 @@ char *agent_schema(Store *st, const char *tables, int brief)
 			/* a table of evaluation labels is an answer key: never shown (its queries are
 			   refused too, engine_set_readonly) */
 			if (!t[i].view && listed(tables, t[i].name) && !catalog_is_labels(st, t[i].name))
-				table_schema(st, t[i].name, info, brief, &out);
+				table_schema(st, t[i].name, info, &out);
 		store_tables_free(t, n);
 	}
 	while (out.len && out.s[out.len - 1] == '\n')

@@ -1,6 +1,7 @@
 /*
- * agent_query.c: the chat agent's handling of queries and results. It takes the query out of
- * a model's reply, checks it with the SUQL parser (one SELECT and nothing else) and adds the
+ * agent_query.c: the chat agent's handling of queries and results. It reads what the parse
+ * step's reply says (a direct answer, a query, or neither), takes the query out of a
+ * model's reply, checks it with the SUQL parser (one SELECT and nothing else) and adds the
  * default LIMIT to the tree of a query without one; it keeps a statement's rows as bounded
  * JSON (for the respond prompt and :save) through an EngineSink, and writes the one-line
  * digest of a result that the dialogue carries into later turns.
@@ -29,10 +30,132 @@ static const char *skip_label(const char *s)
 	return s;
 }
 
+/* The query of a JSON object such as {"database": true, "suql": "SELECT ..."}: the first
+   of its keys suql, query and sql that holds a string, else NULL. */
+static const char *json_query(json_t *o)
+{
+	static const char *const keys[] = {"suql", "query", "sql", NULL};
+	for (int i = 0; keys[i]; i++) {
+		json_t *v = json_object_get(o, keys[i]);
+		if (json_is_string(v))
+			return json_string_value(v);
+	}
+	return NULL;
+}
+
+/* The JSON object a reply holds, when it is one (maybe fenced or after a line of words)
+   and has at least one of the keys the parse step's reply uses. NULL otherwise. */
+static json_t *reply_object(const char *reply)
+{
+	const char *brace = strchr(reply, '{');
+	/* a brace after a quote is inside a query's string literal, not an object's start */
+	if (!brace || memchr(reply, '\'', (size_t)(brace - reply)))
+		return NULL;
+	json_t *j = json_loads(brace, JSON_DISABLE_EOF_CHECK, NULL);
+	if (j && json_is_object(j) &&
+	    (json_object_get(j, "database") || json_object_get(j, "reply") || json_query(j)))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static char *extract_text(const char *reply);
+
 char *agent_extract_query(const char *reply)
 {
 	if (!reply)
 		return NULL;
+	json_t *j = reply_object(reply);
+	if (j) {   /* {"suql": "..."}: the query is the string (which may be fenced in turn) */
+		const char *q = json_query(j);
+		char *out = q ? extract_text(q) : NULL;
+		json_decref(j);
+		return out;
+	}
+	return extract_text(reply);
+}
+
+/* "yes", "no" or neither (-1) in a JSON value: true, false, or such words as strings. */
+static int json_yes_no(json_t *v)
+{
+	if (json_is_boolean(v))
+		return json_is_true(v);
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (str_ieq(s, "true") || str_ieq(s, "yes"))
+			return 1;
+		if (str_ieq(s, "false") || str_ieq(s, "no"))
+			return 0;
+	}
+	return -1;
+}
+
+/* Whether text starts as an SQL statement does: with a statement's first keyword, a
+   parenthesis or a comment. */
+static int starts_statement(const char *t)
+{
+	static const char *const first[] = {"SELECT", "WITH", "VALUES", "INSERT", "REPLACE",
+	                                     "UPDATE", "DELETE", "DROP", "CREATE", "ALTER",
+	                                     "PRAGMA", "EXPLAIN", "ATTACH", "DETACH", "VACUUM",
+	                                     "ANALYZE", "REINDEX", "BEGIN", "COMMIT", "END",
+	                                     "ROLLBACK", "SAVEPOINT", "RELEASE", NULL};
+	if (*t == '(' || strncmp(t, "--", 2) == 0 || strncmp(t, "/*", 2) == 0)
+		return 1;
+	size_t n = 0;
+	while (isalpha((unsigned char)t[n]))
+		n++;
+	for (int i = 0; first[i]; i++)
+		if (str_nieq(t, n, first[i]))
+			return 1;
+	return 0;
+}
+
+AgentVerdict agent_read_parse(const char *reply, char **direct, char **query)
+{
+	*direct = *query = NULL;
+	if (!reply)
+		return AGENT_UNREAD;
+	json_t *j = reply_object(reply);
+	if (j) {
+		const char *q = json_query(j);
+		json_t *rp = json_object_get(j, "reply");
+		/* a query given is run whatever "database" says: a search is safer than an answer
+		   made up without one */
+		*query = q ? extract_text(q) : NULL;
+		if (!*query && json_yes_no(json_object_get(j, "database")) == 0 &&
+		    json_is_string(rp) && *json_string_value(rp))
+			*direct = str_trim_dup(json_string_value(rp));
+		json_decref(j);
+		if (*direct && !**direct) {
+			free(*direct);
+			*direct = NULL;
+		}
+		return *query ? AGENT_QUERY : *direct ? AGENT_DIRECT : AGENT_UNREAD;
+	}
+	const char *t = reply;
+	while (*t && (isspace((unsigned char)*t) || *t == '"' || *t == '*'))
+		t++;
+	if (strncasecmp(t, "reply:", 6) == 0) {
+		char *d = str_trim_dup(t + 6);
+		if (*d) {
+			*direct = d;
+			return AGENT_DIRECT;
+		}
+		free(d);
+		return AGENT_UNREAD;
+	}
+	/* text that starts like a statement is the query written plainly (the parser and the
+	   check judge it, so a DROP TABLE is refused with its name); prose is no query */
+	*query = extract_text(reply);
+	if (*query && !starts_statement(*query)) {
+		free(*query);
+		*query = NULL;
+	}
+	return *query ? AGENT_QUERY : AGENT_UNREAD;
+}
+
+static char *extract_text(const char *reply)
+{
 	const char *s = reply;
 	/* a fenced block anywhere wins: ```sql ... ``` */
 	const char *fence = strstr(s, "```");

@@ -3,7 +3,7 @@
  * It measures how good suql's answers are, and what they cost, on a benchmark: a JSONL file
  * of questions with gold answers. Each case runs in one or more ways:
  *   suql       the case's gold SUQL runs as written (the free-text functions alone);
- *   chat       the question goes through the chat agent (route, parse, run, respond) and,
+ *   chat       the question goes through the chat agent (parse, run, respond) and,
  *              for question answering, the short-answer step; when the case has a gold
  *              SUQL, the agent's query is also compared with it by execution;
  *   linearize  the baseline of the papers: every row written out as a text passage, the

@@ -27,7 +27,7 @@ typedef enum LlmKind {
 	LLM_ANSWER,    /* answer the question from each candidate's text */
 	LLM_SUMMARY,   /* summarize each candidate's text */
 	LLM_CLASSIFY,  /* which permitted values does a literal mean? (ENUM '=') */
-	LLM_PARSE,     /* chat: route a turn, write SUQL (messages given verbatim) */
+	LLM_PARSE,     /* chat: answer a turn directly or write its SUQL (messages verbatim) */
 	LLM_RESPOND,   /* chat: answer the user from rows (messages given verbatim) */
 	LLM_EMBED,     /* embedding vector of a text */
 	LLM_NKINDS

@@ -16,11 +16,10 @@ INSERT INTO books VALUES
    'Merchant account books read as a history of the Venetian republic.');
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, title, author, year FROM books WHERE genre = 'history' AND year > 2000"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, title, author, year FROM books WHERE genre = 'history' AND year > 2000\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, title, author FROM books WHERE 'trade' = ANY (tags) AND id NOT IN (1)"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, title, author FROM books WHERE 'trade' = ANY (tags) AND id NOT IN (1)\"}"},
  {"match": "Task: answer the user", "times": 1,
   "content": "I searched for history books published after 2000: The Salt Road by Ana Brill (2009)."},
  {"match": "Task: answer the user", "times": 1,
@@ -55,12 +54,10 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse respond
-route parse respond
-@@ request route 1
-+ - books (id, title, author, year, genre, tags, blurb)
-- restaurants
+parse respond
+parse respond
 @@ request parse 1
+- restaurants
 + CREATE TABLE books (
 + genre ENUM('fiction','history','science','poetry'),
 + tags TEXT[],

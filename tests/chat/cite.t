@@ -5,9 +5,8 @@
 # back across pieces.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL",
-  "content": "SELECT id, name FROM restaurants WHERE id = 66 AND answer(reviews, 'is it romantic?') = 'Yes'"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE id = 66 AND answer(reviews, 'is it romantic?') = 'Yes'\"}"},
  {"match": "Reply with yes or no alone", "content": "yes"},
  {"match": "Task: answer the user",
   "content": "I searched for romantic restaurants. Himalayan Kitchen fits: a reviewer calls it \"a sweet romantic little spot\" and mentions \"candlelit tables by the river\"."}
@@ -32,7 +31,7 @@ note:
 @@ stderr
 @@ status 0
 @@ requests
-route parse respond
+parse respond
 @@ request respond 1
 + Evidence the rows were chosen on:
 + Row 1 (Himalayan Kitchen):

@@ -4,9 +4,8 @@
 @@ db clothing
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL",
-  "content": "SELECT clothing_id, num_reviews, avg_rating FROM products WHERE department = 'Dresses' AND num_reviews >= 100 ORDER BY avg_rating DESC LIMIT 3"},
+  "content": "{\"database\": true, \"suql\": \"SELECT clothing_id, num_reviews, avg_rating FROM products WHERE department = 'Dresses' AND num_reviews >= 100 ORDER BY avg_rating DESC LIMIT 3\"}"},
  {"match": "Task: answer the user",
   "content": "I searched for dresses with at least 100 reviews, best rated first."}
 ]
@@ -29,7 +28,7 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse respond
+parse respond
 @@ request parse 1
 + CREATE TABLE products (
 + reviews FREE_TEXT[]

@@ -4,14 +4,12 @@
 # that reads runs. Everything the agent runs is also read-only in the engine.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "That query could not run", "times": 1,
-  "content": "UPDATE restaurants SET price = 'cheap'"},
- {"match": "That query could not run", "times": 1,
-  "content": "SELECT count(*) FROM restaurants"},
+ {"match": "could not be used", "times": 1, "content": "UPDATE restaurants SET price = 'cheap'"},
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT count(*) FROM restaurants\"}"},
  {"match": "Task: write one SUQL", "times": 1, "content": "DROP TABLE restaurants"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "WITH r AS (SELECT id FROM restaurants) DELETE FROM restaurants WHERE id IN (SELECT id FROM r)"},
+  "content": "{\"database\": true, \"suql\": \"WITH r AS (SELECT id FROM restaurants) DELETE FROM restaurants WHERE id IN (SELECT id FROM r)\"}"},
  {"match": "Task: answer the user", "content": "I counted the restaurants: there are 112."}
 ]
 @@ stdin
@@ -48,11 +46,11 @@ error: stdin:1: no query that runs came out of this turn, so there is no answer;
 hint: write one SELECT query (WITH ... SELECT is fine); nothing may change the database
 @@ status 1
 @@ requests
-route parse repair
-route parse repair respond
+parse repair
+parse repair respond
 @@ request repair 1
 + assistant: DROP TABLE restaurants
-+ That query could not run. The query:
++ Your last reply could not be used. What you wrote:
 + only a SELECT query may run here, and this is a DROP TABLE statement
 @@ request repair 2
 + only a SELECT query may run here, and this is a DELETE statement

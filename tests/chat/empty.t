@@ -3,9 +3,8 @@
 # is asked for.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL",
-  "content": "SELECT id, name, rating FROM restaurants WHERE location = 'Redwood City' AND rating >= 4.9"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name, rating FROM restaurants WHERE location = 'Redwood City' AND rating >= 4.9\"}"},
  {"match": "Task: tell the user",
   "content": "I searched for restaurants in Redwood City rated 4.9 or better, but found none."},
  {"match": "Task: answer the user", "content": "THIS MUST NOT BE ASKED"}
@@ -27,7 +26,7 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse empty
+parse empty
 @@ request empty 1
 + Task: tell the user that the search found nothing.
 + Do not name, describe or suggest any particular result

@@ -1,6 +1,6 @@
 # suql --eval, chat way, against a scripted model that answers every question with its gold
 # answer: exact match 100 and F1 100, and the agent's queries match the gold SUQL by
-# execution. Each question goes route, parse, respond, then the short-answer step; the
+# execution. Each question goes parse, respond, then the short-answer step; the
 # short answer is read without its label and full stop ("Answer: Palo Alto." is Palo Alto).
 @@ file qa.jsonl
 {"benchmark": "qa", "table": "restaurants"}
@@ -9,10 +9,12 @@
 {"id": "price", "question": "What price range is Kaiten Go in?", "answers": ["moderate", "mid-priced"], "suql": "SELECT price FROM restaurants WHERE name = 'Kaiten Go'"}
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"regex": "Task: write one SUQL.*Hoshi Sushi", "content": "SELECT name, location FROM restaurants WHERE name = 'Hoshi Sushi'"},
- {"regex": "Task: write one SUQL.*How many restaurants are there", "content": "SELECT count(*) AS n FROM restaurants WHERE location = 'Cupertino'"},
- {"regex": "Task: write one SUQL.*Kaiten Go", "content": "SELECT name, price FROM restaurants WHERE name = 'Kaiten Go'"},
+ {"regex": "Task: write one SUQL.*Hoshi Sushi",
+  "content": "{\"database\": true, \"suql\": \"SELECT name, location FROM restaurants WHERE name = 'Hoshi Sushi'\"}"},
+ {"regex": "Task: write one SUQL.*How many restaurants are there",
+  "content": "{\"database\": true, \"suql\": \"SELECT count(*) AS n FROM restaurants WHERE location = 'Cupertino'\"}"},
+ {"regex": "Task: write one SUQL.*Kaiten Go",
+  "content": "{\"database\": true, \"suql\": \"SELECT name, price FROM restaurants WHERE name = 'Kaiten Go'\"}"},
  {"match": "Task: answer the user", "content": "Here is what I found."},
  {"regex": "Task: extract the short answer.*Hoshi Sushi", "content": "Answer: Palo Alto."},
  {"regex": "Task: extract the short answer.*How many restaurants are there", "content": "14"},
@@ -21,11 +23,11 @@
 @@ args --eval qa.jsonl --way chat --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,EM,F1,exec,calls,cached,tok in,tok out,trips
-chat,all,3,0,100.0,100.0,100.0,12,0,7685,92,12
+chat,all,3,0,100.0,100.0,100.0,9,0,7224,99,9
 @@ stderr
 @@ status 0
 @@ requests
-route parse respond short route parse respond short route parse respond short
+parse respond short parse respond short parse respond short
 @@ request short 1
 + Which city is Hoshi Sushi in?
 + [{"name":"Hoshi Sushi","location":"Palo Alto"}]
@@ -34,4 +36,4 @@ route parse respond short route parse respond short route parse respond short
 - restaurant_labels
 @@ check
 [ "$(jsonl report.jsonl "SELECT group_concat(json_extract(j, '$.id') || '=' || json_extract(j, '$.pred') || ':' || json_extract(j, '$.exec_match'), ' ') FROM turns WHERE json_extract(j, '$.way') = 'chat'")" = "city=Palo Alto:1 count=14:1 price=Moderate:1" ]
-[ "$(jsonl report.jsonl "SELECT json_extract(j, '$.calls') FROM turns WHERE json_extract(j, '$.id') = 'city'")" = "4" ]
+[ "$(jsonl report.jsonl "SELECT json_extract(j, '$.calls') FROM turns WHERE json_extract(j, '$.id') = 'city'")" = "3" ]

@@ -1,20 +1,26 @@
-# Greetings and general questions are answered without the database: one route request
-# each, no parse request, no query. The route reply may be JSON or the plain form
-# "REPLY: ..."; a reply that says neither counts as needing the database.
+# Greetings and general questions are answered without a query, by the parse request
+# itself: one request a turn, nothing run. The reply may be JSON or the plain form
+# "REPLY: ...". A reply that says neither ({"database": false} with no answer) is no
+# verdict: the turn asks again (repair), and takes the answer it gets then. A question
+# about the data gets its query from the same single request.
 @@ rules
 [
- {"match": "Task: decide whether", "times": 1,
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": false, \"reply\": \"Good night!\"}"},
+ {"match": "Task: write one SUQL", "times": 1,
   "content": "{\"database\": false, \"reply\": \"Hi! Ask me about the restaurants.\"}"},
- {"match": "Task: decide whether", "times": 1,
+ {"match": "Task: write one SUQL", "times": 1,
   "content": "REPLY: A sichuan peppercorn is a spice that makes your mouth tingle."},
- {"match": "Task: decide whether", "times": 1, "content": "Sure, let me look."},
- {"match": "Task: write one SUQL", "content": "SELECT count(*) FROM restaurants WHERE location = 'Cupertino'"},
+ {"match": "Task: write one SUQL", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT count(*) FROM restaurants WHERE location = 'Cupertino'\"}"},
+ {"match": "Task: write one SUQL", "times": 1, "content": "{\"database\": false}"},
  {"match": "Task: answer the user", "content": "I counted the restaurants in Cupertino: 14."}
 ]
 @@ stdin
 hi there
 what is a sichuan peppercorn?
 how many are in Cupertino?
+good night
 @@ stdout
 reply:
   Hi! Ask me about the restaurants.
@@ -31,15 +37,24 @@ result:
 (1 row)
 reply:
   I counted the restaurants in Cupertino: 14.
+retry:
+  the reply could not be read: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database)
+  asking the model again
+reply:
+  Good night!
 @@ stderr
 @@ status 0
 @@ requests
-route
-route
-route parse respond
-@@ request route 2
+parse
+parse
+parse respond
+parse repair
+@@ request parse 2
 + User: hi there
 + Agent: Hi! Ask me about the restaurants.
 + what is a sichuan peppercorn?
-@@ request route 3
+@@ request parse 3
 + Agent: A sichuan peppercorn is a spice that makes your mouth tingle.
+@@ request repair 1
++ {"database": false}
++ the reply holds neither a query nor an answer

@@ -5,11 +5,9 @@
 @@ args --chat --set chat.tables=t_2001_brazilian_grand_prix_0 $DB
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL",
-  "content": "SELECT Pos, Driver, Constructor FROM t_2001_brazilian_grand_prix_0 WHERE Pos = 1"},
- {"match": "Task: answer the user",
-  "content": "I searched for the winner of the race."}
+  "content": "{\"database\": true, \"suql\": \"SELECT Pos, Driver, Constructor FROM t_2001_brazilian_grand_prix_0 WHERE Pos = 1\"}"},
+ {"match": "Task: answer the user", "content": "I searched for the winner of the race."}
 ]
 @@ stdin
 who won the 2001 Brazilian Grand Prix?
@@ -28,10 +26,7 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse respond
-@@ request route 1
-+ - t_2001_brazilian_grand_prix_0 (Pos, No, Driver, Driver_Info, Constructor, Constructor_Info, Lap, Gap): 2001 Brazilian Grand Prix
-- t_129th_ohio_general_assembly_1
+parse respond
 @@ request parse 1
 + -- 2001 Brazilian Grand Prix
 + CREATE TABLE t_2001_brazilian_grand_prix_0 (

@@ -4,12 +4,12 @@
 # by :history and :save. Naming it in chat.tables does not show it either.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "That query could not run", "times": 1,
-  "content": "SELECT id FROM restaurant_labels WHERE romantic = 1"},
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT id FROM restaurant_labels WHERE romantic = 1\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT r.name FROM restaurants r JOIN restaurant_labels l USING (id) WHERE l.romantic = 1"},
- {"match": "Task: write one SUQL", "content": "SELECT count(*) FROM restaurants"},
+  "content": "{\"database\": true, \"suql\": \"SELECT r.name FROM restaurants r JOIN restaurant_labels l USING (id) WHERE l.romantic = 1\"}"},
+ {"match": "Task: write one SUQL",
+  "content": "{\"database\": true, \"suql\": \"SELECT count(*) FROM restaurants\"}"},
  {"match": "Task: answer the user", "content": "There are 112 restaurants."}
 ]
 @@ stdin
@@ -44,8 +44,8 @@ reply:
 error: stdin:1: no query that runs came out of this turn, so there is no answer; the corrected query failed too: refused: restaurant_labels holds evaluation labels, which statements here may not read (:labels restaurant_labels off allows it)
 @@ status 1
 @@ requests
-route parse repair
-route parse respond
+parse repair
+parse respond
 @@ request parse 1
 + CREATE TABLE restaurants
 - restaurant_labels

@@ -11,4 +11,4 @@ hello
 error: stdin:1: the endpoint rejected the API key (HTTP 401 from $URL): set SUQL_LLM_KEY or OPENAI_API_KEY, or :set llm.key
 @@ status 3
 @@ requests
-route
+parse

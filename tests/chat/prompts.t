@@ -10,8 +10,8 @@ Count: {{count}}
 Rows: {{rows}}
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "Task: write one SUQL", "content": "SELECT id, name FROM restaurants WHERE location = 'Redwood City'"},
+ {"match": "Task: write one SUQL",
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE location = 'Redwood City'\"}"},
  {"match": "a custom prompt", "content": "Five restaurants in Redwood City."}
 ]
 @@ args --chat --prompts prompts $DB
@@ -36,7 +36,7 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse
+parse
 @@ request other 1
 + system: Answer in one short line. (a custom prompt)
 + Q: what is in Redwood City?

@@ -4,11 +4,10 @@
 # run again, and ends the tries.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name FROM restaurants WHERE location = 'Menlo Park' AND rating >= 4.9"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE location = 'Menlo Park' AND rating >= 4.9\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name FROM restaurants WHERE name = 'Chez Nobody'"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE name = 'Chez Nobody'\"}"},
  {"match": "Task: loosen", "times": 1,
   "content": "SELECT id, name FROM restaurants WHERE location = 'Menlo Park' AND rating >= 4.7"},
  {"match": "Task: loosen", "times": 1,
@@ -79,7 +78,7 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse relax relax respond route parse relax relax empty
+parse relax relax respond parse relax relax empty
 @@ request relax 1
 - tried already
 @@ request relax 2

@@ -5,13 +5,12 @@
 # relaxed query that cannot run is noted and the turn answers from the empty result.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name, rating FROM restaurants WHERE location = 'Menlo Park' AND rating >= 4.8"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name, rating FROM restaurants WHERE location = 'Menlo Park' AND rating >= 4.8\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name FROM restaurants WHERE name = 'Chez Nobody'"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE name = 'Chez Nobody'\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name FROM restaurants WHERE phone_number = '555-9999'"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE phone_number = '555-9999'\"}"},
  {"match": "Task: loosen", "times": 1,
   "content": "SELECT id, name, rating FROM restaurants WHERE location = 'Menlo Park' AND rating >= 4.4"},
  {"match": "Task: loosen", "times": 1,
@@ -86,9 +85,9 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse relax respond
-route parse relax empty
-route parse relax empty
+parse relax respond
+parse relax empty
+parse relax empty
 @@ request relax 1
 + Task: loosen a query that found nothing.
 + The query that found nothing:

@@ -2,15 +2,14 @@
 # exist, are shown to the model with the exact error, and the corrected queries run.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "That query could not run", "times": 1,
-  "content": "SELECT id, name FROM restaurants WHERE location = 'Menlo Park'"},
- {"match": "That query could not run", "times": 1,
-  "content": "SELECT id, name, rating FROM restaurants WHERE location = 'Menlo Park' ORDER BY rating DESC"},
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE location = 'Menlo Park'\"}"},
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name, rating FROM restaurants WHERE location = 'Menlo Park' ORDER BY rating DESC\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name FROM restaurants WHERE location = 'Menlo Park' AND"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE location = 'Menlo Park' AND\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name, stars FROM restaurants WHERE location = 'Menlo Park' ORDER BY stars DESC"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name, stars FROM restaurants WHERE location = 'Menlo Park' ORDER BY stars DESC\"}"},
  {"match": "Task: answer the user", "times": 1,
   "content": "I searched for restaurants in Menlo Park and found seven."},
  {"match": "Task: answer the user", "times": 1,
@@ -65,14 +64,14 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route parse repair respond
-route parse repair respond
+parse repair respond
+parse repair respond
 @@ request repair 1
 + SELECT id, name FROM restaurants WHERE location = 'Menlo Park' AND
-+ The error:
++ What went wrong:
 + line 1, column
 @@ request repair 2
-+ assistant: SELECT id, name, stars FROM restaurants WHERE location = 'Menlo Park' ORDER BY stars DESC
++ assistant: {"database": true, "suql": "SELECT id, name, stars FROM restaurants WHERE location = 'Menlo Park' ORDER BY stars DESC"}
 + no such column: stars
 @@ request respond 1
 + WHERE location = 'Menlo Park' LIMIT 5

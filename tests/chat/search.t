@@ -1,21 +1,22 @@
 # A conversation over the demo restaurants: a greeting (no query), a search cut at the
 # default LIMIT (chat.limit 2), "is there another one?" (the model sees the previous query
 # and its rows and excludes them), "what are their prices?" (the rows just shown), thanks
-# (no query), then :history and :save. The prompts carry the schema and the dialogue; the
-# rows reach the respond step.
+# (no query), then :history and :save. Each turn makes one parse request (which answers
+# the greeting and the thanks itself) and, when it searched, one respond request. The
+# prompts carry the schema and the dialogue; the rows reach the respond step. The query
+# comes as JSON, or (from a model that ignores the format) fenced or labelled.
 @@ rules
 [
- {"match": "Task: decide whether", "times": 1,
-  "content": "{\"database\": false, \"reply\": \"Hello! I can look up restaurants for you.\"}"},
- {"match": "Task: decide whether", "times": 3, "content": "{\"database\": true}"},
- {"match": "Task: decide whether", "times": 1,
-  "content": "{\"database\": false, \"reply\": \"You're welcome, enjoy your meal!\"}"},
  {"match": "Task: write one SUQL", "times": 1,
-  "content": "SELECT id, name, rating FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto'"},
+  "content": "{\"database\": false, \"reply\": \"Hello! I can look up restaurants for you.\"}"},
+ {"match": "Task: write one SUQL", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name, rating FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto'\"}"},
  {"match": "Task: write one SUQL", "times": 1,
   "content": "```sql\nSELECT id, name, rating FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto' AND id NOT IN (6, 7);\n```"},
  {"match": "Task: write one SUQL", "times": 1,
   "content": "SUQL: SELECT id, name, price FROM restaurants WHERE id IN (8, 21)"},
+ {"match": "Task: write one SUQL", "times": 1,
+  "content": "{\"database\": false, \"reply\": \"You're welcome, enjoy your meal!\"}"},
  {"match": "Task: answer the user", "times": 1,
   "content": "I searched for Italian restaurants in Palo Alto. The first two are Trattoria Lucca (4.5) and Pasta Fresca (3.9)."},
  {"match": "Task: answer the user", "times": 1,
@@ -92,17 +93,18 @@ reply:
 @@ stderr
 @@ status 0
 @@ requests
-route
-route parse respond
-route parse respond
-route parse respond
-route
-@@ request route 1
-+ Task: decide whether a message needs the database.
-+ - restaurants (id, name, cuisines, price, rating, num_reviews, address, popular_dishes, phone_number, reviews, opening_hours, location)
+parse
+parse respond
+parse respond
+parse respond
+parse
+@@ request parse 1
++ Task: write one SUQL query for the newest message, or answer it directly.
++ {"database": false, "reply": "..."}
++ reviews FREE_TEXT[],
 + (none: this is the first message)
 + hello!
-@@ request parse 1
+@@ request parse 2
 + reviews FREE_TEXT[],
 + popular_dishes FREE_TEXT[],
 + price ENUM('cheap','moderate','expensive','luxury'),
@@ -123,12 +125,12 @@ route
 + {"id":6,"name":"Trattoria Lucca","rating":4.5}
 + {"id":7,"name":"Pasta Fresca","rating":3.9}
 + The query stopped at 2 rows (the default limit); there may be more matches.
-@@ request parse 2
+@@ request parse 3
 + SUQL: SELECT id, name, rating FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto' LIMIT 2
 + Result: 2 rows: Trattoria Lucca (id=6); Pasta Fresca (id=7) (cut at the default LIMIT; there may be more)
 + Agent: I searched for Italian restaurants in Palo Alto. The first two
 + is there another one?
-@@ request parse 3
+@@ request parse 4
 + AND id NOT IN (6, 7) LIMIT 2
 + Result: 2 rows: Osteria del Sole (id=8); Caffe Lucia (id=21)
 + what are their prices?
@@ -136,7 +138,7 @@ route
 + {"id":8,"name":"Osteria del Sole","price":"moderate"}
 + {"id":21,"name":"Caffe Lucia","price":"cheap"}
 - Nothing matched the first query
-@@ request route 5
+@@ request parse 5
 + User: what are their prices?
 + SUQL: SELECT id, name, price FROM restaurants WHERE id IN (8, 21) LIMIT 2
 @@ check

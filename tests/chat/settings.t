@@ -8,8 +8,8 @@ User: Which places have a quiet patio?
 SUQL: SELECT id, name FROM restaurants WHERE answer(reviews, 'is the patio quiet?') = 'Yes'
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "Task: write one SUQL", "content": "SELECT id, name FROM restaurants WHERE location = 'Cupertino'"},
+ {"match": "Task: write one SUQL",
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE location = 'Cupertino'\"}"},
  {"match": "Task: answer the user", "content": "Here are some restaurants in Cupertino."}
 ]
 @@ args --chat $DB
@@ -90,7 +90,7 @@ error: stdin:13: chat.relax takes on, off or a number of tries from 0 to 2, not 
 error: stdin:14: chat.examples: cannot read nowhere.txt: No such file or directory
 @@ status 1
 @@ requests
-route parse respond
+parse respond
 @@ request parse 1
 + (none: this is the first message)
 + suql adds LIMIT 3 to a query without one

@@ -3,7 +3,7 @@
 # a statement.
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": false, \"reply\": \"Hi!\"}"}
+ {"match": "Task: write one SUQL", "content": "{\"database\": false, \"reply\": \"Hi!\"}"}
 ]
 @@ stdin
 hello
@@ -23,4 +23,4 @@ reply:
 error: stdin:3: chat mode needs a language model, and none is configured (the offline backend cannot turn questions into SUQL). Configure an OpenAI-compatible endpoint with SUQL_LLM_URL and SUQL_MODEL, or OpenAI with OPENAI_API_KEY (and SUQL_MODEL), or give --llm-url URL --model NAME; or :set llm.url and :set llm.model before :chat in the script
 @@ status 1
 @@ requests
-route
+parse

@@ -5,11 +5,14 @@
 @@ db demo
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "That query could not run", "times": 1, "content": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c LIMIT 100000000"},
- {"match": "That query could not run", "times": 1, "content": "SELECT name FROM restaurants LIMIT 1"},
- {"match": "Task: write one SUQL", "times": 1, "content": "SELECT count(*) FROM restaurants a, restaurants b, restaurants c, restaurants d, restaurants e"},
- {"match": "Task: write one SUQL", "times": 1, "content": "SELECT length(randomblob(100000000)) AS n"},
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c LIMIT 100000000\"}"},
+ {"match": "could not be used", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT name FROM restaurants LIMIT 1\"}"},
+ {"match": "Task: write one SUQL", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT count(*) FROM restaurants a, restaurants b, restaurants c, restaurants d, restaurants e\"}"},
+ {"match": "Task: write one SUQL", "times": 1,
+  "content": "{\"database\": true, \"suql\": \"SELECT length(randomblob(100000000)) AS n\"}"},
  {"match": "Task: answer the user", "content": "Done."}
 ]
 @@ args --chat $DB

@@ -1,11 +1,11 @@
 # Issue 12, item 5: a chat reply holding ESC ]0;title BEL and ESC [2J retitled the terminal
 # and cleared it. Text from the model reaches the terminal with its control characters
 # shown (^[ ^G); C1 controls (U+009B) become U+FFFD. No raw ESC, BEL or CSI is written.
-# (The route reply is JSON, so the rules write its escapes as \\u001b.)
+# (The parse reply is JSON, so the rules write its escapes as \\u001b.)
 @@ db demo
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": false, \"reply\": \"Hi \\u001b]0;pwned\\u0007 there \\u001b[2J\\u009b31m done\"}"}
+ {"match": "Task: write one SUQL", "content": "{\"database\": false, \"reply\": \"Hi \\u001b]0;pwned\\u0007 there \\u001b[2J\\u009b31m done\"}"}
 ]
 @@ args --chat $DB
 @@ stdin

@@ -3,9 +3,10 @@
 @@ db demo
 @@ rules
 [
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
- {"match": "That query could not run", "content": "SELECT name FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' LIMIT 1"},
- {"match": "Task: write one SUQL", "content": "SELECT name FROM restaurants WHERE answer(reviews, NULL) = 'Yes' LIMIT 1"},
+ {"match": "could not be used",
+  "content": "{\"database\": true, \"suql\": \"SELECT name FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' LIMIT 1\"}"},
+ {"match": "Task: write one SUQL",
+  "content": "{\"database\": true, \"suql\": \"SELECT name FROM restaurants WHERE answer(reviews, NULL) = 'Yes' LIMIT 1\"}"},
  {"match": "Task: answer the user", "content": "Here is a quiet one."},
  {"match": "Task: tell the user", "content": "Nothing found."}
 ]

@@ -18,15 +18,18 @@
 #                             SUQL_MODEL=test-model
 #     @@ args --chat $DB      suql's arguments in sh syntax (the default); $DB, $TMP, $URL
 #     @@ stdin / @@ stdout / @@ stderr / @@ status N     as in tests/transcripts
-#     @@ requests             one line: the steps the server was asked, in order (route,
-#     route parse respond     parse, repair, relax, respond, empty, short; other requests, such as
-#                             the engine's own, are left out)
+#     @@ requests             one line a turn: the steps the server was asked, in order
+#     parse respond           (parse, repair, relax, respond, empty, short; other requests,
+#                             such as the engine's own, are left out)
 #     @@ request parse 2      checks on the messages of the 2nd parse request: lines
 #     + TEXT                  "+ TEXT" (must appear) and "- TEXT" (must not)
 #     @@ unchanged            the user tables are the same after the conversation as before
 #     @@ check                sh lines run in the run directory; each must succeed. The
 #                             function `jsonl FILE SQL` runs SQL over the view turns(j), one
-#                             row per JSON line of FILE, and prints the result.
+#                             row per JSON line of FILE, and prints the result; `trips LOG
+#                             GAP` counts the sequential round trips in the server's log
+#                             (../log): requests that arrive more than GAP ms after the one
+#                             before start a new one (with `@@ server --delay MS` above GAP).
 #
 # In stdout and stderr, the run directory reads as $TMP and the server's URL as $URL.
 # Re-record stdout, stderr and status after an intended change (then read the diff!):
@@ -62,8 +65,7 @@ messages() {   # messages LOG N
 # The step a request is, from the task its prompt names.
 step_of() {
 	case $1 in
-	*"That query could not run"*) echo repair ;;
-	*"Task: decide whether"*) echo route ;;
+	*"could not be used"*) echo repair ;;
 	*"Task: write one SUQL"*) echo parse ;;
 	*"Task: loosen"*) echo relax ;;
 	*"Task: answer the user"*) echo respond ;;
@@ -77,6 +79,11 @@ jsonl() {   # jsonl FILE SQL: SQL over turns(j), one row per line of FILE
 	sqlite3 :memory: "CREATE TABLE turns(j); INSERT INTO turns SELECT value FROM json_each(
 		'[' || replace(rtrim(CAST(readfile('$1') AS TEXT), char(10)), char(10), ',') || ']');
 		$2"
+}
+
+trips() {   # trips LOG GAP: sequential round trips in a server log (as bench/table.sh)
+	sed -n 's/.*"t_ms": *\([0-9.]*\).*/\1/p' "$1" | sort -n |
+		awk -v gap="$2" 'NR == 1 || $1 - prev > gap { n++ } { prev = $1 } END { print n + 0 }'
 }
 
 user_tables() {   # the user tables' contents, for @@ unchanged

@@ -25,15 +25,14 @@ unset SUQL_LLM_URL SUQL_LLM_KEY SUQL_MODEL OPENAI_API_KEY OPENAI_BASE_URL
 sh tests/demo-db.sh "$dir/demo.db"
 cat >"$dir/rules.json" <<'EOF'
 [
- {"match": "slow question", "delay_ms": 60000, "content": "{\"database\": true}"},
+ {"match": "slow question", "delay_ms": 60000, "content": "{\"database\": true, \"suql\": \"SELECT 1\"}"},
  {"match": "is it slow to serve", "delay_ms": 60000, "content": "yes"},
  {"match": "Task: answer the user", "regex": "tell me slowly", "stream_hold_after": 6,
   "content": "Here is the first part \u0007 of the answer, and the rest comes much later."},
- {"match": "Task: decide whether", "times": 1,
+ {"match": "Task: write one SUQL", "times": 1,
   "content": "{\"database\": false, \"reply\": \"Hello there, ask me about restaurants.\"}"},
- {"match": "Task: decide whether", "content": "{\"database\": true}"},
  {"match": "Task: write one SUQL",
-  "content": "SELECT id, name FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto'"},
+  "content": "{\"database\": true, \"suql\": \"SELECT id, name FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto'\"}"},
  {"match": "Task: answer the user",
   "content": "I searched for Italian restaurants in Palo Alto and found four."}
 ]

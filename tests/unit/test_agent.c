@@ -129,6 +129,66 @@ static void test_extract(void)
 	check_extract("query: SELECT 4", "SELECT 4", "extract: other label dropped");
 	check_extract("NONE", NULL, "extract: NONE is no query");
 	check_extract("", NULL, "extract: empty reply");
+	check_extract("{\"database\": true, \"suql\": \"SELECT 5;\"}", "SELECT 5",
+	              "extract: the query of a JSON reply");
+	check_extract("```json\n{\"query\": \"SELECT 6\"}\n```", "SELECT 6",
+	              "extract: a fenced JSON reply, key query");
+	check_extract("{\"suql\": \"NONE\"}", NULL, "extract: NONE in JSON is no query");
+	check_extract("SELECT '{\"suql\": 1}' AS j", "SELECT '{\"suql\": 1}' AS j",
+	              "extract: braces inside a literal are not an object");
+}
+
+/* agent_read_parse: the verdict, then what it carries ("" for none). */
+static void check_parse(const char *reply, AgentVerdict want, const char *text,
+                        const char *name)
+{
+	char *direct = NULL, *query = NULL;
+	AgentVerdict v = agent_read_parse(reply, &direct, &query);
+	CHECK(v == want, name);
+	const char *got = v == AGENT_DIRECT ? direct : v == AGENT_QUERY ? query : "";
+	CHECK_STR(got ? got : "(null)", text, name);
+	CHECK((v == AGENT_DIRECT || !direct) && (v == AGENT_QUERY || !query), name);
+	free(direct);
+	free(query);
+}
+
+static void test_read_parse(void)
+{
+	static const struct {
+		const char *reply;
+		AgentVerdict want;
+		const char *text, *name;
+	} cases[] = {
+		{"{\"database\": false, \"reply\": \"Hello!\"}", AGENT_DIRECT, "Hello!",
+		 "parse reply: a direct answer"},
+		{"{\"database\": \"no\", \"reply\": \" Hi \"}", AGENT_DIRECT, "Hi",
+		 "parse reply: database \"no\""},
+		{"Sure:\n```json\n{\"database\": true, \"suql\": \"SELECT 1;\"}\n```", AGENT_QUERY,
+		 "SELECT 1", "parse reply: a fenced query object after words"},
+		{"{\"database\": false, \"reply\": \"Hi\", \"suql\": \"SELECT 2\"}", AGENT_QUERY,
+		 "SELECT 2", "parse reply: a query given wins over database false"},
+		{"REPLY: Good morning.", AGENT_DIRECT, "Good morning.",
+		 "parse reply: the plain REPLY form"},
+		{"SELECT name FROM t", AGENT_QUERY, "SELECT name FROM t", "parse reply: a plain query"},
+		{"drop table t;", AGENT_QUERY, "drop table t",
+		 "parse reply: any statement goes to the check (which refuses it)"},
+		{"```\nWITH a AS (SELECT 1) SELECT * FROM a\n```", AGENT_QUERY,
+		 "WITH a AS (SELECT 1) SELECT * FROM a", "parse reply: a fenced plain query"},
+		/* replies that cannot be read are neither a verdict nor a query */
+		{"{\"database\": true}", AGENT_UNREAD, "", "unreadable: database, no query"},
+		{"{\"database\": false}", AGENT_UNREAD, "", "unreadable: no reply text"},
+		{"{\"database\": false, \"reply\": \"  \"}", AGENT_UNREAD, "",
+		 "unreadable: a blank reply"},
+		{"{\"reply\": \"Hello\"}", AGENT_UNREAD, "", "unreadable: a reply without database false"},
+		{"{\"database\": true, \"suql\": \"\"}", AGENT_UNREAD, "", "unreadable: an empty query"},
+		{"REPLY:   ", AGENT_UNREAD, "", "unreadable: an empty REPLY"},
+		{"", AGENT_UNREAD, "", "unreadable: nothing"},
+		{"NONE", AGENT_UNREAD, "", "unreadable: NONE"},
+		{"Hello there, how can I help?", AGENT_UNREAD, "", "unreadable: prose is no query"},
+		{"Selections vary.", AGENT_UNREAD, "", "unreadable: a word that starts like SELECT"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		check_parse(cases[i].reply, cases[i].want, cases[i].text, cases[i].name);
 }
 
 static sqlite3_stmt *prepare(sqlite3 *db, const char *sql)
@@ -218,7 +278,7 @@ static void test_digest(sqlite3 *db)
 
 static void test_schema(Store *db)
 {
-	char *s = agent_schema(db, NULL, 0);
+	char *s = agent_schema(db, NULL);
 	CHECK(strstr(s, "CREATE TABLE items (\n  id INTEGER,\n  name TEXT,\n  price REAL,\n"
 	                "  kind ENUM('a','b'),\n  tags TEXT[],\n  notes FREE_TEXT\n);") != NULL,
 	      "schema: SUQL DDL with FREE_TEXT, ENUM values and lists");
@@ -226,13 +286,9 @@ static void test_schema(Store *db)
 	CHECK(strstr(s, "--   name:") == NULL, "schema: many distinct names are not listed");
 	CHECK(strstr(s, "CREATE TABLE items2") != NULL, "schema: every table");
 	free(s);
-	s = agent_schema(db, "items2", 0);
+	s = agent_schema(db, "items2");
 	CHECK(strstr(s, "CREATE TABLE items2") && !strstr(s, "CREATE TABLE items ("),
 	      "schema: chat.tables narrows it");
-	free(s);
-	s = agent_schema(db, NULL, 1);
-	CHECK_STR(s, "- items (id, name, price, kind, tags, notes)\n- items2 (item_id, title, price)",
-	          "schema: brief form");
 	free(s);
 }
 
@@ -268,6 +324,7 @@ int main(void)
 {
 	test_prepare();
 	test_extract();
+	test_read_parse();
 
 	SuqlErr err = {0};
 	Engine *e = engine_open(":memory:", NULL, &err);
