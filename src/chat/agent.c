@@ -44,6 +44,16 @@ static void show_reply(const Agent *a, const char *text)
 	a->host->reply_end(a->host->ctx);
 }
 
+/* Whether a parse or repair reply says either a direct answer or a query. */
+static int parse_readable(const char *text)
+{
+	char *direct, *query;
+	AgentVerdict v = agent_read_parse(text, &direct, &query);
+	free(direct);
+	free(query);
+	return v != AGENT_UNREAD;
+}
+
 /* One request; *reply is the model's text (heap). With cite set, the text is shown as it
    comes, through the citation filter to the host's reply (the caller ends it with
    agent_cite_end and reply_end). */
@@ -59,6 +69,8 @@ static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
 	c.shape = shape;
 	c.msgs = m->v;
 	c.nmsgs = m->n;
+	if (kind == LLM_PARSE && shape == LLM_SHAPE_JSON)
+		c.readable = parse_readable;   /* an unreadable parse reply is never cached */
 	if (cite) {
 		c.on_text = agent_cite_on_text;
 		c.text_ctx = cite;

@@ -430,7 +430,9 @@ static int finish_call(LlmRun *r, int i, LlmCallStatus st, const char *error)
 /* A unit's answer could be kept: read, and not cancelled. */
 static int unit_readable(const LlmCall *c, int item)
 {
-	return item >= 0 ? !c->items[item].unreadable : !c->unreadable;
+	if (item >= 0)
+		return !c->items[item].unreadable;
+	return !c->unreadable && (!c->readable || (c->text && c->readable(c->text)));
 }
 
 /* Finish call i if every unit has its answer (copying answers of identical units). */

@@ -103,6 +103,9 @@ typedef struct LlmCall {
 	   stream that breaks off after pieces were handed over is not asked again. */
 	void (*on_text)(void *ctx, const char *piece, size_t n);
 	void *text_ctx;
+	/* PARSE, RESPOND: when set, the caller's own reader; a reply it returns 0 for is handed
+	   back as usual but never remembered (memo or cache), so the next turn asks again */
+	int (*readable)(const char *text);
 
 	/* results */
 	LlmCallStatus status;
