@@ -100,7 +100,8 @@ int ret_tok_run(RetTok *t, const char *text, size_t len, int query);
    tables. The RetImpact is freed by ret_impact_free in every case. */
 typedef struct RetImpact RetImpact;
 SuqlStatus ret_impact_begin(sqlite3 *db, RetImpact **out, SuqlErr *err);
-void ret_impact_add(RetImpact *im, sqlite3_int64 pid, sqlite3_int64 rid, int dl, const char *text);
+SuqlStatus ret_impact_add(RetImpact *im, sqlite3_int64 pid, sqlite3_int64 rid, int dl,
+                          const char *text, SuqlErr *err);
 SuqlStatus ret_impact_finish(sqlite3 *db, RetImpact *im, const RetEntry *e, SuqlErr *err);
 void ret_impact_free(RetImpact *im);
 

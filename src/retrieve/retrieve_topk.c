@@ -158,7 +158,10 @@ typedef struct Heap {
 
 typedef struct Term {
 	char *s;
+	size_t len;
 	long long df;         /* passages holding it */
+	long long stamp;      /* the passage tf counts for */
+	int tf;
 	Heap h[3];
 } Term;
 
@@ -168,15 +171,16 @@ struct RetImpact {
 	size_t n, cap;
 	size_t *slot;         /* open addressing: index + 1 into v */
 	size_t nslot;
-	Word *w;
-	int wcap;
+	size_t *seen;         /* the words of the current passage, as indexes into v */
+	size_t nseen, capseen;
+	long long cur;        /* passages offered so far */
 };
 
-static size_t str_hash(const char *s)
+static size_t str_hash(const char *s, size_t n)
 {
 	size_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h;
 }
 
@@ -187,31 +191,33 @@ static void terms_grow(RetImpact *im)
 	im->slot = xcalloc(ns, sizeof *im->slot);
 	im->nslot = ns;
 	for (size_t i = 0; i < im->n; i++) {
-		size_t h = str_hash(im->v[i].s) & (ns - 1);
+		size_t h = str_hash(im->v[i].s, im->v[i].len) & (ns - 1);
 		while (im->slot[h])
 			h = (h + 1) & (ns - 1);
 		im->slot[h] = i + 1;
 	}
 }
 
-static Term *term_get(RetImpact *im, const char *s)
+/* The index of the word s[0..n) in im->v, added when new. */
+static size_t term_get(RetImpact *im, const char *s, size_t n)
 {
 	if ((im->n + 1) * 2 > im->nslot)
 		terms_grow(im);
-	size_t h = str_hash(s) & (im->nslot - 1);
+	size_t h = str_hash(s, n) & (im->nslot - 1);
 	while (im->slot[h]) {
 		Term *t = &im->v[im->slot[h] - 1];
-		if (strcmp(t->s, s) == 0)
-			return t;
+		if (t->len == n && memcmp(t->s, s, n) == 0)
+			return im->slot[h] - 1;
 		h = (h + 1) & (im->nslot - 1);
 	}
 	if (im->n == im->cap)
 		im->v = xrealloc(im->v, (im->cap = im->cap ? im->cap * 2 : 1024) * sizeof *im->v);
 	Term *t = &im->v[im->n];
 	memset(t, 0, sizeof *t);
-	t->s = xstrdup(s);
+	t->s = xstrndup(s, n);
+	t->len = n;
 	im->slot[h] = ++im->n;
-	return t;
+	return im->n - 1;
 }
 
 static void sift_up(Key *v, int i)
@@ -288,20 +294,51 @@ void ret_impact_free(RetImpact *im)
 	}
 	free(im->v);
 	free(im->slot);
-	free(im->w);
+	free(im->seen);
 	ret_tok_close(&im->tok);
 	free(im);
 }
 
-void ret_impact_add(RetImpact *im, sqlite3_int64 pid, sqlite3_int64 rid, int dl, const char *text)
+/* Building sees every token of millions of passages: each is counted in its word's entry
+   as the tokenizer hands it over (no copy, no sort). */
+static int add_cb(void *ctx, int flags, const char *s, int n, int start, int end)
 {
-	int n = passage_words(&im->tok, text, strlen(text), &im->w, &im->wcap);
-	for (int i = 0; i < n; i++) {
-		Term *t = term_get(im, im->w[i].s);
+	(void)start;
+	(void)end;
+	RetImpact *im = ctx;
+	if (flags & FTS5_TOKEN_COLOCATED)
+		return SQLITE_OK;
+	size_t i = term_get(im, s, (size_t)n);
+	Term *t = &im->v[i];
+	if (t->stamp == im->cur) {
+		t->tf++;
+		return SQLITE_OK;
+	}
+	t->stamp = im->cur;
+	t->tf = 1;
+	if (im->nseen == im->capseen)
+		im->seen = xrealloc(im->seen, (im->capseen = im->capseen ? im->capseen * 2 : 64) *
+		                    sizeof *im->seen);
+	im->seen[im->nseen++] = i;
+	return SQLITE_OK;
+}
+
+SuqlStatus ret_impact_add(RetImpact *im, sqlite3_int64 pid, sqlite3_int64 rid, int dl,
+                          const char *text, SuqlErr *err)
+{
+	im->cur++;
+	im->nseen = 0;
+	if (im->tok.api.xTokenize(im->tok.tok, im, FTS5_TOKENIZE_DOCUMENT, text, (int)strlen(text),
+	                          add_cb) != SQLITE_OK)
+		return err_set(err, SUQL_ERROR, "retrieval index: the tokenizer failed on passage %lld",
+		               (long long)pid);
+	for (size_t i = 0; i < im->nseen; i++) {
+		Term *t = &im->v[im->seen[i]];
 		t->df++;
-		Key k = {dl, im->w[i].tf, rid, pid};
+		Key k = {dl, t->tf, rid, pid};
 		heap_offer(&t->h[stratum(k.tf) - 1], &k);
 	}
+	return SUQL_OK;
 }
 
 static SuqlStatus prepare(sqlite3 *db, sqlite3_stmt **st, SuqlErr *err, const char *fmt, ...)
