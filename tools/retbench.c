@@ -6,8 +6,10 @@
  * all of them, as the executor does after its structured filters. With --check it ranks once
  * more scoring every matching passage (RET_SCAN_ALL), prints whether the rows and scores are
  * the same and how many rankings the impact lists settled, and exits 1 when they differ.
+ * With --scan every ranking scores every matching passage (the reference for the lists).
  *
- *   retbench DB TABLE [--limit K] [--repeat N] [--candidates N] [--check] COLUMN:QUESTION ...
+ *   retbench DB TABLE [--limit K] [--repeat N] [--candidates N] [--check] [--scan]
+ *            COLUMN:QUESTION ...
  */
 #include "base/util.h"
 #include "retrieve/retrieve.h"
@@ -26,11 +28,11 @@ int main(int argc, char **argv)
 {
 	if (argc < 4) {
 		fputs("usage: retbench DB TABLE [--limit K] [--repeat N] [--candidates N] [--check] "
-		      "COLUMN:QUESTION ...\n", stderr);
+		      "[--scan] COLUMN:QUESTION ...\n", stderr);
 		return 2;
 	}
 	const char *path = argv[1], *table = argv[2];
-	int limit = 20, repeat = 5, ncand = 0, nq = 0, check = 0;
+	int limit = 20, repeat = 5, ncand = 0, nq = 0, check = 0, flags = RET_MATCHED_ONLY;
 	RetQuestion q[8];
 	char *cols[8];
 	for (int i = 3; i < argc; i++) {
@@ -40,6 +42,8 @@ int main(int argc, char **argv)
 			repeat = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--check") == 0) {
 			check = 1;
+		} else if (strcmp(argv[i], "--scan") == 0) {
+			flags |= RET_SCAN_ALL;
 		} else if (strcmp(argv[i], "--candidates") == 0 && i + 1 < argc) {
 			ncand = atoi(argv[++i]);
 		} else if (nq < 8 && strchr(argv[i], ':')) {
@@ -92,8 +96,8 @@ int main(int argc, char **argv)
 	for (int r = 0; r <= repeat && !rc; r++) {
 		RetScore *s;
 		double t0 = util_now_ms();
-		if (ret_score(db, table, q, nq, cand, (size_t)ncand, RET_MATCHED_ONLY, (size_t)limit, &s,
-		              &got, &err) != SUQL_OK) {
+		if (ret_score(db, table, q, nq, cand, (size_t)ncand, flags, (size_t)limit, &s, &got,
+		              &err) != SUQL_OK) {
 			fprintf(stderr, "retbench: %s\n", err.msg);
 			rc = 1;
 			break;
