@@ -38,6 +38,15 @@ SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err)
 	return SUQL_OK;
 }
 
+SuqlStatus ret_step(sqlite3 *db, sqlite3_stmt *st, SuqlErr *err)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
+	return SUQL_OK;
+}
+
 int ret_table_exists(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;

@@ -121,15 +121,6 @@ static void writer_close(Writer *w)
 	ret_impactw_close(w->impactw);
 }
 
-static SuqlStatus step_done(sqlite3 *db, sqlite3_stmt *st, SuqlErr *err)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-	return SUQL_OK;
-}
-
 static SuqlStatus writer_add(Writer *w, sqlite3_int64 rid, const char *value, size_t n,
                              SuqlErr *err)
 {
@@ -141,7 +132,7 @@ static SuqlStatus writer_add(Writer *w, sqlite3_int64 rid, const char *value, si
 		sqlite3_bind_int(w->ins_psg, 2, (int)i);
 		int dl = ret_count_tokens(ps[i]);
 		sqlite3_bind_int(w->ins_psg, 3, dl);
-		s = step_done(w->db, w->ins_psg, err);
+		s = ret_step(w->db, w->ins_psg, err);
 		if (s != SUQL_OK)
 			break;
 		sqlite3_int64 pid = sqlite3_last_insert_rowid(w->db);
@@ -153,12 +144,12 @@ static SuqlStatus writer_add(Writer *w, sqlite3_int64 rid, const char *value, si
 			break;
 		sqlite3_bind_int64(w->ins_txt, 1, pid);
 		sqlite3_bind_text(w->ins_txt, 2, ps[i], -1, SQLITE_STATIC);
-		s = step_done(w->db, w->ins_txt, err);
+		s = ret_step(w->db, w->ins_txt, err);
 		if (s != SUQL_OK || w->bulk)
 			continue;
 		sqlite3_bind_int64(w->ins_fts, 1, pid);
 		sqlite3_bind_text(w->ins_fts, 2, ps[i], -1, SQLITE_STATIC);
-		s = step_done(w->db, w->ins_fts, err);
+		s = ret_step(w->db, w->ins_fts, err);
 	}
 	sqlite3_clear_bindings(w->ins_txt);
 	sqlite3_clear_bindings(w->ins_fts);
@@ -184,17 +175,17 @@ static SuqlStatus writer_remove(Writer *w, sqlite3_int64 rid, SuqlErr *err)
 			break;
 		sqlite3_bind_int64(w->del_fts, 1, pid);
 		sqlite3_bind_value(w->del_fts, 2, sqlite3_column_value(w->old_psg, 1));
-		s = step_done(w->db, w->del_fts, err);
+		s = ret_step(w->db, w->del_fts, err);
 		gone++;
 	}
 	sqlite3_reset(w->old_psg);
 	if (s == SUQL_OK) {
 		sqlite3_bind_int64(w->del_txt, 1, rid);
-		s = step_done(w->db, w->del_txt, err);
+		s = ret_step(w->db, w->del_txt, err);
 	}
 	if (s == SUQL_OK) {
 		sqlite3_bind_int64(w->del_psg, 1, rid);
-		s = step_done(w->db, w->del_psg, err);
+		s = ret_step(w->db, w->del_psg, err);
 	}
 	w->passages -= gone;
 	w->rows -= gone > 0;

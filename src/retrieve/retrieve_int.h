@@ -42,6 +42,8 @@ void ret_entry_free(RetEntry *e);
 
 /* Run SQL text with no result rows; err gets SQLite's message. */
 SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err);
+/* Step a prepared statement once and reset it; an error is SQLite's message. */
+SuqlStatus ret_step(sqlite3 *db, sqlite3_stmt *st, SuqlErr *err);
 
 int ret_table_exists(sqlite3 *db, const char *name);
 void ret_put_ident(SBuf *b, const char *s);

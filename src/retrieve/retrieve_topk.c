@@ -359,15 +359,6 @@ static SuqlStatus prepare(sqlite3 *db, sqlite3_stmt **st, SuqlErr *err, const ch
 	return SUQL_OK;
 }
 
-static SuqlStatus step(sqlite3 *db, sqlite3_stmt *st, SuqlErr *err)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
-	return SUQL_OK;
-}
-
 static void bind_key(sqlite3_stmt *st, const char *term, int s, const Key *k)
 {
 	sqlite3_bind_text(st, 1, term, -1, SQLITE_TRANSIENT);
@@ -404,7 +395,7 @@ SuqlStatus ret_impact_finish(sqlite3 *db, RetImpact *im, const RetEntry *e, Suql
 		Term *t = &im->v[ord[i]];
 		sqlite3_bind_text(df, 1, t->s, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(df, 2, t->df);
-		s = step(db, df, err);
+		s = ret_step(db, df, err);
 		for (int k = 0; k < 3 && s == SUQL_OK; k++) {
 			Heap *h = &t->h[k];
 			if (h->n > RET_IMPACT_KEEP) {   /* the largest kept is the rest */
@@ -414,7 +405,7 @@ SuqlStatus ret_impact_finish(sqlite3 *db, RetImpact *im, const RetEntry *e, Suql
 				if (r.tf < h->tfmax)
 					r.tf = h->tfmax;
 				bind_key(rest, t->s, k + 1, &r);
-				s = step(db, rest, err);
+				s = ret_step(db, rest, err);
 			}
 			/* ascending key order: sort the heap in place */
 			for (int m = h->n; m > 1 && s == SUQL_OK; m--) {
@@ -425,7 +416,7 @@ SuqlStatus ret_impact_finish(sqlite3 *db, RetImpact *im, const RetEntry *e, Suql
 			}
 			for (int m = 0; m < h->n && s == SUQL_OK; m++) {
 				bind_key(ins, t->s, k + 1, &h->v[m]);
-				s = step(db, ins, err);
+				s = ret_step(db, ins, err);
 			}
 		}
 	}
@@ -492,7 +483,7 @@ static SuqlStatus count_word(RetImpactW *u, const char *term, int by, SuqlErr *e
 {
 	sqlite3_bind_text(u->df, 1, term, -1, SQLITE_STATIC);
 	sqlite3_bind_int(u->df, 2, by);
-	return step(u->db, u->df, err);
+	return ret_step(u->db, u->df, err);
 }
 
 SuqlStatus ret_impactw_remove(RetImpactW *u, sqlite3_int64 pid, sqlite3_int64 rid, int dl,
@@ -503,7 +494,7 @@ SuqlStatus ret_impactw_remove(RetImpactW *u, sqlite3_int64 pid, sqlite3_int64 ri
 	for (int i = 0; i < n && s == SUQL_OK; i++) {
 		Key k = {dl, u->w[i].tf, rid, pid};
 		bind_key(u->del, u->w[i].s, stratum(k.tf), &k);
-		s = step(u->db, u->del, err);
+		s = ret_step(u->db, u->del, err);
 		if (s == SUQL_OK)
 			s = count_word(u, u->w[i].s, -1, err);
 	}
@@ -531,12 +522,12 @@ SuqlStatus ret_impactw_add(RetImpactW *u, sqlite3_int64 pid, sqlite3_int64 rid, 
 		sqlite3_reset(u->rest);
 		if (below) {
 			bind_key(u->ins, u->w[i].s, st, &k);
-			s = step(u->db, u->ins, err);
+			s = ret_step(u->db, u->ins, err);
 		} else if (st == 3) {
 			sqlite3_bind_text(u->raise, 1, u->w[i].s, -1, SQLITE_STATIC);
 			sqlite3_bind_int(u->raise, 2, st);
 			sqlite3_bind_int(u->raise, 3, k.tf);
-			s = step(u->db, u->raise, err);
+			s = ret_step(u->db, u->raise, err);
 		}
 	}
 	return s;
