@@ -5,11 +5,13 @@
  * which makes "score this one row" cost as much as scoring the whole table, and it reads
  * each passage's length with a query of its own. suql therefore registers its own FTS5
  * ranking function, suql_rank(fts, stats, ntok), that computes the same Okapi BM25 from
- * per-term document frequencies it is handed (counted once per term and kept in the
- * RetIndex) and the passage length stored beside the passage (read in the same join that
- * maps the passage to its row). With it a row is scored by seeking to its passages (their pids
- * are contiguous) and the whole table by one pass over the matches; both give the same
- * numbers, so ret_score picks whichever reads less.
+ * per-term document frequencies it is handed (kept per word in suql_df_<id>, else counted
+ * once per term, and cached in the RetIndex) and the passage length stored beside the
+ * passage (read in the same join that maps the passage to its row). With it a row is scored
+ * by seeking to its passages (their pids are contiguous) and the whole table by one pass
+ * over the matches; both give the same numbers, so ret_score picks whichever reads less.
+ * The top k rows of the whole table for one question are first asked of the impact lists
+ * (score_top, retrieve_topk.c), which give the same numbers when they can prove them.
  */
 #include "retrieve/retrieve_int.h"
 
