@@ -625,6 +625,19 @@ void ret_topk_counts(long long *settled, long long *scanned)
 	*scanned = topk_counts[1];
 }
 
+/* "a" AND "b" for a question of two phrases "a" OR "b"; NULL for any other. */
+static char *pair_match(const Question *q)
+{
+	if (q->rk.nphrase != 2 || !q->match || q->match[0] != '"')
+		return NULL;
+	const char *z = q->match + 1;   /* the first phrase's closing quote ("" is a quote) */
+	while (*z && !(*z == '"' && z[1] != '"'))
+		z += *z == '"' ? 2 : 1;
+	if (!*z || strncmp(z + 1, " OR ", 4) != 0)
+		return NULL;
+	return xprintf("%.*s AND %s", (int)(z + 1 - q->match), q->match, z + 5);
+}
+
 /* The best limit rows of the whole table for one question from the impact lists
    (retrieve_topk.c); *done 0 when they cannot show them (the caller scores everything). */
 static SuqlStatus score_top(RetIndex *ix, const char *text, int flags, size_t limit,
@@ -652,7 +665,10 @@ static SuqlStatus score_top(RetIndex *ix, const char *text, int flags, size_t li
 	}
 	if (s == SUQL_OK && usable) {
 		int proven = 0;
-		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, limit, out, nout, &proven, err);
+		char *pair = pair_match(&q);
+		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, pair ? ix->scan : NULL, pair, limit, out,
+		                 nout, &proven, err);
+		free(pair);
 		if (s == SUQL_OK && proven && ((flags & RET_MATCHED_ONLY) || *nout == limit)) {
 			*done = 1;
 		} else {

@@ -568,8 +568,63 @@ typedef struct Rest {
 	Key k;                /* k.tf: the largest count a posting past the rest may have */
 } Rest;
 
+/* Rows, each with its best passage, best first (ties by rowid); the count. */
+static size_t best_per_row(Cand *c, size_t nc)
+{
+	if (nc)
+		qsort(c, nc, sizeof *c, by_rid_score);
+	size_t k = 0;
+	for (size_t i = 0; i < nc; i++)
+		if (c[i].score > 0 && (k == 0 || c[k - 1].rid != c[i].rid))
+			c[k++] = c[i];
+	if (k)
+		qsort(c, k, sizeof *c, by_score_rid);
+	return k;
+}
+
+/* Can no passage outside the candidates beat the k-th row (score theta, row rid_k)? Such
+   a passage of length d holds each word (only: just that one; -1: any) in a stratum whose
+   rest starts at or below d, so it scores at most f(d), BM25 with each word at the largest
+   count those strata allow. f only rises at the rests' lengths and falls between them, so
+   those are the lengths to try. At f(d) = theta the passage ties; it still comes after the
+   k-th row when some word's stratum starts at d exactly, past row rid_k. */
+static int bound_ok(const RetRank *rk, const Rest *rs, int np, int only, double theta,
+                    sqlite3_int64 rid_k)
+{
+	for (int i = 0; i < np * 3; i++) {
+		if (!rs[i].has || (only >= 0 && i / 3 != only))
+			continue;
+		int d = rs[i].k.dl;
+		int tf[RET_MAX_PHRASES] = {0};
+		sqlite3_int64 after = 0;   /* such a passage's row is at least this (when known) */
+		int known = 0;
+		for (int p = 0; p < np; p++) {
+			if (only >= 0 && p != only)
+				continue;
+			int best = -1;
+			for (int st = 0; st < 3; st++) {
+				const Rest *r = &rs[p * 3 + st];
+				if (r->has && r->k.dl <= d && (best < 0 || r->k.tf > rs[p * 3 + best].k.tf))
+					best = st;
+			}
+			if (best < 0)
+				continue;
+			tf[p] = rs[p * 3 + best].k.tf;
+			if (rs[p * 3 + best].k.dl == d && (!known || rs[p * 3 + best].k.rid > after)) {
+				after = rs[p * 3 + best].k.rid;
+				known = 1;
+			}
+		}
+		double f = ret_rank_passage(rk, tf, d);
+		if (f > theta || (f == theta && (!known || after < rid_k)))
+			return 0;
+	}
+	return 1;
+}
+
 SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char *const *tok,
-                        size_t limit, RetScore **out, size_t *nout, int *proven, SuqlErr *err)
+                        sqlite3_stmt *pair_scan, const char *pair_match, size_t limit,
+                        RetScore **out, size_t *nout, int *proven, SuqlErr *err)
 {
 	*out = NULL;
 	*nout = 0;
@@ -644,52 +699,36 @@ SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char 
 	}
 	if (s != SUQL_OK)
 		goto done;
-	/* rows: each its best passage */
-	if (nc)
-		qsort(c, nc, sizeof *c, by_rid_score);
-	k = 0;
-	for (size_t i = 0; i < nc; i++)
-		if (c[i].score > 0 && (k == 0 || c[k - 1].rid != c[i].rid))
-			c[k++] = c[i];
-	nc = k;
-	if (nc)
-		qsort(c, nc, sizeof *c, by_score_rid);
+	nc = best_per_row(c, nc);
 	int truncated = 0;
 	for (int i = 0; i < np * 3; i++)
 		truncated |= rs[i].has;
-	if (truncated) {
-		if (nc < limit)
-			goto done;   /* not enough rows to compare the rest with */
-		double theta = c[limit - 1].score;
-		sqlite3_int64 rid_k = c[limit - 1].rid;
-		/* f(d) at every rest length d (it only rises at those and falls between them) */
-		for (int i = 0; i < np * 3; i++) {
-			if (!rs[i].has)
-				continue;
-			int d = rs[i].k.dl;
-			int tf[RET_MAX_PHRASES] = {0};
-			sqlite3_int64 after = 0;   /* such a passage's row is at least this (when known) */
-			int known = 0;
-			for (int p = 0; p < np; p++) {
-				int best = -1;
-				for (int st = 0; st < 3; st++) {
-					const Rest *r = &rs[p * 3 + st];
-					if (r->has && r->k.dl <= d && (best < 0 || r->k.tf > rs[p * 3 + best].k.tf))
-						best = st;
-				}
-				if (best < 0)
-					continue;
-				tf[p] = rs[p * 3 + best].k.tf;
-				if (rs[p * 3 + best].k.dl == d && (!known || rs[p * 3 + best].k.rid > after)) {
-					after = rs[p * 3 + best].k.rid;
-					known = 1;
-				}
-			}
-			double f = ret_rank_passage(rk, tf, d);
-			if (f > theta || (f == theta && (!known || after < rid_k)))
-				goto done;
+	int ok = !truncated ||
+	         (nc >= limit && bound_ok(rk, rs, np, -1, c[limit - 1].score, c[limit - 1].rid));
+	if (!ok && pair_scan && np == 2 && strcmp(tok[0], tok[1]) != 0) {
+		/* Score every passage holding both words (FTS5's AND, far fewer than either word's
+		   passages); a passage seen by neither holds one word, bounded by that word alone. */
+		sqlite3_bind_pointer(pair_scan, 1, (void *)rk, "suql_rank", NULL);
+		sqlite3_bind_text(pair_scan, 2, pair_match, -1, SQLITE_STATIC);
+		int rc;
+		while ((rc = sqlite3_step(pair_scan)) == SQLITE_ROW) {
+			if (nc == cap)
+				c = xrealloc(c, (cap = cap ? cap * 2 : 256) * sizeof *c);
+			c[nc++] = (Cand){0, sqlite3_column_int64(pair_scan, 0), 0,
+			                 sqlite3_column_double(pair_scan, 1)};
 		}
+		sqlite3_reset(pair_scan);
+		sqlite3_clear_bindings(pair_scan);
+		if (rc != SQLITE_DONE) {
+			s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
+			goto done;
+		}
+		nc = best_per_row(c, nc);
+		ok = nc >= limit && bound_ok(rk, rs, np, 0, c[limit - 1].score, c[limit - 1].rid) &&
+		     bound_ok(rk, rs, np, 1, c[limit - 1].score, c[limit - 1].rid);
 	}
+	if (!ok)
+		goto done;
 	if (nc > limit)
 		nc = limit;
 	RetScore *res = xmalloc((nc ? nc : 1) * sizeof *res);

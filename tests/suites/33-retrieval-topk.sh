@@ -59,15 +59,21 @@ check "as built"
 dfcheck "as built"
 n=$(cat "$t/settled")
 # the one-word question (romantic: 'restaurant' names the table) is always settled; the
-# others whenever their best passages are among the shortest holding each word
-[ "$n" -ge 4 ] && ok "the lists settle rankings as built ($n of 28)" ||
-	fail "the lists settle rankings as built" "settled $n of 28"
-romantic=$("$SUQL_BUILD/retbench" "$db" restaurants --limit 20 --repeat 0 --check \
-	"reviews:is this restaurant romantic?" | tail -1)
-case $romantic in
-*"settled by the impact lists 1 of 1"*) ok "a one-word question is settled by the lists" ;;
-*) fail "a one-word question is settled by the lists" "$romantic" ;;
-esac
+# others whenever their best passages are among the shortest holding each word, or, for
+# two words, hold both (26 of the 28 on this table: the three-word vegan question at 20
+# and 64 is left to the scan)
+[ "$n" -ge 20 ] && ok "the lists settle most rankings as built ($n of 28)" ||
+	fail "the lists settle most rankings as built" "settled $n of 28"
+settled() {   # NAME QUESTION: settled by the lists at limit 20
+	got=$("$SUQL_BUILD/retbench" "$db" restaurants --limit 20 --repeat 0 --check "reviews:$2" | tail -1)
+	case $got in
+	*"settled by the impact lists 1 of 1"*) ok "$1 is settled by the lists" ;;
+	*) fail "$1 is settled by the lists" "$got" ;;
+	esac
+}
+settled "a one-word question" "is this restaurant romantic?"
+settled "a two-word question whose best passages hold both words at length (the AND scan)" \
+	"is it good for kids?"
 
 # Changes the index learns of through its triggers: a new row whose one short review puts it
 # first, a row of the current top 5 deleted, others rewritten (short romantic reviews, and
