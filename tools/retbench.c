@@ -3,9 +3,13 @@
  * rows for one or more questions with ret_score and reports how long the top-K took: the
  * first call (which counts the questions' terms and checks the index) and the median of
  * the calls after it. With --candidates N it ranks N rows spread over the table instead of
- * all of them, as the executor does after its structured filters.
+ * all of them, as the executor does after its structured filters. With --check it ranks once
+ * more scoring every matching passage (RET_SCAN_ALL), prints whether the rows and scores are
+ * the same and how many rankings the impact lists settled, and exits 1 when they differ.
+ * With --scan every ranking scores every matching passage (the reference for the lists).
  *
- *   retbench DB TABLE [--limit K] [--repeat N] [--candidates N] COLUMN:QUESTION ...
+ *   retbench DB TABLE [--limit K] [--repeat N] [--candidates N] [--check] [--scan]
+ *            COLUMN:QUESTION ...
  */
 #include "base/util.h"
 #include "retrieve/retrieve.h"
@@ -23,12 +27,12 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fputs("usage: retbench DB TABLE [--limit K] [--repeat N] [--candidates N] "
-		      "COLUMN:QUESTION ...\n", stderr);
+		fputs("usage: retbench DB TABLE [--limit K] [--repeat N] [--candidates N] [--check] "
+		      "[--scan] COLUMN:QUESTION ...\n", stderr);
 		return 2;
 	}
 	const char *path = argv[1], *table = argv[2];
-	int limit = 20, repeat = 5, ncand = 0, nq = 0;
+	int limit = 20, repeat = 5, ncand = 0, nq = 0, check = 0, flags = RET_MATCHED_ONLY;
 	RetQuestion q[8];
 	char *cols[8];
 	for (int i = 3; i < argc; i++) {
@@ -36,6 +40,10 @@ int main(int argc, char **argv)
 			limit = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
 			repeat = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--check") == 0) {
+			check = 1;
+		} else if (strcmp(argv[i], "--scan") == 0) {
+			flags |= RET_SCAN_ALL;
 		} else if (strcmp(argv[i], "--candidates") == 0 && i + 1 < argc) {
 			ncand = atoi(argv[++i]);
 		} else if (nq < 8 && strchr(argv[i], ':')) {
@@ -84,17 +92,19 @@ int main(int argc, char **argv)
 	double *ms = xmalloc((size_t)(repeat + 1) * sizeof *ms);
 	size_t got = 0;
 	int rc = 0;
+	RetScore *last = NULL;
 	for (int r = 0; r <= repeat && !rc; r++) {
 		RetScore *s;
 		double t0 = util_now_ms();
-		if (ret_score(db, table, q, nq, cand, (size_t)ncand, RET_MATCHED_ONLY, (size_t)limit, &s,
-		              &got, &err) != SUQL_OK) {
+		if (ret_score(db, table, q, nq, cand, (size_t)ncand, flags, (size_t)limit, &s, &got,
+		              &err) != SUQL_OK) {
 			fprintf(stderr, "retbench: %s\n", err.msg);
 			rc = 1;
 			break;
 		}
 		ms[r] = util_now_ms() - t0;
-		free(s);
+		free(last);
+		last = s;
 	}
 	if (!rc) {
 		double first = ms[0];
@@ -103,6 +113,32 @@ int main(int argc, char **argv)
 		       nq == 1 ? "" : "s", limit, ncand ? "candidates" : "all rows", first,
 		       repeat ? ms[1 + repeat / 2] : first, got);
 	}
+	if (!rc && check) {
+		long long settled, scanned;
+		ret_topk_counts(&settled, &scanned);
+		RetScore *all;
+		size_t n;
+		if (ret_score(db, table, q, nq, cand, (size_t)ncand, RET_MATCHED_ONLY | RET_SCAN_ALL,
+		              (size_t)limit, &all, &n, &err) != SUQL_OK) {
+			fprintf(stderr, "retbench: %s\n", err.msg);
+			rc = 1;
+		} else {
+			size_t same = 0;
+			while (same < n && same < got && all[same].rowid == last[same].rowid &&
+			       all[same].score == last[same].score)
+				same++;
+			printf("check: %s (%zu of %zu rows equal, in order, with equal scores); settled by the "
+			       "impact lists %lld of %lld rankings\n", same == n && n == got ? "same" : "DIFFERENT",
+			       same, n, settled, settled + scanned);
+			for (size_t i = 0; same < n && i < n && i < (size_t)limit; i++)
+				printf("  %zu: scan %lld %.17g  lists %lld %.17g\n", i + 1, (long long)all[i].rowid,
+				       all[i].score, i < got ? (long long)last[i].rowid : -1LL,
+				       i < got ? last[i].score : 0.0);
+			rc = same == n && n == got ? 0 : 1;
+			free(all);
+		}
+	}
+	free(last);
 	for (int i = 0; i < nq; i++)
 		free(cols[i]);
 	free(ms);

@@ -38,6 +38,15 @@ SuqlStatus ret_exec(sqlite3 *db, const char *sql, SuqlErr *err)
 	return SUQL_OK;
 }
 
+SuqlStatus ret_step(sqlite3 *db, sqlite3_stmt *st, SuqlErr *err)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
+	return SUQL_OK;
+}
+
 int ret_table_exists(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;
@@ -63,6 +72,9 @@ static void entry_names(RetEntry *e)
 	snprintf(e->psg, sizeof e->psg, "suql_psg_%lld", (long long)e->id);
 	snprintf(e->fts, sizeof e->fts, "suql_fts_%lld", (long long)e->id);
 	snprintf(e->txt, sizeof e->txt, "suql_txt_%lld", (long long)e->id);
+	snprintf(e->imp, sizeof e->imp, "suql_imp_%lld", (long long)e->id);
+	snprintf(e->rest, sizeof e->rest, "suql_rest_%lld", (long long)e->id);
+	snprintf(e->df, sizeof e->df, "suql_df_%lld", (long long)e->id);
 }
 
 int ret_entry_get(sqlite3 *db, const char *table, const char *column, RetEntry *e,
@@ -142,9 +154,13 @@ SuqlStatus ret_drop_objects(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)
 	                    "DROP TABLE IF EXISTS suql_fts_%lld;"
 	                    "DROP TABLE IF EXISTS suql_psg_%lld;"
 	                    "DROP TABLE IF EXISTS suql_txt_%lld;"
+	                    "DROP TABLE IF EXISTS suql_imp_%lld;"
+	                    "DROP TABLE IF EXISTS suql_rest_%lld;"
+	                    "DROP TABLE IF EXISTS suql_df_%lld;"
 	                    "DELETE FROM suql_index_dirty WHERE idx = %lld;",
 	                    (long long)id, (long long)id, (long long)id, (long long)id,
-	                    (long long)id, (long long)id, (long long)id);
+	                    (long long)id, (long long)id, (long long)id, (long long)id,
+	                    (long long)id, (long long)id);
 	SuqlStatus s = ret_exec(db, sql, err);
 	free(sql);
 	return s;
@@ -155,8 +171,9 @@ static int objects_intact(sqlite3 *db, const RetEntry *e)
 {
 	sqlite3_stmt *st;
 	char *q = xprintf("SELECT count(*) FROM sqlite_schema WHERE name IN ('suql_trg_%lld_ins', "
-	                  "'suql_trg_%lld_upd', 'suql_trg_%lld_del', '%s', '%s', '%s')", (long long)e->id,
-	                  (long long)e->id, (long long)e->id, e->psg, e->fts, e->txt);
+	                  "'suql_trg_%lld_upd', 'suql_trg_%lld_del', '%s', '%s', '%s', '%s', '%s', '%s')",
+	                  (long long)e->id, (long long)e->id, (long long)e->id, e->psg, e->fts, e->txt,
+	                  e->imp, e->rest, e->df);
 	int n = 0;
 	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
@@ -164,7 +181,7 @@ static int objects_intact(sqlite3 *db, const RetEntry *e)
 		sqlite3_finalize(st);
 	}
 	free(q);
-	return n == 6;
+	return n == 9;
 }
 
 static SuqlStatus forget(sqlite3 *db, sqlite3_int64 id, SuqlErr *err)

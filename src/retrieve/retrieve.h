@@ -17,6 +17,8 @@
  *                     a pid is never given out twice, not even by a rebuild, so vectors
  *                     kept by pid are stale exactly when their pid is no longer here
  *   suql_txt_<id>     their text, by pid
+ *   suql_imp_<id>, suql_rest_<id>  impact lists: per word, the passages where it weighs
+ *                     most (retrieve_topk.c), so that a top-k ranking need not score all
  *   suql_fts_<id>     an FTS5 index over the text (porter stemming, diacritics folded)
  *   suql_trg_<id>_ins/_upd/_del   triggers on the table that record changed rowids
  * Names derive from the registry id, so tables whose names hold spaces or quotes work.
@@ -30,6 +32,8 @@
  * Relevance is Okapi BM25 (k1 = 1.2, b = 0.75) of a passage for the question's content
  * words (text_fts_query), with statistics of the whole index; a row's relevance to a
  * question is that of its best passage, and for several questions the sum over them.
+ * Ranking the whole table for one question with a limit first tries the impact lists, which
+ * give the same rows and scores when they can prove it and otherwise leave it to the scan.
  *
  * Ownership: RetScore and RetPassage arrays are heap memory the caller frees (free() and
  * ret_passages_free). A RetIndex is created by ret_open and freed by ret_close, before the
@@ -84,7 +88,9 @@ typedef struct RetScore {
 } RetScore;
 
 enum {
-	RET_MATCHED_ONLY = 1  /* leave out rows that match none of the questions */
+	RET_MATCHED_ONLY = 1, /* leave out rows that match none of the questions */
+	RET_SCAN_ALL = 2      /* score every matching passage even when the impact lists could
+	                         settle the ranking (for checks: the two must agree) */
 };
 
 /*
@@ -94,12 +100,18 @@ enum {
  *                   every row of the table.
  *   flags:          RET_MATCHED_ONLY, or 0 to return every candidate (unmatched ones last,
  *                   with score 0).
- *   limit:          at most this many rows (0: no limit).
+ *   limit:          at most this many rows (0: no limit). With one question, no rowids and
+ *                   a limit up to RET_IMPACT_KEEP / 2 (64), the impact lists may settle it.
  * The indexes are made current first. *out is a heap array of *nout rows.
  */
 SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *q, int nq,
                      const sqlite3_int64 *rowids, size_t nrowids, int flags, size_t limit,
                      RetScore **out, size_t *nout, SuqlErr *err);
+
+/* How many whole-table top-k rankings of one question the impact lists settled, and how
+   many had to score every matching passage, since the process started (for tests and
+   benchmarks). */
+void ret_topk_counts(long long *settled, long long *scanned);
 
 /* ---- a row's passages ---- */
 

@@ -5,11 +5,13 @@
  * which makes "score this one row" cost as much as scoring the whole table, and it reads
  * each passage's length with a query of its own. suql therefore registers its own FTS5
  * ranking function, suql_rank(fts, stats, ntok), that computes the same Okapi BM25 from
- * per-term document frequencies it is handed (counted once per term and kept in the
- * RetIndex) and the passage length stored beside the passage (read in the same join that
- * maps the passage to its row). With it a row is scored by seeking to its passages (their pids
- * are contiguous) and the whole table by one pass over the matches; both give the same
- * numbers, so ret_score picks whichever reads less.
+ * per-term document frequencies it is handed (kept per word in suql_df_<id>, else counted
+ * once per term, and cached in the RetIndex) and the passage length stored beside the
+ * passage (read in the same join that maps the passage to its row). With it a row is scored
+ * by seeking to its passages (their pids are contiguous) and the whole table by one pass
+ * over the matches; both give the same numbers, so ret_score picks whichever reads less.
+ * The top k rows of the whole table for one question are first asked of the impact lists
+ * (score_top, retrieve_topk.c), which give the same numbers when they can prove them.
  */
 #include "retrieve/retrieve_int.h"
 
@@ -19,25 +21,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PHRASES 64
+#define MAX_PHRASES RET_MAX_PHRASES
 
-typedef struct RankCtx {
-	int nphrase;
-	double df[MAX_PHRASES];   /* passages containing each phrase */
-	/* worked out at the first row: */
-	int ready;
-	double idf[MAX_PHRASES], avgdl;
-} RankCtx;
+double ret_rank_passage(const RetRank *rk, const int *tf, int dl)
+{
+	const double k1 = 1.2, b = 0.75;
+	double score = 0, norm = k1 * (1 - b + b * (double)dl / rk->avgdl);
+	for (int p = 0; p < rk->nphrase; p++)
+		if (tf[p])
+			score += rk->idf[p] * tf[p] * (k1 + 1) / (tf[p] + norm);
+	return score;
+}
 
 static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
                     int nval, sqlite3_value **val)
 {
-	RankCtx *rk = nval > 0 ? sqlite3_value_pointer(val[0], "suql_rank") : NULL;
+	RetRank *rk = nval > 0 ? sqlite3_value_pointer(val[0], "suql_rank") : NULL;
 	if (!rk) {
 		sqlite3_result_error(ctx, "suql_rank: no term statistics", -1);
 		return;
 	}
-	const double k1 = 1.2, b = 0.75;
 	int dl = 0, ninst = 0;
 	if (!rk->ready) {
 		sqlite3_int64 nrow = 0, ntok = 0;
@@ -64,11 +67,7 @@ static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_conte
 		if (api->xInst(fts, i, &ph, &col, &off) == SQLITE_OK && ph >= 0 && ph < rk->nphrase)
 			tf[ph]++;
 	}
-	double score = 0, norm = k1 * (1 - b + b * (double)dl / rk->avgdl);
-	for (int p = 0; p < rk->nphrase; p++)
-		if (tf[p])
-			score += rk->idf[p] * tf[p] * (k1 + 1) / (tf[p] + norm);
-	sqlite3_result_double(ctx, score);
+	sqlite3_result_double(ctx, ret_rank_passage(rk, tf, dl));
 }
 
 static void marker_fn(sqlite3_context *ctx, int n, sqlite3_value **v)
@@ -106,17 +105,20 @@ static SuqlStatus ret_register_rank(sqlite3 *db, SuqlErr *err)
 struct RetIndex {
 	sqlite3 *db;
 	RetEntry e;
-	sqlite3_stmt *count, *rows, *range, *rank_range, *scan;
+	sqlite3_stmt *count, *rows, *range, *rank_range, *scan, *dfrow;
 	TextTerms table_terms;   /* stems of the table's name (names_the_table) */
 	char **dfk;           /* df cache: phrase -> passages containing it */
 	double *dfv;
 	int ndf, capdf;
+	RetTok tok;           /* FTS5's tokenizer, opened at the first question (phrase_token) */
+	int tok_tried;
 };
 
 typedef struct Question {
 	char *match;          /* the MATCH expression; NULL: no content words */
-	RankCtx rk;
+	RetRank rk;
 	double hits;          /* sum of the phrases' document frequencies */
+	char *tok[MAX_PHRASES];   /* each phrase's one token; NULL: it has none or several */
 } Question;
 
 SuqlStatus ret_open(sqlite3 *db, const char *table, const char *column, RetIndex **out,
@@ -136,7 +138,7 @@ SuqlStatus ret_open(sqlite3 *db, const char *table, const char *column, RetIndex
 	}
 	text_terms(ix->e.table, strlen(ix->e.table), &ix->table_terms);
 	const char *f = ix->e.fts, *p = ix->e.psg;
-	char *q[5] = {
+	char *q[6] = {
 		xprintf("SELECT count(*) FROM %s WHERE %s MATCH ?1", f, f),
 		xprintf("SELECT p.pid, p.ord, t.text FROM %s AS p JOIN %s AS t ON t.pid = p.pid "
 		        "WHERE p.rid = ?1 ORDER BY p.pid", p, ix->e.txt),
@@ -146,10 +148,12 @@ SuqlStatus ret_open(sqlite3 *db, const char *table, const char *column, RetIndex
 		        f, f),
 		xprintf("SELECT p.rid, suql_rank(%s, ?1, p.ntok) FROM %s CROSS JOIN %s AS p ON "
 		        "p.pid = %s.rowid WHERE %s MATCH ?2", f, f, p, f, f),
+		xprintf("SELECT df FROM %s WHERE term = ?1", ix->e.df),
 	};
-	sqlite3_stmt **dst[5] = {&ix->count, &ix->rows, &ix->range, &ix->rank_range, &ix->scan};
+	sqlite3_stmt **dst[6] = {&ix->count, &ix->rows, &ix->range, &ix->rank_range, &ix->scan,
+	                         &ix->dfrow};
 	SuqlStatus s = SUQL_OK;
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (s == SUQL_OK && sqlite3_prepare_v2(db, q[i], -1, dst[i], NULL) != SQLITE_OK)
 			s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
 		free(q[i]);
@@ -171,25 +175,40 @@ void ret_close(RetIndex *ix)
 	sqlite3_finalize(ix->range);
 	sqlite3_finalize(ix->rank_range);
 	sqlite3_finalize(ix->scan);
+	sqlite3_finalize(ix->dfrow);
 	for (int i = 0; i < ix->ndf; i++)
 		free(ix->dfk[i]);
 	free(ix->dfk);
 	free(ix->dfv);
 	text_terms_free(&ix->table_terms);
+	ret_tok_close(&ix->tok);
 	ret_entry_free(&ix->e);
 	free(ix);
 }
 
-static double phrase_df(RetIndex *ix, const char *phrase)
+/* Passages that hold the phrase: for a phrase of one token (tok not NULL) the count kept
+   in suql_df_<id> (retrieve_topk.c), else counted through FTS5 (which visits every one). */
+static double phrase_df(RetIndex *ix, const char *phrase, const char *tok)
 {
 	for (int i = 0; i < ix->ndf; i++)
 		if (strcmp(ix->dfk[i], phrase) == 0)
 			return ix->dfv[i];
 	double df = 0;
-	sqlite3_bind_text(ix->count, 1, phrase, -1, SQLITE_STATIC);
-	if (sqlite3_step(ix->count) == SQLITE_ROW)
-		df = (double)sqlite3_column_int64(ix->count, 0);
-	sqlite3_reset(ix->count);
+	int have = 0;
+	if (tok) {
+		sqlite3_bind_text(ix->dfrow, 1, tok, -1, SQLITE_STATIC);
+		if (sqlite3_step(ix->dfrow) == SQLITE_ROW) {
+			df = (double)sqlite3_column_int64(ix->dfrow, 0);
+			have = 1;
+		}
+		sqlite3_reset(ix->dfrow);
+	}
+	if (!have) {
+		sqlite3_bind_text(ix->count, 1, phrase, -1, SQLITE_STATIC);
+		if (sqlite3_step(ix->count) == SQLITE_ROW)
+			df = (double)sqlite3_column_int64(ix->count, 0);
+		sqlite3_reset(ix->count);
+	}
 	if (ix->ndf == ix->capdf) {
 		ix->capdf = ix->capdf ? ix->capdf * 2 : 16;
 		ix->dfk = xrealloc(ix->dfk, (size_t)ix->capdf * sizeof *ix->dfk);
@@ -198,6 +217,34 @@ static double phrase_df(RetIndex *ix, const char *phrase)
 	ix->dfk[ix->ndf] = xstrdup(phrase);
 	ix->dfv[ix->ndf++] = df;
 	return df;
+}
+
+/* The one token FTS5 makes of a quoted phrase ("romantic" -> romant); NULL when it makes
+   none or several. */
+static char *phrase_token(RetIndex *ix, const char *phrase)
+{
+	if (!ix->tok_tried) {
+		ix->tok_tried = 1;
+		ret_tok_open(ix->db, &ix->tok, NULL);
+	}
+	SBuf b = SBUF_INIT;
+	for (const char *c = phrase + 1; c[0] && c[1]; c++) {   /* unquote: "" is one " */
+		sb_putc(&b, *c);
+		if (c[0] == '"')
+			c++;
+	}
+	char *t = NULL;
+	if (b.len && ret_tok_run(&ix->tok, b.s, b.len, 1) == 1)
+		t = xstrdup(ix->tok.buf.s);
+	sb_free(&b);
+	return t;
+}
+
+static void question_free(Question *q)
+{
+	free(q->match);
+	for (int i = 0; i < q->rk.nphrase; i++)
+		free(q->tok[i]);
 }
 
 /* Does the phrase name the kind of thing a row is? "restaurant" in "is this restaurant
@@ -238,7 +285,8 @@ static void question_prepare(RetIndex *ix, const char *text, Question *q)
 			p = z + 1;
 			continue;
 		}
-		double df = phrase_df(ix, phrase);
+		q->tok[q->rk.nphrase] = phrase_token(ix, phrase);
+		double df = phrase_df(ix, phrase, q->tok[q->rk.nphrase]);
 		q->rk.df[q->rk.nphrase++] = df;
 		q->hits += df;
 		if (match.len)
@@ -329,7 +377,7 @@ SuqlStatus ret_index_passages(RetIndex *ix, sqlite3_int64 rowid, const char *que
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 	}
-	free(q.match);
+	question_free(&q);
 	if (s != SUQL_OK) {
 		for (size_t i = 0; i < nc; i++)
 			free(c[i].p.text);
@@ -376,6 +424,7 @@ SuqlStatus ret_passages(sqlite3 *db, const char *table, const char *column,
 typedef struct Entry {
 	sqlite3_int64 rowid;
 	double total, cur;    /* sum over questions; best passage for the current question */
+	double base;          /* sum over the questions before the current one */
 	int matched, stamp;   /* stamp: the question cur belongs to, plus one */
 	size_t order;         /* position among the given candidates */
 } Entry;
@@ -436,18 +485,22 @@ static Entry *rows_get(Rows *r, sqlite3_int64 rowid, int create)
 	return e;
 }
 
+/* The total is always base + best, never adjusted by differences, so that it does not
+   depend on the order the passages come in (a row scored from its best passage alone, as
+   retrieve_topk.c does, gets the same double). */
 static void credit(Entry *e, int qi, double s)
 {
 	if (s <= 0)
 		return;
 	if (e->stamp != qi + 1) {
 		e->stamp = qi + 1;
+		e->base = e->total;
 		e->cur = s;
-		e->total += s;
+		e->total = e->base + s;
 		e->matched++;
 	} else if (s > e->cur) {
-		e->total += s - e->cur;
 		e->cur = s;
+		e->total = e->base + s;
 	}
 }
 
@@ -564,6 +617,72 @@ static SuqlStatus add_all_rows(sqlite3 *db, const char *table, Rows *r, SuqlErr 
 	return SUQL_OK;
 }
 
+static long long topk_counts[2];   /* rankings the impact lists settled, and not */
+
+void ret_topk_counts(long long *settled, long long *scanned)
+{
+	*settled = topk_counts[0];
+	*scanned = topk_counts[1];
+}
+
+/* "a" AND "b" for a question of two phrases "a" OR "b"; NULL for any other. */
+static char *pair_match(const Question *q)
+{
+	if (q->rk.nphrase != 2 || !q->match || q->match[0] != '"')
+		return NULL;
+	const char *z = q->match + 1;   /* the first phrase's closing quote ("" is a quote) */
+	while (*z && !(*z == '"' && z[1] != '"'))
+		z += *z == '"' ? 2 : 1;
+	if (!*z || strncmp(z + 1, " OR ", 4) != 0)
+		return NULL;
+	return xprintf("%.*s AND %s", (int)(z + 1 - q->match), q->match, z + 5);
+}
+
+/* The best limit rows of the whole table for one question from the impact lists
+   (retrieve_topk.c); *done 0 when they cannot show them (the caller scores everything). */
+static SuqlStatus score_top(RetIndex *ix, const char *text, int flags, size_t limit,
+                            RetScore **out, size_t *nout, int *done, SuqlErr *err)
+{
+	*done = 0;
+	Question q;
+	question_prepare(ix, text, &q);
+	int usable = q.match != NULL;
+	for (int p = 0; p < q.rk.nphrase; p++)
+		usable &= q.tok[p] != NULL;
+	SuqlStatus s = SUQL_OK;
+	if (usable) {
+		/* one matching passage makes the statistics ready (idf, average length) exactly as
+		   the scan computes them */
+		sqlite3_stmt *st = ix->scan;
+		sqlite3_bind_pointer(st, 1, &q.rk, "suql_rank", NULL);
+		sqlite3_bind_text(st, 2, q.match, -1, SQLITE_STATIC);
+		int rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(ix->db));
+		usable = rc == SQLITE_ROW && q.rk.ready;
+	}
+	if (s == SUQL_OK && usable) {
+		int proven = 0;
+		char *pair = pair_match(&q);
+		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, pair ? ix->scan : NULL, pair, limit, out,
+		                 nout, &proven, err);
+		free(pair);
+		if (s == SUQL_OK && proven && ((flags & RET_MATCHED_ONLY) || *nout == limit)) {
+			*done = 1;
+		} else {
+			free(*out);
+			*out = NULL;
+			*nout = 0;
+		}
+	}
+	if (s == SUQL_OK)
+		topk_counts[*done ? 0 : 1]++;
+	question_free(&q);
+	return s;
+}
+
 SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int nq,
                      const sqlite3_int64 *rowids, size_t nrowids, int flags, size_t limit,
                      RetScore **out, size_t *nout, SuqlErr *err)
@@ -582,7 +701,11 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int 
 		if (!ix[i])
 			s = ret_open(db, table, qs[i].column, &ix[i], err);
 	}
-	for (int i = 0; i < nq && s == SUQL_OK; i++) {
+	int done = 0;
+	if (s == SUQL_OK && nq == 1 && !rowids && limit > 0 && limit <= RET_IMPACT_KEEP / 2 &&
+	    !(flags & RET_SCAN_ALL))
+		s = score_top(ix[0], qs[0].text, flags, limit, out, nout, &done, err);
+	for (int i = 0; i < nq && s == SUQL_OK && !done; i++) {
 		Question q;
 		question_prepare(ix[i], qs[i].text, &q);
 		if (q.match) {
@@ -593,7 +716,7 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int 
 			else
 				s = score_scan(ix[i], &q, i, &r, rowids == NULL, err);
 		}
-		free(q.match);
+		question_free(&q);
 	}
 	for (int i = 0; i < nq; i++) {
 		int shared = 0;
@@ -603,7 +726,12 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int 
 			ret_close(ix[i]);
 	}
 	free(ix);
-	if (s == SUQL_OK && !rowids && !(flags & RET_MATCHED_ONLY))
+	if (done || s != SUQL_OK) {
+		free(r.v);
+		free(r.slot);
+		return s;
+	}
+	if (!rowids && !(flags & RET_MATCHED_ONLY))
 		s = add_all_rows(db, table, &r, err);
 	if (s != SUQL_OK) {
 		free(r.v);

@@ -105,7 +105,7 @@ trap 'stop_server; [ -z "$own_tmp" ] || rm -rf "$SUQL_TMP"' EXIT
 dump() {   # the database's content, as text (nothing when there is no file), leaving out
 	# the retrieval index, which suql builds on first use
 	if [ -f "$1" ]; then
-		sqlite3 "$1" .dump | grep -Ev 'suql_(index|psg_|fts_|txt_|trg_)|sqlite_sequence|^PRAGMA writable_schema'
+		sqlite3 "$1" .dump | grep -Ev 'suql_(index|psg_|fts_|txt_|trg_|imp_|rest_|df_)|sqlite_sequence|^PRAGMA writable_schema'
 	fi
 }
 
