@@ -81,7 +81,9 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 			o->arg_table = xstrdup(it->table);
 			int k = bind_item_col(ex, &ex->blocks[blk], it, name);
 			o->arg_col = xstrdup(k >= 0 ? it->cols[k] : name);
-			o->arg_indexed = (cc && cc->free_text) || ret_has_index(ex->db, it->table, name);
+			/* PostgreSQL: no retrieval index of suql's (ranking is in memory) */
+			o->arg_indexed = !ex->e->pg &&
+			                 ((cc && cc->free_text) || ret_has_index(ex->db, it->table, name));
 		}
 		return;
 	}

@@ -225,9 +225,13 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	const char *why = freetext ? pg_shape(&w) : NULL;
 	if (freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);
-	if (!why && freetext && ex->set.optimize != OPT_ON)
-		why = "optimize off or passage (free text runs only through the optimizer's three "
-		      "steps here)";
+	if (freetext && ex->set.optimize != OPT_ON)
+		why = "optimize off or passage (free text runs only through the optimizer's "
+		      "plans here)";
+	/* a shape the three steps do not take: the SQLite planner's plan (exec_pg_plan.c) */
+	int general = why && freetext && ex->set.optimize == OPT_ON;
+	if (general)
+		why = NULL;
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
 		            "backend runs it", why);
@@ -238,7 +242,12 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK)
 		s = pg_begin(ex, freetext, &began, err);
 	if (s == SUQL_OK) {
-		if (freetext) {
+		if (general) {
+			why = exec_pg_plan_run(ex, &s, err);
+			if (why)
+				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
+				            "SQLite backend runs it", why);
+		} else if (freetext) {
 			s = exec_pg_walk_run(&w, err);
 		} else {
 			Printer *pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);

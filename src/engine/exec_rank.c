@@ -160,8 +160,16 @@ void exec_rank_share(Walk *w, double *prior)
 	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
 	for (int k = 0; k < w->u->natoms; k++) {
 		long long m = 0;
-		if (w->ex->occ[w->u->atoms[k]].sig < 0 || !rank_index(w, k, &m))
+		if (w->ex->occ[w->u->atoms[k]].sig < 0)
 			continue;
+		if (!rank_index(w, k, &m)) {
+			/* PostgreSQL has no index of suql's: the same share, counted in memory */
+			SuqlErr e = {0};
+			int ok = w->ex->e->pg && rank_memory(w, k, &m, &e) == SUQL_OK;
+			err_clear(&e);
+			if (!ok)
+				continue;
+		}
 		p *= w->n ? (double)m / (double)w->n : 0.5;
 		any = 1;
 	}

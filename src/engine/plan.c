@@ -112,6 +112,14 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 /* The values of s's LIMIT and OFFSET (0 when absent), evaluated once; lim -1: none. */
 static void limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 {
+	if (ex->e->pg) {   /* PostgreSQL: integer literals (anything else: not lazy) */
+		const Expr *l = s->limit, *o = s->offset;
+		int lit = l->kind == EX_LITERAL && l->lit == LIT_INTEGER &&
+		          (!o || (o->kind == EX_LITERAL && o->lit == LIT_INTEGER));
+		*limp = lit ? strtoll(ast_name_value(ex->a, l->name), NULL, 10) : -1;
+		*offp = lit && o ? strtoll(ast_name_value(ex->a, o->name), NULL, 10) : 0;
+		return;
+	}
 	Printer *pr = print_new(PRINT_SQL, NULL, NULL, 0);
 	print_raw(pr, "SELECT CAST((");
 	print_expr(pr, s->limit);
@@ -307,17 +315,31 @@ static void plan_occs(Exec *ex)
 static double avg_tokens(Exec *ex, Block *b, Occ *o)
 {
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, ast_func(ex->a, "length", 1, &o->arg), NULL);
+	Expr *arg = ex->e->pg ? exec_pg_plan_text(ex, o->arg) : o->arg;
+	exec_col(ex->a, &cols, ast_func(ex->a, "length", 1, &arg), NULL);
 	Select *s = exec_select(ex, b, cols, NULL, NULL);
 	s->limit = ast_integer(ex->a, 32);
 	char *sql = exec_print_select(ex, s);
 	sqlite3_stmt *st;
 	double sum = 0;
 	int n = 0;
+	if (ex->e->pg) {
+		StoreCursor *c;
+		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
+			while (store_next(c) > 0) {
+				const char *v = store_text(c, 0);
+				sum += v ? strtod(v, NULL) : 0;
+				n++;
+			}
+			store_done(c);
+		}
+		free(sql);
+		sql = NULL;
+	}
 	int saved = ex->counting;
 	ex->counting = 1;
 	exec_bound(ex, 1);
-	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
+	if (sql && sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			sum += sqlite3_column_double(st, 0);
 			n++;
@@ -451,6 +473,8 @@ static long long guess_rows(Exec *ex, Block *b)
 		if (it->kind != IT_TABLE)
 			continue;
 		char *q = sqlite3_mprintf("SELECT count(*) FROM \"%w\"", it->table);
+		if (ex->pgb)
+			ex->pgb->n = 0;   /* PostgreSQL: a statement without parameters */
 		long long n = exec_count(ex, q);
 		sqlite3_free(q);
 		if (n > 0)

@@ -105,19 +105,31 @@ while IFS= read -r line; do
 	# ORDER BY ... id (unique) orders both the same; else compare as multisets
 	case $line in *"ORDER BY"*) cmp -s "$T/ord_s" "$T/rows" || cmp -s "$T/rows_s" "$T/rows_p" ;; *) cmp -s "$T/rows_s" "$T/rows_p" ;; esac
 	rows_same=$?
+	# where the two databases' own rules differ, the rows may too (the calls may not):
+	# a boolean prints 1/0 in SQLite, t/f in Postgres; NULL sorts first in SQLite, last in
+	# Postgres (ORDER BY a free-text answer that may be NULL, then LIMIT)
+	differs=""
+	case $line in
+	*"::bool"*) sed 's/,t$/,1/; s/,f$/,0/' "$T/rows_p" | cmp -s "$T/rows_s" - && rows_same=0 ;;
+	*"ORDER BY answer("*) [ $rows_same -ne 0 ] && differs=" (rows differ: NULL sorts first in SQLite, last in PostgreSQL)" && rows_same=0 ;;
+	esac
 	# SELECT * shows the list columns: JSON text in SQLite, Postgres arrays in Postgres;
 	# there the rows are compared by their first column (the id) and number
 	case $line in "SELECT *"*)
 		[ $rows_same -ne 0 ] && cut -d, -f1 "$T/ord_s" | cmp -s - "$(cut -d, -f1 "$T/rows" >"$T/ids_p"; echo "$T/ids_p")" && rows_same=0 ;;
 	esac
 	if [ $rows_same -eq 0 ] && [ "$calls_s" = "$calls_p" ]; then
-		ok "$name: same rows, ${calls_p:-0} calls on both"
-		[ -n "$calls_p" ] && same=$((same + 1))
+		if [ -n "$differs" ]; then
+			ok "$name: ${calls_p:-0} calls on both$differs"
+		else
+			ok "$name: same rows, ${calls_p:-0} calls on both"
+			[ -n "$calls_p" ] && same=$((same + 1))
+		fi
 	else
 		notok "$name" "calls SQLite '${calls_s}', PostgreSQL '${calls_p}'" "$(diff "$T/rows_s" "$T/rows_p" | head -4)"
 	fi
 done <"$T/list"
-PG_FLOOR=25
+PG_FLOOR=44
 [ "$same" -ge "$PG_FLOOR" ] && ok "pg: $same free-text statements give the same rows and calls on both backends ($refused refused by name, $servererr SQLite-only, of $n)" ||
 	notok "pg: at least $PG_FLOOR free-text statements the same on both" "$same same, $refused refused, $servererr SQLite-only, of $n"
 
@@ -162,8 +174,10 @@ while IFS='|' read -r what sql; do
 done <<'EOF_CASES'
 a semantic join (matches())|SELECT a.name, b.name FROM restaurants a JOIN restaurants b ON matches(a.name, b.popular_dishes, 'is this dish served there?') LIMIT 1;
 bm25()|SELECT name, bm25(reviews, 'quiet') FROM restaurants LIMIT 1;
-an answer() in WHERE other than|SELECT name FROM restaurants WHERE answer(reviews, 'parking?', ARRAY['easy', 'hard']) = 'easy' LIMIT 1;
-free text outside WHERE|SELECT name FROM restaurants ORDER BY answer(reviews, 'romantic?', ARRAY['Yes', 'No']) DESC LIMIT 1;
+ORDER BY free text with LIMIT (a semantic top-k)|SELECT name FROM restaurants ORDER BY answer(reviews, 'romantic?', ARRAY['Yes', 'No']) DESC LIMIT 1;
+free text evaluated row by row|SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is it quiet?') = 'Yes') FROM restaurants AS r WHERE id <= 2;
+free text over unnest()|SELECT d FROM restaurants AS r, unnest(popular_dishes) AS t(d) WHERE r.id <= 2 AND answer(d, 'is this a pasta dish?') = 'Yes';
+free text in a statement other than SELECT|CREATE TABLE kidsafe AS SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes';
 :why|SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' LIMIT 1;\n:why 1
 EOF_CASES
 
