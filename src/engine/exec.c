@@ -183,6 +183,16 @@ static void warn_unread(Exec *ex)
 	}
 }
 
+SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err)
+{
+	warn_unread(ex);
+	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
+		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
+		            "warning): what depends on them is unknown, so rows may be missing; "
+		            ":set llm.unreadable warn to only warn", ex->unread);
+	return s;
+}
+
 /* An SQLite error in the user's statement, at its place in the user's text. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
                            SuqlErr *err)
@@ -453,11 +463,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		exec_record_result(ex);
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
-	warn_unread(ex);
-	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
-		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
-		            "warning): what depends on them is unknown, so rows may be missing; "
-		            ":set llm.unreadable warn to only warn", ex->unread);
+	s = exec_unread_report(ex, s, err);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;

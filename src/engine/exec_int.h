@@ -41,6 +41,9 @@ void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e);
 void exec_warn(Exec *ex, const char *msg);
 /* A reply the model gave for one value could not be read (reply: what it said). */
 void exec_unread(Exec *ex, int sig, const char *reply);
+/* At the statement's end: a warning per question some replies of which could not be read,
+   and the statement fails (SUQL_LLM) when llm.unreadable says so; s is returned otherwise. */
+SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err);
 /* The error of a statement the engine made: the SQLite message, or the function's. */
 SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 

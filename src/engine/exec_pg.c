@@ -292,6 +292,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = pg_end(ex, began, s, err);
 	}
 	s = exec_budget_stopped(ex, s, err);
+	s = exec_unread_report(ex, s, err);
 	if ((freetext || mapped) && sink && sink->counters &&
 	    (s == SUQL_OK || s == SUQL_LLM || s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;

@@ -150,5 +150,76 @@ for sql in "SELECT id FROM places WHERE $zq ORDER BY rating DESC, id LIMIT 5;" \
 done
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
+# a typed answer the model cannot give: NULL and a warning, exit status 3 (llm.unreadable
+# warn: status 0), as on SQLite
+cat >"$T/rules.json" <<'RULES'
+[{"match": "when did they open", "content": "sometime in spring"}]
+RULES
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --rules "$T/rules.json" 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+for set in fail warn; do
+	for db in "$demo" "$SUQL_PG"; do
+		"$SUQL_PROG" --csv --no-headers --no-cache --llm-url "$url" --model m --set llm.unreadable=$set "$db" \
+			-c "SELECT name, answer(reviews, 'when did they open?')::date FROM restaurants WHERE id = 1;" >"$T/out" 2>"$T/err"
+		echo "status $?" >>"$T/out"
+		cat "$T/err" >>"$T/out"
+		cp "$T/out" "$T/typed-$set-$([ "$db" = "$demo" ] && echo s || echo p)"
+	done
+	n=$((n + 1))
+	if cmp -s "$T/typed-$set-s" "$T/typed-$set-p" && grep -q "^Hoshi Sushi,$" "$T/typed-$set-p" &&
+	   grep -q "^warning: answer(reviews, 'when did they open?')::date: could not read" "$T/typed-$set-p"; then
+		same=$((same + 1)); ok "pg calls: typed: an answer that is not a date is NULL with a warning (llm.unreadable $set), as on SQLite"
+	else
+		notok "pg calls: typed answer not a date (llm.unreadable $set)" "$(diff "$T/typed-$set-s" "$T/typed-$set-p")"
+	fi
+done
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# a failing model: exit status 3 with the client's message
+rm -f "$T/port"
+"$B/llmserver" --port-file "$T/port" --key sekrit 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+n=$((n + 1))
+"$SUQL_PROG" --no-cache --llm-url "$url" --model m "$SUQL_PG" \
+	-c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' OR price = 'cheap' LIMIT 2;" >"$T/out" 2>"$T/err"
+st=$?
+if [ $st -eq 3 ] && grep -q "error: -c:1: the endpoint wants an API key (HTTP 401" "$T/err"; then
+	same=$((same + 1)); ok "pg calls: failure: exit status 3 with the client's message"
+else
+	notok "pg calls: failure: exit status 3 with the client's message" "status $st" "$(cat "$T/err")"
+fi
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# Ctrl-C while calls are in flight: the statement stops, the rest is not asked
+rm -f "$T/port" "$T/slow.log"
+"$B/llmserver" --port-file "$T/port" --log "$T/slow.log" --delay 2000 2>"$T/srv.err" &
+spid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$T/port")/v1"
+n=$((n + 1))
+"$SUQL_PROG" --no-cache --llm-url "$url" --model m --concurrency 2 --set batch=1 "$SUQL_PG" \
+	-c "SELECT id FROM restaurants WHERE NOT (answer(reviews, 'is it quiet?') = 'Yes');" >"$T/out" 2>"$T/err" &
+qpid=$!
+i=0
+while [ ! -s "$T/slow.log" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -INT $qpid
+wait $qpid
+st=$?
+k=$(wc -l <"$T/slow.log")
+if [ $st -eq 130 ] && grep -q "interrupted" "$T/err" && [ "$k" -le 2 ]; then
+	same=$((same + 1)); ok "pg calls: interrupt: Ctrl-C during a call stops the statement ($k requests of 112)"
+else
+	notok "pg calls: interrupt: Ctrl-C during a call stops the statement" "status $st, $k requests" "$(cat "$T/err")"
+fi
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
 ok "pg calls: $same of suite 52's $n statements the same on both backends, $refused refused by name"
 pg_stop
