@@ -520,16 +520,16 @@ static void store_failed(Exec *ex, const EnumCmp *c, const EnumLit *l)
 
 static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 {
+	SBuf b = SBUF_INIT;
+	sb_putc(&b, '[');
+	for (int i = 0; i < l->nvals; i++) {
+		if (i)
+			sb_putc(&b, ',');
+		sb_put_json(&b, l->vals[i], strlen(l->vals[i]));
+	}
+	sb_putc(&b, ']');
+	char *sig = options_sig(c);
 	if (ex->e->pg) {
-		SBuf b = SBUF_INIT;
-		sb_putc(&b, '[');
-		for (int i = 0; i < l->nvals; i++) {
-			if (i)
-				sb_putc(&b, ',');
-			sb_put_json(&b, l->vals[i], strlen(l->vals[i]));
-		}
-		sb_putc(&b, ']');
-		char *sig = options_sig(c);
 		SuqlErr e = {0};
 		if (!pg_map_write(ex, c, l, sb_str(&b), sig, &e)) {
 			char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it "
@@ -546,17 +546,10 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 	migrate_map(ex->db);
 	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
 		store_failed(ex, c, l);
+		free(sig);
+		sb_free(&b);
 		return;
 	}
-	SBuf b = SBUF_INIT;
-	sb_putc(&b, '[');
-	for (int i = 0; i < l->nvals; i++) {
-		if (i)
-			sb_putc(&b, ',');
-		sb_put_json(&b, l->vals[i], strlen(l->vals[i]));
-	}
-	sb_putc(&b, ']');
-	char *sig = options_sig(c);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
 	                       "vals, options, model) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,

@@ -76,7 +76,7 @@ static int param(Exec *ex, int kind, int x)
 }
 
 /* The Postgres type a typed answer converts to (SQLite's CAST AS INTEGER is 64-bit). */
-static const char *pg_type(int pg)
+static const char *pg_type(PgType pg)
 {
 	switch (pg) {
 	case PGT_DATE: return "date";
@@ -108,20 +108,6 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 		print_raw(pr, type);
 		print_raw(pr, ")");
 	}
-}
-
-static void pr_ident(Printer *pr, const char *name)
-{
-	SBuf b = SBUF_INIT;
-	sb_putc(&b, '"');
-	for (const char *p = name; *p; p++) {
-		if (*p == '"')
-			sb_putc(&b, '"');
-		sb_putc(&b, *p);
-	}
-	sb_putc(&b, '"');
-	print_raw(pr, sb_str(&b));
-	sb_free(&b);
 }
 
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
@@ -159,11 +145,12 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 		print_raw(pr, "(");
 		print_expr(pr, e);
 		ps->inside = saved;
-		print_raw(pr, ") AND ");
-		pr_ident(pr, b->items[0].name);
-		char buf[48];
-		snprintf(buf, sizeof buf, ".ctid = ANY($%d::tid[])", param(ex, PP_KEEP, i));
-		print_raw(pr, buf);
+		SBuf q = SBUF_INIT;
+		sb_puts(&q, ") AND ");
+		sb_put_ident(&q, b->items[0].name, strlen(b->items[0].name));
+		sb_printf(&q, ".ctid = ANY($%d::tid[])", param(ex, PP_KEEP, i));
+		print_raw(pr, sb_str(&q));
+		sb_free(&q);
 		return 1;
 	}
 	return 0;
