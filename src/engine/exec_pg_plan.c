@@ -460,9 +460,11 @@ const char *exec_pg_plan_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const Stmt *st = ex->ast->stmt;
 	const EngineSink *sink = ex->sink;
 	*out = SUQL_OK;
-	if (st->kind != ST_SELECT || st->explain)
-		return "free text in a statement other than SELECT (INSERT, UPDATE, DELETE, "
-		       "CREATE ... AS, views)";
+	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
+	   UPDATE and DELETE judge per row, CREATE ... AS takes no parameters in Postgres */
+	if ((st->kind != ST_SELECT && st->kind != ST_INSERT) || st->explain)
+		return "free text in a statement other than SELECT and INSERT ... SELECT (UPDATE, "
+		       "DELETE, CREATE ... AS, views)";
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig < 0)
 			return "a question that is not a literal";

@@ -178,6 +178,7 @@ ORDER BY free text with LIMIT (a semantic top-k)|SELECT name FROM restaurants OR
 free text evaluated row by row|SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is it quiet?') = 'Yes') FROM restaurants AS r WHERE id <= 2;
 free text over unnest()|SELECT d FROM restaurants AS r, unnest(popular_dishes) AS t(d) WHERE r.id <= 2 AND answer(d, 'is this a pasta dish?') = 'Yes';
 free text in a statement other than SELECT|CREATE TABLE kidsafe AS SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes';
+free text in a statement other than SELECT|UPDATE restaurants SET rating = rating WHERE answer(reviews, 'is it good for kids?') = 'Yes';
 :why|SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' LIMIT 1;\n:why 1
 EOF_CASES
 
@@ -194,6 +195,18 @@ SELECT id FROM restaurants WHERE location = 'Palo Alto' AND answer(reviews, 'is 
 SELECT id, CASE WHEN answer(reviews, 'is it good for kids?') = 'Yes' THEN 'kids' ELSE 'adults' END FROM restaurants WHERE location = 'Cupertino' ORDER BY id;
 SELECT id FROM restaurants WHERE location = 'San Jose' ORDER BY answer(reviews, 'how many minutes is the wait?')::int DESC NULLS LAST, id;
 EOF_MORE
+
+# --- INSERT ... SELECT with free text: the same rows inserted, the same calls
+for db in "$demo" "$SUQL_PG"; do
+	printf '%s\n' "CREATE TABLE kids (id int);" \
+		"INSERT INTO kids SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' OR price = 'cheap';" \
+		"SELECT count(*), sum(id) FROM kids;" |
+		"$SUQL_PROG" -v --offline --no-cache --csv --no-headers --set times=off "$db" >"$T/ins" 2>&1
+	grep -E '^[0-9]+,[0-9]+$|llm calls' "$T/ins" >"$T/ins-$([ "$db" = "$demo" ] && echo s || echo p)"
+done
+cmp -s "$T/ins-s" "$T/ins-p" && grep -q 'llm calls: [1-9]' "$T/ins-p" && grep -q '^[1-9][0-9]*,' "$T/ins-p" &&
+	ok "pg: INSERT ... SELECT with free text under OR: the same rows inserted, the same calls" ||
+	notok "pg: INSERT ... SELECT" "$(cat "$T/ins-s")" "$(cat "$T/ins-p")"
 
 # --- ENUM classification: the mapping is kept in suql.enum_map (the schema exists: the
 # column's ENUM type is declared there), used again without a call; read-only mode
