@@ -581,7 +581,7 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 char *exec_print_select(Exec *ex, Select *s)
 {
 	if (ex->e->pg) {
-		PrintHooks ph = {ex, pg_hook, NULL};
+		PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
 		if (ex->pgb)
 			ex->pgb->n = 0;
 		Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);

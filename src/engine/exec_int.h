@@ -144,6 +144,8 @@ const char *exec_pg_plan_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
    markers made by exec_pg_plan_text and exec_pg_plan_rowid print what they stand for.
    Parameters go into ex->pgb. */
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
+/* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
+int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
 Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text */
 Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a number */
 /* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows

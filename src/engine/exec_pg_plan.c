@@ -19,8 +19,10 @@
  *    PQexecParams, never text in the SQL;
  *  - the rows a lazy walk passed are kept to in the final statement by their ctid
  *    (t.ctid = ANY($n::tid[])), as SQLite keeps to their rowids;
- *  - a row's identity in a walk is its ctid as a number (block * 65536 + offset) and its
- *    texts come with the candidates (Postgres is not asked again per candidate).
+ *  - a row's identity in a walk is its ctid as a number (block * 65536 + offset), an
+ *    unnest() element's its ordinality (the item is printed WITH ORDINALITY, its number
+ *    named suql_ord), and its texts come with the candidates (Postgres is not asked again
+ *    per candidate).
  *
  * Projection last runs the final statement twice in the statement's snapshot: first for
  * the texts of the rows returned (evaluated in batches, as SQLite does from its temp
@@ -156,6 +158,23 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 	return 0;
 }
 
+int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f)
+{
+	(void)ctx;
+	if (f->kind != FROM_UNNEST || !f->args || f->args->n != 1)
+		return 0;
+	print_name(pr, f->name);
+	print_raw(pr, "(");
+	print_expr(pr, f->args->items[0]);
+	print_raw(pr, ") WITH ORDINALITY AS ");
+	AstName t = f->alias.s ? f->alias : f->name;
+	print_name(pr, t);
+	print_raw(pr, "(");
+	print_name(pr, f->alias_cols && f->alias_cols->n ? f->alias_cols->items[0] : t);
+	print_raw(pr, ", suql_ord)");
+	return 1;
+}
+
 Expr *exec_pg_plan_text(Exec *ex, Expr *arg)
 {
 	return ast_func(ex->a, "suql_pg_text", 1, &arg);
@@ -178,7 +197,8 @@ OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord)
 		o->items[o->n++] = ord->items[i];
 	for (int i = 0; i < b->nitems; i++) {
 		OrderTerm *t = arena_alloc(ex->a, sizeof *t);
-		t->expr = ast_column(ex->a, b->items[i].name, "ctid");
+		t->expr = ast_column(ex->a, b->items[i].name,
+		                     b->items[i].kind == IT_UNNEST ? "suql_ord" : "ctid");
 		o->items[o->n++] = t;
 	}
 	return o;
@@ -292,7 +312,7 @@ static char *print_final(Exec *ex, const Select *sel)
 	ps->b.n = 0;
 	ps->final = 1;
 	ps->inside = NULL;
-	PrintHooks hk = {ex, exec_pg_plan_hook, NULL};
+	PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
 	Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);
 	if (sel)
 		print_select(pr, sel);
@@ -470,9 +490,8 @@ const char *exec_pg_plan_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 			return "a question that is not a literal";
 	for (int i = 0; i < ex->nblocks; i++)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
-			if (ex->blocks[i].items[k].kind == IT_UNNEST ||
-			    ex->blocks[i].items[k].kind == IT_FUNC)
-				return "free text over unnest() or a function in FROM";
+			if (ex->blocks[i].items[k].kind == IT_FUNC)
+				return "free text over a function in FROM other than unnest()";
 	if (ex->set.cascade_target > 0)
 		return "a cascade (llm.cascade_target)";
 	bind_occ_mutate(ex);

@@ -91,8 +91,9 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 		for (int i = 0; i < c->cols->n; i++)
 			if (c->cols->items[i]->alias.s && ast_name_eq(c->cols->items[i]->alias, e->name))
 				return c->cols->items[i]->expr;
-	/* an unnest element by its bare name: the translation reads it as alias.value */
-	if (e->kind == EX_COLUMN && !e->table.s)
+	/* an unnest element by its bare name: the translation reads it as alias.value
+	   (SQLite's json_each; Postgres's unnest() names it as written) */
+	if (e->kind == EX_COLUMN && !e->table.s && !ex->e->pg)
 		for (int i = 0; i < b->nitems; i++) {
 			ScopeItem *it = &b->items[i];
 			if (it->kind != IT_UNNEST)
@@ -233,8 +234,12 @@ static void plan_blocks(Exec *ex)
 			ScopeItem *it = &b->items[k];
 			if (it->kind == IT_TABLE && it->ncols == 0)
 				bind_scope_item_columns(ex, b, it);
-			int ok = (it->kind == IT_TABLE && it->rowid) || it->kind == IT_UNNEST ||
-			         (it->kind == IT_FUNC && it->ncols > 0);
+			/* PostgreSQL: a table's rows by their ctid, an unnest()'s of one array by
+			   their ordinality (exec_pg_plan_from) */
+			int ok = (it->kind == IT_TABLE && it->rowid) ||
+			         (it->kind == IT_UNNEST && (!ex->e->pg || (it->f && it->f->args &&
+			                                                   it->f->args->n == 1))) ||
+			         (!ex->e->pg && it->kind == IT_FUNC && it->ncols > 0);
 			b->identity &= ok;
 		}
 	}
@@ -358,8 +363,8 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 static double match_share(Exec *ex, Occ *o)
 {
 	const Sig *s = &ex->sigs[o->sig >= 0 ? o->sig : o->tsig];
-	if (!o->arg_table || !o->arg_indexed || !s->question)
-		return 0.5;
+	if (!o->arg_table || !o->arg_indexed || !s->question || ex->e->pg)
+		return 0.5;   /* (PostgreSQL: no retrieval index of suql's to count with) */
 	RetQuestion q = {o->arg_col, s->question};
 	RetScore *sc = NULL;
 	size_t n = 0;
@@ -655,7 +660,7 @@ static void plan_worst(Exec *ex)
 	}
 	ex->worst[3] = ex->expect[3] = enum_pending(ex);
 	/* embeddings: the question and the top of each relevance ranking */
-	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm))
+	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm) && !ex->e->pg)
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
 			if (!b->planned || b->limit < 0 || b->ordered || !b->identity)

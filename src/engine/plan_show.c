@@ -239,7 +239,7 @@ void plan_show(Exec *ex, SBuf *out)
 	}
 	if (ex->e->pg) {
 		/* the final statement, its free text read from the values bound as $1... */
-		PrintHooks hk = {ex, exec_pg_plan_hook, NULL};
+		PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
 		Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);
 		print_stmt(pr, ex->ast->stmt);
 		sb_printf(out, "postgresql, the values suql evaluates bound as arrays: %s\n",
