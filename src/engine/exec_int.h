@@ -76,6 +76,9 @@ void exec_strv_push(char ***v, int *n, const char *s);
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err);
 SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+/* A server error (s) about the statement pr printed, placed in the user's text with a
+   caret where the server's offset maps back to it; s otherwise. */
+SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
 
 /* answer() or summary() standing as a result column (projection last): Postgres returns
    its argument's text in a column named hidden; suql puts the result there, shown under

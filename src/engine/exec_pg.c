@@ -196,6 +196,23 @@ static const char *pg_shape(PgWalk *w)
 
 /* ---- the entry ---- */
 
+SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
+{
+	long off = store_pg_error_offset(ex->e->store);
+	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
+		return s;
+	/* the server's place in the printed text, mapped back to the user's */
+	size_t at = print_map(pr, (size_t)off);
+	char *msg = xstrdup(err->msg ? err->msg : "failed");
+	err_clear(err);
+	if (at < ex->len)
+		s = err_at(err, SUQL_ERROR, ex->sql, ex->len, at, 1, NULL, "%s", msg);
+	else
+		s = err_set(err, SUQL_ERROR, "%s", msg);
+	free(msg);
+	return s;
+}
+
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err)
 {
@@ -275,18 +292,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			}
 			sb_truncate(&ex->plan, 0);
 			s = exec_pg_rows_run(ex, print_text(pr), NULL, 0, NULL, 0, err);
-			long off = store_pg_error_offset(e->store);
-			if (s == SUQL_ERROR && off >= 0 && (size_t)off <= print_len(pr)) {
-				/* the server's place in the printed text, mapped back to the user's */
-				size_t at = print_map(pr, (size_t)off);
-				char *msg = xstrdup(err->msg ? err->msg : "failed");
-				err_clear(err);
-				if (at < len)
-					s = err_at(err, SUQL_ERROR, sql, len, at, 1, NULL, "%s", msg);
-				else
-					s = err_set(err, SUQL_ERROR, "%s", msg);
-				free(msg);
-			}
+			s = exec_pg_place(ex, pr, s, err);
 			print_free(pr);
 		}
 		s = pg_end(ex, began, s, err);

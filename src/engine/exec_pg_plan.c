@@ -306,7 +306,8 @@ SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c)
 
 /* ---- the final statement ---- */
 
-static char *print_final(Exec *ex, const Select *sel)
+/* The printer holds the text and the map back to the user's (exec_pg_place). */
+static Printer *print_final(Exec *ex, const Select *sel)
 {
 	PgState *ps = state(ex);
 	ps->b.n = 0;
@@ -318,10 +319,8 @@ static char *print_final(Exec *ex, const Select *sel)
 		print_select(pr, sel);
 	else
 		print_stmt(pr, ex->ast->stmt);
-	char *t = print_steal(pr);
-	print_free(pr);
 	ps->final = 0;
-	return t;
+	return pr;
 }
 
 /* Projection last, the first run: the statement with the projected occurrences' texts
@@ -354,10 +353,11 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 	*s1 = *b->sel;
 	s1->cores = arena_alloc(ex->a, sizeof *s1->cores);
 	s1->cores[0] = c1;
-	char *sql = print_final(ex, s1);
+	Printer *pr = print_final(ex, s1);
 	StoreCursor *c;
-	SuqlStatus s = exec_pg_plan_query(ex, sql, &c, err);
-	free(sql);
+	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), &c, err);
+	s = exec_pg_place(ex, pr, s, err);
+	print_free(pr);
 	Memo **seen = xcalloc((size_t)nocc, sizeof *seen);
 	char ***v = xcalloc((size_t)nocc, sizeof *v);
 	size_t **len = xcalloc((size_t)nocc, sizeof *len);
@@ -441,7 +441,7 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 			npj++;
 		}
 	}
-	char *sql = print_final(ex, NULL);
+	Printer *pr = print_final(ex, NULL);
 	if (core)
 		for (int i = 0; i < core->cols->n; i++)
 			core->cols->items[i]->alias = saved[i];
@@ -449,10 +449,11 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 	if (s == SUQL_OK) {
 		int n;
 		char **v = params_of(ex, &n);
-		s = exec_pg_rows_run(ex, sql, (const char *const *)v, n, pj, npj, err);
+		s = exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err);
+		s = exec_pg_place(ex, pr, s, err);
 		params_free(v, n);
 	}
-	free(sql);
+	print_free(pr);
 	for (int k = 0; k < npj; k++)
 		free(pj[k].shown);
 	free(pj);
