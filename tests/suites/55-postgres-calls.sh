@@ -148,6 +148,17 @@ for sql in "SELECT id FROM places WHERE $zq ORDER BY rating DESC, id LIMIT 5;" \
 		{ same=$((same + 1)); ok "pg calls: waves: same rows, $calls_p calls: $sql"; } ||
 		notok "pg calls: waves: $sql" "calls SQLite '$calls_s', PostgreSQL '$calls_p'" "$(diff "$T/r_s" "$T/rows" | head -4)"
 done
+# LIMIT without ORDER BY: any qualifying rows will do, ranked first by relevance (BM25 in
+# SQLite, ts_rank_cd in Postgres): as many rows, and the same calls
+for k in 1 5 20; do
+	n=$((n + 1))
+	sql="SELECT name FROM places WHERE $zq LIMIT $k;"
+	qz "$rare" "$sql"; rows_s=$(wc -l <"$T/rows"); calls_s=$(calls)
+	qz "$SUQL_PG" "$sql"; rows_p=$(wc -l <"$T/rows"); calls_p=$(calls)
+	[ "$rows_s" = "$k" ] && [ "$rows_p" = "$k" ] && [ -n "$calls_p" ] && [ "$calls_s" = "$calls_p" ] &&
+		{ same=$((same + 1)); ok "pg calls: waves: LIMIT $k ranked: $k rows, $calls_p calls on both"; } ||
+		notok "pg calls: waves: LIMIT $k ranked" "rows $rows_s / $rows_p, calls '$calls_s' / '$calls_p'"
+done
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
 # a typed answer the model cannot give: NULL and a warning, exit status 3 (llm.unreadable
