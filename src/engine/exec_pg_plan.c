@@ -11,8 +11,8 @@
  *
  *  - an occurrence (the suql_* call bind_occ_mutate put in its place) becomes a look-up
  *    of its value in two arrays bound as parameters, the texts it was evaluated for and
- *    the results: (SELECT m.v FROM unnest($1::text[], $2::boolean[]) AS m(k, v) WHERE
- *    m.k = <the argument's text>), cast as a typed answer is. This is the memo read by
+ *    the results: ($2::boolean[])[array_position($1::text[], <the argument's text>)],
+ *    cast as a typed answer is. This is the memo read by
  *    SQLite's functions, moved into the statement: keyed by the text, it works wherever
  *    the occurrence stands (WHERE, ORDER BY, GROUP BY, a CTE) and a text not evaluated
  *    reads NULL, as a planned miss does in SQLite. The values are parameters of
@@ -100,11 +100,11 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 	char buf[160];
 	if (type)
 		print_raw(pr, "CAST(");
-	snprintf(buf, sizeof buf, "(SELECT m.v FROM unnest($%d::text[], $%d::%s[]) AS m(k, v) "
-	         "WHERE m.k = ", k, v, s->kind == FT_VERIFY ? "boolean" : "text");
+	snprintf(buf, sizeof buf, "($%d::%s[])[array_position($%d::text[], ", v,
+	         s->kind == FT_VERIFY ? "boolean" : "text", k);
 	print_raw(pr, buf);
 	exec_pg_walk_text(pr, o->arg);
-	print_raw(pr, ")");
+	print_raw(pr, ")]");
 	if (type) {
 		print_raw(pr, " AS ");
 		print_raw(pr, type);
