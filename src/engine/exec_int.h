@@ -79,6 +79,9 @@ SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
 /* A server error (s) about the statement pr printed, placed in the user's text with a
    caret where the server's offset maps back to it; s otherwise. */
 SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
+/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
+SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                 SuqlErr *err);
 
 /* answer() or summary() standing as a result column (projection last): Postgres returns
    its argument's text in a column named hidden; suql puts the result there, shown under

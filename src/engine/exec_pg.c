@@ -198,7 +198,15 @@ static const char *pg_shape(PgWalk *w)
 
 SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
 {
+	return exec_pg_place_shifted(ex, pr, s, 0, err);
+}
+
+SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                 SuqlErr *err)
+{
 	long off = store_pg_error_offset(ex->e->store);
+	if (off >= 0)
+		off -= shift;
 	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
 		return s;
 	/* the server's place in the printed text, mapped back to the user's */

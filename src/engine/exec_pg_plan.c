@@ -462,6 +462,29 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 
 /* ---- the statement ---- */
 
+/* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
+   empty): a mistake in it is reported at its place in the user's text before any count
+   or call, as SQLite's validation does. */
+static SuqlStatus validate(Exec *ex, SuqlErr *err)
+{
+	Printer *pr = print_final(ex, NULL);
+	char *sql = xprintf("EXPLAIN %s", print_text(pr));
+	int n = state(ex)->b.n;
+	const char **v = xcalloc((size_t)n + 1, sizeof *v);
+	for (int i = 0; i < n; i++)
+		v[i] = "{}";
+	StoreCursor *c;
+	SuqlStatus s = store_query(ex->e->store, sql, v, n, &c, err);
+	if (s == SUQL_OK)
+		store_done(c);
+	free(v);
+	free(sql);
+	/* the server's offset counts "EXPLAIN " too */
+	s = exec_pg_place_shifted(ex, pr, s, 8, err);
+	print_free(pr);
+	return s;
+}
+
 /* Why the SQLite planner's plan of this statement cannot run here; NULL: it can. */
 static const char *unsupported(Exec *ex)
 {
@@ -497,7 +520,12 @@ const char *exec_pg_plan_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return "a cascade (llm.cascade_target)";
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
-	SuqlStatus s = plan_statement(ex, err);
+	SuqlStatus s = validate(ex, err);
+	if (s != SUQL_OK) {
+		*out = s;
+		return NULL;
+	}
+	s = plan_statement(ex, err);
 	if (s != SUQL_OK) {
 		*out = s;
 		return NULL;

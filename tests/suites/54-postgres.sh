@@ -198,6 +198,13 @@ SELECT r.id, d FROM restaurants AS r, unnest(popular_dishes) AS t(d) WHERE r.id 
 SELECT r.id, one FROM restaurants AS r, unnest(reviews) AS one WHERE r.id <= 30 AND (answer(one, 'does this review mention parking?') = 'Yes' OR answer(one, 'is the wait long?') = 'Yes') ORDER BY r.id, one;
 EOF_MORE
 
+# --- a mistake in a statement of the planner's path: placed with a caret, before any call
+out=$("$SUQL_PROG" -v --offline --no-cache "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' OR nosuch = 1" 2>&1)
+case $out in *"-c:1:77: column \"nosuch\" does not exist"*"^"*)
+	case $out in *"llm calls"*) notok "pg: a mistake is placed before any call" "$out" ;;
+	*) ok "pg: a mistake in a statement of the planner's path is placed with a caret, before any call" ;; esac ;;
+*) notok "pg: a mistake in the planner's path placed" "$out" ;; esac
+
 # --- INSERT ... SELECT with free text: the same rows inserted, the same calls
 for db in "$demo" "$SUQL_PG"; do
 	printf '%s\n' "CREATE TABLE kids (id int);" \
