@@ -121,18 +121,23 @@ both "ENUM: ... in naive mode too" "$enum" --no-cache --set optimize=off
 "$SUQL_PROG" "$SUQL_PG" -c ":enum forget restaurants.cuisines coffee" >"$T/forget" 2>&1
 both "ENUM: ... forgotten, classified again" "$enum" --no-cache
 
+# srv ARGS...: build/llmserver with ARGS in the background (its pid in spid), its URL in url
+srv() {
+	rm -f "$T/port"
+	"$B/llmserver" --port-file "$T/port" "$@" 2>"$T/srv.err" &
+	spid=$!
+	i=0
+	while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	url="http://127.0.0.1:$(cat "$T/port")/v1"
+}
+
 # waves against build/llmserver, which says yes exactly to the texts naming a zither
 # (suite 52's 1% predicate over the rows of tests/engine/rare-db.sh)
 rare=$T/rare.db
 sh tests/engine/rare-db.sh "$SUQL_PROG" "$rare" 2000
 pg_psql -c "DROP TABLE places; DELETE FROM suql.catalog WHERE tbl = 'places'" >/dev/null
 pg_load_demo "$rare" || notok "pg calls: the rare rows load" "$(head -5 "$PG_DIR/load.log")"
-rm -f "$T/port"
-"$B/llmserver" --port-file "$T/port" --yes-word zither 2>"$T/srv.err" &
-spid=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-url="http://127.0.0.1:$(cat "$T/port")/v1"
+srv --yes-word zither
 zq="answer(reviews, 'does someone play the zither?') = 'Yes'"
 qz() {
 	db=$1 sql=$2
@@ -166,12 +171,7 @@ kill $spid 2>/dev/null; wait $spid 2>/dev/null
 cat >"$T/rules.json" <<'RULES'
 [{"match": "when did they open", "content": "sometime in spring"}]
 RULES
-rm -f "$T/port"
-"$B/llmserver" --port-file "$T/port" --rules "$T/rules.json" 2>"$T/srv.err" &
-spid=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-url="http://127.0.0.1:$(cat "$T/port")/v1"
+srv --rules "$T/rules.json"
 for set in fail warn; do
 	for db in "$demo" "$SUQL_PG"; do
 		"$SUQL_PROG" --csv --no-headers --no-cache --llm-url "$url" --model m --set llm.unreadable=$set "$db" \
@@ -191,12 +191,7 @@ done
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
 # a failing model: exit status 3 with the client's message
-rm -f "$T/port"
-"$B/llmserver" --port-file "$T/port" --key sekrit 2>"$T/srv.err" &
-spid=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-url="http://127.0.0.1:$(cat "$T/port")/v1"
+srv --key sekrit
 n=$((n + 1))
 "$SUQL_PROG" --no-cache --llm-url "$url" --model m "$SUQL_PG" \
 	-c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' OR price = 'cheap' LIMIT 2;" >"$T/out" 2>"$T/err"
@@ -209,12 +204,8 @@ fi
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
 # Ctrl-C while calls are in flight: the statement stops, the rest is not asked
-rm -f "$T/port" "$T/slow.log"
-"$B/llmserver" --port-file "$T/port" --log "$T/slow.log" --delay 2000 2>"$T/srv.err" &
-spid=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-url="http://127.0.0.1:$(cat "$T/port")/v1"
+rm -f "$T/slow.log"
+srv --log "$T/slow.log" --delay 2000
 n=$((n + 1))
 "$SUQL_PROG" --no-cache --llm-url "$url" --model m --concurrency 2 --set batch=1 "$SUQL_PG" \
 	-c "SELECT id FROM restaurants WHERE NOT (answer(reviews, 'is it quiet?') = 'Yes');" >"$T/out" 2>"$T/err" &
