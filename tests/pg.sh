@@ -9,7 +9,7 @@
 # saying why, and the suite prints "skipped: ...".
 # pg_load_demo DB loads the tables of the SQLite database DB (made by tests/demo-db.sh)
 # into the server's database with their SUQL types: JSON arrays become text[], the catalog
-# rows go into suql.catalog.
+# rows go into suql.catalog (several databases may be loaded, with tables of other names).
 
 PG_DIR=""
 PG_SKIP=""
@@ -75,8 +75,8 @@ pg_psql() {   # pg_psql SQL: run SQL in the test database
 	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U suql -d suql_test "$@"
 }
 
-# The Postgres type of a column: its SQLite declared type, a list (the catalog says T[])
-# as text[] (integer[] for INTEGER[]).
+# The Postgres type of a column: its SQLite declared type (REAL as double precision), a
+# list (the catalog says T[]) as text[] (integer[] for INTEGER[]).
 pg_load_demo() {
 	db=$1
 	tables=$(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'suql\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
@@ -94,6 +94,8 @@ pg_load_demo() {
 			?*) pgtype=text ;;
 			esac
 			[ -z "$pgtype" ] && pgtype=text
+			# SQLite's REAL is 8 bytes: Postgres's real is 4
+			case $pgtype in REAL|real) pgtype="double precision" ;; esac
 			case $pgtype in
 			*"[]") expr="CASE WHEN \"$name\" IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(\"$name\"::jsonb))::$pgtype END" ;;
 			*) expr="\"$name\"::$pgtype" ;;
@@ -112,8 +114,8 @@ pg_load_demo() {
 		} >>"$sql"
 	done
 	{
-		echo "CREATE SCHEMA suql;"
-		echo "CREATE TABLE suql.catalog(tbl TEXT NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL, enum_values TEXT, PRIMARY KEY(tbl, col));"
+		echo "CREATE SCHEMA IF NOT EXISTS suql;"
+		echo "CREATE TABLE IF NOT EXISTS suql.catalog(tbl TEXT NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL, enum_values TEXT, PRIMARY KEY(tbl, col));"
 	} >>"$sql"
 	sqlite3 -csv "$db" "SELECT tbl, col, type, enum_values FROM suql_catalog" >"$PG_DIR/catalog.csv"
 	printf '%s\n' "\\copy suql.catalog FROM '$PG_DIR/catalog.csv' WITH (FORMAT csv)" >>"$sql"

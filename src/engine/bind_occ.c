@@ -81,7 +81,10 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 			o->arg_table = xstrdup(it->table);
 			int k = bind_item_col(ex, &ex->blocks[blk], it, name);
 			o->arg_col = xstrdup(k >= 0 ? it->cols[k] : name);
-			o->arg_indexed = (cc && cc->free_text) || ret_has_index(ex->db, it->table, name);
+			/* PostgreSQL has no retrieval index of suql's: a FREE_TEXT column is ranked
+			   in memory there (exec_rank.c) */
+			o->arg_indexed = (cc && cc->free_text) ||
+			                 (!ex->e->pg && ret_has_index(ex->db, it->table, name));
 		}
 		return;
 	}

@@ -51,6 +51,16 @@ static TabInfo *bind_scope_table(Exec *ex, const char *name)
 				exec_strv_push(&t->cols, &t->ncols, sc[i].name);
 		}
 		store_columns_free(sc, nsc);
+		/* an ordinary table's rows have a ctid, which a walk takes as their rowid
+		   (exec_pg_plan.c); a view's or a partitioned table's have none that is unique */
+		StoreCursor *c;
+		const char *args[] = {name};
+		if (t->exists && store_query(e->store, "SELECT relkind = 'r' FROM pg_class WHERE oid "
+		                             "= to_regclass(quote_ident($1))", args, 1, &c, NULL) ==
+		                 SUQL_OK) {
+			t->rowid = store_next(c) > 0 && store_integer(c, 0);
+			store_done(c);
+		}
 		SuqlErr err = {0};
 		if (t->exists && catalog_table(e->store, name, &t->cat, &t->ncat, &err) != SUQL_OK)
 			t->ncat = 0;

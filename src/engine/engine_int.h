@@ -437,6 +437,8 @@ struct Exec {
 	struct Bm25Cache *bm25;   /* rankings made by bm25() (bm25.c) */
 	int ftmp;             /* temp table made (projection last) */
 	char tmpname[48];
+	struct PgBind *pgb;   /* PostgreSQL: the parameters of the statement printed last
+	                         (exec_pg_plan.c) */
 };
 
 /* engine.c: the refusal of a statement the read-only authorizer denied */

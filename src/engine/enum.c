@@ -221,6 +221,23 @@ static void load_open_options(Exec *ex, EnumCmp *c)
 			return;
 		}
 	}
+	if (ex->e->pg) {   /* PostgreSQL: a list is a text[]; in SQLite's (binary) order */
+		char *pq = c->list
+		           ? sqlite3_mprintf("SELECT DISTINCT v COLLATE \"C\" FROM \"%w\", "
+		                             "unnest(\"%w\") AS u(v) WHERE v IS NOT NULL ORDER BY 1",
+		                             c->table, c->column)
+		           : sqlite3_mprintf("SELECT DISTINCT \"%w\"::text COLLATE \"C\" FROM \"%w\" "
+		                             "WHERE \"%w\" IS NOT NULL ORDER BY 1", c->column, c->table,
+		                             c->column);
+		StoreCursor *cur;
+		if (store_query(ex->e->store, pq, NULL, 0, &cur, NULL) == SUQL_OK) {
+			while (store_next(cur) > 0)
+				exec_strv_push(&c->options, &c->noptions, store_text(cur, 0));
+			store_done(cur);
+		}
+		sqlite3_free(pq);
+		return;
+	}
 	char *q = c->list
 	          ? sqlite3_mprintf("SELECT DISTINCT j.value FROM \"%w\" AS t, json_each(t.\"%w\") "
 	                            "AS j WHERE j.type = 'text' ORDER BY 1", c->table, c->column)
@@ -308,6 +325,61 @@ static void need_options(Exec *ex)
 	}
 }
 
+/* ---- the map on PostgreSQL: suql.enum_map, in suql's schema ---- */
+
+/* The schema exists when an ENUM column is compared (its type is in suql.catalog): the
+   user's consent to suql's tables, as for the catalog; the map is made there on first
+   use. */
+#define PG_MAP "suql.enum_map"
+#define PG_MAP_DDL                                                                        \
+	"CREATE TABLE IF NOT EXISTS suql.enum_map (tbl text NOT NULL, col text NOT NULL, "     \
+	"literal text NOT NULL, vals text NOT NULL, options text NOT NULL, model text NOT "    \
+	"NULL, PRIMARY KEY (tbl, col, literal, model))"
+
+static void set_vals_json(EnumLit *l, const char *json);
+
+static void pg_map_read(Exec *ex, EnumCmp *c, EnumLit *l, const char *model)
+{
+	const char *args[] = {c->table, c->column, l->text, model};
+	StoreCursor *cur;
+	if (store_query(ex->e->store, "SELECT vals, model FROM suql.enum_map WHERE lower(tbl) = "
+	                "lower($1) AND lower(col) = lower($2) AND literal = $3 ORDER BY model = $4 "
+	                "DESC, model LIMIT 1", args, 4, &cur, NULL) != SUQL_OK)
+		return;
+	if (store_next(cur) > 0) {
+		const char *by = store_text(cur, 1);
+		if (by && strcmp(by, model) == 0) {
+			set_vals_json(l, store_text(cur, 0));
+			l->known = 1;
+		} else {
+			l->other_model = xstrdup(by ? by : "an unnamed model");
+		}
+	}
+	store_done(cur);
+}
+
+/* Under a savepoint: a map that cannot be written (read-only mode, a read-only
+   transaction, no right to) leaves the statement's transaction usable. */
+static int pg_map_write(Exec *ex, const EnumCmp *c, const EnumLit *l, const char *vals,
+                        const char *sig, SuqlErr *err)
+{
+	Store *st = ex->e->store;
+	const char *args[] = {c->table, c->column, l->text, vals, sig, llm_model_id(ex->llm)};
+	int tx = store_pg_in_transaction(st);   /* else each statement commits on its own */
+	if (tx && store_savepoint(st, "suql_enum_map", err) != SUQL_OK)
+		return 0;
+	if (store_exec(st, PG_MAP_DDL, err) != SUQL_OK ||
+	    store_run(st, "INSERT INTO suql.enum_map (tbl, col, literal, vals, options, model) "
+	              "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tbl, col, literal, model) DO "
+	              "UPDATE SET vals = EXCLUDED.vals, options = EXCLUDED.options", args, 6,
+	              err) != SUQL_OK) {
+		if (tx)
+			store_rollback_to(st, "suql_enum_map");
+		return 0;
+	}
+	return !tx || store_release(st, "suql_enum_map", err) == SUQL_OK;
+}
+
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
 	(void)err;
@@ -317,10 +389,12 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	/* a literal is classified once per column and model: what the map holds for this
 	   model is used as it is (after new values appear in an open enum, :enum forget asks
 	   again); a mapping of another model only says that one exists */
-	int have_map = sqlite3_prepare_v2(ex->db, "SELECT vals, model FROM suql_enum_map WHERE "
-	                                  "tbl = ?1 AND col = ?2 AND literal = ?3 ORDER BY "
-	                                  "model = ?4 DESC, model LIMIT 1", -1, &st,
-	                                  NULL) == SQLITE_OK;
+	int pg = ex->e->pg;
+	int have_map = pg ? store_has_table(ex->e->store, PG_MAP)
+	               : sqlite3_prepare_v2(ex->db, "SELECT vals, model FROM suql_enum_map WHERE "
+	                                    "tbl = ?1 AND col = ?2 AND literal = ?3 ORDER BY "
+	                                    "model = ?4 DESC, model LIMIT 1", -1, &st,
+	                                    NULL) == SQLITE_OK;
 	const char *model = llm_model_id(ex->llm);
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
@@ -337,7 +411,9 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				l->known = 1;
 				continue;
 			}
-			if (have_map) {
+			if (have_map && pg) {
+				pg_map_read(ex, c, l, model);
+			} else if (have_map) {
 				sqlite3_reset(st);
 				sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
@@ -444,11 +520,6 @@ static void store_failed(Exec *ex, const EnumCmp *c, const EnumLit *l)
 
 static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 {
-	migrate_map(ex->db);
-	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
-		store_failed(ex, c, l);
-		return;
-	}
 	SBuf b = SBUF_INIT;
 	sb_putc(&b, '[');
 	for (int i = 0; i < l->nvals; i++) {
@@ -458,6 +529,27 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 	}
 	sb_putc(&b, ']');
 	char *sig = options_sig(c);
+	if (ex->e->pg) {
+		SuqlErr e = {0};
+		if (!pg_map_write(ex, c, l, sb_str(&b), sig, &e)) {
+			char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it "
+			                  "serves this statement only", l->text, c->table, c->column,
+			                  e.msg ? e.msg : "PostgreSQL refused it");
+			exec_warn(ex, m);
+			free(m);
+		}
+		err_clear(&e);
+		free(sig);
+		sb_free(&b);
+		return;
+	}
+	migrate_map(ex->db);
+	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
+		store_failed(ex, c, l);
+		free(sig);
+		sb_free(&b);
+		return;
+	}
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
 	                       "vals, options, model) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
@@ -586,7 +678,15 @@ static void add_val(char ***v, int *n, const char *s)
 	exec_strv_push(v, n, s);
 }
 
-static Expr *null_or(Arena *a, Expr *col, int v)
+/* A constant truth value: 1 or 0 in SQLite, a boolean in PostgreSQL. */
+static Expr *truth(Exec *ex, int v)
+{
+	if (!ex->e->pg)
+		return ast_integer(ex->a, v);
+	return ast_binary(ex->a, OP_EQ, ast_integer(ex->a, 1), ast_integer(ex->a, v));
+}
+
+static Expr *null_or(Exec *ex, Arena *a, Expr *col, int v)
 {
 	/* CASE WHEN col IS NULL THEN NULL ELSE v END: false (or true) but NULL stays NULL */
 	Expr *isn = ast_expr_new(a, EX_ISNULL);
@@ -594,12 +694,15 @@ static Expr *null_or(Arena *a, Expr *col, int v)
 	Expr *c = ast_expr_new(a, EX_CASE);
 	ast_list_push(a, &c->list, isn);
 	ast_list_push(a, &c->list, ast_null(a));
-	c->extra = ast_integer(a, v);
+	c->extra = truth(ex, v);
 	return c;
 }
 
-static Expr *any_of(Arena *a, Expr *col, char **v, int n)
+static Expr *truth(Exec *ex, int v);
+
+static Expr *any_of(Exec *ex, Expr *col, char **v, int n)
 {
+	Arena *a = ex->a;
 	Expr *r = NULL;
 	for (int i = 0; i < n; i++) {
 		Expr *q = ast_expr_new(a, EX_QUANT);
@@ -609,7 +712,7 @@ static Expr *any_of(Arena *a, Expr *col, char **v, int n)
 		q->right = col;
 		r = r ? ast_binary(a, OP_OR, r, q) : q;
 	}
-	return r ? r : ast_integer(a, 0);
+	return r ? r : truth(ex, 0);
 }
 
 /* r OR NULL: true where r is, NULL elsewhere (a literal whose meaning is unknown) */
@@ -629,8 +732,8 @@ static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 		Expr *r = NULL;
 		for (int k = 0; k < c->nlits; k++) {
 			EnumLit *l = &c->lits[k];
-			Expr *part = l->permitted ? any_of(a, c->col, &l->text, 1)
-			             : l->unknown ? ast_null(a) : any_of(a, c->col, l->vals, l->nvals);
+			Expr *part = l->permitted ? any_of(ex, c->col, &l->text, 1)
+			             : l->unknown ? ast_null(a) : any_of(ex, c->col, l->vals, l->nvals);
 			r = r ? ast_binary(a, op, r, part) : part;
 		}
 		return r;
@@ -646,18 +749,18 @@ static Expr *rewrite_one(Exec *ex, EnumCmp *c)
 	Expr *r;
 	switch (c->form) {
 	case EF_ANY:
-		r = n ? any_of(a, c->col, v, n) : NULL;
-		r = unknown ? or_unknown(a, r) : r ? r : ast_integer(a, 0);
+		r = n ? any_of(ex, c->col, v, n) : NULL;
+		r = unknown ? or_unknown(a, r) : r ? r : truth(ex, 0);
 		break;
 	case EF_NOTALL:
-		r = n ? any_of(a, c->col, v, n) : NULL;
+		r = n ? any_of(ex, c->col, v, n) : NULL;
 		r = unknown ? ast_unary(a, OP_NOT, or_unknown(a, r))
-		    : r ? ast_unary(a, OP_NOT, r) : ast_integer(a, 1);
+		    : r ? ast_unary(a, OP_NOT, r) : truth(ex, 1);
 		break;
 	default: {
 		int neg = c->form == EF_NE || c->form == EF_NOTIN;
 		if (n == 0 && c->nothers == 0 && !unknown) {
-			r = null_or(a, c->col, neg);
+			r = null_or(ex, a, c->col, neg);
 			break;
 		}
 		r = ast_expr_new(a, EX_IN);
@@ -755,7 +858,8 @@ void enum_show(Exec *ex, SBuf *out)
 				}
 				sb_puts(out, "} (");
 				if (!l->classified_now)
-					sb_printf(out, "from suql_enum_map, made by %s", llm_model_id(ex->llm));
+					sb_printf(out, "from %s, made by %s", ex->e->pg ? PG_MAP : "suql_enum_map",
+					          llm_model_id(ex->llm));
 				else if (l->other_model)
 					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
 					          llm_model_id(ex->llm), l->other_model);
@@ -789,19 +893,27 @@ static int map_exists(sqlite3 *db)
 
 SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 {
-	if (!map_exists(e->db)) {
+	if (e->pg ? !store_has_table(e->store, PG_MAP) : !map_exists(e->db)) {
 		sb_puts(out, "no ENUM mappings stored\n");
 		return SUQL_OK;
 	}
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(e->db, "SELECT tbl, col, literal, vals, model FROM suql_enum_map "
-	                       "ORDER BY tbl, col, literal, model", -1, &st, NULL) != SQLITE_OK)
-		return err_set(err, SUQL_ERROR, "cannot read suql_enum_map: %s", sqlite3_errmsg(e->db));
+	const char *q = "SELECT tbl, col, literal, vals, model FROM %s ORDER BY tbl, col, "
+	                "literal, model";
+	char *sql = xprintf(q, e->pg ? PG_MAP : "suql_enum_map");
+	sqlite3_stmt *st = NULL;
+	StoreCursor *cur = NULL;
+	SuqlStatus s = e->pg ? store_query(e->store, sql, NULL, 0, &cur, err)
+	               : sqlite3_prepare_v2(e->db, sql, -1, &st, NULL) == SQLITE_OK ? SUQL_OK
+	               : err_set(err, SUQL_ERROR, "cannot read suql_enum_map: %s",
+	                         sqlite3_errmsg(e->db));
+	free(sql);
+	if (s != SUQL_OK)
+		return s;
 	long n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (e->pg ? store_next(cur) > 0 : sqlite3_step(st) == SQLITE_ROW) {
 		const char *f[5];
 		for (int i = 0; i < 5; i++) {
-			f[i] = (const char *)sqlite3_column_text(st, i);
+			f[i] = e->pg ? store_text(cur, i) : (const char *)sqlite3_column_text(st, i);
 			if (!f[i])
 				f[i] = "";
 		}
@@ -820,6 +932,8 @@ SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 		n++;
 	}
 	sqlite3_finalize(st);
+	if (cur)
+		store_done(cur);
 	if (n == 0)
 		sb_puts(out, "no ENUM mappings stored\n");
 	return SUQL_OK;
@@ -829,6 +943,23 @@ SuqlStatus enum_forget(Engine *e, const char *table, const char *column,
                               const char *literal, long *n, SuqlErr *err)
 {
 	*n = 0;
+	if (e->pg) {
+		if (!store_has_table(e->store, PG_MAP))
+			return SUQL_OK;
+		const char *args[] = {table, column, literal};
+		StoreCursor *cur;
+		SuqlStatus s = store_query(e->store, "WITH d AS (DELETE FROM suql.enum_map WHERE "
+		                           "($1::text IS NULL OR lower(tbl) = lower($1)) AND ($2::text "
+		                           "IS NULL OR lower(col) = lower($2)) AND ($3::text IS NULL OR "
+		                           "literal = $3) RETURNING 1) SELECT count(*) FROM d", args, 3,
+		                           &cur, err);
+		if (s == SUQL_OK) {
+			if (store_next(cur) > 0)
+				*n = (long)store_integer(cur, 0);
+			store_done(cur);
+		}
+		return s;
+	}
 	if (!map_exists(e->db))
 		return SUQL_OK;
 	sqlite3_stmt *st;

@@ -183,6 +183,16 @@ static void warn_unread(Exec *ex)
 	}
 }
 
+SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err)
+{
+	warn_unread(ex);
+	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
+		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
+		            "warning): what depends on them is unknown, so rows may be missing; "
+		            ":set llm.unreadable warn to only warn", ex->unread);
+	return s;
+}
+
 /* An SQLite error in the user's statement, at its place in the user's text. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
                            SuqlErr *err)
@@ -247,6 +257,7 @@ static void exec_free(Exec *ex)
 		enum_free(&ex->enums[i]);
 	free(ex->enums);
 	exec_join_free(ex);
+	exec_pg_plan_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
 	sb_free(&ex->plan);
@@ -452,11 +463,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		exec_record_result(ex);
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
-	warn_unread(ex);
-	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
-		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
-		            "warning): what depends on them is unknown, so rows may be missing; "
-		            ":set llm.unreadable warn to only warn", ex->unread);
+	s = exec_unread_report(ex, s, err);
 	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
 	                                           s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
@@ -554,15 +561,35 @@ static int relax_hook(void *ctx, Printer *pr, const Expr *e)
 			if (b->relaxed)
 				print_expr(pr, b->relaxed);
 			else
-				print_raw(pr, "1");
+				print_raw(pr, ex->e->pg ? "TRUE" : "1");
 			return 1;
 		}
 	}
 	return 0;
 }
 
+/* PostgreSQL: relaxed as above, and free text read from the bound values
+   (exec_pg_plan_hook). */
+static int pg_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Exec *ex = ctx;
+	if (ex->relaxing && relax_hook(ctx, pr, e))
+		return 1;
+	return exec_pg_plan_hook(ctx, pr, e);
+}
+
 char *exec_print_select(Exec *ex, Select *s)
 {
+	if (ex->e->pg) {
+		PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
+		if (ex->pgb)
+			ex->pgb->n = 0;
+		Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
+		print_select(pr, s);
+		char *t = print_steal(pr);
+		print_free(pr);
+		return t;
+	}
 	PrintHooks hk = {ex, relax_hook, NULL};
 	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
 	                        ex->ast->src_off);
@@ -581,6 +608,15 @@ long long exec_count(Exec *ex, const char *sql)
 {
 	sqlite3_stmt *st;
 	long long n = -1;
+	if (ex->e->pg) {   /* printed last by exec_print_select: its parameters are ex->pgb's */
+		StoreCursor *c;
+		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
+			if (store_next(c) > 0 && store_text(c, 0))
+				n = store_integer(c, 0);
+			store_done(c);
+		}
+		return n;
+	}
 	int saved = ex->counting;
 	ex->counting = 1;   /* functions answer NULL without calling anything */
 	exec_bound(ex, 1);

@@ -26,7 +26,11 @@ void exec_cand_ids(Walk *w)
 	for (int i = 0; i < b->nitems; i++) {
 		ScopeItem *it = &b->items[i];
 		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
-		w->idx[w->nid++] = ast_column(ex->a, it->name, col);
+		if (ex->e->pg)   /* a table's ctid as a number, an unnest() element's ordinality */
+			w->idx[w->nid++] = it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it->name)
+			                                        : ast_column(ex->a, it->name, "suql_ord");
+		else
+			w->idx[w->nid++] = ast_column(ex->a, it->name, col);
 	}
 }
 
@@ -52,7 +56,8 @@ static char *exec_cand_sql(Walk *w, int with_args)
 	if (with_args)
 		for (int i = 0; i < w->narg; i++) {
 			snprintf(al, sizeof al, "suql_arg%d", i);
-			exec_col(ex->a, &cols, w->args[i], al);
+			exec_col(ex->a, &cols, ex->e->pg ? exec_pg_plan_text(ex, w->args[i]) : w->args[i],
+			         al);
 		}
 	for (int i = 0; i < w->u->nsqlcols; i++) {
 		snprintf(al, sizeof al, "suql_leaf%d", i);
@@ -60,7 +65,10 @@ static char *exec_cand_sql(Walk *w, int with_args)
 	}
 	if (!cols)
 		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
-	Select *s = exec_select(ex, w->b, cols, w->u->where, w->b->ordered ? w->b->order : NULL);
+	OrderList *ord = w->b->ordered ? w->b->order : NULL;
+	if (ex->e->pg)   /* rows in the order SQLite lists them: its rowids, Postgres's ctids */
+		ord = exec_pg_plan_order(ex, w->b, ord);
+	Select *s = exec_select(ex, w->b, cols, w->u->where, ord);
 	return exec_print_select(ex, s);
 }
 
@@ -71,19 +79,59 @@ static void grow(Walk *w)
 	w->cap = w->cap ? w->cap * 2 : 256;
 	size_t c = (size_t)w->cap;
 	w->ids = xrealloc(w->ids, c * ((size_t)w->nid + 1) * sizeof *w->ids);
-	if (!w->b->identity) {
+	if (!w->b->identity || w->ex->e->pg) {
 		w->vals = xrealloc(w->vals, c * ((size_t)w->narg + 1) * sizeof *w->vals);
 		w->lens = xrealloc(w->lens, c * ((size_t)w->narg + 1) * sizeof *w->lens);
 	}
 	w->sqlv = xrealloc(w->sqlv, c * ((size_t)w->u->nsqlcols + 1));
 }
 
+/* PostgreSQL: the candidates with their texts (each row is read once: Postgres is not
+   asked again per candidate), ids from ctids, structured leaves as booleans. */
+static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	StoreCursor *c;
+	SuqlStatus s = exec_pg_plan_query(ex, sql, &c, err);
+	if (s != SUQL_OK)
+		return s;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		grow(w);
+		long long k = w->n++;
+		for (int i = 0; i < w->nid; i++) {
+			const char *t = store_text(c, i);
+			w->ids[k * w->nid + i] = t ? strtoll(t, NULL, 10) : NULL_ID;
+		}
+		for (int i = 0; i < w->narg; i++) {
+			const char *t = store_text(c, w->nid + i);
+			w->vals[k * w->narg + i] = t ? xstrdup(t) : NULL;
+			w->lens[k * w->narg + i] = t ? strlen(t) : 0;
+		}
+		for (int i = 0; i < w->u->nsqlcols; i++) {
+			const char *t = store_text(c, w->nid + w->narg + i);
+			w->sqlv[k * w->u->nsqlcols + i] = !t ? VERDICT_NULL
+			                                  : *t == 't' ? VERDICT_YES : VERDICT_NO;
+		}
+		if (suql_interrupted)
+			break;
+	}
+	store_done(c);
+	if (rc < 0)
+		return err_set(err, SUQL_ERROR, "listing candidates in PostgreSQL failed");
+	if (suql_interrupted)
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
+	return SUQL_OK;
+}
+
 SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = exec_cand_sql(w, !w->b->identity);
+	char *sql = exec_cand_sql(w, !w->b->identity || ex->e->pg);
 	free(w->u->sql);
 	w->u->sql = sql;
+	if (ex->e->pg)
+		return pg_load(w, sql, err);
 	sqlite3_stmt *st;
 	SuqlStatus s = exec_prepare(ex, sql, &st, err);
 	if (s != SUQL_OK)
@@ -125,7 +173,7 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed)
 {
 	*failed = 0;
-	if (!w->b->identity) {
+	if (!w->b->identity || w->ex->e->pg) {
 		const char *v = w->vals[c * w->narg + a];
 		*len = w->lens[c * w->narg + a];
 		return v ? xstrndup(v, *len) : NULL;
@@ -183,7 +231,7 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
 	exec_cand_ids(&w);
 	for (int k = 0; k < u->natoms; k++)
 		exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
-	char *s = exec_cand_sql(&w, !b->identity);
+	char *s = exec_cand_sql(&w, !b->identity || ex->e->pg);
 	free(w.idx);
 	free(w.args);
 	return s;

@@ -41,6 +41,9 @@ void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e);
 void exec_warn(Exec *ex, const char *msg);
 /* A reply the model gave for one value could not be read (reply: what it said). */
 void exec_unread(Exec *ex, int sig, const char *reply);
+/* At the statement's end: a warning per question some replies of which could not be read,
+   and the statement fails (SUQL_LLM) when llm.unreadable says so; s is returned otherwise. */
+SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err);
 /* The error of a statement the engine made: the SQLite message, or the function's. */
 SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 
@@ -73,12 +76,18 @@ void exec_strv_push(char ***v, int *n, const char *s);
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err);
 SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+/* A server error (s) about the statement pr printed, placed in the user's text with a
+   caret where the server's offset maps back to it; s otherwise. */
+SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
+/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
+SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                 SuqlErr *err);
 
 /* answer() or summary() standing as a result column (projection last): Postgres returns
    its argument's text in a column named hidden; suql puts the result there, shown under
    the name SQLite would give the column. */
 typedef struct PgProj {
-	int occ;
+	int occ;              /* -1: a column only shown under another name */
 	char hidden[24];      /* suql_proj0, ... */
 	char *shown;
 } PgProj;
@@ -118,6 +127,42 @@ typedef struct PgWalk {
 	int nproj;
 } PgWalk;
 
+
+/* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
+   SQLite keeps it in, so that the model is shown the same passages from both backends. */
+void exec_pg_walk_text(Printer *pr, const Expr *arg);
+
+/* ---- exec_pg_plan.c: any other free-text SELECT on PostgreSQL, through the SQLite
+   planner and walk (plan.c, exec_walk.c), their statements printed for Postgres ---- */
+
+/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
+   signature was evaluated for, and their results) or the rows a walk kept (ctids). */
+typedef struct PgBind {
+	struct PgParam *p;
+	int n;
+} PgBind;
+
+/* The statement when pg_shape does not take it: NULL when it ran (s its status), else
+   why it is not supported (nothing was run). */
+const char *exec_pg_plan_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
+/* Printing hook for Postgres (ctx: the Exec): an occurrence becomes a look-up of its
+   value in bound arrays, a walked block's WHERE keeps to the rows it passed, and the
+   markers made by exec_pg_plan_text and exec_pg_plan_rowid print what they stand for.
+   Parameters go into ex->pgb. */
+int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
+/* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
+int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
+Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text */
+Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a number */
+/* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows
+   in a defined order, that of SQLite's rowids for rows inserted in order. */
+OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
+/* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
+SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
+/* The same for a statement that may fail without failing the statement around it (a
+   count while planning): under a savepoint, so the transaction goes on. */
+SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
+void exec_pg_plan_free(Exec *ex);
 
 /* The three steps of a free-text SELECT (candidates, judgments, the final statement with
    the verified rows as $1), its plan and counters in ex->plan; and what a walk holds. */
@@ -165,6 +210,9 @@ size_t exec_llm_passages(Exec *ex, const Sig *s, const char *v, size_t n, char *
    to its end and finalized); *nvals grows by their number. what names the reading in an
    SQL error. */
 SuqlStatus exec_llm_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *what,
+                               long long *nvals, SuqlErr *err);
+/* The same for n values v[i] of lengths len[i] (taken over: freed here). */
+SuqlStatus exec_llm_run_values(Exec *ex, int sig, char **v, size_t *len, long n,
                                long long *nvals, SuqlErr *err);
 /* The memo entry for (sig, value), evaluating it now when missing (one call). */
 SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out,

@@ -372,7 +372,21 @@ SuqlStatus exec_llm_run_column(Exec *ex, int sig, sqlite3_stmt *st, const char *
 	}
 	SuqlStatus r = rc == SQLITE_DONE ? SUQL_OK : exec_sqlerr(ex, err, what);
 	sqlite3_finalize(st);
-	if (r == SUQL_OK && n) {
+	if (r != SUQL_OK) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return r;
+	}
+	return exec_llm_run_values(ex, sig, v, len, n, nvals, err);
+}
+
+SuqlStatus exec_llm_run_values(Exec *ex, int sig, char **v, size_t *len, long n,
+                               long long *nvals, SuqlErr *err)
+{
+	SuqlStatus r = SUQL_OK;
+	if (n) {
 		Req *reqs = xcalloc((size_t)n, sizeof *reqs);
 		for (long i = 0; i < n; i++) {
 			reqs[i].sig = sig;

@@ -196,6 +196,31 @@ static const char *pg_shape(PgWalk *w)
 
 /* ---- the entry ---- */
 
+SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
+{
+	return exec_pg_place_shifted(ex, pr, s, 0, err);
+}
+
+SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                 SuqlErr *err)
+{
+	long off = store_pg_error_offset(ex->e->store);
+	if (off >= 0)
+		off -= shift;
+	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
+		return s;
+	/* the server's place in the printed text, mapped back to the user's */
+	size_t at = print_map(pr, (size_t)off);
+	char *msg = xstrdup(err->msg ? err->msg : "failed");
+	err_clear(err);
+	if (at < ex->len)
+		s = err_at(err, SUQL_ERROR, ex->sql, ex->len, at, 1, NULL, "%s", msg);
+	else
+		s = err_set(err, SUQL_ERROR, "%s", msg);
+	free(msg);
+	return s;
+}
+
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err)
 {
@@ -209,14 +234,13 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = bind_statement(ex, err);
 	if (s == SUQL_OK && ex->nenums > 0)
 		s = enum_lookup(ex, err);
-	if (s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) > 0)
-		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: comparing an ENUM "
-		            "column with a value that is not one of its declared values (classifying "
-		            "it needs the model and a mapping table suql keeps only in SQLite)");
+	/* ENUM literals the map does not know yet are classified once the statement's
+	   transaction has begun (the mapping is written into suql.enum_map there) */
+	int classify = s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) > 0;
 	if (s == SUQL_OK && ex->njoins > 0)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: a semantic join "
 		            "(matches()); the SQLite backend runs it");
-	if (s == SUQL_OK && ex->nenums > 0)
+	if (s == SUQL_OK && ex->nenums > 0 && !classify)
 		enum_rewrite(ex, 0);
 	int freetext = s == SUQL_OK && ex->nocc > 0;
 	PgWalk w = {0};
@@ -225,20 +249,47 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	const char *why = freetext ? pg_shape(&w) : NULL;
 	if (freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);
-	if (!why && freetext && ex->set.optimize != OPT_ON)
-		why = "optimize off or passage (free text runs only through the optimizer's three "
-		      "steps here)";
+	if (freetext && ex->set.optimize != OPT_ON)
+		why = "optimize off or passage (free text runs only through the optimizer's "
+		      "plans here)";
+	/* a shape the three steps do not take: the SQLite planner's plan (exec_pg_plan.c) */
+	int general = why && freetext && ex->set.optimize == OPT_ON;
+	if (general)
+		why = NULL;
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
 		            "backend runs it", why);
 	if (s == SUQL_OK && e->readonly)
 		s = pg_hidden(ex, err);
-	if (s == SUQL_OK && freetext && !e->llm)
+	if (s == SUQL_OK && (freetext || classify) && !e->llm)
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
+	if (s == SUQL_OK && classify && !freetext && sink && sink->freetext)
+		sink->freetext(sink->ctx);
+	if (s == SUQL_OK && classify && ex->set.budget > 0 && enum_pending(ex) > ex->set.budget) {
+		ex->worst_total = ex->expect_total = enum_pending(ex);
+		s = exec_over_budget(ex, err);
+	}
 	if (s == SUQL_OK)
 		s = pg_begin(ex, freetext, &began, err);
+	if (s == SUQL_OK && classify) {
+		s = enum_classify(ex, err);
+		if (s == SUQL_OK)
+			enum_rewrite(ex, 0);
+		if (s != SUQL_OK)
+			s = pg_end(ex, began, s, err);
+	}
+	/* the ENUM comparisons and what they became head the plan (the SQLite planner's
+	   plan shows them itself) */
+	int mapped = s == SUQL_OK && ex->nenums > 0;
+	if (mapped && !general)
+		enum_show(ex, &ex->plan);
 	if (s == SUQL_OK) {
-		if (freetext) {
+		if (general) {
+			why = exec_pg_plan_run(ex, &s, err);
+			if (why)
+				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
+				            "SQLite backend runs it", why);
+		} else if (freetext) {
 			s = exec_pg_walk_run(&w, err);
 		} else {
 			Printer *pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);
@@ -247,26 +298,17 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 				sb_printf(&ex->plan, "no free text: PostgreSQL runs\n%s\n", print_text(pr));
 				sink->plan(sink->ctx, sb_str(&ex->plan));
 			}
+			sb_truncate(&ex->plan, 0);
 			s = exec_pg_rows_run(ex, print_text(pr), NULL, 0, NULL, 0, err);
-			long off = store_pg_error_offset(e->store);
-			if (s == SUQL_ERROR && off >= 0 && (size_t)off <= print_len(pr)) {
-				/* the server's place in the printed text, mapped back to the user's */
-				size_t at = print_map(pr, (size_t)off);
-				char *msg = xstrdup(err->msg ? err->msg : "failed");
-				err_clear(err);
-				if (at < len)
-					s = err_at(err, SUQL_ERROR, sql, len, at, 1, NULL, "%s", msg);
-				else
-					s = err_set(err, SUQL_ERROR, "%s", msg);
-				free(msg);
-			}
+			s = exec_pg_place(ex, pr, s, err);
 			print_free(pr);
 		}
 		s = pg_end(ex, began, s, err);
 	}
 	s = exec_budget_stopped(ex, s, err);
-	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
-	                                           s == SUQL_INTERRUPT)) {
+	s = exec_unread_report(ex, s, err);
+	if ((freetext || mapped) && sink && sink->counters &&
+	    (s == SUQL_OK || s == SUQL_LLM || s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
 		sb_puts(&c, sb_str(&ex->plan));
 		plan_show_counters(ex, &c);

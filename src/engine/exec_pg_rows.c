@@ -19,7 +19,7 @@ static SuqlStatus pg_project(Exec *ex, const PgProj *pj, int npj, const int *pco
 {
 	SuqlStatus s = SUQL_OK;
 	for (int k = 0; k < npj && s == SUQL_OK; k++) {
-		if (pcol[k] < 0)
+		if (pcol[k] < 0 || pj[k].occ < 0)   /* occ < 0: a column only renamed */
 			continue;
 		const Occ *o = &ex->occ[pj[k].occ];
 		char q[160];
@@ -119,7 +119,10 @@ static SuqlStatus pg_to_sink(Exec *ex, StoreCursor *c, const PgProj *pj, int npj
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (s == SUQL_OK && npj) {
+	int evaluate = 0;
+	for (int k = 0; k < npj; k++)
+		evaluate |= pj[k].occ >= 0;
+	if (s == SUQL_OK && evaluate) {
 		sqlite3_stmt *cnt;
 		if (exec_prepare(ex, "SELECT count(*) FROM temp.suql_pg_rows", &cnt, NULL) == SUQL_OK) {
 			if (sqlite3_step(cnt) == SQLITE_ROW)

@@ -35,7 +35,7 @@ static void pr_key(PgWalk *w, Printer *pr)
 
 /* A free-text argument's text: a list (text[]) as a JSON array, as SQLite keeps it, so
    that the model sees the same passages from both backends; anything else as text. */
-static void pr_arg_text(Printer *pr, const Expr *arg)
+void exec_pg_walk_text(Printer *pr, const Expr *arg)
 {
 	print_raw(pr, "CASE WHEN json_typeof(to_json(");
 	print_expr(pr, arg);
@@ -48,7 +48,7 @@ static void pr_arg_text(Printer *pr, const Expr *arg)
 
 static void pr_text(PgWalk *w, Printer *pr, int k)
 {
-	pr_arg_text(pr, w->ex->occ[w->atoms[k]].arg);
+	exec_pg_walk_text(pr, w->ex->occ[w->atoms[k]].arg);
 }
 
 /* Ranking: the first atom's text against its question's words (any of them), as Postgres
@@ -96,7 +96,7 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 	}
 	for (int k = 0; k < w->nproj && w->final; k++)
 		if (e == *w->ex->occ[w->proj[k].occ].slot) {
-			pr_arg_text(pr, w->ex->occ[w->proj[k].occ].arg);
+			exec_pg_walk_text(pr, w->ex->occ[w->proj[k].occ].arg);
 			return 1;
 		}
 	if (!w->b->core || e != w->b->core->where || w->natoms == 0)

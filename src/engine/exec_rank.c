@@ -35,7 +35,7 @@ static int rank_index(Walk *w, int k, long long *matched)
 	const Occ *o = &ex->occ[w->u->atoms[k]];
 	const Sig *s = &ex->sigs[o->sig];
 	int item = o->arg_item;
-	if (!o->arg_indexed || item < 0 || !w->b->identity || !s->question)
+	if (!o->arg_indexed || item < 0 || !w->b->identity || !s->question || ex->e->pg)
 		return 0;
 	sqlite3_int64 *rid = xmalloc(((size_t)w->n + 1) * sizeof *rid);
 	for (long long c = 0; c < w->n; c++)
@@ -160,8 +160,19 @@ void exec_rank_share(Walk *w, double *prior)
 	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
 	for (int k = 0; k < w->u->natoms; k++) {
 		long long m = 0;
-		if (w->ex->occ[w->u->atoms[k]].sig < 0 || !rank_index(w, k, &m))
+		if (w->ex->occ[w->u->atoms[k]].sig < 0)
 			continue;
+		if (!rank_index(w, k, &m)) {
+			/* PostgreSQL has no index of suql's: the share of what SQLite would read
+			   from one (a FREE_TEXT column), counted in memory */
+			SuqlErr e = {0};
+			int ok = w->ex->e->pg && w->ex->occ[w->u->atoms[k]].arg_indexed &&
+			         w->ex->occ[w->u->atoms[k]].arg_item >= 0 && w->b->identity &&
+			         rank_memory(w, k, &m, &e) == SUQL_OK;
+			err_clear(&e);
+			if (!ok)
+				continue;
+		}
 		p *= w->n ? (double)m / (double)w->n : 0.5;
 		any = 1;
 	}

@@ -67,7 +67,7 @@ static int rowset_add(RowSet *s, uint64_t h)
 
 void exec_walk_free(Walk *w)
 {
-	if (!w->b->identity && w->vals)
+	if (w->vals)
 		for (long long i = 0; i < w->n * w->narg; i++)
 			free(w->vals[i]);
 	free(w->vals);
@@ -366,11 +366,55 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 
 /* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
 
+/* PostgreSQL: the texts in the order of the rows, each once (SQLite's DISTINCT keeps the
+   first of each in scan order). */
+static SuqlStatus walk_ahead_pg(Exec *ex, Block *b, const Occ *o, Expr *where,
+                                long long *nvals, SuqlErr *err)
+{
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, exec_pg_plan_text(ex, o->arg), "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, exec_pg_plan_order(ex, b, NULL));
+	char *sql = exec_print_select(ex, s);
+	StoreCursor *c;
+	SuqlStatus r = exec_pg_plan_query(ex, sql, &c, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	Memo *seen = memo_new();
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		size_t tl = t ? strlen(t) : 0;
+		if (!t || memo_get(seen, 0, t, tl))
+			continue;
+		memo_put(seen, 0, t, tl);
+		v = xrealloc(v, ((size_t)n + 1) * sizeof *v);
+		len = xrealloc(len, ((size_t)n + 1) * sizeof *len);
+		v[n] = xstrndup(t, tl);
+		len[n++] = tl;
+	}
+	store_done(c);
+	memo_free(seen);
+	if (rc < 0) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return err_set(err, SUQL_ERROR, "reading the rows that pass WHERE failed");
+	}
+	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
+}
+
 SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
 {
 	const Occ *o = &ex->occ[occ];
 	if (o->sig < 0)
 		return SUQL_OK;
+	if (ex->e->pg)
+		return walk_ahead_pg(ex, b, o, where, nvals, err);
 	ResultList *cols = NULL;
 	exec_col(ex->a, &cols, o->arg, "suql_arg");
 	Select *s = exec_select(ex, b, cols, where, NULL);

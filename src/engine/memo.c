@@ -21,12 +21,14 @@ typedef struct MemoEnt {
 	uint64_t h1, h2;
 	size_t n;
 	int sig;              /* -1: empty slot */
+	char *text;           /* the value itself, when the memo keeps them (memo_keep_texts) */
 	MemoVal v;
 } MemoEnt;
 
 struct Memo {
 	MemoEnt *t;
 	size_t cap, n;
+	int keep;             /* keep each value's text (PostgreSQL binds them back) */
 };
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -75,6 +77,7 @@ void memo_free(Memo *m)
 		return;
 	for (size_t i = 0; m->n && i < m->cap; i++) {
 		if (m->t[i].sig >= 0) {
+			free(m->t[i].text);
 			free(m->t[i].v.value);
 			free(m->t[i].v.warning);
 		}
@@ -134,9 +137,31 @@ MemoVal *memo_put(Memo *m, int sig, const char *v, size_t n)
 		e->h2 = h2;
 		e->n = n;
 		e->v.verdict = VERDICT_NULL;
+		if (m->keep)
+			e->text = xstrndup(v, n);
 		m->n++;
 	}
 	return &e->v;
+}
+
+void memo_keep_texts(Memo *m)
+{
+	m->keep = 1;
+}
+
+int memo_next(const Memo *m, size_t *pos, int *sig, const char **text, const MemoVal **v)
+{
+	for (; *pos < m->cap; ++*pos) {
+		const MemoEnt *e = &m->t[*pos];
+		if (e->sig < 0 || !e->text)
+			continue;
+		*sig = e->sig;
+		*text = e->text;
+		*v = &e->v;
+		++*pos;
+		return 1;
+	}
+	return 0;
 }
 
 /* ---- signatures ---- */

@@ -20,6 +20,11 @@ MemoVal *memo_get(Memo *m, int sig, const char *v, size_t n);
 /* Create (or return) the entry for (sig, value). */
 MemoVal *memo_put(Memo *m, int sig, const char *v, size_t n);
 size_t memo_count(const Memo *m);
+/* From now on, keep the text of every value put (the memo otherwise keeps only hashes):
+   the PostgreSQL backend binds the values and their results back into its statements. */
+void memo_keep_texts(Memo *m);
+/* The kept entries one by one: *pos starts at 0; 0 at the end. */
+int memo_next(const Memo *m, size_t *pos, int *sig, const char **text, const MemoVal **v);
 
 /* Intern a signature (taking ownership of s's strings); returns its index. */
 int memo_sig_intern(Exec *ex, Sig *s);

@@ -91,8 +91,9 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 		for (int i = 0; i < c->cols->n; i++)
 			if (c->cols->items[i]->alias.s && ast_name_eq(c->cols->items[i]->alias, e->name))
 				return c->cols->items[i]->expr;
-	/* an unnest element by its bare name: the translation reads it as alias.value */
-	if (e->kind == EX_COLUMN && !e->table.s)
+	/* an unnest element by its bare name: the translation reads it as alias.value
+	   (SQLite's json_each; Postgres's unnest() names it as written) */
+	if (e->kind == EX_COLUMN && !e->table.s && !ex->e->pg)
 		for (int i = 0; i < b->nitems; i++) {
 			ScopeItem *it = &b->items[i];
 			if (it->kind != IT_UNNEST)
@@ -112,6 +113,14 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 /* The values of s's LIMIT and OFFSET (0 when absent), evaluated once; lim -1: none. */
 static void limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 {
+	if (ex->e->pg) {   /* PostgreSQL: integer literals (anything else: not lazy) */
+		const Expr *l = s->limit, *o = s->offset;
+		int lit = l->kind == EX_LITERAL && l->lit == LIT_INTEGER &&
+		          (!o || (o->kind == EX_LITERAL && o->lit == LIT_INTEGER));
+		*limp = lit ? strtoll(ast_name_value(ex->a, l->name), NULL, 10) : -1;
+		*offp = lit && o ? strtoll(ast_name_value(ex->a, o->name), NULL, 10) : 0;
+		return;
+	}
 	Printer *pr = print_new(PRINT_SQL, NULL, NULL, 0);
 	print_raw(pr, "SELECT CAST((");
 	print_expr(pr, s->limit);
@@ -225,8 +234,12 @@ static void plan_blocks(Exec *ex)
 			ScopeItem *it = &b->items[k];
 			if (it->kind == IT_TABLE && it->ncols == 0)
 				bind_scope_item_columns(ex, b, it);
-			int ok = (it->kind == IT_TABLE && it->rowid) || it->kind == IT_UNNEST ||
-			         (it->kind == IT_FUNC && it->ncols > 0);
+			/* PostgreSQL: a table's rows by their ctid, an unnest()'s of one array by
+			   their ordinality (exec_pg_plan_from) */
+			int ok = (it->kind == IT_TABLE && it->rowid) ||
+			         (it->kind == IT_UNNEST && (!ex->e->pg || (it->f && it->f->args &&
+			                                                   it->f->args->n == 1))) ||
+			         (!ex->e->pg && it->kind == IT_FUNC && it->ncols > 0);
 			b->identity &= ok;
 		}
 	}
@@ -307,17 +320,31 @@ static void plan_occs(Exec *ex)
 static double avg_tokens(Exec *ex, Block *b, Occ *o)
 {
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, ast_func(ex->a, "length", 1, &o->arg), NULL);
+	Expr *arg = ex->e->pg ? exec_pg_plan_text(ex, o->arg) : o->arg;
+	exec_col(ex->a, &cols, ast_func(ex->a, "length", 1, &arg), NULL);
 	Select *s = exec_select(ex, b, cols, NULL, NULL);
 	s->limit = ast_integer(ex->a, 32);
 	char *sql = exec_print_select(ex, s);
 	sqlite3_stmt *st;
 	double sum = 0;
 	int n = 0;
+	if (ex->e->pg) {
+		StoreCursor *c;
+		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
+			while (store_next(c) > 0) {
+				const char *v = store_text(c, 0);
+				sum += v ? strtod(v, NULL) : 0;
+				n++;
+			}
+			store_done(c);
+		}
+		free(sql);
+		sql = NULL;
+	}
 	int saved = ex->counting;
 	ex->counting = 1;
 	exec_bound(ex, 1);
-	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
+	if (sql && sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			sum += sqlite3_column_double(st, 0);
 			n++;
@@ -336,8 +363,8 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 static double match_share(Exec *ex, Occ *o)
 {
 	const Sig *s = &ex->sigs[o->sig >= 0 ? o->sig : o->tsig];
-	if (!o->arg_table || !o->arg_indexed || !s->question)
-		return 0.5;
+	if (!o->arg_table || !o->arg_indexed || !s->question || ex->e->pg)
+		return 0.5;   /* (PostgreSQL: no retrieval index of suql's to count with) */
 	RetQuestion q = {o->arg_col, s->question};
 	RetScore *sc = NULL;
 	size_t n = 0;
@@ -451,6 +478,8 @@ static long long guess_rows(Exec *ex, Block *b)
 		if (it->kind != IT_TABLE)
 			continue;
 		char *q = sqlite3_mprintf("SELECT count(*) FROM \"%w\"", it->table);
+		if (ex->pgb)
+			ex->pgb->n = 0;   /* PostgreSQL: a statement without parameters */
 		long long n = exec_count(ex, q);
 		sqlite3_free(q);
 		if (n > 0)
@@ -631,7 +660,7 @@ static void plan_worst(Exec *ex)
 	}
 	ex->worst[3] = ex->expect[3] = enum_pending(ex);
 	/* embeddings: the question and the top of each relevance ranking */
-	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm))
+	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm) && !ex->e->pg)
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
 			if (!b->planned || b->limit < 0 || b->ordered || !b->identity)

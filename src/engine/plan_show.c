@@ -99,7 +99,7 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 		sb_printf(out, "  conjunct %d: %s%lld rows pass its structured part\n", i + 1,
 		          exact ? "" : "at most ", cnt);
 	char *sql = exec_cand_plan_sql(ex, b, u);
-	sb_printf(out, "    sqlite: %s\n", sql);
+	sb_printf(out, "    %s: %s\n", ex->e->pg ? "postgresql" : "sqlite", sql);
 	free(sql);
 	for (int k = 0; k < u->nleaf_occ; k++) {
 		char *t = plan_show_expr(ex, ex->occ[u->leaf_occ[k]].orig);
@@ -237,10 +237,20 @@ void plan_show(Exec *ex, SBuf *out)
 			if (ex->occ[i].block < 0)
 				show_occ_line(ex, out, &ex->occ[i], "");
 	}
-	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-	print_stmt(pr, ex->ast->stmt);
-	sb_printf(out, "sqlite: %s\n", print_text(pr));
-	print_free(pr);
+	if (ex->e->pg) {
+		/* the final statement, its free text read from the values bound as $1... */
+		PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
+		Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);
+		print_stmt(pr, ex->ast->stmt);
+		sb_printf(out, "postgresql, the values suql evaluates bound as arrays: %s\n",
+		          print_text(pr));
+		print_free(pr);
+	} else {
+		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+		print_stmt(pr, ex->ast->stmt);
+		sb_printf(out, "sqlite: %s\n", print_text(pr));
+		print_free(pr);
+	}
 	int lazy = ex->expect_total < ex->worst_total;
 	if (lazy) {
 		sb_puts(out, "expected: at most ");

@@ -105,19 +105,31 @@ while IFS= read -r line; do
 	# ORDER BY ... id (unique) orders both the same; else compare as multisets
 	case $line in *"ORDER BY"*) cmp -s "$T/ord_s" "$T/rows" || cmp -s "$T/rows_s" "$T/rows_p" ;; *) cmp -s "$T/rows_s" "$T/rows_p" ;; esac
 	rows_same=$?
+	# where the two databases' own rules differ, the rows may too (the calls may not):
+	# a boolean prints 1/0 in SQLite, t/f in Postgres; NULL sorts first in SQLite, last in
+	# Postgres (ORDER BY a free-text answer that may be NULL, then LIMIT)
+	differs=""
+	case $line in
+	*"::bool"*) sed 's/,t$/,1/; s/,f$/,0/' "$T/rows_p" | cmp -s "$T/rows_s" - && rows_same=0 ;;
+	*"ORDER BY answer("*) [ $rows_same -ne 0 ] && differs=" (rows differ: NULL sorts first in SQLite, last in PostgreSQL)" && rows_same=0 ;;
+	esac
 	# SELECT * shows the list columns: JSON text in SQLite, Postgres arrays in Postgres;
 	# there the rows are compared by their first column (the id) and number
 	case $line in "SELECT *"*)
 		[ $rows_same -ne 0 ] && cut -d, -f1 "$T/ord_s" | cmp -s - "$(cut -d, -f1 "$T/rows" >"$T/ids_p"; echo "$T/ids_p")" && rows_same=0 ;;
 	esac
 	if [ $rows_same -eq 0 ] && [ "$calls_s" = "$calls_p" ]; then
-		ok "$name: same rows, ${calls_p:-0} calls on both"
-		[ -n "$calls_p" ] && same=$((same + 1))
+		if [ -n "$differs" ]; then
+			ok "$name: ${calls_p:-0} calls on both$differs"
+		else
+			ok "$name: same rows, ${calls_p:-0} calls on both"
+			[ -n "$calls_p" ] && same=$((same + 1))
+		fi
 	else
 		notok "$name" "calls SQLite '${calls_s}', PostgreSQL '${calls_p}'" "$(diff "$T/rows_s" "$T/rows_p" | head -4)"
 	fi
 done <"$T/list"
-PG_FLOOR=25
+PG_FLOOR=51
 [ "$same" -ge "$PG_FLOOR" ] && ok "pg: $same free-text statements give the same rows and calls on both backends ($refused refused by name, $servererr SQLite-only, of $n)" ||
 	notok "pg: at least $PG_FLOOR free-text statements the same on both" "$same same, $refused refused, $servererr SQLite-only, of $n"
 
@@ -162,10 +174,63 @@ while IFS='|' read -r what sql; do
 done <<'EOF_CASES'
 a semantic join (matches())|SELECT a.name, b.name FROM restaurants a JOIN restaurants b ON matches(a.name, b.popular_dishes, 'is this dish served there?') LIMIT 1;
 bm25()|SELECT name, bm25(reviews, 'quiet') FROM restaurants LIMIT 1;
-an answer() in WHERE other than|SELECT name FROM restaurants WHERE answer(reviews, 'parking?', ARRAY['easy', 'hard']) = 'easy' LIMIT 1;
-free text outside WHERE|SELECT name FROM restaurants ORDER BY answer(reviews, 'romantic?', ARRAY['Yes', 'No']) DESC LIMIT 1;
+ORDER BY free text with LIMIT (a semantic top-k)|SELECT name FROM restaurants ORDER BY answer(reviews, 'romantic?', ARRAY['Yes', 'No']) DESC LIMIT 1;
+free text evaluated row by row|SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is it quiet?') = 'Yes') FROM restaurants AS r WHERE id <= 2;
+free text over a function in FROM other than unnest()|SELECT k FROM restaurants AS r, json_each(r.cuisines) AS k WHERE r.id <= 2 AND answer(k, 'is it Asian?') = 'Yes';
+free text in a statement other than SELECT|CREATE TABLE kidsafe AS SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes';
+free text in a statement other than SELECT|UPDATE restaurants SET rating = rating WHERE answer(reviews, 'is it good for kids?') = 'Yes';
 :why|SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' LIMIT 1;\n:why 1
 EOF_CASES
+
+# --- more shapes on both backends: a constrained answer in WHERE, free text in a CASE of
+# the result columns, a typed answer in ORDER BY without LIMIT
+while IFS= read -r line; do
+	q "$demo" "$line"; cp "$T/rows" "$T/x_s"; calls_s=$(calls)
+	q "$SUQL_PG" "$line"; calls_p=$(calls)
+	cmp -s "$T/x_s" "$T/rows" && [ -n "$calls_p" ] && [ "$calls_s" = "$calls_p" ] &&
+		ok "pg: same rows and $calls_p calls: $(printf '%s' "$line" | cut -c1-70)" ||
+		notok "pg: $line" "calls '$calls_s' '$calls_p'" "$(diff "$T/x_s" "$T/rows" | head -4)" "$(grep -m2 'error' "$T/v")"
+done <<'EOF_MORE'
+SELECT id FROM restaurants WHERE location = 'Palo Alto' AND answer(reviews, 'is parking easy or hard?', ARRAY['easy', 'hard']) = 'easy' ORDER BY id;
+SELECT id, CASE WHEN answer(reviews, 'is it good for kids?') = 'Yes' THEN 'kids' ELSE 'adults' END FROM restaurants WHERE location = 'Cupertino' ORDER BY id;
+SELECT id FROM restaurants WHERE location = 'San Jose' ORDER BY answer(reviews, 'how many minutes is the wait?')::int DESC NULLS LAST, id;
+SELECT r.id, d FROM restaurants AS r, unnest(popular_dishes) AS t(d) WHERE r.id <= 20 AND (answer(d, 'is this a pasta dish?') = 'Yes' OR answer(d, 'is this a noodle dish?') = 'Yes') ORDER BY r.id, d LIMIT 3;
+SELECT r.id, one FROM restaurants AS r, unnest(reviews) AS one WHERE r.id <= 30 AND (answer(one, 'does this review mention parking?') = 'Yes' OR answer(one, 'is the wait long?') = 'Yes') ORDER BY r.id, one;
+EOF_MORE
+
+# --- a mistake in a statement of the planner's path: placed with a caret, before any call
+out=$("$SUQL_PROG" -v --offline --no-cache "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' OR nosuch = 1" 2>&1)
+case $out in *"-c:1:77: column \"nosuch\" does not exist"*"^"*)
+	case $out in *"llm calls"*) notok "pg: a mistake is placed before any call" "$out" ;;
+	*) ok "pg: a mistake in a statement of the planner's path is placed with a caret, before any call" ;; esac ;;
+*) notok "pg: a mistake in the planner's path placed" "$out" ;; esac
+
+# --- INSERT ... SELECT with free text: the same rows inserted, the same calls
+for db in "$demo" "$SUQL_PG"; do
+	printf '%s\n' "CREATE TABLE kids (id int);" \
+		"INSERT INTO kids SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' OR price = 'cheap';" \
+		"SELECT count(*), sum(id) FROM kids;" |
+		"$SUQL_PROG" -v --offline --no-cache --csv --no-headers --set times=off "$db" >"$T/ins" 2>&1
+	grep -E '^[0-9]+,[0-9]+$|llm calls' "$T/ins" >"$T/ins-$([ "$db" = "$demo" ] && echo s || echo p)"
+done
+cmp -s "$T/ins-s" "$T/ins-p" && grep -q 'llm calls: [1-9]' "$T/ins-p" && grep -q '^[1-9][0-9]*,' "$T/ins-p" &&
+	ok "pg: INSERT ... SELECT with free text under OR: the same rows inserted, the same calls" ||
+	notok "pg: INSERT ... SELECT" "$(cat "$T/ins-s")" "$(cat "$T/ins-p")"
+
+# --- ENUM classification: the mapping is kept in suql.enum_map (the schema exists: the
+# column's ENUM type is declared there), used again without a call; read-only mode
+# classifies but stores nothing, and says so
+q "$SUQL_PG" "SELECT id FROM restaurants WHERE price = 'posh' ORDER BY id"; c1=$(calls)
+q "$SUQL_PG" "SELECT id FROM restaurants WHERE price = 'posh' ORDER BY id"; c2=$(calls)
+stored=$(pg_psql -tA -c "SELECT vals FROM suql.enum_map WHERE tbl = 'restaurants' AND col = 'price' AND literal = 'posh'")
+[ "$c1" = 1 ] && [ "$c2" = 0 ] && [ -n "$stored" ] &&
+	ok "pg: an ENUM literal is classified once (1 call, then 0), its mapping kept in suql.enum_map" ||
+	notok "pg: ENUM mapping kept" "calls $c1 then $c2, stored '$stored'"
+out=$("$SUQL_PROG" -v --offline --no-cache --readonly "$SUQL_PG" -c "SELECT id FROM restaurants WHERE price = 'swanky' ORDER BY id" 2>&1)
+left=$(pg_psql -tA -c "SELECT count(*) FROM suql.enum_map WHERE literal = 'swanky'")
+case $out in *"was not stored"*) [ "$left" = 0 ] && ok "pg: read-only mode classifies but stores no mapping, with a warning" ||
+	notok "pg: read-only ENUM" "$left" ;;
+*) notok "pg: read-only ENUM warning" "$out" ;; esac
 
 # --- the budget: refused before any call, as on SQLite
 "$SUQL_PROG" --offline --no-cache --set budget=2 "$demo" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes'" >/dev/null 2>"$T/b_s"
