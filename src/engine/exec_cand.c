@@ -40,7 +40,7 @@ int exec_cand_arg(Walk *w, Expr *e)
 	return w->narg++;
 }
 
-static char *exec_cand_sql(Walk *w, int with_args)
+char *exec_cand_sql(Walk *w, int with_args)
 {
 	Exec *ex = w->ex;
 	ResultList *cols = NULL;

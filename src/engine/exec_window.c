@@ -1,0 +1,296 @@
+/*
+ * exec_window.c: the candidates of a ranked walk, read a window at a time. A listed walk
+ * holds a few dozen bytes for every candidate (its id, its score, its place in the order)
+ * before it asks about the first one, so a LIMIT 5 over a million rows held tens of
+ * megabytes. Here the walk holds only the candidates it has reached: the candidate
+ * statement is read once to count them (and, when the unit's WHERE leaves rows out, to note
+ * which rowids are candidates: one bit each), then the index is read for the best K
+ * candidates by relevance, K doubling each time the waves use them up; once every candidate
+ * the question's words match has been read, the others follow in the statement's order.
+ *
+ * The order is the listed walk's exactly: by score, best first, equal scores in the
+ * statement's order, unmatched candidates last. That needs the statement's order to be
+ * rowid order; the counting pass checks it, and a walk whose statement reads another way
+ * (a covering index) is listed as before. Only a unit of one rowid table whose one atom
+ * reads an indexed column is walked so (exec_window_applies).
+ */
+#include "engine/exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct CandWindow {
+	unsigned char *bits;     /* bit r: rowid r is a candidate (the unit's WHERE filters) */
+	sqlite3_int64 nbits;
+	RetQuestion q;
+	const char *table;
+	long long matched;       /* candidates the question's words match */
+	int matched_done;        /* every matched candidate is read: the rest in rowid order */
+	sqlite3_int64 *mrid;     /* then: the matched candidates' rowids, ascending */
+	long long nm;
+	sqlite3_stmt *tail;      /* the candidate statement, read for the rest */
+	sqlite3_int64 last;      /* the last rowid it gave */
+};
+
+typedef struct Scored {
+	sqlite3_int64 rid;
+	double s;
+} Scored;
+
+/* a before b in the walk's order (by score; equal scores in rowid order) */
+static int before(const Scored *a, const Scored *b)
+{
+	return a->s > b->s || (a->s == b->s && a->rid < b->rid);
+}
+
+static int by_rank(const void *x, const void *y)
+{
+	const Scored *a = x, *b = y;
+	return before(a, b) ? -1 : before(b, a);
+}
+
+static int by_rid(const void *x, const void *y)
+{
+	sqlite3_int64 a = *(const sqlite3_int64 *)x, b = *(const sqlite3_int64 *)y;
+	return (a > b) - (a < b);
+}
+
+int exec_window_applies(const Walk *w)
+{
+	const Exec *ex = w->ex;
+	const Block *b = w->b;
+	const Unit *u = w->u;
+	if (ex->set.window <= 0 || w->need < 0 || b->ordered || u->natoms != 1 || u->nsqlcols != 0 || !b->identity ||
+	    b->nitems != 1 || b->items[0].kind != IT_TABLE || !b->items[0].rowid)
+		return 0;
+	const Occ *o = &ex->occ[u->atoms[0]];
+	return o->sig >= 0 && o->arg_indexed && o->arg_item == 0 && ex->sigs[o->sig].question;
+}
+
+static void append(Walk *w, sqlite3_int64 rid, double s)
+{
+	if (w->nl == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 256;
+		w->ids = xrealloc(w->ids, (size_t)w->cap * sizeof *w->ids);
+		w->score = xrealloc(w->score, (size_t)w->cap * sizeof *w->score);
+	}
+	w->ids[w->nl] = rid;
+	w->score[w->nl++] = s;
+}
+
+/* Read the candidate statement: count, check rowid order, note the rowids when filtered.
+   *ok 0: the statement's order is not rowid order, or its rowids too sparse for bits. */
+static SuqlStatus count_pass(Walk *w, CandWindow *win, int *ok, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	char *sql = exec_cand_sql(w, 0);
+	free(w->u->sql);
+	w->u->sql = sql;
+	sqlite3_stmt *st;
+	SuqlStatus s = exec_prepare(ex, sql, &st, err);
+	if (s != SUQL_OK)
+		return s;
+	int filtered = w->u->where != NULL, rc = SQLITE_DONE;
+	sqlite3_int64 prev = -1;
+	*ok = 1;
+	w->n = 0;
+	while (*ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 rid = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1
+		                    : sqlite3_column_int64(st, 0);
+		/* bits no larger than the ids they stand for, and a little */
+		if (rid <= prev || (filtered && rid / 8 > (w->n + 8192) * 8)) {
+			*ok = 0;
+			break;
+		}
+		prev = rid;
+		w->n++;
+		if (filtered) {
+			if (rid >= win->nbits) {
+				sqlite3_int64 nb = win->nbits ? win->nbits : 8192;
+				while (nb <= rid)
+					nb *= 2;
+				win->bits = xrealloc(win->bits, (size_t)(nb / 8));
+				memset(win->bits + win->nbits / 8, 0, (size_t)((nb - win->nbits) / 8));
+				win->nbits = nb;
+			}
+			win->bits[rid / 8] |= (unsigned char)(1u << (rid % 8));
+		}
+		if (suql_interrupted)
+			break;
+	}
+	if (*ok && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		s = exec_sqlerr(ex, err, "listing candidates");
+	else if (suql_interrupted)
+		s = err_set(err, SUQL_INTERRUPT, "interrupted");
+	sqlite3_finalize(st);
+	return s;
+}
+
+static int candidate(const CandWindow *win, sqlite3_int64 rid)
+{
+	if (!win->bits)
+		return 1;
+	return rid >= 0 && rid < win->nbits && (win->bits[rid / 8] >> (rid % 8) & 1);
+}
+
+/* A heap whose root is the worst kept: put x at i and move it up; or put x in the root's
+   place (x is before the root) and move it down. */
+static void sift_up(Scored *h, long long i, Scored x)
+{
+	while (i > 0 && before(&h[(i - 1) / 2], &x)) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = x;
+}
+
+static void sift_down(Scored *h, long long n, Scored x)
+{
+	long long i = 0;
+	for (;;) {
+		long long l = 2 * i + 1, m = -1;
+		const Scored *worst = &x;
+		if (l < n && before(worst, &h[l]))
+			m = l, worst = &h[l];
+		if (l + 1 < n && before(worst, &h[l + 1]))
+			m = l + 1;
+		if (m < 0)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = x;
+}
+
+/* The best k matched candidates after the last one read, appended in rank order. When
+   all of them fit, every matched candidate is read. */
+static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
+{
+	CandWindow *win = w->win;
+	RetScan *sc;
+	if (ret_scan_open(w->ex->db, win->table, &win->q, &sc, err) != SUQL_OK)
+		return SUQL_ERROR;
+	int first = w->u->windows++ == 0;
+	Scored last = {0, 0}, *h = xmalloc((size_t)k * sizeof *h), x;
+	int after = w->nl > 0;
+	if (after)
+		last = (Scored){w->ids[w->nl - 1], w->score[w->nl - 1]};
+	long long nh = 0, rest = 0;
+	int r;
+	while ((r = ret_scan_next(sc, &x.rid, &x.s, err)) == 1) {
+		if (!candidate(win, x.rid))
+			continue;
+		win->matched += first;
+		if (after && !before(&last, &x))
+			continue;
+		rest++;
+		if (nh == k && !before(&x, &h[0]))
+			continue;
+		if (nh < k) {
+			sift_up(h, nh++, x);
+		} else {
+			sift_down(h, nh, x);
+		}
+		if (suql_interrupted)
+			break;
+	}
+	ret_scan_close(sc);
+	if (r < 0 || suql_interrupted) {
+		free(h);
+		return r < 0 ? SUQL_ERROR : err_set(err, SUQL_INTERRUPT, "interrupted");
+	}
+	qsort(h, (size_t)nh, sizeof *h, by_rank);
+	for (long long i = 0; i < nh; i++)
+		append(w, h[i].rid, h[i].s);
+	free(h);
+	if (rest <= k) {
+		win->matched_done = 1;
+		win->nm = w->nl;
+		win->mrid = xmalloc(((size_t)w->nl + 1) * sizeof *win->mrid);
+		memcpy(win->mrid, w->ids, (size_t)w->nl * sizeof *win->mrid);
+		qsort(win->mrid, (size_t)win->nm, sizeof *win->mrid, by_rid);
+	}
+	return SUQL_OK;
+}
+
+/* The next k candidates the question's words do not match, in the statement's order. */
+static SuqlStatus read_rest(Walk *w, long long k, SuqlErr *err)
+{
+	CandWindow *win = w->win;
+	Exec *ex = w->ex;
+	if (!win->tail) {
+		SuqlStatus s = exec_prepare(ex, w->u->sql, &win->tail, err);
+		if (s != SUQL_OK)
+			return s;
+		win->last = -1;
+		w->u->windows++;
+	}
+	int rc = SQLITE_ROW;
+	for (long long got = 0; got < k && (rc = sqlite3_step(win->tail)) == SQLITE_ROW;) {
+		sqlite3_int64 rid = sqlite3_column_int64(win->tail, 0);
+		if (rid <= win->last)   /* the table changed under the walk */
+			return err_set(err, SUQL_ERROR, "the candidates changed while they were walked");
+		win->last = rid;
+		if (bsearch(&rid, win->mrid, (size_t)win->nm, sizeof *win->mrid, by_rid))
+			continue;
+		append(w, rid, 0);
+		got++;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return exec_sqlerr(ex, err, "listing candidates");
+	return SUQL_OK;
+}
+
+SuqlStatus exec_window_more(Walk *w, SuqlErr *err)
+{
+	long long k = w->nl > w->ex->set.window ? w->nl : w->ex->set.window;
+	long long n0 = w->nl;
+	SuqlStatus s = SUQL_OK;
+	if (!w->win->matched_done)
+		s = read_matched(w, k, err);
+	if (s == SUQL_OK && w->win->matched_done && w->nl < n0 + k && w->nl < w->n)
+		s = read_rest(w, n0 + k - w->nl, err);
+	if (w->nl > w->u->held)
+		w->u->held = w->nl;
+	return s;
+}
+
+SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	const Occ *o = &ex->occ[w->u->atoms[0]];
+	*used = 0;
+	CandWindow *win = xcalloc(1, sizeof *win);
+	win->q.column = o->arg_col;
+	win->q.text = ex->sigs[o->sig].question;
+	win->table = o->arg_table;
+	int ok;
+	SuqlStatus s = count_pass(w, win, &ok, err);
+	if (s != SUQL_OK || !ok || w->n < 2) {
+		free(win->bits);
+		free(win);
+		w->n = 0;
+		return s;
+	}
+	w->win = win;
+	*used = 1;
+	w->u->windows = 0;
+	return exec_window_more(w, err);
+}
+
+long long exec_window_matched(const Walk *w)
+{
+	return w->win ? w->win->matched : 0;
+}
+
+void exec_window_free(Walk *w)
+{
+	CandWindow *win = w->win;
+	if (!win)
+		return;
+	free(win->bits);
+	free(win->mrid);
+	sqlite3_finalize(win->tail);
+	free(win);
+	w->win = NULL;
+}
