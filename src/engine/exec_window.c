@@ -25,6 +25,7 @@ struct CandWindow {
 	RetQuestion q;
 	const char *table;
 	long long matched;       /* candidates the question's words match */
+	int scanned;             /* the index was read once (matched is counted) */
 	int matched_done;        /* every matched candidate is read: the rest in rowid order */
 	sqlite3_int64 *mrid;     /* then: the matched candidates' rowids, ascending */
 	long long nm;
@@ -170,7 +171,8 @@ static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
 	RetScan *sc;
 	if (ret_scan_open(w->ex->db, win->table, &win->q, &sc, err) != SUQL_OK)
 		return SUQL_ERROR;
-	int first = w->u->windows++ == 0;
+	int first = !win->scanned;
+	win->scanned = 1;
 	Scored last = {0, 0}, *h = xmalloc((size_t)k * sizeof *h), x;
 	int after = w->nl > 0;
 	if (after)
@@ -223,7 +225,6 @@ static SuqlStatus read_rest(Walk *w, long long k, SuqlErr *err)
 		if (s != SUQL_OK)
 			return s;
 		win->last = -1;
-		w->u->windows++;
 	}
 	int rc = SQLITE_ROW;
 	for (long long got = 0; got < k && (rc = sqlite3_step(win->tail)) == SQLITE_ROW;) {
@@ -246,6 +247,7 @@ SuqlStatus exec_window_more(Walk *w, SuqlErr *err)
 	long long k = w->nl > w->ex->set.window ? w->nl : w->ex->set.window;
 	long long n0 = w->nl;
 	SuqlStatus s = SUQL_OK;
+	w->u->windows++;
 	if (!w->win->matched_done)
 		s = read_matched(w, k, err);
 	if (s == SUQL_OK && w->win->matched_done && w->nl < n0 + k && w->nl < w->n)
@@ -264,6 +266,16 @@ SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err)
 	win->q.column = o->arg_col;
 	win->q.text = ex->sigs[o->sig].question;
 	win->table = o->arg_table;
+	/* an index that cannot be made current (a read-only file): the listed walk ranks the
+	   candidates in memory instead */
+	RetScan *probe;
+	SuqlErr perr = {0};
+	if (ret_scan_open(ex->db, win->table, &win->q, &probe, &perr) != SUQL_OK) {
+		err_clear(&perr);
+		free(win);
+		return SUQL_OK;
+	}
+	ret_scan_close(probe);
 	int ok;
 	SuqlStatus s = count_pass(w, win, &ok, err);
 	if (s != SUQL_OK || !ok || w->n < 2) {
