@@ -40,7 +40,7 @@ int exec_cand_arg(Walk *w, Expr *e)
 	return w->narg++;
 }
 
-char *exec_cand_sql(Walk *w, int with_args)
+char *exec_cand_sql(Walk *w, int with_args, int ordered)
 {
 	Exec *ex = w->ex;
 	ResultList *cols = NULL;
@@ -60,7 +60,7 @@ char *exec_cand_sql(Walk *w, int with_args)
 	}
 	if (!cols)
 		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
-	Select *s = exec_select(ex, w->b, cols, w->u->where, w->b->ordered ? w->b->order : NULL);
+	Select *s = exec_select(ex, w->b, cols, w->u->where, ordered ? w->b->order : NULL);
 	return exec_print_select(ex, s);
 }
 
@@ -81,7 +81,7 @@ static void grow(Walk *w)
 SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = exec_cand_sql(w, !w->b->identity);
+	char *sql = exec_cand_sql(w, !w->b->identity, w->b->ordered);
 	free(w->u->sql);
 	w->u->sql = sql;
 	sqlite3_stmt *st;
@@ -183,7 +183,7 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
 	exec_cand_ids(&w);
 	for (int k = 0; k < u->natoms; k++)
 		exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
-	char *s = exec_cand_sql(&w, !b->identity);
+	char *s = exec_cand_sql(&w, !b->identity, b->ordered);
 	free(w.idx);
 	free(w.args);
 	return s;

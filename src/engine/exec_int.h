@@ -263,19 +263,21 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
 /* A unit's candidate statement, for the plan. */
 char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
-/* The candidate statement of w (with the argument texts when with_args); heap text. */
-char *exec_cand_sql(Walk *w, int with_args);
+/* The candidate statement of w (with the argument texts when with_args, in the block's
+   ORDER BY when ordered); heap text. */
+char *exec_cand_sql(Walk *w, int with_args, int ordered);
 
-/* exec_window.c: a ranked walk of one rowid table whose one atom reads an indexed column
-   holds only the candidates it reached. Whether w can be walked so; then open (counts the
-   candidates into w->n and reads the first window into w->ids and w->score, in rank order,
-   w->nl of them; *used 0: it cannot after all, w is as before); more (the next window,
-   about as many as were read, appended; none at the end); the share of candidates the
-   question's words match; the most candidates held at once; free. */
+/* exec_window.c: a LIMIT walk of one rowid table holds only the candidates it reached
+   (ranked: its one atom reads an indexed column; ordered: in the ORDER BY's order). Whether
+   w can be walked so; then open (counts the candidates into w->n and reads the first window
+   into w->ids and w->score, in the walk's order, w->nl of them; *used 0: it cannot after
+   all, w is as before); more (the next window, about as many as were read, appended; none
+   at the end); the candidates the question of the unit's atom k matches (the retrieval
+   index read once more; -1: atom k has no index); free. */
 int exec_window_applies(const Walk *w);
 SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err);
 SuqlStatus exec_window_more(Walk *w, SuqlErr *err);
-long long exec_window_matched(const Walk *w);
+long long exec_window_matched(Walk *w, int k);
 void exec_window_free(Walk *w);
 
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */

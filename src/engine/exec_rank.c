@@ -157,16 +157,21 @@ void exec_rank_share(Walk *w, double *prior)
 {
 	double p = 1;
 	int any = 0;
-	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
+	if (!w->win)
+		w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
 	for (int k = 0; k < w->u->natoms; k++) {
 		long long m = 0;
-		if (w->ex->occ[w->u->atoms[k]].sig < 0 || !rank_index(w, k, &m))
+		if (w->win)   /* the candidates are not all held: the index is read again */
+			m = exec_window_matched(w, k);
+		if (w->ex->occ[w->u->atoms[k]].sig < 0 || (w->win ? m < 0 : !rank_index(w, k, &m)))
 			continue;
 		p *= w->n ? (double)m / (double)w->n : 0.5;
 		any = 1;
 	}
-	free(w->score);
-	w->score = NULL;
+	if (!w->win) {
+		free(w->score);
+		w->score = NULL;
+	}
 	if (any)
 		*prior = p;
 }
@@ -183,7 +188,7 @@ SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err)
 		/* read in this order already (exec_window.c): its one atom is indexed */
 		const Occ *o = &ex->occ[w->u->atoms[0]];
 		sb_printf(&note, "BM25 over the index of %s.%s", o->arg_table, o->arg_col);
-		p = (double)exec_window_matched(w) / (double)w->n;
+		p = (double)exec_window_matched(w, 0) / (double)w->n;
 		return rank_dense(w, p, prior, &note, err);
 	}
 	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);

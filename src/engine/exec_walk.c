@@ -100,6 +100,8 @@ static void room(Walk *w)
 	long long old = w->atomv ? w->capl : 0, cap = w->capl ? w->capl : 1;
 	while (cap < w->nl)
 		cap *= 2;
+	if (!w->win)
+		cap = w->nl;   /* listed: every candidate at once */
 	size_t n1 = (size_t)cap + 1, na = (size_t)w->u->natoms + 1;
 	w->atomv = xrealloc(w->atomv, n1 * na);
 	w->state = xrealloc(w->state, n1);
@@ -545,8 +547,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		}
 		b->keep[b->nkeep++] = w.ids[c * w.nid];
 	}
-	/* in the statement's order, as a listed walk keeps them (windowed: rowid order) */
-	if (windowed)
+	/* in the statement's order, as a listed walk keeps them (ranked windowed: rowid order) */
+	if (windowed && !b->ordered)
 		qsort(b->keep + nkeep0, (size_t)(b->nkeep - nkeep0), sizeof *b->keep, by_id);
 	for (long long c = 0; c < w.nl; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;

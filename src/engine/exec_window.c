@@ -1,18 +1,23 @@
 /*
- * exec_window.c: the candidates of a ranked walk, read a window at a time. A listed walk
+ * exec_window.c: the candidates of a LIMIT walk, read a window at a time. A listed walk
  * holds a few dozen bytes for every candidate (its id, its score, its place in the order)
  * before it asks about the first one, so a LIMIT 5 over a million rows held tens of
- * megabytes. Here the walk holds only the candidates it has reached: the candidate
- * statement is read once to count them (and, when the unit's WHERE leaves rows out, to note
- * which rowids are candidates: one bit each), then the index is read for the best K
- * candidates by relevance, K doubling each time the waves use them up; once every candidate
- * the question's words match has been read, the others follow in the statement's order.
+ * megabytes. Here the walk holds only the candidates it has reached. The candidate
+ * statement is read once, without its ORDER BY, to count the candidates (and, when the
+ * unit's WHERE leaves rows out, to note which rowids are candidates: one bit each). Then:
  *
- * The order is the listed walk's exactly: by score, best first, equal scores in the
- * statement's order, unmatched candidates last. That needs the statement's order to be
- * rowid order; the counting pass checks it, and a walk whose statement reads another way
- * (a covering index) is listed as before. Only a unit of one rowid table whose one atom
- * reads an indexed column is walked so (exec_window_applies).
+ *   - a ranked walk (unordered, its one atom reading an indexed column) reads the index
+ *     for the best K candidates by relevance, K doubling each time the waves use them up;
+ *     once every candidate the question's words match has been read, the others follow in
+ *     the statement's order;
+ *   - an ordered walk reads the candidate statement itself, K rows at a time.
+ *
+ * The order is the listed walk's exactly. For an ordered walk it is the same statement's;
+ * a ranked one sorts by score, best first, equal scores in the statement's order, and
+ * unmatched candidates last, which needs the statement to read in rowid order: the
+ * counting pass checks it, and a walk whose statement reads another way (a covering
+ * index) is listed as before. Only units of one rowid table whose tree has no structured
+ * leaves are walked so (exec_window_applies).
  */
 #include "engine/exec_int.h"
 
@@ -22,15 +27,17 @@
 struct CandWindow {
 	unsigned char *bits;     /* bit r: rowid r is a candidate (the unit's WHERE filters) */
 	sqlite3_int64 nbits;
+	int ranked;              /* by relevance; else in the ORDER BY's order */
 	RetQuestion q;
 	const char *table;
 	long long matched;       /* candidates the question's words match */
 	int scanned;             /* the index was read once (matched is counted) */
-	int matched_done;        /* every matched candidate is read: the rest in rowid order */
+	int matched_done;        /* every matched candidate is read: the rest in rowid order
+	                            (ordered: from the start) */
 	sqlite3_int64 *mrid;     /* then: the matched candidates' rowids, ascending */
 	long long nm;
-	sqlite3_stmt *tail;      /* the candidate statement, read for the rest */
-	sqlite3_int64 last;      /* the last rowid it gave */
+	sqlite3_stmt *tail;      /* the candidate statement, read on */
+	sqlite3_int64 last;      /* the last rowid it gave (ranked) */
 };
 
 typedef struct Scored {
@@ -56,16 +63,22 @@ static int by_rid(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-int exec_window_applies(const Walk *w)
+/* atom k reads an indexed column of the walk's table, with a question to rank by */
+static int indexed(const Walk *w, int k)
 {
 	const Exec *ex = w->ex;
+	const Occ *o = &ex->occ[w->u->atoms[k]];
+	return o->sig >= 0 && o->arg_indexed && o->arg_item == 0 && ex->sigs[o->sig].question;
+}
+
+int exec_window_applies(const Walk *w)
+{
 	const Block *b = w->b;
 	const Unit *u = w->u;
-	if (ex->set.window <= 0 || w->need < 0 || b->ordered || u->natoms != 1 || u->nsqlcols != 0 || !b->identity ||
-	    b->nitems != 1 || b->items[0].kind != IT_TABLE || !b->items[0].rowid)
+	if (w->ex->set.window <= 0 || w->need < 0 || u->natoms < 1 || u->nsqlcols != 0 ||
+	    !b->identity || b->nitems != 1 || b->items[0].kind != IT_TABLE || !b->items[0].rowid)
 		return 0;
-	const Occ *o = &ex->occ[u->atoms[0]];
-	return o->sig >= 0 && o->arg_indexed && o->arg_item == 0 && ex->sigs[o->sig].question;
+	return b->ordered || (u->natoms == 1 && indexed(w, 0));
 }
 
 static void append(Walk *w, sqlite3_int64 rid, double s)
@@ -79,19 +92,22 @@ static void append(Walk *w, sqlite3_int64 rid, double s)
 	w->score[w->nl++] = s;
 }
 
-/* Read the candidate statement: count, check rowid order, note the rowids when filtered.
-   *ok 0: the statement's order is not rowid order, or its rowids too sparse for bits. */
+/* Read the candidate statement without its ORDER BY: count, check rowid order (ranked),
+   note the rowids when filtered and an atom is ranked or counted by the index. *ok 0: a
+   ranked walk's statement does not read in rowid order, or the rowids are too sparse for
+   bits. */
 static SuqlStatus count_pass(Walk *w, CandWindow *win, int *ok, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = exec_cand_sql(w, 0);
-	free(w->u->sql);
-	w->u->sql = sql;
+	char *sql = exec_cand_sql(w, 0, 0);
 	sqlite3_stmt *st;
 	SuqlStatus s = exec_prepare(ex, sql, &st, err);
+	free(sql);
 	if (s != SUQL_OK)
 		return s;
-	int filtered = w->u->where != NULL, rc = SQLITE_DONE;
+	int filtered = 0, rc = SQLITE_DONE;
+	for (int k = 0; k < w->u->natoms && w->u->where; k++)
+		filtered |= indexed(w, k);
 	sqlite3_int64 prev = -1;
 	*ok = 1;
 	w->n = 0;
@@ -99,7 +115,8 @@ static SuqlStatus count_pass(Walk *w, CandWindow *win, int *ok, SuqlErr *err)
 		sqlite3_int64 rid = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1
 		                    : sqlite3_column_int64(st, 0);
 		/* bits no larger than the ids they stand for, and a little */
-		if (rid <= prev || (filtered && rid / 8 > (w->n + 8192) * 8)) {
+		if ((win->ranked && rid <= prev) || rid < 0 ||
+		    (filtered && rid / 8 > (w->n + 8192) * 8)) {
 			*ok = 0;
 			break;
 		}
@@ -215,7 +232,8 @@ static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
 	return SUQL_OK;
 }
 
-/* The next k candidates the question's words do not match, in the statement's order. */
+/* The next k candidates in the statement's order (ranked: those the question's words do
+   not match). */
 static SuqlStatus read_rest(Walk *w, long long k, SuqlErr *err)
 {
 	CandWindow *win = w->win;
@@ -229,11 +247,14 @@ static SuqlStatus read_rest(Walk *w, long long k, SuqlErr *err)
 	int rc = SQLITE_ROW;
 	for (long long got = 0; got < k && (rc = sqlite3_step(win->tail)) == SQLITE_ROW;) {
 		sqlite3_int64 rid = sqlite3_column_int64(win->tail, 0);
-		if (rid <= win->last)   /* the table changed under the walk */
-			return err_set(err, SUQL_ERROR, "the candidates changed while they were walked");
-		win->last = rid;
-		if (bsearch(&rid, win->mrid, (size_t)win->nm, sizeof *win->mrid, by_rid))
-			continue;
+		if (win->ranked) {
+			if (rid <= win->last)   /* the table changed under the walk */
+				return err_set(err, SUQL_ERROR, "the candidates changed while they were walked");
+			win->last = rid;
+			if (win->nm &&
+			    bsearch(&rid, win->mrid, (size_t)win->nm, sizeof *win->mrid, by_rid))
+				continue;
+		}
 		append(w, rid, 0);
 		got++;
 	}
@@ -248,7 +269,7 @@ SuqlStatus exec_window_more(Walk *w, SuqlErr *err)
 	long long n0 = w->nl;
 	SuqlStatus s = SUQL_OK;
 	w->u->windows++;
-	if (!w->win->matched_done)
+	if (w->win->ranked && !w->win->matched_done)
 		s = read_matched(w, k, err);
 	if (s == SUQL_OK && w->win->matched_done && w->nl < n0 + k && w->nl < w->n)
 		s = read_rest(w, n0 + k - w->nl, err);
@@ -260,22 +281,25 @@ SuqlStatus exec_window_more(Walk *w, SuqlErr *err)
 SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	const Occ *o = &ex->occ[w->u->atoms[0]];
 	*used = 0;
 	CandWindow *win = xcalloc(1, sizeof *win);
-	win->q.column = o->arg_col;
-	win->q.text = ex->sigs[o->sig].question;
-	win->table = o->arg_table;
-	/* an index that cannot be made current (a read-only file): the listed walk ranks the
-	   candidates in memory instead */
-	RetScan *probe;
-	SuqlErr perr = {0};
-	if (ret_scan_open(ex->db, win->table, &win->q, &probe, &perr) != SUQL_OK) {
-		err_clear(&perr);
-		free(win);
-		return SUQL_OK;
+	win->ranked = !w->b->ordered;
+	if (win->ranked) {
+		const Occ *o = &ex->occ[w->u->atoms[0]];
+		win->q.column = o->arg_col;
+		win->q.text = ex->sigs[o->sig].question;
+		win->table = o->arg_table;
+		/* an index that cannot be made current (a read-only file): the listed walk ranks
+		   the candidates in memory instead */
+		RetScan *probe;
+		SuqlErr perr = {0};
+		if (ret_scan_open(ex->db, win->table, &win->q, &probe, &perr) != SUQL_OK) {
+			err_clear(&perr);
+			free(win);
+			return SUQL_OK;
+		}
+		ret_scan_close(probe);
 	}
-	ret_scan_close(probe);
 	int ok;
 	SuqlStatus s = count_pass(w, win, &ok, err);
 	if (s != SUQL_OK || !ok || w->n < 2) {
@@ -284,15 +308,39 @@ SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err)
 		w->n = 0;
 		return s;
 	}
+	free(w->u->sql);
+	w->u->sql = exec_cand_sql(w, 0, w->b->ordered);
+	win->matched_done = !win->ranked;
 	w->win = win;
 	*used = 1;
 	w->u->windows = 0;
 	return exec_window_more(w, err);
 }
 
-long long exec_window_matched(const Walk *w)
+long long exec_window_matched(Walk *w, int k)
 {
-	return w->win ? w->win->matched : 0;
+	CandWindow *win = w->win;
+	if (win->ranked)
+		return win->matched;
+	if (!indexed(w, k))
+		return -1;
+	const Occ *o = &w->ex->occ[w->u->atoms[k]];
+	RetQuestion q = {o->arg_col, w->ex->sigs[o->sig].question};
+	RetScan *sc;
+	SuqlErr err = {0};
+	long long m = 0;
+	if (ret_scan_open(w->ex->db, o->arg_table, &q, &sc, &err) != SUQL_OK) {
+		err_clear(&err);
+		return -1;   /* as a listed walk: the atom does not count */
+	}
+	sqlite3_int64 rid;
+	double score;
+	int r;
+	while ((r = ret_scan_next(sc, &rid, &score, &err)) == 1)
+		m += candidate(win, rid);
+	ret_scan_close(sc);
+	err_clear(&err);
+	return r < 0 ? -1 : m;
 }
 
 void exec_window_free(Walk *w)

@@ -314,7 +314,7 @@ static void show_walks(Exec *ex, SBuf *out)
 			}
 			if (u->held < u->rows) {
 				unit_name(out, b, k, walked > 1);
-				sb_printf(out, ": %lld of the candidates read, best first, in %d window%s (the "
+				sb_printf(out, ": %lld of the candidates read, in the walk's order, in %d window%s (the "
 				          "rest never held)\n", u->held, u->windows, S(u->windows));
 			}
 		}
