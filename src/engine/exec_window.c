@@ -36,8 +36,9 @@ struct CandWindow {
 	                            (ordered: from the start) */
 	sqlite3_int64 *mrid;     /* then: the matched candidates' rowids, ascending */
 	long long nm;
-	sqlite3_stmt *tail;      /* the candidate statement, read on */
-	sqlite3_int64 last;      /* the last rowid it gave (ranked) */
+	sqlite3_stmt *tail;      /* the candidate statement, run again for each window */
+	sqlite3_int64 last;      /* the last rowid read from it (ranked) */
+	long long read;          /* the rows read from it (ordered) */
 };
 
 typedef struct Scored {
@@ -233,7 +234,8 @@ static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
 }
 
 /* The next k candidates in the statement's order (ranked: those the question's words do
-   not match). */
+   not match). The statement runs again from its start each time and is reset at once:
+   no read stays open while the model is asked (a writer elsewhere is not held up). */
 static SuqlStatus read_rest(Walk *w, long long k, SuqlErr *err)
 {
 	CandWindow *win = w->win;
@@ -245,22 +247,37 @@ static SuqlStatus read_rest(Walk *w, long long k, SuqlErr *err)
 		win->last = -1;
 	}
 	int rc = SQLITE_ROW;
-	for (long long got = 0; got < k && (rc = sqlite3_step(win->tail)) == SQLITE_ROW;) {
+	long long seen = 0, got = 0;
+	sqlite3_int64 prev = -1;
+	SuqlStatus s = SUQL_OK;
+	while (got < k && !suql_interrupted && (rc = sqlite3_step(win->tail)) == SQLITE_ROW) {
 		sqlite3_int64 rid = sqlite3_column_int64(win->tail, 0);
 		if (win->ranked) {
-			if (rid <= win->last)   /* the table changed under the walk */
-				return err_set(err, SUQL_ERROR, "the candidates changed while they were walked");
+			if (rid <= prev) {   /* no longer in rowid order: the table changed */
+				s = err_set(err, SUQL_ERROR, "the candidates changed while they were walked");
+				break;
+			}
+			prev = rid;
+			if (rid <= win->last)
+				continue;
 			win->last = rid;
 			if (win->nm &&
 			    bsearch(&rid, win->mrid, (size_t)win->nm, sizeof *win->mrid, by_rid))
 				continue;
+		} else if (seen++ < win->read) {
+			continue;
+		} else {
+			win->read++;
 		}
 		append(w, rid, 0);
 		got++;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return exec_sqlerr(ex, err, "listing candidates");
-	return SUQL_OK;
+	if (s == SUQL_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		s = exec_sqlerr(ex, err, "listing candidates");
+	else if (s == SUQL_OK && suql_interrupted)
+		s = err_set(err, SUQL_INTERRUPT, "interrupted");
+	sqlite3_reset(win->tail);
+	return s;
 }
 
 SuqlStatus exec_window_more(Walk *w, SuqlErr *err)
