@@ -345,8 +345,8 @@ typedef struct Unit {
 	/* what the walk did (counters) */
 	long long rows, examined, accepted, rejected;
 	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
-	long long held;       /* candidates read into memory (fewer than rows: a windowed walk) */
-	int windows;          /* windowed: windows read */
+	long long held;       /* a windowed walk (exec_window.c): the candidates it read, */
+	int windows;          /* in this many windows (0: listed) */
 	char *rank_note;
 	long long spec_items;
 	struct Cascade *cascade;   /* the cascade's record (exec_cascade.c), or NULL */

@@ -514,8 +514,6 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		return st;
 	}
 	u->rows = w.n;
-	if (!windowed)
-		u->held = w.n;
 	room(&w);
 	long long found_before = (long long)found->n;
 	double prior = EXEC_WAVE_PRIOR;
