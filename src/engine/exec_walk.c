@@ -546,7 +546,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		b->keep[b->nkeep++] = w.ids[c * w.nid];
 	}
 	/* in the statement's order, as a listed walk keeps them (ranked windowed: rowid order) */
-	if (windowed && !b->ordered)
+	if (windowed && !b->ordered && b->nkeep > nkeep0)
 		qsort(b->keep + nkeep0, (size_t)(b->nkeep - nkeep0), sizeof *b->keep, by_id);
 	for (long long c = 0; c < w.nl; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;

@@ -227,7 +227,8 @@ static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
 		win->matched_done = 1;
 		win->nm = w->nl;
 		win->mrid = xmalloc(((size_t)w->nl + 1) * sizeof *win->mrid);
-		memcpy(win->mrid, w->ids, (size_t)w->nl * sizeof *win->mrid);
+		if (w->nl)
+			memcpy(win->mrid, w->ids, (size_t)w->nl * sizeof *win->mrid);
 		qsort(win->mrid, (size_t)win->nm, sizeof *win->mrid, by_rid);
 	}
 	return SUQL_OK;
