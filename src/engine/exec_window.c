@@ -196,23 +196,18 @@ static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
 	if (after)
 		last = (Scored){w->ids[w->nl - 1], w->score[w->nl - 1]};
 	long long nh = 0, rest = 0;
-	int r;
-	while ((r = ret_scan_next(sc, &x.rid, &x.s, err)) == 1) {
+	int r = 0;
+	while (!suql_interrupted && (r = ret_scan_next(sc, &x.rid, &x.s, err)) == 1) {
 		if (!candidate(win, x.rid))
 			continue;
 		win->matched += first;
 		if (after && !before(&last, &x))
-			continue;
+			continue;   /* read in an earlier window */
 		rest++;
-		if (nh == k && !before(&x, &h[0]))
-			continue;
-		if (nh < k) {
+		if (nh < k)
 			sift_up(h, nh++, x);
-		} else {
+		else if (before(&x, &h[0]))
 			sift_down(h, nh, x);
-		}
-		if (suql_interrupted)
-			break;
 	}
 	ret_scan_close(sc);
 	if (r < 0 || suql_interrupted) {
@@ -302,24 +297,23 @@ SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err)
 	*used = 0;
 	CandWindow *win = xcalloc(1, sizeof *win);
 	win->ranked = !w->b->ordered;
-	if (win->ranked) {
+	int ok;
+	SuqlStatus s = count_pass(w, win, &ok, err);
+	if (s == SUQL_OK && ok && w->n >= 2 && win->ranked) {
 		const Occ *o = &ex->occ[w->u->atoms[0]];
 		win->q.column = o->arg_col;
 		win->q.text = ex->sigs[o->sig].question;
 		win->table = o->arg_table;
 		/* an index that cannot be made current (a read-only file): the listed walk ranks
-		   the candidates in memory instead */
+		   the candidates in memory instead. (Opened only now: with fewer than two
+		   candidates a walk ranks nothing, and builds no index.) */
 		RetScan *probe;
 		SuqlErr perr = {0};
-		if (ret_scan_open(ex->db, win->table, &win->q, &probe, &perr) != SUQL_OK) {
-			err_clear(&perr);
-			free(win);
-			return SUQL_OK;
-		}
-		ret_scan_close(probe);
+		ok = ret_scan_open(ex->db, win->table, &win->q, &probe, &perr) == SUQL_OK;
+		if (ok)
+			ret_scan_close(probe);
+		err_clear(&perr);
 	}
-	int ok;
-	SuqlStatus s = count_pass(w, win, &ok, err);
 	if (s != SUQL_OK || !ok || w->n < 2) {
 		free(win->bits);
 		free(win);
