@@ -485,12 +485,13 @@ static const SetRow engine_rows[] = {
 	 "Pairs not kept are not asked and count as no match; the plan says how many are asked.",
 	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
 	{"window", SET_INT, ES(window), 0, 100000000, NULL, "N",
-	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk ranked by the retrieval index reads "
-	 "its candidates this many at a time, best first, the window doubling as the waves use "
-	 "it up; 0: list every candidate before the first call",
-	 "Memory then follows the candidates the walk reached, not the table. It applies to a "
-	 "conjunct over one table that asks one question of an indexed column; the others, and "
-	 "a table whose candidate statement does not read in rowid order, are listed. The "
+	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk over one table reads its candidates "
+	 "this many at a time (best first by the retrieval index, or in the ORDER BY's order), "
+	 "the window doubling as the waves use it up; 0: list every candidate before the first "
+	 "call",
+	 "Memory then follows the candidates the walk reached, not the table. It applies to an "
+	 "ORDER BY walk, and to an unordered one whose conjunct asks one question of an indexed "
+	 "column and whose candidates read in rowid order; the others are listed. The "
 	 "candidates sent and the calls are the same either way; the counters say how many "
 	 "candidates were read.",
 	 "is a whole number from {range} (candidates; 0: list them all)", NULL, 0, NULL, NULL},
