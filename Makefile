@@ -165,7 +165,7 @@ fixtures: deps
 # by fuzz. PostgreSQL's server: wanted by check and bench, which start one of their own
 # (tests/pg.sh; the suites that need it are skipped without it).
 check: DEPPKGS += opt:clang opt:libclang-rt-dev opt:postgresql
-bench: DEPPKGS += opt:postgresql
+bench: DEPPKGS += opt:postgresql opt:valgrind
 fuzz: DEPPKGS += clang libclang-rt-dev
 
 FUZZ_SECONDS ?= 60

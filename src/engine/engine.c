@@ -135,6 +135,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
 	e->set.dnf_cap = ENGINE_DEFAULT_DNF_CAP;
 	e->set.times = 1;
+	e->set.window = ENGINE_DEFAULT_WINDOW;
 	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
 	udf_register(e);
 	sqlite3_progress_handler(db, 1000, on_progress, e);
@@ -483,6 +484,17 @@ static const SetRow engine_rows[] = {
 	 "words with it; 0: all of them",
 	 "Pairs not kept are not asked and count as no match; the plan says how many are asked.",
 	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
+	{"window", SET_INT, ES(window), 0, 100000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk over one table reads its candidates "
+	 "this many at a time (best first by the retrieval index, or in the ORDER BY's order), "
+	 "the window doubling as the waves use it up; 0: list every candidate before the first "
+	 "call",
+	 "Memory then follows the candidates the walk reached, not the table. It applies to an "
+	 "ORDER BY walk, and to an unordered one whose conjunct asks one question of an indexed "
+	 "column and whose candidates read in rowid order; the others are listed. The "
+	 "candidates sent and the calls are the same either way; the counters say how many "
+	 "candidates were read.",
+	 "is a whole number from {range} (candidates; 0: list them all)", NULL, 0, NULL, NULL},
 	{"times", SET_BOOL, ES(times), 0, 0, NULL, "on|off", "on",
 	 "show times in the counters (off makes them reproducible)", NULL, NULL, NULL, 0, NULL,
 	 NULL},

@@ -64,6 +64,8 @@ typedef struct EngineSettings {
 	int join_candidates;  /* semantic join: right values one left value is compared with, at
 	                         most (past it, BM25 keeps the best); 0: all */
 	int times;            /* show times in the counters */
+	int window;           /* a ranked walk's first window of candidates (exec_window.c); 0:
+	                         list them all */
 	double busy;          /* seconds to wait for a database another process has locked */
 } EngineSettings;
 
@@ -74,6 +76,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_DNF_CAP 64
 #define ENGINE_DEFAULT_JOIN_CANDIDATES 32
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
+#define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
@@ -342,6 +345,8 @@ typedef struct Unit {
 	/* what the walk did (counters) */
 	long long rows, examined, accepted, rejected;
 	long long unknown;    /* decided as NULL: no text, or a reply that could not be read */
+	long long held;       /* a windowed walk (exec_window.c): the candidates it read, */
+	int windows;          /* in this many windows (0: listed) */
 	char *rank_note;
 	long long spec_items;
 	struct Cascade *cascade;   /* the cascade's record (exec_cascade.c), or NULL */

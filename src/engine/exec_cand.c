@@ -44,7 +44,7 @@ int exec_cand_arg(Walk *w, Expr *e)
 	return w->narg++;
 }
 
-static char *exec_cand_sql(Walk *w, int with_args)
+char *exec_cand_sql(Walk *w, int with_args, int ordered)
 {
 	Exec *ex = w->ex;
 	ResultList *cols = NULL;
@@ -65,7 +65,7 @@ static char *exec_cand_sql(Walk *w, int with_args)
 	}
 	if (!cols)
 		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
-	OrderList *ord = w->b->ordered ? w->b->order : NULL;
+	OrderList *ord = ordered ? w->b->order : NULL;
 	if (ex->e->pg)   /* rows in the order SQLite lists them: its rowids, Postgres's ctids */
 		ord = exec_pg_plan_order(ex, w->b, ord);
 	Select *s = exec_select(ex, w->b, cols, w->u->where, ord);
@@ -127,7 +127,7 @@ static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = exec_cand_sql(w, !w->b->identity || ex->e->pg);
+	char *sql = exec_cand_sql(w, !w->b->identity || ex->e->pg, w->b->ordered);
 	free(w->u->sql);
 	w->u->sql = sql;
 	if (ex->e->pg)
@@ -231,7 +231,7 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
 	exec_cand_ids(&w);
 	for (int k = 0; k < u->natoms; k++)
 		exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
-	char *s = exec_cand_sql(&w, !b->identity || ex->e->pg);
+	char *s = exec_cand_sql(&w, !b->identity || ex->e->pg, b->ordered);
 	free(w.idx);
 	free(w.args);
 	return s;

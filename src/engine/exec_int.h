@@ -1,13 +1,13 @@
 /*
  * exec_int.h: the executor. exec.c runs one statement (bind, rewrite, validate, plan,
  * budget, run, report) and builds and runs the statements the planner and the executor
- * need; exec_cand.c lists a unit's candidates and fetches their texts; exec_rank.c ranks
- * them by relevance, exec_embed.c mixes in dense similarity; exec_walk.c walks them in
+ * need; exec_cand.c lists a unit's candidates and fetches their texts, exec_window.c
+ * reads a ranked walk's candidates a window at a time; exec_rank.c ranks them by relevance, exec_embed.c mixes in dense similarity; exec_walk.c walks them in
  * waves; exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
  * per-passage comparison mode; exec_llm.c turns requests into batched calls; exec_hint.c
  * words SQLite's errors about the user's text.
  *
- * Ownership: a Walk owns its arrays and its fetch statement (exec_walk_free); it borrows
+ * Ownership: a Walk owns its arrays, its window and its fetch statement (exec_walk_free); it borrows
  * the Exec, the block and the unit. A Req borrows its text value.
  */
 #ifndef SUQL_EXEC_INT_H
@@ -257,6 +257,8 @@ enum {
 	CAND_NULL = 2         /* the condition is NULL (unknown): not in the result */
 };
 
+typedef struct CandWindow CandWindow;
+
 typedef struct Walk {
 	Exec *ex;
 	Block *b;
@@ -266,8 +268,12 @@ typedef struct Walk {
 	int narg;
 	Expr **args;            /* distinct argument expressions of the unit's atoms */
 	int *atom_arg;          /* per atom */
-	long long n, cap;
-	sqlite3_int64 *ids;     /* n * nid */
+	long long n, cap;       /* candidates; room in ids, vals, lens, sqlv (and score, windowed) */
+	long long nl, capl;     /* candidates read (walk positions [0, nl): n unless windowed);
+	                           room in the arrays below, from atomv on */
+	CandWindow *win;            /* NULL: every candidate listed; else the next ones are read from
+	                           the index a window at a time, in rank order (exec_window.c) */
+	sqlite3_int64 *ids;     /* n * nid (windowed: nl, by walk position) */
 	char **vals;            /* n * narg, when rows cannot be fetched again */
 	size_t *lens;
 	signed char *sqlv;      /* n * nsqlcols: Verdict of each structured leaf */
@@ -305,6 +311,22 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
 /* A unit's candidate statement, for the plan. */
 char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
+/* The candidate statement of w (with the argument texts when with_args, in the block's
+   ORDER BY when ordered); heap text. */
+char *exec_cand_sql(Walk *w, int with_args, int ordered);
+
+/* exec_window.c: a LIMIT walk of one rowid table holds only the candidates it reached
+   (ranked: its one atom reads an indexed column; ordered: in the ORDER BY's order). Whether
+   w can be walked so; then open (counts the candidates into w->n and reads the first window
+   into w->ids and w->score, in the walk's order, w->nl of them; *used 0: it cannot after
+   all, w is as before); more (the next window, about as many as were read, appended; none
+   at the end); the candidates the question of the unit's atom k matches (the retrieval
+   index read once more; -1: atom k has no index); free. */
+int exec_window_applies(const Walk *w);
+SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err);
+SuqlStatus exec_window_more(Walk *w, SuqlErr *err);
+long long exec_window_matched(Walk *w, int k);
+void exec_window_free(Walk *w);
 
 /* exec_rank.c: order w->order best first; *prior: the share of candidates that match */
 SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);

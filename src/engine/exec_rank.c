@@ -157,12 +157,15 @@ void exec_rank_share(Walk *w, double *prior)
 {
 	double p = 1;
 	int any = 0;
-	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
+	if (!w->win)
+		w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
 	for (int k = 0; k < w->u->natoms; k++) {
 		long long m = 0;
-		if (w->ex->occ[w->u->atoms[k]].sig < 0)
+		if (w->win)   /* the candidates are not all held: the index is read again */
+			m = exec_window_matched(w, k);
+		if (w->ex->occ[w->u->atoms[k]].sig < 0 || (w->win && m < 0))
 			continue;
-		if (!rank_index(w, k, &m)) {
+		if (!w->win && !rank_index(w, k, &m)) {
 			/* PostgreSQL has no index of suql's: the share of what SQLite would read
 			   from one (a FREE_TEXT column), counted in memory */
 			SuqlErr e = {0};
@@ -176,19 +179,30 @@ void exec_rank_share(Walk *w, double *prior)
 		p *= w->n ? (double)m / (double)w->n : 0.5;
 		any = 1;
 	}
-	free(w->score);
-	w->score = NULL;
+	if (!w->win) {
+		free(w->score);
+		w->score = NULL;
+	}
 	if (any)
 		*prior = p;
 }
 
+static SuqlStatus rank_dense(Walk *w, double p, double *prior, SBuf *note, SuqlErr *err);
+
 SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
 	double p = 1;
 	int any = 0;
 	SBuf note = SBUF_INIT;
+	if (w->win) {
+		/* read in this order already (exec_window.c): its one atom is indexed */
+		const Occ *o = &ex->occ[w->u->atoms[0]];
+		sb_printf(&note, "BM25 over the index of %s.%s", o->arg_table, o->arg_col);
+		p = (double)exec_window_matched(w, 0) / (double)w->n;
+		return rank_dense(w, p, prior, &note, err);
+	}
+	w->score = xcalloc((size_t)w->n + 1, sizeof *w->score);
 	for (int k = 0; k < w->u->natoms; k++) {
 		const Occ *o = &ex->occ[w->u->atoms[k]];
 		if (o->sig < 0)
@@ -234,25 +248,32 @@ SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err)
 		memcpy(w->order, tmp, (size_t)w->n * sizeof *tmp);
 	}
 	free(tmp);
-	/* dense similarity over the top of the ranking, when embeddings are configured */
+	return rank_dense(w, p, prior, &note, err);
+}
+
+/* Dense similarity over the top of the ranking, when embeddings are configured; the
+   note (consumed) becomes the unit's, p the prior. */
+static SuqlStatus rank_dense(Walk *w, double p, double *prior, SBuf *note, SuqlErr *err)
+{
+	Exec *ex = w->ex;
 	int *item = xmalloc(((size_t)w->u->natoms + 1) * sizeof *item);
 	for (int k = 0; k < w->u->natoms; k++) {
 		const Occ *o = &ex->occ[w->u->atoms[k]];
 		item[k] = o->arg_indexed && w->b->identity ? o->arg_item : -1;
 	}
 	int dense = 0;
-	SuqlStatus est = exec_embed_rerank(ex, w->u, item, w->ids, w->nid, w->score, w->order, w->n,
+	SuqlStatus est = exec_embed_rerank(ex, w->u, item, w->ids, w->nid, w->score, w->order, w->nl,
 	                              &dense, err);
 	free(item);
 	if (est != SUQL_OK) {
-		sb_free(&note);
+		sb_free(note);
 		return est;
 	}
 	if (dense)
-		sb_printf(&note, ", the top %d again with embeddings (%s)", EMBED_TOP,
+		sb_printf(note, ", the top %d again with embeddings (%s)", EMBED_TOP,
 		          llm_embed_model(ex->llm));
 	free(w->u->rank_note);
-	w->u->rank_note = sb_steal(&note);
+	w->u->rank_note = sb_steal(note);
 	*prior = p;
 	return SUQL_OK;
 }

@@ -204,7 +204,7 @@ void exec_record_walk(Walk *w)
 		ru->atom_what[k] = what_of(ex, ex->occ[u->atoms[k]].sig);
 	int unit = r->nunits++;
 	sqlite3_stmt *lab = label_stmt(ex, b);
-	for (long long p = 0; p < w->n; p++) {
+	for (long long p = 0; p < w->nl; p++) {
 		long long c = w->order[p];
 		int any = w->state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)

@@ -88,6 +88,45 @@ void exec_walk_free(Walk *w)
 	free(w->log_call);
 	free(w->log_sent);
 	sqlite3_finalize(w->fetch);
+	exec_window_free(w);
+}
+
+/* Room in the walk's arrays for the candidates read so far (w->nl): the new ones
+   undecided, unasked, in the order they were read. */
+static void room(Walk *w)
+{
+	if (w->nl <= w->capl && w->atomv)
+		return;
+	long long old = w->atomv ? w->capl : 0, cap = w->capl ? w->capl : 1;
+	while (cap < w->nl)
+		cap *= 2;
+	if (!w->win)
+		cap = w->nl;   /* listed: every candidate at once */
+	size_t n1 = (size_t)cap + 1, na = (size_t)w->u->natoms + 1;
+	w->atomv = xrealloc(w->atomv, n1 * na);
+	w->state = xrealloc(w->state, n1);
+	w->fresh = xrealloc(w->fresh, n1);
+	w->busy = xrealloc(w->busy, n1);
+	w->order = xrealloc(w->order, n1 * sizeof *w->order);
+	w->pos = xrealloc(w->pos, n1 * sizeof *w->pos);
+	size_t a0 = (size_t)old * (size_t)w->u->natoms;   /* candidate old's first atom */
+	memset(w->atomv + a0, VERDICT_UNASKED, n1 * na - a0);
+	memset(w->state + old, CAND_UNDECIDED, n1 - (size_t)old);
+	memset(w->fresh + old, 0, n1 - (size_t)old);
+	memset(w->busy + old, 0, n1 - (size_t)old);
+	for (long long i = old; i < cap; i++)
+		w->order[i] = w->pos[i] = i;
+	w->capl = cap;
+}
+
+/* Read the next window of a windowed walk, and make room for it. */
+static SuqlStatus more(Walk *w, SuqlErr *err)
+{
+	if (!w->win || w->nl >= w->n)
+		return SUQL_OK;
+	SuqlStatus st = exec_window_more(w, err);
+	room(w);
+	return st;
 }
 
 /* ---- the waves ---- */
@@ -118,7 +157,7 @@ static long long have(const Walk *w)
 
 static int enough(Walk *w)
 {
-	while (w->front < w->n && w->state[w->order[w->front]] != CAND_UNDECIDED) {
+	while (w->front < w->nl && w->state[w->order[w->front]] != CAND_UNDECIDED) {
 		if (w->state[w->order[w->front]] == CAND_PASSED) {
 			w->front_pass++;
 			if (w->b->ordered && w->front_pass == w->need && w->stop_pos < 0)
@@ -283,6 +322,10 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 		int nreq = 0;
 		long long progress = 0;
 		for (long long p = w->front; p < w->n && nreq < want; p++) {
+			if (p >= w->nl && (st = more(w, err)) != SUQL_OK)
+				break;
+			if (p >= w->nl)
+				break;
 			long long c = w->order[p];
 			if (w->state[c] != CAND_UNDECIDED || w->busy[c])
 				continue;
@@ -339,6 +382,13 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 				w->busy[c] = 1;
 				break;
 			}
+		}
+		if (st != SUQL_OK) {   /* reading the next window failed */
+			free(reqs);
+			for (long i = 0; i < nwv; i++)
+				free(wv[i]);
+			free(wv);
+			return st;
 		}
 		long long dec0 = w->passes;
 		long long decided_before = w->ndecided;
@@ -439,12 +489,18 @@ static void find_stop(Walk *w, long long found_before)
 	if (w->b->ordered || w->need < 0)
 		return;   /* ordered: enough() set it from the front */
 	long long want = w->global ? w->need - found_before : w->need, got = 0;
-	for (long long p = 0; p < w->n && w->stop_pos < 0 && want > 0; p++) {
+	for (long long p = 0; p < w->nl && w->stop_pos < 0 && want > 0; p++) {
 		long long c = w->order[p];
 		got += w->global ? w->fresh[c] : w->state[c] == CAND_PASSED;
 		if (got >= want)
 			w->stop_pos = p;
 	}
+}
+
+static int by_id(const void *x, const void *y)
+{
+	sqlite3_int64 a = *(const sqlite3_int64 *)x, b = *(const sqlite3_int64 *)y;
+	return (a > b) - (a < b);
 }
 
 static void speculation(Walk *w)
@@ -490,25 +546,20 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
 		st = exec_walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
-	if (st == SUQL_OK)
+	int windowed = 0;
+	if (st == SUQL_OK && exec_window_applies(&w))
+		st = exec_window_open(&w, &windowed, err);
+	if (st == SUQL_OK && !windowed) {
 		st = exec_cand_load(&w, err);
+		w.nl = w.n;
+	}
 	if (st != SUQL_OK) {
 		exec_walk_free(&w);
 		return st;
 	}
 	u->rows = w.n;
-	size_t n1 = (size_t)w.n + 1;
-	w.atomv = xmalloc(n1 * ((size_t)u->natoms + 1));
-	memset(w.atomv, VERDICT_UNASKED, n1 * ((size_t)u->natoms + 1));
-	w.state = xmalloc(n1);
-	memset(w.state, CAND_UNDECIDED, n1);
-	w.fresh = xcalloc(n1, 1);
+	room(&w);
 	long long found_before = (long long)found->n;
-	w.busy = xcalloc(n1, 1);
-	w.order = xmalloc(n1 * sizeof *w.order);
-	w.pos = xmalloc(n1 * sizeof *w.pos);
-	for (long long i = 0; i < w.n; i++)
-		w.order[i] = i;
 	double prior = EXEC_WAVE_PRIOR;
 	int ranked = w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1;
 	if (ranked)
@@ -517,7 +568,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		exec_rank_share(&w, &prior);   /* in the query's order: only the prior */
 	if (prior <= 0)
 		prior = EXEC_WAVE_PRIOR_RANKED_MIN;
-	for (long long i = 0; i < w.n; i++)
+	for (long long i = 0; i < w.nl; i++)
 		w.pos[w.order[i]] = i;
 	if (st == SUQL_OK && exec_cascade_applies(ex, b, u, w.n))
 		st = exec_cascade_run(&w, err);
@@ -528,7 +579,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	}
 	find_stop(&w, found_before);
 	speculation(&w);
-	for (long long c = 0; c < w.n && b->keep_on; c++) {
+	long nkeep0 = b->nkeep;
+	for (long long c = 0; c < w.nl && b->keep_on; c++) {
 		if (w.state[c] != CAND_PASSED)
 			continue;
 		if (b->nkeep == b->capkeep) {
@@ -537,7 +589,10 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		}
 		b->keep[b->nkeep++] = w.ids[c * w.nid];
 	}
-	for (long long c = 0; c < w.n; c++) {
+	/* in the statement's order, as a listed walk keeps them (ranked windowed: rowid order) */
+	if (windowed && !b->ordered && b->nkeep > nkeep0)
+		qsort(b->keep + nkeep0, (size_t)(b->nkeep - nkeep0), sizeof *b->keep, by_id);
+	for (long long c = 0; c < w.nl; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)
 			any = w.atomv[c * u->natoms + k] != VERDICT_UNASKED;

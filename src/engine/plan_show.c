@@ -322,6 +322,11 @@ static void show_walks(Exec *ex, SBuf *out)
 				unit_name(out, b, k, walked > 1);
 				sb_printf(out, ": candidates ranked by %s\n", u->rank_note);
 			}
+			if (u->windows > 0 && u->held < u->rows) {
+				unit_name(out, b, k, walked > 1);
+				sb_printf(out, ": %lld of the candidates read, in the walk's order, in %d window%s (the "
+				          "rest never held)\n", u->held, u->windows, S(u->windows));
+			}
 		}
 	}
 }

@@ -113,6 +113,16 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *q, int n
    benchmarks). */
 void ret_topk_counts(long long *settled, long long *scanned);
 
+/* The same scores one row at a time, in the index's order (not by score), for a caller that
+   keeps only the best few: its memory is what it keeps, not the table. One question; rows
+   that match nothing are left out (as RET_MATCHED_ONLY); a row's score equals ret_score's.
+   ret_scan_next: 1 a row, 0 the end, -1 an error (in err). */
+typedef struct RetScan RetScan;
+SuqlStatus ret_scan_open(sqlite3 *db, const char *table, const RetQuestion *q, RetScan **out,
+                         SuqlErr *err);
+int ret_scan_next(RetScan *s, sqlite3_int64 *rowid, double *score, SuqlErr *err);
+void ret_scan_close(RetScan *s);
+
 /* ---- a row's passages ---- */
 
 typedef struct RetPassage {

@@ -764,3 +764,86 @@ SuqlStatus ret_score(sqlite3 *db, const char *table, const RetQuestion *qs, int 
 	*nout = n;
 	return SUQL_OK;
 }
+
+/* ---- rows one at a time ---- */
+
+/* A row's passages have consecutive pids and the scan reads the matches in pid order, so
+   a row's matching passages arrive together: its best one is known when the rid changes.
+   Its own statement, with the order said (FTS5 reads its rowids in order anyway). */
+struct RetScan {
+	RetIndex *ix;
+	sqlite3_stmt *st;
+	Question q;
+	int started, done;
+	sqlite3_int64 rid;   /* the row being read (started) */
+	double best;
+};
+
+SuqlStatus ret_scan_open(sqlite3 *db, const char *table, const RetQuestion *q, RetScan **out,
+                         SuqlErr *err)
+{
+	*out = NULL;
+	RetScan *s = xcalloc(1, sizeof *s);
+	if (ret_open(db, table, q->column, &s->ix, err) != SUQL_OK) {
+		free(s);
+		return SUQL_ERROR;
+	}
+	const char *f = s->ix->e.fts;
+	char *sql = xprintf("SELECT p.rid, suql_rank(%s, ?1, p.ntok) FROM %s CROSS JOIN %s AS p "
+	                    "ON p.pid = %s.rowid WHERE %s MATCH ?2 ORDER BY %s.rowid", f, f,
+	                    s->ix->e.psg, f, f, f);
+	int rc = sqlite3_prepare_v2(db, sql, -1, &s->st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK) {
+		err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
+		ret_scan_close(s);
+		return SUQL_ERROR;
+	}
+	question_prepare(s->ix, q->text, &s->q);
+	s->done = !s->q.match;
+	if (s->q.match) {
+		sqlite3_bind_pointer(s->st, 1, &s->q.rk, "suql_rank", NULL);
+		sqlite3_bind_text(s->st, 2, s->q.match, -1, SQLITE_STATIC);
+	}
+	*out = s;
+	return SUQL_OK;
+}
+
+int ret_scan_next(RetScan *s, sqlite3_int64 *rowid, double *score, SuqlErr *err)
+{
+	while (!s->done) {
+		int rc = sqlite3_step(s->st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(s->ix->db));
+			return -1;
+		}
+		sqlite3_int64 rid = rc == SQLITE_ROW ? sqlite3_column_int64(s->st, 0) : 0;
+		double sc = rc == SQLITE_ROW ? sqlite3_column_double(s->st, 1) : 0;
+		s->done = rc == SQLITE_DONE;
+		if (s->started && (s->done || rid != s->rid) && s->best > 0) {
+			*rowid = s->rid;
+			*score = s->best;
+			s->rid = rid;
+			s->best = sc > 0 ? sc : 0;
+			return 1;
+		}
+		if (!s->started || rid != s->rid) {
+			s->started = 1;
+			s->rid = rid;
+			s->best = 0;
+		}
+		if (sc > s->best)
+			s->best = sc;
+	}
+	return 0;
+}
+
+void ret_scan_close(RetScan *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->st);
+	free(s->q.match);
+	ret_close(s->ix);
+	free(s);
+}

@@ -225,6 +225,47 @@ static void test_modes(sqlite3 *db)
 	err_clear(&err);
 }
 
+/* ret_scan: every matched row once, with ret_score's score, also after rows were re-cut */
+static int scan_agrees(sqlite3 *db)
+{
+	SuqlErr err = {0};
+	RetQuestion q[1] = {{"reviews", "pasta sauce"}};
+	RetScore *s;
+	size_t n;
+	if (ret_score(db, "big", q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &s, &n, &err) != SUQL_OK)
+		return 0;
+	RetScan *sc;
+	if (ret_scan_open(db, "big", q, &sc, &err) != SUQL_OK) {
+		free(s);
+		return 0;
+	}
+	sqlite3_int64 rid;
+	double score;
+	size_t seen = 0;
+	int same = 1, r;
+	while ((r = ret_scan_next(sc, &rid, &score, &err)) == 1) {
+		size_t j = 0;
+		while (j < n && s[j].rowid != rid)
+			j++;
+		same &= j < n && s[j].score == score && s[j].matched == 1;
+		if (j < n)
+			s[j].matched = 0;   /* seen: a second time would not be found */
+		seen++;
+	}
+	ret_scan_close(sc);
+	free(s);
+	err_clear(&err);
+	return r == 0 && same && seen == n && n > 0;
+}
+
+static void test_scan(sqlite3 *db)
+{
+	CHECK(scan_agrees(db), "a scan gives each matched row once, with ret_score's score");
+	exec(db, "UPDATE big SET reviews = '[\"pasta\", \"sauce\", \"more pasta sauce\"]' "
+	         "WHERE id IN (5, 150)");
+	CHECK(scan_agrees(db), "... and after rows were indexed again");
+}
+
 static void test_passages(sqlite3 *db)
 {
 	SuqlErr err = {0};
@@ -380,6 +421,7 @@ int main(void)
 	test_basics(db);
 	test_questions(db);
 	test_modes(db);
+	test_scan(db);
 	test_passages(db);
 	test_names(db);
 	test_bulk(db);
