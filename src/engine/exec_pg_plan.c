@@ -304,6 +304,19 @@ SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c)
 	return s;
 }
 
+double exec_pg_sum(StoreCursor *c, int *n)
+{
+	double sum = 0;
+	*n = 0;
+	while (store_next(c) > 0) {
+		const char *v = store_text(c, 0);
+		sum += v ? strtod(v, NULL) : 0;
+		(*n)++;
+	}
+	store_done(c);
+	return sum;
+}
+
 /* ---- the final statement ---- */
 
 /* The printer holds the text and the map back to the user's (exec_pg_place). */

@@ -426,14 +426,8 @@ static void pg_order_atoms(PgWalk *w)
 		StoreCursor *c;
 		double sum = 0;
 		int n = 0;
-		if (store_query(ex->e->store, sql, NULL, 0, &c, NULL) == SUQL_OK) {
-			while (store_next(c) > 0) {
-				const char *v = store_text(c, 0);
-				sum += v ? strtod(v, NULL) : 0;
-				n++;
-			}
-			store_done(c);
-		}
+		if (store_query(ex->e->store, sql, NULL, 0, &c, NULL) == SUQL_OK)
+			sum = exec_pg_sum(c, &n);
 		free(sql);
 		double t = n ? sum / n / TEXT_BYTES_PER_TOKEN : 100, cap = ex->set.passage_tokens;
 		key[k] = (t > cap ? cap : t < 1 ? 1 : t) / 0.5;

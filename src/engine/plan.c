@@ -330,14 +330,8 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 	int n = 0;
 	if (ex->e->pg) {
 		StoreCursor *c;
-		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
-			while (store_next(c) > 0) {
-				const char *v = store_text(c, 0);
-				sum += v ? strtod(v, NULL) : 0;
-				n++;
-			}
-			store_done(c);
-		}
+		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK)
+			sum = exec_pg_sum(c, &n);
 		free(sql);
 		sql = NULL;
 	}
