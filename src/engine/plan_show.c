@@ -170,11 +170,9 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			          !b->ordered && ex->llm && llm_has_embeddings(ex->llm)
 			          ? ", the top ones again mixed with embedding similarity" : "");
 		} else {
-			sb_printf(out, "  walk: every candidate, in batches%s%s\n",
+			sb_printf(out, "  walk: every candidate, in batches%s%s%s\n",
 			          b->why_not_lazy ? " (not lazy: " : "",
-			          b->why_not_lazy ? b->why_not_lazy : "");
-			if (b->why_not_lazy)
-				sb_puts(out, ")\n");
+			          b->why_not_lazy ? b->why_not_lazy : "", b->why_not_lazy ? ")" : "");
 			exec_cascade_show_plan(ex, out, b);
 		}
 	}
