@@ -131,6 +131,16 @@ static const char *pg_projection(PgWalk *w, int i)
 		return "answer() or summary() inside an expression of the result columns (only a "
 		       "whole column is)";
 	ResultCol *rc = c->cols->items[col];
+	/* the column is computed after Postgres has sorted: ORDER BY cannot name it */
+	const OrderList *ord = ex->ast->stmt->select->order;
+	for (int k = 0; ord && k < ord->n; k++) {
+		const Expr *t = ord->items[k]->expr;
+		if ((t->kind == EX_COLUMN && !t->table.n && rc->alias.n &&
+		     ast_name_eq(t->name, rc->alias)) ||
+		    (t->kind == EX_LITERAL && t->lit == LIT_INTEGER &&
+		     strtol(t->name.s, NULL, 10) == col + 1))
+			return "ORDER BY a free-text result column";
+	}
 	PgProj *p;
 	w->proj = xrealloc(w->proj, ((size_t)w->nproj + 1) * sizeof *w->proj);
 	p = &w->proj[w->nproj];

@@ -512,6 +512,82 @@ static const char *unsupported(Exec *ex)
 	return NULL;
 }
 
+/* ---- where NULL sorts ----
+   SQLite sorts NULL first under ASC and last under DESC, Postgres the other way round. A
+   free-text value is NULL when the model gave no answer that could be read; so that such
+   rows come in the same place on both backends, an ORDER BY term of the user's that holds
+   free text (or names a result column that does) and says nothing of NULLs gets SQLite's
+   rule written out (NULLS FIRST under ASC, NULLS LAST under DESC) in what is sent to
+   Postgres. Terms over the user's own columns keep Postgres's rule. */
+
+typedef struct NullsScan {
+	const Exec *ex;
+	int found;
+} NullsScan;
+
+static int find_occ(void *ctx, Expr *e)
+{
+	NullsScan *ns = ctx;
+	for (int i = 0; i < ns->ex->nocc; i++)
+		if (ns->ex->occ[i].call == e) {
+			ns->found = 1;
+			return AST_STOP;
+		}
+	return AST_CONTINUE;
+}
+
+static int holds_free_text(const Exec *ex, Expr *e)
+{
+	NullsScan ns = {ex, 0};
+	AstVisitor v = {0};
+	v.ctx = &ns;
+	v.expr = find_occ;
+	if (e)
+		ast_visit_expr(e, &v);
+	return ns.found;
+}
+
+/* The result column of s's first core that the term names by its alias or its number,
+   or NULL. */
+static Expr *aliased(const Select *s, const Expr *e)
+{
+	if (!e || !s->ncore || !s->cores[0]->cols)
+		return NULL;
+	const ResultList *cols = s->cores[0]->cols;
+	if (e->kind == EX_LITERAL && e->lit == LIT_INTEGER) {
+		long k = strtol(e->name.s, NULL, 10);
+		return k >= 1 && k <= cols->n ? cols->items[k - 1]->expr : NULL;
+	}
+	if (e->kind != EX_COLUMN || e->table.n)
+		return NULL;
+	for (int i = 0; i < cols->n; i++) {
+		AstName a = cols->items[i]->alias;
+		if (a.n && ast_name_eq(a, e->name))
+			return cols->items[i]->expr;
+	}
+	return NULL;
+}
+
+static int pin_select(void *ctx, Select *s)
+{
+	const Exec *ex = ctx;
+	for (int i = 0; s->order && i < s->order->n; i++) {
+		OrderTerm *t = s->order->items[i];
+		if (t->nulls == NULLS_NONE &&
+		    (holds_free_text(ex, t->expr) || holds_free_text(ex, aliased(s, t->expr))))
+			t->nulls = t->dir == SORT_DESC ? NULLS_LAST : NULLS_FIRST;
+	}
+	return AST_CONTINUE;
+}
+
+static void pin_nulls(Exec *ex)
+{
+	AstVisitor v = {0};
+	v.ctx = ex;
+	v.select = pin_select;
+	ast_visit_stmt(ex->ast->stmt, &v);
+}
+
 const char *exec_pg_plan_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
@@ -547,6 +623,7 @@ const char *exec_pg_plan_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	if (why)
 		return why;
 	plan_exec(ex);
+	pin_nulls(ex);
 	plan_show(ex, &ex->plan);
 	if (sink && sink->plan)
 		sink->plan(sink->ctx, sb_str(&ex->plan));

@@ -83,3 +83,5 @@ SELECT address, summary(reviews) FROM restaurants WHERE name ILIKE '%Burger Barn
 SELECT upper(substr(summary(reviews), 1, 20)) AS s, name FROM restaurants WHERE location = 'Redwood City' ORDER BY id LIMIT 3;
 SELECT DISTINCT answer(reviews, 'is it good for kids?') FROM restaurants WHERE location = 'Cupertino' ORDER BY 1;
 SELECT id FROM restaurants ORDER BY answer(reviews, 'is this restaurant romantic?'), id LIMIT 5;
+SELECT id, answer(reviews, 'how noisy is it?') AS noise FROM restaurants WHERE location = 'Palo Alto' ORDER BY noise DESC, id LIMIT 10;
+SELECT id, answer(reviews, 'how noisy is it?') FROM restaurants WHERE location = 'Cupertino' ORDER BY 2, id LIMIT 4;
