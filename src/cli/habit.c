@@ -103,6 +103,8 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 	size_t rn = n - w;
 	while (rn && isspace((unsigned char)*rest))
 		rest++, rn--;
+	if (isalpha((unsigned char)line[0]) && rn)
+		return 0;   /* SQL: a word is a habit only alone on its line (not looked up per line) */
 	const Habit *h = NULL;
 	for (size_t i = 0; i < sizeof habits / sizeof *habits && !h; i++)
 		if (strlen(habits[i].typed) == w && strncmp(habits[i].typed, line, w) == 0)

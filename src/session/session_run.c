@@ -279,7 +279,8 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	if (!sh.rout)
 		sh.rout = s->out;
 	EngineSink sink = {&sh, show_parsed, show_plan, show_columns, show_row, show_counters,
-	                   show_warning, show_freetext};
+	                   show_warning, show_freetext,
+	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO)};
 	SuqlStatus st;
 	double t0 = util_now_ms();
 	*used = 0;
