@@ -59,10 +59,10 @@ static int suql_word(const char *s, size_t n)
 		"answer", "summary", "matches", "bm25", "unnest", "array", "interval", "ilike",
 		"any", "some", "true", "false", "free_text", "enum",
 	};
-	if (suql_prefix(s, n))
-		return 1;
 	if (n < 3 || n > 9)
 		return 0;
+	if (suql_prefix(s, n))
+		return 1;
 	int c = lower((unsigned char)s[0]);
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 		if (words[i][0] == c && word_is(s, n, words[i]))
@@ -83,77 +83,136 @@ static PlainKind first_word(const char *s, size_t n)
 	return PK_NONE;
 }
 
-static int word_char(unsigned char c)
+/* Byte classes of the scan. C_OTHER: anything that needs suql's lexer (: @ $ ? # [ ],
+   NUL, bytes past ASCII, controls); C_PLAIN: blanks, digits and operators, which the scan
+   steps over. */
+enum { C_OTHER, C_PLAIN, C_WORD, C_QUOTE, C_DASH, C_SLASH, C_SEMI, C_AMP };
+static unsigned char cls[256];
+static unsigned char suql_first[256];   /* a letter that starts a word of suql_word */
+
+static void classes(void)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
+	if (cls[' '])
+		return;
+	for (int c = 'a'; c <= 'z'; c++)
+		cls[c] = cls[c - 32] = C_WORD;
+	cls['_'] = C_WORD;
+	for (const char *p = " \n\t\r\f0123456789(),.+*%<>=!|~"; *p; p++)
+		cls[(unsigned char)*p] = C_PLAIN;
+	cls['\''] = cls['"'] = cls['`'] = C_QUOTE;
+	cls['-'] = C_DASH;
+	cls['/'] = C_SLASH;
+	cls[';'] = C_SEMI;
+	cls['&'] = C_AMP;
+	for (const char *p = "absmuitfe"; *p; p++)
+		suql_first[(unsigned char)*p] = suql_first[(unsigned char)*p - 32] = 1;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'; }
+
+static size_t word_end(const char *s, size_t i, size_t len)
+{
+	while (i < len && (cls[(unsigned char)s[i]] == C_WORD ||
+	                   (s[i] >= '0' && s[i] <= '9')))
+		i++;
+	return i;
+}
+
+/* After the quote at s[i]: the offset past its closing quote (a doubled quote stands for
+   itself), or 0 when it is not closed. */
+static size_t quote_end(const char *s, size_t i, size_t len)
+{
+	char q = s[i];
+	for (i++;; i += 2) {
+		const char *e = memchr(s + i, q, len - i);
+		if (!e)
+			return 0;
+		i = (size_t)(e - s);
+		if (i + 1 >= len || s[i + 1] != q)
+			return i + 1;
+	}
+}
+
+/* After the comment at s[i] ('--' or a block): the offset past it, 0 when a block is not
+   closed, i itself when s[i] starts no comment. */
+static size_t comment_end(const char *s, size_t i, size_t len)
+{
+	if (i + 1 >= len)
+		return i;
+	if (s[i] == '-' && s[i + 1] == '-') {
+		const char *nl = memchr(s + i, '\n', len - i);
+		return nl ? (size_t)(nl - s) : len;
+	}
+	if (s[i] == '/' && s[i + 1] == '*') {
+		for (i += 2; i + 1 < len; i++)
+			if (s[i] == '*' && s[i + 1] == '/')
+				return i + 2;
+		return 0;
+	}
+	return i;
+}
+
+/* Past blanks and comments from s[i]; 0 for an unclosed block comment. */
+static size_t skip_blank(const char *s, size_t i, size_t len)
+{
+	for (;;) {
+		while (i < len && is_blank(s[i]))
+			i++;
+		size_t j = comment_end(s, i, len);
+		if (j == i || j == 0)
+			return j;
+		i = j;
+	}
 }
 
 /* The kind of the first statement of s[0..len), and where it ends (after its ';', or len),
    or PK_NONE when the full path must run it. */
 static PlainKind scan(const char *s, size_t len, size_t *end)
 {
-	PlainKind kind = PK_NONE;
-	size_t i = 0;
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+	classes();
+	size_t i = skip_blank(s, 0, len), j;
+	if (!i && len && is_blank(s[0]))
+		return PK_NONE;
+	if (i >= len || cls[(unsigned char)s[i]] != C_WORD)
+		return PK_NONE;
+	j = word_end(s, i + 1, len);
+	PlainKind kind = first_word(s + i, j - i);
+	if (kind == PK_NONE)
+		return PK_NONE;
+	for (i = j;;) {
+		while (i < len && cls[(unsigned char)s[i]] == C_PLAIN)
 			i++;
-		} else if (word_char(c)) {
-			size_t j = i + 1;
-			while (j < len && word_char((unsigned char)s[j]))
-				j++;
-			if (c >= '0' && c <= '9') {   /* a number: 1.5e10, 0x1F */
-				while (j < len && (word_char((unsigned char)s[j]) || s[j] == '.'))
-					j++;
-			} else if (kind == PK_NONE) {
-				kind = first_word(s + i, j - i);
-				if (kind == PK_NONE)
-					return PK_NONE;
-			} else if (suql_word(s + i, j - i)) {
+		if (i >= len)
+			break;
+		switch (cls[(unsigned char)s[i]]) {
+		case C_WORD:
+			j = word_end(s, i + 1, len);
+			if (suql_first[(unsigned char)s[i]] && suql_word(s + i, j - i))
 				return PK_NONE;
-			}
 			i = j;
-		} else if (c == '\'' || c == '"' || c == '`') {
-			size_t j = i + 1;
-			for (;;) {   /* a doubled quote stands for itself */
-				while (j < len && (unsigned char)s[j] != c)
-					j++;
-				if (j >= len)
-					return PK_NONE;   /* unterminated: the parser says so */
-				if (j + 1 < len && (unsigned char)s[j + 1] == c) {
-					j += 2;
-					continue;
-				}
-				break;
-			}
-			if (kind == PK_NONE || suql_prefix(s + i + 1, j - i - 1) ||
-			    memchr(s + i + 1, 0, j - i - 1))
+			break;
+		case C_QUOTE:
+			j = quote_end(s, i, len);
+			if (!j || suql_prefix(s + i + 1, j - i - 2) || memchr(s + i + 1, 0, j - i - 2))
+				return PK_NONE;   /* unterminated: the parser says so */
+			i = j;
+			break;
+		case C_DASH:
+		case C_SLASH:
+			j = comment_end(s, i, len);
+			if (!j)
 				return PK_NONE;
-			i = j + 1;
-		} else if (c == '-' && i + 1 < len && s[i + 1] == '-') {
-			while (i < len && s[i] != '\n')
-				i++;
-		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-			const char *close = NULL;
-			for (size_t j = i + 2; j + 1 < len; j++)
-				if (s[j] == '*' && s[j + 1] == '/') {
-					close = s + j;
-					break;
-				}
-			if (!close)
-				return PK_NONE;
-			i = (size_t)(close - s) + 2;
-		} else if (c == ';') {
+			i = j == i ? i + 1 : j;
+			break;
+		case C_SEMI:
 			*end = i + 1;
 			return kind;
-		} else if (c == '&' && i + 1 < len && s[i + 1] == '&') {
-			return PK_NONE;
-		} else if (strchr("(),.+-*/%<>=!|~&", c) && c) {
-			if (kind == PK_NONE)
+		case C_AMP:
+			if (i + 1 < len && s[i + 1] == '&')
 				return PK_NONE;
 			i++;
-		} else {   /* : @ $ ? # [ ] NUL, bytes past ASCII, anything else */
+			break;
+		default:
 			return PK_NONE;
 		}
 	}
@@ -161,56 +220,55 @@ static PlainKind scan(const char *s, size_t len, size_t *end)
 	return kind;
 }
 
-/* Whether text[0..len) is one complete statement, by the same one pass: 1 when it is one
-   statement whose ';' comes last (only blanks after it), -1 when that pass cannot tell
+/* Whether text[0..len) is one complete statement, by the same classes: 1 when it is one
+   statement whose ';' comes last (only blanks after it), -1 when this look cannot tell
    (several statements, a trigger body, brackets, TCL-style variables, no ';' at all):
    the lexer decides then. */
 int engine_plain_complete(const char *s, size_t len)
 {
-	size_t i = 0;
-	int first = 1;
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+	classes();
+	size_t i = skip_blank(s, 0, len), j;
+	if ((!i && len && is_blank(s[0])) || i >= len)
+		return -1;
+	if (cls[(unsigned char)s[i]] == C_WORD) {
+		j = word_end(s, i + 1, len);
+		if (word_is(s + i, j - i, "create") || word_is(s + i, j - i, "explain"))
+			return -1;   /* CREATE TRIGGER's body holds ';' */
+		i = j;
+	}
+	for (;;) {
+		while (i < len && (cls[(unsigned char)s[i]] == C_PLAIN ||
+		                   cls[(unsigned char)s[i]] == C_WORD ||
+		                   cls[(unsigned char)s[i]] == C_AMP))
 			i++;
-		} else if (word_char(c)) {
-			size_t j = i + 1;
-			while (j < len && word_char((unsigned char)s[j]))
-				j++;
-			if (first && (word_is(s + i, j - i, "create") || word_is(s + i, j - i, "explain")))
-				return -1;   /* CREATE TRIGGER's body holds ';' */
-			first = 0;
-			i = j;
-		} else if (c == '\'' || c == '"' || c == '`') {
-			size_t j = i + 1;
-			while (j < len && (unsigned char)s[j] != c)
-				j++;
-			if (j >= len)
+		if (i >= len)
+			return -1;
+		switch (cls[(unsigned char)s[i]]) {
+		case C_QUOTE:
+			if (!(i = quote_end(s, i, len)))
 				return -1;
-			i = j + 1;   /* a doubled quote reads as two strings here: the same ends */
-		} else if (c == '-' && i + 1 < len && s[i + 1] == '-') {
-			while (i < len && s[i] != '\n')
-				i++;
-		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-			size_t j = i + 2;
-			while (j + 1 < len && !(s[j] == '*' && s[j + 1] == '/'))
-				j++;
-			if (j + 1 >= len)
+			break;
+		case C_DASH:
+		case C_SLASH:
+			j = comment_end(s, i, len);
+			if (!j)
 				return -1;
-			i = j + 2;
-		} else if (c == ';') {
+			i = j == i ? i + 1 : j;
+			break;
+		case C_SEMI:
 			for (i++; i < len; i++)
-				if (!(s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r' || s[i] == '\f'))
+				if (!is_blank(s[i]))
 					return -1;
 			return 1;
-		} else if (c == '[' || c == '$' || c >= 0x80 || c == 0) {
-			return -1;
-		} else {
-			first = 0;
-			i++;
+		default: {
+			unsigned char c = (unsigned char)s[i];
+			if (c == '[' || c == '$' || c >= 0x80 || c == 0)
+				return -1;
+			i++;   /* : @ ? # and controls end no statement */
+			break;
+		}
 		}
 	}
-	return -1;
 }
 
 /* ---- the catalog ---- */
