@@ -89,6 +89,8 @@ static PlainKind first_word(const char *s, size_t n)
 enum { C_OTHER, C_PLAIN, C_WORD, C_QUOTE, C_DASH, C_SLASH, C_SEMI, C_AMP };
 static unsigned char cls[256];
 static unsigned char suql_first[256];   /* a letter that starts a word of suql_word */
+static unsigned char wordch[256];       /* a letter, digit or '_' */
+static unsigned char ends_nothing[256]; /* engine_plain_complete steps over it */
 
 static void classes(void)
 {
@@ -106,14 +108,18 @@ static void classes(void)
 	cls['&'] = C_AMP;
 	for (const char *p = "absmuitfe"; *p; p++)
 		suql_first[(unsigned char)*p] = suql_first[(unsigned char)*p - 32] = 1;
+	for (int c = 0; c < 256; c++) {
+		wordch[c] = cls[c] == C_WORD || (c >= '0' && c <= '9');
+		ends_nothing[c] = cls[c] == C_PLAIN || cls[c] == C_WORD || cls[c] == C_AMP ||
+		                  c == ':' || c == '@' || c == '?' || c == '#';
+	}
 }
 
 static int is_blank(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'; }
 
 static size_t word_end(const char *s, size_t i, size_t len)
 {
-	while (i < len && (cls[(unsigned char)s[i]] == C_WORD ||
-	                   (s[i] >= '0' && s[i] <= '9')))
+	while (i < len && wordch[(unsigned char)s[i]])
 		i++;
 	return i;
 }
@@ -237,9 +243,7 @@ int engine_plain_complete(const char *s, size_t len)
 		i = j;
 	}
 	for (;;) {
-		while (i < len && (cls[(unsigned char)s[i]] == C_PLAIN ||
-		                   cls[(unsigned char)s[i]] == C_WORD ||
-		                   cls[(unsigned char)s[i]] == C_AMP))
+		while (i < len && ends_nothing[(unsigned char)s[i]])
 			i++;
 		if (i >= len)
 			return -1;

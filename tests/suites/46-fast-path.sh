@@ -58,6 +58,25 @@ else
 	sed 's/^/# /' "$tmp/fast.trace" | head -n 30
 fi
 
+# SQLite forms the parser knows (or refuses the same way SQLite does)
+cat >"$tmp/forms.sql" <<'SQL'
+CREATE TABLE t (a INTEGER PRIMARY KEY, b);
+INSERT INTO t VALUES (1, 'x') RETURNING a, b;
+INSERT INTO t VALUES (1, 'y') ON CONFLICT(a) DO UPDATE SET b = excluded.b RETURNING *;
+SELECT a, sum(a) OVER (ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t;
+SELECT a FROM t WHERE a IS NOT DISTINCT FROM 1;
+SELECT json_extract('{"a":1}', '$.a'), '{"a":1}' ->> 'a';
+SELECT a FROM t INDEXED BY nothing;
+UPDATE t SET b = u.x FROM (SELECT 1 AS id, 'z' AS x) AS u WHERE t.a = u.id;
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c;
+SELECT 1 FROM t WHERE b GLOB 'z*' AND b REGEXP 'z';
+SELECT printf('%d;%s', 1, 'a'), 0x1F, 1e3, .5, X'41', NULL ISNULL, 1 NOTNULL;
+SELECT 1 & 3, 2 | 1, ~0, 1 << 2, 'a' || 'b', -(-1), 5 % 3 FROM t;
+VALUES (1, 'é'), (2, 'ü');
+DELETE FROM t RETURNING *;
+SQL
+both "SQLite forms: the same rows and errors" "$tmp/forms.sql" --csv
+
 # an ENUM or list column anywhere: '=' may classify, JSON reads lists: nothing is fast
 cat >"$tmp/enum.sql" <<'SQL'
 CREATE TABLE p (a INTEGER, b TEXT);
