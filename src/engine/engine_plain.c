@@ -47,25 +47,28 @@ static int word_is(const char *s, size_t n, const char *w)
 
 static int suql_prefix(const char *s, size_t n)
 {
-	return n >= 5 && lower((unsigned char)s[0]) == 's' && lower((unsigned char)s[1]) == 'q' &&
-	       lower((unsigned char)s[2]) == 'u' && lower((unsigned char)s[3]) == 'l' &&
-	       s[4] == '_';
+	return n >= 5 && word_is(s, 4, "suql") && s[4] == '_';
 }
 
-/* A word the parser or the binder reads as SUQL. */
+/* A word the parser or the binder reads as SUQL (by its length, the candidates). */
 static int suql_word(const char *s, size_t n)
 {
-	static const char *const words[] = {
-		"answer", "summary", "matches", "bm25", "unnest", "array", "interval", "ilike",
-		"any", "some", "true", "false", "free_text", "enum",
+	static const char *const by_len[10][4] = {
+		[3] = {"any"},
+		[4] = {"bm25", "some", "true", "enum"},
+		[5] = {"array", "ilike", "false"},
+		[6] = {"answer", "unnest"},
+		[7] = {"summary", "matches"},
+		[8] = {"interval"},
+		[9] = {"free_text"},
 	};
 	if (n < 3 || n > 9)
-		return 0;
+		return suql_prefix(s, n);
 	if (suql_prefix(s, n))
 		return 1;
 	int c = lower((unsigned char)s[0]);
-	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (words[i][0] == c && word_is(s, n, words[i]))
+	for (int i = 0; i < 4 && by_len[n][i]; i++)
+		if (by_len[n][i][0] == c && word_is(s, n, by_len[n][i]))
 			return 1;
 	return 0;
 }
@@ -75,6 +78,8 @@ static PlainKind first_word(const char *s, size_t n)
 {
 	static const char *const dml[] = {"select", "insert", "update", "delete", "replace",
 	                                  "values", "with"};
+	if (n < 3 || n > 7)
+		return PK_NONE;
 	for (size_t i = 0; i < sizeof dml / sizeof *dml; i++)
 		if (word_is(s, n, dml[i]))
 			return PK_DML;
@@ -407,7 +412,8 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		s = err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(e->db));
 	sqlite3_finalize(st);
-	p->changes_seen = sqlite3_total_changes64(e->db);
+	if (!sqlite3_get_autocommit(e->db))   /* what catalog_ok compares inside a transaction */
+		p->changes_seen = sqlite3_total_changes64(e->db);
 	if (kind == PK_TXN) {   /* as engine.c does after a statement it runs itself */
 		p->txn_checked = 0;
 		bind_scope_tabs_check(e, 1);
