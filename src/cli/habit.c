@@ -94,6 +94,13 @@ static void note(Repl *r, const char *typed, const char *meta)
 
 int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n)
 {
+	if (n && isalpha((unsigned char)line[0])) {   /* SQL, at a glance: a word, then more */
+		size_t i = 1;
+		while (i < n && isalnum((unsigned char)line[i]))
+			i++;
+		if (i < n && line[i] == ' ' && i + 1 < n && isalpha((unsigned char)line[i + 1]))
+			return 0;
+	}
 	while (n && (isspace((unsigned char)line[n - 1]) || line[n - 1] == ';'))
 		n--;   /* ".tables;" out of SQL habit */
 	if (!n || !(line[0] == '.' || line[0] == '\\' || isalpha((unsigned char)line[0])))
