@@ -69,8 +69,10 @@ Progress *progress_open(FILE *f, int mode, const char *label, double total)
 	if (!f || mode == PROGRESS_OFF)
 		return NULL;
 	if (mode == PROGRESS_AUTO) {
+		if (!util_isatty(f))   /* asked first: it is kept, TERM is looked for */
+			return NULL;
 		const char *term = getenv("TERM");
-		if (!util_isatty(f) || (term && strcmp(term, "dumb") == 0))
+		if (term && strcmp(term, "dumb") == 0)
 			return NULL;
 	}
 	Progress *p = xcalloc(1, sizeof *p);

@@ -94,6 +94,13 @@ static void note(Repl *r, const char *typed, const char *meta)
 
 int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n)
 {
+	if (n && isalpha((unsigned char)line[0])) {   /* SQL, at a glance: a word, then more */
+		size_t i = 1;
+		while (i < n && isalnum((unsigned char)line[i]))
+			i++;
+		if (i < n && line[i] == ' ' && i + 1 < n && isalpha((unsigned char)line[i + 1]))
+			return 0;
+	}
 	while (n && (isspace((unsigned char)line[n - 1]) || line[n - 1] == ';'))
 		n--;   /* ".tables;" out of SQL habit */
 	if (!n || !(line[0] == '.' || line[0] == '\\' || isalpha((unsigned char)line[0])))
@@ -103,6 +110,8 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 	size_t rn = n - w;
 	while (rn && isspace((unsigned char)*rest))
 		rest++, rn--;
+	if (isalpha((unsigned char)line[0]) && rn)
+		return 0;   /* SQL: a word is a habit only alone on its line (not looked up per line) */
 	const Habit *h = NULL;
 	for (size_t i = 0; i < sizeof habits / sizeof *habits && !h; i++)
 		if (strlen(habits[i].typed) == w && strncmp(habits[i].typed, line, w) == 0)

@@ -141,15 +141,24 @@ static size_t statement_end(const char *s, size_t n)
 	return n;
 }
 
-/* Move the line and column (in characters) of a position over s[0..n). */
-static void advance(const char *s, size_t n, int *line, int *col)
+/* Move the line of a position over sql[from..to), and *ls to the start of that line. */
+static void advance(const char *sql, size_t from, size_t to, int *line, size_t *ls)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n')
-			++*line, *col = 1;
-		else if (((unsigned char)s[i] & 0xC0) != 0x80)
-			++*col;
+	const char *nl;
+	while (from < to && (nl = memchr(sql + from, '\n', to - from)) != NULL) {
+		++*line;
+		from = *ls = (size_t)(nl - sql) + 1;
 	}
+}
+
+/* The column (in characters, from 1) of sql[at] on the line starting at sql[ls]: counted
+   only for an error's place. */
+static int column(const char *sql, size_t ls, size_t at)
+{
+	int col = 1;
+	for (size_t i = ls; i < at; i++)
+		col += ((unsigned char)sql[i] & 0xC0) != 0x80;
+	return col;
 }
 
 /* Run the statements in sql and show them like typed ones; where and line name the source
@@ -158,11 +167,11 @@ static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char 
                                int line)
 {
 	SuqlStatus first = SUQL_OK;
-	size_t off = 0;
-	int ln = line, col = 1;   /* where sql[off] is */
+	size_t off = 0, ls = 0;
+	int ln = line;   /* where sql[off] is: line ln, which starts at sql[ls] */
 	while (off < len && !r->quit) {
 		size_t start = off + skip_blank(sql + off, len - off);
-		advance(sql + off, start - off, &ln, &col);
+		advance(sql, off, start, &ln, &ls);
 		if (start >= len)
 			break;
 		SuqlErr err = {0};
@@ -170,7 +179,7 @@ static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char 
 		SuqlStatus st = session_run(&r->s, sql + start, len - start, &used, NULL, 0, NULL,
 		                            &err);
 		if (st != SUQL_OK) {
-			repl_fail(r, where, ln, col, st, &err);
+			repl_fail(r, where, ln, column(sql, ls, start), st, &err);
 			if (first == SUQL_OK)
 				first = st;
 			size_t end = statement_end(sql + start, len - start);
@@ -182,7 +191,7 @@ static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char 
 			break;   /* Ctrl-C stops what was typed or read with it, too */
 		if (used == 0 || used > len - start)
 			used = len - start;
-		advance(sql + start, used, &ln, &col);
+		advance(sql, start, start + used, &ln, &ls);
 		off = start + used;
 	}
 	return first;

@@ -137,6 +137,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.times = 1;
 	e->set.window = ENGINE_DEFAULT_WINDOW;
 	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
+	e->set.fast_path = 1;
 	udf_register(e);
 	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */
@@ -157,6 +158,7 @@ void engine_close(Engine *e)
 	if (!e)
 		return;
 	bind_scope_tabs_check(e, 1);
+	engine_plain_free(e);
 	forget_hidden(e);
 	exec_record_free(e->record);
 	store_close(e->store);
@@ -188,6 +190,8 @@ const char *engine_path(const Engine *e) { return e->path; }
 
 int engine_complete(const char *sql, size_t len)
 {
+	if (engine_plain_complete(sql, len) == 1)
+		return 1;
 	size_t pos = 0;
 	for (;;) {
 		int complete, empty;
@@ -361,9 +365,13 @@ static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
 SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
                        const EngineSink *sink, SuqlErr *err)
 {
+	SuqlStatus s;
+	if (engine_plain_run(e, sql, len, used, sink, &s, err))
+		return s;
+	e->plain.full++;
 	Ast *ast = NULL;
 	size_t end = len;
-	SuqlStatus s = parse_statement(sql, len, 0, &ast, &end, err);
+	s = parse_statement(sql, len, 0, &ast, &end, err);
 	*used = end;
 	if (s != SUQL_OK || !ast)
 		return s;
@@ -498,6 +506,11 @@ static const SetRow engine_rows[] = {
 	{"times", SET_BOOL, ES(times), 0, 0, NULL, "on|off", "on",
 	 "show times in the counters (off makes them reproducible)", NULL, NULL, NULL, 0, NULL,
 	 NULL},
+	{"fast_path", SET_BOOL, ES(fast_path), 0, 0, NULL, "on|off", "on",
+	 "run plain SQL (no SUQL syntax, no ENUM or list columns in the database) as written, "
+	 "without suql's parser; off parses every statement (the same results, slower)",
+	 "A statement SQLite will not prepare as written takes the full path, so its error is "
+	 "reported in place, with its caret, either way.", NULL, NULL, 0, NULL, NULL},
 	{"busy_timeout", SET_REAL, ES(busy), 0, 86400, NULL, "SECONDS",
 	 SETTING_STR(ENGINE_DEFAULT_BUSY), "how long to wait for a database another process is "
 	 "writing (several suql processes, or an :import under way) before failing with "

@@ -36,6 +36,9 @@ typedef struct EngineSink {
 	/* The statement involves free text or an ENUM literal to classify, so the model may be
 	   asked and a plan and counters follow: called once, after parsed and before plan. */
 	void (*freetext)(void *ctx);
+	/* parsed is of use only when freetext follows: a plain statement may then run without
+	   being parsed at all (engine_plain.c) */
+	int parsed_if_freetext;
 } EngineSink;
 
 /* Open (creating if needed) the database at path (":memory:" for none). */

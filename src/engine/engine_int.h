@@ -67,6 +67,7 @@ typedef struct EngineSettings {
 	int window;           /* a ranked walk's first window of candidates (exec_window.c); 0:
 	                         list them all */
 	double busy;          /* seconds to wait for a database another process has locked */
+	int fast_path;        /* plain statements straight to SQLite (engine_plain.c) */
 } EngineSettings;
 
 #define ENGINE_DEFAULT_BATCH 32
@@ -81,6 +82,21 @@ typedef struct EngineSettings {
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
 typedef struct Exec Exec;
+
+/* The fast path of plain statements (engine_plain.c): whether the catalog lets it run,
+   and what that answer was kept against. */
+typedef struct EnginePlain {
+	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	int known, ok;
+	int txn_checked;        /* checked inside the transaction now open */
+	long long changes_seen; /* the connection's count of changes after the last fast one */
+	long long cookie_seen;
+	unsigned int dv_seen;   /* the pager's data version (other connections' commits) */
+	unsigned long full, full_seen;   /* statements run by the full path */
+	unsigned long taken;    /* statements run by the fast path */
+	char *buf;              /* the statement's text ended with a NUL, for SQLite */
+	size_t cap;
+} EnginePlain;
 
 struct Engine {
 	Store *store;         /* the database, through the storage seam */
@@ -105,7 +121,20 @@ struct Engine {
 	long steps_left;        /* >0: thousands of SQLite instructions the running statement
 	                           may still take (a bounded count, exec_count) */
 	struct Record *record;  /* what came from where in the last statement (record_int.h) */
+	EnginePlain plain;
 };
+
+/* ---- the fast path (engine_plain.c) ---- */
+
+/* Run the first statement of sql[0..len) straight through SQLite when suql would not change
+   it: returns 1 and sets *used and *status (err holds a failure), or 0 when the full path
+   must run it (nothing was run). */
+int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
+                     const EngineSink *sink, SuqlStatus *status, SuqlErr *err);
+void engine_plain_free(Engine *e);
+/* Whether sql[0..len) is one complete statement: 1, or -1 when a quick look cannot tell
+   (engine_complete asks the lexer then). */
+int engine_plain_complete(const char *sql, size_t len);
 
 /* ---- three-valued logic ---- */
 

@@ -393,15 +393,15 @@ static void line_row(Render *r, const RCell *row, SBuf *b)
 
 static void emit_row(Render *r, const RCell *row)
 {
-	SBuf b = SBUF_INIT;
+	SBuf *b = &r->line;
+	sb_truncate(b, 0);
 	if (r->o.mode == RENDER_CSV)
-		csv_row(r, row, &b);
+		csv_row(r, row, b);
 	else if (r->o.mode == RENDER_JSON)
-		json_row(r, row, &b);
+		json_row(r, row, b);
 	else
-		line_row(r, row, &b);
-	fwrite(b.s, 1, b.len, r->out);
-	sb_free(&b);
+		line_row(r, row, b);
+	fwrite(b->s, 1, b->len, r->out);
 	r->nemitted++;
 }
 
@@ -431,6 +431,7 @@ void render_free(Render *r)
 	free(r->jsoncol);
 	free(r->cells);
 	sb_free(&r->data);
+	sb_free(&r->line);
 	free(r);
 }
 

@@ -31,6 +31,7 @@ struct Render {
 	RCell *cells;     /* buffered rows, ncols cells each */
 	size_t ncells, capcells;
 	SBuf data;
+	SBuf line;        /* the row being written (emit_row), kept from row to row */
 	int finished;
 	unsigned char *jsoncol;   /* per column: holds a JSON array (render_json_column) */
 };

@@ -279,9 +279,10 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	if (!sh.rout)
 		sh.rout = s->out;
 	EngineSink sink = {&sh, show_parsed, show_plan, show_columns, show_row, show_counters,
-	                   show_warning, show_freetext};
+	                   show_warning, show_freetext,
+	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO)};
 	SuqlStatus st;
-	double t0 = util_now_ms();
+	double t0 = s->timer ? util_now_ms() : 0;
 	*used = 0;
 	session_status_begin(s);
 	if (suql_interrupted) {
@@ -302,7 +303,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		if (st == SUQL_OK && suql_interrupted)
 			st = err_set(err, SUQL_INTERRUPT, "interrupted");
 	}
-	double ms = util_now_ms() - t0;
+	double ms = s->timer ? util_now_ms() - t0 : 0;
 	session_status_end(s);
 	if (sh.counters.len)
 		section(&sh, "counters", sh.counters.s, 1);

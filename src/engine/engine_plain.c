@@ -1,0 +1,432 @@
+/*
+ * engine_plain.c: plain SQL straight to SQLite. A statement that suql would hand to SQLite
+ * unchanged (no SUQL syntax, over a database whose catalog holds no ENUM and no list
+ * column) is prepared from the user's own text, without suql's lexer, parser, binder and
+ * printer: a script of many small statements (a load of INSERTs, sqllogictest's scripts)
+ * otherwise spends as long in them as SQLite spends preparing (doc/speed.md).
+ *
+ * The check is conservative, one pass over the bytes: the statement starts with SELECT,
+ * INSERT, UPDATE, DELETE, REPLACE, VALUES, WITH, BEGIN, COMMIT or END; it holds none of the
+ * characters SUQL's forms and parameters need (`:` `@` `$` `?` `#` `[` `]` `&&`, bytes
+ * past ASCII outside quotes) and none of the words the parser or the binder treat
+ * specially (answer, summary, matches, bm25, unnest, ARRAY, INTERVAL, ILIKE, ANY, SOME,
+ * TRUE, FALSE, FREE_TEXT, ENUM, and any name starting with suql_, suql's own tables and
+ * functions); and the statement ends where suql's lexer ends it (the first ';' outside
+ * quotes and comments). Whether the catalog has ENUM or list columns, or a trigger that
+ * writes suql's tables, is asked once and kept while the schema cookie, the data version
+ * and the count of statements run by the full path hold.
+ *
+ * Anything else takes the full path (engine.c), and so does a statement SQLite will not
+ * prepare as written (a mistake, a refusal in read-only mode): the full path reports it
+ * with its place and caret, exactly as before. The sink sees the same columns and rows;
+ * nothing else is shown for a plain statement (no parsed text unless the sink asks for it
+ * always, no plan, no counters). `:set fast_path off` sends every statement through the
+ * full path; SUQL_TRACE_SQL prints each statement taken here as "suql plain: ...".
+ */
+#include "engine/bind_int.h"
+#include "engine/engine_int.h"
+#include "engine/record_int.h"
+#include "sql/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum PlainKind { PK_NONE, PK_DML, PK_TXN } PlainKind;
+
+static int lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+/* s[0..n) equals the lower-case word w, case-insensitively. */
+static int word_is(const char *s, size_t n, const char *w)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!w[i] || lower((unsigned char)s[i]) != w[i])
+			return 0;
+	return w[n] == 0;
+}
+
+static int suql_prefix(const char *s, size_t n)
+{
+	return n >= 5 && word_is(s, 4, "suql") && s[4] == '_';
+}
+
+/* A word the parser or the binder reads as SUQL (by its length, the candidates). */
+static int suql_word(const char *s, size_t n)
+{
+	static const char *const by_len[10][4] = {
+		[3] = {"any"},
+		[4] = {"bm25", "some", "true", "enum"},
+		[5] = {"array", "ilike", "false"},
+		[6] = {"answer", "unnest"},
+		[7] = {"summary", "matches"},
+		[8] = {"interval"},
+		[9] = {"free_text"},
+	};
+	if (n < 3 || n > 9)
+		return suql_prefix(s, n);
+	if (suql_prefix(s, n))
+		return 1;
+	int c = lower((unsigned char)s[0]);
+	for (int i = 0; i < 4 && by_len[n][i]; i++)
+		if (by_len[n][i][0] == c && word_is(s, n, by_len[n][i]))
+			return 1;
+	return 0;
+}
+
+/* What the first word makes of the statement. */
+static PlainKind first_word(const char *s, size_t n)
+{
+	static const char *const dml[] = {"select", "insert", "update", "delete", "replace",
+	                                  "values", "with"};
+	if (n < 3 || n > 7)
+		return PK_NONE;
+	for (size_t i = 0; i < sizeof dml / sizeof *dml; i++)
+		if (word_is(s, n, dml[i]))
+			return PK_DML;
+	if (word_is(s, n, "begin") || word_is(s, n, "commit") || word_is(s, n, "end"))
+		return PK_TXN;
+	return PK_NONE;
+}
+
+/* Byte classes of the scan. C_OTHER: anything that needs suql's lexer (: @ $ ? # [ ],
+   NUL, bytes past ASCII, controls); C_PLAIN: blanks, digits and operators, which the scan
+   steps over. */
+enum { C_OTHER, C_PLAIN, C_WORD, C_QUOTE, C_DASH, C_SLASH, C_SEMI, C_AMP };
+static unsigned char cls[256];
+static unsigned char suql_first[256];   /* a letter that starts a word of suql_word */
+static unsigned char wordch[256];       /* a letter, digit or '_' */
+static unsigned char ends_nothing[256]; /* engine_plain_complete steps over it */
+
+static void classes(void)
+{
+	if (cls[' '])
+		return;
+	for (int c = 'a'; c <= 'z'; c++)
+		cls[c] = cls[c - 32] = C_WORD;
+	cls['_'] = C_WORD;
+	for (const char *p = " \n\t\r\f0123456789(),.+*%<>=!|~"; *p; p++)
+		cls[(unsigned char)*p] = C_PLAIN;
+	cls['\''] = cls['"'] = cls['`'] = C_QUOTE;
+	cls['-'] = C_DASH;
+	cls['/'] = C_SLASH;
+	cls[';'] = C_SEMI;
+	cls['&'] = C_AMP;
+	for (const char *p = "absmuitfe"; *p; p++)
+		suql_first[(unsigned char)*p] = suql_first[(unsigned char)*p - 32] = 1;
+	for (int c = 0; c < 256; c++) {
+		wordch[c] = cls[c] == C_WORD || (c >= '0' && c <= '9');
+		ends_nothing[c] = cls[c] == C_PLAIN || cls[c] == C_WORD || cls[c] == C_AMP ||
+		                  c == ':' || c == '@' || c == '?' || c == '#';
+	}
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'; }
+
+static size_t word_end(const char *s, size_t i, size_t len)
+{
+	while (i < len && wordch[(unsigned char)s[i]])
+		i++;
+	return i;
+}
+
+/* After the quote at s[i]: the offset past its closing quote (a doubled quote stands for
+   itself), or 0 when it is not closed. */
+static size_t quote_end(const char *s, size_t i, size_t len)
+{
+	char q = s[i];
+	for (i++;; i += 2) {
+		const char *e = memchr(s + i, q, len - i);
+		if (!e)
+			return 0;
+		i = (size_t)(e - s);
+		if (i + 1 >= len || s[i + 1] != q)
+			return i + 1;
+	}
+}
+
+/* After the comment at s[i] ('--' or a block): the offset past it, 0 when a block is not
+   closed, i itself when s[i] starts no comment. */
+static size_t comment_end(const char *s, size_t i, size_t len)
+{
+	if (i + 1 >= len)
+		return i;
+	if (s[i] == '-' && s[i + 1] == '-') {
+		const char *nl = memchr(s + i, '\n', len - i);
+		return nl ? (size_t)(nl - s) : len;
+	}
+	if (s[i] == '/' && s[i + 1] == '*') {
+		for (i += 2; i + 1 < len; i++)
+			if (s[i] == '*' && s[i + 1] == '/')
+				return i + 2;
+		return 0;
+	}
+	return i;
+}
+
+/* Past blanks and comments from s[i]; 0 for an unclosed block comment. */
+static size_t skip_blank(const char *s, size_t i, size_t len)
+{
+	for (;;) {
+		while (i < len && is_blank(s[i]))
+			i++;
+		size_t j = comment_end(s, i, len);
+		if (j == i || j == 0)
+			return j;
+		i = j;
+	}
+}
+
+/* The kind of the first statement of s[0..len), and where it ends (after its ';', or len),
+   or PK_NONE when the full path must run it. */
+static PlainKind scan(const char *s, size_t len, size_t *end)
+{
+	classes();
+	size_t i = skip_blank(s, 0, len), j;
+	if (!i && len && is_blank(s[0]))
+		return PK_NONE;
+	if (i >= len || cls[(unsigned char)s[i]] != C_WORD)
+		return PK_NONE;
+	j = word_end(s, i + 1, len);
+	PlainKind kind = first_word(s + i, j - i);
+	if (kind == PK_NONE)
+		return PK_NONE;
+	for (i = j;;) {
+		while (i < len && cls[(unsigned char)s[i]] == C_PLAIN)
+			i++;
+		if (i >= len)
+			break;
+		switch (cls[(unsigned char)s[i]]) {
+		case C_WORD:
+			j = word_end(s, i + 1, len);
+			if (suql_first[(unsigned char)s[i]] && suql_word(s + i, j - i))
+				return PK_NONE;
+			i = j;
+			break;
+		case C_QUOTE:
+			j = quote_end(s, i, len);
+			if (!j || suql_prefix(s + i + 1, j - i - 2) || memchr(s + i + 1, 0, j - i - 2))
+				return PK_NONE;   /* unterminated: the parser says so */
+			i = j;
+			break;
+		case C_DASH:
+		case C_SLASH:
+			j = comment_end(s, i, len);
+			if (!j)
+				return PK_NONE;
+			i = j == i ? i + 1 : j;
+			break;
+		case C_SEMI:
+			*end = i + 1;
+			return kind;
+		case C_AMP:
+			if (i + 1 < len && s[i + 1] == '&')
+				return PK_NONE;
+			i++;
+			break;
+		default:
+			return PK_NONE;
+		}
+	}
+	*end = len;
+	return kind;
+}
+
+/* Whether text[0..len) is one complete statement, by the same classes: 1 when it is one
+   statement whose ';' comes last (only blanks after it), -1 when this look cannot tell
+   (several statements, a trigger body, brackets, TCL-style variables, no ';' at all):
+   the lexer decides then. */
+int engine_plain_complete(const char *s, size_t len)
+{
+	classes();
+	size_t i = skip_blank(s, 0, len), j;
+	if ((!i && len && is_blank(s[0])) || i >= len)
+		return -1;
+	if (cls[(unsigned char)s[i]] == C_WORD) {
+		j = word_end(s, i + 1, len);
+		if (word_is(s + i, j - i, "create") || word_is(s + i, j - i, "explain"))
+			return -1;   /* CREATE TRIGGER's body holds ';' */
+		i = j;
+	}
+	for (;;) {
+		while (i < len && ends_nothing[(unsigned char)s[i]])
+			i++;
+		if (i >= len)
+			return -1;
+		switch (cls[(unsigned char)s[i]]) {
+		case C_QUOTE:
+			if (!(i = quote_end(s, i, len)))
+				return -1;
+			break;
+		case C_DASH:
+		case C_SLASH:
+			j = comment_end(s, i, len);
+			if (!j)
+				return -1;
+			i = j == i ? i + 1 : j;
+			break;
+		case C_SEMI:
+			for (i++; i < len; i++)
+				if (!is_blank(s[i]))
+					return -1;
+			return 1;
+		default: {
+			unsigned char c = (unsigned char)s[i];
+			if (c == '[' || c == '$' || c >= 0x80 || c == 0)
+				return -1;
+			i++;   /* : @ ? # and controls end no statement */
+			break;
+		}
+		}
+	}
+}
+
+/* ---- the catalog ---- */
+
+static long long schema_cookie(Engine *e)
+{
+	long long v = -1;
+	if (!e->plain.cookie &&
+	    sqlite3_prepare_v3(e->db, "PRAGMA schema_version", -1, SQLITE_PREPARE_PERSISTENT,
+	                       &e->plain.cookie, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(e->plain.cookie) == SQLITE_ROW)
+		v = sqlite3_column_int64(e->plain.cookie, 0);
+	sqlite3_reset(e->plain.cookie);
+	return v;
+}
+
+/* Nothing in the database makes suql change a plain statement: no ENUM column (its '='
+   classifies), no list column (JSON output reads it as an array), no trigger that names
+   suql's tables (a plain write could change the catalog through it). */
+static int catalog_plain(Engine *e)
+{
+	int ok = 1;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(e->db, "SELECT type FROM suql_catalog", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		while (ok && sqlite3_step(st) == SQLITE_ROW) {
+			const char *t = (const char *)sqlite3_column_text(st, 0);
+			CatColumn c = {0};
+			SuqlErr err = {0};
+			int r = catalog_parse_type(t ? t : "", &c, &err);
+			if (r < 0 || (r > 0 && (c.is_enum || c.is_array)))
+				ok = 0;
+			catalog_column_free(&c);
+			err_clear(&err);
+		}
+	}
+	sqlite3_finalize(st);
+	if (ok && sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type = 'trigger' "
+	                             "AND sql LIKE '%suql\\_%' ESCAPE '\\'", -1, &st, NULL) ==
+	              SQLITE_OK) {
+		ok = sqlite3_step(st) != SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return ok;
+}
+
+/* The answer of catalog_plain, kept. In autocommit mode it is checked against the schema
+   cookie and the data version before every statement. Inside a transaction, once checked
+   there, the database can change only through this connection: by a statement of the full
+   path (counted), or by a write that is not one of the fast path's own (suql's meta-commands
+   and imports write rows as they create tables: the connection's count of changes moves). */
+static int catalog_ok(Engine *e)
+{
+	EnginePlain *p = &e->plain;
+	int in_txn = !sqlite3_get_autocommit(e->db);
+	if (p->known && in_txn && p->txn_checked && p->full_seen == p->full &&
+	    sqlite3_total_changes64(e->db) == p->changes_seen)
+		return p->ok;
+	p->txn_checked = in_txn;
+	long long cookie = schema_cookie(e);
+	unsigned int dv = 0;
+	if (cookie < 0 ||
+	    sqlite3_file_control(e->db, "main", SQLITE_FCNTL_DATA_VERSION, &dv) != SQLITE_OK)
+		return p->known = 0;
+	if (!p->known || p->cookie_seen != cookie || p->dv_seen != dv || p->full_seen != p->full) {
+		p->ok = catalog_plain(e);
+		p->known = 1;
+		p->cookie_seen = cookie;
+		p->dv_seen = dv;
+		p->full_seen = p->full;
+	}
+	return p->ok;
+}
+
+/* ---- the statement ---- */
+
+int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
+                     const EngineSink *sink, SuqlStatus *status, SuqlErr *err)
+{
+	if (!e->set.fast_path || e->pg || (sink && sink->parsed && !sink->parsed_if_freetext))
+		return 0;
+	size_t end = 0;
+	PlainKind kind = scan(sql, len, &end);
+	if (kind == PK_NONE || end > PARSE_MAX_INPUT || !catalog_ok(e))
+		return 0;
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+	e->guard = e->readonly;
+	/* SQLite copies a text that does not end with a NUL (with its own allocator, under
+	   its mutex); copied once into a buffer kept from statement to statement, it need
+	   not */
+	EnginePlain *p = &e->plain;
+	if (end + 1 > p->cap) {
+		p->cap = end + 1 > 256 ? end + 1 : 256;
+		free(p->buf);
+		p->buf = xmalloc(p->cap);
+	}
+	memcpy(p->buf, sql, end);
+	p->buf[end] = 0;
+	int rc = sqlite3_prepare_v3(e->db, p->buf, (int)end + 1, 0, &st, &tail);
+	e->guard = 0;
+	if (rc != SQLITE_OK || !st || tail != p->buf + end) {
+		/* the full path prepares it again and reports what SQLite says, in place */
+		sqlite3_finalize(st);
+		e->denied = NULL;
+		return 0;
+	}
+	static int trace = -1;
+	if (trace < 0)
+		trace = getenv("SUQL_TRACE_SQL") != NULL;
+	if (trace) {   /* one line, as the full path's trace */
+		fputs("suql plain: ", stderr);
+		for (size_t i = 0; i < end; i++)
+			fputc(sql[i] == '\n' || sql[i] == '\r' ? ' ' : sql[i], stderr);
+		fputc('\n', stderr);
+	}
+	p->taken++;
+	*used = end;
+	if (kind == PK_DML) {   /* as a plain statement through the executor: nothing to explain */
+		exec_record_free(e->record);
+		e->record = NULL;
+	}
+	if (sink && sink->columns && sqlite3_column_count(st) > 0)
+		sink->columns(sink->ctx, st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (sink && sink->row && sink->row(sink->ctx, st))
+			break;
+	SuqlStatus s = SUQL_OK;
+	if (rc == SQLITE_INTERRUPT || (rc != SQLITE_ROW && rc != SQLITE_DONE && suql_interrupted))
+		s = err_set(err, SUQL_INTERRUPT, "interrupted");
+	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		s = err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(e->db));
+	sqlite3_finalize(st);
+	if (!sqlite3_get_autocommit(e->db))   /* what catalog_ok compares inside a transaction */
+		p->changes_seen = sqlite3_total_changes64(e->db);
+	if (kind == PK_TXN) {   /* as engine.c does after a statement it runs itself */
+		p->txn_checked = 0;
+		bind_scope_tabs_check(e, 1);
+	}
+	*status = s;
+	return 1;
+}
+
+void engine_plain_free(Engine *e)
+{
+	sqlite3_finalize(e->plain.cookie);
+	e->plain.cookie = NULL;
+	free(e->plain.buf);
+	e->plain.buf = NULL;
+	e->plain.cap = 0;
+}

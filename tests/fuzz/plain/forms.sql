@@ -1,0 +1,5 @@
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c;
+VALUES (1, 'é');
+SELECT 1 & 3, 2 | 1, ~0, 1 << 2, 'a' || 'b', X'41', .5e1;
+REPLACE INTO t VALUES (1, 2);
+END;

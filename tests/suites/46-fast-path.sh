@@ -1,0 +1,166 @@
+#!/bin/sh
+# The fast path of plain SQL (src/engine/engine_plain.c) against the full path
+# (--set fast_path=off): the same output, byte for byte (results, errors with their carets,
+# exit status) on the sqllogictest scripts bench/table.sh times, on every input of the
+# golden cases and on a script of edge cases; and which path each statement took, counted
+# from SUQL_TRACE_SQL's "suql plain:" lines (the fast path prints one per statement it runs).
+. "$(dirname "$0")/../lib.sh"
+tmp=$SUQL_TMP/fast-path
+mkdir -p "$tmp"
+
+# both NAME STDIN [ARGS...]: run the program on STDIN both ways; ok when stdout, stderr and
+# the exit status agree. Leaves the fast run's trace count in $plain.
+both() {
+	name=$1 in=$2
+	shift 2
+	SUQL_TRACE_SQL=1 "$prog" "$@" <"$in" >"$tmp/fast.out" 2>"$tmp/fast.trace"
+	echo "status $?" >>"$tmp/fast.out"
+	"$prog" --set fast_path=off "$@" <"$in" >"$tmp/full.out" 2>"$tmp/full.err"
+	echo "status $?" >>"$tmp/full.out"
+	grep -v '^suql plain: ' "$tmp/fast.trace" | grep -v '^suql sql: ' >"$tmp/fast.err"
+	plain=$(grep -c '^suql plain: ' "$tmp/fast.trace")
+	if cmp -s "$tmp/fast.out" "$tmp/full.out" && cmp -s "$tmp/fast.err" "$tmp/full.err"; then
+		echo "ok fast-path: $name"
+	else
+		echo "not ok fast-path: $name"
+		diff "$tmp/full.out" "$tmp/fast.out" | head -n 10 | sed 's/^/# /'
+		diff "$tmp/full.err" "$tmp/fast.err" | head -n 10 | sed 's/^/# /'
+	fi
+}
+
+# ---- edge cases, with the count of statements the fast path must take ----
+cat >"$tmp/edge.sql" <<'SQL'
+CREATE TABLE p (a INTEGER, b TEXT, n FREE_TEXT);
+INSERT INTO p (a, b) VALUES (1, 'x;y');
+INSERT INTO p (a, b) VALUES (2, 'it''s'); SELECT count(*) AS n FROM p;
+BEGIN;
+UPDATE p SET b = 'z' -- a comment; with a ';'
+  WHERE a = 2;
+COMMIT;
+/* a block comment; */ SELECT a, b AS "b;" FROM p ORDER BY a;
+SELECT a::TEXT FROM p;
+SELECT * FROM nowhere;
+SELECT a FROM p WHERE b ILIKE 'X%';
+SELECT "a", [b] FROM p;
+SELECT a FROM p WHERE a = ?;
+SELECT 1 +;
+SELECT count(*) FROM suql_catalog;
+SELECT count(*) FROM "SUQL_catalog";
+INSERT INTO p (a, b) VALUES (3, 'three')
+SQL
+both "edge cases: results, errors and carets" "$tmp/edge.sql" --csv
+# (a FREE_TEXT column leaves the fast path on and makes suql_catalog a table)
+# INSERT, INSERT, SELECT count, BEGIN, UPDATE, COMMIT, SELECT a, b; the rest needs suql
+# (::, ILIKE, [b], a parameter, suql's own tables) or fails to prepare (nowhere, 1 +) and
+# is run again by the full path to say where; the last INSERT has no ';' and runs at the
+# end of input
+if [ "$plain" = 8 ] && grep -q '^ *\^' "$tmp/fast.err"; then
+	echo "ok fast-path: 8 of 17 statements took the fast path, errors kept their carets"
+else
+	echo "not ok fast-path: 8 of 17 statements took the fast path, errors kept their carets"
+	echo "# fast path took $plain"
+	sed 's/^/# /' "$tmp/fast.trace" | head -n 30
+fi
+
+# SQLite forms the parser knows (or refuses the same way SQLite does)
+cat >"$tmp/forms.sql" <<'SQL'
+CREATE TABLE t (a INTEGER PRIMARY KEY, b);
+INSERT INTO t VALUES (1, 'x') RETURNING a, b;
+INSERT INTO t VALUES (1, 'y') ON CONFLICT(a) DO UPDATE SET b = excluded.b RETURNING *;
+SELECT a, sum(a) OVER (ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t;
+SELECT a FROM t WHERE a IS NOT DISTINCT FROM 1;
+SELECT json_extract('{"a":1}', '$.a'), '{"a":1}' ->> 'a';
+SELECT a FROM t INDEXED BY nothing;
+UPDATE t SET b = u.x FROM (SELECT 1 AS id, 'z' AS x) AS u WHERE t.a = u.id;
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c;
+SELECT 1 FROM t WHERE b GLOB 'z*' AND b REGEXP 'z';
+SELECT printf('%d;%s', 1, 'a'), 0x1F, 1e3, .5, X'41', NULL ISNULL, 1 NOTNULL;
+SELECT 1 & 3, 2 | 1, ~0, 1 << 2, 'a' || 'b', -(-1), 5 % 3 FROM t;
+VALUES (1, 'é'), (2, 'ü');
+DELETE FROM t RETURNING *;
+SQL
+both "SQLite forms: the same rows and errors" "$tmp/forms.sql" --csv
+
+# an ENUM or list column anywhere: '=' may classify, JSON reads lists: nothing is fast
+cat >"$tmp/enum.sql" <<'SQL'
+CREATE TABLE p (a INTEGER, b TEXT);
+INSERT INTO p VALUES (1, 'x');
+CREATE TABLE e (c ENUM('red', 'blue'), tags TEXT[]);
+INSERT INTO e VALUES ('red', '["a","b"]');
+SELECT c, tags FROM e WHERE c = 'red';
+SELECT a FROM p;
+DROP TABLE e;
+SELECT a FROM p;
+SQL
+both "ENUM and list columns: same results" "$tmp/enum.sql" --json
+if [ "$plain" = 2 ]; then
+	echo "ok fast-path: with an ENUM or list column in the catalog, no statement is fast"
+else
+	echo "not ok fast-path: with an ENUM or list column in the catalog, no statement is fast"
+	echo "# fast path took $plain (want 2: the INSERT before, the SELECT after)"
+	sed 's/^/# /' "$tmp/fast.trace" | head -n 30
+fi
+
+# explain on wants every statement's parsed text: the full path runs them all
+printf ':set explain on\nSELECT 1 AS one;\n' >"$tmp/explain.sql"
+both ":set explain on shows parsed SUQL for plain statements" "$tmp/explain.sql"
+if [ "$plain" = 0 ]; then
+	echo "ok fast-path: explain on: no statement is fast"
+else
+	echo "not ok fast-path: explain on: no statement is fast"
+fi
+
+# ---- the golden cases' inputs, each run alone over a few tables ----
+cat >"$tmp/setup.sql" <<'SQL'
+CREATE TABLE t (a, b, c, reviews TEXT, name TEXT, rating REAL, x, y);
+CREATE TABLE u (b, d);
+INSERT INTO t VALUES (1, 2, 3, 'good food', 'Ann''s', 4.5, 1, 2);
+INSERT INTO u VALUES (2, 'd');
+SQL
+n=0 bad=0
+for g in tests/golden/*.txt; do
+	awk -v dir="$tmp" '
+		/^>>> / { if (f) close(f); n++; f = dir "/case" n ".in"; print substr($0, 5) > f; next }
+		/^\.\.\. / && f { print substr($0, 5) > f; next }
+		{ if (f) close(f); f = "" }' "$g"
+	for c in "$tmp"/case*.in; do
+		[ -f "$c" ] || continue
+		n=$((n + 1))
+		cat "$tmp/setup.sql" "$c" >"$tmp/case.sql"
+		both "golden $g case" "$tmp/case.sql" --csv >"$tmp/case.result"
+		if ! grep -q '^ok' "$tmp/case.result"; then
+			bad=$((bad + 1))
+			[ $bad -le 3 ] && { echo "# $(cat "$c")"; sed 's/^/#/' "$tmp/case.result"; }
+		fi
+		rm -f "$c"
+	done
+done
+if [ $bad = 0 ] && [ $n -gt 100 ]; then
+	echo "ok fast-path: the $n golden inputs give the same output both ways"
+else
+	echo "not ok fast-path: the golden inputs give the same output both ways ($bad of $n differ)"
+fi
+both "golden sqlite_forms.sql" tests/golden/sqlite_forms.sql --csv
+
+# ---- the sqllogictest scripts bench/table.sh times ----
+d="$SUQL_SHARED/data/sqllogictest/test"
+if [ ! -d "$d" ]; then
+	echo "skip fast-path: sqllogictest scripts: $d not found"
+	exit 0
+fi
+n=0 bad=0 fast=0
+for f in $(find "$d" -name '*.test' | sort); do
+	n=$((n + 1))
+	"$SUQL_BUILD/slt" --script "$f" >"$tmp/slt.sql"
+	both "$f" "$tmp/slt.sql" --csv >"$tmp/slt.result"
+	fast=$((fast + plain))
+	if ! grep -q '^ok' "$tmp/slt.result"; then
+		bad=$((bad + 1))
+		sed 's/^/#/' "$tmp/slt.result" | head -n 12
+	fi
+done
+if [ $bad = 0 ] && [ $fast -gt 1000 ]; then
+	echo "ok fast-path: $n sqllogictest scripts give the same output both ways ($fast statements fast)"
+else
+	echo "not ok fast-path: sqllogictest scripts give the same output both ways ($bad of $n differ; $fast fast)"
+fi
