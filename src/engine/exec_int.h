@@ -163,7 +163,7 @@ SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlEr
    count while planning): under a savepoint, so the transaction goes on. */
 SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
 /* The sum of the first column's numbers over the rows of c (*n: how many), c done after. */
-double exec_pg_sum(StoreCursor *c, int *n);
+double exec_pg_plan_sum(StoreCursor *c, int *n);
 void exec_pg_plan_free(Exec *ex);
 
 /* The three steps of a free-text SELECT (candidates, judgments, the final statement with

@@ -304,7 +304,7 @@ SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c)
 	return s;
 }
 
-double exec_pg_sum(StoreCursor *c, int *n)
+double exec_pg_plan_sum(StoreCursor *c, int *n)
 {
 	double sum = 0;
 	*n = 0;

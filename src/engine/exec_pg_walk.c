@@ -427,7 +427,7 @@ static void pg_order_atoms(PgWalk *w)
 		double sum = 0;
 		int n = 0;
 		if (store_query(ex->e->store, sql, NULL, 0, &c, NULL) == SUQL_OK)
-			sum = exec_pg_sum(c, &n);
+			sum = exec_pg_plan_sum(c, &n);
 		free(sql);
 		double t = n ? sum / n / TEXT_BYTES_PER_TOKEN : 100, cap = ex->set.passage_tokens;
 		key[k] = (t > cap ? cap : t < 1 ? 1 : t) / 0.5;

@@ -331,7 +331,7 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 	if (ex->e->pg) {
 		StoreCursor *c;
 		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK)
-			sum = exec_pg_sum(c, &n);
+			sum = exec_pg_plan_sum(c, &n);
 		free(sql);
 		sql = NULL;
 	}
