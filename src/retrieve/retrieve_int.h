@@ -120,8 +120,8 @@ void ret_impactw_close(RetImpactW *u);
    tokens tok[0..rk->nphrase) (rk ready). *proven 1: *out (heap) is exactly what scoring
    every matching passage would give, best first, ties by rowid; 0: the lists cannot show
    it, score everything. pair_scan (may be NULL): the scan statement (?1 the RetRank, ?2
-   the MATCH; rows (rid, score)), run with pair_match, the two phrases AND-ed, when a
-   two-word question is not settled by the lists alone. */
+   the MATCH; rows (rid, score)), run with pair_match, the passages holding at least two
+   of the phrases, when a question of two or more words is not settled by the lists alone. */
 SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char *const *tok,
                         sqlite3_stmt *pair_scan, const char *pair_match, size_t limit,
                         RetScore **out, size_t *nout, int *proven, SuqlErr *err);

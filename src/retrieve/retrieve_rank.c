@@ -625,17 +625,47 @@ void ret_topk_counts(long long *settled, long long *scanned)
 	*scanned = topk_counts[1];
 }
 
-/* "a" AND "b" for a question of two phrases "a" OR "b"; NULL for any other. */
+/* Passages holding at least two of the question's phrases, for the impact lists' second
+   step (ret_topk_run): "a" AND "b" for two phrases; for three to RET_PAIR_MAX,
+   ("a" OR "b" OR "c") AND (("a" AND "b") OR ("a" AND "c") OR ("b" AND "c")), whose first
+   phrases are the question's own, in order, under an OR that the root AND keeps on the
+   current passage, so suql_rank counts every question word of a passage as the full scan
+   does (it ignores the later phrases). NULL for other questions. */
+#define RET_PAIR_MAX 6
 static char *pair_match(const Question *q)
 {
-	if (q->rk.nphrase != 2 || !q->match || q->match[0] != '"')
+	int np = q->rk.nphrase;
+	if (np < 2 || np > RET_PAIR_MAX || !q->match)
 		return NULL;
-	const char *z = q->match + 1;   /* the first phrase's closing quote ("" is a quote) */
-	while (*z && !(*z == '"' && z[1] != '"'))
-		z += *z == '"' ? 2 : 1;
-	if (!*z || strncmp(z + 1, " OR ", 4) != 0)
+	const char *ph[RET_PAIR_MAX];
+	int len[RET_PAIR_MAX], n = 0;
+	for (const char *a = q->match; *a; n++) {   /* "p0" OR "p1" OR ... ("" is a quote) */
+		if (n == np || *a != '"')
+			return NULL;
+		const char *z = a + 1;
+		while (*z && !(*z == '"' && z[1] != '"'))
+			z += *z == '"' ? 2 : 1;
+		if (!*z)
+			return NULL;
+		ph[n] = a;
+		len[n] = (int)(z + 1 - a);
+		a = z + 1;
+		if (*a && strncmp(a, " OR ", 4) != 0)
+			return NULL;
+		a += *a ? 4 : 0;
+	}
+	if (n != np)
 		return NULL;
-	return xprintf("%.*s AND %s", (int)(z + 1 - q->match), q->match, z + 5);
+	if (np == 2)
+		return xprintf("%.*s AND %.*s", len[0], ph[0], len[1], ph[1]);
+	SBuf b = SBUF_INIT;
+	sb_printf(&b, "(%s) AND (", q->match);
+	for (int i = 0; i < np; i++)
+		for (int j = i + 1; j < np; j++)
+			sb_printf(&b, "%s(%.*s AND %.*s)", i || j > 1 ? " OR " : "", len[i], ph[i], len[j],
+			          ph[j]);
+	sb_putc(&b, ')');
+	return sb_steal(&b);
 }
 
 /* The best limit rows of the whole table for one question from the impact lists

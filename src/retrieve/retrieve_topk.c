@@ -705,9 +705,10 @@ SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char 
 		truncated |= rs[i].has;
 	int ok = !truncated ||
 	         (nc >= limit && bound_ok(rk, rs, np, -1, c[limit - 1].score, c[limit - 1].rid));
-	if (!ok && pair_scan && np == 2 && strcmp(tok[0], tok[1]) != 0) {
-		/* Score every passage holding both words (FTS5's AND, far fewer than either word's
-		   passages); a passage seen by neither holds one word, bounded by that word alone. */
+	if (!ok && pair_scan && np >= 2 && (np > 2 || strcmp(tok[0], tok[1]) != 0)) {
+		/* Score every passage holding at least two of the words (FTS5's AND, far fewer than
+		   any word's passages); a passage seen by neither this nor the lists holds one word
+		   and sits past that word's rest, bounded by that word alone. */
 		sqlite3_bind_pointer(pair_scan, 1, (void *)rk, "suql_rank", NULL);
 		sqlite3_bind_text(pair_scan, 2, pair_match, -1, SQLITE_STATIC);
 		int rc;
@@ -724,8 +725,9 @@ SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char 
 			goto done;
 		}
 		nc = best_per_row(c, nc);
-		ok = nc >= limit && bound_ok(rk, rs, np, 0, c[limit - 1].score, c[limit - 1].rid) &&
-		     bound_ok(rk, rs, np, 1, c[limit - 1].score, c[limit - 1].rid);
+		ok = nc >= limit;
+		for (int p = 0; p < np && ok; p++)
+			ok = bound_ok(rk, rs, np, p, c[limit - 1].score, c[limit - 1].rid);
 	}
 	if (!ok)
 		goto done;
