@@ -625,47 +625,29 @@ void ret_topk_counts(long long *settled, long long *scanned)
 	*scanned = topk_counts[1];
 }
 
-/* Passages holding at least two of the question's phrases, for the impact lists' second
-   step (ret_topk_run): "a" AND "b" for two phrases; for three to RET_PAIR_MAX,
-   ("a" OR "b" OR "c") AND (("a" AND "b") OR ("a" AND "c") OR ("b" AND "c")), whose first
-   phrases are the question's own, in order, under an OR that the root AND keeps on the
-   current passage, so suql_rank counts every question word of a passage as the full scan
-   does (it ignores the later phrases). NULL for other questions. */
-#define RET_PAIR_MAX 6
-static char *pair_match(const Question *q)
+/* The question's phrases, quoted as in its MATCH ("p0" OR "p1" OR ...; "" is a quote),
+   into ph[0..nphrase) (heap) for the impact lists' second step; 0 when there are more
+   than RET_SCAN_MAX or the MATCH is not that shape. */
+static int question_phrases(const Question *q, char **ph)
 {
-	int np = q->rk.nphrase;
-	if (np < 2 || np > RET_PAIR_MAX || !q->match)
-		return NULL;
-	const char *ph[RET_PAIR_MAX];
-	int len[RET_PAIR_MAX], n = 0;
-	for (const char *a = q->match; *a; n++) {   /* "p0" OR "p1" OR ... ("" is a quote) */
-		if (n == np || *a != '"')
-			return NULL;
+	int np = q->rk.nphrase, n = 0;
+	if (np < 2 || np > RET_SCAN_MAX || !q->match)
+		return 0;
+	const char *a = q->match;
+	for (; *a && n < np; n++) {
 		const char *z = a + 1;
-		while (*z && !(*z == '"' && z[1] != '"'))
+		while (*a == '"' && *z && !(*z == '"' && z[1] != '"'))
 			z += *z == '"' ? 2 : 1;
-		if (!*z)
-			return NULL;
-		ph[n] = a;
-		len[n] = (int)(z + 1 - a);
-		a = z + 1;
-		if (*a && strncmp(a, " OR ", 4) != 0)
-			return NULL;
-		a += *a ? 4 : 0;
+		if (*a != '"' || !*z || (z[1] && strncmp(z + 1, " OR ", 4) != 0))
+			break;
+		ph[n] = xstrndup(a, (size_t)(z + 1 - a));
+		a = z[1] ? z + 5 : z + 1;
 	}
-	if (n != np)
-		return NULL;
-	if (np == 2)
-		return xprintf("%.*s AND %.*s", len[0], ph[0], len[1], ph[1]);
-	SBuf b = SBUF_INIT;
-	sb_printf(&b, "(%s) AND (", q->match);
-	for (int i = 0; i < np; i++)
-		for (int j = i + 1; j < np; j++)
-			sb_printf(&b, "%s(%.*s AND %.*s)", i || j > 1 ? " OR " : "", len[i], ph[i], len[j],
-			          ph[j]);
-	sb_putc(&b, ')');
-	return sb_steal(&b);
+	if (n == np && !*a)
+		return 1;
+	while (n > 0)
+		free(ph[--n]);
+	return 0;
 }
 
 /* The best limit rows of the whole table for one question from the impact lists
@@ -695,10 +677,12 @@ static SuqlStatus score_top(RetIndex *ix, const char *text, int flags, size_t li
 	}
 	if (s == SUQL_OK && usable) {
 		int proven = 0;
-		char *pair = pair_match(&q);
-		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, pair ? ix->scan : NULL, pair, limit, out,
-		                 nout, &proven, err);
-		free(pair);
+		char *ph[RET_SCAN_MAX];
+		int scan = question_phrases(&q, ph);
+		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, scan ? ix->scan : NULL,
+		                 scan ? (const char *const *)ph : NULL, limit, out, nout, &proven, err);
+		for (int p = 0; scan && p < q.rk.nphrase; p++)
+			free(ph[p]);
 		if (s == SUQL_OK && proven && ((flags & RET_MATCHED_ONLY) || *nout == limit)) {
 			*done = 1;
 		} else {
