@@ -28,8 +28,12 @@
  * has, for every question word it holds, a key at or past that stratum's rest, so its score
  * is at most f(d) = BM25 with each word at its largest possible count for length d >= the
  * rests' lengths. When the k-th row's score beats every f(d) (or equals it and the rests'
- * row order puts such passages after the k-th row), the k rows are the exact answer;
- * otherwise the caller scores everything as before. Nothing is approximate.
+ * row order puts such passages after the k-th row), the k rows are the exact answer.
+ * Else, for two to RET_SCAN_MAX words, the same bound is taken per set of words a passage
+ * may hold: the sets of two or more whose bound the k-th row does not beat are scanned
+ * (FTS5 AND, passages holding every word of such a set, scored by suql_rank), and the
+ * answer stands when every set not scanned (each single word among them) loses to the
+ * new k-th row; otherwise the caller scores everything as before. Nothing is approximate.
  */
 #include "retrieve/retrieve_int.h"
 
