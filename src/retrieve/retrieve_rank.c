@@ -857,7 +857,7 @@ void ret_scan_close(RetScan *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->st);
-	free(s->q.match);
+	question_free(&s->q);
 	ret_close(s->ix);
 	free(s);
 }
