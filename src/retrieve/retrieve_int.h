@@ -119,11 +119,13 @@ void ret_impactw_close(RetImpactW *u);
 /* The best limit rows of the whole index for one question whose phrases are the single
    tokens tok[0..rk->nphrase) (rk ready). *proven 1: *out (heap) is exactly what scoring
    every matching passage would give, best first, ties by rowid; 0: the lists cannot show
-   it, score everything. pair_scan (may be NULL): the scan statement (?1 the RetRank, ?2
-   the MATCH; rows (rid, score)), run with pair_match, the two phrases AND-ed, when a
-   two-word question is not settled by the lists alone. */
+   it, score everything. scan (may be NULL): the scan statement (?1 the RetRank, ?2 the
+   MATCH; rows (rid, score)), run over the passages that hold two or more of the words when
+   the lists alone do not settle a question of 2 to RET_SCAN_MAX words; phrase: those
+   words as the question's MATCH quotes them. */
+#define RET_SCAN_MAX 6
 SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char *const *tok,
-                        sqlite3_stmt *pair_scan, const char *pair_match, size_t limit,
+                        sqlite3_stmt *scan, const char *const *phrase, size_t limit,
                         RetScore **out, size_t *nout, int *proven, SuqlErr *err);
 
 #endif

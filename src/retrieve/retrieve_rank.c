@@ -625,17 +625,29 @@ void ret_topk_counts(long long *settled, long long *scanned)
 	*scanned = topk_counts[1];
 }
 
-/* "a" AND "b" for a question of two phrases "a" OR "b"; NULL for any other. */
-static char *pair_match(const Question *q)
+/* The question's phrases, quoted as in its MATCH ("p0" OR "p1" OR ...; "" is a quote),
+   into ph[0..nphrase) (heap) for the impact lists' second step; 0 when there are more
+   than RET_SCAN_MAX or the MATCH is not that shape. */
+static int question_phrases(const Question *q, char **ph)
 {
-	if (q->rk.nphrase != 2 || !q->match || q->match[0] != '"')
-		return NULL;
-	const char *z = q->match + 1;   /* the first phrase's closing quote ("" is a quote) */
-	while (*z && !(*z == '"' && z[1] != '"'))
-		z += *z == '"' ? 2 : 1;
-	if (!*z || strncmp(z + 1, " OR ", 4) != 0)
-		return NULL;
-	return xprintf("%.*s AND %s", (int)(z + 1 - q->match), q->match, z + 5);
+	int np = q->rk.nphrase, n = 0;
+	if (np < 2 || np > RET_SCAN_MAX || !q->match)
+		return 0;
+	const char *a = q->match;
+	for (; *a && n < np; n++) {
+		const char *z = a + 1;
+		while (*a == '"' && *z && !(*z == '"' && z[1] != '"'))
+			z += *z == '"' ? 2 : 1;
+		if (*a != '"' || !*z || (z[1] && strncmp(z + 1, " OR ", 4) != 0))
+			break;
+		ph[n] = xstrndup(a, (size_t)(z + 1 - a));
+		a = z[1] ? z + 5 : z + 1;
+	}
+	if (n == np && !*a)
+		return 1;
+	while (n > 0)
+		free(ph[--n]);
+	return 0;
 }
 
 /* The best limit rows of the whole table for one question from the impact lists
@@ -665,10 +677,12 @@ static SuqlStatus score_top(RetIndex *ix, const char *text, int flags, size_t li
 	}
 	if (s == SUQL_OK && usable) {
 		int proven = 0;
-		char *pair = pair_match(&q);
-		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, pair ? ix->scan : NULL, pair, limit, out,
-		                 nout, &proven, err);
-		free(pair);
+		char *ph[RET_SCAN_MAX];
+		int scan = question_phrases(&q, ph);
+		s = ret_topk_run(ix->db, &ix->e, &q.rk, q.tok, scan ? ix->scan : NULL,
+		                 scan ? (const char *const *)ph : NULL, limit, out, nout, &proven, err);
+		for (int p = 0; scan && p < q.rk.nphrase; p++)
+			free(ph[p]);
 		if (s == SUQL_OK && proven && ((flags & RET_MATCHED_ONLY) || *nout == limit)) {
 			*done = 1;
 		} else {

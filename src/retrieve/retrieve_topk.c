@@ -28,8 +28,12 @@
  * has, for every question word it holds, a key at or past that stratum's rest, so its score
  * is at most f(d) = BM25 with each word at its largest possible count for length d >= the
  * rests' lengths. When the k-th row's score beats every f(d) (or equals it and the rests'
- * row order puts such passages after the k-th row), the k rows are the exact answer;
- * otherwise the caller scores everything as before. Nothing is approximate.
+ * row order puts such passages after the k-th row), the k rows are the exact answer.
+ * Else, for two to RET_SCAN_MAX words, the same bound is taken per set of words a passage
+ * may hold: the sets of two or more whose bound the k-th row does not beat are scanned
+ * (FTS5 AND, passages holding every word of such a set, scored by suql_rank), and the
+ * answer stands when every set not scanned (each single word among them) loses to the
+ * new k-th row; otherwise the caller scores everything as before. Nothing is approximate.
  */
 #include "retrieve/retrieve_int.h"
 
@@ -583,23 +587,24 @@ static size_t best_per_row(Cand *c, size_t nc)
 }
 
 /* Can no passage outside the candidates beat the k-th row (score theta, row rid_k)? Such
-   a passage of length d holds each word (only: just that one; -1: any) in a stratum whose
-   rest starts at or below d, so it scores at most f(d), BM25 with each word at the largest
-   count those strata allow. f only rises at the rests' lengths and falls between them, so
-   those are the lengths to try. At f(d) = theta the passage ties; it still comes after the
-   k-th row when some word's stratum starts at d exactly, past row rid_k. */
-static int bound_ok(const RetRank *rk, const Rest *rs, int np, int only, double theta,
-                    sqlite3_int64 rid_k)
+   a passage of length d holds each word it holds (of those in mask, bit p for word p) in a
+   stratum whose rest starts at or below d, so it scores at most f(d), BM25 with each word
+   at the largest count those strata allow. f only rises at the rests' lengths and falls
+   between them, so those are the lengths to try. At f(d) = theta the passage ties; it
+   still comes after the k-th row when some word's stratum starts at d exactly, past row
+   rid_k. */
+static int bound_ok(const RetRank *rk, const Rest *rs, int np, unsigned long long mask,
+                    double theta, sqlite3_int64 rid_k)
 {
 	for (int i = 0; i < np * 3; i++) {
-		if (!rs[i].has || (only >= 0 && i / 3 != only))
+		if (!rs[i].has || !(mask >> (i / 3) & 1))
 			continue;
 		int d = rs[i].k.dl;
 		int tf[RET_MAX_PHRASES] = {0};
 		sqlite3_int64 after = 0;   /* such a passage's row is at least this (when known) */
 		int known = 0;
 		for (int p = 0; p < np; p++) {
-			if (only >= 0 && p != only)
+			if (!(mask >> p & 1))
 				continue;
 			int best = -1;
 			for (int st = 0; st < 3; st++) {
@@ -622,8 +627,48 @@ static int bound_ok(const RetRank *rk, const Rest *rs, int np, int only, double 
 	return 1;
 }
 
+/* Is some set in pick[0..n) inside the set m (its passages scanned already)? */
+static int covered(const unsigned long long *pick, int n, unsigned long long m)
+{
+	for (int i = 0; i < n; i++)
+		if ((pick[i] & m) == pick[i])
+			return 1;
+	return 0;
+}
+
+/* The MATCH for the passages holding every word of one of the sets pick[0..n): the words
+   AND-ed when the one set is all of them, else ("a" OR "b" OR "c") AND (("a" AND "b") OR
+   ...). The question's own phrases come first, in order, and under the root AND each of
+   them is on the current passage whenever it holds the word, so suql_rank (which ignores
+   the later phrases) counts the words as the full scan does. */
+static char *scan_match(const char *const *phrase, int np, const unsigned long long *pick, int n)
+{
+	SBuf b = SBUF_INIT;
+	const char *sep = "";
+	int all = n == 1 && pick[0] == (1ULL << np) - 1;
+	if (!all) {
+		sb_putc(&b, '(');
+		for (int p = 0; p < np; p++, sep = " OR ")
+			sb_printf(&b, "%s%s", sep, phrase[p]);
+		sb_puts(&b, ") AND (");
+	}
+	for (int i = 0; i < n; i++) {
+		sb_puts(&b, i ? " OR (" : "(");
+		sep = "";
+		for (int p = 0; p < np; p++)
+			if (pick[i] >> p & 1) {
+				sb_printf(&b, "%s%s", sep, phrase[p]);
+				sep = " AND ";
+			}
+		sb_putc(&b, ')');
+	}
+	if (!all)
+		sb_putc(&b, ')');
+	return sb_steal(&b);
+}
+
 SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char *const *tok,
-                        sqlite3_stmt *pair_scan, const char *pair_match, size_t limit,
+                        sqlite3_stmt *scan, const char *const *phrase, size_t limit,
                         RetScore **out, size_t *nout, int *proven, SuqlErr *err)
 {
 	*out = NULL;
@@ -704,28 +749,42 @@ SuqlStatus ret_topk_run(sqlite3 *db, const RetEntry *e, const RetRank *rk, char 
 	for (int i = 0; i < np * 3; i++)
 		truncated |= rs[i].has;
 	int ok = !truncated ||
-	         (nc >= limit && bound_ok(rk, rs, np, -1, c[limit - 1].score, c[limit - 1].rid));
-	if (!ok && pair_scan && np == 2 && strcmp(tok[0], tok[1]) != 0) {
-		/* Score every passage holding both words (FTS5's AND, far fewer than either word's
-		   passages); a passage seen by neither holds one word, bounded by that word alone. */
-		sqlite3_bind_pointer(pair_scan, 1, (void *)rk, "suql_rank", NULL);
-		sqlite3_bind_text(pair_scan, 2, pair_match, -1, SQLITE_STATIC);
+	         (nc >= limit && bound_ok(rk, rs, np, ~0ULL, c[limit - 1].score, c[limit - 1].rid));
+	if (!ok && scan && phrase && np >= 2 && np <= RET_SCAN_MAX &&
+	    (np > 2 || strcmp(tok[0], tok[1]) != 0)) {
+		/* Score every passage holding one of the sets of two or more words whose bound the
+		   k-th row does not beat yet (smallest sets first; FTS5's AND, far fewer passages
+		   than any one word's). A passage seen neither by this nor by the lists holds a set
+		   of words none of them scanned and sits past each word's rest: that set's bound
+		   must lose to the k-th row found after the scan. */
+		unsigned long long full = (1ULL << np) - 1, pick[1 << RET_SCAN_MAX];
+		int npick = 0;
+		for (int size = 2; size <= np; size++)
+			for (unsigned long long m = 3; m <= full; m++)
+				if (__builtin_popcountll(m) == size && !covered(pick, npick, m) &&
+				    (nc < limit || !bound_ok(rk, rs, np, m, c[limit - 1].score, c[limit - 1].rid)))
+					pick[npick++] = m;
+		char *match = scan_match(phrase, np, pick, npick);
+		sqlite3_bind_pointer(scan, 1, (void *)rk, "suql_rank", NULL);
+		sqlite3_bind_text(scan, 2, match, -1, SQLITE_STATIC);
 		int rc;
-		while ((rc = sqlite3_step(pair_scan)) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(scan)) == SQLITE_ROW) {
 			if (nc == cap)
 				c = xrealloc(c, (cap = cap ? cap * 2 : 256) * sizeof *c);
-			c[nc++] = (Cand){0, sqlite3_column_int64(pair_scan, 0), 0,
-			                 sqlite3_column_double(pair_scan, 1)};
+			c[nc++] = (Cand){0, sqlite3_column_int64(scan, 0), 0, sqlite3_column_double(scan, 1)};
 		}
-		sqlite3_reset(pair_scan);
-		sqlite3_clear_bindings(pair_scan);
+		sqlite3_reset(scan);
+		sqlite3_clear_bindings(scan);
+		free(match);
 		if (rc != SQLITE_DONE) {
 			s = err_set(err, SUQL_ERROR, "retrieval index: %s", sqlite3_errmsg(db));
 			goto done;
 		}
 		nc = best_per_row(c, nc);
-		ok = nc >= limit && bound_ok(rk, rs, np, 0, c[limit - 1].score, c[limit - 1].rid) &&
-		     bound_ok(rk, rs, np, 1, c[limit - 1].score, c[limit - 1].rid);
+		ok = nc >= limit;
+		for (unsigned long long m = 1; m <= full && ok; m++)
+			ok = covered(pick, npick, m) || bound_ok(rk, rs, np, m, c[limit - 1].score,
+			                                         c[limit - 1].rid);
 	}
 	if (!ok)
 		goto done;
