@@ -221,6 +221,14 @@ int str_ieq(const char *a, const char *b)
 	return *a == *b;
 }
 
+uint64_t str_hash64(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
 int str_nieq(const char *a, size_t alen, const char *b)
 {
 	size_t i = 0;

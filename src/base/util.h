@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 void *xmalloc(size_t n);
@@ -50,6 +51,9 @@ void sb_free(SBuf *b);
 int str_ieq(const char *a, const char *b);
 int str_nieq(const char *a, size_t alen, const char *b);   /* a[0..alen) equals NUL-terminated b */
 int str_has_prefix(const char *s, const char *prefix);
+/* FNV-1a of s[0..n): a fast, stable hash for tables and feature buckets (not for keys
+   that must not collide: the LLM cache uses SHA-256). */
+uint64_t str_hash64(const char *s, size_t n);
 /* hay holds needle, ASCII case ignored. */
 int str_icontains(const char *hay, const char *needle);
 /* A setting's on/off value: on, 1, true, yes or off, 0, false, no (any case). Returns 1

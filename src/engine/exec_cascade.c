@@ -65,14 +65,6 @@ int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long lon
 	       n >= 2LL * ex->set.cascade_sample;
 }
 
-static uint64_t hash64(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 static uint64_t rng_next(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
@@ -93,7 +85,7 @@ static void featurize(Cand *k, TextTerms *t)
 	text_terms(k->v, k->n, t);
 	k->f = xmalloc(((size_t)t->n + 1) * sizeof *k->f);
 	for (int i = 0; i < t->n; i++)
-		k->f[i] = (int)(hash64(t->v[i], strlen(t->v[i])) & (CAS_DIM - 1));
+		k->f[i] = (int)(str_hash64(t->v[i], strlen(t->v[i])) & (CAS_DIM - 1));
 	qsort(k->f, (size_t)t->n, sizeof *k->f, cmp_int);
 	int m = 0;
 	for (int i = 0; i < t->n; i++)
@@ -328,7 +320,7 @@ SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 		goto done;
 	/* the sample: a partial shuffle, seeded by the question (the same statement over the
 	   same rows samples the same candidates) */
-	uint64_t seed = hash64(sig->key, strlen(sig->key));
+	uint64_t seed = str_hash64(sig->key, strlen(sig->key));
 	long long *perm = xmalloc((size_t)nk * sizeof *perm);
 	for (long long i = 0; i < nk; i++)
 		perm[i] = i;

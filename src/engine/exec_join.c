@@ -49,9 +49,7 @@ struct JoinPlan {
 
 static uint64_t fnv64(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	uint64_t h = str_hash64(s, n);
 	return h ? h : 1;
 }
 

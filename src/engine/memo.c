@@ -31,15 +31,6 @@ struct Memo {
 	int keep;             /* keep each value's text (PostgreSQL binds them back) */
 };
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
 
 static uint64_t rot(uint64_t x, int k)
 {
@@ -120,7 +111,7 @@ MemoVal *memo_get(Memo *m, int sig, const char *v, size_t n)
 {
 	if (m->cap == 0)
 		return NULL;
-	MemoEnt *e = &m->t[slot_of(m, sig, fnv1a(v, n), mixhash(v, n), n)];
+	MemoEnt *e = &m->t[slot_of(m, sig, str_hash64(v, n), mixhash(v, n), n)];
 	return e->sig < 0 ? NULL : &e->v;
 }
 
@@ -128,7 +119,7 @@ MemoVal *memo_put(Memo *m, int sig, const char *v, size_t n)
 {
 	if ((m->n + 1) * 4 >= m->cap * 3)
 		grow(m);
-	uint64_t h1 = fnv1a(v, n), h2 = mixhash(v, n);
+	uint64_t h1 = str_hash64(v, n), h2 = mixhash(v, n);
 	MemoEnt *e = &m->t[slot_of(m, sig, h1, h2, n)];
 	if (e->sig < 0) {
 		memset(e, 0, sizeof *e);

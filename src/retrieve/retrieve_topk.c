@@ -180,14 +180,6 @@ struct RetImpact {
 	long long cur;        /* passages offered so far */
 };
 
-static size_t str_hash(const char *s, size_t n)
-{
-	size_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
 static void terms_grow(RetImpact *im)
 {
 	size_t ns = im->nslot ? im->nslot * 2 : 4096;
@@ -195,7 +187,7 @@ static void terms_grow(RetImpact *im)
 	im->slot = xcalloc(ns, sizeof *im->slot);
 	im->nslot = ns;
 	for (size_t i = 0; i < im->n; i++) {
-		size_t h = str_hash(im->v[i].s, im->v[i].len) & (ns - 1);
+		size_t h = (size_t)str_hash64(im->v[i].s, im->v[i].len) & (ns - 1);
 		while (im->slot[h])
 			h = (h + 1) & (ns - 1);
 		im->slot[h] = i + 1;
@@ -207,7 +199,7 @@ static size_t term_get(RetImpact *im, const char *s, size_t n)
 {
 	if ((im->n + 1) * 2 > im->nslot)
 		terms_grow(im);
-	size_t h = str_hash(s, n) & (im->nslot - 1);
+	size_t h = (size_t)str_hash64(s, n) & (im->nslot - 1);
 	while (im->slot[h]) {
 		Term *t = &im->v[im->slot[h] - 1];
 		if (t->len == n && memcmp(t->s, s, n) == 0)

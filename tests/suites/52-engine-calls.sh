@@ -40,16 +40,7 @@ expect_le() {
 # --- a table of 1,000 rows, one of them plainly romantic: LIMIT 1 costs one verification
 big=$T/big.db
 rm -f "$big"
-"$SUQL_PROG" "$big" >/dev/null 2>&1 <<'EOF'
-CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT, reviews FREE_TEXT[]);
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
-INSERT INTO places SELECT i, 'Place ' || i,
-  json_array('The food was fine and the staff were quick.', 'We came for lunch on a ' ||
-             CASE i % 3 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Friday' ELSE 'Sunday' END ||
-             ' and sat at table ' || i || '.')
-FROM n;
-UPDATE places SET reviews = json_array('A romantic place: candlelit tables, very romantic, perfect for a romantic date night.') WHERE id = 537;
-EOF
+"$SUQL_PROG" "$big" >/dev/null 2>&1 <tests/engine/places.sql
 q "$big" "SELECT name FROM places WHERE answer(reviews, 'is this place romantic?') = 'Yes' LIMIT 1;" \
 	--no-cache --set batch=1 --concurrency 1
 expect "calls: LIMIT 1 over 1000 candidates, the first-ranked passes: one verification" "llm calls" 1

@@ -24,16 +24,7 @@ demo=$T/demo.db
 sh tests/demo-db.sh "$demo"
 # suite 52's table of 1,000 rows with one plainly romantic
 big=$T/big.db
-"$SUQL_PROG" "$big" >/dev/null 2>&1 <<'EOF'
-CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT, reviews FREE_TEXT[]);
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
-INSERT INTO places SELECT i, 'Place ' || i,
-  json_array('The food was fine and the staff were quick.', 'We came for lunch on a ' ||
-             CASE i % 3 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Friday' ELSE 'Sunday' END ||
-             ' and sat at table ' || i || '.')
-FROM n;
-UPDATE places SET reviews = json_array('A romantic place: candlelit tables, very romantic, perfect for a romantic date night.') WHERE id = 537;
-EOF
+"$SUQL_PROG" "$big" >/dev/null 2>&1 <tests/engine/places.sql
 if ! pg_load_demo "$demo" || ! pg_load_demo "$big"; then
 	notok "pg calls: the databases load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
 	exit 0
