@@ -54,6 +54,7 @@ static int parse_readable(const char *text)
 	return v != AGENT_UNREAD;
 }
 
+
 /* One request; *reply is the model's text (heap). With cite set, the text is shown as it
    comes, through the citation filter to the host's reply (the caller ends it with
    agent_cite_end and reply_end). */
@@ -69,8 +70,9 @@ static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
 	c.shape = shape;
 	c.msgs = m->v;
 	c.nmsgs = m->n;
-	if (kind == LLM_PARSE && shape == LLM_SHAPE_JSON)
-		c.readable = parse_readable;   /* an unreadable parse reply is never cached */
+	/* a parse, repair or relax reply that holds nothing the turn can use is never cached */
+	if (kind == LLM_PARSE)
+		c.readable = shape == LLM_SHAPE_JSON ? parse_readable : agent_reply_has_query;
 	if (cite) {
 		c.on_text = agent_cite_on_text;
 		c.text_ctx = cite;

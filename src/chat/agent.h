@@ -94,6 +94,9 @@ SuqlStatus agent_prepare(const char *sql, int default_limit, char **out, int *li
    when the reply is such an object; code fences, a label such as "SUQL:" and a trailing
    ';' and blanks dropped. NULL when nothing is left, or the reply says NONE. */
 char *agent_extract_query(const char *reply);
+/* Whether the query agent_extract_query finds starts as an SQL statement does (prose is no
+   query: such a reply is never cached). */
+int agent_reply_has_query(const char *reply);
 
 /* What the parse step's reply says: a direct answer to the user, a query, or neither (a
    reply that cannot be read: never taken as a verdict or a query). The reply is a JSON

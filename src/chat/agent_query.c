@@ -154,6 +154,14 @@ AgentVerdict agent_read_parse(const char *reply, char **direct, char **query)
 	return *query ? AGENT_QUERY : AGENT_UNREAD;
 }
 
+int agent_reply_has_query(const char *reply)
+{
+	char *q = agent_extract_query(reply);
+	int yes = q && starts_statement(q);
+	free(q);
+	return yes;
+}
+
 static char *extract_text(const char *reply)
 {
 	const char *s = reply;
