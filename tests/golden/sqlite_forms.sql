@@ -102,3 +102,5 @@ SELECT a FROM t UNION SELECT b FROM u EXCEPT SELECT 3 ORDER BY 1;
 SELECT (SELECT count(*) FROM u WHERE u.b = t.b) AS n, a FROM t ORDER BY 2;
 SELECT a, b FROM t ORDER BY b COLLATE nocase, a LIMIT 2 OFFSET 1;
 SELECT 2 BETWEEN 1 = 1 AND 3 = 1, NOT 1 = 2, 1 = NOT 2, (1, 2) < (1, 3);
+CREATE TABLE kw_users(rollback, user_name TEXT NOT NULL ON CONFLICT ROLLBACK);
+SELECT rollback, rollback AS end FROM kw_users ORDER BY rollback;
