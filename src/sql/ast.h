@@ -202,7 +202,8 @@ struct Expr {
 
 /* ---- SELECT ---- */
 typedef struct ResultCol {
-	AstSpan span;       /* the expression as written, without the alias */
+	AstSpan span;       /* the expression as written, without the alias (with comments up
+	                       to the next token: the name SQLite gives the column) */
 	Expr *expr;         /* EX_STAR for * and t.* */
 	AstName alias;
 	int as_kw;          /* alias written with AS */

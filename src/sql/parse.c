@@ -192,6 +192,22 @@ AstSpan p_span_from(Parser *p, size_t start_off)
 	return s;
 }
 
+/* SQLite names an unaliased result column after its text from the first token to the next
+   token after it, so comments in between are part of the name ("1 -- note" for
+   SELECT 1 -- note), white space at the end is not (its sqlite3DbSpanDup). */
+AstSpan p_span_to_next(Parser *p, size_t start_off)
+{
+	size_t end = p_off(p, p_tok(p));
+	while (end > start_off) {
+		char c = *p_text_at(p, end - 1);
+		if (c != ' ' && (c < '\t' || c > '\r'))
+			break;
+		end--;
+	}
+	AstSpan sp = {start_off, end > start_off ? end - start_off : 0};
+	return sp;
+}
+
 void p_enter(Parser *p, Token at)
 {
 	if (++p->depth > PARSE_MAX_DEPTH)

@@ -61,6 +61,7 @@ AstName p_name_of(Parser *p, Token t);
 AstName p_expect_nm(Parser *p, const char *what);
 IdList *p_column_names(Parser *p, Token open);        /* name, ... ) after the '(' open */
 AstSpan p_span_from(Parser *p, size_t start_off);    /* start (absolute) to last token */
+AstSpan p_span_to_next(Parser *p, size_t start_off);  /* start to the next token, trimmed */
 size_t p_off(Parser *p, Token t);                     /* absolute offset of t */
 const char *p_text_at(Parser *p, size_t abs_off);     /* pointer into the copy */
 void p_enter(Parser *p, Token at);                    /* depth + 1, checked */

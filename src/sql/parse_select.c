@@ -84,7 +84,7 @@ ResultList *p_result_list(Parser *p)
 				p_fail_at(p, t, "name the columns to select, or write *",
 				          "expected a result column before %s", lex_keyword_name(t.kw));
 			c->expr = p_expr(p);
-			c->span = p_span_from(p, c->span.off);
+			c->span = p_span_to_next(p, c->span.off);
 			p_alias(p, &c->alias, &c->as_kw);
 			P_PUSH(p, l, c);
 			continue;
