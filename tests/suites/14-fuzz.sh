@@ -1,8 +1,8 @@
 #!/bin/sh
-# Every fuzz target (tools/fuzz_*.c) built and run over the same inputs on every machine
+# Every fuzz target (tools/fuzz_*.c) built and run the same way on every machine
 # (scripts/fuzz.sh with FUZZ_RUNS: its seeds alone, libFuzzer's seed fixed, a fixed number
-# of inputs), so that this suite passes or fails on what the code does; `make fuzz`
-# searches further from a growing corpus. The counts give each target about ten seconds
+# of inputs; alike from run to run, not bit for bit, as scripts/fuzz.sh says), so that a
+# check here searches where CI's does; `make fuzz` searches further from a growing corpus. The counts give each target about ten seconds
 # here (fuzz_plain runs every input twice through a database, so it gets fewer); 120 s is
 # only a cap for a slow machine. One line per target: ok when the run found nothing.
 # Skipped, with the reason, where clang or libFuzzer is not installed.
