@@ -85,6 +85,10 @@ static ColumnDef *p_column_def(Parser *p)
 	   and needs its element type (found by the fuzzer) */
 	/* '(' after a type is its size to SQLite, so after T[] or ENUM('a') it cannot start the
 	   constraints (found by the fuzzer: TEXT[](x) printed as TEXT (x), which does not parse) */
+	if (ct.type == TK_LP && c->type && c->type->suql)
+		p_fail_at(p, ct, "a list type (T[]) and an ENUM('a', ...) take no size",
+		          "expected a column constraint, ',' or ')' after the type %s, found '('",
+		          c->type->text);
 	if (ct.type == TK_LP)
 		p_unexpected(p, "a column constraint (PRIMARY KEY, NOT NULL, DEFAULT, ...), ',' or ')'");
 	if (!c->type && ct.type == TK_ARRSUFFIX)
