@@ -116,7 +116,7 @@ static void classes(void)
 	for (int c = 0; c < 256; c++) {
 		wordch[c] = cls[c] == C_WORD || (c >= '0' && c <= '9');
 		ends_nothing[c] = cls[c] == C_PLAIN || cls[c] == C_WORD || cls[c] == C_AMP ||
-		                  c == ':' || c == '@' || c == '?' || c == '#';
+		                  c == '?';
 	}
 }
 
@@ -273,7 +273,12 @@ int engine_plain_complete(const char *s, size_t len)
 			unsigned char c = (unsigned char)s[i];
 			if (c == '[' || c == '$' || c >= 0x80 || c == 0)
 				return -1;
-			i++;   /* : @ ? # and controls end no statement */
+			/* a parameter named after : @ # (as after $) may go on in SQLite's TCL form,
+			   :a(x';) or :a::b, whose bytes hold quotes and ';' (fuzz_plain found it) */
+			if ((c == ':' || c == '@' || c == '#') && i + 1 < len &&
+			    wordch[(unsigned char)s[i + 1]])
+				return -1;
+			i++;   /* a lone : @ # and controls end no statement */
 			break;
 		}
 		}

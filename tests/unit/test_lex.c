@@ -151,6 +151,13 @@ int main(void)
 	CHECK(engine_complete("SELECT 1; -- done", 17), "complete: a comment after ';'");
 	CHECK(!engine_complete("SELECT 1; /* open", 17), "complete: an open comment");
 	CHECK(engine_complete("", 0) && engine_complete("  \n", 3), "complete: blank text");
+	/* SQLite's TCL-style parameter :a(...) runs to a blank or ')', quotes and ';' included */
+	s = "SELECT :a(x';) FROM t WHERE b = 'c';";
+	CHECK(engine_complete(s, strlen(s)), "complete: a quote inside :a(...) opens no string");
+	s = "SELECT @a(x') 'y;";
+	CHECK(!engine_complete(s, strlen(s)), "complete: ... so the next quote opens one");
+	s = "SELECT #a(x';) FROM t;";
+	CHECK(engine_complete(s, strlen(s)), "complete: ';' inside #a(...) ends nothing");
 	s = "CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;";
 	CHECK(!engine_complete(s, strlen(s)), "complete: trigger without END");
 	s = "CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;";
