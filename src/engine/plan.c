@@ -673,6 +673,21 @@ static void plan_worst(Exec *ex)
 	}
 }
 
+/* After ENUM literals were classified and rewritten: the counts and the estimates again,
+   from the statement as it will run. The classification's calls (made) stay in them. */
+SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err)
+{
+	budget_counts(ex);
+	plan_worst(ex);
+	ex->worst[3] += classified;
+	ex->expect[3] += classified;
+	ex->worst_total += classified;
+	ex->expect_total += classified;
+	if (suql_interrupted)
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
+	return SUQL_OK;
+}
+
 /* ---- the order blocks run in: what a block reads runs before it ---- */
 
 static void visit(Exec *ex, int b, int *seen, int *out, int *n)

@@ -362,3 +362,43 @@ done
 [ "$(sort -u "$T/flat" | wc -l)" = 1 ] && ok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000 ($(head -1 "$T/flat"))" ||
 	notok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000" "$(cat "$T/flat")"
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- estimates from the statement as it will run: an ENUM literal is counted classified
+# (its classification call made first when it fits the budget), so 'affordable' (mapped to
+# 'cheap') costs what 'cheap' costs plus that call; and on the demo's queries the worst case
+# is never below what the run spends, and the run spends at most twice the expected cost
+est() {   # est SQL: "expected worst spent" from a fresh copy of the demo, nothing cached
+	cp "$demo" "$T/est.db"
+	q "$T/est.db" "$1" --no-cache
+	e=$(sed -n 's/^  expected: at most \([0-9]*\) LLM call.*/\1/p' "$T/out" | head -1)
+	w=$(sed -n 's/^  worst case: \([0-9]*\) LLM call.*/\1/p' "$T/out" | head -1)
+	echo "${e:-$w} $w $(num 'llm calls')"
+}
+set -- $(est "SELECT name FROM restaurants WHERE price = 'cheap' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2;")
+cheap_w=$2
+set -- $(est "SELECT name FROM restaurants WHERE price = 'affordable' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2;")
+if [ -n "$cheap_w" ] && [ "$2" = $((cheap_w + 1)) ]; then
+	ok "estimates: an ENUM literal is counted classified (worst $2 = 'cheap''s $cheap_w + 1 classification)"
+else
+	notok "estimates: an ENUM literal is counted classified" "affordable: worst '$2'; cheap: worst '$cheap_w' (want cheap + 1)"
+fi
+bad=0 n=0
+while IFS= read -r w; do
+	[ -n "$w" ] || continue
+	n=$((n + 1))
+	set -- $(est "SELECT name FROM restaurants WHERE $w;")
+	if [ $# -ne 3 ] || [ "$3" -gt "$2" ] || [ "$3" -gt $((2 * $1)) ]; then
+		bad=$((bad + 1))
+		echo "# $w: expected '$1', worst '$2', spent '$3'"
+	fi
+done <<'Q'
+price = 'affordable' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2
+price = 'pricey' AND answer(reviews, 'is parking easy?') = 'Yes' LIMIT 3
+price IN ('inexpensive', 'luxury') AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 4
+'coffee' = ANY (cuisines) AND answer(reviews, 'is it quiet?') = 'Yes' LIMIT 2
+location = 'Palo Alto' AND answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 5
+price = 'budget' AND answer(reviews, 'do they have vegan options?') = 'Yes'
+(answer(reviews, 'is it romantic?') = 'Yes' OR rating >= 4.8) AND price <> 'splurge' LIMIT 3
+Q
+[ $bad = 0 ] && [ $n = 7 ] && ok "estimates: on $n demo queries the worst case covers the run, which spends at most twice the expected" ||
+	notok "estimates: on demo queries the worst case covers the run, which spends at most twice the expected" "$bad of $n off"
