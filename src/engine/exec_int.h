@@ -294,7 +294,12 @@ typedef struct Walk {
 	long long ndecided;
 	long long stop_pos;     /* walk position where enough rows had passed; -1 */
 	int global;             /* unordered with identity: distinct rows across units */
-	RowSet *found;          /* rows passed in this block so far (with identity) */
+	RowSet *found;          /* rows passed in this block so far (with identity); in a
+	                           DISTINCT walk, the distinct result rows */
+	sqlite3_stmt *keyq;     /* DISTINCT walk: a candidate's result columns, by its ids */
+	uint64_t *key;          /* per candidate: the hash of its result row; 0 not read */
+	long long nkey;
+	RowSet front_keys;      /* ordered DISTINCT walk: result rows passed from the front */
 	/* done asks, for the speculation count */
 	long long *log_pos;
 	long long *log_call;    /* wave * 1000003 + first request of the call: one per call */

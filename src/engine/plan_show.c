@@ -160,8 +160,9 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		for (int i = 0; i < b->nunits; i++)
 			show_unit(ex, out, b, i);
 		if (b->limit >= 0) {
-			sb_printf(out, "  walk: lazy, stops once %lld row%s passed (LIMIT", b->limit,
-			          b->limit == 1 ? "" : "s");
+			sb_printf(out, "  walk: lazy, stops once %lld %srow%s passed (%sLIMIT", b->limit,
+			          b->distinct_walk ? "distinct " : "", b->limit == 1 ? "" : "s",
+			          b->distinct_walk ? "DISTINCT, " : "");
 			if (b->sel && b->sel->offset)
 				sb_puts(out, " + OFFSET");
 			sb_printf(out, "); candidates %s%s; waves sized from the pass rate\n",

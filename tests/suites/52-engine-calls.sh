@@ -402,3 +402,47 @@ price = 'budget' AND answer(reviews, 'do they have vegan options?') = 'Yes'
 Q
 [ $bad = 0 ] && [ $n = 7 ] && ok "estimates: on $n demo queries the worst case covers the run, which spends at most twice the expected" ||
 	notok "estimates: on demo queries the worst case covers the run, which spends at most twice the expected" "$bad of $n off"
+
+# --- DISTINCT under LIMIT: the walk stops once LIMIT distinct result rows have a passing
+# row; the rows are those SQL allows (each value has a passing row; in ORDER BY order,
+# exactly the naive mode's); what cannot stop early says why
+rq="answer(reviews, 'is it romantic?') = 'Yes'"
+"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" \
+	-c "SELECT DISTINCT location FROM restaurants WHERE $rq;" | sort >"$T/dall"
+q "$demo" "SELECT DISTINCT location FROM restaurants WHERE $rq LIMIT 2;" --no-cache --csv
+j=$(sed -n 's/^  conjunct 1: 112 candidates after the structured filter; \([0-9]*\) judged.*/\1/p' "$T/out")
+sed 1d "$T/res" | sort >"$T/dgot"
+if grep -q "walk: lazy, stops once 2 distinct rows passed (DISTINCT, LIMIT)" "$T/out" &&
+   [ -n "$j" ] && [ "$j" -lt 112 ] && [ "$(wc -l <"$T/dgot")" = 2 ] && [ -z "$(comm -23 "$T/dgot" "$T/dall")" ]; then
+	ok "distinct: DISTINCT ... LIMIT 2 stops early ($j of 112 judged), two values that have a passing row"
+else
+	notok "distinct: DISTINCT ... LIMIT 2 stops early" "judged '$j'" "$(cat "$T/res")" "$(grep walk "$T/out")"
+fi
+for sql in "SELECT DISTINCT location FROM restaurants WHERE $rq ORDER BY location LIMIT 3" \
+           "SELECT DISTINCT location, price FROM restaurants WHERE $rq ORDER BY 1 DESC, price LIMIT 4"; do
+	"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" -c "$sql;" >"$T/dnaive"
+	q "$demo" "$sql;" --no-cache --csv
+	j=$(sed -n 's/^  conjunct 1: 112 candidates after the structured filter; \([0-9]*\) judged.*/\1/p' "$T/out")
+	if cmp -s "$T/res" "$T/dnaive" && [ -n "$j" ] && [ "$j" -lt 112 ]; then
+		ok "distinct: ordered, the naive mode's rows, $j of 112 judged: $sql"
+	else
+		notok "distinct: ordered, the naive mode's rows: $sql" "judged '$j'" "$(diff "$T/dnaive" "$T/res")"
+	fi
+done
+# values DISTINCT takes as one (a NOCASE column) count once: LIMIT 2 still gives two rows
+"$SUQL_PROG" "$T/nocase.db" >/dev/null 2>&1 <<'SQL'
+CREATE TABLE t (k TEXT COLLATE NOCASE, reviews FREE_TEXT);
+INSERT INTO t VALUES ('paris', 'romantic, romantic, so romantic'), ('PARIS', 'romantic, romantic, so romantic'),
+  ('Paris', 'romantic, romantic, so romantic'), ('pAris', 'romantic, romantic, so romantic'),
+  ('oslo', 'we came late after a long walk through the town, and the room was romantic enough');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30)
+INSERT INTO t SELECT 'town ' || i, 'noisy and dull, a long wait' FROM n;
+SQL
+q "$T/nocase.db" "SELECT DISTINCT k FROM t WHERE $rq LIMIT 2;" --no-cache --csv
+[ "$(sed 1d "$T/res" | wc -l)" = 2 ] && grep -q "lazy, stops once 2 distinct" "$T/out" &&
+	ok "distinct: values a NOCASE column takes as one count once (2 rows for LIMIT 2)" ||
+	notok "distinct: values a NOCASE column takes as one count once" "$(cat "$T/res")"
+q "$demo" "SELECT location, count(*) FROM restaurants WHERE $rq GROUP BY location LIMIT 2;" --no-cache
+grep -q "not lazy: GROUP BY: a group's result is known only once all its rows are judged" "$T/out" &&
+	ok "distinct: GROUP BY ... LIMIT says why it reads every candidate" ||
+	notok "distinct: GROUP BY ... LIMIT says why it reads every candidate" "$(grep walk "$T/out")"
