@@ -321,6 +321,26 @@ static int projectable(Exec *ex, Block *b, int rcol)
 	return 1;
 }
 
+/* A FROM subquery or CTE whose rows are all read: no LIMIT of its own, and none on the
+   way to the statement except in a block that groups or aggregates (which reads all its
+   rows anyway). Free text in its result columns is then evaluated ahead, in batches over
+   the rows that pass its WHERE, rather than row by row as SQLite reads them: every one of
+   those rows is asked anyway. Under a LIMIT the rows read depend on the outer query, so
+   the functions ask per row, on demand, as before. */
+static int rows_all_read(Exec *ex, Block *b)
+{
+	if (b->top || (b->kind != BK_FROM && b->kind != BK_CTE) || (b->sel && b->sel->limit))
+		return 0;
+	for (int x = b->parent; x >= 0; x = ex->blocks[x].parent) {
+		const Block *p = &ex->blocks[x];
+		if (p->correlated)
+			return 0;
+		if (p->sel && p->sel->limit && !p->aggregate)
+			return 0;
+	}
+	return 1;
+}
+
 static void plan_occs(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
@@ -357,6 +377,8 @@ static void plan_occs(Exec *ex)
 		                                        b->colref[o->result_col]);
 		if (!all && o->pos == POS_SELECT && b->top && !(b->sel && b->sel->limit))
 			all = 1;   /* every row is returned anyway */
+		if (!all && o->pos == POS_SELECT && rows_all_read(ex, b))
+			all = 1;   /* every row is read by the query around it */
 		if (!all && o->pos == POS_SELECT && b->kind == BK_COMPOUND && b->sel &&
 		    b->sel->cores[0] == ex->ast->stmt->select->cores[0] && !b->sel->limit)
 			all = 1;

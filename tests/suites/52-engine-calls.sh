@@ -446,3 +446,22 @@ q "$demo" "SELECT location, count(*) FROM restaurants WHERE $rq GROUP BY locatio
 grep -q "not lazy: GROUP BY: a group's result is known only once all its rows are judged" "$T/out" &&
 	ok "distinct: GROUP BY ... LIMIT says why it reads every candidate" ||
 	notok "distinct: GROUP BY ... LIMIT says why it reads every candidate" "$(grep walk "$T/out")"
+
+# --- free text in the result columns of a FROM subquery or a CTE whose rows are all read:
+# batched over the rows that pass its WHERE (one call for Palo Alto's 24), the rows the
+# naive mode gives; under a LIMIT, per row as read, and the plan says why
+for sql in "SELECT verdict, count(*) FROM (SELECT CASE WHEN $rq THEN 'romantic' ELSE 'not' END AS verdict FROM restaurants WHERE location = 'Palo Alto') GROUP BY verdict" \
+           "WITH v AS (SELECT name, answer(reviews, 'is it romantic?') AS r FROM restaurants WHERE location = 'Palo Alto') SELECT r, count(*) FROM v GROUP BY r ORDER BY r" \
+           "SELECT round(avg(s), 2) FROM (SELECT CAST(answer(reviews, 'how good is the food, from 1 to 5?') AS INTEGER) AS s FROM restaurants WHERE location = 'Palo Alto')"; do
+	"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" -c "$sql;" >"$T/snaive" 2>/dev/null
+	q "$demo" "$sql;" --no-cache --csv
+	if [ "$(num 'llm calls')" = 1 ] && cmp -s "$T/res" "$T/snaive" && grep -q "ahead, for every row that passes WHERE (at most 24), in batches" "$T/out"; then
+		ok "subquery: one batched call for 24 rows, the naive mode's rows: $sql"
+	else
+		notok "subquery: one batched call for 24 rows, the naive mode's rows: $sql" "calls $(num 'llm calls')" "$(diff "$T/snaive" "$T/res")"
+	fi
+done
+q "$demo" "SELECT * FROM (SELECT name, summary(reviews) AS s FROM restaurants WHERE location = 'Palo Alto') LIMIT 2;" --no-cache
+[ "$(num 'llm calls')" = 2 ] && grep -q "on demand, per row, one call per value (a LIMIT decides which of its rows are read)" "$T/out" &&
+	ok "subquery: under an outer LIMIT, per row as read (2 calls), and the plan says why" ||
+	notok "subquery: under an outer LIMIT, per row as read, and the plan says why" "calls $(num 'llm calls')" "$(grep 'result column' "$T/out")"
