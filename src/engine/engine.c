@@ -466,8 +466,9 @@ static const SetRow engine_rows[] = {
 	 "is a whole number of LLM calls (0: no limit)", NULL, 0, NULL, NULL},
 	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "
-	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; the passages that share "
-	 "words with the question come first", NULL, "is a whole number from {range}", NULL,
+	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; a text that fits is "
+	 "shown as written, a longer one cut to the passages that share most words with the "
+	 "question", NULL, "is a whole number from {range}", NULL,
 	 0, NULL, NULL},
 	{"dnf_cap", SET_INT, ES(dnf_cap), 1, 100000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_DNF_CAP), "the most conjuncts a WHERE clause may have in "
