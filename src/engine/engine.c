@@ -490,8 +490,9 @@ static const SetRow engine_rows[] = {
 	{"join_candidates", SET_INT, ES(join_candidates), 0, 100000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_JOIN_CANDIDATES), "semantic join (matches()): the most right "
 	 "values one left value is compared with; past it, BM25 keeps those that share the most "
-	 "words with it; 0: all of them",
-	 "Pairs not kept are not asked and count as no match; the plan says how many are asked.",
+	 "words with it; 0: all of them, in as many batched requests as they need",
+	 "Pairs not kept are not asked and count as no match; the plan and the counters say "
+	 "how many were never asked.",
 	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
 	{"window", SET_INT, ES(window), 0, 100000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk over one table reads its candidates "
