@@ -316,6 +316,10 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
 /* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
    *failed: an SQL error, in err. */
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
+/* The condition that keeps a statement over the block's FROM to one candidate (its ids as
+   parameters ?1..?nid), and the binding of candidate c's ids to it (the statement reset). */
+Expr *exec_cand_by_ids(Walk *w);
+void exec_cand_bind_ids(Walk *w, sqlite3_stmt *st, long long c);
 /* A unit's candidate statement, for the plan. */
 char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
 /* The candidate statement of w (with the argument texts when with_args, in the block's

@@ -173,16 +173,7 @@ static uint64_t key_of(Walk *w, long long c)
 		ResultList *cols = NULL;
 		for (int i = 0; i < core->cols->n; i++)
 			exec_col(ex->a, &cols, core->cols->items[i]->expr, NULL);
-		Expr *where = NULL;
-		for (int i = 0; i < w->nid; i++) {
-			Expr *p = ast_expr_new(ex->a, EX_PARAM);
-			char nm[16];
-			snprintf(nm, sizeof nm, "?%d", i + 1);
-			p->name.s = arena_strndup(ex->a, nm, strlen(nm));
-			p->name.n = strlen(nm);
-			where = exec_and(ex->a, where, ast_binary(ex->a, OP_IS, w->idx[i], p));
-		}
-		Select *s = exec_select(ex, w->b, cols, where, NULL);
+		Select *s = exec_select(ex, w->b, cols, exec_cand_by_ids(w), NULL);
 		char *sql = exec_print_select(ex, s);
 		SuqlErr err = {0};
 		SuqlStatus st = exec_prepare(ex, sql, &w->keyq, &err);
@@ -191,14 +182,7 @@ static uint64_t key_of(Walk *w, long long c)
 		if (st != SUQL_OK)
 			return 0;
 	}
-	sqlite3_reset(w->keyq);
-	for (int i = 0; i < w->nid; i++) {
-		sqlite3_int64 id = w->ids[c * w->nid + i];
-		if (id == NULL_ID)
-			sqlite3_bind_null(w->keyq, i + 1);
-		else
-			sqlite3_bind_int64(w->keyq, i + 1, id);
-	}
+	exec_cand_bind_ids(w, w->keyq, c);
 	uint64_t h = 0;
 	if (sqlite3_step(w->keyq) == SQLITE_ROW) {
 		/* each value as its type and its bytes. Values DISTINCT takes as one must hash
