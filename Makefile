@@ -164,7 +164,7 @@ fixtures: deps
 # clang and libFuzzer: wanted by check (the fuzz suite is skipped without them), needed
 # by fuzz. PostgreSQL's server: wanted by check and bench, which start one of their own
 # (tests/pg.sh; the suites that need it are skipped without it).
-check: DEPPKGS += opt:clang opt:libclang-rt-dev opt:postgresql
+check: DEPPKGS += opt:clang opt:libclang-rt-dev opt:postgresql opt:strace
 bench: DEPPKGS += opt:postgresql opt:valgrind
 fuzz: DEPPKGS += clang libclang-rt-dev
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Semantic joins: matches(f.name, b.label, 'question') over N firms x N brands, rewritten
-# (one batched request per distinct left value, BM25 keeping join_candidates right values
+# (one batched request per distinct left value, BM25 keeping join_candidates (set to 32 here) right values
 # per left value) against pairwise judging (naive mode: one call per pair), against
 # build/llmserver answering from a list of the pairs that match (--pairs), so the rows
 # pairwise judging returns are known.
@@ -64,7 +64,7 @@ SQL
 		fi
 		opt=on
 		[ $way = pairwise ] && opt=off
-		"$P" -v --csv --no-headers --set times=off --set budget=0 --no-cache --set "optimize=$opt" \
+		"$P" -v --csv --no-headers --set times=off --set budget=0 --no-cache --set "optimize=$opt" --set join_candidates=32 \
 			--llm-url "$URL" --model bench "$db" -c "$Q" >"$T/rows" 2>"$T/err" ||
 			{ echo "failed ($way, $n):" >&2; tail -5 "$T/err" >&2; }
 		calls=$(sed -n 's/^  llm calls: \([0-9]*\).*/\1/p' "$T/err")

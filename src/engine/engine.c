@@ -466,8 +466,9 @@ static const SetRow engine_rows[] = {
 	 "is a whole number of LLM calls (0: no limit)", NULL, 0, NULL, NULL},
 	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "
-	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; the passages that share "
-	 "words with the question come first", NULL, "is a whole number from {range}", NULL,
+	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; a text that fits is "
+	 "shown as written, a longer one cut to the passages that share most words with the "
+	 "question", NULL, "is a whole number from {range}", NULL,
 	 0, NULL, NULL},
 	{"dnf_cap", SET_INT, ES(dnf_cap), 1, 100000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_DNF_CAP), "the most conjuncts a WHERE clause may have in "
@@ -489,8 +490,9 @@ static const SetRow engine_rows[] = {
 	{"join_candidates", SET_INT, ES(join_candidates), 0, 100000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_JOIN_CANDIDATES), "semantic join (matches()): the most right "
 	 "values one left value is compared with; past it, BM25 keeps those that share the most "
-	 "words with it; 0: all of them",
-	 "Pairs not kept are not asked and count as no match; the plan says how many are asked.",
+	 "words with it; 0: all of them, in as many batched requests as they need",
+	 "Pairs not kept are not asked and count as no match; the plan and the counters say "
+	 "how many were never asked.",
 	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
 	{"window", SET_INT, ES(window), 0, 100000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk over one table reads its candidates "

@@ -75,7 +75,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_BUDGET 1000
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
-#define ENGINE_DEFAULT_JOIN_CANDIDATES 32
+#define ENGINE_DEFAULT_JOIN_CANDIDATES 0
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
@@ -244,6 +244,7 @@ typedef struct Block {
 	const char *why_not_topk;   /* why an ORDER BY of free text scores every candidate */
 	int topk_occ;         /* the occurrence why_not_topk is about */
 	const char *why_not_lazy;
+	int distinct_walk;    /* DISTINCT under LIMIT: the walk counts distinct result rows */
 	int ordered;          /* lazy in the query's ORDER BY order */
 	OrderList *order;     /* ORDER BY resolved to expressions (ordered walk) */
 	int dnf_over;         /* DNF past the cap: the tree per candidate */

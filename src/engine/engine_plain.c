@@ -287,7 +287,12 @@ int engine_plain_complete(const char *s, size_t len)
 
 /* ---- the catalog ---- */
 
-static long long schema_cookie(Engine *e)
+/* The schema cookie, read by stepping the kept PRAGMA, which opens a read transaction
+   when none is open. With hold, the PRAGMA is left stepped, so that the read transaction
+   stays open until plain_release: a read-only statement run before that runs in the same
+   transaction and takes no lock of its own (sqlite3 takes one per statement; suql took
+   two, doc/speed.md). */
+static long long schema_cookie(Engine *e, int hold)
 {
 	long long v = -1;
 	if (!e->plain.cookie &&
@@ -296,8 +301,16 @@ static long long schema_cookie(Engine *e)
 		return -1;
 	if (sqlite3_step(e->plain.cookie) == SQLITE_ROW)
 		v = sqlite3_column_int64(e->plain.cookie, 0);
-	sqlite3_reset(e->plain.cookie);
+	if (!hold || v < 0)
+		sqlite3_reset(e->plain.cookie);
 	return v;
+}
+
+/* Ends the read transaction schema_cookie held open (nothing when none is). */
+static void plain_release(Engine *e)
+{
+	if (e->plain.cookie)
+		sqlite3_reset(e->plain.cookie);
 }
 
 /* Nothing in the database makes suql change a plain statement: no ENUM column (its '='
@@ -334,8 +347,12 @@ static int catalog_plain(Engine *e)
    cookie and the data version before every statement. Inside a transaction, once checked
    there, the database can change only through this connection: by a statement of the full
    path (counted), or by a write that is not one of the fast path's own (suql's meta-commands
-   and imports write rows as they create tables: the connection's count of changes moves). */
-static int catalog_ok(Engine *e)
+   and imports write rows as they create tables: the connection's count of changes moves).
+   With hold (a read-only statement in autocommit mode), the read transaction the check
+   opened is left open for the statement; the caller ends it with plain_release. A write
+   is not run inside it: a connection that holds a read transaction and must wait for a
+   writer gets SQLITE_BUSY at once instead of waiting within the busy timeout. */
+static int catalog_ok(Engine *e, int hold)
 {
 	EnginePlain *p = &e->plain;
 	int in_txn = !sqlite3_get_autocommit(e->db);
@@ -343,11 +360,13 @@ static int catalog_ok(Engine *e)
 	    sqlite3_total_changes64(e->db) == p->changes_seen)
 		return p->ok;
 	p->txn_checked = in_txn;
-	long long cookie = schema_cookie(e);
+	long long cookie = schema_cookie(e, hold && !in_txn);
 	unsigned int dv = 0;
 	if (cookie < 0 ||
-	    sqlite3_file_control(e->db, "main", SQLITE_FCNTL_DATA_VERSION, &dv) != SQLITE_OK)
+	    sqlite3_file_control(e->db, "main", SQLITE_FCNTL_DATA_VERSION, &dv) != SQLITE_OK) {
+		plain_release(e);
 		return p->known = 0;
+	}
 	if (!p->known || p->cookie_seen != cookie || p->dv_seen != dv || p->full_seen != p->full) {
 		p->ok = catalog_plain(e);
 		p->known = 1;
@@ -367,7 +386,10 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 		return 0;
 	size_t end = 0;
 	PlainKind kind = scan(sql, len, &end);
-	if (kind == PK_NONE || end > PARSE_MAX_INPUT || !catalog_ok(e))
+	if (kind == PK_NONE || end > PARSE_MAX_INPUT)
+		return 0;
+	/* a catalog last seen not plain is asked again before anything is prepared */
+	if (e->plain.known && !e->plain.ok && !catalog_ok(e, 0))
 		return 0;
 	sqlite3_stmt *st = NULL;
 	const char *tail = NULL;
@@ -389,6 +411,14 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 		/* the full path prepares it again and reports what SQLite says, in place */
 		sqlite3_finalize(st);
 		e->denied = NULL;
+		return 0;
+	}
+	/* the catalog is checked after the statement is prepared (which reads nothing once
+	   the schema is loaded), so that a read-only statement can run in the transaction the
+	   check opens */
+	if (!catalog_ok(e, kind == PK_DML && sqlite3_stmt_readonly(st))) {
+		sqlite3_finalize(st);
+		plain_release(e);
 		return 0;
 	}
 	static int trace = -1;
@@ -417,6 +447,7 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		s = err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(e->db));
 	sqlite3_finalize(st);
+	plain_release(e);
 	if (!sqlite3_get_autocommit(e->db))   /* what catalog_ok compares inside a transaction */
 		p->changes_seen = sqlite3_total_changes64(e->db);
 	if (kind == PK_TXN) {   /* as engine.c does after a statement it runs itself */

@@ -409,7 +409,21 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK && freetext && !e->llm)
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
 	if (s == SUQL_OK && freetext) {
+		enum_rewrite(ex, 1);   /* literals whose mapping is stored: counted as they run */
 		s = plan_statement(ex, err);
+		/* ENUM literals are classified first when their calls fit the budget, and the
+		   statement counted again as it will run ('affordable' becomes price IN
+		   ('cheap'), not a predicate that keeps every row): the estimates and the budget
+		   check are then those of the rewritten statement */
+		int pend = s == SUQL_OK ? enum_pending(ex) : 0;
+		if (pend > 0 && ex->set.optimize != OPT_OFF &&
+		    (ex->set.budget <= 0 || pend <= ex->set.budget)) {
+			s = enum_classify(ex, err);
+			if (s == SUQL_OK) {
+				enum_rewrite(ex, 0);
+				s = plan_recount(ex, pend, err);
+			}
+		}
 		if (s == SUQL_OK)
 			s = exec_join_plan(ex, err);
 		/* refused before any call when even the expected cost is over the budget (a lazy

@@ -183,16 +183,7 @@ char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, in
 		ResultList *cols = NULL;
 		for (int i = 0; i < w->narg; i++)
 			exec_col(ex->a, &cols, w->args[i], NULL);
-		Expr *where = NULL;
-		for (int i = 0; i < w->nid; i++) {
-			Expr *p = ast_expr_new(ex->a, EX_PARAM);
-			char nm[16];
-			snprintf(nm, sizeof nm, "?%d", i + 1);
-			p->name.s = arena_strndup(ex->a, nm, strlen(nm));
-			p->name.n = strlen(nm);
-			where = exec_and(ex->a, where, ast_binary(ex->a, OP_IS, w->idx[i], p));
-		}
-		Select *s = exec_select(ex, w->b, cols, where, NULL);
+		Select *s = exec_select(ex, w->b, cols, exec_cand_by_ids(w), NULL);
 		char *sql = exec_print_select(ex, s);
 		SuqlStatus st = exec_prepare(ex, sql, &w->fetch, err);
 		free(sql);
@@ -201,14 +192,7 @@ char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, in
 			return NULL;
 		}
 	}
-	sqlite3_reset(w->fetch);
-	for (int i = 0; i < w->nid; i++) {
-		sqlite3_int64 id = w->ids[c * w->nid + i];
-		if (id == NULL_ID)
-			sqlite3_bind_null(w->fetch, i + 1);
-		else
-			sqlite3_bind_int64(w->fetch, i + 1, id);
-	}
+	exec_cand_bind_ids(w, w->fetch, c);
 	char *v = NULL;
 	*len = 0;
 	int rc = sqlite3_step(w->fetch);
@@ -220,6 +204,33 @@ char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, in
 	}
 	sqlite3_reset(w->fetch);
 	return v;
+}
+
+Expr *exec_cand_by_ids(Walk *w)
+{
+	Exec *ex = w->ex;
+	Expr *where = NULL;
+	for (int i = 0; i < w->nid; i++) {
+		Expr *p = ast_expr_new(ex->a, EX_PARAM);
+		char nm[16];
+		snprintf(nm, sizeof nm, "?%d", i + 1);
+		p->name.s = arena_strndup(ex->a, nm, strlen(nm));
+		p->name.n = strlen(nm);
+		where = exec_and(ex->a, where, ast_binary(ex->a, OP_IS, w->idx[i], p));
+	}
+	return where;
+}
+
+void exec_cand_bind_ids(Walk *w, sqlite3_stmt *st, long long c)
+{
+	sqlite3_reset(st);
+	for (int i = 0; i < w->nid; i++) {
+		sqlite3_int64 id = w->ids[c * w->nid + i];
+		if (id == NULL_ID)
+			sqlite3_bind_null(st, i + 1);
+		else
+			sqlite3_bind_int64(st, i + 1, id);
+	}
 }
 
 char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)

@@ -294,7 +294,12 @@ typedef struct Walk {
 	long long ndecided;
 	long long stop_pos;     /* walk position where enough rows had passed; -1 */
 	int global;             /* unordered with identity: distinct rows across units */
-	RowSet *found;          /* rows passed in this block so far (with identity) */
+	RowSet *found;          /* rows passed in this block so far (with identity); in a
+	                           DISTINCT walk, the distinct result rows */
+	sqlite3_stmt *keyq;     /* DISTINCT walk: a candidate's result columns, by its ids */
+	uint64_t *key;          /* per candidate: the hash of its result row; 0 not read */
+	long long nkey;
+	RowSet front_keys;      /* ordered DISTINCT walk: result rows passed from the front */
 	/* done asks, for the speculation count */
 	long long *log_pos;
 	long long *log_call;    /* wave * 1000003 + first request of the call: one per call */
@@ -311,6 +316,10 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
 /* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
    *failed: an SQL error, in err. */
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
+/* The condition that keeps a statement over the block's FROM to one candidate (its ids as
+   parameters ?1..?nid), and the binding of candidate c's ids to it (the statement reset). */
+Expr *exec_cand_by_ids(Walk *w);
+void exec_cand_bind_ids(Walk *w, sqlite3_stmt *st, long long c);
 /* A unit's candidate statement, for the plan. */
 char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u);
 /* The candidate statement of w (with the argument texts when with_args, in the block's

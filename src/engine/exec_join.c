@@ -40,6 +40,9 @@ struct JoinPlan {
 	int **cand;           /* per left value: the right values it is compared with */
 	int *ncand;
 	int pruned;           /* BM25 kept at most join_candidates of the right values */
+	unsigned char **allow; /* per left value, per right value: the pair occurs in a row the
+	                          structured conditions let through (NULL: every pair may) */
+	long long excluded;   /* pairs the structured conditions exclude, never asked */
 	long long pairs;      /* pairs to ask */
 	long long expect;     /* calls expected */
 	/* counters */
@@ -151,7 +154,168 @@ static int side_item(Exec *ex, int b, Expr *e)
 	return sc.item;
 }
 
-/* SELECT DISTINCT side FROM item (alone), with the block's WITH clauses in scope. */
+/* ---- the filters that reach a side ----
+   A conjunct of the block's WHERE (or of the ON of an inner join) that reads one FROM item
+   alone and holds no free text holds for every row of that item the join can return: it
+   goes into that side's listing (not with an outer join in the FROM: there a WHERE on the
+   null-extended side, such as b.x IS NULL, depends on which values matched). So does what equality implies: with a.k = b.k and
+   a.k = 'x' (or b.k = 'x'), the other side gets its own k = 'x'. */
+
+typedef struct Conjs {
+	Expr **v;
+	int n, cap;
+} Conjs;
+
+static void conj_add(Conjs *c, Expr *e)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->v = xrealloc(c->v, (size_t)c->cap * sizeof *c->v);
+	}
+	c->v[c->n++] = e;
+}
+
+static void conj_split(Expr *e, Conjs *c)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_BINARY && e->op == OP_AND) {
+		conj_split(e->left, c);
+		conj_split(e->right, c);
+		return;
+	}
+	conj_add(c, e);
+}
+
+/* an inner join: a plain JOIN, a comma, INNER or CROSS (ON of an outer join is not a
+   filter of either side) */
+static int inner_join(const FromItem *f)
+{
+	if (f->comma || f->njoin <= 1)
+		return 1;
+	for (int k = 0; k < f->njoin - 1; k++)
+		if (f->join_kw[k] != KW_INNER && f->join_kw[k] != KW_CROSS)
+			return 0;
+	return 1;
+}
+
+static void on_conjs(const FromList *fl, Conjs *c, int *outer)
+{
+	for (int i = 0; fl && i < fl->n; i++) {
+		const FromItem *f = fl->items[i];
+		if (!inner_join(f))
+			*outer = 1;
+		else
+			conj_split(f->on, c);
+		if (f->kind == FROM_JOIN)
+			on_conjs(f->nested, c, outer);
+	}
+}
+
+static int freetext_cb(void *ctx, Expr *e)
+{
+	Exec *ex = ctx;
+	if (e->select)
+		return AST_STOP;
+	if (e->kind == EX_FUNC) {
+		for (int i = 0; i < ex->nocc; i++)
+			if (ex->occ[i].call == e)
+				return AST_STOP;
+		for (int i = 0; i < ex->njoins; i++)
+			if (*ex->joins[i].slot == e || ex->joins[i].orig == e)
+				return AST_STOP;
+	}
+	return AST_CONTINUE;
+}
+
+/* The one FROM item a conjunct reads (its columns all of it, no free text, no subquery),
+   or -1. */
+static int conj_item(Exec *ex, int b, Expr *e)
+{
+	AstVisitor v = {0};
+	v.ctx = ex;
+	v.expr = freetext_cb;
+	if (ast_visit_expr(e, &v) == AST_STOP)
+		return -1;
+	SideScan sc = {ex, b, -1};
+	AstVisitor w = {0};
+	w.ctx = &sc;
+	w.expr = side_cb;
+	ast_visit_expr(e, &w);
+	return sc.item >= 0 ? sc.item : -1;
+}
+
+static int col_item(Exec *ex, int b, const Expr *e)
+{
+	int blk;
+	if (e->kind != EX_COLUMN)
+		return -1;
+	int i = bind_resolve(ex, b, e, &blk);
+	return i >= 0 && blk == b ? i : -1;
+}
+
+static int same_col(Exec *ex, int b, const Expr *x, const Expr *y)
+{
+	return col_item(ex, b, x) >= 0 && col_item(ex, b, x) == col_item(ex, b, y) &&
+	       ast_name_eq(x->name, y->name);
+}
+
+/* col = literal (either way round): the column, and the literal in *lit */
+static const Expr *col_eq_lit(Exec *ex, int b, const Expr *e, Expr **lit)
+{
+	if (e->kind != EX_BINARY || e->op != OP_EQ)
+		return NULL;
+	if (col_item(ex, b, e->left) >= 0 && e->right->kind == EX_LITERAL) {
+		*lit = e->right;
+		return e->left;
+	}
+	if (col_item(ex, b, e->right) >= 0 && e->left->kind == EX_LITERAL) {
+		*lit = e->left;
+		return e->right;
+	}
+	return NULL;
+}
+
+/* The filters of FROM item `item`, ANDed with base. */
+static Expr *side_filters(Exec *ex, Block *b, int item, Expr *base)
+{
+	Conjs c = {0};
+	int outer = 0;
+	conj_split(b->core->where, &c);
+	on_conjs(b->core->from, &c, &outer);
+	if (outer) {
+		/* with an outer join anywhere, nothing: whether a row is kept null-extended
+		   depends on all the values of the other side, not only those passing WHERE */
+		c.n = 0;
+	}
+	Expr *w = base;
+	for (int i = 0; i < c.n; i++)
+		if (conj_item(ex, b->id, c.v[i]) == item)
+			w = exec_and(ex->a, w, c.v[i]);
+	for (int i = 0; i < c.n; i++) {   /* other.k = lit, and other.k = mine.k */
+		Expr *lit = NULL;
+		const Expr *oc = col_eq_lit(ex, b->id, c.v[i], &lit);
+		if (!oc || col_item(ex, b->id, oc) == item)
+			continue;
+		for (int k = 0; k < c.n; k++) {
+			Expr *e = c.v[k];
+			if (e->kind != EX_BINARY || e->op != OP_EQ)
+				continue;
+			Expr *mine = NULL;
+			if (same_col(ex, b->id, e->left, oc) && col_item(ex, b->id, e->right) == item)
+				mine = e->right;
+			else if (same_col(ex, b->id, e->right, oc) && col_item(ex, b->id, e->left) == item)
+				mine = e->left;
+			if (mine)
+				w = exec_and(ex->a, w, ast_binary(ex->a, OP_EQ, mine, lit));
+		}
+	}
+	free(c.v);
+	return w;
+}
+
+/* SELECT DISTINCT side FROM item (alone), with the block's WITH clauses in scope, kept to
+   the rows the block's filters allow (side_filters). */
 static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
 {
 	FromItem fi = *b->items[item].f;
@@ -170,7 +334,7 @@ static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
 	Expr *nn = ast_expr_new(ex->a, EX_ISNULL);
 	nn->left = side;
 	nn->not_ = 1;
-	Select *s = exec_select(ex, &tb, cols, nn, NULL);
+	Select *s = exec_select(ex, &tb, cols, side_filters(ex, b, item, nn), NULL);
 	s->cores[0]->distinct = DISTINCT_DISTINCT;
 	return exec_print_select(ex, s);
 }
@@ -327,9 +491,11 @@ static void choose(Exec *ex, JoinPlan *jp)
 	for (long long l = 0; l < jp->nl; l++) {
 		if (!jp->pruned) {
 			jp->cand[l] = xmalloc((size_t)jp->nr * sizeof **jp->cand + 1);
+			int m = 0;
 			for (long long r = 0; r < jp->nr; r++)
-				jp->cand[l][r] = (int)r;
-			jp->ncand[l] = (int)jp->nr;
+				if (!jp->allow || jp->allow[l][r])
+					jp->cand[l][m++] = (int)r;
+			jp->ncand[l] = m;
 			jp->pairs += jp->ncand[l];
 			continue;
 		}
@@ -356,7 +522,8 @@ static void choose(Exec *ex, JoinPlan *jp)
 		text_terms_free(&q);
 		int m = 0;
 		for (int i = 0; i < nt; i++) {
-			rk[m++] = (Scored){sc[touched[i]], touched[i]};
+			if (!jp->allow || jp->allow[l][touched[i]])
+				rk[m++] = (Scored){sc[touched[i]], touched[i]};
 			sc[touched[i]] = 0;
 		}
 		qsort(rk, (size_t)m, sizeof *rk, by_score);
@@ -396,6 +563,136 @@ static long long calls_for(Exec *ex, JoinPlan *jp, long long l)
 		tok += t;
 	}
 	return calls;
+}
+
+/* ---- the pairs the structured conditions let through ----
+   With matches() in WHERE, the block's FROM (its ON conditions included) and the WHERE's
+   conjuncts without free text say which pairs of values occur together in a row that can
+   pass: SELECT DISTINCT left, right over them. A pair outside that list (a.id < b.id
+   false, another column unequal) is never asked. Not done when an ON holds free text
+   (while planning it reads as NULL), or when the listing is stopped at the planning
+   bound: then every pair of the two lists may occur. */
+
+typedef struct VMap {
+	uint64_t *h;
+	long long *ix;
+	size_t cap;
+} VMap;
+
+static void vmap_build(VMap *m, char **v, size_t *n, long long nv)
+{
+	for (m->cap = 64; m->cap < (size_t)nv * 2 + 2; m->cap *= 2)
+		;
+	m->h = xcalloc(m->cap, sizeof *m->h);
+	m->ix = xmalloc(m->cap * sizeof *m->ix);
+	for (long long i = 0; i < nv; i++) {
+		uint64_t h = fnv64(v[i], n[i]);
+		size_t k = h & (m->cap - 1);
+		while (m->h[k])
+			k = (k + 1) & (m->cap - 1);
+		m->h[k] = h;
+		m->ix[k] = i;
+	}
+}
+
+static long long vmap_find(const VMap *m, char **v, size_t *n, const char *s, size_t len)
+{
+	uint64_t h = fnv64(s, len);
+	for (size_t k = h & (m->cap - 1); m->h[k]; k = (k + 1) & (m->cap - 1))
+		if (m->h[k] == h && n[m->ix[k]] == len && memcmp(v[m->ix[k]], s, len) == 0)
+			return m->ix[k];
+	return -1;
+}
+
+static void vmap_free(VMap *m)
+{
+	free(m->h);
+	free(m->ix);
+}
+
+static int on_freetext(Exec *ex, const FromList *fl)
+{
+	AstVisitor v = {0};
+	v.ctx = ex;
+	v.expr = freetext_cb;
+	for (int i = 0; fl && i < fl->n; i++) {
+		const FromItem *f = fl->items[i];
+		if (f->on && ast_visit_expr(f->on, &v) == AST_STOP)
+			return 1;
+		if (f->kind == FROM_JOIN && on_freetext(ex, f->nested))
+			return 1;
+	}
+	return 0;
+}
+
+static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
+{
+	if (j->pos != POS_WHERE || on_freetext(ex, b->core->from) || !jp->nl || !jp->nr)
+		return;
+	Conjs c = {0};
+	conj_split(b->core->where, &c);
+	AstVisitor v = {0};
+	v.ctx = ex;
+	v.expr = freetext_cb;
+	Expr *w = NULL;
+	for (int i = 0; i < c.n; i++)
+		if (ast_visit_expr(c.v[i], &v) != AST_STOP)
+			w = exec_and(ex->a, w, c.v[i]);
+	free(c.v);
+	Expr *ln = ast_expr_new(ex->a, EX_ISNULL), *rn = ast_expr_new(ex->a, EX_ISNULL);
+	ln->left = j->left;
+	ln->not_ = 1;
+	rn->left = j->right;
+	rn->not_ = 1;
+	w = exec_and(ex->a, exec_and(ex->a, w, ln), rn);
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, j->left, "l");
+	exec_col(ex->a, &cols, j->right, "r");
+	Select *s = exec_select(ex, b, cols, w, NULL);
+	s->cores[0]->distinct = DISTINCT_DISTINCT;
+	char *sql = exec_print_select(ex, s);
+	sqlite3_stmt *st;
+	VMap lm, rm;
+	vmap_build(&lm, jp->lv, jp->ln, jp->nl);
+	vmap_build(&rm, jp->rv, jp->rn, jp->nr);
+	unsigned char **allow = xcalloc((size_t)jp->nl, sizeof *allow);
+	for (long long l = 0; l < jp->nl; l++)
+		allow[l] = xcalloc((size_t)jp->nr + 1, 1);
+	exec_bound(ex, 1);
+	int saved = ex->counting, rc = SQLITE_ERROR;
+	ex->counting = 1;
+	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			size_t a, bn;
+			char *x = exec_value_text(sqlite3_column_value(st, 0), &a);
+			char *y = exec_value_text(sqlite3_column_value(st, 1), &bn);
+			long long li = x ? vmap_find(&lm, jp->lv, jp->ln, x, a) : -1;
+			long long ri = y ? vmap_find(&rm, jp->rv, jp->rn, y, bn) : -1;
+			free(x);
+			free(y);
+			if (li < 0 || ri < 0) {
+				rc = SQLITE_ERROR;   /* a value the side lists missed: trust neither */
+				break;
+			}
+			allow[li][ri] = 1;
+		}
+		sqlite3_finalize(st);
+	}
+	ex->counting = saved;
+	exec_bound(ex, 0);
+	free(sql);
+	vmap_free(&lm);
+	vmap_free(&rm);
+	if (rc != SQLITE_DONE) {
+		for (long long l = 0; l < jp->nl; l++)
+			free(allow[l]);
+		free(allow);
+		return;
+	}
+	jp->allow = allow;
+	for (long long l = 0; l < jp->nl; l++)
+		for (long long r = 0; r < jp->nr; r++)
+			jp->excluded += !allow[l][r];
 }
 
 static const char *why_not(Exec *ex, Join *j, int *li, int *ri)
@@ -449,6 +746,7 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 			continue;
 		}
 		jp->rewritten = 1;
+		list_pairs(ex, j, b, jp);
 		choose(ex, jp);
 		for (long long l = 0; l < jp->nl; l++)
 			jp->expect += calls_for(ex, jp, l);
@@ -543,6 +841,10 @@ void exec_join_show(Exec *ex, SBuf *out)
 			sb_printf(out, "; BM25 keeps the best %d right values that share words with it "
 			          "(pairs not kept are no match)", ex->set.join_candidates);
 		sb_putc(out, '\n');
+		if (jp->allow)
+			sb_printf(out, "  pairs: %lld of %lld occur in rows the structured conditions let "
+			          "through; the other %lld are never asked\n", pw - jp->excluded, pw,
+			          jp->excluded);
 		sb_printf(out, "  expected: %lld LLM call%s carrying %lld pairs, against %lld "
 		          "pairwise (%lld x %lld)", jp->expect, jp->expect == 1 ? "" : "s", jp->pairs,
 		          pw, jp->nl, jp->nr);
@@ -564,7 +866,14 @@ void exec_join_counters(Exec *ex, SBuf *out)
 		          jp->requests, jp->requests == 1 ? "" : "s", jp->yes, jp->no);
 		if (jp->unknown)
 			sb_printf(out, ", %lld unknown (a reply that could not be read)", jp->unknown);
-		sb_printf(out, "; pairwise: %lld\n", jp->nl * jp->nr);
+		sb_printf(out, "; pairwise: %lld", jp->nl * jp->nr);
+		if (jp->excluded)
+			sb_printf(out, "; %lld excluded by the structured conditions", jp->excluded);
+		long long dropped = jp->nl * jp->nr - jp->excluded - jp->pairs;
+		if (jp->pruned && dropped > 0)
+			sb_printf(out, "; %lld never asked (join_candidates %d kept the pairs sharing "
+			          "most words; they count as no match)", dropped, ex->set.join_candidates);
+		sb_putc(out, '\n');
 	}
 }
 
@@ -588,6 +897,9 @@ void exec_join_free(Exec *ex)
 		free(jp->rn);
 		for (long long k = 0; jp->cand && k < jp->nl; k++)
 			free(jp->cand[k]);
+		for (long long k = 0; jp->allow && k < jp->nl; k++)
+			free(jp->allow[k]);
+		free(jp->allow);
 		free(jp->cand);
 		free(jp->ncand);
 		free(jp);

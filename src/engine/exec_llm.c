@@ -3,8 +3,9 @@
  *
  *  - the passages of a text value for a signature: a list value (FREE_TEXT[]) is one
  *    passage per element, any other text is one value cut into chunks (RET_CHUNK bytes);
- *    for a question, the passages that share its words come first (BM25 over the value's
- *    own passages), then the rest in order, as many as fit in the passage budget. This is a
+ *    a value that fits the passage budget is shown whole, in its own order; a longer one,
+ *    for a question, the passages that share its words first (BM25 over the value's own
+ *    passages), then the rest in order, as many as fit in the passage budget. This is a
  *    function of the value alone, so the optimizer and the per-row functions show the model
  *    exactly the same text, and get the same answers.
  *
@@ -75,9 +76,14 @@ size_t exec_llm_passages(Exec *ex, const Sig *s, const char *v, size_t n, char *
 	}
 	size_t budget = (size_t)ex->set.passage_tokens * TEXT_BYTES_PER_TOKEN;
 	size_t *order = xmalloc(np * sizeof *order);
-	for (size_t i = 0; i < np; i++)
+	size_t total = 0;
+	for (size_t i = 0; i < np; i++) {
 		order[i] = i;
-	if (s->question) {
+		total += strlen(p[i]);
+	}
+	/* a text that fits is shown as written: ranked, a review would reach the model with
+	   its sentences shuffled */
+	if (s->question && budget && total > budget) {
 		TextTerms q = TEXT_TERMS_INIT;
 		text_terms(s->question, strlen(s->question), &q);
 		TextTerms *pt = xcalloc(np, sizeof *pt);

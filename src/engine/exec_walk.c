@@ -88,6 +88,9 @@ void exec_walk_free(Walk *w)
 	free(w->log_call);
 	free(w->log_sent);
 	sqlite3_finalize(w->fetch);
+	sqlite3_finalize(w->keyq);
+	free(w->key);
+	free(w->front_keys.h);
 	exec_window_free(w);
 }
 
@@ -148,6 +151,75 @@ static void log_ask(Walk *w, long long c, const Req *r)
 	w->nlog++;
 }
 
+/* ---- DISTINCT: a passing candidate counts once per distinct result row ---- */
+
+/* The hash of candidate c's result row (its result columns, read again by its ids), 0
+   when it cannot be read: such a candidate adds no distinct row, so the walk goes on. */
+static uint64_t key_of(Walk *w, long long c)
+{
+	if (c >= w->nkey) {
+		long long n = w->nkey ? w->nkey : 64;
+		while (n <= c)
+			n *= 2;
+		w->key = xrealloc(w->key, (size_t)n * sizeof *w->key);
+		memset(w->key + w->nkey, 0, (size_t)(n - w->nkey) * sizeof *w->key);
+		w->nkey = n;
+	}
+	if (w->key[c])
+		return w->key[c];
+	Exec *ex = w->ex;
+	SelectCore *core = w->b->core;
+	if (!w->keyq) {
+		ResultList *cols = NULL;
+		for (int i = 0; i < core->cols->n; i++)
+			exec_col(ex->a, &cols, core->cols->items[i]->expr, NULL);
+		Select *s = exec_select(ex, w->b, cols, exec_cand_by_ids(w), NULL);
+		char *sql = exec_print_select(ex, s);
+		SuqlErr err = {0};
+		SuqlStatus st = exec_prepare(ex, sql, &w->keyq, &err);
+		free(sql);
+		err_clear(&err);
+		if (st != SUQL_OK)
+			return 0;
+	}
+	exec_cand_bind_ids(w, w->keyq, c);
+	uint64_t h = 0;
+	if (sqlite3_step(w->keyq) == SQLITE_ROW) {
+		/* each value as its type and its bytes. Values DISTINCT takes as one must hash
+		   as one; values it keeps apart may too (then the walk only goes on longer): an
+		   integer and a real as a real's text, a text folded as the NOCASE and RTRIM
+		   collations fold it, whatever the column's collation */
+		SBuf b = SBUF_INIT;
+		for (int i = 0; i < sqlite3_column_count(w->keyq); i++) {
+			int t = sqlite3_column_type(w->keyq, i);
+			if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
+				sb_printf(&b, "n%.17g", sqlite3_column_double(w->keyq, i));
+			} else if (t == SQLITE_NULL) {
+				sb_puts(&b, "z");
+			} else if (t == SQLITE_TEXT) {
+				const char *v = (const char *)sqlite3_column_text(w->keyq, i);
+				size_t n = (size_t)sqlite3_column_bytes(w->keyq, i);
+				while (n > 0 && v[n - 1] == ' ')
+					n--;
+				sb_putc(&b, 't');
+				for (size_t k = 0; k < n; k++)
+					sb_putc(&b, v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] + 32) : v[k]);
+			} else {
+				sb_printf(&b, "b%d:", sqlite3_column_bytes(w->keyq, i));
+				sb_putn(&b, sqlite3_column_blob(w->keyq, i),
+				        (size_t)sqlite3_column_bytes(w->keyq, i));
+			}
+			sb_putc(&b, 0);
+		}
+		h = str_hash64(sb_str(&b), b.len);
+		if (!h)
+			h = 1;
+		sb_free(&b);
+	}
+	sqlite3_reset(w->keyq);
+	return w->key[c] = h;
+}
+
 static long long have(const Walk *w)
 {
 	if (w->b->ordered)
@@ -158,7 +230,10 @@ static long long have(const Walk *w)
 static int enough(Walk *w)
 {
 	while (w->front < w->nl && w->state[w->order[w->front]] != CAND_UNDECIDED) {
-		if (w->state[w->order[w->front]] == CAND_PASSED) {
+		long long fc = w->order[w->front];
+		if (w->state[fc] == CAND_PASSED &&
+		    (!w->b->distinct_walk || !w->b->ordered ||
+		     (key_of(w, fc) && rowset_add(&w->front_keys, key_of(w, fc))))) {
 			w->front_pass++;
 			if (w->b->ordered && w->front_pass == w->need && w->stop_pos < 0)
 				w->stop_pos = w->front;
@@ -182,8 +257,14 @@ static void decide(Walk *w, long long c)
 	if (v != TRI_TRUE)
 		return;
 	w->passes++;
-	if (w->b->identity && rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid)))
+	if (w->b->distinct_walk) {
+		uint64_t k = key_of(w, c);
+		if (k && rowset_add(w->found, k))
+			w->fresh[c] = 1;   /* a result row no earlier candidate gave */
+	} else if (w->b->identity &&
+	           rowset_add(w->found, row_hash(w->ids + c * w->nid, w->nid))) {
 		w->fresh[c] = 1;   /* a row no earlier unit found */
+	}
 }
 
 static int on_done(void *ctx, Req *r, const MemoVal *mv)

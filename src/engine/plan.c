@@ -22,9 +22,10 @@
  * rows), candidate counts are read with count(*) over the relaxed conditions, and the SQL
  * functions answer NULL without calling anything while they are counted.
  *
- * A block is walked lazily (stops early) when its select has LIMIT and no DISTINCT,
- * GROUP BY, aggregate or window, and its ORDER BY is absent (candidates in relevance order)
- * or structured (candidates in that order). Occurrences outside WHERE get their own plan:
+ * A block is walked lazily (stops early) when its select has LIMIT and no GROUP BY,
+ * aggregate or window, and its ORDER BY is absent (candidates in relevance order) or
+ * structured (candidates in that order). With DISTINCT it stops once LIMIT distinct
+ * result rows have a passing row (distinct_why says when it cannot). Occurrences outside WHERE get their own plan:
  * projection last (the statement's result columns), ahead (every row that passes WHERE:
  * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
  */
@@ -146,6 +147,46 @@ static void limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 	*offp = off < 0 ? 0 : off;
 }
 
+/* A block that is an aggregate only through DISTINCT may still stop early: once LIMIT
+   distinct result rows have a passing row. That needs result columns SQLite computes from
+   one row (no free text, subquery or aggregate), rows the walk can fetch again by their
+   ids (to read a passing row's result values), and an ORDER BY, if any, over result
+   columns (so that the first rows in its order give the first distinct values). NULL when
+   it can, or why not; any GROUP BY, window or aggregate says why the walk reads all. */
+static const char *distinct_why(Exec *ex, Block *b)
+{
+	SelectCore *c = b->core;
+	if (c->group && c->group->n)
+		return "GROUP BY: a group's result is known only once all its rows are judged";
+	if (c->windows)
+		return "a window function reads every row";
+	if (c->distinct != DISTINCT_DISTINCT || c->having)
+		return "an aggregate reads every row";
+	if (!b->identity || ex->e->pg)
+		return "DISTINCT over rows that cannot be read again by their ids";
+	AstVisitor v = {0};
+	v.expr = has_subquery_cb;
+	for (int i = 0; c->cols && i < c->cols->n; i++) {
+		Expr *e = c->cols->items[i]->expr;
+		if (e->kind == EX_STAR)
+			return "DISTINCT over *";
+		if (has_occ(ex, e))
+			return "DISTINCT over free text in the result columns";
+		if (ast_visit_expr(e, &v) == AST_STOP)
+			return "an aggregate or a subquery in the result columns";
+	}
+	return NULL;
+}
+
+/* An ORDER BY term of a DISTINCT walk is one of the result columns. */
+static int orders_result(Block *b, const Expr *e)
+{
+	for (int i = 0; b->core->cols && i < b->core->cols->n; i++)
+		if (ast_expr_equal(b->core->cols->items[i]->expr, e))
+			return 1;
+	return 0;
+}
+
 static void plan_limit(Exec *ex, Block *b)
 {
 	Select *s = b->sel;
@@ -153,8 +194,15 @@ static void plan_limit(Exec *ex, Block *b)
 	b->limit_all = -1;
 	b->ordered = 0;
 	b->order = NULL;
-	if (!s || s->ncore != 1 || !s->limit || b->aggregate || !b->core)
+	b->distinct_walk = 0;
+	if (!s || s->ncore != 1 || !s->limit || !b->core)
 		return;
+	if (b->aggregate) {
+		b->why_not_lazy = distinct_why(ex, b);
+		if (b->why_not_lazy)
+			return;
+		b->distinct_walk = 1;
+	}
 	long long lim, off;
 	limit_of(ex, s, &lim, &off);
 	if (lim < 0)
@@ -175,6 +223,10 @@ static void plan_limit(Exec *ex, Block *b)
 			v.expr = has_subquery_cb;
 			if (ast_visit_expr(e, &v) == AST_STOP) {
 				b->why_not_lazy = "its ORDER BY holds a subquery or an aggregate";
+				return;
+			}
+			if (b->distinct_walk && !orders_result(b, e)) {
+				b->why_not_lazy = "DISTINCT with an ORDER BY on other than result columns";
 				return;
 			}
 			OrderTerm *n = arena_alloc(ex->a, sizeof *n);
@@ -219,15 +271,6 @@ static void plan_blocks(Exec *ex)
 			b->why = "a recursive CTE: evaluated per row, on demand";
 		else if (b->nocc_where > 0)
 			b->planned = 1;
-		if (b->planned) {
-			plan_limit(ex, b);
-		} else if (b->top && b->sel && b->sel->ncore == 1 && b->sel->limit && b->sel->order &&
-		           !b->aggregate && b->nocc > 0) {
-			/* for a semantic top-k (plan_topk.c) */
-			long long lim, off;
-			limit_of(ex, b->sel, &lim, &off);
-			b->limit_all = lim < 0 ? -1 : lim + off;
-		}
 		/* identity: every FROM item says which row it is */
 		b->identity = b->nitems > 0;
 		for (int k = 0; k < b->nitems; k++) {
@@ -241,6 +284,15 @@ static void plan_blocks(Exec *ex)
 			                                                   it->f->args->n == 1))) ||
 			         (!ex->e->pg && it->kind == IT_FUNC && it->ncols > 0);
 			b->identity &= ok;
+		}
+		if (b->planned) {
+			plan_limit(ex, b);
+		} else if (b->top && b->sel && b->sel->ncore == 1 && b->sel->limit && b->sel->order &&
+		           !b->aggregate && b->nocc > 0) {
+			/* for a semantic top-k (plan_topk.c) */
+			long long lim, off;
+			limit_of(ex, b->sel, &lim, &off);
+			b->limit_all = lim < 0 ? -1 : lim + off;
 		}
 	}
 }
@@ -264,6 +316,26 @@ static int projectable(Exec *ex, Block *b, int rcol)
 		const Occ *o = &ex->occ[i];
 		if (o->pos == POS_SELECT && o->block == b->id && o->result_col == rcol &&
 		    (o->in_agg || o->parent_occ >= 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* A FROM subquery or CTE whose rows are all read: no LIMIT of its own, and none on the
+   way to the statement except in a block that groups or aggregates (which reads all its
+   rows anyway). Free text in its result columns is then evaluated ahead, in batches over
+   the rows that pass its WHERE, rather than row by row as SQLite reads them: every one of
+   those rows is asked anyway. Under a LIMIT the rows read depend on the outer query, so
+   the functions ask per row, on demand, as before. */
+static int rows_all_read(Exec *ex, Block *b)
+{
+	if (b->top || (b->kind != BK_FROM && b->kind != BK_CTE) || (b->sel && b->sel->limit))
+		return 0;
+	for (int x = b->parent; x >= 0; x = ex->blocks[x].parent) {
+		const Block *p = &ex->blocks[x];
+		if (p->correlated)
+			return 0;
+		if (p->sel && p->sel->limit && !p->aggregate)
 			return 0;
 	}
 	return 1;
@@ -305,6 +377,8 @@ static void plan_occs(Exec *ex)
 		                                        b->colref[o->result_col]);
 		if (!all && o->pos == POS_SELECT && b->top && !(b->sel && b->sel->limit))
 			all = 1;   /* every row is returned anyway */
+		if (!all && o->pos == POS_SELECT && rows_all_read(ex, b))
+			all = 1;   /* every row is read by the query around it */
 		if (!all && o->pos == POS_SELECT && b->kind == BK_COMPOUND && b->sel &&
 		    b->sel->cores[0] == ex->ast->stmt->select->cores[0] && !b->sel->limit)
 			all = 1;
@@ -671,6 +745,21 @@ static void plan_worst(Exec *ex)
 		ex->worst_total += ex->worst[k];
 		ex->expect_total += ex->expect[k];
 	}
+}
+
+/* After ENUM literals were classified and rewritten: the counts and the estimates again,
+   from the statement as it will run. The classification's calls (made) stay in them. */
+SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err)
+{
+	budget_counts(ex);
+	plan_worst(ex);
+	ex->worst[3] += classified;
+	ex->expect[3] += classified;
+	ex->worst_total += classified;
+	ex->expect_total += classified;
+	if (suql_interrupted)
+		return err_set(err, SUQL_INTERRUPT, "interrupted");
+	return SUQL_OK;
 }
 
 /* ---- the order blocks run in: what a block reads runs before it ---- */

@@ -11,6 +11,7 @@
 
 /* plan.c */
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
+SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err);   /* after ENUM rewriting */
 void plan_exec(Exec *ex);
 /* The candidates one call carries at most (batch, within batch_tokens), and one wave at
    most (a call's batch times the calls in flight). */

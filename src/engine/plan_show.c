@@ -49,6 +49,18 @@ static const char *pos_word(OccPos p)
 	}
 }
 
+/* Why free text is asked per row as SQLite reads the rows (a plan of its own otherwise). */
+static const char *ondemand_why(const Block *b, const Occ *o)
+{
+	if (!b)
+		return "";
+	if (b->correlated)
+		return " (correlated with the query around it: asked as each row is read)";
+	if (o->pos == POS_SELECT && (b->kind == BK_FROM || b->kind == BK_CTE))
+		return " (a LIMIT decides which of its rows are read)";
+	return "";
+}
+
 static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 {
 	char *t = plan_show_expr(ex, o->orig);
@@ -77,7 +89,7 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		else if (o->sig < 0)
 			sb_puts(out, "on demand, per row (the question is not a literal)\n");
 		else
-			sb_puts(out, "on demand, per row, one call per value\n");
+			sb_printf(out, "on demand, per row, one call per value%s\n", ondemand_why(b, o));
 		break;
 	}
 	if (b) {
@@ -160,8 +172,9 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		for (int i = 0; i < b->nunits; i++)
 			show_unit(ex, out, b, i);
 		if (b->limit >= 0) {
-			sb_printf(out, "  walk: lazy, stops once %lld row%s passed (LIMIT", b->limit,
-			          b->limit == 1 ? "" : "s");
+			sb_printf(out, "  walk: lazy, stops once %lld %srow%s passed (%sLIMIT", b->limit,
+			          b->distinct_walk ? "distinct " : "", b->limit == 1 ? "" : "s",
+			          b->distinct_walk ? "DISTINCT, " : "");
 			if (b->sel && b->sel->offset)
 				sb_puts(out, " + OFFSET");
 			sb_printf(out, "); candidates %s%s; waves sized from the pass rate\n",

@@ -42,7 +42,7 @@ typedef struct RecAsk {
 	char *reply;          /* the answer as the model wrote it (VERIFY: yes or no) */
 	char *value;          /* ANSWER, SUMMARY: the value read from it */
 	char *evidence;       /* the sentence that decided, when the backend named one */
-	char **psg;           /* the passages shown, most relevant first */
+	char **psg;           /* the passages shown, in the order sent */
 	int npsg;
 } RecAsk;
 

@@ -362,3 +362,106 @@ done
 [ "$(sort -u "$T/flat" | wc -l)" = 1 ] && ok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000 ($(head -1 "$T/flat"))" ||
 	notok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000" "$(cat "$T/flat")"
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# --- estimates from the statement as it will run: an ENUM literal is counted classified
+# (its classification call made first when it fits the budget), so 'affordable' (mapped to
+# 'cheap') costs what 'cheap' costs plus that call; and on the demo's queries the worst case
+# is never below what the run spends, and the run spends at most twice the expected cost
+est() {   # est SQL: "expected worst spent" from a fresh copy of the demo, nothing cached
+	cp "$demo" "$T/est.db"
+	q "$T/est.db" "$1" --no-cache
+	e=$(sed -n 's/^  expected: at most \([0-9]*\) LLM call.*/\1/p' "$T/out" | head -1)
+	w=$(sed -n 's/^  worst case: \([0-9]*\) LLM call.*/\1/p' "$T/out" | head -1)
+	echo "${e:-$w} $w $(num 'llm calls')"
+}
+set -- $(est "SELECT name FROM restaurants WHERE price = 'cheap' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2;")
+cheap_w=$2
+set -- $(est "SELECT name FROM restaurants WHERE price = 'affordable' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2;")
+if [ -n "$cheap_w" ] && [ "$2" = $((cheap_w + 1)) ]; then
+	ok "estimates: an ENUM literal is counted classified (worst $2 = 'cheap''s $cheap_w + 1 classification)"
+else
+	notok "estimates: an ENUM literal is counted classified" "affordable: worst '$2'; cheap: worst '$cheap_w' (want cheap + 1)"
+fi
+bad=0 n=0
+while IFS= read -r w; do
+	[ -n "$w" ] || continue
+	n=$((n + 1))
+	set -- $(est "SELECT name FROM restaurants WHERE $w;")
+	if [ $# -ne 3 ] || [ "$3" -gt "$2" ] || [ "$3" -gt $((2 * $1)) ]; then
+		bad=$((bad + 1))
+		echo "# $w: expected '$1', worst '$2', spent '$3'"
+	fi
+done <<'Q'
+price = 'affordable' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2
+price = 'pricey' AND answer(reviews, 'is parking easy?') = 'Yes' LIMIT 3
+price IN ('inexpensive', 'luxury') AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 4
+'coffee' = ANY (cuisines) AND answer(reviews, 'is it quiet?') = 'Yes' LIMIT 2
+location = 'Palo Alto' AND answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 5
+price = 'budget' AND answer(reviews, 'do they have vegan options?') = 'Yes'
+(answer(reviews, 'is it romantic?') = 'Yes' OR rating >= 4.8) AND price <> 'splurge' LIMIT 3
+Q
+[ $bad = 0 ] && [ $n = 7 ] && ok "estimates: on $n demo queries the worst case covers the run, which spends at most twice the expected" ||
+	notok "estimates: on demo queries the worst case covers the run, which spends at most twice the expected" "$bad of $n off"
+
+# --- DISTINCT under LIMIT: the walk stops once LIMIT distinct result rows have a passing
+# row; the rows are those SQL allows (each value has a passing row; in ORDER BY order,
+# exactly the naive mode's); what cannot stop early says why
+rq="answer(reviews, 'is it romantic?') = 'Yes'"
+"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" \
+	-c "SELECT DISTINCT location FROM restaurants WHERE $rq;" | sort >"$T/dall"
+q "$demo" "SELECT DISTINCT location FROM restaurants WHERE $rq LIMIT 2;" --no-cache --csv
+j=$(sed -n 's/^  conjunct 1: 112 candidates after the structured filter; \([0-9]*\) judged.*/\1/p' "$T/out")
+sed 1d "$T/res" | sort >"$T/dgot"
+if grep -q "walk: lazy, stops once 2 distinct rows passed (DISTINCT, LIMIT)" "$T/out" &&
+   [ -n "$j" ] && [ "$j" -lt 112 ] && [ "$(wc -l <"$T/dgot")" = 2 ] && [ -z "$(comm -23 "$T/dgot" "$T/dall")" ]; then
+	ok "distinct: DISTINCT ... LIMIT 2 stops early ($j of 112 judged), two values that have a passing row"
+else
+	notok "distinct: DISTINCT ... LIMIT 2 stops early" "judged '$j'" "$(cat "$T/res")" "$(grep walk "$T/out")"
+fi
+for sql in "SELECT DISTINCT location FROM restaurants WHERE $rq ORDER BY location LIMIT 3" \
+           "SELECT DISTINCT location, price FROM restaurants WHERE $rq ORDER BY 1 DESC, price LIMIT 4"; do
+	"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" -c "$sql;" >"$T/dnaive"
+	q "$demo" "$sql;" --no-cache --csv
+	j=$(sed -n 's/^  conjunct 1: 112 candidates after the structured filter; \([0-9]*\) judged.*/\1/p' "$T/out")
+	if cmp -s "$T/res" "$T/dnaive" && [ -n "$j" ] && [ "$j" -lt 112 ]; then
+		ok "distinct: ordered, the naive mode's rows, $j of 112 judged: $sql"
+	else
+		notok "distinct: ordered, the naive mode's rows: $sql" "judged '$j'" "$(diff "$T/dnaive" "$T/res")"
+	fi
+done
+# values DISTINCT takes as one (a NOCASE column) count once: LIMIT 2 still gives two rows
+"$SUQL_PROG" "$T/nocase.db" >/dev/null 2>&1 <<'SQL'
+CREATE TABLE t (k TEXT COLLATE NOCASE, reviews FREE_TEXT);
+INSERT INTO t VALUES ('paris', 'romantic, romantic, so romantic'), ('PARIS', 'romantic, romantic, so romantic'),
+  ('Paris', 'romantic, romantic, so romantic'), ('pAris', 'romantic, romantic, so romantic'),
+  ('oslo', 'we came late after a long walk through the town, and the room was romantic enough');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30)
+INSERT INTO t SELECT 'town ' || i, 'noisy and dull, a long wait' FROM n;
+SQL
+q "$T/nocase.db" "SELECT DISTINCT k FROM t WHERE $rq LIMIT 2;" --no-cache --csv
+[ "$(sed 1d "$T/res" | wc -l)" = 2 ] && grep -q "lazy, stops once 2 distinct" "$T/out" &&
+	ok "distinct: values a NOCASE column takes as one count once (2 rows for LIMIT 2)" ||
+	notok "distinct: values a NOCASE column takes as one count once" "$(cat "$T/res")"
+q "$demo" "SELECT location, count(*) FROM restaurants WHERE $rq GROUP BY location LIMIT 2;" --no-cache
+grep -q "not lazy: GROUP BY: a group's result is known only once all its rows are judged" "$T/out" &&
+	ok "distinct: GROUP BY ... LIMIT says why it reads every candidate" ||
+	notok "distinct: GROUP BY ... LIMIT says why it reads every candidate" "$(grep walk "$T/out")"
+
+# --- free text in the result columns of a FROM subquery or a CTE whose rows are all read:
+# batched over the rows that pass its WHERE (one call for Palo Alto's 24), the rows the
+# naive mode gives; under a LIMIT, per row as read, and the plan says why
+for sql in "SELECT verdict, count(*) FROM (SELECT CASE WHEN $rq THEN 'romantic' ELSE 'not' END AS verdict FROM restaurants WHERE location = 'Palo Alto') GROUP BY verdict" \
+           "WITH v AS (SELECT name, answer(reviews, 'is it romantic?') AS r FROM restaurants WHERE location = 'Palo Alto') SELECT r, count(*) FROM v GROUP BY r ORDER BY r" \
+           "SELECT round(avg(s), 2) FROM (SELECT CAST(answer(reviews, 'how good is the food, from 1 to 5?') AS INTEGER) AS s FROM restaurants WHERE location = 'Palo Alto')"; do
+	"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" -c "$sql;" >"$T/snaive" 2>/dev/null
+	q "$demo" "$sql;" --no-cache --csv
+	if [ "$(num 'llm calls')" = 1 ] && cmp -s "$T/res" "$T/snaive" && grep -q "ahead, for every row that passes WHERE (at most 24), in batches" "$T/out"; then
+		ok "subquery: one batched call for 24 rows, the naive mode's rows: $sql"
+	else
+		notok "subquery: one batched call for 24 rows, the naive mode's rows: $sql" "calls $(num 'llm calls')" "$(diff "$T/snaive" "$T/res")"
+	fi
+done
+q "$demo" "SELECT * FROM (SELECT name, summary(reviews) AS s FROM restaurants WHERE location = 'Palo Alto') LIMIT 2;" --no-cache
+[ "$(num 'llm calls')" = 2 ] && grep -q "on demand, per row, one call per value (a LIMIT decides which of its rows are read)" "$T/out" &&
+	ok "subquery: under an outer LIMIT, per row as read (2 calls), and the plan says why" ||
+	notok "subquery: under an outer LIMIT, per row as read, and the plan says why" "calls $(num 'llm calls')" "$(grep 'result column' "$T/out")"

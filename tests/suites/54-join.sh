@@ -101,6 +101,9 @@ grep -q "BM25 keeps the best 4 right values" "$T/err" && ok "pruned: the plan sa
 	notok "pruned: the plan says so" "$(grep -A5 'join 1' "$T/err")"
 asked=$(sed -n 's/^  join 1: \([0-9]*\) pairs asked.*/\1/p' "$T/err")
 if [ -n "$asked" ] && [ "$asked" -le 40 ]; then ok "pruned: at most 4 pairs per left value asked ($asked)"; else notok "pruned: at most 4 pairs per left value asked" "$asked"; fi
+grep -q "join 1: $asked pairs asked.*; $((330 - asked)) never asked (join_candidates 4 kept the pairs sharing most words" "$T/err" &&
+	ok "pruned: the counters say how many pairs were never asked ($((330 - asked)))" ||
+	notok "pruned: the counters say how many pairs were never asked" "$(grep 'join 1' "$T/err")"
 
 # --- WHERE, LEFT JOIN, the batch size
 q "SELECT f.name, b.label FROM firms f, brands b WHERE matches(f.name, b.label, 'does the firm make this brand?') ORDER BY f.id, b.id;" --no-cache
@@ -120,6 +123,32 @@ q "$J" --no-cache
 check "hash verdicts: the rewrite returns the pairwise rows" "$(cat "$T/rows")" "$hpw"
 n=$(tr ';' '\n' <"$T/rows" | wc -l | tr -d ' ')
 if [ "$n" -gt 60 ]; then ok "hash verdicts: many pairs match ($n)"; else notok "hash verdicts: many pairs match" "$n"; fi
+
+# --- filters reach the sides, and pairs the structured conditions exclude are never asked
+# (a self-join over pairs a.id < b.id: 282 of the 360 pairs of 12 left and 30 right values)
+SJ="SELECT a.id, b.id FROM brands a JOIN brands b ON a.id < b.id WHERE a.id <= 12 AND matches(a.label, b.label, 'the same company?') ORDER BY a.id, b.id;"
+q "$SJ" --no-cache --set optimize=off
+sjpw=$(cat "$T/rows")
+before=$(nlog)
+q "$SJ" --no-cache
+check "self-join: the rewrite returns the pairwise rows" "$(cat "$T/rows")" "$sjpw"
+grep -q "left: 12 distinct values: .*a.id <= 12" "$T/err" && grep -q "pairs: 282 of 360 occur in rows" "$T/err" &&
+	ok "self-join: the WHERE reaches the left side; the plan says 78 pairs are never asked" ||
+	notok "self-join: the WHERE reaches the left side; 78 pairs never asked" "$(grep -A6 'join 1' "$T/err")"
+grep -q "join 1: 282 pairs asked in 12 calls.*; 78 excluded by the structured conditions" "$T/err" &&
+	ok "self-join: 282 pairs asked, 78 excluded, in the counters" ||
+	notok "self-join: 282 pairs asked, 78 excluded" "$(grep 'join 1' "$T/err")"
+check "self-join: the server saw one request per left value" "$(( $(nlog) - before ))" 12
+# equality carries a filter to the other side: f.id = b.id AND f.id = 3 lists one value each
+q "SELECT f.name, b.label FROM firms f JOIN brands b ON f.id = b.id WHERE f.id = 3 AND matches(f.name, b.label, 'the same company?');" --no-cache
+grep -q "right: 1 distinct value: .*b.id = 3" "$T/err" && grep -q "left: 1 distinct value" "$T/err" &&
+	ok "implied equality: f.id = b.id AND f.id = 3 restricts both sides" ||
+	notok "implied equality: f.id = b.id AND f.id = 3 restricts both sides" "$(grep -A3 'join 1' "$T/err")"
+# an outer join's ON is no filter of its sides; its WHERE still is
+q "SELECT f.id, b.label FROM firms f LEFT JOIN brands b ON b.id < 5 AND matches(f.name, b.label, 'does the firm make this brand?') WHERE f.id <= 3 ORDER BY f.id, b.id;" --no-cache
+lj=$(cat "$T/rows")
+q "SELECT f.id, b.label FROM firms f LEFT JOIN brands b ON b.id < 5 AND matches(f.name, b.label, 'does the firm make this brand?') WHERE f.id <= 3 ORDER BY f.id, b.id;" --no-cache --set optimize=off
+check "LEFT JOIN with filters: the pairwise rows" "$lj" "$(cat "$T/rows")"
 
 # --- the cache: the rewrite's answers are kept per pair, and pairwise finds them
 q "$J"

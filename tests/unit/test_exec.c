@@ -98,6 +98,20 @@ static void test_passages(void)
 	text_strv_free(p, n);
 	n = exec_llm_passages(&ex, &s, "", 0, &p);
 	CHECK(n == 0, "passages: an empty text has none");
+	/* a text that fits the budget is shown as written, whatever the question matches */
+	s.list = 1;
+	ex.set.passage_tokens = 40;   /* 160 bytes: all three fit */
+	n = exec_llm_passages(&ex, &s, v, strlen(v), &p);
+	CHECK(n == 3 && strstr(p[0], "pasta") && strstr(p[1], "Parking") && strstr(p[2], "long"),
+	      "passages: a text within the budget keeps its own order");
+	text_strv_free(p, n);
+	const char *sent = "[\"We came for lunch.\", \"The parking lot is tiny.\", "
+	                   "\"Dessert was good.\"]";
+	ex.set.passage_tokens = 0;   /* no budget: everything, in order */
+	n = exec_llm_passages(&ex, &s, sent, strlen(sent), &p);
+	CHECK(n == 3 && strstr(p[0], "lunch") && strstr(p[1], "parking") && strstr(p[2], "Dessert"),
+	      "passages: without a budget, the text in its own order");
+	text_strv_free(p, n);
 }
 
 static void test_kleene(void)
