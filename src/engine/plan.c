@@ -802,6 +802,8 @@ int *plan_order(Exec *ex)
 
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 {
+	if (ex->set.optimize != OPT_OFF)
+		plan_push_filters(ex);
 	plan_blocks(ex);
 	plan_occs(ex);
 	budget_counts(ex);

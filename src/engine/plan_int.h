@@ -2,7 +2,8 @@
  * plan_int.h: the planner. plan.c decides per block and for the statement (which blocks
  * are walked, laziness, the plans of occurrences outside WHERE, counts and the worst case);
  * plan_unit.c makes the units of a WHERE (DNF conjuncts, or the tree past the cap) and
- * judges a unit's tree for a candidate; plan_show.c writes the plan and the counters.
+ * judges a unit's tree for a candidate; plan_push.c moves outer filters into subqueries
+ * in FROM; plan_show.c writes the plan and the counters.
  */
 #ifndef SUQL_PLAN_INT_H
 #define SUQL_PLAN_INT_H
@@ -18,6 +19,9 @@ void plan_exec(Exec *ex);
 long long plan_per_call(Exec *ex);
 long long plan_max_wave(Exec *ex);                            /* after classification: the walk's units */
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
+
+/* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning) */
+void plan_push_filters(Exec *ex);
 
 /* plan_unit.c: block b's units (budget: of its relaxed WHERE, for the counts) */
 void plan_unit_make(Exec *ex, Block *b, int budget);

@@ -465,3 +465,21 @@ q "$demo" "SELECT * FROM (SELECT name, summary(reviews) AS s FROM restaurants WH
 [ "$(num 'llm calls')" = 2 ] && grep -q "on demand, per row, one call per value (a LIMIT decides which of its rows are read)" "$T/out" &&
 	ok "subquery: under an outer LIMIT, per row as read (2 calls), and the plan says why" ||
 	notok "subquery: under an outer LIMIT, per row as read, and the plan says why" "calls $(num 'llm calls')" "$(grep 'result column' "$T/out")"
+
+# --- filters of the query around a subquery in FROM reach its walk: only Palo Alto's 24
+# rows are candidates; the naive mode's rows; not past the subquery's own LIMIT
+for sql in "SELECT name FROM (SELECT name, location AS loc FROM restaurants WHERE $rq) AS r WHERE r.loc = 'Palo Alto' ORDER BY name" \
+           "SELECT loc, count(*) FROM (SELECT location AS loc, price FROM restaurants WHERE $rq) WHERE loc = 'Palo Alto' AND price <> 'luxury' GROUP BY loc"; do
+	"$SUQL_PROG" --offline --no-cache --set optimize=off --csv "$demo" -c "$sql;" >"$T/pnaive" 2>/dev/null
+	q "$demo" "$sql;" --no-cache --csv
+	c=$(sed -n 's/^  conjunct 1: \([0-9]*\) candidates after the structured filter.*/\1/p' "$T/out")
+	if cmp -s "$T/res" "$T/pnaive" && grep -q "filters of block 1: [12] conjuncts* of its WHERE carried into this one" "$T/out" &&
+	   [ -n "$c" ] && [ "$c" -le 24 ]; then
+		ok "pushdown: the outer WHERE reaches the subquery's walk ($c candidates), the naive mode's rows: $sql"
+	else
+		notok "pushdown: the outer WHERE reaches the subquery's walk: $sql" "candidates '$c'" "$(diff "$T/pnaive" "$T/res")"
+	fi
+done
+q "$demo" "SELECT * FROM (SELECT name, location FROM restaurants WHERE $rq LIMIT 5) WHERE location = 'Palo Alto';" --no-cache
+grep -q "filters of block" "$T/out" && notok "pushdown: not past the subquery's own LIMIT" "$(grep filters "$T/out")" ||
+	ok "pushdown: not past the subquery's own LIMIT"

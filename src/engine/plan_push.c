@@ -1,0 +1,176 @@
+/*
+ * plan_push.c: filters of a query that move into the subquery in its FROM. In
+ *
+ *     SELECT * FROM (SELECT name, location FROM restaurants
+ *                    WHERE answer(reviews, 'is it romantic?') = 'Yes') AS r
+ *     WHERE r.location = 'Palo Alto'
+ *
+ * the inner block would be walked over every restaurant, though only Palo Alto's rows can
+ * reach the result. A conjunct of the outer WHERE that reads only the subquery's columns,
+ * with no free text and no subquery of its own, is ANDed into the inner WHERE, its
+ * columns replaced by the inner result expressions they name. SQL allows the move when
+ * every row the inner block makes is a row of its FROM passed through plain expressions:
+ * one SELECT (no compound), no LIMIT or OFFSET, no DISTINCT, GROUP BY, aggregate or
+ * window, not correlated; the outer FROM has no outer join (which would keep the inner
+ * rows a filter drops, null-extended), and the result expressions named hold no free text
+ * or subquery. The outer WHERE keeps the conjunct, so the rows are the same either way;
+ * the inner walk, its counts and the budget see the smaller candidate list, and the plan
+ * shows the inner statement with the filter it carries.
+ *
+ * A CTE is left alone (it may be read in several places, under different filters).
+ */
+#include "engine/bind_int.h"
+#include "engine/enum_int.h"
+#include "engine/plan_int.h"
+
+#include <string.h>
+
+static int bad_cb(void *ctx, Expr *e)
+{
+	Exec *ex = ctx;
+	if (e->select || e->kind == EX_STAR || (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)))
+		return AST_STOP;
+	if (e->kind == EX_FUNC)
+		for (int i = 0; i < ex->nocc; i++)
+			if (ex->occ[i].call == e)
+				return AST_STOP;
+	for (int i = 0; e->kind == EX_FUNC && i < ex->njoins; i++)
+		if (ex->joins[i].orig == e || *ex->joins[i].slot == e)
+			return AST_STOP;
+	/* an ENUM literal not classified yet: its comparison is rewritten in place later, and
+	   a copy would compare the literal as written */
+	for (int i = 0; i < ex->nenums; i++)
+		if (!ex->enums[i].rewritten && *ex->enums[i].slot == e)
+			return AST_STOP;
+	return AST_CONTINUE;
+}
+
+static int plain(Exec *ex, Expr *e)
+{
+	AstVisitor v = {0};
+	v.ctx = ex;
+	v.expr = bad_cb;
+	return ast_visit_expr(e, &v) != AST_STOP;
+}
+
+static int outer_join(const FromList *fl)
+{
+	for (int i = 0; fl && i < fl->n; i++) {
+		const FromItem *f = fl->items[i];
+		for (int k = 0; !f->comma && k + 1 < f->njoin; k++)
+			if (f->join_kw[k] != KW_INNER && f->join_kw[k] != KW_CROSS)
+				return 1;
+		if (f->kind == FROM_JOIN && outer_join(f->nested))
+			return 1;
+	}
+	return 0;
+}
+
+/* The inner result expression an outer column names, or NULL. */
+static Expr *named(const SelectCore *c, const Expr *col)
+{
+	for (int i = 0; c->cols && i < c->cols->n; i++) {
+		const ResultCol *rc = c->cols->items[i];
+		AstName n = rc->alias.n ? rc->alias : rc->expr->kind == EX_COLUMN ? rc->expr->name
+		                                                                  : (AstName){0};
+		if (n.n && ast_name_eq(n, col->name))
+			return rc->expr;
+	}
+	return NULL;
+}
+
+typedef struct Push {
+	Exec *ex;
+	Block *outer, *inner;
+	int item;             /* the subquery's item in the outer block */
+	int ok;
+} Push;
+
+/* e (a copy) with every column of the subquery replaced; p->ok 0 when one cannot be */
+static Expr *subst(Push *p, Expr *e)
+{
+	if (!e || !p->ok)
+		return e;
+	if (e->kind == EX_COLUMN) {
+		int blk;
+		int i = bind_resolve(p->ex, p->outer->id, e, &blk);
+		Expr *r = i == p->item && blk == p->outer->id ? named(p->inner->core, e) : NULL;
+		if (!r || !plain(p->ex, r)) {
+			p->ok = 0;
+			return e;
+		}
+		return ast_expr_copy(p->ex->a, r);
+	}
+	Expr **slots[64];
+	int n = ast_expr_children(e, slots, 64);
+	if (n > 64) {
+		p->ok = 0;
+		return e;
+	}
+	for (int k = 0; k < n; k++)
+		*slots[k] = subst(p, *slots[k]);
+	return e;
+}
+
+/* The one item a conjunct's columns all name in block b, or -1. */
+static int reads_item(Exec *ex, int b, Expr *e, int *item)
+{
+	if (!e)
+		return 0;
+	if (e->kind == EX_COLUMN) {
+		int blk;
+		int i = bind_resolve(ex, b, e, &blk);
+		if (i < 0 || blk != b || (*item >= 0 && *item != i))
+			return -1;
+		*item = i;
+		return 0;
+	}
+	Expr **slots[64];
+	int n = ast_expr_children(e, slots, 64);
+	if (n > 64)
+		return -1;
+	for (int k = 0; k < n; k++)
+		if (reads_item(ex, b, *slots[k], item) < 0)
+			return -1;
+	return 0;
+}
+
+static void conjuncts(Push *p, Expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_BINARY && e->op == OP_AND) {
+		conjuncts(p, e->left);
+		conjuncts(p, e->right);
+		return;
+	}
+	int item = -1;
+	if (!plain(p->ex, e) || reads_item(p->ex, p->outer->id, e, &item) < 0 || item != p->item)
+		return;
+	p->ok = 1;
+	Expr *c = subst(p, ast_expr_copy(p->ex->a, e));
+	if (!p->ok)
+		return;
+	SelectCore *ic = p->inner->core;
+	ic->where = ic->where ? ast_binary(p->ex->a, OP_AND, ic->where, c) : c;
+	p->inner->pushed++;
+}
+
+void plan_push_filters(Exec *ex)
+{
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (b->kind != BK_FROM || !b->exec || !b->core || b->core->kind != CORE_SELECT ||
+		    b->correlated || b->aggregate || b->nocc_where == 0 || !b->sel ||
+		    b->sel->ncore != 1 || b->sel->limit || b->core->windows || b->parent < 0)
+			continue;
+		Block *o = &ex->blocks[b->parent];
+		if (!o->core || !o->core->where || outer_join(o->core->from))
+			continue;
+		for (int k = 0; k < o->nitems; k++)
+			if (o->items[k].kind == IT_SUBQUERY && o->items[k].block == b->id) {
+				Push p = {ex, o, b, k, 0};
+				conjuncts(&p, o->core->where);
+			}
+	}
+}
