@@ -93,6 +93,16 @@ rt=$(trips "$T/slow.log" 100)
 ncalls=$(field 'llm calls')
 row "ORDER BY rating DESC LIMIT 5, 1% predicate: round trips at 200 ms" "$rt ($ncalls calls, $w s)" "<= 2" \
 	"naive: $nrt calls, one at a time"
+# the same 1% predicate asked in other words (the server's verdict follows the text, not the
+# question): words in every text, in a third of them, in none
+all=""
+for qq in "is the food fine and the staff quick?" "did someone play for the guests on a Friday?" \
+          "is there live music?" "does a musician perform during dinner?" "was the table by the window?"; do
+	: >"$T/slow.log"
+	q "$slow" "$T/rare10k.db" "SELECT name FROM places WHERE answer(reviews, '$qq') = 'Yes' ORDER BY rating DESC LIMIT 5;"
+	all="$all$(trips "$T/slow.log" 100) "
+done
+row "ORDER BY rating DESC LIMIT 5, 1%, five other wordings: round trips at 200 ms" "$all" "<= 2 each" "-"
 stop slow
 
 # ---- a chat turn ----

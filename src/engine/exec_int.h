@@ -377,6 +377,8 @@ long long exec_walk_wave_size(long long rest, long long seen_pass, long long see
                               double prior, long long maxwave, int top);
 #define EXEC_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
 #define EXEC_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
+#define EXEC_WAVE_SHARE_UNINFORMATIVE 0.1   /* ordered: a share of matching candidates
+                                              above it says nothing of the pass rate */
 long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
                                 long long per_call);
 /* The calls of the same walk when a share rate of the candidates passes (it stops once

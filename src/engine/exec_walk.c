@@ -645,8 +645,20 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	int ranked = w.need >= 0 && !b->ordered && u->natoms > 0 && w.n > 1;
 	if (ranked)
 		st = exec_rank_candidates(&w, &prior, err);
-	else if (w.need >= 0 && u->natoms > 0 && w.n > 1)
-		exec_rank_share(&w, &prior);   /* in the query's order: only the prior */
+	else if (w.need >= 0 && u->natoms > 0 && w.n > 1) {
+		/* in the query's order: only the prior. The share of candidates that hold a word
+		   of the question bounds the pass rate from above; when it is more than one in ten, or
+		   none (a question in other words than the texts), it says nothing of a rare
+		   predicate, and the walk starts from the rate the budget assumes: a first wave
+		   sized for 1 in 50 finds a rare predicate's rows in two round trips, where a
+		   prior near 1 asked a few candidates a wave, one round trip after another */
+		double share = -1;
+		exec_rank_share(&w, &share);
+		if (share == 0 || share > EXEC_WAVE_SHARE_UNINFORMATIVE)
+			prior = WALK_EXPECT_RATE;
+		else if (share > 0)
+			prior = share;
+	}
 	if (prior <= 0)
 		prior = EXEC_WAVE_PRIOR_RANKED_MIN;
 	for (long long i = 0; i < w.nl; i++)

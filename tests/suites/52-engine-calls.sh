@@ -361,6 +361,18 @@ for db in "$small" "$rare"; do
 done
 [ "$(sort -u "$T/flat" | wc -l)" = 1 ] && ok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000 ($(head -1 "$T/flat"))" ||
 	notok "waves: LIMIT 5 carries as many candidates at 1000 rows as at 10000" "$(cat "$T/flat")"
+# an ordered walk reaches a rare predicate's rows in two waves (two round trips at 8 calls in
+# flight) whatever the question's words: words in every text, in a third of them, in none
+for qq in "is the food fine and the staff quick?" "did someone play for the guests on a Friday?" \
+          "is there live music?" "do they have a string instrument player?"; do
+	sq "$rare" "SELECT id FROM places WHERE answer(reviews, '$qq') = 'Yes' ORDER BY rating DESC, id LIMIT 5;" --no-cache --concurrency 8
+	set -- $(carried)
+	if [ "${2:-0}" -le 2 ] && [ "$(grep -c '^| *[0-9]' "$T/out")" = 5 ]; then
+		ok "waves: ORDER BY ... LIMIT 5, a 1% predicate asked as '$qq': $1 candidates in ${2:-?} waves"
+	else
+		notok "waves: ORDER BY ... LIMIT 5, a 1% predicate asked as '$qq': at most 2 waves" "carried '$*'"
+	fi
+done
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
 # --- estimates from the statement as it will run: an ENUM literal is counted classified

@@ -55,12 +55,13 @@ plan:
   expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
 counters:
-  conjunct 1: 3 candidates after the structured filter; 1 judged: 1 passed, 0 failed
+  conjunct 1: 3 candidates after the structured filter; 3 judged: 2 passed, 1 failed (more than the 1 the LIMIT needs: the candidates of a call are judged together)
   projection last: 1 row kept, 1 value
   rows returned: 1
-  llm calls: 2 (verify 1, summary 1), carrying 2 candidates in 2 waves
+  llm calls: 2 (verify 1, summary 1), carrying 4 candidates in 2 waves
   cache hits: 0
   requests: 2, answered here by the offline backend (nothing is sent)
+  speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
   tokens: 0 in, 0 out (the offline backend uses none)
   backend: offline (lexical, no language model)
 parsed:
