@@ -26,6 +26,10 @@ int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int 
                     int rcol);
 /* slot holds matches(left, right, 'question'): made into a semantic join (Join) */
 int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc, int rcol);
+/* extract(t, 'spec'): an FT_EXTRACT occurrence whose question is the spec's canonical text;
+   a spec that is not a literal, or does not parse, is an error at it (bd->st). */
+int bind_occ_try_extract(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc,
+                         int rcol);
 int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
                   Expr **exp, int nexp, PgType pg, OccPos pos, int skel, int in_agg, int pocc,
                   int rcol);

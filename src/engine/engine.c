@@ -511,6 +511,12 @@ static const SetRow engine_rows[] = {
 	 "without suql's parser; off parses every statement (the same results, slower)",
 	 "A statement SQLite will not prepare as written takes the full path, so its error is "
 	 "reported in place, with its caret, either way.", NULL, NULL, 0, NULL, NULL},
+	{"extract_quotes", SET_BOOL, ES(extract_quotes), 0, 0, NULL, "on|off", "off",
+	 "extract() objects also hold, under \"_quotes\", the words of the text that support "
+	 "each field",
+	 "A quote the text does not contain word for word is dropped (null), as chat citations "
+	 "are checked; the model is asked for the quotes, so turning this on asks again.",
+	 NULL, NULL, 0, NULL, NULL},
 	{"busy_timeout", SET_REAL, ES(busy), 0, 86400, NULL, "SECONDS",
 	 SETTING_STR(ENGINE_DEFAULT_BUSY), "how long to wait for a database another process is "
 	 "writing (several suql processes, or an :import under way) before failing with "

@@ -68,6 +68,7 @@ typedef struct EngineSettings {
 	                         list them all */
 	double busy;          /* seconds to wait for a database another process has locked */
 	int fast_path;        /* plain statements straight to SQLite (engine_plain.c) */
+	int extract_quotes;   /* extract() objects carry their supporting quotes */
 } EngineSettings;
 
 #define ENGINE_DEFAULT_BATCH 32
@@ -154,7 +155,13 @@ typedef enum Verdict {
 
 /* ---- what is asked: signatures ---- */
 
-typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY } FtKind;
+/* FT_EXTRACT: extract(t, 'spec'), its question the spec's canonical text (llm/spec.h), its
+   value one JSON object (the operator's files: bind_occ.c recognizes it, exec_llm.c asks
+   LLM_EXTRACT calls, llm/llm_extract.c words them) */
+typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY, FT_EXTRACT } FtKind;
+/* the slot of ex->worst[] and ex->expect[] a kind's calls are counted in */
+#define FT_COST_SLOT(k) ((k) == FT_EXTRACT ? 5 : (int)(k))
+#define FT_COST_SLOTS 6
 
 typedef struct Sig {
 	FtKind kind;
@@ -169,6 +176,7 @@ typedef struct Sig {
 	char *subject;        /* a semantic join's left value (matches(): the right values are
 	                         the candidates; exec_join.c) */
 	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
+	int quotes;           /* EXTRACT: with the supporting quotes (extract_quotes) */
 	int judge;            /* a cascade's proxy model: 1 or 2, the wording it is asked with
 	                         (exec_cascade.c); 0: the chat model */
 	char *key;            /* all of the above in one string (interning) */
@@ -446,9 +454,10 @@ struct Exec {
 
 	SBuf plan;
 	ExecCounts cnt;
-	long long worst[5];   /* worst-case calls per kind: verify, answer, summary, classify, embed */
+	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
+	                                     classify, embed, extract */
 	long long worst_total;
-	long long expect[5];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
 	                         of their candidates passing): what the budget is checked against */
 	long long expect_total;
 

@@ -156,6 +156,12 @@ static char *sig_label(Exec *ex, int sig)
 	if (s->kind == FT_SUMMARY)
 		return xstrdup("summary(...)");
 	SBuf b = SBUF_INIT;
+	if (s->kind == FT_EXTRACT) {
+		sb_puts(&b, "extract(..., ");
+		sb_put_sqlstr(&b, s->question ? s->question : "", s->question ? strlen(s->question) : 0);
+		sb_putc(&b, ')');
+		return sb_steal(&b);
+	}
 	sb_puts(&b, "answer(..., ");
 	sb_put_sqlstr(&b, s->question ? s->question : "", s->question ? strlen(s->question) : 0);
 	sb_putc(&b, ')');

@@ -92,7 +92,8 @@ static int what_of(Exec *ex, int sig)
 			w.text = plan_show_expr(ex, ex->occ[i].orig);
 	if (!w.text)   /* a question given per row */
 		w.text = s->kind == FT_SUMMARY ? xstrdup("summary(...)")
-		                               : xprintf("answer(..., '%s')", s->question);
+		         : s->kind == FT_EXTRACT ? xprintf("extract(..., '%s')", s->question)
+		                                 : xprintf("answer(..., '%s')", s->question);
 	w.question = s->question ? xstrdup(s->question) : NULL;
 	w.kind = (int)s->kind;
 	long long cap = r->capwhat;

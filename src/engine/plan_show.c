@@ -189,10 +189,11 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 /* "12 LLM calls (verify 10, classify 2)" */
 static void show_cost(SBuf *out, const long long *per, long long total)
 {
-	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
+	static const char *const names[FT_COST_SLOTS] = {"verify", "answer", "summary", "classify",
+	                                                 "embed", "extract"};
 	sb_printf(out, "%lld LLM call%s", total, total == 1 ? "" : "s");
 	int first = 1;
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < FT_COST_SLOTS; k++) {
 		if (!per[k])
 			continue;
 		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], per[k]);

@@ -207,9 +207,7 @@ static int read_date(const char *s, size_t n, char iso[11])
 	return 0;
 }
 
-/* A typed answer read from the whole of text: 1 with *value set, 0 for an explicit
-   "unknown" (*value NULL), -1 when text is not a value of the shape. */
-static int llm_read_value(LlmShape shape, const char *text, char **value)
+int llm_read_value(LlmShape shape, const char *text, char **value)
 {
 	*value = NULL;
 	size_t n = strlen(text);
@@ -490,6 +488,8 @@ int llm_read_reply(LlmCall *call, const int *items, int n, const char *content, 
 		bad[0] = 0;
 		return 1;
 	}
+	if (call->kind == LLM_EXTRACT)
+		return llmx_read_reply(call, items, n, content, bad);
 	if (call->kind != LLM_VERIFY && call->kind != LLM_ANSWER && call->kind != LLM_SUMMARY) {
 		free(call->text);
 		call->text = xstrdup(content);

@@ -106,6 +106,18 @@ static Expr *p_call(Parser *p, Token name, size_t start)
 			e->list = NULL;
 			p->has_suql = 1;
 		}
+		/* extract(text, 'spec'): a call the binder turns into an occurrence (bind_occ.c) */
+		if (str_nieq(p->text + name.off, name.len, "extract")) {
+			Token at = name;
+			at.len = e->span.len;
+			if (e->distinct || e->star || e->order || e->extra || e->over || !e->list ||
+			    e->list->n != 2)
+				p_fail_at(p, at, "write extract(column, 'name type, ...'), such as "
+				          "extract(reviews, 'noise text, wait_minutes int')",
+				          "extract() takes 2 plain arguments (a text and the spec of its "
+				          "fields)");
+			p->has_suql = 1;
+		}
 	}
 	return e;
 }
