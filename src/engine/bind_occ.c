@@ -433,6 +433,69 @@ int bind_occ_try_extract(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, i
 	return 1;
 }
 
+int bind_occ_try_agg(Bind *bd, int b, Expr **slot, OccPos pos, int pocc, int rcol)
+{
+	Exec *ex = bd->ex;
+	Expr *e = *slot;
+	if (e->kind != EX_FUNC || e->over || e->star || e->distinct || !e->list)
+		return 0;
+	int sum = ast_name_is(e->name, "summary_agg");
+	if (!sum && !ast_name_is(e->name, "answer_agg"))
+		return 0;
+	const char *fn = sum ? "summary_agg()" : "answer_agg()";
+	Expr *q = e->list->n > 1 ? e->list->items[1] : NULL;
+	char *text = q ? bind_literal(ex, b, q) : NULL;
+	char buf[96];
+	const char *problem = !q ? NULL : !text ? "must be a literal text"
+	                      : bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
+	                                                  sizeof buf);
+	if (!problem && ex->standalone)
+		problem = "cannot be stored (a view or trigger): an aggregate over free text runs only "
+		          "in statements";
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err) {
+			const Expr *at = q ? q : e;
+			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, at->span.off, at->span.len,
+			                sum ? "write summary_agg(reviews) or summary_agg(reviews, 'parking')"
+			                    : "write answer_agg(reviews, 'is parking easy?')",
+			                "the %s of %s %s", sum ? "focus" : "question", fn, problem);
+		}
+		return 1;
+	}
+	ex->aggs = xrealloc(ex->aggs, ((size_t)ex->naggs + 1) * sizeof *ex->aggs);
+	AggOcc *ag = &ex->aggs[ex->naggs];
+	memset(ag, 0, sizeof *ag);
+	ag->id = ex->naggs++;
+	ag->block = b;
+	ag->slot = slot;
+	ag->orig = ast_expr_copy(ex->a, e);
+	ag->summary = sum;
+	ag->question = text ? xstrdup(text) : NULL;
+	ag->asked = !text ? NULL : sum ? xprintf("In a few sentences, what do the texts say about "
+	                                         "this: %s", text) : xstrdup(text);
+	Sig s = {0};
+	s.kind = sum && !text ? FT_SUMMARY : FT_ANSWER;
+	s.question = ag->asked ? xstrdup(ag->asked) : NULL;
+	s.op = xstrdup("agg");
+	s.list = -1;
+	if (!sum && e->list->n > 2 && e->list->items[2]->kind == EX_ARRAY) {
+		ExprList *ol = e->list->items[2]->list;
+		for (int i = 0; ol && i < ol->n; i++) {
+			const Expr *x = ol->items[i];
+			const char *v = bind_literal(ex, b, x->kind == EX_UNARY ? x->left : x);
+			char *t = v && x->kind == EX_UNARY && x->op == OP_NEG ? xprintf("-%s", v) : NULL;
+			exec_strv_push(&ag->options, &ag->noptions, t ? t : v ? v : "");
+			exec_strv_push(&s.options, &s.noptions, t ? t : v ? v : "");
+			free(t);
+		}
+	}
+	ag->sig = memo_sig_intern(ex, &s);
+	if (b >= 0 && pos != POS_WHERE)
+		ex->blocks[b].aggregate = 1;
+	bind_walk(bd, b, &e->list->items[0], pos, 0, 1, pocc, rcol);
+	return 1;
+}
+
 /* ---- replacing occurrences by function calls ---- */
 
 static Expr *question_expr(Exec *ex, int b, Expr *q)
@@ -495,6 +558,15 @@ void bind_occ_mutate(Exec *ex)
 		}
 		*o->slot = call;
 		o->call = call;
+	}
+	/* answer_agg(t, ...) and summary_agg(t, ...) -> suql_agg(id, t) */
+	for (int i = 0; i < ex->naggs; i++) {
+		Expr *m = *ex->aggs[i].slot;
+		Expr *t = m->list->items[0];
+		m->name = ast_name_make(a, "suql_agg");
+		m->list = NULL;
+		ast_list_push(a, &m->list, ast_integer(a, ex->aggs[i].id));
+		ast_list_push(a, &m->list, t);
 	}
 	/* matches(l, r, 'q') -> suql_match(l, r, id): the same argument list, so occurrences
 	   inside l or r (replaced above, in place) stay replaced */

@@ -69,6 +69,8 @@ typedef struct EngineSettings {
 	double busy;          /* seconds to wait for a database another process has locked */
 	int fast_path;        /* plain statements straight to SQLite (engine_plain.c) */
 	int extract_quotes;   /* extract() objects carry their supporting quotes */
+	int agg_tokens;       /* answer_agg()/summary_agg(): a group's most relevant passages sent
+	                         to the model, in tokens, at most (exec_agg.c) */
 } EngineSettings;
 
 #define ENGINE_DEFAULT_BATCH 32
@@ -80,6 +82,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
+#define ENGINE_DEFAULT_AGG_TOKENS 16000
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
 typedef struct Exec Exec;
@@ -161,7 +164,8 @@ typedef enum Verdict {
 typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY, FT_EXTRACT } FtKind;
 /* the slot of ex->worst[] and ex->expect[] a kind's calls are counted in */
 #define FT_COST_SLOT(k) ((k) == FT_EXTRACT ? 5 : (int)(k))
-#define FT_COST_SLOTS 6
+#define FT_COST_AGG 6     /* answer_agg() and summary_agg() (exec_agg.c) */
+#define FT_COST_SLOTS 7
 
 typedef struct Sig {
 	FtKind kind;
@@ -332,6 +336,26 @@ typedef struct Join {
 	struct JoinPlan *jp;  /* the rewrite: values, candidates, counters (exec_join.c) */
 } Join;
 
+/* ---- aggregates over free text: answer_agg(), summary_agg() (exec_agg.c) ---- */
+
+struct AggPlan;
+
+typedef struct AggOcc {
+	int id;
+	int block;            /* -1: not inside a SELECT block */
+	Expr **slot;          /* the call, renamed suql_agg(id, text) by bind_occ_mutate */
+	Expr *orig;           /* as written (for the plan) */
+	int summary;          /* summary_agg() (else answer_agg()) */
+	char *question;       /* answer_agg: the question; summary_agg: the focus, or NULL (the
+	                         passages are ranked against it) */
+	char *asked;          /* what the model is asked: the question, a question about the
+	                         focus, or NULL (a summary) */
+	char **options;       /* answer_agg: the answers allowed, or none */
+	int noptions;
+	int sig;              /* the memo's signature of its groups' answers (op "agg") */
+	struct AggPlan *ap;   /* the groups and their reduce trees (exec_agg.c) */
+} AggOcc;
+
 /* ---- planning units: one per DNF conjunct, or the whole tree ---- */
 
 
@@ -450,6 +474,10 @@ struct Exec {
 	int nenums, capenums;
 	Join *joins;
 	int njoins;
+	AggOcc *aggs;
+	int naggs;
+	int agg_collect;      /* the dry run: suql_agg keeps each group's texts, answers NULL */
+	int agg_planned;      /* the groups are known and their trees counted (exec_agg.c) */
 	Memo *memo;
 
 	SBuf plan;

@@ -263,6 +263,7 @@ static void exec_free(Exec *ex)
 		enum_free(&ex->enums[i]);
 	free(ex->enums);
 	exec_join_free(ex);
+	exec_agg_free(ex);
 	exec_pg_plan_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
@@ -281,7 +282,7 @@ static void exec_free(Exec *ex)
 
 static int needs_plan_display(const Exec *ex)
 {
-	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0;
+	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0 || ex->naggs > 0;
 }
 
 /* Prepare the statement as the user wrote it (free text as function calls), under the
@@ -418,6 +419,10 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = plan_statement(ex, err);
 		if (s == SUQL_OK)
 			s = exec_join_plan(ex, err);
+		/* aggregates over free text: their groups are read now (a dry run, no call) when
+		   nothing the model answers comes before them, else after the walks */
+		if (s == SUQL_OK && ex->naggs && ex->nocc == 0 && ex->njoins == 0)
+			s = exec_agg_plan(ex, err);
 		/* refused before any call when even the expected cost is over the budget (a lazy
 		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
@@ -449,6 +454,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 					s = exec_final_ahead(ex, b, err);
 			}
 			free(order);
+			if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
+				s = exec_agg_plan(ex, err);
+				if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+					s = exec_over_budget(ex, err);
+			}
+			if (s == SUQL_OK && ex->naggs)
+				s = exec_agg_run(ex, err);
 		}
 	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
 		/* a view stores its ENUM comparisons rewritten */

@@ -190,7 +190,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 static void show_cost(SBuf *out, const long long *per, long long total)
 {
 	static const char *const names[FT_COST_SLOTS] = {"verify", "answer", "summary", "classify",
-	                                                 "embed", "extract"};
+	                                                 "embed", "extract", "aggregate"};
 	sb_printf(out, "%lld LLM call%s", total, total == 1 ? "" : "s");
 	int first = 1;
 	for (int k = 0; k < FT_COST_SLOTS; k++) {
@@ -223,6 +223,7 @@ void plan_show(Exec *ex, SBuf *out)
 	}
 	enum_show(ex, out);
 	exec_join_show(ex, out);
+	exec_agg_show(ex, out);
 	if (ex->set.optimize != OPT_OFF) {
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
@@ -384,6 +385,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
 	exec_join_counters(ex, out);
+	exec_agg_counters(ex, out);
 	show_walks(ex, out);
 	if (ex->cnt.topk_cands)
 		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",

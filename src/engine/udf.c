@@ -379,5 +379,6 @@ void udf_register(Engine *e)
 	sqlite3_create_function(e->db, "suql_extract", 2, f, e, fn_extract, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_extract", 3, f, e, fn_extract, NULL, NULL);
 	bm25_register(e);
+	exec_agg_register(e);
 	sqlite3_create_function(e->db, "suql_match", 3, f, e, fn_match, NULL, NULL);
 }
