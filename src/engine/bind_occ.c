@@ -490,6 +490,11 @@ int bind_occ_try_agg(Bind *bd, int b, Expr **slot, OccPos pos, int pocc, int rco
 		}
 	}
 	ag->sig = memo_sig_intern(ex, &s);
+	ag->same = -1;
+	for (int i = 0; i < ag->id && ag->same < 0; i++)
+		if (ex->aggs[i].sig == ag->sig && ex->aggs[i].block == b &&
+		    ast_expr_equal(ex->aggs[i].orig->list->items[0], e->list->items[0]))
+			ag->same = i;
 	if (b >= 0 && pos != POS_WHERE)
 		ex->blocks[b].aggregate = 1;
 	bind_walk(bd, b, &e->list->items[0], pos, 0, 1, pocc, rcol);

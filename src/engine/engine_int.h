@@ -353,6 +353,8 @@ typedef struct AggOcc {
 	char **options;       /* answer_agg: the answers allowed, or none */
 	int noptions;
 	int sig;              /* the memo's signature of its groups' answers (op "agg") */
+	int same;             /* an earlier one asking the same of the same text (its groups and
+	                         answers serve this one too), or -1 */
 	struct AggPlan *ap;   /* the groups and their reduce trees (exec_agg.c) */
 } AggOcc;
 

@@ -502,6 +502,8 @@ static void agg_final(sqlite3_context *c)
 		goto out;
 	}
 	AggOcc *ag = &ex->aggs[a->id];
+	if (ag->same >= 0)   /* the same question of the same text: one set of groups */
+		ag = &ex->aggs[ag->same];
 	if (!ag->ap)
 		ag->ap = xcalloc(1, sizeof *ag->ap);
 	const char *key = a->b.s ? a->b.s : "";
@@ -562,7 +564,7 @@ SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 	if (ex->naggs == 0 || ex->agg_planned || !early_ok(ex))
 		return SUQL_OK;
 	for (int i = 0; i < ex->naggs; i++)
-		if (!ex->aggs[i].ap)
+		if (!ex->aggs[i].ap && ex->aggs[i].same < 0)
 			ex->aggs[i].ap = xcalloc(1, sizeof *ex->aggs[i].ap);
 	int mo = ex->memo_only;
 	ex->agg_collect = 1;
@@ -576,6 +578,8 @@ SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 	long long total = 0;
 	for (int i = 0; i < ex->naggs; i++) {
 		struct AggPlan *ap = ex->aggs[i].ap;
+		if (!ap)
+			continue;
 		AggGroup **sg = xmalloc(((size_t)ap->n + 1) * sizeof *sg);
 		int ns = 0;
 		for (int k = 0; k < ap->n; k++) {
@@ -635,6 +639,11 @@ void exec_agg_show(Exec *ex, SBuf *out)
 		char *w = plan_show_expr(ex, ag->orig);
 		sb_printf(out, "  aggregate %s:", w);
 		free(w);
+		if (ag->same >= 0) {
+			sb_printf(out, " the same as aggregate %d (its answers serve both)\n",
+			          ag->same + 1);
+			continue;
+		}
 		struct AggPlan *ap = ag->ap;
 		if (!ex->agg_planned || !ap) {
 			sb_puts(out, " its groups are read when the statement runs (after the walk, or "
