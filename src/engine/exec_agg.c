@@ -637,7 +637,7 @@ void exec_agg_show(Exec *ex, SBuf *out)
 	for (int i = 0; i < ex->naggs; i++) {
 		AggOcc *ag = &ex->aggs[i];
 		char *w = plan_show_expr(ex, ag->orig);
-		sb_printf(out, "  aggregate %s:", w);
+		sb_printf(out, "aggregate %s:", w);
 		free(w);
 		if (ag->same >= 0) {
 			sb_printf(out, " the same as aggregate %d (its answers serve both)\n",
@@ -658,11 +658,11 @@ void exec_agg_show(Exec *ex, SBuf *out)
 		          ag->question ? "its question (BM25)" : "nothing (in order)",
 		          ex->set.agg_tokens);
 		if (ap->small)
-			sb_printf(out, "    %ld small group%s (one request's worth each): %ld request%s, "
-			          "several groups to a request\n", ap->small, S(ap->small),
+			sb_printf(out, "  %ld small group%s (one request's worth each): %ld request%s, "
+			          "as many groups to a request as fit\n", ap->small, S(ap->small),
 			          ap->small_calls, S(ap->small_calls));
 		if (ap->big) {
-			sb_printf(out, "    %ld large group%s reduced: %ld chunk call%s (partial answers)",
+			sb_printf(out, "  %ld large group%s reduced: %ld chunk call%s (partial answers)",
 			          ap->big, S(ap->big), ap->leaf_calls, S(ap->leaf_calls));
 			if (ap->mid_calls)
 				sb_printf(out, ", %ld call%s over partial answers", ap->mid_calls,
@@ -673,14 +673,14 @@ void exec_agg_show(Exec *ex, SBuf *out)
 				const AggGroup *g = &ap->g[k];
 				if (g->nleaves <= 1)
 					continue;
-				sb_printf(out, "      group %d: %ld text%s, %zu of %zu passages (%zu tokens) "
+				sb_printf(out, "    group %d: %ld text%s, %zu of %zu passages (%zu tokens) "
 				          "-> %d chunks -> 1 answer: %ld calls\n", k + 1, g->rows, S(g->rows),
 				          g->npsg, g->all_psg, g->ntok, g->nleaves, g->calls);
 				shown++;
 			}
 		}
 		long calls = ap->small_calls + ap->leaf_calls + ap->mid_calls + ap->top_calls;
-		sb_printf(out, "    calls: %ld at most, for %d group%s\n", calls, ap->n, S(ap->n));
+		sb_printf(out, "  calls: %ld at most, for %d group%s\n", calls, ap->n, S(ap->n));
 	}
 }
 

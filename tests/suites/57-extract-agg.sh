@@ -103,7 +103,7 @@ mark
 q "$adb" "SELECT city, $Q FROM r WHERE city <> 'Dale' GROUP BY city ORDER BY city;" --no-cache
 check "agg: one value per group" "$(cat "$T/rows")" "Alto,easy;Bay,hard;Cove,mixed"
 check "agg: three small groups share 1 request" "$(requests)" 1
-has "agg: the plan announces it" "$T/err" "3 small groups (one request's worth each): 1 request, several groups to a request"
+has "agg: the plan announces it" "$T/err" "3 small groups (one request's worth each): 1 request, as many groups to a request as fit"
 has "agg: ... and the cost" "$T/err" "worst case: 1 LLM call (aggregate 1)"
 has "agg: the prompt offers the answers" "$T/log" 'written as given: \\\"easy\\\", \\\"hard\\\", \\\"mixed\\\"'
 # HAVING, ORDER BY, the whole table, a subquery
