@@ -479,6 +479,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = exec_final_run(ex, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		exec_record_result(ex);
+	if (s == SUQL_OK && ex->naggs)
+		exec_agg_record(ex);
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);

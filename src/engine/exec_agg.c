@@ -34,6 +34,7 @@
  * Ownership: an AggOcc's strings and its AggPlan belong to the Exec (exec_agg_free).
  */
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -697,6 +698,72 @@ void exec_agg_counters(Exec *ex, SBuf *out)
 		if (ap->ondemand)
 			sb_printf(out, "; %ld group%s answered on demand", ap->ondemand, S(ap->ondemand));
 		sb_putc(out, '\n');
+	}
+}
+
+/* a passage or answer on one line, cut at about 160 bytes (on a character boundary) */
+static void put_line(SBuf *out, const char *t)
+{
+	size_t n = strlen(t), k = n > 160 ? 157 : n;
+	while (k < n && k > 0 && ((unsigned char)t[k] & 0xC0) == 0x80)
+		k--;
+	for (size_t i = 0; i < k; i++)
+		sb_putc(out, t[i] == '\n' || t[i] == '\r' || t[i] == '\t' ? ' ' : t[i]);
+	if (k < n)
+		sb_puts(out, "...");
+}
+
+void exec_agg_record(Exec *ex)
+{
+	Record *r = ex->rec;
+	if (!r)
+		return;
+	for (int i = 0; i < ex->naggs; i++) {
+		AggOcc *ag = &ex->aggs[i];
+		const struct AggPlan *ap = ag->ap;
+		char *w = plan_show_expr(ex, ag->orig);
+		for (int k = 0; ap && k < ap->n; k++) {
+			const AggGroup *g = &ap->g[k];
+			const MemoVal *mv = memo_get(ex->memo, ag->sig, g->key, g->keylen);
+			SBuf b = SBUF_INIT;
+			sb_printf(&b, "group %d: %s over %ld text%s: ", r->ngroups + 1, w, g->rows,
+			          S(g->rows));
+			if (mv && mv->value) {
+				sb_putc(&b, '\'');
+				put_line(&b, mv->value);
+				sb_putc(&b, '\'');
+			} else {
+				sb_puts(&b, "NULL");
+			}
+			sb_printf(&b, "%s\n", g->nleaves > 1 ? " (reduced)" : "");
+			sb_puts(&b, "  its first text: ");
+			size_t fl = strcspn(g->key, "\x1e");
+			char *first = xstrndup(g->key, fl);
+			put_line(&b, first);
+			free(first);
+			sb_putc(&b, '\n');
+			if (g->nleaves > 1) {
+				sb_printf(&b, "  reduced from %d chunks; the partial answers it was answered "
+				          "from (%d):\n", g->nleaves, g->npartial);
+				for (int p = 0; p < g->npartial; p++) {
+					sb_printf(&b, "    %d. ", p + 1);
+					put_line(&b, g->partial[p]);
+					sb_putc(&b, '\n');
+				}
+			}
+			sb_printf(&b, "  passages used: %zu of %zu (%zu tokens), most relevant first:\n",
+			          g->npsg, g->all_psg, g->ntok);
+			for (size_t p = 0; p < g->npsg && p < 10; p++) {
+				sb_puts(&b, "    - ");
+				put_line(&b, g->psg[p]);
+				sb_putc(&b, '\n');
+			}
+			if (g->npsg > 10)
+				sb_printf(&b, "    ... and %zu more\n", g->npsg - 10);
+			r->groups = xrealloc(r->groups, ((size_t)r->ngroups + 1) * sizeof *r->groups);
+			r->groups[r->ngroups++] = sb_steal(&b);
+		}
+		free(w);
 	}
 }
 

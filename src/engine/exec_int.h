@@ -238,6 +238,9 @@ void exec_agg_show(Exec *ex, SBuf *out);
 void exec_agg_counters(Exec *ex, SBuf *out);
 void exec_agg_register(Engine *e);
 void exec_agg_free(Exec *ex);
+/* Keep each group's answer, partial answers and passages in the statement's record (for
+   :why group N). */
+void exec_agg_record(Exec *ex);
 /* Step every row of the final statement, dropping them (the dry run; exec_final.c). */
 SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err);
 

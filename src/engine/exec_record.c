@@ -22,6 +22,9 @@ void exec_record_free(Record *r)
 		return;
 	free(r->sql);
 	free(r->backend);
+	for (int i = 0; i < r->ngroups; i++)
+		free(r->groups[i]);
+	free(r->groups);
 	for (int i = 0; i < r->nwhat; i++) {
 		free(r->what[i].text);
 		free(r->what[i].question);

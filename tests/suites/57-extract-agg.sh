@@ -130,6 +130,13 @@ check "agg: ... in the 7 calls announced" "$(requests)" 7
 logged | grep -c 'street parking only' >"$T/mid"
 check "agg: the middle level reads the chunks' partial answers (2 calls)" "$(cat "$T/mid")" 2
 has "agg: the counters say what was sent" "$T/err" "sent 1 request for small groups, 3 chunk calls, 2 middle and 1 final reduce call"
+# :why group N: the group's answer, the partial answers it was reduced from, the passages
+printf '%s\n:why group\n:why group 2\n' "SELECT city, $Q FROM r WHERE city IN ('Bay', 'Dale') GROUP BY city ORDER BY city;" |
+	"$prog" --no-cache --llm-url "$URL" --model m --set batch_tokens=64 "$adb" >"$T/why" 2>&1
+has "agg: :why group lists the groups" "$T/why" "over 2 texts: 'hard'"
+has "agg: :why group 2 shows the partial answers it was reduced from" "$T/why" "reduced from 3 chunks; the partial answers it was answered from (2):"
+has "agg: ... and the passages used" "$T/why" "passages used: 3 of 3"
+has "agg: ... each of them" "$T/why" "- PD2 The tiny lot has four spaces"
 # the budget is checked against the tree, before any call
 mark
 q "$adb" "SELECT city, $Q FROM r WHERE city IN ('Bay', 'Dale') GROUP BY city;" --no-cache --set batch_tokens=64 --set budget=4
