@@ -26,6 +26,10 @@
  *               ("none", "none of them", "unknown", ...: NULL); "b or c", "probably b" and a
  *               value not offered are not read.
  *   summary     any text that is not empty ("unknown": none).
+ *   extract     one JSON object per candidate ({"answers": [...]} with one each; a single
+ *               candidate's bare object too) holding every field of the spec, each of its type
+ *               or null, by the typed rules above (spec.h; read in llm_extract.c); one that
+ *               misses a field or holds "about ten" for an int is not read.
  *   classify    a JSON list (bare, or the "values" member of an object, or an object's only
  *               list) of strings that are all permitted values (any case); an empty list is
  *               the model saying that none fits. "<html>", "Maybe", "cheap and moderate" and
