@@ -41,6 +41,15 @@ static int is_sep(char c)
 	return c == ',' || c == ';' || c == '\n' || c == '\r';
 }
 
+/* blanks within a field: any white space but the line breaks that separate fields (the
+   same str_trim takes off a description, so a spec and its canonical text read alike) */
+static size_t skip_blank(const char *s, size_t i)
+{
+	while (s[i] && isspace((unsigned char)s[i]) && !is_sep(s[i]))
+		i++;
+	return i;
+}
+
 static int name_start(unsigned char c)
 {
 	return isalpha(c) || c == '_';
@@ -51,19 +60,11 @@ static int name_char(unsigned char c)
 	return isalnum(c) || c == '_';
 }
 
-static size_t skip_blank(const char *s, size_t i)
-{
-	while (s[i] == ' ' || s[i] == '\t')
-		i++;
-	return i;
-}
-
 /* Whether s[i..] starts a field: blanks, a name, blanks, a type word, then ':', a
    separator or the end. */
 static int starts_field(const char *s, size_t i)
 {
-	i = skip_blank(s, i);
-	while (s[i] == '\n' || s[i] == '\r' || s[i] == ' ' || s[i] == '\t')
+	while (s[i] && (is_sep(s[i]) || isspace((unsigned char)s[i])))   /* as spec_parse does */
 		i++;
 	if (!name_start((unsigned char)s[i]))
 		return 0;
