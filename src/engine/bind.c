@@ -357,7 +357,9 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 	if (!e)
 		return;
 	if (bind_occ_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol) ||
-	    bind_occ_try_match(bd, b, slot, pos, in_agg, pocc, rcol))
+	    bind_occ_try_match(bd, b, slot, pos, in_agg, pocc, rcol) ||
+	    bind_occ_try_extract(bd, b, slot, pos, in_agg, pocc, rcol) ||
+	    bind_occ_try_agg(bd, b, slot, pos, pocc, rcol))
 		return;
 	/* a typed answer; a constrained one is answered as text, converted by SQL around it */
 	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&

@@ -26,6 +26,13 @@ int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int 
                     int rcol);
 /* slot holds matches(left, right, 'question'): made into a semantic join (Join) */
 int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc, int rcol);
+/* extract(t, 'spec'): an FT_EXTRACT occurrence whose question is the spec's canonical text;
+   a spec that is not a literal, or does not parse, is an error at it (bd->st). */
+/* answer_agg(t, 'q' [, ARRAY[...]]) and summary_agg(t [, 'focus']): an AggOcc (exec_agg.c);
+   its question must be a literal, and it runs only in statements (not a view). */
+int bind_occ_try_agg(Bind *bd, int b, Expr **slot, OccPos pos, int pocc, int rcol);
+int bind_occ_try_extract(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc,
+                         int rcol);
 int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
                   Expr **exp, int nexp, PgType pg, OccPos pos, int skel, int in_agg, int pocc,
                   int rcol);

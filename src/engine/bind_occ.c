@@ -6,6 +6,7 @@
  * number, or the self-contained form for SQL that is stored).
  */
 #include "engine/bind_int.h"
+#include "llm/spec.h"
 #include "engine/exec_int.h"
 
 #include <stdio.h>
@@ -278,8 +279,10 @@ int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 		bind_arg(ex, b, o, &s);
 	else
 		s.list = -1;
-	char *q = kind == FT_SUMMARY ? NULL : bind_question(bd, b, &ex->occ[id], kind, ans->right);
+	char *q = kind == FT_SUMMARY ? NULL : kind == FT_EXTRACT ? bind_literal(ex, b, ans->right)
+	          : bind_question(bd, b, &ex->occ[id], kind, ans->right);
 	o = &ex->occ[id];
+	s.quotes = kind == FT_EXTRACT && ex->set.extract_quotes;
 	/* an atom is walked per candidate with one question; one that comes with each row is
 	   a free-text leaf, evaluated per row */
 	o->atom = kind == FT_VERIFY && skel && pos == POS_WHERE && q;
@@ -296,7 +299,7 @@ int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const ch
 	}
 	/* the argument and question may hold more (nested occurrences, subqueries) */
 	bind_walk(bd, b, &ans->left, pos, 0, in_agg, id, rcol);
-	if (ans->right)
+	if (ans->right && kind != FT_EXTRACT)
 		bind_walk(bd, b, &ans->right, pos, 0, in_agg, id, rcol);
 	return id;
 }
@@ -382,6 +385,122 @@ int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int
 	return 1;
 }
 
+/* extract(t, 'spec'): the spec must be a literal that parses; the occurrence's node is an
+   EX_SUMMARY-shaped one (left the text, right the canonical spec as a string) */
+int bind_occ_try_extract(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc,
+                         int rcol)
+{
+	Exec *ex = bd->ex;
+	Expr *e = *slot;
+	if (e->kind != EX_FUNC || !ast_name_is(e->name, "extract") || e->over || e->star ||
+	    e->distinct || !e->list || e->list->n != 2)
+		return 0;
+	Expr *q = e->list->items[1];
+	char *text = bind_literal(ex, b, q);
+	Spec sp = {0};
+	SuqlErr perr = {0};
+	const char *problem = !text ? "must be a literal text, such as 'noise text, wait_minutes int'"
+	                      : NULL;
+	if (!problem && spec_parse(text, &sp, &perr) != SUQL_OK)
+		problem = perr.msg;
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err) {
+			if (text) {   /* the parser's message, placed at the spec */
+				const char *nl = strstr(problem, "\nhint: ");
+				char *what = nl ? xstrndup(problem, (size_t)(nl - problem)) : xstrdup(problem);
+				bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
+				                nl ? nl + 7 : NULL, "%s", what);
+				free(what);
+			} else {
+				bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
+				                "a spec lists fields: 'name type: what it means, ...'",
+				                "the spec of extract() %s", problem);
+			}
+		}
+		err_clear(&perr);
+		return 1;
+	}
+	char *canon = spec_canonical(&sp);
+	spec_free(&sp);
+	Expr *node = ast_expr_new(ex->a, EX_SUMMARY);
+	node->left = e->list->items[0];
+	node->right = ast_string(ex->a, canon);
+	node->right->span = q->span;
+	node->span = e->span;
+	free(canon);
+	bind_occ_make(bd, b, slot, FT_EXTRACT, node, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
+	              rcol);
+	return 1;
+}
+
+int bind_occ_try_agg(Bind *bd, int b, Expr **slot, OccPos pos, int pocc, int rcol)
+{
+	Exec *ex = bd->ex;
+	Expr *e = *slot;
+	if (e->kind != EX_FUNC || e->over || e->star || e->distinct || !e->list)
+		return 0;
+	int sum = ast_name_is(e->name, "summary_agg");
+	if (!sum && !ast_name_is(e->name, "answer_agg"))
+		return 0;
+	const char *fn = sum ? "summary_agg()" : "answer_agg()";
+	Expr *q = e->list->n > 1 ? e->list->items[1] : NULL;
+	char *text = q ? bind_literal(ex, b, q) : NULL;
+	char buf[96];
+	const char *problem = !q ? NULL : !text ? "must be a literal text"
+	                      : bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
+	                                                  sizeof buf);
+	if (!problem && ex->standalone)
+		problem = "cannot be stored (a view or trigger): an aggregate over free text runs only "
+		          "in statements";
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err) {
+			const Expr *at = q ? q : e;
+			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, at->span.off, at->span.len,
+			                sum ? "write summary_agg(reviews) or summary_agg(reviews, 'parking')"
+			                    : "write answer_agg(reviews, 'is parking easy?')",
+			                "the %s of %s %s", sum ? "focus" : "question", fn, problem);
+		}
+		return 1;
+	}
+	ex->aggs = xrealloc(ex->aggs, ((size_t)ex->naggs + 1) * sizeof *ex->aggs);
+	AggOcc *ag = &ex->aggs[ex->naggs];
+	memset(ag, 0, sizeof *ag);
+	ag->id = ex->naggs++;
+	ag->block = b;
+	ag->slot = slot;
+	ag->orig = ast_expr_copy(ex->a, e);
+	ag->summary = sum;
+	ag->question = text ? xstrdup(text) : NULL;
+	ag->asked = !text ? NULL : sum ? xprintf("In a few sentences, what do the texts say about "
+	                                         "this: %s", text) : xstrdup(text);
+	Sig s = {0};
+	s.kind = sum && !text ? FT_SUMMARY : FT_ANSWER;
+	s.question = ag->asked ? xstrdup(ag->asked) : NULL;
+	s.op = xstrdup("agg");
+	s.list = -1;
+	if (!sum && e->list->n > 2 && e->list->items[2]->kind == EX_ARRAY) {
+		ExprList *ol = e->list->items[2]->list;
+		for (int i = 0; ol && i < ol->n; i++) {
+			const Expr *x = ol->items[i];
+			const char *v = bind_literal(ex, b, x->kind == EX_UNARY ? x->left : x);
+			char *t = v && x->kind == EX_UNARY && x->op == OP_NEG ? xprintf("-%s", v) : NULL;
+			exec_strv_push(&ag->options, &ag->noptions, t ? t : v ? v : "");
+			exec_strv_push(&s.options, &s.noptions, t ? t : v ? v : "");
+			free(t);
+		}
+	}
+	ag->sig = memo_sig_intern(ex, &s);
+	ag->same = -1;
+	for (int i = 0; i < ag->id && ag->same < 0; i++)
+		if (ex->aggs[i].sig == ag->sig && ex->aggs[i].block == b &&
+		    ast_expr_equal(ex->aggs[i].orig->list->items[0], e->list->items[0]))
+			ag->same = i;
+	if (b >= 0 && pos != POS_WHERE)
+		ex->blocks[b].aggregate = 1;
+	bind_walk(bd, b, &e->list->items[0], pos, 0, 1, pocc, rcol);
+	return 1;
+}
+
 /* ---- replacing occurrences by function calls ---- */
 
 static Expr *question_expr(Exec *ex, int b, Expr *q)
@@ -404,7 +523,7 @@ void bind_occ_mutate(Exec *ex)
 		if (!ex->standalone) {
 			ast_list_push(a, &args, ast_integer(a, o->id));
 			ast_list_push(a, &args, o->arg);
-			if (o->kind != FT_SUMMARY)
+			if (o->kind != FT_SUMMARY && o->kind != FT_EXTRACT)
 				ast_list_push(a, &args, question_expr(ex, o->block, ans->right));
 			if (o->kind == FT_ANSWER)
 				ast_list_push(a, &args, ast_string(a, ast_pg_name((PgType)s->pg)));
@@ -419,6 +538,8 @@ void bind_occ_mutate(Exec *ex)
 					ast_list_push(a, &arr->list, ast_string(a, s->options[k]));
 				ast_list_push(a, &args, arr);
 			}
+			if (o->kind == FT_EXTRACT)   /* suql_extract(t, spec, quotes) */
+				ast_list_push(a, &args, ast_integer(a, s->quotes));
 			if (o->kind == FT_VERIFY) {
 				ast_list_push(a, &args, ast_string(a, s->op));
 				for (int k = 0; k < s->nexpected; k++)
@@ -430,7 +551,7 @@ void bind_occ_mutate(Exec *ex)
 		const char *fn = o->kind == FT_VERIFY ? (ex->standalone ? "suql_verify" : "suql_atom")
 		                 : o->kind == FT_ANSWER ? (ex->standalone && s->noptions ? "suql_choice"
 		                                                                        : "suql_answer")
-		                 : "suql_summary";
+		                 : o->kind == FT_EXTRACT ? "suql_extract" : "suql_summary";
 		call = ast_expr_new(a, EX_FUNC);
 		call->name = ast_name_make(a, fn);
 		call->list = args;
@@ -442,6 +563,15 @@ void bind_occ_mutate(Exec *ex)
 		}
 		*o->slot = call;
 		o->call = call;
+	}
+	/* answer_agg(t, ...) and summary_agg(t, ...) -> suql_agg(id, t) */
+	for (int i = 0; i < ex->naggs; i++) {
+		Expr *m = *ex->aggs[i].slot;
+		Expr *t = m->list->items[0];
+		m->name = ast_name_make(a, "suql_agg");
+		m->list = NULL;
+		ast_list_push(a, &m->list, ast_integer(a, ex->aggs[i].id));
+		ast_list_push(a, &m->list, t);
 	}
 	/* matches(l, r, 'q') -> suql_match(l, r, id): the same argument list, so occurrences
 	   inside l or r (replaced above, in place) stay replaced */

@@ -130,6 +130,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.batch = ENGINE_DEFAULT_BATCH;
 	e->set.batch_tokens = ENGINE_DEFAULT_BATCH_TOKENS;
 	e->set.join_candidates = ENGINE_DEFAULT_JOIN_CANDIDATES;
+	e->set.agg_tokens = ENGINE_DEFAULT_AGG_TOKENS;
 	e->set.cascade_sample = ENGINE_DEFAULT_CASCADE_SAMPLE;
 	e->set.budget = ENGINE_DEFAULT_BUDGET;
 	e->set.passage_tokens = ENGINE_DEFAULT_PASSAGE_TOKENS;
@@ -513,6 +514,21 @@ static const SetRow engine_rows[] = {
 	 "without suql's parser; off parses every statement (the same results, slower)",
 	 "A statement SQLite will not prepare as written takes the full path, so its error is "
 	 "reported in place, with its caret, either way.", NULL, NULL, 0, NULL, NULL},
+	{"agg_tokens", SET_INT, ES(agg_tokens), 64, 100000000, NULL, "N",
+	 SETTING_STR(ENGINE_DEFAULT_AGG_TOKENS), "answer_agg() and summary_agg(): the most "
+	 "passage tokens of one group sent to the model, the passages most relevant to the "
+	 "question first (BM25)",
+	 "A group whose passages fit one request (batch_tokens) shares requests with other "
+	 "small groups; a larger one is cut into chunks of one request each, whose partial "
+	 "answers one more call reduces to the group's answer. The plan shows the tree and its "
+	 "calls before any call.",
+	 "is a whole number from {range} (tokens)", NULL, 0, NULL, NULL},
+	{"extract_quotes", SET_BOOL, ES(extract_quotes), 0, 0, NULL, "on|off", "off",
+	 "extract() objects also hold, under \"_quotes\", the words of the text that support "
+	 "each field",
+	 "A quote the text does not contain word for word is dropped (null), as chat citations "
+	 "are checked; the model is asked for the quotes, so turning this on asks again.",
+	 NULL, NULL, 0, NULL, NULL},
 	{"busy_timeout", SET_REAL, ES(busy), 0, 86400, NULL, "SECONDS",
 	 SETTING_STR(ENGINE_DEFAULT_BUSY), "how long to wait for a database another process is "
 	 "writing (several suql processes, or an :import under way) before failing with "

@@ -120,7 +120,9 @@ typedef struct RunLimits {
    had no free text.
    engine_record_why: the evidence behind one row: arg is N (its position in the last
    result), key=K (a row or examined candidate by its first key), or the start of its
-   label; SUQL_USAGE with a message when there is no such row.
+   label, or group N (a group of an answer_agg() or summary_agg(): its answer, the partial
+   answers it was reduced from and the passages used; group alone lists them); SUQL_USAGE
+   with a message when there is no such row.
    engine_record_json: the record as one JSON object {"record": {...}} (--json -v).
    engine_record_shown: nonzero when text[0..n) is part of a passage the last statement
    showed the model (a chat answer's citations are checked with it).

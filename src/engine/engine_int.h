@@ -68,6 +68,9 @@ typedef struct EngineSettings {
 	                         list them all */
 	double busy;          /* seconds to wait for a database another process has locked */
 	int fast_path;        /* plain statements straight to SQLite (engine_plain.c) */
+	int extract_quotes;   /* extract() objects carry their supporting quotes */
+	int agg_tokens;       /* answer_agg()/summary_agg(): a group's most relevant passages sent
+	                         to the model, in tokens, at most (exec_agg.c) */
 } EngineSettings;
 
 #define ENGINE_DEFAULT_BATCH 32
@@ -79,6 +82,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
+#define ENGINE_DEFAULT_AGG_TOKENS 16000
 #define PASSAGE_BASELINE_K 20   /* optimize = passage: top 20 x LIMIT passages */
 
 typedef struct Exec Exec;
@@ -154,7 +158,14 @@ typedef enum Verdict {
 
 /* ---- what is asked: signatures ---- */
 
-typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY } FtKind;
+/* FT_EXTRACT: extract(t, 'spec'), its question the spec's canonical text (llm/spec.h), its
+   value one JSON object (the operator's files: bind_occ.c recognizes it, exec_llm.c asks
+   LLM_EXTRACT calls, llm/llm_extract.c words them) */
+typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY, FT_EXTRACT } FtKind;
+/* the slot of ex->worst[] and ex->expect[] a kind's calls are counted in */
+#define FT_COST_SLOT(k) ((k) == FT_EXTRACT ? 5 : (int)(k))
+#define FT_COST_AGG 6     /* answer_agg() and summary_agg() (exec_agg.c) */
+#define FT_COST_SLOTS 7
 
 typedef struct Sig {
 	FtKind kind;
@@ -169,6 +180,7 @@ typedef struct Sig {
 	char *subject;        /* a semantic join's left value (matches(): the right values are
 	                         the candidates; exec_join.c) */
 	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
+	int quotes;           /* EXTRACT: with the supporting quotes (extract_quotes) */
 	int judge;            /* a cascade's proxy model: 1 or 2, the wording it is asked with
 	                         (exec_cascade.c); 0: the chat model */
 	char *key;            /* all of the above in one string (interning) */
@@ -326,6 +338,28 @@ typedef struct Join {
 	struct JoinPlan *jp;  /* the rewrite: values, candidates, counters (exec_join.c) */
 } Join;
 
+/* ---- aggregates over free text: answer_agg(), summary_agg() (exec_agg.c) ---- */
+
+struct AggPlan;
+
+typedef struct AggOcc {
+	int id;
+	int block;            /* -1: not inside a SELECT block */
+	Expr **slot;          /* the call, renamed suql_agg(id, text) by bind_occ_mutate */
+	Expr *orig;           /* as written (for the plan) */
+	int summary;          /* summary_agg() (else answer_agg()) */
+	char *question;       /* answer_agg: the question; summary_agg: the focus, or NULL (the
+	                         passages are ranked against it) */
+	char *asked;          /* what the model is asked: the question, a question about the
+	                         focus, or NULL (a summary) */
+	char **options;       /* answer_agg: the answers allowed, or none */
+	int noptions;
+	int sig;              /* the memo's signature of its groups' answers (op "agg") */
+	int same;             /* an earlier one asking the same of the same text (its groups and
+	                         answers serve this one too), or -1 */
+	struct AggPlan *ap;   /* the groups and their reduce trees (exec_agg.c) */
+} AggOcc;
+
 /* ---- planning units: one per DNF conjunct, or the whole tree ---- */
 
 
@@ -444,13 +478,18 @@ struct Exec {
 	int nenums, capenums;
 	Join *joins;
 	int njoins;
+	AggOcc *aggs;
+	int naggs;
+	int agg_collect;      /* the dry run: suql_agg keeps each group's texts, answers NULL */
+	int agg_planned;      /* the groups are known and their trees counted (exec_agg.c) */
 	Memo *memo;
 
 	SBuf plan;
 	ExecCounts cnt;
-	long long worst[5];   /* worst-case calls per kind: verify, answer, summary, classify, embed */
+	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
+	                                     classify, embed, extract */
 	long long worst_total;
-	long long expect[5];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
 	                         of their candidates passing): what the budget is checked against */
 	long long expect_total;
 

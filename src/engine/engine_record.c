@@ -306,7 +306,32 @@ SuqlStatus engine_record_why(const Engine *e, const char *arg, SBuf *out, SuqlEr
 		arg++;
 	if (!*arg)
 		return err_set(err, SUQL_USAGE, "usage: :why N (a row of the last result), :why "
-		               "key=K, or :why LABEL (the start of a row's label)");
+		               "key=K, :why LABEL (the start of a row's label), or :why group N (a "
+		               "group of answer_agg() or summary_agg())");
+	if (strncasecmp(arg, "group", 5) == 0 && (arg[5] == 0 || arg[5] == ' ')) {
+		const char *g = arg + 5;
+		while (*g == ' ')
+			g++;
+		if (r->ngroups == 0)
+			return err_set(err, SUQL_USAGE, "the last statement answered no group of "
+			               "answer_agg() or summary_agg()");
+		if (!*g) {   /* the list: the first line of each */
+			for (int i = 0; i < r->ngroups; i++) {
+				const char *nl = strchr(r->groups[i], '\n');
+				sb_printf(out, "%.*s\n", nl ? (int)(nl - r->groups[i]) : (int)strlen(r->groups[i]),
+				          r->groups[i]);
+			}
+			return SUQL_OK;
+		}
+		char *gend;
+		long n = strtol(g, &gend, 10);
+		if (gend == g || *gend || n < 1 || n > r->ngroups)
+			return err_set(err, SUQL_USAGE, "the last statement answered %d group%s: :why "
+			               "group N takes N from 1 to %d", r->ngroups, r->ngroups == 1 ? "" : "s",
+			               r->ngroups);
+		sb_puts(out, r->groups[n - 1]);
+		return SUQL_OK;
+	}
 	char *end;
 	long long key = NULL_ID, pos = -1;
 	if (strncasecmp(arg, "key=", 4) == 0) {

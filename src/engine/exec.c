@@ -156,6 +156,12 @@ static char *sig_label(Exec *ex, int sig)
 	if (s->kind == FT_SUMMARY)
 		return xstrdup("summary(...)");
 	SBuf b = SBUF_INIT;
+	if (s->kind == FT_EXTRACT) {
+		sb_puts(&b, "extract(..., ");
+		sb_put_sqlstr(&b, s->question ? s->question : "", s->question ? strlen(s->question) : 0);
+		sb_putc(&b, ')');
+		return sb_steal(&b);
+	}
 	sb_puts(&b, "answer(..., ");
 	sb_put_sqlstr(&b, s->question ? s->question : "", s->question ? strlen(s->question) : 0);
 	sb_putc(&b, ')');
@@ -257,6 +263,7 @@ static void exec_free(Exec *ex)
 		enum_free(&ex->enums[i]);
 	free(ex->enums);
 	exec_join_free(ex);
+	exec_agg_free(ex);
 	exec_pg_plan_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
@@ -275,7 +282,7 @@ static void exec_free(Exec *ex)
 
 static int needs_plan_display(const Exec *ex)
 {
-	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0;
+	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0 || ex->naggs > 0;
 }
 
 /* Prepare the statement as the user wrote it (free text as function calls), under the
@@ -426,6 +433,10 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		}
 		if (s == SUQL_OK)
 			s = exec_join_plan(ex, err);
+		/* aggregates over free text: their groups are read now (a dry run, no call) when
+		   nothing the model answers comes before them, else after the walks */
+		if (s == SUQL_OK && ex->naggs && ex->nocc == 0 && ex->njoins == 0)
+			s = exec_agg_plan(ex, err);
 		/* refused before any call when even the expected cost is over the budget (a lazy
 		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
@@ -457,6 +468,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 					s = exec_final_ahead(ex, b, err);
 			}
 			free(order);
+			if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
+				s = exec_agg_plan(ex, err);
+				if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+					s = exec_over_budget(ex, err);
+			}
+			if (s == SUQL_OK && ex->naggs)
+				s = exec_agg_run(ex, err);
 		}
 	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
 		/* a view stores its ENUM comparisons rewritten */
@@ -475,6 +493,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = exec_final_run(ex, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		exec_record_result(ex);
+	if (s == SUQL_OK && ex->naggs)
+		exec_agg_record(ex);
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);

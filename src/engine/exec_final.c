@@ -358,3 +358,23 @@ SuqlStatus exec_final_run(Exec *ex, SuqlErr *err)
 	sqlite3_finalize(st);
 	return s;
 }
+
+SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err)
+{
+	Keep keep;
+	PrintHooks khk;
+	Printer *pr = final_printer(ex, &keep, &khk);
+	print_stmt(pr, ex->ast->stmt);
+	sqlite3_stmt *st = NULL;
+	SuqlStatus s = exec_prepare(ex, print_text(pr), &st, err);
+	print_free(pr);
+	if (s != SUQL_OK || !st)
+		return s;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (rc != SQLITE_DONE)
+		s = exec_sqlerr(ex, err, "reading the groups of the aggregates");
+	sqlite3_finalize(st);
+	return s;
+}

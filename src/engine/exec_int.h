@@ -225,6 +225,25 @@ SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **ou
 /* Score b's candidates for its top-k occurrence until k have the best value. */
 SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err);
 
+/* ---- aggregates over free text (exec_agg.c) ---- */
+
+/* answer_agg()/summary_agg() (exec_agg.c): the dry run that learns each group's texts and
+   counts the calls of its reduce tree (into ex->worst/expect), the run that answers every
+   group (small groups several to a request, large ones by partial answers of chunks
+   reduced to one), the plan's and the counters' lines, the SQL aggregate suql_agg, and
+   what an AggOcc owns. */
+SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err);
+SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err);
+void exec_agg_show(Exec *ex, SBuf *out);
+void exec_agg_counters(Exec *ex, SBuf *out);
+void exec_agg_register(Engine *e);
+void exec_agg_free(Exec *ex);
+/* Keep each group's answer, partial answers and passages in the statement's record (for
+   :why group N). */
+void exec_agg_record(Exec *ex);
+/* Step every row of the final statement, dropping them (the dry run; exec_final.c). */
+SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err);
+
 /* ---- semantic joins (exec_join.c) ---- */
 
 typedef struct JoinPlan JoinPlan;

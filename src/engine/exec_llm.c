@@ -265,7 +265,8 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 			open[q->sig] = c;
 			WCall *w = &calls[c];
 			w->c.kind = s->kind == FT_VERIFY ? LLM_VERIFY : s->kind == FT_ANSWER ? LLM_ANSWER
-			                                                                   : LLM_SUMMARY;
+			            : s->kind == FT_EXTRACT ? LLM_EXTRACT : LLM_SUMMARY;
+			w->c.quotes = s->quotes;
 			w->c.shape = memo_sig_shape(s);
 			w->c.question = s->question;
 			w->c.subject = s->subject;

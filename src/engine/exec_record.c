@@ -22,6 +22,9 @@ void exec_record_free(Record *r)
 		return;
 	free(r->sql);
 	free(r->backend);
+	for (int i = 0; i < r->ngroups; i++)
+		free(r->groups[i]);
+	free(r->groups);
 	for (int i = 0; i < r->nwhat; i++) {
 		free(r->what[i].text);
 		free(r->what[i].question);
@@ -92,7 +95,8 @@ static int what_of(Exec *ex, int sig)
 			w.text = plan_show_expr(ex, ex->occ[i].orig);
 	if (!w.text)   /* a question given per row */
 		w.text = s->kind == FT_SUMMARY ? xstrdup("summary(...)")
-		                               : xprintf("answer(..., '%s')", s->question);
+		         : s->kind == FT_EXTRACT ? xprintf("extract(..., '%s')", s->question)
+		                                 : xprintf("answer(..., '%s')", s->question);
 	w.question = s->question ? xstrdup(s->question) : NULL;
 	w.kind = (int)s->kind;
 	long long cap = r->capwhat;

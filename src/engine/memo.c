@@ -189,7 +189,7 @@ LlmShape memo_sig_shape(const Sig *s)
 static char *sig_key(const Sig *s)
 {
 	SBuf b = SBUF_INIT;
-	sb_printf(&b, "%d\x1f%d\x1f%d\x1f", (int)s->kind, s->pg, s->list);
+	sb_printf(&b, "%d\x1f%d\x1f%d\x1f%d\x1f", (int)s->kind, s->pg, s->list, s->quotes);
 	sb_puts(&b, s->question ? s->question : "");
 	sb_putc(&b, '\x1f');
 	sb_puts(&b, s->op ? s->op : "");

@@ -723,8 +723,8 @@ static void plan_worst(Exec *ex)
 		if (dup)
 			continue;
 		long long e, w = occ_worst(ex, o, &e);
-		ex->worst[o->kind] += w;
-		ex->expect[o->kind] += e >= 0 ? e : w;
+		ex->worst[FT_COST_SLOT(o->kind)] += w;
+		ex->expect[FT_COST_SLOT(o->kind)] += e >= 0 ? e : w;
 	}
 	ex->worst[3] = ex->expect[3] = enum_pending(ex);
 	/* embeddings: the question and the top of each relevance ranking */
@@ -741,7 +741,7 @@ static void plan_worst(Exec *ex)
 		}
 	ex->expect[4] = ex->worst[4];
 	ex->worst_total = ex->expect_total = 0;
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < FT_COST_SLOTS; k++) {
 		ex->worst_total += ex->worst[k];
 		ex->expect_total += ex->expect[k];
 	}

@@ -205,10 +205,11 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 /* "12 LLM calls (verify 10, classify 2)" */
 static void show_cost(SBuf *out, const long long *per, long long total)
 {
-	static const char *const names[5] = {"verify", "answer", "summary", "classify", "embed"};
+	static const char *const names[FT_COST_SLOTS] = {"verify", "answer", "summary", "classify",
+	                                                 "embed", "extract", "aggregate"};
 	sb_printf(out, "%lld LLM call%s", total, total == 1 ? "" : "s");
 	int first = 1;
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < FT_COST_SLOTS; k++) {
 		if (!per[k])
 			continue;
 		sb_printf(out, "%s%s %lld", first ? " (" : ", ", names[k], per[k]);
@@ -238,6 +239,7 @@ void plan_show(Exec *ex, SBuf *out)
 	}
 	enum_show(ex, out);
 	exec_join_show(ex, out);
+	exec_agg_show(ex, out);
 	if (ex->set.optimize != OPT_OFF) {
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
@@ -399,6 +401,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
 	exec_join_counters(ex, out);
+	exec_agg_counters(ex, out);
 	show_walks(ex, out);
 	if (ex->cnt.topk_cands)
 		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",

@@ -119,6 +119,10 @@ typedef struct Record {
 	int *rask;            /* per row and value: ask + 1 (0: none) */
 	signed char *rverdict;
 	long long nrv, caprv;
+	/* the groups of answer_agg()/summary_agg(): per group, what :why group N shows (its
+	   answer, the partial answers it was reduced from, the passages used; exec_agg.c) */
+	char **groups;
+	int ngroups;
 } Record;
 
 /* exec_record.c: made while the statement runs */

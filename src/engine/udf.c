@@ -23,6 +23,7 @@
 #include "engine/bm25_int.h"
 #include "engine/exec_int.h"
 #include "engine/udf_int.h"
+#include "llm/spec.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -283,6 +284,36 @@ static void fn_summary(sqlite3_context *c, int argc, sqlite3_value **argv)
 	evaluate(c, ex, sig, 0, argv[0]);
 }
 
+/* suql_extract(id, t) in a statement; suql_extract(t, spec, quotes) self-contained (a view) */
+static void fn_extract(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	Exec *ex = current(c);
+	if (!ex)
+		return;
+	if (argc == 2) {
+		const Occ *o = occ_of(c, ex, argv[0]);
+		if (o)
+			evaluate(c, ex, o->sig, o->mode == OCC_PLANNED, argv[1]);
+		return;
+	}
+	const char *t = (const char *)sqlite3_value_text(argv[1]);
+	Spec sp;
+	SuqlErr err = {0};
+	if (spec_parse(t ? t : "", &sp, &err) != SUQL_OK) {
+		exec_fail(ex, SUQL_ERROR, &err);
+		sqlite3_result_error(c, err.msg, -1);
+		err_clear(&err);
+		return;
+	}
+	Sig s = {0};
+	s.kind = FT_EXTRACT;
+	s.list = -1;
+	s.question = spec_canonical(&sp);
+	s.quotes = sqlite3_value_int(argv[2]) != 0;
+	spec_free(&sp);
+	evaluate(c, ex, memo_sig_intern(ex, &s), 0, argv[0]);
+}
+
 static void fn_verify(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
 	Exec *ex = current(c);
@@ -345,6 +376,9 @@ void udf_register(Engine *e)
 	sqlite3_create_function(e->db, "suql_summary", 2, f, e, fn_summary, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_verify", -1, f, e, fn_verify, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_choice", 3, f, e, fn_choice, NULL, NULL);
+	sqlite3_create_function(e->db, "suql_extract", 2, f, e, fn_extract, NULL, NULL);
+	sqlite3_create_function(e->db, "suql_extract", 3, f, e, fn_extract, NULL, NULL);
 	bm25_register(e);
+	exec_agg_register(e);
 	sqlite3_create_function(e->db, "suql_match", 3, f, e, fn_match, NULL, NULL);
 }

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 static const char *const kind_names[LLM_NKINDS] = {
-	"verify", "answer", "summary", "classify", "parse", "respond", "embed",
+	"verify", "answer", "summary", "classify", "parse", "respond", "embed", "extract",
 };
 
 const char *llm_kind_name(LlmKind k)
@@ -227,7 +227,7 @@ static void count(Llm *llm, const LlmCall *c, const LlmJob *job, int hits)
 
 static int has_items(LlmKind k)
 {
-	return k == LLM_VERIFY || k == LLM_ANSWER || k == LLM_SUMMARY;
+	return k == LLM_VERIFY || k == LLM_ANSWER || k == LLM_SUMMARY || k == LLM_EXTRACT;
 }
 
 static json_t *jstr(const char *s)
@@ -340,6 +340,8 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	json_object_set_new(o, "kind", json_string(llm_kind_name(c->kind)));
 	json_object_set_new(o, "shape", json_integer(c->shape));
 	json_object_set_new(o, "max_tokens", json_integer(c->max_tokens));
+	if (c->quotes)   /* EXTRACT with quotes: another answer */
+		json_object_set_new(o, "quotes", json_true());
 	if (c->kind == LLM_EMBED) {
 		json_object_set_new(o, "model", jstr(offline ? NULL : llm->s.embed_model));
 		json_object_set_new(o, "input", jstr(c->subject));
@@ -517,9 +519,10 @@ static const char *invalid(const LlmCall *c)
 	if (c->kind < 0 || c->kind >= LLM_NKINDS)
 		return "unknown kind of call";
 	if (has_items(c->kind) && (c->nitems < 1 || !c->items))
-		return "a verify, answer or summary call needs at least one candidate";
-	if ((c->kind == LLM_VERIFY || c->kind == LLM_ANSWER) && !c->question)
-		return "a verify or answer call needs a question";
+		return "a verify, answer, summary or extract call needs at least one candidate";
+	if ((c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_EXTRACT) &&
+	    !c->question)
+		return "a verify, answer or extract call needs a question (extract: its spec)";
 	if (c->kind == LLM_CLASSIFY && (!c->subject || c->noptions < 1))
 		return "a classify call needs a value and at least one permitted value";
 	if ((c->kind == LLM_PARSE || c->kind == LLM_RESPOND) && c->nmsgs < 1)

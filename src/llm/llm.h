@@ -30,6 +30,8 @@ typedef enum LlmKind {
 	LLM_PARSE,     /* chat: answer a turn directly or write its SUQL (messages verbatim) */
 	LLM_RESPOND,   /* chat: answer the user from rows (messages given verbatim) */
 	LLM_EMBED,     /* embedding vector of a text */
+	LLM_EXTRACT,   /* fill the fields of a spec (question: the spec, llm/spec.h) from each
+	                  candidate's text: one JSON object each */
 	LLM_NKINDS
 } LlmKind;
 
@@ -57,7 +59,7 @@ typedef struct LlmMessage {
 	const char *content;
 } LlmMessage;
 
-/* One candidate of a VERIFY, ANSWER or SUMMARY call. A call may carry several (a batch). */
+/* One candidate of a VERIFY, ANSWER, SUMMARY or EXTRACT call. A call may carry several (a batch). */
 typedef struct LlmItem {
 	const char *const *passages;   /* the candidate's text, most relevant passage first */
 	int npassages;
@@ -97,6 +99,8 @@ typedef struct LlmCall {
 	                                  the chat model, on the same endpoint */
 	int wording;                   /* VERIFY: 1 asks with the second wording (verify2
 	                                  prompts), so that two askings can be compared */
+	int quotes;                    /* EXTRACT: each object also holds the words of the text
+	                                  that support its fields (spec.h) */
 	/* PARSE, RESPOND: when set, the HTTP backend asks for the reply as a stream (stream:
 	   true) and hands each piece to on_text as it arrives (a reply from the cache or the
 	   offline backend comes whole, with no call); text still gets the whole reply. A

@@ -6,6 +6,8 @@
  *   llm_cache.c    request keys (SHA-256), the SQLite cache file, the per-statement memo
  *   llm_prompt.c   tasks rendered into chat requests
  *   llm_reply.c    what a readable reply is, per task; replies read into results
+ *   llm_extract.c  extract(): its requests (fields and texts as JSON, a schema) and replies
+ *   spec.c         extract()'s field lists (spec.h)
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
  *   llm_stream.c   a reply streamed as server-sent events
  *   llm_offline*.c the offline lexical backend
@@ -70,7 +72,7 @@ void llm_relabel(Llm *llm);
 enum {
 	LLM_T_VERIFY, LLM_T_VERIFY_BATCH, LLM_T_ANSWER, LLM_T_ANSWER_BATCH,
 	LLM_T_SUMMARY, LLM_T_SUMMARY_BATCH, LLM_T_CLASSIFY, LLM_T_MATCH, LLM_T_MATCH_BATCH,
-	LLM_T_VERIFY2, LLM_T_VERIFY2_BATCH, LLM_T_N
+	LLM_T_VERIFY2, LLM_T_VERIFY2_BATCH, LLM_T_EXTRACT, LLM_T_N
 };
 
 /* ---- memo and cache (llm_cache.c) ---- */
@@ -210,7 +212,20 @@ json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
    the model in the prompt and kept by the offline backend. */
 int llm_summary_words(const LlmCall *call);
 
+/* ---- extract() (llm_extract.c) ---- */
+
+/* The messages of an EXTRACT request about items[0..n) (n < 1: item 0), the
+   response_format carrying the reply's JSON schema, and the reply read (as
+   llm_read_reply). */
+json_t *llmx_messages(Llm *llm, const LlmCall *c, const int *items, int n);
+json_t *llmx_response_format(const LlmCall *c, int n);
+int llmx_read_reply(LlmCall *call, const int *items, int n, const char *content, int *bad);
+
 /* ---- reading replies (llm_reply.c) ---- */
+
+/* A typed answer read from the whole of text: 1 with *value set (heap), 0 for an explicit
+   "unknown" (*value NULL), -1 when text is not a value of the shape. */
+int llm_read_value(LlmShape shape, const char *text, char **value);
 
 /* Read the reply to a request that asked about items[0..n) of call (n <= 1: the single
    form; n = 0 for kinds without candidates). What is readable is written into the call and

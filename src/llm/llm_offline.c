@@ -25,6 +25,8 @@
  *   comparison, as the prompt tells a model. An expected value other than yes/no passes
  *   when a sentence matching a focus word (any sentence when none does) contains it, word by
  *   word and stem by stem ('Rio' in "born in Rio").
+ * - EXTRACT: each field is a typed ANSWER of its own (its description, else its name in
+ *   words; bool fields as yes/no questions), the object checked by the reply rules.
  * - ANSWER: a yes/no question gets Yes, No or unknown; a typed answer is the date or number
  *   nearest to a focus word in the best-ranked sentence that has one (coverage, then BM25,
  *   then order); any other answer is the best-ranked sentence itself, or unknown when none
@@ -40,6 +42,7 @@
 #include "base/text.h"
 #include "base/util.h"
 #include "llm/llm_int.h"
+#include "llm/spec.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -629,6 +632,80 @@ static void classify(LlmCall *c)
 	free(chosen);
 }
 
+/* extract(): each field answered as its own question (its description, else its name in
+   words; a yes/no one for bool), from the sentences that answer it; the quote is the words
+   the answer was read from. */
+static void extract_item(const LlmCall *c, LlmItem *it)
+{
+	static const LlmShape shapes[] = {LLM_SHAPE_TEXT, LLM_SHAPE_INT, LLM_SHAPE_REAL,
+	                                  LLM_SHAPE_BOOL, LLM_SHAPE_DATE};
+	Spec sp;
+	SuqlErr err = {0};
+	if (spec_parse(c->question ? c->question : "", &sp, &err) != SUQL_OK) {
+		err_clear(&err);
+		it->text = xstrdup("unknown");
+		return;
+	}
+	json_t *o = json_object(), *qs = json_object();
+	for (int i = 0; i < sp.n; i++) {
+		const SpecField *f = &sp.f[i];
+		SBuf qb = SBUF_INIT;
+		if (f->type == SPEC_BOOL)
+			sb_puts(&qb, "is it ");
+		if (f->desc) {
+			sb_puts(&qb, f->desc);
+		} else {
+			for (const char *p = f->name; *p; p++)
+				sb_putc(&qb, *p == '_' ? ' ' : *p);
+		}
+		if (f->type == SPEC_BOOL)
+			sb_putc(&qb, '?');
+		LlmCall fc = *c;
+		fc.kind = LLM_ANSWER;
+		fc.shape = shapes[f->type];
+		fc.question = sb_str(&qb);
+		fc.noptions = 0;
+		LlmItem fi = {0};
+		fi.passages = it->passages;
+		fi.npassages = it->npassages;
+		Query q;
+		query_init(&q, fc.question);
+		answer_item(&fc, &q, &fi);
+		query_free(&q);
+		json_t *v = json_null();
+		if (fi.value) {
+			switch (f->type) {
+			case SPEC_INT: v = json_integer(strtoll(fi.value, NULL, 10)); break;
+			case SPEC_REAL: v = json_real(strtod(fi.value, NULL)); break;
+			case SPEC_BOOL: v = json_boolean(str_ieq(fi.value, "1") || str_ieq(fi.value, "yes"));
+				break;
+			default: v = json_string(fi.value); break;
+			}
+		}
+		json_object_set_new(o, f->name, v);
+		const char *quote = fi.value ? fi.evidence ? fi.evidence : fi.text : NULL;
+		json_object_set_new(qs, f->name, quote ? json_string(quote) : json_null());
+		free(fi.text);
+		free(fi.value);
+		free(fi.warning);
+		free(fi.evidence);
+		sb_free(&qb);
+	}
+	/* through the reply rules, as a model's object would be: quotes checked the same way */
+	if (c->quotes)
+		json_object_set_new(o, SPEC_QUOTES_KEY, qs);
+	else
+		json_decref(qs);
+	char *out, *why;
+	it->text = json_dumps(o, JSON_COMPACT);
+	if (spec_check(&sp, o, c->quotes, it->passages, it->npassages, &out, &why))
+		it->value = out;
+	else
+		it->warning = why;
+	json_decref(o);
+	spec_free(&sp);
+}
+
 static void run_job(LlmJob *job)
 {
 	LlmCall *c = job->call;
@@ -649,6 +726,8 @@ static void run_job(LlmJob *job)
 			choice_item(c, &q, it);
 		else if (c->kind == LLM_ANSWER)
 			answer_item(c, &q, it);
+		else if (c->kind == LLM_EXTRACT)
+			extract_item(c, it);
 		else
 			summary_item(c, it);
 	}

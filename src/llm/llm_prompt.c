@@ -23,7 +23,7 @@
 
 static const char *const tmpl_names[LLM_T_N] = {
 	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
-	"match", "match_batch", "verify2", "verify2_batch",
+	"match", "match_batch", "verify2", "verify2_batch", "extract",
 };
 
 SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
@@ -229,7 +229,7 @@ static void add_template(json_t *arr, const char *t, const char *const *kv, int 
 
 static int wants_json(const LlmCall *c, int n)
 {
-	if (c->kind == LLM_CLASSIFY)
+	if (c->kind == LLM_CLASSIFY || c->kind == LLM_EXTRACT)
 		return 1;
 	if (c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_SUMMARY)
 		return n > 1 || (c->kind == LLM_ANSWER && (c->shape == LLM_SHAPE_LIST ||
@@ -247,6 +247,8 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 			                      c->msgs[i].content ? c->msgs[i].content : ""));
 		return arr;
 	}
+	if (c->kind == LLM_EXTRACT)
+		return json_decref(arr), llmx_messages(llm, c, items, n);
 	if (c->kind == LLM_CLASSIFY) {
 		SBuf o = SBUF_INIT;
 		for (int i = 0; i < c->noptions; i++)
@@ -313,6 +315,10 @@ static int default_max_tokens(const LlmCall *c, int n)
 		if (per <= 0)
 			per = 160;
 		break;
+	case LLM_EXTRACT:
+		if (per <= 0)
+			per = 300;
+		break;
 	case LLM_CLASSIFY:
 		return per > 0 ? per : 200;
 	default:
@@ -337,8 +343,9 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
 	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
 	*json_mode = allow_json_mode && wants_json(call, n);
 	if (*json_mode)
-		json_object_set_new(body, "response_format", json_pack("{s:s}", "type",
-		                                                       "json_object"));
+		json_object_set_new(body, "response_format",
+		                    call->kind == LLM_EXTRACT ? llmx_response_format(call, n)
+		                    : json_pack("{s:s}", "type", "json_object"));
 	return body;
 }
 

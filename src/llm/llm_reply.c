@@ -26,6 +26,10 @@
  *               ("none", "none of them", "unknown", ...: NULL); "b or c", "probably b" and a
  *               value not offered are not read.
  *   summary     any text that is not empty ("unknown": none).
+ *   extract     one JSON object per candidate ({"answers": [...]} with one each; a single
+ *               candidate's bare object too) holding every field of the spec, each of its type
+ *               or null, by the typed rules above (spec.h; read in llm_extract.c); one that
+ *               misses a field or holds "about ten" for an int is not read.
  *   classify    a JSON list (bare, or the "values" member of an object, or an object's only
  *               list) of strings that are all permitted values (any case); an empty list is
  *               the model saying that none fits. "<html>", "Maybe", "cheap and moderate" and
@@ -207,9 +211,7 @@ static int read_date(const char *s, size_t n, char iso[11])
 	return 0;
 }
 
-/* A typed answer read from the whole of text: 1 with *value set, 0 for an explicit
-   "unknown" (*value NULL), -1 when text is not a value of the shape. */
-static int llm_read_value(LlmShape shape, const char *text, char **value)
+int llm_read_value(LlmShape shape, const char *text, char **value)
 {
 	*value = NULL;
 	size_t n = strlen(text);
@@ -490,6 +492,8 @@ int llm_read_reply(LlmCall *call, const int *items, int n, const char *content, 
 		bad[0] = 0;
 		return 1;
 	}
+	if (call->kind == LLM_EXTRACT)
+		return llmx_read_reply(call, items, n, content, bad);
 	if (call->kind != LLM_VERIFY && call->kind != LLM_ANSWER && call->kind != LLM_SUMMARY) {
 		free(call->text);
 		call->text = xstrdup(content);

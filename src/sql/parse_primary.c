@@ -106,6 +106,39 @@ static Expr *p_call(Parser *p, Token name, size_t start)
 			e->list = NULL;
 			p->has_suql = 1;
 		}
+		/* answer_agg(text, 'question' [, ARRAY[...]]), summary_agg(text [, 'focus']):
+		   aggregates the binder recognizes (bind_occ.c, exec_agg.c) */
+		int aa = str_nieq(p->text + name.off, name.len, "answer_agg");
+		if (aa || str_nieq(p->text + name.off, name.len, "summary_agg")) {
+			Token at = name;
+			at.len = e->span.len;
+			int nargs = e->list ? e->list->n : 0;
+			if (e->distinct || e->star || e->order || e->extra || e->over)
+				p_fail_at(p, at, NULL, "%s() takes plain arguments (no DISTINCT, *, ORDER "
+				          "BY, FILTER or OVER)", aa ? "answer_agg" : "summary_agg");
+			if (aa && nargs != 2 && nargs != 3)
+				p_fail_at(p, at, "write answer_agg(column, 'question') or answer_agg(column, "
+				          "'question', ARRAY['a', 'b'])", "answer_agg() takes 2 or 3 "
+				          "arguments (a text, a question and the answers allowed)");
+			if (!aa && nargs != 1 && nargs != 2)
+				p_fail_at(p, at, "write summary_agg(column) or summary_agg(column, 'focus')",
+				          "summary_agg() takes 1 or 2 arguments (a text and what to focus on)");
+			if (aa && nargs == 3)
+				p_answer_options(p, e->list->items[2]);
+			p->has_suql = 1;
+		}
+		/* extract(text, 'spec'): a call the binder turns into an occurrence (bind_occ.c) */
+		if (str_nieq(p->text + name.off, name.len, "extract")) {
+			Token at = name;
+			at.len = e->span.len;
+			if (e->distinct || e->star || e->order || e->extra || e->over || !e->list ||
+			    e->list->n != 2)
+				p_fail_at(p, at, "write extract(column, 'name type, ...'), such as "
+				          "extract(reviews, 'noise text, wait_minutes int')",
+				          "extract() takes 2 plain arguments (a text and the spec of its "
+				          "fields)");
+			p->has_suql = 1;
+		}
 	}
 	return e;
 }
