@@ -12,8 +12,8 @@
  * specially (answer, summary, matches, bm25, unnest, ARRAY, INTERVAL, ILIKE, ANY, SOME,
  * TRUE, FALSE, FREE_TEXT, ENUM, and any name starting with suql_, suql's own tables and
  * functions); and the statement ends where suql's lexer ends it (the first ';' outside
- * quotes and comments). Whether the catalog has ENUM or list columns, or a trigger that
- * writes suql's tables, is asked once and kept while the schema cookie, the data version
+ * quotes and comments). Whether the catalog has ENUM or list columns, a trigger that
+ * writes suql's tables or a view that calls suql's functions, is asked once and kept while the schema cookie, the data version
  * and the count of statements run by the full path hold.
  *
  * Anything else takes the full path (engine.c), and so does a statement SQLite will not
@@ -315,7 +315,8 @@ static void plain_release(Engine *e)
 
 /* Nothing in the database makes suql change a plain statement: no ENUM column (its '='
    classifies), no list column (JSON output reads it as an array), no trigger that names
-   suql's tables (a plain write could change the catalog through it). */
+   suql's tables (a plain write could change the catalog through it), no view that names
+   suql's functions (a plain SELECT of it would call them outside a statement suql runs). */
 static int catalog_plain(Engine *e)
 {
 	int ok = 1;
@@ -334,7 +335,7 @@ static int catalog_plain(Engine *e)
 		}
 	}
 	sqlite3_finalize(st);
-	if (ok && sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type = 'trigger' "
+	if (ok && sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type IN ('trigger', 'view') "
 	                             "AND sql LIKE '%suql\\_%' ESCAPE '\\'", -1, &st, NULL) ==
 	              SQLITE_OK) {
 		ok = sqlite3_step(st) != SQLITE_ROW;

@@ -108,6 +108,22 @@ else
 	sed 's/^/# /' "$tmp/fast.trace" | head -n 30
 fi
 
+# a view that calls suql's functions: a plain SELECT of it is not fast (SQLite alone cannot
+# run suql_summary), and gives the full path's rows
+cat >"$tmp/view.sql" <<'SQL'
+CREATE TABLE t (id INTEGER PRIMARY KEY, reviews FREE_TEXT);
+INSERT INTO t VALUES (1, 'Lovely romantic place. Great pasta.');
+CREATE VIEW v AS SELECT id, summary(reviews) AS s FROM t;
+SELECT * FROM v;
+SQL
+both "a view calling summary(): the same rows both ways" "$tmp/view.sql" --offline --csv
+if ! grep -q '^suql plain: SELECT \* FROM v' "$tmp/fast.trace" && grep -q '^1,' "$tmp/fast.out"; then
+	echo "ok fast-path: a view calling suql's functions takes the full path"
+else
+	echo "not ok fast-path: a view calling suql's functions takes the full path"
+	sed 's/^/# /' "$tmp/fast.out" "$tmp/fast.err" | head
+fi
+
 # explain on wants every statement's parsed text: the full path runs them all
 printf ':set explain on\nSELECT 1 AS one;\n' >"$tmp/explain.sql"
 both ":set explain on shows parsed SUQL for plain statements" "$tmp/explain.sql"
