@@ -2,7 +2,8 @@
  * retrieve.c: the registry of retrieval indexes and the decisions about them: whether an
  * index is current, when to build or refresh it (retrieve_build.c does the writing), and
  * dropping, renaming and rebuilding. The storage layout is described in retrieve.h;
- * ranking is in retrieve_rank.c. Work that writes runs inside SAVEPOINT suql_index.
+ * ranking is in retrieve_rank.c. Work that writes runs inside SAVEPOINT suql_index, in a
+ * transaction that takes the write lock first when none is open (begin_write).
  */
 #include "retrieve/retrieve_int.h"
 
@@ -249,14 +250,40 @@ done:
 	return s;
 }
 
-static SuqlStatus in_savepoint(sqlite3 *db, SuqlStatus s, SuqlErr *err)
+/* Work that writes begins here. Outside a transaction it takes the write lock first
+   (BEGIN IMMEDIATE, which waits within the busy timeout): a transaction that read first
+   and then asked to write while another process held the write lock would be refused at
+   once ("database is locked": SQLite does not wait where two connections could wait for
+   each other). Inside the user's transaction, a savepoint. 1: a transaction was begun
+   here; 0: nested; -1: error. */
+static int begin_write(sqlite3 *db, SuqlErr *err)
+{
+	int outer = sqlite3_get_autocommit(db);
+	if (outer && ret_exec(db, "BEGIN IMMEDIATE", err) != SUQL_OK)
+		return -1;
+	if (ret_exec(db, "SAVEPOINT suql_index", err) != SUQL_OK) {
+		if (outer)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return outer;
+}
+
+static SuqlStatus in_savepoint(sqlite3 *db, int outer, SuqlStatus s, SuqlErr *err)
 {
 	if (s != SUQL_OK) {
 		sqlite3_exec(db, "ROLLBACK TO suql_index", NULL, NULL, NULL);
 		sqlite3_exec(db, "RELEASE suql_index", NULL, NULL, NULL);
+		if (outer && !sqlite3_get_autocommit(db))
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return s;
 	}
-	return ret_exec(db, "RELEASE suql_index", err);
+	s = ret_exec(db, "RELEASE suql_index", err);
+	if (outer && s == SUQL_OK)
+		s = ret_exec(db, "COMMIT", err);
+	if (outer && !sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return s;
 }
 
 /* Nothing to do? (No savepoint, no write: a read-only database works when current.) When
@@ -307,9 +334,10 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 		return tbl ? err_set(err, SUQL_ERROR, "no such column: %s.%s", table, column)
 		           : err_set(err, SUQL_ERROR, "no such table: %s", table);
 	}
-	if (ret_exec(db, "SAVEPOINT suql_index", err) != SUQL_OK)
+	int outer = begin_write(db, err);
+	if (outer < 0)
 		return SUQL_ERROR;
-	return in_savepoint(db, ensure(db, table, column, 0, info, err), err);
+	return in_savepoint(db, outer, ensure(db, table, column, 0, info, err), err);
 }
 
 SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr *err)
@@ -326,12 +354,13 @@ SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr 
 	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (ret_exec(db, "SAVEPOINT suql_index", err) != SUQL_OK)
+	int outer = begin_write(db, err);
+	if (outer < 0)
 		return SUQL_ERROR;
 	SuqlStatus s = SUQL_OK;
 	for (int i = 0; i < n && s == SUQL_OK; i++)
 		s = forget(db, ids[i], err);
-	return in_savepoint(db, s, err);
+	return in_savepoint(db, outer, s, err);
 }
 
 SuqlStatus ret_rename_table(sqlite3 *db, const char *from, const char *to, SuqlErr *err)
@@ -399,9 +428,13 @@ SuqlStatus ret_rebuild(sqlite3 *db, const char *table, RetEach each, void *ctx, 
 			s = ret_drop(db, pairs[2 * i], pairs[2 * i + 1], err);
 			continue;
 		}
-		if ((s = ret_exec(db, "SAVEPOINT suql_index", err)) != SUQL_OK)
+		int outer = begin_write(db, err);
+		if (outer < 0) {
+			s = SUQL_ERROR;
 			break;
-		s = in_savepoint(db, ensure(db, pairs[2 * i], pairs[2 * i + 1], 1, &info, err), err);
+		}
+		s = in_savepoint(db, outer, ensure(db, pairs[2 * i], pairs[2 * i + 1], 1, &info, err),
+		                 err);
 		if (s == SUQL_OK && each)
 			each(ctx, pairs[2 * i], pairs[2 * i + 1], &info);
 	}
