@@ -25,6 +25,7 @@
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "store/own.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -382,7 +383,6 @@ static int pg_map_write(Exec *ex, const EnumCmp *c, const EnumLit *l, const char
 
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
-	(void)err;
 	if (ex->nenums == 0)
 		return SUQL_OK;
 	sqlite3_stmt *st = NULL;
@@ -396,6 +396,13 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	                                    "model = ?4 DESC, model LIMIT 1", -1, &st,
 	                                    NULL) == SQLITE_OK;
 	const char *model = llm_model_id(ex->llm);
+	/* a user's table that only has suql's name holds no mappings of suql's */
+	char *foreign = pg ? NULL : own_foreign_shape(ex->db, "suql_enum_map");
+	if (foreign) {
+		have_map = 0;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
 		c->pending = 0;
@@ -420,12 +427,13 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 4, model, -1, SQLITE_STATIC);
 				if (sqlite3_step(st) == SQLITE_ROW) {
+					/* a mapping that names no model has no recorded source: made again */
 					const char *by = (const char *)sqlite3_column_text(st, 1);
-					if (by && strcmp(by, model) == 0) {
+					if (by && *by && strcmp(by, model) == 0) {
 						set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
 						l->known = 1;
 					} else {
-						l->other_model = xstrdup(by ? by : "an unnamed model");
+						l->other_model = xstrdup(by && *by ? by : "an unnamed model");
 					}
 				}
 			}
@@ -434,6 +442,14 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 		}
 	}
 	sqlite3_finalize(st);
+	for (int i = 0; foreign && i < ex->nenums; i++)
+		if (ex->enums[i].pending) {
+			err_set(err, SUQL_ERROR, "cannot classify the ENUM literals of this statement: %s",
+			        foreign);
+			free(foreign);
+			return SUQL_ERROR;
+		}
+	free(foreign);
 	/* comparisons whose literals are all permitted need nothing */
 	int k = 0;
 	for (int i = 0; i < ex->nenums; i++) {
@@ -543,9 +559,21 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 		sb_free(&b);
 		return;
 	}
+	SuqlErr oe = {0};
+	if (own_write_begin(ex->db, "suql_enum_map", &oe) != SUQL_OK) {
+		char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored: %s; it serves "
+		                  "this statement only", l->text, c->table, c->column, oe.msg);
+		exec_warn(ex, m);
+		free(m);
+		err_clear(&oe);
+		free(sig);
+		sb_free(&b);
+		return;
+	}
 	migrate_map(ex->db);
 	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
 		store_failed(ex, c, l);
+		own_write_end(ex->db);
 		free(sig);
 		sb_free(&b);
 		return;
@@ -566,6 +594,7 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 	} else {
 		store_failed(ex, c, l);
 	}
+	own_write_end(ex->db);
 	free(sig);
 	sb_free(&b);
 }
@@ -897,6 +926,12 @@ SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 		sb_puts(out, "no ENUM mappings stored\n");
 		return SUQL_OK;
 	}
+	char *foreign = e->pg ? NULL : own_foreign_shape(e->db, "suql_enum_map");
+	if (foreign) {
+		err_set(err, SUQL_ERROR, "%s", foreign);
+		free(foreign);
+		return SUQL_ERROR;
+	}
 	const char *q = "SELECT tbl, col, literal, vals, model FROM %s ORDER BY tbl, col, "
 	                "literal, model";
 	char *sql = xprintf(q, e->pg ? PG_MAP : "suql_enum_map");
@@ -962,17 +997,22 @@ SuqlStatus enum_forget(Engine *e, const char *table, const char *column,
 	}
 	if (!map_exists(e->db))
 		return SUQL_OK;
+	if (own_write_begin(e->db, "suql_enum_map", err) != SUQL_OK)
+		return SUQL_ERROR;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(e->db, "DELETE FROM suql_enum_map WHERE (?1 IS NULL OR tbl = ?1) "
 	                       "AND (?2 IS NULL OR col = ?2) AND (?3 IS NULL OR literal = ?3)", -1,
-	                       &st, NULL) != SQLITE_OK)
+	                       &st, NULL) != SQLITE_OK) {
+		own_write_end(e->db);
 		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
 		               sqlite3_errmsg(e->db));
+	}
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, literal, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	own_write_end(e->db);
 	if (rc != SQLITE_DONE)
 		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
 		               sqlite3_errmsg(e->db));

@@ -7,6 +7,8 @@
  */
 #include "retrieve/retrieve_int.h"
 
+#include "store/own.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +260,15 @@ done:
    here; 0: nested; -1: error. */
 static int begin_write(sqlite3 *db, SuqlErr *err)
 {
+	/* not through a trigger of the file, nor into tables suql did not make (store/own.h) */
+	char *why = own_refusal(db, "suql_index");
+	if (!why)
+		why = own_refusal(db, "suql_index_dirty");
+	if (why) {
+		err_set(err, SUQL_ERROR, "retrieval index: %s", why);
+		free(why);
+		return -1;
+	}
 	int outer = sqlite3_get_autocommit(db);
 	if (outer && ret_exec(db, "BEGIN IMMEDIATE", err) != SUQL_OK)
 		return -1;
@@ -266,11 +277,13 @@ static int begin_write(sqlite3 *db, SuqlErr *err)
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
 	return outer;
 }
 
 static SuqlStatus in_savepoint(sqlite3 *db, int outer, SuqlStatus s, SuqlErr *err)
 {
+	own_write_end(db);
 	if (s != SUQL_OK) {
 		sqlite3_exec(db, "ROLLBACK TO suql_index", NULL, NULL, NULL);
 		sqlite3_exec(db, "RELEASE suql_index", NULL, NULL, NULL);
