@@ -34,7 +34,7 @@
 #define MAP_COLS                                                                          \
 	"(tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, "                \
 	"literal TEXT NOT NULL, vals TEXT NOT NULL, options TEXT NOT NULL, model TEXT NOT NULL, " \
-	"PRIMARY KEY (tbl, col, literal, model))"
+	"source TEXT, PRIMARY KEY (tbl, col, literal, model))"
 #define MAP_DDL "CREATE TABLE IF NOT EXISTS suql_enum_map " MAP_COLS
 
 void enum_free(EnumCmp *c)
@@ -381,6 +381,38 @@ static int pg_map_write(Exec *ex, const EnumCmp *c, const EnumLit *l, const char
 	return !tx || store_release(st, "suql_enum_map", err) == SUQL_OK;
 }
 
+/* The mark of a mapping (llm_sign): over every field, each with its length, names in
+   lower case (the map compares them without case). 0 when no mark can be made. */
+static int map_mark(const char *tbl, const char *col, const char *literal, const char *vals,
+                    const char *options, const char *model, char out[65])
+{
+	const char *f[6] = {tbl, col, literal, vals, options, model};
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "suql_enum_map");
+	for (int i = 0; i < 6; i++) {
+		const char *v = f[i] ? f[i] : "";
+		sb_printf(&b, "|%zu:", strlen(v));
+		for (const char *p = v; *p; p++)
+			sb_putc(&b, i < 2 && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
+	}
+	int ok = llm_sign(sb_str(&b), out);
+	sb_free(&b);
+	return ok;
+}
+
+/* Whether the map has the column source (made before marks were kept, it has not). */
+static int map_has_source(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('suql_enum_map') WHERE name = "
+	                       "'source'", -1, &st, NULL) == SQLITE_OK) {
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return found;
+}
+
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
 	if (ex->nenums == 0)
@@ -391,10 +423,14 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	   again); a mapping of another model only says that one exists */
 	int pg = ex->e->pg;
 	int have_map = pg ? store_has_table(ex->e->store, PG_MAP)
-	               : sqlite3_prepare_v2(ex->db, "SELECT vals, model FROM suql_enum_map WHERE "
-	                                    "tbl = ?1 AND col = ?2 AND literal = ?3 ORDER BY "
-	                                    "model = ?4 DESC, model LIMIT 1", -1, &st,
-	                                    NULL) == SQLITE_OK;
+	               : sqlite3_prepare_v2(ex->db, map_has_source(ex->db)
+	                                    ? "SELECT vals, model, tbl, col, options, source FROM "
+	                                      "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
+	                                      "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1"
+	                                    : "SELECT vals, model, tbl, col, options, NULL FROM "
+	                                      "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
+	                                      "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1",
+	                                    -1, &st, NULL) == SQLITE_OK;
 	const char *model = llm_model_id(ex->llm);
 	/* a user's table that only has suql's name holds no mappings of suql's */
 	char *foreign = pg ? NULL : own_foreign_shape(ex->db, "suql_enum_map");
@@ -427,10 +463,22 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 4, model, -1, SQLITE_STATIC);
 				if (sqlite3_step(st) == SQLITE_ROW) {
-					/* a mapping that names no model has no recorded source: made again */
+					/* a mapping that names no model, or that does not carry this
+					   user's mark (made elsewhere, or written by hand), has no recorded
+					   source: made again */
 					const char *by = (const char *)sqlite3_column_text(st, 1);
-					if (by && *by && strcmp(by, model) == 0) {
-						set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
+					const char *vals = (const char *)sqlite3_column_text(st, 0);
+					const char *src = (const char *)sqlite3_column_text(st, 5);
+					char mark[65];
+					if (by && *by && strcmp(by, model) == 0 &&
+					    (!src || !map_mark((const char *)sqlite3_column_text(st, 2),
+					                       (const char *)sqlite3_column_text(st, 3), l->text,
+					                       vals, (const char *)sqlite3_column_text(st, 4), by,
+					                       mark) ||
+					     strcmp(mark, src) != 0)) {
+						l->unmarked = 1;
+					} else if (by && *by && strcmp(by, model) == 0) {
+						set_vals_json(l, vals);
 						l->known = 1;
 					} else {
 						l->other_model = xstrdup(by && *by ? by : "an unnamed model");
@@ -513,7 +561,8 @@ static void migrate_map(sqlite3 *db)
 	if (sqlite3_exec(db, "SAVEPOINT suql_enum_migrate; "
 	                 "ALTER TABLE suql_enum_map RENAME TO suql_enum_map_old; "
 	                 "CREATE TABLE suql_enum_map " MAP_COLS "; "
-	                 "INSERT OR REPLACE INTO suql_enum_map SELECT tbl, col, literal, vals, "
+	                 "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, vals, options, "
+	                 "model) SELECT tbl, col, literal, vals, "
 	                 "options, CASE WHEN model LIKE 'offline%' THEN '" LLM_OFFLINE_ID "' "
 	                 "WHEN instr(model, ' at ') > 0 THEN substr(model, 1, instr(model, ' at ') "
 	                 "- 1) ELSE coalesce(model, '') END FROM suql_enum_map_old "
@@ -578,10 +627,19 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 		sb_free(&b);
 		return;
 	}
+	/* the mark that this user's suql made it (a map made before marks gets the column) */
+	char mark[65];
+	int marked = map_mark(c->table, c->column, l->text, sb_str(&b), sig, llm_model_id(ex->llm),
+	                      mark);
+	if (!map_has_source(ex->db))
+		sqlite3_exec(ex->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
+		             NULL);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
-	                       "vals, options, model) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
-	                       NULL) == SQLITE_OK) {
+	                       "vals, options, model, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	                       -1, &st, NULL) == SQLITE_OK) {
+		if (marked)
+			sqlite3_bind_text(st, 7, mark, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
@@ -892,6 +950,9 @@ void enum_show(Exec *ex, SBuf *out)
 				else if (l->other_model)
 					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
 					          llm_model_id(ex->llm), l->other_model);
+				else if (l->unmarked)
+					sb_printf(out, "classified now by %s; the stored mapping has no record "
+					          "that suql made it here, and is not used", llm_model_id(ex->llm));
 				else
 					sb_puts(out, "classified now");
 				sb_puts(out, l->nvals ? ")\n" : "; none of the values fits)\n");

@@ -16,13 +16,15 @@
 
 typedef struct Shape {
 	const char *name;
-	const char *cols;   /* "name TYPE,name TYPE,..." */
+	const char *cols;   /* "name TYPE,name TYPE,..." (a name listed twice: either shape) */
 } Shape;
 
 static const Shape SHAPES[] = {
 	{"suql_catalog", "tbl TEXT,col TEXT,type TEXT,enum_values TEXT"},
 	{"suql_table_props", "tbl TEXT,prop TEXT,value TEXT"},
 	{"suql_enum_map", "tbl TEXT,col TEXT,literal TEXT,vals TEXT,options TEXT,model TEXT"},
+	{"suql_enum_map", "tbl TEXT,col TEXT,literal TEXT,vals TEXT,options TEXT,model TEXT,"
+	                  "source TEXT"},
 	{"suql_index", "id INTEGER,tbl TEXT,col TEXT,kind TEXT,chunk INTEGER,tokenizer TEXT,"
 	               "nrows INTEGER,npassages INTEGER,built TEXT,embed_model TEXT,"
 	               "embed_dim INTEGER,embed_table TEXT,format INTEGER"},
@@ -76,20 +78,26 @@ static char *columns_of(sqlite3 *db, const char *table)
 
 char *own_foreign_shape(sqlite3 *db, const char *table)
 {
-	for (size_t i = 0; i < sizeof SHAPES / sizeof *SHAPES; i++) {
+	const char *name = NULL;
+	char *have = NULL;
+	int ok = 0;
+	for (size_t i = 0; i < sizeof SHAPES / sizeof *SHAPES && !ok; i++) {
 		if (!str_ieq(table, SHAPES[i].name))
 			continue;
-		char *have = columns_of(db, SHAPES[i].name);
-		char *msg = NULL;
-		if (have && !str_ieq(have, SHAPES[i].cols))
-			msg = xprintf("the table %s is named like suql's own but suql did not make it "
-			              "(its columns differ): suql leaves it as it is and keeps nothing "
-			              "there; rename it (ALTER TABLE %s RENAME TO another_name) to let "
-			              "suql make its own", SHAPES[i].name, SHAPES[i].name);
-		free(have);
-		return msg;
+		if (!name) {
+			name = SHAPES[i].name;
+			if (!(have = columns_of(db, name)))
+				return NULL;   /* not made yet */
+		}
+		ok = str_ieq(have, SHAPES[i].cols);   /* one of the shapes suql makes or made */
 	}
-	return NULL;
+	free(have);
+	if (!name || ok)
+		return NULL;
+	return xprintf("the table %s is named like suql's own but suql did not make it (its "
+	               "columns differ): suql leaves it as it is and keeps nothing there; rename "
+	               "it (ALTER TABLE %s RENAME TO another_name) to let suql make its own", name,
+	               name);
 }
 
 /* The triggers on one table (NULL: on any of suql's), as "name" strings. */
@@ -167,6 +175,8 @@ int own_scan(sqlite3 *db, char ***msgs)
 	*msgs = NULL;
 	int n = 0;
 	for (size_t i = 0; i < sizeof SHAPES / sizeof *SHAPES; i++) {
+		if (i && str_ieq(SHAPES[i].name, SHAPES[i - 1].name))
+			continue;
 		char *m = own_foreign_shape(db, SHAPES[i].name);
 		if (m)
 			push(msgs, &n, m);
