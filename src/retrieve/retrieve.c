@@ -277,7 +277,7 @@ static int begin_write(sqlite3 *db, SuqlErr *err)
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
-	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+	own_untrusted(db);
 	return outer;
 }
 

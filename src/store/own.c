@@ -148,6 +148,23 @@ char *own_refusal(sqlite3 *db, const char *table)
 	return msg;
 }
 
+/* trusted_schema as the user had it, given back when the outermost write of suql's ends
+   (writes nest: the catalog's inside a statement's) */
+static _Thread_local sqlite3 *untrusted_db;
+static _Thread_local int untrusted_depth, untrusted_was;
+
+static void untrusted_begin(sqlite3 *db)
+{
+	if (untrusted_depth == 0 || untrusted_db != db) {
+		untrusted_db = db;
+		untrusted_depth = 0;
+		untrusted_was = 1;
+		sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, -1, &untrusted_was);
+	}
+	untrusted_depth++;
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+}
+
 SuqlStatus own_write_begin(sqlite3 *db, const char *table, SuqlErr *err)
 {
 	char *msg = own_refusal(db, table);
@@ -156,13 +173,22 @@ SuqlStatus own_write_begin(sqlite3 *db, const char *table, SuqlErr *err)
 		free(msg);
 		return SUQL_ERROR;
 	}
-	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+	untrusted_begin(db);
 	return SUQL_OK;
+}
+
+void own_untrusted(sqlite3 *db)
+{
+	untrusted_begin(db);
 }
 
 void own_write_end(sqlite3 *db)
 {
-	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 1, (int *)NULL);
+	if (untrusted_db == db && untrusted_depth > 0 && --untrusted_depth > 0)
+		return;
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, untrusted_db == db ? untrusted_was : 1,
+	                  (int *)NULL);
+	untrusted_db = NULL;
 }
 
 int own_triggers(sqlite3 *db, char ***names)

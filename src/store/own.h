@@ -41,6 +41,9 @@ char *own_foreign_shape(sqlite3 *db, const char *table);
 /* Before suql writes its table `table`: SUQL_ERROR with own_refusal's message when it must
    not; else trusted_schema is turned off until own_write_end. */
 SuqlStatus own_write_begin(sqlite3 *db, const char *table, SuqlErr *err);
+/* trusted_schema off until own_write_end, after the caller's own checks */
+void own_untrusted(sqlite3 *db);
+/* trusted_schema back as it was before the outermost own_write_begin */
 void own_write_end(sqlite3 *db);
 
 /* Everything in the file that suql will not write through, one message each (for a warning
