@@ -301,13 +301,19 @@ static SuqlStatus in_savepoint(sqlite3 *db, int outer, SuqlStatus s, SuqlErr *er
 
 /* Nothing to do? (No savepoint, no write: a read-only database works when current.) When
    current, the index's counts go into info (when not NULL). */
-static int is_current(sqlite3 *db, const char *table, const char *column, RetInfo *info)
+static int is_current_as(sqlite3 *db, const char *table, const char *column, RetInfo *info,
+                         int stale)
 {
 	RetEntry e;
 	if (ret_entry_get(db, table, column, &e, NULL) != 1)
 		return 0;
 	int ok = ret_table_exists(db, table) && e.format == RET_FORMAT && objects_intact(db, &e);
-	if (ok) {
+	if (ok && stale) {
+		char *real = NULL;
+		const char *rowid;
+		ok = column_info(db, table, column, &real, &rowid);
+		free(real);
+	} else if (ok) {
 		sqlite3_stmt *st;
 		char *q = xprintf("SELECT 1 FROM suql_index_dirty WHERE idx = %lld LIMIT 1",
 		                  (long long)e.id);
@@ -325,6 +331,22 @@ static int is_current(sqlite3 *db, const char *table, const char *column, RetInf
 		ret_read_counts(db, &e, info);
 	ret_entry_free(&e);
 	return ok;
+}
+
+static int is_current(sqlite3 *db, const char *table, const char *column, RetInfo *info)
+{
+	return is_current_as(db, table, column, info, 0);
+}
+
+/* A refresh that could not take the write lock (another process held it past
+   busy_timeout, or this connection was reading, where SQLite does not wait): an index
+   whose tables are all there serves as it is, without the rows changed since (they are
+   brought in by the next statement that can write). Ranking with it only orders the
+   candidates, and a walk still reads every candidate. */
+static int busy_code(sqlite3 *db)
+{
+	int rc = sqlite3_errcode(db);
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
 }
 
 SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInfo *info,
@@ -348,9 +370,19 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 		           : err_set(err, SUQL_ERROR, "no such table: %s", table);
 	}
 	int outer = begin_write(db, err);
-	if (outer < 0)
-		return SUQL_ERROR;
-	return in_savepoint(db, outer, ensure(db, table, column, 0, info, err), err);
+	int busy = outer < 0 && busy_code(db);
+	SuqlStatus s = SUQL_ERROR;
+	if (outer >= 0) {
+		s = ensure(db, table, column, 0, info, err);
+		busy = s != SUQL_OK && busy_code(db);
+		s = in_savepoint(db, outer, s, err);
+		busy |= s != SUQL_OK && busy_code(db);
+	}
+	if (s != SUQL_OK && busy && is_current_as(db, table, column, info, 1)) {
+		err_clear(err);
+		return SUQL_OK;
+	}
+	return s;
 }
 
 SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr *err)
