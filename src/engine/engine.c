@@ -18,6 +18,7 @@
 #include "engine/udf_int.h"
 #include "sql/lex.h"
 #include "sql/parse.h"
+#include "store/own.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -51,6 +52,46 @@ static int readonly_auth(void *ctx, int action, const char *a, const char *b, co
 	}
 }
 
+/* The authorizer, on every statement: a trigger of the file on one of suql's tables never
+   runs (a statement that would fire it is refused, store/own.h), and none is made; in
+   read-only mode, also readonly_auth. */
+static int engine_auth(void *ctx, int action, const char *a, const char *b, const char *c,
+                       const char *d)
+{
+	Engine *e = ctx;
+	for (int i = 0; d && i < e->nown_trig; i++)
+		if (str_ieq(d, e->own_trig[i])) {
+			e->own_denied = e->own_trig[i];
+			return SQLITE_DENY;
+		}
+	if ((action == SQLITE_CREATE_TRIGGER || action == SQLITE_CREATE_TEMP_TRIGGER) &&
+	    own_is_name(b)) {
+		e->own_create = 1;
+		return SQLITE_DENY;
+	}
+	return e->readonly ? readonly_auth(ctx, action, a, b, c, d) : SQLITE_OK;
+}
+
+/* The triggers on suql's tables, read again when the schema changed (another process may
+   have added one). */
+void engine_own_check(Engine *e)
+{
+	if (e->pg)
+		return;
+	long long cookie = -1;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(e->db, "PRAGMA schema_version", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			cookie = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	if (cookie >= 0 && cookie == e->own_cookie)
+		return;
+	own_strings_free(e->own_trig, e->nown_trig);
+	e->nown_trig = own_triggers(e->db, &e->own_trig);
+	e->own_cookie = cookie;
+}
+
 static void forget_hidden(Engine *e)
 {
 	for (int i = 0; i < e->nhidden; i++)
@@ -67,11 +108,27 @@ void engine_set_readonly(Engine *e, int on)
 	forget_hidden(e);
 	if (e->readonly)   /* the tables of evaluation labels, read once for the authorizer */
 		e->nhidden = catalog_prop_tables(e->store, CATALOG_LABELS, "on", &e->hidden);
-	sqlite3_set_authorizer(e->db, e->readonly ? readonly_auth : NULL, e);
+	sqlite3_set_authorizer(e->db, engine_auth, e);
 }
 
 SuqlStatus engine_refused(Engine *e, SuqlErr *err)
 {
+	if (e->own_denied) {
+		SBuf b = SBUF_INIT;
+		sb_put_ident(&b, e->own_denied, strlen(e->own_denied));
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: this statement would run the trigger "
+		                       "%s, which the database file has on one of suql's own tables; "
+		                       "suql runs no such trigger (DROP TRIGGER %s removes it)",
+		                       sb_str(&b), sb_str(&b));
+		sb_free(&b);
+		e->own_denied = NULL;
+		return s;
+	}
+	if (e->own_create) {
+		e->own_create = 0;
+		return err_set(err, SUQL_ERROR, "refused: suql's own tables (suql_*) take no "
+		               "triggers: one there would run each time suql stores its data");
+	}
 	if (e->denied) {
 		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
 		                       "statements here may not read (:labels %s off allows it)",
@@ -140,6 +197,9 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
 	e->set.fast_path = 1;
 	udf_register(e);
+	e->own_cookie = -1;
+	engine_own_check(e);
+	sqlite3_set_authorizer(db, engine_auth, e);
 	sqlite3_progress_handler(db, 1000, on_progress, e);
 	/* ranking reads the retrieval index a lot: map the file where the system allows */
 	sqlite3_exec(db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
@@ -161,6 +221,7 @@ void engine_close(Engine *e)
 	bind_scope_tabs_check(e, 1);
 	engine_plain_free(e);
 	forget_hidden(e);
+	own_strings_free(e->own_trig, e->nown_trig);
 	exec_record_free(e->record);
 	store_close(e->store);
 	if (e->pg)
@@ -367,6 +428,7 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
                        const EngineSink *sink, SuqlErr *err)
 {
 	SuqlStatus s;
+	engine_own_check(e);
 	if (engine_plain_run(e, sql, len, used, sink, &s, err))
 		return s;
 	e->plain.full++;

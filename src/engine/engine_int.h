@@ -114,6 +114,11 @@ struct Engine {
 	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
 	int nhidden;
 	const char *denied;   /* the hidden table the authorizer last refused (in hidden) */
+	char **own_trig;      /* the file's triggers on suql's tables (store/own.h): never run */
+	int nown_trig;
+	long long own_cookie; /* the schema cookie own_trig was read at */
+	const char *own_denied;   /* the trigger the authorizer last refused (in own_trig) */
+	int own_create;       /* the authorizer refused a trigger on one of suql's tables */
 	EngineSettings set;
 	Exec *cur;        /* the statement running, for the SQL functions */
 	unsigned long seq;
@@ -518,5 +523,7 @@ struct Exec {
 
 /* engine.c: the refusal of a statement the read-only authorizer denied */
 SuqlStatus engine_refused(Engine *e, SuqlErr *err);
+/* engine.c: the file's triggers on suql's tables read again when the schema changed */
+void engine_own_check(Engine *e);
 
 #endif

@@ -25,6 +25,7 @@
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "store/own.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@
 #define MAP_COLS                                                                          \
 	"(tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, "                \
 	"literal TEXT NOT NULL, vals TEXT NOT NULL, options TEXT NOT NULL, model TEXT NOT NULL, " \
-	"PRIMARY KEY (tbl, col, literal, model))"
+	"source TEXT, PRIMARY KEY (tbl, col, literal, model))"
 #define MAP_DDL "CREATE TABLE IF NOT EXISTS suql_enum_map " MAP_COLS
 
 void enum_free(EnumCmp *c)
@@ -380,9 +381,40 @@ static int pg_map_write(Exec *ex, const EnumCmp *c, const EnumLit *l, const char
 	return !tx || store_release(st, "suql_enum_map", err) == SUQL_OK;
 }
 
+/* The mark of a mapping (llm_sign): over every field, each with its length, names in
+   lower case (the map compares them without case). 0 when no mark can be made. */
+static int map_mark(const char *tbl, const char *col, const char *literal, const char *vals,
+                    const char *options, const char *model, char out[65])
+{
+	const char *f[6] = {tbl, col, literal, vals, options, model};
+	SBuf b = SBUF_INIT;
+	sb_puts(&b, "suql_enum_map");
+	for (int i = 0; i < 6; i++) {
+		const char *v = f[i] ? f[i] : "";
+		sb_printf(&b, "|%zu:", strlen(v));
+		for (const char *p = v; *p; p++)
+			sb_putc(&b, i < 2 && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
+	}
+	int ok = llm_sign(sb_str(&b), out);
+	sb_free(&b);
+	return ok;
+}
+
+/* Whether the map has the column source (made before marks were kept, it has not). */
+static int map_has_source(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('suql_enum_map') WHERE name = "
+	                       "'source'", -1, &st, NULL) == SQLITE_OK) {
+		found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return found;
+}
+
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
-	(void)err;
 	if (ex->nenums == 0)
 		return SUQL_OK;
 	sqlite3_stmt *st = NULL;
@@ -391,11 +423,22 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	   again); a mapping of another model only says that one exists */
 	int pg = ex->e->pg;
 	int have_map = pg ? store_has_table(ex->e->store, PG_MAP)
-	               : sqlite3_prepare_v2(ex->db, "SELECT vals, model FROM suql_enum_map WHERE "
-	                                    "tbl = ?1 AND col = ?2 AND literal = ?3 ORDER BY "
-	                                    "model = ?4 DESC, model LIMIT 1", -1, &st,
-	                                    NULL) == SQLITE_OK;
+	               : sqlite3_prepare_v2(ex->db, map_has_source(ex->db)
+	                                    ? "SELECT vals, model, tbl, col, options, source FROM "
+	                                      "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
+	                                      "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1"
+	                                    : "SELECT vals, model, tbl, col, options, NULL FROM "
+	                                      "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
+	                                      "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1",
+	                                    -1, &st, NULL) == SQLITE_OK;
 	const char *model = llm_model_id(ex->llm);
+	/* a user's table that only has suql's name holds no mappings of suql's */
+	char *foreign = pg ? NULL : own_foreign_shape(ex->db, "suql_enum_map");
+	if (foreign) {
+		have_map = 0;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
 		c->pending = 0;
@@ -420,12 +463,25 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
 				sqlite3_bind_text(st, 4, model, -1, SQLITE_STATIC);
 				if (sqlite3_step(st) == SQLITE_ROW) {
+					/* a mapping that names no model, or that does not carry this
+					   user's mark (made elsewhere, or written by hand), has no recorded
+					   source: made again */
 					const char *by = (const char *)sqlite3_column_text(st, 1);
-					if (by && strcmp(by, model) == 0) {
-						set_vals_json(l, (const char *)sqlite3_column_text(st, 0));
+					const char *vals = (const char *)sqlite3_column_text(st, 0);
+					const char *src = (const char *)sqlite3_column_text(st, 5);
+					char mark[65];
+					if (by && *by && strcmp(by, model) == 0 &&
+					    (!src || !map_mark((const char *)sqlite3_column_text(st, 2),
+					                       (const char *)sqlite3_column_text(st, 3), l->text,
+					                       vals, (const char *)sqlite3_column_text(st, 4), by,
+					                       mark) ||
+					     strcmp(mark, src) != 0)) {
+						l->unmarked = 1;
+					} else if (by && *by && strcmp(by, model) == 0) {
+						set_vals_json(l, vals);
 						l->known = 1;
 					} else {
-						l->other_model = xstrdup(by ? by : "an unnamed model");
+						l->other_model = xstrdup(by && *by ? by : "an unnamed model");
 					}
 				}
 			}
@@ -434,6 +490,14 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 		}
 	}
 	sqlite3_finalize(st);
+	for (int i = 0; foreign && i < ex->nenums; i++)
+		if (ex->enums[i].pending) {
+			err_set(err, SUQL_ERROR, "cannot classify the ENUM literals of this statement: %s",
+			        foreign);
+			free(foreign);
+			return SUQL_ERROR;
+		}
+	free(foreign);
 	/* comparisons whose literals are all permitted need nothing */
 	int k = 0;
 	for (int i = 0; i < ex->nenums; i++) {
@@ -497,7 +561,8 @@ static void migrate_map(sqlite3 *db)
 	if (sqlite3_exec(db, "SAVEPOINT suql_enum_migrate; "
 	                 "ALTER TABLE suql_enum_map RENAME TO suql_enum_map_old; "
 	                 "CREATE TABLE suql_enum_map " MAP_COLS "; "
-	                 "INSERT OR REPLACE INTO suql_enum_map SELECT tbl, col, literal, vals, "
+	                 "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, vals, options, "
+	                 "model) SELECT tbl, col, literal, vals, "
 	                 "options, CASE WHEN model LIKE 'offline%' THEN '" LLM_OFFLINE_ID "' "
 	                 "WHEN instr(model, ' at ') > 0 THEN substr(model, 1, instr(model, ' at ') "
 	                 "- 1) ELSE coalesce(model, '') END FROM suql_enum_map_old "
@@ -543,17 +608,38 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 		sb_free(&b);
 		return;
 	}
-	migrate_map(ex->db);
-	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
-		store_failed(ex, c, l);
+	SuqlErr oe = {0};
+	if (own_write_begin(ex->db, "suql_enum_map", &oe) != SUQL_OK) {
+		char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored: %s; it serves "
+		                  "this statement only", l->text, c->table, c->column, oe.msg);
+		exec_warn(ex, m);
+		free(m);
+		err_clear(&oe);
 		free(sig);
 		sb_free(&b);
 		return;
 	}
+	migrate_map(ex->db);
+	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
+		store_failed(ex, c, l);
+		own_write_end(ex->db);
+		free(sig);
+		sb_free(&b);
+		return;
+	}
+	/* the mark that this user's suql made it (a map made before marks gets the column) */
+	char mark[65];
+	int marked = map_mark(c->table, c->column, l->text, sb_str(&b), sig, llm_model_id(ex->llm),
+	                      mark);
+	if (!map_has_source(ex->db))
+		sqlite3_exec(ex->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
+		             NULL);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
-	                       "vals, options, model) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
-	                       NULL) == SQLITE_OK) {
+	                       "vals, options, model, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	                       -1, &st, NULL) == SQLITE_OK) {
+		if (marked)
+			sqlite3_bind_text(st, 7, mark, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
@@ -566,6 +652,7 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 	} else {
 		store_failed(ex, c, l);
 	}
+	own_write_end(ex->db);
 	free(sig);
 	sb_free(&b);
 }
@@ -863,6 +950,9 @@ void enum_show(Exec *ex, SBuf *out)
 				else if (l->other_model)
 					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
 					          llm_model_id(ex->llm), l->other_model);
+				else if (l->unmarked)
+					sb_printf(out, "classified now by %s; the stored mapping has no record "
+					          "that suql made it here, and is not used", llm_model_id(ex->llm));
 				else
 					sb_puts(out, "classified now");
 				sb_puts(out, l->nvals ? ")\n" : "; none of the values fits)\n");
@@ -896,6 +986,12 @@ SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 	if (e->pg ? !store_has_table(e->store, PG_MAP) : !map_exists(e->db)) {
 		sb_puts(out, "no ENUM mappings stored\n");
 		return SUQL_OK;
+	}
+	char *foreign = e->pg ? NULL : own_foreign_shape(e->db, "suql_enum_map");
+	if (foreign) {
+		err_set(err, SUQL_ERROR, "%s", foreign);
+		free(foreign);
+		return SUQL_ERROR;
 	}
 	const char *q = "SELECT tbl, col, literal, vals, model FROM %s ORDER BY tbl, col, "
 	                "literal, model";
@@ -962,17 +1058,22 @@ SuqlStatus enum_forget(Engine *e, const char *table, const char *column,
 	}
 	if (!map_exists(e->db))
 		return SUQL_OK;
+	if (own_write_begin(e->db, "suql_enum_map", err) != SUQL_OK)
+		return SUQL_ERROR;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(e->db, "DELETE FROM suql_enum_map WHERE (?1 IS NULL OR tbl = ?1) "
 	                       "AND (?2 IS NULL OR col = ?2) AND (?3 IS NULL OR literal = ?3)", -1,
-	                       &st, NULL) != SQLITE_OK)
+	                       &st, NULL) != SQLITE_OK) {
+		own_write_end(e->db);
 		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
 		               sqlite3_errmsg(e->db));
+	}
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, literal, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	own_write_end(e->db);
 	if (rc != SQLITE_DONE)
 		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
 		               sqlite3_errmsg(e->db));

@@ -22,6 +22,7 @@ typedef struct EnumLit {
 	int unknown;          /* the model's reply could not be read: the comparison is NULL */
 	char *reply;          /* unknown: what the model replied */
 	char *other_model;    /* a stored mapping made by another model (classified again) */
+	int unmarked;         /* a stored mapping without this user's mark (classified again) */
 	char **vals;          /* the permitted values it means */
 	int nvals;
 } EnumLit;

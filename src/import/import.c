@@ -557,6 +557,17 @@ static SuqlStatus run(Imp *im, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* After a failed import outside a transaction: a write error (a full disk, a file-size
+   limit) leaves SQLite's pager in its error state with the journal still hot and the file
+   grown; the next statement's read plays the journal back (the file shrinks to its size
+   before the import). Done here, so that a script that ends now leaves a file the next
+   open, even --readonly, reads as it was. */
+static void recover(sqlite3 *db)
+{
+	if (sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+}
+
 SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t len,
                          const char *table, const ImportOptions *opt, SuqlErr *err)
 {
@@ -606,9 +617,10 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 	SuqlStatus s = store_savepoint(st, "suql_import", err);
 	if (s == SUQL_OK) {
 		s = run(&im, err);
-		if (s != SUQL_OK)
+		if (s != SUQL_OK) {
 			store_rollback_to(st, "suql_import");
-		else
+			recover(im.db);
+		} else
 			s = store_release(st, "suql_import", err);
 	}
 	progress_close(im.pg);

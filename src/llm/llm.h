@@ -268,6 +268,9 @@ int llm_unreadable_fails(const Llm *llm);
    version LLM_OFFLINE_ID): what an ENUM mapping is recorded against. */
 #define LLM_OFFLINE_ID "offline-lexical-2"
 const char *llm_model_id(const Llm *llm);
+/* This user's mark on text suql keeps in a database (llm_sign.c): lower-case hex into
+   out[65]. 0 when it cannot be made (no SHA-256): what is kept then carries no mark. */
+int llm_sign(const char *text, char out[65]);
 const LlmStats *llm_stats_statement(const Llm *llm);
 const LlmStats *llm_stats_session(const Llm *llm);
 const char *llm_kind_name(LlmKind k);

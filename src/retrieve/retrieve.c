@@ -2,9 +2,12 @@
  * retrieve.c: the registry of retrieval indexes and the decisions about them: whether an
  * index is current, when to build or refresh it (retrieve_build.c does the writing), and
  * dropping, renaming and rebuilding. The storage layout is described in retrieve.h;
- * ranking is in retrieve_rank.c. Work that writes runs inside SAVEPOINT suql_index.
+ * ranking is in retrieve_rank.c. Work that writes runs inside SAVEPOINT suql_index, in a
+ * transaction that takes the write lock first when none is open (begin_write).
  */
 #include "retrieve/retrieve_int.h"
+
+#include "store/own.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,25 +252,68 @@ done:
 	return s;
 }
 
-static SuqlStatus in_savepoint(sqlite3 *db, SuqlStatus s, SuqlErr *err)
+/* Work that writes begins here. Outside a transaction it takes the write lock first
+   (BEGIN IMMEDIATE, which waits within the busy timeout): a transaction that read first
+   and then asked to write while another process held the write lock would be refused at
+   once ("database is locked": SQLite does not wait where two connections could wait for
+   each other). Inside the user's transaction, a savepoint. 1: a transaction was begun
+   here; 0: nested; -1: error. */
+static int begin_write(sqlite3 *db, SuqlErr *err)
 {
+	/* not through a trigger of the file, nor into tables suql did not make (store/own.h) */
+	char *why = own_refusal(db, "suql_index");
+	if (!why)
+		why = own_refusal(db, "suql_index_dirty");
+	if (why) {
+		err_set(err, SUQL_ERROR, "retrieval index: %s", why);
+		free(why);
+		return -1;
+	}
+	int outer = sqlite3_get_autocommit(db);
+	if (outer && ret_exec(db, "BEGIN IMMEDIATE", err) != SUQL_OK)
+		return -1;
+	if (ret_exec(db, "SAVEPOINT suql_index", err) != SUQL_OK) {
+		if (outer)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	own_untrusted(db);
+	return outer;
+}
+
+static SuqlStatus in_savepoint(sqlite3 *db, int outer, SuqlStatus s, SuqlErr *err)
+{
+	own_write_end(db);
 	if (s != SUQL_OK) {
 		sqlite3_exec(db, "ROLLBACK TO suql_index", NULL, NULL, NULL);
 		sqlite3_exec(db, "RELEASE suql_index", NULL, NULL, NULL);
+		if (outer && !sqlite3_get_autocommit(db))
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return s;
 	}
-	return ret_exec(db, "RELEASE suql_index", err);
+	s = ret_exec(db, "RELEASE suql_index", err);
+	if (outer && s == SUQL_OK)
+		s = ret_exec(db, "COMMIT", err);
+	if (outer && !sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return s;
 }
 
 /* Nothing to do? (No savepoint, no write: a read-only database works when current.) When
    current, the index's counts go into info (when not NULL). */
-static int is_current(sqlite3 *db, const char *table, const char *column, RetInfo *info)
+static int is_current_as(sqlite3 *db, const char *table, const char *column, RetInfo *info,
+                         int stale)
 {
 	RetEntry e;
 	if (ret_entry_get(db, table, column, &e, NULL) != 1)
 		return 0;
 	int ok = ret_table_exists(db, table) && e.format == RET_FORMAT && objects_intact(db, &e);
-	if (ok) {
+	if (ok && stale) {
+		char *real = NULL;
+		const char *rowid;
+		ok = column_info(db, table, column, &real, &rowid);
+		free(real);
+	} else if (ok) {
 		sqlite3_stmt *st;
 		char *q = xprintf("SELECT 1 FROM suql_index_dirty WHERE idx = %lld LIMIT 1",
 		                  (long long)e.id);
@@ -285,6 +331,22 @@ static int is_current(sqlite3 *db, const char *table, const char *column, RetInf
 		ret_read_counts(db, &e, info);
 	ret_entry_free(&e);
 	return ok;
+}
+
+static int is_current(sqlite3 *db, const char *table, const char *column, RetInfo *info)
+{
+	return is_current_as(db, table, column, info, 0);
+}
+
+/* A refresh that could not take the write lock (another process held it past
+   busy_timeout, or this connection was reading, where SQLite does not wait): an index
+   whose tables are all there serves as it is, without the rows changed since (they are
+   brought in by the next statement that can write). Ranking with it only orders the
+   candidates, and a walk still reads every candidate. */
+static int busy_code(sqlite3 *db)
+{
+	int rc = sqlite3_errcode(db);
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
 }
 
 SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInfo *info,
@@ -307,9 +369,20 @@ SuqlStatus ret_ensure(sqlite3 *db, const char *table, const char *column, RetInf
 		return tbl ? err_set(err, SUQL_ERROR, "no such column: %s.%s", table, column)
 		           : err_set(err, SUQL_ERROR, "no such table: %s", table);
 	}
-	if (ret_exec(db, "SAVEPOINT suql_index", err) != SUQL_OK)
-		return SUQL_ERROR;
-	return in_savepoint(db, ensure(db, table, column, 0, info, err), err);
+	int outer = begin_write(db, err);
+	int busy = outer < 0 && busy_code(db);
+	SuqlStatus s = SUQL_ERROR;
+	if (outer >= 0) {
+		s = ensure(db, table, column, 0, info, err);
+		busy = s != SUQL_OK && busy_code(db);
+		s = in_savepoint(db, outer, s, err);
+		busy |= s != SUQL_OK && busy_code(db);
+	}
+	if (s != SUQL_OK && busy && is_current_as(db, table, column, info, 1)) {
+		err_clear(err);
+		return SUQL_OK;
+	}
+	return s;
 }
 
 SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr *err)
@@ -326,12 +399,13 @@ SuqlStatus ret_drop(sqlite3 *db, const char *table, const char *column, SuqlErr 
 	while (n < 64 && sqlite3_step(st) == SQLITE_ROW)
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (ret_exec(db, "SAVEPOINT suql_index", err) != SUQL_OK)
+	int outer = begin_write(db, err);
+	if (outer < 0)
 		return SUQL_ERROR;
 	SuqlStatus s = SUQL_OK;
 	for (int i = 0; i < n && s == SUQL_OK; i++)
 		s = forget(db, ids[i], err);
-	return in_savepoint(db, s, err);
+	return in_savepoint(db, outer, s, err);
 }
 
 SuqlStatus ret_rename_table(sqlite3 *db, const char *from, const char *to, SuqlErr *err)
@@ -399,9 +473,13 @@ SuqlStatus ret_rebuild(sqlite3 *db, const char *table, RetEach each, void *ctx, 
 			s = ret_drop(db, pairs[2 * i], pairs[2 * i + 1], err);
 			continue;
 		}
-		if ((s = ret_exec(db, "SAVEPOINT suql_index", err)) != SUQL_OK)
+		int outer = begin_write(db, err);
+		if (outer < 0) {
+			s = SUQL_ERROR;
 			break;
-		s = in_savepoint(db, ensure(db, pairs[2 * i], pairs[2 * i + 1], 1, &info, err), err);
+		}
+		s = in_savepoint(db, outer, ensure(db, pairs[2 * i], pairs[2 * i + 1], 1, &info, err),
+		                 err);
 		if (s == SUQL_OK && each)
 			each(ctx, pairs[2 * i], pairs[2 * i + 1], &info);
 	}

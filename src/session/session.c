@@ -5,6 +5,7 @@
 #include "session/session.h"
 
 #include "base/vis.h"
+#include "store/own.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -50,6 +51,13 @@ SuqlStatus session_open(Session *s, const char *path, SuqlErr *err)
 	engine_copy_settings(e, s->engine);
 	engine_close(s->engine);
 	s->engine = e;
+	/* what suql will not write through in this file, said once when it is opened */
+	char **msgs;
+	int n = engine_db(e) ? own_scan(engine_db(e), &msgs) : 0;
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "warning: %s\n", msgs[i]);
+	if (n)
+		own_strings_free(msgs, n);
 	return SUQL_OK;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "base/util.h"
 #include "store/catalog.h"
+#include "store/own.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -203,13 +204,21 @@ static SuqlStatus catalog_ensure(Store *st, SuqlErr *err)
 	return SUQL_ERROR;
 }
 
-/* A statement of the catalog with up to four text parameters (NULL: SQL NULL). */
+/* A statement that writes the catalog or the table properties, with up to four text
+   parameters (NULL: SQL NULL). */
 static SuqlStatus run(Store *st, const char *sql, const char *a, const char *b,
                       const char *c, const char *d, SuqlErr *err)
 {
 	const char *args[] = {a, b, c, d};
+	/* SQLite: not through a trigger of the file, nor into a table suql did not make */
+	sqlite3 *db = store_sqlite(st);
+	const char *own = strstr(sql, "suql_table_props") ? "suql_table_props" : "suql_catalog";
+	if (db && own_write_begin(db, own, err) != SUQL_OK)
+		return SUQL_ERROR;
 	SuqlErr e = {0};
 	SuqlStatus s = store_run(st, sql, args, 4, &e);
+	if (db)
+		own_write_end(db);
 	if (s != SUQL_OK)
 		err_set(err, SUQL_ERROR, "catalog: %s", e.msg ? e.msg : "?");
 	err_clear(&e);

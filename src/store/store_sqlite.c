@@ -239,6 +239,11 @@ Store *store_sqlite_open(const char *path, int readonly, SuqlErr *err)
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* A database file is data: defensive mode keeps statements from corrupting it on
+	   purpose (writable_schema, writes to the shadow tables of virtual tables, journal_mode
+	   off), whoever runs them. trusted_schema stays SQLite's default for the user's own
+	   statements and is turned off while suql writes its own tables (store/own.h says why). */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
 	/* SQLite reads a file only when a statement needs it: read the schema now, so that a
 	   file that is not a database (or is damaged) is refused at open, not at every
 	   statement. A database another process holds is not an error here. */
