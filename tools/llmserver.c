@@ -207,19 +207,6 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-/* Text between "marker" and the next "\n\n### " (or the end). Heap string or NULL. */
-static char *section(const char *s, const char *marker)
-{
-	const char *a = strstr(s, marker);
-	if (!a)
-		return NULL;
-	a += strlen(marker);
-	while (*a == '\n' || *a == ' ')
-		a++;
-	const char *e = strstr(a, "\n\n### ");
-	return xstrndup(a, e ? (size_t)(e - a) : strlen(a));
-}
-
 static char *first_sentence(const char *t)
 {
 	size_t n = 0;
@@ -280,30 +267,18 @@ static json_t *answer_for(int mode, const char *text, json_t *choices, int flip)
 	}
 }
 
-/* The values a constrained answer offers ("exactly one of these values, written as given:
-   "a", "b"..."), as a JSON array; NULL when the prompt offers none. */
+/* The values a constrained answer offers ("exactly one of the values of this JSON list,
+   written as given: [...]"), as a JSON array; NULL when the prompt offers none. */
 static json_t *offered(const char *prompt)
 {
-	const char *mark = "exactly one of these values, written as given: ";
+	const char *mark = "exactly one of the values of this JSON list, written as given: ";
 	const char *p = strstr(prompt, mark);
 	if (!p)
 		return NULL;
 	p += strlen(mark);
-	json_t *arr = json_array();
-	for (;;) {
-		json_error_t e;
-		json_t *v = json_loadb(p, strlen(p), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &e);
-		if (!v || !json_is_string(v)) {
-			json_decref(v);
-			break;
-		}
-		json_array_append_new(arr, v);
-		p += e.position;
-		if (strncmp(p, ", ", 2) != 0)
-			break;
-		p += 2;
-	}
-	if (json_array_size(arr) == 0) {
+	json_error_t e;
+	json_t *arr = json_loadb(p, strlen(p), JSON_DISABLE_EOF_CHECK, &e);
+	if (!json_is_array(arr) || json_array_size(arr) == 0) {
 		json_decref(arr);
 		return NULL;
 	}
@@ -357,25 +332,46 @@ static const char *pair_verdict(const char *l, const char *r)
 	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
 }
 
+/* The JSON value after "marker\n" (suql's prompts give their data as JSON: a string for a
+   text or value, a list for candidates and permitted values), or NULL. The last occurrence
+   of the marker counts, as the data comes last. */
+static json_t *json_section(const char *s, const char *marker)
+{
+	const char *a = NULL;
+	for (const char *p = s; (p = strstr(p, marker)) != NULL; p++)
+		a = p;
+	if (!a)
+		return NULL;
+	a += strlen(marker);
+	while (*a == '\n' || *a == ' ')
+		a++;
+	json_error_t e;
+	return json_loadb(a, strlen(a), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &e);
+}
+
+static char *json_section_str(const char *s, const char *marker)
+{
+	json_t *j = json_section(s, marker);
+	char *r = json_is_string(j) ? xstrdup(json_string_value(j)) : NULL;
+	json_decref(j);
+	return r;
+}
+
 static char *auto_content(const char *prompt, const char *model)
 {
-	char *left = section(prompt, "### Left value");
-	if (left) {   /* a semantic join's match prompt: single, or numbered candidates */
-		char *right = section(prompt, "### Right value");
+	char *left = json_section_str(prompt, "### Left value\n");
+	if (left) {   /* a semantic join's match prompt: single, or a list of candidates */
+		char *right = json_section_str(prompt, "### Right value\n");
 		char *s;
 		if (right) {
 			s = xstrdup(pair_verdict(left, right));
 		} else {
-			json_t *arr = json_array();
-			for (int i = 1;; i++) {
-				char marker[32];
-				snprintf(marker, sizeof marker, "### Candidate %d\n", i);
-				char *text = section(prompt, marker);
-				if (!text)
-					break;
-				json_array_append_new(arr, json_string(pair_verdict(left, text)));
-				free(text);
-			}
+			json_t *arr = json_array(), *cands = json_section(prompt, "### Candidates\n"), *v;
+			size_t i;
+			json_array_foreach(cands, i, v)
+				json_array_append_new(arr, json_string(pair_verdict(left,
+				                      json_string_value(v) ? json_string_value(v) : "")));
+			json_decref(cands);
 			json_t *obj = json_pack("{s:o}", "answers", arr);
 			s = json_dumps(obj, JSON_COMPACT);
 			json_decref(obj);
@@ -384,33 +380,31 @@ static char *auto_content(const char *prompt, const char *model)
 		free(right);
 		return s;
 	}
-	if (strstr(prompt, "### Permitted values")) {
-		char *val = section(prompt, "### Value");
-		char *opts = section(prompt, "### Permitted values");
+	if (strstr(prompt, "### Permitted values\n")) {
+		char *val = json_section_str(prompt, "### Value\n");
+		json_t *opts = json_section(prompt, "### Permitted values\n"), *v;
 		json_t *chosen = json_array();
-		for (char *line = opts ? strtok(opts, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-			if (strncmp(line, "- ", 2) != 0)
-				continue;
-			const char *o = line + 2;
-			if (val && *val && (ci_find(o, val) || ci_find(val, o)))
+		size_t i;
+		json_array_foreach(opts, i, v) {
+			const char *o = json_string_value(v);
+			if (o && val && *val && (ci_find(o, val) || ci_find(val, o)))
 				json_array_append_new(chosen, json_string(o));
 		}
 		json_t *obj = json_pack("{s:o}", "values", chosen);
 		char *s = json_dumps(obj, JSON_COMPACT);
 		json_decref(obj);
 		free(val);
-		free(opts);
+		json_decref(opts);
 		return s;
 	}
 	json_t *choices = offered(prompt);
 	int mode = choices ? A_CHOICE : strstr(prompt, "Summarize") ? A_SUMMARY : strstr(prompt, "YYYY-MM-DD") ? A_DATE :
 	           strstr(prompt, "whole number") ? A_INT : strstr(prompt, "a number") ? A_REAL :
 	           strstr(prompt, "yes or no") ? A_YESNO : A_TEXT;
-	int n = 0;
-	for (const char *p = prompt; (p = strstr(p, "### Candidate ")) != NULL; p++)
-		n++;
-	if (n == 0) {
-		char *text = section(prompt, "### Text");
+	json_t *cands = json_section(prompt, "### Candidates\n");
+	if (!json_is_array(cands)) {
+		json_decref(cands);
+		char *text = json_section_str(prompt, "### Text\n");
 		if (!text) {
 			json_decref(choices);
 			return xstrdup("I can only answer suql's prompts in auto mode.");
@@ -423,15 +417,13 @@ static char *auto_content(const char *prompt, const char *model)
 		free(text);
 		return s;
 	}
-	json_t *arr = json_array();
-	for (int i = 1; i <= n; i++) {
-		char marker[32];
-		snprintf(marker, sizeof marker, "### Candidate %d\n", i);
-		char *text = section(prompt, marker);
-		json_array_append_new(arr, answer_for(mode, text ? text : "", choices,
-		                                      flipped(text ? text : "", model, prompt)));
-		free(text);
+	json_t *arr = json_array(), *v;
+	size_t i;
+	json_array_foreach(cands, i, v) {
+		const char *text = json_string_value(v) ? json_string_value(v) : "";
+		json_array_append_new(arr, answer_for(mode, text, choices, flipped(text, model, prompt)));
 	}
+	json_decref(cands);
 	json_decref(choices);
 	json_t *obj = json_pack("{s:o}", "answers", arr);
 	char *s = json_dumps(obj, JSON_COMPACT);

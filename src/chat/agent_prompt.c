@@ -59,20 +59,6 @@ char *agent_prompt_text(const Agent *a, const char *name, const AgentKv *kv, Suq
 	return text;
 }
 
-/* The role a marker line names ("[system]"), or NULL. */
-static const char *marker(const char *line, size_t n)
-{
-	while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
-		n--;
-	if (str_nieq(line, n, "[system]"))
-		return "system";
-	if (str_nieq(line, n, "[user]"))
-		return "user";
-	if (str_nieq(line, n, "[assistant]"))
-		return "assistant";
-	return NULL;
-}
-
 static void add_part(AgentMsgs *m, const char *role, const char *s, size_t n)
 {
 	str_trim(&s, &n);
@@ -86,31 +72,18 @@ static void add_part(AgentMsgs *m, const char *role, const char *s, size_t n)
 SuqlStatus agent_prompt(const Agent *a, const char *name, const AgentKv *kv, AgentMsgs *m,
                         SuqlErr *err)
 {
-	/* Split the template before filling it, so that a marker inside a value (the user may
-	   type "[system]") is only text. */
+	/* Split the template before filling it (prompt_split), so that a marker inside a value
+	   (the user may type "[system]") is only text. */
 	char *tmpl = prompt_get(llm_prompts_dir(a->host->llm(a->host->ctx)), name, err);
 	if (!tmpl)
 		return err->code ? err->code : SUQL_IO;
-	const char *role = "user";
-	size_t start = 0, len = strlen(tmpl);
-	for (size_t at = 0; at <= len;) {
-		size_t e = at;
-		while (e < len && tmpl[e] != '\n')
-			e++;
-		const char *mk = at < len ? marker(tmpl + at, e - at) : NULL;
-		if (mk || at >= len) {
-			char *part = xstrndup(tmpl + start, (at >= len ? len : at) - start);
-			char *text = prompt_render(part, kv->kv, kv->n);
-			add_part(m, role, text, strlen(text));
-			free(text);
-			free(part);
-			if (mk)
-				role = mk;
-			start = e < len ? e + 1 : len;
-		}
-		if (at >= len)
-			break;
-		at = e + 1;
+	PromptPart parts[PROMPT_MAX_PARTS];
+	int np = prompt_split(tmpl, parts, PROMPT_MAX_PARTS);
+	for (int i = 0; i < np; i++) {
+		char *text = prompt_render(parts[i].text, kv->kv, kv->n);
+		add_part(m, parts[i].role, text, strlen(text));
+		free(text);
+		free(parts[i].text);
 	}
 	free(tmpl);
 	return SUQL_OK;

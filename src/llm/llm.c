@@ -13,6 +13,7 @@
  * done callback runs as each call finishes and may stop the rest (they end CANCELLED).
  */
 #include "base/util.h"
+#include "base/vis.h"
 #include "llm/llm_int.h"
 
 #include <stdio.h>
@@ -230,9 +231,17 @@ static int has_items(LlmKind k)
 	return k == LLM_VERIFY || k == LLM_ANSWER || k == LLM_SUMMARY;
 }
 
+/* A key's string: the text as it is sent (invalid UTF-8 replaced by U+FFFD, as the
+   prompts do), so that two texts differing only in invalid bytes never share a key with
+   a third. */
 static json_t *jstr(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	if (!s)
+		return json_null();
+	char *fixed = vis_utf8_repair(s);
+	json_t *j = json_string(fixed);
+	free(fixed);
+	return j ? j : json_null();
 }
 
 static char *result_dump(const LlmCall *c, int item)
@@ -332,7 +341,8 @@ static json_t *strv(const char *const *v, int n)
 	return a;
 }
 
-static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
+/* The unit's key; 0 when its request cannot be built (a message that cannot be encoded). */
+static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 {
 	json_t *o = json_object();
 	int offline = llm_is_offline(llm);
@@ -356,7 +366,12 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	} else {
 		/* the exact request, as sent when the unit is asked alone */
 		json_object_set_new(o, "model", jstr(llmp_model(llm, c)));
-		json_object_set_new(o, "messages", llmp_messages(llm, c, item));
+		json_t *m = llmp_messages(llm, c, item);
+		if (!m) {
+			json_decref(o);
+			return 0;
+		}
+		json_object_set_new(o, "messages", m);
 		if (c->kind == LLM_CLASSIFY)   /* labels are checked against the options */
 			json_object_set_new(o, "options", strv(c->options, c->noptions));
 	}
@@ -364,6 +379,7 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	llm_sha256_hex(s, strlen(s), out);
 	free(s);
 	json_decref(o);
+	return 1;
 }
 
 /* ---- the run ---- */
@@ -529,6 +545,21 @@ static const char *invalid(const LlmCall *c)
 	return NULL;
 }
 
+/* Whether every request of the call can be built (its messages encoded as JSON). */
+static int encodable(Llm *llm, const LlmCall *c)
+{
+	if (llm_is_offline(llm) || c->kind == LLM_EMBED)
+		return 1;
+	int items = has_items(c->kind);
+	for (int k = 0; k < (items ? c->nitems : 1); k++) {
+		json_t *m = llmp_messages(llm, c, items ? k : -1);
+		if (!m)
+			return 0;
+		json_decref(m);
+	}
+	return 1;
+}
+
 /* Errors known before any request: every such call fails with the same message. */
 static const char *config_problem(const Llm *llm, const LlmCall *c)
 {
@@ -586,6 +617,8 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 			bad = config_problem(llm, c);
 		if (!bad)
 			bad = nohash.msg;
+		if (!bad && !encodable(llm, c))   /* never sent, never cached */
+			bad = "a message of the request could not be encoded as JSON: nothing was sent";
 		if (bad) {
 			c->error = xstrdup(bad);
 			continue;   /* failed below, in order, once units exist for the others */
@@ -595,7 +628,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 			CallUnit *u = &r.u[r.nu++];
 			u->call = i;
 			u->item = items ? k : -1;
-			unit_key(llm, c, u->item, u->key);
+			unit_key(llm, c, u->item, u->key);   /* encodable: checked by invalid() */
 			const char *mv = llm_memo_get(llm->memo, u->key);
 			char *fv = NULL;
 			if (mv && result_load(c, u->item, mv)) {

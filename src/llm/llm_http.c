@@ -179,7 +179,7 @@ static void req_body(HttpRun *run, HttpReq *r)
 			json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
 		}
 	}
-	r->body = json_dumps(b, JSON_COMPACT);
+	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
 	json_decref(b);
 }
 
@@ -710,7 +710,10 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 			if (run.stop && !j->started)
 				continue;   /* never sent, and no longer wanted: cancelled below */
 			waiting++;
-			if (r->not_before <= now && run.inflight < llm->s.concurrency) {
+			if (!r->body) {   /* never sent: no request is built from a message that failed */
+				job_fail(&run, r->job, xstrdup("a message of the request could not be encoded "
+				                               "as JSON: nothing was sent"), 0);
+			} else if (r->not_before <= now && run.inflight < llm->s.concurrency) {
 				if (llm_may_send(llm)) {
 					req_start(&run, r);
 					started++;

@@ -245,8 +245,12 @@ static void test_request_shape(void)
 	          "http: response_format json_object for a batch");
 	user = json_string_value(json_object_get(json_array_get(json_object_get(body, "messages"), 1),
 	                                         "content"));
-	CHECK(user && strstr(user, "### Candidate 3") && strstr(user, "exactly 3"),
-	      "http: the batch prompt numbers the candidates");
+	json_t *cands = user && strstr(user, "### Candidates\n") ?
+	                json_loads(strstr(user, "### Candidates\n") + 15, 0, NULL) : NULL;
+	CHECK(json_array_size(cands) == 3 && strstr(user, "exactly 3") &&
+	      strstr(user, "### Question") < strstr(user, "### Candidates"),
+	      "http: the batch prompt lists the 3 candidates in a JSON list, after the question");
+	json_decref(cands);
 	CHECK(json_array_size(log) == 2, "http: one request for three candidates");
 	CHECK(b.c[0].items[0].text && b.c[0].items[1].text && b.c[0].items[2].text,
 	      "http: every candidate answered");
