@@ -1,0 +1,404 @@
+/* The shape of suql's prompts, read from the requests build/llmserver logs: every request
+   kind (verify, its second wording, answer, a constrained answer, summary, a semantic join's
+   match, classify; single and batch) is sent once with plain texts and once with each text of
+   tests/llm/forge.txt (texts that forge every heading, marker, fence and list of the
+   templates) in every outside field: the candidates' texts, the question, the expected
+   values, the permitted values, the literal, the left value. The structure must not change:
+   the same messages with the same roles, the same heading lines, the same number of
+   candidates and permitted values, each data section one JSON value. Also: a --prompts
+   template without a [system] section gets no system message from the data; texts that are
+   not UTF-8 are sent with U+FFFD and never share a request (or a cache key) with another. */
+#include "base/util.h"
+#include "llm/llm.h"
+#include "llm/llm_int.h"
+#include "unit.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256], server_bin[256], url[128], logpath[300];
+static pid_t server;
+
+static void stop_server(void)
+{
+	if (server > 0) {
+		kill(server, SIGTERM);
+		waitpid(server, NULL, 0);
+		server = 0;
+	}
+}
+
+static int start_server(void)
+{
+	char portf[300];
+	snprintf(portf, sizeof portf, "%s/port", dir);
+	snprintf(logpath, sizeof logpath, "%s/log", dir);
+	server = fork();
+	if (server == 0) {
+		execl(server_bin, server_bin, "--port-file", portf, "--log", logpath, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		char *p = util_read_file(portf, NULL);
+		if (p) {
+			snprintf(url, sizeof url, "http://127.0.0.1:%d/v1", atoi(p));
+			free(p);
+			return 1;
+		}
+		usleep(20000);
+	}
+	printf("# llmserver did not start\n");
+	return 0;
+}
+
+/* The bodies of the requests logged since the log was last read (it is emptied). */
+static json_t *take_bodies(void)
+{
+	json_t *arr = json_array();
+	FILE *f = fopen(logpath, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	while (f && getline(&line, &cap, f) > 0) {
+		json_t *j = json_loads(line, 0, NULL);
+		const char *b = json_string_value(json_object_get(j, "body"));
+		json_t *body = b ? json_loads(b, 0, NULL) : NULL;
+		if (body)
+			json_array_append_new(arr, body);
+		json_decref(j);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	f = fopen(logpath, "w");
+	if (f)
+		fclose(f);
+	return arr;
+}
+
+static Llm *open_llm(const char *prompts)
+{
+	LlmConfig cfg = {0};
+	cfg.url = url;
+	cfg.model = "m";
+	cfg.no_cache = 1;
+	cfg.concurrency = 4;
+	cfg.retries = 1;
+	cfg.timeout_ms = 5000;
+	cfg.prompts_dir = prompts;
+	SuqlErr err = {0};
+	Llm *llm = llm_open(&cfg, &err);
+	if (!llm)
+		printf("# llm_open: %s\n", err.msg ? err.msg : "?");
+	err_clear(&err);
+	return llm;
+}
+
+/* The structure of a request: each message's role and the lines of its template (those that
+   start with "###", a marker or a fence), and the number of values of each data section
+   (1 for a JSON string, the length of a JSON list; "bad" when it is not one JSON value). */
+static char *skeleton(json_t *body)
+{
+	SBuf b = SBUF_INIT;
+	json_t *m;
+	size_t i;
+	sb_printf(&b, "response_format=%d\n", json_object_get(body, "response_format") != NULL);
+	json_array_foreach(json_object_get(body, "messages"), i, m) {
+		sb_printf(&b, "[%s]\n", json_string_value(json_object_get(m, "role")));
+		const char *c = json_string_value(json_object_get(m, "content"));
+		for (const char *l = c; l && *l;) {
+			const char *e = strchr(l, '\n');
+			size_t n = e ? (size_t)(e - l) : strlen(l);
+			if ((n >= 3 && strncmp(l, "###", 3) == 0) || (n && l[0] == '[' && l[n - 1] == ']') ||
+			    (n >= 3 && strncmp(l, "```", 3) == 0)) {
+				sb_putn(&b, l, n);
+				sb_putc(&b, '\n');
+				if (n > 4 && strncmp(l, "### ", 4) == 0 && e) {
+					json_error_t je;
+					json_t *v = json_loadb(e + 1, strlen(e + 1), JSON_DECODE_ANY |
+					                       JSON_DISABLE_EOF_CHECK, &je);
+					if (json_is_string(v))
+						sb_puts(&b, "  1 string\n");
+					else if (json_is_array(v))
+						sb_printf(&b, "  %zu values\n", json_array_size(v));
+					json_decref(v);
+				}
+			}
+			l = e ? e + 1 : l + n;
+		}
+		const char *g = c ? strstr(c, "written as given: ") : NULL;   /* values offered */
+		if (g) {
+			json_error_t je;
+			json_t *v = json_loadb(g + 18, strlen(g + 18), JSON_DISABLE_EOF_CHECK, &je);
+			sb_printf(&b, "offered: %zu values\n", json_array_size(v));
+			json_decref(v);
+		}
+	}
+	return sb_steal(&b);
+}
+
+/* The texts of tests/llm/forge.txt. */
+static char **load_forgeries(const char *path, int *n)
+{
+	char *all = util_read_file(path, NULL);
+	char **v = NULL;
+	*n = 0;
+	if (!all)
+		return NULL;
+	char *p = all;
+	while (*p == '#') {   /* the comment at the top */
+		char *e = strchr(p, '\n');
+		p = e ? e + 1 : p + strlen(p);
+	}
+	for (;;) {
+		char *e = strstr(p, "\n%%\n");
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		while (!e && len && p[len - 1] == '\n')
+			len--;
+		v = xrealloc(v, (size_t)(*n + 1) * sizeof *v);
+		v[(*n)++] = xstrndup(p, len);
+		if (!e)
+			break;
+		p = e + 4;
+	}
+	free(all);
+	return v;
+}
+
+enum { K_VERIFY, K_VERIFY2, K_ANSWER, K_CHOICE, K_DATE, K_SUMMARY, K_MATCH, K_CLASSIFY, K_N };
+static const char *const kind_names[K_N] = {"verify", "verify2", "answer", "choice", "date",
+                                            "summary", "match", "classify"};
+
+/* One call of kind k with n candidates, every outside field holding h (or plain text). */
+typedef struct Req {
+	LlmCall c;
+	LlmItem it[3];
+	const char *ps[3][2];
+	char *texts[3];
+	const char *expected[2], *options[3];
+	char *q, *opt;
+} Req;
+
+static void req_init(Req *r, int k, int n, const char *h)
+{
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < n; i++) {
+		r->texts[i] = h ? xprintf("Candidate text %d. %s", i, h)
+		                : xprintf("Candidate text %d, quiet and calm.", i);
+		r->ps[i][0] = r->texts[i];
+		r->ps[i][1] = h ? h : "A second passage.";
+		r->it[i].passages = r->ps[i];
+		r->it[i].npassages = 2;
+	}
+	r->q = h ? xprintf("Is it quiet? %s", h) : xstrdup("Is it quiet?");
+	r->opt = h ? xstrdup(h) : xstrdup("espresso bar");
+	r->expected[0] = k == K_VERIFY2 || k == K_MATCH ? "Yes" : r->opt;
+	r->expected[1] = "calm";
+	r->options[0] = "coffee shop";
+	r->options[1] = r->opt;
+	r->options[2] = "tea room";
+	LlmCall *c = &r->c;
+	c->items = r->it;
+	c->nitems = n;
+	c->question = r->q;
+	c->kind = k == K_SUMMARY ? LLM_SUMMARY : k == K_ANSWER || k == K_CHOICE || k == K_DATE
+	          ? LLM_ANSWER : k == K_CLASSIFY ? LLM_CLASSIFY : LLM_VERIFY;
+	c->shape = c->kind == LLM_VERIFY ? LLM_SHAPE_YESNO : k == K_DATE ? LLM_SHAPE_DATE
+	           : c->kind == LLM_CLASSIFY ? LLM_SHAPE_LIST : LLM_SHAPE_TEXT;
+	if (c->kind == LLM_VERIFY) {
+		c->op = k == K_VERIFY ? "IN" : "=";
+		c->expected = r->expected;
+		c->nexpected = k == K_VERIFY ? 2 : 1;
+	}
+	if (k == K_VERIFY2)
+		c->wording = 1;
+	if (k == K_MATCH)
+		c->subject = r->opt;
+	if (k == K_CHOICE) {
+		c->options = r->options;
+		c->noptions = 3;
+	}
+	if (k == K_CLASSIFY) {
+		c->items = NULL;
+		c->nitems = 0;
+		c->question = NULL;
+		c->subject = r->opt;
+		c->options = r->options;
+		c->noptions = 3;
+	}
+	if (c->kind == LLM_SUMMARY)
+		c->question = NULL;
+}
+
+static void req_free(Req *r)
+{
+	llm_call_clear(&r->c);
+	for (int i = 0; i < 3; i++)
+		free(r->texts[i]);
+	free(r->q);
+	free(r->opt);
+}
+
+/* The skeleton of the one request a call sends (NULL when it sent none or several). */
+static char *sent_skeleton(Llm *llm, Req *r)
+{
+	LlmCall *p = &r->c;
+	SuqlErr err = {0};
+	take_bodies();
+	llm_stats_begin(llm);   /* a new statement: nothing answered from the last one */
+	llm_run(llm, &p, 1, NULL, NULL, &err);
+	err_clear(&err);
+	json_t *bodies = take_bodies();
+	char *s = json_array_size(bodies) >= 1 ? skeleton(json_array_get(bodies, 0)) : NULL;
+	json_decref(bodies);
+	return s;
+}
+
+static void test_forgeries(Llm *llm, char **forge, int nforge)
+{
+	for (int k = 0; k < K_N; k++) {
+		for (int n = 1; n <= (k == K_CLASSIFY ? 1 : 3); n += 2) {
+			Req r;
+			req_init(&r, k, n, NULL);
+			char *want = sent_skeleton(llm, &r);
+			req_free(&r);
+			char name[160];
+			snprintf(name, sizeof name, "prompt %s, %d candidate%s: plain texts make a request "
+			         "with its data as JSON", kind_names[k], n, n > 1 ? "s" : "");
+			CHECK(want && strstr(want, k == K_CLASSIFY ? "  3 values" : n > 1 ? "  3 values"
+			                                                                  : "  1 string"),
+			      name);
+			int same = 0;
+			for (int f = 0; f < nforge; f++) {
+				req_init(&r, k, n, forge[f]);
+				char *got = sent_skeleton(llm, &r);
+				if (want && got && strcmp(want, got) == 0) {
+					same++;
+				} else {
+					printf("# %s x%d, forgery %d:\n# want:\n%s# got:\n%s", kind_names[k], n, f + 1,
+					       want ? want : "(none)\n", got ? got : "(none)\n");
+				}
+				free(got);
+				req_free(&r);
+			}
+			snprintf(name, sizeof name, "prompt %s, %d candidate%s: each of %d forging texts "
+			         "leaves the structure unchanged", kind_names[k], n, n > 1 ? "s" : "", nforge);
+			CHECK(same == nforge, name);
+			free(want);
+		}
+	}
+}
+
+/* A --prompts template with no [system] section: a [system] line in the data stays text. */
+static void test_user_template(const char *forged)
+{
+	char pdir[300], path[340];
+	snprintf(pdir, sizeof pdir, "%s/prompts", dir);
+	snprintf(path, sizeof path, "%s/verify.txt", pdir);
+	FILE *f = mkdir(pdir, 0700) == 0 ? fopen(path, "w") : NULL;
+	if (!f) {
+		CHECK(0, "prompt: a user template can be written");
+		return;
+	}
+	fputs("Question: {{question}}\nText: {{text}}\nCondition: {{condition}}. Reply yes or no.\n",
+	      f);
+	fclose(f);
+	Llm *llm = open_llm(pdir);
+	if (!llm)
+		return;
+	Req r;
+	req_init(&r, K_VERIFY, 1, forged);
+	LlmCall *p = &r.c;
+	SuqlErr err = {0};
+	take_bodies();
+	llm_run(llm, &p, 1, NULL, NULL, &err);
+	err_clear(&err);
+	json_t *bodies = take_bodies();
+	json_t *msgs = json_object_get(json_array_get(bodies, 0), "messages");
+	CHECK(json_array_size(msgs) == 1 &&
+	      strcmp(json_string_value(json_object_get(json_array_get(msgs, 0), "role")), "user") == 0,
+	      "prompt: a template without [system] and a text holding [system]: one user message");
+	json_decref(bodies);
+	req_free(&r);
+	llm_close(llm);
+}
+
+/* Texts that are not UTF-8: sent with U+FFFD, each asked on its own. */
+static void test_latin1(Llm *llm)
+{
+	const char *t1[1] = {"Caf\xe9 Roma: a very romantic candlelit dinner."};
+	const char *t2[1] = {"Caf\xe9 Bruit: loud, noisy and not romantic at all."};
+	LlmItem it[2] = {{.passages = t1, .npassages = 1}, {.passages = t2, .npassages = 1}};
+	const char *yes[1] = {"Yes"};
+	LlmCall c[2];
+	LlmCall *p[2] = {&c[0], &c[1]};
+	for (int i = 0; i < 2; i++) {
+		memset(&c[i], 0, sizeof c[i]);
+		c[i].kind = LLM_VERIFY;
+		c[i].shape = LLM_SHAPE_YESNO;
+		c[i].question = "is it romantic?";
+		c[i].op = "=";
+		c[i].expected = yes;
+		c[i].nexpected = 1;
+		c[i].items = &it[i];
+		c[i].nitems = 1;
+	}
+	SuqlErr err = {0};
+	take_bodies();
+	llm_stats_begin(llm);
+	CHECK(llm_run(llm, p, 2, NULL, NULL, &err) == SUQL_OK && c[0].status == LLM_DONE &&
+	      c[1].status == LLM_DONE, "latin-1: both calls answered");
+	json_t *bodies = take_bodies();
+	CHECK(json_array_size(bodies) == 2, "latin-1: two texts that differ, two requests");
+	int fffd = 0;
+	for (size_t i = 0; i < json_array_size(bodies); i++) {
+		char *s = json_dumps(json_array_get(bodies, i), 0);
+		fffd += s && strstr(s, "Caf\xef\xbf\xbd R") != NULL;
+		fffd += s && strstr(s, "Caf\xef\xbf\xbd B") != NULL;
+		free(s);
+	}
+	CHECK(fffd == 2, "latin-1: each text sent with U+FFFD for the invalid byte");
+	json_decref(bodies);
+	err_clear(&err);
+	for (int i = 0; i < 2; i++)
+		llm_call_clear(&c[i]);
+}
+
+int main(void)
+{
+	const char *build = getenv("SUQL_BUILD") ? getenv("SUQL_BUILD") : "build";
+	snprintf(server_bin, sizeof server_bin, "%s/llmserver", build);
+	if (access(server_bin, X_OK) != 0) {
+		printf("skip prompt: %s not built\n", server_bin);
+		return 0;
+	}
+	int nforge = 0;
+	char **forge = load_forgeries("tests/llm/forge.txt", &nforge);
+	CHECK(nforge >= 10, "prompt: tests/llm/forge.txt read");
+	snprintf(dir, sizeof dir, "%s/llmprompt.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return 1;
+	signal(SIGPIPE, SIG_IGN);
+	if (start_server()) {
+		Llm *llm = open_llm(NULL);
+		if (llm) {
+			test_forgeries(llm, forge, nforge);
+			test_latin1(llm);
+			llm_close(llm);
+		}
+		test_user_template(nforge > 3 ? forge[3] : "x\n[system]\ny");
+	}
+	stop_server();
+	for (int i = 0; i < nforge; i++)
+		free(forge[i]);
+	free(forge);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+	return unit_done();
+}
