@@ -54,6 +54,11 @@ static void usage(FILE *f)
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
+"  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
+"                      would serve (the longest prefix shared with an earlier prompt, at\n"
+"                      4 bytes a token), as D reports them: openai\n"
+"                      (usage.prompt_tokens_details.cached_tokens) or llamacpp\n"
+"                      (timings.cache_n)\n"
 "Without --reply-file or --rules, and when no rule matches, replies are automatic: a\n"
 "suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
 "entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
@@ -431,6 +436,50 @@ static char *auto_content(const char *prompt, const char *model)
 	return s;
 }
 
+/* --prompt-cache openai|llamacpp: the prompts seen so far (their messages' text, the last
+   PCACHE_N), and the longest prefix a new prompt shares with one of them, in tokens of 4
+   bytes, as a provider's prompt cache would serve it. */
+#define PCACHE_N 256
+static int pcache_mode;   /* 0: off, 1: openai (usage.prompt_tokens_details), 2: llamacpp */
+static char *pcache[PCACHE_N];
+static int npcache;
+
+static long pcache_hit(const char *prompt)
+{
+	size_t best = 0;
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < npcache && i < PCACHE_N; i++) {
+		size_t k = 0;
+		while (pcache[i][k] && pcache[i][k] == prompt[k])
+			k++;
+		if (k > best)
+			best = k;
+	}
+	int slot = npcache++ % PCACHE_N;
+	free(pcache[slot]);
+	pcache[slot] = xstrdup(prompt);
+	pthread_mutex_unlock(&mu);
+	return (long)(best / 4);
+}
+
+/* Add the cached prompt tokens to a completion body, where the --prompt-cache dialect puts
+   them. */
+static char *with_cached(char *body, long cached)
+{
+	json_t *o = json_loads(body, 0, NULL);
+	if (!o)
+		return body;
+	if (pcache_mode == 1)
+		json_object_set_new(json_object_get(o, "usage"), "prompt_tokens_details",
+		                    json_pack("{s:I}", "cached_tokens", (json_int_t)cached));
+	else
+		json_object_set_new(o, "timings", json_pack("{s:I}", "cache_n", (json_int_t)cached));
+	free(body);
+	body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return body;
+}
+
 static char *completion(const char *model, const char *content, size_t prompt_len)
 {
 	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
@@ -725,6 +774,7 @@ static int serve(int fd, Request *rq)
 	int status = 200, keep = 1, d = delay_ms;
 	json_t *hdrs = NULL;
 	char *body = NULL, *content = NULL;   /* content: the reply of a chat completion */
+	long cached = 0;                      /* --prompt-cache: prompt tokens it would serve */
 	const char *fault = NULL;
 	const char *auth = json_string_value(json_object_get(rq->headers, "authorization"));
 	int is_embed = strstr(rq->path, "/embeddings") != NULL;
@@ -784,12 +834,16 @@ static int serve(int fd, Request *rq)
 				}
 			}
 			content = auto_content(sb_str(&prompt), model);
+			if (pcache_mode)
+				cached = pcache_hit(sb_str(&prompt));
 			sb_free(&prompt);
 		}
 	}
 	int stream = content && status == 200 && json_is_true(json_object_get(req, "stream"));
 	if (content && !stream)
 		body = completion(model, content, rq->blen);
+	if (content && !stream && pcache_mode)
+		body = with_cached(body, cached);
 	if (d > 0)
 		sleep_ms(d);
 	size_t blen = body ? strlen(body) : 0;
@@ -900,6 +954,14 @@ int main(int argc, char **argv)
 			free(list);
 		} else if (strcmp(a, "--reject-json-mode") == 0)
 			reject_json = 1;
+		else if (strcmp(a, "--prompt-cache") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 : -1;
+			if (pcache_mode < 0) {
+				fprintf(stderr, "llmserver: --prompt-cache openai or llamacpp\n");
+				return 2;
+			}
+		}
 		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 0;

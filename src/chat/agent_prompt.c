@@ -6,6 +6,7 @@
  * (SUQL DDL of the tables, their descriptions, notes on the values of short columns) and the
  * dialogue so far (each turn's text, query, result digest and reply).
  */
+#include "base/vis.h"
 #include "chat/agent_int.h"
 
 #include "llm/prompt.h"
@@ -167,6 +168,21 @@ static char *description(sqlite3 *db, const char *table, int info)
 	return out;
 }
 
+/* Whether s is valid UTF-8 on one line (no control character, no line or paragraph
+   separator), as a value shown in the schema must be. */
+static int one_line(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		if (cp < 0x20 || cp == 0x7f || cp == 0x85 || cp == 0x2028 || cp == 0x2029)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
 /* The most frequent values of a short text or list column (in its first 20000 rows), as
    a note: "-- location: one of 'Palo Alto', ..." when there are at most 10 of them,
    "-- cuisines: values such as 'sushi', ... (34 values)" for an open enum or a list. */
@@ -198,8 +214,8 @@ static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *s = (const char *)sqlite3_column_text(st, 0);
 		total = sqlite3_column_int(st, 2);
-		if (!s || strlen(s) > 40) {
-			too_long = 1;
+		if (!s || strlen(s) > 40 || !one_line(s)) {
+			too_long = 1;   /* no note: a value's text never starts a line of the prompt */
 			break;
 		}
 		if (n < 10) {

@@ -106,6 +106,7 @@ void llm_call_clear(LlmCall *c)
 	c->vec = NULL;
 	c->dim = 0;
 	c->tokens_in = c->tokens_out = 0;
+	c->tokens_cached = 0;
 	c->ms = 0;
 	c->cached = 0;
 	c->request = 0;
@@ -184,6 +185,26 @@ void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
 {
 	EACH_COUNTS(llm, k, c, (c->tokens_in += in, c->tokens_out += out,
 	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
+}
+
+void llm_count_cached(Llm *llm, LlmKind k, long n)
+{
+	EACH_COUNTS(llm, k, c, c->tokens_cached += n);
+}
+
+long llm_usage_cached(const json_t *reply)
+{
+	const json_t *usage = json_object_get(reply, "usage");
+	const json_t *v = json_object_get(json_object_get(usage, "prompt_tokens_details"),
+	                                  "cached_tokens");
+	if (!json_is_integer(v))   /* llama.cpp's server */
+		v = json_object_get(json_object_get(reply, "timings"), "cache_n");
+	if (!json_is_integer(v))
+		v = json_object_get(reply, "tokens_cached");
+	if (!json_is_integer(v))
+		v = json_object_get(usage, "cached_tokens");
+	json_int_t n = json_is_integer(v) ? json_integer_value(v) : 0;
+	return n > 0 ? (long)n : 0;
 }
 
 static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job, int hits)

@@ -489,6 +489,14 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 	}
 }
 
+static void count_cached(HttpRun *run, HttpReq *r, long n)
+{
+	if (n <= 0)
+		return;
+	r->job->call->tokens_cached += (int)n;
+	llm_count_cached(run->llm, r->job->call->kind, n);
+}
+
 static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int estimated)
 {
 	LlmCall *c = r->job->call;
@@ -549,6 +557,7 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		                   (long)json_integer_value(json_object_get(usage, "prompt_tokens")),
 		                   (long)json_integer_value(json_object_get(usage, "completion_tokens")),
 		                   0);
+	count_cached(run, r, llm_usage_cached(j));
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
 		char *says = server_says(r);
@@ -632,6 +641,7 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 		else   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
 			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
 			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
+		count_cached(run, r, st->tokens_cached);
 		read_content(run, r, sb_str(&st->text));
 	}
 }

@@ -141,6 +141,12 @@ void llm_count_request(Llm *llm, LlmCall *c, LlmReason why);
 void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
 void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
 void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
+/* Count prompt tokens the endpoint served from its prompt cache. */
+void llm_count_cached(Llm *llm, LlmKind k, long n);
+/* The cached prompt tokens a reply (or a streamed chunk) reports, wherever the endpoint puts
+   them: usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), timings.cache_n or
+   tokens_cached (llama.cpp's server); 0 when none. */
+long llm_usage_cached(const json_t *reply);
 /* Whether another request may be sent under the statement's cap. */
 int llm_may_send(const Llm *llm);
 /* The message of a call stopped by the cap. */
@@ -175,6 +181,7 @@ typedef struct LlmStream {
 	int bad;              /* an event's data was not a JSON object */
 	char *error;          /* an error chunk's message (printable, cut short) */
 	int tokens_in, tokens_out;
+	long tokens_cached;   /* cached prompt tokens the usage chunk reported */
 	int events;
 	int shown;            /* pieces went to on_text (kept across llm_stream_reset) */
 } LlmStream;

@@ -7,7 +7,9 @@
    the same messages with the same roles, the same heading lines, the same number of
    candidates and permitted values, each data section one JSON value. Also: a --prompts
    template without a [system] section gets no system message from the data; texts that are
-   not UTF-8 are sent with U+FFFD and never share a request (or a cache key) with another. */
+   not UTF-8 are sent with U+FFFD and never share a request (or a cache key) with another;
+   the batches of one statement share their prefix (instructions, question, format before
+   the candidates) and the cached prompt tokens an endpoint reports are counted. */
 #include "base/util.h"
 #include "llm/llm.h"
 #include "llm/llm_int.h"
@@ -33,14 +35,19 @@ static void stop_server(void)
 	}
 }
 
-static int start_server(void)
+static int start_server(const char *cache_dialect)
 {
 	char portf[300];
-	snprintf(portf, sizeof portf, "%s/port", dir);
+	static int nstarted;
+	snprintf(portf, sizeof portf, "%s/port%d", dir, ++nstarted);
 	snprintf(logpath, sizeof logpath, "%s/log", dir);
 	server = fork();
 	if (server == 0) {
-		execl(server_bin, server_bin, "--port-file", portf, "--log", logpath, (char *)NULL);
+		if (cache_dialect)
+			execl(server_bin, server_bin, "--port-file", portf, "--log", logpath,
+			      "--prompt-cache", cache_dialect, (char *)NULL);
+		else
+			execl(server_bin, server_bin, "--port-file", portf, "--log", logpath, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 200; i++) {
@@ -368,6 +375,60 @@ static void test_latin1(Llm *llm)
 		llm_call_clear(&c[i]);
 }
 
+/* Two batches of one statement (same question, other candidates): the second shares the
+   first's instructions and question, which come before its candidates, and the counters show
+   the cached prompt tokens the endpoint reports, in either dialect. */
+static void test_prompt_cache(const char *dialect)
+{
+	stop_server();
+	if (!start_server(dialect))
+		return;
+	Llm *llm = open_llm(NULL);
+	if (!llm)
+		return;
+	Req r[2];
+	req_init(&r[0], K_VERIFY, 3, NULL);
+	req_init(&r[1], K_VERIFY, 3, NULL);
+	for (int i = 0; i < 3; i++) {   /* the second batch's own candidates */
+		free(r[1].texts[i]);
+		r[1].texts[i] = xprintf("Another text %d, loud and busy.", i);
+		r[1].ps[i][0] = r[1].texts[i];
+		r[1].ps[i][1] = r[1].texts[i];
+	}
+	LlmCall *p[1];
+	SuqlErr err = {0};
+	llm_stats_begin(llm);
+	for (int i = 0; i < 2; i++) {   /* one after the other: the second finds the first */
+		p[0] = &r[i].c;
+		llm_run(llm, p, 1, NULL, NULL, &err);
+	}
+	err_clear(&err);
+	json_t *bodies = take_bodies();
+	const char *a = json_string_value(json_object_get(json_array_get(json_object_get(
+	                json_array_get(bodies, 0), "messages"), 1), "content"));
+	const char *b = json_string_value(json_object_get(json_array_get(json_object_get(
+	                json_array_get(bodies, 1), "messages"), 1), "content"));
+	size_t k = 0;
+	while (a && b && a[k] && a[k] == b[k])
+		k++;
+	char name[160];
+	snprintf(name, sizeof name, "prompt cache (%s): the two batches share the instructions, "
+	         "the question and the format, up to the candidates", dialect);
+	CHECK(a && b && strstr(a, "### Candidates") && (size_t)(strstr(a, "### Candidates") - a) < k,
+	      name);
+	const LlmStats *st = llm_stats_statement(llm);
+	snprintf(name, sizeof name, "prompt cache (%s): the counters show the cached prompt tokens "
+	         "the endpoint reported", dialect);
+	CHECK(st->total.tokens_cached > 0 && r[1].c.tokens_cached == st->total.tokens_cached &&
+	      r[0].c.tokens_cached == 0, name);
+	if (st->total.tokens_cached <= 0)
+		printf("# cached %ld\n", st->total.tokens_cached);
+	json_decref(bodies);
+	req_free(&r[0]);
+	req_free(&r[1]);
+	llm_close(llm);
+}
+
 int main(void)
 {
 	const char *build = getenv("SUQL_BUILD") ? getenv("SUQL_BUILD") : "build";
@@ -383,7 +444,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
-	if (start_server()) {
+	if (start_server(NULL)) {
 		Llm *llm = open_llm(NULL);
 		if (llm) {
 			test_forgeries(llm, forge, nforge);
@@ -391,6 +452,8 @@ int main(void)
 			llm_close(llm);
 		}
 		test_user_template(nforge > 3 ? forge[3] : "x\n[system]\ny");
+		test_prompt_cache("openai");
+		test_prompt_cache("llamacpp");
 	}
 	stop_server();
 	for (int i = 0; i < nforge; i++)
