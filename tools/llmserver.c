@@ -54,6 +54,11 @@ static void usage(FILE *f)
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
+"  --reject-schema     answer HTTP 400 to requests that carry a JSON schema (in any\n"
+"                      dialect: response_format json_schema, json_schema, format)\n"
+"  --sloppy D          auto mode: reply like a sloppy model (a batch's list one entry\n"
+"                      short, a classification in prose) unless the request carries an\n"
+"                      object schema in dialect D (openai, llamacpp, ollama or any)\n"
 "  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
 "                      would serve (the longest prefix shared with an earlier prompt, at\n"
 "                      4 bytes a token), as D reports them: openai\n"
@@ -100,6 +105,8 @@ static const char *need_key;
 static char **models;
 static int nmodels;
 static int reject_json;
+static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
+static int sloppy = -1;      /* --sloppy D: the dialect whose schema makes replies valid */
 static FILE *log_file;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static long nrequests, inflight, max_inflight;
@@ -480,6 +487,72 @@ static char *with_cached(char *body, long cached)
 	return body;
 }
 
+/* ---- schemas ---- */
+
+enum { D_OPENAI, D_LLAMACPP, D_OLLAMA, D_ANY };
+static const char *const dialects[] = {"openai", "llamacpp", "ollama", "any", NULL};
+
+/* The dialect of the JSON schema a request carries (D_OPENAI: response_format json_schema,
+   D_LLAMACPP: a json_schema member, D_OLLAMA: format holding an object), or -1. */
+static int schema_sent(json_t *req)
+{
+	json_t *rf = json_object_get(req, "response_format");
+	if (json_is_object(json_object_get(json_object_get(rf, "json_schema"), "schema")))
+		return D_OPENAI;
+	if (json_is_object(json_object_get(req, "json_schema")))
+		return D_LLAMACPP;
+	if (json_is_object(json_object_get(req, "format")))
+		return D_OLLAMA;
+	return -1;
+}
+
+/* The schema of a request in dialect d, when it is there. */
+static json_t *schema_of(json_t *req, int d)
+{
+	switch (d) {
+	case D_OPENAI:
+		return json_object_get(json_object_get(json_object_get(req, "response_format"),
+		                                       "json_schema"), "schema");
+	case D_LLAMACPP:
+		return json_object_get(req, "json_schema");
+	default:
+		return json_object_get(req, "format");
+	}
+}
+
+/* --sloppy: a schema in the dialect (any: in any) constrains the reply; the schema must be
+   an object one (the reply's JSON is an object). */
+static int schema_fits(json_t *req, int d)
+{
+	int got = schema_sent(req);
+	if (got < 0 || (d != D_ANY && got != d))
+		return 0;
+	json_t *sc = schema_of(req, got);
+	return json_is_string(json_object_get(sc, "type")) &&
+	       strcmp(json_string_value(json_object_get(sc, "type")), "object") == 0;
+}
+
+/* What a sloppy model replies when nothing constrains it: a batch's list one entry short,
+   a classification in prose; other replies as they are. Takes content. */
+static char *sloppy_content(char *content)
+{
+	json_t *j = json_loads(content, 0, NULL);
+	json_t *a = json_object_get(j, "answers");
+	char *out = content;
+	if (json_is_array(a) && json_array_size(a) > 0) {
+		json_array_remove(a, json_array_size(a) - 1);
+		char *d = json_dumps(j, JSON_COMPACT);
+		out = xprintf("Sure! Here are the answers: %s", d);
+		free(d);
+		free(content);
+	} else if (json_is_array(json_object_get(j, "values"))) {
+		out = xstrdup("I think it means one of the permitted values.");
+		free(content);
+	}
+	json_decref(j);
+	return out;
+}
+
 static char *completion(const char *model, const char *content, size_t prompt_len)
 {
 	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
@@ -801,6 +874,10 @@ static int serve(int fd, Request *rq)
 			json_decref(e);
 		}
 	}
+	if (!body && reject_schema && schema_sent(req) >= 0) {
+		status = 400;
+		body = xstrdup("{\"error\": {\"message\": \"unsupported parameter: json schema\"}}");
+	}
 	if (!body && reject_json && json_object_get(req, "response_format")) {
 		status = 400;
 		body = xstrdup("{\"error\": {\"message\": \"unsupported parameter: response_format\"}}");
@@ -834,6 +911,8 @@ static int serve(int fd, Request *rq)
 				}
 			}
 			content = auto_content(sb_str(&prompt), model);
+			if (sloppy >= 0 && !schema_fits(req, sloppy))
+				content = sloppy_content(content);
 			if (pcache_mode)
 				cached = pcache_hit(sb_str(&prompt));
 			sb_free(&prompt);
@@ -954,7 +1033,18 @@ int main(int argc, char **argv)
 			free(list);
 		} else if (strcmp(a, "--reject-json-mode") == 0)
 			reject_json = 1;
-		else if (strcmp(a, "--prompt-cache") == 0 && i + 1 < argc) {
+		else if (strcmp(a, "--reject-schema") == 0)
+			reject_schema = 1;
+		else if (strcmp(a, "--sloppy") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			for (int k = 0; dialects[k]; k++)
+				if (strcmp(dialects[k], m) == 0)
+					sloppy = k;
+			if (sloppy < 0) {
+				fprintf(stderr, "llmserver: --sloppy openai, llamacpp, ollama or any\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--prompt-cache") == 0 && i + 1 < argc) {
 			const char *m = argv[++i];
 			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 : -1;
 			if (pcache_mode < 0) {

@@ -71,7 +71,7 @@ typedef struct HttpReq {
 	int state;
 	int attempt;        /* attempts made */
 	int reasked;        /* these candidates were asked again once already */
-	int json_mode;
+	int json_mode;          /* what constrained the reply: LLMP_SENT_NONE, _JSON_OBJECT, _SCHEMA */
 	double not_before;  /* backoff: do not start before this time */
 	char *body;
 	CURL *easy;
@@ -170,8 +170,7 @@ static void req_body(HttpRun *run, HttpReq *r)
 		b = llmp_embed_body(run->llm, j->call);
 		r->json_mode = 0;
 	} else {
-		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, !run->llm->no_json_mode,
-		                   &r->json_mode);
+		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, &r->json_mode);
 		r->stream = j->call->on_text && !run->llm->no_stream &&
 		            (j->call->kind == LLM_PARSE || j->call->kind == LLM_RESPOND);
 		if (r->stream) {
@@ -393,8 +392,12 @@ static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
 	                                                    : llmp_model(llm, r->job->call);
 	if (code == 400 && r->json_mode) {
-		/* probably response_format: ask again without it, and remember */
-		llm->no_json_mode = 1;
+		/* probably the schema, or response_format: ask again with the next weaker form
+		   (a schema, json_object, nothing), and remember */
+		if (r->json_mode == LLMP_SENT_SCHEMA)
+			llm->no_schema = 1;
+		else
+			llm->no_json_mode = 1;
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;

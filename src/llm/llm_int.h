@@ -52,7 +52,18 @@ typedef struct LlmSettings {
 	int retries;
 	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
 	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
+	int schema;           /* llm.schema: LLM_SCHEMA_AUTO ... LLM_SCHEMA_OFF */
 } LlmSettings;
+
+/* llm.schema: how a request constrains the reply (in the order of the setting's choices). */
+enum {
+	LLM_SCHEMA_AUTO,       /* ollama for Ollama's URL, else openai; falls back when refused */
+	LLM_SCHEMA_OPENAI,     /* response_format: {type: json_schema, json_schema: {...}} */
+	LLM_SCHEMA_LLAMACPP,   /* json_schema: the schema (llama.cpp's server) */
+	LLM_SCHEMA_OLLAMA,     /* format: the schema */
+	LLM_SCHEMA_JSON_OBJECT,   /* response_format: {type: json_object} */
+	LLM_SCHEMA_OFF         /* nothing */
+};
 
 SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *err);
 void llm_settings_free(LlmSettings *s);
@@ -121,6 +132,7 @@ struct Llm {
 	                          plain SQL never touches it */
 	LlmMemo *memo;         /* results of this statement (kept with the cache off too) */
 	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
+	int no_schema;         /* the endpoint refused a JSON schema (HTTP 400): json_object */
 	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
 	void *multi;           /* CURLM *, kept so connections are reused between runs */
 	unsigned rng;          /* jitter */
@@ -208,8 +220,20 @@ void llmp_free(Llm *llm);
 /* The model a call is asked of: the proxy model for a proxy call (when set), else the
    chat model ("" when none). */
 const char *llmp_model(const Llm *llm, const LlmCall *call);
-json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
-                       int allow_json_mode, int *json_mode);
+/* What a request carries to constrain the reply (*sent of llmp_chat_body). */
+enum { LLMP_SENT_NONE, LLMP_SENT_JSON_OBJECT, LLMP_SENT_SCHEMA };
+/* The body of a chat request; NULL when a message could not be encoded. *sent says what
+   constrains the reply: a JSON schema of the readable replies in the endpoint's dialect
+   (llm.schema, unless the endpoint refused one: no_schema), json_object (unless refused:
+   no_json_mode), or nothing; only requests whose reply is JSON carry either. */
+json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent);
+/* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
+   fallbacks resolved). */
+int llmp_dialect(const Llm *llm);
+/* The JSON schema admitting exactly the readable replies to a request answering n
+   candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
+   JSON is readable. */
+json_t *llmp_reply_schema(const LlmCall *call, int n);
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
 /* The messages of the single-unit form, for the cache key. */
 json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);

@@ -393,10 +393,113 @@ const char *llmp_model(const Llm *llm, const LlmCall *call)
 	return m ? m : "";
 }
 
-json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
-                       int allow_json_mode, int *json_mode)
+/* ---- the schema of the readable replies ---- */
+
+static json_t *str_enum(const char *const *v, int n, const char *extra)
+{
+	json_t *e = json_array();
+	for (int i = 0; i < n; i++) {
+		char *fixed = vis_utf8_repair(v[i] ? v[i] : "");
+		json_array_append_new(e, json_string(fixed));
+		free(fixed);
+	}
+	if (extra)
+		json_array_append_new(e, json_string(extra));
+	return json_pack("{s:s, s:o}", "type", "string", "enum", e);
+}
+
+/* One answer of an ANSWER call: the type of its shape, or "unknown" (NULL: any JSON). */
+static json_t *answer_item(const LlmCall *c)
+{
+	if (c->noptions > 0)
+		return str_enum(c->options, c->noptions, "none");
+	static const char *const yn[] = {"yes", "no"};
+	switch (c->shape) {
+	case LLM_SHAPE_BOOL:
+	case LLM_SHAPE_YESNO:
+		return str_enum(yn, 2, NULL);
+	case LLM_SHAPE_DATE:
+		return json_pack("{s:s, s:s}", "type", "string", "pattern",
+		                 "^([0-9]{4}-[0-9]{2}-[0-9]{2}|unknown)$");
+	case LLM_SHAPE_INT:
+		return json_pack("{s:[{s:s}, {s:s, s:[s]}]}", "anyOf", "type", "integer", "type",
+		                 "string", "enum", "unknown");
+	case LLM_SHAPE_REAL:
+		return json_pack("{s:[{s:s}, {s:s, s:[s]}]}", "anyOf", "type", "number", "type",
+		                 "string", "enum", "unknown");
+	case LLM_SHAPE_LIST:
+		return json_pack("{s:s, s:{s:s}}", "type", "array", "items", "type", "string");
+	case LLM_SHAPE_JSON:
+		return NULL;
+	default:
+		return json_pack("{s:s}", "type", "string");
+	}
+}
+
+/* {"type": "object", "properties": {name: v}, "required": [name], ...}: one member. */
+static json_t *object_of(const char *name, json_t *v)
+{
+	return json_pack("{s:s, s:{s:o}, s:[s], s:b}", "type", "object", "properties", name, v,
+	                 "required", name, "additionalProperties", 0);
+}
+
+json_t *llmp_reply_schema(const LlmCall *c, int n)
+{
+	static const char *const yn[] = {"yes", "no"};
+	if (!wants_json(c, n))
+		return NULL;
+	if (c->kind == LLM_CLASSIFY)
+		return object_of("values", json_pack("{s:s, s:o}", "type", "array", "items",
+		                                     str_enum(c->options, c->noptions, NULL)));
+	if (c->kind == LLM_PARSE)
+		return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}, s:[s]}", "type", "object",
+		                 "properties", "database", "type", "boolean", "suql", "type", "string",
+		                 "reply", "type", "string", "required", "database");
+	json_t *item;
+	if (c->kind == LLM_VERIFY)
+		item = str_enum(yn, 2, NULL);
+	else if (c->kind == LLM_SUMMARY)
+		item = json_pack("{s:s}", "type", "string");
+	else if (c->kind == LLM_ANSWER)
+		item = answer_item(c);
+	else
+		return NULL;
+	if (!item)
+		return NULL;
+	if (n <= 1)   /* a single answer of list shape: {"answer": [...]} */
+		return object_of("answer", item);
+	return object_of("answers", json_pack("{s:s, s:o, s:i, s:i}", "type", "array", "items",
+	                                      item, "minItems", n, "maxItems", n));
+}
+
+/* Whether a schema can be strict in OpenAI's sense: every object lists all its properties as
+   required and admits no others (a PARSE reply has either suql or reply: not strict). */
+static int strict_ok(const LlmCall *c)
+{
+	return c->kind != LLM_PARSE;
+}
+
+static int ollama_url(const char *url)
+{
+	return url && (strstr(url, ":11434") || strstr(url, "ollama"));
+}
+
+int llmp_dialect(const Llm *llm)
+{
+	int d = llm->s.schema;
+	if (d == LLM_SCHEMA_AUTO)
+		d = ollama_url(llm->s.url) ? LLM_SCHEMA_OLLAMA : LLM_SCHEMA_OPENAI;
+	if (d <= LLM_SCHEMA_OLLAMA && llm->no_schema)
+		d = LLM_SCHEMA_JSON_OBJECT;
+	if (d == LLM_SCHEMA_JSON_OBJECT && llm->no_json_mode)
+		d = LLM_SCHEMA_OFF;
+	return d;
+}
+
+json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent)
 {
 	json_t *msgs = messages(llm, call, items, n);
+	*sent = LLMP_SENT_NONE;
 	if (!msgs)
 		return NULL;
 	json_t *body = json_object();
@@ -406,10 +509,24 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
 	json_object_set_new(body, "messages", msgs);
 	json_object_set_new(body, "temperature", json_integer(0));
 	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
-	*json_mode = allow_json_mode && wants_json(call, n);
-	if (*json_mode)
+	if (!wants_json(call, n))
+		return body;
+	int d = llmp_dialect(llm);
+	json_t *schema = d <= LLM_SCHEMA_OLLAMA ? llmp_reply_schema(call, n) : NULL;
+	if (schema) {
+		*sent = LLMP_SENT_SCHEMA;
+		if (d == LLM_SCHEMA_OPENAI)
+			json_object_set_new(body, "response_format", json_pack(
+			    "{s:s, s:{s:s, s:b, s:o}}", "type", "json_schema", "json_schema", "name",
+			    "suql_reply", "strict", strict_ok(call), "schema", schema));
+		else
+			json_object_set_new(body, d == LLM_SCHEMA_LLAMACPP ? "json_schema" : "format",
+			                    schema);
+	} else if (d != LLM_SCHEMA_OFF) {
+		*sent = LLMP_SENT_JSON_OBJECT;
 		json_object_set_new(body, "response_format", json_pack("{s:s}", "type",
 		                                                       "json_object"));
+	}
 	return body;
 }
 

@@ -16,6 +16,7 @@
 #include "unit.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@ static void stop_server(void)
 	}
 }
 
-static int start_server(const char *cache_dialect)
+/* Start build/llmserver with the extra arguments given (NULL-terminated). */
+static int start_server(const char *arg, ...)
 {
 	char portf[300];
 	static int nstarted;
@@ -43,11 +45,15 @@ static int start_server(const char *cache_dialect)
 	snprintf(logpath, sizeof logpath, "%s/log", dir);
 	server = fork();
 	if (server == 0) {
-		if (cache_dialect)
-			execl(server_bin, server_bin, "--port-file", portf, "--log", logpath,
-			      "--prompt-cache", cache_dialect, (char *)NULL);
-		else
-			execl(server_bin, server_bin, "--port-file", portf, "--log", logpath, (char *)NULL);
+		const char *argv[16] = {server_bin, "--port-file", portf, "--log", logpath};
+		int n = 5;
+		va_list ap;
+		va_start(ap, arg);
+		for (const char *a = arg; a && n < 15; a = va_arg(ap, const char *))
+			argv[n++] = a;
+		va_end(ap);
+		argv[n] = NULL;
+		execv(server_bin, (char *const *)argv);
 		_exit(127);
 	}
 	for (int i = 0; i < 200; i++) {
@@ -381,7 +387,7 @@ static void test_latin1(Llm *llm)
 static void test_prompt_cache(const char *dialect)
 {
 	stop_server();
-	if (!start_server(dialect))
+	if (!start_server("--prompt-cache", dialect, NULL))
 		return;
 	Llm *llm = open_llm(NULL);
 	if (!llm)
@@ -429,6 +435,137 @@ static void test_prompt_cache(const char *dialect)
 	llm_close(llm);
 }
 
+/* The requests a call made, run against a fresh statement. */
+static json_t *run_bodies(Llm *llm, LlmCall *c)
+{
+	SuqlErr err = {0};
+	take_bodies();
+	llm_stats_begin(llm);
+	llm_run(llm, &c, 1, NULL, NULL, &err);
+	err_clear(&err);
+	return take_bodies();
+}
+
+static json_t *schema_in(json_t *body, const char *dialect)
+{
+	if (strcmp(dialect, "openai") == 0)
+		return json_object_get(json_object_get(json_object_get(body, "response_format"),
+		                                       "json_schema"), "schema");
+	return json_object_get(body, strcmp(dialect, "llamacpp") == 0 ? "json_schema" : "format");
+}
+
+/* A sloppy model (a batch's list one entry short, a classification in prose) answers
+   validly only when the request carries a schema in its dialect: with llm.schema off it
+   costs re-asks and splits; with the schema, one request per call and 0 re-asks. */
+static void test_schema_dialects(void)
+{
+	static const char *const dialects[] = {"openai", "llamacpp", "ollama"};
+	for (int d = 0; d < 3; d++) {
+		stop_server();
+		if (!start_server("--sloppy", dialects[d], NULL))
+			return;
+		Llm *llm = open_llm(NULL);
+		if (!llm)
+			return;
+		SuqlErr err = {0};
+		char name[200];
+		for (int k = 0; k < K_N; k++) {
+			if (k == K_SUMMARY || k == K_ANSWER || k == K_VERIFY2)
+				continue;   /* their batches work alike (verify, date) */
+			Req r;
+			llm_set(llm, "llm.schema", "off", &err);
+			req_init(&r, k, k == K_CLASSIFY ? 1 : 3, NULL);
+			json_t *b = run_bodies(llm, &r.c);
+			long reasks = llm_stats_statement(llm)->total.by_reason[LLM_REQ_REASK];
+			size_t off_n = json_array_size(b);
+			json_decref(b);
+			req_free(&r);
+			llm_set(llm, "llm.schema", dialects[d], &err);
+			req_init(&r, k, k == K_CLASSIFY ? 1 : 3, NULL);
+			b = run_bodies(llm, &r.c);
+			const LlmStats *st = llm_stats_statement(llm);
+			json_t *sc = schema_in(json_array_get(b, 0), dialects[d]);
+			snprintf(name, sizeof name, "schema %s, %s: off, the sloppy model costs re-asks "
+			         "(%zu requests); with the schema, 1 request, 0 re-asks, all read",
+			         dialects[d], kind_names[k], off_n);
+			int all_read = r.c.status == LLM_DONE;
+			for (int i = 0; i < r.c.nitems; i++)
+				all_read &= !r.c.items[i].unreadable;
+			CHECK(reasks > 0 && off_n > 1 && json_array_size(b) == 1 && sc &&
+			      st->total.by_reason[LLM_REQ_REASK] == 0 && all_read, name);
+			json_t *ans = json_object_get(json_object_get(sc, "properties"), "answers");
+			json_t *item = json_object_get(ans, "items");
+			json_t *vals = json_object_get(json_object_get(json_object_get(sc, "properties"),
+			                                               "values"), "items");
+			int shape_ok = 0;
+			if (k == K_CLASSIFY)
+				shape_ok = json_array_size(json_object_get(vals, "enum")) == 3;
+			else
+				shape_ok = json_integer_value(json_object_get(ans, "minItems")) == 3 &&
+				           json_integer_value(json_object_get(ans, "maxItems")) == 3 &&
+				           (k == K_CHOICE ? json_array_size(json_object_get(item, "enum")) == 4
+				            : k == K_DATE ? json_object_get(item, "pattern") != NULL
+				            : json_array_size(json_object_get(item, "enum")) == 2);
+			snprintf(name, sizeof name, "schema %s, %s: it admits exactly the readable replies "
+			         "(the count, yes/no, the permitted values, the type)", dialects[d],
+			         kind_names[k]);
+			CHECK(shape_ok, name);
+			if (!shape_ok) {
+				char *dump = json_dumps(sc, JSON_COMPACT);
+				printf("# %s\n", dump ? dump : "(none)");
+				free(dump);
+			}
+			json_decref(b);
+			req_free(&r);
+		}
+		err_clear(&err);
+		llm_close(llm);
+	}
+}
+
+/* An endpoint that refuses a schema (HTTP 400) is asked again with json_object, and then
+   with nothing when it refuses that too; each fallback is remembered. */
+static void test_schema_fallback(void)
+{
+	for (int both = 0; both < 2; both++) {
+		stop_server();
+		if (!(both ? start_server("--reject-schema", "--reject-json-mode", NULL)
+		           : start_server("--reject-schema", NULL)))
+			return;
+		Llm *llm = open_llm(NULL);
+		if (!llm)
+			return;
+		Req r;
+		req_init(&r, K_VERIFY, 3, NULL);
+		json_t *b = run_bodies(llm, &r.c);
+		size_t n = json_array_size(b);
+		json_t *last = json_array_get(b, n ? n - 1 : 0);
+		const char *rf = json_string_value(json_object_get(json_object_get(last,
+		                                                     "response_format"), "type"));
+		char name[200];
+		snprintf(name, sizeof name, "schema fallback: refused%s, asked again with %s and "
+		         "answered", both ? " and json_object refused" : "",
+		         both ? "nothing" : "json_object");
+		CHECK(r.c.status == LLM_DONE && n == (size_t)(both ? 3 : 2) &&
+		      json_object_get(json_array_get(b, 0), "response_format") &&
+		      (both ? json_object_get(last, "response_format") == NULL
+		            : rf && strcmp(rf, "json_object") == 0), name);
+		json_decref(b);
+		req_free(&r);
+		req_init(&r, K_VERIFY, 3, "again");
+		b = run_bodies(llm, &r.c);
+		snprintf(name, sizeof name, "schema fallback: remembered (%s at once)",
+		         both ? "nothing" : "json_object");
+		rf = json_string_value(json_object_get(json_object_get(json_array_get(b, 0),
+		                                                       "response_format"), "type"));
+		CHECK(json_array_size(b) == 1 && r.c.status == LLM_DONE &&
+		      (both ? rf == NULL : rf && strcmp(rf, "json_object") == 0), name);
+		json_decref(b);
+		req_free(&r);
+		llm_close(llm);
+	}
+}
+
 int main(void)
 {
 	const char *build = getenv("SUQL_BUILD") ? getenv("SUQL_BUILD") : "build";
@@ -454,6 +591,8 @@ int main(void)
 		test_user_template(nforge > 3 ? forge[3] : "x\n[system]\ny");
 		test_prompt_cache("openai");
 		test_prompt_cache("llamacpp");
+		test_schema_dialects();
+		test_schema_fallback();
 	}
 	stop_server();
 	for (int i = 0; i < nforge; i++)
