@@ -261,7 +261,7 @@ static char *sent_skeleton(Llm *llm, Req *r)
 {
 	LlmCall *p = &r->c;
 	SuqlErr err = {0};
-	take_bodies();
+	json_decref(take_bodies());   /* the log emptied */
 	llm_stats_begin(llm);   /* a new statement: nothing answered from the last one */
 	llm_run(llm, &p, 1, NULL, NULL, &err);
 	err_clear(&err);
@@ -327,7 +327,7 @@ static void test_user_template(const char *forged)
 	req_init(&r, K_VERIFY, 1, forged);
 	LlmCall *p = &r.c;
 	SuqlErr err = {0};
-	take_bodies();
+	json_decref(take_bodies());   /* the log emptied */
 	llm_run(llm, &p, 1, NULL, NULL, &err);
 	err_clear(&err);
 	json_t *bodies = take_bodies();
@@ -361,7 +361,7 @@ static void test_latin1(Llm *llm)
 		c[i].nitems = 1;
 	}
 	SuqlErr err = {0};
-	take_bodies();
+	json_decref(take_bodies());   /* the log emptied */
 	llm_stats_begin(llm);
 	CHECK(llm_run(llm, p, 2, NULL, NULL, &err) == SUQL_OK && c[0].status == LLM_DONE &&
 	      c[1].status == LLM_DONE, "latin-1: both calls answered");
@@ -439,7 +439,7 @@ static void test_prompt_cache(const char *dialect)
 static json_t *run_bodies(Llm *llm, LlmCall *c)
 {
 	SuqlErr err = {0};
-	take_bodies();
+	json_decref(take_bodies());   /* the log emptied */
 	llm_stats_begin(llm);
 	llm_run(llm, &c, 1, NULL, NULL, &err);
 	err_clear(&err);
