@@ -54,6 +54,16 @@ static void usage(FILE *f)
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
+"  --reject-schema     answer HTTP 400 to requests that carry a JSON schema (in any\n"
+"                      dialect: response_format json_schema, json_schema, format)\n"
+"  --sloppy D          auto mode: reply like a sloppy model (a batch's list one entry\n"
+"                      short, a classification in prose) unless the request carries an\n"
+"                      object schema in dialect D (openai, llamacpp, ollama or any)\n"
+"  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
+"                      would serve (the longest prefix shared with an earlier prompt, at\n"
+"                      4 bytes a token), as D reports them: openai\n"
+"                      (usage.prompt_tokens_details.cached_tokens) or llamacpp\n"
+"                      (timings.cache_n)\n"
 "Without --reply-file or --rules, and when no rule matches, replies are automatic: a\n"
 "suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
 "entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
@@ -95,6 +105,8 @@ static const char *need_key;
 static char **models;
 static int nmodels;
 static int reject_json;
+static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
+static int sloppy = -1;      /* --sloppy D: the dialect whose schema makes replies valid */
 static FILE *log_file;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static long nrequests, inflight, max_inflight;
@@ -207,19 +219,6 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-/* Text between "marker" and the next "\n\n### " (or the end). Heap string or NULL. */
-static char *section(const char *s, const char *marker)
-{
-	const char *a = strstr(s, marker);
-	if (!a)
-		return NULL;
-	a += strlen(marker);
-	while (*a == '\n' || *a == ' ')
-		a++;
-	const char *e = strstr(a, "\n\n### ");
-	return xstrndup(a, e ? (size_t)(e - a) : strlen(a));
-}
-
 static char *first_sentence(const char *t)
 {
 	size_t n = 0;
@@ -280,30 +279,18 @@ static json_t *answer_for(int mode, const char *text, json_t *choices, int flip)
 	}
 }
 
-/* The values a constrained answer offers ("exactly one of these values, written as given:
-   "a", "b"..."), as a JSON array; NULL when the prompt offers none. */
+/* The values a constrained answer offers ("exactly one of the values of this JSON list,
+   written as given: [...]"), as a JSON array; NULL when the prompt offers none. */
 static json_t *offered(const char *prompt)
 {
-	const char *mark = "exactly one of these values, written as given: ";
+	const char *mark = "exactly one of the values of this JSON list, written as given: ";
 	const char *p = strstr(prompt, mark);
 	if (!p)
 		return NULL;
 	p += strlen(mark);
-	json_t *arr = json_array();
-	for (;;) {
-		json_error_t e;
-		json_t *v = json_loadb(p, strlen(p), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &e);
-		if (!v || !json_is_string(v)) {
-			json_decref(v);
-			break;
-		}
-		json_array_append_new(arr, v);
-		p += e.position;
-		if (strncmp(p, ", ", 2) != 0)
-			break;
-		p += 2;
-	}
-	if (json_array_size(arr) == 0) {
+	json_error_t e;
+	json_t *arr = json_loadb(p, strlen(p), JSON_DISABLE_EOF_CHECK, &e);
+	if (!json_is_array(arr) || json_array_size(arr) == 0) {
 		json_decref(arr);
 		return NULL;
 	}
@@ -357,25 +344,46 @@ static const char *pair_verdict(const char *l, const char *r)
 	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
 }
 
+/* The JSON value after "marker\n" (suql's prompts give their data as JSON: a string for a
+   text or value, a list for candidates and permitted values), or NULL. The last occurrence
+   of the marker counts, as the data comes last. */
+static json_t *json_section(const char *s, const char *marker)
+{
+	const char *a = NULL;
+	for (const char *p = s; (p = strstr(p, marker)) != NULL; p++)
+		a = p;
+	if (!a)
+		return NULL;
+	a += strlen(marker);
+	while (*a == '\n' || *a == ' ')
+		a++;
+	json_error_t e;
+	return json_loadb(a, strlen(a), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &e);
+}
+
+static char *json_section_str(const char *s, const char *marker)
+{
+	json_t *j = json_section(s, marker);
+	char *r = json_is_string(j) ? xstrdup(json_string_value(j)) : NULL;
+	json_decref(j);
+	return r;
+}
+
 static char *auto_content(const char *prompt, const char *model)
 {
-	char *left = section(prompt, "### Left value");
-	if (left) {   /* a semantic join's match prompt: single, or numbered candidates */
-		char *right = section(prompt, "### Right value");
+	char *left = json_section_str(prompt, "### Left value\n");
+	if (left) {   /* a semantic join's match prompt: single, or a list of candidates */
+		char *right = json_section_str(prompt, "### Right value\n");
 		char *s;
 		if (right) {
 			s = xstrdup(pair_verdict(left, right));
 		} else {
-			json_t *arr = json_array();
-			for (int i = 1;; i++) {
-				char marker[32];
-				snprintf(marker, sizeof marker, "### Candidate %d\n", i);
-				char *text = section(prompt, marker);
-				if (!text)
-					break;
-				json_array_append_new(arr, json_string(pair_verdict(left, text)));
-				free(text);
-			}
+			json_t *arr = json_array(), *cands = json_section(prompt, "### Candidates\n"), *v;
+			size_t i;
+			json_array_foreach(cands, i, v)
+				json_array_append_new(arr, json_string(pair_verdict(left,
+				                      json_string_value(v) ? json_string_value(v) : "")));
+			json_decref(cands);
 			json_t *obj = json_pack("{s:o}", "answers", arr);
 			s = json_dumps(obj, JSON_COMPACT);
 			json_decref(obj);
@@ -384,33 +392,31 @@ static char *auto_content(const char *prompt, const char *model)
 		free(right);
 		return s;
 	}
-	if (strstr(prompt, "### Permitted values")) {
-		char *val = section(prompt, "### Value");
-		char *opts = section(prompt, "### Permitted values");
+	if (strstr(prompt, "### Permitted values\n")) {
+		char *val = json_section_str(prompt, "### Value\n");
+		json_t *opts = json_section(prompt, "### Permitted values\n"), *v;
 		json_t *chosen = json_array();
-		for (char *line = opts ? strtok(opts, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-			if (strncmp(line, "- ", 2) != 0)
-				continue;
-			const char *o = line + 2;
-			if (val && *val && (ci_find(o, val) || ci_find(val, o)))
+		size_t i;
+		json_array_foreach(opts, i, v) {
+			const char *o = json_string_value(v);
+			if (o && val && *val && (ci_find(o, val) || ci_find(val, o)))
 				json_array_append_new(chosen, json_string(o));
 		}
 		json_t *obj = json_pack("{s:o}", "values", chosen);
 		char *s = json_dumps(obj, JSON_COMPACT);
 		json_decref(obj);
 		free(val);
-		free(opts);
+		json_decref(opts);
 		return s;
 	}
 	json_t *choices = offered(prompt);
 	int mode = choices ? A_CHOICE : strstr(prompt, "Summarize") ? A_SUMMARY : strstr(prompt, "YYYY-MM-DD") ? A_DATE :
 	           strstr(prompt, "whole number") ? A_INT : strstr(prompt, "a number") ? A_REAL :
 	           strstr(prompt, "yes or no") ? A_YESNO : A_TEXT;
-	int n = 0;
-	for (const char *p = prompt; (p = strstr(p, "### Candidate ")) != NULL; p++)
-		n++;
-	if (n == 0) {
-		char *text = section(prompt, "### Text");
+	json_t *cands = json_section(prompt, "### Candidates\n");
+	if (!json_is_array(cands)) {
+		json_decref(cands);
+		char *text = json_section_str(prompt, "### Text\n");
 		if (!text) {
 			json_decref(choices);
 			return xstrdup("I can only answer suql's prompts in auto mode.");
@@ -423,20 +429,128 @@ static char *auto_content(const char *prompt, const char *model)
 		free(text);
 		return s;
 	}
-	json_t *arr = json_array();
-	for (int i = 1; i <= n; i++) {
-		char marker[32];
-		snprintf(marker, sizeof marker, "### Candidate %d\n", i);
-		char *text = section(prompt, marker);
-		json_array_append_new(arr, answer_for(mode, text ? text : "", choices,
-		                                      flipped(text ? text : "", model, prompt)));
-		free(text);
+	json_t *arr = json_array(), *v;
+	size_t i;
+	json_array_foreach(cands, i, v) {
+		const char *text = json_string_value(v) ? json_string_value(v) : "";
+		json_array_append_new(arr, answer_for(mode, text, choices, flipped(text, model, prompt)));
 	}
+	json_decref(cands);
 	json_decref(choices);
 	json_t *obj = json_pack("{s:o}", "answers", arr);
 	char *s = json_dumps(obj, JSON_COMPACT);
 	json_decref(obj);
 	return s;
+}
+
+/* --prompt-cache openai|llamacpp: the prompts seen so far (their messages' text, the last
+   PCACHE_N), and the longest prefix a new prompt shares with one of them, in tokens of 4
+   bytes, as a provider's prompt cache would serve it. */
+#define PCACHE_N 256
+static int pcache_mode;   /* 0: off, 1: openai (usage.prompt_tokens_details), 2: llamacpp */
+static char *pcache[PCACHE_N];
+static int npcache;
+
+static long pcache_hit(const char *prompt)
+{
+	size_t best = 0;
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < npcache && i < PCACHE_N; i++) {
+		size_t k = 0;
+		while (pcache[i][k] && pcache[i][k] == prompt[k])
+			k++;
+		if (k > best)
+			best = k;
+	}
+	int slot = npcache++ % PCACHE_N;
+	free(pcache[slot]);
+	pcache[slot] = xstrdup(prompt);
+	pthread_mutex_unlock(&mu);
+	return (long)(best / 4);
+}
+
+/* Add the cached prompt tokens to a completion body, where the --prompt-cache dialect puts
+   them. */
+static char *with_cached(char *body, long cached)
+{
+	json_t *o = json_loads(body, 0, NULL);
+	if (!o)
+		return body;
+	if (pcache_mode == 1)
+		json_object_set_new(json_object_get(o, "usage"), "prompt_tokens_details",
+		                    json_pack("{s:I}", "cached_tokens", (json_int_t)cached));
+	else
+		json_object_set_new(o, "timings", json_pack("{s:I}", "cache_n", (json_int_t)cached));
+	free(body);
+	body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return body;
+}
+
+/* ---- schemas ---- */
+
+enum { D_OPENAI, D_LLAMACPP, D_OLLAMA, D_ANY };
+static const char *const dialects[] = {"openai", "llamacpp", "ollama", "any", NULL};
+
+/* The dialect of the JSON schema a request carries (D_OPENAI: response_format json_schema,
+   D_LLAMACPP: a json_schema member, D_OLLAMA: format holding an object), or -1. */
+static int schema_sent(json_t *req)
+{
+	json_t *rf = json_object_get(req, "response_format");
+	if (json_is_object(json_object_get(json_object_get(rf, "json_schema"), "schema")))
+		return D_OPENAI;
+	if (json_is_object(json_object_get(req, "json_schema")))
+		return D_LLAMACPP;
+	if (json_is_object(json_object_get(req, "format")))
+		return D_OLLAMA;
+	return -1;
+}
+
+/* The schema of a request in dialect d, when it is there. */
+static json_t *schema_of(json_t *req, int d)
+{
+	switch (d) {
+	case D_OPENAI:
+		return json_object_get(json_object_get(json_object_get(req, "response_format"),
+		                                       "json_schema"), "schema");
+	case D_LLAMACPP:
+		return json_object_get(req, "json_schema");
+	default:
+		return json_object_get(req, "format");
+	}
+}
+
+/* --sloppy: a schema in the dialect (any: in any) constrains the reply; the schema must be
+   an object one (the reply's JSON is an object). */
+static int schema_fits(json_t *req, int d)
+{
+	int got = schema_sent(req);
+	if (got < 0 || (d != D_ANY && got != d))
+		return 0;
+	json_t *sc = schema_of(req, got);
+	return json_is_string(json_object_get(sc, "type")) &&
+	       strcmp(json_string_value(json_object_get(sc, "type")), "object") == 0;
+}
+
+/* What a sloppy model replies when nothing constrains it: a batch's list one entry short,
+   a classification in prose; other replies as they are. Takes content. */
+static char *sloppy_content(char *content)
+{
+	json_t *j = json_loads(content, 0, NULL);
+	json_t *a = json_object_get(j, "answers");
+	char *out = content;
+	if (json_is_array(a) && json_array_size(a) > 0) {
+		json_array_remove(a, json_array_size(a) - 1);
+		char *d = json_dumps(j, JSON_COMPACT);
+		out = xprintf("Sure! Here are the answers: %s", d);
+		free(d);
+		free(content);
+	} else if (json_is_array(json_object_get(j, "values"))) {
+		out = xstrdup("I think it means one of the permitted values.");
+		free(content);
+	}
+	json_decref(j);
+	return out;
 }
 
 static char *completion(const char *model, const char *content, size_t prompt_len)
@@ -733,6 +847,7 @@ static int serve(int fd, Request *rq)
 	int status = 200, keep = 1, d = delay_ms;
 	json_t *hdrs = NULL;
 	char *body = NULL, *content = NULL;   /* content: the reply of a chat completion */
+	long cached = 0;                      /* --prompt-cache: prompt tokens it would serve */
 	const char *fault = NULL;
 	const char *auth = json_string_value(json_object_get(rq->headers, "authorization"));
 	int is_embed = strstr(rq->path, "/embeddings") != NULL;
@@ -758,6 +873,10 @@ static int serve(int fd, Request *rq)
 			body = json_dumps(e, JSON_COMPACT);
 			json_decref(e);
 		}
+	}
+	if (!body && reject_schema && schema_sent(req) >= 0) {
+		status = 400;
+		body = xstrdup("{\"error\": {\"message\": \"unsupported parameter: json schema\"}}");
 	}
 	if (!body && reject_json && json_object_get(req, "response_format")) {
 		status = 400;
@@ -792,12 +911,18 @@ static int serve(int fd, Request *rq)
 				}
 			}
 			content = auto_content(sb_str(&prompt), model);
+			if (sloppy >= 0 && !schema_fits(req, sloppy))
+				content = sloppy_content(content);
+			if (pcache_mode)
+				cached = pcache_hit(sb_str(&prompt));
 			sb_free(&prompt);
 		}
 	}
 	int stream = content && status == 200 && json_is_true(json_object_get(req, "stream"));
 	if (content && !stream)
 		body = completion(model, content, rq->blen);
+	if (content && !stream && pcache_mode)
+		body = with_cached(body, cached);
 	if (d > 0)
 		sleep_ms(d);
 	size_t blen = body ? strlen(body) : 0;
@@ -908,6 +1033,25 @@ int main(int argc, char **argv)
 			free(list);
 		} else if (strcmp(a, "--reject-json-mode") == 0)
 			reject_json = 1;
+		else if (strcmp(a, "--reject-schema") == 0)
+			reject_schema = 1;
+		else if (strcmp(a, "--sloppy") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			for (int k = 0; dialects[k]; k++)
+				if (strcmp(dialects[k], m) == 0)
+					sloppy = k;
+			if (sloppy < 0) {
+				fprintf(stderr, "llmserver: --sloppy openai, llamacpp, ollama or any\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--prompt-cache") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 : -1;
+			if (pcache_mode < 0) {
+				fprintf(stderr, "llmserver: --prompt-cache openai or llamacpp\n");
+				return 2;
+			}
+		}
 		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 0;

@@ -47,6 +47,38 @@ size_t vis_utf8(const char *str, size_t n, long *cp)
 	return len;
 }
 
+size_t vis_utf8_bad(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		if (cp < 0)
+			return i;
+		i += k;
+	}
+	return n;
+}
+
+char *vis_utf8_repair(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	if (vis_utf8_bad(s, n) == n)
+		return xstrdup(s);
+	SBuf b = SBUF_INIT;
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		if (cp < 0)
+			sb_puts(&b, "\xEF\xBF\xBD");
+		else
+			sb_putn(&b, s + i, k);
+		i += k;
+	}
+	return sb_steal(&b);
+}
+
 void vis_put_char(SBuf *b, const char *s, size_t k, long cp, int flags)
 {
 	if (cp < 0 || (cp >= 0x80 && cp < 0xA0))

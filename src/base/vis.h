@@ -38,6 +38,13 @@ enum {
    *cp to the code point, or to -1 for an invalid or truncated sequence (one byte taken). */
 size_t vis_utf8(const char *s, size_t n, long *cp);
 
+/* The offset of the first byte of s[0..n) that is not valid UTF-8, or n when all of it is. */
+size_t vis_utf8_bad(const char *s, size_t n);
+
+/* A heap copy of s with each invalid byte replaced by U+FFFD (the text a model is sent when
+   a stored value is not valid UTF-8). NULL for NULL. */
+char *vis_utf8_repair(const char *s);
+
 /* Append one decoded character (s[0..k), code point cp from vis_utf8) as shown. */
 void vis_put_char(SBuf *b, const char *s, size_t k, long cp, int flags);
 

@@ -6,6 +6,7 @@
  * (SUQL DDL of the tables, their descriptions, notes on the values of short columns) and the
  * dialogue so far (each turn's text, query, result digest and reply).
  */
+#include "base/vis.h"
 #include "chat/agent_int.h"
 
 #include "llm/prompt.h"
@@ -59,20 +60,6 @@ char *agent_prompt_text(const Agent *a, const char *name, const AgentKv *kv, Suq
 	return text;
 }
 
-/* The role a marker line names ("[system]"), or NULL. */
-static const char *marker(const char *line, size_t n)
-{
-	while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
-		n--;
-	if (str_nieq(line, n, "[system]"))
-		return "system";
-	if (str_nieq(line, n, "[user]"))
-		return "user";
-	if (str_nieq(line, n, "[assistant]"))
-		return "assistant";
-	return NULL;
-}
-
 static void add_part(AgentMsgs *m, const char *role, const char *s, size_t n)
 {
 	str_trim(&s, &n);
@@ -86,31 +73,18 @@ static void add_part(AgentMsgs *m, const char *role, const char *s, size_t n)
 SuqlStatus agent_prompt(const Agent *a, const char *name, const AgentKv *kv, AgentMsgs *m,
                         SuqlErr *err)
 {
-	/* Split the template before filling it, so that a marker inside a value (the user may
-	   type "[system]") is only text. */
+	/* Split the template before filling it (prompt_split), so that a marker inside a value
+	   (the user may type "[system]") is only text. */
 	char *tmpl = prompt_get(llm_prompts_dir(a->host->llm(a->host->ctx)), name, err);
 	if (!tmpl)
 		return err->code ? err->code : SUQL_IO;
-	const char *role = "user";
-	size_t start = 0, len = strlen(tmpl);
-	for (size_t at = 0; at <= len;) {
-		size_t e = at;
-		while (e < len && tmpl[e] != '\n')
-			e++;
-		const char *mk = at < len ? marker(tmpl + at, e - at) : NULL;
-		if (mk || at >= len) {
-			char *part = xstrndup(tmpl + start, (at >= len ? len : at) - start);
-			char *text = prompt_render(part, kv->kv, kv->n);
-			add_part(m, role, text, strlen(text));
-			free(text);
-			free(part);
-			if (mk)
-				role = mk;
-			start = e < len ? e + 1 : len;
-		}
-		if (at >= len)
-			break;
-		at = e + 1;
+	PromptPart parts[PROMPT_MAX_PARTS];
+	int np = prompt_split(tmpl, parts, PROMPT_MAX_PARTS);
+	for (int i = 0; i < np; i++) {
+		char *text = prompt_render(parts[i].text, kv->kv, kv->n);
+		add_part(m, parts[i].role, text, strlen(text));
+		free(text);
+		free(parts[i].text);
 	}
 	free(tmpl);
 	return SUQL_OK;
@@ -194,6 +168,21 @@ static char *description(sqlite3 *db, const char *table, int info)
 	return out;
 }
 
+/* Whether s is valid UTF-8 on one line (no control character, no line or paragraph
+   separator), as a value shown in the schema must be. */
+static int one_line(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		if (cp < 0x20 || cp == 0x7f || cp == 0x85 || cp == 0x2028 || cp == 0x2029)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
 /* The most frequent values of a short text or list column (in its first 20000 rows), as
    a note: "-- location: one of 'Palo Alto', ..." when there are at most 10 of them,
    "-- cuisines: values such as 'sushi', ... (34 values)" for an open enum or a list. */
@@ -225,8 +214,8 @@ static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *s = (const char *)sqlite3_column_text(st, 0);
 		total = sqlite3_column_int(st, 2);
-		if (!s || strlen(s) > 40) {
-			too_long = 1;
+		if (!s || strlen(s) > 40 || !one_line(s)) {
+			too_long = 1;   /* no note: a value's text never starts a line of the prompt */
 			break;
 		}
 		if (n < 10) {

@@ -133,7 +133,7 @@ static const CliOption options[] = {
 	 "ones", opt_llm},
 	{0, "import", "FILE TABLE", "load a CSV, JSON or JSONL file into TABLE before anything else "
 	 "runs; the words after TABLE may be :import's options (--types SPEC, --format F, "
-	 "--array-sep S, --columns LIST, --delimiter C, --index)", opt_import},
+	 "--array-sep S, --columns LIST, --delimiter C, --encoding NAME, --index)", opt_import},
 	{0, "chat", NULL, "start in chat mode (:chat): each line is a question in plain words; "
 	 "needs a language model", opt_chat},
 	{0, "eval", "BENCH", "evaluate suql on the benchmark BENCH (JSONL: questions with gold "
@@ -304,7 +304,7 @@ static SuqlStatus opt_import(Cli *cli, const CliOption *o, const char *arg, Suql
 {
 	(void)o;
 	static const char *const with_value[] = {"--format", "--types", "--array-sep", "--columns",
-	                                         "--delimiter", NULL};
+	                                         "--delimiter", "--encoding", NULL};
 	if (optind >= cli->argc || cli->argv[optind][0] == '-')
 		return err_set(err, SUQL_USAGE, "--import takes FILE TABLE");
 	Action *a = add_action(cli, ACT_META, NULL, 0);

@@ -254,7 +254,7 @@ const MetaCommand meta_commands[] = {
 	 "output", m_output},
 	{"once", "FILE", "send the next statement's results to FILE", m_output},
 	{"import", "FILE TABLE [--format csv|json|jsonl] [--types SPEC] [--array-sep SEP] "
-	 "[--columns LIST] [--delimiter C] [--index]", "load a CSV, JSON or JSONL file into a table",
+	 "[--columns LIST] [--delimiter C] [--encoding NAME] [--index]", "load a CSV, JSON or JSONL file into a table",
 	 meta_import},
 	{"index", "[TABLE]", "rebuild the retrieval index of free-text columns", meta_index},
 	{"llm", "", "show the language model backend: URL, model, masked key, concurrency, cache",

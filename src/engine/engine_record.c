@@ -33,8 +33,11 @@ static void clip(SBuf *out, const char *s, long cols)
 		size_t k = vis_utf8(s + i, n - i, &cp);
 		if (k == 0)
 			k = 1;
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			sb_putc(out, ' ');
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || cp == 0x85 || cp == 0x2028 ||
+		    cp == 0x2029)
+			sb_putc(out, ' ');   /* no line of a passage starts a line of the prompt */
+		else if (cp < 0)
+			sb_puts(out, "\xEF\xBF\xBD");   /* not UTF-8: U+FFFD, as the prompts send it */
 		else
 			sb_putn(out, s + i, k);
 		i += k;

@@ -15,6 +15,7 @@
  *    hears about each evaluation; it may stop the rest (they end cancelled). exec_llm_run_column
  *    feeds it the values a statement reads (evaluating ahead, projection last).
  */
+#include "base/vis.h"
 #include "engine/exec_int.h"
 #include "engine/record_int.h"
 
@@ -22,6 +23,23 @@
 #include <string.h>
 
 /* ---- passages ---- */
+
+/* A stored text that is not valid UTF-8 goes to the model with each invalid byte replaced by
+   U+FFFD (llm_prompt.c; its cache key is the text sent): say so, naming the value by its
+   first words. */
+static void warn_not_utf8(Exec *ex, const Sig *s, const char *v, size_t n)
+{
+	char *cut = xstrndup(v, n < 48 ? n : 48);
+	char *shown = vis_utf8_repair(cut);
+	char *m = xprintf("a text that is not valid UTF-8 ('%s%s') was sent to the model with its "
+	                  "invalid bytes replaced by U+FFFD%s%s%s: import such files with --encoding",
+	                  shown, n > 48 ? "..." : "", s->question ? " (asked '" : "",
+	                  s->question ? s->question : "", s->question ? "')" : "");
+	exec_warn(ex, m);
+	free(m);
+	free(shown);
+	free(cut);
+}
 
 static size_t one_text(const char *v, size_t n, char ***out)
 {
@@ -254,6 +272,8 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 			tell(&r, i, mv);
 			continue;
 		}
+		if (vis_utf8_bad(q->v, q->n) < q->n)
+			warn_not_utf8(ex, s, q->v, q->n);
 		size_t ntok = 0;   /* the candidate's passages, in estimated tokens */
 		for (size_t k = 0; k < np; k++)
 			ntok += TEXT_TOKENS(strlen(psg[k]));

@@ -386,7 +386,10 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 		sb_puts(out, "tokens: 0 in, 0 out (the offline backend uses none)\n");
 		return;
 	}
-	sb_printf(out, "tokens: %ld in, %ld out", t->tokens_in, t->tokens_out);
+	sb_printf(out, "tokens: %ld in", t->tokens_in);
+	if (t->tokens_cached > 0)   /* only when the endpoint reports its prompt cache */
+		sb_printf(out, " (%ld of them from the endpoint's prompt cache)", t->tokens_cached);
+	sb_printf(out, ", %ld out", t->tokens_out);
 	if (!t->est_in && !t->est_out)
 		sb_puts(out, t->tokens_in || t->tokens_out ? " (as the endpoint reported them)\n" : "\n");
 	else if (t->est_in == t->tokens_in && t->est_out == t->tokens_out)

@@ -10,12 +10,15 @@
  * All of it inside SAVEPOINT suql_import, rolled back on any error. Files are mapped into
  * memory rather than read, so a file of gigabytes costs no heap.
  */
+#include "base/vis.h"
 #include "import/import_int.h"
 #include "retrieve/retrieve.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <iconv.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -568,6 +571,51 @@ static void recover(sqlite3 *db)
 		sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
 }
 
+static int is_utf8_name(const char *enc)
+{
+	return str_ieq(enc, "utf-8") || str_ieq(enc, "utf8");
+}
+
+/* The file converted from opt->encoding to UTF-8 with iconv, then imported. A byte sequence
+   the encoding does not have is an error at its place. */
+static SuqlStatus import_converted(Store *st, const char *name, const char *data, size_t len,
+                                   const char *table, const ImportOptions *opt, char delim,
+                                   ImportFormat fmt, SuqlErr *err)
+{
+	iconv_t cd = iconv_open("UTF-8", opt->encoding);
+	if (cd == (iconv_t)-1)
+		return err_set(err, SUQL_USAGE, "--encoding: unknown encoding '%s' (latin1, cp1252, "
+		               "iso-8859-15, utf-8, ...; `iconv -l` lists them)", opt->encoding);
+	size_t cap = len * 4 + 16, outleft = cap, inleft = len;
+	char *out = xmalloc(cap), *op = out;
+	char *ip = (char *)(uintptr_t)data;
+	size_t rc = iconv(cd, &ip, &inleft, &op, &outleft);
+	int e = errno;
+	iconv_close(cd);
+	if (rc == (size_t)-1) {
+		free(out);
+		ImpReader r;
+		imp_reader_init(&r, name, data, len, fmt, delim);
+		ImpPos start = {0, 1, 0};
+		SuqlStatus s = imp_error(err, &r, imp_pos_advance(&r, start, (size_t)(ip - data)), 1,
+		                         "%s in the encoding %s (byte 0x%02X)",
+		                         e == EINVAL ? "an incomplete character at the end"
+		                                     : "a byte sequence that is not a character",
+		                         opt->encoding, ip < data + len ? (unsigned char)*ip : 0);
+		imp_reader_free(&r);
+		return s;
+	}
+	ImportOptions o = *opt;
+	o.encoding = NULL;
+	if (!o.delim)
+		o.delim = delim;
+	if (!o.format)
+		o.format = fmt;
+	SuqlStatus s = import_buffer(st, name, out, (size_t)(op - out), table, &o, err);
+	free(out);
+	return s;
+}
+
 SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t len,
                          const char *table, const ImportOptions *opt, SuqlErr *err)
 {
@@ -588,6 +636,8 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 	if (i == len || (len == 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0))
 		return err_set(err, SUQL_ERROR, "%s:1: empty file", name);
 	char delim = opt->delim ? opt->delim : str_ieq(extension(name), "tsv") ? '\t' : ',';
+	if (opt->encoding && !is_utf8_name(opt->encoding))
+		return import_converted(st, name, data, len, table, opt, delim, fmt, err);
 	const char *nul = memchr(data, 0, len);
 	if (nul) {
 		/* SQLite would keep the bytes, but every function and display stops at a NUL:
@@ -598,6 +648,21 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 		SuqlStatus s = imp_error(err, &r, imp_pos_advance(&r, start, (size_t)(nul - data)), 1,
 		                         "a NUL byte: suql imports text, and SQLite would cut the "
 		                         "value short here (a UTF-16 file must be converted to UTF-8)");
+		imp_reader_free(&r);
+		return s;
+	}
+
+	size_t bad = vis_utf8_bad(data, len);
+	if (bad < len) {
+		/* stored as they are, such bytes would reach a model replaced, or make a request
+		   fail: refused here, where they can be found */
+		ImpReader r;
+		imp_reader_init(&r, name, data, len, fmt, delim);
+		ImpPos start = {0, 1, 0};
+		SuqlStatus s = imp_error(err, &r, imp_pos_advance(&r, start, bad), 1,
+		                         "byte 0x%02X is not UTF-8: give the file's encoding with "
+		                         "--encoding (latin1, cp1252, ...) to convert it, or convert "
+		                         "the file to UTF-8", (unsigned char)data[bad]);
 		imp_reader_free(&r);
 		return s;
 	}

@@ -27,7 +27,8 @@
  * columns and NULL for the others. JSON null and a missing key are NULL.
  *
  * Errors name the file and the position: "reviews.csv:14:9: unterminated quoted field",
- * followed by the offending line and a caret.
+ * followed by the offending line and a caret. A file must be UTF-8 (a byte that is not is
+ * such an error), unless ImportOptions.encoding names the encoding to convert it from.
  *
  * Ownership: ImportOptions and its strings are borrowed for the duration of a call;
  * import_parse_args fills an ImportOptions with pointers into the argv it was given.
@@ -71,9 +72,13 @@ typedef struct ImportOptions {
 	int index;           /* afterwards, build the retrieval index of every FREE_TEXT column */
 	int progress;        /* PROGRESS_AUTO, PROGRESS_ON or PROGRESS_OFF (progress.h) */
 	ImportStats *stats;  /* filled in when not NULL */
+	/* The file's encoding ("latin1", "cp1252", any name iconv knows), converted to UTF-8
+	   before reading. NULL: the file must be UTF-8, and a byte that is not is an error at
+	   its file:line:col (nothing is stored). */
+	const char *encoding;
 } ImportOptions;
 
-#define IMPORT_OPTIONS_INIT {IMPORT_AUTO, NULL, NULL, NULL, 0, 0, PROGRESS_AUTO, NULL}
+#define IMPORT_OPTIONS_INIT {IMPORT_AUTO, NULL, NULL, NULL, 0, 0, PROGRESS_AUTO, NULL, NULL}
 
 /* Import the file at path ("-" reads standard input; give the format then) into table. */
 SuqlStatus import_file(Store *st, const char *path, const char *table,
@@ -86,7 +91,7 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 /* Parse "FILE TABLE [options]" (as given to :import and suql --import) into *file, *table
    and opt (which the caller initialised with IMPORT_OPTIONS_INIT). Options:
      --format csv|json|jsonl   --types SPEC   --array-sep SEP   --columns LIST
-     --delimiter C (one character, or \t)     --index
+     --delimiter C (one character, or \t)     --index   --encoding NAME
    Returns SUQL_USAGE with a message on a bad argument. */
 SuqlStatus import_parse_args(int argc, char **argv, const char **file, const char **table,
                              ImportOptions *opt, SuqlErr *err);

@@ -9,7 +9,7 @@
 
 static const char *const USAGE =
 	"FILE TABLE [--format csv|json|jsonl] [--types SPEC] [--array-sep SEP] "
-	"[--columns LIST] [--delimiter C] [--index]";
+	"[--columns LIST] [--delimiter C] [--encoding NAME] [--index]";
 
 SuqlStatus import_parse_args(int argc, char **argv, const char **file, const char **table,
                              ImportOptions *opt, SuqlErr *err)
@@ -37,6 +37,11 @@ SuqlStatus import_parse_args(int argc, char **argv, const char **file, const cha
 				if (!*val)
 					return err_set(err, SUQL_USAGE, "--array-sep: empty separator");
 				opt->array_sep = val;
+			} else if (strcmp(a, "--encoding") == 0) {
+				if (!*val)
+					return err_set(err, SUQL_USAGE, "--encoding: empty name (latin1, cp1252, "
+					               "utf-8, ...)");
+				opt->encoding = val;
 			} else if (strcmp(a, "--columns") == 0) {
 				opt->columns = val;
 			} else if (strcmp(a, "--delimiter") == 0) {

@@ -13,6 +13,7 @@
  * done callback runs as each call finishes and may stop the rest (they end CANCELLED).
  */
 #include "base/util.h"
+#include "base/vis.h"
 #include "llm/llm_int.h"
 
 #include <stdio.h>
@@ -105,6 +106,7 @@ void llm_call_clear(LlmCall *c)
 	c->vec = NULL;
 	c->dim = 0;
 	c->tokens_in = c->tokens_out = 0;
+	c->tokens_cached = 0;
 	c->ms = 0;
 	c->cached = 0;
 	c->request = 0;
@@ -185,6 +187,26 @@ void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
 	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
 }
 
+void llm_count_cached(Llm *llm, LlmKind k, long n)
+{
+	EACH_COUNTS(llm, k, c, c->tokens_cached += n);
+}
+
+long llm_usage_cached(const json_t *reply)
+{
+	const json_t *usage = json_object_get(reply, "usage");
+	const json_t *v = json_object_get(json_object_get(usage, "prompt_tokens_details"),
+	                                  "cached_tokens");
+	if (!json_is_integer(v))   /* llama.cpp's server */
+		v = json_object_get(json_object_get(reply, "timings"), "cache_n");
+	if (!json_is_integer(v))
+		v = json_object_get(reply, "tokens_cached");
+	if (!json_is_integer(v))
+		v = json_object_get(usage, "cached_tokens");
+	json_int_t n = json_is_integer(v) ? json_integer_value(v) : 0;
+	return n > 0 ? (long)n : 0;
+}
+
 static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job, int hits)
 {
 	switch (c->status) {
@@ -230,9 +252,17 @@ static int has_items(LlmKind k)
 	return k == LLM_VERIFY || k == LLM_ANSWER || k == LLM_SUMMARY || k == LLM_EXTRACT;
 }
 
+/* A key's string: the text as it is sent (invalid UTF-8 replaced by U+FFFD, as the
+   prompts do), so that two texts differing only in invalid bytes never share a key with
+   a third. */
 static json_t *jstr(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	if (!s)
+		return json_null();
+	char *fixed = vis_utf8_repair(s);
+	json_t *j = json_string(fixed);
+	free(fixed);
+	return j ? j : json_null();
 }
 
 static char *result_dump(const LlmCall *c, int item)
@@ -332,7 +362,8 @@ static json_t *strv(const char *const *v, int n)
 	return a;
 }
 
-static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
+/* The unit's key; 0 when its request cannot be built (a message that cannot be encoded). */
+static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 {
 	json_t *o = json_object();
 	int offline = llm_is_offline(llm);
@@ -358,7 +389,12 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	} else {
 		/* the exact request, as sent when the unit is asked alone */
 		json_object_set_new(o, "model", jstr(llmp_model(llm, c)));
-		json_object_set_new(o, "messages", llmp_messages(llm, c, item));
+		json_t *m = llmp_messages(llm, c, item);
+		if (!m) {
+			json_decref(o);
+			return 0;
+		}
+		json_object_set_new(o, "messages", m);
 		if (c->kind == LLM_CLASSIFY)   /* labels are checked against the options */
 			json_object_set_new(o, "options", strv(c->options, c->noptions));
 	}
@@ -366,6 +402,7 @@ static void unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	llm_sha256_hex(s, strlen(s), out);
 	free(s);
 	json_decref(o);
+	return 1;
 }
 
 /* ---- the run ---- */
@@ -532,6 +569,21 @@ static const char *invalid(const LlmCall *c)
 	return NULL;
 }
 
+/* Whether every request of the call can be built (its messages encoded as JSON). */
+static int encodable(Llm *llm, const LlmCall *c)
+{
+	if (llm_is_offline(llm) || c->kind == LLM_EMBED)
+		return 1;
+	int items = has_items(c->kind);
+	for (int k = 0; k < (items ? c->nitems : 1); k++) {
+		json_t *m = llmp_messages(llm, c, items ? k : -1);
+		if (!m)
+			return 0;
+		json_decref(m);
+	}
+	return 1;
+}
+
 /* Errors known before any request: every such call fails with the same message. */
 static const char *config_problem(const Llm *llm, const LlmCall *c)
 {
@@ -589,6 +641,8 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 			bad = config_problem(llm, c);
 		if (!bad)
 			bad = nohash.msg;
+		if (!bad && !encodable(llm, c))   /* never sent, never cached */
+			bad = "a message of the request could not be encoded as JSON: nothing was sent";
 		if (bad) {
 			c->error = xstrdup(bad);
 			continue;   /* failed below, in order, once units exist for the others */
@@ -598,7 +652,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 			CallUnit *u = &r.u[r.nu++];
 			u->call = i;
 			u->item = items ? k : -1;
-			unit_key(llm, c, u->item, u->key);
+			unit_key(llm, c, u->item, u->key);   /* encodable: checked by invalid() */
 			const char *mv = llm_memo_get(llm->memo, u->key);
 			char *fv = NULL;
 			if (mv && result_load(c, u->item, mv)) {

@@ -119,6 +119,7 @@ typedef struct LlmCall {
 	float *vec;           /* EMBED */
 	int dim;
 	int tokens_in, tokens_out;
+	int tokens_cached;   /* of tokens_in, served from the endpoint's prompt cache */
 	double ms;            /* wall time of the request (0 for a cache hit) */
 	int cached;           /* served from the cache, or from an identical call in the batch */
 	int attempts;         /* HTTP attempts made (retries + 1) */
@@ -186,6 +187,10 @@ typedef struct LlmCounts {
 	                               an error that concerns every call) */
 	long unreadable;   /* candidates, and classifications, whose replies could not be read */
 	long tokens_in, tokens_out;   /* from the endpoint's usage, else estimated */
+	long tokens_cached;           /* the part of tokens_in the endpoint said it served from its
+	                                 prompt cache (usage.prompt_tokens_details.cached_tokens;
+	                                 llama.cpp: timings.cache_n or tokens_cached); 0 when it
+	                                 reports none */
 	long est_in, est_out;         /* the part of tokens_in and tokens_out that was estimated
 	                                 (replies without usage: TEXT_BYTES_PER_TOKEN bytes a
 	                                 token, base/text.h) */

@@ -63,6 +63,7 @@ static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *
 	s->url_from = ":set";
 	s->offline = 0;
 	llm->no_json_mode = 0;
+	llm->no_schema = 0;
 	return SUQL_OK;
 }
 
@@ -223,6 +224,16 @@ static const SetRow llm_rows[] = {
 	 "again: both warn and leave the answer unknown; fail then fails the statement (exit "
 	 "status 3 in a script) after its rows", NULL, "is fail or warn", "unreadable", 0, NULL,
 	 NULL},
+	{"llm.schema", SET_CHOICE, LS(schema), 0, 0, "auto openai llamacpp ollama json_object off",
+	 "auto|openai|llamacpp|ollama|json_object|off", "auto",
+	 "how a request that wants a JSON reply constrains it: a JSON schema admitting exactly "
+	 "the readable replies (the number of answers, yes or no, the permitted values, the type) "
+	 "in the endpoint's dialect (openai: response_format json_schema, strict, which vLLM "
+	 "takes too; llamacpp: json_schema; ollama: format), json_object (any JSON object) or off; "
+	 "auto is ollama for an Ollama URL (port 11434) and openai otherwise. An endpoint that "
+	 "refuses a schema (HTTP 400) is asked again with json_object, then with nothing, and "
+	 "suql remembers it until llm.url changes. Replies are checked all the same", NULL,
+	 "is auto, openai, llamacpp, ollama, json_object or off", NULL, 0, NULL, NULL},
 	{"concurrency", SET_INT, LS(concurrency), 1, 256, NULL, "N",
 	 SETTING_STR(LLM_CONCURRENCY), "model requests in flight at once", NULL,
 	 "is a whole number from {range}", "concurrency", 0, NULL, NULL},

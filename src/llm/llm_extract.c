@@ -92,24 +92,21 @@ json_t *llmx_messages(Llm *llm, const LlmCall *c, const int *items, int n)
 	return arr;
 }
 
-json_t *llmx_response_format(const LlmCall *c, int n)
+json_t *llmx_reply_schema(const LlmCall *c, int n)
 {
 	Spec sp;
 	SuqlErr err = {0};
 	if (spec_parse(c->question ? c->question : "", &sp, &err) != SUQL_OK) {
 		err_clear(&err);
-		return json_pack("{s:s}", "type", "json_object");
+		return NULL;
 	}
 	if (n < 1)
 		n = 1;
 	json_t *one = spec_schema(&sp, c->quotes);
 	spec_free(&sp);
-	json_t *schema = json_pack("{s:s, s:{s:{s:s, s:o, s:i, s:i}}, s:[s], s:b}", "type",
-	                           "object", "properties", "answers", "type", "array", "items", one,
-	                           "minItems", n, "maxItems", n, "required", "answers",
-	                           "additionalProperties", 0);
-	return json_pack("{s:s, s:{s:s, s:o}}", "type", "json_schema", "json_schema", "name",
-	                 "extract", "schema", schema);
+	return json_pack("{s:s, s:{s:{s:s, s:o, s:i, s:i}}, s:[s], s:b}", "type", "object",
+	                 "properties", "answers", "type", "array", "items", one, "minItems", n,
+	                 "maxItems", n, "required", "answers", "additionalProperties", 0);
 }
 
 static void set_text(LlmItem *it, const char *t)

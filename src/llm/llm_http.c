@@ -71,7 +71,7 @@ typedef struct HttpReq {
 	int state;
 	int attempt;        /* attempts made */
 	int reasked;        /* these candidates were asked again once already */
-	int json_mode;
+	int json_mode;          /* what constrained the reply: LLMP_SENT_NONE, _JSON_OBJECT, _SCHEMA */
 	double not_before;  /* backoff: do not start before this time */
 	char *body;
 	CURL *easy;
@@ -170,8 +170,7 @@ static void req_body(HttpRun *run, HttpReq *r)
 		b = llmp_embed_body(run->llm, j->call);
 		r->json_mode = 0;
 	} else {
-		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, !run->llm->no_json_mode,
-		                   &r->json_mode);
+		b = llmp_chat_body(run->llm, j->call, r->items, r->nitems, &r->json_mode);
 		r->stream = j->call->on_text && !run->llm->no_stream &&
 		            (j->call->kind == LLM_PARSE || j->call->kind == LLM_RESPOND);
 		if (r->stream) {
@@ -179,7 +178,7 @@ static void req_body(HttpRun *run, HttpReq *r)
 			json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
 		}
 	}
-	r->body = json_dumps(b, JSON_COMPACT);
+	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
 	json_decref(b);
 }
 
@@ -393,8 +392,12 @@ static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
 	                                                    : llmp_model(llm, r->job->call);
 	if (code == 400 && r->json_mode) {
-		/* probably response_format: ask again without it, and remember */
-		llm->no_json_mode = 1;
+		/* probably the schema, or response_format: ask again with the next weaker form
+		   (a schema, json_object, nothing), and remember */
+		if (r->json_mode == LLMP_SENT_SCHEMA)
+			llm->no_schema = 1;
+		else
+			llm->no_json_mode = 1;
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;
@@ -489,6 +492,14 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 	}
 }
 
+static void count_cached(HttpRun *run, HttpReq *r, long n)
+{
+	if (n <= 0)
+		return;
+	r->job->call->tokens_cached += (int)n;
+	llm_count_cached(run->llm, r->job->call->kind, n);
+}
+
 static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int estimated)
 {
 	LlmCall *c = r->job->call;
@@ -549,6 +560,7 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		                   (long)json_integer_value(json_object_get(usage, "prompt_tokens")),
 		                   (long)json_integer_value(json_object_get(usage, "completion_tokens")),
 		                   0);
+	count_cached(run, r, llm_usage_cached(j));
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
 		char *says = server_says(r);
@@ -632,6 +644,7 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 		else   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
 			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
 			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
+		count_cached(run, r, st->tokens_cached);
 		read_content(run, r, sb_str(&st->text));
 	}
 }
@@ -710,7 +723,10 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 			if (run.stop && !j->started)
 				continue;   /* never sent, and no longer wanted: cancelled below */
 			waiting++;
-			if (r->not_before <= now && run.inflight < llm->s.concurrency) {
+			if (!r->body) {   /* never sent: no request is built from a message that failed */
+				job_fail(&run, r->job, xstrdup("a message of the request could not be encoded "
+				                               "as JSON: nothing was sent"), 0);
+			} else if (r->not_before <= now && run.inflight < llm->s.concurrency) {
 				if (llm_may_send(llm)) {
 					req_start(&run, r);
 					started++;

@@ -54,7 +54,18 @@ typedef struct LlmSettings {
 	int retries;
 	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
 	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
+	int schema;           /* llm.schema: LLM_SCHEMA_AUTO ... LLM_SCHEMA_OFF */
 } LlmSettings;
+
+/* llm.schema: how a request constrains the reply (in the order of the setting's choices). */
+enum {
+	LLM_SCHEMA_AUTO,       /* ollama for Ollama's URL, else openai; falls back when refused */
+	LLM_SCHEMA_OPENAI,     /* response_format: {type: json_schema, json_schema: {...}} */
+	LLM_SCHEMA_LLAMACPP,   /* json_schema: the schema (llama.cpp's server) */
+	LLM_SCHEMA_OLLAMA,     /* format: the schema */
+	LLM_SCHEMA_JSON_OBJECT,   /* response_format: {type: json_object} */
+	LLM_SCHEMA_OFF         /* nothing */
+};
 
 SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *err);
 void llm_settings_free(LlmSettings *s);
@@ -123,6 +134,7 @@ struct Llm {
 	                          plain SQL never touches it */
 	LlmMemo *memo;         /* results of this statement (kept with the cache off too) */
 	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
+	int no_schema;         /* the endpoint refused a JSON schema (HTTP 400): json_object */
 	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
 	void *multi;           /* CURLM *, kept so connections are reused between runs */
 	unsigned rng;          /* jitter */
@@ -143,6 +155,12 @@ void llm_count_request(Llm *llm, LlmCall *c, LlmReason why);
 void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
 void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
 void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
+/* Count prompt tokens the endpoint served from its prompt cache. */
+void llm_count_cached(Llm *llm, LlmKind k, long n);
+/* The cached prompt tokens a reply (or a streamed chunk) reports, wherever the endpoint puts
+   them: usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), timings.cache_n or
+   tokens_cached (llama.cpp's server); 0 when none. */
+long llm_usage_cached(const json_t *reply);
 /* Whether another request may be sent under the statement's cap. */
 int llm_may_send(const Llm *llm);
 /* The message of a call stopped by the cap. */
@@ -177,6 +195,7 @@ typedef struct LlmStream {
 	int bad;              /* an event's data was not a JSON object */
 	char *error;          /* an error chunk's message (printable, cut short) */
 	int tokens_in, tokens_out;
+	long tokens_cached;   /* cached prompt tokens the usage chunk reported */
 	int events;
 	int shown;            /* pieces went to on_text (kept across llm_stream_reset) */
 } LlmStream;
@@ -203,8 +222,20 @@ void llmp_free(Llm *llm);
 /* The model a call is asked of: the proxy model for a proxy call (when set), else the
    chat model ("" when none). */
 const char *llmp_model(const Llm *llm, const LlmCall *call);
-json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
-                       int allow_json_mode, int *json_mode);
+/* What a request carries to constrain the reply (*sent of llmp_chat_body). */
+enum { LLMP_SENT_NONE, LLMP_SENT_JSON_OBJECT, LLMP_SENT_SCHEMA };
+/* The body of a chat request; NULL when a message could not be encoded. *sent says what
+   constrains the reply: a JSON schema of the readable replies in the endpoint's dialect
+   (llm.schema, unless the endpoint refused one: no_schema), json_object (unless refused:
+   no_json_mode), or nothing; only requests whose reply is JSON carry either. */
+json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent);
+/* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
+   fallbacks resolved). */
+int llmp_dialect(const Llm *llm);
+/* The JSON schema admitting exactly the readable replies to a request answering n
+   candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
+   JSON is readable. */
+json_t *llmp_reply_schema(const LlmCall *call, int n);
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
 /* The messages of the single-unit form, for the cache key. */
 json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
@@ -214,11 +245,11 @@ int llm_summary_words(const LlmCall *call);
 
 /* ---- extract() (llm_extract.c) ---- */
 
-/* The messages of an EXTRACT request about items[0..n) (n < 1: item 0), the
-   response_format carrying the reply's JSON schema, and the reply read (as
-   llm_read_reply). */
+/* The messages of an EXTRACT request about items[0..n) (n < 1: item 0), the JSON schema
+   of its readable replies (NULL: the spec does not read; sent in the endpoint's dialect by
+   llmp_chat_body), and the reply read (as llm_read_reply). */
 json_t *llmx_messages(Llm *llm, const LlmCall *c, const int *items, int n);
-json_t *llmx_response_format(const LlmCall *c, int n);
+json_t *llmx_reply_schema(const LlmCall *c, int n);
 int llmx_read_reply(LlmCall *call, const int *items, int n, const char *content, int *bad);
 
 /* ---- reading replies (llm_reply.c) ---- */

@@ -2,17 +2,33 @@
  * llm_prompt.c: from tasks to chat requests (llm_reply.c reads the replies).
  *
  * The wording lives in the files of prompts/ (built in; --prompts DIR overrides file by file). A
- * template has an optional "[system]" section and a "[user]" section (a file with neither
- * marker is all user message) and {{placeholders}}: text, candidates, count, question,
- * condition, format, words, subject, options, left. A call with one candidate uses the single
- * form (verify.txt ...); several use the batch form (verify_batch.txt ...), which numbers
- * the candidates ("### Candidate 1") and asks for {"answers": [...]} with one entry each.
+ * template has an optional "[system]" section and a "[user]" section, each marker alone on its
+ * line (a file with neither marker is all user message), and {{placeholders}}: text,
+ * candidates, count, question, condition, format, words, subject, options, left. A call with
+ * one candidate uses the single form (verify.txt ...); several use the batch form
+ * (verify_batch.txt ...), which asks for {"answers": [...]} with one entry per candidate.
  * PARSE and RESPOND send the caller's messages verbatim. A VERIFY call with a subject is a
  * semantic join's (matches()): the subject is the left value, each candidate a right value,
  * and the match templates ask whether the question holds for the pair.
+ *
+ * The shape of a prompt (every request kind follows it; doc/llm.md says the same):
+ *   - Data stays data. A template is split into its messages (prompt_split) BEFORE any value
+ *     is filled in, and every piece of outside text is filled in as JSON: a candidate's text,
+ *     the question, the left value and the literal as one JSON string each ({{text}},
+ *     {{question}}, {{left}}, {{subject}}), the candidates and the permitted values as a JSON
+ *     list ({{candidates}}, {{options}}: one string per line), the values of a condition or
+ *     a constrained answer as JSON strings. A JSON string holds no line break, so no line of
+ *     the data can read as a heading, a [system] marker or a fence of the template; the
+ *     count of candidates is the length of the list, whatever their texts say.
+ *   - Text that is not valid UTF-8 is sent with each invalid byte replaced by U+FFFD (the
+ *     cache key is computed from the same request); a message that still cannot be encoded
+ *     makes no request (llmp_chat_body returns NULL).
+ *   - The prefix a provider can cache comes first: the instructions, the question, the
+ *     condition and the answer format; the candidates (or the text, or the literal) last.
  */
 #include "base/util.h"
 #include "llm/llm_int.h"
+#include "base/vis.h"
 #include "llm/prompt.h"
 
 #include <ctype.h>
@@ -46,15 +62,54 @@ void llmp_free(Llm *llm)
 
 /* ---- rendering ---- */
 
-static void put_text(SBuf *b, const LlmItem *it)
+/* Append s as a JSON string: invalid UTF-8 replaced by U+FFFD, and the line and paragraph
+   separators (U+2028, U+2029, U+0085), which JSON leaves as they are, escaped too, so that
+   nothing of it can begin a line. */
+static void put_json(SBuf *b, const char *s)
 {
+	char *fixed = vis_utf8_repair(s ? s : "");
+	json_t *j = json_string(fixed);
+	char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	for (const char *p = q ? q : "\"\""; *p; p++) {
+		if ((unsigned char)p[0] == 0xE2 && (unsigned char)p[1] == 0x80 &&
+		    ((unsigned char)p[2] == 0xA8 || (unsigned char)p[2] == 0xA9)) {
+			sb_printf(b, "\\u%04x", (unsigned char)p[2] == 0xA8 ? 0x2028 : 0x2029);
+			p += 2;
+		} else if ((unsigned char)p[0] == 0xC2 && (unsigned char)p[1] == 0x85) {
+			sb_puts(b, "\\u0085");
+			p += 1;
+		} else {
+			sb_putc(b, *p);
+		}
+	}
+	free(q);
+	json_decref(j);
+	free(fixed);
+}
+
+/* A JSON list of strings, one a line. */
+static void put_json_list(SBuf *b, const char *const *v, int n)
+{
+	sb_puts(b, "[");
+	for (int i = 0; i < n; i++) {
+		sb_puts(b, i ? ",\n" : "\n");
+		put_json(b, v[i]);
+	}
+	sb_puts(b, n ? "\n]" : "]");
+}
+
+/* A candidate's text: its passages, a blank line apart. Heap string. */
+static char *item_text(const LlmItem *it)
+{
+	SBuf b = SBUF_INIT;
 	for (int p = 0; p < it->npassages; p++) {
 		if (p)
-			sb_puts(b, "\n\n");
-		sb_puts(b, it->passages[p] ? it->passages[p] : "");
+			sb_puts(&b, "\n\n");
+		sb_puts(&b, it->passages[p] ? it->passages[p] : "");
 	}
 	if (it->npassages == 0)
-		sb_puts(b, "(no text)");
+		sb_puts(&b, "(no text)");
+	return sb_steal(&b);
 }
 
 static int is_yes_no(const char *v)
@@ -69,11 +124,8 @@ static void put_value(SBuf *b, const char *v)
 		sb_puts(b, str_ieq(v, "yes") || str_ieq(v, "true") ? "yes" : "no");
 		return;
 	}
-	sb_putc(b, '"');
-	sb_puts(b, v ? v : "");
-	sb_putc(b, '"');
+	put_json(b, v);
 }
-
 static void put_values(SBuf *b, const LlmCall *c)
 {
 	for (int i = 0; i < c->nexpected; i++) {
@@ -167,22 +219,19 @@ static const char *format_batch(LlmShape s)
 	}
 }
 
-/* A constrained answer's format: the values offered, written as given, or none. */
+/* A constrained answer's format: the values offered (a JSON list), written as given, or
+   none. */
 static char *format_options(const LlmCall *c, int batch)
 {
 	SBuf b = SBUF_INIT;
-	sb_puts(&b, batch ? "each entry exactly one of these values, written as given: "
-	                  : "Reply with exactly one of these values, written as given: ");
-	for (int i = 0; i < c->noptions; i++) {
-		json_t *s = json_string(c->options[i]);
-		char *q = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
-		sb_printf(&b, "%s%s", i ? ", " : "", q ? q : "\"\"");
-		free(q);
-		json_decref(s);
-	}
-	sb_puts(&b, batch ? "; or \"none\" when none of them applies or that candidate's text does "
+	sb_puts(&b, batch ? "each entry exactly one of the values of this JSON list, written as "
+	                    "given: "
+	                  : "Reply with exactly one of the values of this JSON list, written as "
+	                    "given: ");
+	put_json_list(&b, c->options, c->noptions);
+	sb_puts(&b, batch ? "\nor \"none\" when none of them applies or that candidate's text does "
 	                    "not say"
-	                  : ". If none of them applies, or the text does not say, reply none.");
+	                  : "\nIf none of them applies, or the text does not say, reply none.");
 	return sb_steal(&b);
 }
 
@@ -192,39 +241,28 @@ int llm_summary_words(const LlmCall *c)
 	return w < 10 ? 10 : w;
 }
 
-/* Append the messages of template t, filled with kv, to arr. */
-static void add_template(json_t *arr, const char *t, const char *const *kv, int nkv)
+/* Append the messages of template t, split first and then filled with kv, to arr. 0 when a
+   message could not be encoded (nothing is then to be sent). */
+static int add_template(json_t *arr, const char *t, const char *const *kv, int nkv)
 {
-	char *text = prompt_render(t, kv, nkv);
-	char *sys = NULL, *user = NULL;
-	char *s = strstr(text, "[system]");
-	char *u = strstr(text, "[user]");
-	if (!s && !u) {
-		user = xstrdup(text);
-	} else {
-		if (s) {
-			char *a = s + 8, *e = u && u > s ? u : a + strlen(a);
-			sys = xstrndup(a, (size_t)(e - a));
-		}
-		if (u) {
-			char *a = u + 6, *e = s && s > u ? s : a + strlen(a);
-			user = xstrndup(a, (size_t)(e - a));
-		}
-	}
-	char *parts[2] = {sys, user};
-	const char *roles[2] = {"system", "user"};
-	for (int i = 0; i < 2; i++) {
-		if (!parts[i])
-			continue;
-		const char *a = parts[i];
+	PromptPart parts[PROMPT_MAX_PARTS];
+	int np = prompt_split(t, parts, PROMPT_MAX_PARTS), ok = 1;
+	for (int i = 0; i < np; i++) {
+		char *text = prompt_render(parts[i].text, kv, nkv);
+		const char *a = text;
 		size_t n = strlen(a);
 		str_trim(&a, &n);
-		if (n)
-			json_array_append_new(arr, json_pack("{s:s, s:s%}", "role", roles[i], "content",
-			                                     a, n));
-		free(parts[i]);
+		if (n) {
+			json_t *m = json_pack("{s:s, s:s%}", "role", parts[i].role, "content", a, n);
+			if (!m)
+				ok = 0;
+			else
+				json_array_append_new(arr, m);
+		}
+		free(text);
+		free(parts[i].text);
 	}
-	free(text);
+	return ok;
 }
 
 static int wants_json(const LlmCall *c, int n)
@@ -237,55 +275,83 @@ static int wants_json(const LlmCall *c, int n)
 	return c->shape == LLM_SHAPE_JSON || c->shape == LLM_SHAPE_LIST;
 }
 
+/* The messages of a request answering items[0..n) of c, or NULL when one could not be
+   encoded. */
 static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 {
 	json_t *arr = json_array();
+	int ok = 1;
 	if (c->kind == LLM_PARSE || c->kind == LLM_RESPOND) {
-		for (int i = 0; i < c->nmsgs; i++)
-			json_array_append_new(arr, json_pack("{s:s, s:s}", "role",
-			                      c->msgs[i].role ? c->msgs[i].role : "user", "content",
-			                      c->msgs[i].content ? c->msgs[i].content : ""));
+		for (int i = 0; i < c->nmsgs && ok; i++) {
+			char *fixed = vis_utf8_repair(c->msgs[i].content ? c->msgs[i].content : "");
+			json_t *m = json_pack("{s:s, s:s}", "role",
+			                      c->msgs[i].role ? c->msgs[i].role : "user", "content", fixed);
+			free(fixed);
+			ok = m && json_array_append_new(arr, m) == 0;
+		}
+		if (!ok) {
+			json_decref(arr);
+			return NULL;
+		}
 		return arr;
 	}
 	if (c->kind == LLM_EXTRACT)
 		return json_decref(arr), llmx_messages(llm, c, items, n);
 	if (c->kind == LLM_CLASSIFY) {
-		SBuf o = SBUF_INIT;
-		for (int i = 0; i < c->noptions; i++)
-			sb_printf(&o, "%s- %s", i ? "\n" : "", c->options[i]);
-		const char *kv[] = {"subject", c->subject ? c->subject : "", "options", sb_str(&o)};
-		add_template(arr, llm->tmpl[LLM_T_CLASSIFY], kv, 2);
+		SBuf o = SBUF_INIT, subj = SBUF_INIT;
+		put_json_list(&o, c->options, c->noptions);
+		put_json(&subj, c->subject);
+		const char *kv[] = {"subject", sb_str(&subj), "options", sb_str(&o)};
+		ok = add_template(arr, llm->tmpl[LLM_T_CLASSIFY], kv, 2);
 		sb_free(&o);
+		sb_free(&subj);
+		if (!ok) {
+			json_decref(arr);
+			return NULL;
+		}
 		return arr;
 	}
-	SBuf text = SBUF_INIT;
+	SBuf text = SBUF_INIT, q = SBUF_INIT, left = SBUF_INIT;
 	char count[16], words[16];
 	snprintf(count, sizeof count, "%d", n);
 	snprintf(words, sizeof words, "%d", llm_summary_words(c));
 	if (n <= 1) {
-		put_text(&text, &c->items[n == 1 ? items[0] : 0]);
+		char *t = item_text(&c->items[n == 1 ? items[0] : 0]);
+		put_json(&text, t);
+		free(t);
 	} else {
-		for (int i = 0; i < n; i++) {
-			sb_printf(&text, "%s### Candidate %d\n", i ? "\n\n" : "", i + 1);
-			put_text(&text, &c->items[items[i]]);
-		}
+		char **v = xmalloc((size_t)n * sizeof *v);
+		for (int i = 0; i < n; i++)
+			v[i] = item_text(&c->items[items[i]]);
+		put_json_list(&text, (const char *const *)v, n);
+		for (int i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
 	}
+	put_json(&q, c->question);
+	put_json(&left, c->subject);
 	char *cond = c->kind == LLM_VERIFY ? condition(c) : NULL;
 	char *choice = c->kind == LLM_ANSWER && c->noptions > 0 ? format_options(c, n > 1) : NULL;
 	const char *kv[] = {
 		"text", sb_str(&text), "candidates", sb_str(&text), "count", count,
-		"question", c->question ? c->question : "", "condition", cond ? cond : "",
+		"question", sb_str(&q), "condition", cond ? cond : "",
 		"format", choice ? choice : n > 1 ? format_batch(c->shape) : format_single(c->shape),
 		"words", words,
-		"left", c->subject ? c->subject : "",
+		"left", sb_str(&left),
 	};
 	int t = c->kind == LLM_VERIFY ? (c->subject ? LLM_T_MATCH : c->wording ? LLM_T_VERIFY2
 	                                                                       : LLM_T_VERIFY)
 	        : c->kind == LLM_ANSWER ? LLM_T_ANSWER : LLM_T_SUMMARY;
-	add_template(arr, llm->tmpl[t + (n > 1)], kv, 8);
+	ok = add_template(arr, llm->tmpl[t + (n > 1)], kv, 8);
 	free(cond);
 	free(choice);
 	sb_free(&text);
+	sb_free(&q);
+	sb_free(&left);
+	if (!ok) {
+		json_decref(arr);
+		return NULL;
+	}
 	return arr;
 }
 
@@ -333,24 +399,150 @@ const char *llmp_model(const Llm *llm, const LlmCall *call)
 	return m ? m : "";
 }
 
-json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n,
-                       int allow_json_mode, int *json_mode)
+/* ---- the schema of the readable replies ---- */
+
+static json_t *str_enum(const char *const *v, int n, const char *extra)
 {
+	json_t *e = json_array();
+	for (int i = 0; i < n; i++) {
+		char *fixed = vis_utf8_repair(v[i] ? v[i] : "");
+		json_array_append_new(e, json_string(fixed));
+		free(fixed);
+	}
+	if (extra)
+		json_array_append_new(e, json_string(extra));
+	return json_pack("{s:s, s:o}", "type", "string", "enum", e);
+}
+
+/* One answer of an ANSWER call: the type of its shape, or "unknown" (NULL: any JSON). */
+static json_t *answer_item(const LlmCall *c)
+{
+	if (c->noptions > 0)
+		return str_enum(c->options, c->noptions, "none");
+	static const char *const yn[] = {"yes", "no"};
+	switch (c->shape) {
+	case LLM_SHAPE_BOOL:
+	case LLM_SHAPE_YESNO:
+		return str_enum(yn, 2, NULL);
+	case LLM_SHAPE_DATE:
+		return json_pack("{s:s, s:s}", "type", "string", "pattern",
+		                 "^([0-9]{4}-[0-9]{2}-[0-9]{2}|unknown)$");
+	case LLM_SHAPE_INT:
+		return json_pack("{s:[{s:s}, {s:s, s:[s]}]}", "anyOf", "type", "integer", "type",
+		                 "string", "enum", "unknown");
+	case LLM_SHAPE_REAL:
+		return json_pack("{s:[{s:s}, {s:s, s:[s]}]}", "anyOf", "type", "number", "type",
+		                 "string", "enum", "unknown");
+	case LLM_SHAPE_LIST:
+		return json_pack("{s:s, s:{s:s}}", "type", "array", "items", "type", "string");
+	case LLM_SHAPE_JSON:
+		return NULL;
+	default:
+		return json_pack("{s:s}", "type", "string");
+	}
+}
+
+/* {"type": "object", "properties": {name: v}, "required": [name], ...}: one member. */
+static json_t *object_of(const char *name, json_t *v)
+{
+	return json_pack("{s:s, s:{s:o}, s:[s], s:b}", "type", "object", "properties", name, v,
+	                 "required", name, "additionalProperties", 0);
+}
+
+json_t *llmp_reply_schema(const LlmCall *c, int n)
+{
+	static const char *const yn[] = {"yes", "no"};
+	if (!wants_json(c, n))
+		return NULL;
+	if (c->kind == LLM_CLASSIFY)
+		return object_of("values", json_pack("{s:s, s:o}", "type", "array", "items",
+		                                     str_enum(c->options, c->noptions, NULL)));
+	if (c->kind == LLM_EXTRACT)
+		return llmx_reply_schema(c, n);
+	if (c->kind == LLM_PARSE)
+		return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}, s:[s]}", "type", "object",
+		                 "properties", "database", "type", "boolean", "suql", "type", "string",
+		                 "reply", "type", "string", "required", "database");
+	json_t *item;
+	if (c->kind == LLM_VERIFY)
+		item = str_enum(yn, 2, NULL);
+	else if (c->kind == LLM_SUMMARY)
+		item = json_pack("{s:s}", "type", "string");
+	else if (c->kind == LLM_ANSWER)
+		item = answer_item(c);
+	else
+		return NULL;
+	if (!item)
+		return NULL;
+	if (n <= 1)   /* a single answer of list shape: {"answer": [...]} */
+		return object_of("answer", item);
+	return object_of("answers", json_pack("{s:s, s:o, s:i, s:i}", "type", "array", "items",
+	                                      item, "minItems", n, "maxItems", n));
+}
+
+/* Whether a schema can be strict in OpenAI's sense: every object lists all its properties as
+   required and admits no others (a PARSE reply has either suql or reply: not strict). */
+static int strict_ok(const LlmCall *c)
+{
+	return c->kind != LLM_PARSE;
+}
+
+static int ollama_url(const char *url)
+{
+	return url && (strstr(url, ":11434") || strstr(url, "ollama"));
+}
+
+int llmp_dialect(const Llm *llm)
+{
+	int d = llm->s.schema;
+	if (d == LLM_SCHEMA_AUTO)
+		d = ollama_url(llm->s.url) ? LLM_SCHEMA_OLLAMA : LLM_SCHEMA_OPENAI;
+	if (d <= LLM_SCHEMA_OLLAMA && llm->no_schema)
+		d = LLM_SCHEMA_JSON_OBJECT;
+	if (d == LLM_SCHEMA_JSON_OBJECT && llm->no_json_mode)
+		d = LLM_SCHEMA_OFF;
+	return d;
+}
+
+json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent)
+{
+	json_t *msgs = messages(llm, call, items, n);
+	*sent = LLMP_SENT_NONE;
+	if (!msgs)
+		return NULL;
 	json_t *body = json_object();
-	json_object_set_new(body, "model", json_string(llmp_model(llm, call)));
-	json_object_set_new(body, "messages", messages(llm, call, items, n));
+	char *model = vis_utf8_repair(llmp_model(llm, call));
+	json_object_set_new(body, "model", json_string(model));
+	free(model);
+	json_object_set_new(body, "messages", msgs);
 	json_object_set_new(body, "temperature", json_integer(0));
 	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
-	*json_mode = allow_json_mode && wants_json(call, n);
-	if (*json_mode)
-		json_object_set_new(body, "response_format",
-		                    call->kind == LLM_EXTRACT ? llmx_response_format(call, n)
-		                    : json_pack("{s:s}", "type", "json_object"));
+	if (!wants_json(call, n))
+		return body;
+	int d = llmp_dialect(llm);
+	json_t *schema = d <= LLM_SCHEMA_OLLAMA ? llmp_reply_schema(call, n) : NULL;
+	if (schema) {
+		*sent = LLMP_SENT_SCHEMA;
+		if (d == LLM_SCHEMA_OPENAI)
+			json_object_set_new(body, "response_format", json_pack(
+			    "{s:s, s:{s:s, s:b, s:o}}", "type", "json_schema", "json_schema", "name",
+			    "suql_reply", "strict", strict_ok(call), "schema", schema));
+		else
+			json_object_set_new(body, d == LLM_SCHEMA_LLAMACPP ? "json_schema" : "format",
+			                    schema);
+	} else if (d != LLM_SCHEMA_OFF) {
+		*sent = LLMP_SENT_JSON_OBJECT;
+		json_object_set_new(body, "response_format", json_pack("{s:s}", "type",
+		                                                       "json_object"));
+	}
 	return body;
 }
 
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call)
 {
-	return json_pack("{s:s, s:s}", "model", llm->s.embed_model ? llm->s.embed_model : "",
-	                 "input", call->subject ? call->subject : "");
+	char *in = vis_utf8_repair(call->subject ? call->subject : "");
+	json_t *b = json_pack("{s:s, s:s}", "model", llm->s.embed_model ? llm->s.embed_model : "",
+	                      "input", in);
+	free(in);
+	return b;
 }

@@ -22,6 +22,7 @@ void llm_stream_reset(LlmStream *s)
 	s->error = NULL;
 	s->done = s->bad = s->events = 0;
 	s->tokens_in = s->tokens_out = 0;
+	s->tokens_cached = 0;
 }
 
 void llm_stream_free(LlmStream *s)
@@ -64,6 +65,8 @@ static void dispatch(LlmStream *s)
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err) && !s->error)
 		s->error = error_text(err);
+	if (llm_usage_cached(j))
+		s->tokens_cached = llm_usage_cached(j);
 	json_t *usage = json_object_get(j, "usage");
 	if (json_is_object(usage)) {
 		s->tokens_in = (int)json_integer_value(json_object_get(usage, "prompt_tokens"));

@@ -64,3 +64,45 @@ char *prompt_render(const char *tmpl, const char *const *kv, int nkv)
 	}
 	return sb_steal(&b);
 }
+
+/* The role a marker line names ("[system]"), or NULL. */
+static const char *marker(const char *line, size_t n)
+{
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+		n--;
+	if (str_nieq(line, n, "[system]"))
+		return "system";
+	if (str_nieq(line, n, "[user]"))
+		return "user";
+	if (str_nieq(line, n, "[assistant]"))
+		return "assistant";
+	return NULL;
+}
+
+int prompt_split(const char *tmpl, PromptPart *parts, int max)
+{
+	int np = 0;
+	const char *role = "user";
+	size_t start = 0, len = strlen(tmpl);
+	for (size_t at = 0; at <= len;) {
+		size_t e = at;
+		while (e < len && tmpl[e] != '\n')
+			e++;
+		const char *mk = at < len ? marker(tmpl + at, e - at) : NULL;
+		if (mk || at >= len) {
+			size_t end = at >= len ? len : at;
+			if (np < max && (end > start || !mk)) {
+				parts[np].role = role;
+				parts[np].text = xstrndup(tmpl + start, end - start);
+				np++;
+			}
+			if (mk)
+				role = mk;
+			start = e < len ? e + 1 : len;
+		}
+		if (at >= len)
+			break;
+		at = e + 1;
+	}
+	return np;
+}

@@ -10,14 +10,14 @@
 [
  {"match": "You answer questions from a text", "content": "Hoshi Sushi is on Hamilton Ave in Palo Alto."},
  {"match": "Task: extract the short answer", "content": "Palo Alto"},
- {"match": "Below are 2 candidates", "content": "{\"answers\": [\"yes\", \"no\"]}"}
+ {"match": "a JSON list of 2 texts", "content": "{\"answers\": [\"yes\", \"no\"]}"}
 ]
 @@ args --eval lin.jsonl --way linearize --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,P,R,F1,P@2,calls,cached,tok in,tok out,trips
-linearize,all,1,0,0.0,0.0,0.0,0.0,1,0,596,7,1
+linearize,all,1,0,0.0,0.0,0.0,0.0,1,0,684,7,1
 way,split,cases,errors,EM,F1,calls,cached,tok in,tok out,trips
-linearize,all,1,0,100.0,100.0,2,0,775,15,2
+linearize,all,1,0,100.0,100.0,2,0,808,15,2
 @@ stderr
 @@ status 0
 @@ requests

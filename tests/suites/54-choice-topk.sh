@@ -61,7 +61,7 @@ st=$?
 check "choice: GROUP BY a constrained answer" "$(cat "$T/rows")" ",2;cheap,2;expensive,2"
 check "choice: ... exit status 0 with llm.unreadable warn" "$st" 0
 check "choice: ... 6 first asks and 1 re-ask of the reply that hedged" "$(requests)" 7
-logged | grep -qF 'written as given: \\\"cheap\\\", \\\"moderate\\\", \\\"expensive\\\"' &&
+logged | grep -qF 'written as given: [\\n\\\"cheap\\\",\\n\\\"moderate\\\",\\n\\\"expensive\\\"\\n]' &&
 	ok "choice: the prompt offers the values" || notok "choice: the prompt offers the values" "$(logged | head -c 600)"
 grep -q "could not read the model's reply for 1 value, even when asked again (one said 'somewhere between cheap and moderate')" "$T/err" &&
 	ok "choice: the hedge is unknown, with a warning" || notok "choice: the hedge is unknown, with a warning" "$(cat "$T/err")"
@@ -70,7 +70,7 @@ mark
 q "$db" "SELECT id FROM t WHERE price = answer(review, 'how expensive is it?') ORDER BY id;" \
 	--set batch=1 --set llm.unreadable=warn
 check "choice: enum_col = answer(...) keeps the rows whose answer is their price" "$(cat "$T/rows")" "1;6"
-logged | grep -qF 'written as given: \\\"cheap\\\", \\\"moderate\\\", \\\"expensive\\\"' &&
+logged | grep -qF 'written as given: [\\n\\\"cheap\\\",\\n\\\"moderate\\\",\\n\\\"expensive\\\"\\n]' &&
 	ok "choice: ... offering the column's values" || notok "choice: ... offering the column's values" "$(logged | head -c 600)"
 kill "$SPID"
 wait "$SPID" 2>/dev/null

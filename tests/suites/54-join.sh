@@ -157,7 +157,7 @@ check "cache: pairwise after the rewrite makes no call" "$(num "llm calls")" 0
 
 # --- unreadable replies: asked again, then split into single pairs
 cat >"$T/twice.json" <<'EOF'
-[{"match": "### Left value\\nHooli\\n\\n### Candidate", "content": "Maybe.", "times": 2}]
+[{"match": "### Left value\\n\\\"Hooli\\\"\\n\\n### Candidates", "content": "Maybe.", "times": 2}]
 EOF
 start twice "$T/twice.json" --pairs "$T/pairs"
 q "$J" --no-cache
@@ -167,7 +167,7 @@ grep -q "1 re-ask after an unreadable reply, 30 candidates asked alone" "$T/err"
 	ok "unreadable twice: one re-ask, then 30 pairs alone" ||
 	notok "unreadable twice: one re-ask, then 30 pairs alone" "$(grep requests "$T/err")"
 cat >"$T/never.json" <<'EOF'
-[{"match": "### Left value\\nVandelay", "content": "Maybe."}]
+[{"match": "### Left value\\n\\\"Vandelay", "content": "Maybe."}]
 EOF
 start never "$T/never.json" --pairs "$T/pairs"
 rm -rf "$T/xdg"

@@ -25,8 +25,9 @@ start() {   # start NAME [llmserver options]: sets URL, LOG
 	llmserver_start "$T/$name" "$T/none.json" "$@"
 }
 trap '[ -n "$SPID" ] && kill "$SPID" 2>/dev/null; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
-# items LOG: candidates the server was asked about (numbered candidates, or one)
-items() { awk '{ n = gsub(/### Candidate [0-9]+/, "&"); t += n ? n : 1 } END { print t + 0 }' "$1"; }
+# items LOG: candidates the server was asked about (the strings of a JSON list of candidates,
+# one a line, counted by the separators between them; or one)
+items() { awk '{ if (index($0, "### Candidates")) { n = gsub(/,\\\\n\\\\\\"/, "&"); t += n + 1 } else t += 1 } END { print t + 0 }' "$1"; }
 
 db=$T/r.db
 "$B/gen" -n 3000 --db "$db" --quiet >/dev/null 2>"$T/gen.err" || notok "gen" "$(cat "$T/gen.err")"

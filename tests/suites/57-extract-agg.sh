@@ -105,7 +105,8 @@ check "agg: one value per group" "$(cat "$T/rows")" "Alto,easy;Bay,hard;Cove,mix
 check "agg: three small groups share 1 request" "$(requests)" 1
 has "agg: the plan announces it" "$T/err" "3 small groups (one request's worth each): 1 request, as many groups to a request as fit"
 has "agg: ... and the cost" "$T/err" "worst case: 1 LLM call (aggregate 1)"
-has "agg: the prompt offers the answers" "$T/log" 'written as given: \\\"easy\\\", \\\"hard\\\", \\\"mixed\\\"'
+has "agg: the prompt offers the answers" "$T/log" 'one of the values of this JSON list, written as given'
+has "agg: ... the values as a JSON list" "$T/log" '[\\n\\\"easy\\\",\\n\\\"hard\\\",\\n\\\"mixed\\\"\\n]'
 # HAVING, ORDER BY, the whole table, a subquery
 mark
 q "$adb" "SELECT city FROM r WHERE city <> 'Dale' GROUP BY city HAVING $Q <> 'easy' ORDER BY $Q DESC;" --no-cache

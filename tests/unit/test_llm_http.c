@@ -241,12 +241,18 @@ static void test_request_shape(void)
 	log = server_log();
 	body = request_body(log, 1);
 	json_t *rf = json_object_get(body, "response_format");
-	CHECK_STR(json_string_value(json_object_get(rf, "type")), "json_object",
-	          "http: response_format json_object for a batch");
+	CHECK_STR(json_string_value(json_object_get(rf, "type")), "json_schema",
+	          "http: response_format json_schema for a batch (llm.schema auto: openai)");
+	CHECK(json_is_true(json_object_get(json_object_get(rf, "json_schema"), "strict")),
+	      "http: the schema is strict");
 	user = json_string_value(json_object_get(json_array_get(json_object_get(body, "messages"), 1),
 	                                         "content"));
-	CHECK(user && strstr(user, "### Candidate 3") && strstr(user, "exactly 3"),
-	      "http: the batch prompt numbers the candidates");
+	json_t *cands = user && strstr(user, "### Candidates\n") ?
+	                json_loads(strstr(user, "### Candidates\n") + 15, 0, NULL) : NULL;
+	CHECK(json_array_size(cands) == 3 && strstr(user, "exactly 3") &&
+	      strstr(user, "### Question") < strstr(user, "### Candidates"),
+	      "http: the batch prompt lists the 3 candidates in a JSON list, after the question");
+	json_decref(cands);
 	CHECK(json_array_size(log) == 2, "http: one request for three candidates");
 	CHECK(b.c[0].items[0].text && b.c[0].items[1].text && b.c[0].items[2].text,
 	      "http: every candidate answered");
@@ -513,9 +519,16 @@ static void test_batch_fallback(void)
 	llm_run(llm, b.p, 1, NULL, NULL, &err);
 	json_t *log = server_log();
 	json_t *b0 = request_body(log, 0), *b1 = request_body(log, 1), *b2 = request_body(log, 2);
-	CHECK(json_array_size(log) == 3 && json_object_get(b0, "response_format") &&
-	      !json_object_get(b1, "response_format") && !json_object_get(b2, "response_format"),
+	json_t *b3 = request_body(log, 3);
+	/* the schema refused, then json_object, then nothing; remembered for the next call */
+	CHECK(json_array_size(log) == 4 &&
+	      strcmp(json_string_value(json_object_get(json_object_get(b0, "response_format"),
+	                                               "type")), "json_schema") == 0 &&
+	      strcmp(json_string_value(json_object_get(json_object_get(b1, "response_format"),
+	                                               "type")), "json_object") == 0 &&
+	      !json_object_get(b2, "response_format") && !json_object_get(b3, "response_format"),
 	      "json mode refused: retried without it and remembered");
+	json_decref(b3);
 	json_decref(b0);
 	json_decref(b1);
 	json_decref(b2);
