@@ -257,6 +257,9 @@ void llm_stats_begin(Llm *llm);
 /* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
    request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
 void llm_set_cap(Llm *llm, long max_requests);
+/* Whether the offline backend answers though no one chose it (no endpoint configured, neither
+   --offline nor llm.offline on) and llm.offline_note is on: a script then says so. */
+int llm_offline_unasked(const Llm *llm);
 /* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
    read fails (exit status 3) after showing its rows; "warn" only warns. */
 int llm_unreadable_fails(const Llm *llm);

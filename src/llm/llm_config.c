@@ -205,6 +205,10 @@ static const SetRow llm_rows[] = {
 	 show_key},
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
+	{"llm.offline_note", SET_BOOL, LS(offline_note), 0, 0, NULL, "on|off", "on", "in a "
+	 "script, one line on standard error (once a run) when a statement was answered by the "
+	 "offline backend while no one chose it (--offline or llm.offline on say nothing)", NULL,
+	 "is on or off", NULL, 0, NULL, NULL},
 	{"llm.timeout", SET_MS, LS(timeout_ms), 0, 86400000, NULL, "DURATION",
 	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take: 30, 30s, 1500ms, 2m",
 	 NULL, DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
@@ -383,6 +387,7 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	                                                   : LLM_CONNECT_TIMEOUT_S * 1000;
 	s->retries = cfg->retries > 0 ? cfg->retries : LLM_RETRIES;
 	s->backoff_ms = LLM_BACKOFF_MS;
+	s->offline_note = 1;
 
 	SuqlStatus st = SUQL_OK;
 	const SetRow *conc = setting_find(&llm_settings_table, "concurrency");
@@ -524,6 +529,11 @@ int llm_has_embeddings(const Llm *llm)
 const char *llm_label(const Llm *llm)
 {
 	return llm && llm->label ? llm->label : LLM_OFFLINE_LABEL;
+}
+
+int llm_offline_unasked(const Llm *llm)
+{
+	return llm && !llm->s.offline && !llm->s.url && llm->s.offline_note;
 }
 
 int llm_unreadable_fails(const Llm *llm)

@@ -52,6 +52,7 @@ typedef struct LlmSettings {
 	int retries;
 	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
 	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
+	int offline_note;     /* llm.offline_note: a script answered offline says so (default 1) */
 } LlmSettings;
 
 SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *err);

@@ -114,8 +114,26 @@ int session_is_secret(const Session *s, const char *text)
 	return 0;
 }
 
+/* A script whose statement the offline backend answered, though no one chose it: one line
+   on standard error, once a run (the REPL labels every such statement itself). */
+static void offline_notice(Session *s)
+{
+	if (s->interactive || s->offline_noted || !llm_offline_unasked(s->llm))
+		return;
+	const LlmCounts *t = &llm_stats_session(s->llm)->total;
+	if (t->calls + t->cache_hits == 0)
+		return;
+	s->offline_noted = 1;
+	fflush(s->out);
+	fputs("note: answered by the offline backend (lexical, no language model): configure an "
+	      "endpoint (--llm-url and --model, or the config file) for a model's answers; "
+	      "--offline or :set llm.offline_note off hides this note\n", stderr);
+	fflush(stderr);
+}
+
 void session_notices(Session *s)
 {
+	offline_notice(s);
 	const char *why = s->llm ? llm_cache_notice(s->llm) : NULL;
 	if (!why)
 		return;

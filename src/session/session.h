@@ -64,6 +64,7 @@ typedef struct Session {
 	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
 
 	int interactive;      /* a person at a terminal */
+	int offline_noted;    /* a script was told its answers came from the offline backend */
 	int readonly;         /* open databases read-only (-readonly) */
 
 	char **secrets;       /* values never written to the history (API keys) */
