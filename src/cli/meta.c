@@ -111,13 +111,37 @@ static SuqlStatus m_read(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return repl_run_path(env->r, argv[1], err);
 }
 
-/* :output [FILE] and :once FILE */
+/* :output [FILE] and :once [--csv|--json|--markdown|--html|...] FILE: :once's results in
+   the mode named, else the one its extension asks for (f.csv), else :mode's. */
 static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	int once = strcmp(argv[0], "once") == 0;
-	if (argc > 2 || (once && argc != 2))
+	const char *path = NULL;
+	RenderMode m = RENDER_TABLE;
+	int named = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (once && a[0] == '-' && a[1] == '-' && a[2]) {
+			const char *name = str_ieq(a + 2, "md") ? "markdown" : a + 2;
+			if (named || !render_mode_parse(name, &m))
+				return err_set(err, SUQL_USAGE, "%s: :once takes one of --csv, --json, "
+				               "--markdown, --html, --table, --box, --line, then FILE",
+				               a);
+			named = 1;
+		} else if (!path) {
+			path = a;
+		} else {
+			return usage(err, argv[0]);
+		}
+	}
+	if (once && !path)
 		return usage(err, argv[0]);
-	return session_set_output(env->s, argc == 2 ? argv[1] : NULL, once, err);
+	if (once && !named)
+		named = session_mode_of_path(path, &m);
+	SuqlStatus s = session_set_output(env->s, path, once, err);
+	if (s == SUQL_OK && named)
+		session_once_mode(env->s, m);
+	return s;
 }
 
 static SuqlStatus m_llm(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -252,7 +276,9 @@ const MetaCommand meta_commands[] = {
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
 	{"output", "[FILE]", "send results (only the results) to FILE, or back to the standard "
 	 "output", m_output},
-	{"once", "FILE", "send the next statement's results to FILE", m_output},
+	{"once", "[--csv|--json|--markdown|--html] FILE", "send the next statement's results to "
+	 "FILE, in the mode named, else the one its extension says (.csv, .json, .md, .html), "
+	 "else :mode's", m_output},
 	{"import", "FILE TABLE [--format csv|json|jsonl] [--types SPEC] [--array-sep SEP] "
 	 "[--columns LIST] [--delimiter C] [--index]", "load a CSV, JSON or JSONL file into a table",
 	 meta_import},

@@ -65,6 +65,30 @@ void session_once_over(Session *s)
 	s->prev_out = NULL;
 	s->prev_path = NULL;
 	s->once = 0;
+	s->once_mode = 0;
+}
+
+void session_once_mode(Session *s, RenderMode m)
+{
+	if (s->once)
+		s->once_mode = (int)m + 1;
+}
+
+int session_mode_of_path(const char *path, RenderMode *m)
+{
+	static const struct { const char *ext; RenderMode m; } exts[] = {
+		{".csv", RENDER_CSV}, {".json", RENDER_JSON}, {".md", RENDER_MARKDOWN},
+		{".markdown", RENDER_MARKDOWN}, {".html", RENDER_HTML}, {".htm", RENDER_HTML},
+	};
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return 0;
+	for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+		if (str_ieq(dot, exts[i].ext)) {
+			*m = exts[i].m;
+			return 1;
+		}
+	return 0;
 }
 
 SuqlStatus session_set_output(Session *s, const char *path, int once, SuqlErr *err)

@@ -272,7 +272,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		lim = &dflt;
 	Show sh = {0};
 	sh.s = s;
-	sh.o.mode = s->mode;
+	sh.o.mode = s->once && s->once_mode ? (RenderMode)(s->once_mode - 1) : s->mode;
 	sh.o.headers = s->headers;
 	sh.o.nullvalue = s->nullvalue;
 	sh.o.unicode = tty;
