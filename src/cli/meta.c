@@ -146,13 +146,23 @@ static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 
 static SuqlStatus m_llm(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
-	if (argc > 1)
+	if (argc > 2 || (argc == 2 && !str_ieq(argv[1], "test") && !str_ieq(argv[1], "models") &&
+	                 !str_ieq(argv[1], "probe")))
 		return usage(err, argv[0]);
 	SBuf b = SBUF_INIT;
-	llm_describe(env->llm, &b);
+	SuqlStatus s = SUQL_OK;
+	if (argc == 1)
+		llm_describe(env->llm, &b);
+	else if (str_ieq(argv[1], "test"))
+		s = llm_test(env->llm, &b, err);
+	else if (str_ieq(argv[1], "models"))
+		s = llm_models(env->llm, &b, err);
+	else if (llm_probe_local(&b) == 0)
+		sb_puts(&b, "no server listens on the probed ports (those of SUQL_PROBE, else "
+		        "127.0.0.1: 11434, 8080 and 8000)\n");
 	fputs(sb_str(&b), env->out);
 	sb_free(&b);
-	return SUQL_OK;
+	return s;
 }
 
 static SuqlStatus m_cache(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -283,7 +293,10 @@ const MetaCommand meta_commands[] = {
 	 "[--columns LIST] [--delimiter C] [--index]", "load a CSV, JSON or JSONL file into a table",
 	 meta_import},
 	{"index", "[TABLE]", "rebuild the retrieval index of free-text columns", meta_index},
-	{"llm", "", "show the language model backend: URL, model, masked key, concurrency, cache",
+	{"llm", "[test|models|probe]", "show the language model backend: URL, model, masked key, "
+	 "concurrency, cache; test: one tiny request (latency, the model that answers, whether "
+	 "JSON schema, log-probabilities and streaming are accepted, tokens); models: the "
+	 "endpoint's models; probe: servers listening on the usual local ports (nothing is sent)",
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},

@@ -235,6 +235,16 @@ const char *llm_label(const Llm *llm);
 /* The directory of --prompts (LlmConfig.prompts_dir), or NULL: where callers that write
    their own messages (the chat agent) look for overriding prompt files. */
 const char *llm_prompts_dir(const Llm *llm);
+/* :llm test: one tiny request and three variants of it (JSON schema, log-probabilities,
+   streaming), reported in out; :llm models: the endpoint's GET /models, one a line. Both
+   need an endpoint (SUQL_USAGE saying how to set one); what they send is counted in the
+   session's counters. (llm_probe.c) */
+SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err);
+SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err);
+/* Servers on the usual local ports (127.0.0.1: 11434, 8080, 8000; or the host:port list of
+   $SUQL_PROBE, "off" for none): one TCP connect each, nothing sent; a line in out for each
+   found, offering it. Returns how many were found. */
+int llm_probe_local(SBuf *out);
 /* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
 void llm_describe(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
@@ -257,6 +267,8 @@ void llm_stats_begin(Llm *llm);
 /* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
    request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
 void llm_set_cap(Llm *llm, long max_requests);
+/* Whether no endpoint is configured and the offline backend was not chosen either. */
+int llm_unconfigured(const Llm *llm);
 /* Whether the offline backend answers though no one chose it (no endpoint configured, neither
    --offline nor llm.offline on) and llm.offline_note is on: a script then says so. */
 int llm_offline_unasked(const Llm *llm);

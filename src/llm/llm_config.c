@@ -531,9 +531,14 @@ const char *llm_label(const Llm *llm)
 	return llm && llm->label ? llm->label : LLM_OFFLINE_LABEL;
 }
 
+int llm_unconfigured(const Llm *llm)
+{
+	return llm && !llm->s.offline && !llm->s.url;
+}
+
 int llm_offline_unasked(const Llm *llm)
 {
-	return llm && !llm->s.offline && !llm->s.url && llm->s.offline_note;
+	return llm_unconfigured(llm) && llm->s.offline_note;
 }
 
 int llm_unreadable_fails(const Llm *llm)

@@ -189,6 +189,20 @@ void llm_stream_free(LlmStream *s);
 /* The backends. Both fill the call's and items' results and return SUQL_OK, or
    SUQL_INTERRUPT when suql_interrupted was seen (unfinished jobs are then CANCELLED). */
 SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx);
+
+/* One request to {url}/path, waited for (Ctrl-C stops it): GET when body is NULL, else a
+   POST of the JSON body. SUQL_OK when an HTTP reply came (whatever its status); else err
+   says why (the URL shown without credentials, the key scrubbed). res->reply is the
+   caller's to free (sb_free), in every case. */
+typedef struct LlmHttpOnce {
+	long code;          /* the HTTP status */
+	SBuf reply;         /* its body */
+	int event_stream;   /* it came as text/event-stream */
+	int sent;           /* the request left suql (to count it) */
+	double ms;
+} LlmHttpOnce;
+SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOnce *res,
+                         SuqlErr *err);
 void llm_http_close(Llm *llm);
 SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx);
 
