@@ -339,13 +339,33 @@ SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
 	               ex->worst_total, ex->set.budget, ex->worst_total);
 }
 
+/* budget_usd: the expected cost is over it (usd), or there is no price to compare (usd < 0) */
+static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
+{
+	if (usd < 0)
+		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
+		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "
+		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
+	return err_set(err, SUQL_BUDGET, "this statement is expected to cost about $%.5f, more than "
+	               "the budget of $%g; raise it with :set budget_usd DOLLARS (0 for no limit), "
+	               "or narrow the query", usd, ex->set.budget_usd);
+}
+
 SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	Engine *e = ex->e;
 	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
 		/* the cap stopped the statement while it ran: what was spent is spent */
-		long sent = llm_stats_statement(e->llm)->total.requests;
+		const LlmCounts *t = &llm_stats_statement(e->llm)->total;
+		long sent = t->requests;
+		double spent = llm_cost(e->llm, (double)t->tokens_in, (double)t->tokens_out);
 		err_clear(err);
+		if (ex->set.budget_usd > 0 && spent >= ex->set.budget_usd &&
+		    (ex->set.budget <= 0 || sent < ex->set.budget))
+			return err_set(err, SUQL_LLM, "stopped at the budget of $%g (spent $%.5f in %ld "
+			               "requests) before the statement was complete, so no rows are "
+			               "returned; raise it with :set budget_usd DOLLARS (0 for no limit), "
+			               "or narrow the query", ex->set.budget_usd, spent, sent);
 		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
 		            "(%ld made) before the statement was complete, so no rows are returned; "
 		            "raise it with :set budget N (0 for no limit), or narrow the query",
@@ -374,8 +394,10 @@ Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSin
 		llm_stats_begin(e->llm);
 		/* the budget is a hard cap on what the statement sends (not in passage mode, the
 		   baseline kept for measuring) */
-		if (ex->set.optimize != OPT_PASSAGE)
+		if (ex->set.optimize != OPT_PASSAGE) {
 			llm_set_cap(e->llm, ex->set.budget);
+			llm_set_cap_usd(e->llm, ex->set.budget_usd);
+		}
 	}
 	ex->outer = e->cur;
 	e->cur = ex;
@@ -469,10 +491,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
 		           ex->set.optimize != OPT_PASSAGE;
-		if (s == SUQL_OK && over) {
+		double usd = 0;
+		int over_usd = s == SUQL_OK && !over && ex->set.optimize != OPT_PASSAGE &&
+		               (plan_cost_over(ex, &usd) || usd < 0);
+		if (s == SUQL_OK && (over || over_usd)) {
 			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			s = exec_over_budget(ex, err);
+			s = over ? exec_over_budget(ex, err) : exec_over_budget_usd(ex, usd, err);
 		}
 		if (s == SUQL_OK && enum_pending(ex) > 0)
 			s = enum_classify(ex, err);

@@ -267,6 +267,15 @@ void llm_stats_begin(Llm *llm);
 /* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
    request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
 void llm_set_cap(Llm *llm, long max_requests);
+/* The chat model's price in dollars per million tokens, in and out (llm.price_in and
+   llm.price_out, else the built-in list's; the offline backend's is 0): 1 and *from says
+   where it came from, or 0 when there is none. llm_cost: what the tokens cost, -1 when
+   there is no price. llm_set_cap_usd: the statement's budget in dollars (0: none): a
+   request is not sent once the statement's tokens cost that much (its call fails, and
+   llm_run returns SUQL_BUDGET, as with llm_set_cap). (llm_price.c) */
+int llm_price(const Llm *llm, double *in, double *out, const char **from);
+double llm_cost(const Llm *llm, double tokens_in, double tokens_out);
+void llm_set_cap_usd(Llm *llm, double usd);
 /* Whether no endpoint is configured and the offline backend was not chosen either. */
 int llm_unconfigured(const Llm *llm);
 /* Whether the offline backend answers though no one chose it (no endpoint configured, neither

@@ -53,6 +53,8 @@ typedef struct LlmSettings {
 	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
 	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
 	int offline_note;     /* llm.offline_note: a script answered offline says so (default 1) */
+	double price_in, price_out;   /* llm.price_in/out, dollars per million tokens; -1: the
+	                                 built-in list's (llm_price.c) */
 } LlmSettings;
 
 SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *err);
@@ -127,6 +129,7 @@ struct Llm {
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
 	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
+	double cap_usd;        /* llm_set_cap_usd: most dollars of the statement, 0: none */
 	long cache_hits_file;  /* units served from the cache file this session */
 	LlmTickFn tick;        /* llm_set_tick */
 	void *tick_ctx;
@@ -142,6 +145,8 @@ void llm_count_request(Llm *llm, LlmCall *c, LlmReason why);
 void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
 void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
 void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
+/* Whether the statement's tokens so far cost less than its dollar cap (llm_price.c). */
+int llm_under_cap_usd(const Llm *llm);
 /* Whether another request may be sent under the statement's cap. */
 int llm_may_send(const Llm *llm);
 /* The message of a call stopped by the cap. */
