@@ -1,8 +1,11 @@
 # suql: a plain Makefile.
 #
 #   make            build ./suql (the program) and the tools under build/
-#   make run        install what is missing, build the program and the demo database (not
-#                   the tools and tests), open the REPL on it
+#   make run        install what is missing, build the program, the demo database and the
+#                   test server build/llmserver (not the other tools and tests), open the
+#                   REPL on the demo database
+#   make demo-chat  chat mode on the demo database against build/llmserver playing the
+#                   model from fixtures/chat/demo-rules.json (a scripted stand-in)
 #   make check      install what is missing, build, run every test
 #   make bench      benchmarks (not tests; they print figures)
 #   make eval       answer quality and cost on the shipped benchmarks, with the model configured
@@ -83,7 +86,7 @@ else
   PROG := $(BUILD)/suql
 endif
 
-.PHONY: all run check bench eval fuzz fuzzers install uninstall clean deps fixtures demo
+.PHONY: all run demo-chat check bench eval fuzz fuzzers install uninstall clean deps fixtures demo
 all: $(PROG) $(TOOLS) $(UNITS) $(BUILD)/demo.db
 
 $(PROG): $(MAINOBJ) $(BUILD)/libsuql.a
@@ -138,8 +141,14 @@ deps:
 	@sh $(DEPS) $(DEPPKGS)
 
 run: deps
-	$(MAKE) $(PROG) $(BUILD)/demo.db
+	$(MAKE) $(PROG) $(BUILD)/demo.db $(BUILD)/llmserver
 	./$(PROG) $(BUILD)/demo.db
+
+# Chat mode against build/llmserver playing the model from a shipped rules file: a scripted
+# stand-in, not a language model (scripts/demo-chat.sh says so and what it answers).
+demo-chat: deps
+	$(MAKE) $(PROG) $(BUILD)/demo.db $(BUILD)/llmserver
+	SUQL_BUILD=$(BUILD) SUQL_PROG=./$(PROG) sh scripts/demo-chat.sh
 
 # The real datasets (clothing, HybridQA) are built first so that the tests using them run;
 # without ../shared/data they are skipped with a message.

@@ -13,6 +13,9 @@ if [ -z "${SUQL_TMP:-}" ]; then
 	own_tmp=1
 	trap 'rm -rf "$SUQL_TMP"' EXIT
 fi
+# the REPL's start-up probe of local ports (:llm probe) never looks at this machine's: a
+# test that wants it sets SUQL_PROBE to a server of its own
+export SUQL_PROBE=off
 prog=$SUQL_PROG
 case $prog in /*) ;; *) prog=$SUQL_TOP/$prog ;; esac
 

@@ -67,7 +67,8 @@ static void usage(FILE *f)
 "Without --reply-file or --rules, and when no rule matches, replies are automatic: a\n"
 "suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
 "entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
-"GET /stats returns {\"requests\": N, \"inflight\": K, \"max_inflight\": M}.\n"
+"GET /stats returns {\"requests\": N, \"inflight\": K, \"max_inflight\": M}; GET /models\n"
+"lists the models of --models (else one, \"auto\"), neither counted nor logged.\n"
 "A request with \"stream\": true gets the completion as server-sent events, one\n"
 "chunk per word (a rule may pace them with stream_delay_ms, or stop sending after\n"
 "stream_hold_after chunks and hold the connection open).\n"
@@ -829,6 +830,20 @@ static int serve(int fd, Request *rq)
 		char *s = xprintf("{\"requests\": %ld, \"inflight\": %ld, \"max_inflight\": %ld}",
 		                  nrequests, inflight, max_inflight);
 		pthread_mutex_unlock(&mu);
+		int ok = send_reply(fd, 200, NULL, s, strlen(s), strlen(s));
+		free(s);
+		return ok;
+	}
+	if (strcmp(rq->method, "GET") == 0 && strstr(rq->path, "/models")) {
+		/* the models of --models, else one called "auto" */
+		json_t *data = json_array();
+		for (int i = 0; i < (nmodels ? nmodels : 1); i++)
+			json_array_append_new(data, json_pack("{s:s, s:s}", "id",
+			                                      nmodels ? models[i] : "auto", "object",
+			                                      "model"));
+		json_t *o = json_pack("{s:s, s:o}", "object", "list", "data", data);
+		char *s = json_dumps(o, JSON_COMPACT);
+		json_decref(o);
 		int ok = send_reply(fd, 200, NULL, s, strlen(s), strlen(s));
 		free(s);
 		return ok;

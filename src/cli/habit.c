@@ -9,12 +9,19 @@
  *
  * At a terminal the first habit of a session also gets a note that suql's meta-commands
  * start with ':'.
+ *
+ * Three take their words apart: `.import --csv FILE TABLE` (sqlite3's option becomes
+ * :import's --format csv), `\timing [on|off]` (alone it turns :timer over), and psql's
+ * `\copy SOURCE FROM|TO FILE [options]`: FROM runs :import, TO runs the query (a table,
+ * `table (columns)` or `(SELECT ...)`) with its rows as CSV into FILE, the column names
+ * first only when the options say HEADER, as psql writes them.
  */
 #include "cli/repl.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct Habit {
 	const char *typed;    /* ".tables", "\\d" (the word as typed) */
@@ -60,16 +67,132 @@ static const Habit habits[] = {
 	{"\\help", "help", NULL},
 	{"\\i", "read", NULL},
 	{"\\o", "output", NULL},
-	{"\\timing", NULL, "type :timer on (or :timer off)"},
+	{"\\timing", NULL, NULL},   /* :timer: \timing alone turns it over, as in psql */
 	{"\\x", NULL, "type :mode line for one value per line (:mode table goes back)"},
 	{"\\l", NULL, "suql works on one database file: :open FILE opens another"},
 	{"\\c", NULL, "suql works on one database file: :open FILE opens another"},
-	{"\\copy", NULL, "type :import FILE TABLE to load a CSV or JSON file"},
+	{"\\copy", NULL, NULL},     /* FROM: :import; TO: the rows as CSV (copy below) */
 	/* either, or any shell */
 	{"help", "help", NULL},
 	{"exit", "quit", NULL},
 	{"quit", "quit", NULL},
 };
+
+/* The first word of s[0..n) ends where. */
+static size_t word_end(const char *s, size_t n);
+
+/* Where the top-level word w (any case) starts in s[0..n), outside quotes and parentheses;
+   n when it is not there. */
+static size_t find_word(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	int depth = 0;
+	char q = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (q) {
+			q = c == q ? 0 : q;
+			continue;
+		}
+		if (c == '\'' || c == '"')
+			q = c;
+		else if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		else if (depth == 0 && (i == 0 || isspace((unsigned char)s[i - 1])) &&
+		         i + wl <= n && strncasecmp(s + i, w, wl) == 0 &&
+		         (i + wl == n || isspace((unsigned char)s[i + wl])))
+			return i;
+	}
+	return n;
+}
+
+/* \copy SOURCE TO FILE [options] and \copy TABLE FROM FILE [options]. */
+static SuqlStatus copy(Repl *r, const char *name, const char *s, size_t n, SuqlErr *err)
+{
+	size_t to = find_word(s, n, "to"), from = find_word(s, n, "from");
+	int out = to < from;
+	size_t k = out ? to : from;
+	if (k == n || k == 0)
+		return err_set(err, SUQL_USAGE, "usage: \\copy TABLE FROM FILE, or \\copy TABLE|(SELECT "
+		               "...) TO FILE [CSV] [HEADER]");
+	size_t se = k;
+	while (se && isspace((unsigned char)s[se - 1]))
+		se--;
+	size_t a = k + (out ? 2 : 4);
+	while (a < n && isspace((unsigned char)s[a]))
+		a++;
+	size_t fe = a;
+	char *path;
+	if (a < n && (s[a] == '\'' || s[a] == '"')) {
+		fe = a + 1;
+		while (fe < n && s[fe] != s[a])
+			fe++;
+		path = xstrndup(s + a + 1, fe - a - 1);
+		fe += fe < n;
+	} else {
+		fe = a + word_end(s + a, n - a);
+		path = xstrndup(s + a, fe - a);
+	}
+	const char *opts = s + fe;
+	size_t on = n - fe;
+	SuqlStatus st;
+	if (!*path || str_ieq(path, "stdin") || str_ieq(path, "stdout") ||
+	    find_word(opts, on, "binary") < on) {
+		st = err_set(err, SUQL_USAGE, "\\copy here takes a FILE name (not STDIN, STDOUT or "
+		             "PROGRAM) and writes or reads CSV (not BINARY)");
+	} else if (!out) {
+		char *table = xstrndup(s, se);
+		const char *argv[] = {"import", path, table, "--format", "csv"};
+		st = meta_run_argv(r, find_word(opts, on, "csv") < on ? 5 : 3, argv, err);
+		free(table);
+	} else {
+		const char *argv[] = {"once", "--csv", path};
+		st = meta_run_argv(r, 3, argv, err);
+		if (st == SUQL_OK) {
+			char *sql;
+			const char *paren = memchr(s, '(', se);
+			if (s[0] == '(' && se > 1 && s[se - 1] == ')')
+				sql = xprintf("%.*s;", (int)(se - 2), s + 1);
+			else if (paren && se && s[se - 1] == ')')
+				sql = xprintf("SELECT %.*s FROM %.*s;", (int)(s + se - paren - 2), paren + 1,
+				              (int)(paren - s), s);
+			else
+				sql = xprintf("SELECT * FROM %.*s;", (int)se, s);
+			int headers = r->s.headers;
+			r->s.headers = find_word(opts, on, "header") < on ||
+			               find_word(opts, on, "header)") < on;
+			repl_run_text(r, name, sql, strlen(sql));
+			r->s.headers = headers;
+			session_once_over(&r->s);   /* a statement that failed before its rows */
+			free(sql);
+		}
+	}
+	free(path);
+	return st;
+}
+
+/* .import's words with sqlite3's --csv as :import's --format csv. Heap string. */
+static char *import_words(const char *s, size_t n)
+{
+	SBuf b = SBUF_INIT;
+	for (size_t i = 0; i < n;) {
+		while (i < n && isspace((unsigned char)s[i]))
+			i++;
+		size_t e = i + word_end(s + i, n - i);
+		if (e == i)
+			break;
+		if (b.len)
+			sb_putc(&b, ' ');
+		if (e - i == 5 && strncmp(s + i, "--csv", 5) == 0)
+			sb_puts(&b, "--format csv");
+		else
+			sb_putn(&b, s + i, e - i);
+		i = e;
+	}
+	return sb_steal(&b);
+}
 
 /* The first word of s[0..n) ends where. */
 static size_t word_end(const char *s, size_t n)
@@ -122,11 +245,24 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 	SuqlErr err = {0};
 	SuqlStatus st = SUQL_OK;
 	const char *meta = h ? h->meta : NULL;
-	if (h && !meta && !h->advice)   /* \d: the tables, or one table */
-		meta = rn ? "schema" : "tables";
-	if (meta) {
+	char *words = NULL;   /* the arguments, when they are not rest as typed */
+	if (h && strcmp(typed, "\\timing") == 0) {
+		meta = "timer";
+		if (!rn)
+			words = xstrdup(r->s.timer ? "off" : "on");
+	} else if (h && strcmp(typed, ".import") == 0) {
+		words = import_words(rest, rn);
+	} else if (h && !meta && !h->advice && strcmp(typed, "\\copy") != 0) {
+		meta = rn ? "schema" : "tables";   /* \d: the tables, or one table */
+	}
+	if (h && strcmp(typed, "\\copy") == 0) {
+		note(r, typed, "import (FROM), or :once FILE and a SELECT (TO)");
+		st = copy(r, name, rest, rn, &err);
+	} else if (meta) {
 		note(r, typed, meta);
-		char *cmd = xprintf(":%s%s%.*s", meta, rn ? " " : "", (int)rn, rest);
+		const char *args = words ? words : rest;
+		size_t an = words ? strlen(words) : rn;
+		char *cmd = xprintf(":%s%s%.*s", meta, an ? " " : "", (int)an, args);
 		st = meta_run(r, cmd, &err);
 		free(cmd);
 	} else if (h) {
@@ -138,6 +274,7 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 	if (st != SUQL_OK)
 		repl_fail(r, name, lineno, 0, st, &err);
 	err_clear(&err);
+	free(words);
 	free(typed);
 	return 1;
 }

@@ -53,7 +53,9 @@ typedef struct Cli {
 	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
 	int argc;             /* the command line, for an option that takes a second word */
 	char **argv;
-	char **dashed;        /* "--csv" made for "-csv" (dash_options), freed at exit */
+	char **dashed;        /* "--csv" made for "-csv" (dash_options), and the like; freed at
+	                         exit */
+	const char *foreign;  /* a sqlite3 shell option suql does not have (dash_options) */
 	int ndashed;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
 } Cli;
@@ -100,6 +102,10 @@ static const CliOption options[] = {
 	{0, "csv", NULL, "the same as --mode csv", opt_mode},
 	{0, "json", NULL, "the same as --mode json", opt_mode},
 	{0, "line", NULL, "the same as --mode line", opt_mode},
+	{0, "markdown", NULL, "the same as --mode markdown", opt_mode},
+	{0, "html", NULL, "the same as --mode html", opt_mode},
+	{0, "nullvalue", "TEXT", "show NULL as TEXT in table, box, line, markdown and html output "
+	 "(like :set nullvalue)", opt_set},
 	{0, "no-headers", NULL, "leave the column names out of table, box and csv output",
 	 opt_flag},
 	{0, "noheader", NULL, "the same as --no-headers", opt_flag},
@@ -254,7 +260,12 @@ static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 
 static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
-	(void)o;
+	if (strcmp(o->name, "nullvalue") == 0) {   /* --nullvalue TEXT: --set nullvalue=TEXT */
+		char *kv = xprintf("nullvalue=%s", arg);
+		cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) * sizeof *cli->dashed);
+		cli->dashed[cli->ndashed++] = kv;
+		arg = kv;
+	}
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
@@ -380,6 +391,38 @@ static char *option_head(const CliOption *o)
 	return sb_steal(&b);
 }
 
+/* Whether `man suql` finds the page: in a directory of $MANPATH, beside the program
+   (PREFIX/bin/suql and PREFIX/share/man), or in the usual places. */
+static int man_installed(void)
+{
+	SBuf dirs = SBUF_INIT;
+	const char *mp = getenv("MANPATH");
+	if (mp && *mp)
+		sb_printf(&dirs, "%s:", mp);
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			sb_printf(&dirs, "%s/../share/man:", exe);
+		}
+	}
+	sb_puts(&dirs, "/usr/local/share/man:/usr/share/man:/usr/local/man");
+	int found = 0;
+	for (char *d = dirs.s; d && *d && !found;) {
+		char *e = strchr(d, ':');
+		size_t dl = e ? (size_t)(e - d) : strlen(d);
+		char *path = xprintf("%.*s/man1/suql.1", (int)dl, d);
+		found = dl > 0 && access(path, R_OK) == 0;
+		free(path);
+		d = e ? e + 1 : NULL;
+	}
+	sb_free(&dirs);
+	return found;
+}
+
 static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o, (void)arg, (void)err;
@@ -404,8 +447,12 @@ static SuqlStatus opt_help(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 	printf("\nEvery long option may also be written with one dash, as in sqlite3 (-csv,\n"
 	       "-header, -cmd).\n");
 	printf("\nExit status: 0 success, 1 a statement failed, 2 usage or system error,\n"
-	       "3 the LLM backend failed, 130 stopped by Ctrl-C. Meta-commands: :help.\n"
-	       "Everything else: man suql.\n");
+	       "3 the LLM backend failed, 130 stopped by Ctrl-C. Meta-commands: :help.\n");
+	if (man_installed())
+		printf("Everything else: man suql.\n");
+	else
+		printf("Everything else: the manual page, not installed here: man ./man/suql.1 in\n"
+		       "the source tree (make install puts it where man suql finds it).\n");
 	cli->done = 1;
 	return SUQL_OK;
 }
@@ -461,6 +508,44 @@ static const CliOption *find_option(const char *name, size_t len)
 	return NULL;
 }
 
+/* The sqlite3 shell's options that suql does not have, refused by their whole name (so
+   that "-column" is not read as -c "olumn") with what to use instead. */
+static const struct { const char *name, *advice; } foreign_options[] = {
+	{"column", "suql's aligned output modes are --table and --box"},
+	{"list", "suql's nearest is --csv (',' between values, quoted when needed)"},
+	{"separator", "suql's --csv always separates values with ','"},
+	{"newline", "suql ends each row with a line feed"},
+	{"ascii", "suql's output modes are " RENDER_MODE_NAMES},
+	{"tabs", "suql's output modes are " RENDER_MODE_NAMES},
+	{"quote", "suql's output modes are " RENDER_MODE_NAMES},
+	{"echo", "-v (--explain) shows each statement as it was parsed"},
+	{"batch", "a script is read whenever stdin is not a terminal (-f FILE reads one)"},
+	{"interactive", "the REPL starts when stdin and stdout are terminals"},
+	{"append", "suql opens SQLite files only"},
+	{"deserialize", "suql opens SQLite files only"},
+	{"zip", "suql opens SQLite files only"},
+	{"nofollow", "suql opens SQLite files as SQLite does"},
+	{"safe", "--readonly opens the database read-only"},
+	{"stats", "the counters of free text are :stats on"},
+	{"vfs", "suql opens SQLite files with the default VFS"},
+	{"mmap", "suql leaves SQLite's memory settings as they are"},
+	{"maxsize", "suql opens SQLite files only"},
+	{"lookaside", "suql leaves SQLite's memory settings as they are"},
+	{"pagecache", "suql leaves SQLite's memory settings as they are"},
+	{"memtrace", "suql leaves SQLite's memory settings as they are"},
+	{"pcachetrace", "suql leaves SQLite's memory settings as they are"},
+	{"nonce", "suql has no safe mode"},
+};
+
+static const char *foreign_advice(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof foreign_options / sizeof *foreign_options; i++)
+		if (strlen(foreign_options[i].name) == len &&
+		    strncmp(foreign_options[i].name, name, len) == 0)
+			return foreign_options[i].advice;
+	return NULL;
+}
+
 /* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
    "-cSQL" stays -c with its argument). The words that are arguments of other options are
    left alone. Rewrites argv in place; the new strings are kept in cli->dashed. */
@@ -472,6 +557,12 @@ static void dash_options(Cli *cli, int argc, char **argv)
 			break;
 		if (a[0] != '-' || a[1] == '\0')
 			continue;
+		size_t nl = strcspn(a + 1 + (a[1] == '-'), "=");
+		if (!find_option(a + 1 + (a[1] == '-'), nl) &&
+		    foreign_advice(a + 1 + (a[1] == '-'), nl)) {
+			cli->foreign = a;
+			return;
+		}
 		if (a[1] == '-') {   /* --name VALUE: skip the value */
 			const CliOption *o = find_option(a + 2, strcspn(a + 2, "="));
 			if (o && o->arg && !strchr(a, '='))
@@ -526,6 +617,18 @@ static int parse_args(Cli *cli, int argc, char **argv)
 	SuqlErr err = {0};
 	int c, status = SUQL_EXIT_OK;
 	dash_options(cli, argc, argv);
+	if (cli->foreign) {
+		const char *f = cli->foreign + 1 + (cli->foreign[1] == '-');
+		size_t fl = strcspn(f, "=");
+		char *m = xprintf("option '%.*s' is the sqlite3 shell's, not suql's: %s (suql --help "
+		                  "lists suql's)", (int)((size_t)(f - cli->foreign) + fl), cli->foreign,
+		                  foreign_advice(f, fl));
+		print_error(m);
+		free(m);
+		free(lo);
+		sb_free(&shorts);
+		return SUQL_EXIT_USAGE;
+	}
 	cli->argc = argc;
 	cli->argv = argv;
 	opterr = 0;

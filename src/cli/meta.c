@@ -111,24 +111,58 @@ static SuqlStatus m_read(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return repl_run_path(env->r, argv[1], err);
 }
 
-/* :output [FILE] and :once FILE */
+/* :output [FILE] and :once [--csv|--json|--markdown|--html|...] FILE: :once's results in
+   the mode named, else the one its extension asks for (f.csv), else :mode's. */
 static SuqlStatus m_output(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	int once = strcmp(argv[0], "once") == 0;
-	if (argc > 2 || (once && argc != 2))
+	const char *path = NULL;
+	RenderMode m = RENDER_TABLE;
+	int named = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (once && a[0] == '-' && a[1] == '-' && a[2]) {
+			const char *name = str_ieq(a + 2, "md") ? "markdown" : a + 2;
+			if (named || !render_mode_parse(name, &m))
+				return err_set(err, SUQL_USAGE, "%s: :once takes one of --csv, --json, "
+				               "--markdown, --html, --table, --box, --line, then FILE",
+				               a);
+			named = 1;
+		} else if (!path) {
+			path = a;
+		} else {
+			return usage(err, argv[0]);
+		}
+	}
+	if (once && !path)
 		return usage(err, argv[0]);
-	return session_set_output(env->s, argc == 2 ? argv[1] : NULL, once, err);
+	if (once && !named)
+		named = session_mode_of_path(path, &m);
+	SuqlStatus s = session_set_output(env->s, path, once, err);
+	if (s == SUQL_OK && named)
+		session_once_mode(env->s, m);
+	return s;
 }
 
 static SuqlStatus m_llm(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
-	if (argc > 1)
+	if (argc > 2 || (argc == 2 && !str_ieq(argv[1], "test") && !str_ieq(argv[1], "models") &&
+	                 !str_ieq(argv[1], "probe")))
 		return usage(err, argv[0]);
 	SBuf b = SBUF_INIT;
-	llm_describe(env->llm, &b);
+	SuqlStatus s = SUQL_OK;
+	if (argc == 1)
+		llm_describe(env->llm, &b);
+	else if (str_ieq(argv[1], "test"))
+		s = llm_test(env->llm, &b, err);
+	else if (str_ieq(argv[1], "models"))
+		s = llm_models(env->llm, &b, err);
+	else if (llm_probe_local(&b) == 0)
+		sb_puts(&b, "no server listens on the probed ports (those of SUQL_PROBE, else "
+		        "127.0.0.1: 11434, 8080 and 8000)\n");
 	fputs(sb_str(&b), env->out);
 	sb_free(&b);
-	return SUQL_OK;
+	return s;
 }
 
 static SuqlStatus m_cache(MetaEnv *env, int argc, char **argv, SuqlErr *err)
@@ -252,12 +286,17 @@ const MetaCommand meta_commands[] = {
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
 	{"output", "[FILE]", "send results (only the results) to FILE, or back to the standard "
 	 "output", m_output},
-	{"once", "FILE", "send the next statement's results to FILE", m_output},
+	{"once", "[--csv|--json|--markdown|--html] FILE", "send the next statement's results to "
+	 "FILE, in the mode named, else the one its extension says (.csv, .json, .md, .html), "
+	 "else :mode's", m_output},
 	{"import", "FILE TABLE [--format csv|json|jsonl] [--types SPEC] [--array-sep SEP] "
 	 "[--columns LIST] [--delimiter C] [--encoding NAME] [--index]", "load a CSV, JSON or JSONL file into a table",
 	 meta_import},
 	{"index", "[TABLE]", "rebuild the retrieval index of free-text columns", meta_index},
-	{"llm", "", "show the language model backend: URL, model, masked key, concurrency, cache",
+	{"llm", "[test|models|probe]", "show the language model backend: URL, model, masked key, "
+	 "concurrency, cache; test: one tiny request (latency, the model that answers, whether "
+	 "JSON schema, log-probabilities and streaming are accepted, tokens); models: the "
+	 "endpoint's models; probe: servers listening on the usual local ports (nothing is sent)",
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},

@@ -54,6 +54,12 @@ void repl_banner(Repl *r, FILE *f)
 		fprintf(f, "database: %s\n", path);
 	if (r->s.llm)
 		fprintf(f, "model:    %s\n", llm_label(r->s.llm));
+	if (llm_unconfigured(r->s.llm)) {   /* a local server is offered, never used unasked */
+		SBuf b = SBUF_INIT;
+		if (llm_probe_local(&b) > 0)
+			fputs(sb_str(&b), f);
+		sb_free(&b);
+	}
 	fprintf(f, "End statements with ';'. :help lists the meta-commands (.tables, \\d and\n"
 	           "quit work too). Ctrl-C stops a statement, Ctrl-D leaves.\n");
 }

@@ -531,6 +531,14 @@ static const SetRow engine_rows[] = {
 	 "otherwise it is the worst case. A statement that reaches the budget while it runs stops "
 	 "there, without rows, with exit status 3 in a script.",
 	 "is a whole number of LLM calls (0: no limit)", NULL, 0, NULL, NULL},
+	{"budget_usd", SET_REAL, ES(budget_usd), 0, 1000000000, NULL, "DOLLARS", "0",
+	 "the most one statement may cost in dollars, at the model's price (llm.price_in, "
+	 "llm.price_out or the built-in list); 0: no limit",
+	 "Like the budget of requests: a statement whose expected cost (in the plan's cost line) "
+	 "is over it is refused before any call, and one that reaches it while it runs stops "
+	 "there (exit status 3 in a script). Without a price for the model it cannot be applied, "
+	 "and a statement is refused with how to set one.",
+	 "is a number of dollars (0: no limit)", NULL, 0, NULL, NULL},
 	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "
 	 "tokens counted as " SETTING_STR(TEXT_BYTES_PER_TOKEN) " bytes; a text that fits is "

@@ -56,6 +56,8 @@ typedef struct EngineSettings {
 	int batch_tokens;     /* passage tokens per call, at most (a call holds one candidate
 	                         even when that candidate alone is larger) */
 	long budget;          /* most LLM calls a statement may cost; 0: no limit */
+	double budget_usd;    /* most dollars a statement may cost (at the model's price); 0: no
+	                         limit */
 	int passage_tokens;   /* text shown to the model per candidate, in tokens */
 	int dnf_cap;          /* most conjuncts of a WHERE in DNF */
 	double cascade_target;  /* learned proxy: precision and recall against the main model

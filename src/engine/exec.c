@@ -346,13 +346,33 @@ SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
 	               ex->worst_total, ex->set.budget, ex->worst_total);
 }
 
+/* budget_usd: the expected cost is over it (usd), or there is no price to compare (usd < 0) */
+static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
+{
+	if (usd < 0)
+		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
+		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "
+		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
+	return err_set(err, SUQL_BUDGET, "this statement is expected to cost about $%.5f, more than "
+	               "the budget of $%g; raise it with :set budget_usd DOLLARS (0 for no limit), "
+	               "or narrow the query", usd, ex->set.budget_usd);
+}
+
 SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	Engine *e = ex->e;
 	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
 		/* the cap stopped the statement while it ran: what was spent is spent */
-		long sent = llm_stats_statement(e->llm)->total.requests;
+		const LlmCounts *t = &llm_stats_statement(e->llm)->total;
+		long sent = t->requests;
+		double spent = llm_cost(e->llm, (double)t->tokens_in, (double)t->tokens_out);
 		err_clear(err);
+		if (ex->set.budget_usd > 0 && spent >= ex->set.budget_usd &&
+		    (ex->set.budget <= 0 || sent < ex->set.budget))
+			return err_set(err, SUQL_LLM, "stopped at the budget of $%g (spent $%.5f in %ld "
+			               "requests) before the statement was complete, so no rows are "
+			               "returned; raise it with :set budget_usd DOLLARS (0 for no limit), "
+			               "or narrow the query", ex->set.budget_usd, spent, sent);
 		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
 		            "(%ld made) before the statement was complete, so no rows are returned; "
 		            "raise it with :set budget N (0 for no limit), or narrow the query",
@@ -381,8 +401,10 @@ Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSin
 		llm_stats_begin(e->llm);
 		/* the budget is a hard cap on what the statement sends (not in passage mode, the
 		   baseline kept for measuring) */
-		if (ex->set.optimize != OPT_PASSAGE)
+		if (ex->set.optimize != OPT_PASSAGE) {
 			llm_set_cap(e->llm, ex->set.budget);
+			llm_set_cap_usd(e->llm, ex->set.budget_usd);
+		}
 	}
 	ex->outer = e->cur;
 	e->cur = ex;
@@ -398,9 +420,55 @@ void exec_end(Exec *ex)
 	exec_free(ex);
 }
 
+/* EXPLAIN of a statement with free text, ENUM literals or a semantic join: the statement
+   as suql reads it and its plan with the estimate, made as for running it (st->explain is
+   cleared first) but stopped before the first model call; nothing runs, no row comes. */
+static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
+{
+	const EngineSink *sink = ex->sink;
+	Stmt *st = ex->ast->stmt;
+	st->explain = 0;
+	SuqlStatus s = SUQL_OK;
+	if (!ex->standalone) {
+		if (!ex->e->llm)
+			return err_set(err, SUQL_LLM, "no language model client: free-text functions "
+			               "need one");
+		s = plan_statement(ex, err);
+		if (s == SUQL_OK)
+			s = exec_join_plan(ex, err);
+		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
+			plan_exec(ex);
+		if (s == SUQL_OK)
+			plan_show(ex, &ex->plan);
+	} else {
+		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+		print_stmt(pr, st);
+		sb_printf(&ex->plan, "a view: its ENUM comparisons are classified when it is "
+		          "created; SQLite runs\n%s\n", print_text(pr));
+		print_free(pr);
+	}
+	if (s != SUQL_OK)
+		return s;
+	sb_puts(&ex->plan, "EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN "
+	        "shows SQLite's plan of the statement)\n");
+	if (sink && sink->explained) {
+		sink->explained(sink->ctx, "parsed", parsed);
+		sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
+	} else if (sink && sink->plan) {
+		sink->plan(sink->ctx, sb_str(&ex->plan));
+	}
+	return SUQL_OK;
+}
+
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
+	char *parsed = NULL;   /* an EXPLAIN's statement as written, before the binder's rewrite */
+	if (ast->stmt->explain == 1) {
+		ast->stmt->explain = 0;
+		parsed = print_suql_stmt(ast);
+		ast->stmt->explain = 1;
+	}
 	Exec *ex = exec_new(e, ast, sql, len, sink);
 	SuqlStatus s = bind_statement(ex, err);
 	if (s == SUQL_OK)
@@ -410,6 +478,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK)
 		s = validate(ex, err);
 	Stmt *st = ast->stmt;
+	if (s == SUQL_OK && st->explain == 1 && needs_plan_display(ex)) {
+		s = explain_only(ex, parsed, err);
+		free(parsed);
+		exec_end(ex);
+		return s;
+	}
+	free(parsed);
 	int freetext = needs_plan_display(ex) && !st->explain && !ex->standalone;
 	if (s == SUQL_OK && freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);
@@ -441,10 +516,13 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
 		           ex->set.optimize != OPT_PASSAGE;
-		if (s == SUQL_OK && over) {
+		double usd = 0;
+		int over_usd = s == SUQL_OK && !over && ex->set.optimize != OPT_PASSAGE &&
+		               (plan_cost_over(ex, &usd) || usd < 0);
+		if (s == SUQL_OK && (over || over_usd)) {
 			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			s = exec_over_budget(ex, err);
+			s = over ? exec_over_budget(ex, err) : exec_over_budget_usd(ex, usd, err);
 		}
 		if (s == SUQL_OK && enum_pending(ex) > 0)
 			s = enum_classify(ex, err);

@@ -37,6 +37,15 @@ Tri plan_unit_eval(const Unit *u, const signed char *sqlv, const signed char *at
 void plan_topk(Exec *ex, Block *b, Occ *o, Expr *key);
 void plan_topk_show(Exec *ex, SBuf *out, const Block *b, int occ, const char *indent);
 
+/* plan_cost.c: the calls of calls[5] (per kind) as tokens and as dollars (-1: no price);
+   the plan's cost line and the counters'; whether the expected cost is over budget_usd
+   (*usd: it). */
+void plan_cost_tokens(Exec *ex, const long long *calls, double *in, double *out);
+double plan_cost_usd(Exec *ex, const long long *calls);
+void plan_cost_show(Exec *ex, SBuf *out);
+void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);
+int plan_cost_over(Exec *ex, double *usd);
+
 /* plan_show.c */
 void plan_show(Exec *ex, SBuf *out);
 void plan_show_counters(Exec *ex, SBuf *out);

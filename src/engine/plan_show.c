@@ -289,6 +289,7 @@ void plan_show(Exec *ex, SBuf *out)
 		          ex->set.budget);
 	else
 		sb_printf(out, "; budget %ld\n", ex->set.budget);
+	plan_cost_show(ex, out);
 }
 
 /* "conjunct 2", or "block 3, conjunct 2" when several blocks were walked, or "the tree" */
@@ -465,6 +466,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 		sb_printf(out, "on demand: %ld calls made by the functions row by row\n",
 		          ex->cnt.ondemand_calls);
 	show_tokens(ex, t, out);
+	plan_cost_counters(ex, t, out);
 	if (ex->set.times)
 		sb_printf(out, "time: %.1f ms waiting for the model, %.1f ms in all\n", ls->wall_ms,
 		          util_now_ms() - ex->cnt.t0);

@@ -130,6 +130,7 @@ void llm_stats_begin(Llm *llm)
 {
 	memset(&llm->stmt, 0, sizeof llm->stmt);
 	llm->cap = 0;
+	llm->cap_usd = 0;
 	llm_memo_clear(llm->memo);
 }
 
@@ -140,7 +141,7 @@ void llm_set_cap(Llm *llm, long max_requests)
 
 int llm_may_send(const Llm *llm)
 {
-	return llm->cap <= 0 || llm->stmt.total.requests < llm->cap;
+	return (llm->cap <= 0 || llm->stmt.total.requests < llm->cap) && llm_under_cap_usd(llm);
 }
 
 const LlmStats *llm_stats_statement(const Llm *llm)

@@ -244,6 +244,16 @@ const char *llm_label(const Llm *llm);
 /* The directory of --prompts (LlmConfig.prompts_dir), or NULL: where callers that write
    their own messages (the chat agent) look for overriding prompt files. */
 const char *llm_prompts_dir(const Llm *llm);
+/* :llm test: one tiny request and three variants of it (JSON schema, log-probabilities,
+   streaming), reported in out; :llm models: the endpoint's GET /models, one a line. Both
+   need an endpoint (SUQL_USAGE saying how to set one); what they send is counted in the
+   session's counters. (llm_probe.c) */
+SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err);
+SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err);
+/* Servers on the usual local ports (127.0.0.1: 11434, 8080, 8000; or the host:port list of
+   $SUQL_PROBE, "off" for none): one TCP connect each, nothing sent; a line in out for each
+   found, offering it. Returns how many were found. */
+int llm_probe_local(SBuf *out);
 /* The :llm report: backend, URL, model, embedding model, masked key, concurrency, cache. */
 void llm_describe(const Llm *llm, SBuf *out);
 /* The :cache report, and clearing it. */
@@ -266,6 +276,20 @@ void llm_stats_begin(Llm *llm);
 /* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
    request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
 void llm_set_cap(Llm *llm, long max_requests);
+/* The chat model's price in dollars per million tokens, in and out (llm.price_in and
+   llm.price_out, else the built-in list's; the offline backend's is 0): 1 and *from says
+   where it came from, or 0 when there is none. llm_cost: what the tokens cost, -1 when
+   there is no price. llm_set_cap_usd: the statement's budget in dollars (0: none): a
+   request is not sent once the statement's tokens cost that much (its call fails, and
+   llm_run returns SUQL_BUDGET, as with llm_set_cap). (llm_price.c) */
+int llm_price(const Llm *llm, double *in, double *out, const char **from);
+double llm_cost(const Llm *llm, double tokens_in, double tokens_out);
+void llm_set_cap_usd(Llm *llm, double usd);
+/* Whether no endpoint is configured and the offline backend was not chosen either. */
+int llm_unconfigured(const Llm *llm);
+/* Whether the offline backend answers though no one chose it (no endpoint configured, neither
+   --offline nor llm.offline on) and llm.offline_note is on: a script then says so. */
+int llm_offline_unasked(const Llm *llm);
 /* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
    read fails (exit status 3) after showing its rows; "warn" only warns. */
 int llm_unreadable_fails(const Llm *llm);

@@ -206,6 +206,19 @@ static const SetRow llm_rows[] = {
 	 show_key},
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
+	{"llm.offline_note", SET_BOOL, LS(offline_note), 0, 0, NULL, "on|off", "on", "in a "
+	 "script, one line on standard error (once a run) when a statement was answered by the "
+	 "offline backend while no one chose it (--offline or llm.offline on say nothing)", NULL,
+	 "is on or off", NULL, 0, NULL, NULL},
+	{"llm.price_in", SET_REAL, LS(price_in), -1, 1000000, NULL, "DOLLARS", "-1",
+	 "what a million input tokens of the chat model cost, in dollars; -1: the built-in list's "
+	 "price for well-known models (none for others: costs are then shown in tokens only)",
+	 NULL, "is a number of dollars per million tokens (-1: the built-in list's)", NULL, 0,
+	 NULL, NULL},
+	{"llm.price_out", SET_REAL, LS(price_out), -1, 1000000, NULL, "DOLLARS", "-1",
+	 "what a million output tokens of the chat model cost, in dollars; -1: the built-in "
+	 "list's", NULL, "is a number of dollars per million tokens (-1: the built-in list's)",
+	 NULL, 0, NULL, NULL},
 	{"llm.timeout", SET_MS, LS(timeout_ms), 0, 86400000, NULL, "DURATION",
 	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take: 30, 30s, 1500ms, 2m",
 	 NULL, DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
@@ -394,6 +407,8 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	                                                   : LLM_CONNECT_TIMEOUT_S * 1000;
 	s->retries = cfg->retries > 0 ? cfg->retries : LLM_RETRIES;
 	s->backoff_ms = LLM_BACKOFF_MS;
+	s->offline_note = 1;
+	s->price_in = s->price_out = -1;
 
 	SuqlStatus st = SUQL_OK;
 	const SetRow *conc = setting_find(&llm_settings_table, "concurrency");
@@ -535,6 +550,16 @@ int llm_has_embeddings(const Llm *llm)
 const char *llm_label(const Llm *llm)
 {
 	return llm && llm->label ? llm->label : LLM_OFFLINE_LABEL;
+}
+
+int llm_unconfigured(const Llm *llm)
+{
+	return llm && !llm->s.offline && !llm->s.url;
+}
+
+int llm_offline_unasked(const Llm *llm)
+{
+	return llm_unconfigured(llm) && llm->s.offline_note;
 }
 
 int llm_unreadable_fails(const Llm *llm)

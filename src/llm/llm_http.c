@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CU_FUNCS(X) X(easy_cleanup) X(easy_getinfo) X(easy_init) X(easy_setopt) \
+#define CU_FUNCS(X) X(easy_cleanup) X(easy_getinfo) X(easy_init) X(easy_perform) X(easy_setopt) \
 	X(easy_strerror) X(global_cleanup) X(global_init) X(multi_add_handle) X(multi_cleanup) \
 	X(multi_info_read) X(multi_init) X(multi_perform) X(multi_poll) X(multi_remove_handle) \
 	X(multi_setopt) X(slist_append) X(slist_free_all)
@@ -785,4 +785,100 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	free(js);
 	free(run.shown);
 	return st;
+}
+
+/* ---- one request, waited for (:llm test, :llm models) ---- */
+
+typedef struct OnceBuf {
+	SBuf *out;
+	size_t got;
+} OnceBuf;
+
+static size_t once_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+	OnceBuf *b = ud;
+	size_t n = size * nmemb;
+	if (b->got + n > LLM_MAX_REPLY)
+		return 0;
+	b->got += n;
+	sb_putn(b->out, p, n);
+	return n;
+}
+
+static int once_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
+{
+	(void)ud, (void)a, (void)b, (void)c, (void)d;
+	return suql_interrupted != 0;   /* Ctrl-C stops the request */
+}
+
+SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOnce *res,
+                         SuqlErr *err)
+{
+	memset(res, 0, sizeof *res);   /* the reply an empty SBuf */
+	if (dynlib_load(&cu_lib, err) != SUQL_OK)
+		return SUQL_LLM;
+	if (!llm->multi) {
+		cu.global_init(CURL_GLOBAL_DEFAULT);
+		llm->multi = cu.multi_init();
+	}
+	CURL *e = cu.easy_init();
+	if (!e)
+		return err_set(err, SUQL_LLM, "out of memory");
+	char *url = xprintf("%s/%s", llm->s.url, path);
+	struct curl_slist *h = cu.slist_append(NULL, "Accept: application/json");
+	if (body)
+		h = cu.slist_append(h, "Content-Type: application/json");
+	h = cu.slist_append(h, "Expect:");
+	if (llm->s.key) {
+		char *auth = xprintf("Authorization: Bearer %s", llm->s.key);
+		h = cu.slist_append(h, auth);
+		memset(auth, 0, strlen(auth));
+		free(auth);
+	}
+	OnceBuf ob = {&res->reply, 0};
+	cu.easy_setopt(e, CURLOPT_URL, url);
+	if (body) {
+		cu.easy_setopt(e, CURLOPT_POST, 1L);
+		cu.easy_setopt(e, CURLOPT_POSTFIELDS, body);
+		cu.easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	}
+	cu.easy_setopt(e, CURLOPT_HTTPHEADER, h);
+	cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, once_write);
+	cu.easy_setopt(e, CURLOPT_WRITEDATA, &ob);
+	cu.easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+	cu.easy_setopt(e, CURLOPT_XFERINFOFUNCTION, once_progress);
+	cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
+	cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
+	cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
+	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	double t0 = util_now_ms();
+	CURLcode cc = cu.easy_perform(e);
+	res->ms = util_now_ms() - t0;
+	SuqlStatus s = SUQL_OK;
+	if (cc == CURLE_OK) {
+		char *ct = NULL;
+		cu.easy_getinfo(e, CURLINFO_RESPONSE_CODE, &res->code);
+		cu.easy_getinfo(e, CURLINFO_CONTENT_TYPE, &ct);
+		res->event_stream = ct && strncasecmp(ct, "text/event-stream", 17) == 0;
+		res->sent = 1;
+	} else if (cc == CURLE_ABORTED_BY_CALLBACK) {
+		res->sent = 1;
+		s = err_set(err, SUQL_INTERRUPT, "interrupted");
+	} else {
+		char *shown = llm_url_shown(url);
+		res->sent = cc != CURLE_COULDNT_CONNECT && cc != CURLE_COULDNT_RESOLVE_HOST &&
+		            cc != CURLE_URL_MALFORMAT && cc != CURLE_UNSUPPORTED_PROTOCOL;
+		char *m = xprintf("%s: %s", shown, cu.easy_strerror(cc));
+		char *clean = llm_scrub(llm, m);
+		s = err_set(err, SUQL_LLM, "%s", clean);
+		free(clean);
+		free(m);
+		free(shown);
+	}
+	cu.slist_free_all(h);
+	cu.easy_cleanup(e);
+	free(url);
+	return s;
 }

@@ -55,6 +55,9 @@ typedef struct LlmSettings {
 	int backoff_ms;       /* first retry delay; doubles each time, with jitter */
 	int unreadable_warn;  /* llm.unreadable = warn (0: fail) */
 	int schema;           /* llm.schema: LLM_SCHEMA_AUTO ... LLM_SCHEMA_OFF */
+	int offline_note;     /* llm.offline_note: a script answered offline says so (default 1) */
+	double price_in, price_out;   /* llm.price_in/out, dollars per million tokens; -1: the
+	                                 built-in list's (llm_price.c) */
 } LlmSettings;
 
 /* llm.schema: how a request constrains the reply (in the order of the setting's choices). */
@@ -140,6 +143,7 @@ struct Llm {
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
 	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
+	double cap_usd;        /* llm_set_cap_usd: most dollars of the statement, 0: none */
 	long cache_hits_file;  /* units served from the cache file this session */
 	LlmTickFn tick;        /* llm_set_tick */
 	void *tick_ctx;
@@ -161,6 +165,8 @@ void llm_count_cached(Llm *llm, LlmKind k, long n);
    them: usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), timings.cache_n or
    tokens_cached (llama.cpp's server); 0 when none. */
 long llm_usage_cached(const json_t *reply);
+/* Whether the statement's tokens so far cost less than its dollar cap (llm_price.c). */
+int llm_under_cap_usd(const Llm *llm);
 /* Whether another request may be sent under the statement's cap. */
 int llm_may_send(const Llm *llm);
 /* The message of a call stopped by the cap. */
@@ -209,6 +215,20 @@ void llm_stream_free(LlmStream *s);
 /* The backends. Both fill the call's and items' results and return SUQL_OK, or
    SUQL_INTERRUPT when suql_interrupted was seen (unfinished jobs are then CANCELLED). */
 SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx);
+
+/* One request to {url}/path, waited for (Ctrl-C stops it): GET when body is NULL, else a
+   POST of the JSON body. SUQL_OK when an HTTP reply came (whatever its status); else err
+   says why (the URL shown without credentials, the key scrubbed). res->reply is the
+   caller's to free (sb_free), in every case. */
+typedef struct LlmHttpOnce {
+	long code;          /* the HTTP status */
+	SBuf reply;         /* its body */
+	int event_stream;   /* it came as text/event-stream */
+	int sent;           /* the request left suql (to count it) */
+	double ms;
+} LlmHttpOnce;
+SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOnce *res,
+                         SuqlErr *err);
 void llm_http_close(Llm *llm);
 SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx);
 

@@ -399,6 +399,8 @@ static void emit_row(Render *r, const RCell *row)
 		csv_row(r, row, b);
 	else if (r->o.mode == RENDER_JSON)
 		json_row(r, row, b);
+	else if (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML)
+		render_markup_row(r, row, b);
 	else
 		line_row(r, row, b);
 	fwrite(b->s, 1, b->len, r->out);
@@ -407,8 +409,7 @@ static void emit_row(Render *r, const RCell *row)
 
 static int streaming(const Render *r)
 {
-	return r->o.stream && (r->o.mode == RENDER_CSV || r->o.mode == RENDER_JSON ||
-	                       r->o.mode == RENDER_LINE);
+	return r->o.stream && r->o.mode != RENDER_TABLE && r->o.mode != RENDER_BOX;
 }
 
 /* ---- the API ---- */
@@ -451,6 +452,8 @@ void render_columns(Render *r, sqlite3_stmt *st)
 	}
 	if (streaming(r) && r->o.mode == RENDER_CSV)
 		csv_header(r);
+	else if (streaming(r) && (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML))
+		render_markup_header(r);
 }
 
 void render_json_column(Render *r, int col)
@@ -504,6 +507,8 @@ static void write_held(Render *r, int last)
 	} else {
 		if (r->o.mode == RENDER_CSV)
 			csv_header(r);
+		else if (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML)
+			render_markup_header(r);
 		long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
 		for (long i = 0; i < n; i++)
 			emit_row(r, RENDER_ROW(r, i));
@@ -534,6 +539,8 @@ void render_finish(Render *r)
 	write_held(r, 1);
 	if (r->o.mode == RENDER_JSON)
 		fputs(r->nemitted ? "\n]\n" : "[]\n", r->out);
+	else if (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML)
+		render_markup_end(r);
 }
 
 int render_has_columns(const Render *r)
@@ -546,7 +553,8 @@ long render_rows(const Render *r)
 	return r->nrows;
 }
 
-static const char *const mode_names[] = {"table", "box", "csv", "json", "line"};
+static const char *const mode_names[] = {"table", "box", "csv", "json", "line", "markdown",
+                                         "html"};
 
 const char *render_mode_name(RenderMode m)
 {

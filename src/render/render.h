@@ -31,10 +31,12 @@ typedef enum RenderMode {
 	RENDER_BOX,     /* aligned, always Unicode lines */
 	RENDER_CSV,     /* RFC 4180 fields, LF line ends, header row */
 	RENDER_JSON,    /* one array of objects per statement */
-	RENDER_LINE     /* "name = value" per line, a blank line between rows */
+	RENDER_LINE,    /* "name = value" per line, a blank line between rows */
+	RENDER_MARKDOWN,   /* a pipe table: header row, its --- rule, a line per row */
+	RENDER_HTML        /* a <table>, a <tr> per row (render_markup.c) */
 } RenderMode;
 
-#define RENDER_MODE_NAMES "table, box, csv, json, line"
+#define RENDER_MODE_NAMES "table, box, csv, json, line, markdown, html"
 
 typedef struct RenderOpts {
 	RenderMode mode;

@@ -47,6 +47,12 @@ void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s
    wider (maxw 0: no limit). Returns the columns written. */
 size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicode);
 
+/* markdown and html (render_markup.c): the header (once; html opens its <table>), a row
+   appended to b, and the end of the result (html's </table>; a header when no row came). */
+void render_markup_header(Render *r);
+void render_markup_row(Render *r, const RCell *row, SBuf *b);
+void render_markup_end(Render *r);
+
 /* The buffered rows as one table; last: the row count (of every row) under it, and only
    that when earlier tables held every row. */
 void render_table(Render *r, int last);

@@ -73,6 +73,30 @@ void session_once_over(Session *s)
 	s->prev_out = NULL;
 	s->prev_path = NULL;
 	s->once = 0;
+	s->once_mode = 0;
+}
+
+void session_once_mode(Session *s, RenderMode m)
+{
+	if (s->once)
+		s->once_mode = (int)m + 1;
+}
+
+int session_mode_of_path(const char *path, RenderMode *m)
+{
+	static const struct { const char *ext; RenderMode m; } exts[] = {
+		{".csv", RENDER_CSV}, {".json", RENDER_JSON}, {".md", RENDER_MARKDOWN},
+		{".markdown", RENDER_MARKDOWN}, {".html", RENDER_HTML}, {".htm", RENDER_HTML},
+	};
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return 0;
+	for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+		if (str_ieq(dot, exts[i].ext)) {
+			*m = exts[i].m;
+			return 1;
+		}
+	return 0;
 }
 
 SuqlStatus session_set_output(Session *s, const char *path, int once, SuqlErr *err)
@@ -122,8 +146,26 @@ int session_is_secret(const Session *s, const char *text)
 	return 0;
 }
 
+/* A script whose statement the offline backend answered, though no one chose it: one line
+   on standard error, once a run (the REPL labels every such statement itself). */
+static void offline_notice(Session *s)
+{
+	if (s->interactive || s->offline_noted || !llm_offline_unasked(s->llm))
+		return;
+	const LlmCounts *t = &llm_stats_session(s->llm)->total;
+	if (t->calls + t->cache_hits == 0)
+		return;
+	s->offline_noted = 1;
+	fflush(s->out);
+	fputs("note: answered by the offline backend (lexical, no language model): configure an "
+	      "endpoint (--llm-url and --model, or the config file) for a model's answers; "
+	      "--offline or :set llm.offline_note off hides this note\n", stderr);
+	fflush(stderr);
+}
+
 void session_notices(Session *s)
 {
+	offline_notice(s);
 	const char *why = s->llm ? llm_cache_notice(s->llm) : NULL;
 	if (!why)
 		return;

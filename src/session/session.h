@@ -58,12 +58,14 @@ typedef struct Session {
 	int pager;            /* results taller than the terminal go through $PAGER */
 	int color_ok;         /* colour is allowed (no --no-color, no NO_COLOR) where on a tty */
 	int once;             /* :once: out is for the next statement only, then prev_out */
+	int once_mode;        /* :once's own output mode plus 1 (:once --csv, f.csv); 0: mode */
 	FILE *prev_out;
 	char *prev_path;
 	double timeout;       /* seconds a statement may run (:set timeout, --timeout); 0: none */
 	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
 
 	int interactive;      /* a person at a terminal */
+	int offline_noted;    /* a script was told its answers came from the offline backend */
 	int readonly;         /* open databases read-only (-readonly) */
 
 	char **secrets;       /* values never written to the history (API keys) */
@@ -91,6 +93,12 @@ SuqlStatus session_open(Session *s, const char *path, SuqlErr *err);
 /* :output and :once: send results to path (NULL or "-": the standard output); with once,
    only the next statement's, then back to where they went before. */
 SuqlStatus session_set_output(Session *s, const char *path, int once, SuqlErr *err);
+
+/* :once's format: the next statement's results in mode m, whatever :mode says. */
+void session_once_mode(Session *s, RenderMode m);
+/* The mode a file's name asks for by its extension (.csv, .json, .md, .markdown, .html,
+   .htm); 0 when it asks for none. */
+int session_mode_of_path(const char *path, RenderMode *m);
 
 /* The statement's output is over: after :once, results go back where they went before. */
 void session_once_over(Session *s);

@@ -36,7 +36,7 @@ static void show_mode(const void *obj, const SetRow *row, SBuf *out)
 #define SS(field) offsetof(Session, field)
 
 static const SetRow display_rows[] = {
-	{"mode", SET_CHOICE, 0, 0, 0, "table box csv json line", "MODE", "table",
+	{"mode", SET_CHOICE, 0, 0, 0, "table box csv json line markdown html", "MODE", "table",
 	 "output mode: " RENDER_MODE_NAMES, NULL, NULL, NULL, 0, set_mode, show_mode},
 	{"headers", SET_BOOL, SS(headers), 0, 0, NULL, "on|off", "on",
 	 "column names above table, box and csv output", NULL, NULL, NULL, 0, NULL, NULL},

@@ -117,4 +117,52 @@ rm -f "$XDG_CONFIG_HOME/suql/config"
 
 # --- the test server documents itself
 check "llmserver --help lists --rules and --yes-rate" sh -c "'$B/llmserver' --help | grep -q -- '--rules' && '$B/llmserver' --help | grep -q -- '--yes-rate'"
+
+# --- :llm models, :llm test, :llm probe (through the program, against the test server)
+S=$SUQL_TOP/${SUQL_PROG:-suql}
+case $S in "$SUQL_TOP//"*) S=${SUQL_PROG} ;; esac
+start_server models --models small,big --key "$KEY"
+SUQL_LLM_KEY=$KEY "$S" --no-cache --llm-url "$URL" --model small -c ':llm models' >"$T/m1" 2>&1
+check ":llm models lists the endpoint's models, the one in use marked" sh -c \
+	"[ \"\$(cat '$T/m1')\" = \"\$(printf 'small  (in use)\nbig')\" ]"
+n0=$(nreq)
+SUQL_LLM_KEY=$KEY "$S" --no-cache --llm-url "$URL" --model small -c ':llm test' >"$T/m2" 2>&1
+check ":llm test: the model that answered, tokens, JSON schema, log-probabilities, streaming" sh -c \
+	"grep -q '^model: small asked, small answered\$' '$T/m2' && grep -q '^tokens: [0-9]* in, [0-9]* out' '$T/m2' &&
+	 grep -q '^JSON schema (response_format): yes\$' '$T/m2' && grep -q '^log-probabilities: ' '$T/m2' &&
+	 grep -q '^streaming: yes\$' '$T/m2' && [ \$(( \$(wc -l <'$LOG') - $n0 )) = 4 ]"
+if has_key "$T/m1" "$T/m2"; then notok ":llm test and models: key never shown"; else ok ":llm test and models: key never shown"; fi
+"$S" --no-cache -c ':llm test' >"$T/m3" 2>&1
+check ":llm test offline says how to set an endpoint" grep -q 'needs an endpoint: the offline backend is answering' "$T/m3"
+port=${URL#http://127.0.0.1:}; port=${port%/v1}
+SUQL_PROBE="127.0.0.1:$port,127.0.0.1:9" "$S" -c ':llm probe' >"$T/m4" 2>&1
+check ":llm probe finds the server on a probed port, and offers it" sh -c \
+	"[ \"\$(cat '$T/m4')\" = 'a server listens on 127.0.0.1:$port; it is not used unless you choose it: :set llm.url http://127.0.0.1:$port/v1, then :llm models and :set llm.model NAME' ]"
+stop_server
+SUQL_PROBE="127.0.0.1:9" "$S" -c ':llm probe' >"$T/m6" 2>&1
+check ":llm probe with nothing listening says so" grep -q '^no server listens on the probed ports' "$T/m6"
+
+# --- money: the plan's cost line, the counters' dollars, budget_usd refusing before any call
+start_server money
+Q="CREATE TABLE r (id INTEGER PRIMARY KEY, body FREE_TEXT); INSERT INTO r (body) VALUES ('Warm and cozy.'), ('Cold and loud.'), ('A cozy corner.');"
+Q2="SELECT count(*) FROM r WHERE answer(body, 'is it cozy?') = 'Yes'"
+"$S" "$T/money.db" -c "$Q" >/dev/null 2>&1
+"$S" --no-cache --llm-url "$URL" --model gpt-4o-mini -v --csv "$T/money.db" -c "$Q2" >"$T/c1" 2>&1
+check "plan and counters in dollars at the built-in price of gpt-4o-mini" sh -c \
+	"grep -q '^  cost (at most, each candidate taking its whole passage allowance): worst case [0-9]* tokens in, [0-9]* out: \\\$[0-9.]* at gpt-4o-mini.s price, \\\$0.15 in and \\\$0.6 out a million tokens (the built-in price list)\$' '$T/c1' &&
+	 grep -q '^  cost: \\\$[0-9.]* at gpt-4o-mini.s price' '$T/c1'"
+"$S" --no-cache --llm-url "$URL" --model small -v --csv "$T/money.db" -c "$Q2" >"$T/c2" 2>&1
+check "no price: tokens only, and how to set one" grep -q 'no price for small (:set llm.price_in and llm.price_out' "$T/c2"
+n0=$(nreq)
+"$S" --no-cache --llm-url "$URL" --model small -s llm.price_in=1000 -s llm.price_out=1000 -s budget_usd=0.01 \
+	"$T/money.db" -c "$Q2" >"$T/c3" 2>&1
+st=$?
+n1=$(nreq)
+check "budget_usd: a statement expected to cost more is refused, nothing sent" sh -c \
+	"[ $st = 1 ] && grep -q 'expected to cost about \\\$[0-9.]*, more than the budget of \\\$0.01' '$T/c3' && [ $n1 = $n0 ]"
+"$S" --no-cache --llm-url "$URL" --model small -s budget_usd=0.01 "$T/money.db" -c "$Q2" >"$T/c4" 2>&1
+n1=$(nreq)
+check "budget_usd without a price is refused with how to set one" sh -c \
+	"grep -q 'budget_usd is set, but there is no price for small' '$T/c4' && [ $n1 = $n0 ]"
+stop_server
 [ $fails -eq 0 ]

@@ -158,7 +158,8 @@ check "completion of :set offers every setting" poll every_setting
 t send-keys -t suql C-u
 t send-keys -t suql -l -- ":set mode "
 t send-keys -t suql Tab Tab
-check "completion of :set mode offers the modes" wait_for "box    csv    json   line   table"
+every_mode() { for k in box csv html json line markdown table; do screen | grep -qw -- "$k" || return 1; done; }
+check "completion of :set mode offers the modes" poll every_mode
 t send-keys -t suql C-u
 # a file name with blanks is quoted, so that :import reads it as one argument
 mkdir -p "$dir/my data"

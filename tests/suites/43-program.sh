@@ -98,3 +98,62 @@ t "plain SQL does not open the cache file; a free-text statement does" sh -c \
 	 [ ! -e lazyc/suql/cache.db ] &&
 	 XDG_CACHE_HOME='$tmp/lazyc' '$prog' --offline -c \"SELECT answer('The cat sleeps.', 'cat?');\" >/dev/null &&
 	 [ -s lazyc/suql/cache.db ]"
+
+# :once picks the format from an option (before or after FILE) or the file's extension; the
+# mode is the once-file's only
+mkdir -p "$tmp/once"
+cat >"$tmp/once/once.suql" <<'SQL'
+:once a.csv
+SELECT 1 AS n, 'x|<y>' AS v;
+:once a.json
+SELECT 2 AS n;
+:once a.md
+SELECT 3 AS n, 'x|<y>' AS v;
+:once a.html
+SELECT 4 AS n, '<b>&' AS v;
+:once --json a.out
+SELECT 5 AS n;
+:once b.out --csv
+SELECT 6 AS n;
+SELECT 7 AS n;
+SQL
+t ":once: the format from --csv/--json or the extension, for one statement" sh -c \
+	"cd '$tmp/once' && '$prog' -f once.suql >stdout.txt &&
+	 [ \"\$(cat a.csv)\" = \"\$(printf 'n,v\n1,x|<y>')\" ] &&
+	 [ \"\$(cat a.json)\" = \"\$(printf '[\n{\"n\":2}\n]')\" ] &&
+	 [ \"\$(head -n 2 a.md)\" = \"\$(printf '| n | v |\n|---|---|')\" ] &&
+	 grep -Fqx '| 3 | x\\|&lt;y&gt; |' a.md &&
+	 [ \"\$(cat a.html)\" = \"\$(printf '<table>\n<tr><th>n</th><th>v</th></tr>\n<tr><td>4</td><td>&lt;b&gt;&amp;</td></tr>\n</table>')\" ] &&
+	 [ \"\$(cat a.out)\" = \"\$(printf '[\n{\"n\":5}\n]')\" ] &&
+	 [ \"\$(cat b.out)\" = \"\$(printf 'n\n6')\" ] && grep -Fqx '| 7 |' stdout.txt"
+
+# sqlite3 and psql habits in a script: .import --csv, \copy TO (CSV; the header only with
+# HEADER) and FROM, \timing alone turning :timer over
+printf 'n,v\nx,1\ny,2\n' >"$tmp/once/in.csv"
+cat >"$tmp/once/habits.suql" <<'SQL'
+.import --csv in.csv t
+\copy t TO 'c1.csv' CSV HEADER
+\copy (SELECT v FROM t ORDER BY v DESC) TO c2.csv WITH (FORMAT csv)
+\copy t (n) TO c3.csv csv header
+\copy t2 FROM in.csv CSV HEADER
+\timing
+SELECT count(*) AS c FROM t2;
+SQL
+t ".import --csv, \\copy TO and FROM, \\timing" sh -c \
+	"cd '$tmp/once' && '$prog' --csv -f habits.suql >stdout.txt 2>&1 &&
+	 [ \"\$(cat c1.csv)\" = \"\$(printf 'n,v\nx,1\ny,2')\" ] &&
+	 [ \"\$(cat c2.csv)\" = \"\$(printf '2\n1')\" ] &&
+	 [ \"\$(cat c3.csv)\" = \"\$(printf 'n\nx\ny')\" ] &&
+	 grep -q '^2\$' stdout.txt && grep -Eq '^time: [0-9]+\.[0-9]{3} ms\$' stdout.txt"
+
+# sqlite3's options: the modes it shares work, the others are refused by their whole name
+t "-html, -markdown and -nullvalue work" sh -c \
+	"[ \"\$('$prog' -html -c 'SELECT NULL AS a')\" = \"\$(printf '<table>\n<tr><th>a</th></tr>\n<tr><td>NULL</td></tr>\n</table>')\" ] &&
+	 [ \"\$('$prog' -markdown -nullvalue - -c 'SELECT NULL AS a')\" = \"\$(printf '| a |\n|---|\n| - |')\" ]"
+t "-column, -separator, -list, -echo are refused by name (status 2, nothing runs)" sh -c \
+	"for o in -column -separator -list -echo --column; do
+	   '$prog' \$o -c 'SELECT 1' >'$tmp/o' 2>'$tmp/err'; [ \$? = 2 ] && [ ! -s '$tmp/o' ] &&
+	   grep -q \"^error: option '\$o' is the sqlite3 shell's, not suql's: \" '$tmp/err' || exit 1
+	 done"
+t "--help names ./man/suql.1 when man cannot find the page" sh -c \
+	"MANPATH='$tmp/none' '$prog' --help | grep -q 'man ./man/suql.1'"

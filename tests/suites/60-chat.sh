@@ -9,6 +9,8 @@
 #     # comments (lines before the first section)
 #     @@ rules                the server's rules (JSON); without them no server runs and no
 #     [...]                   model is configured
+#     @@ rules-file PATH      the rules of a file of the tree instead (such as the shipped
+#                             fixtures/chat/demo-rules.json)
 #     @@ server --key K       more llmserver options
 #     @@ db demo              demo (built afresh by tests/demo-db.sh, the default), empty, clothing or
 #                             hybridqa (build/*.db from `make fixtures`; skipped when absent)
@@ -105,6 +107,7 @@ run_case() {
 		/^@@ file / { sub(/^@@ file /, ""); out("run/" $0); next }
 		/^@@ args( |$)/ { sub(/^@@ args ?/, ""); print > (d "/args"); sec = ""; next }
 		/^@@ server( |$)/ { sub(/^@@ server ?/, ""); print > (d "/server"); sec = ""; next }
+		/^@@ rules-file / { sub(/^@@ rules-file /, ""); print > (d "/rules-file"); sec = ""; next }
 		/^@@ db / { sub(/^@@ db /, ""); print > (d "/db"); sec = ""; next }
 		/^@@ status / { sub(/^@@ status /, ""); print > (d "/exp.status"); sec = ""; next }
 		/^@@ request [a-z]+ [0-9]+$/ { nreq++; f = "req." nreq; print $3 " " $4 > (d "/" f ".which"); out(f); next }
@@ -116,6 +119,7 @@ run_case() {
 		sec != "" { print > (d "/" sec) }
 	' "$t" || { echo "not ok chat $name"; echo "# cannot read $t"; return; }
 	for f in exp.out exp.err; do [ -f "$case_dir/$f" ] || : >"$case_dir/$f"; done
+	[ -f "$case_dir/rules-file" ] && cp "$SUQL_TOP/$(cat "$case_dir/rules-file")" "$case_dir/rules"
 	[ -f "$case_dir/exp.status" ] || echo 0 >"$case_dir/exp.status"
 	[ -f "$case_dir/in" ] || [ ! -f "$case_dir/stdin" ] || mv "$case_dir/stdin" "$case_dir/in"
 	[ -f "$case_dir/in" ] || : >"$case_dir/in"

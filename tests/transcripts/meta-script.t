@@ -55,10 +55,10 @@ CREATE TABLE b (
 mode = table
 mode = json
 :mode [MODE]
-  show or set the output mode: table, box, csv, json, line
+  show or set the output mode: table, box, csv, json, line, markdown, html
 Settings (:set KEY VALUE, or suql --set KEY=VALUE):
-  mode        MODE             output mode: table, box, csv, json, line (default
-                               table)
+  mode        MODE             output mode: table, box, csv, json, line,
+                               markdown, html (default table)
   headers     on|off           column names above table, box and csv output
                                (default on)
   nullvalue   TEXT             how table, box and line modes show NULL (default
@@ -97,7 +97,7 @@ v
 (1 row)
 @@ stderr
 error: stdin:7: no such table: missing
-error: stdin:11: unknown mode 'nonsense' (table, box, csv, json, line)
+error: stdin:11: unknown mode 'nonsense' (table, box, csv, json, line, markdown, html)
 error: stdin:12: ':e' could be :exit, :explain, :enum
 error: stdin:13: unknown meta-command ':nonsense' (:help lists them)
 error: stdin:15: headers takes on or off, not 'maybe'
