@@ -210,6 +210,18 @@ static void show_counters(void *ctx, const char *text)
 		sb_puts(&sh->counters, text);
 }
 
+/* EXPLAIN of a statement with free text: its sections are the answer, so they go where
+   the result goes, whatever :explain says. */
+static void show_explained(void *ctx, const char *label, const char *text)
+{
+	Show *sh = ctx;
+	session_status_clear(sh->s);
+	FILE *out = sh->rout;
+	render_section_wrap(out, label, text, sh->o.color,
+	                    strcmp(label, "plan") == 0 ? render_term_width(out) : 0);
+	fflush(out);
+}
+
 /* :set explain rows: the per-row section, after the counters, cut to the width where
    sections go. */
 static void show_record_rows(Show *sh)
@@ -280,7 +292,8 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		sh.rout = s->out;
 	EngineSink sink = {&sh, show_parsed, show_plan, show_columns, show_row, show_counters,
 	                   show_warning, show_freetext,
-	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO)};
+	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO),
+	                   show_explained};
 	SuqlStatus st;
 	double t0 = s->timer ? util_now_ms() : 0;
 	*used = 0;
