@@ -660,6 +660,7 @@ static void run_actions(Cli *cli, Repl *r)
 			if (st != SUQL_OK)
 				repl_fail(r, NULL, 0, 0, st, &err);
 			err_clear(&err);
+			repl_check_output(r, NULL, 0);
 		} else if (strcmp(a->text, "-") == 0) {
 			repl_run_file(r, "stdin", stdin);
 		} else {
@@ -785,6 +786,12 @@ int main(int argc, char **argv)
 		} else if (!exits) {
 			repl_run_file(&r, "stdin", stdin);
 		}
+		if (r.s.out_path && !r.s.broken_pipe) {   /* the :output file, closed and checked */
+			SuqlErr e2 = {0};
+			session_set_output(&r.s, NULL, 0, &e2);
+			err_clear(&e2);
+		}
+		repl_check_output(&r, NULL, 0);
 		status = r.status;
 	}
 	repl_free(&r);

@@ -39,9 +39,6 @@ typedef struct EngineSink {
 	/* parsed is of use only when freetext follows: a plain statement may then run without
 	   being parsed at all (engine_plain.c) */
 	int parsed_if_freetext;
-	/* EXPLAIN of a statement with free text: the sections ("parsed", "plan") that are its
-	   whole answer, shown whatever the explain setting; no rows and no counters follow */
-	void (*explained)(void *ctx, const char *label, const char *text);
 } EngineSink;
 
 /* Open (creating if needed) the database at path (":memory:" for none). */

@@ -391,55 +391,9 @@ void exec_end(Exec *ex)
 	exec_free(ex);
 }
 
-/* EXPLAIN of a statement with free text, ENUM literals or a semantic join: the statement
-   as suql reads it and its plan with the estimate, made as for running it (st->explain is
-   cleared first) but stopped before the first model call; nothing runs, no row comes. */
-static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
-{
-	const EngineSink *sink = ex->sink;
-	Stmt *st = ex->ast->stmt;
-	st->explain = 0;
-	SuqlStatus s = SUQL_OK;
-	if (!ex->standalone) {
-		if (!ex->e->llm)
-			return err_set(err, SUQL_LLM, "no language model client: free-text functions "
-			               "need one");
-		s = plan_statement(ex, err);
-		if (s == SUQL_OK)
-			s = exec_join_plan(ex, err);
-		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
-			plan_exec(ex);
-		if (s == SUQL_OK)
-			plan_show(ex, &ex->plan);
-	} else {
-		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-		print_stmt(pr, st);
-		sb_printf(&ex->plan, "a view: its ENUM comparisons are classified when it is "
-		          "created; SQLite runs\n%s\n", print_text(pr));
-		print_free(pr);
-	}
-	if (s != SUQL_OK)
-		return s;
-	sb_puts(&ex->plan, "EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN "
-	        "shows SQLite's plan of the statement)\n");
-	if (sink && sink->explained) {
-		sink->explained(sink->ctx, "parsed", parsed);
-		sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
-	} else if (sink && sink->plan) {
-		sink->plan(sink->ctx, sb_str(&ex->plan));
-	}
-	return SUQL_OK;
-}
-
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
-	char *parsed = NULL;   /* an EXPLAIN's statement as written, before the binder's rewrite */
-	if (ast->stmt->explain == 1) {
-		ast->stmt->explain = 0;
-		parsed = print_suql_stmt(ast);
-		ast->stmt->explain = 1;
-	}
 	Exec *ex = exec_new(e, ast, sql, len, sink);
 	SuqlStatus s = bind_statement(ex, err);
 	if (s == SUQL_OK)
@@ -449,13 +403,6 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK)
 		s = validate(ex, err);
 	Stmt *st = ast->stmt;
-	if (s == SUQL_OK && st->explain == 1 && needs_plan_display(ex)) {
-		s = explain_only(ex, parsed, err);
-		free(parsed);
-		exec_end(ex);
-		return s;
-	}
-	free(parsed);
 	int freetext = needs_plan_display(ex) && !st->explain && !ex->standalone;
 	if (s == SUQL_OK && freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);

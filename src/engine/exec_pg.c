@@ -266,11 +266,6 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	int general = why && freetext && ex->set.optimize == OPT_ON;
 	if (general)
 		why = NULL;
-	if (freetext && st->explain) {
-		general = 0;
-		why = "EXPLAIN of a statement with free text (:explain on shows the plan as the "
-		      "statement runs)";
-	}
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
 		            "backend runs it", why);

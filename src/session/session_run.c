@@ -10,6 +10,7 @@
 
 #include "base/vis.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,11 @@ static int show_row(void *ctx, sqlite3_stmt *st)
 	}
 	if (sh->tap && sh->tap->row && sh->tap->row(sh->tap->ctx, st))
 		return 1;
+	if (ferror(sh->rout)) {   /* the output is lost (a full disk): stop; the caller says so */
+		if (!sh->s->out_errno)
+			sh->s->out_errno = errno;   /* the write's own, before anything else runs */
+		return 1;
+	}
 	return suql_interrupted != 0;
 }
 
@@ -208,18 +214,6 @@ static void show_counters(void *ctx, const char *text)
 	Show *sh = ctx;
 	if (sh->s->stats)
 		sb_puts(&sh->counters, text);
-}
-
-/* EXPLAIN of a statement with free text: its sections are the answer, so they go where
-   the result goes, whatever :explain says. */
-static void show_explained(void *ctx, const char *label, const char *text)
-{
-	Show *sh = ctx;
-	session_status_clear(sh->s);
-	FILE *out = sh->rout;
-	render_section_wrap(out, label, text, sh->o.color,
-	                    strcmp(label, "plan") == 0 ? render_term_width(out) : 0);
-	fflush(out);
 }
 
 /* :set explain rows: the per-row section, after the counters, cut to the width where
@@ -292,8 +286,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		sh.rout = s->out;
 	EngineSink sink = {&sh, show_parsed, show_plan, show_columns, show_row, show_counters,
 	                   show_warning, show_freetext,
-	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO),
-	                   show_explained};
+	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO)};
 	SuqlStatus st;
 	double t0 = s->timer ? util_now_ms() : 0;
 	*used = 0;
@@ -325,7 +318,10 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	/* a failed statement shows the rows it produced before failing, but no empty table */
 	if (sh.render && (st == SUQL_OK || render_rows(sh.render) > 0)) {
 		result_label(&sh);
+		errno = 0;
 		render_finish(sh.render);
+		if (ferror(sh.rout) && !s->out_errno)
+			s->out_errno = errno;   /* the failed write's own, as in show_row */
 	}
 	if (sh.freetext && s->mode == RENDER_JSON && s->explain == SESSION_EXPLAIN_ROWS &&
 	    !s->interactive) {
@@ -350,7 +346,9 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		fprintf(sh.sec, "time: %.3f ms\n", ms);
 		fflush(sh.sec);
 	}
-	fflush(s->out);
+	errno = 0;
+	if (fflush(s->out) != 0 && !s->out_errno)
+		s->out_errno = errno;   /* reported by session_check_output, which names the file */
 	session_notices(s);
 	render_free(sh.render);
 	sb_free(&sh.counters);
