@@ -225,6 +225,10 @@ int llm_has_embeddings(const Llm *llm);
 int llm_concurrency(const Llm *llm);
 /* The chat model's name, NULL when none is configured. */
 const char *llm_model(const Llm *llm);
+/* Why chat calls (verify, answer, classify, ...) cannot run with this configuration, said
+   with how to fix it ("no model configured: ..."), or NULL when they can. A statement is
+   refused with it before it is planned. */
+const char *llm_chat_problem(const Llm *llm);
 /* The proxy model (llm.proxy), NULL when none is set or the backend is offline. */
 const char *llm_proxy_model(const Llm *llm);
 /* The embedding model's name ("" when none). */
