@@ -27,6 +27,7 @@ void session_init(Session *s, int interactive)
 	s->pager = 1;   /* used only at a terminal */
 	s->color_ok = 1;
 	s->fetch_count = SESSION_FETCH_COUNT;
+	s->max_width = RENDER_MAX_WIDTH;
 }
 
 void session_free(Session *s)

@@ -62,6 +62,7 @@ typedef struct Session {
 	char *prev_path;
 	double timeout;       /* seconds a statement may run (:set timeout, --timeout); 0: none */
 	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
+	int max_width;        /* the widest a table or box cell is shown (RenderOpts.max_width) */
 
 	int interactive;      /* a person at a terminal */
 	int readonly;         /* open databases read-only (-readonly) */

@@ -273,6 +273,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	sh.o.color = tty && s->color_ok && s->interactive;
 	sh.o.width = render_term_width(s->out);
 	sh.o.fetch = s->fetch_count;
+	sh.o.max_width = s->max_width;
 	sh.o.visible = tty;
 	sh.color = s->color_ok && s->interactive;
 	sh.sec = session_section_out(s);
