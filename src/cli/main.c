@@ -123,7 +123,9 @@ static const CliOption options[] = {
 	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
 	 "configured", opt_llm},
 	{0, "llm-url", "URL", "base URL of an OpenAI-compatible endpoint (e.g. "
-	 "http://localhost:11434/v1)", opt_llm},
+	 "http://localhost:11434/v1); a request waits at most llm.timeout (60 s) for its "
+	 "reply and is asked once more, so a server that hangs stops a statement after about "
+	 "2 minutes", opt_llm},
 	{0, "model", "NAME", "the chat model to use", opt_llm},
 	{0, "embed-model", "NAME", "the embedding model (retrieval then mixes embeddings with BM25)",
 	 opt_llm},

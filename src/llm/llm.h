@@ -138,6 +138,10 @@ typedef int (*LlmDoneFn)(void *ctx, LlmCall *call);
 #define LLM_TIMEOUT_S 60           /* seconds a request may take */
 #define LLM_CONNECT_TIMEOUT_S 10   /* seconds to connect */
 #define LLM_RETRIES 4
+/* Attempts of a request that got no reply within the timeout (the first and one retry,
+   fewer when llm.retries says so): a hanging server holds a statement about 2 minutes by
+   default, not 5 times the timeout. */
+#define LLM_TIMEOUT_ATTEMPTS 2
 #define LLM_BACKOFF_MS 500         /* the first retry delay */
 
 typedef struct LlmConfig {

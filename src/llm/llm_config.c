@@ -208,8 +208,10 @@ static const SetRow llm_rows[] = {
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
 	{"llm.timeout", SET_MS, LS(timeout_ms), 0, 86400000, NULL, "DURATION",
-	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take: 30, 30s, 1500ms, 2m",
-	 NULL, DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
+	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take (30, 30s, 1500ms, 2m); "
+	 "one with no reply by then is asked once more, then fails",
+	 "So a server that hangs holds a statement about twice this long (2 minutes by "
+	 "default); the status line at a terminal shows the time so far.", DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
 	{"llm.connect_timeout", SET_MS, LS(connect_timeout_ms), 0, 86400000, NULL, "DURATION",
 	 SETTING_STR(LLM_CONNECT_TIMEOUT_S) "s", "how long connecting to the endpoint may take",
 	 NULL, DURATION_ERR, NULL, SET_ABOVE_MIN, NULL, NULL},

@@ -452,11 +452,15 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 		retry(run, r, 0, msg(run, "cannot connect to %s (connection refused, %d attempts): is "
 		      "the server running? check llm.url", run->shown, r->attempt));
 		break;
-	case CURLE_OPERATION_TIMEDOUT:
-		retry(run, r, 0, msg(run, "no reply from %s within %g s (%d attempts): raise "
-		      "llm.timeout or check the server", run->shown, llm->s.timeout_ms / 1000.0,
-		      r->attempt));
+	case CURLE_OPERATION_TIMEDOUT: {
+		char *m = msg(run, "no reply from %s within %g s (%d attempts): raise llm.timeout or "
+		              "check the server", run->shown, llm->s.timeout_ms / 1000.0, r->attempt);
+		if (r->attempt >= LLM_TIMEOUT_ATTEMPTS)
+			job_fail(run, r->job, m, 0);   /* a server that hangs twice: no more waiting */
+		else
+			retry(run, r, 0, m);
 		break;
+	}
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 	case CURLE_GOT_NOTHING:
