@@ -165,6 +165,12 @@ SuqlStatus session_run(Session *s, const char *sql, size_t len, size_t *used,
                        const EngineSink *tap, int always_parsed, const RunLimits *lim,
                        SuqlErr *err);
 
+/* Work that is not a statement (:import) under the session's time limit (:set timeout):
+   begin arms it, so that it stops the work as Ctrl-C does; end disarms it and returns st,
+   or the time limit's error when that is what stopped it. */
+void session_limit_begin(Session *s);
+SuqlStatus session_limit_end(Session *s, SuqlStatus st, SuqlErr *err);
+
 /* ---- the status line (session_status.c) ---- */
 
 /* While the model works for a statement or a chat turn, a status line on stderr (a terminal

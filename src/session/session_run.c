@@ -256,6 +256,24 @@ static SuqlStatus limits_after(const RunLimits *lim, SuqlStatus st, SuqlErr *err
 	return st;
 }
 
+void session_limit_begin(Session *s)
+{
+	running = engine_store(s->engine);
+	if (s->timeout > 0)
+		alarm_set(s->timeout);
+}
+
+SuqlStatus session_limit_end(Session *s, SuqlStatus st, SuqlErr *err)
+{
+	if (s->timeout > 0)
+		alarm_set(0);
+	running = NULL;
+	RunLimits lim = {s->timeout, 0, 0, "timeout", NULL, NULL};
+	if (suql_timed_out)
+		err_clear(err);   /* "interrupted" becomes the time limit's message */
+	return limits_after(&lim, st, err);
+}
+
 static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
                           const EngineSink *tap, int always_parsed, const RunLimits *lim,
                           SuqlErr *err)

@@ -55,7 +55,7 @@ static const SetRow display_rows[] = {
 	 "taller than the screen through $PAGER (less -S when PAGER is not set)", NULL, NULL, NULL,
 	 0, NULL, NULL},
 	{"timeout", SET_REAL, SS(timeout), 0, 1000000, NULL, "SECONDS", "0", "stop any statement "
-	 "that runs longer, with an error; 0: no limit (also --timeout)", NULL,
+	 "(or :import) that runs longer, with an error; 0: no limit (also --timeout)", NULL,
 	 "takes a number of seconds from 0 (no limit) to 1000000", NULL, 0, NULL, NULL},
 	{"max_width", SET_INT, SS(max_width), 0, 1000000, NULL, "N",
 	 SETTING_STR(RENDER_MAX_WIDTH), "the most display columns a line of a table or box cell "
