@@ -101,9 +101,9 @@ static void mask_auth(SBuf *out, const char *text)
 		size_t j = i + w;
 		/* what separates a header name (or a scheme word) from its value */
 		int named = 0;   /* a ':' or '=' between them: a header's value, not prose */
-		while (text[j] == ':' || text[j] == '=' || text[j] == ' ' || text[j] == '\t' ||
-		       text[j] == '"' || text[j] == '\'' || text[j] == '\\')
-			named |= text[j++] == ':' || text[j - 1] == '=';
+		for (; text[j] == ':' || text[j] == '=' || text[j] == ' ' || text[j] == '\t' ||
+		       text[j] == '"' || text[j] == '\'' || text[j] == '\\'; j++)
+			named |= text[j] == ':' || text[j] == '=';
 		if (strcasecmp(hit, "authorization") == 0 && !named) {
 			i = j;   /* "the Authorization header": a word in a sentence */
 			continue;
@@ -210,5 +210,7 @@ char *secret_mask(const char *text, const char *const *secrets, int n)
 	SBuf c = SBUF_INIT;
 	mask_auth(&c, sb_str(&b));
 	sb_free(&b);
-	return c.len ? sb_steal(&c) : xstrdup("");
+	char *r = xstrdup(sb_str(&c));
+	sb_free(&c);
+	return r;
 }
