@@ -79,10 +79,19 @@ char *vis_utf8_repair(const char *s)
 	return sb_steal(&b);
 }
 
+int vis_invisible(long cp)
+{
+	return cp == 0x061C || cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) ||
+	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB);
+}
+
 void vis_put_char(SBuf *b, const char *s, size_t k, long cp, int flags)
 {
 	if (cp < 0 || (cp >= 0x80 && cp < 0xA0))
 		sb_puts(b, "\xEF\xBF\xBD");
+	else if (cp >= 0x600 && vis_invisible(cp))
+		sb_printf(b, "<U+%04lX>", cp);
 	else if (cp == '\t')
 		sb_putc(b, (flags & VIS_TABS) ? '\t' : ' ');
 	else if (cp == '\n' && (flags & VIS_LINES))

@@ -10,6 +10,10 @@
  *     is dropped);
  *   - C1 controls (U+0080..U+009F, which some terminals obey too) and invalid UTF-8 as
  *     U+FFFD;
+ *   - invisible format characters as <U+XXXX> (vis_invisible): the bidirectional
+ *     overrides, embeddings and isolates that reorder what follows them on the screen
+ *     (U+202E shows "gpj.exe" as "exe.jpg"), zero-width spaces and joiners, the
+ *     byte-order mark;
  *   - everything else as it is.
  *
  * The result modes table, box and line write every cell this way; csv does on a terminal;
@@ -44,6 +48,13 @@ size_t vis_utf8_bad(const char *s, size_t n);
 /* A heap copy of s with each invalid byte replaced by U+FFFD (the text a model is sent when
    a stored value is not valid UTF-8). NULL for NULL. */
 char *vis_utf8_repair(const char *s);
+
+/* Whether code point cp is an invisible format character shown as <U+XXXX>: U+061C,
+   U+180E, U+200B..U+200F, U+202A..U+202E, U+2060..U+2064, U+2066..U+206F, U+FEFF,
+   U+FFF9..U+FFFB. */
+int vis_invisible(long cp);
+/* The columns <U+XXXX> takes. */
+#define VIS_INVISIBLE_WIDTH 8
 
 /* Append one decoded character (s[0..k), code point cp from vis_utf8) as shown. */
 void vis_put_char(SBuf *b, const char *s, size_t k, long cp, int flags);

@@ -20,7 +20,11 @@ SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return SUQL_USAGE;
 	opt.progress = env->tty ? PROGRESS_AUTO : PROGRESS_OFF;
 	opt.stats = &st;
+	if (env->s)
+		session_limit_begin(env->s);   /* :set timeout covers an import too */
 	SuqlStatus s = import_file(engine_store(env->engine), file, table, &opt, err);
+	if (env->s)
+		s = session_limit_end(env->s, s, err);
 	if (s != SUQL_OK)
 		return s;
 	fprintf(env->out, "imported %lld row%s into %s (%s, %d column%s)", st.rows,

@@ -129,7 +129,9 @@ static const CliOption options[] = {
 	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
 	 "configured", opt_llm},
 	{0, "llm-url", "URL", "base URL of an OpenAI-compatible endpoint (e.g. "
-	 "http://localhost:11434/v1)", opt_llm},
+	 "http://localhost:11434/v1); a request waits at most llm.timeout (60 s) for its "
+	 "reply and is asked once more, so a server that hangs stops a statement after about "
+	 "2 minutes", opt_llm},
 	{0, "model", "NAME", "the chat model to use", opt_llm},
 	{0, "embed-model", "NAME", "the embedding model (retrieval then mixes embeddings with BM25)",
 	 opt_llm},
@@ -763,6 +765,7 @@ static void run_actions(Cli *cli, Repl *r)
 			if (st != SUQL_OK)
 				repl_fail(r, NULL, 0, 0, st, &err);
 			err_clear(&err);
+			repl_check_output(r, NULL, 0);
 		} else if (strcmp(a->text, "-") == 0) {
 			repl_run_file(r, "stdin", stdin);
 		} else {
@@ -888,6 +891,12 @@ int main(int argc, char **argv)
 		} else if (!exits) {
 			repl_run_file(&r, "stdin", stdin);
 		}
+		if (r.s.out_path && !r.s.broken_pipe) {   /* the :output file, closed and checked */
+			SuqlErr e2 = {0};
+			session_set_output(&r.s, NULL, 0, &e2);
+			err_clear(&e2);
+		}
+		repl_check_output(&r, NULL, 0);
 		status = r.status;
 	}
 	repl_free(&r);

@@ -112,6 +112,19 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 		r->quit = 1;
 }
 
+void repl_check_output(Repl *r, const char *where, int line)
+{
+	SuqlErr err = {0};
+	SuqlStatus st = session_check_output(&r->s, &err);
+	if (st != SUQL_OK) {
+		repl_fail(r, where, line, 0, st, &err);
+		session_check_output(&r->s, &err);   /* the message itself may be lost too */
+	}
+	if (r->s.broken_pipe)
+		r->quit = 1;   /* as sqlite3: quietly, the reader has gone */
+	err_clear(&err);
+}
+
 /* Offset of the first character that is not a blank or inside a comment. An unterminated
    block comment counts as text (the statement is not over). */
 static size_t skip_blank(const char *s, size_t n)
@@ -193,6 +206,7 @@ static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char 
 				used = end;
 		}
 		err_clear(&err);
+		repl_check_output(r, where, ln);
 		if (st == SUQL_INTERRUPT)
 			break;   /* Ctrl-C stops what was typed or read with it, too */
 		if (used == 0 || used > len - start)
@@ -213,6 +227,7 @@ static void run_meta(Repl *r, ReplInput *in, const char *line, size_t n)
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
 	session_notices(&r->s);
+	repl_check_output(r, in->name, in->lineno);
 	free(l);
 	err_clear(&err);
 }
@@ -227,6 +242,7 @@ static void run_line_fn(Repl *r, ReplInput *in, const char *line, size_t n)
 	if (st != SUQL_OK)
 		repl_fail(r, in->name, in->lineno, 0, st, &err);
 	session_notices(&r->s);
+	repl_check_output(r, in->name, in->lineno);
 	free(l);
 	err_clear(&err);
 }

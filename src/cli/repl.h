@@ -70,6 +70,11 @@ SuqlStatus repl_run_path(Repl *r, const char *path, SuqlErr *err);
 void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
                const SuqlErr *err);
 
+/* After each statement, meta-command and chat line: what was written was checked
+   (session_check_output); a loss is an error (repl_fail, where and line as there), a reader
+   of the standard output that went away ends the session quietly (r->quit). */
+void repl_check_output(Repl *r, const char *where, int line);
+
 /* Chat mode and back: with fn set, lines that are not meta-commands go to fn, and the
    prompt is prompt. fn NULL: back to SUQL statements. */
 void repl_set_line_mode(Repl *r, const char *prompt, ReplLineFn fn);

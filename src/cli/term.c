@@ -8,7 +8,7 @@
  *
  * History lives in $SUQL_HISTORY (empty: none), else $XDG_STATE_HOME/suql/history, else
  * ~/.suql_history, readable only by its owner. A statement is stored as one entry once it
- * ran; nothing that holds a key (session_is_secret) is ever stored.
+ * ran, with keys and a URL's password masked as *** (session_history_text).
  */
 #include "cli/term_int.h"
 
@@ -48,16 +48,18 @@ static void remember(const Repl *r, const char *path, SBuf *typed)
 		return;
 	while (typed->len && typed->s[typed->len - 1] == '\n')
 		typed->s[--typed->len] = '\0';
-	if (typed->len && !session_is_secret(&r->s, typed->s)) {
-		if (strstr(typed->s, "--")) {
-			for (char *l = strtok(typed->s, "\n"); l; l = strtok(NULL, "\n"))
+	if (typed->len) {
+		char *t = session_history_text(&r->s, typed->s);   /* keys and passwords masked */
+		if (strstr(t, "--")) {
+			for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n"))
 				add_history(l);
 		} else {
-			for (char *p = typed->s; *p; p++)
+			for (char *p = t; *p; p++)
 				if (*p == '\n')
 					*p = ' ';
-			add_history(typed->s);
+			add_history(t);
 		}
+		free(t);
 		if (path) {
 			mode_t old = umask(077);
 			write_history(path);

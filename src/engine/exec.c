@@ -486,6 +486,12 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	free(parsed);
 	int freetext = needs_plan_display(ex) && !st->explain && !ex->standalone;
+	/* what cannot run is refused before the plan, the parsed SUQL and the counters show */
+	const char *why = s == SUQL_OK && freetext ? llm_chat_problem(e->llm) : NULL;
+	if (why) {
+		s = err_set(err, SUQL_LLM, "%s", why);
+		freetext = 0;
+	}
 	if (s == SUQL_OK && freetext && sink && sink->freetext)
 		sink->freetext(sink->ctx);
 	if (s == SUQL_OK && freetext && !e->llm)

@@ -601,7 +601,14 @@ static const char *config_problem(const Llm *llm, const LlmCall *c)
 	if (c->kind == LLM_EMBED)
 		return llm->s.embed_model ? NULL : "no embedding model configured: set "
 		       "SUQL_EMBED_MODEL or :set llm.embed_model";
-	return llm->s.model ? NULL : "no model configured: set SUQL_MODEL or :set llm.model";
+	return llm_chat_problem(llm);
+}
+
+const char *llm_chat_problem(const Llm *llm)
+{
+	if (!llm || llm_is_offline(llm) || llm->s.model)
+		return NULL;
+	return "no model configured: set SUQL_MODEL, --model NAME or :set llm.model NAME";
 }
 
 SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void *ctx,

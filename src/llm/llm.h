@@ -143,6 +143,10 @@ typedef int (*LlmDoneFn)(void *ctx, LlmCall *call);
 #define LLM_TIMEOUT_S 60           /* seconds a request may take */
 #define LLM_CONNECT_TIMEOUT_S 10   /* seconds to connect */
 #define LLM_RETRIES 4
+/* Attempts of a request that got no reply within the timeout (the first and one retry,
+   fewer when llm.retries says so): a hanging server holds a statement about 2 minutes by
+   default, not 5 times the timeout. */
+#define LLM_TIMEOUT_ATTEMPTS 2
 #define LLM_BACKOFF_MS 500         /* the first retry delay */
 
 typedef struct LlmConfig {
@@ -234,6 +238,10 @@ int llm_has_embeddings(const Llm *llm);
 int llm_concurrency(const Llm *llm);
 /* The chat model's name, NULL when none is configured. */
 const char *llm_model(const Llm *llm);
+/* Why chat calls (verify, answer, classify, ...) cannot run with this configuration, said
+   with how to fix it ("no model configured: ..."), or NULL when they can. A statement is
+   refused with it before it is planned. */
+const char *llm_chat_problem(const Llm *llm);
 /* The proxy model (llm.proxy), NULL when none is set or the backend is offline. */
 const char *llm_proxy_model(const Llm *llm);
 /* The embedding model's name ("" when none). */

@@ -12,6 +12,7 @@
  * and llm_scrub removes it from any text (such as a server's error message) before that
  * text reaches an error, a log or the cache.
  */
+#include "base/secret.h"
 #include "base/util.h"
 #include "llm/llm_int.h"
 
@@ -201,8 +202,9 @@ static const SetRow llm_rows[] = {
 	 NULL, "embed_model", 0, set_embed_model, show_embed_model},
 	{"llm.key", SET_TEXT, 0, 0, 0, NULL, "KEY", "from the configuration", "the API key, sent "
 	 "as Authorization: Bearer",
-	 "It is never shown (only masked, by :set and :llm), never written to the history, and "
-	 "removed from any message that quotes a server.", NULL, "key", SET_SECRET, set_key,
+	 "It is never shown (only masked, by :set and :llm), written to the history only as ***, "
+	 "and removed from any message that quotes a server (as are a URL's password and any "
+	 "Authorization value).", NULL, "key", SET_SECRET, set_key,
 	 show_key},
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
@@ -220,8 +222,10 @@ static const SetRow llm_rows[] = {
 	 "list's", NULL, "is a number of dollars per million tokens (-1: the built-in list's)",
 	 NULL, 0, NULL, NULL},
 	{"llm.timeout", SET_MS, LS(timeout_ms), 0, 86400000, NULL, "DURATION",
-	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take: 30, 30s, 1500ms, 2m",
-	 NULL, DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
+	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take (30, 30s, 1500ms, 2m); "
+	 "one with no reply by then is asked once more, then fails",
+	 "So a server that hangs holds a statement about twice this long (2 minutes by "
+	 "default); the status line at a terminal shows the time so far.", DURATION_ERR, "timeout", SET_ABOVE_MIN, NULL, NULL},
 	{"llm.connect_timeout", SET_MS, LS(connect_timeout_ms), 0, 86400000, NULL, "DURATION",
 	 SETTING_STR(LLM_CONNECT_TIMEOUT_S) "s", "how long connecting to the endpoint may take",
 	 NULL, DURATION_ERR, NULL, SET_ABOVE_MIN, NULL, NULL},
@@ -493,21 +497,11 @@ char *llm_key_masked(const char *key)
 
 char *llm_scrub(const Llm *llm, const char *msg)
 {
-	const char *key = llm ? llm->s.key : NULL;
 	if (!msg)
 		return NULL;
-	if (!key || strlen(key) < 4)
-		return xstrdup(msg);
-	SBuf b = SBUF_INIT;
-	size_t kn = strlen(key);
-	const char *p = msg, *hit;
-	while ((hit = strstr(p, key)) != NULL) {
-		sb_putn(&b, p, (size_t)(hit - p));
-		sb_puts(&b, "***");
-		p = hit + kn;
-	}
-	sb_puts(&b, p);
-	return sb_steal(&b);
+	const char *secrets[] = {llm ? llm->s.key : NULL, llm ? llm->s.url : NULL,
+	                         getenv("SUQL_LLM_KEY"), getenv("OPENAI_API_KEY")};
+	return secret_mask(msg, secrets, (int)(sizeof secrets / sizeof *secrets));
 }
 
 void llm_relabel(Llm *llm)

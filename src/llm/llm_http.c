@@ -346,7 +346,7 @@ static void retry(HttpRun *run, HttpReq *r, long retry_after_s, char *why_final)
 }
 
 /* The server's own words about an error, shortened and printable. Heap string. */
-static char *server_says(const HttpReq *r)
+static char *server_says(const HttpRun *run, const HttpReq *r)
 {
 	const char *body = sb_str(&r->resp);
 	json_t *j = json_loads(body, 0, NULL);
@@ -363,11 +363,13 @@ static char *server_says(const HttpReq *r)
 			m = json_string_value(json_object_get(j, "detail"));
 	}
 	SBuf b = SBUF_INIT;
-	const char *src = m ? m : body;
+	/* secrets out before the text is shortened: a cut never leaves the start of one */
+	char *src = llm_scrub(run->llm, m ? m : body);
 	for (size_t i = 0; src[i] && b.len < 200; i++)
 		sb_putc(&b, isprint((unsigned char)src[i]) ? src[i] : ' ');
 	if (src[0] && strlen(src) > 200)
 		sb_puts(&b, "...");
+	free(src);
 	json_decref(j);
 	return b.len ? sb_steal(&b) : xstrdup("(no message)");
 }
@@ -388,7 +390,7 @@ static const char *endpoint(const HttpReq *r)
 static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 {
 	Llm *llm = run->llm;
-	char *says = server_says(r);
+	char *says = server_says(run, r);
 	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
 	                                                    : llmp_model(llm, r->job->call);
 	if (code == 400 && r->json_mode) {
@@ -453,11 +455,15 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 		retry(run, r, 0, msg(run, "cannot connect to %s (connection refused, %d attempts): is "
 		      "the server running? check llm.url", run->shown, r->attempt));
 		break;
-	case CURLE_OPERATION_TIMEDOUT:
-		retry(run, r, 0, msg(run, "no reply from %s within %g s (%d attempts): raise "
-		      "llm.timeout or check the server", run->shown, llm->s.timeout_ms / 1000.0,
-		      r->attempt));
+	case CURLE_OPERATION_TIMEDOUT: {
+		char *m = msg(run, "no reply from %s within %g s (%d attempts): raise llm.timeout or "
+		              "check the server", run->shown, llm->s.timeout_ms / 1000.0, r->attempt);
+		if (r->attempt >= LLM_TIMEOUT_ATTEMPTS)
+			job_fail(run, r->job, m, 0);   /* a server that hangs twice: no more waiting */
+		else
+			retry(run, r, 0, m);
 		break;
+	}
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 	case CURLE_GOT_NOTHING:
@@ -563,7 +569,7 @@ static void on_reply(HttpRun *run, HttpReq *r)
 	count_cached(run, r, llm_usage_cached(j));
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
-		char *says = server_says(r);
+		char *says = server_says(run, r);
 		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
 		                       says), 0);
 		free(says);

@@ -76,7 +76,8 @@ void llm_settings_free(LlmSettings *s);
 char *llm_url_shown(const char *url);
 /* The key as it may be shown: "sk-…f3a9". Heap string. */
 char *llm_key_masked(const char *key);
-/* Copy msg with every occurrence of the key replaced by "***". Heap string. */
+/* Copy msg with the key, the URL's credentials (and their Basic-auth form) and any
+   Authorization value replaced by "***" (secret_mask). Heap string. */
 char *llm_scrub(const Llm *llm, const char *msg);
 /* Recompute the label after a settings change. */
 void llm_relabel(Llm *llm);

@@ -29,6 +29,8 @@ static int char_width(long cp)
 		return 1;    /* U+FFFD, or a tab shown as a space */
 	if (cp < 0x20 || cp == 0x7F)
 		return 2;    /* ^X */
+	if (vis_invisible(cp))
+		return VIS_INVISIBLE_WIDTH;   /* <U+202E> */
 	int w = wcwidth((wchar_t)cp);
 	return w < 0 ? 1 : w;   /* unknown to the locale: assume one column */
 }
@@ -203,7 +205,8 @@ void render_json_string(SBuf *b, const char *s, size_t n)
 		default:
 			/* controls must be escaped (C1 and DEL too, which a terminal may obey);
 			   U+2028/9 are escaped so the text is also valid JavaScript */
-			if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029)
+			if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029 ||
+			    vis_invisible(cp))
 				sb_printf(b, "\\u%04lx", cp);
 			else
 				sb_putn(b, s + i, k);

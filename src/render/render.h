@@ -48,9 +48,15 @@ typedef struct RenderOpts {
 	int stream;             /* csv, json, line: write each row as it comes */
 	int visible;            /* csv: control characters shown as ^X (vis.h), for a terminal;
 	                           other modes always show them so (json escapes them) */
+	int max_width;          /* table, box: a line of a cell shows at most this many
+	                           display columns, the rest elided (…, ~ in ASCII); 0: no cap.
+	                           csv, json and line write values whole */
 	long fetch;             /* rows held at most when not streaming (table and box always
 	                           hold theirs): 0 holds them all; see render_full */
 } RenderOpts;
+
+/* The default of RenderOpts.max_width (:set max_width). */
+#define RENDER_MAX_WIDTH 1000
 
 /* How many bytes of values are held at most, whatever fetch says. */
 #define RENDER_FETCH_BYTES (64L << 20)

@@ -2,7 +2,8 @@
  * render_table.c: the aligned table and box modes. Columns are as wide as their widest line
  * (display width, so CJK and emoji line up); numbers are right-aligned; a value with
  * newlines spans several lines of its row. When RenderOpts.width is set (a terminal), the
- * widest columns give way until the table fits and long cells end in an ellipsis. A footer
+ * widest columns give way until the table fits and long cells end in an ellipsis; anywhere,
+ * a line of a cell past RenderOpts.max_width columns is cut the same way. A footer
  * says how many rows there were. Past RenderOpts.fetch rows, the rows so far are written as
  * a table of their own and the next rows start another (render_flush).
  */
@@ -135,7 +136,8 @@ static void table_row(Render *r, SBuf *b, const Frame *f, const size_t *w, const
 			next_line(&cur[c], &ls, &ln);
 			more |= !cur[c].done;
 			sb_truncate(&cell, 0);
-			size_t cw = render_put_line(&cell, ls, ln, r->o.width ? w[c] : 0, uni);
+			size_t cw = render_put_line(&cell, ls, ln,
+			                            r->o.width || r->o.max_width ? w[c] : 0, uni);
 			int right = !names && (row[c].type == SQLITE_INTEGER || row[c].type == SQLITE_FLOAT);
 			const char *on = !r->o.color || !cell.len ? NULL : names ? RENDER_BOLD
 			                 : row[c].type == SQLITE_NULL ? RENDER_DIM : NULL;
@@ -185,6 +187,9 @@ void render_table(Render *r, int last)
 				w[c] = cw;
 		}
 	}
+	for (int c = 0; c < nc && r->o.max_width > 0; c++)
+		if (w[c] > (size_t)r->o.max_width)
+			w[c] = (size_t)r->o.max_width;   /* one huge value never makes every row huge */
 	if (r->o.width > 0)
 		fit(w, nc, r->o.width);
 

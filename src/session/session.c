@@ -1,15 +1,19 @@
 /*
  * session.c: the session's life (init, open a database, free), where results and sections
- * go (:output, :once), the secrets kept out of the history, and notices.
+ * go (:output, :once) and whether what was written there arrived (session_check_output),
+ * the secrets masked in the history, and notices.
  */
 #include "session/session.h"
 
+#include "base/secret.h"
 #include "base/vis.h"
 #include "store/own.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 void session_init(Session *s, int interactive)
@@ -24,6 +28,7 @@ void session_init(Session *s, int interactive)
 	s->pager = 1;   /* used only at a terminal */
 	s->color_ok = 1;
 	s->fetch_count = SESSION_FETCH_COUNT;
+	s->max_width = RENDER_MAX_WIDTH;
 }
 
 void session_free(Session *s)
@@ -36,6 +41,7 @@ void session_free(Session *s)
 	if (s->prev_path)
 		fclose(s->prev_out);
 	free(s->prev_path);
+	free(s->werr_name);
 	free(s->nullvalue);
 	for (int i = 0; i < s->nsecrets; i++)
 		free(s->secrets[i]);
@@ -61,12 +67,82 @@ SuqlStatus session_open(Session *s, const char *path, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* Close an :output or :once file; a write that fails now (what was still buffered) is kept
+   for session_check_output to report. */
+static void close_out(Session *s, FILE *f, const char *path)
+{
+	errno = 0;
+	int bad = fflush(f) != 0 || ferror(f);
+	int e = errno;
+	if (fclose(f) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad && !s->werr) {
+		s->werr = e ? e : s->out_errno ? s->out_errno : -1;
+		s->out_errno = 0;
+		free(s->werr_name);
+		s->werr_name = xstrdup(path);
+	}
+}
+
+/* Flush f and say whether a write to it failed since the last check: its errno (hint when
+   the failed write's own is gone, -1 when neither is known); clears its error flag. */
+static int stream_failed(FILE *f, int hint)
+{
+	errno = 0;
+	int bad = fflush(f) != 0 || ferror(f);
+	int e = errno;
+	clearerr(f);
+	if (!bad)
+		return 0;
+	struct pollfd p = {fileno(f), POLLOUT, 0};
+	if (p.fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return EPIPE;   /* a pipe without a reader (POLLERR says so whatever errno was) */
+	return e ? e : hint ? hint : -1;
+}
+
+static SuqlStatus lost(SuqlErr *err, const char *name, int e)
+{
+	if (e > 0)
+		return err_set(err, SUQL_IO, "cannot write to %s: %s (output lost)", name,
+		               strerror(e));
+	return err_set(err, SUQL_IO, "cannot write to %s (output lost)", name);
+}
+
+SuqlStatus session_check_output(Session *s, SuqlErr *err)
+{
+	int hint = s->out_errno;
+	s->out_errno = 0;
+	if (s->werr) {
+		int e = s->werr;
+		s->werr = 0;
+		stream_failed(s->out, 0);
+		stream_failed(stderr, 0);
+		return lost(err, s->werr_name, e);
+	}
+	int e = stream_failed(s->out, hint);
+	const char *name = s->out_path ? s->out_path : "standard output";
+	if (e == EPIPE && s->out == stdout) {
+		s->broken_pipe = 1;
+		stream_failed(stderr, 0);
+		return SUQL_OK;
+	}
+	if (!e && s->out != stdout && (e = stream_failed(stdout, 0)) != 0)
+		name = "standard output";   /* a section or a note that went to stdout */
+	if (e)
+		return lost(err, name, e);
+	if ((e = stream_failed(stderr, 0)) != 0)
+		return lost(err, "standard error", e);
+	return SUQL_OK;
+}
+
 void session_once_over(Session *s)
 {
 	if (!s->once)
 		return;
 	if (s->out_path)
-		fclose(s->out);
+		close_out(s, s->out, s->out_path);
 	free(s->out_path);
 	s->out = s->prev_out;
 	s->out_path = s->prev_path;
@@ -114,7 +190,7 @@ SuqlStatus session_set_output(Session *s, const char *path, int once, SuqlErr *e
 		s->prev_path = s->out_path;
 		s->once = 1;
 	} else if (s->out_path) {
-		fclose(s->out);
+		close_out(s, s->out, s->out_path);
 		free(s->out_path);
 	}
 	s->out = f;
@@ -130,20 +206,48 @@ void session_add_secret(Session *s, const char *value)
 	s->secrets[s->nsecrets++] = xstrdup(value);
 }
 
-int session_is_secret(const Session *s, const char *text)
+/* The first "llm.key" in t, in any case, or NULL. */
+static const char *find_key_setting(const char *t)
 {
-	if (str_icontains(text, "llm.key"))
-		return 1;
-	static const char *const envs[] = {"SUQL_LLM_KEY", "OPENAI_API_KEY"};
-	for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
-		const char *v = getenv(envs[i]);
-		if (v && strlen(v) >= 4 && strstr(text, v))
-			return 1;
+	for (; *t; t++)
+		if (strncasecmp(t, "llm.key", 7) == 0)
+			return t;
+	return NULL;
+}
+
+/* The value after "llm.key" (":set llm.key VALUE", "--set llm.key=VALUE") masked. */
+static char *mask_key_setting(char *t)
+{
+	SBuf b = SBUF_INIT;
+	const char *p = t, *hit;
+	while ((hit = find_key_setting(p)) != NULL) {
+		const char *v = hit + 7;
+		while (*v == ' ' || *v == '\t' || *v == '=')
+			v++;
+		const char *e = v;
+		while (*e && *e != '\n' && *e != ' ' && *e != '\t' && *e != ';')
+			e++;
+		sb_putn(&b, p, (size_t)(v - p));
+		if (e > v)
+			sb_puts(&b, "***");
+		p = e;
 	}
+	sb_puts(&b, p);
+	free(t);
+	return sb_steal(&b);
+}
+
+char *session_history_text(const Session *s, const char *text)
+{
+	int n = s->nsecrets + 2;
+	const char **v = xcalloc((size_t)n, sizeof *v);
+	v[0] = getenv("SUQL_LLM_KEY");
+	v[1] = getenv("OPENAI_API_KEY");
 	for (int i = 0; i < s->nsecrets; i++)
-		if (strstr(text, s->secrets[i]))
-			return 1;
-	return 0;
+		v[i + 2] = s->secrets[i];
+	char *t = secret_mask(text, v, n);
+	free(v);
+	return mask_key_setting(t);
 }
 
 /* A script whose statement the offline backend answered, though no one chose it: one line

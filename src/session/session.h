@@ -63,12 +63,20 @@ typedef struct Session {
 	char *prev_path;
 	double timeout;       /* seconds a statement may run (:set timeout, --timeout); 0: none */
 	long fetch_count;     /* rows held before they are shown (render_full); 0: all */
+	int max_width;        /* the widest a table or box cell is shown (RenderOpts.max_width) */
 
 	int interactive;      /* a person at a terminal */
 	int offline_noted;    /* a script was told its answers came from the offline backend */
 	int readonly;         /* open databases read-only (-readonly) */
 
-	char **secrets;       /* values never written to the history (API keys) */
+	int werr;             /* a write that failed where no one could be told yet (a :once or
+	                         :output file closed): its errno, reported by
+	                         session_check_output; 0: none */
+	char *werr_name;      /* that file's name */
+	int broken_pipe;      /* the reader of the standard output went away (EPIPE) */
+	int out_errno;        /* the errno of a failed write to out, when it was seen at once */
+
+	char **secrets;       /* values never written to the history (API keys), masked there */
 	int nsecrets;
 
 	Agent *agent;         /* the chat agent, made on first use (session_agent); owned */
@@ -103,10 +111,20 @@ int session_mode_of_path(const char *path, RenderMode *m);
 /* The statement's output is over: after :once, results go back where they went before. */
 void session_once_over(Session *s);
 
-/* Secrets: text that must never be stored in the history (a setting marked SET_SECRET adds
-   its value when set). */
+/* Every write is checked: flushes the results' stream and the standard error and says
+   whether anything written since the last check was lost (a full disk, /dev/full, a short
+   write, a file that failed as it was closed): SUQL_IO with the file named ("standard
+   output" for stdout). A reader of the standard output that went away (EPIPE, with SIGPIPE
+   ignored) is not an error: it sets broken_pipe and returns SUQL_OK, and the caller stops
+   quietly, as sqlite3 does. The error flags are cleared: the next check sees new losses. */
+SuqlStatus session_check_output(Session *s, SuqlErr *err);
+
+/* Secrets: values that must never be stored in the history (a setting marked SET_SECRET
+   adds its value when set). session_history_text is text as the history may keep it: the
+   secrets, the API keys of the environment, the value after llm.key and the password of a
+   URL's credentials (http://user:***@host/v1) masked as *** (secret_mask). Heap string. */
 void session_add_secret(Session *s, const char *value);
-int session_is_secret(const Session *s, const char *text);
+char *session_history_text(const Session *s, const char *text);
 
 /* Where parsed SUQL, plans, counters and timings go: stdout when it is a terminal (even
    while results go to an :output file), else stderr, so that stdout holds only results. */
@@ -154,6 +172,12 @@ void session_settings_man(SBuf *out);
 SuqlStatus session_run(Session *s, const char *sql, size_t len, size_t *used,
                        const EngineSink *tap, int always_parsed, const RunLimits *lim,
                        SuqlErr *err);
+
+/* Work that is not a statement (:import) under the session's time limit (:set timeout):
+   begin arms it, so that it stops the work as Ctrl-C does; end disarms it and returns st,
+   or the time limit's error when that is what stopped it. */
+void session_limit_begin(Session *s);
+SuqlStatus session_limit_end(Session *s, SuqlStatus st, SuqlErr *err);
 
 /* ---- the status line (session_status.c) ---- */
 

@@ -10,6 +10,7 @@
 
 #include "base/vis.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,11 @@ static int show_row(void *ctx, sqlite3_stmt *st)
 	}
 	if (sh->tap && sh->tap->row && sh->tap->row(sh->tap->ctx, st))
 		return 1;
+	if (ferror(sh->rout)) {   /* the output is lost (a full disk): stop; the caller says so */
+		if (!sh->s->out_errno)
+			sh->s->out_errno = errno;   /* the write's own, before anything else runs */
+		return 1;
+	}
 	return suql_interrupted != 0;
 }
 
@@ -262,6 +268,24 @@ static SuqlStatus limits_after(const RunLimits *lim, SuqlStatus st, SuqlErr *err
 	return st;
 }
 
+void session_limit_begin(Session *s)
+{
+	running = engine_store(s->engine);
+	if (s->timeout > 0)
+		alarm_set(s->timeout);
+}
+
+SuqlStatus session_limit_end(Session *s, SuqlStatus st, SuqlErr *err)
+{
+	if (s->timeout > 0)
+		alarm_set(0);
+	running = NULL;
+	RunLimits lim = {s->timeout, 0, 0, "timeout", NULL, NULL};
+	if (suql_timed_out)
+		err_clear(err);   /* "interrupted" becomes the time limit's message */
+	return limits_after(&lim, st, err);
+}
+
 static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
                           const EngineSink *tap, int always_parsed, const RunLimits *lim,
                           SuqlErr *err)
@@ -279,6 +303,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	sh.o.color = tty && s->color_ok && s->interactive;
 	sh.o.width = render_term_width(s->out);
 	sh.o.fetch = s->fetch_count;
+	sh.o.max_width = s->max_width;
 	sh.o.visible = tty;
 	sh.color = s->color_ok && s->interactive;
 	sh.sec = session_section_out(s);
@@ -325,7 +350,10 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	/* a failed statement shows the rows it produced before failing, but no empty table */
 	if (sh.render && (st == SUQL_OK || render_rows(sh.render) > 0)) {
 		result_label(&sh);
+		errno = 0;
 		render_finish(sh.render);
+		if (ferror(sh.rout) && !s->out_errno)
+			s->out_errno = errno;   /* the failed write's own, as in show_row */
 	}
 	if (sh.freetext && s->mode == RENDER_JSON && s->explain == SESSION_EXPLAIN_ROWS &&
 	    !s->interactive) {
@@ -350,7 +378,9 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		fprintf(sh.sec, "time: %.3f ms\n", ms);
 		fflush(sh.sec);
 	}
-	fflush(s->out);
+	errno = 0;
+	if (fflush(s->out) != 0 && !s->out_errno)
+		s->out_errno = errno;   /* reported by session_check_output, which names the file */
 	session_notices(s);
 	render_free(sh.render);
 	sb_free(&sh.counters);

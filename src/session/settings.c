@@ -55,8 +55,12 @@ static const SetRow display_rows[] = {
 	 "taller than the screen through $PAGER (less -S when PAGER is not set)", NULL, NULL, NULL,
 	 0, NULL, NULL},
 	{"timeout", SET_REAL, SS(timeout), 0, 1000000, NULL, "SECONDS", "0", "stop any statement "
-	 "that runs longer, with an error; 0: no limit (also --timeout)", NULL,
+	 "(or :import) that runs longer, with an error; 0: no limit (also --timeout)", NULL,
 	 "takes a number of seconds from 0 (no limit) to 1000000", NULL, 0, NULL, NULL},
+	{"max_width", SET_INT, SS(max_width), 0, 1000000, NULL, "N",
+	 SETTING_STR(RENDER_MAX_WIDTH), "the most display columns a line of a table or box cell "
+	 "shows, the rest elided with an ellipsis (~ in ASCII tables); 0: no limit (csv, json "
+	 "and line modes always show values whole)", NULL, NULL, NULL, 0, NULL, NULL},
 	{"fetch_count", SET_LONG, SS(fetch_count), 0, 1000000000, NULL, "N",
 	 SETTING_STR(SESSION_FETCH_COUNT), "rows held before they are shown: past N, table and "
 	 "box show the rows in tables of N, each as wide as its rows need; 0: hold them all",

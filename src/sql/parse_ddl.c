@@ -167,8 +167,12 @@ static void p_create_table(Parser *p, Stmt *st)
 	p_expect_close(p, open);
 	Token t = p_tok(p);
 	if (t.type != TK_EOF && t.type != TK_SEMI) {
+		/* options: WITHOUT ROWID | STRICT, separated by ','. As in SQLite's grammar the
+		   first may be left out: "(...), STRICT" is "(...) STRICT" (kept without the
+		   comma); ",," and a ',' at the end are syntax errors there and here. */
+		if (p_accept(p, TK_COMMA))
+			t = p_tok(p);
 		size_t s = p_off(p, t);
-		/* options: WITHOUT ROWID | STRICT, separated by ',' */
 		for (;;) {
 			Token w = p_tok(p);
 			if (!(w.type == TK_ID && (w.kw == KW_WITHOUT || tok_is_id(w))))

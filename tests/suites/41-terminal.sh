@@ -10,7 +10,7 @@
 # a wrong statement, tab completion (commands, tables, every setting, a setting's values,
 # file names and column names with blanks, inside a quote), the pager, Ctrl-C during a long
 # statement (the REPL survives and answers the next one), Ctrl-C at the prompt, the history
-# file (a line holding a key is never stored), Ctrl-D at the continuation prompt (a note,
+# file (keys and a URL's password are stored masked), Ctrl-D at the continuation prompt (a note,
 # then leaving with status 0).
 . "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
@@ -224,6 +224,9 @@ check "a dropped line did not run" sh -c "[ \$(tmux -S '$sock' capture-pane -p -
 
 type_line ":set llm.key sk-do-not-store-4242"
 type_line ":set llm.key"
+type_line ":set llm.url http://user:pw-do-not-store@127.0.0.1:9/v1"
+type_line ":set llm.url"
+check "the URL is shown without its password" wait_for "llm.url = http://127.0.0.1:9/v1"
 check "the key was set (and is shown masked)" wait_for "llm.key = sk-"
 t send-keys -t suql -l -- "SELECT 'never ended'"
 t send-keys -t suql Enter
@@ -235,6 +238,8 @@ check "Ctrl-D leaves with status 0" wait_for "suql exited with status 0"
 # (libedit writes blanks in its history file as \040, so look for a word without them)
 check "history keeps statements" grep -qF "answer;" "$dir/history"
 check "history never holds a key" sh -c "! grep -q 'do-not-store' '$dir/history'"
+check "history keeps the lines masked" grep -qF 'llm.key\040***' "$dir/history"
+check "history keeps a URL's user, not its password" grep -qF 'http://user:***@127.0.0.1:9/v1' "$dir/history"
 
 # a narrow window: plan and counters are wrapped at blanks, continuation lines indented
 # under their line (a hanging indent), so no line is wider than the window

@@ -75,9 +75,14 @@ Settings (:set KEY VALUE, or suql --set KEY=VALUE):
   pager       on|off           at a terminal, show results taller than the
                                screen through $PAGER (less -S when PAGER is not
                                set) (default on)
-  timeout     SECONDS          stop any statement that runs longer, with an
-                               error; 0: no limit (also --timeout) (0 to
+  timeout     SECONDS          stop any statement (or :import) that runs longer,
+                               with an error; 0: no limit (also --timeout) (0 to
                                1000000; default 0)
+  max_width   N                the most display columns a line of a table or box
+                               cell shows, the rest elided with an ellipsis (~
+                               in ASCII tables); 0: no limit (csv, json and line
+                               modes always show values whole) (0 to 1000000;
+                               default 1000)
   fetch_count N                rows held before they are shown: past N, table
                                and box show the rows in tables of N, each as
                                wide as its rows need; 0: hold them all (0 to

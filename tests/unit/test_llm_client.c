@@ -123,7 +123,7 @@ static void test_config(void)
 	LlmCall *p = &c;
 	CHECK(llm_run(llm, &p, 1, NULL, NULL, &err) == SUQL_LLM && c.status == LLM_FAILED,
 	      "config: no model fails the call");
-	CHECK_STR(err.msg, "no model configured: set SUQL_MODEL or :set llm.model",
+	CHECK_STR(err.msg, "no model configured: set SUQL_MODEL, --model NAME or :set llm.model NAME",
 	          "config: no model message");
 	llm_call_clear(&c);
 	llm_close(llm);
