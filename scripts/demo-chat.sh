@@ -3,14 +3,15 @@
 # from the shipped rules file fixtures/chat/demo-rules.json. It is a scripted stand-in, not
 # a language model: it answers the README's example questions (hello; any romantic Italian
 # places in Palo Alto?; what are their prices?) with fixed queries and replies, judges the
-# reviews' yes/no questions by a hash of their text, and says so for anything else. The
-# server listens on 127.0.0.1 on a free port and stops when suql exits.
+# reviews' yes/no questions by one word (yes when a candidate's text says "candlelit"), and
+# says so for anything else. The server listens on 127.0.0.1 on a free port and stops when
+# suql exits.
 set -eu
 cd "$(dirname "$0")/.."
 build=${SUQL_BUILD:-build}
 prog=${SUQL_PROG:-./suql}
 dir=$(mktemp -d)
-"$build/llmserver" --port-file "$dir/port" --rules fixtures/chat/demo-rules.json 2>"$dir/err" &
+"$build/llmserver" --port-file "$dir/port" --rules fixtures/chat/demo-rules.json --yes-word candlelit 2>"$dir/err" &
 spid=$!
 trap 'kill $spid 2>/dev/null; rm -rf "$dir"' EXIT INT TERM
 i=0

@@ -539,8 +539,12 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 		s = exec_over_budget(ex, err);
 	double prior = EXEC_WAVE_PRIOR;
 	if (s == SUQL_OK && (w->ranked || (w->share && w->n > 1))) {
-		/* as the SQLite walk: the share of candidates the question's words match */
+		/* as the SQLite walk: the share of candidates the question's words match; in the
+		   query's order, a share that says nothing (none, or more than one in ten) starts
+		   from the rate the budget assumes (exec_walk.c) */
 		prior = w->n ? (double)w->matches / (double)w->n : 0;
+		if (!w->ranked && (prior <= 0 || prior > EXEC_WAVE_SHARE_UNINFORMATIVE))
+			prior = WALK_EXPECT_RATE;
 		if (prior <= 0)
 			prior = EXEC_WAVE_PRIOR_RANKED_MIN;
 	}

@@ -204,6 +204,18 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 	r->hdrs = NULL;
 }
 
+/* What every request of this backend sets alike: time limits, no signals, who asks, the
+   encodings and the protocols it may follow. */
+static void easy_limits(Llm *llm, CURL *e)
+{
+	cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
+	cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
+	cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
+	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+}
+
 static void req_start(HttpRun *run, HttpReq *r)
 {
 	Llm *llm = run->llm;
@@ -238,12 +250,7 @@ static void req_start(HttpRun *run, HttpReq *r)
 	cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	cu.easy_setopt(e, CURLOPT_WRITEDATA, r);
 	cu.easy_setopt(e, CURLOPT_PRIVATE, r);
-	cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
-	cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
-	cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
-	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	easy_limits(llm, e);
 	cu.multi_add_handle(run->multi, e);
 	free(url);
 	r->easy = e;
@@ -853,12 +860,7 @@ SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOn
 	cu.easy_setopt(e, CURLOPT_WRITEDATA, &ob);
 	cu.easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
 	cu.easy_setopt(e, CURLOPT_XFERINFOFUNCTION, once_progress);
-	cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
-	cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
-	cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
-	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	easy_limits(llm, e);
 	double t0 = util_now_ms();
 	CURLcode cc = cu.easy_perform(e);
 	res->ms = util_now_ms() - t0;

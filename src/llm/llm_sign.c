@@ -55,6 +55,18 @@ static int valid_key(const char *k)
 	return 1;
 }
 
+/* The key in the open file f, when it holds a well-formed one; f is closed. */
+static void read_key(FILE *f)
+{
+	char buf[KEY_HEX + 2] = {0};
+	if (fgets(buf, sizeof buf, f)) {
+		buf[strcspn(buf, "\r\n")] = 0;
+		if (valid_key(buf))
+			memcpy(key, buf, KEY_HEX + 1);
+	}
+	fclose(f);
+}
+
 /* The key file's path (beside the cache), or NULL. */
 static char *key_path(void)
 {
@@ -78,15 +90,8 @@ static void load_key(void)
 	key_state = 1;
 	char *path = key_path();
 	FILE *f = path ? fopen(path, "r") : NULL;
-	if (f) {
-		char buf[KEY_HEX + 2] = {0};
-		if (fgets(buf, sizeof buf, f)) {
-			buf[strcspn(buf, "\r\n")] = 0;
-			if (valid_key(buf))
-				memcpy(key, buf, KEY_HEX + 1);
-		}
-		fclose(f);
-	}
+	if (f)
+		read_key(f);
 	if (!key[0] && random_key(key) && path) {
 		/* made once, readable by this user only; a key another process made at the same
 		   moment wins (O_EXCL), and is read back */
@@ -100,13 +105,7 @@ static void load_key(void)
 				unlink(path);
 			close(fd);
 		} else if (errno == EEXIST && (f = fopen(path, "r")) != NULL) {
-			char buf[KEY_HEX + 2] = {0};
-			if (fgets(buf, sizeof buf, f)) {
-				buf[strcspn(buf, "\r\n")] = 0;
-				if (valid_key(buf))
-					memcpy(key, buf, KEY_HEX + 1);
-			}
-			fclose(f);
+			read_key(f);
 		}
 	}
 	free(path);

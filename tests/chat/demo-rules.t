@@ -2,6 +2,7 @@
 # README's chat questions, says in its replies that it is a scripted stand-in, and answers
 # any other question by saying what it is.
 @@ rules-file fixtures/chat/demo-rules.json
+@@ server --yes-word candlelit
 @@ stdin
 hello
 any romantic Italian places in Palo Alto?
@@ -13,29 +14,25 @@ reply:
 parsed:
   SELECT id, name, rating FROM restaurants WHERE 'italian' = ANY (cuisines) AND location = 'Palo Alto' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 5
 result:
-+----+------------------+--------+
-| id | name             | rating |
-+----+------------------+--------+
-|  7 | Pasta Fresca     |    3.9 |
-|  8 | Osteria del Sole |      4 |
-| 21 | Caffe Lucia      |    4.3 |
-+----+------------------+--------+
-(3 rows)
++----+-----------------+--------+
+| id | name            | rating |
++----+-----------------+--------+
+|  6 | Trattoria Lucca |    4.5 |
++----+-----------------+--------+
+(1 row)
 reply:
-  I searched for Italian restaurants in Palo Alto whose reviews call them romantic, and found three: Caffe Lucia (4.3), Osteria del Sole (4.0) and Pasta Fresca (3.9). (A scripted reply: this stand-in does not read the rows.)
+  I searched for Italian restaurants in Palo Alto whose reviews call them romantic, and found one: Trattoria Lucca (4.5). (A scripted reply: this stand-in does not read the rows.)
 parsed:
-  SELECT id, name, price FROM restaurants WHERE id IN (7, 8, 21) LIMIT 5
+  SELECT id, name, price FROM restaurants WHERE id IN (6) LIMIT 5
 result:
-+----+------------------+----------+
-| id | name             | price    |
-+----+------------------+----------+
-|  7 | Pasta Fresca     | moderate |
-|  8 | Osteria del Sole | moderate |
-| 21 | Caffe Lucia      | cheap    |
-+----+------------------+----------+
-(3 rows)
++----+-----------------+-----------+
+| id | name            | price     |
++----+-----------------+-----------+
+|  6 | Trattoria Lucca | expensive |
++----+-----------------+-----------+
+(1 row)
 reply:
-  Of those three, Caffe Lucia is cheap, and Pasta Fresca and Osteria del Sole are moderate. (A scripted reply: this stand-in does not read the rows.)
+  Trattoria Lucca is expensive. (A scripted reply: this stand-in does not read the rows.)
 reply:
   This is build/llmserver, a scripted stand-in, not a language model: it answers only the README's example questions (hello; any romantic Italian places in Palo Alto?; what are their prices?). Configure a model (--llm-url and --model) to ask anything else.
 @@ stderr
