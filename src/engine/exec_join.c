@@ -212,30 +212,11 @@ static void on_conjs(const FromList *fl, Conjs *c, int *outer)
 	}
 }
 
-static int freetext_cb(void *ctx, Expr *e)
-{
-	Exec *ex = ctx;
-	if (e->select)
-		return AST_STOP;
-	if (e->kind == EX_FUNC) {
-		for (int i = 0; i < ex->nocc; i++)
-			if (ex->occ[i].call == e)
-				return AST_STOP;
-		for (int i = 0; i < ex->njoins; i++)
-			if (*ex->joins[i].slot == e || ex->joins[i].orig == e)
-				return AST_STOP;
-	}
-	return AST_CONTINUE;
-}
-
 /* The one FROM item a conjunct reads (its columns all of it, no free text, no subquery),
    or -1. */
 static int conj_item(Exec *ex, int b, Expr *e)
 {
-	AstVisitor v = {0};
-	v.ctx = ex;
-	v.expr = freetext_cb;
-	if (ast_visit_expr(e, &v) == AST_STOP)
+	if (!plan_plain_expr(ex, e))
 		return -1;
 	SideScan sc = {ex, b, -1};
 	AstVisitor w = {0};
@@ -612,12 +593,9 @@ static void vmap_free(VMap *m)
 
 static int on_freetext(Exec *ex, const FromList *fl)
 {
-	AstVisitor v = {0};
-	v.ctx = ex;
-	v.expr = freetext_cb;
 	for (int i = 0; fl && i < fl->n; i++) {
 		const FromItem *f = fl->items[i];
-		if (f->on && ast_visit_expr(f->on, &v) == AST_STOP)
+		if (f->on && !plan_plain_expr(ex, f->on))
 			return 1;
 		if (f->kind == FROM_JOIN && on_freetext(ex, f->nested))
 			return 1;
@@ -631,12 +609,9 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 		return;
 	Conjs c = {0};
 	conj_split(b->core->where, &c);
-	AstVisitor v = {0};
-	v.ctx = ex;
-	v.expr = freetext_cb;
 	Expr *w = NULL;
 	for (int i = 0; i < c.n; i++)
-		if (ast_visit_expr(c.v[i], &v) != AST_STOP)
+		if (plan_plain_expr(ex, c.v[i]))
 			w = exec_and(ex->a, w, c.v[i]);
 	free(c.v);
 	Expr *ln = ast_expr_new(ex->a, EX_ISNULL), *rn = ast_expr_new(ex->a, EX_ISNULL);

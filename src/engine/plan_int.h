@@ -20,8 +20,11 @@ long long plan_per_call(Exec *ex);
 long long plan_max_wave(Exec *ex);                            /* after classification: the walk's units */
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
 
-/* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning) */
+/* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning);
+   whether e is plain SQL that can be copied into another statement as written: no free
+   text, semantic join, subquery, aggregate, * or ENUM literal not classified yet. */
 void plan_push_filters(Exec *ex);
+int plan_plain_expr(Exec *ex, Expr *e);
 
 /* plan_unit.c: block b's units (budget: of its relaxed WHERE, for the counts) */
 void plan_unit_make(Exec *ex, Block *b, int budget);

@@ -495,3 +495,16 @@ done
 q "$demo" "SELECT * FROM (SELECT name, location FROM restaurants WHERE $rq LIMIT 5) WHERE location = 'Palo Alto';" --no-cache
 grep -q "filters of block" "$T/out" && notok "pushdown: not past the subquery's own LIMIT" "$(grep filters "$T/out")" ||
 	ok "pushdown: not past the subquery's own LIMIT"
+
+# --- a join side's filter with an ENUM literal not classified yet (naive mode classifies
+# after planning) is left out of the side's list, never compared as written: the worst
+# case still covers the run
+cp "$demo" "$T/enumjoin.db"
+q "$T/enumjoin.db" "SELECT a.name, b.name FROM restaurants a JOIN restaurants b ON a.id < b.id WHERE a.location = 'Menlo Park' AND b.location = 'Menlo Park' AND a.price = 'affordable' AND matches(a.reviews, b.reviews, 'are both romantic?');" --no-cache --set optimize=off
+w=$(sed -n 's/^  worst case: \([0-9]*\) LLM call.*/\1/p' "$T/out")
+spent=$(num 'llm calls')
+if [ -n "$w" ] && [ -n "$spent" ] && [ "$spent" -gt 1 ] && [ "$w" -ge "$spent" ]; then
+	ok "join sides: an unclassified ENUM literal is not listed as written (worst $w, spent $spent)"
+else
+	notok "join sides: an unclassified ENUM literal is not listed as written" "worst '$w', spent '$spent'" "$(grep -E 'left:|right:' "$T/out")"
+fi
