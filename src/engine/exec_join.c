@@ -216,7 +216,7 @@ static void on_conjs(const FromList *fl, Conjs *c, int *outer)
    or -1. */
 static int conj_item(Exec *ex, int b, Expr *e)
 {
-	if (!plan_plain_expr(ex, e))
+	if (!plan_push_plain_expr(ex, e))
 		return -1;
 	SideScan sc = {ex, b, -1};
 	AstVisitor w = {0};
@@ -595,7 +595,7 @@ static int on_freetext(Exec *ex, const FromList *fl)
 {
 	for (int i = 0; fl && i < fl->n; i++) {
 		const FromItem *f = fl->items[i];
-		if (f->on && !plan_plain_expr(ex, f->on))
+		if (f->on && !plan_push_plain_expr(ex, f->on))
 			return 1;
 		if (f->kind == FROM_JOIN && on_freetext(ex, f->nested))
 			return 1;
@@ -611,7 +611,7 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	conj_split(b->core->where, &c);
 	Expr *w = NULL;
 	for (int i = 0; i < c.n; i++)
-		if (plan_plain_expr(ex, c.v[i]))
+		if (plan_push_plain_expr(ex, c.v[i]))
 			w = exec_and(ex->a, w, c.v[i]);
 	free(c.v);
 	Expr *ln = ast_expr_new(ex->a, EX_ISNULL), *rn = ast_expr_new(ex->a, EX_ISNULL);

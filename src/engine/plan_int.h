@@ -24,7 +24,7 @@ int *plan_order(Exec *ex);                           /* blocks, what each reads 
    whether e is plain SQL that can be copied into another statement as written: no free
    text, semantic join, subquery, aggregate, * or ENUM literal not classified yet. */
 void plan_push_filters(Exec *ex);
-int plan_plain_expr(Exec *ex, Expr *e);
+int plan_push_plain_expr(Exec *ex, Expr *e);
 
 /* plan_unit.c: block b's units (budget: of its relaxed WHERE, for the counts) */
 void plan_unit_make(Exec *ex, Block *b, int budget);

@@ -45,7 +45,7 @@ static int bad_cb(void *ctx, Expr *e)
 	return AST_CONTINUE;
 }
 
-int plan_plain_expr(Exec *ex, Expr *e)
+int plan_push_plain_expr(Exec *ex, Expr *e)
 {
 	AstVisitor v = {0};
 	v.ctx = ex;
@@ -95,7 +95,7 @@ static Expr *subst(Push *p, Expr *e)
 		int blk;
 		int i = bind_resolve(p->ex, p->outer->id, e, &blk);
 		Expr *r = i == p->item && blk == p->outer->id ? named(p->inner->core, e) : NULL;
-		if (!r || !plan_plain_expr(p->ex, r)) {
+		if (!r || !plan_push_plain_expr(p->ex, r)) {
 			p->ok = 0;
 			return e;
 		}
@@ -145,7 +145,7 @@ static void conjuncts(Push *p, Expr *e)
 		return;
 	}
 	int item = -1;
-	if (!plan_plain_expr(p->ex, e) || reads_item(p->ex, p->outer->id, e, &item) < 0 || item != p->item)
+	if (!plan_push_plain_expr(p->ex, e) || reads_item(p->ex, p->outer->id, e, &item) < 0 || item != p->item)
 		return;
 	p->ok = 1;
 	Expr *c = subst(p, ast_expr_copy(p->ex->a, e));
