@@ -36,28 +36,13 @@ exec sleep 600
 EOF
 chmod +x "$dir/run.sh"
 
-t() { tmux -S "$sock" "$@"; }
+. "$SUQL_TOP/tests/tmux.sh"
 cleanup() {
 	t kill-server >/dev/null 2>&1
 	[ -z "$own_tmp" ] || rm -rf "$SUQL_TMP"
 }
 trap cleanup EXIT
-# the screen and its history, without the blank lines under the cursor
-screen() {
-	t capture-pane -p -J -t suql -S - 2>/dev/null |
-		awk '{ l[NR] = $0 } NF { last = NR } END { for (i = 1; i <= last; i++) print l[i] }'
-}
-
-# poll COMMAND...: run it every 0.1 s until it succeeds, at most $limit seconds.
-poll() {
-	i=0
-	while [ "$i" -lt $((limit * 10)) ]; do
-		"$@" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+screen() { tmux_screen suql; }
 
 # wait_for TEXT [COUNT [GREP-FLAG]]: until COUNT lines (default 1) on screen hold TEXT
 # (with -x: are TEXT).
@@ -65,15 +50,7 @@ on_screen() { [ "$(screen | grep -cF ${3:-} -- "$1")" -ge "${2:-1}" ]; }
 wait_for() { poll on_screen "$@"; }
 at_prompt() { [ "$(screen | tail -n 1)" = "suql> " ]; }
 
-# type TEXT: send it literally, then Enter. (tmux reads a trailing ';' as a command
-# separator, so it goes escaped.)
-type_line() {
-	case $1 in
-	*\;) t send-keys -t suql -l -- "${1%?}"; t send-keys -t suql '\;' ;;
-	*) t send-keys -t suql -l -- "$1" ;;
-	esac
-	t send-keys -t suql Enter
-}
+type_line() { tmux_type suql "$1"; }
 
 # colours SESSION: nonzero unless the screen of SESSION holds a bold or dim escape
 esc=$(printf '\033')

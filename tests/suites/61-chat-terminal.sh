@@ -42,7 +42,7 @@ SPID=""
 	2>"$dir/server.err" &
 SPID=$!
 
-t() { tmux -S "$sock" "$@"; }
+. "$SUQL_TOP/tests/tmux.sh"
 cleanup() {
 	t kill-server >/dev/null 2>&1
 	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
@@ -50,15 +50,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-poll() {
-	i=0
-	while [ "$i" -lt $((limit * 10)) ]; do
-		"$@" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 poll test -s "$dir/port"
 url="http://127.0.0.1:$(cat "$dir/port")/v1"
 
@@ -76,21 +67,10 @@ exec sleep 600
 EOF
 chmod +x "$dir/run.sh" "$dir/offline.sh"
 
-screen() {   # screen SESSION
-	t capture-pane -p -J -t "$1" -S - 2>/dev/null |
-		awk '{ l[NR] = $0 } NF { last = NR } END { for (i = 1; i <= last; i++) print l[i] }'
-}
+screen() { tmux_screen "$1"; }
 on_screen() { [ "$(screen "$1" | grep -cF -- "$2")" -ge "${3:-1}" ]; }
 wait_for() { poll on_screen "$@"; }
-# type_line SESSION TEXT: send it literally, then Enter (a trailing ';' goes escaped, since
-# tmux reads it as a command separator)
-type_line() {
-	case $2 in
-	*\;) t send-keys -t "$1" -l -- "${2%?}"; t send-keys -t "$1" '\;' ;;
-	*) t send-keys -t "$1" -l -- "$2" ;;
-	esac
-	t send-keys -t "$1" Enter
-}
+type_line() { tmux_type "$1" "$2"; }
 
 fails=0
 check() {
