@@ -547,12 +547,16 @@ static long long calls_for(Exec *ex, JoinPlan *jp, long long l)
 }
 
 /* ---- the pairs the structured conditions let through ----
-   With matches() in WHERE, the block's FROM (its ON conditions included) and the WHERE's
-   conjuncts without free text say which pairs of values occur together in a row that can
-   pass: SELECT DISTINCT left, right over them. A pair outside that list (a.id < b.id
-   false, another column unequal) is never asked. Not done when an ON holds free text
-   (while planning it reads as NULL), or when the listing is stopped at the planning
-   bound: then every pair of the two lists may occur. */
+   The block's FROM and the WHERE's conjuncts without free text say which pairs of values
+   occur together in a row that can pass: SELECT DISTINCT left, right over them. A pair
+   outside that list (a.id < b.id false, another column unequal) is never asked. When every
+   join of the FROM is inner, an ON that holds free text (matches() itself, or another
+   question) is listed with its plain conjuncts only, as free text reads as NULL while
+   planning: there ON and WHERE mean the same, and a pair the plain part excludes cannot
+   join. With an outer join, such an ON means no listing (a WHERE may then keep the rows a
+   failed match null-extends: `LEFT JOIN b ON matches(...) WHERE b.x IS NULL`). Not done
+   either when the listing is stopped at the planning bound: then every pair of the two
+   lists may occur. */
 
 typedef struct VMap {
 	uint64_t *h;
@@ -591,21 +595,58 @@ static void vmap_free(VMap *m)
 	free(m->ix);
 }
 
-static int on_freetext(Exec *ex, const FromList *fl)
+typedef struct OnSaved {
+	FromItem *f;
+	Expr *on;
+} OnSaved;
+
+/* Whether an ON of the FROM holds free text, and whether a join of it is outer. */
+static void ons_scan(Exec *ex, const FromList *fl, int *freetext, int *outer)
 {
 	for (int i = 0; fl && i < fl->n; i++) {
 		const FromItem *f = fl->items[i];
-		if (f->on && !plan_push_plain_expr(ex, f->on))
-			return 1;
-		if (f->kind == FROM_JOIN && on_freetext(ex, f->nested))
-			return 1;
+		*outer |= !inner_join(f);
+		*freetext |= f->on && !plan_push_plain_expr(ex, f->on);
+		if (f->kind == FROM_JOIN)
+			ons_scan(ex, f->nested, freetext, outer);
 	}
-	return 0;
+}
+
+/* Each ON with free text replaced by its plain conjuncts (1 when none), the ON as written
+   kept in *sv for ons_restore. For a FROM of inner joins only. */
+static void ons_plain(Exec *ex, FromList *fl, OnSaved **sv, int *n)
+{
+	for (int i = 0; fl && i < fl->n; i++) {
+		FromItem *f = fl->items[i];
+		if (f->on && !plan_push_plain_expr(ex, f->on)) {
+			*sv = xrealloc(*sv, (size_t)(*n + 1) * sizeof **sv);
+			(*sv)[(*n)++] = (OnSaved){f, f->on};
+			Conjs c = {0};
+			conj_split(f->on, &c);
+			Expr *keep = NULL;
+			for (int k = 0; k < c.n; k++)
+				if (plan_push_plain_expr(ex, c.v[k]))
+					keep = exec_and(ex->a, keep, c.v[k]);
+			free(c.v);
+			f->on = keep ? keep : ast_integer(ex->a, 1);
+		}
+		if (f->kind == FROM_JOIN)
+			ons_plain(ex, f->nested, sv, n);
+	}
+}
+
+static void ons_restore(OnSaved *sv, int n)
+{
+	for (int i = 0; i < n; i++)
+		sv[i].f->on = sv[i].on;
+	free(sv);
 }
 
 static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 {
-	if (j->pos != POS_WHERE || on_freetext(ex, b->core->from) || !jp->nl || !jp->nr)
+	int freetext = 0, outer = 0;
+	ons_scan(ex, b->core->from, &freetext, &outer);
+	if ((freetext && outer) || !jp->nl || !jp->nr)
 		return;
 	Conjs c = {0};
 	conj_split(b->core->where, &c);
@@ -623,9 +664,13 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	ResultList *cols = NULL;
 	exec_col(ex->a, &cols, j->left, "l");
 	exec_col(ex->a, &cols, j->right, "r");
+	OnSaved *sv = NULL;
+	int nsv = 0;
+	ons_plain(ex, b->core->from, &sv, &nsv);
 	Select *s = exec_select(ex, b, cols, w, NULL);
 	s->cores[0]->distinct = DISTINCT_DISTINCT;
 	char *sql = exec_print_select(ex, s);
+	ons_restore(sv, nsv);
 	sqlite3_stmt *st;
 	VMap lm, rm;
 	vmap_build(&lm, jp->lv, jp->ln, jp->nl);
