@@ -93,6 +93,7 @@ typedef struct Exec Exec;
    and what that answer was kept against. */
 typedef struct EnginePlain {
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	sqlite3_stmt *txn[3];   /* BEGIN IMMEDIATE, COMMIT, ROLLBACK: a write's own transaction */
 	int known, ok;
 	int txn_checked;        /* checked inside the transaction now open */
 	long long changes_seen; /* the connection's count of changes after the last fast one */
@@ -129,6 +130,7 @@ struct Engine {
 	int ntabs, captabs;
 	long long tabs_key[3];
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	sqlite3_stmt *txn[3];   /* BEGIN IMMEDIATE, COMMIT, ROLLBACK: a write's own transaction */
 	long steps_left;        /* >0: thousands of SQLite instructions the running statement
 	                           may still take (a bounded count, exec_count) */
 	struct Record *record;  /* what came from where in the last statement (record_int.h) */

@@ -313,6 +313,42 @@ static void plain_release(Engine *e)
 		sqlite3_reset(e->plain.cookie);
 }
 
+/* A write in autocommit mode runs in a transaction of its own, begun before the catalog
+   check: BEGIN IMMEDIATE takes the locks the write would take (and waits for another
+   writer within the busy timeout), so the check reads the schema cookie inside it and
+   takes no lock of its own, and the write then takes as many as in the sqlite3 shell
+   (doc/speed.md). T_BEGIN, T_COMMIT or T_ROLLBACK; 0 when it ran. */
+enum { T_BEGIN, T_COMMIT, T_ROLLBACK };
+static int plain_txn(Engine *e, int which)
+{
+	static const char *const sql[] = {"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
+	sqlite3_stmt **st = &e->plain.txn[which];
+	if (!*st && sqlite3_prepare_v3(e->db, sql[which], -1, SQLITE_PREPARE_PERSISTENT, st,
+	                               NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(*st);
+	sqlite3_reset(*st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Ends the transaction plain_txn began: commits it when commit is set and it is still open
+   (a failed statement was rolled back by itself), else rolls it back. The status of the
+   statement, or an error when the commit failed (its changes are then rolled back). */
+static SuqlStatus plain_end(Engine *e, int commit, SuqlStatus s, SuqlErr *err)
+{
+	e->plain.txn_checked = 0;
+	if (sqlite3_get_autocommit(e->db))
+		return s;
+	if (commit && s == SUQL_OK && plain_txn(e, T_COMMIT) == 0)
+		return s;
+	if (commit && s == SUQL_OK)
+		s = err_set(err, suql_interrupted ? SUQL_INTERRUPT : SUQL_ERROR, "%s",
+		            suql_interrupted ? "interrupted" : sqlite3_errmsg(e->db));
+	if (!sqlite3_get_autocommit(e->db))
+		plain_txn(e, T_ROLLBACK);
+	return s;
+}
+
 /* Nothing in the database makes suql change a plain statement: no ENUM column (its '='
    classifies), no list column (JSON output reads it as an array), no trigger that names
    suql's tables (a plain write could change the catalog through it), no view that names
@@ -416,10 +452,15 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	}
 	/* the catalog is checked after the statement is prepared (which reads nothing once
 	   the schema is loaded), so that a read-only statement can run in the transaction the
-	   check opens */
-	if (!catalog_ok(e, kind == PK_DML && sqlite3_stmt_readonly(st))) {
+	   check opens, and a write in the one it begins */
+	int readonly = sqlite3_stmt_readonly(st);
+	int own = kind == PK_DML && !readonly && !e->readonly && sqlite3_get_autocommit(e->db) &&
+	          plain_txn(e, T_BEGIN) == 0;
+	if (!catalog_ok(e, kind == PK_DML && readonly)) {
 		sqlite3_finalize(st);
 		plain_release(e);
+		if (own)
+			plain_end(e, 0, SUQL_OK, err);
 		return 0;
 	}
 	static int trace = -1;
@@ -449,7 +490,9 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 		s = err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(e->db));
 	sqlite3_finalize(st);
 	plain_release(e);
-	if (!sqlite3_get_autocommit(e->db))   /* what catalog_ok compares inside a transaction */
+	if (own)
+		s = plain_end(e, 1, s, err);
+	else if (!sqlite3_get_autocommit(e->db))   /* what catalog_ok compares in a transaction */
 		p->changes_seen = sqlite3_total_changes64(e->db);
 	if (kind == PK_TXN) {   /* as engine.c does after a statement it runs itself */
 		p->txn_checked = 0;
@@ -463,6 +506,10 @@ void engine_plain_free(Engine *e)
 {
 	sqlite3_finalize(e->plain.cookie);
 	e->plain.cookie = NULL;
+	for (int i = 0; i < 3; i++) {
+		sqlite3_finalize(e->plain.txn[i]);
+		e->plain.txn[i] = NULL;
+	}
 	free(e->plain.buf);
 	e->plain.buf = NULL;
 	e->plain.cap = 0;
