@@ -154,12 +154,16 @@ same "concurrency: two requests in flight at most, and two at once" \
 out=$("$prog" --eval "$SUQL_TOP/fixtures/eval/restaurants.jsonl" --report rest.jsonl --csv -s times=off demo.db 2>&1)
 has "restaurants: 48 cases in two halves, no error" "$out" "suql,dev,24,0,"
 has "restaurants: the held-out half" "$out" "suql,held-out,24,0,"
+has "restaurants: per-group questions (answer_agg, extract): 4 for rows" "$out" "suql,per-group,4,0,"
+has "restaurants: per-group questions (answer_agg): 8 for answers" "$out" "suql,per-group,8,0,"
 same "restaurants: the labels give every question an answer" \
-	"$(jsonl rest.jsonl "SELECT count(*) FROM lines WHERE json_array_length(j ->> 'gold') > 0")" 48
+	"$(jsonl rest.jsonl "SELECT count(*) FROM lines WHERE json_array_length(j ->> 'gold') > 0")" 60
+same "restaurants: a per-group answer is one of the options" \
+	"$(jsonl rest.jsonl "SELECT count(*) FROM lines WHERE j ->> 'kind' = 'qa' AND j ->> '\$.gold[0]' IN ('easy', 'hard', 'mixed', 'Yes', 'No')")" 8
 
 if [ ! -d "$SUQL_SHARED/data" ]; then
 	echo "skip hybridqa: 45 cases: ../shared/data not found"
-	echo "skip clothing: 24 cases: ../shared/data not found"
+	echo "skip clothing: 31 cases: ../shared/data not found"
 	exit 0
 fi
 for f in hybridqa clothing; do
@@ -172,7 +176,8 @@ for f in hybridqa clothing; do
 	case $f in
 	hybridqa) has "hybridqa: 45 cases, no error, both ways" "$out" "suql,all,45,0,"
 	          has "hybridqa: the linearize baseline" "$out" "linearize,all,45,0," ;;
-	clothing) has "clothing: 24 cases, no error" "$out" "suql,all,24,0,"
-	          has "clothing: the linearize baseline" "$out" "linearize,all,24,0," ;;
+	clothing) has "clothing: 25 cases of rows, no error" "$out" "suql,all,25,0,"
+	          has "clothing: 6 per-item answers (answer_agg)" "$out" "suql,all,6,0,"
+	          has "clothing: the linearize baseline" "$out" "linearize,all,25,0," ;;
 	esac
 done
