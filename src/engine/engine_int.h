@@ -496,7 +496,7 @@ struct Exec {
 	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
 	                                     classify, embed, extract */
 	long long worst_total;
-	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (PLAN_WALK_EXPECT_RATE
 	                         of their candidates passing): what the budget is checked against */
 	long long expect_total;
 
