@@ -9,7 +9,8 @@
  * several at once. As results come in, candidates are decided; once enough rows passed
  * (LIMIT + OFFSET: counted from the front in an ordered walk, any distinct rows otherwise)
  * the calls still pending are cancelled. A wave is sized from the rows still needed and
- * the pass rate seen so far, so that speculation stays small.
+ * the pass rate seen so far, so that speculation stays small (plan_cost_wave_size: the
+ * planner's cost model counts the same waves).
  */
 #include "engine/exec_int.h"
 #include "engine/record_int.h"
