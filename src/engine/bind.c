@@ -20,7 +20,7 @@
 #include "engine/bind_int.h"
 #include "engine/bm25_int.h"
 #include "engine/enum_int.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

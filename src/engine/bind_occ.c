@@ -7,7 +7,7 @@
  */
 #include "engine/bind_int.h"
 #include "llm/spec.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
  * SELECTs would otherwise spend most of its time asking sqlite_schema the same questions.
  */
 #include "engine/bind_int.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 
 #include <stdlib.h>
 #include <string.h>

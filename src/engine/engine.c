@@ -15,6 +15,7 @@
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
 #include "engine/record_int.h"
+#include "engine/top_int.h"
 #include "engine/udf_int.h"
 #include "sql/lex.h"
 #include "sql/parse.h"

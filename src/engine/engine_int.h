@@ -3,22 +3,22 @@
  * run (Exec) with what the phases make of it: its SELECT blocks and their name scopes, its
  * free-text occurrences and their signatures, its planning units and its counters. Each
  * phase has a header of its own with one prefix, and each function lives in the file its
- * prefix names (tests/suites/44-layers.sh checks it):
+ * prefix names; the files form five groups in an order, bottom to top, none calling or
+ * including a higher one (src/README.md has the table; tests/suites/44-layers.sh checks
+ * both):
  *
- *   bind_int.h   the binder     bind_ (bind.c), bind_occ_ (bind_occ.c), bind_scope_
- *                               (bind_scope.c): blocks, scopes, occurrences
- *   enum_int.h   ENUM '='       enum_ (enum.c): classifying literals, suql_enum_map
- *   plan_int.h   the planner    plan_ (plan.c), plan_unit_ (plan_unit.c), plan_show_
- *                               (plan_show.c): laziness, DNF units, the plan as text
- *   memo_int.h   the memo       memo_ (memo.c): signatures and results of a statement
- *   udf_int.h    SQL functions  udf_ (udf.c): suql_atom, suql_answer, suql_summary, ...
- *   exec_int.h   the executor   exec_ (exec.c) and exec_cand_, exec_rank_, exec_embed_,
- *                               exec_walk_, exec_final_, exec_passage_, exec_llm_, exec_join_,
- *                               exec_cascade_,
- *                               exec_hint_ (exec_*.c): a statement from bind to report
- *   record_int.h the record     exec_record_ (exec_record.c, made while it runs) and
- *                               engine_record_ (engine_record.c, shown): what came from
- *                               where, for :set explain rows, :why and chat citations
+ *   model  engine_int.h, memo_int.h (memo_: memo.c), sql_int.h (exec_: exec.c, the
+ *          engine's own SQL and the statement's errors; exec_pg_plan_: its printing for
+ *          PostgreSQL; exec_hint_: SQLite's errors worded)
+ *   bind   bind_int.h (bind_, bind_occ_, bind_scope_), enum_int.h (enum_: ENUM '='),
+ *          bm25_int.h (bm25_): blocks, scopes, occurrences
+ *   plan   plan_int.h (plan_, plan_unit_, plan_push_, plan_topk_, plan_cost_): laziness,
+ *          DNF units, counts, the cost model
+ *   walk   exec_int.h (exec_llm_, exec_cand_, exec_walk_, exec_final_, exec_join_, ...),
+ *          udf_int.h (udf_: the SQL functions), record_int.h (exec_record_, made while a
+ *          statement runs; engine_record_, shown): the walks and operators
+ *   top    top_int.h (exec_statement, exec_pg_, exec_pg_run, plan_show_): a statement end
+ *          to end, the plan and counters as text
  *
  * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
  * engine_exec); doc/executor.md explains the design. In short: every free-text construct
@@ -498,7 +498,7 @@ struct Exec {
 	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
 	                                     classify, embed, extract */
 	long long worst_total;
-	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (WALK_EXPECT_RATE
+	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (PLAN_WALK_EXPECT_RATE
 	                         of their candidates passing): what the budget is checked against */
 	long long expect_total;
 

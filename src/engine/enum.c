@@ -24,7 +24,7 @@
  */
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 #include "store/own.h"
 
 #include <jansson.h>
@@ -918,7 +918,7 @@ void enum_show(Exec *ex, SBuf *out)
 {
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
-		char *s = plan_show_expr(ex, c->orig);
+		char *s = exec_print_expr(ex, c->orig);
 		sb_printf(out, "enum: %s\n", s);
 		free(s);
 		for (int k = 0; k < c->nlits; k++) {
@@ -960,7 +960,7 @@ void enum_show(Exec *ex, SBuf *out)
 			sb_free(&q);
 		}
 		if (c->rewritten) {
-			char *r = plan_show_expr(ex, *c->slot);
+			char *r = exec_print_expr(ex, *c->slot);
 			sb_printf(out, "  becomes %s\n", r);
 			free(r);
 		}

@@ -637,7 +637,7 @@ void exec_agg_show(Exec *ex, SBuf *out)
 {
 	for (int i = 0; i < ex->naggs; i++) {
 		AggOcc *ag = &ex->aggs[i];
-		char *w = plan_show_expr(ex, ag->orig);
+		char *w = exec_print_expr(ex, ag->orig);
 		sb_printf(out, "aggregate %s:", w);
 		free(w);
 		if (ag->same >= 0) {
@@ -721,7 +721,7 @@ void exec_agg_record(Exec *ex)
 	for (int i = 0; i < ex->naggs; i++) {
 		AggOcc *ag = &ex->aggs[i];
 		const struct AggPlan *ap = ag->ap;
-		char *w = plan_show_expr(ex, ag->orig);
+		char *w = exec_print_expr(ex, ag->orig);
 		for (int k = 0; ap && k < ap->n; k++) {
 			const AggGroup *g = &ap->g[k];
 			const MemoVal *mv = memo_get(ex->memo, ag->sig, g->key, g->keylen);

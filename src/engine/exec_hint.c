@@ -5,7 +5,7 @@
  * has ("restaurant" for "restaurants", "nme" for "name") earns a hint.
  */
 #include "base/text.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 #include "sql/lex.h"
 
 #include <stdlib.h>

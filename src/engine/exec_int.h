@@ -1,87 +1,25 @@
 /*
- * exec_int.h: the executor. exec.c runs one statement (bind, rewrite, validate, plan,
- * budget, run, report) and builds and runs the statements the planner and the executor
- * need; exec_cand.c lists a unit's candidates and fetches their texts, exec_window.c
- * reads a ranked walk's candidates a window at a time; exec_rank.c ranks them by relevance, exec_embed.c mixes in dense similarity; exec_walk.c walks them in
- * waves; exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
- * per-passage comparison mode; exec_llm.c turns requests into batched calls; exec_hint.c
- * words SQLite's errors about the user's text.
+ * exec_int.h: the walks and operators, the engine's group above the planner: exec_llm.c
+ * turns requests into batched calls; exec_cand.c lists a unit's candidates and fetches
+ * their texts, exec_window.c reads a ranked walk's candidates a window at a time;
+ * exec_rank.c ranks them by relevance, exec_embed.c mixes in dense similarity;
+ * exec_walk.c walks them in waves (exec_cascade.c puts a cheaper judge first);
+ * exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
+ * per-passage comparison mode; exec_topk.c, exec_join.c and exec_agg.c are the semantic
+ * top-k, joins and aggregates; exec_pg_walk.c and exec_pg_rows.c walk and read
+ * PostgreSQL's rows. The engine's own SQL below them is sql_int.h's, the pipeline above
+ * them top_int.h's.
  *
- * Ownership: a Walk owns its arrays, its window and its fetch statement (exec_walk_free); it borrows
- * the Exec, the block and the unit. A Req borrows its text value.
+ * Ownership: a Walk owns its arrays, its window and its fetch statement (exec_walk_free);
+ * it borrows the Exec, the block and the unit. A Req borrows its text value.
  */
 #ifndef SUQL_EXEC_INT_H
 #define SUQL_EXEC_INT_H
 
-#include "engine/engine_int.h"
-#include "engine/memo_int.h"
 #include "engine/plan_int.h"
+#include "engine/sql_int.h"
 
-/* ---- exec.c: the statement ---- */
-
-SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
-                          const EngineSink *sink, SuqlErr *err);
-/* A statement's Exec (its memo, counters and the model's statement counters begun, the
-   budget set as the model's cap, the running statement of the engine), and its end
-   (exec_end: the cap lifted, the statement before it running again, the Exec freed). */
-Exec *exec_new(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
-void exec_end(Exec *ex);
-/* The refusal of a statement whose expected calls (expect_total, worst_total) are over
-   the budget; and the error of one the budget's cap stopped while it ran (s is returned
-   when it is not SUQL_BUDGET, or nothing was sent). */
-SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err);
-SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
-/* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
-   user's text where SQLite's offset maps back to it. */
-SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
-                           SuqlErr *err);
-/* Record a failure of an SQL function, e (NULL: "no answer") with status st; the first one
-   wins, and exec_sqlerr reports it, its place in the statement included. */
-void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e);
-void exec_warn(Exec *ex, const char *msg);
-/* A reply the model gave for one value could not be read (reply: what it said). */
-void exec_unread(Exec *ex, int sig, const char *reply);
-/* At the statement's end: a warning per question some replies of which could not be read,
-   and the statement fails (SUQL_LLM) when llm.unreadable says so; s is returned otherwise. */
-SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err);
-/* The error of a statement the engine made: the SQLite message, or the function's. */
-SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
-
-/* Statements the planner and the executor build: l AND r (either may be NULL); a SELECT of
-   cols over block b's FROM (with the WITH clauses in scope); one more result column; and
-   a SELECT printed as SQLite SQL (every block's WHERE relaxed while ex->relaxing). */
-Expr *exec_and(Arena *a, Expr *l, Expr *r);
-Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
-void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
-char *exec_print_select(Exec *ex, Select *s);
-/* Run one SQL text and read one integer (count(*)); -1 on error, EXEC_COUNT_CUT when it
-   took more than EXEC_COUNT_STEPS SQLite instructions and was stopped (planning never
-   runs an unbounded query: an endless recursive CTE, a large cross join). */
-long long exec_count(Exec *ex, const char *sql);
-#define EXEC_COUNT_CUT (-2)
-#define EXEC_COUNT_STEPS 50000000L   /* about half a second */
-/* Bound (on) or unbound (off) the statements run next to EXEC_COUNT_STEPS instructions
-   each: a bounded one is stopped (SQLITE_INTERRUPT) past it. */
-void exec_bound(Exec *ex, int on);
-SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
-/* Run SQL text (the engine's own statements) with sqlite3_exec; SUQL_ERROR with SQLite's
-   message. */
-SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
-char *exec_value_text(sqlite3_value *v, size_t *n);
-/* Append a copy of s to the string vector *v of *n. */
-void exec_strv_push(char ***v, int *n, const char *s);
-
-/* ---- exec_pg.c, exec_pg_walk.c, exec_pg_rows.c: statements on PostgreSQL ---- */
-
-SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
-                             const EngineSink *sink, SuqlErr *err);
-SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
-/* A server error (s) about the statement pr printed, placed in the user's text with a
-   caret where the server's offset maps back to it; s otherwise. */
-SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
-/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
-SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
-                                 SuqlErr *err);
+/* ---- exec_pg_walk.c, exec_pg_rows.c: statements on PostgreSQL ---- */
 
 /* answer() or summary() standing as a result column (projection last): Postgres returns
    its argument's text in a column named hidden; suql puts the result there, shown under
@@ -128,44 +66,6 @@ typedef struct PgWalk {
 } PgWalk;
 
 
-/* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
-   SQLite keeps it in, so that the model is shown the same passages from both backends. */
-void exec_pg_walk_text(Printer *pr, const Expr *arg);
-
-/* ---- exec_pg_plan.c: any other free-text SELECT on PostgreSQL, through the SQLite
-   planner and walk (plan.c, exec_walk.c), their statements printed for Postgres ---- */
-
-/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
-   signature was evaluated for, and their results) or the rows a walk kept (ctids). */
-typedef struct PgBind {
-	struct PgParam *p;
-	int n;
-} PgBind;
-
-/* The statement when pg_shape does not take it: NULL when it ran (s its status), else
-   why it is not supported (nothing was run). */
-const char *exec_pg_plan_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
-/* Printing hook for Postgres (ctx: the Exec): an occurrence becomes a look-up of its
-   value in bound arrays, a walked block's WHERE keeps to the rows it passed, and the
-   markers made by exec_pg_plan_text and exec_pg_plan_rowid print what they stand for.
-   Parameters go into ex->pgb. */
-int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
-/* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
-int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
-Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text */
-Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a number */
-/* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows
-   in a defined order, that of SQLite's rowids for rows inserted in order. */
-OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
-/* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
-SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
-/* The same for a statement that may fail without failing the statement around it (a
-   count while planning): under a savepoint, so the transaction goes on. */
-SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
-/* The sum of the first column's numbers over the rows of c (*n: how many), c done after. */
-double exec_pg_plan_sum(StoreCursor *c, int *n);
-void exec_pg_plan_free(Exec *ex);
-
 /* The three steps of a free-text SELECT (candidates, judgments, the final statement with
    the verified rows as $1), its plan and counters in ex->plan; and what a walk holds. */
 SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err);
@@ -174,14 +74,6 @@ void exec_pg_walk_free(PgWalk *w);
    the engine's scratch SQLite database; projected columns (pj) computed on the way. */
 SuqlStatus exec_pg_rows_run(Exec *ex, const char *sql, const char *const *params,
                             int nparams, const PgProj *pj, int npj, SuqlErr *err);
-
-/* ---- exec_hint.c ---- */
-
-/* An SQLite error message about the user's text: at off (or, for an unknown table, where
-   its name stands) with a caret, and a "did you mean" hint for a near-miss table or column
-   name. off < 0: no known position. */
-SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
-                                long off, size_t tlen, SuqlErr *err);
 
 /* ---- exec_llm.c: requests ---- */
 
@@ -364,9 +256,8 @@ SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);
    *prior is left alone when no atom has an index. */
 void exec_rank_share(Walk *w, double *prior);
 
-/* exec_embed.c: reorder the top of a ranking (order[] positions, ids per candidate) by
+/* exec_embed.c (EMBED_TOP candidates: plan_int.h): reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */
-#define EMBED_TOP 16
 SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,
                              const sqlite3_int64 *ids, int nid, const double *score,
                              long long *order, long long n, int *used, SuqlErr *err);
@@ -386,28 +277,6 @@ void exec_walk_free(Walk *w);
 /* Evaluate occurrence occ for every distinct argument of the rows of b passing where. */
 SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
                            SuqlErr *err);
-/* At most how many calls one question of a walk over n candidates (natoms questions each)
-   may take to find need rows (-1: all), following the walk's wave sizes at their
-   smallest; each wave at most maxwave candidates, a call at most per_call of them. */
-/* How many candidates the next wave asks about (top: the first wave of a ranked walk;
-   exec_walk.c, which the PostgreSQL walk
-   shares so that both backends send the same calls). */
-long long exec_walk_wave_size(long long rest, long long seen_pass, long long seen_dec,
-                              double prior, long long maxwave, int top);
-#define EXEC_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
-#define EXEC_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
-#define EXEC_WAVE_SHARE_UNINFORMATIVE 0.1   /* ordered: a share of matching candidates
-                                              above it says nothing of the pass rate */
-long long exec_walk_worst_calls(long long n, long long need, int natoms, long long maxwave,
-                                long long per_call);
-/* The calls of the same walk when a share rate of the candidates passes (it stops once
-   need rows passed). */
-long long exec_walk_expect_calls(long long n, long long need, int natoms, long long maxwave,
-                                 long long per_call, double rate);
-/* The pass rate the budget check assumes of a lazy walk, and the least the walk's waves
-   are sized for: 1 candidate in 50. A walk that finds fewer goes on until the budget
-   stops it. */
-#define WALK_EXPECT_RATE 0.02
 
 /* exec_final.c */
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err);

@@ -835,7 +835,7 @@ void exec_join_show(Exec *ex, SBuf *out)
 	for (int i = 0; i < ex->njoins; i++) {
 		Join *j = &ex->joins[i];
 		JoinPlan *jp = j->jp;
-		char *e = plan_show_expr(ex, j->orig);
+		char *e = exec_print_expr(ex, j->orig);
 		sb_printf(out, "join %d: %s", i + 1, e);
 		free(e);
 		if (j->block >= 0)

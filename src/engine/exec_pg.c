@@ -28,6 +28,7 @@
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/top_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,7 +235,7 @@ SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err)
 {
-	Exec *ex = exec_new(e, ast, sql, len, sink);
+	Exec *ex = exec_statement_begin(e, ast, sql, len, sink);
 	const Stmt *st = ast->stmt;
 	SuqlStatus s = SUQL_OK;
 	int bound = st->kind == ST_SELECT || st->kind == ST_INSERT || st->kind == ST_UPDATE ||
@@ -307,7 +308,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		enum_show(ex, &ex->plan);
 	if (s == SUQL_OK) {
 		if (general) {
-			why = exec_pg_plan_run(ex, &s, err);
+			why = exec_pg_run(ex, &s, err);
 			if (why)
 				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
 				            "SQLite backend runs it", why);
@@ -338,7 +339,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		sb_free(&c);
 	}
 	exec_pg_walk_free(&w);
-	exec_end(ex);
+	exec_statement_end(ex);
 	return s;
 }
 

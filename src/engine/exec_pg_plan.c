@@ -1,13 +1,11 @@
 /*
- * exec_pg_plan.c: a free-text SELECT on PostgreSQL that is not a plain AND of verify
- * atoms (exec_pg_walk.c runs those): free text under OR or NOT, typed and constrained
- * answers in WHERE, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside
- * expressions of the result columns, in subqueries and CTEs that are not correlated.
- *
- * It runs the SQLite backend's own planner and walk (plan.c, plan_unit.c, exec_walk.c,
- * exec_final.c's evaluation ahead), so the units, waves, batches and calls are theirs;
- * only the statements they run go to Postgres, printed PRINT_PG through
- * exec_pg_plan_hook:
+ * exec_pg_plan.c: the statements of the SQLite planner and walk printed for PostgreSQL
+ * (PRINT_PG), at the bottom of the engine's groups beside exec.c, whose exec_print_select
+ * prints through it. A free-text SELECT on PostgreSQL that is not a plain AND of verify
+ * atoms (exec_pg_walk.c runs those) is run by exec_pg_run.c with the SQLite backend's own
+ * planner and walk (plan.c, plan_unit.c, exec_walk.c, exec_final.c's evaluation ahead), so
+ * the units, waves, batches and calls are theirs; only the statements they run go to
+ * Postgres, printed through exec_pg_plan_hook:
  *
  *  - an occurrence (the suql_* call bind_occ_mutate put in its place) becomes a look-up
  *    of its value in two arrays bound as parameters, the texts it was evaluated for and
@@ -23,13 +21,8 @@
  *    unnest() element's its ordinality (the item is printed WITH ORDINALITY, its number
  *    named suql_ord), and its texts come with the candidates (Postgres is not asked again
  *    per candidate).
- *
- * Projection last runs the final statement twice in the statement's snapshot: first for
- * the texts of the rows returned (evaluated in batches, as SQLite does from its temp
- * table), then with those values bound.
  */
-#include "engine/bind_int.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +85,19 @@ static const char *pg_type(PgType pg)
 	}
 }
 
+/* A free-text argument's text: a list (text[]) as a JSON array, as SQLite keeps it, so
+   that the model sees the same passages from both backends; anything else as text. */
+void exec_pg_plan_print_text(Printer *pr, const Expr *arg)
+{
+	print_raw(pr, "CASE WHEN json_typeof(to_json(");
+	print_expr(pr, arg);
+	print_raw(pr, ")) = 'array' THEN to_json(");
+	print_expr(pr, arg);
+	print_raw(pr, ")::text ELSE (");
+	print_expr(pr, arg);
+	print_raw(pr, ")::text END");
+}
+
 static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 {
 	const Sig *s = &ex->sigs[o->sig];
@@ -103,7 +109,7 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 	snprintf(buf, sizeof buf, "($%d::%s[])[array_position($%d::text[], ", v,
 	         s->kind == FT_VERIFY ? "boolean" : "text", k);
 	print_raw(pr, buf);
-	exec_pg_walk_text(pr, o->arg);
+	exec_pg_plan_print_text(pr, o->arg);
 	print_raw(pr, ")]");
 	if (type) {
 		print_raw(pr, " AS ");
@@ -119,7 +125,7 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 	if (e->kind == EX_FUNC && e->list && e->list->n == 1) {
 		Expr *x = e->list->items[0];
 		if (ast_name_is(e->name, "suql_pg_text")) {
-			exec_pg_walk_text(pr, x);
+			exec_pg_plan_print_text(pr, x);
 			return 1;
 		}
 		if (ast_name_is(e->name, "suql_pg_rowid")) {
@@ -264,7 +270,7 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 	return sb_steal(&b);
 }
 
-static char **params_of(Exec *ex, int *n)
+char **exec_pg_plan_params(Exec *ex, int *n)
 {
 	PgBind *pb = &state(ex)->b;
 	char **v = xcalloc((size_t)pb->n + 1, sizeof *v);
@@ -274,7 +280,7 @@ static char **params_of(Exec *ex, int *n)
 	return v;
 }
 
-static void params_free(char **v, int n)
+void exec_pg_plan_params_free(char **v, int n)
 {
 	for (int i = 0; i < n; i++)
 		free(v[i]);
@@ -284,9 +290,9 @@ static void params_free(char **v, int n)
 SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err)
 {
 	int n;
-	char **v = params_of(ex, &n);
+	char **v = exec_pg_plan_params(ex, &n);
 	SuqlStatus s = store_query(ex->e->store, sql, (const char *const *)v, n, c, err);
-	params_free(v, n);
+	exec_pg_plan_params_free(v, n);
 	return s;
 }
 
@@ -319,8 +325,7 @@ double exec_pg_plan_sum(StoreCursor *c, int *n)
 
 /* ---- the final statement ---- */
 
-/* The printer holds the text and the map back to the user's (exec_pg_place). */
-static Printer *print_final(Exec *ex, const Select *sel)
+Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
 {
 	PgState *ps = state(ex);
 	ps->b.n = 0;
@@ -334,315 +339,4 @@ static Printer *print_final(Exec *ex, const Select *sel)
 		print_stmt(pr, ex->ast->stmt);
 	ps->final = 0;
 	return pr;
-}
-
-/* Projection last, the first run: the statement with the projected occurrences' texts
-   as more result columns; the distinct texts of each (in the order of the rows) are
-   evaluated in batches. */
-static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
-{
-	int *occ = NULL, nocc = 0;
-	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].plan == PL_PROJECT && ex->occ[i].block == b->id) {
-			occ = xrealloc(occ, ((size_t)nocc + 1) * sizeof *occ);
-			occ[nocc++] = i;
-		}
-	if (!nocc)
-		return SUQL_OK;
-	ResultList *cols = NULL;
-	for (int i = 0; i < b->core->cols->n; i++) {
-		exec_col(ex->a, &cols, NULL, NULL);
-		*cols->items[i] = *b->core->cols->items[i];
-	}
-	for (int k = 0; k < nocc; k++) {
-		char al[32];
-		snprintf(al, sizeof al, "suql_text%d", k);
-		exec_col(ex->a, &cols, exec_pg_plan_text(ex, ex->occ[occ[k]].arg), al);
-	}
-	SelectCore *c1 = arena_alloc(ex->a, sizeof *c1);
-	*c1 = *b->core;
-	c1->cols = cols;
-	Select *s1 = arena_alloc(ex->a, sizeof *s1);
-	*s1 = *b->sel;
-	s1->cores = arena_alloc(ex->a, sizeof *s1->cores);
-	s1->cores[0] = c1;
-	Printer *pr = print_final(ex, s1);
-	StoreCursor *c;
-	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), &c, err);
-	s = exec_pg_place(ex, pr, s, err);
-	print_free(pr);
-	Memo **seen = xcalloc((size_t)nocc, sizeof *seen);
-	char ***v = xcalloc((size_t)nocc, sizeof *v);
-	size_t **len = xcalloc((size_t)nocc, sizeof *len);
-	long *n = xcalloc((size_t)nocc, sizeof *n);
-	for (int k = 0; k < nocc; k++)
-		seen[k] = memo_new();
-	int rc = 0;
-	while (s == SUQL_OK && (rc = store_next(c)) > 0) {
-		int nc = store_column_count(c);
-		ex->cnt.project_rows++;
-		for (int k = 0; k < nocc; k++) {
-			const char *t = store_text(c, nc - nocc + k);
-			size_t tl = t ? strlen(t) : 0;
-			if (!t || memo_get(seen[k], 0, t, tl))
-				continue;
-			memo_put(seen[k], 0, t, tl);
-			v[k] = xrealloc(v[k], ((size_t)n[k] + 1) * sizeof **v);
-			len[k] = xrealloc(len[k], ((size_t)n[k] + 1) * sizeof **len);
-			v[k][n[k]] = xstrndup(t, tl);
-			len[k][n[k]++] = tl;
-		}
-	}
-	if (s == SUQL_OK) {
-		if (rc < 0)
-			s = err_set(err, SUQL_ERROR, "reading the rows kept failed");
-		store_done(c);
-	}
-	for (int k = 0; k < nocc; k++) {
-		if (s == SUQL_OK) {
-			/* the values are taken over (and freed) */
-			s = exec_llm_run_values(ex, ex->occ[occ[k]].sig, v[k], len[k], n[k],
-			                        &ex->cnt.project_values, err);
-		} else {
-			for (long i = 0; i < n[k]; i++)
-				free(v[k][i]);
-			free(v[k]);
-			free(len[k]);
-		}
-		memo_free(seen[k]);
-	}
-	free(seen);
-	free(v);
-	free(len);
-	free(n);
-	free(occ);
-	return s;
-}
-
-/* The final statement, with every value bound; result columns that hold free text and
-   have no name of their own are shown under the name SQLite gives them (their text). */
-static SuqlStatus run_final(Exec *ex, SuqlErr *err)
-{
-	Block *top = NULL;
-	for (int i = 0; i < ex->nblocks && !top; i++)
-		if (ex->blocks[i].top && ex->blocks[i].core && ex->blocks[i].core->cols)
-			top = &ex->blocks[i];
-	SuqlStatus s = SUQL_OK;
-	if (top && top->sel && top->sel->ncore == 1)
-		s = project_texts(ex, top, err);
-	PgProj *pj = NULL;
-	int npj = 0;
-	AstName *saved = NULL;
-	SelectCore *core = top ? top->core : NULL;
-	if (core) {
-		saved = xcalloc((size_t)core->cols->n + 1, sizeof *saved);
-		for (int i = 0; i < core->cols->n; i++) {
-			ResultCol *rc = core->cols->items[i];
-			saved[i] = rc->alias;
-			int has = 0;
-			for (int k = 0; k < ex->nocc && !has; k++)
-				has = ex->occ[k].block == top->id && ex->occ[k].pos == POS_SELECT &&
-				      ex->occ[k].result_col == i;
-			if (!has || rc->alias.s || rc->expr->kind == EX_STAR)
-				continue;
-			pj = xrealloc(pj, ((size_t)npj + 1) * sizeof *pj);
-			pj[npj].occ = -1;
-			snprintf(pj[npj].hidden, sizeof pj[npj].hidden, "suql_col%d", npj);
-			pj[npj].shown = xstrndup(ex->ast->src + (rc->span.off - ex->ast->src_off),
-			                         rc->span.len);
-			rc->alias = ast_name_make(ex->a, pj[npj].hidden);
-			npj++;
-		}
-	}
-	Printer *pr = print_final(ex, NULL);
-	if (core)
-		for (int i = 0; i < core->cols->n; i++)
-			core->cols->items[i]->alias = saved[i];
-	free(saved);
-	if (s == SUQL_OK) {
-		int n;
-		char **v = params_of(ex, &n);
-		s = exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err);
-		s = exec_pg_place(ex, pr, s, err);
-		params_free(v, n);
-	}
-	print_free(pr);
-	for (int k = 0; k < npj; k++)
-		free(pj[k].shown);
-	free(pj);
-	return s;
-}
-
-/* ---- the statement ---- */
-
-/* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
-   empty): a mistake in it is reported at its place in the user's text before any count
-   or call, as SQLite's validation does. */
-static SuqlStatus validate(Exec *ex, SuqlErr *err)
-{
-	Printer *pr = print_final(ex, NULL);
-	char *sql = xprintf("EXPLAIN %s", print_text(pr));
-	int n = state(ex)->b.n;
-	const char **v = xcalloc((size_t)n + 1, sizeof *v);
-	for (int i = 0; i < n; i++)
-		v[i] = "{}";
-	StoreCursor *c;
-	SuqlStatus s = store_query(ex->e->store, sql, v, n, &c, err);
-	if (s == SUQL_OK)
-		store_done(c);
-	free(v);
-	free(sql);
-	/* the server's offset counts "EXPLAIN " too */
-	s = exec_pg_place_shifted(ex, pr, s, 8, err);
-	print_free(pr);
-	return s;
-}
-
-/* Why the SQLite planner's plan of this statement cannot run here; NULL: it can. */
-static const char *unsupported(Exec *ex)
-{
-	for (int i = 0; i < ex->nocc; i++) {
-		const Occ *o = &ex->occ[i];
-		if (o->plan == PL_NONE)
-			return "free text evaluated row by row (in a correlated subquery, a recursive "
-			       "CTE, JOIN ... ON, or an argument of another answer())";
-		if (o->plan == PL_TOPK)
-			return "ORDER BY free text with LIMIT (a semantic top-k)";
-	}
-	return NULL;
-}
-
-/* ---- where NULL sorts ----
-   SQLite sorts NULL first under ASC and last under DESC, Postgres the other way round. A
-   free-text value is NULL when the model gave no answer that could be read; so that such
-   rows come in the same place on both backends, an ORDER BY term of the user's that holds
-   free text (or names a result column that does) and says nothing of NULLs gets SQLite's
-   rule written out (NULLS FIRST under ASC, NULLS LAST under DESC) in what is sent to
-   Postgres. Terms over the user's own columns keep Postgres's rule. */
-
-typedef struct NullsScan {
-	const Exec *ex;
-	int found;
-} NullsScan;
-
-static int find_occ(void *ctx, Expr *e)
-{
-	NullsScan *ns = ctx;
-	for (int i = 0; i < ns->ex->nocc; i++)
-		if (ns->ex->occ[i].call == e) {
-			ns->found = 1;
-			return AST_STOP;
-		}
-	return AST_CONTINUE;
-}
-
-static int holds_free_text(const Exec *ex, Expr *e)
-{
-	NullsScan ns = {ex, 0};
-	AstVisitor v = {0};
-	v.ctx = &ns;
-	v.expr = find_occ;
-	if (e)
-		ast_visit_expr(e, &v);
-	return ns.found;
-}
-
-/* The result column of s's first core that the term names by its alias or its number,
-   or NULL. */
-static Expr *aliased(const Select *s, const Expr *e)
-{
-	if (!e || !s->ncore || !s->cores[0]->cols)
-		return NULL;
-	const ResultList *cols = s->cores[0]->cols;
-	if (e->kind == EX_LITERAL && e->lit == LIT_INTEGER) {
-		long k = strtol(e->name.s, NULL, 10);
-		return k >= 1 && k <= cols->n ? cols->items[k - 1]->expr : NULL;
-	}
-	if (e->kind != EX_COLUMN || e->table.n)
-		return NULL;
-	for (int i = 0; i < cols->n; i++) {
-		AstName a = cols->items[i]->alias;
-		if (a.n && ast_name_eq(a, e->name))
-			return cols->items[i]->expr;
-	}
-	return NULL;
-}
-
-static int pin_select(void *ctx, Select *s)
-{
-	const Exec *ex = ctx;
-	for (int i = 0; s->order && i < s->order->n; i++) {
-		OrderTerm *t = s->order->items[i];
-		if (t->nulls == NULLS_NONE &&
-		    (holds_free_text(ex, t->expr) || holds_free_text(ex, aliased(s, t->expr))))
-			t->nulls = t->dir == SORT_DESC ? NULLS_LAST : NULLS_FIRST;
-	}
-	return AST_CONTINUE;
-}
-
-static void pin_nulls(Exec *ex)
-{
-	AstVisitor v = {0};
-	v.ctx = ex;
-	v.select = pin_select;
-	ast_visit_stmt(ex->ast->stmt, &v);
-}
-
-const char *exec_pg_plan_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
-{
-	const Stmt *st = ex->ast->stmt;
-	const EngineSink *sink = ex->sink;
-	*out = SUQL_OK;
-	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
-	   UPDATE and DELETE judge per row, CREATE ... AS takes no parameters in Postgres */
-	if ((st->kind != ST_SELECT && st->kind != ST_INSERT) || st->explain)
-		return "free text in a statement other than SELECT and INSERT ... SELECT (UPDATE, "
-		       "DELETE, CREATE ... AS, views)";
-	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].sig < 0)
-			return "a question that is not a literal";
-	for (int i = 0; i < ex->nblocks; i++)
-		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
-			if (ex->blocks[i].items[k].kind == IT_FUNC)
-				return "free text over a function in FROM other than unnest()";
-	if (ex->set.cascade_target > 0)
-		return "a cascade (llm.cascade_target)";
-	bind_occ_mutate(ex);
-	memo_keep_texts(ex->memo);
-	SuqlStatus s = validate(ex, err);
-	if (s != SUQL_OK) {
-		*out = s;
-		return NULL;
-	}
-	s = plan_statement(ex, err);
-	if (s != SUQL_OK) {
-		*out = s;
-		return NULL;
-	}
-	const char *why = unsupported(ex);
-	if (why)
-		return why;
-	plan_exec(ex);
-	pin_nulls(ex);
-	plan_show(ex, &ex->plan);
-	if (sink && sink->plan)
-		sink->plan(sink->ctx, sb_str(&ex->plan));
-	sb_truncate(&ex->plan, 0);
-	if (ex->set.budget > 0 && ex->expect_total > ex->set.budget) {
-		*out = exec_over_budget(ex, err);
-		return NULL;
-	}
-	int *order = plan_order(ex);
-	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
-		Block *b = &ex->blocks[order[i]];
-		if (b->planned)
-			s = exec_walk_block(ex, b, err);
-		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
-			s = exec_final_ahead(ex, b, err);
-	}
-	free(order);
-	if (s == SUQL_OK)
-		s = run_final(ex, err);
-	*out = s;
-	return NULL;
 }

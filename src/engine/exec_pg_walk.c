@@ -33,22 +33,9 @@ static void pr_key(PgWalk *w, Printer *pr)
 	}
 }
 
-/* A free-text argument's text: a list (text[]) as a JSON array, as SQLite keeps it, so
-   that the model sees the same passages from both backends; anything else as text. */
-void exec_pg_walk_text(Printer *pr, const Expr *arg)
-{
-	print_raw(pr, "CASE WHEN json_typeof(to_json(");
-	print_expr(pr, arg);
-	print_raw(pr, ")) = 'array' THEN to_json(");
-	print_expr(pr, arg);
-	print_raw(pr, ")::text ELSE (");
-	print_expr(pr, arg);
-	print_raw(pr, ")::text END");
-}
-
 static void pr_text(PgWalk *w, Printer *pr, int k)
 {
-	exec_pg_walk_text(pr, w->ex->occ[w->atoms[k]].arg);
+	exec_pg_plan_print_text(pr, w->ex->occ[w->atoms[k]].arg);
 }
 
 /* Ranking: the first atom's text against its question's words (any of them), as Postgres
@@ -96,7 +83,7 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 	}
 	for (int k = 0; k < w->nproj && w->final; k++)
 		if (e == *w->ex->occ[w->proj[k].occ].slot) {
-			exec_pg_walk_text(pr, w->ex->occ[w->proj[k].occ].arg);
+			exec_pg_plan_print_text(pr, w->ex->occ[w->proj[k].occ].arg);
 			return 1;
 		}
 	if (!w->b->core || e != w->b->core->where || w->natoms == 0)
@@ -257,7 +244,7 @@ static int pg_done(void *ctx, Req *r, const MemoVal *mv)
 	return pg_enough(w);
 }
 
-/* The waves: the same sizing as the SQLite walk (exec_walk_wave_size), candidates in the
+/* The waves: the same sizing as the SQLite walk (plan_cost_wave_size), candidates in the
    order Postgres returned them. */
 static SuqlStatus pg_waves(PgWalk *w, double prior, SuqlErr *err)
 {
@@ -271,7 +258,7 @@ static SuqlStatus pg_waves(PgWalk *w, double prior, SuqlErr *err)
 			return err_set(err, SUQL_INTERRUPT, "interrupted");
 		if (pg_enough(w) || w->front >= w->n)
 			break;
-		long long want = exec_walk_wave_size(w->need < 0 ? -1 : w->need - pg_have(w),
+		long long want = plan_cost_wave_size(w->need < 0 ? -1 : w->need - pg_have(w),
 		                                     seen_pass, seen_dec, prior, maxwave,
 		                                     w->ranked && first_wave);
 		first_wave = 0;
@@ -488,7 +475,7 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 		sb_printf(&ex->plan, "PostgreSQL: the structured part lists the candidates\n  %s\n",
 		          cand);
 	for (int k = 0; k < w->natoms; k++) {
-		char *t = plan_show_expr(ex, ex->occ[w->atoms[k]].orig);
+		char *t = exec_print_expr(ex, ex->occ[w->atoms[k]].orig);
 		sb_printf(&ex->plan, "suql judges %s per candidate%s\n", t,
 		          k ? " (still undecided)" : "");
 		free(t);
@@ -505,7 +492,7 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 	else
 		sb_printf(&ex->plan, "PostgreSQL runs the statement\n  %s\n", fin);
 	for (int k = 0; k < w->nproj; k++) {
-		char *t = plan_show_expr(ex, ex->occ[w->proj[k].occ].orig);
+		char *t = exec_print_expr(ex, ex->occ[w->proj[k].occ].orig);
 		sb_printf(&ex->plan, "projection last: suql evaluates %s for the rows returned\n", t);
 		free(t);
 	}
@@ -514,10 +501,10 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 	   the budget before any call (projection last: what a LIMIT allows, else not known
 	   before the rows come) */
 	long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
-	ex->worst_total = w->natoms * exec_walk_worst_calls(w->n, w->need, w->natoms, mw, pc);
+	ex->worst_total = w->natoms * plan_cost_worst_calls(w->n, w->need, w->natoms, mw, pc);
 	ex->expect_total = w->need < 0 ? ex->worst_total :
-	                   w->natoms * exec_walk_expect_calls(w->n, w->need, w->natoms, mw, pc,
-	                                                      WALK_EXPECT_RATE);
+	                   w->natoms * plan_cost_expect_calls(w->n, w->need, w->natoms, mw, pc,
+	                                                      PLAN_WALK_EXPECT_RATE);
 	if (w->need >= 0 && w->nproj) {
 		long long pw = w->nproj * ((w->need + pc - 1) / pc);
 		ex->worst_total += pw;
@@ -528,7 +515,7 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 	if (s == SUQL_OK && (w->natoms || w->need >= 0)) {
 		if (ex->expect_total < ex->worst_total)
 			sb_printf(&ex->plan, "; expected: at most %lld LLM calls while at least 1 "
-			          "candidate in %.0f passes", ex->expect_total, 1 / WALK_EXPECT_RATE);
+			          "candidate in %.0f passes", ex->expect_total, 1 / PLAN_WALK_EXPECT_RATE);
 		sb_printf(&ex->plan, "%sworst case: %lld LLM calls%s; budget %ld\n",
 		          w->natoms ? "\n" : "", ex->worst_total,
 		          w->natoms ? ", if too few candidates pass" : "", ex->set.budget);
@@ -537,16 +524,16 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 		sink->plan(sink->ctx, sb_str(&ex->plan));
 	if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
 		s = exec_over_budget(ex, err);
-	double prior = EXEC_WAVE_PRIOR;
+	double prior = PLAN_WAVE_PRIOR;
 	if (s == SUQL_OK && (w->ranked || (w->share && w->n > 1))) {
 		/* as the SQLite walk: the share of candidates the question's words match; in the
 		   query's order, a share that says nothing (none, or more than one in ten) starts
 		   from the rate the budget assumes (exec_walk.c) */
 		prior = w->n ? (double)w->matches / (double)w->n : 0;
-		if (!w->ranked && (prior <= 0 || prior > EXEC_WAVE_SHARE_UNINFORMATIVE))
-			prior = WALK_EXPECT_RATE;
+		if (!w->ranked && (prior <= 0 || prior > PLAN_WAVE_SHARE_UNINFORMATIVE))
+			prior = PLAN_WALK_EXPECT_RATE;
 		if (prior <= 0)
-			prior = EXEC_WAVE_PRIOR_RANKED_MIN;
+			prior = PLAN_WAVE_PRIOR_RANKED_MIN;
 	}
 	if (s == SUQL_OK)
 		s = pg_waves(w, prior, err);

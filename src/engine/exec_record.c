@@ -92,7 +92,7 @@ static int what_of(Exec *ex, int sig)
 	RecWhat w = {0};
 	for (int i = 0; i < ex->nocc && !w.text; i++)
 		if (ex->occ[i].sig == sig)
-			w.text = plan_show_expr(ex, ex->occ[i].orig);
+			w.text = exec_print_expr(ex, ex->occ[i].orig);
 	if (!w.text)   /* a question given per row */
 		w.text = s->kind == FT_SUMMARY ? xstrdup("summary(...)")
 		         : s->kind == FT_EXTRACT ? xprintf("extract(..., '%s')", s->question)

@@ -31,7 +31,7 @@
  */
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 #include "engine/plan_int.h"
 
 #include <math.h>
@@ -681,11 +681,11 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 			} else if (in) {
 				long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
-				n += exec_walk_worst_calls(u->count, b->limit, u->natoms, mw, pc);
+				n += plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
 				e += b->limit >= 0 && o->plan == PL_WALK
-				     ? exec_walk_expect_calls(u->count, b->limit, u->natoms, mw, pc,
-				                              WALK_EXPECT_RATE)
-				     : exec_walk_worst_calls(u->count, b->limit, u->natoms, mw, pc);
+				     ? plan_cost_expect_calls(u->count, b->limit, u->natoms, mw, pc,
+				                              PLAN_WALK_EXPECT_RATE)
+				     : plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
 			}
 		}
 		*expect = e < n ? e : n;

@@ -8,9 +8,16 @@
  * compared with; without one the plan gives tokens and says how to set a price. After the
  * statement, the counters give what the tokens the endpoint reported cost. These are
  * estimates of an upper bound, labelled "about"; the counters' figure is the endpoint's.
+ *
+ * The calls themselves are counted here too: how the walks size their waves
+ * (plan_cost_wave_size, which the SQLite and the PostgreSQL walks both follow, so that both
+ * send the same calls) and, from it, the calls a walk takes at worst and when a given share
+ * of its candidates passes (plan_cost_worst_calls, plan_cost_expect_calls), which plan.c and
+ * the PostgreSQL walk add up into the statement's estimates.
  */
 #include "engine/plan_int.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* A prompt's own words (instructions, the question, the format asked for), a call. */
@@ -147,4 +154,106 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 	if (t->est_in || t->est_out)
 		sb_puts(out, "; from tokens partly estimated");
 	sb_putc(out, '\n');
+}
+
+/* Wave sizing. A walk that needs every row asks WAVE_ALL candidates at a time (or a full
+   wave, when that is more). Otherwise the pass rate is estimated as (passed + w * prior) /
+   (decided + w), w = WAVE_PRIOR_WEIGHT: the prior counts as w candidates already decided,
+   so the first waves follow it and later ones what was seen. Before anything was seen it
+   is not taken below PLAN_WALK_EXPECT_RATE, the rate the budget check assumes; after that the
+   rate seen rules, down to WAVE_RATE_MIN (a predicate rarer than the budget's guess gets
+   full waves, not a string of small ones). The prior is PLAN_WAVE_PRIOR for candidates in
+   structured order with nothing known of the question, and the share of candidates the
+   retrieval index (or the ranking) finds sharing a word with the question otherwise
+   (PLAN_WAVE_PRIOR_RANKED_MIN when it found none).
+
+   The first wave of a ranked walk is the exception: when the ranking is good its top
+   candidates pass, so it asks for the rows needed at WAVE_TOP_RATE plus one, and a walk
+   whose ranking is right ends in that one round trip (at most 1.5n + 2 candidates for
+   LIMIT n). Every later wave asks for the rows still needed plus one standard deviation
+   of a count of passes (sqrt(rest)), so that a rare predicate is found in one more wave
+   rather than in several small ones: a wave costs one round trip however full it is. (A
+   first wave has no margin: its rate is a guess, and a margin on a guess is speculation.) */
+#define WAVE_ALL 4096
+#define WAVE_PRIOR_WEIGHT 10.0
+#define WAVE_TOP_RATE 0.8
+#define WAVE_RATE_MIN 1e-4
+
+/* How many candidates the next wave asks about: enough to find the rest rows still
+   needed (-1: all of them) at the pass rate seen so far, which starts from prior; at most
+   maxwave (a call's batch times the calls in flight). top: the first wave of a ranked
+   walk. */
+long long plan_cost_wave_size(long long rest, long long seen_pass, long long seen_dec,
+                              double prior, long long maxwave, int top)
+{
+	if (rest < 0)
+		return WAVE_ALL > maxwave ? WAVE_ALL : maxwave;
+	long long want;
+	if (top) {
+		want = (long long)ceil((double)rest / WAVE_TOP_RATE) + 1;
+	} else {
+		double rate = ((double)seen_pass + WAVE_PRIOR_WEIGHT * prior) /
+		              ((double)seen_dec + WAVE_PRIOR_WEIGHT);
+		double floor = seen_dec > 0 ? WAVE_RATE_MIN : PLAN_WALK_EXPECT_RATE;
+		if (rate < floor)
+			rate = floor;
+		if (rate > 1)
+			rate = 1;
+		double margin = seen_dec > 0 ? sqrt((double)rest) : 0;
+		want = (long long)ceil(((double)rest + margin) / rate);
+	}
+	if (want > maxwave)
+		want = maxwave;
+	return want < 1 ? 1 : want;
+}
+
+long long plan_cost_worst_calls(long long n, long long need, int natoms, long long maxwave,
+                                long long per_call)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	long long calls = 0, asked = 0, d = 0;
+	while (asked < n) {
+		/* the smallest next wave: a prior of 1, and whatever number of rows passed so
+		   far makes it smallest */
+		long long want = need < 0 ? plan_cost_wave_size(-1, 0, 0, 1.0, maxwave, 0) : maxwave;
+		for (long long p = 0; need >= 0 && p < need && p <= d && p < 1000; p++) {
+			long long x = plan_cost_wave_size(need - p, p, d, 1.0, maxwave, 0);
+			long long t = calls ? x : plan_cost_wave_size(need - p, p, d, 1.0, maxwave, 1);
+			if (t < x)
+				x = t;
+			if (x < want)
+				want = x;
+		}
+		long long sz = want < n - asked ? want : n - asked;
+		calls += (sz + per_call - 1) / per_call;
+		asked += sz;
+		/* a wave asks each candidate one question; one with several questions may take
+		   as many waves to be decided */
+		d += sz / natoms > 0 ? sz / natoms : 1;
+	}
+	return calls;
+}
+
+long long plan_cost_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                                 long long per_call, double rate)
+{
+	if (natoms < 1)
+		natoms = 1;
+	if (per_call < 1)
+		per_call = 1;
+	if (need < 0)
+		return plan_cost_worst_calls(n, need, natoms, maxwave, per_call);
+	long long calls = 0, asked = 0, have = 0;
+	while (asked < n && have < need) {
+		long long want = plan_cost_wave_size(need - have, (long long)(rate * (double)asked),
+		                                     asked, rate, maxwave, 0);
+		long long sz = want < n - asked ? want : n - asked;
+		calls += natoms * ((sz + per_call - 1) / per_call);
+		asked += sz;
+		have = (long long)(rate * (double)asked + 1e-9);
+	}
+	return calls;
 }

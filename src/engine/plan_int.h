@@ -3,7 +3,8 @@
  * are walked, laziness, the plans of occurrences outside WHERE, counts and the worst case);
  * plan_unit.c makes the units of a WHERE (DNF conjuncts, or the tree past the cap) and
  * judges a unit's tree for a candidate; plan_push.c moves outer filters into subqueries
- * in FROM; plan_show.c writes the plan and the counters.
+ * in FROM; plan_topk.c makes semantic top-k plans; plan_cost.c counts calls, tokens and
+ * dollars. (plan_show.c, which writes the plan, is in the top group: top_int.h.)
  */
 #ifndef SUQL_PLAN_INT_H
 #define SUQL_PLAN_INT_H
@@ -48,10 +49,31 @@ double plan_cost_usd(Exec *ex, const long long *calls);
 void plan_cost_show(Exec *ex, SBuf *out);
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);
 int plan_cost_over(Exec *ex, double *usd);
-
-/* plan_show.c */
-void plan_show(Exec *ex, SBuf *out);
-void plan_show_counters(Exec *ex, SBuf *out);
-char *plan_show_expr(Exec *ex, const Expr *e);     /* SUQL text of an expression */
+/* The walks' wave sizes and calls (plan_cost.c; doc/speed.md). How many candidates the
+   next wave asks about (top: the first wave of a ranked walk); the SQLite walk and the
+   PostgreSQL walk both follow it, so that both backends send the same calls. */
+long long plan_cost_wave_size(long long rest, long long seen_pass, long long seen_dec,
+                              double prior, long long maxwave, int top);
+#define PLAN_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
+#define PLAN_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
+#define PLAN_WAVE_SHARE_UNINFORMATIVE 0.1   /* ordered: a share of matching candidates
+                                              above it says nothing of the pass rate */
+/* At most how many calls one question of a walk over n candidates (natoms questions each)
+   may take to find need rows (-1: all), following the walk's wave sizes at their
+   smallest; each wave at most maxwave candidates, a call at most per_call of them. */
+long long plan_cost_worst_calls(long long n, long long need, int natoms, long long maxwave,
+                                long long per_call);
+/* The calls of the same walk when a share rate of the candidates passes (it stops once
+   need rows passed). */
+long long plan_cost_expect_calls(long long n, long long need, int natoms, long long maxwave,
+                                 long long per_call, double rate);
+/* The pass rate the budget check assumes of a lazy walk, and the least the walk's waves
+   are sized for: 1 candidate in 50. A walk that finds fewer goes on until the budget
+   stops it. */
+#define PLAN_WALK_EXPECT_RATE 0.02
+/* The candidates at the top of a relevance ranking that are ranked again by dense
+   similarity when an embedding model is configured (exec_embed.c): one embedding each,
+   counted by the plan. */
+#define EMBED_TOP 16
 
 #endif

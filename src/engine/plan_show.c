@@ -6,21 +6,13 @@
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
 #include "engine/plan_int.h"
+#include "engine/top_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define S(n) ((n) == 1 ? "" : "s")
-
-char *plan_show_expr(Exec *ex, const Expr *e)
-{
-	Printer *pr = print_new(PRINT_SUQL, NULL, ex->ast->src, ex->ast->src_off);
-	print_expr(pr, e);
-	char *s = print_steal(pr);
-	print_free(pr);
-	return s;
-}
 
 static const char *kind_word(BlockKind k, int top)
 {
@@ -63,7 +55,7 @@ static const char *ondemand_why(const Block *b, const Occ *o)
 
 static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 {
-	char *t = plan_show_expr(ex, o->orig);
+	char *t = exec_print_expr(ex, o->orig);
 	Block *b = o->block >= 0 ? &ex->blocks[o->block] : NULL;
 	sb_printf(out, "%s%s %s: ", indent, pos_word(o->pos), t);
 	free(t);
@@ -114,7 +106,7 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 	sb_printf(out, "    %s: %s\n", ex->e->pg ? "postgresql" : "sqlite", sql);
 	free(sql);
 	for (int k = 0; k < u->nleaf_occ; k++) {
-		char *t = plan_show_expr(ex, ex->occ[u->leaf_occ[k]].orig);
+		char *t = exec_print_expr(ex, ex->occ[u->leaf_occ[k]].orig);
 		sb_printf(out, "    free text inside a condition: %s, for every candidate first\n",
 		          t);
 		free(t);
@@ -124,7 +116,7 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 		          b->dnf_over ? " (as the tree needs them)" : "");
 		for (int k = 0; k < u->natoms; k++) {
 			const Occ *o = &ex->occ[u->atoms[k]];
-			char *t = plan_show_expr(ex, o->orig);
+			char *t = exec_print_expr(ex, o->orig);
 			int neg = 0;
 			double sel = -1, cost = -1;
 			for (int l = 0; l < u->nlits; l++)

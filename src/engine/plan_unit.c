@@ -7,7 +7,7 @@
  * For the budget, each block's WHERE is relaxed here (what needs the model dropped).
  */
 #include "engine/enum_int.h"
-#include "engine/exec_int.h"
+#include "engine/sql_int.h"
 #include "engine/plan_int.h"
 
 #include <stdio.h>

@@ -112,3 +112,68 @@ else
 	echo "# - listed, + calls SQLite directly"
 	diff "$tmp/seam.listed" "$tmp/seam.calls" | grep '^[<>]' | sed 's/^</-/; s/^>/+/; s/^/# /'
 fi
+
+# The engine's groups: src/README.md's table (between its "<!-- engine groups -->" marks)
+# puts each file of src/engine/ in a group with a level. A function a file calls (from the
+# objects: what one leaves undefined and another defines) and a header it includes belong
+# to its own group or a lower one; tests/engine_groups.awk says which do not. The checker
+# is then fed an upward call and an upward include of its own, which it must report.
+sed -n '/^<!-- engine groups -->/,/^<!-- engine groups -->/p' src/README.md |
+	awk -F'|' '$3 ~ /^ *[0-9]+ *$/ {
+		g = $2; gsub(/ /, "", g); l = $3; gsub(/ /, "", l)
+		n = split($4, w, "`")
+		for (i = 2; i <= n; i += 2) print w[i], g, l
+	}' >"$tmp/groups"
+ls src/engine | grep '\.[ch]$' >"$tmp/files"
+for f in src/engine/*.[ch]; do
+	sed -n 's/^[ 	]*#[ 	]*include[ 	]*"engine\/\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		echo "${f##*/} $h"
+	done
+done >"$tmp/eincludes"
+if [ ! -s "$tmp/groups" ]; then
+	echo "not ok layers: src/README.md gives the engine's groups"
+	echo "# no rows '| group | level | files | what |' between the <!-- engine groups --> marks"
+elif ! command -v nm >/dev/null 2>&1 || [ ! -d "$obj" ]; then
+	echo "skip layers: the engine's groups: no nm or no objects"
+else
+	echo "ok layers: src/README.md gives the engine's groups ($(awk '{print $2}' "$tmp/groups" | sort -u | wc -l) groups, $(wc -l <"$tmp/groups") files)"
+	for o in "$obj"/*.o; do
+		f=$(basename "$o" .o).c
+		nm "$o" | awk -v f="$f" '$1 == "U" { print "U", f, $2 } $2 == "T" { print "T", f, $3 }'
+	done | awk '
+		$1 == "T" { def[$3] = $2; next }
+		{ use[++n] = $2 " " $3 }
+		END {
+			for (i = 1; i <= n; i++) {
+				split(use[i], a, " ")
+				if ((a[2] in def) && def[a[2]] != a[1])
+					print a[1], def[a[2]], a[2]
+			}
+		}' | sort >"$tmp/edges"
+	awk -f tests/engine_groups.awk "$tmp/groups" "$tmp/files" "$tmp/edges" "$tmp/eincludes" \
+		>"$tmp/groups.out"
+	up=$(sed -n 's/^stat up //p' "$tmp/groups.out")
+	cyc=$(sed -n 's/^stat cycle //p' "$tmp/groups.out")
+	if grep -q '^fault ' "$tmp/groups.out"; then
+		echo "not ok layers: the engine's groups: no call or include goes up"
+		grep '^fault ' "$tmp/groups.out" | sed 's/^fault /# /' | head -n 40
+	else
+		echo "ok layers: the engine's groups: no call or include goes up ($(wc -l <"$tmp/edges") calls between files, the largest call cycle $cyc units)"
+	fi
+	# the checker fails on an upward call and on an upward include
+	low=$(sort -k3n "$tmp/groups" | awk '$1 ~ /\.c$/ { print $1; exit }')
+	high=$(sort -k3nr "$tmp/groups" | awk '$1 ~ /\.c$/ { print $1; exit }')
+	highh=$(sort -k3nr "$tmp/groups" | awk '$1 ~ /\.h$/ { print $1; exit }')
+	{ cat "$tmp/edges"; echo "$low $high layers_synthetic_up"; } >"$tmp/edges.bad"
+	{ cat "$tmp/eincludes"; echo "$low $highh"; } >"$tmp/eincludes.bad"
+	awk -f tests/engine_groups.awk "$tmp/groups" "$tmp/files" "$tmp/edges.bad" \
+		"$tmp/eincludes.bad" >"$tmp/groups.bad"
+	if grep -q "^fault $low .* calls layers_synthetic_up of $high " "$tmp/groups.bad" &&
+	   grep -q "^fault $low .* includes $highh " "$tmp/groups.bad"; then
+		echo "ok layers: the engine's groups: the check fails on a call and an include that go up"
+	else
+		echo "not ok layers: the engine's groups: the check fails on a call and an include that go up"
+		echo "# fed $low -> $high and $low including $highh, it said:"
+		sed 's/^/# /' "$tmp/groups.bad" | head -n 10
+	fi
+fi

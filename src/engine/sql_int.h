@@ -1,0 +1,122 @@
+/*
+ * sql_int.h: the engine's own SQL, the bottom group of the engine with the statement model
+ * (engine_int.h) and the memo (memo_int.h): what every phase above calls to build, print,
+ * prepare, count and run statements, and to report errors and warnings. exec.c builds and
+ * runs them on SQLite and holds the statement's errors and the budget's refusals;
+ * exec_pg_plan.c prints them for PostgreSQL (exec_print_select calls its hooks);
+ * exec_hint.c words SQLite's errors about the user's text. Nothing here calls a phase
+ * above it (tests/suites/44-layers.sh).
+ *
+ * Ownership: what returns heap text (exec_print_select, exec_print_expr, exec_value_text,
+ * exec_pg_plan_params) leaves it to the caller; the Exec owns its PostgreSQL parameters
+ * (ex->pgb, exec_pg_plan_free).
+ */
+#ifndef SUQL_SQL_INT_H
+#define SUQL_SQL_INT_H
+
+#include "engine/engine_int.h"
+#include "engine/memo_int.h"
+
+/* ---- exec.c: the statement's errors, the budget, the engine's own statements ---- */
+
+/* The refusal of a statement whose expected calls (expect_total, worst_total) are over
+   the budget; and the error of one the budget's cap stopped while it ran (s is returned
+   when it is not SUQL_BUDGET, or nothing was sent). */
+SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err);
+SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
+/* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
+   user's text where SQLite's offset maps back to it. */
+SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
+                           SuqlErr *err);
+/* Record a failure of an SQL function, e (NULL: "no answer") with status st; the first one
+   wins, and exec_sqlerr reports it, its place in the statement included. */
+void exec_fail(Exec *ex, SuqlStatus st, const SuqlErr *e);
+void exec_warn(Exec *ex, const char *msg);
+/* A reply the model gave for one value could not be read (reply: what it said). */
+void exec_unread(Exec *ex, int sig, const char *reply);
+/* At the statement's end: a warning per question some replies of which could not be read,
+   and the statement fails (SUQL_LLM) when llm.unreadable says so; s is returned otherwise. */
+SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err);
+/* The error of a statement the engine made: the SQLite message, or the function's. */
+SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
+
+/* Statements the planner and the executor build: l AND r (either may be NULL); a SELECT of
+   cols over block b's FROM (with the WITH clauses in scope); one more result column; a
+   SELECT printed as SQLite SQL (every block's WHERE relaxed while ex->relaxing), or as
+   PostgreSQL's through exec_pg_plan_hook; an expression as SUQL text (heap text). */
+Expr *exec_and(Arena *a, Expr *l, Expr *r);
+Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
+void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
+char *exec_print_select(Exec *ex, Select *s);
+char *exec_print_expr(Exec *ex, const Expr *e);
+/* Run one SQL text and read one integer (count(*)); -1 on error, EXEC_COUNT_CUT when it
+   took more than EXEC_COUNT_STEPS SQLite instructions and was stopped (planning never
+   runs an unbounded query: an endless recursive CTE, a large cross join). */
+long long exec_count(Exec *ex, const char *sql);
+#define EXEC_COUNT_CUT (-2)
+#define EXEC_COUNT_STEPS 50000000L   /* about half a second */
+/* Bound (on) or unbound (off) the statements run next to EXEC_COUNT_STEPS instructions
+   each: a bounded one is stopped (SQLITE_INTERRUPT) past it. */
+void exec_bound(Exec *ex, int on);
+/* Prepare one of the engine's statements on the connection (an error: exec_sqlerr's). */
+SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *err);
+/* Print sql on stderr when SUQL_TRACE_SQL is set (what SQLite is given to prepare). */
+void exec_trace(const char *sql);
+/* Run SQL text (the engine's own statements) with sqlite3_exec; SUQL_ERROR with SQLite's
+   message. */
+SuqlStatus exec_run_sql(sqlite3 *db, const char *sql, SuqlErr *err);
+char *exec_value_text(sqlite3_value *v, size_t *n);
+/* Append a copy of s to the string vector *v of *n. */
+void exec_strv_push(char ***v, int *n, const char *s);
+
+/* ---- exec_hint.c ---- */
+
+/* An SQLite error message about the user's text: at off (or, for an unknown table, where
+   its name stands) with a caret, and a "did you mean" hint for a near-miss table or column
+   name. off < 0: no known position. */
+SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, size_t len,
+                                long off, size_t tlen, SuqlErr *err);
+
+/* ---- exec_pg_plan.c: the statements of the SQLite planner and walk printed for
+   PostgreSQL (exec_pg_run.c runs a free-text SELECT through them) ---- */
+
+/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
+   signature was evaluated for, and their results) or the rows a walk kept (ctids). */
+typedef struct PgBind {
+	struct PgParam *p;
+	int n;
+} PgBind;
+
+/* Printing hook for Postgres (ctx: the Exec): an occurrence becomes a look-up of its
+   value in bound arrays, a walked block's WHERE keeps to the rows it passed, and the
+   markers made by exec_pg_plan_text and exec_pg_plan_rowid print what they stand for.
+   Parameters go into ex->pgb. */
+int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
+/* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
+int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
+Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text */
+Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a number */
+/* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows
+   in a defined order, that of SQLite's rowids for rows inserted in order. */
+OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
+/* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
+SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
+/* The same for a statement that may fail without failing the statement around it (a
+   count while planning): under a savepoint, so the transaction goes on. */
+SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
+/* The sum of the first column's numbers over the rows of c (*n: how many), c done after. */
+double exec_pg_plan_sum(StoreCursor *c, int *n);
+void exec_pg_plan_free(Exec *ex);
+/* The printer of the statement (sel; NULL: the user's) printed last, walked blocks kept
+   to the rows they passed; it holds the text and the map back to the user's
+   (exec_pg_place). */
+Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel);
+/* The parameters of the statement printed last, as texts (Postgres arrays), and their free. */
+char **exec_pg_plan_params(Exec *ex, int *n);
+void exec_pg_plan_params_free(char **v, int n);
+
+/* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
+   SQLite keeps it in, so that the model is shown the same passages from both backends. */
+void exec_pg_plan_print_text(Printer *pr, const Expr *arg);
+
+#endif
