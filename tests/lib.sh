@@ -35,3 +35,17 @@ llmserver_start() {
 	while [ ! -s "$_d/port" ] && [ $_i -lt 200 ]; do sleep 0.05; _i=$((_i + 1)); done
 	URL="http://127.0.0.1:$(cat "$_d/port")/v1"
 }
+
+# The lines a suite prints: ok NAME; notok NAME [LINE...] ("not ok NAME", then each line as
+# a "# " comment, cut at 600 characters, and fails counted); check NAME GOT WANT (ok when
+# the two are equal). Each name goes out after the suite's $OK_PREFIX ("join: ", say).
+OK_PREFIX=${OK_PREFIX:-}
+fails=0
+ok() { echo "ok $OK_PREFIX$1"; }
+notok() {
+	echo "not ok $OK_PREFIX$1"
+	shift
+	for _l in "$@"; do printf '%s\n' "$_l" | cut -c1-600 | sed 's/^/# /'; done
+	fails=$((fails + 1))
+}
+check() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got:  $2" "want: $3"; fi; }

@@ -4,6 +4,7 @@
 # the cache file (zero requests in the server's log); identical calls are sent once; -n
 # calls go out concurrently; Ctrl-C stops a run; the environment and config file are read;
 # the offline backend is used and labelled when nothing is configured.
+. "$(dirname "$0")/../lib.sh"
 set -u
 B=$SUQL_BUILD
 T=$SUQL_TMP/llmcli
@@ -11,8 +12,6 @@ mkdir -p "$T"
 KEY=sk-suite-SECRET-9e8d7c6b5a41
 fails=0
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; fails=$((fails + 1)); }
 check() { name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "command: $*"; fi; }
 
 SPID=""

@@ -2,45 +2,45 @@
 # The scale generator (build/gen): the same seed gives the same bytes, a larger run starts
 # with a smaller one, --db imports and indexes in one command with the SUQL types recorded,
 # and the truth table agrees with the wording of the reviews (spot checks per attribute).
+OK_PREFIX="gen: "
+. "$(dirname "$0")/../lib.sh"
 set -u
 gen="$SUQL_BUILD/gen"
 t="$SUQL_TMP/gen"
 mkdir -p "$t"
 
-ok() { echo "ok gen: $1"; }
-fail() { echo "not ok gen: $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 "$gen" -n 300 --seed 7 --out "$t/a" --quiet && "$gen" -n 300 --seed 7 --out "$t/b" --quiet \
 	&& "$gen" -n 300 --seed 8 --out "$t/c" --quiet && "$gen" -n 100 --seed 7 --out "$t/d" --quiet \
-	|| fail "runs" "gen exited with $?"
+	|| notok "runs" "gen exited with $?"
 if cmp -s "$t/a/restaurants.jsonl" "$t/b/restaurants.jsonl" && cmp -s "$t/a/restaurant_truth.jsonl" "$t/b/restaurant_truth.jsonl"; then
 	ok "the same seed gives the same bytes"
 else
-	fail "the same seed gives the same bytes"
+	notok "the same seed gives the same bytes"
 fi
 if cmp -s "$t/a/restaurants.jsonl" "$t/c/restaurants.jsonl"; then
-	fail "another seed gives other restaurants"
+	notok "another seed gives other restaurants"
 else
 	ok "another seed gives other restaurants"
 fi
 if head -n 100 "$t/a/restaurants.jsonl" | cmp -s - "$t/d/restaurants.jsonl"; then
 	ok "the first 100 of 300 are the 100 of a smaller run"
 else
-	fail "the first 100 of 300 are the 100 of a smaller run"
+	notok "the first 100 of 300 are the 100 of a smaller run"
 fi
 n=$(wc -l < "$t/a/restaurants.jsonl")
-[ "$n" -eq 300 ] && ok "one line per restaurant" || fail "one line per restaurant" "got $n lines"
+[ "$n" -eq 300 ] && ok "one line per restaurant" || notok "one line per restaurant" "got $n lines"
 
 db="$t/gen.db"
 mkdir -p "$t/tmp"
-if TMPDIR="$t/tmp" "$gen" -n 1500 --seed 5 --db "$db" --quiet; then ok "--db imports and indexes"; else fail "--db imports and indexes"; fi
+if TMPDIR="$t/tmp" "$gen" -n 1500 --seed 5 --db "$db" --quiet; then ok "--db imports and indexes"; else notok "--db imports and indexes"; fi
 left=$(ls -A "$t/tmp")
-[ -z "$left" ] && ok "the temporary files are removed" || fail "the temporary files are removed" "left in \$TMPDIR: $left"
+[ -z "$left" ] && ok "the temporary files are removed" || notok "the temporary files are removed" "left in \$TMPDIR: $left"
 
 q() { sqlite3 "$db" "$1"; }
 check() {   # NAME SQL WANT
 	got=$(q "$2" 2>&1)
-	if [ "$got" = "$3" ]; then ok "$1"; else fail "$1" "query: $2" "got: $got, want: $3"; fi
+	if [ "$got" = "$3" ]; then ok "$1"; else notok "$1" "query: $2" "got: $got, want: $3"; fi
 }
 check "1500 restaurants and 1500 truth rows" \
 	"SELECT (SELECT count(*) FROM restaurants) || ' ' || (SELECT count(*) FROM restaurant_truth)" "1500 1500"
@@ -69,7 +69,7 @@ spot() {
 	if [ "$cnt" -gt 5 ] && [ "$bad" -eq 0 ]; then
 		ok "truth agrees with wording: $1 = $3 ($2, $cnt restaurants)"
 	else
-		fail "truth agrees with wording: $1 = $3 ($2)" "$cnt restaurants, $bad do not match: $4"
+		notok "truth agrees with wording: $1 = $3 ($2)" "$cnt restaurants, $bad do not match: $4"
 	fi
 }
 absent() {
@@ -78,7 +78,7 @@ absent() {
 	if [ "$cnt" -gt 5 ] && [ "$bad" -eq 0 ]; then
 		ok "no evidence means no wording: $1 ($cnt restaurants)"
 	else
-		fail "no evidence means no wording: $1" "$cnt restaurants, $bad mention it: $2"
+		notok "no evidence means no wording: $1" "$cnt restaurants, $bad mention it: $2"
 	fi
 }
 R=reviews

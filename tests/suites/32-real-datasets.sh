@@ -2,6 +2,7 @@
 # The real datasets (scripts/fixtures.sh, build/mkfixtures), when ../shared/data is there:
 # every clothing review and product, all 40 HybridQA tables, the SUQL types recorded, the
 # _Info columns holding passages, and the retrieval indexes built.
+. "$(dirname "$0")/../lib.sh"
 set -u
 data="$SUQL_SHARED/data"
 names="clothing: builds|clothing: 23,486 reviews|clothing: 1,206 products|clothing: products hold every review|clothing: SUQL types|clothing: indexes|hybridqa: builds|hybridqa: 40 tables|hybridqa: _Info columns are FREE_TEXT[]|hybridqa: _Info columns hold passages|hybridqa: table descriptions|hybridqa: indexes|fixtures.sh skips without data"
@@ -11,16 +12,14 @@ if [ ! -d "$data" ]; then
 fi
 t="$SUQL_TMP/real"
 mkdir -p "$t"
-ok() { echo "ok $1"; }
-fail() { n=$1; shift; echo "not ok $n"; for l in "$@"; do echo "# $l"; done; }
 check() {   # NAME DB SQL WANT
 	got=$(sqlite3 "$2" "$3" 2>&1)
-	if [ "$got" = "$4" ]; then ok "$1"; else fail "$1" "query: $3" "got: $got" "want: $4"; fi
+	if [ "$got" = "$4" ]; then ok "$1"; else notok "$1" "query: $3" "got: $got" "want: $4"; fi
 }
 
 unzip -p "$data/womens-clothing-reviews/womens-clothing-reviews.csv.zip" > "$t/clothing.csv"
 c="$t/clothing.db"
-if "$SUQL_BUILD/mkfixtures" clothing "$t/clothing.csv" "$c" >/dev/null; then ok "clothing: builds"; else fail "clothing: builds"; fi
+if "$SUQL_BUILD/mkfixtures" clothing "$t/clothing.csv" "$c" >/dev/null; then ok "clothing: builds"; else notok "clothing: builds"; fi
 check "clothing: 23,486 reviews" "$c" "SELECT count(*) FROM reviews" 23486
 check "clothing: 1,206 products" "$c" "SELECT count(*) FROM products" 1206
 check "clothing: products hold every review" "$c" \
@@ -32,7 +31,7 @@ check "clothing: SUQL types" "$c" \
 check "clothing: indexes" "$c" "SELECT count(*) FROM suql_index WHERE npassages > 20000" 2
 
 h="$t/hybridqa.db"
-if "$SUQL_BUILD/mkfixtures" hybridqa "$data/hybridqa-tables" "$h" >/dev/null; then ok "hybridqa: builds"; else fail "hybridqa: builds"; fi
+if "$SUQL_BUILD/mkfixtures" hybridqa "$data/hybridqa-tables" "$h" >/dev/null; then ok "hybridqa: builds"; else notok "hybridqa: builds"; fi
 check "hybridqa: 40 tables" "$h" \
 	"SELECT count(*) FROM suql_table_info WHERE tbl IN (SELECT name FROM sqlite_schema WHERE type = 'table')" 40
 check "hybridqa: _Info columns are FREE_TEXT[]" "$h" \
@@ -45,5 +44,5 @@ check "hybridqa: table descriptions" "$h" \
 check "hybridqa: indexes" "$h" "SELECT count(*) >= 60 AND sum(npassages > 0) = count(*) FROM suql_index" 1
 
 out=$(SUQL_SHARED="$t/nowhere" SUQL_BUILD="$t" sh scripts/fixtures.sh)
-if [ "$out" = "skipped: ../shared/data not found" ]; then ok "fixtures.sh skips without data"; else fail "fixtures.sh skips without data" "$out"; fi
+if [ "$out" = "skipped: ../shared/data not found" ]; then ok "fixtures.sh skips without data"; else notok "fixtures.sh skips without data" "$out"; fi
 exit 0

@@ -4,15 +4,15 @@
 # generator's questions at several limits, and again after rows were inserted, updated and
 # deleted behind the index's back (the sqlite3 shell). build/retbench --check ranks both
 # ways and says whether they agree and how many rankings the lists settled.
+OK_PREFIX="topk: "
+. "$(dirname "$0")/../lib.sh"
 set -u
 t="$SUQL_TMP/topk"
 mkdir -p "$t"
 db="$t/r.db"
-ok() { echo "ok topk: $1"; }
-fail() { echo "not ok topk: $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 if ! "$SUQL_BUILD/gen" -n 3000 --seed 3 --db "$db" --quiet; then
-	fail "generate 3000 restaurants" "gen exited with $?"
+	notok "generate 3000 restaurants" "gen exited with $?"
 	exit 0
 fi
 questions="is this restaurant romantic?|is it good for kids?|is parking easy?|does this restaurant have a happy hour?|does it have good vegan options?|is there outdoor seating?|is there a long wait?"
@@ -44,7 +44,7 @@ $q (limit $k): $out" ;;
 	if [ -z "$bad" ]; then
 		ok "$name: the same rows and scores as scoring every passage ($settled of $all settled by the lists)"
 	else
-		fail "$name: the same rows and scores as scoring every passage" "$bad"
+		notok "$name: the same rows and scores as scoring every passage" "$bad"
 	fi
 }
 
@@ -55,7 +55,7 @@ dfcheck() {
 		WHERE v.doc IS NOT d.df AND NOT (v.doc IS NULL AND d.df = 0)")
 	words=$(sqlite3 "$db" "SELECT count(*) FROM suql_df_1")
 	[ "$bad" = 0 ] && [ "$words" -gt 500 ] && ok "$1: every word's passage count is FTS5's ($words words)" ||
-		fail "$1: every word's passage count is FTS5's" "$bad of $words differ"
+		notok "$1: every word's passage count is FTS5's" "$bad of $words differ"
 }
 check "as built"
 dfcheck "as built"
@@ -65,16 +65,16 @@ n=$(cat "$t/settled")
 # least two of the words (the AND scan): all 28 on this table (the lists alone and the
 # two-word AND scan settled 26: the three-word vegan question at 20 and 64 was scanned)
 [ "$n" -eq 28 ] && ok "the lists settle every ranking as built ($n of 28)" ||
-	fail "the lists settle every ranking as built" "settled $n of 28"
+	notok "the lists settle every ranking as built" "settled $n of 28"
 check "as built, longer questions" "$longer"
 n=$(cat "$t/settled")
 [ "$n" -eq 12 ] && ok "the lists and one AND scan settle every longer question ($n of 12)" ||
-	fail "the lists and one AND scan settle every longer question" "settled $n of 12"
+	notok "the lists and one AND scan settle every longer question" "settled $n of 12"
 settled() {   # NAME QUESTION: settled by the lists at limit 20
 	got=$("$SUQL_BUILD/retbench" "$db" restaurants --limit 20 --repeat 0 --check "reviews:$2" | tail -1)
 	case $got in
 	*"settled by the impact lists 1 of 1"*) ok "$1 is settled by the lists" ;;
-	*) fail "$1 is settled by the lists" "$got" ;;
+	*) notok "$1 is settled by the lists" "$got" ;;
 	esac
 }
 settled "a one-word question" "is this restaurant romantic?"
@@ -95,7 +95,7 @@ DELETE FROM restaurants WHERE id = $top;
 UPDATE restaurants SET reviews = '[\"So romantic.\", \"Great for kids, good parking.\"]' WHERE id % 97 = 0;
 UPDATE restaurants SET reviews = '[\"Nothing to say.\"]' WHERE id % 89 = 0;
 UPDATE restaurants SET reviews = '[\"Kids kids kids, good good good, happy hour happy hour.\"]' WHERE id % 83 = 0;
-" || fail "changing rows" "sqlite3 exited with $?"
+" || notok "changing rows" "sqlite3 exited with $?"
 check "after inserts, updates and deletes"
 check "after inserts, updates and deletes, longer questions" "$longer"
 dfcheck "after inserts, updates and deletes"
@@ -103,12 +103,12 @@ check "after inserts, updates and deletes, longer questions" "$longer"
 first=$("$SUQL_BUILD/retbench" "$db" restaurants --limit 1 --repeat 0 --check "reviews:is this restaurant romantic?" | tail -1)
 best=$(sqlite3 "$db" "SELECT rid FROM suql_imp_1 WHERE term = 'romant' AND s = 3 LIMIT 1")
 [ "$best" = 9002 ] && ok "a new passage with the word five times enters the tf >= 3 list" ||
-	fail "a new passage with the word five times enters the tf >= 3 list" "got: $best"
+	notok "a new passage with the word five times enters the tf >= 3 list" "got: $best"
 gone=$(sqlite3 "$db" "SELECT count(*) FROM suql_imp_1 WHERE rid = $top")
-[ "$gone" = 0 ] && ok "a deleted row leaves the lists" || fail "a deleted row leaves the lists" "$gone postings of row $top left"
+[ "$gone" = 0 ] && ok "a deleted row leaves the lists" || notok "a deleted row leaves the lists" "$gone postings of row $top left"
 stale=$(sqlite3 "$db" "SELECT count(*) FROM suql_imp_1 WHERE pid NOT IN (SELECT pid FROM suql_psg_1)")
-[ "$stale" = 0 ] && ok "the lists name only passages that exist" || fail "the lists name only passages that exist" "$stale stale"
+[ "$stale" = 0 ] && ok "the lists name only passages that exist" || notok "the lists name only passages that exist" "$stale stale"
 case $first in
 *"check: same"*) ok "the new short review ranks as the scan ranks it" ;;
-*) fail "the new short review ranks as the scan ranks it" "$first" ;;
+*) notok "the new short review ranks as the scan ranks it" "$first" ;;
 esac

@@ -4,6 +4,7 @@
 # first, the cache, projection last, the budget, ENUM mappings kept in the database,
 # batches, and speculation with several calls in flight (against build/llmserver). Also the
 # precision of a free-text filter against the demo's ground truth.
+. "$(dirname "$0")/../lib.sh"
 set -u
 B=$SUQL_BUILD
 T=$SUQL_TMP/calls
@@ -11,8 +12,6 @@ mkdir -p "$T"
 demo=$T/demo.db
 sh tests/demo-db.sh "$demo"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 # q DB SQL [suql options...]: run with counters shown (no times); the results and then the
 # sections in $T/out (with stdout not a terminal, -v writes the sections to stderr), stderr

@@ -7,12 +7,12 @@
 #   - that nothing from a bad reply was cached or stored: the statement run again with the
 #     same cache against a good model returns what a fresh run returns;
 #   - that the database is unchanged (the table, and the ENUM mappings the case expects).
+OK_PREFIX="faults: "
+. "$(dirname "$0")/../lib.sh"
 set -u
 B=$SUQL_BUILD
 T=$SUQL_TMP/faults
 mkdir -p "$T"
-ok() { echo "ok faults: $1"; }
-notok() { echo "not ok faults: $1"; shift; for l in "$@"; do printf '%s\n' "$l" | cut -c1-300 | sed 's/^/# /'; done; }
 
 SPID=""
 start_server() {   # start_server RULES-FILE [more llmserver options]: sets URL, LOG

@@ -11,8 +11,6 @@
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/choice
 mkdir -p "$T"
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do printf '%s\n' "$l" | cut -c1-400 | sed 's/^/# /'; done; }
 check() {   # check NAME GOT WANT
 	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got:  $2" "want: $3" "$(cat "$T/err")"; fi
 }

@@ -5,14 +5,10 @@
 # is known (a list of matching pairs, or a hash of the pair). Rows are compared; calls are
 # counted from suql's counters and from the server's log. Unreadable replies: asked again,
 # split, unknown (NULL, a warning, exit status 3), never cached.
+OK_PREFIX="join: "
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/join
 mkdir -p "$T"
-ok() { echo "ok join: $1"; }
-notok() { echo "not ok join: $1"; shift; for l in "$@"; do printf '%s\n' "$l" | cut -c1-300 | sed 's/^/# /'; done; }
-check() {   # check NAME GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got:  $2" "want: $3"; fi
-}
 
 SPID=""
 start() {   # start NAME RULES [llmserver options]: sets URL, LOG

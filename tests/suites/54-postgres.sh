@@ -12,6 +12,7 @@
 #    must run on both;
 #  - the final step binds the verified rows ($1), never pastes them; chat statements run
 #    READ ONLY; :index makes GIN indexes that the ranking's expression matches.
+. "$(dirname "$0")/../lib.sh"
 set -u
 . tests/pg.sh
 T=$SUQL_TMP/pg
@@ -26,8 +27,6 @@ sh tests/demo-db.sh "$demo"
 pg_load_demo "$demo" || { echo "not ok pg: the demo loads into PostgreSQL"; sed 's/^/# /' "$PG_DIR/load.log" | head; exit 0; }
 echo "ok pg: a server of the suite's own started, the demo loaded"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 # --- connecting
 out=$(echo ':tables' | "$SUQL_PROG" --offline "$SUQL_PG" 2>&1)

@@ -6,11 +6,10 @@
 # request N. Every per-row line must name the request whose body holds that candidate's
 # text and the verdict the rule gave; :why must show passages that were in that request;
 # the record costs no request of its own; a candidate answered from the cache says so.
+OK_PREFIX="record: "
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/record
 mkdir -p "$T"
-ok() { echo "ok record: $1"; }
-notok() { echo "not ok record: $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 db=$T/places.db
 rm -f "$db"

@@ -4,13 +4,11 @@
 # Checks the candidates each judge decided (counters against the server's log), the rows'
 # precision and recall against the main model alone, that a model the words do not predict
 # makes the cascade give up, that proxy verdicts are never cached, and when it stays off.
+OK_PREFIX="cascade: "
 . "$(dirname "$0")/../lib.sh"
 B=$SUQL_BUILD
 T=$SUQL_TMP/cascade
 mkdir -p "$T"
-ok() { echo "ok cascade: $1"; }
-notok() { echo "not ok cascade: $1"; shift; for l in "$@"; do printf '%s\n' "$l" | cut -c1-300 | sed 's/^/# /'; done; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got:  $2" "want: $3"; fi; }
 at_least() { if [ -n "$2" ] && awk -v a="$2" -v b="$3" 'BEGIN { exit !(a >= b) }'; then ok "$1 ($2)"; else notok "$1" "got '$2', want at least $3"; fi; }
 at_most() { if [ -n "$2" ] && awk -v a="$2" -v b="$3" 'BEGIN { exit !(a <= b) }'; then ok "$1 ($2)"; else notok "$1" "got '$2', want at most $3"; fi; }
 

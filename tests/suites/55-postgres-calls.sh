@@ -7,6 +7,7 @@
 # reason. What suite 52 checks of SQLite's own files (an old ENUM map's format, the
 # embedding vectors' tables) has no PostgreSQL counterpart and is not repeated here.
 # Skipped, saying why, when no server can be started.
+. "$(dirname "$0")/../lib.sh"
 set -u
 . tests/pg.sh
 B=$SUQL_BUILD
@@ -17,8 +18,6 @@ if ! pg_start; then
 	echo "skipped: $PG_SKIP" >&2
 	exit 0
 fi
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 demo=$T/demo.db
 sh tests/demo-db.sh "$demo"

@@ -4,12 +4,11 @@
 # candidate is listed first (window=0), and the walk holds only the candidates it reached,
 # counted by the "candidates read" line of -v (never timed). Offline backend throughout,
 # on tables this suite builds.
+. "$(dirname "$0")/../lib.sh"
 set -u
 T=$SUQL_TMP/window
 mkdir -p "$T"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 rare=$T/rare.db
 sh tests/engine/rare-db.sh "$SUQL_PROG" "$rare" 3000

@@ -14,8 +14,6 @@ mkdir -p "$T"
 unset SUQL_LLM_URL SUQL_LLM_KEY SUQL_MODEL OPENAI_API_KEY OPENAI_BASE_URL
 export XDG_CACHE_HOME="$T/cache"
 
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
 same() {   # same NAME GOT WANT
 	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got:" "$2" "want:" "$3"; fi
 }
