@@ -636,14 +636,6 @@ void llm_describe(const Llm *llm, SBuf *out)
 	          s->no_cache ? "off" : llm->cache || llm->cache_pending ? "on" : "off: not usable");
 }
 
-int llm_logprobs_wanted(const Llm *llm, const LlmCall *call)
-{
-	if (call->kind != LLM_VERIFY || llm->no_logprobs)
-		return 0;
-	return llm->s.logprobs == LLM_LOGPROBS_ON ||
-	       (llm->s.logprobs == LLM_LOGPROBS_AUTO && llm->s.min_confidence > 0);
-}
-
 double llm_min_confidence(const Llm *llm)
 {
 	return llm ? llm->s.min_confidence : 0;

@@ -31,6 +31,14 @@
 #include <string.h>
 #include <strings.h>
 
+int llm_logprobs_wanted(const Llm *llm, const LlmCall *call)
+{
+	if (call->kind != LLM_VERIFY || llm->no_logprobs)
+		return 0;
+	return llm->s.logprobs == LLM_LOGPROBS_ON ||
+	       (llm->s.logprobs == LLM_LOGPROBS_AUTO && llm->s.min_confidence > 0);
+}
+
 /* Logprobs a hair above 0 are rounding (some servers write 1e-9 for certainty). */
 #define LP_EPSILON 1e-6
 
