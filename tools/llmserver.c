@@ -5,7 +5,9 @@
  * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
  * deterministically from a hash of each candidate's text (for a semantic join's match
- * prompts, of the pair, or from a list of the pairs that match). A request with "stream": true gets
+ * prompts, of the pair, or from a list of the pairs that match). With --logprobs give, a request
+ * asking for log-probabilities gets them, each yes/no word of the reply at a probability
+ * that --unsure-words chooses per candidate. A request with "stream": true gets
  * its chat completion as server-sent events, a word at a time. GET /stats reports the request
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
@@ -16,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -54,6 +57,12 @@ static void usage(FILE *f)
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
+"  --logprobs MODE     a request with \"logprobs\": true gets, with MODE give, the\n"
+"                      reply's tokens with their logprobs and top_logprobs (each yes/no\n"
+"                      word at 0.97, the opposite at the rest); reject: HTTP 400 naming\n"
+"                      logprobs; malformed: a block that is not one; default: none\n"
+"  --unsure-words A,B  --logprobs give: the verdict of a candidate whose text holds one\n"
+"                      of the words (any case) at 0.55 instead of 0.97\n"
 "  --reject-schema     answer HTTP 400 to requests that carry a JSON schema (in any\n"
 "                      dialect: response_format json_schema, json_schema, format)\n"
 "  --sloppy D          auto mode: reply like a sloppy model (a batch's list one entry\n"
@@ -106,6 +115,9 @@ static const char *need_key;
 static char **models;
 static int nmodels;
 static int reject_json;
+static int logprobs_mode;    /* --logprobs: 0 none, 1 give, 2 reject, 3 malformed */
+static char **unsure_words;  /* --unsure-words */
+static int nunsure_words;
 static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
 static int sloppy = -1;      /* --sloppy D: the dialect whose schema makes replies valid */
 static FILE *log_file;
@@ -554,7 +566,79 @@ static char *sloppy_content(char *content)
 	return out;
 }
 
-static char *completion(const char *model, const char *content, size_t prompt_len)
+/* --logprobs give: the probability of each verdict of the prompt's candidates (or its
+   text), in order: 0.55 for a text holding one of --unsure-words, else 0.97. */
+static double verdict_prob(const char *text)
+{
+	for (int i = 0; i < nunsure_words && text; i++)
+		if (ci_find(text, unsure_words[i]))
+			return 0.55;
+	return 0.97;
+}
+
+/* Whether s[0..n) is a verdict word (yes, no, true, false; any case), and its opposite
+   written in the same case (No, NO, no). */
+static int verdict_word(const char *s, size_t n, const char **opposite)
+{
+	static const char *const w[][4] = {{"yes", "no", "No", "NO"}, {"no", "yes", "Yes", "YES"},
+	                                   {"true", "false", "False", "FALSE"},
+	                                   {"false", "true", "True", "TRUE"}};
+	for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+		if (strlen(w[i][0]) != n || strncasecmp(s, w[i][0], n) != 0)
+			continue;
+		int upper = isupper((unsigned char)s[0]) != 0;
+		int all = upper && n > 1 && isupper((unsigned char)s[1]);
+		*opposite = all ? w[i][3] : upper ? w[i][2] : w[i][1];
+		return 1;
+	}
+	return 0;
+}
+
+static json_t *lp_entry(const char *t, size_t n, double lp)
+{
+	return json_pack("{s:s%, s:f}", "token", t, n, "logprob", lp);
+}
+
+/* The logprobs block of a reply (choices[0].logprobs): its tokens are its runs of letters
+   and the runs of other characters between them. */
+static json_t *logprobs_of(const char *content, const char *prompt)
+{
+	if (logprobs_mode == 3)
+		return json_pack("{s:[{s:i}]}", "content", "token", 5);
+	json_t *cands = json_section(prompt, "### Candidates\n");
+	char *single = json_is_array(cands) ? NULL : json_section_str(prompt, "### Text\n");
+	json_t *toks = json_array();
+	size_t nverdict = 0;
+	for (size_t i = 0, n = strlen(content); i < n;) {
+		int letter = isalpha((unsigned char)content[i]) != 0;
+		size_t j = i;
+		while (j < n && (isalpha((unsigned char)content[j]) != 0) == letter)
+			j++;
+		const char *opp = NULL;
+		json_t *e;
+		if (letter && verdict_word(content + i, j - i, &opp)) {
+			const char *text = single ? single
+			                   : json_string_value(json_array_get(cands, nverdict));
+			double p = verdict_prob(text);
+			nverdict++;
+			e = lp_entry(content + i, j - i, log(p));
+			json_object_set_new(e, "top_logprobs", json_pack("[o, o]",
+			                    lp_entry(content + i, j - i, log(p)),
+			                    lp_entry(opp, strlen(opp), log(1 - p))));
+		} else {
+			e = lp_entry(content + i, j - i, 0);
+			json_object_set_new(e, "top_logprobs", json_pack("[o]",
+			                    lp_entry(content + i, j - i, 0)));
+		}
+		json_array_append_new(toks, e);
+		i = j;
+	}
+	json_decref(cands);
+	free(single);
+	return json_pack("{s:o}", "content", toks);
+}
+
+static char *completion(const char *model, const char *content, size_t prompt_len, json_t *lp)
 {
 	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
 	                      "s:{s:I, s:I, s:I}}",
@@ -565,6 +649,8 @@ static char *completion(const char *model, const char *content, size_t prompt_le
 		"usage", "prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
 		"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
 		"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2));
+	if (lp)
+		json_object_set_new(json_array_get(json_object_get(o, "choices"), 0), "logprobs", lp);
 	char *s = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return s;
@@ -897,6 +983,11 @@ static int serve(int fd, Request *rq)
 		status = 400;
 		body = xstrdup("{\"error\": {\"message\": \"unsupported parameter: response_format\"}}");
 	}
+	int asks_lp = json_is_true(json_object_get(req, "logprobs"));
+	if (!body && logprobs_mode == 2 && asks_lp) {
+		status = 400;
+		body = xstrdup("{\"error\": {\"message\": \"logprobs is not supported for this model\"}}");
+	}
 	if (!body && canned) {
 		body = xstrdup(canned);
 	} else if (!body && rule && !rule->automatic) {
@@ -934,8 +1025,24 @@ static int serve(int fd, Request *rq)
 		}
 	}
 	int stream = content && status == 200 && json_is_true(json_object_get(req, "stream"));
-	if (content && !stream)
-		body = completion(model, content, rq->blen);
+	if (content && !stream) {
+		json_t *lp = NULL;
+		if (asks_lp && (logprobs_mode == 1 || logprobs_mode == 3)) {
+			SBuf prompt = SBUF_INIT;
+			json_t *m;
+			size_t i;
+			json_array_foreach(json_object_get(req, "messages"), i, m) {
+				const char *c = json_string_value(json_object_get(m, "content"));
+				if (c) {
+					sb_puts(&prompt, c);
+					sb_putc(&prompt, '\n');
+				}
+			}
+			lp = logprobs_of(content, sb_str(&prompt));
+			sb_free(&prompt);
+		}
+		body = completion(model, content, rq->blen, lp);
+	}
 	if (content && !stream && pcache_mode)
 		body = with_cached(body, cached);
 	if (d > 0)
@@ -998,7 +1105,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--yes-rate") == 0 || strcmp(a, "--key") == 0 ||
 		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0 ||
 		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
-		            strcmp(a, "--flip") == 0;
+		            strcmp(a, "--flip") == 0 || strcmp(a, "--logprobs") == 0 ||
+		            strcmp(a, "--unsure-words") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1032,6 +1140,19 @@ int main(int argc, char **argv)
 			yes_words = xcalloc(strlen(v) + 1, sizeof *yes_words);
 			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))
 				yes_words[nyes_words++] = xstrdup(t);
+			free(list);
+		} else if (strcmp(a, "--logprobs") == 0) {
+			logprobs_mode = strcmp(v, "give") == 0 ? 1 : strcmp(v, "reject") == 0 ? 2
+			                : strcmp(v, "malformed") == 0 ? 3 : -1;
+			if (logprobs_mode < 0) {
+				fprintf(stderr, "llmserver: --logprobs give, reject or malformed\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--unsure-words") == 0) {
+			char *list = xstrdup(v);
+			unsure_words = xcalloc(strlen(v) + 1, sizeof *unsure_words);
+			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))
+				unsure_words[nunsure_words++] = xstrdup(t);
 			free(list);
 		} else if (strcmp(a, "--pairs") == 0) {
 			if (!load_pairs(v))

@@ -434,6 +434,8 @@ typedef struct ExecCounts {
 	long long spec_items;    /* evaluations beyond what the result needed */
 	long spec_calls;
 	long ondemand_calls;     /* calls made by the SQL functions themselves */
+	long long low_confidence;   /* verdicts taken as unknown: their confidence was below
+	                               llm.min_confidence (exec_llm.c) */
 	long long ahead_values, project_values;
 	long long project_rows;
 	long long topk_cands, topk_scored;   /* semantic top-k: candidates, and those scored */

@@ -2,7 +2,8 @@
  * engine_record.c: showing the record of the last statement (record_int.h): the per-row
  * section (one line per candidate a walk examined, in the order examined), :why (the
  * evidence behind one row: each free-text value, the question, the reply as read, the
- * passages shown, the request and whether the cache answered), the same as one JSON
+ * passages shown, the request and whether the cache answered; a verdict's confidence
+ * where the endpoint gave log-probabilities), the same as one JSON
  * object for --json -v, and the check that a phrase a chat answer quotes is in a passage
  * the model was shown. Nothing here calls the model: it reads what the statement kept.
  */
@@ -68,6 +69,25 @@ static void put_ids(SBuf *out, const Record *r, long long at, int nid)
 	}
 }
 
+/* A verdict's confidence (llm.logprobs), after the verdict: " (confidence 0.93)", or for
+   one below llm.min_confidence, taken as unknown, " (the reply said yes at confidence 0.41,
+   below llm.min_confidence 0.6)"; brief: " (0.93)", " (yes 0.41)". Nothing when the
+   endpoint gave none. */
+static void put_conf(SBuf *out, const Record *r, int ask, int brief)
+{
+	const RecAsk *a = ask > 0 ? &r->asks[ask - 1] : NULL;
+	if (!a || !a->has_conf)
+		return;
+	if (!a->low) {
+		sb_printf(out, brief ? " (%.2f)" : " (confidence %.2f)", a->conf);
+		return;
+	}
+	sb_puts(out, brief ? " (" : " (the reply said ");
+	clip(out, a->reply ? a->reply : "", 8);
+	sb_printf(out, brief ? " %.2f)" : " at confidence %.2f, below llm.min_confidence %g)",
+	          a->conf, a->min_conf);
+}
+
 /* "request 3", "cache", "no text" */
 static void put_source(SBuf *out, const Record *r, int ask, int verdict)
 {
@@ -121,8 +141,11 @@ static void show_unit(const Record *r, int u, long width, SBuf *out)
 			sb_printf(&l, " | wave %d", wave);
 		sb_puts(&l, " | ");
 		put_source(&l, r, first, ru->natoms ? r->cverdict[c->atoms] : VERDICT_UNASKED);
-		for (int k = 0; k < ru->natoms; k++)
+		for (int k = 0; k < ru->natoms; k++) {
 			sb_printf(&l, " | q%d %s", k + 1, verdict_word(r->cverdict[c->atoms + k]));
+			if (r->cverdict[c->atoms + k] != VERDICT_UNASKED)
+				put_conf(&l, r, r->cask[c->atoms + k], 1);
+		}
 		sb_printf(&l, " | %s", c->in_result > 0 ? "in the result"
 		          : c->in_result == 0 ? "not in the result"
 		          : c->state == CAND_PASSED ? "passed" : "not passed");
@@ -172,9 +195,11 @@ static void show_ask(const Record *r, int what, int ask, int verdict, SBuf *out)
 	const RecWhat *w = what >= 0 ? &r->what[what] : NULL;
 	sb_printf(out, "%s: ", w ? w->text : "?");
 	const RecAsk *a = ask > 0 ? &r->asks[ask - 1] : NULL;
-	if (w && w->kind == FT_VERIFY)
+	if (w && w->kind == FT_VERIFY) {
 		sb_puts(out, verdict_word(verdict));
-	else if (a && a->value)
+		if (verdict != VERDICT_UNASKED)
+			put_conf(out, r, ask, 0);
+	} else if (a && a->value)
 		clip(out, a->value, 0);
 	else
 		sb_puts(out, "NULL");
@@ -389,6 +414,11 @@ static json_t *ask_json(const Record *r, int what, int ask, int verdict)
 		return o;
 	json_object_set_new(o, "reply", a->reply ? json_string(a->reply) : json_null());
 	json_object_set_new(o, "evidence", a->evidence ? json_string(a->evidence) : json_null());
+	if (a->has_conf) {   /* only where the endpoint gave one: no key otherwise */
+		json_object_set_new(o, "confidence", json_real(a->conf));
+		if (a->low)
+			json_object_set_new(o, "below_min_confidence", json_true());
+	}
 	json_object_set_new(o, "cached", json_boolean(a->cached));
 	json_object_set_new(o, "request", a->request ? json_integer(a->request) : json_null());
 	json_object_set_new(o, "wave", a->wave ? json_integer(a->wave) : json_null());

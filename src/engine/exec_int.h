@@ -98,6 +98,9 @@ typedef struct Req {
 typedef int (*ReqDoneFn)(void *ctx, Req *r, const MemoVal *mv);
 /* Evaluate the requests not in the memo, batch per call, several calls in flight. */
 SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err);
+/* Whether a verdict is taken as unknown (VERDICT_NULL) because its confidence is below
+   llm.min_confidence; verdicts without a confidence never are. */
+int exec_llm_low_confidence(const Exec *ex, const LlmItem *it);
 /* A value's passages for a signature, most relevant first, within the token budget. */
 size_t exec_llm_passages(Exec *ex, const Sig *s, const char *v, size_t n, char ***out);
 /* Evaluate sig for every non-NULL value in the first column of st's rows (st is stepped

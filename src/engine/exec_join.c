@@ -885,7 +885,8 @@ void exec_join_counters(Exec *ex, SBuf *out)
 		          jp->calls == 1 ? "" : "s", jp->hits, jp->hits == 1 ? "" : "s",
 		          jp->requests, jp->requests == 1 ? "" : "s", jp->yes, jp->no);
 		if (jp->unknown)
-			sb_printf(out, ", %lld unknown (a reply that could not be read)", jp->unknown);
+			sb_printf(out, ", %lld unknown (a reply that could not be read%s)", jp->unknown,
+			          ex->cnt.low_confidence ? ", or a verdict of low confidence" : "");
 		sb_printf(out, "; pairwise: %lld", jp->nl * jp->nr);
 		if (jp->excluded)
 			sb_printf(out, "; %lld excluded by the structured conditions", jp->excluded);

@@ -13,7 +13,9 @@
  *    `batch` candidates with the same signature, handed to llm_run (several in flight at
  *    once, cache first). As each call finishes its results go into the memo and the caller
  *    hears about each evaluation; it may stop the rest (they end cancelled). exec_llm_run_column
- *    feeds it the values a statement reads (evaluating ahead, projection last).
+ *    feeds it the values a statement reads (evaluating ahead, projection last). A verdict
+ *    whose confidence (llm.logprobs) is below llm.min_confidence is stored as unknown
+ *    (VERDICT_NULL, as a reply that could not be read, but with no warning), and counted.
  */
 #include "base/vis.h"
 #include "engine/exec_int.h"
@@ -163,10 +165,21 @@ typedef struct ReqRun {
 	int stop;
 } ReqRun;
 
-static void store(const Sig *s, const LlmItem *it, MemoVal *mv)
+/* Whether a verdict is taken as unknown for its confidence: one was given (llm.logprobs)
+   and it is below llm.min_confidence. A verdict without one is kept as it is. */
+int exec_llm_low_confidence(const Exec *ex, const LlmItem *it)
+{
+	double min = llm_min_confidence(ex->llm);
+	return min > 0 && it->has_confidence && !it->unreadable && it->confidence < min;
+}
+
+static void store(Exec *ex, const Sig *s, const LlmItem *it, MemoVal *mv)
 {
 	if (s->kind == FT_VERIFY) {
-		mv->verdict = it->unreadable ? VERDICT_NULL : it->verdict ? VERDICT_YES : VERDICT_NO;
+		int low = exec_llm_low_confidence(ex, it);
+		mv->verdict = it->unreadable || low ? VERDICT_NULL
+		              : it->verdict ? VERDICT_YES : VERDICT_NO;
+		ex->cnt.low_confidence += low;
 	} else {
 		free(mv->value);
 		free(mv->warning);
@@ -207,7 +220,7 @@ static int call_done(void *ctx, LlmCall *call)
 	for (int k = 0; k < w->nreq; k++) {
 		Req *q = &r->reqs[w->req[k]];
 		MemoVal *mv = memo_put(ex->memo, q->sig, q->v, q->n);
-		store(&ex->sigs[q->sig], &call->items[k], mv);
+		store(ex, &ex->sigs[q->sig], &call->items[k], mv);
 		if (call->items[k].unreadable)
 			exec_unread(ex, q->sig, call->items[k].text);
 		mv->rec = exec_record_ask(ex, q->sig, call, k, w->psg[k], w->npsg[k]);

@@ -559,8 +559,9 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 		          "%lld passed, %lld failed", w->n, w->n == 1 ? "" : "s", judged, passed,
 		          failed);
 		if (unknown)
-			sb_printf(pl, ", %lld unknown (no text, or a reply that could not be read)",
-			          unknown);
+			sb_printf(pl, ", %lld unknown (no text, %sa reply that could not be read%s)",
+			          unknown, ex->cnt.low_confidence ? "" : "or ",
+			          ex->cnt.low_confidence ? ", or a verdict of low confidence" : "");
 		sb_putc(pl, '\n');
 	}
 	free(cand);

@@ -131,8 +131,13 @@ int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *cons
 	a->tokens_in = call->tokens_in;
 	a->tokens_out = call->tokens_out;
 	a->unreadable = it->unreadable;
+	a->has_conf = ex->sigs[sig].kind == FT_VERIFY && it->has_confidence;
+	a->conf = it->confidence;
+	a->low = a->has_conf && exec_llm_low_confidence(ex, it);
+	a->min_conf = llm_min_confidence(ex->llm);
 	a->verdict = ex->sigs[sig].kind != FT_VERIFY ? VERDICT_NULL
-	             : it->unreadable ? VERDICT_NULL : it->verdict ? VERDICT_YES : VERDICT_NO;
+	             : it->unreadable || a->low ? VERDICT_NULL : it->verdict ? VERDICT_YES
+	                                                                    : VERDICT_NO;
 	a->reply = it->text ? xstrdup(it->text) : NULL;
 	a->value = it->value ? xstrdup(it->value) : NULL;
 	a->evidence = it->evidence ? xstrdup(it->evidence) : NULL;

@@ -315,8 +315,9 @@ static void show_walks(Exec *ex, SBuf *out)
 			          "passed, %lld failed", u->rows, S(u->rows), u->examined, u->accepted,
 			          u->rejected);
 			if (u->unknown)
-				sb_printf(out, ", %lld unknown (no text, or a reply that could not be read)",
-				          u->unknown);
+				sb_printf(out, ", %lld unknown (no text, %sa reply that could not be read%s)",
+				          u->unknown, ex->cnt.low_confidence ? "" : "or ",
+				          ex->cnt.low_confidence ? ", or a verdict of low confidence" : "");
 			if (b->limit >= 0 && u->accepted > b->limit)
 				sb_printf(out, " (more than the %lld the LIMIT needs: the candidates of a call "
 				          "are judged together)", b->limit);
@@ -443,6 +444,10 @@ void plan_show_counters(Exec *ex, SBuf *out)
 		sb_printf(out, "unreadable: %ld repl%s could not be read, even when asked again "
 		          "(the answers are unknown; see the warning)\n", t->unreadable,
 		          t->unreadable == 1 ? "y" : "ies");
+	if (ex->cnt.low_confidence)
+		sb_printf(out, "low confidence: %lld verdict%s below llm.min_confidence %g, taken as "
+		          "unknown\n", ex->cnt.low_confidence, S(ex->cnt.low_confidence),
+		          llm_min_confidence(ex->llm));
 	if (ex->cnt.spec_items)
 		sb_printf(out, "speculative: %lld candidate%s judged after the result was complete%s\n",
 		          ex->cnt.spec_items, S(ex->cnt.spec_items),

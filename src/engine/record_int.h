@@ -42,6 +42,10 @@ typedef struct RecAsk {
 	char *reply;          /* the answer as the model wrote it (VERIFY: yes or no) */
 	char *value;          /* ANSWER, SUMMARY: the value read from it */
 	char *evidence;       /* the sentence that decided, when the backend named one */
+	int has_conf;         /* VERIFY: the endpoint gave the verdict a confidence */
+	double conf;          /* ... from 0 to 1 (llm.logprobs) */
+	int low;              /* ... below llm.min_confidence: the verdict is unknown */
+	double min_conf;      /* llm.min_confidence when it was asked */
 	char **psg;           /* the passages shown, in the order sent */
 	int npsg;
 } RecAsk;

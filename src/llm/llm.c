@@ -9,7 +9,11 @@
  * file are filled at once; a unit identical to an earlier one in the batch waits for it
  * instead of being asked again; the remaining units of each call become one job that the
  * backend answers (several candidates in one request). A call finishes when all its units
- * have results; calls that needed no request count as cache hits, not calls. The caller's
+ * have results; calls that needed no request count as cache hits, not calls. A verdict's
+ * confidence (llm.logprobs) is part of its stored result, so a verdict served again shows
+ * the confidence it was asked with; whether log-probabilities were asked for is not part
+ * of the key (they do not change the answer), so a verdict first asked without them keeps
+ * having none until the cache forgets it. The caller's
  * done callback runs as each call finishes and may stop the rest (they end CANCELLED).
  */
 #include "base/util.h"
@@ -88,6 +92,8 @@ static void item_clear(LlmItem *it)
 	it->cached = 0;
 	free(it->evidence);
 	it->evidence = NULL;
+	it->has_confidence = 0;
+	it->confidence = 0;
 }
 
 void llm_call_clear(LlmCall *c)
@@ -279,6 +285,8 @@ static char *result_dump(const LlmCall *c, int item)
 			json_object_set_new(o, "unreadable", json_true());
 		if (it->evidence)
 			json_object_set_new(o, "evidence", json_string(it->evidence));
+		if (it->has_confidence)
+			json_object_set_new(o, "confidence", json_real(it->confidence));
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_array();
 		for (int i = 0; i < c->dim; i++)
@@ -324,6 +332,14 @@ static int result_load(LlmCall *c, int item, const char *text)
 		it->verdict = (int)json_integer_value(json_object_get(o, "verdict"));
 		it->unreadable = json_is_true(json_object_get(o, "unreadable"));
 		it->evidence = jdup(o, "evidence");
+		/* a result stored without one (asked without log-probabilities, or before suql
+		   kept them) has none */
+		json_t *cf = json_object_get(o, "confidence");
+		double d = json_is_number(cf) ? json_number_value(cf) : -1;
+		if (d >= 0 && d <= 1) {
+			it->has_confidence = 1;
+			it->confidence = d;
+		}
 	} else if (c->kind == LLM_EMBED) {
 		json_t *v = json_object_get(o, "vec");
 		ok = json_is_array(v) && json_array_size(v) > 0;

@@ -73,6 +73,9 @@ typedef struct LlmItem {
 	int cached;      /* answered without a request: from the cache, or an identical item */
 	char *evidence;  /* the sentence of the passages that decided, when the backend names
 	                    one (the offline backend does for yes/no questions); else NULL */
+	int has_confidence;   /* VERIFY: the endpoint's log-probabilities gave the verdict a
+	                         confidence (llm.logprobs; llm_logprobs.c); 0: none is known */
+	double confidence;    /* with has_confidence: the verdict's probability, 0 to 1 */
 } LlmItem;
 
 typedef struct LlmCall {
@@ -298,6 +301,9 @@ int llm_unconfigured(const Llm *llm);
 /* Whether the offline backend answers though no one chose it (no endpoint configured, neither
    --offline nor llm.offline on) and llm.offline_note is on: a script then says so. */
 int llm_offline_unasked(const Llm *llm);
+/* llm.min_confidence: a verdict whose confidence (LlmItem.confidence) is below it is to be
+   taken as unknown; 0: off. */
+double llm_min_confidence(const Llm *llm);
 /* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
    read fails (exit status 3) after showing its rows; "warn" only warns. */
 int llm_unreadable_fails(const Llm *llm);

@@ -65,6 +65,7 @@ static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *
 	s->offline = 0;
 	llm->no_json_mode = 0;
 	llm->no_schema = 0;
+	llm->no_logprobs = 0;
 	return SUQL_OK;
 }
 
@@ -251,6 +252,17 @@ static const SetRow llm_rows[] = {
 	 "refuses a schema (HTTP 400) is asked again with json_object, then with nothing, and "
 	 "suql remembers it until llm.url changes. Replies are checked all the same", NULL,
 	 "is auto, openai, llamacpp, ollama, json_object or off", NULL, 0, NULL, NULL},
+	{"llm.logprobs", SET_CHOICE, LS(logprobs), 0, 0, "off on auto", "off|on|auto", "auto",
+	 "whether yes/no verdict requests ask for log-probabilities (logprobs, top_logprobs "
+	 SETTING_STR(LLM_TOP_LOGPROBS) "), from which each verdict gets a confidence, shown by "
+	 ":why and the per-row record: on asks always, auto only while llm.min_confidence is "
+	 "set, off never. An endpoint that refuses them (HTTP 400) is asked again without, and "
+	 "suql remembers it until llm.url changes; a reply without them gives no confidence", NULL,
+	 "is off, on or auto", NULL, 0, NULL, NULL},
+	{"llm.min_confidence", SET_REAL, LS(min_confidence), 0, 1, NULL, "P", "0",
+	 "a verdict whose confidence (llm.logprobs) is below P is taken as unknown (NULL), as an "
+	 "unreadable reply is, without a warning; 0: off. Verdicts without a confidence are kept "
+	 "as they are", NULL, "is a number from 0 to 1", NULL, 0, NULL, NULL},
 	{"concurrency", SET_INT, LS(concurrency), 1, 256, NULL, "N",
 	 SETTING_STR(LLM_CONCURRENCY), "model requests in flight at once", NULL,
 	 "is a whole number from {range}", "concurrency", 0, NULL, NULL},
@@ -413,6 +425,7 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	s->backoff_ms = LLM_BACKOFF_MS;
 	s->offline_note = 1;
 	s->price_in = s->price_out = -1;
+	s->logprobs = LLM_LOGPROBS_AUTO;
 
 	SuqlStatus st = SUQL_OK;
 	const SetRow *conc = setting_find(&llm_settings_table, "concurrency");
@@ -616,7 +629,14 @@ void llm_describe(const Llm *llm, SBuf *out)
 		sb_printf(out, "timeout      %g s per request, %g s to connect, %d retries\n",
 		          s->timeout_ms / 1000.0, s->connect_timeout_ms / 1000.0, s->retries);
 	}
+	if (!llm_is_offline(llm) && llm->no_logprobs && s->logprobs != LLM_LOGPROBS_OFF)
+		sb_puts(out, "logprobs     refused by the endpoint (HTTP 400): verdicts carry no "
+		        "confidence\n");
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
 	          s->no_cache ? "off" : llm->cache || llm->cache_pending ? "on" : "off: not usable");
 }
 
+double llm_min_confidence(const Llm *llm)
+{
+	return llm ? llm->s.min_confidence : 0;
+}

@@ -20,6 +20,11 @@
  * costs does not depend on the order in which replies arrive. Ctrl-C and errors that concern
  * every call drop requests in flight; those already sent are counted as cancelled in flight.
  *
+ * A yes/no verdict request asks for log-probabilities when llm.logprobs says so; a 400 to
+ * it that names them (or that no weaker reply format explains) is asked again without,
+ * and the endpoint remembered. A reply that brings them gives each of its verdicts a
+ * confidence (llm_logprobs.c); one without, none.
+ *
  * A call with on_text (the chat agent's reply) is asked for a stream (stream: true): a
  * reply that comes as server-sent events is read by llm_stream.c as it arrives, each piece
  * handed over at once; one that comes whole is read as usual. A 400 to a streamed request
@@ -79,6 +84,7 @@ typedef struct HttpReq {
 	SBuf resp;
 	int oversize;
 	int stream;         /* asked for a streamed reply */
+	int logprobs;       /* asked for log-probabilities (llm.logprobs) */
 	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
 	size_t got;         /* bytes of the body so far */
 	LlmStream st;
@@ -176,6 +182,11 @@ static void req_body(HttpRun *run, HttpReq *r)
 		if (r->stream) {
 			json_object_set_new(b, "stream", json_true());
 			json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
+		}
+		r->logprobs = b && llm_logprobs_wanted(run->llm, j->call);
+		if (r->logprobs) {
+			json_object_set_new(b, "logprobs", json_true());
+			json_object_set_new(b, "top_logprobs", json_integer(LLM_TOP_LOGPROBS));
 		}
 	}
 	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
@@ -381,12 +392,18 @@ static char *server_says(const HttpRun *run, const HttpReq *r)
 	return b.len ? sb_steal(&b) : xstrdup("(no message)");
 }
 
-static int mentions_model(const char *s)
+static int mentions(const char *s, const char *word)
 {
+	size_t n = strlen(word);
 	for (const char *p = s; *p; p++)
-		if (strncasecmp(p, "model", 5) == 0)
+		if (strncasecmp(p, word, n) == 0)
 			return 1;
 	return 0;
+}
+
+static int mentions_model(const char *s)
+{
+	return mentions(s, "model");
 }
 
 static const char *endpoint(const HttpReq *r)
@@ -400,7 +417,15 @@ static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 	char *says = server_says(run, r);
 	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
 	                                                    : llmp_model(llm, r->job->call);
-	if (code == 400 && r->json_mode) {
+	if (code == 400 && r->logprobs && (mentions(says, "logprob") || !r->json_mode)) {
+		/* an endpoint that gives no log-probabilities (a reasoning model, an older server):
+		   ask again without, and remember; the verdicts then carry no confidence */
+		llm->no_logprobs = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
+	} else if (code == 400 && r->json_mode) {
 		/* probably the schema, or response_format: ask again with the next weaker form
 		   (a schema, json_object, nothing), and remember */
 		if (r->json_mode == LLMP_SENT_SCHEMA)
@@ -521,14 +546,37 @@ static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int 
 	llm_count_tokens(run->llm, c->kind, in, out, estimated);
 }
 
+/* The confidences of a verdict reply's candidates, from its log-probabilities lp (NULL:
+   none came): all or none of them get one (llm_logprobs.c). */
+static void read_confidence(HttpReq *r, const char *text, const json_t *lp)
+{
+	LlmCall *c = r->job->call;
+	if (c->kind != LLM_VERIFY || !r->items || r->nitems < 1 || !lp || json_is_null(lp))
+		return;
+	int *v = xmalloc((size_t)r->nitems * sizeof *v);
+	double *conf = xmalloc((size_t)r->nitems * sizeof *conf);
+	for (int k = 0; k < r->nitems; k++)
+		v[k] = c->items[r->items[k]].verdict;
+	if (llm_logprobs_verdicts(lp, text, v, r->nitems, conf) == r->nitems)
+		for (int k = 0; k < r->nitems; k++) {
+			c->items[r->items[k]].has_confidence = 1;
+			c->items[r->items[k]].confidence = conf[k];
+		}
+	free(v);
+	free(conf);
+}
+
 /* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
-   once, then (for a batch) candidate by candidate, then marked unknown. */
-static void read_content(HttpRun *run, HttpReq *r, const char *text)
+   once, then (for a batch) candidate by candidate, then marked unknown. A verdict reply
+   whose candidates were all read takes their confidences from lp (NULL: none). */
+static void read_content(HttpRun *run, HttpReq *r, const char *text, const json_t *lp)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
 	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
 	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
+	if (nbad == 0)
+		read_confidence(r, text, lp);
 	if (nbad > 0 && !r->reasked) {
 		/* ask again, once, about what could not be read */
 		int *sub = xmalloc((size_t)nbad * sizeof *sub);
@@ -625,7 +673,8 @@ static void on_reply(HttpRun *run, HttpReq *r)
 	if (!json_is_object(usage))   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
 		count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
 		                   (long)(strlen(text) / TEXT_BYTES_PER_TOKEN), 1);
-	read_content(run, r, text);
+	read_content(run, r, text, r->logprobs ? json_object_get(json_array_get(choices, 0),
+	                                                         "logprobs") : NULL);
 	json_decref(j);
 }
 
@@ -658,7 +707,7 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
 			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
 		count_cached(run, r, st->tokens_cached);
-		read_content(run, r, sb_str(&st->text));
+		read_content(run, r, sb_str(&st->text), NULL);
 	}
 }
 

@@ -10,6 +10,7 @@
  *   spec.c         extract()'s field lists (spec.h)
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
  *   llm_stream.c   a reply streamed as server-sent events
+ *   llm_logprobs.c the confidence of verdicts, from a reply's log-probabilities
  *   llm_offline*.c the offline lexical backend
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
@@ -58,7 +59,22 @@ typedef struct LlmSettings {
 	int offline_note;     /* llm.offline_note: a script answered offline says so (default 1) */
 	double price_in, price_out;   /* llm.price_in/out, dollars per million tokens; -1: the
 	                                 built-in list's (llm_price.c) */
+	int logprobs;         /* llm.logprobs: LLM_LOGPROBS_OFF, _ON or _AUTO */
+	double min_confidence;   /* llm.min_confidence: a verdict whose confidence is below it is
+	                            unknown (0: off) */
 } LlmSettings;
+
+/* llm.logprobs (in the order of the setting's choices). The default is auto: requests stay
+   as they were (byte for byte, so cache keys, request logs and servers that refuse the
+   field are untouched) until something uses a confidence, which llm.min_confidence does;
+   on asks always, so that :why and the record show confidences. */
+enum { LLM_LOGPROBS_OFF, LLM_LOGPROBS_ON, LLM_LOGPROBS_AUTO };
+/* The alternatives asked for at each token (top_logprobs): the verdict's own token and its
+   opposite's spellings ("Yes", "yes", " yes", "No", ...) are among the first few. */
+#define LLM_TOP_LOGPROBS 5
+/* Whether a call's requests ask for log-probabilities now: a VERIFY call, llm.logprobs on
+   (or auto with llm.min_confidence set), and the endpoint has not refused them. */
+int llm_logprobs_wanted(const Llm *llm, const LlmCall *call);
 
 /* llm.schema: how a request constrains the reply (in the order of the setting's choices). */
 enum {
@@ -140,6 +156,7 @@ struct Llm {
 	int no_json_mode;      /* the endpoint refused response_format (HTTP 400) */
 	int no_schema;         /* the endpoint refused a JSON schema (HTTP 400): json_object */
 	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
+	int no_logprobs;       /* the endpoint refused log-probabilities (HTTP 400) */
 	void *multi;           /* CURLM *, kept so connections are reused between runs */
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
@@ -290,6 +307,15 @@ void llm_mark_unreadable(LlmCall *call, int item);
 /* The JSON value inside a model's reply: code fences stripped, the first {...} or [...]
    that parses. NULL when none. */
 json_t *llmp_lenient_json(const char *content);
+
+/* ---- confidence from log-probabilities (llm_logprobs.c) ---- */
+
+/* The confidences of the n yes/no verdicts (verdicts[k]: 1 yes, 0 no) that content, a
+   reply, spells in order, from the reply's log-probabilities block lp (choices[0].logprobs):
+   conf[k] in [0, 1]. Returns n, or 0 (every conf[k] -1) when lp is missing or malformed or
+   does not line up with content: then there is no confidence, never a made-up one. */
+int llm_logprobs_verdicts(const json_t *lp, const char *content, const int *verdicts, int n,
+                          double *conf);
 
 /* Set it->value/warning from an answer text according to shape: the offline backend's
    reading of its own answers (a number or date found in the sentence it chose; a model's

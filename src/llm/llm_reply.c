@@ -327,6 +327,8 @@ static int read_item(LlmCall *call, LlmItem *it, const char *answer)
 		it->warning = NULL;
 		it->verdict = yn;
 		it->unreadable = 0;
+		it->has_confidence = 0;   /* the reply's own log-probabilities give it (llm_http.c) */
+		it->confidence = 0;
 		return 0;
 	}
 	char *v = NULL;
@@ -524,6 +526,8 @@ void llm_mark_unreadable(LlmCall *call, int item)
 	it->value = it->warning = NULL;
 	it->verdict = 0;
 	it->unreadable = 1;
+	it->has_confidence = 0;
+	it->confidence = 0;
 	if (!it->text)
 		it->text = xstrdup("");
 }
