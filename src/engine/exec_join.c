@@ -861,7 +861,7 @@ void exec_join_show(Exec *ex, SBuf *out)
 			sb_printf(out, "; BM25 keeps the best %d right values that share words with it "
 			          "(pairs not kept are no match)", ex->set.join_candidates);
 		sb_putc(out, '\n');
-		if (jp->allow)
+		if (jp->allow && jp->excluded)
 			sb_printf(out, "  pairs: %lld of %lld occur in rows the structured conditions let "
 			          "through; the other %lld are never asked\n", pw - jp->excluded, pw,
 			          jp->excluded);
