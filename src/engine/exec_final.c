@@ -359,6 +359,24 @@ SuqlStatus exec_final_run(Exec *ex, SuqlErr *err)
 	return s;
 }
 
+int exec_final_count(Exec *ex, long long *n)
+{
+	Keep keep;
+	PrintHooks khk;
+	Printer *pr = final_printer(ex, &keep, &khk);
+	print_raw(pr, "SELECT count(*) FROM (");
+	print_stmt(pr, ex->ast->stmt);
+	print_raw(pr, ")");
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL);
+	print_free(pr);
+	*n = -1;
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return *n < 0 ? -1 : 0;
+}
+
 SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err)
 {
 	Keep keep;

@@ -138,6 +138,9 @@ void exec_agg_free(Exec *ex);
 void exec_agg_record(Exec *ex);
 /* Step every row of the final statement, dropping them (the dry run; exec_final.c). */
 SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err);
+/* The rows the final statement returns as the memo stands (no call; *n -1 and -1 when it
+   cannot be counted): a lazy join's test of whether its LIMIT has its rows. */
+int exec_final_count(Exec *ex, long long *n);
 
 /* ---- semantic joins (exec_join.c) ---- */
 

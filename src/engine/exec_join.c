@@ -15,6 +15,13 @@
  * prompt), which is also how a batch's unreadable answers are asked alone: so both ways
  * share cache entries, and an unreadable reply follows the client's rules (asked again,
  * split, unknown: NULL, never cached).
+ *
+ * Under a LIMIT (a SELECT of one join, inner joins only, no other free text, no ORDER BY,
+ * grouping, DISTINCT or aggregate), the left values are asked in waves, the first as many
+ * calls as the client sends at once, each next one twice as many left values; after each
+ * wave the final statement is counted with the answers so far (a pair not asked is no
+ * match), and the walk stops once it returns the LIMIT's rows: any rows that pass are the
+ * answer to a LIMIT without ORDER BY.
  */
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
@@ -45,6 +52,8 @@ struct JoinPlan {
 	long long excluded;   /* pairs the structured conditions exclude, never asked */
 	long long pairs;      /* pairs to ask */
 	long long expect;     /* calls expected */
+	long long lazy;       /* the LIMIT (rows returned) when it may stop early, else -1 */
+	long long lasked;     /* left values asked when it stopped */
 	/* counters */
 	long long asked, yes, no, unknown;
 	long calls, hits, requests;
@@ -715,6 +724,8 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 			jp->excluded += !allow[l][r];
 }
 
+static long long lazy_limit(Exec *ex, Join *j, Block *b);
+
 static const char *why_not(Exec *ex, Join *j, int *li, int *ri)
 {
 	if (j->block < 0)
@@ -766,6 +777,7 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 			continue;
 		}
 		jp->rewritten = 1;
+		jp->lazy = lazy_limit(ex, j, b);
 		list_pairs(ex, j, b, jp);
 		choose(ex, jp);
 		for (long long l = 0; l < jp->nl; l++)
@@ -778,6 +790,39 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* The LIMIT the join's walk may stop at (rows returned), or -1. */
+static long long lazy_limit(Exec *ex, Join *j, Block *b)
+{
+	const Stmt *st = ex->ast->stmt;
+	if (ex->njoins != 1 || ex->nocc > 0 || ex->naggs > 0 || !b->top || st->kind != ST_SELECT ||
+	    !b->sel || b->sel->ncore != 1 || !b->sel->limit || b->sel->order || b->aggregate)
+		return -1;
+	(void)j;
+	int freetext = 0, outer = 0;
+	ons_scan(ex, b->core->from, &freetext, &outer);
+	if (outer)
+		return -1;
+	long long lim = -1, off = 0;
+	plan_limit_of(ex, b->sel, &lim, &off);
+	return lim > 0 ? lim : -1;
+}
+
+/* The pairs of left values [from, to) as requests, appended at reqs[*n]. */
+static void wave_reqs(Exec *ex, Join *j, JoinPlan *jp, long long from, long long to, Req *reqs,
+                      long long *n)
+{
+	for (long long l = from; l < to; l++) {
+		int sig = exec_join_sig(ex, j, jp->lv[l], jp->ln[l]);
+		for (int c = 0; c < jp->ncand[l]; c++) {
+			int r = jp->cand[l][c];
+			reqs[*n].sig = sig;
+			reqs[*n].v = jp->rv[r];
+			reqs[*n].n = jp->rn[r];
+			(*n)++;
+		}
+	}
+}
+
 SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
@@ -787,20 +832,38 @@ SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 		if (!jp || !jp->rewritten)
 			continue;
 		Req *reqs = xcalloc((size_t)jp->pairs + 1, sizeof *reqs);
-		long long n = 0;
-		for (long long l = 0; l < jp->nl; l++) {
-			int sig = exec_join_sig(ex, j, jp->lv[l], jp->ln[l]);
-			for (int c = 0; c < jp->ncand[l]; c++) {
-				int r = jp->cand[l][c];
-				reqs[n].sig = sig;
-				reqs[n].v = jp->rv[r];
-				reqs[n].n = jp->rn[r];
-				n++;
-			}
-		}
+		long long n = 0, done = 0;
 		const LlmStats *ls = llm_stats_statement(ex->llm);
 		long c0 = ls->total.calls, h0 = ls->total.cache_hits, q0 = ls->total.requests;
-		st = exec_llm_run(ex, reqs, (int)n, NULL, NULL, err);
+		if (jp->lazy > 0) {
+			/* waves of left values: the first as many calls as go out at once */
+			long long want = llm_concurrency(ex->llm), calls = 0, to = 0;
+			while (to < jp->nl && (to == 0 || calls + calls_for(ex, jp, to) <= want))
+				calls += calls_for(ex, jp, to++);
+			while (st == SUQL_OK && done < jp->nl) {
+				long long first = n;
+				wave_reqs(ex, j, jp, done, to, reqs, &n);
+				st = exec_llm_run(ex, reqs + first, (int)(n - first), NULL, NULL, err);
+				long long got = 0;
+				jp->ran = 1;   /* a pair not asked yet counts as no match */
+				int counted = st == SUQL_OK && exec_final_count(ex, &got) == 0;
+				jp->ran = 0;
+				long long wave = to - done;
+				done = to;
+				if (!counted) {   /* cannot tell: the rest in one wave */
+					to = jp->nl;
+					if (done < jp->nl)
+						continue;
+				}
+				if (counted && got >= jp->lazy)
+					break;
+				to = done + 2 * wave < jp->nl ? done + 2 * wave : jp->nl;
+			}
+			jp->lasked = done;
+		} else {
+			wave_reqs(ex, j, jp, 0, jp->nl, reqs, &n);
+			st = exec_llm_run(ex, reqs, (int)n, NULL, NULL, err);
+		}
 		jp->calls = ls->total.calls - c0;
 		jp->hits = ls->total.cache_hits - h0;
 		jp->requests = ls->total.requests - q0;
@@ -871,6 +934,10 @@ void exec_join_show(Exec *ex, SBuf *out)
 		if (jp->expect > 0)
 			sb_printf(out, ": %.0fx fewer", (double)pw / (double)jp->expect);
 		sb_putc(out, '\n');
+		if (jp->lazy > 0)
+			sb_printf(out, "  walk: lazy, stops once %lld row%s passed (LIMIT): left values "
+			          "in waves, the first as many calls as go out at once, each next one "
+			          "twice as many left values\n", jp->lazy, jp->lazy == 1 ? "" : "s");
 	}
 }
 
@@ -894,6 +961,13 @@ void exec_join_counters(Exec *ex, SBuf *out)
 		if (jp->pruned && dropped > 0)
 			sb_printf(out, "; %lld never asked (join_candidates %d kept the pairs sharing "
 			          "most words; they count as no match)", dropped, ex->set.join_candidates);
+		if (jp->lazy > 0 && jp->lasked < jp->nl) {
+			long long left = 0;
+			for (long long l = jp->lasked; l < jp->nl; l++)
+				left += jp->ncand[l];
+			sb_printf(out, "; stopped after %lld of %lld left values, the LIMIT's rows found "
+			          "(%lld pairs not asked)", jp->lasked, jp->nl, left);
+		}
 		sb_putc(out, '\n');
 	}
 }

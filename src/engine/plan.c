@@ -112,7 +112,7 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 }
 
 /* The values of s's LIMIT and OFFSET (0 when absent), evaluated once; lim -1: none. */
-static void limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
+void plan_limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 {
 	if (ex->e->pg) {   /* PostgreSQL: integer literals (anything else: not lazy) */
 		const Expr *l = s->limit, *o = s->offset;
@@ -204,7 +204,7 @@ static void plan_limit(Exec *ex, Block *b)
 		b->distinct_walk = 1;
 	}
 	long long lim, off;
-	limit_of(ex, s, &lim, &off);
+	plan_limit_of(ex, s, &lim, &off);
 	if (lim < 0)
 		return;
 	b->out_limit = lim;
@@ -291,7 +291,7 @@ static void plan_blocks(Exec *ex)
 		           !b->aggregate && b->nocc > 0) {
 			/* for a semantic top-k (plan_topk.c) */
 			long long lim, off;
-			limit_of(ex, b->sel, &lim, &off);
+			plan_limit_of(ex, b->sel, &lim, &off);
 			b->limit_all = lim < 0 ? -1 : lim + off;
 		}
 	}

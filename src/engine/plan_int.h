@@ -26,6 +26,8 @@ int *plan_order(Exec *ex);                           /* blocks, what each reads 
    text, semantic join, subquery, aggregate, * or ENUM literal not classified yet. */
 void plan_push_filters(Exec *ex);
 int plan_push_plain_expr(Exec *ex, Expr *e);
+/* A SELECT's LIMIT and OFFSET as numbers (*limp -1: not a number it can read). */
+void plan_limit_of(Exec *ex, Select *s, long long *limp, long long *offp);
 
 /* plan_unit.c: block b's units (budget: of its relaxed WHERE, for the counts) */
 void plan_unit_make(Exec *ex, Block *b, int budget);

@@ -119,6 +119,20 @@ q "$J" --no-cache
 check "hash verdicts: the rewrite returns the pairwise rows" "$(cat "$T/rows")" "$hpw"
 n=$(tr ';' '\n' <"$T/rows" | wc -l | tr -d ' ')
 if [ "$n" -gt 60 ]; then ok "hash verdicts: many pairs match ($n)"; else notok "hash verdicts: many pairs match" "$n"; fi
+# under a LIMIT without ORDER BY the join asks left values in waves and stops once the
+# LIMIT has its rows: any 4 of the pairwise rows, fewer calls than all 11 left values
+q "SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, 'does the firm make this brand?') LIMIT 4;" --no-cache --concurrency 2
+lz_calls=$(num "llm calls")
+bad=$(tr ';' '\n' <"$T/rows" | while IFS= read -r r; do printf '%s\n' "$hpw" | tr ';' '\n' | grep -qxF -- "$r" || echo "$r"; done)
+check "lazy join: 4 rows, each one pairwise judging passes" "$(tr ';' '\n' <"$T/rows" | wc -l | tr -d ' ')/$bad" "4/"
+if [ -n "$lz_calls" ] && [ "$lz_calls" -lt 11 ]; then ok "lazy join: fewer calls than every left value ($lz_calls of 11)"; else notok "lazy join: fewer calls than every left value" "$lz_calls" "$(cat "$T/err")"; fi
+grep -q "walk: lazy, stops once 4 rows passed (LIMIT)" "$T/err" && grep -q "join 1: .*; stopped after [0-9]* of 11 left values, the LIMIT's rows found" "$T/err" &&
+	ok "lazy join: the plan and the counters say so" || notok "lazy join: the plan and the counters say so" "$(grep -A8 'join 1' "$T/err")"
+# not with an ORDER BY (the rows must be the first in its order) or an aggregate
+q "SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, 'does the firm make this brand?') ORDER BY f.id, b.id LIMIT 4;" --no-cache
+check "ORDER BY ... LIMIT: every left value asked, the first 4 pairwise rows" "$(num "llm calls")/$(cat "$T/rows")" "11/$(printf '%s\n' "$hpw" | tr ';' '\n' | head -n 4 | paste -sd ';' -)"
+q "SELECT count(*) FROM firms f JOIN brands b ON matches(f.name, b.label, 'does the firm make this brand?') LIMIT 1;" --no-cache
+check "count(*) ... LIMIT 1: every left value asked, the pairwise count" "$(num "llm calls")/$(cat "$T/rows")" "11/$n"
 
 # --- filters reach the sides, and pairs the structured conditions exclude are never asked
 # (a self-join over pairs a.id < b.id: 282 of the 360 pairs of 12 left and 30 right values)
