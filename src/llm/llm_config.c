@@ -227,7 +227,7 @@ static const SetRow llm_rows[] = {
 	 "cache file; :bulk status shows its progress, :bulk resume (also after a restart) reads "
 	 "the replies into the cache and runs the statement again",
 	 "Statements with LIMIT run as usual (a lazy walk stops early; a batch would ask every "
-	 "candidate), and so does the offline backend. See BULK MODE.", "is on or off", NULL, 0,
+	 "candidate), and so does the offline backend. See Bulk mode under LLM BACKENDS.", "is on or off", NULL, 0,
 	 NULL, NULL},
 	{"llm.bulk_discount", SET_REAL, LS(bulk_discount), 0, 1, NULL, "SHARE", "0.5",
 	 "what a batch costs as a share of the usual price (llm.price_in and llm.price_out)",
