@@ -81,6 +81,12 @@ static void usage(FILE *f)
 "A request with \"stream\": true gets the completion as server-sent events, one\n"
 "chunk per word (a rule may pace them with stream_delay_ms, or stop sending after\n"
 "stream_hold_after chunks and hold the connection open).\n"
+"Batches (OpenAI's Batch API): POST /files, POST /batches, GET /batches/ID,\n"
+"POST /batches/ID/cancel, GET /files/ID/content; each line is answered with its\n"
+"automatic reply. GET /batchstats returns {\"batched\": N, ...}.\n"
+"  --batch-polls K     a batch is in_progress until K reads of it (default 1)\n"
+"  --batch-corrupt N   line N of the first batch's output gets a reply in prose\n"
+"  --no-batch          HTTP 404 to /files and /batches\n"
 "SIGTERM or SIGINT stops the server.\n", f);
 }
 
@@ -909,6 +915,8 @@ static int send_stream(int fd, const Rule *rule, json_t *headers, const char *mo
 }
 
 /* Serve one request; returns 0 when the connection must be closed. */
+#include "llmserver_batch.h"
+
 static int serve(int fd, Request *rq)
 {
 	if (strcmp(rq->method, "GET") == 0 && strstr(rq->path, "/stats")) {
@@ -942,6 +950,13 @@ static int serve(int fd, Request *rq)
 	long maxi = max_inflight;
 	log_request(rq, seq, now, maxi);
 	pthread_mutex_unlock(&mu);
+	int bkeep;
+	if (batch_serve(fd, rq, &bkeep)) {
+		pthread_mutex_lock(&mu);
+		inflight--;
+		pthread_mutex_unlock(&mu);
+		return bkeep && !rq->close;
+	}
 
 	json_t *req = json_loadb(rq->body, rq->blen, 0, NULL);
 	const char *model = json_string_value(json_object_get(req, "model"));
@@ -1106,7 +1121,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--models") == 0 || strcmp(a, "--pairs") == 0 ||
 		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
 		            strcmp(a, "--flip") == 0 || strcmp(a, "--logprobs") == 0 ||
-		            strcmp(a, "--unsure-words") == 0;
+		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
+		            strcmp(a, "--batch-corrupt") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1161,6 +1177,12 @@ int main(int argc, char **argv)
 			yes_rate = atof(v);
 		else if (strcmp(a, "--key") == 0)
 			need_key = v;
+		else if (strcmp(a, "--batch-polls") == 0)
+			batch_polls = atoi(v);
+		else if (strcmp(a, "--batch-corrupt") == 0)
+			batch_corrupt = atoi(v);
+		else if (strcmp(a, "--no-batch") == 0)
+			batch_off = 1;
 		else if (strcmp(a, "--models") == 0) {
 			char *list = xstrdup(v);
 			models = xcalloc(strlen(v) + 1, sizeof *models);

@@ -182,6 +182,15 @@ static SuqlStatus m_cache(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* :bulk [status|resume|cancel|list] [N] */
+static SuqlStatus m_bulk(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 3)
+		return usage(err, argv[0]);
+	return session_bulk(env->s, argc > 1 ? argv[1] : "status", argc > 2 ? argv[2] : NULL,
+	                    env->out, err);
+}
+
 /* :enum, :enum forget [TABLE.COLUMN [VALUE]] */
 static SuqlStatus m_enum(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
@@ -300,6 +309,10 @@ const MetaCommand meta_commands[] = {
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},
+	{"bulk", "[status|resume|cancel|list] [N]", "bulk mode's batches (llm.bulk): the "
+	 "progress of the latest (or of batch N) and when it is expected done; resume: read its "
+	 "replies into the cache and run its statement again (also after a restart); cancel it; "
+	 "list them", m_bulk},
 	{"labels", "[TABLE on|off]", "list the tables marked as holding evaluation labels (answer "
 	 "keys), or mark one: chat mode neither shows them to the model nor reads them", m_labels},
 	{"enum", "[forget [TABLE.COLUMN [VALUE]]]", "list the stored ENUM mappings (literal -> "

@@ -28,6 +28,7 @@
 
 static const char *const kind_names[LLM_NKINDS] = {
 	"verify", "answer", "summary", "classify", "parse", "respond", "embed", "extract",
+	"batch",
 };
 
 const char *llm_kind_name(LlmKind k)
@@ -72,6 +73,7 @@ void llm_close(Llm *llm)
 	if (!llm)
 		return;
 	llm_http_close(llm);
+	llm_bulk_free(llm);
 	llm_cache_close(llm->cache);
 	free(llm->cache_why);
 	llm_memo_free(llm->memo);
@@ -568,6 +570,34 @@ static int job_done(void *ctx, LlmJob *job)
 	return r->stop;
 }
 
+/* Bulk mode (llm_bulk.c): units a fetched batch answered are filled as from the cache
+   (and kept there); while a statement is collected, the rest are written for the next
+   batch and their calls fail with LLM_BULK_MSG: no value stands for an answer to come. */
+static void bulk_units(LlmRun *r)
+{
+	for (int k = 0; k < r->nu; k++) {
+		CallUnit *u = &r->u[k];
+		LlmCall *c = r->calls[u->call];
+		if (u->state != U_TODO || r->finished[u->call])
+			continue;
+		if (llm_bulk_answer(r->llm, c, u->item, u->key) > 0) {
+			u->state = U_HIT;
+			char *v = result_dump(c, u->item);
+			llm_memo_put(r->llm->memo, u->key, v);
+			if (r->llm->cache && !r->llm->s.no_cache)
+				llm_cache_put(r->llm->cache, u->key, llm_kind_name(c->kind), v);
+			free(v);
+		} else if (llm_bulk_collect(r->llm, c, u->item, u->key)) {
+			u->state = U_FAIL;
+			if (!c->error)
+				c->error = xstrdup(LLM_BULK_MSG);
+		}
+	}
+	for (int i = 0; i < r->n; i++)
+		if (!r->finished[i] && r->cnt[i] > 0)
+			try_finish(r, i);
+}
+
 static const char *invalid(const LlmCall *c)
 {
 	if (c->kind < 0 || c->kind >= LLM_NKINDS)
@@ -703,6 +733,8 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 		r.cnt[i] = r.nu - r.first[i];
 	}
 	llm_memo_free(seen);
+	if (llm->bulk)
+		bulk_units(&r);
 
 	/* calls that fail before any request, and calls answered entirely from the cache */
 	for (int i = 0; i < n && !r.stop; i++) {

@@ -32,6 +32,8 @@ typedef enum LlmKind {
 	LLM_EMBED,     /* embedding vector of a text */
 	LLM_EXTRACT,   /* fill the fields of a spec (question: the spec, llm/spec.h) from each
 	                  candidate's text: one JSON object each */
+	LLM_BULK,      /* not a call: the batch interface's own requests (upload, create, status,
+	                  fetch, cancel), counted apart from the model's */
 	LLM_NKINDS
 } LlmKind;
 
@@ -317,5 +319,71 @@ int llm_sign(const char *text, char out[65]);
 const LlmStats *llm_stats_statement(const Llm *llm);
 const LlmStats *llm_stats_session(const Llm *llm);
 const char *llm_kind_name(LlmKind k);
+
+/* ---- bulk mode (llm_bulk.c; doc/bulk.md) ----
+   A statement run with llm.bulk on is collected instead of answered: each model request the
+   cache cannot answer is written for a batch, its call fails with LLM_BULK_MSG (so nothing
+   unanswered becomes a value), and the statement shows no rows. llm_bulk_submit uploads the
+   requests and creates the batch; the job (batch id, statement, database, counts) is kept in
+   the cache file, so that a later suql finds it. llm_bulk_fetch reads a completed batch's
+   replies into that file; while llm_bulk_answering is on, llm_run answers the units they
+   cover from them (each read as a reply over HTTP is: an unreadable one is not kept), and
+   llm_bulk_done forgets them once the statement ran again.
+   Ownership: an LlmBulkJob's strings are heap memory, freed by llm_bulk_job_free. */
+typedef struct LlmBulkJob {
+	char *batch;        /* the provider's batch id */
+	char *statement;    /* the statement, as typed */
+	char *database;     /* the database it ran on (its path) */
+	char *status;       /* validating, in_progress, finalizing, completed, failed, expired,
+	                       cancelling, cancelled; "fetched" once its replies were read */
+	char *output_file;  /* the output file's id once completed, else NULL */
+	char *error;        /* why the batch failed, when it did */
+	long long created;  /* seconds since the epoch */
+	long long polled;   /* when its status was last read */
+	long requests, completed, failed;
+	long tokens_in, tokens_out;   /* of the replies read (llm_bulk_fetch) */
+	int previous;       /* the batch this one follows (the same statement's earlier one): its
+	                       sequence number, 0 for the first */
+	int seq;            /* the job's number in the cache file (1, 2, ...) */
+} LlmBulkJob;
+
+/* The llm.bulk setting. */
+int llm_bulk_setting(const Llm *llm);
+/* Whether bulk mode can run: NULL, or why not (the offline backend, no cache file). */
+const char *llm_bulk_problem(Llm *llm);
+/* Collect the statement that follows (on) or stop collecting; llm_bulk_collected: the
+   requests collected since on. */
+void llm_bulk_collect_mode(Llm *llm, int on);
+int llm_bulk_collecting(const Llm *llm);
+long llm_bulk_collected(const Llm *llm);
+/* Upload the collected requests and create a batch; the job is stored (previous: the job
+   this one follows, 0 for none) and returned in job. The collected requests are dropped
+   either way. */
+SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
+                           int previous, LlmBulkJob *job, SuqlErr *err);
+/* The stored job seq (0: the latest); SUQL_USAGE when there is none. */
+SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err);
+/* Read the job's batch from the provider (one request) and store what it says. */
+SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err);
+/* Fetch a completed job's output file and keep its replies in the cache file; *unusable:
+   lines that carried no reply (an error, a status other than 200). */
+SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusable,
+                          SuqlErr *err);
+/* Ask the provider to cancel the job's batch. */
+SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err);
+/* Answer from job's fetched replies (on) or not (off); the counts of units answered and of
+   replies that could not be read since on. */
+void llm_bulk_answering(Llm *llm, const LlmBulkJob *job, int on);
+void llm_bulk_answered(const Llm *llm, long *answered, long *unreadable);
+/* The job's statement ran again: its replies are forgotten and the job marked done. */
+void llm_bulk_done(Llm *llm, LlmBulkJob *job);
+/* Every stored job, one a line, newest first (:bulk list). */
+void llm_bulk_list(Llm *llm, SBuf *out);
+/* "cost: $0.0123 at batch prices (half of $0.0246)" for the job's tokens, or a line saying
+   there is no price; nothing when it has no tokens yet. */
+void llm_bulk_cost(const Llm *llm, const LlmBulkJob *job, SBuf *out);
+void llm_bulk_job_free(LlmBulkJob *job);
+/* Free bulk mode's state (llm_close). */
+void llm_bulk_free(Llm *llm);
 
 #endif

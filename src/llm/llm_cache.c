@@ -259,6 +259,11 @@ void llm_cache_close(LlmCache *c)
 	free(c);
 }
 
+sqlite3 *llm_cache_db(LlmCache *c)
+{
+	return c->db;
+}
+
 const char *llm_cache_path(const LlmCache *c)
 {
 	return c->path;

@@ -222,6 +222,17 @@ static const SetRow llm_rows[] = {
 	 "what a million output tokens of the chat model cost, in dollars; -1: the built-in "
 	 "list's", NULL, "is a number of dollars per million tokens (-1: the built-in list's)",
 	 NULL, 0, NULL, NULL},
+	{"llm.bulk", SET_BOOL, LS(bulk), 0, 0, NULL, "on|off", "off", "send a statement's "
+	 "model requests through the endpoint's batch interface (OpenAI's Batch API) instead of "
+	 "one by one: the statement shows no rows, suql submits the batch and keeps its id in the "
+	 "cache file; :bulk status shows its progress, :bulk resume (also after a restart) reads "
+	 "the replies into the cache and runs the statement again",
+	 "Statements with LIMIT run as usual (a lazy walk stops early; a batch would ask every "
+	 "candidate), and so does the offline backend. See Bulk mode under LLM BACKENDS.", "is on or off", NULL, 0,
+	 NULL, NULL},
+	{"llm.bulk_discount", SET_REAL, LS(bulk_discount), 0, 1, NULL, "SHARE", "0.5",
+	 "what a batch costs as a share of the usual price (llm.price_in and llm.price_out)",
+	 NULL, "is a share from {range}", NULL, 0, NULL, NULL},
 	{"llm.timeout", SET_MS, LS(timeout_ms), 0, 86400000, NULL, "DURATION",
 	 SETTING_STR(LLM_TIMEOUT_S) "s", "how long one request may take (30, 30s, 1500ms, 2m); "
 	 "one with no reply by then is asked once more, then fails",
@@ -426,6 +437,7 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	s->offline_note = 1;
 	s->price_in = s->price_out = -1;
 	s->logprobs = LLM_LOGPROBS_AUTO;
+	s->bulk_discount = 0.5;
 
 	SuqlStatus st = SUQL_OK;
 	const SetRow *conc = setting_find(&llm_settings_table, "concurrency");
@@ -546,6 +558,8 @@ const char *llm_embed_model(const Llm *llm)
 
 int llm_concurrency(const Llm *llm)
 {
+	if (llm && llm_bulk_collecting(llm))   /* a batch holds them all at once */
+		return LLM_BULK_MAX;
 	return llm ? llm->s.concurrency : 1;
 }
 

@@ -52,7 +52,8 @@
 #define CU_FUNCS(X) X(easy_cleanup) X(easy_getinfo) X(easy_init) X(easy_perform) X(easy_setopt) \
 	X(easy_strerror) X(global_cleanup) X(global_init) X(multi_add_handle) X(multi_cleanup) \
 	X(multi_info_read) X(multi_init) X(multi_perform) X(multi_poll) X(multi_remove_handle) \
-	X(multi_setopt) X(slist_append) X(slist_free_all)
+	X(multi_setopt) X(slist_append) X(slist_free_all) X(mime_init) X(mime_addpart) \
+	X(mime_name) X(mime_data) X(mime_filename) X(mime_type) X(mime_free)
 #define CU_FIELD(f) __typeof__(curl_##f) *f;
 #define CU_SYM(f) {"curl_" #f, offsetof(CuTable, f)},
 
@@ -873,19 +874,60 @@ static int once_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c, cur
 	return suql_interrupted != 0;   /* Ctrl-C stops the request */
 }
 
-SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOnce *res,
-                         SuqlErr *err)
+/* The one request of llm_http_once and llm_http_upload: a GET, a POST of body (JSON), or a
+   POST of the multipart form mime. */
+static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *mime,
+                       CURL *e, LlmHttpOnce *res, SuqlErr *err);
+
+/* libcurl loaded and initialized, and a handle for one request (NULL: err says why). */
+static CURL *once_handle(Llm *llm, LlmHttpOnce *res, SuqlErr *err)
 {
 	memset(res, 0, sizeof *res);   /* the reply an empty SBuf */
 	if (dynlib_load(&cu_lib, err) != SUQL_OK)
-		return SUQL_LLM;
+		return NULL;
 	if (!llm->multi) {
 		cu.global_init(CURL_GLOBAL_DEFAULT);
 		llm->multi = cu.multi_init();
 	}
 	CURL *e = cu.easy_init();
 	if (!e)
-		return err_set(err, SUQL_LLM, "out of memory");
+		err_set(err, SUQL_LLM, "out of memory");
+	return e;
+}
+
+SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOnce *res,
+                         SuqlErr *err)
+{
+	CURL *e = once_handle(llm, res, err);
+	if (!e)
+		return SUQL_LLM;
+	return once(llm, path, body, NULL, e, res, err);
+}
+
+SuqlStatus llm_http_upload(Llm *llm, const char *path, const char *purpose,
+                           const char *filename, const char *data, size_t n,
+                           LlmHttpOnce *res, SuqlErr *err)
+{
+	CURL *e = once_handle(llm, res, err);
+	if (!e)
+		return SUQL_LLM;
+	curl_mime *mime = cu.mime_init(e);
+	curl_mimepart *part = cu.mime_addpart(mime);
+	cu.mime_name(part, "purpose");
+	cu.mime_data(part, purpose, CURL_ZERO_TERMINATED);
+	part = cu.mime_addpart(mime);
+	cu.mime_name(part, "file");
+	cu.mime_filename(part, filename);
+	cu.mime_type(part, "application/jsonl");
+	cu.mime_data(part, data, n);
+	SuqlStatus st = once(llm, path, NULL, mime, e, res, err);
+	cu.mime_free(mime);
+	return st;
+}
+
+static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *mime,
+                       CURL *e, LlmHttpOnce *res, SuqlErr *err)
+{
 	char *url = xprintf("%s/%s", llm->s.url, path);
 	struct curl_slist *h = cu.slist_append(NULL, "Accept: application/json");
 	if (body)
@@ -899,6 +941,8 @@ SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOn
 	}
 	OnceBuf ob = {&res->reply, 0};
 	cu.easy_setopt(e, CURLOPT_URL, url);
+	if (mime)
+		cu.easy_setopt(e, CURLOPT_MIMEPOST, mime);
 	if (body) {
 		cu.easy_setopt(e, CURLOPT_POST, 1L);
 		cu.easy_setopt(e, CURLOPT_POSTFIELDS, body);

@@ -12,6 +12,8 @@
  *   llm_stream.c   a reply streamed as server-sent events
  *   llm_logprobs.c the confidence of verdicts, from a reply's log-probabilities
  *   llm_offline*.c the offline lexical backend
+ *   llm_bulk.c     bulk mode: requests collected for a batch, replies read back, its table
+ *   llm_batch.c    the provider's batch interface (files, batches) over llm_http_once
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
  * one per call otherwise); units answered by the cache are filled at once, and the rest
@@ -62,6 +64,8 @@ typedef struct LlmSettings {
 	int logprobs;         /* llm.logprobs: LLM_LOGPROBS_OFF, _ON or _AUTO */
 	double min_confidence;   /* llm.min_confidence: a verdict whose confidence is below it is
 	                            unknown (0: off) */
+	int bulk;             /* llm.bulk: statements go through the batch interface */
+	double bulk_discount; /* llm.bulk_discount: a batch's price as a share of the usual */
 } LlmSettings;
 
 /* llm.logprobs (in the order of the setting's choices). The default is auto: requests stay
@@ -163,6 +167,7 @@ struct Llm {
 	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
 	double cap_usd;        /* llm_set_cap_usd: most dollars of the statement, 0: none */
 	long cache_hits_file;  /* units served from the cache file this session */
+	struct LlmBulk *bulk;  /* bulk mode's state (llm_bulk.c); NULL until first used */
 	LlmTickFn tick;        /* llm_set_tick */
 	void *tick_ctx;
 };
@@ -385,6 +390,45 @@ int llm_next_number(const char *s, size_t n, size_t from, double *v, int *is_int
 int llm_find_number(const char *s, size_t n, double *v, int *is_int);
 /* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
 int llm_day_exists(long y, long m, long d);
+
+/* ---- bulk mode (llm_bulk.c) ---- */
+
+/* The most requests one batch holds (OpenAI's limit); also what llm_concurrency says while
+   a statement is collected, so that one wave of a walk holds every candidate. */
+#define LLM_BULK_MAX 50000
+/* The message of a call whose requests were collected for a batch (it has no answer yet). */
+#define LLM_BULK_MSG "waiting for the batch: the answers come with :bulk resume"
+/* A unit that a fetched batch answered: 1 when its reply was read into the call (item -1:
+   the call itself) exactly as a reply over HTTP is; -1 when the batch had a reply that
+   could not be read (nothing of it is kept); 0 when the batch has none. */
+int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key);
+/* While a statement is collected: the unit's request is written for the batch (once per
+   key); 1 when it was, 0 when it is asked as usual (kinds the batch does not carry). */
+int llm_bulk_collect(Llm *llm, const LlmCall *c, int item, const char *key);
+/* The output file of a batch (JSONL, data[0..n)), line by line: fn gets each line's
+   custom_id and the body of its reply (a chat completion, compact JSON text) when the line
+   holds a reply with status 200; else body NULL, why saying what the line lacks (id NULL
+   when it has none either). Returns the lines read. Nothing of it is trusted: any bytes
+   may come (tools/fuzz_batch.c). (llm_batch.c) */
+typedef void (*LlmBatchLineFn)(void *ctx, const char *id, const char *body, const char *why);
+long llm_bulk_read_output(const char *data, size_t n, LlmBatchLineFn fn, void *ctx);
+/* sqlite3 handle of the cache file (its own tables live there too). */
+sqlite3 *llm_cache_db(LlmCache *c);
+
+/* The provider's batch interface (llm_batch.c): upload the JSONL file, create the batch,
+   read it, fetch a file's content, cancel. Each is one HTTP request, counted as kind
+   LLM_BULK. *reply (heap JSON) is the batch object; the content is the file's bytes. */
+SuqlStatus llm_batch_upload(Llm *llm, const char *jsonl, size_t n, char **file_id,
+                            SuqlErr *err);
+SuqlStatus llm_batch_create(Llm *llm, const char *file_id, json_t **batch, SuqlErr *err);
+SuqlStatus llm_batch_get(Llm *llm, const char *id, json_t **batch, SuqlErr *err);
+SuqlStatus llm_batch_cancel(Llm *llm, const char *id, json_t **batch, SuqlErr *err);
+SuqlStatus llm_batch_content(Llm *llm, const char *file_id, SBuf *out, SuqlErr *err);
+/* One multipart/form-data POST to {url}/path: the fields purpose and file (filename, the
+   bytes data[0..n)); as llm_http_once otherwise. (llm_http.c) */
+SuqlStatus llm_http_upload(Llm *llm, const char *path, const char *purpose,
+                           const char *filename, const char *data, size_t n,
+                           LlmHttpOnce *res, SuqlErr *err);
 
 /* Open the cache file if it is wanted and not open yet (a failure leaves cache_why). */
 void llm_cache_ensure(Llm *llm);

@@ -89,6 +89,7 @@ typedef struct Session {
 	double status_t0;
 	long status_base;     /* calls finished in the session before it began */
 	int ctrlc_shown;      /* the line after a ^C was started (see session_after_ctrl_c) */
+	int bulk_resume;      /* :bulk resume runs the statement of this batch (its number) */
 } Session;
 
 void session_init(Session *s, int interactive);
@@ -178,6 +179,21 @@ SuqlStatus session_run(Session *s, const char *sql, size_t len, size_t *used,
    or the time limit's error when that is what stopped it. */
 void session_limit_begin(Session *s);
 SuqlStatus session_limit_end(Session *s, SuqlStatus st, SuqlErr *err);
+
+/* ---- bulk mode (session_bulk.c) ---- */
+
+/* Before a statement runs: 1 when it is collected for a batch (llm.bulk on, or :bulk resume
+   running it), else 0, with a note when bulk mode was asked for but is not used (LIMIT, the
+   offline backend). After it ran (stmt[0..n) its text, st its status): the collected
+   requests are submitted as a batch and said so, and the status is what the submission
+   returned; with none collected, st is returned as it is. */
+int session_bulk_begin(Session *s, const char *sql, size_t len);
+SuqlStatus session_bulk_end(Session *s, const char *stmt, size_t n, SuqlStatus st,
+                            SuqlErr *err);
+/* :bulk VERB [N]: status, resume, cancel (of batch N, else the latest) or list; what it
+   shows goes to out. */
+SuqlStatus session_bulk(Session *s, const char *verb, const char *arg, FILE *out,
+                        SuqlErr *err);
 
 /* ---- the status line (session_status.c) ---- */
 

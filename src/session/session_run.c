@@ -331,7 +331,10 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 		running = store;
 		if (lim->seconds > 0)   /* no timer, no system call */
 			alarm_set(lim->seconds);
+		int bulk = session_bulk_begin(s, sql, len);
 		st = engine_exec(s->engine, sql, len, used, &sink, err);
+		if (bulk)
+			st = session_bulk_end(s, sql, *used, st, err);
 		if (lim->seconds > 0)
 			alarm_set(0);
 		running = NULL;
