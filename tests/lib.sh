@@ -49,3 +49,22 @@ notok() {
 	fails=$((fails + 1))
 }
 check() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got:  $2" "want: $3"; fi; }
+
+# start_server NAME [llmserver options...]: build/llmserver on a free port, logging to
+# $T/NAME.log (T: the suite's scratch folder); sets SPID, URL and LOG once it listens.
+# stop_server stops it (nothing when none runs).
+SPID=""
+start_server() {
+	_n=$1
+	shift
+	_b=$SUQL_BUILD
+	case $_b in /*) ;; *) _b=$SUQL_TOP/$_b ;; esac
+	rm -f "$T/$_n.port"
+	"$_b/llmserver" --port-file "$T/$_n.port" --log "$T/$_n.log" "$@" 2>"$T/$_n.err" &
+	SPID=$!
+	_i=0
+	while [ ! -s "$T/$_n.port" ] && [ $_i -lt 200 ]; do sleep 0.05; _i=$((_i + 1)); done
+	URL="http://127.0.0.1:$(cat "$T/$_n.port")/v1"
+	LOG="$T/$_n.log"
+}
+stop_server() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }

@@ -644,6 +644,21 @@ static json_t *logprobs_of(const char *content, const char *prompt)
 	return json_pack("{s:o}", "content", toks);
 }
 
+/* The contents of a chat request's messages, each followed by a newline, appended to b:
+   the text automatic mode reads. */
+static void prompt_of(json_t *req, SBuf *b)
+{
+	json_t *m;
+	size_t i;
+	json_array_foreach(json_object_get(req, "messages"), i, m) {
+		const char *c = json_string_value(json_object_get(m, "content"));
+		if (c) {
+			sb_puts(b, c);
+			sb_putc(b, '\n');
+		}
+	}
+}
+
 static char *completion(const char *model, const char *content, size_t prompt_len, json_t *lp)
 {
 	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
@@ -1022,15 +1037,7 @@ static int serve(int fd, Request *rq)
 			                 json_string_value(json_object_get(req, "input")) : "");
 		} else {
 			SBuf prompt = SBUF_INIT;
-			json_t *m;
-			size_t i;
-			json_array_foreach(json_object_get(req, "messages"), i, m) {
-				const char *c = json_string_value(json_object_get(m, "content"));
-				if (c) {
-					sb_puts(&prompt, c);
-					sb_putc(&prompt, '\n');
-				}
-			}
+			prompt_of(req, &prompt);
 			content = auto_content(sb_str(&prompt), model);
 			if (sloppy >= 0 && !schema_fits(req, sloppy))
 				content = sloppy_content(content);
@@ -1044,15 +1051,7 @@ static int serve(int fd, Request *rq)
 		json_t *lp = NULL;
 		if (asks_lp && (logprobs_mode == 1 || logprobs_mode == 3)) {
 			SBuf prompt = SBUF_INIT;
-			json_t *m;
-			size_t i;
-			json_array_foreach(json_object_get(req, "messages"), i, m) {
-				const char *c = json_string_value(json_object_get(m, "content"));
-				if (c) {
-					sb_puts(&prompt, c);
-					sb_putc(&prompt, '\n');
-				}
-			}
+			prompt_of(req, &prompt);
 			lp = logprobs_of(content, sb_str(&prompt));
 			sb_free(&prompt);
 		}

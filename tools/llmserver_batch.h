@@ -123,15 +123,7 @@ static void bbatch_complete(BBatch *b)
 		json_t *body = json_object_get(rq, "body");
 		const char *model = json_string_value(json_object_get(body, "model"));
 		SBuf prompt = SBUF_INIT;
-		json_t *m;
-		size_t i;
-		json_array_foreach(json_object_get(body, "messages"), i, m) {
-			const char *c = json_string_value(json_object_get(m, "content"));
-			if (c) {
-				sb_puts(&prompt, c);
-				sb_putc(&prompt, '\n');
-			}
-		}
+		prompt_of(body, &prompt);
 		char *content = auto_content(sb_str(&prompt), model);
 		if (batch_corrupt == line && nbbatches == 1) {
 			free(content);

@@ -14,18 +14,6 @@ fails=0
 
 check() { name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "command: $*"; fi; }
 
-SPID=""
-start_server() {   # start_server NAME [llmserver options...]: sets URL, LOG
-	name=$1; shift
-	rm -f "$T/$name.port"
-	"$B/llmserver" --port-file "$T/$name.port" --log "$T/$name.log" "$@" 2>"$T/$name.err" &
-	SPID=$!
-	i=0
-	while [ ! -s "$T/$name.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	URL="http://127.0.0.1:$(cat "$T/$name.port")/v1"
-	LOG="$T/$name.log"
-}
-stop_server() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }
 trap 'stop_server' EXIT
 nreq() { if [ -f "$LOG" ]; then wc -l <"$LOG" | tr -d ' '; else echo 0; fi; }
 has_key() { grep -q -- "$KEY" "$@" 2>/dev/null; }

@@ -13,31 +13,16 @@ T=$SUQL_TMP/bulk
 mkdir -p "$T"
 B=$SUQL_BUILD
 case $B in /*) ;; *) B=$SUQL_TOP/$B ;; esac
-fails=0
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; fails=$((fails + 1)); }
 has() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then ok "$name"; else notok "$name" "no '$text' in:" "$(cat "$file")"; fi; }
 hasnt() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then notok "$name" "'$text' in:" "$(cat "$file")"; else ok "$name"; fi; }
 
-SPID=""
-start_server() {   # start_server NAME [llmserver options...]: sets URL, LOG
-	name=$1; shift
-	rm -f "$T/$name.port"
-	"$B/llmserver" --port-file "$T/$name.port" --log "$T/$name.log" "$@" 2>"$T/$name.err" &
-	SPID=$!
-	i=0
-	while [ ! -s "$T/$name.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	URL="http://127.0.0.1:$(cat "$T/$name.port")/v1"
-	LOG="$T/$name.log"
-}
-stop_server() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }
 trap 'stop_server; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
 batched() { curl -s "${URL%/v1}/batchstats" | sed 's/.*"batched": *\([0-9]*\).*/\1/'; }
 chat_requests() { grep -c '"path":"/v1/chat/completions"' "$LOG" 2>/dev/null || true; }
 
 DB=$T/d.db
-if [ ! -f "$B/demo.db" ]; then echo "skip bulk: no $B/demo.db (make builds it)"; exit 0; fi
-cp "$B/demo.db" "$DB"
+# a demo database of the suite's own (build/demo.db is the user's)
+SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$DB"
 Q="SELECT name FROM restaurants WHERE rating >= 4.5 AND answer(reviews, 'is it romantic?') = 'Yes' ORDER BY name;"
 NCAND=$("$prog" -c "SELECT count(*) FROM restaurants WHERE rating >= 4.5 AND reviews IS NOT NULL" --csv --no-header "$DB" 2>/dev/null)
 run() {   # run NAME CACHEDIR [options...] (stdin: the script): NAME.out, NAME.err, NAME.rc

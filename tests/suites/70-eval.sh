@@ -30,18 +30,6 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 	exit 0
 fi
 
-SPID=""
-start_server() {   # start_server NAME [llmserver options...]: sets URL, LOG
-	name=$1; shift
-	rm -f "$T/$name.port"
-	"$B/llmserver" --port-file "$T/$name.port" --log "$T/$name.log" "$@" 2>"$T/$name.err" &
-	SPID=$!
-	i=0
-	while [ ! -s "$T/$name.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	URL="http://127.0.0.1:$(cat "$T/$name.port")/v1"
-	LOG="$T/$name.log"
-}
-stop_server() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }
 trap 'stop_server; [ -z "$own_tmp" ] || rm -rf "$SUQL_TMP"' EXIT
 
 SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$T/demo.db"
