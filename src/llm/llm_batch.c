@@ -135,36 +135,34 @@ static int id_ok(const char *id)
 	return 1;
 }
 
-SuqlStatus llm_batch_get(Llm *llm, const char *id, json_t **batch, SuqlErr *err)
+
+/* GET batches/ID (body NULL) or POST batches/ID + tail with body: the batch object the
+   endpoint answers with, in *batch. */
+static SuqlStatus batch_call(Llm *llm, const char *id, const char *tail, const char *body,
+                             json_t **batch, SuqlErr *err)
 {
 	*batch = NULL;
 	if (!id_ok(id))
 		return err_set(err, SUQL_LLM, "the stored batch id is not one the endpoint gave");
-	char *path = xprintf("batches/%s", id);
+	char *path = xprintf("batches/%s%s", id, tail);
 	LlmHttpOnce r;
-	SuqlStatus st = llm_http_once(llm, path, NULL, &r, err);
+	SuqlStatus st = llm_http_once(llm, path, body, &r, err);
 	count(llm, &r);
-	char *what = xprintf("GET /%s", path);
+	char *what = xprintf("%s /%s", body ? "POST" : "GET", path);
 	st = batch_reply(llm, st, &r, what, batch, err);
 	free(what);
 	free(path);
 	return st;
 }
 
+SuqlStatus llm_batch_get(Llm *llm, const char *id, json_t **batch, SuqlErr *err)
+{
+	return batch_call(llm, id, "", NULL, batch, err);
+}
+
 SuqlStatus llm_batch_cancel(Llm *llm, const char *id, json_t **batch, SuqlErr *err)
 {
-	*batch = NULL;
-	if (!id_ok(id))
-		return err_set(err, SUQL_LLM, "the stored batch id is not one the endpoint gave");
-	char *path = xprintf("batches/%s/cancel", id);
-	LlmHttpOnce r;
-	SuqlStatus st = llm_http_once(llm, path, "{}", &r, err);
-	count(llm, &r);
-	char *what = xprintf("POST /%s", path);
-	st = batch_reply(llm, st, &r, what, batch, err);
-	free(what);
-	free(path);
-	return st;
+	return batch_call(llm, id, "/cancel", "{}", batch, err);
 }
 
 SuqlStatus llm_batch_content(Llm *llm, const char *file_id, SBuf *out, SuqlErr *err)
