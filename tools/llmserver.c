@@ -5,7 +5,8 @@
  * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
  * deterministically from a hash of each candidate's text (for a semantic join's match
- * prompts, of the pair, or from a list of the pairs that match). With --logprobs give, a request
+ * prompts, of the pair, or from a list of the pairs that match; with --factor, of a
+ * property both sides are classified into, which it also proposes). With --logprobs give, a request
  * asking for log-probabilities gets them, each yes/no word of the reply at a probability
  * that --unsure-words chooses per candidate. A request with "stream": true gets
  * its chat completion as server-sent events, a word at a time. GET /stats reports the request
@@ -54,6 +55,13 @@ static void usage(FILE *f)
 "  --pairs FILE        auto mode, match prompts: the pairs that match, one a line,\n"
 "                      LEFT<tab>RIGHT (every other pair does not); without it a pair\n"
 "                      matches by a hash of the two values (--yes-rate)\n"
+"  --factor P:V1,V2[:different]  auto mode: a join's factor prompt is answered with the\n"
+"                      property P, its values and the match (same unless :different);\n"
+"                      a constrained answer is the first value whose word the text\n"
+"                      holds (else none); without --pairs, a pair matches when both\n"
+"                      values hold the same first value word (whatever the match said,\n"
+"                      so :different proposes a wrong factorization). Without --factor,\n"
+"                      the factor prompt is answered {\"factors\": false}\n"
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
@@ -115,6 +123,10 @@ static double yes_rate = 0.5;
 static uint64_t *pairs;      /* --pairs: hashes of the matching pairs, sorted */
 static size_t npairs;
 static int have_pairs;
+static char *factor_prop;      /* --factor: the property, its values, the match proposed */
+static char **factor_vals;
+static int nfactor_vals;
+static int factor_different;
 static char **yes_words;     /* --yes-words */
 static int nyes_words;
 static const char *need_key;
@@ -266,12 +278,25 @@ static int flipped(const char *text, const char *model, const char *prompt)
 	return (double)((h >> 7) % 10000) < flip_rate * 10000;
 }
 
+/* --factor: the index of the first value of the property whose word the text holds, -1. */
+static int factor_class(const char *text)
+{
+	for (int i = 0; i < nfactor_vals; i++)
+		if (ci_find(text, factor_vals[i]))
+			return i;
+	return -1;
+}
+
 static json_t *answer_for(int mode, const char *text, json_t *choices, int flip)
 {
 	uint64_t h = fnv(text, strlen(text));
 	char buf[64];
 	switch (mode) {
 	case A_CHOICE:   /* one of the values offered */
+		if (factor_prop) {
+			int c = factor_class(text);
+			return json_string(c < 0 ? "none" : factor_vals[c]);
+		}
 		return json_incref(json_array_get(choices, (size_t)(h % json_array_size(choices))));
 	case A_YESNO:
 		if (nyes_words) {
@@ -360,6 +385,10 @@ static const char *pair_verdict(const char *l, const char *r)
 	uint64_t h = pair_hash(l, r);
 	if (have_pairs)
 		return bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) ? "yes" : "no";
+	if (factor_prop) {
+		int a = factor_class(l);
+		return a >= 0 && a == factor_class(r) ? "yes" : "no";
+	}
 	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
 }
 
@@ -388,8 +417,28 @@ static char *json_section_str(const char *s, const char *marker)
 	return r;
 }
 
+/* A semantic join's factor prompt: the --factor proposal, or that it does not factor. */
+static char *factor_reply(void)
+{
+	json_t *o;
+	if (!factor_prop) {
+		o = json_pack("{s:b}", "factors", 0);
+	} else {
+		json_t *v = json_array();
+		for (int i = 0; i < nfactor_vals; i++)
+			json_array_append_new(v, json_string(factor_vals[i]));
+		o = json_pack("{s:b, s:s, s:o, s:s}", "factors", 1, "property", factor_prop, "values",
+		              v, "match", factor_different ? "different" : "same");
+	}
+	char *s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
 static char *auto_content(const char *prompt, const char *model)
 {
+	if (strstr(prompt, "### Left values\n") && strstr(prompt, "### Right values\n"))
+		return factor_reply();
 	char *left = json_section_str(prompt, "### Left value\n");
 	if (left) {   /* a semantic join's match prompt: single, or a list of candidates */
 		char *right = json_section_str(prompt, "### Right value\n");
@@ -1121,7 +1170,7 @@ int main(int argc, char **argv)
 		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
 		            strcmp(a, "--flip") == 0 || strcmp(a, "--logprobs") == 0 ||
 		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
-		            strcmp(a, "--batch-corrupt") == 0;
+		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1172,6 +1221,21 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--pairs") == 0) {
 			if (!load_pairs(v))
 				return 2;
+		} else if (strcmp(a, "--factor") == 0) {
+			char *spec = xstrdup(v), *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+			if (!c1 || (c2 && strcmp(c2 + 1, "different") != 0)) {
+				fprintf(stderr, "llmserver: --factor takes PROPERTY:V1,V2[:different]\n");
+				return 2;
+			}
+			*c1 = 0;
+			if (c2)
+				*c2 = 0;
+			factor_different = c2 != NULL;
+			factor_prop = xstrdup(spec);
+			factor_vals = xcalloc(strlen(c1 + 1) + 1, sizeof *factor_vals);
+			for (char *sv = NULL, *t = strtok_r(c1 + 1, ",", &sv); t; t = strtok_r(NULL, ",", &sv))
+				factor_vals[nfactor_vals++] = xstrdup(t);
+			free(spec);
 		} else if (strcmp(a, "--yes-rate") == 0)
 			yes_rate = atof(v);
 		else if (strcmp(a, "--key") == 0)

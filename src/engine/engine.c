@@ -188,6 +188,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.batch = ENGINE_DEFAULT_BATCH;
 	e->set.batch_tokens = ENGINE_DEFAULT_BATCH_TOKENS;
 	e->set.join_candidates = ENGINE_DEFAULT_JOIN_CANDIDATES;
+	e->set.join_factor = 1;
 	e->set.agg_tokens = ENGINE_DEFAULT_AGG_TOKENS;
 	e->set.cascade_sample = ENGINE_DEFAULT_CASCADE_SAMPLE;
 	e->set.budget = ENGINE_DEFAULT_BUDGET;
@@ -570,6 +571,17 @@ static const SetRow engine_rows[] = {
 	 "Pairs not kept are not asked and count as no match; the plan and the counters say "
 	 "how many were never asked.",
 	 "is a whole number from {range} (0: every right value)", NULL, 0, NULL, NULL},
+	{"join_factor", SET_CHOICE, ES(join_factor), 0, 0, "off auto", "auto|off", "auto",
+	 "semantic join (matches()) with many pairs: ask the model once whether the question "
+	 "is settled by one property of each side (the same company, both positive), classify "
+	 "each side's values into it in batches, and decide the pairs by comparing; off: judge "
+	 "the pairs",
+	 "Tried when the factor attempt (one call, the classification, a sample of "
+	 SETTING_STR(EXEC_FACTOR_SAMPLE) " pairs judged directly) costs less than half the "
+	 "pairwise calls. The rewrite is trusted only when every sample pair's direct verdict "
+	 "agrees with the comparison; otherwise the pairs are judged as with off, and the plan "
+	 "says why.",
+	 "takes auto or off", NULL, 0, NULL, NULL},
 	{"window", SET_INT, ES(window), 0, 100000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk over one table reads its candidates "
 	 "this many at a time (best first by the retrieval index, or in the ORDER BY's order), "

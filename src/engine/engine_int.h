@@ -65,6 +65,8 @@ typedef struct EngineSettings {
 	int cascade_sample;   /* candidates the main model labels for it */
 	int join_candidates;  /* semantic join: right values one left value is compared with, at
 	                         most (past it, BM25 keeps the best); 0: all */
+	int join_factor;      /* semantic join: try a factorization into one property of each
+	                         side (1 auto) or not (0 off; exec_factor.c) */
 	int times;            /* show times in the counters */
 	int window;           /* a ranked walk's first window of candidates (exec_window.c); 0:
 	                         list them all */
@@ -81,6 +83,7 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
 #define ENGINE_DEFAULT_JOIN_CANDIDATES 0
+#define EXEC_FACTOR_SAMPLE 8    /* join_factor: pairs judged directly before trusting it */
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */

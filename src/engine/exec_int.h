@@ -158,6 +158,32 @@ void exec_join_show(Exec *ex, SBuf *out);
 void exec_join_counters(Exec *ex, SBuf *out);
 void exec_join_free(Exec *ex);
 
+/* ---- a semantic join that factors (exec_factor.c) ---- */
+
+typedef struct JoinFactor JoinFactor;
+/* A rewritten join's distinct values and pairs, as exec_join.c listed them (borrowed). */
+typedef struct JoinSides {
+	char **lv, **rv;
+	size_t *ln, *rn;
+	long long nl, nr;
+	unsigned char **allow;   /* per left, per right value: the pair may occur; NULL: all */
+	long long pairs;         /* pairs to decide */
+	long long calls;         /* the pairwise plan's calls */
+} JoinSides;
+/* Before any call: the attempt to factor the join, when join_factor allows it and it
+   costs less than half the pairwise calls; else NULL. Its cost: 1 + classification + sample
+   calls. */
+JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s);
+long long exec_factor_cost(const JoinFactor *f);
+/* Ask the factorization, classify the values, judge the sample; when it agrees, the pairs
+   both of whose values have a class are put in the memo as the comparison decides. */
+SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err);
+/* Pairs decided by the comparison (not asked); 0 unless it was trusted. */
+long long exec_factor_decided(const JoinFactor *f);
+void exec_factor_show(const JoinFactor *f, long long pairwise, SBuf *out);
+void exec_factor_counters(const JoinFactor *f, SBuf *out);
+void exec_factor_free(JoinFactor *f);
+
 /* ---- walking a unit's candidates ---- */
 
 #define NULL_ID INT64_MIN   /* a NULL id (the missing side of an outer join) */

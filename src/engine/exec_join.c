@@ -54,6 +54,7 @@ struct JoinPlan {
 	long long expect;     /* calls expected */
 	long long lazy;       /* the LIMIT (rows returned) when it may stop early, else -1 */
 	long long lasked;     /* left values asked when it stopped */
+	JoinFactor *jf;       /* the attempt to factor it (exec_factor.c), or NULL */
 	/* counters */
 	long long asked, yes, no, unknown;
 	long calls, hits, requests;
@@ -782,10 +783,18 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		choose(ex, jp);
 		for (long long l = 0; l < jp->nl; l++)
 			jp->expect += calls_for(ex, jp, l);
-		ex->worst[0] += jp->expect;
-		ex->worst_total += jp->expect;
-		ex->expect[0] += jp->expect;
-		ex->expect_total += jp->expect;
+		long long cost = jp->expect;
+		if (!jp->pruned && jp->lazy <= 0) {   /* a factorization, tried first: the worst
+		                                         case is it and then every pair */
+			JoinSides s = {jp->lv, jp->rv, jp->ln, jp->rn, jp->nl, jp->nr, jp->allow,
+			               jp->pairs, jp->expect};
+			jp->jf = exec_factor_plan(ex, &s);
+			cost += exec_factor_cost(jp->jf);
+		}
+		ex->worst[0] += cost;
+		ex->worst_total += cost;
+		ex->expect[0] += cost;
+		ex->expect_total += cost;
 	}
 	return SUQL_OK;
 }
@@ -831,6 +840,10 @@ SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 		JoinPlan *jp = j->jp;
 		if (!jp || !jp->rewritten)
 			continue;
+		if (jp->jf)
+			st = exec_factor_run(ex, j, jp->jf, err);
+		if (st != SUQL_OK)
+			break;
 		Req *reqs = xcalloc((size_t)jp->pairs + 1, sizeof *reqs);
 		long long n = 0, done = 0;
 		const LlmStats *ls = llm_stats_statement(ex->llm);
@@ -934,6 +947,7 @@ void exec_join_show(Exec *ex, SBuf *out)
 		if (jp->expect > 0)
 			sb_printf(out, ": %.0fx fewer", (double)pw / (double)jp->expect);
 		sb_putc(out, '\n');
+		exec_factor_show(jp->jf, jp->expect, out);
 		if (jp->lazy > 0)
 			sb_printf(out, "  walk: lazy, stops once %lld row%s passed (LIMIT): left values "
 			          "in waves, the first as many calls as go out at once, each next one "
@@ -947,10 +961,19 @@ void exec_join_counters(Exec *ex, SBuf *out)
 		JoinPlan *jp = ex->joins[i].jp;
 		if (!jp || !jp->ran)
 			continue;
-		sb_printf(out, "join %d: %lld pairs asked in %ld call%s (%ld cache hit%s, %ld "
-		          "request%s): %lld matched, %lld did not", i + 1, jp->asked, jp->calls,
-		          jp->calls == 1 ? "" : "s", jp->hits, jp->hits == 1 ? "" : "s",
-		          jp->requests, jp->requests == 1 ? "" : "s", jp->yes, jp->no);
+		long long decided = exec_factor_decided(jp->jf);
+		if (decided)   /* the sample's pairs and those with a value left unclassified */
+			sb_printf(out, "join %d: %lld pairs decided by the factorization, %lld asked "
+			          "(its sample, and pairs with a value left unclassified); then %ld "
+			          "call%s (%ld cache hit%s, %ld request%s): %lld matched, %lld did not",
+			          i + 1, decided, jp->asked - decided, jp->calls, jp->calls == 1 ? "" : "s",
+			          jp->hits, jp->hits == 1 ? "" : "s", jp->requests,
+			          jp->requests == 1 ? "" : "s", jp->yes, jp->no);
+		else
+			sb_printf(out, "join %d: %lld pairs asked in %ld call%s (%ld cache hit%s, %ld "
+			          "request%s): %lld matched, %lld did not", i + 1, jp->asked, jp->calls,
+			          jp->calls == 1 ? "" : "s", jp->hits, jp->hits == 1 ? "" : "s",
+			          jp->requests, jp->requests == 1 ? "" : "s", jp->yes, jp->no);
 		if (jp->unknown)
 			sb_printf(out, ", %lld unknown (a reply that could not be read%s)", jp->unknown,
 			          ex->cnt.low_confidence ? ", or a verdict of low confidence" : "");
@@ -969,6 +992,7 @@ void exec_join_counters(Exec *ex, SBuf *out)
 			          "(%lld pairs not asked)", jp->lasked, jp->nl, left);
 		}
 		sb_putc(out, '\n');
+		exec_factor_counters(jp->jf, out);
 	}
 }
 
@@ -978,6 +1002,7 @@ void exec_join_free(Exec *ex)
 		JoinPlan *jp = ex->joins[i].jp;
 		if (!jp)
 			continue;
+		exec_factor_free(jp->jf);
 		free(jp->mh);
 		free(jp->msig);
 		free(jp->lsql);

@@ -28,7 +28,7 @@
 
 static const char *const kind_names[LLM_NKINDS] = {
 	"verify", "answer", "summary", "classify", "parse", "respond", "embed", "extract",
-	"batch",
+	"factor", "batch",
 };
 
 const char *llm_kind_name(LlmKind k)
@@ -607,6 +607,8 @@ static const char *invalid(const LlmCall *c)
 	if ((c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_EXTRACT) &&
 	    !c->question)
 		return "a verify, answer or extract call needs a question (extract: its spec)";
+	if (c->kind == LLM_FACTOR && (!c->question || c->noptions < 1 || c->nexpected < 1))
+		return "a factor call needs a question and example values of each side";
 	if (c->kind == LLM_CLASSIFY && (!c->subject || c->noptions < 1))
 		return "a classify call needs a value and at least one permitted value";
 	if ((c->kind == LLM_PARSE || c->kind == LLM_RESPOND) && c->nmsgs < 1)

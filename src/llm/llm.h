@@ -32,6 +32,11 @@ typedef enum LlmKind {
 	LLM_EMBED,     /* embedding vector of a text */
 	LLM_EXTRACT,   /* fill the fields of a spec (question: the spec, llm/spec.h) from each
 	                  candidate's text: one JSON object each */
+	LLM_FACTOR,    /* does a pair question (a semantic join's) factor into one property of
+	                  each side, compared? (question: the join's; options and expected:
+	                  example values of the left and the right side); the reply, read
+	                  strictly, is text: {"factors": false} or {"factors": true, "property":
+	                  "...", "values": [...], "match": "same"|"different"} */
 	LLM_BULK,      /* not a call: the batch interface's own requests (upload, create, status,
 	                  fetch, cancel), counted apart from the model's */
 	LLM_NKINDS
@@ -93,7 +98,8 @@ typedef struct LlmCall {
 	                                  value (the match prompts) */
 	const char *const *options;    /* CLASSIFY: the permitted values; ANSWER: when any, the
 	                                  only answers allowed (the reply must be one of them,
-	                                  or say none applies: NULL) */
+	                                  or say none applies: NULL); FACTOR: the left side's
+	                                  example values (expected: the right side's) */
 	int noptions;
 	LlmItem *items;                /* VERIFY, ANSWER, SUMMARY: the candidates */
 	int nitems;
@@ -118,7 +124,8 @@ typedef struct LlmCall {
 
 	/* results */
 	LlmCallStatus status;
-	char *text;           /* PARSE, RESPOND: the reply; CLASSIFY: the raw reply */
+	char *text;           /* PARSE, RESPOND: the reply; CLASSIFY: the raw reply; FACTOR: the
+	                         reply as compact JSON in the shape described at LLM_FACTOR */
 	char **labels;        /* CLASSIFY: the chosen values, each one of options */
 	int nlabels;
 	float *vec;           /* EMBED */
@@ -131,7 +138,7 @@ typedef struct LlmCall {
 	int request;          /* the statement's number of the call's first request (1 for the
 	                         statement's first; the server's log has them in this order when
 	                         one is in flight at a time); 0: none was sent */
-	int unreadable;       /* CLASSIFY: the reply could not be read even when asked again: no
+	int unreadable;       /* CLASSIFY, FACTOR: the reply could not be read even when asked again: no
 	                         labels, text the last reply; never cached */
 	char *error;          /* LLM_FAILED: what went wrong and what to fix */
 } LlmCall;
@@ -319,6 +326,13 @@ int llm_sign(const char *text, char out[65]);
 const LlmStats *llm_stats_statement(const Llm *llm);
 const LlmStats *llm_stats_session(const Llm *llm);
 const char *llm_kind_name(LlmKind k);
+/* FACTOR: the most values a property may have. */
+#define LLM_FACTOR_VALUES 12
+/* FACTOR: a reply read strictly: {"factors": false}, or {"factors": true, "property": a
+   question (not empty), "values": 2 to LLM_FACTOR_VALUES strings, not empty, distinct
+   ignoring case, none of them "none", "match": "same" or "different"}; other keys are
+   dropped. The compact JSON of what was read (heap), or NULL when the reply does not fit. */
+char *llm_factor_read(const char *content);
 
 /* ---- bulk mode (llm_bulk.c; doc/bulk.md) ----
    A statement run with llm.bulk on is collected instead of answered: each model request the

@@ -733,6 +733,10 @@ static void run_job(LlmJob *job)
 	}
 	if (c->kind == LLM_CLASSIFY)
 		classify(c);
+	if (c->kind == LLM_FACTOR) {   /* words alone cannot tell what a question turns on */
+		free(c->text);
+		c->text = xstrdup("{\"factors\":false}");
+	}
 	query_free(&q);
 	job->status = LLM_DONE;
 	c->ms = util_now_ms() - t0;

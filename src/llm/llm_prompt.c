@@ -40,6 +40,7 @@
 static const char *const tmpl_names[LLM_T_N] = {
 	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
 	"match", "match_batch", "verify2", "verify2_batch", "extract",
+	"factor",
 };
 
 SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
@@ -267,7 +268,7 @@ static int add_template(json_t *arr, const char *t, const char *const *kv, int n
 
 static int wants_json(const LlmCall *c, int n)
 {
-	if (c->kind == LLM_CLASSIFY || c->kind == LLM_EXTRACT)
+	if (c->kind == LLM_CLASSIFY || c->kind == LLM_EXTRACT || c->kind == LLM_FACTOR)
 		return 1;
 	if (c->kind == LLM_VERIFY || c->kind == LLM_ANSWER || c->kind == LLM_SUMMARY)
 		return n > 1 || (c->kind == LLM_ANSWER && (c->shape == LLM_SHAPE_LIST ||
@@ -297,6 +298,23 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 	}
 	if (c->kind == LLM_EXTRACT)
 		return json_decref(arr), llmx_messages(llm, c, items, n);
+	if (c->kind == LLM_FACTOR) {   /* the question, then each side's examples as lists */
+		SBuf q = SBUF_INIT, l = SBUF_INIT, r = SBUF_INIT;
+		put_json(&q, c->question);
+		put_json_list(&l, c->options, c->noptions);
+		put_json_list(&r, c->expected, c->nexpected);
+		const char *kv[] = {"question", sb_str(&q), "left", sb_str(&l), "candidates",
+		                    sb_str(&r)};
+		ok = add_template(arr, llm->tmpl[LLM_T_FACTOR], kv, 3);
+		sb_free(&q);
+		sb_free(&l);
+		sb_free(&r);
+		if (!ok) {
+			json_decref(arr);
+			return NULL;
+		}
+		return arr;
+	}
 	if (c->kind == LLM_CLASSIFY) {
 		SBuf o = SBUF_INIT, subj = SBUF_INIT;
 		put_json_list(&o, c->options, c->noptions);
@@ -387,6 +405,8 @@ static int default_max_tokens(const LlmCall *c, int n)
 		break;
 	case LLM_CLASSIFY:
 		return per > 0 ? per : 200;
+	case LLM_FACTOR:
+		return per > 0 ? per : 300;
 	default:
 		return per > 0 ? per : 1024;
 	}
@@ -459,6 +479,14 @@ json_t *llmp_reply_schema(const LlmCall *c, int n)
 		                                     str_enum(c->options, c->noptions, NULL)));
 	if (c->kind == LLM_EXTRACT)
 		return llmx_reply_schema(c, n);
+	if (c->kind == LLM_FACTOR) {   /* factors false needs nothing else */
+		static const char *const m[] = {"same", "different"};
+		return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s, s:{s:s}, s:i, s:i}, s:o}, s:[s], "
+		                 "s:b}", "type", "object", "properties", "factors", "type", "boolean",
+		                 "property", "type", "string", "values", "type", "array", "items",
+		                 "type", "string", "minItems", 2, "maxItems", LLM_FACTOR_VALUES, "match",
+		                 str_enum(m, 2, NULL), "required", "factors", "additionalProperties", 0);
+	}
 	if (c->kind == LLM_PARSE)
 		return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}, s:[s]}", "type", "object",
 		                 "properties", "database", "type", "boolean", "suql", "type", "string",

@@ -484,6 +484,46 @@ static int read_labels(LlmCall *call, const char *content)
 	return ok ? 0 : -1;
 }
 
+/* ---- a join's factorization ---- */
+
+static int nonempty(json_t *v)
+{
+	const char *s = json_string_value(v);
+	size_t n = s ? strlen(s) : 0;
+	if (s)
+		str_trim(&s, &n);
+	return n > 0;
+}
+
+char *llm_factor_read(const char *content)
+{
+	json_t *j = llmp_lenient_json(content), *out = NULL;
+	json_t *f = json_is_object(j) ? json_object_get(j, "factors") : NULL;
+	if (json_is_false(f)) {
+		out = json_pack("{s:b}", "factors", 0);
+	} else if (json_is_true(f)) {
+		json_t *p = json_object_get(j, "property"), *v = json_object_get(j, "values");
+		const char *m = json_string_value(json_object_get(j, "match"));
+		size_t n = json_array_size(v);
+		int ok = nonempty(p) && json_is_array(v) && n >= 2 && n <= LLM_FACTOR_VALUES && m &&
+		         (strcmp(m, "same") == 0 || strcmp(m, "different") == 0);
+		for (size_t i = 0; ok && i < n; i++) {
+			json_t *e = json_array_get(v, i);
+			ok = nonempty(e) && strcasecmp(json_string_value(e), "none") != 0;
+			for (size_t k = 0; ok && k < i; k++)
+				ok = strcasecmp(json_string_value(e),
+				                json_string_value(json_array_get(v, k))) != 0;
+		}
+		if (ok)
+			out = json_pack("{s:b, s:O, s:O, s:s}", "factors", 1, "property", p, "values", v,
+			                "match", m);
+	}
+	char *s = out ? json_dumps(out, JSON_COMPACT) : NULL;
+	json_decref(out);
+	json_decref(j);
+	return s;
+}
+
 int llm_read_reply(LlmCall *call, const int *items, int n, const char *content, int *bad)
 {
 	if (call->kind == LLM_CLASSIFY) {
@@ -496,6 +536,17 @@ int llm_read_reply(LlmCall *call, const int *items, int n, const char *content, 
 	}
 	if (call->kind == LLM_EXTRACT)
 		return llmx_read_reply(call, items, n, content, bad);
+	if (call->kind == LLM_FACTOR) {
+		char *t = llm_factor_read(content);
+		free(call->text);
+		call->text = t ? t : xstrdup(content);
+		if (t) {
+			call->unreadable = 0;
+			return 0;
+		}
+		bad[0] = 0;
+		return 1;
+	}
 	if (call->kind != LLM_VERIFY && call->kind != LLM_ANSWER && call->kind != LLM_SUMMARY) {
 		free(call->text);
 		call->text = xstrdup(content);

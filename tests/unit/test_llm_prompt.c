@@ -182,9 +182,9 @@ static char **load_forgeries(const char *path, int *n)
 	return v;
 }
 
-enum { K_VERIFY, K_VERIFY2, K_ANSWER, K_CHOICE, K_DATE, K_SUMMARY, K_MATCH, K_CLASSIFY, K_N };
+enum { K_VERIFY, K_VERIFY2, K_ANSWER, K_CHOICE, K_DATE, K_SUMMARY, K_MATCH, K_CLASSIFY, K_FACTOR, K_N };
 static const char *const kind_names[K_N] = {"verify", "verify2", "answer", "choice", "date",
-                                            "summary", "match", "classify"};
+                                            "summary", "match", "classify", "factor"};
 
 /* One call of kind k with n candidates, every outside field holding h (or plain text). */
 typedef struct Req {
@@ -243,6 +243,16 @@ static void req_init(Req *r, int k, int n, const char *h)
 		c->options = r->options;
 		c->noptions = 3;
 	}
+	if (k == K_FACTOR) {   /* the question, example values of each side */
+		c->kind = LLM_FACTOR;
+		c->shape = LLM_SHAPE_JSON;
+		c->items = NULL;
+		c->nitems = 0;
+		c->options = r->options;
+		c->noptions = 3;
+		c->expected = r->expected;
+		c->nexpected = 2;
+	}
 	if (c->kind == LLM_SUMMARY)
 		c->question = NULL;
 }
@@ -274,7 +284,7 @@ static char *sent_skeleton(Llm *llm, Req *r)
 static void test_forgeries(Llm *llm, char **forge, int nforge)
 {
 	for (int k = 0; k < K_N; k++) {
-		for (int n = 1; n <= (k == K_CLASSIFY ? 1 : 3); n += 2) {
+		for (int n = 1; n <= (k == K_CLASSIFY || k == K_FACTOR ? 1 : 3); n += 2) {
 			Req r;
 			req_init(&r, k, n, NULL);
 			char *want = sent_skeleton(llm, &r);
@@ -282,7 +292,7 @@ static void test_forgeries(Llm *llm, char **forge, int nforge)
 			char name[160];
 			snprintf(name, sizeof name, "prompt %s, %d candidate%s: plain texts make a request "
 			         "with its data as JSON", kind_names[k], n, n > 1 ? "s" : "");
-			CHECK(want && strstr(want, k == K_CLASSIFY ? "  3 values" : n > 1 ? "  3 values"
+			CHECK(want && strstr(want, k == K_CLASSIFY || k == K_FACTOR ? "  3 values" : n > 1 ? "  3 values"
 			                                                                  : "  1 string"),
 			      name);
 			int same = 0;
@@ -470,8 +480,9 @@ static void test_schema_dialects(void)
 		SuqlErr err = {0};
 		char name[200];
 		for (int k = 0; k < K_N; k++) {
-			if (k == K_SUMMARY || k == K_ANSWER || k == K_VERIFY2)
-				continue;   /* their batches work alike (verify, date) */
+			if (k == K_SUMMARY || k == K_ANSWER || k == K_VERIFY2 || k == K_FACTOR)
+				continue;   /* their batches work alike (verify, date); a factor call
+				               is no batch (54-join-factor reads its replies) */
 			Req r;
 			llm_set(llm, "llm.schema", "off", &err);
 			req_init(&r, k, k == K_CLASSIFY ? 1 : 3, NULL);

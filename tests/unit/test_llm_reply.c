@@ -145,8 +145,42 @@ static void run_case(int lineno, const char *task, const char *reply, const char
 	free(content);
 }
 
+/* A join's factorization is read strictly: what does not fit is no factorization. */
+static void test_factor(void)
+{
+	static const struct { const char *reply, *want; } c[] = {
+		{"{\"factors\": false}", "{\"factors\":false}"},
+		{"```json\n{\"factors\": true, \"property\": \"Which company?\", \"values\": "
+		 "[\"Acme\", \"Globex\"], \"match\": \"same\", \"why\": \"x\"}\n```",
+		 "{\"factors\":true,\"property\":\"Which company?\",\"values\":[\"Acme\","
+		 "\"Globex\"],\"match\":\"same\"}"},
+		{"{\"factors\": true, \"property\": \"p\", \"values\": [\"a\"], \"match\": \"same\"}",
+		 NULL},   /* one value */
+		{"{\"factors\": true, \"property\": \"p\", \"values\": [\"a\", \"A\"], "
+		 "\"match\": \"same\"}", NULL},   /* the same value twice */
+		{"{\"factors\": true, \"property\": \"p\", \"values\": [\"a\", \"none\"], "
+		 "\"match\": \"same\"}", NULL},   /* "none" means no answer */
+		{"{\"factors\": true, \"property\": \"\", \"values\": [\"a\", \"b\"], "
+		 "\"match\": \"same\"}", NULL},
+		{"{\"factors\": true, \"property\": \"p\", \"values\": [\"a\", \"b\"], "
+		 "\"match\": \"opposite\"}", NULL},
+		{"{\"factors\": \"yes\"}", NULL},
+		{"Yes, by sentiment.", NULL},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char *got = llm_factor_read(c[i].reply);
+		char name[96];
+		snprintf(name, sizeof name, "factor reply %zu: %s", i + 1, c[i].want ? "read" : "refused");
+		CHECK(c[i].want ? got && strcmp(got, c[i].want) == 0 : got == NULL, name);
+		if (got && (!c[i].want || strcmp(got, c[i].want) != 0))
+			printf("# got %s\n", got);
+		free(got);
+	}
+}
+
 int main(void)
 {
+	test_factor();
 	FILE *f = fopen("tests/llm/replies.cases", "r");
 	CHECK(f != NULL, "replies: cases file found");
 	if (!f)
