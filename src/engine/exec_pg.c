@@ -254,10 +254,6 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK && ex->naggs > 0)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: an aggregate over "
 		            "free text (answer_agg(), summary_agg()); the SQLite backend runs it");
-	for (int i = 0; s == SUQL_OK && i < ex->nocc; i++)
-		if (ex->occ[i].kind == FT_EXTRACT)
-			s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: extract(); the "
-			            "SQLite backend runs it");
 	if (s == SUQL_OK && ex->nenums > 0 && !classify)
 		enum_rewrite(ex, 0);
 	int freetext = s == SUQL_OK && ex->nocc > 0;

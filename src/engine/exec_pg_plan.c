@@ -23,6 +23,7 @@
  *    per candidate).
  */
 #include "engine/sql_int.h"
+#include "llm/spec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,10 +119,63 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 	}
 }
 
+/* The occurrence whose call e is (a literal question), or NULL. */
+static const Occ *occ_of(const Exec *ex, const Expr *e)
+{
+	for (int i = 0; e && i < ex->nocc; i++)
+		if (e == ex->occ[i].call && ex->occ[i].sig >= 0)
+			return &ex->occ[i];
+	return NULL;
+}
+
+/* The Postgres type SQLite's ->> gives field f of an extract() spec: its numbers and
+   booleans typed, dates and text as text (NULL). */
+static const char *field_type(const Exec *ex, const Occ *o, const Expr *key)
+{
+	if (key->kind != EX_LITERAL || key->lit != LIT_STRING)
+		return NULL;
+	char *name = ast_name_value(ex->a, key->name);
+	Spec sp = {0};
+	const char *type = NULL;
+	if (name && spec_parse(ex->sigs[o->sig].question, &sp, NULL) == SUQL_OK)
+		for (int i = 0; i < sp.n && !type; i++)
+			if (str_ieq(sp.f[i].name, name[0] == '$' && name[1] == '.' ? name + 2 : name))
+				type = sp.f[i].type == SPEC_INT ? "bigint" : sp.f[i].type == SPEC_REAL
+				       ? "double precision" : sp.f[i].type == SPEC_BOOL ? "boolean" : "";
+	spec_free(&sp);
+	return type && *type ? type : NULL;
+}
+
+/* extract(t, 'spec') -> 'key' and ->> 'key': the object is JSON text in the memo (kept as
+   the text SQLite returns when it is a whole value); under -> and ->> it is read as json,
+   and a field of a number or boolean type comes out typed, as SQLite's ->> gives it. */
+static int pr_extract_field(Exec *ex, Printer *pr, const Expr *e)
+{
+	if (e->kind != EX_BINARY || (e->op != OP_PTR && e->op != OP_PTR2))
+		return 0;
+	const Occ *o = occ_of(ex, e->left);
+	if (!o || ex->sigs[o->sig].kind != FT_EXTRACT)
+		return 0;
+	const char *type = e->op == OP_PTR2 ? field_type(ex, o, e->right) : NULL;
+	print_raw(pr, type ? "CAST((CAST(" : "(CAST(");
+	pr_lookup(ex, pr, o);
+	print_raw(pr, e->op == OP_PTR2 ? " AS json) ->> " : " AS json) -> ");
+	print_expr(pr, e->right);
+	print_raw(pr, ")");
+	if (type) {
+		print_raw(pr, " AS ");
+		print_raw(pr, type);
+		print_raw(pr, ")");
+	}
+	return 1;
+}
+
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 {
 	Exec *ex = ctx;
 	PgState *ps = state(ex);
+	if (pr_extract_field(ex, pr, e))
+		return 1;
 	if (e->kind == EX_FUNC && e->list && e->list->n == 1) {
 		Expr *x = e->list->items[0];
 		if (ast_name_is(e->name, "suql_pg_text")) {
