@@ -170,16 +170,75 @@ static int pr_extract_field(Exec *ex, Printer *pr, const Expr *e)
 	return 1;
 }
 
+/* The aggregate whose call suql_agg(id, text) e is (bind_occ_mutate made it), or NULL. */
+static const AggOcc *agg_of(const Exec *ex, const Expr *e)
+{
+	if (e->kind != EX_FUNC || !ast_name_is(e->name, "suql_agg") || !e->list ||
+	    e->list->n != 2 || e->list->items[0]->kind != EX_LITERAL)
+		return NULL;
+	long id = strtol(e->list->items[0]->name.s, NULL, 10);
+	return id >= 0 && id < ex->naggs ? &ex->aggs[id] : NULL;
+}
+
+/* A group's key as suql_agg's step builds it in SQLite: the texts that are not NULL,
+   joined by \x1e, in the order SQLite reads the rows: by each table's integer primary key
+   (SQLite's rowid), else its ctid (the order of rows inserted in order, mostly: an insert
+   may fill an earlier page's free space). */
+static void pr_agg_key(Exec *ex, Printer *pr, const AggOcc *ag, const Expr *call)
+{
+	print_raw(pr, "string_agg(");
+	exec_pg_plan_print_text(pr, call->list->items[1]);
+	print_raw(pr, ", chr(30)");
+	const Block *b = ag->block >= 0 ? &ex->blocks[ag->block] : NULL;
+	SBuf q = SBUF_INIT;
+	for (int i = 0; b && i < b->nitems; i++) {
+		if (b->items[i].kind != IT_TABLE)
+			continue;
+		const ScopeItem *it = &b->items[i];
+		sb_puts(&q, q.len ? ", " : " ORDER BY ");
+		sb_put_ident(&q, it->name, strlen(it->name));
+		sb_putc(&q, '.');
+		if (it->rowkey)
+			sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
+		else
+			sb_puts(&q, "ctid");
+	}
+	print_raw(pr, sb_str(&q));
+	sb_free(&q);
+	print_raw(pr, ")");
+}
+
+/* answer_agg() and summary_agg(): the group's answer looked up by its key in the arrays
+   of the groups answered (exec_agg.c keys its memo by the same text). */
+static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
+{
+	const AggOcc *ag = agg_of(ex, e);
+	if (!ag)
+		return 0;
+	char buf[96];
+	int k = param(ex, PP_KEYS, ag->sig), v = param(ex, PP_VALS, ag->sig);
+	snprintf(buf, sizeof buf, "($%d::text[])[array_position($%d::text[], ", v, k);
+	print_raw(pr, buf);
+	pr_agg_key(ex, pr, ag, e);
+	print_raw(pr, ")]");
+	return 1;
+}
+
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 {
 	Exec *ex = ctx;
 	PgState *ps = state(ex);
-	if (pr_extract_field(ex, pr, e))
+	if (pr_extract_field(ex, pr, e) || pr_agg(ex, pr, e))
 		return 1;
 	if (e->kind == EX_FUNC && e->list && e->list->n == 1) {
 		Expr *x = e->list->items[0];
 		if (ast_name_is(e->name, "suql_pg_text")) {
 			exec_pg_plan_print_text(pr, x);
+			return 1;
+		}
+		const AggOcc *ag = agg_of(ex, x);
+		if (ast_name_is(e->name, "suql_pg_aggkey") && ag) {
+			pr_agg_key(ex, pr, ag, x);
 			return 1;
 		}
 		if (ast_name_is(e->name, "suql_pg_rowid")) {
@@ -238,6 +297,16 @@ int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f)
 Expr *exec_pg_plan_text(Exec *ex, Expr *arg)
 {
 	return ast_func(ex->a, "suql_pg_text", 1, &arg);
+}
+
+Expr *exec_pg_plan_aggkey(Exec *ex, Expr *call)
+{
+	return ast_func(ex->a, "suql_pg_aggkey", 1, &call);
+}
+
+int exec_pg_plan_is_agg(const Exec *ex, const Expr *e)
+{
+	return agg_of(ex, e) != NULL;
 }
 
 Expr *exec_pg_plan_rowid(Exec *ex, const char *item)
