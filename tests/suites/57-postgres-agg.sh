@@ -186,5 +186,20 @@ both "demo: extract ->> in WHERE and SELECT, LIMIT" "$demo" \
 both "demo: extract as a whole column, LIMIT (projection last)" "$demo" \
 	"SELECT id, $ex FROM restaurants WHERE rating >= 4.5 ORDER BY id LIMIT 3;" --no-cache --offline
 
+# what PostgreSQL does not run yet: refused by name, nothing asked
+server tests/agg/agg.json
+while IFS='|' read -r what sql; do
+	before=$(lines)
+	out=$("$prog" --no-cache --llm-url "$URL" --model m "$SUQL_PG" -c "$sql" 2>&1)
+	case $out in *"not supported on PostgreSQL yet: $what"*)
+		[ "$(lines)" = "$before" ] && ok "pg agg: $what: refused by name, nothing asked" ||
+			notok "pg agg: $what: nothing asked" "$(($(lines) - before)) requests" ;;
+	*) notok "pg agg: $what refused" "$out" ;; esac
+done <<'EOF_CASES'
+an aggregate over free text in a correlated subquery|SELECT city, (SELECT summary_agg(review) FROM r AS r2 WHERE r2.city = r.city) FROM r GROUP BY city;
+an aggregate over free text in INSERT ... SELECT|INSERT INTO r (city, review) SELECT city, summary_agg(review) FROM r GROUP BY city;
+EOF_CASES
+stop_server
+
 ok "pg agg: $same of $n statements the same on both backends"
 pg_stop
