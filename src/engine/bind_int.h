@@ -62,6 +62,8 @@ typedef struct TabInfo {
 	char *name;
 	int exists;           /* a table or view */
 	int rowid;            /* a rowid table */
+	char *rowkey;         /* PostgreSQL: an integer primary key of one column (what SQLite
+	                         makes the rowid), the order rows were added in; NULL: none */
 	char **cols;
 	int ncols;
 	CatColumn *cat;       /* catalog entries */

@@ -47,8 +47,17 @@ static TabInfo *bind_scope_table(Exec *ex, const char *name)
 		int nsc = 0;
 		if (store_columns(e->store, name, &sc, &nsc, NULL) == SUQL_OK) {
 			t->exists = 1;
-			for (int i = 0; i < nsc; i++)
+			int npk = 0, key = -1;
+			for (int i = 0; i < nsc; i++) {
 				exec_strv_push(&t->cols, &t->ncols, sc[i].name);
+				npk += sc[i].pk > 0;
+				if (sc[i].pk > 0 && (str_ieq(sc[i].type, "integer") ||
+				                     str_ieq(sc[i].type, "bigint") ||
+				                     str_ieq(sc[i].type, "smallint")))
+					key = i;
+			}
+			if (npk == 1 && key >= 0)
+				t->rowkey = xstrdup(sc[key].name);
 		}
 		store_columns_free(sc, nsc);
 		/* an ordinary table's rows have a ctid, which a walk takes as their rowid
@@ -144,6 +153,7 @@ void bind_scope_tabs_check(Engine *e, int all)
 	for (int i = 0; i < e->ntabs; i++) {
 		TabInfo *t = &e->tabs[i];
 		free(t->name);
+		free(t->rowkey);
 		for (int k = 0; k < t->ncols; k++)
 			free(t->cols[k]);
 		free(t->cols);
@@ -199,6 +209,7 @@ void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
 			return;
 		}
 		it->rowid = t->rowid;
+		it->rowkey = t->rowkey ? xstrdup(t->rowkey) : NULL;
 		for (int i = 0; i < t->ncols; i++)
 			exec_strv_push(&it->cols, &it->ncols, t->cols[i]);
 		return;

@@ -560,6 +560,70 @@ static int early_ok(const Exec *ex)
 	return ex->ast->stmt->kind == ST_SELECT && ex->set.optimize != OPT_OFF;
 }
 
+/* PostgreSQL: the groups of each aggregate, read by a statement of its block (FROM,
+   WHERE, GROUP BY) with the group's key as a last column (exec_pg_plan_aggkey: its texts
+   joined as agg_step joins them), groups in the order of the GROUP BY terms, NULL first
+   as SQLite sorts it. Postgres has no suql_agg to call, so the dry run is this query. */
+static SuqlStatus collect_pg(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	for (int i = 0; i < ex->naggs && s == SUQL_OK; i++) {
+		AggOcc *ag = &ex->aggs[i];
+		if (ag->same >= 0 || ag->block < 0 || !ex->blocks[ag->block].core)
+			continue;
+		Block *b = &ex->blocks[ag->block];
+		ResultList *cols = NULL;
+		for (int k = 0; b->core->cols && k < b->core->cols->n; k++) {
+			exec_col(ex->a, &cols, NULL, NULL);
+			*cols->items[k] = *b->core->cols->items[k];
+		}
+		exec_col(ex->a, &cols, exec_pg_plan_aggkey(ex, *ag->slot), "suql_key");
+		OrderList *ord = NULL;
+		const ExprList *g = b->core->group;
+		if (g && g->n) {
+			ord = arena_alloc(ex->a, sizeof *ord);
+			ord->cap = g->n;
+			ord->items = arena_alloc(ex->a, (size_t)g->n * sizeof *ord->items);
+			for (int k = 0; k < g->n; k++) {
+				OrderTerm *t = arena_alloc(ex->a, sizeof *t);
+				t->expr = g->items[k];
+				t->nulls = NULLS_FIRST;
+				ord->items[ord->n++] = t;
+			}
+		}
+		Select *sel = exec_select(ex, b, cols, b->core->where, ord);
+		SelectCore *c = sel->cores[0];
+		*c = *b->core;
+		c->cols = cols;
+		c->having = NULL;
+		c->distinct = DISTINCT_NONE;
+		Printer *pr = exec_pg_plan_print_final(ex, sel);
+		StoreCursor *cur;
+		s = exec_pg_plan_query(ex, print_text(pr), &cur, err);
+		print_free(pr);
+		int rc = 0;
+		while (s == SUQL_OK && (rc = store_next(cur)) > 0) {
+			const char *t = store_text(cur, store_column_count(cur) - 1);
+			int added;
+			if (t)
+				group_get(ex, ag, t, strlen(t), &added);
+		}
+		if (s == SUQL_OK) {
+			store_done(cur);
+			if (rc < 0)
+				s = err_set(err, SUQL_ERROR, "reading the groups of the aggregates failed");
+		}
+	}
+	return s;
+}
+
+/* The dry run that learns the groups: the statement itself in SQLite (suql_agg keeps each
+   group's texts), a statement of the groups' keys in PostgreSQL. */
+static SuqlStatus collect(Exec *ex, SuqlErr *err)
+{
+	return ex->e->pg ? collect_pg(ex, err) : exec_final_dry(ex, err);
+}
+
 SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 {
 	if (ex->naggs == 0 || ex->agg_planned || !early_ok(ex))
@@ -570,7 +634,7 @@ SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 	int mo = ex->memo_only;
 	ex->agg_collect = 1;
 	ex->memo_only = 1;
-	SuqlStatus s = exec_final_dry(ex, err);
+	SuqlStatus s = collect(ex, err);
 	ex->agg_collect = 0;
 	ex->memo_only = mo;
 	ex->agg_planned = 1;

@@ -163,6 +163,8 @@ static const char *pg_shape(PgWalk *w)
 	const Stmt *st = ex->ast->stmt;
 	if (st->kind != ST_SELECT || st->explain)
 		return "free text in a statement other than SELECT";
+	if (ex->naggs > 0)
+		return "an aggregate over free text";
 	if (ex->nblocks != 1 || st->select->ncore != 1)
 		return "free text in a query with subqueries, CTEs or compound SELECTs";
 	Block *b = &ex->blocks[0];
@@ -251,16 +253,9 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (s == SUQL_OK && ex->njoins > 0)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: a semantic join "
 		            "(matches()); the SQLite backend runs it");
-	if (s == SUQL_OK && ex->naggs > 0)
-		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: an aggregate over "
-		            "free text (answer_agg(), summary_agg()); the SQLite backend runs it");
-	for (int i = 0; s == SUQL_OK && i < ex->nocc; i++)
-		if (ex->occ[i].kind == FT_EXTRACT)
-			s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: extract(); the "
-			            "SQLite backend runs it");
 	if (s == SUQL_OK && ex->nenums > 0 && !classify)
 		enum_rewrite(ex, 0);
-	int freetext = s == SUQL_OK && ex->nocc > 0;
+	int freetext = s == SUQL_OK && (ex->nocc > 0 || ex->naggs > 0);
 	PgWalk w = {0};
 	w.ex = ex;
 	int began = 0;

@@ -23,6 +23,7 @@
  *    per candidate).
  */
 #include "engine/sql_int.h"
+#include "llm/spec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,14 +119,126 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 	}
 }
 
+/* The occurrence whose call e is (a literal question), or NULL. */
+static const Occ *occ_of(const Exec *ex, const Expr *e)
+{
+	for (int i = 0; e && i < ex->nocc; i++)
+		if (e == ex->occ[i].call && ex->occ[i].sig >= 0)
+			return &ex->occ[i];
+	return NULL;
+}
+
+/* The Postgres type SQLite's ->> gives field f of an extract() spec: its numbers and
+   booleans typed, dates and text as text (NULL). */
+static const char *field_type(const Exec *ex, const Occ *o, const Expr *key)
+{
+	if (key->kind != EX_LITERAL || key->lit != LIT_STRING)
+		return NULL;
+	char *name = ast_name_value(ex->a, key->name);
+	Spec sp = {0};
+	const char *type = NULL;
+	if (name && spec_parse(ex->sigs[o->sig].question, &sp, NULL) == SUQL_OK)
+		for (int i = 0; i < sp.n && !type; i++)
+			if (str_ieq(sp.f[i].name, name[0] == '$' && name[1] == '.' ? name + 2 : name))
+				type = sp.f[i].type == SPEC_INT ? "bigint" : sp.f[i].type == SPEC_REAL
+				       ? "double precision" : sp.f[i].type == SPEC_BOOL ? "boolean" : "";
+	spec_free(&sp);
+	return type && *type ? type : NULL;
+}
+
+/* extract(t, 'spec') -> 'key' and ->> 'key': the object is JSON text in the memo (kept as
+   the text SQLite returns when it is a whole value); under -> and ->> it is read as json,
+   and a field of a number or boolean type comes out typed, as SQLite's ->> gives it. */
+static int pr_extract_field(Exec *ex, Printer *pr, const Expr *e)
+{
+	if (e->kind != EX_BINARY || (e->op != OP_PTR && e->op != OP_PTR2))
+		return 0;
+	const Occ *o = occ_of(ex, e->left);
+	if (!o || ex->sigs[o->sig].kind != FT_EXTRACT)
+		return 0;
+	const char *type = e->op == OP_PTR2 ? field_type(ex, o, e->right) : NULL;
+	print_raw(pr, type ? "CAST((CAST(" : "(CAST(");
+	pr_lookup(ex, pr, o);
+	print_raw(pr, e->op == OP_PTR2 ? " AS json) ->> " : " AS json) -> ");
+	print_expr(pr, e->right);
+	print_raw(pr, ")");
+	if (type) {
+		print_raw(pr, " AS ");
+		print_raw(pr, type);
+		print_raw(pr, ")");
+	}
+	return 1;
+}
+
+/* The aggregate whose call suql_agg(id, text) e is (bind_occ_mutate made it), or NULL. */
+static const AggOcc *agg_of(const Exec *ex, const Expr *e)
+{
+	if (e->kind != EX_FUNC || !ast_name_is(e->name, "suql_agg") || !e->list ||
+	    e->list->n != 2 || e->list->items[0]->kind != EX_LITERAL)
+		return NULL;
+	long id = strtol(e->list->items[0]->name.s, NULL, 10);
+	return id >= 0 && id < ex->naggs ? &ex->aggs[id] : NULL;
+}
+
+/* A group's key as suql_agg's step builds it in SQLite: the texts that are not NULL,
+   joined by \x1e, in the order SQLite reads the rows: by each table's integer primary key
+   (SQLite's rowid), else its ctid (the order of rows inserted in order, mostly: an insert
+   may fill an earlier page's free space). */
+static void pr_agg_key(Exec *ex, Printer *pr, const AggOcc *ag, const Expr *call)
+{
+	print_raw(pr, "string_agg(");
+	exec_pg_plan_print_text(pr, call->list->items[1]);
+	print_raw(pr, ", chr(30)");
+	const Block *b = ag->block >= 0 ? &ex->blocks[ag->block] : NULL;
+	SBuf q = SBUF_INIT;
+	for (int i = 0; b && i < b->nitems; i++) {
+		if (b->items[i].kind != IT_TABLE)
+			continue;
+		const ScopeItem *it = &b->items[i];
+		sb_puts(&q, q.len ? ", " : " ORDER BY ");
+		sb_put_ident(&q, it->name, strlen(it->name));
+		sb_putc(&q, '.');
+		if (it->rowkey)
+			sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
+		else
+			sb_puts(&q, "ctid");
+	}
+	print_raw(pr, sb_str(&q));
+	sb_free(&q);
+	print_raw(pr, ")");
+}
+
+/* answer_agg() and summary_agg(): the group's answer looked up by its key in the arrays
+   of the groups answered (exec_agg.c keys its memo by the same text). */
+static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
+{
+	const AggOcc *ag = agg_of(ex, e);
+	if (!ag)
+		return 0;
+	char buf[96];
+	int k = param(ex, PP_KEYS, ag->sig), v = param(ex, PP_VALS, ag->sig);
+	snprintf(buf, sizeof buf, "($%d::text[])[array_position($%d::text[], ", v, k);
+	print_raw(pr, buf);
+	pr_agg_key(ex, pr, ag, e);
+	print_raw(pr, ")]");
+	return 1;
+}
+
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 {
 	Exec *ex = ctx;
 	PgState *ps = state(ex);
+	if (pr_extract_field(ex, pr, e) || pr_agg(ex, pr, e))
+		return 1;
 	if (e->kind == EX_FUNC && e->list && e->list->n == 1) {
 		Expr *x = e->list->items[0];
 		if (ast_name_is(e->name, "suql_pg_text")) {
 			exec_pg_plan_print_text(pr, x);
+			return 1;
+		}
+		const AggOcc *ag = agg_of(ex, x);
+		if (ast_name_is(e->name, "suql_pg_aggkey") && ag) {
+			pr_agg_key(ex, pr, ag, x);
 			return 1;
 		}
 		if (ast_name_is(e->name, "suql_pg_rowid")) {
@@ -184,6 +297,16 @@ int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f)
 Expr *exec_pg_plan_text(Exec *ex, Expr *arg)
 {
 	return ast_func(ex->a, "suql_pg_text", 1, &arg);
+}
+
+Expr *exec_pg_plan_aggkey(Exec *ex, Expr *call)
+{
+	return ast_func(ex->a, "suql_pg_aggkey", 1, &call);
+}
+
+int exec_pg_plan_is_agg(const Exec *ex, const Expr *e)
+{
+	return agg_of(ex, e) != NULL;
 }
 
 Expr *exec_pg_plan_rowid(Exec *ex, const char *item)

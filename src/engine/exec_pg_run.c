@@ -102,6 +102,8 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 	return s;
 }
 
+static int holds_free_text(const Exec *ex, Expr *e);
+
 /* The final statement, with every value bound; result columns that hold free text and
    have no name of their own are shown under the name SQLite gives them (their text). */
 static SuqlStatus run_final(Exec *ex, SuqlErr *err)
@@ -126,6 +128,8 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 			for (int k = 0; k < ex->nocc && !has; k++)
 				has = ex->occ[k].block == top->id && ex->occ[k].pos == POS_SELECT &&
 				      ex->occ[k].result_col == i;
+			if (!has && ex->naggs)   /* an aggregate over free text */
+				has = holds_free_text(ex, rc->expr);
 			if (!has || rc->alias.s || rc->expr->kind == EX_STAR)
 				continue;
 			pj = xrealloc(pj, ((size_t)npj + 1) * sizeof *pj);
@@ -211,6 +215,10 @@ typedef struct NullsScan {
 static int find_occ(void *ctx, Expr *e)
 {
 	NullsScan *ns = ctx;
+	if (exec_pg_plan_is_agg(ns->ex, e)) {
+		ns->found = 1;
+		return AST_STOP;
+	}
 	for (int i = 0; i < ns->ex->nocc; i++)
 		if (ns->ex->occ[i].call == e) {
 			ns->found = 1;
@@ -290,6 +298,15 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 				return "free text over a function in FROM other than unnest()";
 	if (ex->set.cascade_target > 0)
 		return "a cascade (llm.cascade_target)";
+	for (int i = 0; i < ex->naggs; i++) {
+		const AggOcc *ag = &ex->aggs[i];
+		if (st->kind != ST_SELECT)
+			return "an aggregate over free text in INSERT ... SELECT (its groups are read "
+			       "before the statement runs only in a SELECT)";
+		if (ag->block < 0 || ex->blocks[ag->block].correlated)
+			return "an aggregate over free text in a correlated subquery (its groups are "
+			       "met row by row)";
+	}
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
 	SuqlStatus s = validate(ex, err);
@@ -305,6 +322,15 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const char *why = unsupported(ex);
 	if (why)
 		return why;
+	/* aggregates' groups are read now when no free text comes before them (as in
+	   exec_statement), else after the walks */
+	if (ex->naggs && ex->nocc == 0) {
+		s = exec_agg_plan(ex, err);
+		if (s != SUQL_OK) {
+			*out = s;
+			return NULL;
+		}
+	}
 	plan_exec(ex);
 	pin_nulls(ex);
 	plan_show(ex, &ex->plan);
@@ -324,8 +350,17 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 			s = exec_final_ahead(ex, b, err);
 	}
 	free(order);
+	if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
+		s = exec_agg_plan(ex, err);
+		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+			s = exec_over_budget(ex, err);
+	}
+	if (s == SUQL_OK && ex->naggs)
+		s = exec_agg_run(ex, err);
 	if (s == SUQL_OK)
 		s = run_final(ex, err);
+	if (s == SUQL_OK && ex->naggs)
+		exec_agg_record(ex);
 	*out = s;
 	return NULL;
 }

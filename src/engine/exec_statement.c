@@ -48,6 +48,7 @@ static void exec_free(Exec *ex)
 			ScopeItem *it = &b->items[k];
 			free(it->name);
 			free(it->table);
+			free(it->rowkey);
 			for (int j = 0; j < it->ncols; j++)
 				free(it->cols[j]);
 			free(it->cols);

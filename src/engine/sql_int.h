@@ -96,6 +96,11 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
 int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
 Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text */
 Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a number */
+/* The key of an aggregate's group (call: its suql_agg(id, text)), as exec_agg.c's memo
+   keys it: the group's texts joined, in the order of the rows. */
+Expr *exec_pg_plan_aggkey(Exec *ex, Expr *call);
+/* Whether e is the call of an aggregate over free text (suql_agg). */
+int exec_pg_plan_is_agg(const Exec *ex, const Expr *e);
 /* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows
    in a defined order, that of SQLite's rowids for rows inserted in order. */
 OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);

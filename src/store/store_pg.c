@@ -306,7 +306,8 @@ static SuqlStatus pg_columns(Store *s, const char *table, StoreColumn **out, int
 	const char *args[] = {table};
 	PGresult *r = exec_params(s,
 		"SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
-		"pg_get_expr(d.adbin, d.adrelid), coalesce(array_position(i.indkey::int2[], a.attnum), 0) "
+		"pg_get_expr(d.adbin, d.adrelid), coalesce(array_position(i.indkey::int2[], a.attnum) + 1 - "
+		"array_lower(i.indkey::int2[], 1), 0) "
 		"FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND "
 		"d.adnum = a.attnum LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary "
 		"WHERE a.attrelid = coalesce(to_regclass(quote_ident(?1)), to_regclass(?1)) "
