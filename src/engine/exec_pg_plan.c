@@ -15,6 +15,10 @@
  *    the occurrence stands (WHERE, ORDER BY, GROUP BY, a CTE) and a text not evaluated
  *    reads NULL, as a planned miss does in SQLite. The values are parameters of
  *    PQexecParams, never text in the SQL;
+ *  - a semantic join's suql_match(l, r, id) becomes a look-up of the pair's verdict in two
+ *    arrays bound as parameters, the keys of the pairs asked (the left text's length,
+ *    ':', the left text, the right text: unambiguous) and their verdicts, a pair not
+ *    asked no match, as SQLite's suql_match reads the memo once the join ran;
  *  - the rows a lazy walk passed are kept to in the final statement by their ctid
  *    (t.ctid = ANY($n::tid[])), as SQLite keeps to their rowids;
  *  - a row's identity in a walk is its ctid as a number (block * 65536 + offset), an
@@ -29,11 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum PpKind { PP_KEYS, PP_VALS, PP_KEEP } PpKind;
+typedef enum PpKind { PP_KEYS, PP_VALS, PP_KEEP, PP_JKEYS, PP_JVALS } PpKind;
 
 struct PgParam {
 	int kind;             /* PpKind */
-	int x;                /* PP_KEYS, PP_VALS: the signature; PP_KEEP: the block */
+	int x;                /* PP_KEYS, PP_VALS: the signature; PP_KEEP: the block;
+	                         PP_JKEYS, PP_JVALS: the join */
 };
 
 /* Per Exec: the parameters of the statement printed last, and the printing state. */
@@ -41,6 +46,8 @@ typedef struct PgState {
 	PgBind b;
 	int final;            /* printing the final statement: walked blocks keep to their rows */
 	const Expr *inside;   /* the WHERE being printed by the keep rule itself */
+	int running;          /* printing a statement the planner or the walk runs now (not the
+	                         final statement, nor the plan's display of it) */
 } PgState;
 
 static PgState *state(Exec *ex)
@@ -48,6 +55,11 @@ static PgState *state(Exec *ex)
 	if (!ex->pgb)
 		ex->pgb = xcalloc(1, sizeof(PgState));   /* PgBind is its first member */
 	return (PgState *)(void *)ex->pgb;
+}
+
+void exec_pg_plan_running(Exec *ex, int on)
+{
+	state(ex)->running = on;
 }
 
 void exec_pg_plan_free(Exec *ex)
@@ -224,11 +236,55 @@ static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
 	return 1;
 }
 
+/* The key of a pair of a semantic join, as param_value writes it for the pairs asked: the
+   left text's length in characters, ':', the left text, the right text (unambiguous
+   whatever the texts hold). NULL when either side is NULL. */
+static void pr_pair_key(Printer *pr, const Expr *l, const Expr *r)
+{
+	print_raw(pr, "length(");
+	exec_pg_plan_print_text(pr, l);
+	print_raw(pr, ")::text || ':' || ");
+	exec_pg_plan_print_text(pr, l);
+	print_raw(pr, " || ");
+	exec_pg_plan_print_text(pr, r);
+}
+
+/* suql_match(l, r, id): NULL when a side is NULL; once the join asked its pairs, the
+   verdict looked up by the pair's key in the arrays of the pairs asked, a pair not asked
+   no match (the first element of the verdicts, false); in a statement run before that
+   (the planner's counts), every pair of values a match, as SQLite counts it. */
+static int pr_match(Exec *ex, Printer *pr, const Expr *e)
+{
+	if (e->kind != EX_FUNC || !ast_name_is(e->name, "suql_match") || !e->list ||
+	    e->list->n != 3 || e->list->items[2]->kind != EX_LITERAL)
+		return 0;
+	long id = strtol(e->list->items[2]->name.s, NULL, 10);
+	if (id < 0 || id >= ex->njoins)
+		return 0;
+	const Expr *l = e->list->items[0], *r = e->list->items[1];
+	print_raw(pr, "CASE WHEN (");
+	print_expr(pr, l);
+	print_raw(pr, ") IS NULL OR (");
+	print_expr(pr, r);
+	print_raw(pr, ") IS NULL THEN NULL ELSE ");
+	if (!ex->joins[id].ran && state(ex)->running) {
+		print_raw(pr, "true END");
+		return 1;
+	}
+	char buf[96];
+	snprintf(buf, sizeof buf, "($%d::boolean[])[coalesce(array_position($%d::text[], ",
+	         param(ex, PP_JVALS, (int)id), param(ex, PP_JKEYS, (int)id));
+	print_raw(pr, buf);
+	pr_pair_key(pr, l, r);
+	print_raw(pr, "), 0) + 1] END");
+	return 1;
+}
+
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 {
 	Exec *ex = ctx;
 	PgState *ps = state(ex);
-	if (pr_extract_field(ex, pr, e) || pr_agg(ex, pr, e))
+	if (pr_extract_field(ex, pr, e) || pr_agg(ex, pr, e) || pr_match(ex, pr, e))
 		return 1;
 	if (e->kind == EX_FUNC && e->list && e->list->n == 1) {
 		Expr *x = e->list->items[0];
@@ -350,14 +406,54 @@ static void put_elem(SBuf *b, const char *v)
 	sb_putc(b, '"');
 }
 
+/* The characters of a UTF-8 text (Postgres's length()). */
+static long utf8_chars(const char *s)
+{
+	long n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* A join's pairs asked, from the memo (its signatures are one per left value, the right
+   value the memo's text): their keys (pr_pair_key), or false (a pair not asked) followed
+   by their verdicts in the same order. */
+static void join_param(Exec *ex, const struct PgParam *pp, SBuf *b)
+{
+	size_t pos = 0;
+	int sig, first = pp->kind == PP_JKEYS;
+	const char *text;
+	const MemoVal *mv;
+	if (!first)
+		sb_putc(b, 'f');
+	while (memo_next(ex->memo, &pos, &sig, &text, &mv)) {
+		const Sig *s = &ex->sigs[sig];
+		if (s->join != pp->x + 1 || !s->subject || !text)
+			continue;
+		if (!first)
+			sb_putc(b, ',');
+		first = 0;
+		if (pp->kind == PP_JKEYS) {
+			char *k = xprintf("%ld:%s%s", utf8_chars(s->subject), s->subject, text);
+			put_elem(b, k);
+			free(k);
+		} else {
+			sb_puts(b, mv->verdict == VERDICT_YES ? "t" : mv->verdict == VERDICT_NO ? "f"
+			                                                                     : "NULL");
+		}
+	}
+}
+
 /* One parameter as a Postgres array literal: the memo's texts for a signature, their
-   results (in the same order), or the ctids a walk kept. */
+   results (in the same order), the ctids a walk kept, or a join's pairs asked. */
 static char *param_value(Exec *ex, const struct PgParam *pp)
 {
 	SBuf b = SBUF_INIT;
 	sb_putc(&b, '{');
 	int first = 1;
-	if (pp->kind == PP_KEEP) {
+	if (pp->kind == PP_JKEYS || pp->kind == PP_JVALS) {
+		join_param(ex, pp, &b);
+	} else if (pp->kind == PP_KEEP) {
 		const Block *bl = &ex->blocks[pp->x];
 		for (long i = 0; i < bl->nkeep; i++) {
 			char t[48];
@@ -462,4 +558,20 @@ Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
 		print_stmt(pr, ex->ast->stmt);
 	ps->final = 0;
 	return pr;
+}
+
+int exec_pg_plan_count(Exec *ex, long long *n)
+{
+	Printer *pr = exec_pg_plan_print_final(ex, NULL);
+	char *sql = xprintf("SELECT count(*) FROM (%s) AS suql_n", print_text(pr));
+	print_free(pr);
+	StoreCursor *c;
+	*n = -1;
+	if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
+		if (store_next(c) > 0 && store_text(c, 0))
+			*n = store_integer(c, 0);
+		store_done(c);
+	}
+	free(sql);
+	return *n < 0 ? -1 : 0;
 }
