@@ -15,10 +15,11 @@
  *    the occurrence stands (WHERE, ORDER BY, GROUP BY, a CTE) and a text not evaluated
  *    reads NULL, as a planned miss does in SQLite. The values are parameters of
  *    PQexecParams, never text in the SQL;
- *  - a semantic join's suql_match(l, r, id) becomes a look-up of the pair's verdict in two
- *    arrays bound as parameters, the keys of the pairs asked (the left text's length,
- *    ':', the left text, the right text: unambiguous) and their verdicts, a pair not
- *    asked no match, as SQLite's suql_match reads the memo once the join ran;
+ *  - a semantic join's suql_match(l, r, id) becomes a test of the pair of texts against
+ *    the pairs matched, and those whose verdict is unknown, bound as arrays of their left
+ *    and right texts ((l, r) IN (SELECT * FROM unnest($1::text[], $2::text[])), hashed
+ *    once), any other pair no match, as SQLite's suql_match reads the memo once the join
+ *    ran;
  *  - the rows a lazy walk passed are kept to in the final statement by their ctid
  *    (t.ctid = ANY($n::tid[])), as SQLite keeps to their rowids;
  *  - a row's identity in a walk is its ctid as a number (block * 65536 + offset), an
@@ -33,12 +34,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum PpKind { PP_KEYS, PP_VALS, PP_KEEP, PP_JKEYS, PP_JVALS } PpKind;
+/* PP_J*: a semantic join's pairs with a verdict of yes (PP_JYES_*) or unknown (PP_JUNK_*),
+   their left (_L) or right (_R) texts */
+typedef enum PpKind {
+	PP_KEYS, PP_VALS, PP_KEEP, PP_JYES_L, PP_JYES_R, PP_JUNK_L, PP_JUNK_R
+} PpKind;
 
 struct PgParam {
 	int kind;             /* PpKind */
 	int x;                /* PP_KEYS, PP_VALS: the signature; PP_KEEP: the block;
-	                         PP_JKEYS, PP_JVALS: the join */
+	                         PP_J*: the join */
 };
 
 /* Per Exec: the parameters of the statement printed last, and the printing state. */
@@ -236,23 +241,27 @@ static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
 	return 1;
 }
 
-/* The key of a pair of a semantic join, as param_value writes it for the pairs asked: the
-   left text's length in characters, ':', the left text, the right text (unambiguous
-   whatever the texts hold). NULL when either side is NULL. */
-static void pr_pair_key(Printer *pr, const Expr *l, const Expr *r)
+/* (l, r) IN the pairs of two arrays bound as parameters: an uncorrelated subquery, which
+   Postgres hashes once (a look-up per row, not a pass over the pairs). */
+static void pr_pairs_in(Exec *ex, Printer *pr, const Expr *l, const Expr *r, int kl, int kr,
+                        int id)
 {
-	print_raw(pr, "length(");
+	char buf[128];
+	print_raw(pr, "(");
 	exec_pg_plan_print_text(pr, l);
-	print_raw(pr, ")::text || ':' || ");
-	exec_pg_plan_print_text(pr, l);
-	print_raw(pr, " || ");
+	print_raw(pr, ", ");
 	exec_pg_plan_print_text(pr, r);
+	int pl = param(ex, kl, id), pq = param(ex, kr, id);
+	snprintf(buf, sizeof buf, ") IN (SELECT * FROM unnest($%d::text[], $%d::text[]))", pl,
+	         pq);
+	print_raw(pr, buf);
 }
 
-/* suql_match(l, r, id): NULL when a side is NULL; once the join asked its pairs, the
-   verdict looked up by the pair's key in the arrays of the pairs asked, a pair not asked
-   no match (the first element of the verdicts, false); in a statement run before that
-   (the planner's counts), every pair of values a match, as SQLite counts it. */
+/* suql_match(l, r, id): NULL when a side is NULL; once the join asked its pairs, true for
+   a pair the model matched, NULL for one whose verdict could not be read, false for every
+   other (asked and not matched, or not asked), as SQLite's suql_match reads the memo once
+   the join ran: the pairs' texts are bound as arrays, never SQL. In a statement run before
+   that (the planner's counts), every pair of values is a match, as SQLite counts it. */
 static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 {
 	if (e->kind != EX_FUNC || !ast_name_is(e->name, "suql_match") || !e->list ||
@@ -266,17 +275,16 @@ static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 	print_expr(pr, l);
 	print_raw(pr, ") IS NULL OR (");
 	print_expr(pr, r);
-	print_raw(pr, ") IS NULL THEN NULL ELSE ");
+	print_raw(pr, ") IS NULL THEN NULL ");
 	if (!ex->joins[id].ran && state(ex)->running) {
-		print_raw(pr, "true END");
+		print_raw(pr, "ELSE true END");
 		return 1;
 	}
-	char buf[96];
-	snprintf(buf, sizeof buf, "($%d::boolean[])[coalesce(array_position($%d::text[], ",
-	         param(ex, PP_JVALS, (int)id), param(ex, PP_JKEYS, (int)id));
-	print_raw(pr, buf);
-	pr_pair_key(pr, l, r);
-	print_raw(pr, "), 0) + 1] END");
+	print_raw(pr, "WHEN ");
+	pr_pairs_in(ex, pr, l, r, PP_JYES_L, PP_JYES_R, (int)id);
+	print_raw(pr, " THEN true WHEN ");
+	pr_pairs_in(ex, pr, l, r, PP_JUNK_L, PP_JUNK_R, (int)id);
+	print_raw(pr, " THEN NULL ELSE false END");
 	return 1;
 }
 
@@ -406,41 +414,26 @@ static void put_elem(SBuf *b, const char *v)
 	sb_putc(b, '"');
 }
 
-/* The characters of a UTF-8 text (Postgres's length()). */
-static long utf8_chars(const char *s)
-{
-	long n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* A join's pairs asked, from the memo (its signatures are one per left value, the right
-   value the memo's text): their keys (pr_pair_key), or false (a pair not asked) followed
-   by their verdicts in the same order. */
+   value the memo's text): the left or right texts of those with a verdict of yes, or of
+   those whose verdict is unknown, in the memo's order (the two arrays of a kind align). */
 static void join_param(Exec *ex, const struct PgParam *pp, SBuf *b)
 {
 	size_t pos = 0;
-	int sig, first = pp->kind == PP_JKEYS;
+	int sig, first = 1;
 	const char *text;
 	const MemoVal *mv;
-	if (!first)
-		sb_putc(b, 'f');
+	int yes = pp->kind == PP_JYES_L || pp->kind == PP_JYES_R;
+	int left = pp->kind == PP_JYES_L || pp->kind == PP_JUNK_L;
 	while (memo_next(ex->memo, &pos, &sig, &text, &mv)) {
 		const Sig *s = &ex->sigs[sig];
-		if (s->join != pp->x + 1 || !s->subject || !text)
+		if (s->join != pp->x + 1 || !s->subject || !text ||
+		    mv->verdict != (yes ? VERDICT_YES : VERDICT_NULL))
 			continue;
 		if (!first)
 			sb_putc(b, ',');
 		first = 0;
-		if (pp->kind == PP_JKEYS) {
-			char *k = xprintf("%ld:%s%s", utf8_chars(s->subject), s->subject, text);
-			put_elem(b, k);
-			free(k);
-		} else {
-			sb_puts(b, mv->verdict == VERDICT_YES ? "t" : mv->verdict == VERDICT_NO ? "f"
-			                                                                     : "NULL");
-		}
+		put_elem(b, left ? s->subject : text);
 	}
 }
 
@@ -451,7 +444,7 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 	SBuf b = SBUF_INIT;
 	sb_putc(&b, '{');
 	int first = 1;
-	if (pp->kind == PP_JKEYS || pp->kind == PP_JVALS) {
+	if (pp->kind >= PP_JYES_L) {
 		join_param(ex, pp, &b);
 	} else if (pp->kind == PP_KEEP) {
 		const Block *bl = &ex->blocks[pp->x];
