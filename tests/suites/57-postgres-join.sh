@@ -156,6 +156,22 @@ both "with another free-text condition" \
 both "a side over a CTE and a subquery in FROM" \
 	"WITH f AS (SELECT id, name FROM firms WHERE id <= 8) SELECT f.name, b.label FROM f JOIN (SELECT * FROM brands WHERE id <= 15) AS b ON matches(f.name, b.label, $Q) ORDER BY f.id, b.id;" --no-cache
 
+# unreadable replies (every one that shows Vandelay, on either side): asked again, then
+# pair by pair, then unknown: no row, not under NOT either, a warning and exit status 3,
+# on both
+stop_server
+rm -f "$T/log"
+cat >"$T/never.json" <<'RULES'
+[{"match": "Vandelay", "content": "Maybe."}]
+RULES
+llmserver_start "$T" "$T/never.json" --pairs "$T/pairs"
+both "unreadable verdicts: no row, a warning, exit status 3" "$J" --no-cache
+[ "$st" = 3 ] && grep -q "could not read the model's reply for 40 candidates" "$T/err" &&
+	ok "pg join: unreadable: the warning counts the 40 pairs (30 of Vandelay Imports, 10 of Vandelay Latex), exit status 3" ||
+	notok "pg join: unreadable: warning and status" "status $st" "$(grep -i warn "$T/err")"
+WANT_ROWS=0 both "unreadable verdicts are NULL: NOT matches() keeps none of them" \
+	"SELECT count(*) FROM firms f, brands b WHERE f.name LIKE 'Vandelay%' AND NOT matches(f.name, b.label, $Q);" --no-cache --set llm.unreadable=warn
+
 # a join that factors (suite 54-join-factor's reviews): the factor call, the classifying
 # calls and the sample asked alike, then the pairs decided put in the memo and looked up
 stop_server
