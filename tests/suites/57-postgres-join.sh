@@ -153,6 +153,12 @@ both "BM25 pruning (join_candidates 4)" "$J" --no-cache --set join_candidates=4
 both "batch 8, no factorization" "$J" --no-cache --set batch=8 --set join_factor=off
 both "with another free-text condition" \
 	"SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) WHERE answer(f.name, 'is it a real firm?') = 'Yes' ORDER BY f.id, b.id;" --no-cache
+both "another free-text condition, ORDER BY and LIMIT (the walk's candidates read the verdicts)" \
+	"SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) WHERE answer(f.name, 'is it a real firm?') = 'Yes' ORDER BY f.id, b.id LIMIT 2;" --no-cache
+both "GROUP BY over the pairs matched" \
+	"SELECT f.name, count(*) FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) GROUP BY f.name ORDER BY f.name;" --no-cache
+both "summary() of the rows the join returns (projection last)" \
+	"SELECT f.name, summary(b.label) FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) WHERE f.id <= 3 ORDER BY f.id, b.id;" --no-cache
 both "a side over a CTE and a subquery in FROM" \
 	"WITH f AS (SELECT id, name FROM firms WHERE id <= 8) SELECT f.name, b.label FROM f JOIN (SELECT * FROM brands WHERE id <= 15) AS b ON matches(f.name, b.label, $Q) ORDER BY f.id, b.id;" --no-cache
 
