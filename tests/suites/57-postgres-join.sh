@@ -155,6 +155,10 @@ both "with another free-text condition" \
 	"SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) WHERE answer(f.name, 'is it a real firm?') = 'Yes' ORDER BY f.id, b.id;" --no-cache
 both "another free-text condition, ORDER BY and LIMIT (the walk's candidates read the verdicts)" \
 	"SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) WHERE answer(f.name, 'is it a real firm?') = 'Yes' ORDER BY f.id, b.id LIMIT 2;" --no-cache
+pg_psql -c "CREATE VIEW fv AS SELECT * FROM firms WHERE id <= 6" >/dev/null 2>&1
+"$prog" "$db" -c "CREATE VIEW fv AS SELECT * FROM firms WHERE id <= 6" >/dev/null 2>&1
+both "a side over a view (no ctid: listed in the server's order)" \
+	"SELECT f.name, b.label FROM fv f JOIN brands b ON matches(f.name, b.label, $Q) ORDER BY f.id, b.id;" --no-cache
 both "a join inside a subquery in FROM" \
 	"SELECT s.label FROM (SELECT f.id, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, $Q) WHERE f.id IN (1, 7)) AS s ORDER BY s.label;" --no-cache
 both "GROUP BY over the pairs matched" \
