@@ -350,6 +350,8 @@ typedef struct Join {
 	int sig;              /* the join's own signature (kind verify, op "matches") */
 	const char *why;      /* why it is judged pair by pair (not rewritten) */
 	struct JoinPlan *jp;  /* the rewrite: values, candidates, counters (exec_join.c) */
+	int ran;              /* the rewrite asked its pairs: a pair not in the memo is no match
+	                         (read by suql_match, and by exec_pg_plan.c's look-up of it) */
 } Join;
 
 /* ---- aggregates over free text: answer_agg(), summary_agg() (exec_agg.c) ---- */

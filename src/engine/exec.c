@@ -355,7 +355,9 @@ char *exec_print_select(Exec *ex, Select *s)
 		if (ex->pgb)
 			ex->pgb->n = 0;
 		Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
+		exec_pg_plan_running(ex, 1);
 		print_select(pr, s);
+		exec_pg_plan_running(ex, 0);
 		char *t = print_steal(pr);
 		print_free(pr);
 		return t;

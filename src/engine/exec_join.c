@@ -22,6 +22,12 @@
  * wave the final statement is counted with the answers so far (a pair not asked is no
  * match), and the walk stops once it returns the LIMIT's rows: any rows that pass are the
  * answer to a LIMIT without ORDER BY.
+ *
+ * On PostgreSQL the same listings run on the store, printed PRINT_PG (each side as its
+ * text, a list as JSON, in the order SQLite lists it), the model is asked as above, and
+ * the final statement looks each pair's verdict up in bound arrays (exec_pg_plan.c); a
+ * join that is not rewritten is refused there (exec_join_pairwise): Postgres has no
+ * suql_match to call pair by pair.
  */
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
@@ -39,7 +45,6 @@ struct JoinPlan {
 	size_t mcap, mn;
 	/* the rewrite */
 	int rewritten;        /* values listed and candidates chosen: the pairs are asked ahead */
-	int ran;              /* asked: a pair not in the memo is no match */
 	char *lsql, *rsql;    /* the statements listing each side's distinct values */
 	char **lv, **rv;
 	size_t *ln, *rn;
@@ -119,7 +124,7 @@ int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n)
 
 int exec_join_ran(const Join *j)
 {
-	return j->jp && j->jp->ran;
+	return j->ran;
 }
 
 /* ---- which FROM item each side reads ---- */
@@ -305,6 +310,36 @@ static Expr *side_filters(Exec *ex, Block *b, int item, Expr *base)
 	return w;
 }
 
+/* The value a side is listed and looked up as: itself in SQLite; in PostgreSQL its text
+   (a list as JSON, as SQLite keeps it), the text by which exec_pg_plan.c's look-up of
+   suql_match finds the verdicts. */
+static Expr *side_value(Exec *ex, Expr *side)
+{
+	return ex->e->pg ? exec_pg_plan_text(ex, side) : side;
+}
+
+/* PostgreSQL: a table's distinct values in the order SQLite lists them (it scans the table
+   by rowid and keeps each value's first row): grouped, ordered by the first row's integer
+   primary key (SQLite's rowid) or ctid. The order is that of the requests, and of a lazy
+   LIMIT's waves. */
+static void side_order_pg(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
+{
+	if (!ex->e->pg || it->kind != IT_TABLE || (!it->rowkey && !it->rowid))
+		return;   /* a view's rows have no ctid: Postgres's order */
+	Expr *key = it->rowkey ? ast_column(ex->a, it->name, it->rowkey)
+	                       : exec_pg_plan_rowid(ex, it->name);
+	OrderList *ord = arena_alloc(ex->a, sizeof *ord);
+	ord->cap = 1;
+	ord->items = arena_alloc(ex->a, sizeof *ord->items);
+	OrderTerm *t = arena_alloc(ex->a, sizeof *t);
+	t->expr = ast_func(ex->a, "min", 1, &key);
+	ord->items[ord->n++] = t;
+	s->order = ord;
+	s->cores[0]->distinct = DISTINCT_NONE;
+	s->cores[0]->group = NULL;
+	ast_list_push(ex->a, &s->cores[0]->group, v);
+}
+
 /* SELECT DISTINCT side FROM item (alone), with the block's WITH clauses in scope, kept to
    the rows the block's filters allow (side_filters). */
 static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
@@ -321,45 +356,100 @@ static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
 	Block tb = *b;
 	tb.core = &core;
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, side, "v");
+	Expr *v = side_value(ex, side);
+	exec_col(ex->a, &cols, v, "v");
 	Expr *nn = ast_expr_new(ex->a, EX_ISNULL);
 	nn->left = side;
 	nn->not_ = 1;
 	Select *s = exec_select(ex, &tb, cols, side_filters(ex, b, item, nn), NULL);
 	s->cores[0]->distinct = DISTINCT_DISTINCT;
+	side_order_pg(ex, s, &b->items[item], v);
 	return exec_print_select(ex, s);
+}
+
+/* ---- running a listing ----
+   SQLite runs the listings in its own database, under the planner's bound on its work
+   (free text inside a side is not asked: counting); PostgreSQL runs them on the store,
+   printed last (exec_print_select: their parameters are ex->pgb's), under a savepoint so
+   that a failure leaves the statement's transaction usable. */
+
+typedef struct Lister {
+	Exec *ex;
+	sqlite3_stmt *st;
+	StoreCursor *c;
+	int saved, rc;
+} Lister;
+
+static int lister_open(Lister *ls, Exec *ex, const char *sql)
+{
+	memset(ls, 0, sizeof *ls);
+	ls->ex = ex;
+	if (ex->e->pg)
+		return exec_pg_plan_try(ex, sql, &ls->c) == SUQL_OK ? 0 : -1;
+	exec_bound(ex, 1);
+	ls->saved = ex->counting;
+	ex->counting = 1;
+	return sqlite3_prepare_v2(ex->db, sql, -1, &ls->st, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* 1: a row; 0: done; -1: an error; -2: stopped at the planning bound */
+static int lister_step(Lister *ls)
+{
+	if (ls->c)
+		return store_next(ls->c) > 0 ? 1 : 0;
+	if (!ls->st)
+		return -1;
+	int rc = sqlite3_step(ls->st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : rc == SQLITE_INTERRUPT && ls->ex->e->steps_left == 0 &&
+	                                   !suql_interrupted ? -2 : -1;
+}
+
+/* Column k of the row as text (heap), NULL for NULL. */
+static char *lister_text(Lister *ls, int k, size_t *n)
+{
+	if (ls->c) {
+		const char *t = store_text(ls->c, k);
+		*n = t ? strlen(t) : 0;
+		return t ? xstrndup(t, *n) : NULL;
+	}
+	return exec_value_text(sqlite3_column_value(ls->st, k), n);
+}
+
+static void lister_close(Lister *ls)
+{
+	if (ls->ex->e->pg) {
+		if (ls->c)
+			store_done(ls->c);
+		return;
+	}
+	sqlite3_finalize(ls->st);
+	ls->ex->counting = ls->saved;
+	exec_bound(ls->ex, 0);
 }
 
 /* The distinct values a statement lists: 0, -1 on an SQL error, -2 when the planning
    bound stopped it. */
 static int list_values(Exec *ex, const char *sql, char ***v, size_t **n, long long *nv)
 {
-	sqlite3_stmt *st;
 	*v = NULL;
 	*n = NULL;
 	*nv = 0;
 	long long cap = 0;
-	int r = -1;
-	exec_bound(ex, 1);
-	int saved = ex->counting;
-	ex->counting = 1;   /* free text inside a side is not asked while planning */
-	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		int rc;
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (*nv == cap) {
-				cap = cap ? cap * 2 : 64;
-				*v = xrealloc(*v, (size_t)cap * sizeof **v);
-				*n = xrealloc(*n, (size_t)cap * sizeof **n);
-			}
-			(*v)[*nv] = exec_value_text(sqlite3_column_value(st, 0), &(*n)[*nv]);
-			(*nv)++;
+	Lister ls;
+	int r = lister_open(&ls, ex, sql);
+	while (r == 0 && (r = lister_step(&ls)) == 1) {
+		if (*nv == cap) {
+			cap = cap ? cap * 2 : 64;
+			*v = xrealloc(*v, (size_t)cap * sizeof **v);
+			*n = xrealloc(*n, (size_t)cap * sizeof **n);
 		}
-		r = rc == SQLITE_DONE ? 0 : rc == SQLITE_INTERRUPT && ex->e->steps_left == 0 &&
-		                               !suql_interrupted ? -2 : -1;
-		sqlite3_finalize(st);
+		(*v)[*nv] = lister_text(&ls, 0, &(*n)[*nv]);
+		(*nv)++;
+		r = 0;
 	}
-	ex->counting = saved;
-	exec_bound(ex, 0);
+	lister_close(&ls);
 	return r;
 }
 
@@ -672,8 +762,8 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	rn->not_ = 1;
 	w = exec_and(ex->a, exec_and(ex->a, w, ln), rn);
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, j->left, "l");
-	exec_col(ex->a, &cols, j->right, "r");
+	exec_col(ex->a, &cols, side_value(ex, j->left), "l");
+	exec_col(ex->a, &cols, side_value(ex, j->right), "r");
 	OnSaved *sv = NULL;
 	int nsv = 0;
 	ons_plain(ex, b->core->from, &sv, &nsv);
@@ -681,39 +771,31 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	s->cores[0]->distinct = DISTINCT_DISTINCT;
 	char *sql = exec_print_select(ex, s);
 	ons_restore(sv, nsv);
-	sqlite3_stmt *st;
 	VMap lm, rm;
 	vmap_build(&lm, jp->lv, jp->ln, jp->nl);
 	vmap_build(&rm, jp->rv, jp->rn, jp->nr);
 	unsigned char **allow = xcalloc((size_t)jp->nl, sizeof *allow);
 	for (long long l = 0; l < jp->nl; l++)
 		allow[l] = xcalloc((size_t)jp->nr + 1, 1);
-	exec_bound(ex, 1);
-	int saved = ex->counting, rc = SQLITE_ERROR;
-	ex->counting = 1;
-	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			size_t a, bn;
-			char *x = exec_value_text(sqlite3_column_value(st, 0), &a);
-			char *y = exec_value_text(sqlite3_column_value(st, 1), &bn);
-			long long li = x ? vmap_find(&lm, jp->lv, jp->ln, x, a) : -1;
-			long long ri = y ? vmap_find(&rm, jp->rv, jp->rn, y, bn) : -1;
-			free(x);
-			free(y);
-			if (li < 0 || ri < 0) {
-				rc = SQLITE_ERROR;   /* a value the side lists missed: trust neither */
-				break;
-			}
+	Lister ls;
+	int rc = lister_open(&ls, ex, sql);
+	while (rc == 0 && (rc = lister_step(&ls)) == 1) {
+		size_t a, bn;
+		char *x = lister_text(&ls, 0, &a);
+		char *y = lister_text(&ls, 1, &bn);
+		long long li = x ? vmap_find(&lm, jp->lv, jp->ln, x, a) : -1;
+		long long ri = y ? vmap_find(&rm, jp->rv, jp->rn, y, bn) : -1;
+		free(x);
+		free(y);
+		rc = li < 0 || ri < 0 ? -1 : 0;   /* a value the side lists missed: trust neither */
+		if (rc == 0)
 			allow[li][ri] = 1;
-		}
-		sqlite3_finalize(st);
 	}
-	ex->counting = saved;
-	exec_bound(ex, 0);
+	lister_close(&ls);
 	free(sql);
 	vmap_free(&lm);
 	vmap_free(&rm);
-	if (rc != SQLITE_DONE) {
+	if (rc != 0) {
 		for (long long l = 0; l < jp->nl; l++)
 			free(allow[l]);
 		free(allow);
@@ -758,9 +840,11 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		if (j->why)
 			continue;
 		Block *b = &ex->blocks[j->block];
+		/* each listing runs as soon as it is printed (on PostgreSQL its parameters are
+		   those of the statement printed last) */
 		jp->lsql = side_sql(ex, b, li, j->left);
-		jp->rsql = side_sql(ex, b, ri, j->right);
 		int r1 = list_values(ex, jp->lsql, &jp->lv, &jp->ln, &jp->nl);
+		jp->rsql = side_sql(ex, b, ri, j->right);
 		int r2 = r1 == 0 ? list_values(ex, jp->rsql, &jp->rv, &jp->rn, &jp->nr) : r1;
 		if (r1 || r2) {
 			j->why = r1 == -2 || r2 == -2 ? "listing a side's values was stopped at the "
@@ -797,6 +881,24 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		ex->expect_total += cost;
 	}
 	return SUQL_OK;
+}
+
+const char *exec_join_pairwise(Exec *ex)
+{
+	for (int i = 0; i < ex->njoins; i++) {
+		const Join *j = &ex->joins[i];
+		if (!j->why && j->jp && j->jp->rewritten)
+			continue;
+		/* Postgres has no suql_match to call as it meets each pair */
+		char *m = xprintf("a semantic join judged pair by pair (matches() %d: %s)", i + 1,
+		                  j->why ? j->why : "naive mode");
+		size_t n = strlen(m) + 1;
+		char *a = arena_alloc(ex->a, n);
+		memcpy(a, m, n);
+		free(m);
+		return a;
+	}
+	return NULL;
 }
 
 /* The LIMIT the join's walk may stop at (rows returned), or -1. */
@@ -858,9 +960,9 @@ SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 				wave_reqs(ex, j, jp, done, to, reqs, &n);
 				st = exec_llm_run(ex, reqs + first, (int)(n - first), NULL, NULL, err);
 				long long got = 0;
-				jp->ran = 1;   /* a pair not asked yet counts as no match */
+				j->ran = 1;   /* a pair not asked yet counts as no match */
 				int counted = st == SUQL_OK && exec_final_count(ex, &got) == 0;
-				jp->ran = 0;
+				j->ran = 0;
 				long long wave = to - done;
 				done = to;
 				if (!counted) {   /* cannot tell: the rest in one wave */
@@ -894,7 +996,7 @@ SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 				jp->unknown++;
 		}
 		free(reqs);
-		jp->ran = st == SUQL_OK;
+		j->ran = st == SUQL_OK;
 	}
 	return st;
 }
@@ -959,7 +1061,7 @@ void exec_join_counters(Exec *ex, SBuf *out)
 {
 	for (int i = 0; i < ex->njoins; i++) {
 		JoinPlan *jp = ex->joins[i].jp;
-		if (!jp || !jp->ran)
+		if (!jp || !ex->joins[i].ran)
 			continue;
 		long long decided = exec_factor_decided(jp->jf);
 		if (decided)   /* the sample's pairs and those with a value left unclassified */

@@ -165,6 +165,8 @@ static const char *pg_shape(PgWalk *w)
 		return "free text in a statement other than SELECT";
 	if (ex->naggs > 0)
 		return "an aggregate over free text";
+	if (ex->njoins > 0)
+		return "a semantic join";
 	if (ex->nblocks != 1 || st->select->ncore != 1)
 		return "free text in a query with subqueries, CTEs or compound SELECTs";
 	Block *b = &ex->blocks[0];
@@ -250,12 +252,9 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	/* ENUM literals the map does not know yet are classified once the statement's
 	   transaction has begun (the mapping is written into suql.enum_map there) */
 	int classify = s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) > 0;
-	if (s == SUQL_OK && ex->njoins > 0)
-		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: a semantic join "
-		            "(matches()); the SQLite backend runs it");
 	if (s == SUQL_OK && ex->nenums > 0 && !classify)
 		enum_rewrite(ex, 0);
-	int freetext = s == SUQL_OK && (ex->nocc > 0 || ex->naggs > 0);
+	int freetext = s == SUQL_OK && (ex->nocc > 0 || ex->naggs > 0 || ex->njoins > 0);
 	PgWalk w = {0};
 	w.ex = ex;
 	int began = 0;

@@ -15,6 +15,11 @@
  *    the occurrence stands (WHERE, ORDER BY, GROUP BY, a CTE) and a text not evaluated
  *    reads NULL, as a planned miss does in SQLite. The values are parameters of
  *    PQexecParams, never text in the SQL;
+ *  - a semantic join's suql_match(l, r, id) becomes a test of the pair of texts against
+ *    the pairs matched, and those whose verdict is unknown, bound as arrays of their left
+ *    and right texts ((l, r) IN (SELECT * FROM unnest($1::text[], $2::text[])), hashed
+ *    once), any other pair no match, as SQLite's suql_match reads the memo once the join
+ *    ran;
  *  - the rows a lazy walk passed are kept to in the final statement by their ctid
  *    (t.ctid = ANY($n::tid[])), as SQLite keeps to their rowids;
  *  - a row's identity in a walk is its ctid as a number (block * 65536 + offset), an
@@ -29,11 +34,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum PpKind { PP_KEYS, PP_VALS, PP_KEEP } PpKind;
+/* PP_J*: a semantic join's pairs with a verdict of yes (PP_JYES_*) or unknown (PP_JUNK_*),
+   their left (_L) or right (_R) texts */
+typedef enum PpKind {
+	PP_KEYS, PP_VALS, PP_KEEP, PP_JYES_L, PP_JYES_R, PP_JUNK_L, PP_JUNK_R
+} PpKind;
 
 struct PgParam {
 	int kind;             /* PpKind */
-	int x;                /* PP_KEYS, PP_VALS: the signature; PP_KEEP: the block */
+	int x;                /* PP_KEYS, PP_VALS: the signature; PP_KEEP: the block;
+	                         PP_J*: the join */
 };
 
 /* Per Exec: the parameters of the statement printed last, and the printing state. */
@@ -41,6 +51,8 @@ typedef struct PgState {
 	PgBind b;
 	int final;            /* printing the final statement: walked blocks keep to their rows */
 	const Expr *inside;   /* the WHERE being printed by the keep rule itself */
+	int running;          /* printing a statement the planner or the walk runs now (not the
+	                         final statement, nor the plan's display of it) */
 } PgState;
 
 static PgState *state(Exec *ex)
@@ -48,6 +60,11 @@ static PgState *state(Exec *ex)
 	if (!ex->pgb)
 		ex->pgb = xcalloc(1, sizeof(PgState));   /* PgBind is its first member */
 	return (PgState *)(void *)ex->pgb;
+}
+
+void exec_pg_plan_running(Exec *ex, int on)
+{
+	state(ex)->running = on;
 }
 
 void exec_pg_plan_free(Exec *ex)
@@ -224,11 +241,58 @@ static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
 	return 1;
 }
 
+/* (l, r) IN the pairs of two arrays bound as parameters: an uncorrelated subquery, which
+   Postgres hashes once (a look-up per row, not a pass over the pairs). */
+static void pr_pairs_in(Exec *ex, Printer *pr, const Expr *l, const Expr *r, int kl, int kr,
+                        int id)
+{
+	char buf[128];
+	print_raw(pr, "(");
+	exec_pg_plan_print_text(pr, l);
+	print_raw(pr, ", ");
+	exec_pg_plan_print_text(pr, r);
+	int pl = param(ex, kl, id), pq = param(ex, kr, id);
+	snprintf(buf, sizeof buf, ") IN (SELECT * FROM unnest($%d::text[], $%d::text[]))", pl,
+	         pq);
+	print_raw(pr, buf);
+}
+
+/* suql_match(l, r, id): NULL when a side is NULL; once the join asked its pairs, true for
+   a pair the model matched, NULL for one whose verdict could not be read, false for every
+   other (asked and not matched, or not asked), as SQLite's suql_match reads the memo once
+   the join ran: the pairs' texts are bound as arrays, never SQL. In a statement run before
+   that (the planner's counts), every pair of values is a match, as SQLite counts it. */
+static int pr_match(Exec *ex, Printer *pr, const Expr *e)
+{
+	if (e->kind != EX_FUNC || !ast_name_is(e->name, "suql_match") || !e->list ||
+	    e->list->n != 3 || e->list->items[2]->kind != EX_LITERAL)
+		return 0;
+	long id = strtol(e->list->items[2]->name.s, NULL, 10);
+	if (id < 0 || id >= ex->njoins)
+		return 0;
+	const Expr *l = e->list->items[0], *r = e->list->items[1];
+	print_raw(pr, "CASE WHEN (");
+	print_expr(pr, l);
+	print_raw(pr, ") IS NULL OR (");
+	print_expr(pr, r);
+	print_raw(pr, ") IS NULL THEN NULL ");
+	if (!ex->joins[id].ran && state(ex)->running) {
+		print_raw(pr, "ELSE true END");
+		return 1;
+	}
+	print_raw(pr, "WHEN ");
+	pr_pairs_in(ex, pr, l, r, PP_JYES_L, PP_JYES_R, (int)id);
+	print_raw(pr, " THEN true WHEN ");
+	pr_pairs_in(ex, pr, l, r, PP_JUNK_L, PP_JUNK_R, (int)id);
+	print_raw(pr, " THEN NULL ELSE false END");
+	return 1;
+}
+
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 {
 	Exec *ex = ctx;
 	PgState *ps = state(ex);
-	if (pr_extract_field(ex, pr, e) || pr_agg(ex, pr, e))
+	if (pr_extract_field(ex, pr, e) || pr_agg(ex, pr, e) || pr_match(ex, pr, e))
 		return 1;
 	if (e->kind == EX_FUNC && e->list && e->list->n == 1) {
 		Expr *x = e->list->items[0];
@@ -350,14 +414,39 @@ static void put_elem(SBuf *b, const char *v)
 	sb_putc(b, '"');
 }
 
+/* A join's pairs asked, from the memo (its signatures are one per left value, the right
+   value the memo's text): the left or right texts of those with a verdict of yes, or of
+   those whose verdict is unknown, in the memo's order (the two arrays of a kind align). */
+static void join_param(Exec *ex, const struct PgParam *pp, SBuf *b)
+{
+	size_t pos = 0;
+	int sig, first = 1;
+	const char *text;
+	const MemoVal *mv;
+	int yes = pp->kind == PP_JYES_L || pp->kind == PP_JYES_R;
+	int left = pp->kind == PP_JYES_L || pp->kind == PP_JUNK_L;
+	while (memo_next(ex->memo, &pos, &sig, &text, &mv)) {
+		const Sig *s = &ex->sigs[sig];
+		if (s->join != pp->x + 1 || !s->subject || !text ||
+		    mv->verdict != (yes ? VERDICT_YES : VERDICT_NULL))
+			continue;
+		if (!first)
+			sb_putc(b, ',');
+		first = 0;
+		put_elem(b, left ? s->subject : text);
+	}
+}
+
 /* One parameter as a Postgres array literal: the memo's texts for a signature, their
-   results (in the same order), or the ctids a walk kept. */
+   results (in the same order), the ctids a walk kept, or a join's pairs asked. */
 static char *param_value(Exec *ex, const struct PgParam *pp)
 {
 	SBuf b = SBUF_INIT;
 	sb_putc(&b, '{');
 	int first = 1;
-	if (pp->kind == PP_KEEP) {
+	if (pp->kind >= PP_JYES_L) {
+		join_param(ex, pp, &b);
+	} else if (pp->kind == PP_KEEP) {
 		const Block *bl = &ex->blocks[pp->x];
 		for (long i = 0; i < bl->nkeep; i++) {
 			char t[48];
@@ -462,4 +551,20 @@ Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
 		print_stmt(pr, ex->ast->stmt);
 	ps->final = 0;
 	return pr;
+}
+
+int exec_pg_plan_count(Exec *ex, long long *n)
+{
+	Printer *pr = exec_pg_plan_print_final(ex, NULL);
+	char *sql = xprintf("SELECT count(*) FROM (%s) AS suql_n", print_text(pr));
+	print_free(pr);
+	StoreCursor *c;
+	*n = -1;
+	if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
+		if (store_next(c) > 0 && store_text(c, 0))
+			*n = store_integer(c, 0);
+		store_done(c);
+	}
+	free(sql);
+	return *n < 0 ? -1 : 0;
 }

@@ -2,7 +2,9 @@
  * exec_pg_run.c: a free-text SELECT on PostgreSQL that is not a plain AND of verify atoms
  * (exec_pg_walk.c runs those): free text under OR or NOT, typed and constrained answers
  * in WHERE, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of
- * the result columns, in subqueries and CTEs that are not correlated. At the top of the
+ * the result columns, in subqueries and CTEs that are not correlated, semantic joins that
+ * are rewritten (exec_join.c lists their values and pairs on the store and asks the model;
+ * the final statement looks the verdicts up, exec_pg_plan.c). At the top of the
  * engine's groups, beside exec_statement.c: it binds, plans, shows the plan, walks and
  * runs the final statement with the SQLite backend's own planner and walk, their
  * statements printed for Postgres by exec_pg_plan.c (which says how).
@@ -196,7 +198,7 @@ static const char *unsupported(Exec *ex)
 		if (o->plan == PL_TOPK)
 			return "ORDER BY free text with LIMIT (a semantic top-k)";
 	}
-	return NULL;
+	return exec_join_pairwise(ex);
 }
 
 /* ---- where NULL sorts ----
@@ -315,6 +317,8 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return NULL;
 	}
 	s = plan_statement(ex, err);
+	if (s == SUQL_OK)
+		s = exec_join_plan(ex, err);
 	if (s != SUQL_OK) {
 		*out = s;
 		return NULL;
@@ -324,7 +328,7 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return why;
 	/* aggregates' groups are read now when no free text comes before them (as in
 	   exec_statement), else after the walks */
-	if (ex->naggs && ex->nocc == 0) {
+	if (ex->naggs && ex->nocc == 0 && ex->njoins == 0) {
 		s = exec_agg_plan(ex, err);
 		if (s != SUQL_OK) {
 			*out = s;
@@ -341,6 +345,7 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		*out = exec_over_budget(ex, err);
 		return NULL;
 	}
+	s = exec_join_run(ex, err);
 	int *order = plan_order(ex);
 	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
 		Block *b = &ex->blocks[order[i]];

@@ -111,11 +111,18 @@ SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlEr
 SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
 /* The sum of the first column's numbers over the rows of c (*n: how many), c done after. */
 double exec_pg_plan_sum(StoreCursor *c, int *n);
+/* Whether what is printed now is a statement the planner or the walk runs at once
+   (exec_print_select), not the final statement or the plan's display of it: a semantic
+   join not asked yet reads as a match there, as SQLite counts it. */
+void exec_pg_plan_running(Exec *ex, int on);
 void exec_pg_plan_free(Exec *ex);
 /* The printer of the statement (sel; NULL: the user's) printed last, walked blocks kept
    to the rows they passed; it holds the text and the map back to the user's
    (exec_pg_place). */
 Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel);
+/* exec_final_count on PostgreSQL: the rows the user's statement returns with what is known
+   (printed last, run under a savepoint); 0, or -1 when it cannot tell. */
+int exec_pg_plan_count(Exec *ex, long long *n);
 /* The parameters of the statement printed last, as texts (Postgres arrays), and their free. */
 char **exec_pg_plan_params(Exec *ex, int *n);
 void exec_pg_plan_params_free(char **v, int n);

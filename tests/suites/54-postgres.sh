@@ -165,7 +165,7 @@ while IFS='|' read -r what sql; do
 	case $out in *"not supported on PostgreSQL yet: $what"*) ok "pg: $what is refused by name" ;;
 	*) notok "pg: $what refused" "$out" ;; esac
 done <<'EOF_CASES'
-a semantic join (matches())|SELECT a.name, b.name FROM restaurants a JOIN restaurants b ON matches(a.name, b.popular_dishes, 'is this dish served there?') LIMIT 1;
+a semantic join judged pair by pair (matches() 1: its block is correlated|SELECT r.name, (SELECT count(*) FROM restaurants b WHERE matches(r.name, b.name, 'the same place?')) FROM restaurants r LIMIT 1;
 bm25()|SELECT name, bm25(reviews, 'quiet') FROM restaurants LIMIT 1;
 ORDER BY free text with LIMIT (a semantic top-k)|SELECT name FROM restaurants ORDER BY answer(reviews, 'romantic?', ARRAY['Yes', 'No']) DESC LIMIT 1;
 free text evaluated row by row|SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is it quiet?') = 'Yes') FROM restaurants AS r WHERE id <= 2;
