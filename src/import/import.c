@@ -39,6 +39,8 @@ typedef struct Imp {
 	int *fmap;           /* CSV: column of each header field */
 	int nfmap;
 	int seen;            /* columns the file has named so far */
+	char ***named;       /* when not NULL: the columns the file named, filled in at the end */
+	int *nnamed;
 	Progress *pg;
 } Imp;
 
@@ -464,6 +466,8 @@ static SuqlStatus load(Imp *im, sqlite3_stmt *st, long long *rows, SuqlErr *err)
 					ImpPos p = imp_json_key_pos(r, key, 1);
 					return imp_error(err, r, p, 1, "table %s has no column '%s'", im->table, key);
 				}
+				if (!im->cols[c].in_file)
+					im->cols[c].in_file = ++im->seen;
 				if (imp_bind_json(st, c + 1, &im->cols[c], v, &why) < 0) {
 					ImpPos p = imp_json_key_pos(r, key, 0);
 					imp_error(err, r, p, 1, "%s", why);
@@ -551,6 +555,16 @@ static SuqlStatus run(Imp *im, SuqlErr *err)
 			indexed++;
 		}
 	}
+	if (im->named) {
+		int n = r->fmt == IMPORT_CSV ? im->nfmap : im->ncols, k = 0;
+		*im->named = xcalloc((size_t)n + 1, sizeof **im->named);
+		for (int i = 0; i < n; i++) {
+			const ImpCol *c = &im->cols[r->fmt == IMPORT_CSV ? im->fmap[i] : i];
+			if (c->in_file)
+				(*im->named)[k++] = xstrdup(c->name);
+		}
+		*im->nnamed = k;
+	}
 	if (opt->stats) {
 		opt->stats->rows = rows;
 		opt->stats->columns = r->fmt == IMPORT_CSV ? im->nfmap : im->ncols;
@@ -619,6 +633,13 @@ static SuqlStatus import_converted(Store *st, const char *name, const char *data
 SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t len,
                          const char *table, const ImportOptions *opt, SuqlErr *err)
 {
+	return imp_buffer_named(st, name, data, len, table, opt, NULL, NULL, err);
+}
+
+SuqlStatus imp_buffer_named(Store *st, const char *name, const char *data, size_t len,
+                            const char *table, const ImportOptions *opt, char ***named,
+                            int *nnamed, SuqlErr *err)
+{
 	ImportOptions dflt = IMPORT_OPTIONS_INIT;
 	if (!opt)
 		opt = &dflt;
@@ -674,6 +695,8 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 	im.db = store_sqlite(st);
 	im.table = table;
 	im.opt = opt;
+	im.named = named;
+	im.nnamed = nnamed;
 	imp_reader_init(&im.r, name, data, len, fmt, delim);
 	char *label = xprintf("importing %s", name);
 	im.pg = progress_open(stderr, opt->progress, label, (double)len);
@@ -685,8 +708,12 @@ SuqlStatus import_buffer(Store *st, const char *name, const char *data, size_t l
 		if (s != SUQL_OK) {
 			store_rollback_to(st, "suql_import");
 			recover(im.db);
-		} else
-			s = store_release(st, "suql_import", err);
+		} else if ((s = store_release(st, "suql_import", err)) != SUQL_OK && named) {
+			for (int k = 0; k < *nnamed; k++)
+				free((*named)[k]);
+			free(*named);
+			*named = NULL;
+		}
 	}
 	progress_close(im.pg);
 	for (int k = 0; k < im.ncols; k++) {

@@ -111,6 +111,13 @@ int imp_bind_text(sqlite3_stmt *st, int i, const ImpCol *c, const char *s, size_
                   int quoted, const char *array_sep, char **why);
 int imp_bind_json(sqlite3_stmt *st, int i, const ImpCol *c, json_t *v, char **why);
 
+/* import_buffer, and when named is not NULL, the columns the file named (a CSV header's,
+   in its order; the keys some JSON record has, in the table's order), a NULL-ended heap
+   array of *nnamed heap names, set only on success. */
+SuqlStatus imp_buffer_named(Store *st, const char *name, const char *data, size_t len,
+                            const char *table, const ImportOptions *opt, char ***named,
+                            int *nnamed, SuqlErr *err);
+
 /* import_pg.c: import into a PostgreSQL store (staged in SQLite, then one COPY in a
    transaction with the catalog rows). */
 SuqlStatus imp_pg_buffer(Store *pg, const char *name, const char *data, size_t len,
