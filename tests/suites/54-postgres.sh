@@ -118,8 +118,21 @@ out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/small.csv small" 2>&1)
 got=$(pg_psql -tA -F'|' -c "SELECT count(DISTINCT id), string_agg(coalesce(n, -1) || ':' || note, ',' ORDER BY id) FROM small")
 [ "$got" = "2|1:first,-1:second" ] &&
 	ok "pg: the columns the file lacks get their defaults (a serial key)" || notok "pg: defaults" "$out" "got: $got"
+printf '{"note": "third", "n": 3}\n{"note": "fourth"}\n' >"$T/small.jsonl"
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/small.jsonl small" 2>&1)
+got=$(pg_psql -tA -c "SELECT count(DISTINCT id) || ' ' || string_agg(coalesce(n, -1) || ':' || note, ',' ORDER BY id) FROM small")
+[ "$got" = "4 1:first,-1:second,3:third,-1:fourth" ] &&
+	ok "pg: a JSONL file appends too (a key a record lacks is NULL)" || notok "pg: JSONL append" "$out" "got: $got"
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/small.csv small --types note=FREE_TEXT" 2>&1)
+t=$(pg_psql -tA -c "SELECT type FROM suql.catalog WHERE tbl = 'small' AND col = 'note'")
+out2=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/small.csv small --types note=TEXT[]" 2>&1); rc=$?
+case $out2 in *"--types: column note of small is text on PostgreSQL, and TEXT[] is stored as text[]"*)
+	[ "$t" = FREE_TEXT ] && [ $rc -ne 0 ] && [ "$(pg_psql -tA -c "SELECT count(*) FROM small")" = 6 ] &&
+		ok "pg: --types on a table that exists records a SUQL type its column can hold, refuses one it cannot" ||
+		notok "pg: --types on append" "$out" "$t" "$out2" ;;
+*) notok "pg: --types on append" "$out" "$out2" ;; esac
 out=$(printf 'BEGIN;\n:import %s small\nROLLBACK;\n' "$T/small.csv" | "$SUQL_PROG" --offline "$SUQL_PG" 2>&1)
-[ "$(pg_psql -tA -c "SELECT count(*) FROM small")" = 2 ] &&
+[ "$(pg_psql -tA -c "SELECT count(*) FROM small")" = 6 ] &&
 	ok "pg: inside the user's transaction, the append is rolled back with it" || notok "pg: append in a transaction" "$out"
 
 # --- equivalence with SQLite: rows and calls
