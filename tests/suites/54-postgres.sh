@@ -231,7 +231,6 @@ while IFS='|' read -r what sql; do
 	*) notok "pg: $what refused" "$out" ;; esac
 done <<'EOF_CASES'
 a semantic join judged pair by pair (matches() 1: its block is correlated|SELECT r.name, (SELECT count(*) FROM restaurants b WHERE matches(r.name, b.name, 'the same place?')) FROM restaurants r LIMIT 1;
-bm25()|SELECT name, bm25(reviews, 'quiet') FROM restaurants LIMIT 1;
 ORDER BY free text with LIMIT (a semantic top-k)|SELECT name FROM restaurants ORDER BY answer(reviews, 'romantic?', ARRAY['Yes', 'No']) DESC LIMIT 1;
 free text evaluated row by row|SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is it quiet?') = 'Yes') FROM restaurants AS r WHERE id <= 2;
 free text over a function in FROM other than unnest()|SELECT k FROM restaurants AS r, json_each(r.cuisines) AS k WHERE r.id <= 2 AND answer(k, 'is it Asian?') = 'Yes';
@@ -239,6 +238,47 @@ free text in a statement other than SELECT|CREATE TABLE kidsafe AS SELECT id FRO
 free text in a statement other than SELECT|UPDATE restaurants SET rating = rating WHERE answer(reviews, 'is it good for kids?') = 'Yes';
 :why|SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' LIMIT 1;\n:why 1
 EOF_CASES
+
+# --- bm25() on PostgreSQL: the server's full-text relevance (ts_rank_cd of the column's
+# to_tsvector against the query's words, any of them), not FTS5's BM25: the numbers differ
+# from SQLite's, so what is checked is which rows score above 0 and that the best rows
+# hold the words. bm_check TAG DOC: DOC is the text expression the plan must show
+bm() { "$SUQL_PROG" --offline --no-cache --csv --no-headers "$SUQL_PG" -c "$1" 2>&1; }
+bm_check() {
+	tag=$1 doc=$2
+	readme=$(grep -m1 '^ *\$ \./suql -c ".*bm25(' README.md | sed 's/^ *\$ \.\/suql -c "\(.*\)" build\/demo\.db$/\1/')
+	out=$("$SUQL_PROG" --offline --no-cache "$SUQL_PG" -c "$readme" 2>&1)
+	top=$(bm "$readme" | cut -d, -f1)
+	held=$(pg_psql -tA -c "SELECT name FROM restaurants WHERE array_to_string(reviews, ' ') ~* '(quiet|corner|tabl)'")
+	bad=$(printf '%s\n' "$top" | grep -vxF "$held")
+	case $out in *relevance*"(3 rows)"*) [ -z "$bad" ] && [ "$(printf '%s\n' "$top" | wc -l)" = 3 ] &&
+		ok "pg: bm25 ($tag): the README's example runs, its 3 rows hold the query's words" ||
+		notok "pg: bm25 ($tag): README example rows" "$out" "not holding the words: $bad" ;;
+	*) notok "pg: bm25 ($tag): the README's example runs" "$readme" "$out" ;; esac
+	got=$(bm "SELECT id FROM restaurants WHERE bm25(reviews, 'quiet corner table') > 0 ORDER BY id")
+	want=$(pg_psql -tA -c "SELECT id FROM restaurants WHERE to_tsvector('english', array_to_string(reviews, ' ')) @@ to_tsquery('english', 'quiet | corner | table') ORDER BY id")
+	words=$(pg_psql -tA -c "SELECT id FROM restaurants WHERE array_to_string(reviews, ' ') ~* '(quiet|corner|tabl)' ORDER BY id")
+	[ -n "$got" ] && [ "$got" = "$want" ] && [ -z "$(printf '%s\n' "$got" | grep -vxF "$words")" ] &&
+		[ "$(printf '%s\n' "$got" | wc -l)" -lt 112 ] &&
+		ok "pg: bm25 ($tag): the rows scoring above 0 are those whose reviews hold a query word ($(printf '%s\n' "$got" | wc -l) rows)" ||
+		notok "pg: bm25 ($tag): rows above 0" "got: $(echo $got)" "want: $(echo $want)"
+	got=$(bm "SELECT id FROM restaurants ORDER BY bm25(reviews, 'sushi') DESC, id LIMIT 3")
+	bad=$(printf '%s\n' "$got" | grep -vxF "$(pg_psql -tA -c "SELECT id FROM restaurants WHERE array_to_string(reviews, ' ') ~* 'sushi'")")
+	[ "$(printf '%s\n' "$got" | wc -l)" = 3 ] && [ -z "$bad" ] &&
+		ok "pg: bm25 ($tag): ORDER BY bm25(...) DESC LIMIT 3 returns rows holding the word" ||
+		notok "pg: bm25 ($tag): ORDER BY bm25 DESC LIMIT 3" "$got"
+	a=$(bm "SELECT count(*) FROM restaurants WHERE bm25(reviews, 'it''s quiet & cozy | !loud (corner):*') > 0")
+	b=$(bm "SELECT count(*) FROM restaurants WHERE bm25(reviews, 'it s quiet cozy loud corner') > 0")
+	case $a in [1-9]*) [ "$a" = "$b" ] && ok "pg: bm25 ($tag): quotes and tsquery operators in the query are words, not syntax ($a rows)" ||
+		notok "pg: bm25 ($tag): operators as data" "$a" "$b" ;;
+	*) notok "pg: bm25 ($tag): operators as data" "$a" ;; esac
+	out=$("$SUQL_PROG" --offline --no-cache --csv "$SUQL_PG" -c "SELECT id, bm25(name, 'sushi') FROM restaurants WHERE id = 1" 2>&1)
+	out=$out$("$SUQL_PROG" -v --offline --no-cache "$SUQL_PG" -c "SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' ORDER BY bm25(reviews, 'sushi') DESC LIMIT 1" 2>&1)
+	case $out in "id,\"bm25(name, 'sushi')\""*"1,0."[0-9]*"ts_rank_cd(to_tsvector(CAST('english' AS regconfig), $doc(reviews))"*"plainto_tsquery(CAST('english' AS regconfig), 'sushi')"*)
+		ok "pg: bm25 ($tag): printed as ts_rank_cd over $doc(column), the column named as written" ;;
+	*) notok "pg: bm25 ($tag): printed as ts_rank_cd over $doc" "$out" ;; esac
+}
+bm_check "no index" to_json
 
 # --- more shapes on both backends: a constrained answer in WHERE, free text in a CASE of
 # the result columns, a typed answer in ORDER BY without LIMIT
@@ -306,4 +346,5 @@ q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for k
 grep -q "ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(reviews))" "$T/v" && [ "$(wc -l <"$T/rows")" = 2 ] &&
 	ok "pg: a LIMIT without ORDER BY ranks in Postgres (ts_rank_cd over the index's expression)" ||
 	notok "pg: ranking in Postgres" "$(cat "$T/v")"
+bm_check ":index" suql.doc
 pg_stop
