@@ -3,7 +3,8 @@
  * overview; doc/postgres.md the design): the candidate statement and the final one,
  * printed PRINT_PG with a hook that leaves the atoms out, or puts the verified rows in
  * their place (ctid = ANY($1)); the ranking by Postgres full-text search; and the walk
- * over the candidates, in waves sized as the SQLite walk sizes them.
+ * over the candidates, in waves sized as the SQLite walk sizes them; and the record
+ * (:why) of the walk and of the rows returned, kept by exec_record.c's functions.
  */
 #include "engine/exec_int.h"
 #include "engine/record_int.h"

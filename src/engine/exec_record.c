@@ -2,10 +2,12 @@
  * exec_record.c: making the record of a statement (record_int.h) while it runs. Three
  * hooks feed it: exec_llm.c notes each answer as its call completes (exec_record_ask: the
  * passages it showed, the request, the reply), the walk notes its examined candidates when
- * it ends (exec_record_walk), and the statement, once its rows are out, reads its own
+ * it ends (exec_record_walk; PostgreSQL's three steps, exec_record_pg_walk, through the
+ * same record_unit), and the statement, once its rows are out, reads its own
  * SELECT again with the keys of its rows and the texts its free text reads
  * (exec_record_result), every function answering from the memo alone, so that each
- * returned row is tied to the asks it depends on without any call. exec_record_end hands
+ * returned row is tied to the asks it depends on without any call (on PostgreSQL the
+ * caller prints that reading and exec_record_pg_rows runs it). exec_record_end hands
  * the record to the Engine.
  */
 #include "engine/exec_int.h"
