@@ -198,37 +198,34 @@ static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
 	return st;
 }
 
-/* PostgreSQL: the label of the row of block b's first table whose ctid is id (numbered as
-   the walks number it: block * 65536 + offset), and its key as the record shows it: the
-   table's integer primary key when it has one (SQLite's rowid), else id. */
-static char *label_pg(Exec *ex, const Block *b, sqlite3_int64 id, sqlite3_int64 *key)
+/* PostgreSQL: the row of FROM item it (a table) whose ctid is id (numbered as the walks
+   number it: block * 65536 + offset): its key as the record shows it, the table's integer
+   primary key when it has one (SQLite's rowid), else id; and, with label, its label. */
+static void row_pg(Exec *ex, const ScopeItem *it, sqlite3_int64 id, sqlite3_int64 *key,
+                   char **label)
 {
-	const char *t = label_table(b);
-	if (!t || !ex->e->pg || id < 0)
-		return NULL;
+	if (!ex->e->pg || id < 0 || it->kind != IT_TABLE || !it->table || (!label && !it->rowkey))
+		return;
 	SBuf q = SBUF_INIT;
 	sb_puts(&q, "SELECT * FROM ");
-	sb_put_ident(&q, t, strlen(t));
+	sb_put_ident(&q, it->table, strlen(it->table));
 	sb_puts(&q, " WHERE ctid = $1::tid");
 	char tid[64];
 	snprintf(tid, sizeof tid, "(%lld,%lld)", (long long)(id / 65536), (long long)(id % 65536));
 	const char *params[] = {tid};
-	const char *pk = b->items[0].rowkey;
 	StoreCursor *c;
-	char *label = NULL;
 	if (store_query(ex->e->store, sb_str(&q), params, 1, &c, NULL) == SUQL_OK) {
 		if (store_next(c) > 0)
 			for (int i = 0; i < store_column_count(c); i++) {
 				const char *v = store_text(c, i);
-				if (pk && v && strcmp(store_column_name(c, i), pk) == 0)
+				if (it->rowkey && v && strcmp(store_column_name(c, i), it->rowkey) == 0)
 					*key = (sqlite3_int64)strtoll(v, NULL, 10);
-				if (!label && store_column_kind(c, i) == STORE_TEXT)
-					label = label_text(v, v ? (int)strlen(v) : 0);
+				if (label && !*label && store_column_kind(c, i) == STORE_TEXT)
+					*label = label_text(v, v ? (int)strlen(v) : 0);
 			}
 		store_done(c);
 	}
 	sb_free(&q);
-	return label;
 }
 
 static void push_ids(Record *r, const sqlite3_int64 *ids, int nid)
@@ -304,16 +301,15 @@ static void record_unit(const RecSrc *w)
 		push_ids(r, w->ids + c * w->nid, w->nid);
 		rc->state = w->state[c];
 		rc->in_result = -1;
-		if (w->nid > 0 && w->ids[c * w->nid] != NULL_ID) {
-			if (lab) {
-				sqlite3_bind_int64(lab, 1, w->ids[c * w->nid]);
-				if (sqlite3_step(lab) == SQLITE_ROW)
-					rc->label = label_of(lab);
-				sqlite3_reset(lab);
-			} else {
-				rc->label = label_pg(ex, b, w->ids[c * w->nid], &r->ids[rc->ids]);
-			}
+		if (lab && w->nid > 0 && w->ids[c * w->nid] != NULL_ID) {
+			sqlite3_bind_int64(lab, 1, w->ids[c * w->nid]);
+			if (sqlite3_step(lab) == SQLITE_ROW)
+				rc->label = label_of(lab);
+			sqlite3_reset(lab);
 		}
+		for (int i = 0; !lab && i < w->nid && i < b->nitems; i++)   /* PostgreSQL */
+			row_pg(ex, &b->items[i], w->ids[c * w->nid + i], &r->ids[rc->ids + i],
+			       i == 0 && label_table(b) ? &rc->label : NULL);
 		rc->atoms = r->nav;
 		for (int k = 0; k < w->natoms; k++) {
 			if (r->nav >= r->capav) {
@@ -611,7 +607,7 @@ const char *exec_record_pg_key(const Block *b, int i)
 	const ScopeItem *it = &b->items[i];
 	if (it->kind != IT_TABLE)
 		return NULL;
-	return i == 0 && it->rowkey ? it->rowkey : "ctid";
+	return it->rowkey ? it->rowkey : "ctid";
 }
 
 void exec_record_pg_rows(Exec *ex, int *occs, const char *sql, const char *const *params,
