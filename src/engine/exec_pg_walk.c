@@ -73,10 +73,6 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 		print_raw(pr, ")");
 		return 1;
 	}
-	if (e == w->countx) {
-		print_raw(pr, "count(*)");
-		return 1;
-	}
 	for (int k = 0; k < w->nrec; k++)
 		if (e == w->recx[k]) {
 			exec_pg_plan_print_text(pr, w->ex->occ[w->recocc[k]].arg);
@@ -410,14 +406,6 @@ static void pr_len(Printer *pr, PgWalk *w)
 
 /* ---- the record (record_int.h) ---- */
 
-static void pr_count(Printer *pr, PgWalk *w)
-{
-	ResultList *cols = NULL;
-	w->countx = ast_null(w->ex->a);
-	exec_col(w->ex->a, &cols, w->countx, NULL);
-	print_select(pr, exec_select(w->ex, w->b, cols, NULL, NULL));
-}
-
 /* The record's second reading of the rows returned: the final statement (the verified
    rows as $1, its ORDER BY, LIMIT and OFFSET) with each row's key and the texts its free
    text read as more columns, in the statement's snapshot. */
@@ -454,15 +442,6 @@ static void pg_record(PgWalk *w, const char *const *params, int nparams)
 	Exec *ex = w->ex;
 	if (!ex->rec)
 		return;
-	char *sql = print_pg(w, pr_count);
-	StoreCursor *c;
-	if (store_query(ex->e->store, sql, NULL, 0, &c, NULL) == SUQL_OK) {
-		if (store_next(c) > 0)
-			w->b->from_rows = store_integer(c, 0);
-		store_done(c);
-	}
-	free(sql);
-	w->countx = NULL;
 	int identity = w->b->nitems > 0;   /* the three steps read tables only */
 	for (int i = 0; i < w->b->nitems; i++)
 		identity &= w->b->items[i].kind == IT_TABLE;
@@ -479,7 +458,7 @@ static void pg_record(PgWalk *w, const char *const *params, int nparams)
 	w->recx = xcalloc((size_t)nv + 1, sizeof *w->recx);
 	for (int k = 0; k < nv; k++)
 		w->recx[k] = ast_null(ex->a);
-	sql = traced ? print_pg(w, pr_rec_rows) : NULL;
+	char *sql = traced ? print_pg(w, pr_rec_rows) : NULL;
 	exec_record_pg_rows(ex, occs, sql, params, nparams);
 	free(sql);
 	free(w->recx);
