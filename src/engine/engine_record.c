@@ -323,9 +323,6 @@ static void show_cand(const Record *r, const RecCand *c, SBuf *out)
 SuqlStatus engine_record_why(const Engine *e, const char *arg, SBuf *out, SuqlErr *err)
 {
 	const Record *r = e->record;
-	if (e->pg)
-		return err_set(err, SUQL_USAGE, "not supported on PostgreSQL yet: :why (the record "
-		               "is kept by the SQLite backend's walk)");
 	if (!r || !r->freetext)
 		return err_set(err, SUQL_USAGE, "the last statement had no free text: nothing to "
 		               "explain (:why works after a statement with answer(), summary() or an "

@@ -63,6 +63,9 @@ typedef struct PgWalk {
 	long long matches;    /* candidates the ranking's query matched */
 	PgProj *proj;         /* answer() and summary() as result columns */
 	int nproj;
+	Expr **recx;          /* the record's reading of the rows: placeholders of the texts */
+	const int *recocc;    /* ... of these occurrences */
+	int nrec;
 } PgWalk;
 
 

@@ -28,6 +28,7 @@
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 #include "engine/top_int.h"
 
 #include <stdio.h>
@@ -333,6 +334,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		sb_free(&c);
 	}
 	exec_pg_walk_free(&w);
+	ex->rec->freetext = freetext;   /* :why reads the record, as on SQLite */
 	exec_statement_end(ex);
 	return s;
 }

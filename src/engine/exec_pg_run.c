@@ -15,6 +15,7 @@
  */
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 #include "engine/top_int.h"
 
 #include <stdio.h>
@@ -160,6 +161,51 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 		free(pj[k].shown);
 	free(pj);
 	return s;
+}
+
+/* The record's second reading of the rows returned (record_int.h): the final statement
+   with each row's key and the texts its free text read as more columns, the same arrays
+   bound. */
+static void record_rows(Exec *ex)
+{
+	Block *b;
+	int nv = 0;
+	int *occs = exec_record_pg_rows_begin(ex, &b, &nv);
+	if (!b)
+		return;
+	char *sql = NULL;
+	if (b->sel && b->sel->ncore == 1) {
+		ResultList *cols = NULL;
+		for (int i = 0; i < b->core->cols->n; i++) {
+			exec_col(ex->a, &cols, NULL, NULL);
+			*cols->items[i] = *b->core->cols->items[i];
+		}
+		char al[32];
+		for (int i = 0; i < b->nitems; i++) {
+			snprintf(al, sizeof al, "suql_rid%d", i);
+			exec_col(ex->a, &cols, ast_column(ex->a, b->items[i].name,
+			                                  exec_record_pg_key(b, i)), al);
+		}
+		for (int j = 0; j < nv; j++) {
+			snprintf(al, sizeof al, "suql_rarg%d", j + 1);
+			exec_col(ex->a, &cols, exec_pg_plan_text(ex, ex->occ[occs[j]].arg), al);
+		}
+		SelectCore *c1 = arena_alloc(ex->a, sizeof *c1);
+		*c1 = *b->core;
+		c1->cols = cols;
+		Select *s1 = arena_alloc(ex->a, sizeof *s1);
+		*s1 = *b->sel;
+		s1->cores = arena_alloc(ex->a, sizeof *s1->cores);
+		s1->cores[0] = c1;
+		Printer *pr = exec_pg_plan_print_final(ex, s1);
+		sql = xstrdup(print_text(pr));
+		print_free(pr);
+	}
+	int n;
+	char **v = exec_pg_plan_params(ex, &n);
+	exec_record_pg_rows(ex, occs, sql, (const char *const *)v, n);
+	exec_pg_plan_params_free(v, n);
+	free(sql);
 }
 
 /* ---- the statement ---- */
@@ -364,6 +410,8 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		s = exec_agg_run(ex, err);
 	if (s == SUQL_OK)
 		s = run_final(ex, err);
+	if (s == SUQL_OK)
+		record_rows(ex);
 	if (s == SUQL_OK && ex->naggs)
 		exec_agg_record(ex);
 	*out = s;

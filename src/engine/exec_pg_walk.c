@@ -3,9 +3,11 @@
  * overview; doc/postgres.md the design): the candidate statement and the final one,
  * printed PRINT_PG with a hook that leaves the atoms out, or puts the verified rows in
  * their place (ctid = ANY($1)); the ranking by Postgres full-text search; and the walk
- * over the candidates, in waves sized as the SQLite walk sizes them.
+ * over the candidates, in waves sized as the SQLite walk sizes them; and the record
+ * (:why) of the walk and of the rows returned, kept by exec_record.c's functions.
  */
 #include "engine/exec_int.h"
+#include "engine/record_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,11 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 		print_raw(pr, ")");
 		return 1;
 	}
+	for (int k = 0; k < w->nrec; k++)
+		if (e == w->recx[k]) {
+			exec_pg_plan_print_text(pr, w->ex->occ[w->recocc[k]].arg);
+			return 1;
+		}
 	if (e == w->rankx || e == w->matchx) {
 		pr_rank(w, pr, e == w->rankx);
 		return 1;
@@ -397,6 +404,69 @@ static void pr_len(Printer *pr, PgWalk *w)
 	print_select(pr, s);
 }
 
+/* ---- the record (record_int.h) ---- */
+
+/* The record's second reading of the rows returned: the final statement (the verified
+   rows as $1, its ORDER BY, LIMIT and OFFSET) with each row's key and the texts its free
+   text read as more columns, in the statement's snapshot. */
+static void pr_rec_rows(Printer *pr, PgWalk *w)
+{
+	Exec *ex = w->ex;
+	const Select *sel = ex->ast->stmt->select;
+	ResultList *cols = NULL;
+	for (int i = 0; i < w->b->core->cols->n; i++) {
+		exec_col(ex->a, &cols, NULL, NULL);
+		*cols->items[i] = *w->b->core->cols->items[i];
+	}
+	for (int i = 0; i < w->b->nitems; i++) {   /* as exec_record.c knows the rows */
+		char al[32];
+		snprintf(al, sizeof al, "suql_rid%d", i);
+		exec_col(ex->a, &cols, ast_column(ex->a, w->b->items[i].name,
+		                                  exec_record_pg_key(w->b, i)), al);
+	}
+	for (int k = 0; k < w->nrec; k++) {
+		char al[32];
+		snprintf(al, sizeof al, "suql_rarg%d", k + 1);
+		exec_col(ex->a, &cols, w->recx[k], al);
+	}
+	Select *s = exec_select(ex, w->b, cols, w->b->core->where, sel->order);
+	s->limit = sel->limit;
+	s->offset = sel->offset;
+	print_select(pr, s);
+}
+
+/* The walk's candidates into the record, and the rows of the final statement (params:
+   its parameters) read again, tied to the asks their values came from. */
+static void pg_record(PgWalk *w, const char *const *params, int nparams)
+{
+	Exec *ex = w->ex;
+	if (!ex->rec)
+		return;
+	int identity = w->b->nitems > 0;   /* the three steps read tables only */
+	for (int i = 0; i < w->b->nitems; i++)
+		identity &= w->b->items[i].kind == IT_TABLE;
+	w->b->identity = identity;
+	exec_record_pg_walk(w);
+	Block *top;
+	int nv = 0;
+	int *occs = exec_record_pg_rows_begin(ex, &top, &nv);
+	if (!top)
+		return;
+	int traced = top == w->b && w->b->core && w->b->core->cols;
+	w->nrec = nv;
+	w->recocc = occs;
+	w->recx = xcalloc((size_t)nv + 1, sizeof *w->recx);
+	for (int k = 0; k < nv; k++)
+		w->recx[k] = ast_null(ex->a);
+	char *sql = traced ? print_pg(w, pr_rec_rows) : NULL;
+	exec_record_pg_rows(ex, occs, sql, params, nparams);
+	free(sql);
+	free(w->recx);
+	w->recx = NULL;
+	w->nrec = 0;
+	w->recocc = NULL;
+}
+
 /* Several atoms: tried cheapest first, as the SQLite planner orders them (plan.c,
    order_atoms): by the average length in tokens of the first 32 texts of the FROM, an
    estimate of selectivity of one half for each (Postgres gives no retrieval index's
@@ -543,6 +613,8 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 		const char *params[] = {arr};
 		s = exec_pg_rows_run(ex, fin, w->natoms ? params : NULL, w->natoms ? 1 : 0, w->proj, w->nproj,
 		            err);
+		if (s == SUQL_OK)
+			pg_record(w, w->natoms ? params : NULL, w->natoms ? 1 : 0);
 		free(arr);
 	}
 	long long passed = 0, failed = 0, unknown = 0, judged = 0;

@@ -2,10 +2,12 @@
  * exec_record.c: making the record of a statement (record_int.h) while it runs. Three
  * hooks feed it: exec_llm.c notes each answer as its call completes (exec_record_ask: the
  * passages it showed, the request, the reply), the walk notes its examined candidates when
- * it ends (exec_record_walk), and the statement, once its rows are out, reads its own
+ * it ends (exec_record_walk; PostgreSQL's three steps, exec_record_pg_walk, through the
+ * same record_unit), and the statement, once its rows are out, reads its own
  * SELECT again with the keys of its rows and the texts its free text reads
  * (exec_record_result), every function answering from the memo alone, so that each
- * returned row is tied to the asks it depends on without any call. exec_record_end hands
+ * returned row is tied to the asks it depends on without any call (on PostgreSQL the
+ * caller prints that reading and exec_record_pg_rows runs it). exec_record_end hands
  * the record to the Engine.
  */
 #include "engine/exec_int.h"
@@ -149,27 +151,43 @@ int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *cons
 
 /* ---- a walk's candidates ---- */
 
-/* A readable label for a row of table: its first short text column that is not a list. */
+/* A readable label for a row: its first short text value that is not a list. */
+static char *label_text(const char *t, int len)
+{
+	if (!t || !*t || *t == '[' || *t == '{' || len > 120)
+		return NULL;
+	return xstrdup(t);
+}
+
 static char *label_of(sqlite3_stmt *st)
 {
 	for (int i = 0; i < sqlite3_column_count(st); i++) {
 		if (sqlite3_column_type(st, i) != SQLITE_TEXT)
 			continue;
-		const char *t = (const char *)sqlite3_column_text(st, i);
-		if (!t || !*t || *t == '[' || *t == '{' || sqlite3_column_bytes(st, i) > 120)
-			continue;
-		return xstrdup(t);
+		char *l = label_text((const char *)sqlite3_column_text(st, i),
+		                     sqlite3_column_bytes(st, i));
+		if (l)
+			return l;
 	}
 	return NULL;
 }
 
-static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
+/* The table whose rows are labelled: the block's first FROM item, when its rows have keys. */
+static const char *label_table(const Block *b)
 {
 	if (!b->identity || b->nitems < 1 || b->items[0].kind != IT_TABLE || !b->items[0].table)
 		return NULL;
+	return b->items[0].table;
+}
+
+static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
+{
+	const char *t = label_table(b);
+	if (!t || ex->e->pg)   /* PostgreSQL: by ctid, label_pg */
+		return NULL;
 	SBuf q = SBUF_INIT;
 	sb_puts(&q, "SELECT * FROM ");
-	sb_put_ident(&q, b->items[0].table, strlen(b->items[0].table));
+	sb_put_ident(&q, t, strlen(t));
 	sb_puts(&q, " WHERE rowid = ?1");
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(ex->db, sb_str(&q), -1, &st, NULL) != SQLITE_OK) {
@@ -180,6 +198,36 @@ static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
 	return st;
 }
 
+/* PostgreSQL: the row of FROM item it (a table) whose ctid is id (numbered as the walks
+   number it: block * 65536 + offset): its key as the record shows it, the table's integer
+   primary key when it has one (SQLite's rowid), else id; and, with label, its label. */
+static void row_pg(Exec *ex, const ScopeItem *it, sqlite3_int64 id, sqlite3_int64 *key,
+                   char **label)
+{
+	if (!ex->e->pg || id < 0 || it->kind != IT_TABLE || !it->table || (!label && !it->rowkey))
+		return;
+	SBuf q = SBUF_INIT;
+	sb_puts(&q, "SELECT * FROM ");
+	sb_put_ident(&q, it->table, strlen(it->table));
+	sb_puts(&q, " WHERE ctid = $1::tid");
+	char tid[64];
+	snprintf(tid, sizeof tid, "(%lld,%lld)", (long long)(id / 65536), (long long)(id % 65536));
+	const char *params[] = {tid};
+	StoreCursor *c;
+	if (store_query(ex->e->store, sb_str(&q), params, 1, &c, NULL) == SUQL_OK) {
+		if (store_next(c) > 0)
+			for (int i = 0; i < store_column_count(c); i++) {
+				const char *v = store_text(c, i);
+				if (it->rowkey && v && strcmp(store_column_name(c, i), it->rowkey) == 0)
+					*key = (sqlite3_int64)strtoll(v, NULL, 10);
+				if (label && !*label && store_column_kind(c, i) == STORE_TEXT)
+					*label = label_text(v, v ? (int)strlen(v) : 0);
+			}
+		store_done(c);
+	}
+	sb_free(&q);
+}
+
 static void push_ids(Record *r, const sqlite3_int64 *ids, int nid)
 {
 	for (int i = 0; i < nid; i++) {
@@ -188,36 +236,55 @@ static void push_ids(Record *r, const sqlite3_int64 *ids, int nid)
 	}
 }
 
-void exec_record_walk(Walk *w)
+/* A walked unit as the record reads it, from the SQLite walk (exec_record_walk) or from
+   PostgreSQL's three steps (exec_record_pg_walk). */
+typedef struct RecSrc {
+	Exec *ex;
+	const Block *b;
+	int unit;                  /* the conjunct's number, 1-based */
+	int top;
+	long long from_rows, rows, nl;
+	int lazy;
+	int natoms;
+	const int *atoms;          /* occurrence ids */
+	const long long *order;    /* walk position -> candidate; NULL: the same */
+	const signed char *state, *atomv;
+	int nid;
+	const sqlite3_int64 *ids;
+	/* the text candidate c's atom k was asked about (malloc'd; NULL: none) */
+	char *(*text)(void *ctx, long long c, int k, size_t *len);
+	void *ctx;
+} RecSrc;
+
+static void record_unit(const RecSrc *w)
 {
 	Exec *ex = w->ex;
 	Record *r = ex->rec;
 	if (!r)
 		return;
-	Unit *u = w->u;
-	Block *b = w->b;
+	const Block *b = w->b;
 	long long cap = r->capunits;
 	r->units = grow(r->units, r->nunits, &cap, sizeof *r->units);
 	r->capunits = (int)cap;
 	RecUnit *ru = &r->units[r->nunits];
 	memset(ru, 0, sizeof *ru);
 	ru->block = b->id + 1;
-	ru->unit = (int)(u - b->units) + 1;
-	ru->top = b->top;
-	ru->from_rows = b->from_rows;
-	ru->rows = w->n;
-	ru->lazy = w->need >= 0;
-	ru->natoms = u->natoms;
-	ru->atom_what = xmalloc(((size_t)u->natoms + 1) * sizeof *ru->atom_what);
-	for (int k = 0; k < u->natoms; k++)
-		ru->atom_what[k] = what_of(ex, ex->occ[u->atoms[k]].sig);
+	ru->unit = w->unit;
+	ru->top = w->top;
+	ru->from_rows = w->from_rows;
+	ru->rows = w->rows;
+	ru->lazy = w->lazy;
+	ru->natoms = w->natoms;
+	ru->atom_what = xmalloc(((size_t)w->natoms + 1) * sizeof *ru->atom_what);
+	for (int k = 0; k < w->natoms; k++)
+		ru->atom_what[k] = what_of(ex, ex->occ[w->atoms[k]].sig);
 	int unit = r->nunits++;
 	sqlite3_stmt *lab = label_stmt(ex, b);
 	for (long long p = 0; p < w->nl; p++) {
-		long long c = w->order[p];
+		long long c = w->order ? w->order[p] : p;
 		int any = w->state[c] != CAND_UNDECIDED;
-		for (int k = 0; k < u->natoms && !any; k++)
-			any = w->atomv[c * u->natoms + k] != VERDICT_UNASKED;
+		for (int k = 0; k < w->natoms && !any; k++)
+			any = w->atomv[c * w->natoms + k] != VERDICT_UNASKED;
 		if (!any)
 			continue;
 		ru->examined++;
@@ -240,32 +307,109 @@ void exec_record_walk(Walk *w)
 				rc->label = label_of(lab);
 			sqlite3_reset(lab);
 		}
+		for (int i = 0; !lab && i < w->nid && i < b->nitems; i++)   /* PostgreSQL */
+			row_pg(ex, &b->items[i], w->ids[c * w->nid + i], &r->ids[rc->ids + i],
+			       i == 0 && label_table(b) ? &rc->label : NULL);
 		rc->atoms = r->nav;
-		for (int k = 0; k < u->natoms; k++) {
+		for (int k = 0; k < w->natoms; k++) {
 			if (r->nav >= r->capav) {
 				r->capav = r->capav ? r->capav * 2 : 64;
 				r->cask = xrealloc(r->cask, (size_t)r->capav * sizeof *r->cask);
 				r->cverdict = xrealloc(r->cverdict, (size_t)r->capav);
 			}
-			signed char v = w->atomv[c * u->natoms + k];
+			signed char v = w->atomv[c * w->natoms + k];
 			int ask = 0;
-			int sig = ex->occ[u->atoms[k]].sig;
+			int sig = ex->occ[w->atoms[k]].sig;
 			if (v != VERDICT_UNASKED && sig >= 0) {
-				/* the text again, by key, as the walk fetched it: which ask answered it */
-				SuqlErr err = {0};
+				/* the text again, as the walk read it: which ask answered it */
 				size_t len;
-				int failed;
-				char *val = exec_cand_value(w, c, w->atom_arg[k], &len, &err, &failed);
+				char *val = w->text(w->ctx, c, k, &len);
 				MemoVal *mv = val ? memo_get(ex->memo, sig, val, len) : NULL;
 				ask = mv ? mv->rec : 0;
 				free(val);
-				err_clear(&err);
 			}
 			r->cask[r->nav] = ask;
 			r->cverdict[r->nav++] = v;
 		}
 	}
 	sqlite3_finalize(lab);
+}
+
+/* The SQLite walk's text: fetched again by key, as the walk itself does. */
+static char *walk_text(void *ctx, long long c, int k, size_t *len)
+{
+	Walk *w = ctx;
+	SuqlErr err = {0};
+	int failed;
+	char *val = exec_cand_value(w, c, w->atom_arg[k], len, &err, &failed);
+	err_clear(&err);
+	return val;
+}
+
+void exec_record_walk(Walk *w)
+{
+	RecSrc s = {
+		.ex = w->ex, .b = w->b, .unit = (int)(w->u - w->b->units) + 1, .top = w->b->top,
+		.from_rows = w->b->from_rows, .rows = w->n, .nl = w->nl, .lazy = w->need >= 0,
+		.natoms = w->u->natoms, .atoms = w->u->atoms, .order = w->order, .state = w->state,
+		.atomv = w->atomv, .nid = w->nid, .ids = w->ids, .text = walk_text, .ctx = w,
+	};
+	record_unit(&s);
+}
+
+/* PostgreSQL's keys: a ctid "(b,o)" (several FROM items: theirs joined by ',') as the
+   numbers the general path's walk gives rows, b * 65536 + o. */
+static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
+{
+	const char *p = key;
+	for (int i = 0; i < nid; i++) {
+		long long blk, off;
+		int used = 0;
+		while (*p == ',' || *p == ' ')
+			p++;
+		if (*p != '(') {   /* an integer primary key */
+			char *end;
+			long long v = strtoll(p, &end, 10);
+			ids[i] = end == p ? NULL_ID : (sqlite3_int64)v;
+			p = end;
+			continue;
+		}
+		if (sscanf(p, "(%lld,%lld)%n", &blk, &off, &used) != 2 || used == 0) {
+			ids[i] = NULL_ID;
+			continue;
+		}
+		ids[i] = (sqlite3_int64)(blk * 65536 + off);
+		p += used;
+	}
+	return nid;
+}
+
+static char *pg_walk_text(void *ctx, long long c, int k, size_t *len)
+{
+	PgWalk *w = ctx;
+	const char *v = w->vals[c * w->natoms + k];
+	if (!v)
+		return NULL;
+	*len = strlen(v);
+	return xstrdup(v);
+}
+
+void exec_record_pg_walk(PgWalk *w)
+{
+	if (!w->ex->rec || w->natoms == 0)
+		return;
+	int nid = w->b->nitems;
+	sqlite3_int64 *ids = xmalloc(((size_t)w->n * (size_t)nid + 1) * sizeof *ids);
+	for (long long c = 0; c < w->n; c++)
+		pg_ids(w->keys[c], ids + c * nid, nid);
+	RecSrc s = {
+		.ex = w->ex, .b = w->b, .unit = 1, .top = w->b->top, .from_rows = w->b->from_rows,
+		.rows = w->n, .nl = w->n, .lazy = w->need >= 0, .natoms = w->natoms,
+		.atoms = w->atoms, .state = w->state, .atomv = w->atomv, .nid = nid, .ids = ids,
+		.text = pg_walk_text, .ctx = w,
+	};
+	record_unit(&s);
+	free(ids);
 }
 
 /* ---- the rows the statement returned ---- */
@@ -296,90 +440,64 @@ static int same_ids(const Record *r, long long a, long long b, int n)
 	return 1;
 }
 
-void exec_record_result(Exec *ex)
+/* Room for the rows' values: occurrence ids of the top block's free text the rows depend
+   on, WHERE first (what put the row there); the Record's id names (key: what a table's
+   row is known by; NULL: PostgreSQL's, its integer primary key or ctid) and what of each. */
+static int *rows_occs(Exec *ex, Record *r, const Block *b, const char *key, int *nv)
 {
-	Record *r = ex->rec;
-	if (!r)
-		return;
-	r->rows_total = ex->cnt.rows_out;
-	Block *b = top_block(ex, r);
-	if (!b)
-		return;
-	Arena *a = ex->a;
-	SelectCore *c = b->core;
-	ResultList *cols = NULL;
-	for (int i = 0; i < c->cols->n; i++) {
-		exec_col(a, &cols, c->cols->items[i]->expr, NULL);
-		*cols->items[cols->n - 1] = *c->cols->items[i];
-	}
-	char al[32];
 	r->nid = b->nitems;
 	r->id_names = xcalloc((size_t)b->nitems + 1, sizeof *r->id_names);
 	for (int i = 0; i < b->nitems; i++) {
 		const ScopeItem *it = &b->items[i];
-		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
-		snprintf(al, sizeof al, "suql_rid%d", i);
-		exec_col(a, &cols, ast_column(a, it->name, col), al);
-		r->id_names[i] = xprintf("%s %s", it->name, col);
+		r->id_names[i] = xprintf("%s %s", it->name, it->kind != IT_TABLE ? "id" : key ? key
+		                         : exec_record_pg_key(b, i));
 	}
 	int *occs = xmalloc(((size_t)ex->nocc + 1) * sizeof *occs);
-	int nv = 0;
-	for (int where = 1; where >= 0; where--)   /* WHERE first: what put the row there */
+	*nv = 0;
+	for (int where = 1; where >= 0; where--)
 		for (int i = 0; i < ex->nocc; i++) {
 			const Occ *o = &ex->occ[i];
 			if (o->block != b->id || o->sig < 0 || o->parent_occ >= 0 ||
 			    (o->pos == POS_WHERE) != where)
 				continue;
-			occs[nv++] = i;
-			snprintf(al, sizeof al, "suql_rarg%d", nv);
-			exec_col(a, &cols, o->arg, al);
+			occs[(*nv)++] = i;
 		}
-	r->nrvals = nv;
-	r->rwhat = xmalloc(((size_t)nv + 1) * sizeof *r->rwhat);
-	for (int j = 0; j < nv; j++)
+	r->nrvals = *nv;
+	r->rwhat = xmalloc(((size_t)*nv + 1) * sizeof *r->rwhat);
+	for (int j = 0; j < *nv; j++)
 		r->rwhat[j] = what_of(ex, ex->occ[occs[j]].sig);
-	char *sql = exec_final_with_cols(ex, b, cols);
-	sqlite3_stmt *st = NULL;
-	SuqlErr err = {0};
-	int traced = exec_prepare(ex, sql, &st, &err) == SUQL_OK;
-	free(sql);
-	err_clear(&err);
-	int base = st ? sqlite3_column_count(st) - b->nitems - nv : 0;
-	ex->memo_only = 1;
-	int rc = SQLITE_DONE;
-	while (traced && r->nrows < REC_MAX_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r->rows = grow(r->rows, r->nrows, &r->caprows, sizeof *r->rows);
-		RecRow *row = &r->rows[r->nrows++];
-		row->ids = r->nids;
-		for (int i = 0; i < b->nitems; i++) {
-			r->ids = grow(r->ids, r->nids, &r->capids, sizeof *r->ids);
-			r->ids[r->nids++] = sqlite3_column_type(st, base + i) == SQLITE_NULL
-			                    ? NULL_ID : sqlite3_column_int64(st, base + i);
+	return occs;
+}
+
+/* One row read again: its keys, and the texts its values were asked about (NULL: SQL
+   NULL), looked up in the memo. 0 once the record holds all the rows it keeps. */
+static int rows_add(Exec *ex, Record *r, const sqlite3_int64 *ids, const int *occs,
+                    char *const *texts, const size_t *lens)
+{
+	if (r->nrows >= REC_MAX_ROWS)
+		return 0;
+	r->rows = grow(r->rows, r->nrows, &r->caprows, sizeof *r->rows);
+	RecRow *row = &r->rows[r->nrows++];
+	row->ids = r->nids;
+	push_ids(r, ids, r->nid);
+	row->vals = r->nrv;
+	for (int j = 0; j < r->nrvals; j++) {
+		if (r->nrv >= r->caprv) {
+			r->caprv = r->caprv ? r->caprv * 2 : 64;
+			r->rask = xrealloc(r->rask, (size_t)r->caprv * sizeof *r->rask);
+			r->rverdict = xrealloc(r->rverdict, (size_t)r->caprv);
 		}
-		row->vals = r->nrv;
-		for (int j = 0; j < nv; j++) {
-			if (r->nrv >= r->caprv) {
-				r->caprv = r->caprv ? r->caprv * 2 : 64;
-				r->rask = xrealloc(r->rask, (size_t)r->caprv * sizeof *r->rask);
-				r->rverdict = xrealloc(r->rverdict, (size_t)r->caprv);
-			}
-			int col = base + b->nitems + j;
-			MemoVal *mv = NULL;
-			if (sqlite3_column_type(st, col) != SQLITE_NULL) {
-				size_t n;
-				char *v = exec_value_text(sqlite3_column_value(st, col), &n);
-				mv = memo_get(ex->memo, ex->occ[occs[j]].sig, v, n);
-				free(v);
-			}
-			r->rask[r->nrv] = mv ? mv->rec : 0;
-			r->rverdict[r->nrv++] = (signed char)(mv ? mv->verdict : VERDICT_NULL);
-		}
+		MemoVal *mv = texts[j] ? memo_get(ex->memo, ex->occ[occs[j]].sig, texts[j], lens[j])
+		                       : NULL;
+		r->rask[r->nrv] = mv ? mv->rec : 0;
+		r->rverdict[r->nrv++] = (signed char)(mv ? mv->verdict : VERDICT_NULL);
 	}
-	ex->memo_only = 0;
-	if (traced && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		traced = 0;
-	sqlite3_finalize(st);
-	free(occs);
+	return r->nrows < REC_MAX_ROWS;
+}
+
+/* The rows read again, traced or not: which examined candidates are in the result. */
+static void rows_end(Record *r, int traced)
+{
 	/* read again, the statement must give as many rows (random(), say, may not) */
 	if (traced && r->nrows < REC_MAX_ROWS && r->nrows != r->rows_total)
 		traced = 0;
@@ -397,6 +515,135 @@ void exec_record_result(Exec *ex)
 		for (long long k = 0; k < r->nrows && !cd->in_result; k++)
 			cd->in_result = same_ids(r, cd->ids, r->rows[k].ids, r->nid);
 	}
+}
+
+void exec_record_result(Exec *ex)
+{
+	Record *r = ex->rec;
+	if (!r)
+		return;
+	r->rows_total = ex->cnt.rows_out;
+	Block *b = top_block(ex, r);
+	if (!b)
+		return;
+	Arena *a = ex->a;
+	SelectCore *c = b->core;
+	ResultList *cols = NULL;
+	for (int i = 0; i < c->cols->n; i++) {
+		exec_col(a, &cols, c->cols->items[i]->expr, NULL);
+		*cols->items[cols->n - 1] = *c->cols->items[i];
+	}
+	char al[32];
+	int nv;
+	int *occs = rows_occs(ex, r, b, "rowid", &nv);
+	for (int i = 0; i < b->nitems; i++) {
+		const ScopeItem *it = &b->items[i];
+		snprintf(al, sizeof al, "suql_rid%d", i);
+		exec_col(a, &cols, ast_column(a, it->name, it->kind == IT_TABLE ? "rowid" : "id"), al);
+	}
+	for (int j = 0; j < nv; j++) {
+		snprintf(al, sizeof al, "suql_rarg%d", j + 1);
+		exec_col(a, &cols, ex->occ[occs[j]].arg, al);
+	}
+	char *sql = exec_final_with_cols(ex, b, cols);
+	sqlite3_stmt *st = NULL;
+	SuqlErr err = {0};
+	int traced = exec_prepare(ex, sql, &st, &err) == SUQL_OK;
+	free(sql);
+	err_clear(&err);
+	int base = st ? sqlite3_column_count(st) - b->nitems - nv : 0;
+	sqlite3_int64 *ids = xmalloc(((size_t)b->nitems + 1) * sizeof *ids);
+	char **texts = xcalloc((size_t)nv + 1, sizeof *texts);
+	size_t *lens = xcalloc((size_t)nv + 1, sizeof *lens);
+	ex->memo_only = 1;
+	int rc = SQLITE_DONE, more = 1;
+	while (traced && more && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < b->nitems; i++)
+			ids[i] = sqlite3_column_type(st, base + i) == SQLITE_NULL
+			         ? NULL_ID : sqlite3_column_int64(st, base + i);
+		for (int j = 0; j < nv; j++) {
+			int col = base + b->nitems + j;
+			texts[j] = sqlite3_column_type(st, col) == SQLITE_NULL ? NULL
+			           : exec_value_text(sqlite3_column_value(st, col), &lens[j]);
+		}
+		more = rows_add(ex, r, ids, occs, texts, lens);
+		for (int j = 0; j < nv; j++) {
+			free(texts[j]);
+			texts[j] = NULL;
+		}
+	}
+	ex->memo_only = 0;
+	if (traced && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		traced = 0;
+	sqlite3_finalize(st);
+	free(occs);
+	free(ids);
+	free(texts);
+	free(lens);
+	rows_end(r, traced);
+}
+
+int *exec_record_pg_rows_begin(Exec *ex, Block **top, int *nv)
+{
+	Record *r = ex->rec;
+	*top = NULL;
+	if (!r)
+		return NULL;
+	r->rows_total = ex->cnt.rows_out;
+	Block *b = top_block(ex, r);
+	if (!b)
+		return NULL;
+	for (int i = 0; i < b->nitems; i++)
+		if (!exec_record_pg_key(b, i)) {
+			r->why_untraced = "on PostgreSQL, only the rows of tables are known by a key";
+			return NULL;
+		}
+	*top = b;
+	return rows_occs(ex, r, b, NULL, nv);
+}
+
+const char *exec_record_pg_key(const Block *b, int i)
+{
+	const ScopeItem *it = &b->items[i];
+	if (it->kind != IT_TABLE)
+		return NULL;
+	return it->rowkey ? it->rowkey : "ctid";
+}
+
+void exec_record_pg_rows(Exec *ex, int *occs, const char *sql, const char *const *params,
+                         int nparams)
+{
+	Record *r = ex->rec;
+	StoreCursor *c = NULL;
+	int traced = r && sql && store_query(ex->e->store, sql, params, nparams, &c, NULL) == SUQL_OK;
+	if (traced) {
+		int nid = r->nid, nv = r->nrvals, base = store_column_count(c) - nid - nv;
+		sqlite3_int64 *ids = xmalloc(((size_t)nid + 1) * sizeof *ids);
+		char **texts = xcalloc((size_t)nv + 1, sizeof *texts);
+		size_t *lens = xcalloc((size_t)nv + 1, sizeof *lens);
+		int rc;
+		while ((rc = store_next(c)) > 0) {
+			for (int i = 0; i < nid; i++) {
+				const char *k = store_text(c, base + i);
+				pg_ids(k ? k : "", ids + i, 1);
+			}
+			for (int j = 0; j < nv; j++) {
+				const char *t = store_text(c, base + nid + j);
+				texts[j] = (char *)t;
+				lens[j] = t ? strlen(t) : 0;
+			}
+			if (!rows_add(ex, r, ids, occs, texts, lens))
+				break;
+		}
+		traced = rc >= 0;
+		store_done(c);
+		free(ids);
+		free(texts);
+		free(lens);
+	}
+	free(occs);
+	if (r)
+		rows_end(r, traced);
 }
 
 void exec_record_end(Exec *ex, int keep)
