@@ -79,9 +79,7 @@ static long long classify_calls(Exec *ex, const JoinSides *s)
 	for (long long l = 0; l < s->nl; l++)
 		lh[l] = vhash(s->lv[l], s->ln[l]);
 	qsort(lh, (size_t)s->nl, sizeof *lh, cmp_u64);
-	long long calls = 0;
-	int in = 0;
-	size_t tok = 0, cap = (size_t)ex->set.passage_tokens;
+	ExecLlmPack p = {0};
 	for (long long i = 0; i < s->nl + s->nr; i++) {
 		size_t n = i < s->nl ? s->ln[i] : s->rn[i - s->nl];
 		if (i >= s->nl) {
@@ -89,20 +87,10 @@ static long long classify_calls(Exec *ex, const JoinSides *s)
 			if (bsearch(&h, lh, (size_t)s->nl, sizeof *lh, cmp_u64))
 				continue;
 		}
-		size_t t = TEXT_TOKENS(n);
-		if (t > cap)
-			t = cap;
-		if (!in || in >= ex->set.batch ||
-		    (ex->set.batch_tokens > 0 && tok + t > (size_t)ex->set.batch_tokens)) {
-			calls++;
-			in = 0;
-			tok = 0;
-		}
-		in++;
-		tok += t;
+		exec_llm_pack(ex, &p, n);
 	}
 	free(lh);
-	return calls;
+	return p.calls;
 }
 
 JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s)

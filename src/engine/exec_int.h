@@ -101,6 +101,15 @@ typedef struct Req {
 typedef int (*ReqDoneFn)(void *ctx, Req *r, const MemoVal *mv);
 /* Evaluate the requests not in the memo, batch per call, several calls in flight. */
 SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, SuqlErr *err);
+/* Counting the calls a list of candidates takes, grouped as exec_llm_run groups them (batch
+   candidates, batch_tokens passage tokens, each text within passage_tokens): start with a
+   zeroed ExecLlmPack, add each candidate's text length; p.calls is the count. */
+typedef struct ExecLlmPack {
+	long long calls;
+	int in;
+	size_t tok;
+} ExecLlmPack;
+void exec_llm_pack(const Exec *ex, ExecLlmPack *p, size_t text_len);
 /* Whether a verdict is taken as unknown (VERDICT_NULL) because its confidence is below
    llm.min_confidence; verdicts without a confidence never are. */
 int exec_llm_low_confidence(const Exec *ex, const LlmItem *it);

@@ -623,27 +623,13 @@ static void choose(Exec *ex, JoinPlan *jp)
 	free(rk);
 }
 
-/* Calls the candidates of one left value take, grouped as exec_llm_run groups them (batch
-   candidates, batch_tokens passage tokens, each candidate's text within passage_tokens). */
+/* Calls the candidates of one left value take, grouped as exec_llm_run groups them. */
 static long long calls_for(Exec *ex, JoinPlan *jp, long long l)
 {
-	long long calls = 0;
-	int in = 0;
-	size_t tok = 0, cap = (size_t)ex->set.passage_tokens;
-	for (int i = 0; i < jp->ncand[l]; i++) {
-		size_t t = TEXT_TOKENS(jp->rn[jp->cand[l][i]]);
-		if (t > cap)
-			t = cap;
-		if (!in || in >= ex->set.batch ||
-		    (ex->set.batch_tokens > 0 && tok + t > (size_t)ex->set.batch_tokens)) {
-			calls++;
-			in = 0;
-			tok = 0;
-		}
-		in++;
-		tok += t;
-	}
-	return calls;
+	ExecLlmPack p = {0};
+	for (int i = 0; i < jp->ncand[l]; i++)
+		exec_llm_pack(ex, &p, jp->rn[jp->cand[l][i]]);
+	return p.calls;
 }
 
 /* ---- the pairs the structured conditions let through ----

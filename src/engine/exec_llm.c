@@ -443,3 +443,18 @@ SuqlStatus exec_llm_run_values(Exec *ex, int sig, char **v, size_t *len, long n,
 	free(len);
 	return r;
 }
+
+void exec_llm_pack(const Exec *ex, ExecLlmPack *p, size_t text_len)
+{
+	size_t t = TEXT_TOKENS(text_len), cap = (size_t)ex->set.passage_tokens;
+	if (t > cap)
+		t = cap;
+	if (!p->in || p->in >= ex->set.batch ||
+	    (ex->set.batch_tokens > 0 && p->tok + t > (size_t)ex->set.batch_tokens)) {
+		p->calls++;
+		p->in = 0;
+		p->tok = 0;
+	}
+	p->in++;
+	p->tok += t;
+}

@@ -392,22 +392,8 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return NULL;
 	}
 	s = exec_join_run(ex, err);
-	int *order = plan_order(ex);
-	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
-		Block *b = &ex->blocks[order[i]];
-		if (b->planned)
-			s = exec_walk_block(ex, b, err);
-		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
-			s = exec_final_ahead(ex, b, err);
-	}
-	free(order);
-	if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
-		s = exec_agg_plan(ex, err);
-		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
-			s = exec_over_budget(ex, err);
-	}
-	if (s == SUQL_OK && ex->naggs)
-		s = exec_agg_run(ex, err);
+	if (s == SUQL_OK)   /* (optimize is on here: the general path runs nothing else) */
+		s = exec_statement_walks(ex, err);
 	if (s == SUQL_OK)
 		s = run_final(ex, err);
 	if (s == SUQL_OK)

@@ -235,6 +235,29 @@ static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
 	return SUQL_OK;
 }
 
+SuqlStatus exec_statement_walks(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int *order = plan_order(ex);
+	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
+		Block *b = &ex->blocks[order[i]];
+		if (b->planned)
+			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
+			                                    : exec_walk_block(ex, b, err);
+		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
+			s = exec_final_ahead(ex, b, err);
+	}
+	free(order);
+	if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
+		s = exec_agg_plan(ex, err);
+		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+			s = exec_over_budget(ex, err);
+	}
+	if (s == SUQL_OK && ex->naggs)
+		s = exec_agg_run(ex, err);
+	return s;
+}
+
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
@@ -317,23 +340,7 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		if (s == SUQL_OK && ex->set.optimize != OPT_OFF)
 			s = exec_join_run(ex, err);
 		if (s == SUQL_OK && ex->set.optimize != OPT_OFF) {
-			int *order = plan_order(ex);
-			for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
-				Block *b = &ex->blocks[order[i]];
-				if (b->planned)
-					s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
-					                                    : exec_walk_block(ex, b, err);
-				if (s == SUQL_OK && b->exec && b->core && !b->correlated)
-					s = exec_final_ahead(ex, b, err);
-			}
-			free(order);
-			if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
-				s = exec_agg_plan(ex, err);
-				if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
-					s = exec_over_budget(ex, err);
-			}
-			if (s == SUQL_OK && ex->naggs)
-				s = exec_agg_run(ex, err);
+			s = exec_statement_walks(ex, err);
 		}
 	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
 		/* a view stores its ENUM comparisons rewritten */
