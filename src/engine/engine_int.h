@@ -272,6 +272,7 @@ typedef struct Block {
 	const char *why_not_lazy;
 	int distinct_walk;    /* DISTINCT under LIMIT: the walk counts distinct result rows */
 	int pushed;           /* conjuncts of the outer WHERE moved into this one (plan_push.c) */
+	int pushed_from;      /* the block they came from */
 	int ordered;          /* lazy in the query's ORDER BY order */
 	OrderList *order;     /* ORDER BY resolved to expressions (ordered walk) */
 	int dnf_over;         /* DNF past the cap: the tree per candidate */

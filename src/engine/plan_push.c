@@ -17,7 +17,9 @@
  * the inner walk, its counts and the budget see the smaller candidate list, and the plan
  * shows the inner statement with the filter it carries.
  *
- * A CTE is left alone (it may be read in several places, under different filters).
+ * A CTE gets them on the same terms when it is read in one place only (read in several, each
+ * place may filter it differently), is not recursive, and its result columns map one to
+ * one onto the names it is read by (its column list, else its result names: no `*`).
  */
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
@@ -86,6 +88,31 @@ typedef struct Push {
 	int ok;
 } Push;
 
+/* The inner result expression an outer column names, or NULL: for a subquery by its result
+   names; for a CTE by position, through the names the item is read by (its column list). */
+static Expr *inner_named(Push *p, const Expr *col)
+{
+	ScopeItem *it = &p->outer->items[p->item];
+	if (it->kind != IT_CTE)
+		return named(p->inner->core, col);
+	const ResultList *rl = p->inner->core->cols;
+	if (it->ncols == 0)
+		bind_scope_item_columns(p->ex, p->outer, it);
+	if (!rl || it->ncols != rl->n)
+		return NULL;
+	int at = -1;
+	for (int j = 0; j < it->ncols; j++) {
+		if (rl->items[j]->expr->kind == EX_STAR)
+			return NULL;
+		if (str_ieq(it->cols[j], ast_name_value(p->ex->a, col->name))) {
+			if (at >= 0)
+				return NULL;   /* a name read twice: ambiguous */
+			at = j;
+		}
+	}
+	return at >= 0 ? rl->items[at]->expr : NULL;
+}
+
 /* e (a copy) with every column of the subquery replaced; p->ok 0 when one cannot be */
 static Expr *subst(Push *p, Expr *e)
 {
@@ -94,7 +121,7 @@ static Expr *subst(Push *p, Expr *e)
 	if (e->kind == EX_COLUMN) {
 		int blk;
 		int i = bind_resolve(p->ex, p->outer->id, e, &blk);
-		Expr *r = i == p->item && blk == p->outer->id ? named(p->inner->core, e) : NULL;
+		Expr *r = i == p->item && blk == p->outer->id ? inner_named(p, e) : NULL;
 		if (!r || !plan_push_plain_expr(p->ex, r)) {
 			p->ok = 0;
 			return e;
@@ -154,21 +181,50 @@ static void conjuncts(Push *p, Expr *e)
 	SelectCore *ic = p->inner->core;
 	ic->where = ic->where ? ast_binary(p->ex->a, OP_AND, ic->where, c) : c;
 	p->inner->pushed++;
+	p->inner->pushed_from = p->outer->id;
+}
+
+/* The one place a CTE's block is read (its block and item), or 0 when it is read in none or
+   in several. */
+static int cte_reader(Exec *ex, const Block *cte, Block **o, int *item)
+{
+	int n = 0;
+	for (int i = 0; i < ex->nblocks; i++)
+		for (int k = 0; k < ex->blocks[i].nitems; k++)
+			if (ex->blocks[i].items[k].kind == IT_CTE && ex->blocks[i].items[k].block == cte->id) {
+				*o = &ex->blocks[i];
+				*item = k;
+				n++;
+			}
+	return n == 1;
+}
+
+static int recursive(const Block *b)
+{
+	for (int i = 0; i < b->nwith; i++)
+		if (b->with[i]->recursive)
+			return 1;
+	return 0;
 }
 
 void plan_push_filters(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
-		if (b->kind != BK_FROM || !b->exec || !b->core || b->core->kind != CORE_SELECT ||
-		    b->correlated || b->aggregate || b->nocc_where == 0 || !b->sel ||
-		    b->sel->ncore != 1 || b->sel->limit || b->core->windows || b->parent < 0)
+		if ((b->kind != BK_FROM && b->kind != BK_CTE) || !b->exec || !b->core ||
+		    b->core->kind != CORE_SELECT || b->correlated || b->aggregate ||
+		    b->nocc_where == 0 || !b->sel || b->sel->ncore != 1 || b->sel->limit ||
+		    b->core->windows || (b->kind == BK_FROM && b->parent < 0))
 			continue;
-		Block *o = &ex->blocks[b->parent];
-		if (!o->core || !o->core->where || outer_join(o->core->from))
+		Block *o = b->parent >= 0 ? &ex->blocks[b->parent] : NULL;
+		int only = -1;
+		if (b->kind == BK_CTE && (recursive(b) || !cte_reader(ex, b, &o, &only)))
+			continue;
+		if (!o || !o->core || !o->core->where || outer_join(o->core->from))
 			continue;
 		for (int k = 0; k < o->nitems; k++)
-			if (o->items[k].kind == IT_SUBQUERY && o->items[k].block == b->id) {
+			if ((b->kind == BK_CTE ? k == only
+			                       : o->items[k].kind == IT_SUBQUERY) && o->items[k].block == b->id) {
 				Push p = {ex, o, b, k, 0};
 				conjuncts(&p, o->core->where);
 			}

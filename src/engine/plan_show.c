@@ -152,7 +152,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->guessed ? " (estimated)" : "");
 		if (b->pushed)
 			sb_printf(out, "  filters of block %d: %d conjunct%s of its WHERE carried into "
-			          "this one\n", b->parent + 1, b->pushed, b->pushed == 1 ? "" : "s");
+			          "this one\n", b->pushed_from + 1, b->pushed, b->pushed == 1 ? "" : "s");
 		if (ex->set.optimize == OPT_PASSAGE)
 			sb_printf(out, "  passage mode: the top %d x LIMIT passages of the candidates, "
 			          "one call per passage and question (a comparison baseline)\n",
