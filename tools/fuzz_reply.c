@@ -2,10 +2,14 @@
  * fuzz_reply.c: a libFuzzer target over the readers of a model's replies (llm_reply.c),
  * built by scripts/fuzz.sh, not by the Makefile's tool rule. The first byte of an input
  * picks the task (a single or batch verification, a typed answer of some shape or one
- * constrained to three values, a summary, a classification); the rest is the reply. Beyond not crashing, what is read must keep
- * the rules: a verdict is 0 or 1 and comes with the text "yes" or "no"; a whole number
- * reads back as one, a number is finite, a date exists; a constrained answer and
- * classification labels are values offered; a candidate not read has no value. Any violated property aborts.
+ * constrained to three values, a summary, a classification, a join's factorization); the
+ * rest is the reply. Beyond not crashing, what is read must keep the rules: a verdict is 0
+ * or 1 and comes with the text "yes" or "no"; a whole number reads back as one, a number is
+ * finite, a date exists; a constrained answer and classification labels are values
+ * offered; a factorization read is JSON with a boolean "factors", and when true a
+ * non-empty property, 2 to LLM_FACTOR_VALUES distinct values none of them "none", and a
+ * match of "same" or "different"; a candidate not read has no value. Any violated property
+ * aborts.
  */
 #include "base/util.h"
 #include "llm/llm.h"
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -80,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const opts[] = {"cheap", "moderate", "coffee & tea"};
 	LlmCall c = {0};
 	int idx[3] = {0, 1, 2}, bad[3] = {-1, -1, -1}, n = 1;
-	switch (task % 5) {
+	switch (task % 6) {
 	case 0:
 		c.kind = LLM_VERIFY;
 		c.shape = LLM_SHAPE_YESNO;
@@ -100,6 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 3:
 		c.kind = LLM_SUMMARY;
 		n = task & 8 ? 3 : 1;
+		break;
+	case 5:
+		c.kind = LLM_FACTOR;
+		n = 0;
 		break;
 	default:
 		c.kind = LLM_CLASSIFY;
@@ -135,6 +144,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (it->value) {
 			check_value(c.kind == LLM_SUMMARY ? LLM_SHAPE_TEXT : c.shape, it->value);
 		}
+	}
+	if (c.kind == LLM_FACTOR && nbad == 0) {
+		json_t *j = json_loads(c.text ? c.text : "", 0, NULL);
+		json_t *f = json_object_get(j, "factors");
+		need(json_is_boolean(f), "a factorization read says whether it factors");
+		if (json_is_true(f)) {
+			json_t *v = json_object_get(j, "values");
+			const char *m = json_string_value(json_object_get(j, "match"));
+			const char *p = json_string_value(json_object_get(j, "property"));
+			size_t nv = json_array_size(v);
+			need(p && *p && nv >= 2 && nv <= LLM_FACTOR_VALUES, "a property with 2 or more values");
+			need(m && (strcmp(m, "same") == 0 || strcmp(m, "different") == 0), "a known match");
+			for (size_t i = 0; i < nv; i++) {
+				const char *a = json_string_value(json_array_get(v, i));
+				need(a && *a && strcasecmp(a, "none") != 0, "a value is named, and not none");
+				for (size_t k = 0; k < i; k++)
+					need(strcasecmp(a, json_string_value(json_array_get(v, k))) != 0,
+					     "values are distinct");
+			}
+		}
+		json_decref(j);
 	}
 	if (c.kind == LLM_CLASSIFY && nbad == 0)
 		for (int i = 0; i < c.nlabels; i++) {
