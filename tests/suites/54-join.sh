@@ -39,36 +39,8 @@ num() {   # num LABEL: the first number after "LABEL: " in the counters
 }
 
 # 12 firms (one named twice), 30 brands; the pairs that match share a word
-"$prog" --bail "$T/db" >/dev/null <<'SQL'
-CREATE TABLE firms (id INTEGER PRIMARY KEY, name TEXT);
-CREATE TABLE brands (id INTEGER PRIMARY KEY, label TEXT);
-INSERT INTO firms (name) VALUES ('Acme Corp'), ('Globex Industries'), ('Initech'),
-  ('Umbrella Group'), ('Hooli'), ('Vandelay Imports'), ('Stark Industries'),
-  ('Wayne Enterprises'), ('Wonka Candy'), ('Tyrell Corp'), ('Acme Corp'), ('Nobody Ltd'),
-  (NULL);
-INSERT INTO brands (label) VALUES ('ACME Roadrunner Traps'), ('Globex Rockets'),
-  ('Initech TPS'), ('Umbrella Pharma'), ('Hooli Phone'), ('Vandelay Latex'),
-  ('Stark Armor'), ('Wayne Tech'), ('Wonka Bars'), ('Tyrell Replicants'), ('Acme Anvils'),
-  ('Globex Magnets'), ('Plain Water'), ('Generic Soap'), ('Stark Jets'), ('Candy Floss'),
-  ('Umbrella Stands'), ('Industries Weekly'), ('Corp News'), ('Blue Sky'), ('Red Fox'),
-  ('Green Tea'), ('Yellow Cab'), ('Black Box'), ('White Noise'), ('Grey Area'),
-  ('Pink Lemonade'), ('Orange Juice'), ('Purple Rain'), ('Brown Bread');
-SQL
-cat >"$T/pairs" <<'EOF'
-Acme Corp	ACME Roadrunner Traps
-Acme Corp	Acme Anvils
-Globex Industries	Globex Rockets
-Globex Industries	Globex Magnets
-Initech	Initech TPS
-Umbrella Group	Umbrella Pharma
-Hooli	Hooli Phone
-Vandelay Imports	Vandelay Latex
-Stark Industries	Stark Armor
-Stark Industries	Stark Jets
-Wayne Enterprises	Wayne Tech
-Wonka Candy	Wonka Bars
-Tyrell Corp	Tyrell Replicants
-EOF
+"$prog" --bail "$T/db" <"$SUQL_TOP/tests/engine/firms.sql" >/dev/null
+cp "$SUQL_TOP/tests/engine/firms-pairs.tsv" "$T/pairs"
 echo '[]' >"$T/none.json"
 J="SELECT f.name, b.label FROM firms f JOIN brands b ON matches(f.name, b.label, 'does the firm make this brand?') ORDER BY f.id, b.id;"
 

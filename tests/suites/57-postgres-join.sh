@@ -18,13 +18,9 @@ if ! pg_start; then
 	echo "skipped: $PG_SKIP" >&2
 	exit 0
 fi
-ok() { echo "ok $1"; }
-notok() { echo "not ok $1"; shift; for l in "$@"; do printf '%s\n' "$l" | cut -c1-600 | sed 's/^/# /'; done; }
 
 db=$T/j.db
-"$prog" --bail "$db" >/dev/null <<'SQL'
-CREATE TABLE firms (id INTEGER PRIMARY KEY, name TEXT);
-CREATE TABLE brands (id INTEGER PRIMARY KEY, label TEXT);
+{ cat "$SUQL_TOP/tests/engine/firms.sql"; cat <<'SQL'
 CREATE TABLE notes (id INTEGER PRIMARY KEY, note FREE_TEXT);
 CREATE TABLE reviews (id INTEGER PRIMARY KEY, body TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
@@ -33,39 +29,15 @@ INSERT INTO reviews (body) SELECT 'Review ' || i || ': ' ||
        WHEN i % 3 = 0 THEN 'quite cheap for what you get'
        WHEN i % 3 = 1 THEN 'a fair price overall'
        ELSE 'rather expensive, I thought' END FROM n;
-INSERT INTO firms (name) VALUES ('Acme Corp'), ('Globex Industries'), ('Initech'),
-  ('Umbrella Group'), ('Hooli'), ('Vandelay Imports'), ('Stark Industries'),
-  ('Wayne Enterprises'), ('Wonka Candy'), ('Tyrell Corp'), ('Acme Corp'), ('Nobody Ltd'),
-  (NULL);
-INSERT INTO brands (label) VALUES ('ACME Roadrunner Traps'), ('Globex Rockets'),
-  ('Initech TPS'), ('Umbrella Pharma'), ('Hooli Phone'), ('Vandelay Latex'),
-  ('Stark Armor'), ('Wayne Tech'), ('Wonka Bars'), ('Tyrell Replicants'), ('Acme Anvils'),
-  ('Globex Magnets'), ('Plain Water'), ('Generic Soap'), ('Stark Jets'), ('Candy Floss'),
-  ('Umbrella Stands'), ('Industries Weekly'), ('Corp News'), ('Blue Sky'), ('Red Fox'),
-  ('Green Tea'), ('Yellow Cab'), ('Black Box'), ('White Noise'), ('Grey Area'),
-  ('Pink Lemonade'), ('Orange Juice'), ('Purple Rain'), ('Brown Bread');
 SQL
+} | "$prog" --bail "$db" >/dev/null
 if ! pg_load_demo "$db"; then
 	notok "pg join: the tables load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
 	exit 0
 fi
-cat >"$T/pairs" <<'PAIRS'
-Acme Corp	ACME Roadrunner Traps
-Acme Corp	Acme Anvils
-Globex Industries	Globex Rockets
-Globex Industries	Globex Magnets
-Initech	Initech TPS
-Umbrella Group	Umbrella Pharma
-Hooli	Hooli Phone
-Vandelay Imports	Vandelay Latex
-Stark Industries	Stark Armor
-Stark Industries	Stark Jets
-Wayne Enterprises	Wayne Tech
-Wonka Candy	Wonka Bars
-Tyrell Corp	Tyrell Replicants
-Acme Corp	Tyrell Corp
+{ cat "$SUQL_TOP/tests/engine/firms-pairs.tsv"; printf '%s' 'Acme Corp	Tyrell Corp
 Globex Industries	Initech
-PAIRS
+'; } >"$T/pairs"
 echo '[]' >"$T/none.json"
 
 SPID=""
