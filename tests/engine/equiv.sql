@@ -58,6 +58,8 @@ SELECT max(answer(reviews, 'how many minutes is the wait?')::int) FROM restauran
 SELECT count(DISTINCT answer(reviews, 'is there parking?')) FROM restaurants WHERE location = 'San Jose';
 # subqueries and CTEs
 WITH rom AS (SELECT id, name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes') SELECT name FROM rom WHERE id < 40 ORDER BY id;
+WITH kid(n, loc, k) AS (SELECT name, location, id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes') SELECT n FROM kid WHERE loc = 'Cupertino' AND k > 3 ORDER BY k;
+WITH q(location, name) AS (SELECT name, location FROM restaurants WHERE answer(reviews, 'is parking easy?') = 'Yes') SELECT location FROM q WHERE name IN ('Palo Alto', 'San Jose') ORDER BY 1;
 SELECT name FROM (SELECT * FROM restaurants WHERE location = 'Sunnyvale') AS s WHERE answer(s.reviews, 'is it good for kids?') = 'Yes' ORDER BY name;
 SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is this restaurant romantic?') = 'Yes') AS romantic_nearby FROM restaurants AS r WHERE id <= 5 ORDER BY id;
 SELECT id FROM restaurants AS r WHERE EXISTS (SELECT 1 FROM restaurant_labels AS l WHERE l.id = r.id AND l.kids = 1) AND answer(r.reviews, 'is it good for kids?') = 'Yes' ORDER BY id;
