@@ -20,6 +20,11 @@ SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return SUQL_USAGE;
 	opt.progress = env->tty ? PROGRESS_AUTO : PROGRESS_OFF;
 	opt.stats = &st;
+	/* On PostgreSQL the importer moves rows only; --index is :index's GIN indexes, made
+	   once the rows are in (a failed import makes none) */
+	int pg_index = opt.index && !engine_db(env->engine);
+	if (pg_index)
+		opt.index = 0;
 	if (env->s)
 		session_limit_begin(env->s);   /* :set timeout covers an import too */
 	SuqlStatus s = import_file(engine_store(env->engine), file, table, &opt, err);
@@ -34,7 +39,7 @@ SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		fprintf(env->out, "; indexed %d free-text column%s", st.indexed,
 		        st.indexed == 1 ? "" : "s");
 	fputc('\n', env->out);
-	return SUQL_OK;
+	return pg_index ? engine_pg_index(env->engine, table, env->out, err) : SUQL_OK;
 }
 
 typedef struct Report {

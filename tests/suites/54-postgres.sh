@@ -389,4 +389,15 @@ grep -q "ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(reviews))" "$T/v"
 	ok "pg: a LIMIT without ORDER BY ranks in Postgres (ts_rank_cd over the index's expression)" ||
 	notok "pg: ranking in Postgres" "$(cat "$T/v")"
 bm_check ":index" suql.doc
+# --- :import --index (after :index made suql.doc): the rows by COPY, then :index's GIN index of the free-text column
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/imp.csv things_ix --types review=FREE_TEXT --index" 2>&1); rc=$?
+idx=$(pg_psql -tA -c "SELECT indexname FROM pg_indexes WHERE tablename = 'things_ix'")
+case $out in *"imported 3 rows into things_ix"*"things_ix.review: GIN index suql_fts_things_ix_review"*)
+	[ $rc -eq 0 ] && [ "$idx" = "suql_fts_things_ix_review" ] &&
+		ok "pg: :import --index imports, then makes the GIN index of the free-text column" ||
+		notok "pg: :import --index" "rc $rc" "$out" "indexes: $idx" ;;
+*) notok "pg: :import --index" "$out" "indexes: $idx" ;; esac
+out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/none.csv things_nx --index" 2>&1); rc=$?
+n=$(pg_psql -tA -c "SELECT count(*) FROM pg_indexes WHERE tablename = 'things_nx'")
+[ $rc -ne 0 ] && [ "$n" = 0 ] && ok "pg: ... a failed import makes no index" || notok "pg: failed import --index" "rc $rc" "$out" "indexes: $n"
 pg_stop
