@@ -820,10 +820,6 @@ int main(int argc, char **argv)
 	} else if (cli.eval && cli.nacts) {
 		fprintf(stderr, "error: --eval runs alone: leave out -c, -f, --import and --chat\n");
 		status = SUQL_EXIT_USAGE;
-	} else if (cli.eval && cli.db && store_pg_target(cli.db)) {
-		fprintf(stderr, "error: not supported on PostgreSQL yet: --eval (it runs over a "
-		        "SQLite database)\n");
-		status = SUQL_EXIT_USAGE;
 	} else if (cli.eval) {   /* suql --eval BENCH DATABASE: nothing else runs */
 		EvalConfig ec = {cli.eval, cli.db, cli.way, cli.report, &cli.llm,
 		                 (const char *const *)cli.sets, cli.nsets,

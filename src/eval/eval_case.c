@@ -60,7 +60,7 @@ SuqlStatus eval_worker_open(EvalWorker *w, const EvalShared *sh, SuqlErr *err)
 	if (s != SUQL_OK)
 		return s;
 	/* workers write enum mappings and index updates to one file: wait for each other */
-	sqlite3_busy_timeout(engine_db(w->s.engine), 60000);
+	store_busy_timeout(engine_store(w->s.engine), 60);
 	w->devnull = fopen("/dev/null", "w");
 	if (w->devnull)
 		w->s.out = w->devnull;
@@ -259,6 +259,49 @@ typedef struct Gold {
 	int n;
 } Gold;
 
+/* A gold SQL's rows read through the store (PostgreSQL), typed as tab_row types SQLite's:
+   integers and reals as numbers, the rest as text. */
+static SuqlStatus gold_store(Store *st, const char *sql, EvalTable *t, SuqlErr *err)
+{
+	StoreCursor *c;
+	SuqlStatus s = store_query(st, sql, NULL, 0, &c, err);
+	if (s != SUQL_OK) {
+		char *why = xstrdup(err->msg ? err->msg : "failed");
+		s = err_set(err, SUQL_ERROR, "gold_sql: %s", why);
+		free(why);
+		return s;
+	}
+	t->cols = json_array();
+	t->rows = json_array();
+	int n = store_column_count(c), rc;
+	for (int i = 0; i < n; i++)
+		json_array_append_new(t->cols, json_string(store_column_name(c, i)));
+	while ((rc = store_next(c)) > 0) {
+		json_t *row = json_array();
+		for (int i = 0; i < n; i++) {
+			const char *v = store_text(c, i);
+			switch (v ? store_column_kind(c, i) : STORE_NULL) {
+			case STORE_NULL:
+				json_array_append_new(row, json_null());
+				break;
+			case STORE_INTEGER:
+				json_array_append_new(row, json_integer(store_integer(c, i)));
+				break;
+			case STORE_REAL:
+				json_array_append_new(row, json_real(strtod(v, NULL)));
+				break;
+			default:
+				json_array_append_new(row, json_string_nocheck(v));
+			}
+		}
+		json_array_append_new(t->rows, row);
+	}
+	store_done(c);
+	if (rc < 0)
+		s = err_set(err, SUQL_ERROR, "gold_sql: the server stopped while sending its rows");
+	return s;
+}
+
 /* The gold of a case; SUQL_ERROR (err says why) when its SQL fails. suql_tab, when the
    gold is the gold SUQL's own result, receives that result (the suql way reuses it). */
 static SuqlStatus gold_of(EvalWorker *w, const EvalCase *c, Gold *g, EvalTable *suql_tab,
@@ -276,7 +319,9 @@ static SuqlStatus gold_of(EvalWorker *w, const EvalCase *c, Gold *g, EvalTable *
 	}
 	EvalTable t = {0};
 	SuqlStatus s;
-	if (c->gold_sql) {   /* SQLite alone: no model ever sees this */
+	if (c->gold_sql && !engine_db(w->s.engine)) {   /* PostgreSQL: the server alone */
+		s = gold_store(engine_store(w->s.engine), c->gold_sql, &t, err);
+	} else if (c->gold_sql) {   /* SQLite alone: no model ever sees this */
 		sqlite3 *db = engine_db(w->s.engine);
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, c->gold_sql, -1, &st, NULL) != SQLITE_OK)

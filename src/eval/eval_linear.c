@@ -68,7 +68,6 @@ static void cut(SBuf *b)
 static SuqlStatus build_table(Store *store, sqlite3 *out, const char *table, const char *key,
                               int ix, SuqlErr *err)
 {
-	sqlite3 *db = store_sqlite(store);
 	CatColumn *cols = NULL;
 	int n = 0;
 	SuqlStatus s = catalog_table(store, table, &cols, &n, err);
@@ -78,8 +77,9 @@ static SuqlStatus build_table(Store *store, sqlite3 *out, const char *table, con
 	for (int i = 0; i < n && key; i++)
 		if (str_ieq(cols[i].column, key))
 			keycol = i;
+	/* a row's name when the benchmark has no key: SQLite's rowid, PostgreSQL's ctid */
 	SBuf q = SBUF_INIT;
-	sb_puts(&q, "SELECT rowid");
+	sb_puts(&q, store_sqlite(store) ? "SELECT rowid" : "SELECT ctid::text");
 	for (int i = 0; i < n; i++) {
 		sb_puts(&q, ", ");
 		sb_put_ident(&q, cols[i].column, strlen(cols[i].column));
@@ -87,32 +87,41 @@ static SuqlStatus build_table(Store *store, sqlite3 *out, const char *table, con
 	sb_puts(&q, " FROM ");
 	sb_put_ident(&q, table, strlen(table));
 	char *ins = xprintf("INSERT INTO p%d(key, body) VALUES (?, ?)", ix);
-	sqlite3_stmt *st = NULL, *put = NULL;
-	if (sqlite3_prepare_v2(db, q.s, -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(out, ins, -1, &put, NULL) != SQLITE_OK) {
-		s = err_set(err, SUQL_IO, "linearize %s: %s", table, sqlite3_errmsg(st ? out : db));
+	StoreCursor *st = NULL;
+	sqlite3_stmt *put = NULL;
+	if (sqlite3_prepare_v2(out, ins, -1, &put, NULL) != SQLITE_OK) {
+		s = err_set(err, SUQL_IO, "linearize %s: %s", table, sqlite3_errmsg(out));
+	} else if (store_query(store, q.s, NULL, 0, &st, err) != SUQL_OK) {
+		char *why = xstrdup(err->msg ? err->msg : "failed");
+		s = err_set(err, SUQL_IO, "linearize %s: %s", table, why);
+		free(why);
+		st = NULL;
 	} else {
 		SBuf body = SBUF_INIT;
-		while (s == SUQL_OK && sqlite3_step(st) == SQLITE_ROW) {
+		int rc;
+		while (s == SUQL_OK && (rc = store_next(st)) > 0) {
 			sb_truncate(&body, 0);
 			for (int i = 0; i < n; i++) {
-				const char *v = (const char *)sqlite3_column_text(st, i + 1);
+				const char *v = store_text(st, i + 1);
 				if (!v || !*v)
 					continue;
 				sb_printf(&body, "%s%s: ", body.len ? "\n" : "", cols[i].column);
 				put_value(&body, v, cols[i].is_array);
 			}
 			cut(&body);
-			const char *k = (const char *)sqlite3_column_text(st, keycol >= 0 ? keycol + 1 : 0);
+			const char *k = store_text(st, keycol >= 0 ? keycol + 1 : 0);
 			sqlite3_bind_text(put, 1, k ? k : "", -1, SQLITE_TRANSIENT);
 			sqlite3_bind_text(put, 2, sb_str(&body), -1, SQLITE_TRANSIENT);
 			if (sqlite3_step(put) != SQLITE_DONE)
 				s = err_set(err, SUQL_IO, "linearize %s: %s", table, sqlite3_errmsg(out));
 			sqlite3_reset(put);
 		}
+		if (s == SUQL_OK && rc < 0)
+			s = err_set(err, SUQL_IO, "linearize %s: reading the table failed", table);
 		sb_free(&body);
 	}
-	sqlite3_finalize(st);
+	if (st)
+		store_done(st);
 	sqlite3_finalize(put);
 	free(ins);
 	sb_free(&q);

@@ -136,6 +136,37 @@ has "concurrency: every case ran, one call each" "$out" "suql,all,6,0,"
 same "concurrency: two requests in flight at most, and two at once" \
 	"$(jsonl "$LOG" "SELECT max(j ->> 'max_inflight') || ' ' || count(*) FROM lines")" "2 6"
 
+# --- PostgreSQL: the same benchmarks against the same rows in a server of the suite's own
+# (tests/pg.sh): gold SQL runs in the server, the figures are SQLite's
+(
+. "$SUQL_TOP/tests/pg.sh"
+if ! pg_start; then
+	echo "skip eval on PostgreSQL: $PG_SKIP"
+	exit 0
+fi
+trap 'pg_stop' EXIT
+if ! pg_load_demo demo.db; then
+	notok "eval pg: the demo loads into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
+	exit 0
+fi
+out=$("$prog" --eval rows.jsonl --csv -s times=off "$SUQL_PG" 2>"$T/pgerr")
+same "eval pg: the scores worked out by hand, gold rows and gold SQL read from the server" "$out" "$want"
+has "eval pg: ... the failing case's error is the server's, placed" "$(cat "$T/pgerr")" 'case bad (suql) failed: line 1, column 16: relation "restaurant" does not exist'
+cat >ft.jsonl <<'EOF2'
+{"benchmark": "ft", "key": "id", "k": 3, "table": "restaurants"}
+{"id": "f1", "question": "romantic in Palo Alto", "suql": "SELECT id FROM restaurants WHERE location = 'Palo Alto' AND answer(reviews, 'is it romantic?') = 'Yes'", "gold_sql": "SELECT id FROM restaurants JOIN restaurant_labels USING (id) WHERE location = 'Palo Alto' AND romantic = 1 ORDER BY id"}
+{"id": "f2", "question": "good for kids in Cupertino", "suql": "SELECT id FROM restaurants WHERE location = 'Cupertino' AND answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 2", "gold_sql": "SELECT id FROM restaurants JOIN restaurant_labels USING (id) WHERE location = 'Cupertino' AND kids = 1 ORDER BY id"}
+{"id": "f3", "question": "what is it known for", "suql": "SELECT summary(reviews) FROM restaurants WHERE name = 'Hoshi Sushi'", "answers": ["sushi"]}
+EOF2
+sq=$("$prog" --eval ft.jsonl --way suql,linearize --no-cache --csv -s times=off demo.db 2>&1)
+pg=$("$prog" --eval ft.jsonl --way suql,linearize --no-cache --csv -s times=off "$SUQL_PG" 2>&1)
+has "eval pg: free-text cases and the linearize baseline run, no error" "$pg" "suql,all,2,0,"
+same "eval pg: ... the same scores and calls as on SQLite" "$pg" "$sq"
+out=$("$prog" --eval ft.jsonl --csv -s times=off "postgresql://suql@/nodb?host=$PG_DIR&port=$PG_PORT" 2>&1); st=$?
+case $out in *"nodb"*) [ $st -ne 0 ] && ok "eval pg: a database that does not exist: an error naming it" ||
+	notok "eval pg: no database" "status $st" "$out" ;;
+*) notok "eval pg: no database" "$out" ;; esac
+)
 # --- the shipped benchmarks, offline
 out=$("$prog" --eval "$SUQL_TOP/fixtures/eval/restaurants.jsonl" --report rest.jsonl --csv -s times=off demo.db 2>&1)
 has "restaurants: 48 cases in two halves, no error" "$out" "suql,dev,24,0,"
