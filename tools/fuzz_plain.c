@@ -21,22 +21,23 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void put_columns(void *ctx, sqlite3_stmt *st)
+static void put_columns(void *ctx, const Row *st)
 {
 	SBuf *b = ctx;
-	for (int i = 0; i < sqlite3_column_count(st); i++)
-		sb_printf(b, "%s|", sqlite3_column_name(st, i));
+	for (int i = 0; i < row_count(st); i++)
+		sb_printf(b, "%s|", row_name(st, i));
 	sb_putc(b, '\n');
 }
 
-static int put_row(void *ctx, sqlite3_stmt *st)
+static int put_row(void *ctx, const Row *st)
 {
 	SBuf *b = ctx;
-	for (int i = 0; i < sqlite3_column_count(st); i++) {
-		const unsigned char *t = sqlite3_column_text(st, i);
-		sb_printf(b, "%d:", sqlite3_column_type(st, i));
+	for (int i = 0; i < row_count(st); i++) {
+		size_t n;
+		const char *t = row_text(st, i, &n);
+		sb_printf(b, "%d:", (int)row_kind(st, i));
 		if (t)
-			sb_putn(b, (const char *)t, (size_t)sqlite3_column_bytes(st, i));
+			sb_putn(b, t, n);
 		sb_putc(b, '|');
 	}
 	sb_putc(b, '\n');

@@ -55,31 +55,32 @@ typedef struct RowCtx {
 	const char *types;
 } RowCtx;
 
-static int render_row(void *ctx, sqlite3_stmt *st)
+static int render_row(void *ctx, const Row *st)
 {
 	RowCtx *c = ctx;
-	int n = sqlite3_column_count(st);
+	int n = row_count(st);
 	c->res->ncol = n;
 	char buf[64];
 	for (int i = 0; i < n; i++) {
 		char t = c->types[i] ? c->types[i] : 'T';
-		if (sqlite3_column_type(st, i) == SQLITE_NULL) {
+		if (row_kind(st, i) == ROW_NULL) {
 			res_push(c->res, "NULL");
 			continue;
 		}
 		if (t == 'I') {
-			sqlite3_snprintf(sizeof buf, buf, "%d", sqlite3_column_int(st, i));
+			sqlite3_snprintf(sizeof buf, buf, "%d", (int)row_integer(st, i));
 			res_push(c->res, buf);
 		} else if (t == 'R') {
-			sqlite3_snprintf(sizeof buf, buf, "%.3f", sqlite3_column_double(st, i));
+			sqlite3_snprintf(sizeof buf, buf, "%.3f", row_real(st, i));
 			res_push(c->res, buf);
 		} else {
-			const unsigned char *s = sqlite3_column_text(st, i);
+			size_t len;
+			const char *s = row_text(st, i, &len);
 			if (!s || !*s) {
 				res_push(c->res, "(empty)");
 				continue;
 			}
-			char *d = xstrdup((const char *)s);
+			char *d = xstrdup(s);
 			for (char *p = d; *p; p++)
 				if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7E)
 					*p = '@';
@@ -90,10 +91,10 @@ static int render_row(void *ctx, sqlite3_stmt *st)
 	return 0;
 }
 
-static void columns_cb(void *ctx, sqlite3_stmt *st)
+static void columns_cb(void *ctx, const Row *st)
 {
 	RowCtx *c = ctx;
-	c->res->ncol = sqlite3_column_count(st);
+	c->res->ncol = row_count(st);
 }
 
 /* Plain SQLite: a statement record runs every statement in it (sqlite3_exec, as the
@@ -120,8 +121,10 @@ static void run_plain(sqlite3 *db, const char *sql, const char *types, int query
 	RowCtx c = {r, types};
 	r->ncol = sqlite3_column_count(st);
 	int rc;
+	Row row;
+	store_row_sqlite(&row, st);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		render_row(&c, st);
+		render_row(&c, &row);
 	if (rc != SQLITE_DONE) {
 		r->error = 1;
 		r->msg = xstrdup(sqlite3_errmsg(db));

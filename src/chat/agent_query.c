@@ -310,16 +310,16 @@ void agent_rows_free(AgentRows *rows)
 	memset(rows, 0, sizeof *rows);
 }
 
-static void rows_columns(void *ctx, sqlite3_stmt *st)
+static void rows_columns(void *ctx, const Row *st)
 {
 	AgentRows *rows = ctx;
 	for (int i = 0; i < rows->ncols; i++)
 		free(rows->cols[i]);
 	free(rows->cols);
-	rows->ncols = sqlite3_column_count(st);
+	rows->ncols = row_count(st);
 	rows->cols = xcalloc((size_t)rows->ncols + 1, sizeof *rows->cols);
 	for (int i = 0; i < rows->ncols; i++) {
-		const char *n = sqlite3_column_name(st, i);
+		const char *n = row_name(st, i);
 		rows->cols[i] = xstrdup(n ? n : "?");
 	}
 }
@@ -364,7 +364,7 @@ static json_t *text_value(const unsigned char *t, size_t n, size_t max)
 	return j ? j : json_string("...");
 }
 
-static int rows_row(void *ctx, sqlite3_stmt *st)
+static int rows_row(void *ctx, const Row *st)
 {
 	AgentRows *rows = ctx;
 	rows->count++;
@@ -373,29 +373,30 @@ static int rows_row(void *ctx, sqlite3_stmt *st)
 		return 0;
 	}
 	json_t *o = json_object();
-	for (int i = 0; i < rows->ncols && i < sqlite3_column_count(st); i++) {
+	for (int i = 0; i < rows->ncols && i < row_count(st); i++) {
 		json_t *v;
-		switch (sqlite3_column_type(st, i)) {
-		case SQLITE_INTEGER:
-			v = json_integer(sqlite3_column_int64(st, i));
+		size_t n;
+		const char *t;
+		switch (row_kind(st, i)) {
+		case ROW_INTEGER:
+			v = json_integer(row_integer(st, i));
 			break;
-		case SQLITE_FLOAT:
-			v = json_real(sqlite3_column_double(st, i));
+		case ROW_REAL:
+			v = json_real(row_real(st, i));
 			break;
-		case SQLITE_NULL:
+		case ROW_NULL:
 			v = json_null();
 			break;
-		case SQLITE_BLOB: {
+		case ROW_BLOB: {
 			char b[48];
-			snprintf(b, sizeof b, "(a blob of %d bytes)", sqlite3_column_bytes(st, i));
+			row_text(st, i, &n);
+			snprintf(b, sizeof b, "(a blob of %zu bytes)", n);
 			v = json_string(b);
 			break;
 		}
-		default: {
-			const unsigned char *t = sqlite3_column_text(st, i);
-			v = text_value(t ? t : (const unsigned char *)"",
-			               (size_t)sqlite3_column_bytes(st, i), rows->cell_max);
-		}
+		default:
+			t = row_text(st, i, &n);
+			v = text_value((const unsigned char *)(t ? t : ""), n, rows->cell_max);
 		}
 		json_object_set_new(o, rows->cols[i], v ? v : json_null());
 	}

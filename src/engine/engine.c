@@ -363,10 +363,12 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 		return exec_user_error(e->db, pr, sql, len, err);
 	if (!st)
 		return SUQL_OK;
+	Row row;
+	store_row_sqlite(&row, st);
 	if (sink && sink->columns && sqlite3_column_count(st) > 0)
-		sink->columns(sink->ctx, st);
+		sink->columns(sink->ctx, &row);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sink && sink->row && sink->row(sink->ctx, st))
+		if (sink && sink->row && sink->row(sink->ctx, &row))
 			break;
 	}
 	SuqlStatus s = SUQL_OK;

@@ -27,10 +27,11 @@ typedef struct EngineSink {
 	void *ctx;
 	void (*parsed)(void *ctx, const char *suql);   /* the statement as suql understood it */
 	void (*plan)(void *ctx, const char *text);     /* plain text, several lines */
-	/* Result rows: columns once, then row for each row (read them with sqlite3_column_*).
-	   Returning nonzero from row stops the statement. */
-	void (*columns)(void *ctx, sqlite3_stmt *st);
-	int (*row)(void *ctx, sqlite3_stmt *st);
+	/* Result rows: columns once, then row for each row, read through the Row
+	   (base/row.h; valid during the call), whichever backend produced them. Returning
+	   nonzero from row stops the statement. */
+	void (*columns)(void *ctx, const Row *r);
+	int (*row)(void *ctx, const Row *r);
 	void (*counters)(void *ctx, const char *text); /* plain text, several lines */
 	void (*warning)(void *ctx, const char *msg);   /* e.g. a typed answer that did not convert */
 	/* The statement involves free text or an ENUM literal to classify, so the model may be

@@ -478,10 +478,12 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 		exec_record_free(e->record);
 		e->record = NULL;
 	}
+	Row row;
+	store_row_sqlite(&row, st);
 	if (sink && sink->columns && sqlite3_column_count(st) > 0)
-		sink->columns(sink->ctx, st);
+		sink->columns(sink->ctx, &row);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (sink && sink->row && sink->row(sink->ctx, st))
+		if (sink && sink->row && sink->row(sink->ctx, &row))
 			break;
 	SuqlStatus s = SUQL_OK;
 	if (rc == SQLITE_INTERRUPT || (rc != SQLITE_ROW && rc != SQLITE_DONE && suql_interrupted))

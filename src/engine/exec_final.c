@@ -115,12 +115,14 @@ char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
 static SuqlStatus stream(Exec *ex, sqlite3_stmt *st, SuqlErr *err)
 {
 	const EngineSink *sink = ex->sink;
+	Row row;
+	store_row_sqlite(&row, st);
 	if (sink && sink->columns && sqlite3_column_count(st) > 0)
-		sink->columns(sink->ctx, st);
+		sink->columns(sink->ctx, &row);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ex->cnt.rows_out++;
-		if (sink && sink->row && sink->row(sink->ctx, st))
+		if (sink && sink->row && sink->row(sink->ctx, &row))
 			break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

@@ -73,8 +73,8 @@ typedef struct PgWalk {
    the verified rows as $1), its plan and counters in ex->plan; and what a walk holds. */
 SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err);
 void exec_pg_walk_free(PgWalk *w);
-/* Run sql in Postgres (parameters $1...: text) and hand its rows to the sink, through
-   the engine's scratch SQLite database; projected columns (pj) computed on the way. */
+/* Run sql in Postgres (parameters $1...: text) and hand its rows to the sink as Rows read
+   from the server's result; projected columns (pj) evaluated first. */
 SuqlStatus exec_pg_rows_run(Exec *ex, const char *sql, const char *const *params,
                             int nparams, const PgProj *pj, int npj, SuqlErr *err);
 

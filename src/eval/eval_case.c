@@ -97,34 +97,34 @@ static void eval_table_free(EvalTable *t)
 	memset(t, 0, sizeof *t);
 }
 
-static void tab_columns(void *ctx, sqlite3_stmt *st)
+static void tab_columns(void *ctx, const Row *r)
 {
 	EvalTable *t = ctx;
 	json_array_clear(t->cols);
-	for (int i = 0; i < sqlite3_column_count(st); i++)
-		json_array_append_new(t->cols, json_string(sqlite3_column_name(st, i)));
+	for (int i = 0; i < row_count(r); i++)
+		json_array_append_new(t->cols, json_string(row_name(r, i)));
 }
 
-static int tab_row(void *ctx, sqlite3_stmt *st)
+static int tab_row(void *ctx, const Row *r)
 {
 	EvalTable *t = ctx;
 	json_t *row = json_array();
-	for (int i = 0; i < sqlite3_column_count(st); i++) {
-		switch (sqlite3_column_type(st, i)) {
-		case SQLITE_NULL:
+	for (int i = 0; i < row_count(r); i++) {
+		size_t n;
+		const char *s;
+		switch (row_kind(r, i)) {
+		case ROW_NULL:
 			json_array_append_new(row, json_null());
 			break;
-		case SQLITE_INTEGER:
-			json_array_append_new(row, json_integer(sqlite3_column_int64(st, i)));
+		case ROW_INTEGER:
+			json_array_append_new(row, json_integer(row_integer(r, i)));
 			break;
-		case SQLITE_FLOAT:
-			json_array_append_new(row, json_real(sqlite3_column_double(st, i)));
+		case ROW_REAL:
+			json_array_append_new(row, json_real(row_real(r, i)));
 			break;
-		default: {
-			const char *s = (const char *)sqlite3_column_text(st, i);
-			json_array_append_new(row, json_stringn_nocheck(s ? s : "",
-			                                                (size_t)sqlite3_column_bytes(st, i)));
-		}
+		default:
+			s = row_text(r, i, &n);
+			json_array_append_new(row, json_stringn_nocheck(s ? s : "", n));
 		}
 	}
 	json_array_append_new(t->rows, row);
@@ -259,8 +259,7 @@ typedef struct Gold {
 	int n;
 } Gold;
 
-/* A gold SQL's rows read through the store (PostgreSQL), typed as tab_row types SQLite's:
-   integers and reals as numbers, the rest as text. */
+/* A gold SQL's rows read through the store (PostgreSQL), as the SQLite path reads them. */
 static SuqlStatus gold_store(Store *st, const char *sql, EvalTable *t, SuqlErr *err)
 {
 	StoreCursor *c;
@@ -273,29 +272,12 @@ static SuqlStatus gold_store(Store *st, const char *sql, EvalTable *t, SuqlErr *
 	}
 	t->cols = json_array();
 	t->rows = json_array();
-	int n = store_column_count(c), rc;
-	for (int i = 0; i < n; i++)
-		json_array_append_new(t->cols, json_string(store_column_name(c, i)));
-	while ((rc = store_next(c)) > 0) {
-		json_t *row = json_array();
-		for (int i = 0; i < n; i++) {
-			const char *v = store_text(c, i);
-			switch (v ? store_column_kind(c, i) : STORE_NULL) {
-			case STORE_NULL:
-				json_array_append_new(row, json_null());
-				break;
-			case STORE_INTEGER:
-				json_array_append_new(row, json_integer(store_integer(c, i)));
-				break;
-			case STORE_REAL:
-				json_array_append_new(row, json_real(strtod(v, NULL)));
-				break;
-			default:
-				json_array_append_new(row, json_string_nocheck(v));
-			}
-		}
-		json_array_append_new(t->rows, row);
-	}
+	Row r;
+	store_row_cursor(&r, c);
+	tab_columns(t, &r);
+	int rc;
+	while ((rc = store_next(c)) > 0)
+		tab_row(t, &r);
 	store_done(c);
 	if (rc < 0)
 		s = err_set(err, SUQL_ERROR, "gold_sql: the server stopped while sending its rows");
@@ -328,10 +310,12 @@ static SuqlStatus gold_of(EvalWorker *w, const EvalCase *c, Gold *g, EvalTable *
 			return err_set(err, SUQL_ERROR, "gold_sql: %s", sqlite3_errmsg(db));
 		t.cols = json_array();
 		t.rows = json_array();
-		tab_columns(&t, st);
+		Row r;
+		store_row_sqlite(&r, st);
+		tab_columns(&t, &r);
 		int rc;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			tab_row(&t, st);
+			tab_row(&t, &r);
 		s = rc == SQLITE_DONE ? SUQL_OK : err_set(err, SUQL_ERROR, "gold_sql: %s",
 		                                          sqlite3_errmsg(db));
 		sqlite3_finalize(st);

@@ -274,9 +274,11 @@ static void print_table(EvalReport *r, const EvalConfig *cfg, const char *sql)
 	o.unicode = isatty(fileno(stdout));
 	o.visible = o.unicode;
 	Render *rd = render_new(&o, stdout);
-	render_columns(rd, st);
+	Row row;
+	store_row_sqlite(&row, st);
+	render_columns(rd, &row);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		render_row(rd, st);
+		render_row(rd, &row);
 	render_finish(rd);
 	render_free(rd);
 	sqlite3_finalize(st);

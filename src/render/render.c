@@ -153,10 +153,10 @@ static void put_blob_literal(SBuf *b, const char *s, size_t n)
 
 void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s, size_t *n)
 {
-	if (c->type == SQLITE_NULL) {
+	if (c->type == ROW_NULL) {
 		*s = r->o.nullvalue ? r->o.nullvalue : "NULL";
 		*n = strlen(*s);
-	} else if (c->type == SQLITE_BLOB) {
+	} else if (c->type == ROW_BLOB) {
 		sb_truncate(tmp, 0);
 		put_blob_literal(tmp, r->data.s + c->off, c->n);
 		*s = sb_str(tmp);
@@ -265,16 +265,16 @@ static int json_array_text(SBuf *b, const char *s, size_t n)
 static void json_value(SBuf *b, const Render *r, const RCell *c, int col)
 {
 	const char *s = c->n ? r->data.s + c->off : "";
-	if (c->type == SQLITE_TEXT && r->jsoncol && r->jsoncol[col] && json_array_text(b, s, c->n))
+	if (c->type == ROW_TEXT && r->jsoncol && r->jsoncol[col] && json_array_text(b, s, c->n))
 		return;
 	switch (c->type) {
-	case SQLITE_NULL:
+	case ROW_NULL:
 		sb_puts(b, "null");
 		break;
-	case SQLITE_INTEGER:
+	case ROW_INTEGER:
 		sb_putn(b, s, c->n);
 		break;
-	case SQLITE_FLOAT:
+	case ROW_REAL:
 		if (!isfinite(c->d))
 			sb_puts(b, "null");
 		else if (json_number_ok(s, c->n))
@@ -282,7 +282,7 @@ static void json_value(SBuf *b, const Render *r, const RCell *c, int col)
 		else
 			sb_printf(b, "%.17g", c->d);
 		break;
-	case SQLITE_BLOB: {
+	case ROW_BLOB: {
 		SBuf lit = SBUF_INIT;
 		put_blob_literal(&lit, s, c->n);
 		render_json_string(b, lit.s, lit.len);
@@ -331,9 +331,9 @@ static void csv_row(Render *r, const RCell *row, SBuf *b)
 		const RCell *c = &row[i];
 		if (i)
 			sb_putc(b, ',');
-		if (c->type == SQLITE_NULL)
+		if (c->type == ROW_NULL)
 			continue;
-		if (c->type == SQLITE_BLOB)
+		if (c->type == ROW_BLOB)
 			put_blob_literal(b, r->data.s + c->off, c->n);
 		else
 			csv_field(r, b, c->n ? r->data.s + c->off : "", c->n);
@@ -371,7 +371,7 @@ static void line_row(Render *r, const RCell *row, SBuf *b)
 		const char *s;
 		size_t n;
 		render_cell_text(r, &row[i], &tmp, &s, &n);
-		int dim = r->o.color && row[i].type == SQLITE_NULL;
+		int dim = r->o.color && row[i].type == ROW_NULL;
 		if (dim)
 			sb_puts(b, RENDER_DIM);
 		for (size_t a = 0;;) {
@@ -439,15 +439,15 @@ void render_free(Render *r)
 	free(r);
 }
 
-void render_columns(Render *r, sqlite3_stmt *st)
+void render_columns(Render *r, const Row *st)
 {
 	if (r->has_columns)
 		return;
 	r->has_columns = 1;
-	r->ncols = sqlite3_column_count(st);
+	r->ncols = row_count(st);
 	r->names = xcalloc((size_t)r->ncols, sizeof *r->names);
 	for (int i = 0; i < r->ncols; i++) {
-		const char *nm = sqlite3_column_name(st, i);
+		const char *nm = row_name(st, i);
 		r->names[i] = xstrdup(nm ? nm : "");
 		size_t nw = render_width(r->names[i], strlen(r->names[i]));
 		if (nw > r->namew)
@@ -468,7 +468,7 @@ void render_json_column(Render *r, int col)
 	r->jsoncol[col] = 1;
 }
 
-void render_row(Render *r, sqlite3_stmt *st)
+void render_row(Render *r, const Row *st)
 {
 	if (!r->has_columns)
 		render_columns(r, st);
@@ -481,14 +481,11 @@ void render_row(Render *r, sqlite3_stmt *st)
 	RCell *row = &r->cells[r->ncells];
 	for (int i = 0; i < r->ncols; i++) {
 		RCell *c = &row[i];
-		c->type = sqlite3_column_type(st, i);
-		c->d = c->type == SQLITE_FLOAT ? sqlite3_column_double(st, i) : 0;
-		const void *p = NULL;
-		if (c->type == SQLITE_BLOB)
-			p = sqlite3_column_blob(st, i);
-		else if (c->type != SQLITE_NULL)
-			p = sqlite3_column_text(st, i);
-		c->n = p ? (size_t)sqlite3_column_bytes(st, i) : 0;
+		c->type = (int)row_kind(st, i);
+		c->d = c->type == ROW_REAL ? row_real(st, i) : 0;
+		size_t n = 0;
+		const char *p = c->type == ROW_NULL ? NULL : row_text(st, i, &n);
+		c->n = p ? n : 0;
 		c->off = r->data.len;
 		if (c->n)
 			sb_putn(&r->data, p, c->n);

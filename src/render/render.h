@@ -1,6 +1,6 @@
 /*
- * render.h: how results look. A Render takes the columns and rows of one statement (straight
- * from a sqlite3_stmt, as the engine's sink hands them over) and writes them in one of the
+ * render.h: how results look. A Render takes the columns and rows of one statement (as
+ * Rows, base/row.h, the way the engine's sink hands them over, whatever the backend) and writes them in one of the
  * output modes: an aligned table (ASCII or Unicode lines), a box, CSV, JSON or `name = value`
  * lines. It also writes the labelled sections (parsed SUQL, plan, counters) that the REPL
  * shows around a result. The REPL decides what to show and where; this file only formats.
@@ -20,10 +20,10 @@
 #ifndef SUQL_RENDER_H
 #define SUQL_RENDER_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/row.h"
 #include "base/util.h"
 
 typedef enum RenderMode {
@@ -66,9 +66,9 @@ typedef struct Render Render;
 Render *render_new(const RenderOpts *opts, FILE *out);
 void render_free(Render *r);
 
-/* The statement's columns (once) and each row, read with sqlite3_column_*. */
-void render_columns(Render *r, sqlite3_stmt *st);
-void render_row(Render *r, sqlite3_stmt *st);
+/* The statement's columns (once) and each row, read through the Row (base/row.h). */
+void render_columns(Render *r, const Row *st);
+void render_row(Render *r, const Row *st);
 /* Write what is buffered and close the result (JSON's ']', the table's bottom line and row
    count). Does nothing for a statement that returned no columns. Call once. */
 void render_finish(Render *r);

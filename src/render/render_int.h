@@ -12,9 +12,9 @@
 /* One value as it came from SQLite: its type and its bytes (text form for numbers, raw
    bytes for blobs) at data[off .. off+n). */
 typedef struct RCell {
-	int type;        /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB, SQLITE_NULL */
+	int type;        /* ROW_INTEGER, ROW_REAL, ROW_TEXT, ROW_BLOB, ROW_NULL */
 	size_t off, n;
-	double d;        /* SQLITE_FLOAT: the value, to spot non-finite reals */
+	double d;        /* ROW_REAL: the value, to spot non-finite reals */
 } RCell;
 
 struct Render {

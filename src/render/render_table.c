@@ -138,9 +138,9 @@ static void table_row(Render *r, SBuf *b, const Frame *f, const size_t *w, const
 			sb_truncate(&cell, 0);
 			size_t cw = render_put_line(&cell, ls, ln,
 			                            r->o.width || r->o.max_width ? w[c] : 0, uni);
-			int right = !names && (row[c].type == SQLITE_INTEGER || row[c].type == SQLITE_FLOAT);
+			int right = !names && (row[c].type == ROW_INTEGER || row[c].type == ROW_REAL);
 			const char *on = !r->o.color || !cell.len ? NULL : names ? RENDER_BOLD
-			                 : row[c].type == SQLITE_NULL ? RENDER_DIM : NULL;
+			                 : row[c].type == ROW_NULL ? RENDER_DIM : NULL;
 			sb_putc(b, ' ');
 			for (size_t p = cw; right && p < w[c]; p++)
 				sb_putc(b, ' ');

@@ -169,20 +169,20 @@ static Render *show_render(Show *sh)
 	return sh->render;
 }
 
-static void show_columns(void *ctx, sqlite3_stmt *st)
+static void show_columns(void *ctx, const Row *st)
 {
 	Show *sh = ctx;
 	Render *rd = show_render(sh);
 	render_columns(rd, st);
 	if (sh->o.mode == RENDER_JSON)
-		for (int i = 0; i < sqlite3_column_count(st); i++)
+		for (int i = 0; i < row_count(st); i++)
 			if (engine_column_is_list(sh->s->engine, i))
 				render_json_column(rd, i);
 	if (sh->tap && sh->tap->columns)
 		sh->tap->columns(sh->tap->ctx, st);
 }
 
-static int show_row(void *ctx, sqlite3_stmt *st)
+static int show_row(void *ctx, const Row *st)
 {
 	Show *sh = ctx;
 	if (sh->max_rows > 0 && sh->rows >= sh->max_rows) {   /* a row past the limit: stop */

@@ -31,6 +31,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "base/row.h"
 #include "base/suql.h"
 
 typedef struct Store Store;
@@ -79,6 +80,7 @@ typedef struct StoreOps {
 	const char *(*colname)(StoreCursor *c, int col);
 	StoreKind (*kind)(StoreCursor *c, int col);
 	const char *(*version)(Store *s);
+	void (*rewind)(StoreCursor *c);   /* back to before the first row */
 	const char *own;      /* how suql's own table names start: "suql_", or "suql." (a
 	                         schema of suql's own) */
 } StoreOps;
@@ -144,6 +146,9 @@ int store_next(StoreCursor *c);
 const char *store_text(StoreCursor *c, int col);
 long long store_integer(StoreCursor *c, int col);
 void store_done(StoreCursor *c);
+/* Back to before the first row: the rows are read again, the same ones in the same order
+   (a statement is run again by SQLite; Postgres's rows are held by the cursor). */
+void store_rewind(StoreCursor *c);
 /* The cursor's result columns: how many, their names, and what the current row's cell
    holds. */
 int store_column_count(StoreCursor *c);
@@ -174,5 +179,12 @@ int store_value_limit(Store *s, int bytes);
 /* The SQLite connection under a Store of the SQLite backend, NULL for another backend:
    what the code not yet behind the seam uses. */
 sqlite3 *store_sqlite(Store *s);
+
+/* ---- rows (base/row.h) ----
+   A Row over an SQLite statement stepped to a row, or over a cursor's current row (its
+   kinds as store_column_kind says, an integer or a real read from its text). Both borrow
+   their handle. */
+void store_row_sqlite(Row *r, sqlite3_stmt *st);
+void store_row_cursor(Row *r, StoreCursor *c);
 
 #endif

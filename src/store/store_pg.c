@@ -196,6 +196,11 @@ static int pg_next(StoreCursor *c)
 	return 1;
 }
 
+static void pg_rewind(StoreCursor *c)
+{
+	cur(c)->row = -1;
+}
+
 static const char *pg_text(StoreCursor *c, int col)
 {
 	PgCursor *p = cur(c);
@@ -368,7 +373,7 @@ static const char *pg_version(Store *s)
 static const StoreOps pg_ops = {
 	"PostgreSQL", pg_close, pg_run, pg_query, pg_next, pg_text, pg_integer, pg_done,
 	pg_has_table, pg_tables, pg_columns, pg_interrupt, pg_busy_timeout, pg_value_limit,
-	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, "suql.",
+	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_rewind, "suql.",
 };
 
 /* Notices ("schema suql already exists, skipping") are not printed over the output. */

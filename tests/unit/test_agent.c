@@ -203,9 +203,11 @@ static void fill(sqlite3 *db, const char *sql, AgentRows *rows)
 {
 	EngineSink s = agent_rows_sink(rows);
 	sqlite3_stmt *st = prepare(db, sql);
-	s.columns(s.ctx, st);
+	Row r;
+	store_row_sqlite(&r, st);
+	s.columns(s.ctx, &r);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		s.row(s.ctx, st);
+		s.row(s.ctx, &r);
 	sqlite3_finalize(st);
 }
 

@@ -3,7 +3,7 @@
 #include "engine/engine.h"
 #include "unit.h"
 
-static int count_rows(void *ctx, sqlite3_stmt *st)
+static int count_rows(void *ctx, const Row *st)
 {
 	(void)st;
 	(*(int *)ctx)++;

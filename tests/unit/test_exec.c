@@ -14,12 +14,13 @@ typedef struct Cap {
 static void c_plan(void *ctx, const char *t) { sb_puts(&((Cap *)ctx)->plan, t); }
 static void c_counters(void *ctx, const char *t) { sb_puts(&((Cap *)ctx)->counters, t); }
 static void c_warn(void *ctx, const char *t) { sb_printf(&((Cap *)ctx)->warn, "%s\n", t); }
-static int c_row(void *ctx, sqlite3_stmt *st)
+static int c_row(void *ctx, const Row *st)
 {
 	Cap *c = ctx;
-	for (int i = 0; i < sqlite3_column_count(st); i++) {
-		const unsigned char *v = sqlite3_column_text(st, i);
-		sb_printf(&c->rows, "%s%s", i ? "|" : "", v ? (const char *)v : "NULL");
+	for (int i = 0; i < row_count(st); i++) {
+		size_t n;
+		const char *v = row_text(st, i, &n);
+		sb_printf(&c->rows, "%s%s", i ? "|" : "", v ? v : "NULL");
 	}
 	sb_putc(&c->rows, '\n');
 	return 0;

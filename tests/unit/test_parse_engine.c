@@ -18,15 +18,16 @@ static void on_parsed(void *ctx, const char *suql)
 	sb_puts(&o->parsed, suql);
 }
 
-static int on_row(void *ctx, sqlite3_stmt *st)
+static int on_row(void *ctx, const Row *st)
 {
 	Out *o = ctx;
-	int n = sqlite3_column_count(st);
+	int n = row_count(st);
 	if (o->rows.len)
 		sb_putc(&o->rows, ';');
 	for (int i = 0; i < n; i++) {
-		const unsigned char *t = sqlite3_column_text(st, i);
-		sb_printf(&o->rows, "%s%s", i ? "|" : "", t ? (const char *)t : "NULL");
+		size_t len;
+		const char *t = row_text(st, i, &len);
+		sb_printf(&o->rows, "%s%s", i ? "|" : "", t ? t : "NULL");
 	}
 	return 0;
 }

@@ -13,12 +13,13 @@ typedef struct Got {
 	char first[64];   /* the first row's first column */
 } Got;
 
-static int on_row(void *ctx, sqlite3_stmt *st)
+static int on_row(void *ctx, const Row *st)
 {
 	Got *g = ctx;
 	if (g->rows++ == 0) {
-		const unsigned char *t = sqlite3_column_text(st, 0);
-		snprintf(g->first, sizeof g->first, "%s", t ? (const char *)t : "NULL");
+		size_t n;
+		const char *t = row_text(st, 0, &n);
+		snprintf(g->first, sizeof g->first, "%s", t ? t : "NULL");
 	}
 	return 0;
 }

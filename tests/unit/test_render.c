@@ -3,6 +3,7 @@
    giving the same bytes as buffering. */
 #include "base/util.h"
 #include "render/render_int.h"
+#include "store/store.h"
 #include "unit.h"
 
 #include <jansson.h>
@@ -19,9 +20,11 @@ static char *run(const char *sql, RenderOpts o)
 	Render *r = render_new(&o, f);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		render_columns(r, st);
+		Row row;
+		store_row_sqlite(&row, st);
+		render_columns(r, &row);
 		while (sqlite3_step(st) == SQLITE_ROW)
-			render_row(r, st);
+			render_row(r, &row);
 		sqlite3_finalize(st);
 	} else {
 		printf("# prepare failed: %s\n", sqlite3_errmsg(db));
