@@ -16,7 +16,8 @@
  *          DNF units, counts, the cost model
  *   walk   exec_int.h (exec_llm_, exec_cand_, exec_walk_, exec_final_, exec_join_, ...),
  *          udf_int.h (udf_: the SQL functions), record_int.h (exec_record_, made while a
- *          statement runs; engine_record_, shown): the walks and operators
+ *          statement runs; engine_record_, shown): the walks and operators; op_int.h
+ *          (op_: the operator table, through which the top group reaches them)
  *   top    top_int.h (exec_statement, exec_pg_, exec_pg_run, plan_show_): a statement end
  *          to end, the plan and counters as text
  *

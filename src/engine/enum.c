@@ -56,6 +56,20 @@ void enum_free(EnumCmp *c)
 	free(c->column);
 }
 
+int enum_op_applies(const Exec *ex)
+{
+	return ex->nenums > 0;
+}
+
+void enum_op_free(Exec *ex)
+{
+	for (int i = 0; i < ex->nenums; i++)
+		enum_free(&ex->enums[i]);
+	free(ex->enums);
+	ex->enums = NULL;
+	ex->nenums = 0;
+}
+
 static EnumCmp *new_cmp(Exec *ex)
 {
 	if (ex->nenums == ex->capenums) {

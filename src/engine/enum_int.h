@@ -59,6 +59,10 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err);   /* one call per pending lite
 void enum_rewrite(Exec *ex, int only_known);        /* replace comparisons in the tree */
 void enum_show(Exec *ex, SBuf *out);
 void enum_free(EnumCmp *c);                          /* what a comparison holds */
+/* Its row of the operator table (op.c): the statement compares an ENUM column with a
+   literal; every comparison's strings and the array freed. */
+int enum_op_applies(const Exec *ex);
+void enum_op_free(Exec *ex);
 /* :enum and :enum forget (engine_enum_list, engine_enum_forget). */
 SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err);
 SuqlStatus enum_forget(Engine *e, const char *table, const char *column, const char *literal,

@@ -34,6 +34,7 @@
  * Ownership: an AggOcc's strings and its AggPlan belong to the Exec (exec_agg_free).
  */
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 #include "engine/record_int.h"
 
 #include <stdio.h>
@@ -691,6 +692,53 @@ SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
 		free(g);
 	}
 	return s;
+}
+
+/* ---- its row of the operator table (op.c) ---- */
+
+int exec_agg_op_applies(const Exec *ex)
+{
+	return ex->naggs > 0;
+}
+
+/* The groups are read now (a dry run, no call) when nothing the model answers comes
+   before them, else after the walks (exec_agg_op_after). */
+SuqlStatus exec_agg_op_plan(Exec *ex, SuqlErr *err)
+{
+	if (ex->nocc == 0 && ex->njoins == 0)
+		return exec_agg_plan(ex, err);
+	return SUQL_OK;
+}
+
+/* After the walks: the groups read if they were not yet (the budget checked against
+   their calls then), and every group answered. */
+SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	if (!ex->agg_planned) {
+		s = exec_agg_plan(ex, err);
+		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+			s = exec_over_budget(ex, err);
+	}
+	if (s == SUQL_OK)
+		s = exec_agg_run(ex, err);
+	return s;
+}
+
+const char *exec_agg_op_refuse(Exec *ex, OpBackend be)
+{
+	if (be != OP_POSTGRES)
+		return NULL;
+	for (int i = 0; i < ex->naggs; i++) {
+		const AggOcc *ag = &ex->aggs[i];
+		if (ex->ast->stmt->kind != ST_SELECT)
+			return "an aggregate over free text in INSERT ... SELECT (its groups are read "
+			       "before the statement runs only in a SELECT)";
+		if (ag->block < 0 || ex->blocks[ag->block].correlated)
+			return "an aggregate over free text in a correlated subquery (its groups are "
+			       "met row by row)";
+	}
+	return NULL;
 }
 
 /* ---- show ---- */

@@ -19,6 +19,7 @@
  */
 #include "engine/exec_int.h"
 #include "engine/memo_int.h"
+#include "engine/op_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +64,19 @@ int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long lon
 	return ex->set.optimize == OPT_ON && ex->set.cascade_target > 0 && b->limit < 0 &&
 	       !b->dnf_over && u->natoms == 1 && ex->occ[u->atoms[0]].sig >= 0 &&
 	       n >= 2LL * ex->set.cascade_sample;
+}
+
+/* Its row of the operator table (op.c): llm.cascade_target is set. PostgreSQL refuses a
+   statement with free text then, whether or not a unit of it would cascade. */
+int exec_cascade_op_applies(const Exec *ex)
+{
+	return ex->set.cascade_target > 0;
+}
+
+const char *exec_cascade_op_refuse(Exec *ex, OpBackend be)
+{
+	(void)ex;
+	return be == OP_POSTGRES ? "a cascade (llm.cascade_target)" : NULL;
 }
 
 static uint64_t rng_next(uint64_t *x)

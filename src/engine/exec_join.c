@@ -32,6 +32,7 @@
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
 #include "engine/memo_int.h"
+#include "engine/op_int.h"
 #include "engine/plan_int.h"
 
 #include <math.h>
@@ -885,6 +886,23 @@ const char *exec_join_pairwise(Exec *ex)
 		return a;
 	}
 	return NULL;
+}
+
+int exec_join_op_applies(const Exec *ex)
+{
+	return ex->njoins > 0;
+}
+
+/* PostgreSQL has no suql_match to call pair by pair: a join not rewritten is refused,
+   which is known once exec_join_plan has looked at every join (each then has its plan). */
+const char *exec_join_op_refuse(Exec *ex, OpBackend be)
+{
+	if (be != OP_POSTGRES)
+		return NULL;
+	for (int i = 0; i < ex->njoins; i++)
+		if (!ex->joins[i].jp)
+			return NULL;
+	return exec_join_pairwise(ex);
 }
 
 /* The LIMIT the join's walk may stop at (rows returned), or -1. */

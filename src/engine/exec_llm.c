@@ -19,6 +19,7 @@
  */
 #include "base/vis.h"
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 #include "engine/record_int.h"
 
 #include <stdlib.h>
@@ -457,4 +458,14 @@ void exec_llm_pack(const Exec *ex, ExecLlmPack *p, size_t text_len)
 	}
 	p->in++;
 	p->tok += t;
+}
+
+/* extract()'s row of the operator table (op.c): its values are asked here as answer()'s
+   are, by the walk, ahead or projection last. */
+int exec_llm_op_extract(const Exec *ex)
+{
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].kind == FT_EXTRACT)
+			return 1;
+	return 0;
 }

@@ -241,10 +241,10 @@ static const char *unsupported(Exec *ex)
 		if (o->plan == PL_NONE)
 			return "free text evaluated row by row (in a correlated subquery, a recursive "
 			       "CTE, JOIN ... ON, or an argument of another answer())";
-		if (o->plan == PL_TOPK)
-			return "ORDER BY free text with LIMIT (a semantic top-k)";
 	}
-	return exec_join_pairwise(ex);
+	/* the operators' refusals known once planned (op.c: a top-k, a join judged pair by
+	   pair) */
+	return op_refusal(ex, OP_POSTGRES);
 }
 
 /* ---- where NULL sorts ----
@@ -344,17 +344,11 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
 			if (ex->blocks[i].items[k].kind == IT_FUNC)
 				return "free text over a function in FROM other than unnest()";
-	if (ex->set.cascade_target > 0)
-		return "a cascade (llm.cascade_target)";
-	for (int i = 0; i < ex->naggs; i++) {
-		const AggOcc *ag = &ex->aggs[i];
-		if (st->kind != ST_SELECT)
-			return "an aggregate over free text in INSERT ... SELECT (its groups are read "
-			       "before the statement runs only in a SELECT)";
-		if (ag->block < 0 || ex->blocks[ag->block].correlated)
-			return "an aggregate over free text in a correlated subquery (its groups are "
-			       "met row by row)";
-	}
+	/* the operators' refusals that are known before the plan (op.c: a cascade, an
+	   aggregate in INSERT or a correlated subquery) */
+	const char *refused = op_refusal(ex, OP_POSTGRES);
+	if (refused)
+		return refused;
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
 	SuqlStatus s = validate(ex, err);
@@ -362,9 +356,12 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		*out = s;
 		return NULL;
 	}
+	/* the planner, then the operators' plans (op.c), as in exec_statement: aggregates'
+	   groups are read now when no free text comes before them (then nothing is refused
+	   after the plan), else after the walks */
 	s = plan_statement(ex, err);
 	if (s == SUQL_OK)
-		s = exec_join_plan(ex, err);
+		s = op_plan(ex, 0, err);
 	if (s != SUQL_OK) {
 		*out = s;
 		return NULL;
@@ -372,15 +369,6 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const char *why = unsupported(ex);
 	if (why)
 		return why;
-	/* aggregates' groups are read now when no free text comes before them (as in
-	   exec_statement), else after the walks */
-	if (ex->naggs && ex->nocc == 0 && ex->njoins == 0) {
-		s = exec_agg_plan(ex, err);
-		if (s != SUQL_OK) {
-			*out = s;
-			return NULL;
-		}
-	}
 	plan_exec(ex);
 	pin_nulls(ex);
 	plan_show(ex, &ex->plan);
@@ -391,15 +379,13 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		*out = exec_over_budget(ex, err);
 		return NULL;
 	}
-	s = exec_join_run(ex, err);
-	if (s == SUQL_OK)   /* (optimize is on here: the general path runs nothing else) */
-		s = exec_statement_walks(ex, err);
+	s = op_run(ex, err);   /* (optimize is on here: the general path runs nothing else) */
 	if (s == SUQL_OK)
 		s = run_final(ex, err);
 	if (s == SUQL_OK)
 		record_rows(ex);
-	if (s == SUQL_OK && ex->naggs)
-		exec_agg_record(ex);
+	if (s == SUQL_OK)
+		op_record(ex);
 	*out = s;
 	return NULL;
 }

@@ -7,12 +7,15 @@
  *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_occ_mutate)
  *   validate      the statement is prepared once, in read-only mode under the authorizer,
  *                 so a mistake is reported at its place in the user's text before anything
- *   plan          counts and the worst case, before any call (plan.c, plan_unit.c)
+ *   plan          counts and the worst case, before any call (plan.c, plan_unit.c), then
+ *                 each operator's plan (the operator table, op.c: joins, aggregates)
  *   budget        over it: refused, no call made
  *   classify      ENUM literals not seen before (one call each), then the IN-list rewrite
  *   show the plan
- *   execute       blocks in dependency order: walk (exec_walk.c), evaluate ahead, then the
- *                 statement itself (exec_final.c), rows to the sink
+ *   execute       each operator's run in the table's order: a join's pairs, the walks of
+ *                 the blocks in dependency order (exec_walk.c) with their values read
+ *                 ahead, the aggregates; then the statement itself (exec_final.c), rows
+ *                 to the sink
  *   counters
  *
  * Naive mode (optimize off) skips the walk and everything ahead: SQLite calls the
@@ -28,6 +31,7 @@
 #include "engine/bm25_int.h"
 #include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 #include "engine/record_int.h"
 #include "engine/top_int.h"
 
@@ -71,11 +75,7 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->nsigs; i++)
 		memo_sig_free(&ex->sigs[i]);
 	free(ex->sigs);
-	for (int i = 0; i < ex->nenums; i++)
-		enum_free(&ex->enums[i]);
-	free(ex->enums);
-	exec_join_free(ex);
-	exec_agg_free(ex);
+	op_free(ex);   /* what each operator made (op.c) */
 	exec_pg_plan_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
@@ -209,8 +209,8 @@ static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
 			return err_set(err, SUQL_LLM, "no language model client: free-text functions "
 			               "need one");
 		s = plan_statement(ex, err);
-		if (s == SUQL_OK)
-			s = exec_join_plan(ex, err);
+		if (s == SUQL_OK)   /* (an aggregate's dry run reads rows: not here) */
+			s = op_plan(ex, 1, err);
 		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
 			plan_exec(ex);
 		if (s == SUQL_OK)
@@ -233,29 +233,6 @@ static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
 		sink->plan(sink->ctx, sb_str(&ex->plan));
 	}
 	return SUQL_OK;
-}
-
-SuqlStatus exec_statement_walks(Exec *ex, SuqlErr *err)
-{
-	SuqlStatus s = SUQL_OK;
-	int *order = plan_order(ex);
-	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
-		Block *b = &ex->blocks[order[i]];
-		if (b->planned)
-			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
-			                                    : exec_walk_block(ex, b, err);
-		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
-			s = exec_final_ahead(ex, b, err);
-	}
-	free(order);
-	if (s == SUQL_OK && ex->naggs && !ex->agg_planned) {
-		s = exec_agg_plan(ex, err);
-		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
-			s = exec_over_budget(ex, err);
-	}
-	if (s == SUQL_OK && ex->naggs)
-		s = exec_agg_run(ex, err);
-	return s;
 }
 
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
@@ -310,12 +287,11 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 				s = plan_recount(ex, pend, err);
 			}
 		}
+		/* the operators' plans, in the table's order (op.c): a semantic join's sides and
+		   candidates; aggregates over free text read their groups now (a dry run, no
+		   call) when nothing the model answers comes before them, else after the walks */
 		if (s == SUQL_OK)
-			s = exec_join_plan(ex, err);
-		/* aggregates over free text: their groups are read now (a dry run, no call) when
-		   nothing the model answers comes before them, else after the walks */
-		if (s == SUQL_OK && ex->naggs && ex->nocc == 0 && ex->njoins == 0)
-			s = exec_agg_plan(ex, err);
+			s = op_plan(ex, 0, err);
 		/* refused before any call when even the expected cost is over the budget (a lazy
 		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
 		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
@@ -337,11 +313,10 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 			plan_show(ex, &ex->plan);
 			report(ex, sink ? sink->plan : NULL, &ex->plan);
 		}
+		/* the operators' runs in the table's order: a join's pairs, the walks (each
+		   block's values read ahead), then the aggregates over what the walks kept */
 		if (s == SUQL_OK && ex->set.optimize != OPT_OFF)
-			s = exec_join_run(ex, err);
-		if (s == SUQL_OK && ex->set.optimize != OPT_OFF) {
-			s = exec_statement_walks(ex, err);
-		}
+			s = op_run(ex, err);
 	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
 		/* a view stores its ENUM comparisons rewritten */
 		s = enum_classify(ex, err);
@@ -359,8 +334,8 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		s = exec_final_run(ex, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		exec_record_result(ex);
-	if (s == SUQL_OK && ex->naggs)
-		exec_agg_record(ex);
+	if (s == SUQL_OK)
+		op_record(ex);
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);

@@ -11,6 +11,9 @@
  * not scored is NULL there (its occurrence is planned), which sorts after every value.
  */
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
+
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -210,4 +213,30 @@ SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
 	free(reqs);
 	topwalk_free(&w);
 	return st;
+}
+
+/* ---- its row of the operator table (op.c) ---- */
+
+int exec_topk_op_applies(const Exec *ex)
+{
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].plan == PL_TOPK)
+			return 1;
+	return ex->cnt.topk_cands > 0;
+}
+
+void exec_topk_op_counters(Exec *ex, SBuf *out)
+{
+	if (ex->cnt.topk_cands)
+		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",
+		          ex->cnt.topk_scored, ex->cnt.topk_cands, ex->cnt.topk_waves,
+		          ex->cnt.topk_waves == 1 ? "" : "s", ex->cnt.topk_stopped
+		          ? " (stopped: the top k had the best value)" : "");
+}
+
+/* PostgreSQL: the planner has chosen a top-k (known after plan_statement). */
+const char *exec_topk_op_refuse(Exec *ex, OpBackend be)
+{
+	(void)ex;
+	return be == OP_POSTGRES ? "ORDER BY free text with LIMIT (a semantic top-k)" : NULL;
 }

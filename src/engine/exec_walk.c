@@ -13,6 +13,7 @@
  * planner's cost model counts the same waves).
  */
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 #include "engine/record_int.h"
 
 #include <math.h>
@@ -636,4 +637,30 @@ SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
 	free(found.h);
 	b->executed = 1;
 	return st;
+}
+
+/* ---- its row of the operator table (op.c) ---- */
+
+int exec_walk_op_applies(const Exec *ex)
+{
+	return ex->nblocks > 0 || ex->nocc > 0;
+}
+
+/* The planned blocks walked in the planner's order (compared passage by passage in
+   passage mode), each block's values read ahead for the final statement once the blocks
+   it reads have theirs. */
+SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int *order = plan_order(ex);
+	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
+		Block *b = &ex->blocks[order[i]];
+		if (b->planned)
+			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
+			                                    : exec_walk_block(ex, b, err);
+		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
+			s = exec_final_ahead(ex, b, err);
+	}
+	free(order);
+	return s;
 }

@@ -2,9 +2,14 @@
  * plan_show.c: the plan and the counters as plain text (EngineSink.plan and .counters).
  * Lines are stable, one fact each, so that a reader sees what the optimizer did and a
  * test can read the counts ("llm calls: 3 ...").
+ *
+ * The operators' own lines (ENUM, joins, aggregates, the walk's blocks with their top-k
+ * and cascade lines) come from the operator table (op.c), in its order; this file writes
+ * the statement's: the settings, the final statement, the cost and the budget, and the
+ * counters of calls, requests and tokens.
  */
-#include "engine/enum_int.h"
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 #include "engine/plan_int.h"
 #include "engine/top_int.h"
 
@@ -13,186 +18,6 @@
 #include <string.h>
 
 #define S(n) ((n) == 1 ? "" : "s")
-
-static const char *kind_word(BlockKind k, int top)
-{
-	if (top)
-		return "the statement";
-	switch (k) {
-	case BK_TOP: return "the statement";
-	case BK_SUBQUERY: return "a subquery";
-	case BK_FROM: return "a subquery in FROM";
-	case BK_CTE: return "a WITH query";
-	case BK_COMPOUND: return "a member of a compound SELECT";
-	}
-	return "a block";
-}
-
-static const char *pos_word(OccPos p)
-{
-	switch (p) {
-	case POS_WHERE: return "WHERE";
-	case POS_SELECT: return "result column";
-	case POS_ORDER: return "ORDER BY";
-	case POS_GROUP: return "GROUP BY";
-	case POS_HAVING: return "HAVING";
-	case POS_ON: return "JOIN ... ON";
-	default: return "expression";
-	}
-}
-
-/* Why free text is asked per row as SQLite reads the rows (a plan of its own otherwise). */
-static const char *ondemand_why(const Block *b, const Occ *o)
-{
-	if (!b)
-		return "";
-	if (b->correlated)
-		return " (correlated with the query around it: asked as each row is read)";
-	if (o->pos == POS_SELECT && (b->kind == BK_FROM || b->kind == BK_CTE))
-		return " (a LIMIT decides which of its rows are read)";
-	return "";
-}
-
-static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
-{
-	char *t = exec_print_expr(ex, o->orig);
-	Block *b = o->block >= 0 ? &ex->blocks[o->block] : NULL;
-	sb_printf(out, "%s%s %s: ", indent, pos_word(o->pos), t);
-	free(t);
-	switch (o->plan) {
-	case PL_PROJECT:
-		sb_puts(out, "projection last, on the returned rows only");
-		if (b && b->out_limit >= 0)
-			sb_printf(out, " (at most %lld)", b->out_limit < b->bound ? b->out_limit
-			                                                          : b->bound);
-		sb_putc(out, '\n');
-		break;
-	case PL_AHEAD:
-		sb_printf(out, "ahead, for every row that passes WHERE (at most %lld), in "
-		          "batches\n", b ? b->bound : 0);
-		break;
-	case PL_TOPK:
-		sb_printf(out, "semantic top-k over the rows that pass WHERE (at most %lld)\n",
-		          b ? b->bound : 0);
-		break;
-	default:
-		if (o->parent_occ >= 0)
-			sb_puts(out, "on demand, when the expression around it reads it\n");
-		else if (o->sig < 0)
-			sb_puts(out, "on demand, per row (the question is not a literal)\n");
-		else
-			sb_printf(out, "on demand, per row, one call per value%s\n", ondemand_why(b, o));
-		break;
-	}
-	if (b) {
-		char in2[32];
-		snprintf(in2, sizeof in2, "%s  ", indent);
-		plan_topk_show(ex, out, b, o->id, in2);
-	}
-}
-
-static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
-{
-	Unit *u = &b->units[i];
-	int exact = b->anunits == b->nunits && b->acount;
-	long long cnt = exact ? b->acount[i] : b->bound;
-	if (b->dnf_over)
-		sb_printf(out, "  the tree, per candidate: %s%lld rows pass its top-level structured "
-		          "conjuncts\n", exact ? "" : "at most ", cnt);
-	else
-		sb_printf(out, "  conjunct %d: %s%lld rows pass its structured part\n", i + 1,
-		          exact ? "" : "at most ", cnt);
-	char *sql = exec_cand_plan_sql(ex, b, u);
-	sb_printf(out, "    %s: %s\n", ex->e->pg ? "postgresql" : "sqlite", sql);
-	free(sql);
-	for (int k = 0; k < u->nleaf_occ; k++) {
-		char *t = exec_print_expr(ex, ex->occ[u->leaf_occ[k]].orig);
-		sb_printf(out, "    free text inside a condition: %s, for every candidate first\n",
-		          t);
-		free(t);
-	}
-	if (u->natoms) {
-		sb_printf(out, "    free text, tried in this order%s:\n",
-		          b->dnf_over ? " (as the tree needs them)" : "");
-		for (int k = 0; k < u->natoms; k++) {
-			const Occ *o = &ex->occ[u->atoms[k]];
-			char *t = exec_print_expr(ex, o->orig);
-			int neg = 0;
-			double sel = -1, cost = -1;
-			for (int l = 0; l < u->nlits; l++)
-				if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id) {
-					neg = u->lits[l].neg;
-					if (u->lits[l].cost > 0) {
-						sel = u->lits[l].sel;
-						cost = u->lits[l].cost;
-					}
-				}
-			sb_printf(out, "      %d. %s%s", k + 1, neg ? "NOT " : "", t);
-			if (cost > 0)
-				sb_printf(out, " (lets about %.0f%% through, ~%.0f tokens a candidate)",
-				          sel * 100, cost);
-			sb_putc(out, '\n');
-			free(t);
-		}
-	}
-}
-
-static void show_block(Exec *ex, SBuf *out, Block *b)
-{
-	sb_printf(out, "block %d (%s)", b->id + 1, kind_word(b->kind, b->top));
-	if (b->parent >= 0)
-		sb_printf(out, " inside block %d", b->parent + 1);
-	if (!b->planned) {
-		int any = 0;
-		for (int i = 0; i < ex->nocc && !any; i++)
-			any = ex->occ[i].block == b->id;
-		sb_printf(out, ": %s\n", b->why ? b->why : any ? "no free text in WHERE"
-		                                               : "no free text");
-	} else {
-		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->guessed ? " (estimated)" : "");
-		if (b->pushed)
-			sb_printf(out, "  filters of block %d: %d conjunct%s of its WHERE carried into "
-			          "this one\n", b->pushed_from + 1, b->pushed, b->pushed == 1 ? "" : "s");
-		if (ex->set.optimize == OPT_PASSAGE)
-			sb_printf(out, "  passage mode: the top %d x LIMIT passages of the candidates, "
-			          "one call per passage and question (a comparison baseline)\n",
-			          PASSAGE_BASELINE_K);
-		if (b->dnf_over)
-			sb_printf(out, "  where: more than %d conjuncts in DNF (the cap): the tree is "
-			          "judged per candidate, with short-circuit\n", ex->set.dnf_cap);
-		else
-			sb_printf(out, "  where: %d conjunct%s in DNF%s\n", b->nunits,
-			          b->nunits == 1 ? "" : "s",
-			          b->nunits > 1 ? "; rows found by several are returned once" : "");
-		for (int i = 0; i < b->nunits; i++)
-			show_unit(ex, out, b, i);
-		if (b->limit >= 0) {
-			sb_printf(out, "  walk: lazy, stops once %lld %srow%s passed (%sLIMIT", b->limit,
-			          b->distinct_walk ? "distinct " : "", b->limit == 1 ? "" : "s",
-			          b->distinct_walk ? "DISTINCT, " : "");
-			if (b->sel && b->sel->offset)
-				sb_puts(out, " + OFFSET");
-			sb_printf(out, "); candidates %s%s; waves sized from the pass rate\n",
-			          b->ordered ? "in the query's ORDER BY order"
-			                     : "by relevance (BM25 of their passages for the question)",
-			          !b->ordered && ex->llm && llm_has_embeddings(ex->llm)
-			          ? ", the top ones again mixed with embedding similarity" : "");
-		} else {
-			sb_printf(out, "  walk: every candidate, in batches%s%s%s\n",
-			          b->why_not_lazy ? " (not lazy: " : "",
-			          b->why_not_lazy ? b->why_not_lazy : "", b->why_not_lazy ? ")" : "");
-			exec_cascade_show_plan(ex, out, b);
-		}
-	}
-	for (int i = 0; i < ex->nocc; i++) {
-		const Occ *o = &ex->occ[i];
-		if (o->block != b->id || (o->pos == POS_WHERE && b->planned && o->parent_occ < 0))
-			continue;
-		if (o->pos == POS_WHERE && !b->planned && b->correlated)
-			continue;
-		show_occ_line(ex, out, o, "  ");
-	}
-}
 
 /* "12 LLM calls (verify 10, classify 2)" */
 static void show_cost(SBuf *out, const long long *per, long long total)
@@ -229,22 +54,7 @@ void plan_show(Exec *ex, SBuf *out)
 		          ex->set.batch_tokens, conc, ex->set.passage_tokens);
 		break;
 	}
-	enum_show(ex, out);
-	exec_join_show(ex, out);
-	exec_agg_show(ex, out);
-	if (ex->set.optimize != OPT_OFF) {
-		for (int i = 0; i < ex->nblocks; i++) {
-			Block *b = &ex->blocks[i];
-			int any = b->planned;
-			for (int k = 0; k < ex->nocc && !any; k++)
-				any = ex->occ[k].block == i;
-			if (any)
-				show_block(ex, out, b);
-		}
-		for (int i = 0; i < ex->nocc; i++)
-			if (ex->occ[i].block < 0)
-				show_occ_line(ex, out, &ex->occ[i], "");
-	}
+	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
 	if (ex->e->pg) {
 		/* the final statement, its free text read from the values bound as $1... */
 		PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
@@ -282,63 +92,6 @@ void plan_show(Exec *ex, SBuf *out)
 	else
 		sb_printf(out, "; budget %ld\n", ex->set.budget);
 	plan_cost_show(ex, out);
-}
-
-/* "conjunct 2", or "block 3, conjunct 2" when several blocks were walked, or "the tree" */
-static void unit_name(SBuf *out, const Block *b, int k, int several)
-{
-	if (several)
-		sb_printf(out, "block %d, ", b->id + 1);
-	if (b->dnf_over)
-		sb_puts(out, "the tree");
-	else
-		sb_printf(out, "conjunct %d", k + 1);
-}
-
-static void show_walks(Exec *ex, SBuf *out)
-{
-	int walked = 0;
-	for (int i = 0; i < ex->nblocks; i++)
-		walked += ex->blocks[i].planned && ex->blocks[i].executed;
-	for (int i = 0; i < ex->nblocks; i++) {
-		Block *b = &ex->blocks[i];
-		if (!b->planned || !b->executed)
-			continue;
-		for (int k = 0; k < b->nunits; k++) {
-			Unit *u = &b->units[k];
-			unit_name(out, b, k, walked > 1);
-			if (u->skipped) {
-				sb_puts(out, ": not walked (the conjuncts before it found enough rows)\n");
-				continue;
-			}
-			sb_printf(out, ": %lld candidate%s after the structured filter; %lld judged: %lld "
-			          "passed, %lld failed", u->rows, S(u->rows), u->examined, u->accepted,
-			          u->rejected);
-			if (u->unknown)
-				sb_printf(out, ", %lld unknown (no text, %sa reply that could not be read%s)",
-				          u->unknown, ex->cnt.low_confidence ? "" : "or ",
-				          ex->cnt.low_confidence ? ", or a verdict of low confidence" : "");
-			if (b->limit >= 0 && u->accepted > b->limit)
-				sb_printf(out, " (more than the %lld the LIMIT needs: the candidates of a call "
-				          "are judged together)", b->limit);
-			sb_putc(out, '\n');
-			if (u->cascade) {
-				SBuf nm = SBUF_INIT;
-				unit_name(&nm, b, k, walked > 1);
-				exec_cascade_counters(u, out, sb_str(&nm));
-				sb_free(&nm);
-			}
-			if (u->rank_note && *u->rank_note) {
-				unit_name(out, b, k, walked > 1);
-				sb_printf(out, ": candidates ranked by %s\n", u->rank_note);
-			}
-			if (u->windows > 0 && u->held < u->rows) {
-				unit_name(out, b, k, walked > 1);
-				sb_printf(out, ": %lld of the candidates read, in the walk's order, in %d window%s (the "
-				          "rest never held)\n", u->held, u->windows, S(u->windows));
-			}
-		}
-	}
 }
 
 /* "first 3, retry 1": the requests by reason, and those cancelled in flight */
@@ -397,14 +150,7 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 void plan_show_counters(Exec *ex, SBuf *out)
 {
 	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
-	exec_join_counters(ex, out);
-	exec_agg_counters(ex, out);
-	show_walks(ex, out);
-	if (ex->cnt.topk_cands)
-		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",
-		          ex->cnt.topk_scored, ex->cnt.topk_cands, ex->cnt.topk_waves,
-		          S(ex->cnt.topk_waves), ex->cnt.topk_stopped
-		          ? " (stopped: the top k had the best value)" : "");
+	op_counters(ex, out);   /* joins, aggregates, the walks, top-k (op.c's order) */
 	if (ex->cnt.ahead_values)
 		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));
 	if (ex->cnt.project_rows || ex->cnt.project_values)

@@ -11,6 +11,7 @@
 #define SUQL_TOP_INT_H
 
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 
 /* ---- exec_statement.c ---- */
 
@@ -19,10 +20,6 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 /* A statement's Exec (its memo, counters and the model's statement counters begun, the
    budget set as the model's cap, the running statement of the engine), and its end
    (exec_statement_end: the cap lifted, the statement before it running again, the Exec freed). */
-/* The walks of the planned blocks in the planner's order (each block's values read ahead
-   for the final statement), then the aggregates over free text: what runs between the plan
-   shown and the final statement, on SQLite and on PostgreSQL's general path. */
-SuqlStatus exec_statement_walks(Exec *ex, SuqlErr *err);
 Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
 void exec_statement_end(Exec *ex);
 

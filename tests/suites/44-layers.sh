@@ -177,3 +177,51 @@ else
 		sed 's/^/# /' "$tmp/groups.bad" | head -n 10
 	fi
 fi
+
+# The operator table (src/engine/op_int.h, op.c): the top group reaches the operators only
+# through it. The table's entries are the functions op.o references that another object of
+# the engine defines; the pipeline (exec_statement.c, exec_pg.c, exec_pg_run.c) and the plan
+# display (plan_show.c) reference none of them by name. One exception: exec_pg.c puts ENUM's
+# lines (enum_show) at the head of the plan of PostgreSQL's own walk (exec_pg_walk.c), which
+# writes the rest itself. Fed a call of an entry by name, the check must fail.
+if ! command -v nm >/dev/null 2>&1 || [ ! -f "$obj/op.o" ]; then
+	echo "skip layers: the operator table: no nm or no objects"
+else
+	for o in "$obj"/*.o; do
+		[ "$o" = "$obj/op.o" ] || nm -g --defined-only "$o" | awk '$2 == "T" { print $3 }'
+	done | sort -u >"$tmp/opdefined"
+	nm "$obj/op.o" | awk '$1 == "U" { print $2 }' | sort -u | comm -12 - "$tmp/opdefined" \
+		>"$tmp/opentries"
+	for f in exec_statement plan_show exec_pg exec_pg_run; do
+		nm "$obj/$f.o" | awk -v f="$f.c" '$1 == "U" { print f, $2 }'
+	done >"$tmp/optop"
+	bypass() {
+		awk 'NR == FNR { e[$1] = 1; next }
+		     ($2 in e) && !($1 == "exec_pg.c" && $2 == "enum_show") { print $1 " calls " $2 " by name" }' \
+			"$tmp/opentries" "$1"
+	}
+	bypass "$tmp/optop" >"$tmp/opbypass"
+	n=$(wc -l <"$tmp/opentries")
+	if [ "$n" -lt 10 ]; then
+		echo "not ok layers: the operator table: its entries are read from op.o"
+		echo "# only $n entries: $(tr '\n' ' ' <"$tmp/opentries")"
+	elif [ -s "$tmp/opbypass" ]; then
+		echo "not ok layers: the pipeline and the plan display reach the operators only through the table"
+		sed 's/^/# /' "$tmp/opbypass" | head -n 20
+	else
+		echo "ok layers: the pipeline and the plan display reach the operators only through the table ($n entries)"
+	fi
+	# the check fails on a show and a run called by name
+	show=$(grep '_show' "$tmp/opentries" | grep -v '^enum_show$' | head -n 1)
+	runf=$(grep '_run$' "$tmp/opentries" | head -n 1)
+	{ cat "$tmp/optop"; echo "plan_show.c $show"; echo "exec_statement.c $runf"; } >"$tmp/optop.bad"
+	bypass "$tmp/optop.bad" >"$tmp/opbypass.bad"
+	if [ -n "$show" ] && [ -n "$runf" ] && grep -q "^plan_show.c calls $show " "$tmp/opbypass.bad" &&
+	   grep -q "^exec_statement.c calls $runf " "$tmp/opbypass.bad"; then
+		echo "ok layers: the operator table: the check fails on a show and a run called by name"
+	else
+		echo "not ok layers: the operator table: the check fails on a show and a run called by name"
+		echo "# fed plan_show.c -> '$show' and exec_statement.c -> '$runf', it said:"
+		sed 's/^/# /' "$tmp/opbypass.bad" | head -n 5
+	fi
+fi

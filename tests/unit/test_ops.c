@@ -1,0 +1,187 @@
+/* The operator table (op_int.h, op.c): every row has a name and the entries its kind of
+   row needs, in the order the plan and the counters have always come in; and, through
+   engine_exec with the offline backend, which rows apply to a statement of each operator
+   (read from the running statement as its plan is shown), what each would refuse on
+   PostgreSQL, and that SQLite refuses none. */
+#include "engine/op_int.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+static const char *const order[] = {"ENUM", "semantic join", "aggregate", "filter walk",
+                                    "top-k", "cascade", "extract", NULL};
+
+static const EngineOp *find(const char *name)
+{
+	for (int i = 0; op_table[i]; i++)
+		if (strcmp(op_table[i]->name, name) == 0)
+			return op_table[i];
+	return NULL;
+}
+
+static void test_rows(void)
+{
+	int n = 0, named = 1, applies = 1, shown = 1, inner = 1, planned = 1, unique = 1;
+	for (int i = 0; op_table[i]; i++, n++) {
+		const EngineOp *op = op_table[i];
+		named &= op->name && *op->name;
+		applies &= op->applies != NULL;
+		for (int k = 0; k < i && op->name; k++)
+			unique &= strcmp(op_table[k]->name, op->name) != 0;
+		if (op->inside) {
+			/* its walk runs it and shows its lines: that row runs and shows */
+			const EngineOp *w = find(op->inside);
+			inner &= w && w != op && !w->inside && w->run && w->show && !op->run &&
+			         !op->after && !op->show && !op->plan;
+		} else {
+			shown &= op->show != NULL;   /* the plan says what each operator does */
+		}
+		/* what an operator plans it runs (or another's walk does) */
+		planned &= !op->plan || op->run || op->after || op->inside;
+	}
+	CHECK(n >= 7, "ops: the table has its seven operators");
+	CHECK(named && unique, "ops: every row has a name of its own");
+	CHECK(applies, "ops: every row says when it applies");
+	CHECK(shown, "ops: every row run by the pipeline shows its lines in the plan");
+	CHECK(inner, "ops: a row run inside another names a row that runs and shows, and has no "
+	      "run or show of its own");
+	CHECK(planned, "ops: a row that plans also runs");
+	int same = 1;
+	for (int i = 0; order[i] || op_table[i]; i++)
+		same &= order[i] && op_table[i] && strcmp(order[i], op_table[i]->name) == 0;
+	CHECK(same, "ops: the table's order is the plan's and the counters' (doc/architecture.md)");
+	Exec ex;
+	memset(&ex, 0, sizeof ex);
+	int none = 1;
+	for (int i = 0; op_table[i]; i++)
+		none &= !op_applies(op_table[i], &ex);
+	CHECK(none, "ops: nothing applies to a statement with nothing bound");
+}
+
+/* ---- through the engine ---- */
+
+typedef struct Seen {
+	Engine *e;
+	char names[256];
+	char pg[512];
+	int sqlite_refused;
+	int plans;
+} Seen;
+
+/* the plan is shown while the statement runs: its Exec is the engine's current one */
+static void on_plan(void *ctx, const char *text)
+{
+	(void)text;
+	Seen *s = ctx;
+	Exec *ex = s->e->cur;
+	s->plans++;
+	s->names[0] = 0;
+	for (int i = 0; ex && op_table[i]; i++)
+		if (op_applies(op_table[i], ex)) {
+			if (s->names[0])
+				strncat(s->names, ", ", sizeof s->names - strlen(s->names) - 1);
+			strncat(s->names, op_table[i]->name, sizeof s->names - strlen(s->names) - 1);
+		}
+	const char *why = ex ? op_refusal(ex, OP_POSTGRES) : NULL;
+	snprintf(s->pg, sizeof s->pg, "%s", why ? why : "");
+	s->sqlite_refused |= ex && op_refusal(ex, OP_SQLITE) != NULL;
+}
+
+static int row(void *ctx, const Row *st)
+{
+	(void)ctx;
+	(void)st;
+	return 0;
+}
+
+static SuqlStatus run(Engine *e, Seen *s, const char *sql, SuqlErr *err)
+{
+	memset(s, 0, sizeof *s);
+	s->e = e;
+	EngineSink k = {s, NULL, on_plan, NULL, row, NULL, NULL, NULL, 0, NULL};
+	size_t used = 0, len = strlen(sql), off = 0;
+	SuqlStatus st = SUQL_OK;
+	while (off < len && st == SUQL_OK) {
+		st = engine_exec(e, sql + off, len - off, &used, &k, err);
+		if (!used)
+			break;
+		off += used;
+	}
+	return st;
+}
+
+static void expect(Engine *e, const char *sql, const char *names, const char *pg,
+                   const char *label)
+{
+	SuqlErr err = {0};
+	Seen s;
+	SuqlStatus st = run(e, &s, sql, &err);
+	char name[200];
+	snprintf(name, sizeof name, "ops: %s: %s", label, names);
+	if (st != SUQL_OK || s.plans == 0) {
+		CHECK(0, name);
+		printf("# %s\n", err.msg ? err.msg : "no plan shown");
+	} else {
+		CHECK_STR(s.names, names, name);
+	}
+	snprintf(name, sizeof name, "ops: %s: on PostgreSQL %s", label,
+	         *pg ? "refused by its operator" : "no operator refuses");
+	CHECK_STR(s.pg, pg, name);
+	snprintf(name, sizeof name, "ops: %s: on SQLite no operator refuses", label);
+	CHECK(!s.sqlite_refused, name);
+	err_clear(&err);
+}
+
+static void test_engine(void)
+{
+	SuqlErr err = {0};
+	LlmConfig cfg = {0};
+	cfg.offline = 1;
+	cfg.no_cache = 1;
+	Llm *llm = llm_open(&cfg, &err);
+	Engine *e = engine_open(":memory:", llm, &err);
+	Seen s;
+	CHECK(run(e, &s, "CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, city TEXT, price "
+	          "ENUM('cheap', 'moderate', 'expensive'), reviews FREE_TEXT);"
+	          "INSERT INTO r VALUES (1, 'Luigi', 'Palo Alto', 'cheap', 'Romantic, candlelit; "
+	          "parking is easy.');"
+	          "INSERT INTO r VALUES (2, 'Wok', 'Palo Alto', 'moderate', 'Loud, no parking.');"
+	          "INSERT INTO r VALUES (3, 'Bistro', 'Menlo Park', 'expensive', 'A romantic "
+	          "evening; street parking.');", &err) == SUQL_OK, "ops: setup");
+	expect(e, "SELECT id FROM r WHERE price = 'affordable';", "ENUM, filter walk", "",
+	       "an ENUM literal");
+	expect(e, "SELECT id FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes';",
+	       "filter walk", "", "a free-text filter");
+	expect(e, "SELECT a.id, b.id FROM r a, r b WHERE matches(a.name, b.name, 'the same "
+	       "place?');", "semantic join, filter walk", "", "a semantic join");
+	expect(e, "SELECT r.name, (SELECT count(*) FROM r AS b WHERE matches(r.name, b.name, "
+	       "'the same place?')) FROM r;", "semantic join, filter walk",
+	       "a semantic join judged pair by pair (matches() 1: its block is correlated with "
+	       "an enclosing query) (the semantic join operator)", "a join judged pair by pair");
+	expect(e, "SELECT city, summary_agg(reviews) FROM r GROUP BY city;",
+	       "aggregate, filter walk", "", "an aggregate over free text");
+	expect(e, "SELECT city, (SELECT summary_agg(r2.reviews) FROM r AS r2 WHERE r2.city = "
+	       "r.city) FROM r;", "aggregate, filter walk",
+	       "an aggregate over free text in a correlated subquery (its groups are met row by "
+	       "row) (the aggregate operator)", "an aggregate in a correlated subquery");
+	expect(e, "SELECT id FROM r ORDER BY answer(reviews, 'is it romantic?', ARRAY['Yes', "
+	       "'No']) DESC LIMIT 1;", "filter walk, top-k",
+	       "ORDER BY free text with LIMIT (a semantic top-k) (the top-k operator)",
+	       "a semantic top-k");
+	expect(e, "SELECT id, extract(reviews, 'parking text') FROM r;", "filter walk, extract",
+	       "", "extract()");
+	CHECK(engine_set(e, "llm.cascade_target", "0.9", &err) == SUQL_OK, "ops: cascade on");
+	expect(e, "SELECT id FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes';",
+	       "filter walk, cascade", "a cascade (llm.cascade_target) (the cascade operator)",
+	       "a cascade");
+	engine_close(e);
+	llm_close(llm);
+	err_clear(&err);
+}
+
+int main(void)
+{
+	test_rows();
+	test_engine();
+	return unit_done();
+}
