@@ -26,8 +26,9 @@ void exec_cand_ids(Walk *w)
 	for (int i = 0; i < b->nitems; i++) {
 		ScopeItem *it = &b->items[i];
 		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
-		if (ex->e->pg)   /* a table's ctid as a number, an unnest() element's ordinality */
-			w->idx[w->nid++] = it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it->name)
+		if (ex->e->pg)   /* a table's key or ctid as a number, an unnest() element's
+		                    ordinality */
+			w->idx[w->nid++] = it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it)
 			                                        : ast_column(ex->a, it->name, "suql_ord");
 		else
 			w->idx[w->nid++] = ast_column(ex->a, it->name, col);

@@ -183,7 +183,7 @@ static const char *label_table(const Block *b)
 static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
 {
 	const char *t = label_table(b);
-	if (!t || ex->e->pg)   /* PostgreSQL: by ctid, label_pg */
+	if (!t || ex->e->pg)   /* PostgreSQL: by key or ctid, row_pg */
 		return NULL;
 	SBuf q = SBUF_INIT;
 	sb_puts(&q, "SELECT * FROM ");
@@ -198,28 +198,38 @@ static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
 	return st;
 }
 
-/* PostgreSQL: the row of FROM item it (a table) whose ctid is id (numbered as the walks
-   number it: block * 65536 + offset): its key as the record shows it, the table's integer
-   primary key when it has one (SQLite's rowid), else id; and, with label, its label. */
+/* PostgreSQL: the row of FROM item it (a table) whose identity is id (its key, else its
+   ctid numbered as the walks number it: block * 65536 + offset): its key as the record
+   shows it (the key is id itself), else id; and, with label, its label. */
 static void row_pg(Exec *ex, const ScopeItem *it, sqlite3_int64 id, sqlite3_int64 *key,
                    char **label)
 {
-	if (!ex->e->pg || id < 0 || it->kind != IT_TABLE || !it->table || (!label && !it->rowkey))
+	if (!ex->e->pg || id == NULL_ID || it->kind != IT_TABLE || !it->table)
+		return;
+	if (it->rowkey)
+		*key = id;
+	if (!label)
 		return;
 	SBuf q = SBUF_INIT;
 	sb_puts(&q, "SELECT * FROM ");
 	sb_put_ident(&q, it->table, strlen(it->table));
-	sb_puts(&q, " WHERE ctid = $1::tid");
+	sb_puts(&q, " WHERE ");
 	char tid[64];
-	snprintf(tid, sizeof tid, "(%lld,%lld)", (long long)(id / 65536), (long long)(id % 65536));
+	if (it->rowkey) {
+		sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
+		sb_puts(&q, " = $1::bigint");
+		snprintf(tid, sizeof tid, "%lld", (long long)id);
+	} else {
+		sb_puts(&q, "ctid = $1::tid");
+		snprintf(tid, sizeof tid, "(%lld,%lld)", (long long)(id / 65536),
+		         (long long)(id % 65536));
+	}
 	const char *params[] = {tid};
 	StoreCursor *c;
 	if (store_query(ex->e->store, sb_str(&q), params, 1, &c, NULL) == SUQL_OK) {
 		if (store_next(c) > 0)
 			for (int i = 0; i < store_column_count(c); i++) {
 				const char *v = store_text(c, i);
-				if (it->rowkey && v && strcmp(store_column_name(c, i), it->rowkey) == 0)
-					*key = (sqlite3_int64)strtoll(v, NULL, 10);
 				if (label && !*label && store_column_kind(c, i) == STORE_TEXT)
 					*label = label_text(v, v ? (int)strlen(v) : 0);
 			}
@@ -357,8 +367,9 @@ void exec_record_walk(Walk *w)
 	record_unit(&s);
 }
 
-/* PostgreSQL's keys: a ctid "(b,o)" (several FROM items: theirs joined by ',') as the
-   numbers the general path's walk gives rows, b * 65536 + o. */
+/* PostgreSQL's keys: a key of integers, or a ctid "(b,o)" (several FROM items: theirs
+   joined by ','), as the numbers the general path's walk gives rows: the key, or
+   b * 65536 + o. */
 static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
 {
 	const char *p = key;
