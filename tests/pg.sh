@@ -115,9 +115,9 @@ pg_shard_table() {
 	_i=0
 	for _d in $PG_SHARD_DIRS; do
 		pg_shard_psql $((_i + 1)) -c "CREATE TABLE \"${_t}_shard\" ($_cols, PRIMARY KEY (\"$_k\"))" || return 1
-		pg_psql -c "CREATE EXTENSION IF NOT EXISTS postgres_fdw" \
-			-c "CREATE SERVER shard$_i FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$_d', port '$PG_PORT', dbname 'suql_test')" \
-			-c "CREATE USER MAPPING FOR suql SERVER shard$_i OPTIONS (user 'suql')" || return 1
+		pg_psql -q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS postgres_fdw" \
+			-c "CREATE SERVER IF NOT EXISTS shard$_i FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$_d', port '$PG_PORT', dbname 'suql_test')" \
+			-c "CREATE USER MAPPING IF NOT EXISTS FOR suql SERVER shard$_i OPTIONS (user 'suql')" || return 1
 		_i=$((_i + 1))
 	done
 	{
