@@ -7,8 +7,9 @@
 # servers'. Per statement: the mean wall time of SUQL_BENCH_PG_RUNS runs (default 5) of a
 # whole `suql -c` process on each setup, the statements suql sends to the main server
 # (log_statement, per run: the same on both), and the statements the two shards receive
-# from postgres_fdw (cursors, fetches, transactions). Skipped when the servers cannot be
-# started.
+# from postgres_fdw (cursors, fetches, transactions); and the mean time a statement when
+# the 12 run as one script in one process (the connections to the shards made once).
+# Skipped when the servers cannot be started.
 set -u
 . tests/pg.sh
 P=${SUQL_PROG:-suql}
@@ -41,18 +42,30 @@ run() {   # run SQL: mean ms of RUNS runs; per run: statements to main, to the s
 	echo "$(( ($(nstmt "$PG_DIR") - m0) / RUNS )) $(( ($(shards) - s0) / RUNS ))" >"$T/stmts"
 	awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.1f", (b - a) / n * 1000 }'
 }
+session() {   # session: mean ms a statement of the 12 run as one script (one connection)
+	t0=$(now)
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		"$P" --offline --no-cache --set budget=0 "$SUQL_PG" <"$T/q" >/dev/null 2>&1
+		i=$((i + 1))
+	done
+	t1=$(now)
+	awk -v a="$t0" -v b="$t1" -v n="$RUNS" -v k="$(wc -l <"$T/q")" 'BEGIN { printf "%.1f", (b - a) / n / k * 1000 }'
+}
 grep -v '^#' bench/pg-queries.sql | grep -v '^$' >"$T/q"
 k=0
 while IFS= read -r sql; do
 	k=$((k + 1))
 	echo "$k $(run "$sql") $(cat "$T/stmts")" >>"$T/one"
 done <"$T/q"
+sess_one=$(session)
 pg_shard_table restaurants id || { echo "restaurants was not sharded"; head -5 "$PG_DIR/shard.log"; exit 1; }
 k=0
 while IFS= read -r sql; do
 	k=$((k + 1))
 	echo "$k $(run "$sql") $(cat "$T/stmts")" >>"$T/two"
 done <"$T/q"
+sess_two=$(session)
 printf '%-3s %-56s %8s %8s %8s %6s %6s %7s\n' "#" "statement" "one" "sharded" "extra" "sent" "sent" "shards"
 printf '%-3s %-56s %8s %8s %8s %6s %6s %7s\n' "" "" "ms" "ms" "ms" "one" "shard" "receive"
 k=0
@@ -64,4 +77,5 @@ while IFS= read -r sql; do
 done <"$T/q"
 paste -d' ' "$T/one" "$T/two" | awk '{ a += $2; b += $6; m += $3; s += $8; n++ }
 	END { printf "mean of %d statements: one server %.1f ms, sharded %.1f ms, extra %+.1f ms a statement (a whole process); %.1f statements sent to the main server, %.1f received by the shards a statement\n", n, a / n, b / n, (b - a) / n, m / n, s / n }'
+awk -v a="$sess_one" -v b="$sess_two" 'BEGIN { printf "in one session (the 12 as one script, one connection to each server): one server %.1f ms, sharded %.1f ms, extra %+.1f ms a statement\n", a, b, b - a }'
 pg_stop
