@@ -81,7 +81,7 @@ SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, s
    PostgreSQL (exec_pg_run.c runs a free-text SELECT through them) ---- */
 
 /* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
-   signature was evaluated for, and their results) or the rows a walk kept (ctids). */
+   signature was evaluated for, and their results) or the rows a walk kept (keys or ctids). */
 typedef struct PgBind {
 	struct PgParam *p;
 	int n;
