@@ -14,6 +14,7 @@
 PG_DIR=""
 PG_SKIP=""
 PG_AS=""
+PG_USER=""
 SUQL_PG=""
 
 pg_bin() {
@@ -25,50 +26,127 @@ pg_bin() {
 	return 1
 }
 
+# pg_server DIR PORT: a cluster in DIR/data (initdb, trust, user suql) started on a Unix
+# socket in DIR only, run as $PG_AS; 1 with PG_SKIP saying why when it does not start.
+pg_server() {
+	_dir=$1 _port=$2
+	if ! $PG_AS "$PG_BIN/initdb" -D "$_dir/data" -U suql -A trust -E UTF8 --locale=C \
+		--no-sync >"$_dir/initdb.log" 2>&1; then
+		PG_SKIP="initdb failed: $(tail -1 "$_dir/initdb.log")"
+		return 1
+	fi
+	if ! $PG_AS "$PG_BIN/pg_ctl" -D "$_dir/data" -l "$_dir/server.log" -w -t 60 \
+		-o "-k $_dir -p $_port -c listen_addresses= -c fsync=off -c full_page_writes=off" \
+		start >/dev/null 2>&1; then
+		PG_SKIP="the server did not start: $(tail -2 "$_dir/server.log" 2>/dev/null | tr '\n' ' ')"
+		return 1
+	fi
+	psql -q -h "$_dir" -p "$_port" -U suql -d postgres -c "CREATE DATABASE suql_test" \
+		>/dev/null 2>&1 || { PG_SKIP="CREATE DATABASE failed"; return 1; }
+}
+
+# pg_tmpdir: a new directory the server's user may own (as root: chowned to it)
+pg_tmpdir() {
+	_t=$(mktemp -d "${TMPDIR:-/tmp}/suql-pg.XXXXXX") || return 1
+	if [ -n "$PG_USER" ]; then
+		chmod 755 "$_t"
+		chown "$PG_USER" "$_t"
+	fi
+	echo "$_t"
+}
+
 pg_start() {
 	PG_BIN=$(pg_bin) || { PG_SKIP="PostgreSQL's server (initdb, pg_ctl) is not installed; scripts/deps.sh installs postgresql"; return 1; }
 	command -v psql >/dev/null 2>&1 || { PG_SKIP="psql is not installed (postgresql-client)"; return 1; }
-	PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/suql-pg.XXXXXX") || { PG_SKIP="no temporary directory"; return 1; }
+	PG_USER=""
 	if [ "$(id -u)" = 0 ]; then
-		user=""
 		for u in postgres nobody; do
-			id "$u" >/dev/null 2>&1 && { user=$u; break; }
+			id "$u" >/dev/null 2>&1 && { PG_USER=$u; break; }
 		done
-		if [ -z "$user" ] || ! command -v runuser >/dev/null 2>&1; then
+		if [ -z "$PG_USER" ] || ! command -v runuser >/dev/null 2>&1; then
 			PG_SKIP="running as root without an unprivileged user and runuser to run the server as"
-			rm -rf "$PG_DIR"
 			return 1
 		fi
-		chmod 755 "$PG_DIR"
-		chown "$user" "$PG_DIR"
-		PG_AS="runuser -u $user --"
+		PG_AS="runuser -u $PG_USER --"
 	fi
+	PG_DIR=$(pg_tmpdir) || { PG_SKIP="no temporary directory"; return 1; }
 	trap pg_stop EXIT
 	port=$((20000 + $$ % 20000))
-	if ! $PG_AS "$PG_BIN/initdb" -D "$PG_DIR/data" -U suql -A trust -E UTF8 --locale=C \
-		--no-sync >"$PG_DIR/initdb.log" 2>&1; then
-		PG_SKIP="initdb failed: $(tail -1 "$PG_DIR/initdb.log")"
-		return 1
-	fi
-	if ! $PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-		-o "-k $PG_DIR -p $port -c listen_addresses= -c fsync=off -c full_page_writes=off" \
-		start >/dev/null 2>&1; then
-		PG_SKIP="the server did not start: $(tail -2 "$PG_DIR/server.log" 2>/dev/null | tr '\n' ' ')"
-		return 1
-	fi
+	pg_server "$PG_DIR" "$port" || return 1
 	PG_PORT=$port
-	psql -q -h "$PG_DIR" -p "$port" -U suql -d postgres -c "CREATE DATABASE suql_test" \
-		>/dev/null 2>&1 || { PG_SKIP="CREATE DATABASE failed"; return 1; }
 	SUQL_PG="postgresql://suql@/suql_test?host=$PG_DIR&port=$port"
 	return 0
 }
 
+# pg_shards_start: two more servers (after pg_start), the shards, in directories and on
+# sockets of their own (PG_SHARD_DIRS; the port is the main server's); pg_stop stops them
+# too. 1 with PG_SKIP when they cannot start or postgres_fdw is not installed.
+PG_SHARD_DIRS=""
+pg_shards_start() {
+	[ -f "$("$PG_BIN/pg_config" --sharedir 2>/dev/null || echo /none)/extension/postgres_fdw.control" ] ||
+		ls /usr/share/postgresql/*/extension/postgres_fdw.control >/dev/null 2>&1 ||
+		{ PG_SKIP="postgres_fdw is not installed"; return 1; }
+	for _i in 1 2; do
+		_d=$(pg_tmpdir) || { PG_SKIP="no temporary directory"; return 1; }
+		PG_SHARD_DIRS="$PG_SHARD_DIRS $_d"
+		pg_server "$_d" "$PG_PORT" || return 1
+	done
+	return 0
+}
+
+# pg_shard_psql N SQL...: psql on shard N (1 or 2)
+pg_shard_psql() {
+	_n=$1
+	shift
+	_d=$(echo $PG_SHARD_DIRS | cut -d' ' -f"$_n")
+	psql -q -X -v ON_ERROR_STOP=1 -h "$_d" -p "$PG_PORT" -U suql -d suql_test "$@"
+}
+
+# pg_shard_table T KEY: table T (loaded by pg_load_demo, with KEY an integer column)
+# becomes a table partitioned by hash of KEY into two partitions that are postgres_fdw
+# foreign tables, one on each shard: each shard gets a table t_shard of T's columns (KEY
+# its primary key) holding its rows, the main server a foreign server per shard and a
+# user mapping. The rows are those T held; T's catalog rows stay. A partitioned table
+# with foreign partitions cannot have a unique index, so it has no primary key in
+# pg_index: a row of suql.table_props (prop row_key) declares KEY as its row identity.
+pg_shard_table() {
+	_t=$1 _k=$2
+	_cols=$(pg_psql -At -c "SELECT string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '\"$_t\"'::regclass AND attnum > 0 AND NOT attisdropped") || return 1
+	_i=0
+	for _d in $PG_SHARD_DIRS; do
+		pg_shard_psql $((_i + 1)) -c "CREATE TABLE \"${_t}_shard\" ($_cols, PRIMARY KEY (\"$_k\"))" || return 1
+		pg_psql -q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS postgres_fdw" \
+			-c "CREATE SERVER IF NOT EXISTS shard$_i FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$_d', port '$PG_PORT', dbname 'suql_test')" \
+			-c "CREATE USER MAPPING IF NOT EXISTS FOR suql SERVER shard$_i OPTIONS (user 'suql')" || return 1
+		_i=$((_i + 1))
+	done
+	{
+		echo "BEGIN;"
+		echo "ALTER TABLE public.\"$_t\" RENAME TO \"${_t}_local\";"
+		echo "CREATE TABLE public.\"$_t\" ($_cols) PARTITION BY HASH (\"$_k\");"
+		_i=0
+		for _d in $PG_SHARD_DIRS; do
+			echo "CREATE FOREIGN TABLE public.\"${_t}_p$_i\" PARTITION OF public.\"$_t\" FOR VALUES WITH (MODULUS 2, REMAINDER $_i) SERVER shard$_i OPTIONS (schema_name 'public', table_name '${_t}_shard');"
+			_i=$((_i + 1))
+		done
+		echo "INSERT INTO public.\"$_t\" SELECT * FROM public.\"${_t}_local\" ORDER BY \"$_k\";"
+		echo "DROP TABLE public.\"${_t}_local\";"
+		echo "CREATE SCHEMA IF NOT EXISTS suql;"
+		echo "CREATE TABLE IF NOT EXISTS suql.table_props(tbl TEXT NOT NULL, prop TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(tbl, prop));"
+		echo "INSERT INTO suql.table_props VALUES ('$_t', 'row_key', '$_k');"
+		echo "COMMIT;"
+		echo "ANALYZE public.\"$_t\";"
+	} >"$PG_DIR/shard.sql"
+	pg_psql -f "$PG_DIR/shard.sql" >"$PG_DIR/shard.log" 2>&1
+}
+
 pg_stop() {
-	if [ -n "$PG_DIR" ] && [ -d "$PG_DIR/data" ]; then
-		$PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w stop >/dev/null 2>&1
-	fi
-	[ -n "$PG_DIR" ] && rm -rf "$PG_DIR"
+	for _d in $PG_DIR $PG_SHARD_DIRS; do
+		[ -d "$_d/data" ] && $PG_AS "$PG_BIN/pg_ctl" -D "$_d/data" -m immediate -w stop >/dev/null 2>&1
+		rm -rf "$_d"
+	done
 	PG_DIR=""
+	PG_SHARD_DIRS=""
 }
 
 pg_psql() {   # pg_psql SQL: run SQL in the test database

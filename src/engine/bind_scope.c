@@ -24,6 +24,64 @@ static const char *const JSON_COLS[] = {
 };
 #define NJSON ((int)(sizeof JSON_COLS / sizeof *JSON_COLS))
 
+/* PostgreSQL: what identifies table t's rows, from the catalog (the name bound, never
+   SQL text), first found:
+     1. a key declared in suql.table_props (prop 'row_key', value the column): for a table
+        that cannot have a unique index (a partitioned table whose partitions are foreign
+        tables, postgres_fdw's, cannot);
+     2. its primary key, else a unique index without predicate or expression, when it is
+        one column of integers that is NOT NULL;
+     3. its ctid, when it is an ordinary table or a materialized view (relkind r, m): a
+        ctid is unique there, not across a partitioned table's partitions, nor on a
+        foreign table (postgres_fdw's is the remote row's, per shard).
+   A view has none and needs none (its rows are not fetched again: SQLite's views have no
+   rowid either); any other relation has none and is refused by a free-text statement
+   (bind_scope_identity). The key is a column of integers so that a row's identity is the
+   number the general path's walk keeps (SQLite's rowid); a key of another type or of
+   several columns leaves an ordinary table on its ctid. */
+static void pg_identity(Store *st, TabInfo *t)
+{
+	static const char *const INTS = "('int2'::regtype, 'int4'::regtype, 'int8'::regtype)";
+	const char *args[] = {t->name};
+	StoreCursor *c;
+	char sql[1024];
+	if (store_has_table(st, "suql.table_props")) {
+		snprintf(sql, sizeof sql,
+		         "SELECT a.attname FROM suql.table_props p JOIN pg_attribute a ON a.attrelid "
+		         "= to_regclass(quote_ident($1)) AND a.attname = p.value AND a.attnum > 0 AND "
+		         "NOT a.attisdropped AND a.atttypid IN %s WHERE lower(p.tbl) = lower($1) AND "
+		         "p.prop = 'row_key'", INTS);
+		if (store_query(st, sql, args, 1, &c, NULL) == SUQL_OK) {
+			if (store_next(c) > 0 && store_text(c, 0)) {
+				t->rowkey = xstrdup(store_text(c, 0));
+				t->rowwhy = "declared in suql.table_props";
+			}
+			store_done(c);
+		}
+	}
+	snprintf(sql, sizeof sql,
+	         "SELECT c.relkind::text, k.attname, k.indisprimary::int FROM pg_class c LEFT JOIN "
+	         "LATERAL (SELECT a.attname, i.indisprimary FROM pg_index i JOIN pg_attribute a ON "
+	         "a.attrelid = i.indrelid AND a.attnum = i.indkey[0] WHERE i.indrelid = c.oid AND "
+	         "i.indisunique AND i.indimmediate AND i.indnkeyatts = 1 AND i.indpred IS NULL AND "
+	         "i.indexprs IS NULL AND a.attnotnull AND a.atttypid IN %s ORDER BY "
+	         "i.indisprimary DESC, a.attnum LIMIT 1) k ON true WHERE c.oid = "
+	         "to_regclass(quote_ident($1))", INTS);
+	if (store_query(st, sql, args, 1, &c, NULL) != SUQL_OK)
+		return;
+	if (store_next(c) > 0) {
+		const char *kind = store_text(c, 0), *key = store_text(c, 1);
+		int ctid = kind && (strcmp(kind, "r") == 0 || strcmp(kind, "m") == 0);
+		if (!t->rowkey && key) {
+			t->rowkey = xstrdup(key);
+			t->rowwhy = store_integer(c, 2) ? "primary key" : "unique index";
+		}
+		t->rowid = t->rowkey || ctid;
+		t->noid = !t->rowid && kind && strcmp(kind, "v") != 0;
+	}
+	store_done(c);
+}
+
 static TabInfo *bind_scope_table(Exec *ex, const char *name)
 {
 	Engine *e = ex->e;
@@ -41,35 +99,17 @@ static TabInfo *bind_scope_table(Exec *ex, const char *name)
 	TabInfo *t = &e->tabs[e->ntabs++];
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
-	if (e->pg) {   /* PostgreSQL: the columns through the store; rows are not fetched
-	                  again by rowid (exec_pg.c identifies them by ctid) */
+	if (e->pg) {   /* PostgreSQL: the columns through the store; its rows' identity */
 		StoreColumn *sc = NULL;
 		int nsc = 0;
 		if (store_columns(e->store, name, &sc, &nsc, NULL) == SUQL_OK) {
 			t->exists = 1;
-			int npk = 0, key = -1;
-			for (int i = 0; i < nsc; i++) {
+			for (int i = 0; i < nsc; i++)
 				exec_strv_push(&t->cols, &t->ncols, sc[i].name);
-				npk += sc[i].pk > 0;
-				if (sc[i].pk > 0 && (str_ieq(sc[i].type, "integer") ||
-				                     str_ieq(sc[i].type, "bigint") ||
-				                     str_ieq(sc[i].type, "smallint")))
-					key = i;
-			}
-			if (npk == 1 && key >= 0)
-				t->rowkey = xstrdup(sc[key].name);
 		}
 		store_columns_free(sc, nsc);
-		/* an ordinary table's rows have a ctid, which a walk takes as their rowid
-		   (exec_pg_plan.c); a view's or a partitioned table's have none that is unique */
-		StoreCursor *c;
-		const char *args[] = {name};
-		if (t->exists && store_query(e->store, "SELECT relkind = 'r' FROM pg_class WHERE oid "
-		                             "= to_regclass(quote_ident($1))", args, 1, &c, NULL) ==
-		                 SUQL_OK) {
-			t->rowid = store_next(c) > 0 && store_integer(c, 0);
-			store_done(c);
-		}
+		if (t->exists)
+			pg_identity(e->store, t);
 		SuqlErr err = {0};
 		if (t->exists && catalog_table(e->store, name, &t->cat, &t->ncat, &err) != SUQL_OK)
 			t->ncat = 0;
@@ -164,6 +204,25 @@ void bind_scope_tabs_check(Engine *e, int all)
 	e->ntabs = e->captabs = 0;
 }
 
+SuqlStatus bind_scope_identity(Exec *ex, SuqlErr *err)
+{
+	if (!ex->e->pg || (ex->nocc == 0 && ex->njoins == 0 && ex->naggs == 0))
+		return SUQL_OK;
+	for (int i = 0; i < ex->nblocks; i++)
+		for (int k = 0; k < ex->blocks[i].nitems; k++) {
+			const ScopeItem *it = &ex->blocks[i].items[k];
+			if (it->kind == IT_TABLE && it->noid)
+				return err_set(err, SUQL_ERROR, "table %s has no row identity: its rows have "
+				               "neither a key (a primary key or a unique index on one NOT "
+				               "NULL column of integers) nor a ctid that is unique (it is "
+				               "partitioned or foreign); declare a primary key, or, where "
+				               "Postgres allows none, name the key in suql.table_props: "
+				               "INSERT INTO suql.table_props VALUES ('%s', 'row_key', "
+				               "'<column>')", it->table, it->table);
+		}
+	return SUQL_OK;
+}
+
 /* The names of a core's result columns, as SQLite would name them. */
 static void core_names(Exec *ex, Block *b, char ***v, int *n, int depth)
 {
@@ -210,6 +269,8 @@ void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
 		}
 		it->rowid = t->rowid;
 		it->rowkey = t->rowkey ? xstrdup(t->rowkey) : NULL;
+		it->rowwhy = t->rowwhy;
+		it->noid = t->noid;
 		for (int i = 0; i < t->ncols; i++)
 			exec_strv_push(&it->cols, &it->ncols, t->cols[i]);
 		return;

@@ -229,8 +229,10 @@ typedef struct ScopeItem {
 	char *name;           /* how the item is referred to: alias, else table name */
 	char *table;          /* IT_TABLE: the table or view */
 	int rowid;            /* a rowid table: rows are identified by rowid */
-	char *rowkey;         /* PostgreSQL: the table's integer primary key of one column (the
-	                         column SQLite makes its rowid), or NULL */
+	char *rowkey;         /* PostgreSQL: the column of integers that identifies the table's
+	                         rows (its key, bind_scope.c), or NULL: its ctid */
+	const char *rowwhy;   /* PostgreSQL: where rowkey comes from (static text), or NULL */
+	int noid;             /* PostgreSQL: neither a key nor a usable ctid */
 	char **cols;          /* column names as SQLite reports them */
 	int ncols;            /* -1: unknown (any name may be one of them) */
 	int block;            /* IT_CTE, IT_SUBQUERY: the block of the select's first core */

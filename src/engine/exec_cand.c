@@ -26,8 +26,9 @@ void exec_cand_ids(Walk *w)
 	for (int i = 0; i < b->nitems; i++) {
 		ScopeItem *it = &b->items[i];
 		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
-		if (ex->e->pg)   /* a table's ctid as a number, an unnest() element's ordinality */
-			w->idx[w->nid++] = it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it->name)
+		if (ex->e->pg)   /* a table's key or ctid as a number, an unnest() element's
+		                    ordinality */
+			w->idx[w->nid++] = it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it)
 			                                        : ast_column(ex->a, it->name, "suql_ord");
 		else
 			w->idx[w->nid++] = ast_column(ex->a, it->name, col);
@@ -66,7 +67,8 @@ char *exec_cand_sql(Walk *w, int with_args, int ordered)
 	if (!cols)
 		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
 	OrderList *ord = ordered ? w->b->order : NULL;
-	if (ex->e->pg)   /* rows in the order SQLite lists them: its rowids, Postgres's ctids */
+	if (ex->e->pg)   /* rows in the order SQLite lists them: its rowids, Postgres's keys or
+	                    ctids */
 		ord = exec_pg_plan_order(ex, w->b, ord);
 	Select *s = exec_select(ex, w->b, cols, w->u->where, ord);
 	return exec_print_select(ex, s);
@@ -87,7 +89,7 @@ static void grow(Walk *w)
 }
 
 /* PostgreSQL: the candidates with their texts (each row is read once: Postgres is not
-   asked again per candidate), ids from ctids, structured leaves as booleans. */
+   asked again per candidate), ids from keys or ctids, structured leaves as booleans. */
 static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 {
 	Exec *ex = w->ex;

@@ -40,7 +40,8 @@ typedef struct PgWalk {
 	int *atoms;           /* occurrence ids of the atoms, in the WHERE's order */
 	int natoms;
 	long long n;
-	char **keys;          /* per candidate: the row identity (ctid text, or several) */
+	char **keys;          /* per candidate: the row identity (key or ctid text, or
+	                         several joined by ',') */
 	char **vals;          /* n * natoms: the atoms' texts (NULL: SQL NULL) */
 	signed char *atomv;   /* n * natoms: Verdict */
 	signed char *state;   /* CAND_* */

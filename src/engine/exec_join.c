@@ -327,8 +327,7 @@ static void side_order_pg(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
 {
 	if (!ex->e->pg || it->kind != IT_TABLE || (!it->rowkey && !it->rowid))
 		return;   /* a view's rows have no ctid: Postgres's order */
-	Expr *key = it->rowkey ? ast_column(ex->a, it->name, it->rowkey)
-	                       : exec_pg_plan_rowid(ex, it->name);
+	Expr *key = exec_pg_plan_rowid(ex, it);
 	OrderList *ord = arena_alloc(ex->a, sizeof *ord);
 	ord->cap = 1;
 	ord->items = arena_alloc(ex->a, sizeof *ord->items);

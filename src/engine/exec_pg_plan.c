@@ -20,10 +20,11 @@
  *    and right texts ((l, r) IN (SELECT * FROM unnest($1::text[], $2::text[])), hashed
  *    once), any other pair no match, as SQLite's suql_match reads the memo once the join
  *    ran;
- *  - the rows a lazy walk passed are kept to in the final statement by their ctid
- *    (t.ctid = ANY($n::tid[])), as SQLite keeps to their rowids;
- *  - a row's identity in a walk is its ctid as a number (block * 65536 + offset), an
- *    unnest() element's its ordinality (the item is printed WITH ORDINALITY, its number
+ *  - the rows a lazy walk passed are kept to in the final statement by their identity
+ *    (bind_scope.c finds it: a key of integers, t.id = ANY($n::bigint[]), else the
+ *    ctid, t.ctid = ANY($n::tid[])), as SQLite keeps to their rowids;
+ *  - a row's identity in a walk is its key, else its ctid as a number (block * 65536 +
+ *    offset), an unnest() element's its ordinality (the item is printed WITH ORDINALITY, its number
  *    named suql_ord), and its texts come with the candidates (Postgres is not asked again
  *    per candidate).
  */
@@ -218,7 +219,7 @@ static void pr_agg_key(Exec *ex, Printer *pr, const AggOcc *ag, const Expr *call
 		if (it->rowkey)
 			sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
 		else
-			sb_puts(&q, "ctid");
+			sb_puts(&q, "ctid");   /* unquoted: a system column */
 	}
 	print_raw(pr, sb_str(&q));
 	sb_free(&q);
@@ -331,9 +332,14 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 		print_expr(pr, e);
 		ps->inside = saved;
 		SBuf q = SBUF_INIT;
+		const char *key = b->items[0].rowkey;
 		sb_puts(&q, ") AND ");
 		sb_put_ident(&q, b->items[0].name, strlen(b->items[0].name));
-		sb_printf(&q, ".ctid = ANY($%d::tid[])", param(ex, PP_KEEP, i));
+		sb_putc(&q, '.');
+		if (key)
+			sb_put_ident(&q, key, strlen(key));
+		sb_printf(&q, "%s = ANY($%d::%s[])", key ? "" : "ctid", param(ex, PP_KEEP, i),
+		          key ? "bigint" : "tid");
 		print_raw(pr, sb_str(&q));
 		sb_free(&q);
 		return 1;
@@ -373,10 +379,50 @@ int exec_pg_plan_is_agg(const Exec *ex, const Expr *e)
 	return agg_of(ex, e) != NULL;
 }
 
-Expr *exec_pg_plan_rowid(Exec *ex, const char *item)
+Expr *exec_pg_plan_rowid(Exec *ex, const ScopeItem *it)
 {
-	Expr *c = ast_column(ex->a, item, "ctid");
+	if (it->rowkey)
+		return ast_column(ex->a, it->name, it->rowkey);
+	Expr *c = ast_column(ex->a, it->name, "ctid");
 	return ast_func(ex->a, "suql_pg_rowid", 1, &c);
+}
+
+const char *exec_pg_plan_identity(const ScopeItem *it)
+{
+	return it->kind != IT_TABLE ? NULL : it->rowkey ? it->rowkey : "ctid";
+}
+
+void exec_pg_plan_show_identity(const Exec *ex, SBuf *out)
+{
+	int n = 0;
+	for (int i = 0; i < ex->nblocks; i++)
+		for (int k = 0; k < ex->blocks[i].nitems; k++) {
+			const ScopeItem *it = &ex->blocks[i].items[k];
+			if (it->kind != IT_TABLE || !it->table || !it->rowid)
+				continue;
+			int seen = 0;   /* each table once */
+			for (int j = 0; j <= i && !seen; j++)
+				for (int m = 0; m < ex->blocks[j].nitems && !seen; m++) {
+					const ScopeItem *o = &ex->blocks[j].items[m];
+					if (o == it)
+						break;
+					seen = o->kind == IT_TABLE && o->table && o->rowid &&
+					       str_ieq(o->table, it->table);
+				}
+			if (seen)
+				continue;
+			sb_puts(out, n++ ? ", " : "row identity: ");
+			sb_puts(out, it->table);
+			sb_putc(out, '.');
+			if (it->rowkey) {
+				sb_puts(out, it->rowkey);
+				sb_printf(out, " (%s)", it->rowwhy ? it->rowwhy : "key");
+			} else {
+				sb_puts(out, "ctid (no key of integers)");
+			}
+		}
+	if (n)
+		sb_putc(out, '\n');
 }
 
 OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord)
@@ -390,8 +436,8 @@ OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord)
 		o->items[o->n++] = ord->items[i];
 	for (int i = 0; i < b->nitems; i++) {
 		OrderTerm *t = arena_alloc(ex->a, sizeof *t);
-		t->expr = ast_column(ex->a, b->items[i].name,
-		                     b->items[i].kind == IT_UNNEST ? "suql_ord" : "ctid");
+		t->expr = ast_column(ex->a, b->items[i].name, b->items[i].kind == IT_UNNEST ?
+		                     "suql_ord" : exec_pg_plan_identity(&b->items[i]));
 		o->items[o->n++] = t;
 	}
 	return o;
@@ -438,7 +484,7 @@ static void join_param(Exec *ex, const struct PgParam *pp, SBuf *b)
 }
 
 /* One parameter as a Postgres array literal: the memo's texts for a signature, their
-   results (in the same order), the ctids a walk kept, or a join's pairs asked. */
+   results (in the same order), the keys or ctids a walk kept, or a join's pairs asked. */
 static char *param_value(Exec *ex, const struct PgParam *pp)
 {
 	SBuf b = SBUF_INIT;
@@ -451,7 +497,10 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 		for (long i = 0; i < bl->nkeep; i++) {
 			char t[48];
 			long long id = bl->keep[i];
-			snprintf(t, sizeof t, "(%lld,%lld)", id / 65536, id % 65536);
+			if (bl->items[0].rowkey)   /* a key: the number itself */
+				snprintf(t, sizeof t, "%lld", id);
+			else
+				snprintf(t, sizeof t, "(%lld,%lld)", id / 65536, id % 65536);
 			if (!first)
 				sb_putc(&b, ',');
 			first = 0;

@@ -2,7 +2,8 @@
  * exec_pg_walk.c: a free-text SELECT on PostgreSQL in three steps (exec_pg.c has the
  * overview; doc/postgres.md the design): the candidate statement and the final one,
  * printed PRINT_PG with a hook that leaves the atoms out, or puts the verified rows in
- * their place (ctid = ANY($1)); the ranking by Postgres full-text search; and the walk
+ * their place (key = ANY($1), or ctid: bind_scope.c says which); the ranking by Postgres
+ * full-text search; and the walk
  * over the candidates, in waves sized as the SQLite walk sizes them; and the record
  * (:why) of the walk and of the rows returned, kept by exec_record.c's functions.
  */
@@ -21,18 +22,25 @@ static int atom_at(const PgWalk *w, const Expr *e)
 	return -1;
 }
 
-/* The identity of a row of every FROM item: its ctid (several items: their ctids as text,
-   joined by ','). */
+/* The identity of a row of every FROM item: its key, else its ctid (several items: their
+   identities as text, joined by ','). */
 static void pr_key(PgWalk *w, Printer *pr)
 {
 	Block *b = w->b;
 	for (int i = 0; i < b->nitems; i++) {
 		if (i)
 			print_raw(pr, " || ',' || ");
-		print_raw(pr, "\"");
-		print_raw(pr, b->items[i].name);
-		print_raw(pr, b->nitems > 1 ? "\".ctid::text" : "\".ctid");
+		Expr *c = ast_column(w->ex->a, b->items[i].name, exec_pg_plan_identity(&b->items[i]));
+		print_expr(pr, c);
+		if (b->nitems > 1)
+			print_raw(pr, "::text");
 	}
+}
+
+/* The type of the array the final statement's verified rows are bound as. */
+static const char *key_array(const PgWalk *w)
+{
+	return w->b->nitems > 1 ? "text[]" : w->b->items[0].rowkey ? "bigint[]" : "tid[]";
 }
 
 static void pr_text(PgWalk *w, Printer *pr, int k)
@@ -107,7 +115,9 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 	if (w->final) {
 		print_raw(pr, first ? "" : " AND ");
 		pr_key(w, pr);
-		print_raw(pr, w->b->nitems > 1 ? " = ANY($1::text[])" : " = ANY($1::tid[])");
+		print_raw(pr, " = ANY($1::");
+		print_raw(pr, key_array(w));
+		print_raw(pr, ")");
 		first = 0;
 	}
 	if (first)
@@ -143,7 +153,7 @@ static void pr_cand(Printer *pr, PgWalk *w)
 		w->argx[k] = ast_null(ex->a);
 		exec_col(ex->a, &cols, w->argx[k], NULL);
 	}
-	/* ties of the ORDER BY in the order of the rows in the table (ctid), as SQLite's
+	/* ties of the ORDER BY in the order of the rows in the table (key or ctid), as SQLite's
 	   candidates come in rowid order: both backends ask about the same candidates */
 	if (w->share) {
 		w->matchx = ast_null(ex->a);
@@ -162,7 +172,8 @@ static void pr_cand(Printer *pr, PgWalk *w)
 		ord->items[ord->n++] = t;
 		for (int i = 0; i < w->b->nitems; i++) {
 			t = arena_alloc(ex->a, sizeof *t);
-			t->expr = ast_column(ex->a, w->b->items[i].name, "ctid");
+			t->expr = ast_column(ex->a, w->b->items[i].name,
+			                     exec_pg_plan_identity(&w->b->items[i]));
 			ord->items[ord->n++] = t;
 		}
 	} else if (w->ordered) {
@@ -173,7 +184,8 @@ static void pr_cand(Printer *pr, PgWalk *w)
 			ord->items[ord->n++] = sel->order->items[i];
 		for (int i = 0; i < w->b->nitems; i++) {
 			OrderTerm *t = arena_alloc(ex->a, sizeof *t);
-			t->expr = ast_column(ex->a, w->b->items[i].name, "ctid");
+			t->expr = ast_column(ex->a, w->b->items[i].name,
+			                     exec_pg_plan_identity(&w->b->items[i]));
 			ord->items[ord->n++] = t;
 		}
 	}
@@ -556,6 +568,8 @@ SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err)
 		          w->doc_fn ? ", most relevant first (full-text rank, the GIN index's "
 		                      "expression)" : ", most relevant first (full-text rank, "
 		                                      "computed per candidate: no :index)");
+	if (w->natoms)
+		exec_pg_plan_show_identity(ex, &ex->plan);
 	if (w->natoms)
 		sb_printf(&ex->plan, "PostgreSQL runs the statement over the verified rows, bound as "
 		          "$1\n  %s\n", fin);

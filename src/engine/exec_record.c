@@ -183,7 +183,7 @@ static const char *label_table(const Block *b)
 static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
 {
 	const char *t = label_table(b);
-	if (!t || ex->e->pg)   /* PostgreSQL: by ctid, label_pg */
+	if (!t || ex->e->pg)   /* PostgreSQL: by key or ctid, row_pg */
 		return NULL;
 	SBuf q = SBUF_INIT;
 	sb_puts(&q, "SELECT * FROM ");
@@ -198,34 +198,106 @@ static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
 	return st;
 }
 
-/* PostgreSQL: the row of FROM item it (a table) whose ctid is id (numbered as the walks
-   number it: block * 65536 + offset): its key as the record shows it, the table's integer
-   primary key when it has one (SQLite's rowid), else id; and, with label, its label. */
-static void row_pg(Exec *ex, const ScopeItem *it, sqlite3_int64 id, sqlite3_int64 *key,
-                   char **label)
+/* PostgreSQL: the key the record shows for the row of FROM item it whose identity is id:
+   the key itself when the table has one (the record's id already holds it), else the
+   ctid's number, left as it is. */
+static void row_pg(Exec *ex, const ScopeItem *it, sqlite3_int64 id, sqlite3_int64 *key)
 {
-	if (!ex->e->pg || id < 0 || it->kind != IT_TABLE || !it->table || (!label && !it->rowkey))
-		return;
-	SBuf q = SBUF_INIT;
-	sb_puts(&q, "SELECT * FROM ");
+	if (ex->e->pg && id != NULL_ID && it->kind == IT_TABLE && it->rowkey)
+		*key = id;
+}
+
+/* PostgreSQL: the labels of the rows of FROM item it (a table) whose identities are ids,
+   read in one statement (the identity bound as an array: the key, or the ctid numbered
+   block * 65536 + offset as the walks number it), sorted by id for pg_label. */
+typedef struct PgLabel {
+	sqlite3_int64 id;
+	char *label;
+} PgLabel;
+
+static int pg_label_cmp(const void *a, const void *b)
+{
+	sqlite3_int64 x = ((const PgLabel *)a)->id, y = ((const PgLabel *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+static PgLabel *labels_pg(Exec *ex, const ScopeItem *it, const sqlite3_int64 *ids, long long n,
+                          long long *nl)
+{
+	*nl = 0;
+	if (n == 0 || it->kind != IT_TABLE || !it->table)
+		return NULL;
+	SBuf q = SBUF_INIT, arr = SBUF_INIT;
+	sb_puts(&q, "SELECT ");
+	if (it->rowkey) {
+		sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
+		sb_puts(&q, "::bigint");
+	} else {
+		sb_puts(&q, "(ctid::text::point)[0]::bigint * 65536 + (ctid::text::point)[1]::bigint");
+	}
+	sb_puts(&q, ", * FROM ");
 	sb_put_ident(&q, it->table, strlen(it->table));
-	sb_puts(&q, " WHERE ctid = $1::tid");
-	char tid[64];
-	snprintf(tid, sizeof tid, "(%lld,%lld)", (long long)(id / 65536), (long long)(id % 65536));
-	const char *params[] = {tid};
+	sb_puts(&q, " WHERE ");
+	if (it->rowkey)
+		sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
+	else
+		sb_puts(&q, "ctid");
+	sb_puts(&q, it->rowkey ? " = ANY($1::bigint[])" : " = ANY($1::tid[])");
+	sb_putc(&arr, '{');
+	for (long long i = 0; i < n; i++) {
+		if (i)
+			sb_putc(&arr, ',');
+		if (it->rowkey)
+			sb_printf(&arr, "%lld", (long long)ids[i]);
+		else
+			sb_printf(&arr, "\"(%lld,%lld)\"", (long long)(ids[i] / 65536),
+			          (long long)(ids[i] % 65536));
+	}
+	sb_putc(&arr, '}');
+	const char *params[] = {sb_str(&arr)};
 	StoreCursor *c;
+	PgLabel *v = NULL;
+	long long cap = 0;
 	if (store_query(ex->e->store, sb_str(&q), params, 1, &c, NULL) == SUQL_OK) {
-		if (store_next(c) > 0)
-			for (int i = 0; i < store_column_count(c); i++) {
-				const char *v = store_text(c, i);
-				if (it->rowkey && v && strcmp(store_column_name(c, i), it->rowkey) == 0)
-					*key = (sqlite3_int64)strtoll(v, NULL, 10);
-				if (label && !*label && store_column_kind(c, i) == STORE_TEXT)
-					*label = label_text(v, v ? (int)strlen(v) : 0);
-			}
+		while (store_next(c) > 0) {
+			const char *id = store_text(c, 0);
+			if (!id)
+				continue;
+			char *label = NULL;
+			for (int i = 1; i < store_column_count(c) && !label; i++)
+				if (store_column_kind(c, i) == STORE_TEXT) {
+					const char *t = store_text(c, i);
+					label = label_text(t, t ? (int)strlen(t) : 0);
+				}
+			v = grow(v, *nl, &cap, sizeof *v);
+			v[*nl].id = (sqlite3_int64)strtoll(id, NULL, 10);
+			v[(*nl)++].label = label;
+		}
 		store_done(c);
 	}
 	sb_free(&q);
+	sb_free(&arr);
+	if (*nl > 1)
+		qsort(v, (size_t)*nl, sizeof *v, pg_label_cmp);
+	return v;
+}
+
+/* The label of row id among labels (moved out: the caller owns it), or NULL. */
+static char *pg_label(PgLabel *v, long long n, sqlite3_int64 id)
+{
+	PgLabel key = {id, NULL};
+	PgLabel *l = n ? bsearch(&key, v, (size_t)n, sizeof *v, pg_label_cmp) : NULL;
+	char *t = l ? l->label : NULL;
+	if (l)
+		l->label = NULL;
+	return t;
+}
+
+static void pg_labels_free(PgLabel *v, long long n)
+{
+	for (long long i = 0; i < n; i++)
+		free(v[i].label);
+	free(v);
 }
 
 static void push_ids(Record *r, const sqlite3_int64 *ids, int nid)
@@ -280,6 +352,25 @@ static void record_unit(const RecSrc *w)
 		ru->atom_what[k] = what_of(ex, ex->occ[w->atoms[k]].sig);
 	int unit = r->nunits++;
 	sqlite3_stmt *lab = label_stmt(ex, b);
+	/* PostgreSQL: the labels of the candidates the record keeps, in one statement */
+	PgLabel *pgl = NULL;
+	long long npgl = 0;
+	if (!lab && ex->e->pg && label_table(b) && w->nid > 0) {
+		sqlite3_int64 *want = NULL;
+		long long nwant = 0, capwant = 0, room = REC_MAX_CANDS - r->ncands;
+		for (long long p = 0; p < w->nl && nwant < room; p++) {
+			long long c = w->order ? w->order[p] : p;
+			int any = w->state[c] != CAND_UNDECIDED;
+			for (int k = 0; k < w->natoms && !any; k++)
+				any = w->atomv[c * w->natoms + k] != VERDICT_UNASKED;
+			if (!any || w->ids[c * w->nid] == NULL_ID)
+				continue;
+			want = grow(want, nwant, &capwant, sizeof *want);
+			want[nwant++] = w->ids[c * w->nid];
+		}
+		pgl = labels_pg(ex, &b->items[0], want, nwant, &npgl);
+		free(want);
+	}
 	for (long long p = 0; p < w->nl; p++) {
 		long long c = w->order ? w->order[p] : p;
 		int any = w->state[c] != CAND_UNDECIDED;
@@ -308,8 +399,9 @@ static void record_unit(const RecSrc *w)
 			sqlite3_reset(lab);
 		}
 		for (int i = 0; !lab && i < w->nid && i < b->nitems; i++)   /* PostgreSQL */
-			row_pg(ex, &b->items[i], w->ids[c * w->nid + i], &r->ids[rc->ids + i],
-			       i == 0 && label_table(b) ? &rc->label : NULL);
+			row_pg(ex, &b->items[i], w->ids[c * w->nid + i], &r->ids[rc->ids + i]);
+		if (pgl && w->ids[c * w->nid] != NULL_ID)
+			rc->label = pg_label(pgl, npgl, w->ids[c * w->nid]);
 		rc->atoms = r->nav;
 		for (int k = 0; k < w->natoms; k++) {
 			if (r->nav >= r->capav) {
@@ -333,6 +425,7 @@ static void record_unit(const RecSrc *w)
 		}
 	}
 	sqlite3_finalize(lab);
+	pg_labels_free(pgl, npgl);
 }
 
 /* The SQLite walk's text: fetched again by key, as the walk itself does. */
@@ -357,8 +450,9 @@ void exec_record_walk(Walk *w)
 	record_unit(&s);
 }
 
-/* PostgreSQL's keys: a ctid "(b,o)" (several FROM items: theirs joined by ',') as the
-   numbers the general path's walk gives rows, b * 65536 + o. */
+/* PostgreSQL's keys: a key of integers, or a ctid "(b,o)" (several FROM items: theirs
+   joined by ','), as the numbers the general path's walk gives rows: the key, or
+   b * 65536 + o. */
 static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
 {
 	const char *p = key;

@@ -277,8 +277,8 @@ static void plan_blocks(Exec *ex)
 			ScopeItem *it = &b->items[k];
 			if (it->kind == IT_TABLE && it->ncols == 0)
 				bind_scope_item_columns(ex, b, it);
-			/* PostgreSQL: a table's rows by their ctid, an unnest()'s of one array by
-			   their ordinality (exec_pg_plan_from) */
+			/* PostgreSQL: a table's rows by their key or ctid (bind_scope.c), an
+			   unnest()'s of one array by their ordinality (exec_pg_plan_from) */
 			int ok = (it->kind == IT_TABLE && it->rowid) ||
 			         (it->kind == IT_UNNEST && (!ex->e->pg || (it->f && it->f->args &&
 			                                                   it->f->args->n == 1))) ||

@@ -56,6 +56,7 @@ void plan_show(Exec *ex, SBuf *out)
 	}
 	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
 	if (ex->e->pg) {
+		exec_pg_plan_show_identity(ex, out);
 		/* the final statement, its free text read from the values bound as $1... */
 		PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
 		Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);

@@ -140,7 +140,7 @@ void exec_record_walk(struct Walk *w);
 /* After the final statement: trace the rows it returned (no model call). */
 void exec_record_result(Exec *ex);
 /* PostgreSQL: the three steps' walk (exec_pg_walk.c) into the record; a row of a table is
-   known by its integer primary key (SQLite's rowid) else by
+   known by its key of integers (an integer primary key is SQLite's rowid) else by
    its ctid numbered as the general path's walk numbers it, block * 65536 + offset. */
 struct PgWalk;
 void exec_record_pg_walk(struct PgWalk *w);

@@ -81,7 +81,7 @@ SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, s
    PostgreSQL (exec_pg_run.c runs a free-text SELECT through them) ---- */
 
 /* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
-   signature was evaluated for, and their results) or the rows a walk kept (ctids). */
+   signature was evaluated for, and their results) or the rows a walk kept (keys or ctids). */
 typedef struct PgBind {
 	struct PgParam *p;
 	int n;
@@ -95,14 +95,22 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
 /* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
 int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
 Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text */
-Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a number */
+/* FROM item it's row as a number: its key (bind_scope.c), else its ctid numbered
+   block * 65536 + offset */
+Expr *exec_pg_plan_rowid(Exec *ex, const ScopeItem *it);
+/* A table's identity column: its key, else "ctid" (NULL: not a table) */
+const char *exec_pg_plan_identity(const ScopeItem *it);
+/* The plan's line "row identity: t.id (primary key), u.ctid (no key of integers)": what
+   identifies the rows of each table read (nothing when none is identified). */
+void exec_pg_plan_show_identity(const Exec *ex, SBuf *out);
 /* The key of an aggregate's group (call: its suql_agg(id, text)), as exec_agg.c's memo
    keys it: the group's texts joined, in the order of the rows. */
 Expr *exec_pg_plan_aggkey(Exec *ex, Expr *call);
 /* Whether e is the call of an aggregate over free text (suql_agg). */
 int exec_pg_plan_is_agg(const Exec *ex, const Expr *e);
-/* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows
-   in a defined order, that of SQLite's rowids for rows inserted in order. */
+/* ord followed by the identity (key or ctid) of each FROM item (rows with identity):
+   Postgres returns rows in a defined order, that of SQLite's rowids for rows inserted in
+   order (for a key of integers, SQLite's rowid itself). */
 OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
 /* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
 SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);

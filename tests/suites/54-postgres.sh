@@ -193,7 +193,8 @@ PG_FLOOR=54
 
 # --- the final step binds the verified rows
 q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND location = 'Palo Alto' ORDER BY id"
-grep -q 'ctid = ANY(\$1::tid\[\])' "$T/v" && ok "pg: the plan shows the final SQL with the rows bound as \$1" ||
+grep -q 'restaurants.id = ANY(\$1::bigint\[\])' "$T/v" && grep -q '^  row identity: restaurants.id (primary key)$' "$T/v" &&
+	ok "pg: the plan shows the final SQL with the rows bound as \$1, by the primary key" ||
 	notok "pg: the final SQL binds \$1" "$(cat "$T/v")"
 grep -q "ORDER BY id" "$T/v" && ! grep -q "suql_atom\|'(0," "$T/v" &&
 	ok "pg: no verified row is pasted into the SQL" || notok "pg: no row pasted" "$(cat "$T/v")"
