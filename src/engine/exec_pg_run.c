@@ -4,7 +4,8 @@
  * in WHERE, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of
  * the result columns, in subqueries and CTEs that are not correlated, semantic joins that
  * are rewritten (exec_join.c lists their values and pairs on the store and asks the model;
- * the final statement looks the verdicts up, exec_pg_plan.c). At the top of the
+ * the final statement looks the verdicts up, exec_pg_plan.c), a semantic top-k (exec_topk.c
+ * lists its candidates on the store and ranks them in memory). At the top of the
  * engine's groups, beside exec_statement.c: it binds, plans, shows the plan, walks and
  * runs the final statement with the SQLite backend's own planner and walk, their
  * statements printed for Postgres by exec_pg_plan.c (which says how).
@@ -241,8 +242,6 @@ static const char *unsupported(Exec *ex)
 		if (o->plan == PL_NONE)
 			return "free text evaluated row by row (in a correlated subquery, a recursive "
 			       "CTE, JOIN ... ON, or an argument of another answer())";
-		if (o->plan == PL_TOPK)
-			return "ORDER BY free text with LIMIT (a semantic top-k)";
 	}
 	return exec_join_pairwise(ex);
 }
