@@ -168,6 +168,8 @@ static const char *pg_shape(PgWalk *w)
 		return "an aggregate over free text";
 	if (ex->njoins > 0)
 		return "a semantic join";
+	if (ex->set.cascade_target > 0)   /* the general path's walk runs the cascade */
+		return "a cascade";
 	if (ex->nblocks != 1 || st->select->ncore != 1)
 		return "free text in a query with subqueries, CTEs or compound SELECTs";
 	Block *b = &ex->blocks[0];

@@ -389,9 +389,11 @@ OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord)
 	for (int i = 0; ord && i < ord->n; i++)
 		o->items[o->n++] = ord->items[i];
 	for (int i = 0; i < b->nitems; i++) {
+		/* a table with an integer primary key in its order (SQLite's rowid), else ctid's */
+		const ScopeItem *it = &b->items[i];
 		OrderTerm *t = arena_alloc(ex->a, sizeof *t);
-		t->expr = ast_column(ex->a, b->items[i].name,
-		                     b->items[i].kind == IT_UNNEST ? "suql_ord" : "ctid");
+		t->expr = ast_column(ex->a, it->name, it->kind == IT_UNNEST ? "suql_ord" :
+		                     it->kind == IT_TABLE && it->rowkey ? it->rowkey : "ctid");
 		o->items[o->n++] = t;
 	}
 	return o;

@@ -343,8 +343,6 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
 			if (ex->blocks[i].items[k].kind == IT_FUNC)
 				return "free text over a function in FROM other than unnest()";
-	if (ex->set.cascade_target > 0)
-		return "a cascade (llm.cascade_target)";
 	for (int i = 0; i < ex->naggs; i++) {
 		const AggOcc *ag = &ex->aggs[i];
 		if (st->kind != ST_SELECT)

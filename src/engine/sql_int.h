@@ -101,8 +101,10 @@ Expr *exec_pg_plan_rowid(Exec *ex, const char *item);    /* the row's ctid as a 
 Expr *exec_pg_plan_aggkey(Exec *ex, Expr *call);
 /* Whether e is the call of an aggregate over free text (suql_agg). */
 int exec_pg_plan_is_agg(const Exec *ex, const Expr *e);
-/* ord followed by the ctid of each FROM item (rows with identity): Postgres returns rows
-   in a defined order, that of SQLite's rowids for rows inserted in order. */
+/* ord followed by, for each FROM item (rows with identity), a table's integer primary key
+   (SQLite's rowid) when it has one, else its ctid: Postgres returns rows in a defined
+   order, that of SQLite's rowids (for rows inserted in order, by ctid: an insert may fill
+   an earlier page's free space, so a table with such a key takes the key's). */
 OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
 /* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
 SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);

@@ -6,6 +6,8 @@
 # never timed).
 #   - a semantic top-k (ORDER BY free text with LIMIT): candidates ranked by BM25, scored
 #     in waves, the walk stopping once k have the best value;
+#   - a cascade (llm.cascade_target): a sample judged by the main model, a learned proxy
+#     deciding the rest outside its thresholds;
 # Skipped, saying why, when no server can be started.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -99,4 +101,32 @@ both "top-k: a structured filter first" "$top" \
 	"SELECT name FROM r WHERE id > 20 ORDER BY $R DESC LIMIT 2;" --set batch=1 --concurrency 1
 TIES=1 both "top-k: batched, 4 to a request" "$top" \
 	"SELECT id FROM r ORDER BY $R DESC LIMIT 3;" --set batch=4 --concurrency 1
+stop_server
+
+# ---- a cascade (llm.cascade_target): 600 generated restaurants, a main model whose
+# verdicts follow the words; the sample (a shuffle of the candidates, in the order SQLite
+# lists them: the integer primary key's), the proxy's thresholds and the candidates left
+# to the main model are the same on both, so are the requests
+gdb=$T/gen.db
+"$SUQL_BUILD/gen" -n 600 --db "$gdb" --quiet >/dev/null 2>"$T/gen.err" || notok "gen" "$(cat "$T/gen.err")"
+if ! pg_load_demo "$gdb"; then
+	notok "the generated restaurants load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
+	exit 0
+fi
+start_server cascade --yes-words kid,child,famil
+CQ="SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY id;"
+both "cascade: a learned proxy in front of the main model" "$gdb" "$CQ" \
+	--set budget=0 --set llm.cascade_target=0.95 --set llm.cascade_sample=100
+judges() { grep -o 'judges: learned proxy [0-9]* .*main model [0-9]*' "$1"; }
+j_s=$(judges "$T/err_s") j_p=$(judges "$T/err")
+if [ -n "$j_p" ] && [ "$j_s" = "$j_p" ]; then ok "cascade: ... the same split between the judges ($j_p)"
+else notok "cascade: ... the same split between the judges" "SQLite: $j_s" "PostgreSQL: $j_p"; fi
+grep -q "cascade, conjunct 1: a learned proxy in front of the main model" "$T/err" &&
+	ok "cascade: the plan names the cascade on PostgreSQL" || notok "cascade: the plan names the cascade on PostgreSQL" "$(head -20 "$T/err")"
+both "cascade: a structured filter and a sample of 50" "$gdb" \
+	"SELECT id FROM restaurants WHERE rating >= 3 AND answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY id;" \
+	--set budget=0 --set llm.cascade_target=0.9 --set llm.cascade_sample=50
+j_s=$(judges "$T/err_s") j_p=$(judges "$T/err")
+if [ -n "$j_p" ] && [ "$j_s" = "$j_p" ]; then ok "cascade: ... the same split between the judges ($j_p)"
+else notok "cascade: ... the same split between the judges" "SQLite: $j_s" "PostgreSQL: $j_p"; fi
 stop_server
