@@ -332,13 +332,17 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const EngineSink *sink = ex->sink;
 	*out = SUQL_OK;
 	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
-	   UPDATE and DELETE judge per row, CREATE ... AS takes no parameters in Postgres */
-	if ((st->kind != ST_SELECT && st->kind != ST_INSERT) || st->explain)
-		return "free text in a statement other than SELECT and INSERT ... SELECT (UPDATE, "
-		       "DELETE, CREATE ... AS, views)";
+	   UPDATE and DELETE as SQLite runs them, per row (exec_pg_dml.c); CREATE ... AS
+	   takes no parameters in Postgres */
+	int dml = (st->kind == ST_UPDATE || st->kind == ST_DELETE) && !st->explain;
+	if ((st->kind != ST_SELECT && st->kind != ST_INSERT && !dml) || st->explain)
+		return "free text in a statement other than SELECT, INSERT ... SELECT, UPDATE and "
+		       "DELETE (CREATE ... AS, views)";
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig < 0)
 			return "a question that is not a literal";
+	if (dml)
+		return exec_pg_dml_run(ex, out, err);
 	for (int i = 0; i < ex->nblocks; i++)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
 			if (ex->blocks[i].items[k].kind == IT_FUNC)

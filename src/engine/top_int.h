@@ -40,6 +40,9 @@ SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long
 /* The statement when pg_shape does not take it: NULL when it ran (s its status), else
    why it is not supported (nothing was run). */
 const char *exec_pg_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
+/* ---- exec_pg_dml.c: free text in UPDATE and DELETE on PostgreSQL ---- */
+/* The same contract as exec_pg_run's, for an UPDATE or DELETE. */
+const char *exec_pg_dml_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
 
 /* ---- plan_show.c: the plan and the counters, as text ---- */
 

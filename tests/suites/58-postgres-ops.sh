@@ -8,6 +8,8 @@
 #     in waves, the walk stopping once k have the best value;
 #   - a cascade (llm.cascade_target): a sample judged by the main model, a learned proxy
 #     deciding the rest outside its thresholds;
+#   - free text in UPDATE and DELETE: the same values evaluated, one call each, the same
+#     rows changed; all or nothing on PostgreSQL when a reply cannot be read;
 # Skipped, saying why, when no server can be started.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -129,4 +131,87 @@ both "cascade: a structured filter and a sample of 50" "$gdb" \
 j_s=$(judges "$T/err_s") j_p=$(judges "$T/err")
 if [ -n "$j_p" ] && [ "$j_s" = "$j_p" ]; then ok "cascade: ... the same split between the judges ($j_p)"
 else notok "cascade: ... the same split between the judges" "SQLite: $j_s" "PostgreSQL: $j_p"; fi
+stop_server
+
+# ---- free text in UPDATE and DELETE: SQLite calls its functions per row, on demand (one
+# call per value); PostgreSQL evaluates the same values first (the WHERE's conjuncts left
+# to right, each where those before it are not false; SET and RETURNING for the rows the
+# WHERE keeps), then runs the statement with them bound as arrays. Each statement runs on
+# a fresh copy of the table on both; the table afterwards must be the same.
+ddb=$T/dml.db
+"$prog" --bail "$ddb" >/dev/null <<'SQL'
+CREATE TABLE d (id INTEGER PRIMARY KEY, name TEXT, city TEXT, review FREE_TEXT, note TEXT);
+INSERT INTO d VALUES (1, 'A', 'Alto', 'Great for kids, a play corner.', NULL),
+ (2, 'B', 'Alto', 'Quiet wine bar.', NULL), (3, 'C', 'Bay', 'Kids menu and high chairs.', NULL),
+ (4, 'D', 'Bay', 'Loud club.', NULL), (5, 'E', 'Alto', NULL, NULL),
+ (6, 'F', 'Cove', 'Great for kids, a play corner.', NULL);
+CREATE TABLE c (city TEXT, kids TEXT);
+INSERT INTO c VALUES ('Alto', 'yes'), ('Bay', 'no');
+SQL
+cat >"$T/dml.json" <<'EOF2'
+[{"match": "Loud", "content": "somewhere around five"},
+ {"match": "Quiet", "content": "3"},
+ {"match": "kids", "content": "7"},
+ {"match": "Kids", "content": "8"}]
+EOF2
+cp "$ddb" "$T/dml0.db"
+pg_fresh() {   # the tables of dml0.db, anew in PostgreSQL
+	pg_psql -c "DROP TABLE IF EXISTS d, c; DELETE FROM suql.catalog WHERE tbl IN ('d', 'c')" >/dev/null 2>&1
+	pg_load_demo "$T/dml0.db"
+}
+table() { "$prog" --csv "$1" -c "SELECT * FROM d ORDER BY id; SELECT * FROM c ORDER BY city;" 2>&1; }
+# dml NAME SQL [options...]: both on fresh tables, then the same tables afterwards
+notes() { "$prog" --csv --no-headers "$1" -c "SELECT id, note FROM d ORDER BY id" 2>&1 | paste -sd ';' -; }
+dml() {
+	dname=$1 dsql=$2
+	shift 2
+	cp "$T/dml0.db" "$ddb"
+	if ! pg_fresh; then notok "$dname: the tables load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"; return; fi
+	want_table=${WANT_TABLE:-}
+	WANT_TABLE=""
+	both "$dname" "$ddb" "$dsql" "$@"
+	check "$dname: ... the same tables afterwards" "$(table "$SUQL_PG")" "$(table "$ddb")"
+	[ -n "$want_table" ] && check "$dname: ... the notes" "$(notes "$SUQL_PG")" "$want_table"
+}
+start_server dml --yes-words kid
+K="answer(review, 'is it good for kids?') = 'Yes'"
+WANT_REQ=2 WANT_TABLE="1,kids;2,;3,;4,;5,;6," \
+	dml "update: a structured conjunct first: only its rows are asked about" \
+	"UPDATE d SET note = 'kids' WHERE city = 'Alto' AND $K;"
+grep -qF "WHERE city = 'Alto' AND ((\$2::boolean[])[array_position(\$1::text[]" "$T/err" &&
+	ok "update: the plan shows the statement with the values bound as arrays" ||
+	notok "update: the plan shows the statement with the values bound" "$(cat "$T/err")"
+WANT_REQ=4 WANT_TABLE="1,kids;2,;3,;4,;5,;6," \
+	dml "update: free text first: every row with a text is asked about (a repeated text once)" \
+	"UPDATE d SET note = 'kids' WHERE $K AND city = 'Alto';"
+WANT_REQ=4 dml "delete: under OR" "DELETE FROM d WHERE $K OR city = 'Cove';"
+WANT_REQ=4 WANT_TABLE="1,Yes;2,No;3,Yes;4,No;5,;6," \
+	dml "update: SET a constrained answer, for the rows WHERE keeps" \
+	"UPDATE d SET note = answer(review, 'is it good for kids?', ARRAY['Yes', 'No']) WHERE id <= 4;"
+WANT_ROWS='1,"Great for kids, a play corner.";2,Quiet wine bar.;5,' WANT_REQ=2 \
+	dml "update: SET summary() with RETURNING" \
+	"UPDATE d SET note = summary(review) WHERE city = 'Alto' RETURNING id, note;" --set batch=1
+WANT_REQ=6 WANT_TABLE='1,"Great for kids, a play corner.";2,;3,Kids menu and high chairs.;4,;5,;6,' \
+	dml "update: free text in SET and WHERE (4 verdicts, then 2 summaries)" \
+	"UPDATE d SET note = summary(review) WHERE city <> 'Cove' AND $K;"
+WANT_REQ=4 dml "update ... FROM another table" \
+	"UPDATE d SET note = c.kids FROM c WHERE c.city = d.city AND $K;"
+WANT_REQ=0 dml "delete: over the budget: refused before any call" \
+	"DELETE FROM d WHERE $K;" --set budget=3
+stop_server
+# an unreadable reply (asked again, then unknown): with llm.unreadable warn, NULL on both;
+# by default PostgreSQL changes nothing (all or nothing: the statement does not run)
+start_server dml2 --rules "$T/dml.json"
+L="answer(review, 'how loud, 1 to 10?')::int"
+WANT_REQ=5 WANT_TABLE="1,7;2,3;3,8;4,;5,;6," \
+	dml "update: an unreadable reply, llm.unreadable warn: NULL there" \
+	"UPDATE d SET note = $L WHERE id <= 4;" --set llm.unreadable=warn
+cp "$T/dml0.db" "$ddb"
+pg_fresh
+run "$SUQL_PG" "UPDATE d SET note = $L WHERE id <= 4;"
+check "update: an unreadable reply, by default: exit status 3 on PostgreSQL" "$st" 3
+grep -q "could not be read (see the warning): nothing was changed" "$T/err" &&
+	ok "update: ... the error says nothing was changed" || notok "update: ... the error says nothing was changed" "$(cat "$T/err")"
+check "update: ... the same requests (4 asks, 1 asked again)" "$req" 5
+check "update: ... and the table is as it was" "$(table "$SUQL_PG")" "$(table "$T/dml0.db")"
 stop_server
