@@ -10,6 +10,8 @@
 #     deciding the rest outside its thresholds;
 #   - free text in UPDATE and DELETE: the same values evaluated, one call each, the same
 #     rows changed; all or nothing on PostgreSQL when a reply cannot be read;
+#   - CREATE TABLE ... AS with free text: WITH NO DATA, then INSERT ... SELECT with the
+#     values bound, in one transaction;
 # Skipped, saying why, when no server can be started.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -214,4 +216,53 @@ grep -q "could not be read (see the warning): nothing was changed" "$T/err" &&
 	ok "update: ... the error says nothing was changed" || notok "update: ... the error says nothing was changed" "$(cat "$T/err")"
 check "update: ... the same requests (4 asks, 1 asked again)" "$req" 5
 check "update: ... and the table is as it was" "$(table "$SUQL_PG")" "$(table "$T/dml0.db")"
+stop_server
+
+# ---- CREATE TABLE ... AS with free text: Postgres binds no parameters there, so the
+# table is created WITH NO DATA and filled by INSERT ... SELECT with the values bound, in
+# one transaction
+cols() { "$prog" --csv "$1" -c "SELECT * FROM $2 ORDER BY 1" 2>&1; }
+# ctas NAME TABLE SQL [options...]: both on fresh tables, then TABLE the same on both
+ctas() {
+	cname=$1 ctab=$2 csql=$3
+	shift 3
+	cp "$T/dml0.db" "$ddb"
+	if ! pg_fresh; then notok "$cname: the tables load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"; return; fi
+	pg_psql -c "DROP TABLE IF EXISTS $ctab" >/dev/null 2>&1
+	want_table=${WANT_TABLE:-}
+	WANT_TABLE=""
+	both "$cname" "$ddb" "$csql" "$@"
+	check "$cname: ... the same table made" "$(cols "$SUQL_PG" "$ctab")" "$(cols "$ddb" "$ctab")"
+	[ -n "$want_table" ] && check "$cname: ... its rows" "$(cols "$SUQL_PG" "$ctab" | sed 1d | paste -sd ';' -)" "$want_table"
+}
+start_server ctas --yes-words kid
+WANT_REQ=1 WANT_TABLE="1,A;3,C" \
+	ctas "create table as: a free-text WHERE" kids \
+	"CREATE TABLE kids AS SELECT id, name FROM d WHERE city <> 'Cove' AND $K;"
+WANT_TABLE="1,A" \
+	ctas "create table as: a lazy walk (ORDER BY, LIMIT: the rows it passed kept by ctid)" first \
+	"CREATE TABLE first AS SELECT id, name FROM d WHERE $K ORDER BY id LIMIT 1;" --set batch=1 --concurrency 1
+WANT_TABLE="1,Yes;2,No;3,Yes;4,No" \
+	ctas "create table as: free text in ORDER BY and a typed answer ahead" ranked \
+	"CREATE TABLE ranked AS SELECT id, CASE WHEN $K THEN 'Yes' ELSE 'No' END AS k FROM d WHERE id <= 4 ORDER BY 2 DESC, 1;"
+cp "$T/dml0.db" "$ddb"
+pg_fresh
+"$prog" "$ddb" -c "CREATE TABLE kids (x TEXT);" >/dev/null 2>&1
+pg_psql -c "DROP TABLE IF EXISTS kids; CREATE TABLE kids (x text)" >/dev/null 2>&1
+both "create table if not exists: the table exists, nothing is added" "$ddb" \
+	"CREATE TABLE IF NOT EXISTS kids AS SELECT id, name FROM d WHERE $K;"
+check "create table if not exists: ... the table as it was" "$(cols "$SUQL_PG" kids)" "$(cols "$ddb" kids)"
+stop_server
+start_server ctas2 --rules "$T/dml.json"
+WANT_REQ=6 WANT_TABLE="1;3" \
+	ctas "create table as: an unreadable reply, llm.unreadable warn: unknown, so not kept" loud \
+	"CREATE TABLE loud AS SELECT id FROM d WHERE id <= 4 AND $L > 5;" --set llm.unreadable=warn
+cp "$T/dml0.db" "$ddb"
+pg_fresh
+pg_psql -c "DROP TABLE IF EXISTS loud" >/dev/null 2>&1
+run "$SUQL_PG" "CREATE TABLE loud AS SELECT id FROM d WHERE id <= 4 AND $L > 5;"
+check "create table as: an unreadable reply, by default: exit status 3, 6 requests as with warn" "$st,$req" 3,6
+grep -q "could not be read (see the warning): the table was not created" "$T/err" &&
+	ok "create table as: ... the error says the table was not created" || notok "create table as: ... the error says so" "$(cat "$T/err")"
+check "create table as: ... and there is none" "$(pg_psql -At -c "SELECT to_regclass('loud') IS NULL")" t
 stop_server
