@@ -106,7 +106,7 @@ static Expr *not_false(Exec *ex, Expr *e)
 	return ast_func(ex->a, "coalesce", 2, args);
 }
 
-static Expr *and(Exec *ex, Expr *l, Expr *r)
+static Expr *and_expr(Exec *ex, Expr *l, Expr *r)
 {
 	return l ? ast_binary(ex->a, OP_AND, l, r) : r;
 }
@@ -181,6 +181,11 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return "UPDATE or DELETE with ORDER BY or LIMIT";
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
+	SuqlStatus s = exec_pg_run_validate(ex, err);   /* a mistake costs no call */
+	if (s != SUQL_OK) {
+		*out = s;
+		return NULL;
+	}
 	d.from = dml_from(ex);
 	if (st->where)
 		conj_flatten(&d, st->where);
@@ -203,7 +208,6 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	if (sink && sink->plan)
 		sink->plan(sink->ctx, sb_str(pl));
 	sb_truncate(pl, 0);
-	SuqlStatus s = SUQL_OK;
 	if (ex->set.budget > 0 && ex->expect_total > ex->set.budget)
 		s = exec_over_budget(ex, err);
 	/* 1. the WHERE, left to right */
@@ -212,7 +216,7 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		for (int i = 0; i < ex->nocc && s == SUQL_OK; i++)
 			if (occ_in(&ex->occ[i], d.conj[k]))
 				s = eval_occ(&d, i, before, err);
-		before = and(ex, before, not_false(ex, d.conj[k]));
+		before = and_expr(ex, before, not_false(ex, d.conj[k]));
 	}
 	/* 2. SET and RETURNING, for the rows the WHERE keeps */
 	for (int i = 0; i < ex->nocc && s == SUQL_OK; i++) {

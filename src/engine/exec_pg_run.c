@@ -274,7 +274,7 @@ static void record_rows(Exec *ex)
 /* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
    empty): a mistake in it is reported at its place in the user's text before any count
    or call, as SQLite's validation does. */
-static SuqlStatus validate(Exec *ex, SuqlErr *err)
+SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
 	/* CREATE TABLE ... AS takes no parameters: its query is planned alone */
@@ -422,7 +422,7 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	}
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
-	SuqlStatus s = validate(ex, err);
+	SuqlStatus s = exec_pg_run_validate(ex, err);
 	if (s != SUQL_OK) {
 		*out = s;
 		return NULL;

@@ -200,6 +200,12 @@ WANT_REQ=4 dml "update ... FROM another table" \
 	"UPDATE d SET note = c.kids FROM c WHERE c.city = d.city AND $K;"
 WANT_REQ=0 dml "delete: over the budget: refused before any call" \
 	"DELETE FROM d WHERE $K;" --set budget=3
+cp "$T/dml0.db" "$ddb"
+pg_fresh
+run "$SUQL_PG" "UPDATE d SET id = summary(review) WHERE $K;"
+grep -q 'error: -c:1:14: column "id" is of type integer but expression is of type text' "$T/err" &&
+	check "update: a type error in SET: placed in the statement before any call" "$st,$req" 1,0 ||
+	notok "update: a type error in SET: placed in the statement" "$(cat "$T/err")"
 stop_server
 # an unreadable reply (asked again, then unknown): with llm.unreadable warn, NULL on both;
 # by default PostgreSQL changes nothing (all or nothing: the statement does not run)
