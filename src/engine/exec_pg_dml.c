@@ -9,7 +9,9 @@
  *
  *   1. each occurrence of the WHERE: the distinct texts of the rows of the target table
  *      (and UPDATE's FROM) where the conjuncts before its own are not false (those
- *      conjuncts' free text read from the values evaluated already);
+ *      conjuncts' free text read from the values evaluated already), within the range of
+ *      the table's integer primary key that the WHERE's comparisons with literals set
+ *      (SQLite scans its rowid range first, wherever they stand);
  *   2. each occurrence of SET and RETURNING: the texts of the rows the whole WHERE keeps;
  *   3. the user's statement, every occurrence a look-up of its value in two arrays bound
  *      as parameters (exec_pg_plan.c: the texts and their results, never text in the SQL).
@@ -97,6 +99,30 @@ static int occ_in(const Occ *o, Expr *e)
 	if (e)
 		ast_visit_expr(e, &v);
 	return f.found;
+}
+
+/* A comparison of the target table's integer primary key with a literal: SQLite's rowid,
+   whose range SQLite scans whatever the conjunct's place in the WHERE, so its functions
+   are called only for the rows in it. */
+static int rowkey_range(Dml *d, const Expr *e)
+{
+	const ScopeItem *it = &d->b->items[0];
+	if (!it->rowkey || e->kind != EX_BINARY ||
+	    (e->op != OP_EQ && e->op != OP_LT && e->op != OP_LE && e->op != OP_GT &&
+	     e->op != OP_GE))
+		return 0;
+	const Expr *c = e->left->kind == EX_COLUMN ? e->left : e->right;
+	const Expr *v = c == e->left ? e->right : e->left;
+	if (c->kind != EX_COLUMN || v->kind != EX_LITERAL || v->lit != LIT_INTEGER)
+		return 0;
+	char *name = ast_name_value(d->ex->a, c->name);
+	if (!name || !str_ieq(name, it->rowkey))
+		return 0;
+	if (c->table.n) {
+		char *t = ast_name_value(d->ex->a, c->table);
+		return t && str_ieq(t, it->name);
+	}
+	return 1;
 }
 
 /* NOT FALSE: coalesce(e, 1 = 1) */
@@ -210,8 +236,11 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	sb_truncate(pl, 0);
 	if (ex->set.budget > 0 && ex->expect_total > ex->set.budget)
 		s = exec_over_budget(ex, err);
-	/* 1. the WHERE, left to right */
+	/* 1. the WHERE, left to right, within the rowid range SQLite scans */
 	Expr *before = NULL;
+	for (int k = 0; k < d.nconj; k++)
+		if (rowkey_range(&d, d.conj[k]))
+			before = and_expr(ex, before, d.conj[k]);
 	for (int k = 0; k < d.nconj && s == SUQL_OK; k++) {
 		for (int i = 0; i < ex->nocc && s == SUQL_OK; i++)
 			if (occ_in(&ex->occ[i], d.conj[k]))

@@ -186,6 +186,9 @@ grep -qF "WHERE city = 'Alto' AND ((\$2::boolean[])[array_position(\$1::text[]" 
 WANT_REQ=4 WANT_TABLE="1,kids;2,;3,;4,;5,;6," \
 	dml "update: free text first: every row with a text is asked about (a repeated text once)" \
 	"UPDATE d SET note = 'kids' WHERE $K AND city = 'Alto';"
+WANT_REQ=2 WANT_TABLE="1,kids;2,;3,;4,;5,;6," \
+	dml "update: free text first, the integer primary key's range after: only that range (SQLite scans its rowids)" \
+	"UPDATE d SET note = 'kids' WHERE $K AND id <= 2;"
 WANT_REQ=4 dml "delete: under OR" "DELETE FROM d WHERE $K OR city = 'Cove';"
 WANT_REQ=4 WANT_TABLE="1,Yes;2,No;3,Yes;4,No;5,;6," \
 	dml "update: SET a constrained answer, for the rows WHERE keeps" \
