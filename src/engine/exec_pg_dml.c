@@ -207,7 +207,9 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return "UPDATE or DELETE with ORDER BY or LIMIT";
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
-	SuqlStatus s = exec_pg_run_validate(ex, err);   /* a mistake costs no call */
+	SuqlStatus s = exec_pg_run_writable(ex, st->kind == ST_UPDATE ? "UPDATE" : "DELETE", err);
+	if (s == SUQL_OK)
+		s = exec_pg_run_validate(ex, err);   /* a mistake costs no call */
 	if (s != SUQL_OK) {
 		*out = s;
 		return NULL;

@@ -274,6 +274,20 @@ static void record_rows(Exec *ex)
 /* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
    empty): a mistake in it is reported at its place in the user's text before any count
    or call, as SQLite's validation does. */
+SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err)
+{
+	int ro = ex->e->readonly;
+	StoreCursor *c;
+	if (!ro && store_query(ex->e->store, "SELECT current_setting('transaction_read_only')",
+	                       NULL, 0, &c, NULL) == SUQL_OK) {
+		ro = store_next(c) > 0 && store_text(c, 0) && strcmp(store_text(c, 0), "on") == 0;
+		store_done(c);
+	}
+	if (ro)
+		return err_set(err, SUQL_ERROR, "cannot execute %s in a read-only transaction", what);
+	return SUQL_OK;
+}
+
 SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
@@ -407,6 +421,8 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 			return "a question that is not a literal";
 	if (dml)
 		return exec_pg_dml_run(ex, out, err);
+	if (ctas && (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
+		return NULL;
 	for (int i = 0; i < ex->nblocks; i++)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
 			if (ex->blocks[i].items[k].kind == IT_FUNC)

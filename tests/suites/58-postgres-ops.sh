@@ -275,3 +275,12 @@ grep -q "could not be read (see the warning): the table was not created" "$T/err
 	ok "create table as: ... the error says the table was not created" || notok "create table as: ... the error says so" "$(cat "$T/err")"
 check "create table as: ... and there is none" "$(pg_psql -At -c "SELECT to_regclass('loud') IS NULL")" t
 stop_server
+# read-only mode: UPDATE and CREATE TABLE ... AS are refused before any call
+start_server ro --yes-words kid
+cp "$T/dml0.db" "$ddb"
+pg_fresh
+run "$SUQL_PG" "UPDATE d SET note = 'kids' WHERE $K;" --readonly
+check "read-only: UPDATE refused before any call" "$st,$req,$(grep -c 'read-only transaction' "$T/err")" 1,0,1
+run "$SUQL_PG" "CREATE TABLE kids AS SELECT id FROM d WHERE $K;" --readonly
+check "read-only: CREATE TABLE ... AS refused before any call" "$st,$req,$(grep -c 'read-only transaction' "$T/err")" 1,0,1
+stop_server
