@@ -732,8 +732,8 @@ const char *exec_agg_op_refuse(Exec *ex, OpBackend be)
 	for (int i = 0; i < ex->naggs; i++) {
 		const AggOcc *ag = &ex->aggs[i];
 		if (ex->ast->stmt->kind != ST_SELECT)
-			return "an aggregate over free text in INSERT ... SELECT (its groups are read "
-			       "before the statement runs only in a SELECT)";
+			return "an aggregate over free text in INSERT ... SELECT or CREATE TABLE ... AS "
+			       "(its groups are read before the statement runs only in a SELECT)";
 		if (ag->block < 0 || ex->blocks[ag->block].correlated)
 			return "an aggregate over free text in a correlated subquery (its groups are "
 			       "met row by row)";

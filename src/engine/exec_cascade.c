@@ -73,12 +73,6 @@ int exec_cascade_op_applies(const Exec *ex)
 	return ex->set.cascade_target > 0;
 }
 
-const char *exec_cascade_op_refuse(Exec *ex, OpBackend be)
-{
-	(void)ex;
-	return be == OP_POSTGRES ? "a cascade (llm.cascade_target)" : NULL;
-}
-
 static uint64_t rng_next(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);

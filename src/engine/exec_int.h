@@ -303,6 +303,11 @@ SuqlStatus exec_rank_candidates(Walk *w, double *prior, SuqlErr *err);
 /* The same share, through the retrieval index only, for a walk kept in the query's order;
    *prior is left alone when no atom has an index. */
 void exec_rank_share(Walk *w, double *prior);
+/* BM25 in memory of each of n texts (NULL: none) for s's question, its best passage,
+   statistics over the n texts: added to score[c]; *matched counts the texts that match.
+   PostgreSQL's top-k ranks with it (it has no retrieval index of suql's). */
+SuqlStatus exec_rank_texts(const Sig *s, char *const *vals, const size_t *lens, long long n,
+                           double *score, long long *matched, SuqlErr *err);
 
 /* exec_embed.c (EMBED_TOP candidates: plan_int.h): reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */

@@ -19,8 +19,10 @@
  *  - answer() and summary() that are whole result columns are evaluated last, for the
  *    rows the final statement returns (its argument's text stands in their place);
  *  - everything else a free-text statement may hold (free text inside expressions, in
- *    ORDER BY, under OR or NOT, in subqueries, ENUM classification, data changes) is
- *    refused with an error naming what is not supported on PostgreSQL yet.
+ *    ORDER BY, under OR or NOT, in subqueries, a semantic top-k, a cascade) runs the
+ *    SQLite planner's plan (exec_pg_run.c), UPDATE and DELETE as SQLite's functions
+ *    would call (exec_pg_dml.c); what neither runs is refused with an error naming what
+ *    is not supported on PostgreSQL yet.
  *
  * This file decides what runs (the statement's shape), holds its transaction and :index;
  * exec_pg_walk.c runs the three steps, exec_pg_rows.c hands rows to the sink.
@@ -168,6 +170,8 @@ static const char *pg_shape(PgWalk *w)
 		return "an aggregate over free text";
 	if (ex->njoins > 0)
 		return "a semantic join";
+	if (ex->set.cascade_target > 0)   /* the general path's walk runs the cascade */
+		return "a cascade";
 	if (ex->nblocks != 1 || st->select->ncore != 1)
 		return "free text in a query with subqueries, CTEs or compound SELECTs";
 	Block *b = &ex->blocks[0];

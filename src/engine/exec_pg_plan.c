@@ -54,6 +54,8 @@ typedef struct PgState {
 	const Expr *inside;   /* the WHERE being printed by the keep rule itself */
 	int running;          /* printing a statement the planner or the walk runs now (not the
 	                         final statement, nor the plan's display of it) */
+	int nodata;           /* printing without parameters: free text as typed NULLs (the
+	                         WITH NO DATA of CREATE TABLE ... AS) */
 } PgState;
 
 static PgState *state(Exec *ex)
@@ -66,6 +68,11 @@ static PgState *state(Exec *ex)
 void exec_pg_plan_running(Exec *ex, int on)
 {
 	state(ex)->running = on;
+}
+
+void exec_pg_plan_nodata(Exec *ex, int on)
+{
+	state(ex)->nodata = on;
 }
 
 void exec_pg_plan_free(Exec *ex)
@@ -121,8 +128,15 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 {
 	const Sig *s = &ex->sigs[o->sig];
 	const char *type = s->kind == FT_ANSWER ? pg_type(s->pg) : NULL;
-	int k = param(ex, PP_KEYS, o->sig), v = param(ex, PP_VALS, o->sig);
 	char buf[160];
+	if (state(ex)->nodata) {   /* the value's type, no value */
+		snprintf(buf, sizeof buf, "CAST(CAST(NULL AS %s) AS %s)",
+		         s->kind == FT_VERIFY ? "boolean" : "text",
+		         type ? type : s->kind == FT_VERIFY ? "boolean" : "text");
+		print_raw(pr, buf);
+		return;
+	}
+	int k = param(ex, PP_KEYS, o->sig), v = param(ex, PP_VALS, o->sig);
 	if (type)
 		print_raw(pr, "CAST(");
 	snprintf(buf, sizeof buf, "($%d::%s[])[array_position($%d::text[], ", v,
@@ -234,6 +248,10 @@ static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
 	if (!ag)
 		return 0;
 	char buf[96];
+	if (state(ex)->nodata) {
+		print_raw(pr, "CAST(NULL AS text)");
+		return 1;
+	}
 	int k = param(ex, PP_KEYS, ag->sig), v = param(ex, PP_VALS, ag->sig);
 	snprintf(buf, sizeof buf, "($%d::text[])[array_position($%d::text[], ", v, k);
 	print_raw(pr, buf);
@@ -277,6 +295,10 @@ static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 	print_raw(pr, ") IS NULL OR (");
 	print_expr(pr, r);
 	print_raw(pr, ") IS NULL THEN NULL ");
+	if (state(ex)->nodata) {
+		print_raw(pr, "ELSE CAST(NULL AS boolean) END");
+		return 1;
+	}
 	if (!ex->joins[id].ran && state(ex)->running) {
 		print_raw(pr, "ELSE true END");
 		return 1;
@@ -320,7 +342,7 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 			pr_lookup(ex, pr, &ex->occ[i]);
 			return 1;
 		}
-	if (!ps->final || e == ps->inside)
+	if (!ps->final || e == ps->inside || ps->nodata)
 		return 0;
 	for (int i = 0; i < ex->nblocks; i++) {
 		const Block *b = &ex->blocks[i];

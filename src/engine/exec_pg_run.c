@@ -4,10 +4,15 @@
  * in WHERE, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of
  * the result columns, in subqueries and CTEs that are not correlated, semantic joins that
  * are rewritten (exec_join.c lists their values and pairs on the store and asks the model;
- * the final statement looks the verdicts up, exec_pg_plan.c). At the top of the
+ * the final statement looks the verdicts up, exec_pg_plan.c), a semantic top-k (exec_topk.c
+ * lists its candidates on the store and ranks them in memory). At the top of the
  * engine's groups, beside exec_statement.c: it binds, plans, shows the plan, walks and
  * runs the final statement with the SQLite backend's own planner and walk, their
  * statements printed for Postgres by exec_pg_plan.c (which says how).
+ *
+ * CREATE TABLE ... AS runs as INSERT ... SELECT does, its final statement in two (Postgres
+ * binds no parameters there): the table made WITH NO DATA from the query printed without
+ * them, then filled by INSERT ... SELECT with the values bound (create_as).
  *
  * Projection last runs the final statement twice in the statement's snapshot: first for
  * the texts of the rows returned (evaluated in batches, as SQLite does from its temp
@@ -107,6 +112,60 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 
 static int holds_free_text(const Exec *ex, Expr *e);
 
+/* CREATE TABLE ... AS: Postgres binds no parameters there, so the table is created from
+   the query printed without them (WITH NO DATA: its columns' names and types, free text
+   a NULL of its type), then filled by INSERT ... SELECT with the values bound, in the
+   statement's transaction. IF NOT EXISTS over a table that exists does neither; nor does
+   a reply that could not be read (all or nothing). */
+static SuqlStatus create_as(Exec *ex, SuqlErr *err)
+{
+	const Stmt *st = ex->ast->stmt;
+	SBuf name = SBUF_INIT;
+	if (st->schema.s) {
+		char *sc = ast_name_value(ex->a, st->schema);
+		sb_put_ident(&name, sc, strlen(sc));
+		sb_putc(&name, '.');
+	}
+	char *t = ast_name_value(ex->a, st->table);
+	sb_put_ident(&name, t, strlen(t));
+	char *plain = st->schema.s ? xprintf("%s.%s", ast_name_value(ex->a, st->schema), t)
+	                           : xstrdup(t);
+	int exists = st->if_not_exists && store_has_table(ex->e->store, plain);
+	free(plain);
+	if (exists) {
+		sb_free(&name);
+		return SUQL_OK;
+	}
+	/* all or nothing, as UPDATE and DELETE (exec_pg_dml.c): no table from replies that
+	   could not be read, unless llm.unreadable is warn */
+	if (ex->unread && llm_unreadable_fails(ex->llm)) {
+		sb_free(&name);
+		return err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see "
+		               "the warning): the table was not created; :set llm.unreadable warn "
+		               "to create it with those values unknown", ex->unread);
+	}
+	exec_pg_plan_nodata(ex, 1);
+	Printer *pr = exec_pg_plan_print_final(ex, NULL);
+	exec_pg_plan_nodata(ex, 0);
+	char *sql = xprintf("%s WITH NO DATA", print_text(pr));
+	SuqlStatus s = store_exec(ex->e->store, sql, err);
+	s = exec_pg_place(ex, pr, s, err);
+	free(sql);
+	print_free(pr);
+	if (s == SUQL_OK) {
+		pr = exec_pg_plan_print_final(ex, st->select);
+		sql = xprintf("INSERT INTO %s %s", sb_str(&name), print_text(pr));
+		int n;
+		char **v = exec_pg_plan_params(ex, &n);
+		s = exec_pg_rows_run(ex, sql, (const char *const *)v, n, NULL, 0, err);
+		exec_pg_plan_params_free(v, n);
+		free(sql);
+		print_free(pr);
+	}
+	sb_free(&name);
+	return s;
+}
+
 /* The final statement, with every value bound; result columns that hold free text and
    have no name of their own are shown under the name SQLite gives them (their text). */
 static SuqlStatus run_final(Exec *ex, SuqlErr *err)
@@ -149,7 +208,9 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 		for (int i = 0; i < core->cols->n; i++)
 			core->cols->items[i]->alias = saved[i];
 	free(saved);
-	if (s == SUQL_OK) {
+	if (s == SUQL_OK && ex->ast->stmt->kind == ST_CREATE_TABLE) {
+		s = create_as(ex, err);
+	} else if (s == SUQL_OK) {
 		int n;
 		char **v = exec_pg_plan_params(ex, &n);
 		s = exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err);
@@ -213,9 +274,26 @@ static void record_rows(Exec *ex)
 /* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
    empty): a mistake in it is reported at its place in the user's text before any count
    or call, as SQLite's validation does. */
-static SuqlStatus validate(Exec *ex, SuqlErr *err)
+SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err)
 {
-	Printer *pr = exec_pg_plan_print_final(ex, NULL);
+	int ro = ex->e->readonly;
+	StoreCursor *c;
+	if (!ro && store_query(ex->e->store, "SELECT current_setting('transaction_read_only')",
+	                       NULL, 0, &c, NULL) == SUQL_OK) {
+		ro = store_next(c) > 0 && store_text(c, 0) && strcmp(store_text(c, 0), "on") == 0;
+		store_done(c);
+	}
+	if (ro)
+		return err_set(err, SUQL_ERROR, "cannot execute %s in a read-only transaction", what);
+	return SUQL_OK;
+}
+
+SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
+{
+	const Stmt *st = ex->ast->stmt;
+	/* CREATE TABLE ... AS takes no parameters: its query is planned alone */
+	Printer *pr = exec_pg_plan_print_final(ex, st->kind == ST_CREATE_TABLE ? st->select
+	                                                                        : NULL);
 	char *sql = xprintf("EXPLAIN %s", print_text(pr));
 	int n = ex->pgb->n;
 	const char **v = xcalloc((size_t)n + 1, sizeof *v);
@@ -333,13 +411,20 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const EngineSink *sink = ex->sink;
 	*out = SUQL_OK;
 	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
-	   UPDATE and DELETE judge per row, CREATE ... AS takes no parameters in Postgres */
-	if ((st->kind != ST_SELECT && st->kind != ST_INSERT) || st->explain)
-		return "free text in a statement other than SELECT and INSERT ... SELECT (UPDATE, "
-		       "DELETE, CREATE ... AS, views)";
+	   UPDATE and DELETE as SQLite runs them, per row (exec_pg_dml.c); CREATE ... AS
+	   takes no parameters in Postgres */
+	int dml = (st->kind == ST_UPDATE || st->kind == ST_DELETE) && !st->explain;
+	int ctas = st->kind == ST_CREATE_TABLE && st->select;
+	if ((st->kind != ST_SELECT && st->kind != ST_INSERT && !dml && !ctas) || st->explain)
+		return "free text in a statement other than SELECT, INSERT ... SELECT, UPDATE, "
+		       "DELETE and CREATE TABLE ... AS (views)";
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig < 0)
 			return "a question that is not a literal";
+	if (dml)
+		return exec_pg_dml_run(ex, out, err);
+	if (ctas && (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
+		return NULL;
 	for (int i = 0; i < ex->nblocks; i++)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
 			if (ex->blocks[i].items[k].kind == IT_FUNC)
@@ -351,7 +436,7 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		return refused;
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
-	SuqlStatus s = validate(ex, err);
+	SuqlStatus s = exec_pg_run_validate(ex, err);
 	if (s != SUQL_OK) {
 		*out = s;
 		return NULL;

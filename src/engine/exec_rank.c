@@ -74,12 +74,13 @@ static int rank_index(Walk *w, int k, long long *matched)
 	return 1;
 }
 
-/* In memory: BM25 of each candidate's best passage, statistics over all candidates. */
-static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
+/* In memory: BM25 of each text's best passage for the question, statistics over all the
+   texts (two passes); get(ctx, c, &len, &failed) gives text c (allocated, NULL for none). */
+typedef char *(*TextGet)(void *ctx, long long c, size_t *len, SuqlErr *err, int *failed);
+
+static SuqlStatus bm25_texts(const Sig *s, long long n, TextGet get, void *ctx, double *score,
+                             long long *matched, SuqlErr *err)
 {
-	Exec *ex = w->ex;
-	const Occ *o = &ex->occ[w->u->atoms[k]];
-	const Sig *s = &ex->sigs[o->sig];
 	if (!s->question)
 		return SUQL_OK;
 	TextTerms q = TEXT_TERMS_INIT;
@@ -96,10 +97,10 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 	SuqlStatus st = SUQL_OK;
 	for (int pass = 0; pass < 2 && st == SUQL_OK; pass++) {
 		double avg = npass > 0 ? totlen / npass : 1;
-		for (long long c = 0; c < w->n && st == SUQL_OK; c++) {
+		for (long long c = 0; c < n && st == SUQL_OK; c++) {
 			size_t len;
-			int failed;
-			char *v = exec_cand_value(w, c, w->atom_arg[k], &len, err, &failed);
+			int failed = 0;
+			char *v = get(ctx, c, &len, err, &failed);
 			if (failed) {
 				st = SUQL_ERROR;
 				break;
@@ -136,7 +137,7 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 				text_terms_free(&t);
 			}
 			if (pass == 1 && best > 0) {
-				w->score[c] += best;
+				score[c] += best;
 				++*matched;
 			}
 			text_strv_free(p, np);
@@ -151,6 +152,46 @@ static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
 	text_query_free(&tq);
 	text_terms_free(&q);
 	return st;
+}
+
+typedef struct CandGet {
+	Walk *w;
+	int arg;
+} CandGet;
+
+static char *cand_get(void *ctx, long long c, size_t *len, SuqlErr *err, int *failed)
+{
+	CandGet *g = ctx;
+	return exec_cand_value(g->w, c, g->arg, len, err, failed);
+}
+
+/* In memory: BM25 of each candidate's best passage, statistics over all candidates. */
+static SuqlStatus rank_memory(Walk *w, int k, long long *matched, SuqlErr *err)
+{
+	const Occ *o = &w->ex->occ[w->u->atoms[k]];
+	CandGet g = {w, w->atom_arg[k]};
+	return bm25_texts(&w->ex->sigs[o->sig], w->n, cand_get, &g, w->score, matched, err);
+}
+
+typedef struct ArrGet {
+	char *const *vals;
+	const size_t *lens;
+} ArrGet;
+
+static char *arr_get(void *ctx, long long c, size_t *len, SuqlErr *err, int *failed)
+{
+	ArrGet *g = ctx;
+	(void)err;
+	*failed = 0;
+	*len = g->lens[c];
+	return g->vals[c] ? xstrndup(g->vals[c], g->lens[c]) : NULL;
+}
+
+SuqlStatus exec_rank_texts(const Sig *s, char *const *vals, const size_t *lens, long long n,
+                           double *score, long long *matched, SuqlErr *err)
+{
+	ArrGet g = {vals, lens};
+	return bm25_texts(s, n, arr_get, &g, score, matched, err);
 }
 
 void exec_rank_share(Walk *w, double *prior)

@@ -9,6 +9,9 @@
  * the number of values allowed, weighted as two candidates), at least 1 and at most batch x
  * concurrency. The scores go to the memo; the final statement reads them, and a candidate
  * not scored is NULL there (its occurrence is planned), which sorts after every value.
+ * On PostgreSQL (exec_pg_run.c) the candidates and their texts come from the store, in ctid
+ * order, and the BM25 is computed in memory (exec_rank_texts): Postgres holds no retrieval
+ * index of suql's; the final statement reads the scores from the bound arrays.
  */
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
@@ -66,10 +69,54 @@ static void topwalk_free(TopWalk *w)
 	free(w->done);
 }
 
+static void grow(TopWalk *w, long long *cap)
+{
+	if (w->n < *cap)
+		return;
+	*cap = *cap ? *cap * 2 : 64;
+	w->ids = xrealloc(w->ids, (size_t)*cap * sizeof *w->ids);
+	w->vals = xrealloc(w->vals, (size_t)*cap * sizeof *w->vals);
+	w->lens = xrealloc(w->lens, (size_t)*cap * sizeof *w->lens);
+}
+
+/* PostgreSQL: the argument texts of the rows that pass WHERE (a list as JSON, as SQLite
+   keeps it), in the order SQLite lists the rows (its rowids, Postgres's ctids). */
+static SuqlStatus load_pg(TopWalk *w, Block *b, const Occ *o, SuqlErr *err)
+{
+	Exec *ex = w->ex;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, exec_pg_plan_text(ex, o->arg), "suql_arg");
+	char *sql = exec_print_select(ex, exec_select(ex, b, cols, b->core->where,
+	                                               exec_pg_plan_order(ex, b, NULL)));
+	StoreCursor *c;
+	SuqlStatus r = exec_pg_plan_query(ex, sql, &c, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	long long cap = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		if (!t)
+			continue;   /* no text: NULL without a call, never in the top */
+		grow(w, &cap);
+		w->ids[w->n] = w->n;
+		w->lens[w->n] = strlen(t);
+		w->vals[w->n] = xstrndup(t, w->lens[w->n]);
+		w->n++;
+	}
+	store_done(c);
+	if (rc < 0)
+		return err_set(err, SUQL_ERROR, "listing the candidates of a top-k in PostgreSQL failed");
+	return SUQL_OK;
+}
+
 /* The rows that pass WHERE: rowid (when the index can rank them) and argument text. */
 static SuqlStatus load(TopWalk *w, Block *b, const Occ *o, int ranked, SuqlErr *err)
 {
 	Exec *ex = w->ex;
+	if (ex->e->pg)
+		return load_pg(w, b, o, err);
 	ResultList *cols = NULL;
 	if (ranked)
 		exec_col(ex->a, &cols, ast_column(ex->a, b->items[o->arg_item].name, "rowid"),
@@ -86,12 +133,7 @@ static SuqlStatus load(TopWalk *w, Block *b, const Occ *o, int ranked, SuqlErr *
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite3_column_type(st, ranked) == SQLITE_NULL)
 			continue;   /* no text: NULL without a call, never in the top */
-		if (w->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			w->ids = xrealloc(w->ids, (size_t)cap * sizeof *w->ids);
-			w->vals = xrealloc(w->vals, (size_t)cap * sizeof *w->vals);
-			w->lens = xrealloc(w->lens, (size_t)cap * sizeof *w->lens);
-		}
+		grow(w, &cap);
 		w->ids[w->n] = ranked ? sqlite3_column_int64(st, 0) : w->n;
 		w->vals[w->n] = exec_value_text(sqlite3_column_value(st, ranked), &w->lens[w->n]);
 		w->n++;
@@ -129,7 +171,15 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 	size_t ns = 0;
 	SuqlErr err = {0};
 	RetQuestion q = {o->arg_col, s->question};
-	if (ret_score(w->ex->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
+	long long matched = 0;
+	double *mem = NULL;
+	if (w->ex->e->pg) {
+		/* no retrieval index of suql's in Postgres: the same BM25 in memory, its
+		   statistics over the candidates */
+		mem = xcalloc((size_t)w->n + 1, sizeof *mem);
+		if (exec_rank_texts(s, w->vals, w->lens, w->n, mem, &matched, &err) != SUQL_OK)
+			memset(mem, 0, ((size_t)w->n + 1) * sizeof *mem);
+	} else if (ret_score(w->ex->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
 	              &sc, &ns, &err) != SUQL_OK)
 		ns = 0;   /* no ranking: the statement's order */
 	err_clear(&err);
@@ -138,13 +188,14 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 		RetScore key = {w->ids[c], 0, 0};
 		RetScore *f = ns ? bsearch(&key, sc, ns, sizeof *sc, by_rowid) : NULL;
 		v[c].c = c;
-		v[c].s = f ? f->score : 0;
+		v[c].s = mem ? mem[c] : f ? f->score : 0;
 	}
 	qsort(v, (size_t)w->n, sizeof *v, by_score);
 	for (long long i = 0; i < w->n; i++)
 		w->order[i] = v[i].c;
 	free(v);
 	free(sc);
+	free(mem);
 }
 
 SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
@@ -235,8 +286,3 @@ void exec_topk_op_counters(Exec *ex, SBuf *out)
 }
 
 /* PostgreSQL: the planner has chosen a top-k (known after plan_statement). */
-const char *exec_topk_op_refuse(Exec *ex, OpBackend be)
-{
-	(void)ex;
-	return be == OP_POSTGRES ? "ORDER BY free text with LIMIT (a semantic top-k)" : NULL;
-}

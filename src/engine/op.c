@@ -58,14 +58,12 @@ static const EngineOp op_topk = {
 	.inside = "filter walk",
 	.applies = exec_topk_op_applies,
 	.counters = exec_topk_op_counters,
-	.refuse = exec_topk_op_refuse,
 };
 
 static const EngineOp op_cascade = {
 	.name = "cascade",
 	.inside = "filter walk",
 	.applies = exec_cascade_op_applies,
-	.refuse = exec_cascade_op_refuse,
 };
 
 static const EngineOp op_extract = {

@@ -94,10 +94,8 @@ void exec_walk_show_counters(Exec *ex, SBuf *out);
 /* a semantic top-k (exec_topk.c; run by exec_final_ahead in the walk) */
 int exec_topk_op_applies(const Exec *ex);
 void exec_topk_op_counters(Exec *ex, SBuf *out);
-const char *exec_topk_op_refuse(Exec *ex, OpBackend be);
 /* a cascade (exec_cascade.c; run by the walk, unit by unit) */
 int exec_cascade_op_applies(const Exec *ex);
-const char *exec_cascade_op_refuse(Exec *ex, OpBackend be);
 /* extract() (its values asked as answer()'s are: exec_llm.c) */
 int exec_llm_op_extract(const Exec *ex);
 

@@ -123,6 +123,10 @@ double exec_pg_plan_sum(StoreCursor *c, int *n);
    (exec_print_select), not the final statement or the plan's display of it: a semantic
    join not asked yet reads as a match there, as SQLite counts it. */
 void exec_pg_plan_running(Exec *ex, int on);
+/* Whether what is printed now takes no parameters (CREATE TABLE ... AS ... WITH NO DATA:
+   Postgres binds none there): every free-text value a NULL of its type, walked blocks not
+   kept to their rows. */
+void exec_pg_plan_nodata(Exec *ex, int on);
 void exec_pg_plan_free(Exec *ex);
 /* The printer of the statement (sel; NULL: the user's) printed last, walked blocks kept
    to the rows they passed; it holds the text and the map back to the user's

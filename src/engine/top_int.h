@@ -37,6 +37,16 @@ SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long
 /* The statement when pg_shape does not take it: NULL when it ran (s its status), else
    why it is not supported (nothing was run). */
 const char *exec_pg_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
+/* The statement as it will run, planned by the server with EXPLAIN (nothing runs, its
+   arrays empty): a mistake in it is placed in the user's text before any call. */
+SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err);
+/* A statement that writes (what: "UPDATE", ...) in a read-only transaction (--readonly,
+   or the user's own) is refused before any call, in the server's words; SUQL_OK when
+   the transaction may write. EXPLAIN does not tell. */
+SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err);
+/* ---- exec_pg_dml.c: free text in UPDATE and DELETE on PostgreSQL ---- */
+/* The same contract as exec_pg_run's, for an UPDATE or DELETE. */
+const char *exec_pg_dml_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
 
 /* ---- plan_show.c: the plan and the counters, as text ---- */
 
