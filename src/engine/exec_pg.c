@@ -244,8 +244,15 @@ SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err)
 {
+	/* an EXPLAIN's statement as written, before the binder's rewrite (as exec_statement) */
+	char *parsed = NULL;
+	if (ast->stmt->explain == 1) {
+		ast->stmt->explain = 0;
+		parsed = print_suql_stmt(ast);
+		ast->stmt->explain = 1;
+	}
 	Exec *ex = exec_statement_begin(e, ast, sql, len, sink);
-	const Stmt *st = ast->stmt;
+	Stmt *st = ast->stmt;
 	SuqlStatus s = SUQL_OK;
 	int bound = st->kind == ST_SELECT || st->kind == ST_INSERT || st->kind == ST_UPDATE ||
 	            st->kind == ST_DELETE || st->kind == ST_CREATE_VIEW ||
@@ -257,26 +264,34 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	/* ENUM literals the map does not know yet are classified once the statement's
 	   transaction has begun (the mapping is written into suql.enum_map there) */
 	int classify = s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) > 0;
-	if (s == SUQL_OK && ex->nenums > 0 && !classify)
-		enum_rewrite(ex, 0);
 	int freetext = s == SUQL_OK && (ex->nocc > 0 || ex->naggs > 0 || ex->njoins > 0);
+	/* EXPLAIN with free text, or with an ENUM literal to classify: suql's plan, nothing
+	   asked (the classification too waits for a statement that runs) */
+	int explain = parsed && (freetext || classify) && ex->set.optimize == OPT_ON;
+	if (explain) {
+		classify = 0;
+		st->explain = 0;
+	}
+	if (s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) == 0)
+		enum_rewrite(ex, 0);
 	PgWalk w = {0};
 	w.ex = ex;
 	int began = 0;
 	const char *why = freetext ? pg_shape(&w) : NULL;
-	if (freetext && sink && sink->freetext)
+	if (freetext && !explain && sink && sink->freetext)
 		sink->freetext(sink->ctx);
 	if (freetext && ex->set.optimize != OPT_ON)
 		why = "optimize off or passage (free text runs only through the optimizer's "
 		      "plans here)";
-	/* a shape the three steps do not take: the SQLite planner's plan (exec_pg_plan.c) */
-	int general = why && freetext && ex->set.optimize == OPT_ON;
+	/* a shape the three steps do not take, or an EXPLAIN: the SQLite planner's plan
+	   (exec_pg_plan.c) */
+	int general = ((why && freetext) || explain) && ex->set.optimize == OPT_ON;
 	if (general)
 		why = NULL;
 	if (freetext && st->explain) {
 		general = 0;
-		why = "EXPLAIN of a statement with free text (:explain on shows the plan as the "
-		      "statement runs)";
+		why = "EXPLAIN QUERY PLAN of a statement with free text (EXPLAIN shows suql's "
+		      "plan)";
 	}
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
@@ -307,7 +322,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		enum_show(ex, &ex->plan);
 	if (s == SUQL_OK) {
 		if (general) {
-			why = exec_pg_run(ex, &s, err);
+			why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
 			if (why)
 				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
 				            "SQLite backend runs it", why);
@@ -329,7 +344,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);
-	if ((freetext || mapped) && sink && sink->counters &&
+	if ((freetext || mapped) && !explain && sink && sink->counters &&
 	    (s == SUQL_OK || s == SUQL_LLM || s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
 		sb_puts(&c, sb_str(&ex->plan));
@@ -340,6 +355,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	exec_pg_walk_free(&w);
 	ex->rec->freetext = freetext;   /* :why reads the record, as on SQLite */
 	exec_statement_end(ex);
+	free(parsed);
 	return s;
 }
 

@@ -19,6 +19,7 @@
  * table), then with those values bound.
  */
 #include "engine/bind_int.h"
+#include "engine/enum_int.h"
 #include "engine/exec_int.h"
 #include "engine/record_int.h"
 #include "engine/top_int.h"
@@ -405,7 +406,7 @@ static void pin_nulls(Exec *ex)
 	ast_visit_stmt(ex->ast->stmt, &v);
 }
 
-const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
+const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
 	const EngineSink *sink = ex->sink;
@@ -413,17 +414,25 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
 	   UPDATE and DELETE as SQLite runs them, per row (exec_pg_dml.c); CREATE ... AS
 	   takes no parameters in Postgres */
-	int dml = (st->kind == ST_UPDATE || st->kind == ST_DELETE) && !st->explain;
+	/* an EXPLAIN (its flag cleared by the caller, so that what is printed is the
+	   statement): planned and shown only */
+	int explain = parsed != NULL;
+	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;
 	int ctas = st->kind == ST_CREATE_TABLE && st->select;
-	if ((st->kind != ST_SELECT && st->kind != ST_INSERT && !dml && !ctas) || st->explain)
+	if (st->explain || (explain && (dml || (st->kind != ST_SELECT && st->kind != ST_INSERT &&
+	                                        !ctas))))
+		return "EXPLAIN QUERY PLAN, or EXPLAIN of an UPDATE, DELETE or view, with free text "
+		       "(EXPLAIN of a SELECT shows suql's plan)";
+	if (st->kind != ST_SELECT && st->kind != ST_INSERT && !dml && !ctas)
 		return "free text in a statement other than SELECT, INSERT ... SELECT, UPDATE, "
 		       "DELETE and CREATE TABLE ... AS (views)";
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig < 0)
 			return "a question that is not a literal";
-	if (dml)
+	if (dml && !explain)
 		return exec_pg_dml_run(ex, out, err);
-	if (ctas && (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
+	if (ctas && !explain &&
+	    (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
 		return NULL;
 	for (int i = 0; i < ex->nblocks; i++)
 		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
@@ -454,6 +463,20 @@ const char *exec_pg_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const char *why = unsupported(ex);
 	if (why)
 		return why;
+	if (explain) {   /* as exec_statement's explain_only: planned, shown, not run */
+		if (enum_pending(ex) == 0)
+			plan_exec(ex);
+		plan_show(ex, &ex->plan);
+		sb_puts(&ex->plan, "EXPLAIN: nothing ran and no model was asked (EXPLAIN of a "
+		        "statement without free text shows PostgreSQL's plan)\n");
+		if (sink && sink->explained) {
+			sink->explained(sink->ctx, "parsed", parsed);
+			sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
+		} else if (sink && sink->plan) {
+			sink->plan(sink->ctx, sb_str(&ex->plan));
+		}
+		return NULL;
+	}
 	plan_exec(ex);
 	pin_nulls(ex);
 	plan_show(ex, &ex->plan);

@@ -35,8 +35,10 @@ SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err
 SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
                                  SuqlErr *err);
 /* The statement when pg_shape does not take it: NULL when it ran (s its status), else
-   why it is not supported (nothing was run). */
-const char *exec_pg_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
+   why it is not supported (nothing was run). With parsed (the statement as written, for
+   an EXPLAIN), it is planned and its plan shown, as SQLite's EXPLAIN shows it: nothing
+   runs and no model is asked. */
+const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *s, SuqlErr *err);
 /* The statement as it will run, planned by the server with EXPLAIN (nothing runs, its
    arrays empty): a mistake in it is placed in the user's text before any call. */
 SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err);

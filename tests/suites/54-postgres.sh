@@ -235,7 +235,31 @@ a semantic join judged pair by pair (matches() 1: its block is correlated|SELECT
 free text evaluated row by row|SELECT name, (SELECT count(*) FROM restaurants AS r2 WHERE r2.location = r.location AND answer(r2.reviews, 'is it quiet?') = 'Yes') FROM restaurants AS r WHERE id <= 2;
 free text over a function in FROM other than unnest()|SELECT k FROM restaurants AS r, json_each(r.cuisines) AS k WHERE r.id <= 2 AND answer(k, 'is it Asian?') = 'Yes';
 free text in a statement other than SELECT|CREATE VIEW kidsafe AS SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes';
+EXPLAIN QUERY PLAN, or EXPLAIN of an UPDATE|EXPLAIN UPDATE restaurants SET name = 'x' WHERE answer(reviews, 'is it romantic?') = 'Yes';
 EOF_CASES
+
+# --- EXPLAIN of a statement with free text or an ENUM literal to classify: suql's plan,
+# as on SQLite, and nothing asked (no request at the loopback server, no mapping kept)
+start_server yes
+maps=$(pg_psql -tA -c "SELECT count(*) FROM suql.enum_map" 2>/dev/null || echo 0)
+for sql in "EXPLAIN SELECT name FROM restaurants WHERE location = 'Palo Alto' AND answer(reviews, 'is it romantic?') = 'Yes' LIMIT 2;" \
+           "EXPLAIN SELECT location, count(*) FROM restaurants WHERE price = 'affordable' AND answer(reviews, 'is it quiet?') = 'Yes' GROUP BY location;"; do
+	for db in "$demo" "$SUQL_PG"; do
+		SUQL_LLM_URL=$URL SUQL_MODEL=m "$SUQL_PROG" -v --no-cache "$db" -c "$sql" >"$T/x_out" 2>&1
+		grep -E '^  (expected|worst case):|^    (walk|where|conjunct [0-9]+: [0-9]+ rows|  free text|    [0-9]+\. )|^  enum:|^    .affordable' "$T/x_out" >"$T/x_$([ "$db" = "$demo" ] && echo s || echo p)"
+		grep -q "EXPLAIN: nothing ran and no model was asked" "$T/x_out" || notok "pg: EXPLAIN says nothing ran" "$(cat "$T/x_out")"
+	done
+	if [ -s "$T/x_p" ] && cmp -s "$T/x_s" "$T/x_p"; then
+		ok "pg: EXPLAIN shows the plan, its estimate and walk as SQLite's: $(head -c 60 "$T/x_p" | tr '\n' ' ')"
+	else
+		notok "pg: EXPLAIN as SQLite's" "$(diff "$T/x_s" "$T/x_p" | head -10)"
+	fi
+done
+n=$(grep -c . "$LOG" 2>/dev/null); n=${n:-0}
+[ "$n" = 0 ] && ok "pg: ... and no request reached the model" || notok "pg: EXPLAIN asked the model" "$n requests"
+after=$(pg_psql -tA -c "SELECT count(*) FROM suql.enum_map" 2>/dev/null || echo 0)
+[ "$maps" = "$after" ] && ok "pg: ... and no ENUM mapping was kept" || notok "pg: EXPLAIN kept a mapping" "$maps -> $after"
+stop_server
 
 # --- bm25() on PostgreSQL: the server's full-text relevance (ts_rank_cd of the column's
 # to_tsvector against the query's words, any of them), not FTS5's BM25: the numbers differ
