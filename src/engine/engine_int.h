@@ -504,6 +504,7 @@ struct Exec {
 	int naggs;
 	int agg_collect;      /* the dry run: suql_agg keeps each group's texts, answers NULL */
 	int agg_planned;      /* the groups are known and their trees counted (exec_agg.c) */
+	int occ_planned;      /* plan_statement has run: each occurrence's plan is known */
 	Memo *memo;
 
 	SBuf plan;

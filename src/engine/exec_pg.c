@@ -280,12 +280,9 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	const char *why = freetext ? pg_shape(&w) : NULL;
 	if (freetext && !explain && sink && sink->freetext)
 		sink->freetext(sink->ctx);
-	if (freetext && ex->set.optimize != OPT_ON)
-		why = "optimize off or passage (free text runs only through the optimizer's "
-		      "plans here)";
-	/* a shape the three steps do not take, or an EXPLAIN: the SQLite planner's plan
-	   (exec_pg_plan.c) */
-	int general = ((why && freetext) || explain) && ex->set.optimize == OPT_ON;
+	/* a shape the three steps do not take, an EXPLAIN, or naive mode (which the general
+	   path refuses through the operator table): the SQLite planner's plan (exec_pg_plan.c) */
+	int general = (why && freetext) || explain || (freetext && ex->set.optimize != OPT_ON);
 	if (general)
 		why = NULL;
 	if (freetext && st->explain) {

@@ -312,17 +312,11 @@ SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
 	return s;
 }
 
-/* Why the SQLite planner's plan of this statement cannot run here; NULL: it can. */
+/* Why the SQLite planner's plan of this statement cannot run here; NULL: it can. The
+   operators' refusals known once planned (op.c: free text left on demand, a join judged
+   pair by pair). */
 static const char *unsupported(Exec *ex)
 {
-	for (int i = 0; i < ex->nocc; i++) {
-		const Occ *o = &ex->occ[i];
-		if (o->plan == PL_NONE)
-			return "free text evaluated row by row (in a correlated subquery, a recursive "
-			       "CTE, JOIN ... ON, or an argument of another answer())";
-	}
-	/* the operators' refusals known once planned (op.c: a top-k, a join judged pair by
-	   pair) */
 	return op_refusal(ex, OP_POSTGRES);
 }
 
@@ -414,6 +408,9 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
 	   UPDATE and DELETE as SQLite runs them, per row (exec_pg_dml.c); CREATE ... AS
 	   takes no parameters in Postgres */
+	/* naive mode and passage mode: refused by the walk's row of the operator table */
+	if (ex->set.optimize != OPT_ON)
+		return op_refusal(ex, OP_POSTGRES);
 	/* an EXPLAIN (its flag cleared by the caller, so that what is printed is the
 	   statement): planned and shown only */
 	int explain = parsed != NULL;
@@ -426,20 +423,19 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 	if (st->kind != ST_SELECT && st->kind != ST_INSERT && !dml && !ctas)
 		return "free text in a statement other than SELECT, INSERT ... SELECT, UPDATE, "
 		       "DELETE and CREATE TABLE ... AS (views)";
-	for (int i = 0; i < ex->nocc; i++)
+	/* a question that is not a literal is refused by the walk's row of the operator
+	   table (below), as on the other paths; UPDATE and DELETE have their own */
+	for (int i = 0; dml && !explain && i < ex->nocc; i++)
 		if (ex->occ[i].sig < 0)
-			return "a question that is not a literal";
+			return op_refusal(ex, OP_POSTGRES);
 	if (dml && !explain)
 		return exec_pg_dml_run(ex, out, err);
 	if (ctas && !explain &&
 	    (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
 		return NULL;
-	for (int i = 0; i < ex->nblocks; i++)
-		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
-			if (ex->blocks[i].items[k].kind == IT_FUNC)
-				return "free text over a function in FROM other than unnest()";
-	/* the operators' refusals that are known before the plan (op.c: a cascade, an
-	   aggregate in INSERT or a correlated subquery) */
+	/* the operators' refusals that are known before the plan (op.c: naive mode, a
+	   question that is not a literal, a function in FROM, an aggregate in INSERT or a
+	   correlated subquery) */
 	const char *refused = op_refusal(ex, OP_POSTGRES);
 	if (refused)
 		return refused;

@@ -649,6 +649,28 @@ int exec_walk_op_applies(const Exec *ex)
 /* The planned blocks walked in the planner's order (compared passage by passage in
    passage mode), each block's values read ahead for the final statement once the blocks
    it reads have theirs. */
+const char *exec_walk_op_refuse(Exec *ex, OpBackend be)
+{
+	if (be != OP_POSTGRES)
+		return NULL;
+	if (ex->set.optimize != OPT_ON)
+		return "optimize off or passage (free text runs only through the optimizer's "
+		       "plans here: Postgres has no suql functions to call per row)";
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].sig < 0)
+			return "a question that is not a literal (SQLite asks it per row)";
+	for (int i = 0; i < ex->nblocks; i++)
+		for (int k = 0; ex->blocks[i].nocc > 0 && k < ex->blocks[i].nitems; k++)
+			if (ex->blocks[i].items[k].kind == IT_FUNC)
+				return "free text over a function in FROM other than unnest() (its rows have "
+				       "no identity here)";
+	for (int i = 0; ex->occ_planned && i < ex->nocc; i++)
+		if (ex->occ[i].plan == PL_NONE)
+			return "free text evaluated row by row (in a correlated subquery, a recursive "
+			       "CTE, JOIN ... ON, or an argument of another answer())";
+	return NULL;
+}
+
 SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;

@@ -51,6 +51,7 @@ static const EngineOp op_walk = {
 	.run = exec_walk_op_run,
 	.show = exec_walk_show_plan,
 	.counters = exec_walk_show_counters,
+	.refuse = exec_walk_op_refuse,
 };
 
 static const EngineOp op_topk = {

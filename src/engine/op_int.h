@@ -89,6 +89,11 @@ const char *exec_agg_op_refuse(Exec *ex, OpBackend be);
    order walked (or compared passage by passage), then its values read ahead */
 int exec_walk_op_applies(const Exec *ex);
 SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err);
+/* On PostgreSQL, free text SQLite evaluates row by row as it reads the rows (its SQL
+   functions called by the database: naive mode, an occurrence the planner leaves on
+   demand, a question that is not a literal) or over rows without identity (a function
+   in FROM other than unnest()) */
+const char *exec_walk_op_refuse(Exec *ex, OpBackend be);
 void exec_walk_show_plan(Exec *ex, SBuf *out);
 void exec_walk_show_counters(Exec *ex, SBuf *out);
 /* a semantic top-k (exec_topk.c; run by exec_final_ahead in the walk) */

@@ -823,6 +823,7 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 	if (again)
 		plan_occs(ex);
 	plan_worst(ex);
+	ex->occ_planned = 1;
 	if (suql_interrupted)   /* Ctrl-C while counting: the counts stopped, and so does this */
 		return err_set(err, SUQL_INTERRUPT, "interrupted");
 	return SUQL_OK;
