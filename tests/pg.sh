@@ -71,8 +71,8 @@ pg_stop() {
 	PG_DIR=""
 }
 
-pg_psql() {   # pg_psql SQL: run SQL in the test database
-	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U suql -d suql_test "$@"
+pg_psql() {   # pg_psql SQL: run SQL in the test database (or in $PG_DB)
+	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U suql -d "${PG_DB:-suql_test}" "$@"
 }
 
 # The Postgres type of a column: its SQLite declared type (REAL as double precision), a
