@@ -23,7 +23,8 @@
 #                                (on SQLite when it did not run on this one)
 #   @@ rowcount N [BACKEND]      any N rows
 #   @@ counters [BACKEND]        lines LABEL OP N (OP one of = <= >= < >): the first
-#                                integer after the first LABEL in the output, compared
+#                                integer after the first LABEL in the counters -v shows
+#                                (the lines from "counters:" on), compared
 #                                (0 when the run shows counters but no LABEL)
 #   @@ contains [BACKEND]        lines each found in the output (rows, plan, counters,
 #                                messages), as fixed text
@@ -123,9 +124,10 @@ case_get() {
 	if [ -f "$1/$2.$3" ]; then echo "$1/$2.$3"; elif [ -f "$1/$2" ]; then echo "$1/$2"; fi
 }
 
-# case_value LABEL FILE: the first integer after the first LABEL in FILE
+# case_value LABEL FILE: the first integer after the first LABEL in FILE's counters (the
+# lines from "counters:" on)
 case_value() {
-	awk -v l="$1" 'index($0, l) { s = substr($0, index($0, l) + length(l))
+	awk -v l="$1" '/^counters:/ { c = 1 } c && index($0, l) { s = substr($0, index($0, l) + length(l))
 		if (match(s, /[0-9]+/)) { print substr(s, RSTART, RLENGTH); exit } }' "$2"
 }
 
@@ -149,6 +151,7 @@ case_one() {
 	set -- --offline
 	if [ -f "$_c/server" ]; then
 		# shellcheck disable=SC2046
+		rm -f "$T/case.log"
 		start_server "case" $(cat "$_c/server")
 		set -- --llm-url "$URL" --model m
 	fi
