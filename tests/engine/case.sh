@@ -7,7 +7,8 @@
 #   @@ case NAME                 starts a case; NAME is unique in its file
 #   @@ db FIXTURE                the database (default demo): demo or demo-WORD (a fresh
 #                                copy of the demo each), rareN (tests/engine/rare-db.sh, N
-#                                rows), or WORD (tests/engine/WORD.sql through suql); built
+#                                rows), genN (build/gen's N restaurants), or WORD
+#                                (tests/engine/WORD.sql through suql); built
 #                                once per run, and loaded once into PostgreSQL (a database
 #                                of its own); cases on one fixture see each other's writes
 #   @@ backend sqlite postgres   where it runs (default both)
@@ -30,14 +31,16 @@
 #                                messages), as fixed text
 #   @@ absent [BACKEND]          lines found nowhere in it
 #   @@ line [BACKEND]            lines each equal to a whole line of it
+#   @@ logged [BACKEND]          lines each found in build/llmserver's log of the run (the
+#                                requests as JSON: a quote in a prompt is \\\", a newline \\n)
 #   @@ status N                  the exit status (default 0)
 #   @@ log N                     build/llmserver's request count (default: the counter
 #                                "requests", when the run shows one)
 #   @@ refused BACKEND: TEXT     on BACKEND the statement is refused (non-zero status) with
 #                                TEXT in its message, and nothing else is checked there
 #
-# In rows, counters, contains, absent and line blocks blank lines and lines starting with
-# "# " are skipped (so a row cannot be empty); sql blocks are taken as written. Every case
+# In rows, counters, contains, absent, line and logged blocks blank lines and lines
+# starting with "# " are skipped (so a row cannot be empty); sql blocks are taken as written. Every case
 # shows its rows (rows, rows-as or rowcount). When a case runs on both backends its "llm
 # calls" must be the same on both. Each run of a case prints one ok or not ok line.
 
@@ -67,7 +70,8 @@ case_parse() {
 		if (cur == "") bad("@@ " d " before any @@ case")
 		q = (n >= 2 && w[2] != "") ? "." w[2] : ""
 		if (d == "sql") { blk = "sql"; next }
-		if (d == "rows" || d == "counters" || d == "contains" || d == "absent" || d == "line") {
+		if (d == "rows" || d == "counters" || d == "contains" || d == "absent" || d == "line" ||
+		    d == "logged") {
 			blk = d q; printf "" > (cur "/" blk); close(cur "/" blk); next
 		}
 		if (d == "rows-as" || d == "rowcount") {
@@ -99,6 +103,7 @@ case_fixture() {
 		case $1 in
 		demo|demo-*) sh tests/demo-db.sh "$_f" ;;
 		rare[0-9]*) sh tests/engine/rare-db.sh "$prog" "$_f" "${1#rare}" ;;
+		gen[0-9]*) "$SUQL_BUILD/gen" -n "${1#gen}" --db "$_f" --quiet >/dev/null 2>&1 ;;
 		*) "$prog" "$_f" >/dev/null 2>&1 <"tests/engine/$1.sql" ;;
 		esac
 	fi
@@ -234,6 +239,12 @@ case_one() {
 	if [ -n "$_f" ]; then
 		while IFS= read -r _l; do
 			grep -qxF -- "$_l" "$_o.out" || _why="$_why|no line: $_l"
+		done <"$_f"
+	fi
+	_f=$(case_get "$_c" logged "$_bk")
+	if [ -n "$_f" ]; then
+		while IFS= read -r _l; do
+			[ -f "$_c/server" ] && grep -qF -- "$_l" "$LOG" || _why="$_why|not in the server's log: $_l"
 		done <"$_f"
 	fi
 	if [ -f "$_c/server" ]; then
