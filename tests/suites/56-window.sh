@@ -3,7 +3,8 @@
 # candidates are examined in the same order, with the same waves and calls, as when every
 # candidate is listed first (window=0), and the walk holds only the candidates it reached,
 # counted by the "candidates read" line of -v (never timed). Offline backend throughout,
-# on tables this suite builds.
+# on tables this suite builds. The reads of a single walk (one window of 64, none when
+# every candidate is examined or window=0) are cases in tests/engine/cases/window.case.
 . "$(dirname "$0")/../lib.sh"
 set -u
 T=$SUQL_TMP/window
@@ -62,18 +63,6 @@ same "ORDER BY, an index read instead of the table" "$cov" \
 
 # the bound: what a windowed walk read, against what it examined
 held() { sed -n 's/^  conjunct 1: \([0-9]*\) of the candidates read.*/\1/p' "$T/out.$1"; }
-run "$rare" "SELECT name FROM places WHERE $zq LIMIT 5;" 64
-h=$(held 64)
-if [ "$h" = 64 ] && grep -q "conjunct 1: 3000 candidates after the structured filter" "$T/out.64"; then
-	ok "window: LIMIT 5 over 3000 candidates reads 64 of them (one window)"
-else
-	notok "window: LIMIT 5 over 3000 candidates reads 64 of them (one window)" "read: '$h'" "$(grep conjunct "$T/out.64")"
-fi
-run "$rare" "SELECT name FROM places WHERE $zq LIMIT 40;" 16
-h=$(held 16)
-if [ -z "$h" ]; then ok "window: a walk that examines every candidate reads all of them (no line)"; else notok "window: a walk that examines every candidate reads all of them" "read: $h"; fi
-run "$rare" "SELECT name FROM places WHERE $zq LIMIT 5;" 0
-if ! grep -q 'of the candidates read' "$T/out.0"; then ok "window: window=0 lists every candidate"; else notok "window: window=0 lists every candidate" "$(grep 'read' "$T/out.0")"; fi
 run "$cov" "SELECT name FROM places WHERE $zq LIMIT 5;" 64
 if ! grep -q 'of the candidates read' "$T/out.64"; then ok "window: not in rowid order: listed"; else notok "window: not in rowid order: listed"; fi
 # in the ORDER BY's order the 1% predicate needs a few hundred candidates judged: windows
