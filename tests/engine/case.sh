@@ -12,7 +12,8 @@
 #                                once per run, and loaded once into PostgreSQL (a database
 #                                of its own); cases on one fixture see each other's writes
 #   @@ backend sqlite postgres   where it runs (default both)
-#   @@ args OPTIONS...           suql's options (words split at blanks)
+#   @@ args OPTIONS...           suql's options (words split at blanks; quotes keep
+#                                blanks in a word, as in the shell)
 #   @@ server OPTIONS...         against build/llmserver started with OPTIONS (a fresh
 #                                server and log for the run) instead of --offline
 #   @@ cache NAME                cases with one NAME share a cache home (per backend; it
@@ -126,6 +127,12 @@ case_pg() {
 	echo "postgresql://suql@/$_d?host=$PG_DIR&port=$PG_PORT"
 }
 
+# case_words FILE: the words of FILE's line, one a line (split at blanks; quotes, ' or ",
+# keep blanks in a word); nothing when FILE is missing or empty
+case_words() {
+	[ -s "$1" ] && xargs -r printf '%s\n' <"$1"
+}
+
 # case_get DIR FILE BACKEND: the path of FILE.BACKEND in DIR, else of FILE, else nothing
 case_get() {
 	if [ -f "$1/$2.$3" ]; then echo "$1/$2.$3"; elif [ -f "$1/$2" ]; then echo "$1/$2"; fi
@@ -155,16 +162,20 @@ case_one() {
 		{ notok "$_lab" "the fixture does not load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"; return; } ;;
 	esac
 	_cache=$T/cache/$_bk-$(cat "$_c/cache" 2>/dev/null || echo shared)
-	set -- --offline
 	if [ -f "$_c/server" ]; then
-		# shellcheck disable=SC2046
 		rm -f "$T/case.log"
-		start_server "case" $(cat "$_c/server")
+		case_words "$_c/server" >"$_o.words"
+		set --
+		while IFS= read -r _w; do set -- "$@" "$_w"; done <"$_o.words"
+		start_server "case" "$@"
 		set -- --llm-url "$URL" --model m
+	else
+		set -- --offline
 	fi
-	# shellcheck disable=SC2046
+	case_words "$_c/args" >"$_o.words"
+	while IFS= read -r _w; do set -- "$@" "$_w"; done <"$_o.words"
 	XDG_CACHE_HOME=$_cache "$prog" -v --csv --no-headers --set times=off "$@" \
-		$(cat "$_c/args" 2>/dev/null) "$_db" -c "$(cat "$_c/sql")" >"$_o.rows" 2>"$_o.err"
+		"$_db" -c "$(cat "$_c/sql")" >"$_o.rows" 2>"$_o.err"
 	_st=$?
 	if [ -f "$_c/server" ]; then
 		stop_server
