@@ -25,8 +25,8 @@
 #                                (on SQLite when it did not run on this one)
 #   @@ rowcount N [BACKEND]      any N rows
 #   @@ counters [BACKEND]        lines LABEL OP N (OP one of = <= >= < >): the first
-#                                integer after the first LABEL in the counters -v shows
-#                                (the lines from "counters:" on), compared
+#                                integer after LABEL in the first line of the counters -v
+#                                shows (from "counters:" on) holding both, compared
 #                                (0 when the run shows counters but no LABEL)
 #   @@ contains [BACKEND]        lines each found in the output (rows, plan, counters,
 #                                messages), as fixed text
