@@ -15,6 +15,69 @@ T=$SUQL_TMP/cases
 mkdir -p "$T"
 OK_PREFIX="cases: "
 
+# the runner itself: a file of cases that must each fail (a wrong row, a wrong count of
+# calls, a plan line missing, one present, a refusal that does not come, a server's log
+# that disagrees, a case that says nothing of its rows) fails each, on SQLite
+cat >"$T/wrong.case" <<'EOF'
+@@ case a wrong row
+@@ sql
+SELECT count(*) FROM restaurants;
+@@ rows
+111
+
+@@ case a wrong count of calls
+@@ args --no-cache --set batch=4
+@@ sql
+SELECT id FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes';
+@@ rowcount 64
+@@ counters
+llm calls = 27
+
+@@ case a plan line missing
+@@ sql
+SELECT 1;
+@@ rows
+1
+@@ contains
+no such line
+
+@@ case a line present
+@@ sql
+SELECT count(*) FROM restaurants;
+@@ rows
+112
+@@ absent
+restaurants
+
+@@ case a refusal that does not come
+@@ sql
+SELECT 1;
+@@ refused sqlite: not supported
+@@ rows
+1
+
+@@ case a server's log that disagrees
+@@ server
+@@ log 5
+@@ args --no-cache
+@@ sql
+SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' LIMIT 1;
+@@ rowcount 1
+
+@@ case says nothing of its rows
+@@ sql
+SELECT 1;
+EOF
+f0=$fails
+case_file "$T/wrong.case" sqlite >"$T/wrong.out" 2>&1
+fails=$f0
+n=$(grep -c '^not ok' "$T/wrong.out")
+if [ "$n" = 7 ] && ! grep -q '^ok' "$T/wrong.out"; then
+	ok "the runner fails each of 7 wrong cases"
+else
+	notok "the runner fails each of 7 wrong cases" "$n failed" "$(grep '^ok' "$T/wrong.out")"
+fi
+
 backends="sqlite postgres"
 if ! pg_start; then
 	echo "skip cases on PostgreSQL: $PG_SKIP"
