@@ -8,9 +8,9 @@
 #   @@ db FIXTURE                the database (default demo): demo or demo-WORD (a fresh
 #                                copy of the demo each), rareN (tests/engine/rare-db.sh, N
 #                                rows), genN (build/gen's N restaurants), or WORD
-#                                (tests/engine/WORD.sql through suql); built
-#                                once per run, and loaded once into PostgreSQL (a database
-#                                of its own); cases on one fixture see each other's writes
+#                                (tests/engine/WORD.sql through suql); built once per run,
+#                                and loaded once into PostgreSQL (a database of its own);
+#                                cases on one fixture see each other's writes
 #   @@ backend sqlite postgres   where it runs (default both)
 #   @@ args OPTIONS...           suql's options (words split at blanks; quotes keep
 #                                blanks in a word, as in the shell)
@@ -42,10 +42,10 @@
 #                                TEXT in its message, and nothing else is checked there
 #
 # In rows, counters, contains, absent, line and logged blocks blank lines and lines
-# starting with "# " are skipped (so a row cannot be empty); sql blocks are taken as written. Every case
-# shows its rows (rows, rows-as or rowcount). When a case runs on both backends its "llm
-# calls" must be the same on both, unless it says why not (differ). Each run of a case
-# prints one ok or not ok line.
+# starting with "# " are skipped (so a row cannot be empty); an sql block is taken as
+# written, up to the next directive. Every case shows its rows (rows, rows-as or
+# rowcount). When a case runs on both backends its "llm calls" must be the same on both,
+# unless it says why not (differ). Each run of a case prints one ok or not ok line.
 
 # case_parse FILE DIR: the cases of FILE, one folder DIR/NNN each (in file order) holding
 # a file per directive (name, db, backend, args, server, cache, sql, status, log,
@@ -55,7 +55,7 @@ case_parse() {
 	rm -rf "$2"
 	mkdir -p "$2"
 	awk -v dir="$2" -v file="$1" '
-	function bad(m) { printf "%s:%d: %s\n", file, NR, m > "/dev/stderr"; err = 1; exit 1 }
+	function bad(m) { printf "%s:%d: %s\n", file, NR, m > "/dev/stderr"; exit 1 }
 	function put(f, s) { print s >> (cur "/" f); close(cur "/" f) }
 	/^@@ / {
 		n = split(substr($0, 4), w, " ")
@@ -138,8 +138,8 @@ case_get() {
 	if [ -f "$1/$2.$3" ]; then echo "$1/$2.$3"; elif [ -f "$1/$2" ]; then echo "$1/$2"; fi
 }
 
-# case_value LABEL FILE: the first integer after the first LABEL in FILE's counters (the
-# lines from "counters:" on)
+# case_value LABEL FILE: the first integer after LABEL in the first line of FILE's
+# counters (the lines from "counters:" on) that holds LABEL and a number after it
 case_value() {
 	awk -v l="$1" '/^counters:/ { c = 1 } c && index($0, l) { s = substr($0, index($0, l) + length(l))
 		if (match(s, /[0-9]+/)) { print substr(s, RSTART, RLENGTH); exit } }' "$2"
@@ -154,7 +154,7 @@ case_sorted() {
 # outputs stay in DIR/BACKEND.*; prints one ok or not ok line
 case_one() {
 	_c=$1 _bk=$2 _lab=$3
-	_why=""
+	_why="" _nlog=""
 	_o=$_c/$_bk
 	case $_bk in
 	sqlite) _db=$(case_fixture "$(cat "$_c/db" 2>/dev/null || echo demo)") ;;
@@ -274,7 +274,6 @@ case_one() {
 		notok "$_lab" ${_why#|}
 		IFS=$_IFS
 	fi
-	_nlog=""
 }
 
 # case_file FILE [BACKEND...]: every case of FILE on each BACKEND it names (of those
