@@ -8,7 +8,8 @@
 #   @@ db FIXTURE                the database (default demo): demo or demo-WORD (a fresh
 #                                copy of the demo each), rareN (tests/engine/rare-db.sh, N
 #                                rows), genN (build/gen's N restaurants), or WORD
-#                                (tests/engine/WORD.sql through suql); built once per run,
+#                                (tests/engine/WORD.sh PROG DB, else tests/engine/WORD.sql
+#                                through suql); built once per run,
 #                                and loaded once into PostgreSQL (a database of its own);
 #                                cases on one fixture see each other's writes
 #   @@ backend sqlite postgres   where it runs (default both)
@@ -24,6 +25,9 @@
 #   @@ rows-as CASE [BACKEND]    the rows of an earlier case of the file on the same backend
 #                                (on SQLite when it did not run on this one)
 #   @@ rowcount N [BACKEND]      any N rows
+#   @@ output-as CASE [except TEXT]  everything the run printed (rows, plan, counters) is
+#                                what an earlier case printed on the same backend, but
+#                                for the lines holding TEXT
 #   @@ counters [BACKEND]        lines LABEL OP N (OP one of = <= >= < >): the first
 #                                integer after LABEL in the first line of the counters -v
 #                                shows (from "counters:" on) holding both, compared
@@ -81,6 +85,11 @@ case_parse() {
 			f = (d == "rows-as") ? "rowsas" : "rowcount"
 			put(f (n >= 3 ? "." w[3] : ""), w[2]); next
 		}
+		if (d == "output-as") {
+			t = rest; sub(/ except .*/, "", t); put("outputas", t)
+			if (index(rest, " except ")) put("except", substr(rest, index(rest, " except ") + 8))
+			next
+		}
 		if (d == "refused") {
 			b = w[2]; sub(/:$/, "", b)
 			t = rest; sub(/^[^:]*: */, "", t)
@@ -107,7 +116,8 @@ case_fixture() {
 		demo|demo-*) sh tests/demo-db.sh "$_f" ;;
 		rare[0-9]*) sh tests/engine/rare-db.sh "$prog" "$_f" "${1#rare}" ;;
 		gen[0-9]*) "$SUQL_BUILD/gen" -n "${1#gen}" --db "$_f" --quiet >/dev/null 2>&1 ;;
-		*) "$prog" "$_f" >/dev/null 2>&1 <"tests/engine/$1.sql" ;;
+		*) if [ -f "tests/engine/$1.sh" ]; then sh "tests/engine/$1.sh" "$prog" "$_f"
+		   else "$prog" "$_f" >/dev/null 2>&1 <"tests/engine/$1.sql"; fi ;;
 		esac
 	fi
 	echo "$_f"
@@ -213,6 +223,18 @@ case_one() {
 				_why="$_why|rows differ from $(cat "$_f")'s: $(diff "$_r" "$_o.sorted" | head -6 | tr '\n' ' ')"
 		fi
 	fi
+	if [ -f "$_c/outputas" ]; then
+		_r=""
+		for _x in "$(dirname "$_c")"/*; do [ "$(cat "$_x/name")" = "$(cat "$_c/outputas")" ] && _r=$_x/$_bk.out; done
+		if [ -z "$_r" ] || [ ! -f "$_r" ]; then
+			_why="$_why|output-as $(cat "$_c/outputas"): no such case run before on $_bk"
+		else
+			_x=$(cat "$_c/except" 2>/dev/null || echo '@@ nothing @@')
+			grep -vF -- "$_x" "$_r" >"$_o.want"
+			grep -vF -- "$_x" "$_o.out" | cmp -s "$_o.want" - ||
+				_why="$_why|output differs from $(cat "$_c/outputas")'s: $(grep -vF -- "$_x" "$_o.out" | diff "$_o.want" - | head -6 | tr '\n' ' ')"
+		fi
+	fi
 	_f=$(case_get "$_c" rowcount "$_bk")
 	if [ -n "$_f" ]; then
 		_n=$(wc -l <"$_o.rows")
@@ -288,6 +310,7 @@ case_file() {
 		_name=$(cat "$_c/name")
 		_on=$(cat "$_c/backend" 2>/dev/null || echo sqlite postgres)
 		if [ ! -f "$_c/rows" ] && [ ! -f "$_c/rowsas" ] && [ ! -f "$_c/rowcount" ] &&
+		   [ ! -f "$_c/outputas" ] &&
 		   ! ls "$_c" | grep -q '^\(rows\|rowsas\|rowcount\)\.' && ! ls "$_c" | grep -q '^refused'; then
 			notok "$(basename "$_file" .case): $_name: says nothing of its rows"
 			continue

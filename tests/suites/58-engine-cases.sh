@@ -17,7 +17,8 @@ OK_PREFIX="cases: "
 
 # the runner itself: a file of cases that must each fail (a wrong row, a wrong count of
 # calls, a plan line missing, one present, a refusal that does not come, a server's log
-# that disagrees, a case that says nothing of its rows) fails each, on SQLite
+# that disagrees, a case that says nothing of its rows, an output unlike another case's)
+# fails each, on SQLite
 cat >"$T/wrong.case" <<'EOF'
 @@ case a wrong row
 @@ sql
@@ -67,15 +68,20 @@ SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' LIMIT 1
 @@ case says nothing of its rows
 @@ sql
 SELECT 1;
+
+@@ case an output that differs from another case's
+@@ sql
+SELECT 2;
+@@ output-as a plan line missing
 EOF
 f0=$fails
 case_file "$T/wrong.case" sqlite >"$T/wrong.out" 2>&1
 fails=$f0
 n=$(grep -c '^not ok' "$T/wrong.out")
-if [ "$n" = 7 ] && ! grep -q '^ok' "$T/wrong.out"; then
-	ok "the runner fails each of 7 wrong cases"
+if [ "$n" = 8 ] && ! grep -q '^ok' "$T/wrong.out"; then
+	ok "the runner fails each of 8 wrong cases"
 else
-	notok "the runner fails each of 7 wrong cases" "$n failed" "$(grep '^ok' "$T/wrong.out")"
+	notok "the runner fails each of 8 wrong cases" "$n failed" "$(grep '^ok' "$T/wrong.out")"
 fi
 
 backends="sqlite postgres"
