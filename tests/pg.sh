@@ -9,7 +9,8 @@
 # saying why, and the suite prints "skipped: ...".
 # pg_load_demo DB loads the tables of the SQLite database DB (made by tests/demo-db.sh)
 # into the server's database with their SUQL types: JSON arrays become text[], the catalog
-# rows go into suql.catalog (several databases may be loaded, with tables of other names).
+# rows go into suql.catalog (several databases may be loaded, with tables of other names;
+# a database without suql_catalog loads as plain tables).
 
 PG_DIR=""
 PG_SKIP=""
@@ -149,8 +150,8 @@ pg_stop() {
 	PG_SHARD_DIRS=""
 }
 
-pg_psql() {   # pg_psql SQL: run SQL in the test database
-	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U suql -d suql_test "$@"
+pg_psql() {   # pg_psql SQL: run SQL in the test database (or in $PG_DB)
+	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U suql -d "${PG_DB:-suql_test}" "$@"
 }
 
 # The Postgres type of a column: its SQLite declared type (REAL as double precision), a
@@ -160,9 +161,13 @@ pg_load_demo() {
 	tables=$(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'suql\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
 	sql=$PG_DIR/load.sql
 	: >"$sql"
+	# a database of plain SQL tables has no catalog: none of its columns has a SUQL type
+	catalog=suql_catalog
+	[ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE name = 'suql_catalog'")" ] ||
+		catalog="(SELECT '' AS tbl, '' AS col, '' AS type, NULL AS enum_values WHERE 0)"
 	for t in $tables; do
 		# name|declared type|SUQL type (or empty)|primary key position
-		sqlite3 "$db" "SELECT p.name, p.type, coalesce(c.type, ''), p.pk FROM pragma_table_info('$t') p LEFT JOIN suql_catalog c ON c.tbl = '$t' COLLATE NOCASE AND c.col = p.name COLLATE NOCASE ORDER BY p.cid" >"$PG_DIR/cols"
+		sqlite3 "$db" "SELECT p.name, p.type, coalesce(c.type, ''), p.pk FROM pragma_table_info('$t') p LEFT JOIN $catalog c ON c.tbl = '$t' COLLATE NOCASE AND c.col = p.name COLLATE NOCASE ORDER BY p.cid" >"$PG_DIR/cols"
 		cols=""; stage=""; conv=""; pk=""
 		while IFS='|' read -r name type suql pkpos; do
 			stage="$stage${stage:+, }\"$name\" text"
@@ -195,7 +200,7 @@ pg_load_demo() {
 		echo "CREATE SCHEMA IF NOT EXISTS suql;"
 		echo "CREATE TABLE IF NOT EXISTS suql.catalog(tbl TEXT NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL, enum_values TEXT, PRIMARY KEY(tbl, col));"
 	} >>"$sql"
-	sqlite3 -csv "$db" "SELECT tbl, col, type, enum_values FROM suql_catalog" >"$PG_DIR/catalog.csv"
+	sqlite3 -csv "$db" "SELECT tbl, col, type, enum_values FROM $catalog" >"$PG_DIR/catalog.csv"
 	printf '%s\n' "\\copy suql.catalog FROM '$PG_DIR/catalog.csv' WITH (FORMAT csv)" >>"$sql"
 	echo "ANALYZE;" >>"$sql"
 	pg_psql -f "$sql" >"$PG_DIR/load.log" 2>&1

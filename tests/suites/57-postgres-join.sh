@@ -156,7 +156,7 @@ both "unreadable verdicts: no row, a warning, exit status 3" "$J" --no-cache
 WANT_ROWS=0 both "unreadable verdicts are NULL: NOT matches() keeps none of them" \
 	"SELECT count(*) FROM firms f, brands b WHERE f.name LIKE 'Vandelay%' AND NOT matches(f.name, b.label, $Q);" --no-cache --set llm.unreadable=warn
 
-# a join that factors (suite 54-join-factor's reviews): the factor call, the classifying
+# a join that factors (tests/engine/price-reviews.sql's reviews): the factor call, the classifying
 # calls and the sample asked alike, then the pairs decided put in the memo and looked up
 stop_server
 rm -f "$T/log"

@@ -482,7 +482,7 @@ static void test_schema_dialects(void)
 		for (int k = 0; k < K_N; k++) {
 			if (k == K_SUMMARY || k == K_ANSWER || k == K_VERIFY2 || k == K_FACTOR)
 				continue;   /* their batches work alike (verify, date); a factor call
-				               is no batch (54-join-factor reads its replies) */
+				               is no batch (join-factor.case reads its replies) */
 			Req r;
 			llm_set(llm, "llm.schema", "off", &err);
 			req_init(&r, k, k == K_CLASSIFY ? 1 : 3, NULL);

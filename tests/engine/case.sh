@@ -1,0 +1,328 @@
+# tests/engine/case.sh: the reader and runner of engine case files (tests/engine/cases/
+# *.case), sourced by a suite after tests/lib.sh (it uses ok, notok, start_server, T and
+# prog) and, for PostgreSQL, tests/pg.sh. One case is one statement run by suql -v with
+# its CSV rows (no headers) and its plan and counters; it says where it runs, with what,
+# and what must come out. doc/testing.md describes the format with an example:
+#
+#   @@ case NAME                 starts a case; NAME is unique in its file
+#   @@ db FIXTURE                the database (default demo): demo or demo-WORD (a fresh
+#                                copy of the demo each), rareN (tests/engine/rare-db.sh, N
+#                                rows), genN (build/gen's N restaurants), or WORD
+#                                (tests/engine/WORD.sh PROG DB, else tests/engine/WORD.sql
+#                                through suql); built once per run,
+#                                and loaded once into PostgreSQL (a database of its own);
+#                                cases on one fixture see each other's writes
+#   @@ backend sqlite postgres   where it runs (default both)
+#   @@ args OPTIONS...           suql's options (words split at blanks; quotes keep
+#                                blanks in a word, as in the shell)
+#   @@ server OPTIONS...         against build/llmserver started with OPTIONS (a fresh
+#                                server and log for the run) instead of --offline
+#   @@ cache NAME                cases with one NAME share a cache home (per backend; it
+#                                also holds the key that signs ENUM mappings); cases
+#                                without it share one of their own
+#   @@ sql                       the statement, the lines up to the next @@
+#   @@ rows [BACKEND]            the rows, CSV, compared sorted unless the SQL says ORDER BY
+#   @@ rows-as CASE [BACKEND]    the rows of an earlier case of the file on the same backend
+#                                (on SQLite when it did not run on this one)
+#   @@ rowcount N [BACKEND]      any N rows
+#   @@ output-as CASE [except TEXT]  everything the run printed (rows, plan, counters) is
+#                                what an earlier case printed on the same backend, but
+#                                for the lines holding TEXT
+#   @@ counters [BACKEND]        lines LABEL OP N (OP one of = <= >= < >): the first
+#                                integer after LABEL in the first line of the counters -v
+#                                shows (from "counters:" on) holding both, compared
+#                                (0 when the run shows counters but no LABEL)
+#   @@ contains [BACKEND]        lines each found in the output (rows, plan, counters,
+#                                messages), as fixed text
+#   @@ absent [BACKEND]          lines found nowhere in it
+#   @@ line [BACKEND]            lines each equal to a whole line of it
+#   @@ logged [BACKEND]          lines each found in build/llmserver's log of the run (the
+#                                requests as JSON: a quote in a prompt is \\\", a newline \\n)
+#   @@ status N                  the exit status (default 0)
+#   @@ log N                     build/llmserver's request count (default: the counter
+#                                "requests", when the run shows one)
+#   @@ differ REASON             the calls may differ between the backends, for REASON
+#   @@ refused BACKEND: TEXT     on BACKEND the statement is refused (non-zero status) with
+#                                TEXT in its message, and nothing else is checked there
+#
+# In rows, counters, contains, absent, line and logged blocks blank lines and lines
+# starting with "# " are skipped (so a row cannot be empty); an sql block is taken as
+# written, up to the next directive. Every case shows its rows (rows, rows-as or
+# rowcount). When a case runs on both backends its "llm calls" must be the same on both,
+# unless it says why not (differ). Each run of a case prints one ok or not ok line.
+
+# case_parse FILE DIR: the cases of FILE, one folder DIR/NNN each (in file order) holding
+# a file per directive (name, db, backend, args, server, cache, sql, status, log,
+# rows[.BACKEND], rowsas[.BACKEND], rowcount[.BACKEND], counters[.BACKEND], ...,
+# refused.BACKEND); prints nothing, fails on a directive it does not know
+case_parse() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	awk -v dir="$2" -v file="$1" '
+	function bad(m) { printf "%s:%d: %s\n", file, NR, m > "/dev/stderr"; exit 1 }
+	function put(f, s) { print s >> (cur "/" f); close(cur "/" f) }
+	/^@@ / {
+		n = split(substr($0, 4), w, " ")
+		d = w[1]; rest = substr($0, 4 + length(d) + 1); sub(/^ +/, "", rest)
+		blk = ""
+		if (d == "case") {
+			if (rest == "") bad("a case without a name")
+			if (rest in seen) bad("case " rest " twice")
+			seen[rest] = 1
+			k++; cur = sprintf("%s/%03d", dir, k)
+			system("mkdir -p \"" cur "\"")
+			put("name", rest)
+			next
+		}
+		if (cur == "") bad("@@ " d " before any @@ case")
+		q = (n >= 2 && w[2] != "") ? "." w[2] : ""
+		if (d == "sql") { blk = "sql"; next }
+		if (d == "rows" || d == "counters" || d == "contains" || d == "absent" || d == "line" ||
+		    d == "logged") {
+			blk = d q; printf "" > (cur "/" blk); close(cur "/" blk); next
+		}
+		if (d == "rows-as" || d == "rowcount") {
+			f = (d == "rows-as") ? "rowsas" : "rowcount"
+			put(f (n >= 3 ? "." w[3] : ""), w[2]); next
+		}
+		if (d == "output-as") {
+			t = rest; sub(/ except .*/, "", t); put("outputas", t)
+			if (index(rest, " except ")) put("except", substr(rest, index(rest, " except ") + 8))
+			next
+		}
+		if (d == "refused") {
+			b = w[2]; sub(/:$/, "", b)
+			t = rest; sub(/^[^:]*: */, "", t)
+			put("refused." b, t); next
+		}
+		if (d == "db" || d == "backend" || d == "args" || d == "server" || d == "cache" ||
+		    d == "status" || d == "log" || d == "differ") { put(d, rest); next }
+		bad("unknown directive @@ " d)
+	}
+	blk == "sql" { put("sql", $0); next }
+	blk != "" && ($0 ~ /^[ \t]*$/ || $0 ~ /^# /) { next }
+	blk != "" { put(blk, $0); next }
+	$0 ~ /^[ \t]*$/ || $0 ~ /^#/ { next }
+	{ bad("text outside a block: " $0) }
+	' "$1"
+}
+
+# case_fixture NAME: the SQLite file of fixture NAME, built on first use
+case_fixture() {
+	_f=$T/fixtures/$1.db
+	if [ ! -f "$_f" ]; then
+		mkdir -p "$T/fixtures"
+		case $1 in
+		demo|demo-*) sh tests/demo-db.sh "$_f" ;;
+		rare[0-9]*) sh tests/engine/rare-db.sh "$prog" "$_f" "${1#rare}" ;;
+		gen[0-9]*) "$SUQL_BUILD/gen" -n "${1#gen}" --db "$_f" --quiet >/dev/null 2>&1 ;;
+		*) if [ -f "tests/engine/$1.sh" ]; then sh "tests/engine/$1.sh" "$prog" "$_f"
+		   else "$prog" "$_f" >/dev/null 2>&1 <"tests/engine/$1.sql"; fi ;;
+		esac
+	fi
+	echo "$_f"
+}
+
+# case_pg NAME: the URI of fixture NAME in PostgreSQL (database suql_NAME), loaded on first
+# use; fails when it does not load
+case_pg() {
+	_d=suql_$(echo "$1" | tr -c 'a-z0-9\n' '_')
+	if [ ! -f "$T/fixtures/$_d.pg" ]; then
+		_s=$(case_fixture "$1")
+		psql -q -X -h "$PG_DIR" -p "$PG_PORT" -U suql -d postgres -c "CREATE DATABASE $_d" \
+			>/dev/null 2>&1 || return 1
+		PG_DB=$_d pg_load_demo "$_s" || return 1
+		: >"$T/fixtures/$_d.pg"
+	fi
+	echo "postgresql://suql@/$_d?host=$PG_DIR&port=$PG_PORT"
+}
+
+# case_words FILE: the words of FILE's line, one a line (split at blanks; quotes, ' or ",
+# keep blanks in a word); nothing when FILE is missing or empty
+case_words() {
+	[ -s "$1" ] && xargs -r printf '%s\n' <"$1"
+}
+
+# case_get DIR FILE BACKEND: the path of FILE.BACKEND in DIR, else of FILE, else nothing
+case_get() {
+	if [ -f "$1/$2.$3" ]; then echo "$1/$2.$3"; elif [ -f "$1/$2" ]; then echo "$1/$2"; fi
+}
+
+# case_value LABEL FILE: the first integer after LABEL in the first line of FILE's
+# counters (the lines from "counters:" on) that holds LABEL and a number after it
+case_value() {
+	awk -v l="$1" '/^counters:/ { c = 1 } c && index($0, l) { s = substr($0, index($0, l) + length(l))
+		if (match(s, /[0-9]+/)) { print substr(s, RSTART, RLENGTH); exit } }' "$2"
+}
+
+# case_sorted SQLFILE: stdin sorted unless the SQL says ORDER BY
+case_sorted() {
+	if grep -qi 'order by' "$1"; then cat; else LC_ALL=C sort; fi
+}
+
+# case_one DIR BACKEND LABEL: run the case in DIR on BACKEND (sqlite or postgres); its
+# outputs stay in DIR/BACKEND.*; prints one ok or not ok line
+case_one() {
+	_c=$1 _bk=$2 _lab=$3
+	_why="" _nlog=""
+	_o=$_c/$_bk
+	case $_bk in
+	sqlite) _db=$(case_fixture "$(cat "$_c/db" 2>/dev/null || echo demo)") ;;
+	postgres) _db=$(case_pg "$(cat "$_c/db" 2>/dev/null || echo demo)") ||
+		{ notok "$_lab" "the fixture does not load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"; return; } ;;
+	esac
+	_cache=$T/cache/$_bk-$(cat "$_c/cache" 2>/dev/null || echo shared)
+	if [ -f "$_c/server" ]; then
+		rm -f "$T/case.log"
+		case_words "$_c/server" >"$_o.words"
+		set --
+		while IFS= read -r _w; do set -- "$@" "$_w"; done <"$_o.words"
+		start_server "case" "$@"
+		set -- --llm-url "$URL" --model m
+	else
+		set -- --offline
+	fi
+	case_words "$_c/args" >"$_o.words"
+	while IFS= read -r _w; do set -- "$@" "$_w"; done <"$_o.words"
+	XDG_CACHE_HOME=$_cache "$prog" -v --csv --no-headers --set times=off "$@" \
+		"$_db" -c "$(cat "$_c/sql")" >"$_o.rows" 2>"$_o.err"
+	_st=$?
+	if [ -f "$_c/server" ]; then
+		stop_server
+		_nlog=$(wc -l <"$LOG")
+	fi
+	cat "$_o.rows" "$_o.err" >"$_o.out"
+	case_value "llm calls:" "$_o.out" >"$_o.calls"
+	_f=$(case_get "$_c" refused "$_bk")
+	if [ -n "$_f" ]; then
+		if [ $_st -ne 0 ] && grep -qF "$(cat "$_f")" "$_o.err"; then
+			ok "$_lab: refused ($(cat "$_f"))"
+		else
+			notok "$_lab: refused with '$(cat "$_f")'" "status $_st" "$(head -5 "$_o.err")"
+		fi
+		rm -f "$_o.calls"
+		return
+	fi
+	_want=$(cat "$_c/status" 2>/dev/null || echo 0)
+	[ "$_st" = "$_want" ] || _why="$_why|status $_st, want $_want: $(grep -m2 -E '^(error|warning)' "$_o.err")"
+	case_sorted "$_c/sql" <"$_o.rows" >"$_o.sorted"
+	_f=$(case_get "$_c" rows "$_bk")
+	if [ -n "$_f" ]; then
+		case_sorted "$_c/sql" <"$_f" | cmp -s - "$_o.sorted" ||
+			_why="$_why|rows differ: $(case_sorted "$_c/sql" <"$_f" | diff - "$_o.sorted" | head -6 | tr '\n' ' ')"
+	fi
+	_f=$(case_get "$_c" rowsas "$_bk")
+	if [ -n "$_f" ]; then
+		_r=""
+		for _x in "$(dirname "$_c")"/*; do [ "$(cat "$_x/name")" = "$(cat "$_f")" ] && _r=$_x/$_bk.sorted; done
+		[ -n "$_r" ] && [ ! -f "$_r" ] && _r=$(dirname "$_r")/sqlite.sorted
+		if [ -z "$_r" ] || [ ! -f "$_r" ]; then
+			_why="$_why|rows-as $(cat "$_f"): no such case run before"
+		else
+			cmp -s "$_r" "$_o.sorted" ||
+				_why="$_why|rows differ from $(cat "$_f")'s: $(diff "$_r" "$_o.sorted" | head -6 | tr '\n' ' ')"
+		fi
+	fi
+	if [ -f "$_c/outputas" ]; then
+		_r=""
+		for _x in "$(dirname "$_c")"/*; do [ "$(cat "$_x/name")" = "$(cat "$_c/outputas")" ] && _r=$_x/$_bk.out; done
+		if [ -z "$_r" ] || [ ! -f "$_r" ]; then
+			_why="$_why|output-as $(cat "$_c/outputas"): no such case run before on $_bk"
+		else
+			_x=$(cat "$_c/except" 2>/dev/null || echo '@@ nothing @@')
+			grep -vF -- "$_x" "$_r" >"$_o.want"
+			grep -vF -- "$_x" "$_o.out" | cmp -s "$_o.want" - ||
+				_why="$_why|output differs from $(cat "$_c/outputas")'s: $(grep -vF -- "$_x" "$_o.out" | diff "$_o.want" - | head -6 | tr '\n' ' ')"
+		fi
+	fi
+	_f=$(case_get "$_c" rowcount "$_bk")
+	if [ -n "$_f" ]; then
+		_n=$(wc -l <"$_o.rows")
+		[ "$_n" = "$(cat "$_f")" ] || _why="$_why|$_n rows, want $(cat "$_f")"
+	fi
+	_f=$(case_get "$_c" counters "$_bk")
+	if [ -n "$_f" ]; then
+		while IFS= read -r _l; do
+			_op=$(echo "$_l" | sed -n 's/.* \(<=\|>=\|=\|<\|>\) [0-9][0-9]*$/\1/p')
+			_n=${_l##* }
+			_k=${_l% "$_op" *}
+			_v=$(case_value "$_k" "$_o.out")
+			[ -z "$_v" ] && grep -q '^counters:' "$_o.out" && _v=0
+			case $_op in
+			"=") [ -n "$_v" ] && [ "$_v" -eq "$_n" ] ;;
+			"<=") [ -n "$_v" ] && [ "$_v" -le "$_n" ] ;;
+			">=") [ -n "$_v" ] && [ "$_v" -ge "$_n" ] ;;
+			"<") [ -n "$_v" ] && [ "$_v" -lt "$_n" ] ;;
+			">") [ -n "$_v" ] && [ "$_v" -gt "$_n" ] ;;
+			*) false ;;
+			esac || _why="$_why|$_l: got '$_v'"
+		done <"$_f"
+	fi
+	_f=$(case_get "$_c" contains "$_bk")
+	if [ -n "$_f" ]; then
+		while IFS= read -r _l; do
+			grep -qF -- "$_l" "$_o.out" || _why="$_why|missing: $_l"
+		done <"$_f"
+	fi
+	_f=$(case_get "$_c" absent "$_bk")
+	if [ -n "$_f" ]; then
+		while IFS= read -r _l; do
+			grep -qF -- "$_l" "$_o.out" && _why="$_why|present: $(grep -F -m1 -- "$_l" "$_o.out")"
+		done <"$_f"
+	fi
+	_f=$(case_get "$_c" line "$_bk")
+	if [ -n "$_f" ]; then
+		while IFS= read -r _l; do
+			grep -qxF -- "$_l" "$_o.out" || _why="$_why|no line: $_l"
+		done <"$_f"
+	fi
+	_f=$(case_get "$_c" logged "$_bk")
+	if [ -n "$_f" ]; then
+		while IFS= read -r _l; do
+			[ -f "$_c/server" ] && grep -qF -- "$_l" "$LOG" || _why="$_why|not in the server's log: $_l"
+		done <"$_f"
+	fi
+	if [ -f "$_c/server" ]; then
+		_want=$(cat "$_c/log" 2>/dev/null || case_value "requests:" "$_o.out")
+		[ -z "$_want" ] || [ "$_nlog" = "$_want" ] ||
+			_why="$_why|the server logged $_nlog requests, want $_want"
+	fi
+	if [ -z "$_why" ]; then
+		_cv=$(cat "$_o.calls")
+		ok "$_lab (${_cv:-no} calls${_nlog:+, $_nlog requests logged})"
+	else
+		_IFS=$IFS; IFS='|'
+		# shellcheck disable=SC2086
+		notok "$_lab" ${_why#|}
+		IFS=$_IFS
+	fi
+}
+
+# case_file FILE [BACKEND...]: every case of FILE on each BACKEND it names (of those
+# given; default sqlite postgres), then the calls compared across backends
+case_file() {
+	_file=$1
+	shift
+	[ $# -gt 0 ] || set -- sqlite postgres
+	_dir=$T/cases/$(basename "$_file" .case)
+	case_parse "$_file" "$_dir" || { notok "$_file does not read"; return; }
+	for _c in "$_dir"/*; do
+		_name=$(cat "$_c/name")
+		_on=$(cat "$_c/backend" 2>/dev/null || echo sqlite postgres)
+		if [ ! -f "$_c/rows" ] && [ ! -f "$_c/rowsas" ] && [ ! -f "$_c/rowcount" ] &&
+		   [ ! -f "$_c/outputas" ] &&
+		   ! ls "$_c" | grep -q '^\(rows\|rowsas\|rowcount\)\.' && ! ls "$_c" | grep -q '^refused'; then
+			notok "$(basename "$_file" .case): $_name: says nothing of its rows"
+			continue
+		fi
+		for _be in "$@"; do
+			case " $_on " in *" $_be "*) ;; *) continue ;; esac
+			case_one "$_c" "$_be" "$(basename "$_file" .case): $_name [$_be]"
+		done
+		if [ ! -f "$_c/differ" ] && [ -s "$_c/sqlite.calls" ] && [ -s "$_c/postgres.calls" ] &&
+		   ! cmp -s "$_c/sqlite.calls" "$_c/postgres.calls"; then
+			notok "$(basename "$_file" .case): $_name: the same calls on both backends" \
+				"SQLite $(cat "$_c/sqlite.calls"), PostgreSQL $(cat "$_c/postgres.calls")"
+		fi
+	done
+}
