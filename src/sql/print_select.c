@@ -6,6 +6,7 @@
 #include "sql/lex.h"
 #include "sql/print_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- select ---- */
@@ -82,6 +83,12 @@ static void print_from_item_default(Printer *pr, const FromItem *f)
 	if (f->alias.s) {
 		print_raw(pr, " AS ");
 		print_name(pr, f->alias);
+	} else if (f->kind == FROM_SUBQUERY && pr->mode == PRINT_PG) {
+		/* SQLite (and PostgreSQL from 16) take a subquery in FROM without a name;
+		   PostgreSQL before 16 wants one: a name no column reference can use */
+		char a[40];
+		snprintf(a, sizeof a, " AS suql_sub%d", ++pr->uniq);
+		print_raw(pr, a);
 	}
 	pr_indexed(pr, f->indexed, f->index);
 }

@@ -166,6 +166,21 @@ int main(void)
 	      "a hook's output is parenthesised inside an operator");
 	print_free(pr);
 	ast_free(ast);
+	/* a subquery in FROM without a name gets one for PostgreSQL (before 16 it wants
+	   one), and only there */
+	ast = parse1("SELECT n FROM (SELECT 1 AS n) WHERE n IN (SELECT n FROM (SELECT 1 AS n) "
+	             "AS named)");
+	pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);
+	print_stmt(pr, ast->stmt);
+	CHECK_STR(print_text(pr), "SELECT n FROM (SELECT 1 AS n) AS suql_sub1 WHERE n IN "
+	          "(SELECT n FROM (SELECT 1 AS n) AS named)",
+	          "PostgreSQL: an unnamed subquery in FROM is named, a named one kept");
+	print_free(pr);
+	pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
+	print_stmt(pr, ast->stmt);
+	CHECK(strstr(print_text(pr), "suql_sub") == NULL, "SQLite: it stays unnamed");
+	print_free(pr);
+	ast_free(ast);
 	ast = parse1("SELECT summary(a || b) * 2 FROM t");
 	hk.expr = hook_func;
 	pr = print_new(PRINT_SQL, &hk, ast->src, ast->src_off);
