@@ -85,7 +85,7 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 			/* PostgreSQL has no retrieval index of suql's: a FREE_TEXT column is ranked
 			   in memory there (exec_rank.c) */
 			o->arg_indexed = (cc && cc->free_text) ||
-			                 (!ex->e->pg && ret_has_index(ex->db, it->table, name));
+			                 (ex->e->dialect->retrieval && ret_has_index(ex->db, it->table, name));
 		}
 		return;
 	}

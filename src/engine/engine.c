@@ -182,6 +182,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->store = store;
 	e->db = db;
 	e->pg = pg;
+	e->dialect = pg ? &dialect_pg : &dialect_sqlite;
 	e->path = xstrdup(path);
 	e->llm = llm;
 	e->set.optimize = OPT_ON;

@@ -109,11 +109,15 @@ typedef struct EnginePlain {
 	size_t cap;
 } EnginePlain;
 
+typedef struct Dialect Dialect;   /* the backend as a table (below) */
+
 struct Engine {
 	Store *store;         /* the database, through the storage seam */
 	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
 	                         with PostgreSQL, an in-memory scratch database (exec_pg.c) */
-	int pg;               /* the store is PostgreSQL: statements go to exec_pg.c */
+	int pg;               /* the store is PostgreSQL: statements go to exec_pg.c (the
+	                         entry points alone test it; the rest reads `dialect`) */
+	const Dialect *dialect;
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
@@ -297,6 +301,37 @@ typedef struct Block {
 	long long *keep;
 	long nkeep, capkeep;
 } Block;
+
+/* What the engine needs to know of the backend it runs on, as data and entries rather
+   than a test of which backend it is (dialect.c: dialect_sqlite, dialect_pg). The
+   capabilities say what a plan may use there; the entries say how the engine's own SQL
+   is written for it. */
+struct Dialect {
+	const char *name;          /* how the plan names the engine's SQL: "sqlite" */
+	const char *true_lit;      /* TRUE as its SQL writes it */
+	const char *enum_map;      /* the table of ENUM mappings */
+	unsigned retrieval : 1;    /* suql's own retrieval index (FTS5) ranks and counts */
+	unsigned window : 1;       /* a walk may read its candidates a window at a time */
+	unsigned embeddings : 1;   /* embedding vectors kept beside the tables */
+	unsigned fast_path : 1;    /* plain statements prepared as written (engine_plain.c) */
+	unsigned refetch : 1;      /* a row is read again by its ids (candidates carry only
+	                              their ids); else the texts come with the candidates */
+	unsigned only_ints : 1;    /* LIMIT and OFFSET are lazy only as integer literals */
+	/* the text a free-text argument is read as: the expression (SQLite's value), or its
+	   text as the server prints it */
+	Expr *(*text_of)(Exec *ex, Expr *arg);
+	/* a FROM item's row identity as the walk keeps it: SQLite's rowid (a table-valued
+	   function's id), or a key, ctid or unnest() ordinality as a number */
+	Expr *(*row_id)(Exec *ex, const ScopeItem *it);
+	/* the order candidates are listed in: ord (the block's ORDER BY or NULL) followed by
+	   what makes it SQLite's order of rows where the backend has none of its own */
+	OrderList *(*list_order)(Exec *ex, Block *b, OrderList *ord);
+	/* the final statement's rows counted in the backend, when it counts them its own way
+	   (NULL: the walk's statement is counted as SQLite runs it) */
+	int (*final_count)(Exec *ex, long long *n);
+};
+
+extern const Dialect dialect_sqlite, dialect_pg;
 
 /* ---- occurrences ---- */
 

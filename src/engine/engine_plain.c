@@ -419,7 +419,7 @@ static int catalog_ok(Engine *e, int hold)
 int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
                      const EngineSink *sink, SuqlStatus *status, SuqlErr *err)
 {
-	if (!e->set.fast_path || e->pg || (sink && sink->parsed && !sink->parsed_if_freetext))
+	if (!e->set.fast_path || !e->dialect->fast_path || (sink && sink->parsed && !sink->parsed_if_freetext))
 		return 0;
 	size_t end = 0;
 	PlainKind kind = scan(sql, len, &end);

@@ -959,7 +959,7 @@ void enum_show(Exec *ex, SBuf *out)
 				}
 				sb_puts(out, "} (");
 				if (!l->classified_now)
-					sb_printf(out, "from %s, made by %s", ex->e->pg ? PG_MAP : "suql_enum_map",
+					sb_printf(out, "from %s, made by %s", ex->e->dialect->enum_map,
 					          llm_model_id(ex->llm));
 				else if (l->other_model)
 					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
@@ -1009,7 +1009,7 @@ SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 	}
 	const char *q = "SELECT tbl, col, literal, vals, model FROM %s ORDER BY tbl, col, "
 	                "literal, model";
-	char *sql = xprintf(q, e->pg ? PG_MAP : "suql_enum_map");
+	char *sql = xprintf(q, e->dialect->enum_map);
 	sqlite3_stmt *st = NULL;
 	StoreCursor *cur = NULL;
 	SuqlStatus s = e->pg ? store_query(e->store, sql, NULL, 0, &cur, err)

@@ -331,7 +331,7 @@ static int relax_hook(void *ctx, Printer *pr, const Expr *e)
 			if (b->relaxed)
 				print_expr(pr, b->relaxed);
 			else
-				print_raw(pr, ex->e->pg ? "TRUE" : "1");
+				print_raw(pr, ex->e->dialect->true_lit);
 			return 1;
 		}
 	}

@@ -24,14 +24,7 @@ void exec_cand_ids(Walk *w)
 		return;
 	w->idx = xmalloc(((size_t)b->nitems + 1) * sizeof *w->idx);
 	for (int i = 0; i < b->nitems; i++) {
-		ScopeItem *it = &b->items[i];
-		const char *col = it->kind == IT_TABLE ? "rowid" : "id";
-		if (ex->e->pg)   /* a table's key or ctid as a number, an unnest() element's
-		                    ordinality */
-			w->idx[w->nid++] = it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it)
-			                                        : ast_column(ex->a, it->name, "suql_ord");
-		else
-			w->idx[w->nid++] = ast_column(ex->a, it->name, col);
+		w->idx[w->nid++] = ex->e->dialect->row_id(ex, &b->items[i]);
 	}
 }
 
@@ -57,8 +50,7 @@ char *exec_cand_sql(Walk *w, int with_args, int ordered)
 	if (with_args)
 		for (int i = 0; i < w->narg; i++) {
 			snprintf(al, sizeof al, "suql_arg%d", i);
-			exec_col(ex->a, &cols, ex->e->pg ? exec_pg_plan_text(ex, w->args[i]) : w->args[i],
-			         al);
+			exec_col(ex->a, &cols, ex->e->dialect->text_of(ex, w->args[i]), al);
 		}
 	for (int i = 0; i < w->u->nsqlcols; i++) {
 		snprintf(al, sizeof al, "suql_leaf%d", i);
@@ -66,10 +58,8 @@ char *exec_cand_sql(Walk *w, int with_args, int ordered)
 	}
 	if (!cols)
 		exec_col(ex->a, &cols, ast_integer(ex->a, 1), "suql_one");
-	OrderList *ord = ordered ? w->b->order : NULL;
-	if (ex->e->pg)   /* rows in the order SQLite lists them: its rowids, Postgres's keys or
-	                    ctids */
-		ord = exec_pg_plan_order(ex, w->b, ord);
+	/* rows in the order SQLite lists them */
+	OrderList *ord = ex->e->dialect->list_order(ex, w->b, ordered ? w->b->order : NULL);
 	Select *s = exec_select(ex, w->b, cols, w->u->where, ord);
 	return exec_print_select(ex, s);
 }
@@ -81,7 +71,7 @@ static void grow(Walk *w)
 	w->cap = w->cap ? w->cap * 2 : 256;
 	size_t c = (size_t)w->cap;
 	w->ids = xrealloc(w->ids, c * ((size_t)w->nid + 1) * sizeof *w->ids);
-	if (!w->b->identity || w->ex->e->pg) {
+	if (!w->b->identity || !w->ex->e->dialect->refetch) {
 		w->vals = xrealloc(w->vals, c * ((size_t)w->narg + 1) * sizeof *w->vals);
 		w->lens = xrealloc(w->lens, c * ((size_t)w->narg + 1) * sizeof *w->lens);
 	}
@@ -129,10 +119,10 @@ static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
-	char *sql = exec_cand_sql(w, !w->b->identity || ex->e->pg, w->b->ordered);
+	char *sql = exec_cand_sql(w, !w->b->identity || !ex->e->dialect->refetch, w->b->ordered);
 	free(w->u->sql);
 	w->u->sql = sql;
-	if (ex->e->pg)
+	if (!ex->e->dialect->refetch)   /* the texts come with the candidates */
 		return pg_load(w, sql, err);
 	sqlite3_stmt *st;
 	SuqlStatus s = exec_prepare(ex, sql, &st, err);
@@ -175,7 +165,7 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed)
 {
 	*failed = 0;
-	if (!w->b->identity || w->ex->e->pg) {
+	if (!w->b->identity || !w->ex->e->dialect->refetch) {
 		const char *v = w->vals[c * w->narg + a];
 		*len = w->lens[c * w->narg + a];
 		return v ? xstrndup(v, *len) : NULL;
@@ -244,7 +234,7 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
 	exec_cand_ids(&w);
 	for (int k = 0; k < u->natoms; k++)
 		exec_cand_arg(&w, ex->occ[u->atoms[k]].arg);
-	char *s = exec_cand_sql(&w, !b->identity || ex->e->pg, b->ordered);
+	char *s = exec_cand_sql(&w, !b->identity || !ex->e->dialect->refetch, b->ordered);
 	free(w.idx);
 	free(w.args);
 	return s;

@@ -187,7 +187,7 @@ SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item, cons
                         SuqlErr *err)
 {
 	*used = 0;
-	if (!ex->llm || !llm_has_embeddings(ex->llm) || n < 2 || ex->e->pg)   /* not there yet */
+	if (!ex->llm || !llm_has_embeddings(ex->llm) || n < 2 || !ex->e->dialect->embeddings)
 		return SUQL_OK;
 	int k = n < EMBED_TOP ? (int)n : EMBED_TOP;
 	double *dense = xcalloc((size_t)k, sizeof *dense);

@@ -363,8 +363,8 @@ SuqlStatus exec_final_run(Exec *ex, SuqlErr *err)
 
 int exec_final_count(Exec *ex, long long *n)
 {
-	if (ex->e->pg)
-		return exec_pg_plan_count(ex, n);
+	if (ex->e->dialect->final_count)
+		return ex->e->dialect->final_count(ex, n);
 	Keep keep;
 	PrintHooks khk;
 	Printer *pr = final_printer(ex, &keep, &khk);

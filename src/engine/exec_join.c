@@ -316,7 +316,7 @@ static Expr *side_filters(Exec *ex, Block *b, int item, Expr *base)
    suql_match finds the verdicts. */
 static Expr *side_value(Exec *ex, Expr *side)
 {
-	return ex->e->pg ? exec_pg_plan_text(ex, side) : side;
+	return ex->e->dialect->text_of(ex, side);
 }
 
 /* PostgreSQL: a table's distinct values in the order SQLite lists them (it scans the table

@@ -35,7 +35,8 @@ static int rank_index(Walk *w, int k, long long *matched)
 	const Occ *o = &ex->occ[w->u->atoms[k]];
 	const Sig *s = &ex->sigs[o->sig];
 	int item = o->arg_item;
-	if (!o->arg_indexed || item < 0 || !w->b->identity || !s->question || ex->e->pg)
+	if (!o->arg_indexed || item < 0 || !w->b->identity || !s->question ||
+	    !ex->e->dialect->retrieval)
 		return 0;
 	sqlite3_int64 *rid = xmalloc(((size_t)w->n + 1) * sizeof *rid);
 	for (long long c = 0; c < w->n; c++)
@@ -210,7 +211,7 @@ void exec_rank_share(Walk *w, double *prior)
 			/* PostgreSQL has no index of suql's: the share of what SQLite would read
 			   from one (a FREE_TEXT column), counted in memory */
 			SuqlErr e = {0};
-			int ok = w->ex->e->pg && w->ex->occ[w->u->atoms[k]].arg_indexed &&
+			int ok = !w->ex->e->dialect->retrieval && w->ex->occ[w->u->atoms[k]].arg_indexed &&
 			         w->ex->occ[w->u->atoms[k]].arg_item >= 0 && w->b->identity &&
 			         rank_memory(w, k, &m, &e) == SUQL_OK;
 			err_clear(&e);

@@ -103,7 +103,7 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 		sb_printf(out, "  conjunct %d: %s%lld rows pass its structured part\n", i + 1,
 		          exact ? "" : "at most ", cnt);
 	char *sql = exec_cand_plan_sql(ex, b, u);
-	sb_printf(out, "    %s: %s\n", ex->e->pg ? "postgresql" : "sqlite", sql);
+	sb_printf(out, "    %s: %s\n", ex->e->dialect->name, sql);
 	free(sql);
 	for (int k = 0; k < u->nleaf_occ; k++) {
 		char *t = exec_print_expr(ex, ex->occ[u->leaf_occ[k]].orig);

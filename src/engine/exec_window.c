@@ -77,7 +77,7 @@ int exec_window_applies(const Walk *w)
 	const Block *b = w->b;
 	const Unit *u = w->u;
 	/* PostgreSQL: its candidates come through exec_cand_load's own reader (listed) */
-	if (w->ex->e->pg || w->ex->set.window <= 0 || w->need < 0 || u->natoms < 1 ||
+	if (!w->ex->e->dialect->window || w->ex->set.window <= 0 || w->need < 0 || u->natoms < 1 ||
 	    u->nsqlcols != 0 ||
 	    !b->identity || b->nitems != 1 || b->items[0].kind != IT_TABLE || !b->items[0].rowid)
 		return 0;

@@ -114,7 +114,7 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 /* The values of s's LIMIT and OFFSET (0 when absent), evaluated once; lim -1: none. */
 void plan_limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 {
-	if (ex->e->pg) {   /* PostgreSQL: integer literals (anything else: not lazy) */
+	if (ex->e->dialect->only_ints) {   /* integer literals (anything else: not lazy) */
 		const Expr *l = s->limit, *o = s->offset;
 		int lit = l->kind == EX_LITERAL && l->lit == LIT_INTEGER &&
 		          (!o || (o->kind == EX_LITERAL && o->lit == LIT_INTEGER));
@@ -162,7 +162,7 @@ static const char *distinct_why(Exec *ex, Block *b)
 		return "a window function reads every row";
 	if (c->distinct != DISTINCT_DISTINCT || c->having)
 		return "an aggregate reads every row";
-	if (!b->identity || ex->e->pg)
+	if (!b->identity || !ex->e->dialect->refetch)
 		return "DISTINCT over rows that cannot be read again by their ids";
 	AstVisitor v = {0};
 	v.expr = has_subquery_cb;
@@ -394,7 +394,7 @@ static void plan_occs(Exec *ex)
 static double avg_tokens(Exec *ex, Block *b, Occ *o)
 {
 	ResultList *cols = NULL;
-	Expr *arg = ex->e->pg ? exec_pg_plan_text(ex, o->arg) : o->arg;
+	Expr *arg = ex->e->dialect->text_of(ex, o->arg);
 	exec_col(ex->a, &cols, ast_func(ex->a, "length", 1, &arg), NULL);
 	Select *s = exec_select(ex, b, cols, NULL, NULL);
 	s->limit = ast_integer(ex->a, 32);
@@ -431,8 +431,8 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 static double match_share(Exec *ex, Occ *o)
 {
 	const Sig *s = &ex->sigs[o->sig >= 0 ? o->sig : o->tsig];
-	if (!o->arg_table || !o->arg_indexed || !s->question || ex->e->pg)
-		return 0.5;   /* (PostgreSQL: no retrieval index of suql's to count with) */
+	if (!o->arg_table || !o->arg_indexed || !s->question || !ex->e->dialect->retrieval)
+		return 0.5;   /* (no retrieval index of suql's to count with) */
 	RetQuestion q = {o->arg_col, s->question};
 	RetScore *sc = NULL;
 	size_t n = 0;
@@ -728,7 +728,8 @@ static void plan_worst(Exec *ex)
 	}
 	ex->worst[3] = ex->expect[3] = enum_pending(ex);
 	/* embeddings: the question and the top of each relevance ranking */
-	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm) && !ex->e->pg)
+	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm) &&
+	    ex->e->dialect->embeddings)
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
 			if (!b->planned || b->limit < 0 || b->ordered || !b->identity)
