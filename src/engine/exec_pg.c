@@ -176,6 +176,8 @@ static const char *pg_shape(PgWalk *w)
 		return "free text in a query with subqueries, CTEs or compound SELECTs";
 	Block *b = &ex->blocks[0];
 	w->b = b;
+	if (b->core && b->core->distinct == DISTINCT_DISTINCT)
+		return "DISTINCT (the general path's walk stops once LIMIT distinct rows passed)";
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
 		if (o->sig < 0)

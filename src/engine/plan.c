@@ -162,7 +162,7 @@ static const char *distinct_why(Exec *ex, Block *b)
 		return "a window function reads every row";
 	if (c->distinct != DISTINCT_DISTINCT || c->having)
 		return "an aggregate reads every row";
-	if (!b->identity || !ex->e->dialect->refetch)
+	if (!b->identity)
 		return "DISTINCT over rows that cannot be read again by their ids";
 	AstVisitor v = {0};
 	v.expr = has_subquery_cb;
