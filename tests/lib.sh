@@ -36,6 +36,21 @@ llmserver_start() {
 	URL="http://127.0.0.1:$(cat "$_d/port")/v1"
 }
 
+# For suites that run one statement against the server llmserver_start started in $T:
+# lines: the requests it has logged so far; run DB SQL [options...]: suql -v on DB with
+# the model at $URL (model m, no budget), rows as CSV in $T/rows, -v output in $T/err,
+# exit status in $st, the requests the server received meanwhile in $req.
+lines() { if [ -f "$T/log" ]; then wc -l <"$T/log" | tr -d ' '; else echo 0; fi; }
+run() {
+	_db=$1 _sql=$2
+	shift 2
+	_before=$(lines)
+	"$prog" -v --set times=off --csv --no-headers --set budget=0 --llm-url "$URL" --model m \
+		"$@" "$_db" -c "$_sql" >"$T/rows" 2>"$T/err"
+	st=$?
+	req=$(($(lines) - _before))
+}
+
 # The lines a suite prints: ok NAME; notok NAME [LINE...] ("not ok NAME", then each line as
 # a "# " comment, cut at 600 characters, and fails counted); check NAME GOT WANT (ok when
 # the two are equal). Each name goes out after the suite's $OK_PREFIX ("join: ", say).

@@ -72,43 +72,6 @@ char *exec_cand_sql(Walk *w, int with_args, int ordered)
 	return exec_print_select(ex, s);
 }
 
-/* A DISTINCT walk's candidate k: the hash of its result row (columns from `first` of
-   the cursor's row), as exec_walk.c hashes a row SQLite reads again: a number as its
-   double, NULL, a text folded as SQLite's NOCASE and RTRIM fold it (values DISTINCT keeps
-   apart may hash as one: the walk then only goes on longer). Never 0 (0: not read). */
-static void keep_key(Walk *w, StoreCursor *c, long long k, int first)
-{
-	if (k >= w->nkey) {
-		long long n = w->nkey ? w->nkey : 64;
-		while (n <= k)
-			n *= 2;
-		w->key = xrealloc(w->key, (size_t)n * sizeof *w->key);
-		memset(w->key + w->nkey, 0, (size_t)(n - w->nkey) * sizeof *w->key);
-		w->nkey = n;
-	}
-	SBuf b = SBUF_INIT;
-	for (int i = first; i < store_column_count(c); i++) {
-		const char *v = store_text(c, i);
-		StoreKind kind = v ? store_column_kind(c, i) : STORE_NULL;
-		if (kind == STORE_INTEGER || kind == STORE_REAL) {
-			sb_printf(&b, "n%.17g", strtod(v, NULL));
-		} else if (kind == STORE_NULL) {
-			sb_puts(&b, "z");
-		} else {
-			size_t n = strlen(v);
-			while (n > 0 && v[n - 1] == ' ')
-				n--;
-			sb_putc(&b, 't');
-			for (size_t j = 0; j < n; j++)
-				sb_putc(&b, v[j] >= 'A' && v[j] <= 'Z' ? (char)(v[j] + 32) : v[j]);
-		}
-		sb_putc(&b, 0);
-	}
-	uint64_t h = str_hash64(sb_str(&b), b.len);
-	w->key[k] = h ? h : 1;
-	sb_free(&b);
-}
-
 static void grow(Walk *w)
 {
 	if (w->n < w->cap)
@@ -150,8 +113,12 @@ static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 			w->sqlv[k * w->u->nsqlcols + i] = !t ? VERDICT_NULL
 			                                  : *t == 't' ? VERDICT_YES : VERDICT_NO;
 		}
-		if (w->b->distinct_walk)
-			keep_key(w, c, k, w->nid + w->narg + w->u->nsqlcols);
+		if (w->b->distinct_walk) {   /* the hash of its result row (exec_walk.c) */
+			Row r;
+			store_row_cursor(&r, c);
+			*exec_walk_key_slot(w, k) = exec_walk_row_hash(&r, w->nid + w->narg +
+			                                                   w->u->nsqlcols);
+		}
 		if (suql_interrupted)
 			break;
 	}

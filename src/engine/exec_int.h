@@ -328,6 +328,11 @@ void exec_cascade_counters(const Unit *u, SBuf *out, const char *name);
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);
 void exec_walk_free(Walk *w);
 /* Evaluate occurrence occ for every distinct argument of the rows of b passing where. */
+/* A DISTINCT walk's slot for candidate c's result-row hash (0: not read yet), and the
+   hash of a row's columns from `first` on: values DISTINCT takes as one hash as one
+   (numbers by value, texts folded as NOCASE and RTRIM fold them). Never 0. */
+uint64_t *exec_walk_key_slot(Walk *w, long long c);
+uint64_t exec_walk_row_hash(const Row *r, int first);
 SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
                            SuqlErr *err);
 

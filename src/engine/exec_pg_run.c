@@ -463,14 +463,8 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 		if (enum_pending(ex) == 0)
 			plan_exec(ex);
 		plan_show(ex, &ex->plan);
-		sb_puts(&ex->plan, "EXPLAIN: nothing ran and no model was asked (EXPLAIN of a "
-		        "statement without free text shows PostgreSQL's plan)\n");
-		if (sink && sink->explained) {
-			sink->explained(sink->ctx, "parsed", parsed);
-			sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
-		} else if (sink && sink->plan) {
-			sink->plan(sink->ctx, sb_str(&ex->plan));
-		}
+		exec_statement_explained(ex, parsed, "EXPLAIN of a statement without free text "
+		                         "shows PostgreSQL's plan");
 		return NULL;
 	}
 	plan_exec(ex);

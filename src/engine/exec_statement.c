@@ -200,7 +200,6 @@ void exec_statement_end(Exec *ex)
    cleared first) but stopped before the first model call; nothing runs, no row comes. */
 static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
 {
-	const EngineSink *sink = ex->sink;
 	Stmt *st = ex->ast->stmt;
 	st->explain = 0;
 	SuqlStatus s = SUQL_OK;
@@ -224,15 +223,21 @@ static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
 	}
 	if (s != SUQL_OK)
 		return s;
-	sb_puts(&ex->plan, "EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN "
-	        "shows SQLite's plan of the statement)\n");
+	exec_statement_explained(ex, parsed, "EXPLAIN QUERY PLAN shows SQLite's plan of the "
+	                         "statement");
+	return SUQL_OK;
+}
+
+void exec_statement_explained(Exec *ex, const char *parsed, const char *other)
+{
+	const EngineSink *sink = ex->sink;
+	sb_printf(&ex->plan, "EXPLAIN: nothing ran and no model was asked (%s)\n", other);
 	if (sink && sink->explained) {
 		sink->explained(sink->ctx, "parsed", parsed);
 		sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
 	} else if (sink && sink->plan) {
 		sink->plan(sink->ctx, sb_str(&ex->plan));
 	}
-	return SUQL_OK;
 }
 
 SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,

@@ -157,7 +157,7 @@ static void log_ask(Walk *w, long long c, const Req *r)
 
 /* The hash of candidate c's result row (its result columns, read again by its ids), 0
    when it cannot be read: such a candidate adds no distinct row, so the walk goes on. */
-static uint64_t key_of(Walk *w, long long c)
+uint64_t *exec_walk_key_slot(Walk *w, long long c)
 {
 	if (c >= w->nkey) {
 		long long n = w->nkey ? w->nkey : 64;
@@ -167,8 +167,47 @@ static uint64_t key_of(Walk *w, long long c)
 		memset(w->key + w->nkey, 0, (size_t)(n - w->nkey) * sizeof *w->key);
 		w->nkey = n;
 	}
-	if (w->key[c])
-		return w->key[c];
+	return &w->key[c];
+}
+
+uint64_t exec_walk_row_hash(const Row *r, int first)
+{
+	/* each value as its kind and its bytes. Values DISTINCT takes as one must hash as
+	   one; values it keeps apart may too (then the walk only goes on longer): an integer
+	   and a real as a real's text, a text folded as the NOCASE and RTRIM collations fold
+	   it, whatever the column's collation */
+	SBuf b = SBUF_INIT;
+	for (int i = first; i < row_count(r); i++) {
+		RowKind t = row_kind(r, i);
+		size_t n;
+		if (t == ROW_INTEGER || t == ROW_REAL) {
+			sb_printf(&b, "n%.17g", row_real(r, i));
+		} else if (t == ROW_NULL) {
+			sb_puts(&b, "z");
+		} else if (t == ROW_TEXT) {
+			const char *v = row_text(r, i, &n);
+			while (n > 0 && v[n - 1] == ' ')
+				n--;
+			sb_putc(&b, 't');
+			for (size_t k = 0; k < n; k++)
+				sb_putc(&b, v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] + 32) : v[k]);
+		} else {
+			const char *v = row_text(r, i, &n);
+			sb_printf(&b, "b%zu:", n);
+			sb_putn(&b, v, n);
+		}
+		sb_putc(&b, 0);
+	}
+	uint64_t h = str_hash64(sb_str(&b), b.len);
+	sb_free(&b);
+	return h ? h : 1;
+}
+
+static uint64_t key_of(Walk *w, long long c)
+{
+	uint64_t *slot = exec_walk_key_slot(w, c);
+	if (*slot)
+		return *slot;
 	Exec *ex = w->ex;
 	SelectCore *core = w->b->core;
 	if (!w->keyq) {
@@ -187,39 +226,12 @@ static uint64_t key_of(Walk *w, long long c)
 	exec_cand_bind_ids(w, w->keyq, c);
 	uint64_t h = 0;
 	if (sqlite3_step(w->keyq) == SQLITE_ROW) {
-		/* each value as its type and its bytes. Values DISTINCT takes as one must hash
-		   as one; values it keeps apart may too (then the walk only goes on longer): an
-		   integer and a real as a real's text, a text folded as the NOCASE and RTRIM
-		   collations fold it, whatever the column's collation */
-		SBuf b = SBUF_INIT;
-		for (int i = 0; i < sqlite3_column_count(w->keyq); i++) {
-			int t = sqlite3_column_type(w->keyq, i);
-			if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
-				sb_printf(&b, "n%.17g", sqlite3_column_double(w->keyq, i));
-			} else if (t == SQLITE_NULL) {
-				sb_puts(&b, "z");
-			} else if (t == SQLITE_TEXT) {
-				const char *v = (const char *)sqlite3_column_text(w->keyq, i);
-				size_t n = (size_t)sqlite3_column_bytes(w->keyq, i);
-				while (n > 0 && v[n - 1] == ' ')
-					n--;
-				sb_putc(&b, 't');
-				for (size_t k = 0; k < n; k++)
-					sb_putc(&b, v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] + 32) : v[k]);
-			} else {
-				sb_printf(&b, "b%d:", sqlite3_column_bytes(w->keyq, i));
-				sb_putn(&b, sqlite3_column_blob(w->keyq, i),
-				        (size_t)sqlite3_column_bytes(w->keyq, i));
-			}
-			sb_putc(&b, 0);
-		}
-		h = str_hash64(sb_str(&b), b.len);
-		if (!h)
-			h = 1;
-		sb_free(&b);
+		Row r;
+		store_row_sqlite(&r, w->keyq);
+		h = exec_walk_row_hash(&r, 0);
 	}
 	sqlite3_reset(w->keyq);
-	return w->key[c] = h;
+	return *slot = h;
 }
 
 static long long have(const Walk *w)

@@ -22,6 +22,9 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
    (exec_statement_end: the cap lifted, the statement before it running again, the Exec freed). */
 Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
 void exec_statement_end(Exec *ex);
+/* An EXPLAIN's answer: ex->plan (made by the caller) with a last line saying nothing ran
+   (and what `other` shows instead), handed to the sink with the statement as parsed. */
+void exec_statement_explained(Exec *ex, const char *parsed, const char *other);
 
 /* ---- exec_pg.c, exec_pg_run.c: statements on PostgreSQL ---- */
 

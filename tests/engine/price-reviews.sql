@@ -1,6 +1,5 @@
 -- 40 reviews, each of one opinion of the price (cheap, fair or expensive), 2 (13 and 27)
--- of none. Used by tests/engine/cases/join-factor.case (suite 57-postgres-join has the
--- same rows).
+-- of none. Used by tests/engine/cases/join-factor.case and suite 57-postgres-join.
 CREATE TABLE reviews (id INTEGER PRIMARY KEY, body TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
 INSERT INTO reviews (body) SELECT 'Review ' || i || ': ' ||

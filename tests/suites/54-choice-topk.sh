@@ -11,7 +11,6 @@ trap 'kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; [ -n "$own_tmp" ] && r
 SPID=""
 # the server's log since the last mark: its requests
 MARK=0
-lines() { if [ -f "$T/log" ]; then wc -l <"$T/log" | tr -d ' '; else echo 0; fi; }
 mark() { MARK=$(lines); }
 requests() { echo $(($(lines) - MARK)); }
 # q DB SQL [options]: rows as CSV in $T/out, stderr in $T/err

@@ -20,7 +20,6 @@ has() {   # has NAME FILE TEXT: FILE holds TEXT (fixed string)
 trap 'kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
 SPID=""
 MARK=0
-lines() { if [ -f "$T/log" ]; then wc -l <"$T/log" | tr -d ' '; else echo 0; fi; }
 mark() { MARK=$(lines); }
 requests() { echo $(($(lines) - MARK)); }
 logged() { tail -n +$((MARK + 1)) "$T/log"; }

@@ -49,7 +49,6 @@ server() {   # server [RULES]: (re)start build/llmserver, with a rules file or i
 		URL="http://127.0.0.1:$(cat "$T/port")/v1"
 	fi
 }
-lines() { if [ -f "$T/log" ]; then wc -l <"$T/log" | tr -d ' '; else echo 0; fi; }
 calls() { sed -n 's/^ *llm calls: \([0-9]*\).*/\1/p' "$1" | head -1; }
 
 # run DB SQL [options...]: rows as CSV in $T/rows, -v output in $T/err, exit status in $st,

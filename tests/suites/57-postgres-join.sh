@@ -20,17 +20,8 @@ if ! pg_start; then
 fi
 
 db=$T/j.db
-{ cat "$SUQL_TOP/tests/engine/firms.sql"; cat <<'SQL'
-CREATE TABLE notes (id INTEGER PRIMARY KEY, note FREE_TEXT);
-CREATE TABLE reviews (id INTEGER PRIMARY KEY, body TEXT);
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
-INSERT INTO reviews (body) SELECT 'Review ' || i || ': ' ||
-  CASE WHEN i IN (13, 27) THEN 'the staff were friendly'
-       WHEN i % 3 = 0 THEN 'quite cheap for what you get'
-       WHEN i % 3 = 1 THEN 'a fair price overall'
-       ELSE 'rather expensive, I thought' END FROM n;
-SQL
-} | "$prog" --bail "$db" >/dev/null
+{ cat "$SUQL_TOP/tests/engine/firms.sql" "$SUQL_TOP/tests/engine/price-reviews.sql"
+  echo "CREATE TABLE notes (id INTEGER PRIMARY KEY, note FREE_TEXT);"; } | "$prog" --bail "$db" >/dev/null
 if ! pg_load_demo "$db"; then
 	notok "pg join: the tables load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
 	exit 0
@@ -43,19 +34,6 @@ echo '[]' >"$T/none.json"
 SPID=""
 trap 'stop_server; pg_stop; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
 stop_server() { [ -n "$SPID" ] && { kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; }; SPID=""; }
-lines() { if [ -f "$T/log" ]; then wc -l <"$T/log" | tr -d ' '; else echo 0; fi; }
-
-# run DB SQL [options...]: rows as CSV in $T/rows, -v output in $T/err, exit status in
-# $st, requests the server received in $req
-run() {
-	d=$1 sql=$2
-	shift 2
-	before=$(lines)
-	"$prog" -v --set times=off --csv --no-headers --set budget=0 --llm-url "$URL" --model m \
-		"$@" "$d" -c "$sql" >"$T/rows" 2>"$T/err"
-	st=$?
-	req=$(($(lines) - before))
-}
 n=0 same=0
 # both NAME SQL [options...]: on SQLite and on PostgreSQL, the same rows, status, requests
 # and error or warning lines; WANT_ROWS/WANT_REQ, when set, are checked too

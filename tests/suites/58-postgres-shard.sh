@@ -45,19 +45,6 @@ got2=$(pg_shard_psql 2 -tA -c "SELECT count(*) FROM restaurants_shard")
 
 SPID=""
 trap 'stop_server; pg_stop; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
-lines() { if [ -f "$T/log" ]; then wc -l <"$T/log" | tr -d ' '; else echo 0; fi; }
-
-# run DB SQL [options...]: rows as CSV in $T/rows, -v output in $T/err, exit status in
-# $st, requests the server received in $req
-run() {
-	d=$1 sql=$2
-	shift 2
-	before=$(lines)
-	"$prog" -v --set times=off --csv --no-headers --set budget=0 --llm-url "$URL" --model m \
-		"$@" "$d" -c "$sql" >"$T/rows" 2>"$T/err"
-	st=$?
-	req=$(($(lines) - before))
-}
 n=0 same=0
 # both NAME SQL [options...]: on SQLite and on the sharded tables, the same rows, status
 # and requests (rows sorted when the statement has no ORDER BY); WANT_REQ, when set, too
