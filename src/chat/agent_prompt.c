@@ -134,21 +134,24 @@ static void put_cut(SBuf *b, const char *s, size_t max)
 
 /* The table's description from suql_table_info (the HybridQA tables have one): its title and
    section, then the start of its text. */
-static char *description(sqlite3 *db, const char *table, int info)
+static char *description(Store *st, const char *table, int info)
 {
-	if (!info || !db)   /* PostgreSQL: no descriptions yet */
+	if (!info)
 		return NULL;
-	sqlite3_stmt *st;
+	StoreCursor *c;
+	SuqlErr err = {0};
+	const char *args[] = {table};
 	char *out = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT title, section_title, section_text, intro FROM "
-	                       "suql_table_info WHERE tbl = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (store_query(st, "SELECT title, section_title, section_text, intro FROM "
+	                "suql_table_info WHERE tbl = ?1", args, 1, &c, &err) != SUQL_OK) {
+		err_clear(&err);
 		return NULL;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	}
+	if (store_next(c) > 0) {
 		SBuf b = SBUF_INIT;
 		const char *f[4];
 		for (int i = 0; i < 4; i++) {
-			f[i] = (const char *)sqlite3_column_text(st, i);
+			f[i] = store_text(c, i);
 			if (f[i] && !*f[i])
 				f[i] = NULL;
 		}
@@ -164,7 +167,7 @@ static char *description(sqlite3 *db, const char *table, int info)
 			out = sb_steal(&b);
 		sb_free(&b);
 	}
-	sqlite3_finalize(st);
+	store_done(c);
 	return out;
 }
 
@@ -186,34 +189,43 @@ static int one_line(const char *s)
 /* The most frequent values of a short text or list column (in its first 20000 rows), as
    a note: "-- location: one of 'Palo Alto', ..." when there are at most 10 of them,
    "-- cuisines: values such as 'sushi', ... (34 values)" for an open enum or a list. */
-static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf *out)
+static void value_note(Store *st, const char *table, const CatColumn *c, SBuf *out)
 {
-	if (!db)   /* PostgreSQL: no notes of stored values yet */
-		return;
+	SBuf t = SBUF_INIT, col = SBUF_INIT;
+	sb_put_ident(&t, table, strlen(table));
+	sb_put_ident(&col, c->column, strlen(c->column));
 	char *q;
-	char *t = sqlite3_mprintf("\"%w\"", table), *col = sqlite3_mprintf("\"%w\"", c->column);
-	if (c->is_array)
+	if (store_sqlite(st) && c->is_array)   /* SQLite: a list is a JSON array */
 		q = xprintf("SELECT j.value, count(*) AS n, count(*) OVER () FROM (SELECT %s AS v "
 		            "FROM %s LIMIT 20000) AS s, json_each(CASE WHEN json_valid(s.v) THEN s.v "
 		            "ELSE '[]' END) AS j WHERE j.type = 'text' GROUP BY j.value "
-		            "ORDER BY n DESC, j.value LIMIT 12", col, t);
-	else
+		            "ORDER BY n DESC, j.value LIMIT 12", col.s, t.s);
+	else if (store_sqlite(st))
 		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT %s AS v FROM %s "
 		            "LIMIT 20000) WHERE typeof(v) = 'text' GROUP BY v ORDER BY n DESC, v "
-		            "LIMIT 12", col, t);
-	sqlite3_free(t);
-	sqlite3_free(col);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
-		free(q);
-		return;
-	}
+		            "LIMIT 12", col.s, t.s);
+	else if (c->is_array)   /* PostgreSQL: a list is an array; in SQLite's (binary) order */
+		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT unnest(%s)::text "
+		            "AS v FROM (SELECT %s FROM %s LIMIT 20000) AS s) AS u WHERE v IS NOT NULL "
+		            "GROUP BY v ORDER BY n DESC, v COLLATE \"C\" LIMIT 12", col.s, col.s, t.s);
+	else
+		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT %s::text AS v "
+		            "FROM %s LIMIT 20000) AS s WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, "
+		            "v COLLATE \"C\" LIMIT 12", col.s, t.s);
+	sb_free(&t);
+	sb_free(&col);
+	StoreCursor *cur;
+	SuqlErr err = {0};
+	SuqlStatus qs = store_query(st, q, NULL, 0, &cur, &err);
 	free(q);
+	err_clear(&err);
+	if (qs != SUQL_OK)
+		return;
 	SBuf v = SBUF_INIT;
 	int n = 0, total = 0, too_long = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(st, 0);
-		total = sqlite3_column_int(st, 2);
+	while (store_next(cur) > 0) {
+		const char *s = store_text(cur, 0);
+		total = (int)store_integer(cur, 2);
 		if (!s || strlen(s) > 40 || !one_line(s)) {
 			too_long = 1;   /* no note: a value's text never starts a line of the prompt */
 			break;
@@ -224,7 +236,7 @@ static void value_note(sqlite3 *db, const char *table, const CatColumn *c, SBuf 
 		}
 		n++;
 	}
-	sqlite3_finalize(st);
+	store_done(cur);
 	int open_list = c->is_enum || c->is_array;
 	if (n && !too_long && total <= 10)
 		sb_printf(out, "--   %s: one of %s\n", c->column, v.s);
@@ -242,8 +254,7 @@ static void table_schema(Store *st, const char *table, int info, SBuf *out)
 		err_clear(&err);
 		return;
 	}
-	sqlite3 *db = store_sqlite(st);   /* descriptions and value notes: SQLite's SQL */
-	char *desc = description(db, table, info);
+	char *desc = description(st, table, info);
 	char *ddl = NULL;
 	if (desc)
 		sb_printf(out, "-- %s\n", desc);
@@ -259,7 +270,7 @@ static void table_schema(Store *st, const char *table, int info, SBuf *out)
 		if (c->free_text || (c->is_enum && c->enum_values) ||
 		    (!c->is_enum && !c->is_array && !texty))
 			continue;
-		value_note(db, table, c, &notes);
+		value_note(st, table, c, &notes);
 	}
 	if (notes.len)
 		sb_printf(out, "-- values in %s:\n%s", table, notes.s);

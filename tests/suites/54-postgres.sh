@@ -412,6 +412,22 @@ grep -q "ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(reviews))" "$T/v"
 	ok "pg: a LIMIT without ORDER BY ranks in Postgres (ts_rank_cd over the index's expression)" ||
 	notok "pg: ranking in Postgres" "$(cat "$T/v")"
 bm_check ":index" suql.doc
+# --- the chat agent's schema: the notes of stored values (one of ..., values such as ...)
+# are read from the server as from SQLite, and are the same
+for b in s p; do
+	start_server "chat_$b"
+	[ $b = s ] && db=$demo || db=$SUQL_PG
+	echo "any romantic places in Palo Alto?" |
+		SUQL_LLM_URL=$URL SUQL_MODEL=m "$SUQL_PROG" --chat "$db" >/dev/null 2>&1
+	stop_server
+	sed -n 1p "$LOG" | grep -o 'values in restaurants:[^"]*' >"$T/notes_$b"
+done
+if grep -q "location: one of 'Palo Alto'" "$T/notes_p" && grep -q "cuisines: values such as" "$T/notes_p" &&
+   cmp -s "$T/notes_s" "$T/notes_p"; then
+	ok "pg: the chat agent's schema notes the stored values as on SQLite"
+else
+	notok "pg: chat schema notes" "sqlite: $(cut -c1-300 "$T/notes_s")" "postgres: $(cut -c1-300 "$T/notes_p")"
+fi
 # --- :import --index (after :index made suql.doc): the rows by COPY, then :index's GIN index of the free-text column
 out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/imp.csv things_ix --types review=FREE_TEXT --index" 2>&1); rc=$?
 idx=$(pg_psql -tA -c "SELECT indexname FROM pg_indexes WHERE tablename = 'things_ix'")
