@@ -7,8 +7,8 @@
  * pasted into the SQL); ?N in the seam's SQL is written $N before sending. A cursor holds
  * the whole result of its statement (PGresult): suql's own statements read few rows, and
  * the executor bounds what it asks for. The schema comes from the system catalogs of the
- * schemas on the search_path; suql keeps its own tables in the schema "suql", which the
- * listings hide.
+ * schemas on the search_path; suql keeps its own tables in the schema "suql" (catalog,
+ * table_props, enum_map), which the listings hide.
  *
  * libpq is loaded when a PostgreSQL target is first opened (base/dynlib.h: libpq.so.5 from
  * the package libpq5, or $SUQL_LIBPQ), so that a session on SQLite never maps it; every
@@ -277,7 +277,9 @@ static SuqlStatus tuples(Store *s, PGresult *r, int *rows, SuqlErr *err)
 	return SUQL_ERROR;
 }
 
-/* The tables and views of the schemas on the search_path (suql's own schema excluded). */
+/* The tables and views of the schemas on the search_path, but suql's own tables (in the
+   schema suql). Not the whole schema: for a role named suql the default search_path
+   ("$user", public) puts that schema first, so the user's own CREATE TABLE lands there. */
 static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 {
 	*out = NULL;
@@ -287,7 +289,8 @@ static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 		"CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END "
 		"FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace "
 		"WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ns.nspname = ANY(current_schemas(false)) "
-		"AND ns.nspname <> 'suql' AND pg_table_is_visible(c.oid) ORDER BY 1");
+		"AND NOT (ns.nspname = 'suql' AND c.relname IN ('catalog', 'table_props', "
+		"'enum_map')) AND pg_table_is_visible(c.oid) ORDER BY 1");
 	int rows;
 	if (tuples(s, r, &rows, err) != SUQL_OK)
 		return SUQL_ERROR;

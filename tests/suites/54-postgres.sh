@@ -46,6 +46,15 @@ case $out in *"-c:1:8: column \"nosuch\" does not exist"*"^"*) ok "pg: a server 
 out=$("$SUQL_PROG" --offline "postgresql://nobody@/nodb?host=$T/none" -c "SELECT 1" 2>&1); rc=$?
 case $out in *"cannot connect to PostgreSQL"*"PGHOST"*) [ $rc -ne 0 ] && ok "pg: an unreachable server: what to check, non-zero status" ;;
 *) notok "pg: an unreachable server" "$out" ;; esac
+# the role here is named suql, so "$user" in the default search_path is suql's own schema,
+# where the user's tables then go: they are listed, suql's own are not
+out=$(printf 'CREATE TABLE mine (a int);\nCREATE TABLE mine2 AS SELECT 1 AS b;\n:tables\n:schema mine2\n' |
+	"$SUQL_PROG" --offline "$SUQL_PG" 2>&1)
+case $out in *"mine"*"mine2"*"restaurants"*"CREATE TABLE mine2"*)
+	case $out in *catalog*|*table_props*) notok "pg: role suql: suql's own tables listed" "$out" ;;
+	*) ok "pg: a role named suql: its tables in the schema suql are listed, suql's own are not" ;; esac ;;
+*) notok "pg: role suql: tables listed" "$out" ;; esac
+pg_psql -c "DROP TABLE mine; DROP TABLE mine2" >/dev/null 2>&1
 # --- :import: read and checked as for SQLite, then one COPY in a transaction
 cat >"$T/imp.csv" <<'CSV'
 id,name,tags,review
@@ -420,13 +429,14 @@ for b in s p; do
 	echo "any romantic places in Palo Alto?" |
 		SUQL_LLM_URL=$URL SUQL_MODEL=m "$SUQL_PROG" --chat "$db" >/dev/null 2>&1
 	stop_server
-	sed -n 1p "$LOG" | grep -o 'values in restaurants:[^"]*' >"$T/notes_$b"
+	# the notes of restaurants, up to the blank line after them (other tables follow)
+	sed -n 1p "$LOG" | grep -o 'values in restaurants:[^"]*' | sed 's/\\\\n\\\\n.*//; s/\\*$//' >"$T/notes_$b"
 done
 if grep -q "location: one of 'Palo Alto'" "$T/notes_p" && grep -q "cuisines: values such as" "$T/notes_p" &&
    cmp -s "$T/notes_s" "$T/notes_p"; then
 	ok "pg: the chat agent's schema notes the stored values as on SQLite"
 else
-	notok "pg: chat schema notes" "sqlite: $(cut -c1-300 "$T/notes_s")" "postgres: $(cut -c1-300 "$T/notes_p")"
+	notok "pg: chat schema notes" "sqlite: $(cut -c280-900 "$T/notes_s")" "postgres: $(cut -c280-900 "$T/notes_p")"
 fi
 # --- :import --index (after :index made suql.doc): the rows by COPY, then :index's GIN index of the free-text column
 out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":import $T/imp.csv things_ix --types review=FREE_TEXT --index" 2>&1); rc=$?
