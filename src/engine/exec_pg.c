@@ -289,8 +289,10 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		why = NULL;
 	if (freetext && st->explain) {
 		general = 0;
-		why = "EXPLAIN QUERY PLAN of a statement with free text (EXPLAIN shows suql's "
-		      "plan)";
+		why = st->explain == 2 ? "EXPLAIN QUERY PLAN of a statement with free text (EXPLAIN "
+		                         "shows suql's plan)"
+		                       : "EXPLAIN with optimize off or passage (Postgres has no suql "
+		                         "functions to call per row)";
 	}
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
