@@ -113,6 +113,17 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 
 static int holds_free_text(const Exec *ex, Expr *e);
 
+/* A name as Postgres knows it: its value when quoted, else folded to lower case. */
+static char *pg_folded(Exec *ex, AstName n)
+{
+	char *v = ast_name_value(ex->a, n);
+	if (n.n && n.s[0] != '"')
+		for (char *p = v; *p; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p + 32);
+	return v;
+}
+
 /* CREATE TABLE ... AS: Postgres binds no parameters there, so the table is created from
    the query printed without them (WITH NO DATA: its columns' names and types, free text
    a NULL of its type), then filled by INSERT ... SELECT with the values bound, in the
@@ -121,16 +132,17 @@ static int holds_free_text(const Exec *ex, Expr *e);
 static SuqlStatus create_as(Exec *ex, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
+	/* the name as written (Postgres folds an unquoted name to lower case, keeps a quoted
+	   one), and as Postgres knows it */
 	SBuf name = SBUF_INIT;
 	if (st->schema.s) {
-		char *sc = ast_name_value(ex->a, st->schema);
-		sb_put_ident(&name, sc, strlen(sc));
+		sb_putn(&name, st->schema.s, st->schema.n);
 		sb_putc(&name, '.');
 	}
-	char *t = ast_name_value(ex->a, st->table);
-	sb_put_ident(&name, t, strlen(t));
-	char *plain = st->schema.s ? xprintf("%s.%s", ast_name_value(ex->a, st->schema), t)
-	                           : xstrdup(t);
+	sb_putn(&name, st->table.s, st->table.n);
+	char *plain = st->schema.s ? xprintf("%s.%s", pg_folded(ex, st->schema),
+	                                     pg_folded(ex, st->table))
+	                           : xstrdup(pg_folded(ex, st->table));
 	int exists = st->if_not_exists && store_has_table(ex->e->store, plain);
 	free(plain);
 	if (exists) {

@@ -254,6 +254,10 @@ WANT_TABLE="1,A" \
 WANT_TABLE="1,Yes;2,No;3,Yes;4,No" \
 	ctas "create table as: free text in ORDER BY and a typed answer ahead" ranked \
 	"CREATE TABLE ranked AS SELECT id, CASE WHEN $K THEN 'Yes' ELSE 'No' END AS k FROM d WHERE id <= 4 ORDER BY 2 DESC, 1;"
+# a name in mixed case, unquoted: Postgres folds it (kidmix), as the INSERT that fills it must
+WANT_TABLE="1,A;3,C" \
+	ctas "create table as: a name in mixed case" kidmix \
+	"CREATE TABLE KidMix AS SELECT id, name FROM d WHERE city <> 'Cove' AND $K;"
 cp "$T/dml0.db" "$ddb"
 pg_fresh
 "$prog" "$ddb" -c "CREATE TABLE kids (x TEXT);" >/dev/null 2>&1
