@@ -183,7 +183,8 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 	              &sc, &ns, &err) != SUQL_OK)
 		ns = 0;   /* no ranking: the statement's order */
 	err_clear(&err);
-	qsort(sc, ns, sizeof *sc, by_rowid);
+	if (ns)   /* (sc is NULL without scores: qsort wants an array) */
+		qsort(sc, ns, sizeof *sc, by_rowid);
 	for (long long c = 0; c < w->n; c++) {
 		RetScore key = {w->ids[c], 0, 0};
 		RetScore *f = ns ? bsearch(&key, sc, ns, sizeof *sc, by_rowid) : NULL;
