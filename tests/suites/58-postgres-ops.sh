@@ -67,23 +67,12 @@ both() {
 	WANT_ROWS="" WANT_REQ="" TIES=""
 }
 
-# ---- a semantic top-k: 60 reviews (suite 54-choice-topk's); three speak of romance and
-# are scored 5, one 4, one 1, the rest 2
+# ---- a semantic top-k: 60 reviews (tests/engine/topk.sql, with its scripted scores
+# tests/engine/topk-rules.json); three speak of romance and are scored 5, one 4, one 1,
+# the rest 2
 top=$T/top.db
-"$prog" --bail "$top" >/dev/null <<'SQL'
-CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, review FREE_TEXT);
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
-INSERT INTO r SELECT i, 'Place ' || i, 'Lunch spot number ' || i || ', quick service and fair prices.' FROM n;
-UPDATE r SET review = 'S5 A romantic dinner by candlelight, very romantic (' || id || ').' WHERE id IN (17, 38, 52);
-UPDATE r SET review = 'S4 Somewhat romantic on a quiet night.' WHERE id = 44;
-UPDATE r SET review = 'S1 Loud and bright, the opposite of romantic.' WHERE id = 9;
-SQL
-cat >"$T/top.json" <<'EOF2'
-[{"match": "S5 A romantic", "content": "5"},
- {"match": "S4 Somewhat", "content": "4"},
- {"match": "S1 Loud", "content": "1"},
- {"match": "Lunch spot", "content": "2"}]
-EOF2
+"$prog" --bail "$top" >/dev/null <"$SUQL_TOP/tests/engine/topk.sql"
+cp "$SUQL_TOP/tests/engine/topk-rules.json" "$T/top.json"
 if ! pg_load_demo "$top"; then
 	notok "the databases load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
 	exit 0
