@@ -186,25 +186,42 @@ static long long worst_calls(Dml *d)
 	return n < 0 ? 0 : n * ex->nocc;
 }
 
+/* The statement's own block (no SELECT core, no parent), or NULL. */
+static Block *dml_block(Exec *ex)
+{
+	for (int i = 0; i < ex->nblocks; i++)
+		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
+			return &ex->blocks[i];
+	return NULL;
+}
+
+const char *exec_pg_dml_why(Exec *ex)
+{
+	const Stmt *st = ex->ast->stmt;
+	if (ex->njoins || ex->naggs)
+		return "a semantic join or an aggregate over free text in UPDATE or DELETE";
+	const Block *b = dml_block(ex);
+	if (!b)
+		return "free text in UPDATE or DELETE outside the statement's own clauses";
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].block != b->id)
+			return "free text in a subquery or CTE of UPDATE or DELETE";
+	if (st->order || st->limit)
+		return "UPDATE or DELETE with ORDER BY or LIMIT";
+	return NULL;
+}
+
 const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
 	const EngineSink *sink = ex->sink;
 	*out = SUQL_OK;
-	if (ex->njoins || ex->naggs)
-		return "a semantic join or an aggregate over free text in UPDATE or DELETE";
+	const char *why = exec_pg_dml_why(ex);
+	if (why)
+		return why;
 	Dml d = {0};
 	d.ex = ex;
-	for (int i = 0; i < ex->nblocks && !d.b; i++)
-		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
-			d.b = &ex->blocks[i];
-	if (!d.b)
-		return "free text in UPDATE or DELETE outside the statement's own clauses";
-	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].block != d.b->id)
-			return "free text in a subquery or CTE of UPDATE or DELETE";
-	if (st->order || st->limit)
-		return "UPDATE or DELETE with ORDER BY or LIMIT";
+	d.b = dml_block(ex);
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
 	SuqlStatus s = exec_pg_run_writable(ex, st->kind == ST_UPDATE ? "UPDATE" : "DELETE", err);

@@ -428,10 +428,10 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 	int explain = parsed != NULL;
 	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;
 	int ctas = st->kind == ST_CREATE_TABLE && st->select;
-	if (st->explain || (explain && (dml || (st->kind != ST_SELECT && st->kind != ST_INSERT &&
-	                                        !ctas))))
-		return "EXPLAIN QUERY PLAN, or EXPLAIN of an UPDATE, DELETE or view, with free text "
-		       "(EXPLAIN of a SELECT shows suql's plan)";
+	if (st->explain || (explain && !dml && st->kind != ST_SELECT && st->kind != ST_INSERT &&
+	                    !ctas))
+		return "EXPLAIN QUERY PLAN, or EXPLAIN of a view, with free text (EXPLAIN of a "
+		       "SELECT, UPDATE or DELETE shows suql's plan)";
 	if (st->kind != ST_SELECT && st->kind != ST_INSERT && !dml && !ctas)
 		return "free text in a statement other than SELECT, INSERT ... SELECT, UPDATE, "
 		       "DELETE and CREATE TABLE ... AS (views)";
@@ -468,7 +468,9 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 		*out = s;
 		return NULL;
 	}
-	const char *why = unsupported(ex);
+	/* (an EXPLAIN of UPDATE or DELETE: its values are evaluated per row, as on SQLite,
+	   by exec_pg_dml.c when it runs) */
+	const char *why = dml && explain ? exec_pg_dml_why(ex) : unsupported(ex);
 	if (why)
 		return why;
 	if (explain) {   /* as exec_statement's explain_only: planned, shown, not run */
