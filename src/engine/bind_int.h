@@ -66,6 +66,8 @@ typedef struct TabInfo {
 	                         integers (an integer primary key is what SQLite makes the
 	                         rowid, the order rows were added in); NULL: ctid, or none */
 	const char *rowwhy;   /* PostgreSQL: where rowkey comes from (static text) */
+	char *rowbad;         /* PostgreSQL: why a row_key declared in suql.table_props is not
+	                         used, or NULL */
 	int noid;             /* PostgreSQL: rows with neither a key nor a usable ctid (a
 	                         partitioned or foreign table without a key) */
 	char **cols;

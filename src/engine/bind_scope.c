@@ -46,15 +46,24 @@ static void pg_identity(Store *st, TabInfo *t)
 	StoreCursor *c;
 	char sql[1024];
 	if (store_has_table(st, "suql.table_props")) {
+		/* the declared column, and whether it is one of the table's of integers (one
+		   that is not is said, in the plan and in a refusal, rather than passed over) */
 		snprintf(sql, sizeof sql,
-		         "SELECT a.attname FROM suql.table_props p JOIN pg_attribute a ON a.attrelid "
-		         "= to_regclass(quote_ident($1)) AND a.attname = p.value AND a.attnum > 0 AND "
-		         "NOT a.attisdropped AND a.atttypid IN %s WHERE lower(p.tbl) = lower($1) AND "
-		         "p.prop = 'row_key'", INTS);
+		         "SELECT p.value, a.attname IS NOT NULL, a.atttypid IN %s FROM "
+		         "suql.table_props p LEFT JOIN pg_attribute a ON a.attrelid = "
+		         "to_regclass(quote_ident($1)) AND a.attname = p.value AND a.attnum > 0 AND "
+		         "NOT a.attisdropped WHERE lower(p.tbl) = lower($1) AND p.prop = 'row_key'",
+		         INTS);
 		if (store_query(st, sql, args, 1, &c, NULL) == SUQL_OK) {
-			if (store_next(c) > 0 && store_text(c, 0)) {
-				t->rowkey = xstrdup(store_text(c, 0));
+			const char *v = store_next(c) > 0 ? store_text(c, 0) : NULL;
+			const char *col = store_text(c, 1), *ints = store_text(c, 2);
+			if (v && col && ints && strcmp(ints, "t") == 0) {
+				t->rowkey = xstrdup(v);
 				t->rowwhy = "declared in suql.table_props";
+			} else if (v) {
+				t->rowbad = xprintf("the row_key declared in suql.table_props, '%s', is %s",
+				                    v, col && strcmp(col, "t") == 0
+				                       ? "not a column of integers" : "not a column of it");
 			}
 			store_done(c);
 		}
@@ -194,6 +203,7 @@ void bind_scope_tabs_check(Engine *e, int all)
 		TabInfo *t = &e->tabs[i];
 		free(t->name);
 		free(t->rowkey);
+		free(t->rowbad);
 		for (int k = 0; k < t->ncols; k++)
 			free(t->cols[k]);
 		free(t->cols);
@@ -218,7 +228,8 @@ SuqlStatus bind_scope_identity(Exec *ex, SuqlErr *err)
 				               "partitioned or foreign); declare a primary key, or, where "
 				               "Postgres allows none, name the key in suql.table_props: "
 				               "INSERT INTO suql.table_props VALUES ('%s', 'row_key', "
-				               "'<column>')", it->table, it->table);
+				               "'<column>')%s%s", it->table, it->table,
+				               it->rowbad ? "; " : "", it->rowbad ? it->rowbad : "");
 		}
 	return SUQL_OK;
 }
@@ -270,6 +281,7 @@ void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it)
 		it->rowid = t->rowid;
 		it->rowkey = t->rowkey ? xstrdup(t->rowkey) : NULL;
 		it->rowwhy = t->rowwhy;
+		it->rowbad = t->rowbad ? xstrdup(t->rowbad) : NULL;
 		it->noid = t->noid;
 		for (int i = 0; i < t->ncols; i++)
 			exec_strv_push(&it->cols, &it->ncols, t->cols[i]);

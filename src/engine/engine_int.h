@@ -236,6 +236,7 @@ typedef struct ScopeItem {
 	char *rowkey;         /* PostgreSQL: the column of integers that identifies the table's
 	                         rows (its key, bind_scope.c), or NULL: its ctid */
 	const char *rowwhy;   /* PostgreSQL: where rowkey comes from (static text), or NULL */
+	char *rowbad;         /* PostgreSQL: why the declared row_key is not used, or NULL */
 	int noid;             /* PostgreSQL: neither a key nor a usable ctid */
 	char **cols;          /* column names as SQLite reports them */
 	int ncols;            /* -1: unknown (any name may be one of them) */

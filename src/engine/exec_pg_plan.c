@@ -440,7 +440,8 @@ void exec_pg_plan_show_identity(const Exec *ex, SBuf *out)
 				sb_puts(out, it->rowkey);
 				sb_printf(out, " (%s)", it->rowwhy ? it->rowwhy : "key");
 			} else {
-				sb_puts(out, "ctid (no key of integers)");
+				sb_printf(out, "ctid (no key of integers%s%s)", it->rowbad ? "; " : "",
+				          it->rowbad ? it->rowbad : "");
 			}
 		}
 	if (n)

@@ -53,6 +53,7 @@ static void exec_free(Exec *ex)
 			free(it->name);
 			free(it->table);
 			free(it->rowkey);
+			free(it->rowbad);
 			for (int j = 0; j < it->ncols; j++)
 				free(it->cols[j]);
 			free(it->cols);

@@ -159,6 +159,14 @@ case $out in *"table firms has no row identity"*"partitioned or foreign"*)
 		ok "pg shard: the sharded table without its declared key: refused, nothing asked" ||
 		notok "pg shard: undeclared key refused" "status $rc" ;;
 *) notok "pg shard: the sharded table without its declared key is refused" "$out" ;; esac
+# a declared row_key that cannot serve (a column of text) is named in the refusal
+pg_psql -c "INSERT INTO suql.table_props VALUES ('firms', 'row_key', 'name')"
+out=$("$prog" --no-cache --llm-url "$URL" --model m "$SUQL_PG" -c "SELECT id FROM firms WHERE answer(name, 'is it a real firm?') = 'Yes'" 2>&1); rc=$?
+case $out in *"table firms has no row identity"*"the row_key declared in suql.table_props, 'name', is not a column of integers"*)
+	[ $rc -ne 0 ] && ok "pg shard: a declared row_key of text: refused, and the refusal says why it is not used" ||
+		notok "pg shard: row_key of text" "status $rc" ;;
+*) notok "pg shard: a declared row_key of text is named in the refusal" "$out" ;; esac
+pg_psql -c "DELETE FROM suql.table_props WHERE tbl = 'firms' AND prop = 'row_key'"
 pg_psql -c "INSERT INTO suql.table_props VALUES ('firms', 'row_key', 'id')"
 
 # --- a table without a key keeps its ctid; a local partitioned table with a primary key
