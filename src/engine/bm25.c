@@ -214,7 +214,7 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 	else if (b < 0 || (i = bind_resolve(ex, b, col, &blk)) < 0)
 		why = "bm25(): no such column";
 	ScopeItem *it = i >= 0 ? &ex->blocks[blk].items[i] : NULL;
-	if (!why && ex->e->pg)
+	if (!why && !ex->e->dialect->retrieval)   /* the server's own text search ranks */
 		return pg_bind(bd, b, slot, q);
 	if (!why && (it->kind != IT_TABLE || !it->rowid))
 		why = "bm25() ranks a column of a table with rowids (not of a view, subquery, CTE "

@@ -318,6 +318,10 @@ struct Dialect {
 	unsigned refetch : 1;      /* a row is read again by its ids (candidates carry only
 	                              their ids); else the texts come with the candidates */
 	unsigned only_ints : 1;    /* LIMIT and OFFSET are lazy only as integer literals */
+	unsigned arrays : 1;       /* lists are native arrays: unnest() names its element as
+	                              written and numbers one array's rows WITH ORDINALITY
+	                              (else JSON arrays read by json_each: alias.value, id) */
+	unsigned func_ids : 1;     /* a table-valued function's rows carry an id (json_each) */
 	/* the text a free-text argument is read as: the expression (SQLite's value), or its
 	   text as the server prints it */
 	Expr *(*text_of)(Exec *ex, Expr *arg);

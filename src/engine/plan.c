@@ -94,7 +94,7 @@ static Expr *resolve_term(Exec *ex, Block *b, Expr *e)
 				return c->cols->items[i]->expr;
 	/* an unnest element by its bare name: the translation reads it as alias.value
 	   (SQLite's json_each; Postgres's unnest() names it as written) */
-	if (e->kind == EX_COLUMN && !e->table.s && !ex->e->pg)
+	if (e->kind == EX_COLUMN && !e->table.s && !ex->e->dialect->arrays)
 		for (int i = 0; i < b->nitems; i++) {
 			ScopeItem *it = &b->items[i];
 			if (it->kind != IT_UNNEST)
@@ -280,9 +280,9 @@ static void plan_blocks(Exec *ex)
 			/* PostgreSQL: a table's rows by their key or ctid (bind_scope.c), an
 			   unnest()'s of one array by their ordinality (exec_pg_plan_from) */
 			int ok = (it->kind == IT_TABLE && it->rowid) ||
-			         (it->kind == IT_UNNEST && (!ex->e->pg || (it->f && it->f->args &&
-			                                                   it->f->args->n == 1))) ||
-			         (!ex->e->pg && it->kind == IT_FUNC && it->ncols > 0);
+			         (it->kind == IT_UNNEST && (!ex->e->dialect->arrays ||
+			                                    (it->f && it->f->args && it->f->args->n == 1))) ||
+			         (ex->e->dialect->func_ids && it->kind == IT_FUNC && it->ncols > 0);
 			b->identity &= ok;
 		}
 		if (b->planned) {
