@@ -91,7 +91,7 @@ static Printer *final_printer(Exec *ex, Keep *k, PrintHooks *hk)
 	return print_new(PRINT_SQL, hk, ex->ast->src, ex->ast->src_off);
 }
 
-char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
+Select *exec_final_select(Exec *ex, const Block *b, ResultList *cols)
 {
 	Arena *a = ex->a;
 	SelectCore *c1 = arena_alloc(a, sizeof *c1);
@@ -101,6 +101,12 @@ char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
 	*s1 = *b->sel;
 	s1->cores = arena_alloc(a, sizeof *s1->cores);
 	s1->cores[0] = c1;
+	return s1;
+}
+
+char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols)
+{
+	Select *s1 = exec_final_select(ex, b, cols);
 	Keep keep;
 	PrintHooks khk;
 	Printer *pr = final_printer(ex, &keep, &khk);

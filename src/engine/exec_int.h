@@ -341,6 +341,8 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err);
 /* The statement's own SELECT b (one core) as SQLite SQL with its result columns replaced
    by cols (its FROM, WHERE, grouping, ORDER BY, LIMIT and WITH kept); heap text. */
 char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols);
+/* The block's SELECT (its first core) with other result columns: a copy in the arena. */
+Select *exec_final_select(Exec *ex, const Block *b, ResultList *cols);
 SuqlStatus exec_final_run(Exec *ex, SuqlErr *err);
 
 /* exec_passage.c */

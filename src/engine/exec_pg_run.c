@@ -51,14 +51,7 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 		snprintf(al, sizeof al, "suql_text%d", k);
 		exec_col(ex->a, &cols, exec_pg_plan_text(ex, ex->occ[occ[k]].arg), al);
 	}
-	SelectCore *c1 = arena_alloc(ex->a, sizeof *c1);
-	*c1 = *b->core;
-	c1->cols = cols;
-	Select *s1 = arena_alloc(ex->a, sizeof *s1);
-	*s1 = *b->sel;
-	s1->cores = arena_alloc(ex->a, sizeof *s1->cores);
-	s1->cores[0] = c1;
-	Printer *pr = exec_pg_plan_print_final(ex, s1);
+	Printer *pr = exec_pg_plan_print_final(ex, exec_final_select(ex, b, cols));
 	StoreCursor *c;
 	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), &c, err);
 	s = exec_pg_place(ex, pr, s, err);
@@ -264,14 +257,7 @@ static void record_rows(Exec *ex)
 			snprintf(al, sizeof al, "suql_rarg%d", j + 1);
 			exec_col(ex->a, &cols, exec_pg_plan_text(ex, ex->occ[occs[j]].arg), al);
 		}
-		SelectCore *c1 = arena_alloc(ex->a, sizeof *c1);
-		*c1 = *b->core;
-		c1->cols = cols;
-		Select *s1 = arena_alloc(ex->a, sizeof *s1);
-		*s1 = *b->sel;
-		s1->cores = arena_alloc(ex->a, sizeof *s1->cores);
-		s1->cores[0] = c1;
-		Printer *pr = exec_pg_plan_print_final(ex, s1);
+		Printer *pr = exec_pg_plan_print_final(ex, exec_final_select(ex, b, cols));
 		sql = xstrdup(print_text(pr));
 		print_free(pr);
 	}
