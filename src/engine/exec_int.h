@@ -6,8 +6,7 @@
  * exec_walk.c walks them in waves (exec_cascade.c puts a cheaper judge first);
  * exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
  * per-passage comparison mode; exec_topk.c, exec_join.c and exec_agg.c are the semantic
- * top-k, joins and aggregates; exec_pg_walk.c and exec_pg_rows.c walk and read
- * PostgreSQL's rows. The engine's own SQL below them is sql_int.h's, the pipeline above
+ * top-k, joins and aggregates; exec_pg_rows.c reads PostgreSQL's rows. The engine's own SQL below them is sql_int.h's, the pipeline above
  * them top_int.h's.
  *
  * Ownership: a Walk owns its arrays, its window and its fetch statement (exec_walk_free);
@@ -19,65 +18,19 @@
 #include "engine/plan_int.h"
 #include "engine/sql_int.h"
 
-/* ---- exec_pg_walk.c, exec_pg_rows.c: statements on PostgreSQL ---- */
+/* ---- exec_pg_rows.c: the rows of a statement run in PostgreSQL ---- */
 
-/* answer() or summary() standing as a result column (projection last): Postgres returns
-   its argument's text in a column named hidden; suql puts the result there, shown under
-   the name SQLite would give the column. */
-typedef struct PgProj {
-	int occ;              /* -1: a column only shown under another name */
-	char hidden[24];      /* suql_proj0, ... */
+/* A result column Postgres returns under a hidden name (suql_col0, ...), shown under the
+   name SQLite would give it. */
+typedef struct PgName {
+	char hidden[24];
 	char *shown;
-} PgProj;
+} PgName;
 
-/* A free-text SELECT on PostgreSQL: its atoms, candidates and verdicts, and what the
-   printing hook replaces (exec_pg_walk.c). */
-typedef struct PgWalk {
-	Exec *ex;
-	Block *b;
-	Expr ***conj;         /* the WHERE's conjuncts (their slots) */
-	int nconj;
-	int *atoms;           /* occurrence ids of the atoms, in the WHERE's order */
-	int natoms;
-	long long n;
-	char **keys;          /* per candidate: the row identity (key or ctid text, or
-	                         several joined by ',') */
-	char **vals;          /* n * natoms: the atoms' texts (NULL: SQL NULL) */
-	signed char *atomv;   /* n * natoms: Verdict */
-	signed char *state;   /* CAND_* */
-	unsigned char *busy;
-	long long need;       /* rows needed (LIMIT + OFFSET), -1: all */
-	int ordered;
-	long long front, front_pass, passes, ndecided;
-	int final;            /* printing the final statement (else the candidates) */
-	Expr *keyx;           /* the candidate statement's placeholders */
-	Expr **argx;
-	Expr *rankx, *matchx;
-	Expr *lenx;           /* avg_len's placeholder: the length of atom lenk's text */
-	int lenk;
-	int ranked;           /* candidates by relevance (ts_rank_cd), most relevant first */
-	int share;            /* the candidates carry whether the question's words match: the
-	                         share that does is the waves' prior (ranked walks, and ordered
-	                         lazy ones, as the SQLite walk) */
-	int doc_fn;           /* suql.doc() exists (:index made it): ranking reads the GIN
-	                         index's expression */
-	long long matches;    /* candidates the ranking's query matched */
-	PgProj *proj;         /* answer() and summary() as result columns */
-	int nproj;
-	Expr **recx;          /* the record's reading of the rows: placeholders of the texts */
-	const int *recocc;    /* ... of these occurrences */
-	int nrec;
-} PgWalk;
-
-
-/* The three steps of a free-text SELECT (candidates, judgments, the final statement with
-   the verified rows as $1), its plan and counters in ex->plan; and what a walk holds. */
-SuqlStatus exec_pg_walk_run(PgWalk *w, SuqlErr *err);
-void exec_pg_walk_free(PgWalk *w);
 /* Run sql in Postgres (parameters $1...: text) and hand its rows to the sink as Rows read
-   from the server's result; projected columns (pj) evaluated first. */
+   from the server's result, the columns of nm under their shown names. */
 SuqlStatus exec_pg_rows_run(Exec *ex, const char *sql, const char *const *params,
-                            int nparams, const PgProj *pj, int npj, SuqlErr *err);
+                            int nparams, const PgName *nm, int nnm, SuqlErr *err);
 
 /* ---- exec_llm.c: requests ---- */
 

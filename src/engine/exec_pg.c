@@ -5,27 +5,17 @@
  * free-text judgments happen here. doc/postgres.md describes the design; in short:
  *
  *  - a statement without free text runs as it is;
- *  - a SELECT whose free text is verify atoms standing as conjuncts of its WHERE
- *    (answer(reviews, 'q') = 'Yes' AND rating > 4) runs in three steps, inside one
- *    REPEATABLE READ READ ONLY transaction so that row identities hold between them:
- *      1. candidates: SELECT the rows' ctid and the atoms' texts FROM ... WHERE <the
- *         structured conjuncts> [ORDER BY ...], in Postgres;
- *      2. judgments: the atoms asked of the model in waves, with the SQLite walk's wave
- *         sizing, batching, memo and cache (exec_llm_run), stopping once a LIMIT has its
- *         rows;
- *      3. the final statement: the user's, with the atoms replaced by
- *         t.ctid = ANY($1::tid[]), $1 bound to the array of verified rows (a parameter,
- *         never text in the SQL).
- *  - answer() and summary() that are whole result columns are evaluated last, for the
- *    rows the final statement returns (its argument's text stands in their place);
- *  - everything else a free-text statement may hold (free text inside expressions, in
- *    ORDER BY, under OR or NOT, in subqueries, a semantic top-k, a cascade) runs the
- *    SQLite planner's plan (exec_pg_run.c), UPDATE and DELETE as SQLite's functions
- *    would call (exec_pg_dml.c); what neither runs is refused with an error naming what
- *    is not supported on PostgreSQL yet.
+ *  - a statement with free text runs the one planner and walk SQLite's statements run
+ *    (exec_pg_run.c), inside one REPEATABLE READ transaction (READ ONLY in read-only
+ *    mode) so that the rows the candidates listed are the rows the final statement
+ *    reads: the candidates listed by Postgres with their texts (by the row identity
+ *    bind_scope.c finds), asked of the model in waves with the walk's sizing, batching,
+ *    memo and cache, and the user's statement run last with the values bound as arrays
+ *    (parameters, never text in the SQL); UPDATE and DELETE as SQLite's functions would
+ *    call (exec_pg_dml.c); what cannot run is refused by the operator table.
  *
- * This file decides what runs (the statement's shape), holds its transaction and :index;
- * exec_pg_walk.c runs the three steps, exec_pg_rows.c hands rows to the sink.
+ * This file decides what runs, holds its transaction and :index; exec_pg_rows.c hands
+ * rows to the sink.
  */
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
@@ -43,7 +33,8 @@
 /* ---- transactions ---- */
 
 /* The statement's transaction: read only in read-only mode (with a time limit), and
-   REPEATABLE READ for the three steps of a free-text query (ctid must hold between them). */
+   REPEATABLE READ for a free-text statement (the rows listed as candidates, and their
+   ctids, must be the rows its final statement reads). */
 static SuqlStatus pg_begin(Exec *ex, int snapshot, int *began, SuqlErr *err)
 {
 	char sql[160];
@@ -100,120 +91,6 @@ static SuqlStatus pg_hidden(Exec *ex, SuqlErr *err)
 				}
 		}
 	return SUQL_OK;
-}
-
-/* ---- which statements run here ---- */
-
-static void conj_flatten(PgWalk *w, Expr **slot)
-{
-	Expr *e = *slot;
-	if (e->kind == EX_BINARY && e->op == OP_AND) {
-		conj_flatten(w, &e->left);
-		conj_flatten(w, &e->right);
-		return;
-	}
-	w->conj = xrealloc(w->conj, ((size_t)w->nconj + 1) * sizeof *w->conj);
-	w->conj[w->nconj++] = slot;
-}
-
-/* Occurrence i, in the result columns, is a plain answer() or summary() that is a whole
-   result column of a block without aggregates: projection last. NULL, or why not. */
-static const char *pg_projection(PgWalk *w, int i)
-{
-	Exec *ex = w->ex;
-	const Occ *o = &ex->occ[i];
-	SelectCore *c = w->b->core;
-	if (w->b->aggregate || o->in_agg)
-		return "answer() or summary() in the result columns of a query with aggregates, "
-		       "GROUP BY or DISTINCT";
-	int col = -1;
-	for (int k = 0; c->cols && k < c->cols->n && col < 0; k++)
-		if (o->slot == &c->cols->items[k]->expr)
-			col = k;
-	Expr *e = *o->slot;
-	if (col < 0 || (e->kind != EX_ANSWER && e->kind != EX_SUMMARY) || o->kind == FT_VERIFY)
-		return "answer() or summary() inside an expression of the result columns (only a "
-		       "whole column is)";
-	ResultCol *rc = c->cols->items[col];
-	/* the column is computed after Postgres has sorted: ORDER BY cannot name it */
-	const OrderList *ord = ex->ast->stmt->select->order;
-	for (int k = 0; ord && k < ord->n; k++) {
-		const Expr *t = ord->items[k]->expr;
-		if ((t->kind == EX_COLUMN && !t->table.n && rc->alias.n &&
-		     ast_name_eq(t->name, rc->alias)) ||
-		    (t->kind == EX_LITERAL && t->lit == LIT_INTEGER &&
-		     strtol(t->name.s, NULL, 10) == col + 1))
-			return "ORDER BY a free-text result column";
-	}
-	PgProj *p;
-	w->proj = xrealloc(w->proj, ((size_t)w->nproj + 1) * sizeof *w->proj);
-	p = &w->proj[w->nproj];
-	p->occ = i;
-	snprintf(p->hidden, sizeof p->hidden, "suql_proj%d", w->nproj);
-	p->shown = rc->alias.s ? xstrdup(ast_name_value(ex->a, rc->alias))
-	                       : xstrndup(ex->ast->src + (rc->span.off - ex->ast->src_off),
-	                                  rc->span.len);
-	w->nproj++;
-	return NULL;
-}
-
-/* Whether the statement is a SELECT this file runs: one block, and every occurrence a
-   verify atom with a literal question standing as a conjunct of the block's WHERE. NULL,
-   or what is not supported (for the error). */
-static const char *pg_shape(PgWalk *w)
-{
-	Exec *ex = w->ex;
-	const Stmt *st = ex->ast->stmt;
-	if (st->kind != ST_SELECT || st->explain)
-		return "free text in a statement other than SELECT";
-	if (ex->naggs > 0)
-		return "an aggregate over free text";
-	if (ex->njoins > 0)
-		return "a semantic join";
-	if (ex->set.cascade_target > 0)   /* the general path's walk runs the cascade */
-		return "a cascade";
-	if (ex->nblocks != 1 || st->select->ncore != 1)
-		return "free text in a query with subqueries, CTEs or compound SELECTs";
-	Block *b = &ex->blocks[0];
-	w->b = b;
-	if (b->core && b->core->distinct == DISTINCT_DISTINCT)
-		return "DISTINCT (the general path's walk stops once LIMIT distinct rows passed)";
-	for (int i = 0; i < ex->nocc; i++) {
-		const Occ *o = &ex->occ[i];
-		if (o->sig < 0)
-			return "a question that is not a literal";
-		if (o->pos == POS_SELECT) {
-			const char *why = pg_projection(w, i);
-			if (why)
-				return why;
-			continue;
-		}
-		if (o->pos == POS_WHERE && o->kind != FT_VERIFY)
-			return "an answer() in WHERE other than answer(...) = 'text' (typed or "
-			       "constrained answers, answers inside expressions)";
-		if (o->kind != FT_VERIFY || o->pos != POS_WHERE)
-			return "free text outside WHERE and the result columns (ORDER BY, GROUP BY, "
-			       "HAVING, JOIN ... ON)";
-	}
-	for (int i = 0; i < b->nitems; i++)
-		if (b->items[i].kind != IT_TABLE)
-			return "free text over a FROM item that is not a table";
-	if (b->core->where)
-		conj_flatten(w, &b->core->where);
-	for (int i = 0; i < ex->nocc; i++) {
-		const Occ *o = &ex->occ[i];
-		if (o->pos == POS_SELECT)
-			continue;
-		int at = -1;
-		for (int k = 0; k < w->nconj && at < 0; k++)
-			if (w->conj[k] == o->slot)
-				at = k;
-		if (at < 0)
-			return "a free-text condition under OR or NOT (only ANDed conditions are)";
-		w->atoms = xrealloc(w->atoms, ((size_t)w->natoms + 1) * sizeof *w->atoms);
-		w->atoms[w->natoms++] = i;
-	}
-	return NULL;
 }
 
 /* ---- the entry ---- */
@@ -276,27 +153,18 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) == 0)
 		enum_rewrite(ex, 0);
-	PgWalk w = {0};
-	w.ex = ex;
 	int began = 0;
-	const char *why = freetext ? pg_shape(&w) : NULL;
 	if (freetext && !explain && sink && sink->freetext)
 		sink->freetext(sink->ctx);
-	/* a shape the three steps do not take, an EXPLAIN, or naive mode (which the general
-	   path refuses through the operator table): the SQLite planner's plan (exec_pg_plan.c) */
-	int general = (why && freetext) || explain || (freetext && ex->set.optimize != OPT_ON);
-	if (general)
-		why = NULL;
-	if (freetext && st->explain) {
-		general = 0;
-		why = st->explain == 2 ? "EXPLAIN QUERY PLAN of a statement with free text (EXPLAIN "
-		                         "shows suql's plan)"
-		                       : "EXPLAIN with optimize off or passage (Postgres has no suql "
-		                         "functions to call per row)";
-	}
-	if (why)
+	/* an EXPLAIN that is not suql's plan (EXPLAIN QUERY PLAN, or optimize off) would show
+	   the server's plan of functions it does not have: refused before anything is asked */
+	if (s == SUQL_OK && freetext && st->explain)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
-		            "backend runs it", why);
+		            "backend runs it",
+		            st->explain == 2 ? "EXPLAIN QUERY PLAN of a statement with free text "
+		                               "(EXPLAIN shows suql's plan)"
+		                             : "EXPLAIN with optimize off or passage (Postgres has no "
+		                               "suql functions to call per row)");
 	if (s == SUQL_OK && e->readonly)
 		s = pg_hidden(ex, err);
 	if (s == SUQL_OK && (freetext || classify) && !e->llm)
@@ -319,16 +187,14 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	/* the ENUM comparisons and what they became head the plan (the SQLite planner's
 	   plan shows them itself) */
 	int mapped = s == SUQL_OK && ex->nenums > 0;
-	if (mapped && !general)
+	if (mapped && !freetext && !explain)
 		enum_show(ex, &ex->plan);
 	if (s == SUQL_OK) {
-		if (general) {
-			why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
+		if (freetext || explain) {
+			const char *why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
 			if (why)
 				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
 				            "SQLite backend runs it", why);
-		} else if (freetext) {
-			s = exec_pg_walk_run(&w, err);
 		} else {
 			Printer *pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);
 			print_stmt(pr, st);
@@ -353,7 +219,6 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		sink->counters(sink->ctx, sb_str(&c));
 		sb_free(&c);
 	}
-	exec_pg_walk_free(&w);
 	ex->rec->freetext = freetext;   /* :why reads the record, as on SQLite */
 	exec_statement_end(ex);
 	free(parsed);

@@ -1,9 +1,9 @@
 /*
  * exec_pg_plan.c: the statements of the SQLite planner and walk printed for PostgreSQL
  * (PRINT_PG), at the bottom of the engine's groups beside exec.c, whose exec_print_select
- * prints through it. A free-text SELECT on PostgreSQL that is not a plain AND of verify
- * atoms (exec_pg_walk.c runs those) is run by exec_pg_run.c with the SQLite backend's own
- * planner and walk (plan.c, plan_unit.c, exec_walk.c, exec_final.c's evaluation ahead), so
+ * prints through it. A statement with free text on PostgreSQL is run by exec_pg_run.c
+ * with the SQLite backend's own planner and walk (plan.c, plan_unit.c, exec_walk.c,
+ * exec_final.c's evaluation ahead), so
  * the units, waves, batches and calls are theirs; only the statements they run go to
  * Postgres, printed through exec_pg_plan_hook:
  *

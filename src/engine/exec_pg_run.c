@@ -1,7 +1,7 @@
 /*
- * exec_pg_run.c: a free-text SELECT on PostgreSQL that is not a plain AND of verify atoms
- * (exec_pg_walk.c runs those): free text under OR or NOT, typed and constrained answers
- * in WHERE, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of
+ * exec_pg_run.c: a statement with free text on PostgreSQL, through the one walk both
+ * backends use: verify atoms ANDed in WHERE, free text under OR or NOT, typed and
+ * constrained answers in WHERE, answer() and summary() as result columns, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of
  * the result columns, in subqueries and CTEs that are not correlated, semantic joins that
  * are rewritten (exec_join.c lists their values and pairs on the store and asks the model;
  * the final statement looks the verdicts up, exec_pg_plan.c), a semantic top-k (exec_topk.c
@@ -183,7 +183,7 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 	SuqlStatus s = SUQL_OK;
 	if (top && top->sel && top->sel->ncore == 1)
 		s = project_texts(ex, top, err);
-	PgProj *pj = NULL;
+	PgName *pj = NULL;
 	int npj = 0;
 	AstName *saved = NULL;
 	SelectCore *core = top ? top->core : NULL;
@@ -201,7 +201,6 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 			if (!has || rc->alias.s || rc->expr->kind == EX_STAR)
 				continue;
 			pj = xrealloc(pj, ((size_t)npj + 1) * sizeof *pj);
-			pj[npj].occ = -1;
 			snprintf(pj[npj].hidden, sizeof pj[npj].hidden, "suql_col%d", npj);
 			pj[npj].shown = xstrndup(ex->ast->src + (rc->span.off - ex->ast->src_off),
 			                         rc->span.len);

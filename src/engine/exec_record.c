@@ -308,8 +308,7 @@ static void push_ids(Record *r, const sqlite3_int64 *ids, int nid)
 	}
 }
 
-/* A walked unit as the record reads it, from the SQLite walk (exec_record_walk) or from
-   PostgreSQL's three steps (exec_record_pg_walk). */
+/* A walked unit as the record reads it (exec_record_walk). */
 typedef struct RecSrc {
 	Exec *ex;
 	const Block *b;
@@ -476,34 +475,6 @@ static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
 		p += used;
 	}
 	return nid;
-}
-
-static char *pg_walk_text(void *ctx, long long c, int k, size_t *len)
-{
-	PgWalk *w = ctx;
-	const char *v = w->vals[c * w->natoms + k];
-	if (!v)
-		return NULL;
-	*len = strlen(v);
-	return xstrdup(v);
-}
-
-void exec_record_pg_walk(PgWalk *w)
-{
-	if (!w->ex->rec || w->natoms == 0)
-		return;
-	int nid = w->b->nitems;
-	sqlite3_int64 *ids = xmalloc(((size_t)w->n * (size_t)nid + 1) * sizeof *ids);
-	for (long long c = 0; c < w->n; c++)
-		pg_ids(w->keys[c], ids + c * nid, nid);
-	RecSrc s = {
-		.ex = w->ex, .b = w->b, .unit = 1, .top = w->b->top, .from_rows = w->b->from_rows,
-		.rows = w->n, .nl = w->n, .lazy = w->need >= 0, .natoms = w->natoms,
-		.atoms = w->atoms, .state = w->state, .atomv = w->atomv, .nid = nid, .ids = ids,
-		.text = pg_walk_text, .ctx = w,
-	};
-	record_unit(&s);
-	free(ids);
 }
 
 /* ---- the rows the statement returned ---- */

@@ -139,14 +139,11 @@ struct Walk;
 void exec_record_walk(struct Walk *w);
 /* After the final statement: trace the rows it returned (no model call). */
 void exec_record_result(Exec *ex);
-/* PostgreSQL: the three steps' walk (exec_pg_walk.c) into the record; a row of a table is
-   known by its key of integers (an integer primary key is SQLite's rowid) else by
-   its ctid numbered as the general path's walk numbers it, block * 65536 + offset. */
-struct PgWalk;
-void exec_record_pg_walk(struct PgWalk *w);
-/* ... the column FROM item i of b is known by (NULL: none, not a table) */
+/* PostgreSQL: a row of a table is known by its key of integers (an integer primary key is
+   SQLite's rowid) else by its ctid numbered as the walk numbers it, block * 65536 +
+   offset; the column FROM item i of b is known by (NULL: none, not a table) */
 const char *exec_record_pg_key(const Block *b, int i);
-/* ... the rows the final statement returned, read again (exec_pg_walk.c, exec_pg_run.c):
+/* ... the rows the final statement returned, read again (exec_pg_run.c):
    _begin gives the top block (*top; NULL: not traced) and the occurrences whose texts
    each row carries (*nv); the caller prints sql, the final statement with, as its last
    columns, each FROM item's key and those texts as Postgres text, and exec_record_pg_rows

@@ -182,8 +182,8 @@ fi
 # through it. The table's entries are the functions op.o references that another object of
 # the engine defines; the pipeline (exec_statement.c, exec_pg.c, exec_pg_run.c) and the plan
 # display (plan_show.c) reference none of them by name. One exception: exec_pg.c puts ENUM's
-# lines (enum_show) at the head of the plan of PostgreSQL's own walk (exec_pg_walk.c), which
-# writes the rest itself. Fed a call of an entry by name, the check must fail.
+# lines (enum_show) at the head of the plan of a statement without free text that PostgreSQL
+# runs as written (no operator has a plan to show there). Fed a call of an entry by name, the check must fail.
 if ! command -v nm >/dev/null 2>&1 || [ ! -f "$obj/op.o" ]; then
 	echo "skip layers: the operator table: no nm or no objects"
 else

@@ -200,10 +200,12 @@ PG_FLOOR=54
 [ "$same" -ge "$PG_FLOOR" ] && ok "pg: $same free-text statements give the same rows and calls on both backends ($refused refused by name, $servererr SQLite-only, of $n)" ||
 	notok "pg: at least $PG_FLOOR free-text statements the same on both" "$same same, $refused refused, $servererr SQLite-only, of $n"
 
-# --- the final step binds the verified rows
+# --- the final statement binds the values suql evaluated, as arrays (never pasted in)
 q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND location = 'Palo Alto' ORDER BY id"
-grep -q 'restaurants.id = ANY(\$1::bigint\[\])' "$T/v" && grep -q '^  row identity: restaurants.id (primary key)$' "$T/v" &&
-	ok "pg: the plan shows the final SQL with the rows bound as \$1, by the primary key" ||
+grep -qF 'WHERE (($2::boolean[])[array_position($1::text[], ' "$T/v" &&
+	grep -q '^  row identity: restaurants.id (primary key)$' "$T/v" &&
+	grep -qF 'SELECT restaurants.id AS suql_id0, ' "$T/v" &&
+	ok "pg: the plan lists candidates by the primary key and shows the final SQL with the values bound as \$1 and \$2" ||
 	notok "pg: the final SQL binds \$1" "$(cat "$T/v")"
 grep -q "ORDER BY id" "$T/v" && ! grep -q "suql_atom\|'(0," "$T/v" &&
 	ok "pg: no verified row is pasted into the SQL" || notok "pg: no row pasted" "$(cat "$T/v")"
@@ -311,14 +313,14 @@ bm_check() {
 	*) notok "pg: bm25 ($tag): printed as ts_rank_cd over $doc" "$out" ;; esac
 }
 bm_check "no index" to_json
-# --- :why on both backends: the README's example statement (a plain AND of verify atoms:
-# the three steps) and the same with OR (the general path), :why N, :why LABEL and :why
+# --- :why on both backends: the README's example statement (a plain AND of verify atoms)
+# and the same with OR, :why N, :why LABEL and :why
 # key=K, and :why group of answer_agg(). The output must be the same but for the row key's
 # wording: a row of a table with an integer primary key is known by that key on
 # PostgreSQL ("restaurants id 15"), by its rowid on SQLite ("restaurants rowid 15"), the
 # same number. The README's statement with LIMIT and no ORDER BY is run as written too:
-# there Postgres ranks the candidates by ts_rank_cd and SQLite by BM25 (doc/postgres.md),
-# so other rows may pass first; :why must tell the same about a row both return.
+# both rank the candidates by BM25, Postgres's in memory with statistics over the
+# candidates, SQLite's with its index's (doc/postgres.md), so other rows may pass first; :why must tell the same about a row both return.
 why_same() {   # why_same NAME STATEMENTS
 	printf '%b\n' "$2" | "$SUQL_PROG" --offline --no-cache "$demo" >"$T/why_s" 2>&1
 	printf '%b\n' "$2" | "$SUQL_PROG" --offline --no-cache "$SUQL_PG" 2>&1 |
@@ -332,10 +334,10 @@ why_same() {   # why_same NAME STATEMENTS
 	fi
 }
 # (name only: a rating of 4 prints 4 from SQLite and 4.0 from Postgres's numeric)
-why_same "of the README's statement, all rows (three steps)" "SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' AND rating >= 4 ORDER BY id;\n:why 1\n:why Kaminari\n:why key=70\n:why 3"
-why_same "of a join (three steps: each table's primary key)" "SELECT a.name, b.name FROM restaurants a, restaurants b WHERE a.id < 4 AND b.id = a.id + 1 AND answer(a.reviews, 'is it romantic?') = 'Yes' ORDER BY a.id;\n:why 1\n:why key=1"
-why_same "of a join with OR (the general path)" "SELECT a.name, b.name FROM restaurants a, restaurants b WHERE a.id < 4 AND b.id = a.id + 1 AND (answer(a.reviews, 'is it romantic?') = 'Yes' OR b.id = 3) ORDER BY a.id;\n:why 1\n:why 2"
-why_same "with OR (the general path)" "SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' OR rating >= 4.8 ORDER BY id;\n:why 1\n:why Kaminari\n:why key=70\n:why 2"
+why_same "of the README's statement, all rows" "SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' AND rating >= 4 ORDER BY id;\n:why 1\n:why Kaminari\n:why key=70\n:why 3"
+why_same "of a join (each table's primary key)" "SELECT a.name, b.name FROM restaurants a, restaurants b WHERE a.id < 4 AND b.id = a.id + 1 AND answer(a.reviews, 'is it romantic?') = 'Yes' ORDER BY a.id;\n:why 1\n:why key=1"
+why_same "of a join with OR" "SELECT a.name, b.name FROM restaurants a, restaurants b WHERE a.id < 4 AND b.id = a.id + 1 AND (answer(a.reviews, 'is it romantic?') = 'Yes' OR b.id = 3) ORDER BY a.id;\n:why 1\n:why 2"
+why_same "with OR" "SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' OR rating >= 4.8 ORDER BY id;\n:why 1\n:why Kaminari\n:why key=70\n:why 2"
 out=$(printf '%b\n' "SELECT location, answer_agg(reviews, 'what do people like?') FROM restaurants WHERE id <= 12 GROUP BY location;\n:why group\n:why group 1" | "$SUQL_PROG" --offline --no-cache "$demo" 2>&1)
 outp=$(printf '%b\n' "SELECT location, answer_agg(reviews, 'what do people like?') FROM restaurants WHERE id <= 12 GROUP BY location;\n:why group\n:why group 1" | "$SUQL_PROG" --offline --no-cache "$SUQL_PG" 2>&1)
 case $outp in *"group 1: answer_agg(reviews"*"passages used"*)
@@ -346,10 +348,10 @@ readme=$(sed -n "s/^ *\$ printf \"\(SELECT name, rating FROM restaurants WHERE a
 if [ -z "$readme" ]; then
 	notok "pg: the README's :why example is found"
 else
-	sawhy() { printf '%s\n:why Saffron\n' "$readme" | "$SUQL_PROG" --offline --no-cache "$1" 2>&1 |
+	sawhy() { printf '%s\n:why Nonna\n' "$readme" | "$SUQL_PROG" --offline --no-cache "$1" 2>&1 |
 		sed -n '/^row [0-9]* of the result/,$p' | grep -v '^row \|^  cost: \|^  wave: '; }
 	a=$(sawhy "$demo"); b=$(sawhy "$SUQL_PG")
-	case $b in *"answer(reviews, 'is it romantic?') = 'Yes': yes"*"decided by: Lovely for a romantic evening."*)
+	case $b in *"answer(reviews, 'is it romantic?') = 'Yes': yes"*"decided by: Great for a date night, we got a corner booth."*)
 		[ "$a" = "$b" ] && ok "pg: :why of the README's statement as written: the same evidence for a row both return (the request and wave may differ: the ranking does)" ||
 			notok "pg: :why README statement" "$a" "$b" ;;
 	*) notok "pg: :why README statement" "$b" ;; esac
@@ -417,10 +419,15 @@ out=$("$SUQL_PROG" --offline "$SUQL_PG" -c ":index restaurants" 2>&1)
 case $out in *"restaurants.reviews: GIN index"*) ok "pg: :index makes a GIN index per FREE_TEXT column" ;; *) notok "pg: :index" "$out" ;; esac
 am=$(pg_psql -tA -c "SELECT am.amname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'suql_fts_restaurants_reviews'")
 [ "$am" = gin ] && ok "pg: ... and Postgres has it, as GIN" || notok "pg: the GIN index exists" "'$am'"
-q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 2"
-grep -q "ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(reviews))" "$T/v" && [ "$(wc -l <"$T/rows")" = 2 ] &&
-	ok "pg: a LIMIT without ORDER BY ranks in Postgres (ts_rank_cd over the index's expression)" ||
-	notok "pg: ranking in Postgres" "$(cat "$T/v")"
+# a LIMIT without ORDER BY ranks its candidates as SQLite ranks them (BM25 of their
+# passages for the question, in memory here), the GIN index or not: the same rows and calls
+kids="SELECT id FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' LIMIT 2"
+q "$demo" "$kids"; cp "$T/rows" "$T/k_s"; calls_s=$(calls)
+q "$SUQL_PG" "$kids"
+grep -q "candidates by relevance (BM25 of their passages for the question)" "$T/v" &&
+	[ "$(wc -l <"$T/rows")" = 2 ] && cmp -s "$T/k_s" "$T/rows" && [ "$calls_s" = "$(calls)" ] &&
+	ok "pg: a LIMIT without ORDER BY ranks by BM25 of passages, as SQLite: the same 2 rows and $calls_s call(s)" ||
+	notok "pg: ranking as SQLite" "$(cat "$T/v")" "$(diff "$T/k_s" "$T/rows")"
 bm_check ":index" suql.doc
 # --- the chat agent's schema: the notes of stored values (one of ..., values such as ...)
 # are read from the server as from SQLite, and are the same

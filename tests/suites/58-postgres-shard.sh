@@ -79,27 +79,27 @@ RULES
 	'Initech	Bamboo House' 'Initech	The Green Fork' 'Globex Industries	Trattoria Lucca'; } >"$T/pairs"
 llmserver_start "$T" "$T/rules.json" --pairs "$T/pairs"
 
-# --- free-text filters: the three steps (candidates, judgments, the verified rows)
+# --- free-text filters: candidates listed by the declared key, judged, their values bound
 both "a filter over every row" \
 	"SELECT id, name FROM restaurants WHERE answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY id;" --no-cache
 grep -q '^  row identity: restaurants.id (declared in suql.table_props)$' "$T/err" &&
-	grep -qF 'WHERE restaurants.id = ANY($1::bigint[])' "$T/err" &&
-	ok "pg shard: the plan names the key (declared in suql.table_props) and keeps to the verified rows by it" ||
+	grep -qF 'SELECT restaurants.id AS suql_id0' "$T/err" &&
+	ok "pg shard: the plan names the key (declared in suql.table_props) and lists the candidates by it" ||
 	notok "pg shard: the plan names the key" "$(grep -A1 -i 'identity\|verified' "$T/err")"
 both "a filter and structured conjuncts" \
 	"SELECT id FROM restaurants WHERE location = 'Palo Alto' AND rating >= 4 AND answer(reviews, 'is there outdoor seating?') = 'Yes' ORDER BY id;" --no-cache --set batch=4
 both "two free-text conditions" \
 	"SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' AND answer(reviews, 'is the service fast?') = 'Yes' ORDER BY rating DESC, id;" --no-cache --set batch=8
-both "under OR (the general path: candidates numbered by the key)" \
+both "under OR: candidates numbered by the key" \
 	"SELECT id FROM restaurants WHERE answer(reviews, 'is it vegan friendly?') = 'Yes' OR price = 'luxury' ORDER BY id;" --no-cache
 grep -qF 'SELECT restaurants.id AS suql_id0' "$T/err" &&
-	ok "pg shard: the general path lists candidates by their key, not a ctid number" ||
-	notok "pg shard: the general path's candidates" "$(grep -m2 'postgresql:' "$T/err")"
+	ok "pg shard: candidates under OR listed by their key, not a ctid number" ||
+	notok "pg shard: candidates under OR" "$(grep -m2 'postgresql:' "$T/err")"
 
 # --- LIMIT walks: lazy, in ORDER BY order, stopping when the LIMIT has its rows
 both "ORDER BY LIMIT: a lazy walk" \
 	"SELECT id, name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' ORDER BY id LIMIT 3;" --no-cache --set batch=2 --concurrency 1
-grep -q "lazy: stops once 3 rows passed, in ORDER BY order" "$T/err" &&
+grep -q "walk: lazy, stops once 3 rows passed (LIMIT); candidates in the query's ORDER BY order" "$T/err" &&
 	ok "pg shard: the walk stops at the LIMIT" || notok "pg shard: lazy walk" "$(grep -i lazy "$T/err")"
 both "ORDER BY rating LIMIT: candidates in that order, then by the key" \
 	"SELECT id FROM restaurants WHERE rating >= 4.5 AND answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY rating DESC, id LIMIT 4;" --no-cache --set batch=1 --concurrency 1
@@ -182,8 +182,8 @@ INSERT INTO parts SELECT id, name FROM restaurants WHERE id <= 20;
 SQL
 both "a table without a key: by ctid, as before" \
 	"SELECT n FROM notes WHERE answer(reviews, 'is it good for kids?') = 'Yes' ORDER BY n;" --no-cache
-grep -q '^  row identity: notes.ctid (no key of integers)$' "$T/err" && grep -qF 'notes.ctid = ANY($1::tid[])' "$T/err" &&
-	ok "pg shard: ... the plan says ctid, and the verified rows are bound as tid[]" ||
+grep -q '^  row identity: notes.ctid (no key of integers)$' "$T/err" && grep -qF '(notes.ctid::text::point)[1]::bigint) AS suql_id0' "$T/err" &&
+	ok "pg shard: ... the plan says ctid, and the candidates are listed by it" ||
 	notok "pg shard: ctid identity" "$(grep -A1 -i 'identity\|verified' "$T/err")"
 both "a partitioned table with a primary key (ctid repeats in it)" \
 	"SELECT id FROM parts WHERE answer(name, 'is it a sushi place?') = 'Yes' ORDER BY id;" --no-cache
