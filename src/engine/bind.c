@@ -506,7 +506,5 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 		break;
 	}
 	free(bd.with);
-	if (bd.st == SUQL_OK)
-		bd.st = bind_scope_identity(ex, err);
 	return bd.st;
 }

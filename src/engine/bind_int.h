@@ -77,9 +77,6 @@ typedef struct TabInfo {
 } TabInfo;
 const CatColumn *bind_scope_catalog(Exec *ex, const char *table, const char *column);
 void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it);
-/* PostgreSQL: SUQL_ERROR (err names the table) when a statement with free text reads a
-   table whose rows have no identity (no key, no usable ctid). */
-SuqlStatus bind_scope_identity(Exec *ex, SuqlErr *err);
 /* Forget what is known of tables when the database may have changed since it was learnt
    (the schema, this connection's writes, another connection's commits); always, with
    all set. */

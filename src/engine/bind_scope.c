@@ -35,9 +35,10 @@ static const char *const JSON_COLS[] = {
         ctid is unique there, not across a partitioned table's partitions, nor on a
         foreign table (postgres_fdw's is the remote row's, per shard).
    A view has none and needs none (its rows are not fetched again: SQLite's views have no
-   rowid either); any other relation has none and is refused by a free-text statement
-   (bind_scope_identity). The key is a column of integers so that a row's identity is the
-   number the general path's walk keeps (SQLite's rowid); a key of another type or of
+   rowid either); any other relation has none (noid), and a free-text statement that
+   reads it is refused by the walk's row of the operator table (exec_walk_op.c). The key
+   is a column of integers so that a row's identity is the number the walk keeps (SQLite's
+   rowid); a key of another type or of
    several columns leaves an ordinary table on its ctid. */
 static void pg_identity(Store *st, TabInfo *t)
 {
@@ -212,26 +213,6 @@ void bind_scope_tabs_check(Engine *e, int all)
 	free(e->tabs);
 	e->tabs = NULL;
 	e->ntabs = e->captabs = 0;
-}
-
-SuqlStatus bind_scope_identity(Exec *ex, SuqlErr *err)
-{
-	if (!ex->e->pg || (ex->nocc == 0 && ex->njoins == 0 && ex->naggs == 0))
-		return SUQL_OK;
-	for (int i = 0; i < ex->nblocks; i++)
-		for (int k = 0; k < ex->blocks[i].nitems; k++) {
-			const ScopeItem *it = &ex->blocks[i].items[k];
-			if (it->kind == IT_TABLE && it->noid)
-				return err_set(err, SUQL_ERROR, "table %s has no row identity: its rows have "
-				               "neither a key (a primary key or a unique index on one NOT "
-				               "NULL column of integers) nor a ctid that is unique (it is "
-				               "partitioned or foreign); declare a primary key, or, where "
-				               "Postgres allows none, name the key in suql.table_props: "
-				               "INSERT INTO suql.table_props VALUES ('%s', 'row_key', "
-				               "'<column>')%s%s", it->table, it->table,
-				               it->rowbad ? "; " : "", it->rowbad ? it->rowbad : "");
-		}
-	return SUQL_OK;
 }
 
 /* The names of a core's result columns, as SQLite would name them. */

@@ -322,6 +322,10 @@ struct Dialect {
 	                              written and numbers one array's rows WITH ORDINALITY
 	                              (else JSON arrays read by json_each: alias.value, id) */
 	unsigned func_ids : 1;     /* a table-valued function's rows carry an id (json_each) */
+	unsigned row_calls : 1;    /* the database calls suql's functions per row as it runs a
+	                              statement (SQLite's registered functions): free text
+	                              may be evaluated on demand; else every value is known
+	                              before the statement that reads it runs */
 	/* the text a free-text argument is read as: the expression (SQLite's value), or its
 	   text as the server prints it */
 	Expr *(*text_of)(Exec *ex, Expr *arg);

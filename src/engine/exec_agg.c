@@ -558,7 +558,11 @@ void exec_agg_register(Engine *e)
 
 static int early_ok(const Exec *ex)
 {
-	return ex->ast->stmt->kind == ST_SELECT && ex->set.optimize != OPT_OFF;
+	/* a dry run of a statement that writes would write: there the groups are met on
+	   demand, unless the database cannot call suql per row, whose groups are read by a
+	   statement of their own (collect_pg) */
+	return (ex->ast->stmt->kind == ST_SELECT || !ex->e->dialect->row_calls) &&
+	       ex->set.optimize != OPT_OFF;
 }
 
 /* PostgreSQL: the groups of each aggregate, read by a statement of its block (FROM,
@@ -731,12 +735,9 @@ const char *exec_agg_op_refuse(Exec *ex, OpBackend be)
 		return NULL;
 	for (int i = 0; i < ex->naggs; i++) {
 		const AggOcc *ag = &ex->aggs[i];
-		if (ex->ast->stmt->kind != ST_SELECT)
-			return "an aggregate over free text in INSERT ... SELECT or CREATE TABLE ... AS "
-			       "(its groups are read before the statement runs only in a SELECT)";
 		if (ag->block < 0 || ex->blocks[ag->block].correlated)
-			return "an aggregate over free text in a correlated subquery (its groups are "
-			       "met row by row)";
+			return OP_ROW_BY_ROW ": an aggregate over free text in a correlated subquery (its "
+			       "groups are met row by row)";
 	}
 	return NULL;
 }

@@ -901,7 +901,15 @@ const char *exec_join_op_refuse(Exec *ex, OpBackend be)
 	for (int i = 0; i < ex->njoins; i++)
 		if (!ex->joins[i].jp)
 			return NULL;
-	return exec_join_pairwise(ex);
+	const char *why = exec_join_pairwise(ex);
+	if (!why)
+		return NULL;
+	char *m = xprintf(OP_ROW_BY_ROW ": %s", why);
+	size_t n = strlen(m) + 1;
+	char *a = arena_alloc(ex->a, n);
+	memcpy(a, m, n);
+	free(m);
+	return a;
 }
 
 /* The LIMIT the join's walk may stop at (rows returned), or -1. */

@@ -123,12 +123,15 @@ SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err)
 {
-	/* an EXPLAIN's statement as written, before the binder's rewrite (as exec_statement) */
+	/* an EXPLAIN's statement as written, before the binder's rewrite (as exec_statement);
+	   EXPLAIN QUERY PLAN of a statement with free text shows suql's plan too (the
+	   server's plan of the final statement would depend on values not asked yet) */
 	char *parsed = NULL;
-	if (ast->stmt->explain == 1) {
+	int explained = ast->stmt->explain;
+	if (explained) {
 		ast->stmt->explain = 0;
 		parsed = print_suql_stmt(ast);
-		ast->stmt->explain = 1;
+		ast->stmt->explain = explained;
 	}
 	Exec *ex = exec_statement_begin(e, ast, sql, len, sink);
 	Stmt *st = ast->stmt;
@@ -146,7 +149,8 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	int freetext = s == SUQL_OK && (ex->nocc > 0 || ex->naggs > 0 || ex->njoins > 0);
 	/* EXPLAIN with free text, or with an ENUM literal to classify: suql's plan, nothing
 	   asked (the classification too waits for a statement that runs) */
-	int explain = parsed && (freetext || classify) && ex->set.optimize == OPT_ON;
+	int explain = parsed && (freetext || (classify && explained == 1)) &&
+	              ex->set.optimize != OPT_OFF;
 	if (explain) {
 		classify = 0;
 		st->explain = 0;
@@ -156,15 +160,12 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	int began = 0;
 	if (freetext && !explain && sink && sink->freetext)
 		sink->freetext(sink->ctx);
-	/* an EXPLAIN that is not suql's plan (EXPLAIN QUERY PLAN, or optimize off) would show
-	   the server's plan of functions it does not have: refused before anything is asked */
-	if (s == SUQL_OK && freetext && st->explain)
+	/* what the operator table refuses before the plan is refused before anything is
+	   asked (an ENUM classified, a transaction begun); the rest once planned (exec_pg_run) */
+	const char *why = s == SUQL_OK && freetext ? op_refusal(ex, OP_POSTGRES) : NULL;
+	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
-		            "backend runs it",
-		            st->explain == 2 ? "EXPLAIN QUERY PLAN of a statement with free text "
-		                               "(EXPLAIN shows suql's plan)"
-		                             : "EXPLAIN with optimize off or passage (Postgres has no "
-		                               "suql functions to call per row)");
+		            "backend runs it", why);
 	if (s == SUQL_OK && e->readonly)
 		s = pg_hidden(ex, err);
 	if (s == SUQL_OK && (freetext || classify) && !e->llm)
@@ -191,7 +192,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		enum_show(ex, &ex->plan);
 	if (s == SUQL_OK) {
 		if (freetext || explain) {
-			const char *why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
+			why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
 			if (why)
 				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
 				            "SQLite backend runs it", why);

@@ -187,41 +187,17 @@ static long long worst_calls(Dml *d)
 }
 
 /* The statement's own block (no SELECT core, no parent), or NULL. */
-static Block *dml_block(Exec *ex)
-{
-	for (int i = 0; i < ex->nblocks; i++)
-		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
-			return &ex->blocks[i];
-	return NULL;
-}
-
-const char *exec_pg_dml_why(Exec *ex)
-{
-	const Stmt *st = ex->ast->stmt;
-	if (ex->njoins || ex->naggs)
-		return "a semantic join or an aggregate over free text in UPDATE or DELETE";
-	const Block *b = dml_block(ex);
-	if (!b)
-		return "free text in UPDATE or DELETE outside the statement's own clauses";
-	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].block != b->id)
-			return "free text in a subquery or CTE of UPDATE or DELETE";
-	if (st->order || st->limit)
-		return "UPDATE or DELETE with ORDER BY or LIMIT";
-	return NULL;
-}
-
 const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
 	const EngineSink *sink = ex->sink;
 	*out = SUQL_OK;
-	const char *why = exec_pg_dml_why(ex);
+	const char *why = op_refusal(ex, OP_POSTGRES);   /* the shapes it cannot follow */
 	if (why)
 		return why;
 	Dml d = {0};
 	d.ex = ex;
-	d.b = dml_block(ex);
+	d.b = exec_walk_op_dml_block(ex);
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
 	SuqlStatus s = exec_pg_run_writable(ex, st->kind == ST_UPDATE ? "UPDATE" : "DELETE", err);

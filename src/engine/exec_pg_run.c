@@ -405,37 +405,15 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
 	   UPDATE and DELETE as SQLite runs them, per row (exec_pg_dml.c); CREATE ... AS
 	   takes no parameters in Postgres */
-	/* naive mode and passage mode: refused by the walk's row of the operator table */
-	if (ex->set.optimize != OPT_ON)
-		return op_refusal(ex, OP_POSTGRES);
-	/* an EXPLAIN (its flag cleared by the caller, so that what is printed is the
-	   statement): planned and shown only */
+	/* (what the operator table refuses before the plan was refused by exec_pg.c) */
 	int explain = parsed != NULL;
 	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;
 	int ctas = st->kind == ST_CREATE_TABLE && st->select;
-	if (st->explain || (explain && !dml && st->kind != ST_SELECT && st->kind != ST_INSERT &&
-	                    !ctas))
-		return "EXPLAIN QUERY PLAN, or EXPLAIN of a view, with free text (EXPLAIN of a "
-		       "SELECT, UPDATE or DELETE shows suql's plan)";
-	if (st->kind != ST_SELECT && st->kind != ST_INSERT && !dml && !ctas)
-		return "free text in a statement other than SELECT, INSERT ... SELECT, UPDATE, "
-		       "DELETE and CREATE TABLE ... AS (views)";
-	/* a question that is not a literal is refused by the walk's row of the operator
-	   table (below), as on the other paths; UPDATE and DELETE have their own */
-	for (int i = 0; dml && !explain && i < ex->nocc; i++)
-		if (ex->occ[i].sig < 0)
-			return op_refusal(ex, OP_POSTGRES);
 	if (dml && !explain)
 		return exec_pg_dml_run(ex, out, err);
 	if (ctas && !explain &&
 	    (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
 		return NULL;
-	/* the operators' refusals that are known before the plan (op.c: naive mode, a
-	   question that is not a literal, a function in FROM, an aggregate in INSERT or a
-	   correlated subquery) */
-	const char *refused = op_refusal(ex, OP_POSTGRES);
-	if (refused)
-		return refused;
 	bind_occ_mutate(ex);
 	memo_keep_texts(ex->memo);
 	SuqlStatus s = exec_pg_run_validate(ex, err);
@@ -455,7 +433,7 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 	}
 	/* (an EXPLAIN of UPDATE or DELETE: its values are evaluated per row, as on SQLite,
 	   by exec_pg_dml.c when it runs) */
-	const char *why = dml && explain ? exec_pg_dml_why(ex) : unsupported(ex);
+	const char *why = unsupported(ex);
 	if (why)
 		return why;
 	if (explain) {   /* as exec_statement's explain_only: planned, shown, not run */

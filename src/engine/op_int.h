@@ -24,6 +24,12 @@
 
 #include "engine/exec_int.h"
 
+/* The two kinds of refusal (exec_walk_op.c says which statements fall in each): every
+   refuse entry's text starts with one of them. */
+#define OP_ROW_BY_ROW "free text evaluated row by row, which needs suql's functions " \
+                      "called by the database"
+#define OP_NO_IDENTITY "rows without an identity"
+
 /* The backend a statement runs on, as a refusal is asked about it. */
 typedef enum OpBackend {
 	OP_SQLITE,
@@ -85,15 +91,18 @@ int exec_agg_op_applies(const Exec *ex);
 SuqlStatus exec_agg_op_plan(Exec *ex, SuqlErr *err);
 SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err);
 const char *exec_agg_op_refuse(Exec *ex, OpBackend be);
-/* the filter walk (exec_walk.c, its lines exec_walk_show.c): each block in the planner's
-   order walked (or compared passage by passage), then its values read ahead */
+/* the filter walk (exec_walk_op.c; exec_walk.c walks, exec_walk_show.c its lines): each
+   block in the planner's order walked (or compared passage by passage), then its values
+   read ahead */
 int exec_walk_op_applies(const Exec *ex);
 SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err);
-/* On PostgreSQL, free text SQLite evaluates row by row as it reads the rows (its SQL
-   functions called by the database: naive mode, an occurrence the planner leaves on
-   demand, a question that is not a literal) or over rows without identity (a function
-   in FROM other than unnest()) */
+/* On PostgreSQL: free text SQLite evaluates row by row as it reads the rows (naive mode,
+   an occurrence the planner leaves on demand, a question that is not a literal, a view,
+   UPDATE and DELETE shapes whose rows SQLite picks), or rows without identity (a table
+   with neither a key nor a usable ctid, a function in FROM other than unnest()) */
 const char *exec_walk_op_refuse(Exec *ex, OpBackend be);
+/* UPDATE's or DELETE's own block (the statement's clauses), or NULL */
+Block *exec_walk_op_dml_block(Exec *ex);
 void exec_walk_show_plan(Exec *ex, SBuf *out);
 void exec_walk_show_counters(Exec *ex, SBuf *out);
 /* a semantic top-k (exec_topk.c; run by exec_final_ahead in the walk) */

@@ -52,8 +52,6 @@ SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err);
 /* ---- exec_pg_dml.c: free text in UPDATE and DELETE on PostgreSQL ---- */
 /* The same contract as exec_pg_run's, for an UPDATE or DELETE. */
 const char *exec_pg_dml_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
-/* Why exec_pg_dml_run would refuse the statement, or NULL (EXPLAIN asks it too). */
-const char *exec_pg_dml_why(Exec *ex);
 
 /* ---- plan_show.c: the plan and the counters, as text ---- */
 

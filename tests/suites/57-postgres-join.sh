@@ -155,9 +155,9 @@ while IFS='@' read -r what sql opts; do
 			notok "pg join: $what: nothing asked" "$(($(lines) - before)) requests" ;;
 	*) notok "pg join: $what refused" "$out" ;; esac
 done <<'EOF_CASES'
-a semantic join judged pair by pair (matches() 1: a side does not read exactly one table@SELECT f.name FROM firms f, brands b WHERE matches(f.name || b.label, b.label, 'same?');@
-a semantic join judged pair by pair (matches() 1: its block is correlated with an enclosing query)@SELECT f.name, (SELECT count(*) FROM brands b WHERE matches(f.name, b.label, 'same?')) FROM firms f;@
-optimize off or passage@SELECT f.name FROM firms f, brands b WHERE matches(f.name, b.label, 'same?');@--set optimize=off
+free text evaluated row by row, which needs suql's functions called by the database: a semantic join judged pair by pair (matches() 1: a side does not read exactly one table@SELECT f.name FROM firms f, brands b WHERE matches(f.name || b.label, b.label, 'same?');@
+free text evaluated row by row, which needs suql's functions called by the database: a semantic join judged pair by pair (matches() 1: its block is correlated with an enclosing query)@SELECT f.name, (SELECT count(*) FROM brands b WHERE matches(f.name, b.label, 'same?')) FROM firms f;@
+free text evaluated row by row, which needs suql's functions called by the database: optimize off@SELECT f.name FROM firms f, brands b WHERE matches(f.name, b.label, 'same?');@--set optimize=off
 EOF_CASES
 stop_server
 

@@ -132,6 +132,9 @@ static void expect(Engine *e, const char *sql, const char *names, const char *pg
 	err_clear(&err);
 }
 
+/* the first kind of refusal (op_int.h) */
+#define ROW "free text evaluated row by row, which needs suql's functions called by the database"
+
 static void test_engine(void)
 {
 	SuqlErr err = {0};
@@ -156,14 +159,27 @@ static void test_engine(void)
 	       "place?');", "semantic join, filter walk", "", "a semantic join");
 	expect(e, "SELECT r.name, (SELECT count(*) FROM r AS b WHERE matches(r.name, b.name, "
 	       "'the same place?')) FROM r;", "semantic join, filter walk",
-	       "a semantic join judged pair by pair (matches() 1: its block is correlated with "
-	       "an enclosing query) (the semantic join operator)", "a join judged pair by pair");
+	       ROW ": a semantic join judged pair by pair (matches() 1: its block is correlated "
+	       "with an enclosing query) (the semantic join operator)", "a join judged pair by pair");
 	expect(e, "SELECT city, summary_agg(reviews) FROM r GROUP BY city;",
 	       "aggregate, filter walk", "", "an aggregate over free text");
 	expect(e, "SELECT city, (SELECT summary_agg(r2.reviews) FROM r AS r2 WHERE r2.city = "
 	       "r.city) FROM r;", "aggregate, filter walk",
-	       "an aggregate over free text in a correlated subquery (its groups are met row by "
-	       "row) (the aggregate operator)", "an aggregate in a correlated subquery");
+	       ROW ": an aggregate over free text in a correlated subquery (its groups are met row "
+	       "by row) (the aggregate operator)", "an aggregate in a correlated subquery");
+	expect(e, "SELECT id FROM r WHERE answer(reviews, name) = 'Yes';", "filter walk",
+	       ROW ": a question that is not a literal (each row asks its own) (the filter walk "
+	       "operator)", "a question that is not a literal");
+	expect(e, "SELECT name, (SELECT count(*) FROM r AS b WHERE b.city = r.city AND "
+	       "answer(b.reviews, 'is it quiet?') = 'Yes') FROM r;", "filter walk",
+	       ROW ": in a correlated subquery, a recursive CTE, JOIN ... ON, or an argument of "
+	       "another answer() (the filter walk operator)", "free text in a correlated subquery");
+	expect(e, "UPDATE r SET name = name WHERE id IN (SELECT id FROM r WHERE answer(reviews, "
+	       "'is it quiet?') = 'Yes');", "filter walk",
+	       ROW ": free text in a subquery or CTE of UPDATE or DELETE (the filter walk "
+	       "operator)", "UPDATE with free text in a subquery");
+	expect(e, "UPDATE r SET name = name WHERE answer(reviews, 'is it quiet?') = 'Yes';",
+	       "filter walk", "", "UPDATE with free text in its own WHERE");
 	expect(e, "SELECT id FROM r ORDER BY answer(reviews, 'is it romantic?', ARRAY['Yes', "
 	       "'No']) DESC LIMIT 1;", "filter walk, top-k", "", "a semantic top-k");
 	expect(e, "SELECT id, extract(reviews, 'parking text') FROM r;", "filter walk, extract",

@@ -1,0 +1,138 @@
+/*
+ * exec_walk_op.c: the filter walk's row of the operator table (op.c): when it applies
+ * (every statement with a block), what it runs (each planned block walked in the
+ * planner's order, its values read ahead), and what it refuses on a backend that cannot
+ * call suql's functions per row as it runs a statement (Dialect.row_calls: PostgreSQL).
+ *
+ * Every refusal of a backend is one of two kinds, and says which first (op_int.h):
+ *  - OP_ROW_BY_ROW: the statement's free text is evaluated as the database reads each
+ *    row (naive mode, a question that differs per row, a correlated subquery, a recursive
+ *    CTE, JOIN ... ON, an answer() inside another, a view read later, UPDATE or DELETE
+ *    shapes whose rows SQLite meets in an order of its own), which only a database that
+ *    calls suql's functions can do;
+ *  - OP_NO_IDENTITY: the walk cannot tell the rows it judged apart (a table with neither
+ *    a key nor a usable ctid, rows of a function in FROM other than unnest()).
+ * Refusals are asked before the planner and again after it (PL_NONE is the planner's).
+ */
+#include "engine/exec_int.h"
+#include "engine/op_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int exec_walk_op_applies(const Exec *ex)
+{
+	return ex->nblocks > 0 || ex->nocc > 0;
+}
+
+/* The planned blocks walked in the planner's order (compared passage by passage in
+   passage mode), each block's values read ahead for the final statement once the blocks
+   it reads have theirs. */
+SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int *order = plan_order(ex);
+	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
+		Block *b = &ex->blocks[order[i]];
+		if (b->planned)
+			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
+			                                    : exec_walk_block(ex, b, err);
+		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
+			s = exec_final_ahead(ex, b, err);
+	}
+	free(order);
+	return s;
+}
+
+/* ---- refusals ---- */
+
+Block *exec_walk_op_dml_block(Exec *ex)
+{
+	for (int i = 0; i < ex->nblocks; i++)
+		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
+			return &ex->blocks[i];
+	return NULL;
+}
+
+static const char *in_arena(Exec *ex, char *m)
+{
+	size_t n = strlen(m) + 1;
+	char *a = arena_alloc(ex->a, n);
+	memcpy(a, m, n);
+	free(m);
+	return a;
+}
+
+/* UPDATE and DELETE run their free text as SQLite's functions would be called, row by
+   row in the order SQLite reads the statement's own clauses (exec_pg_dml.c); a shape
+   whose order of rows is SQLite's own to choose cannot be followed from outside. */
+static const char *dml_shape(Exec *ex)
+{
+	const Stmt *st = ex->ast->stmt;
+	if (st->kind != ST_UPDATE && st->kind != ST_DELETE)
+		return NULL;
+	if (ex->njoins || ex->naggs)
+		return OP_ROW_BY_ROW ": a semantic join or an aggregate over free text in UPDATE or "
+		       "DELETE";
+	const Block *b = exec_walk_op_dml_block(ex);
+	if (!b)
+		return OP_ROW_BY_ROW ": free text in UPDATE or DELETE outside the statement's own "
+		       "clauses";
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].block != b->id)
+			return OP_ROW_BY_ROW ": free text in a subquery or CTE of UPDATE or DELETE";
+	if (st->order || st->limit)
+		return OP_ROW_BY_ROW ": UPDATE or DELETE with ORDER BY or LIMIT (SQLite picks the "
+		       "rows as it reads them)";
+	return NULL;
+}
+
+/* A table of the statement whose rows cannot be told apart (bind_scope.c learnt it). */
+static const char *no_identity(Exec *ex)
+{
+	for (int i = 0; i < ex->nblocks; i++)
+		for (int k = 0; k < ex->blocks[i].nitems; k++) {
+			const ScopeItem *it = &ex->blocks[i].items[k];
+			if (it->kind == IT_TABLE && it->noid)
+				return in_arena(ex, xprintf(
+				    OP_NO_IDENTITY ": table %s has no row identity: its rows have neither a "
+				    "key (a primary key or a unique index on one NOT NULL column of "
+				    "integers) nor a ctid that is unique (it is partitioned or foreign); "
+				    "declare a primary key, or, where Postgres allows none, name the key in "
+				    "suql.table_props: INSERT INTO suql.table_props VALUES ('%s', "
+				    "'row_key', '<column>')%s%s", it->table, it->table,
+				    it->rowbad ? "; " : "", it->rowbad ? it->rowbad : ""));
+			if (it->kind == IT_FUNC && ex->blocks[i].nocc > 0)
+				return OP_NO_IDENTITY ": free text over a function in FROM other than "
+				       "unnest() (its rows carry no id)";
+		}
+	return NULL;
+}
+
+const char *exec_walk_op_refuse(Exec *ex, OpBackend be)
+{
+	if (be != OP_POSTGRES)
+		return NULL;
+	const Stmt *st = ex->ast->stmt;
+	if (ex->set.optimize == OPT_OFF)
+		return OP_ROW_BY_ROW ": optimize off (naive mode leaves every value to the "
+		       "statement, asked as each row is read)";
+	if (st->kind == ST_CREATE_VIEW)
+		return OP_ROW_BY_ROW ": a view (its free text is evaluated whenever it is read, as "
+		       "each row is)";
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].sig < 0)
+			return OP_ROW_BY_ROW ": a question that is not a literal (each row asks its own)";
+	const char *why = dml_shape(ex);
+	if (!why)
+		why = no_identity(ex);
+	/* (UPDATE and DELETE of the shapes above follow SQLite's rows from outside: their
+	   free text is on demand there, as the planner leaves it) */
+	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;
+	for (int i = 0; !why && !dml && ex->occ_planned && i < ex->nocc; i++)
+		if (ex->occ[i].plan == PL_NONE)
+			why = OP_ROW_BY_ROW ": in a correlated subquery, a recursive CTE, JOIN ... ON, "
+			      "or an argument of another answer()";
+	return why;
+}
