@@ -306,7 +306,7 @@ typedef struct Block {
 /* What the engine needs to know of the backend it runs on, as data and entries rather
    than a test of which backend it is (dialect.c: dialect_sqlite, dialect_pg). The
    capabilities say what a plan may use there; the entries say how the engine's own SQL
-   is written for it. */
+   is written for it and run on it. */
 struct Dialect {
 	const char *name;          /* how the plan names the engine's SQL: "sqlite" */
 	const char *true_lit;      /* TRUE as its SQL writes it */
@@ -322,6 +322,12 @@ struct Dialect {
 	                              written and numbers one array's rows WITH ORDINALITY
 	                              (else JSON arrays read by json_each: alias.value, id) */
 	unsigned func_ids : 1;     /* a table-valued function's rows carry an id (json_each) */
+	unsigned scan_order : 1;   /* rows come in SQLite's order by themselves, and SELECT
+	                              DISTINCT keeps each value at its first row (else they are
+	                              put in it by list_order, and a reader skips repeats) */
+	unsigned functions : 1;    /* suql's SQL functions run in the backend (udf.c, suql_agg):
+	                              a dry run of the statement learns an aggregate's groups
+	                              (else a statement of the groups' keys, exec_agg.c) */
 	/* the text a free-text argument is read as: the expression (SQLite's value), or its
 	   text as the server prints it */
 	Expr *(*text_of)(Exec *ex, Expr *arg);
@@ -334,6 +340,22 @@ struct Dialect {
 	/* the final statement's rows counted in the backend, when it counts them its own way
 	   (NULL: the walk's statement is counted as SQLite runs it) */
 	int (*final_count)(Exec *ex, long long *n);
+	/* the engine's SELECT in the backend's SQL (exec_print_select): SQLite's, calling
+	   suql's functions, or PostgreSQL's, its free text read from values bound as arrays */
+	char *(*print_select)(Exec *ex, Select *s);
+	/* the statement printed last run, its rows through a store cursor (an error: the
+	   backend's, or that of an SQL function of suql's that failed in it) */
+	SuqlStatus (*query)(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
+	/* the same for a statement whose failure does not fail the one around it (the
+	   planner's counts and samples): in PostgreSQL, under a savepoint */
+	SuqlStatus (*try_query)(Exec *ex, const char *sql, StoreCursor **c);
+	/* the plan's lines of the final statement, as the backend is given it */
+	void (*show_final)(Exec *ex, SBuf *out);
+	/* a DISTINCT listing s of FROM item it's values v put in the order SQLite lists them
+	   (each value at its first row), where the backend has no such order of its own */
+	void (*distinct_order)(Exec *ex, Select *s, const ScopeItem *it, Expr *v);
+	/* a constant truth value: the integer 1 or 0, or a boolean (1 = v) where those are not */
+	Expr *(*truth)(Exec *ex, int v);
 };
 
 extern const Dialect dialect_sqlite, dialect_pg;

@@ -782,9 +782,7 @@ static void add_val(char ***v, int *n, const char *s)
 /* A constant truth value: 1 or 0 in SQLite, a boolean in PostgreSQL. */
 static Expr *truth(Exec *ex, int v)
 {
-	if (!ex->e->pg)
-		return ast_integer(ex->a, v);
-	return ast_binary(ex->a, OP_EQ, ast_integer(ex->a, 1), ast_integer(ex->a, v));
+	return ex->e->dialect->truth(ex, v);
 }
 
 static Expr *null_or(Exec *ex, Arena *a, Expr *col, int v)
