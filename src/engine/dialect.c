@@ -3,10 +3,11 @@
  * asks a statement's dialect what it may do (a retrieval index of suql's own, windowed
  * reads, embeddings, the fast path, rows read again by their ids, suql's functions in the
  * backend), how to write its own SQL (TRUE, where ENUM mappings live, the text of a
- * free-text argument, the printing mode) and how to run it (the engine's statements),
- * instead of testing which backend runs. engine.c sets it when the database opens. The
- * entries of a line or two are here; PostgreSQL's longer ones are dialect_pg.c's, and its
- * printing is exec_pg_plan.c's.
+ * free-text argument, the printing mode) and how to run it and keep what it keeps (the
+ * engine's statements, what the catalog says of a table, ENUM's map), instead of testing
+ * which backend runs. engine.c sets it when the database opens. The entries of a line or
+ * two are here; the longer ones are each backend's file's (dialect_sqlite.c,
+ * dialect_pg.c), and PostgreSQL's printing is exec_pg_plan.c's.
  */
 #include "engine/engine_int.h"
 #include "engine/sql_int.h"
@@ -83,6 +84,17 @@ const Dialect dialect_sqlite = {
 	.show_final = sqlite_show_final,
 	.distinct_order = as_listed,
 	.truth = integer_truth,
+	.rows_by_id = dialect_sqlite_rows_by_id,
+	.table_facts = dialect_sqlite_table,
+	.schema_key = dialect_sqlite_schema_key,
+	.enum_values = dialect_sqlite_enum_values,
+	.enum_has = dialect_sqlite_enum_has,
+	.map_foreign = dialect_sqlite_map_foreign,
+	.map_open = dialect_sqlite_map_open,
+	.map_read = dialect_sqlite_map_read,
+	.map_close = dialect_sqlite_map_close,
+	.map_write = dialect_sqlite_map_write,
+	.map_forget = dialect_sqlite_map_forget,
 };
 
 const Dialect dialect_pg = {
@@ -109,4 +121,15 @@ const Dialect dialect_pg = {
 	.show_final = dialect_pg_show_final,
 	.distinct_order = dialect_pg_distinct,
 	.truth = boolean_truth,
+	.rows_by_id = dialect_pg_rows_by_id,
+	.table_facts = dialect_pg_table,
+	.schema_key = dialect_pg_schema_key,
+	.enum_values = dialect_pg_enum_values,
+	.enum_has = dialect_pg_enum_has,
+	.map_foreign = dialect_pg_map_foreign,
+	.map_open = dialect_pg_map_open,
+	.map_read = dialect_pg_map_read,
+	.map_close = dialect_pg_map_close,
+	.map_write = dialect_pg_map_write,
+	.map_forget = dialect_pg_map_forget,
 };

@@ -277,7 +277,7 @@ static void plan_blocks(Exec *ex)
 			ScopeItem *it = &b->items[k];
 			if (it->kind == IT_TABLE && it->ncols == 0)
 				bind_scope_item_columns(ex, b, it);
-			/* PostgreSQL: a table's rows by their key or ctid (bind_scope.c), an
+			/* PostgreSQL: a table's rows by their key or ctid (dialect_pg.c), an
 			   unnest()'s of one array by their ordinality (exec_pg_plan_from) */
 			int ok = (it->kind == IT_TABLE && it->rowid) ||
 			         (it->kind == IT_UNNEST && (!ex->e->dialect->arrays ||
