@@ -57,24 +57,7 @@ void bind_occ_mutate(Exec *ex);
 int bind_resolve(Exec *ex, int b, const Expr *col, int *blk);
 int bind_occ_is_aggregate_name(const Expr *e);
 
-/* bind_scope.c */
-typedef struct TabInfo {
-	char *name;
-	int exists;           /* a table or view */
-	int rowid;            /* a rowid table */
-	char *rowkey;         /* PostgreSQL: the row identity when it is a key, a column of
-	                         integers (an integer primary key is what SQLite makes the
-	                         rowid, the order rows were added in); NULL: ctid, or none */
-	const char *rowwhy;   /* PostgreSQL: where rowkey comes from (static text) */
-	char *rowbad;         /* PostgreSQL: why a row_key declared in suql.table_props is not
-	                         used, or NULL */
-	int noid;             /* PostgreSQL: rows with neither a key nor a usable ctid (a
-	                         partitioned or foreign table without a key) */
-	char **cols;
-	int ncols;
-	CatColumn *cat;       /* catalog entries */
-	int ncat;
-} TabInfo;
+/* bind_scope.c (TabInfo: engine_int.h) */
 const CatColumn *bind_scope_catalog(Exec *ex, const char *table, const char *column);
 void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it);
 /* Forget what is known of tables when the database may have changed since it was learnt

@@ -111,6 +111,34 @@ typedef struct EnginePlain {
 
 typedef struct Dialect Dialect;   /* the backend as a table (below) */
 
+/* What the binder learns of a table (bind_scope.c, from the backend's Dialect.table_facts
+   and the catalog), kept by the Engine while Dialect.schema_key holds. */
+typedef struct TabInfo {
+	char *name;
+	int exists;           /* a table or view */
+	int rowid;            /* a rowid table */
+	char *rowkey;         /* PostgreSQL: the row identity when it is a key, a column of
+	                         integers (an integer primary key is what SQLite makes the
+	                         rowid, the order rows were added in); NULL: ctid, or none */
+	const char *rowwhy;   /* PostgreSQL: where rowkey comes from (static text) */
+	char *rowbad;         /* PostgreSQL: why a row_key declared in suql.table_props is not
+	                         used, or NULL */
+	int noid;             /* PostgreSQL: rows with neither a key nor a usable ctid (a
+	                         partitioned or foreign table without a key) */
+	char **cols;
+	int ncols;
+	CatColumn *cat;       /* catalog entries */
+	int ncat;
+} TabInfo;
+
+/* One literal's stored ENUM mapping, as a backend's map reads it (Dialect.map_read). */
+typedef struct EnumMapRow {
+	int known;            /* made by this model, and trusted: vals holds it */
+	char *vals;           /* the values as a JSON array (heap) */
+	char *other_model;    /* else made by another model: its name (heap), or NULL */
+	int unmarked;         /* else one of this model's without this user's mark: not used */
+} EnumMapRow;
+
 struct Engine {
 	Store *store;         /* the database, through the storage seam */
 	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
@@ -306,7 +334,8 @@ typedef struct Block {
 /* What the engine needs to know of the backend it runs on, as data and entries rather
    than a test of which backend it is (dialect.c: dialect_sqlite, dialect_pg). The
    capabilities say what a plan may use there; the entries say how the engine's own SQL
-   is written for it. */
+   is written for it, run on it, and what it keeps there (the catalog's facts, ENUM's
+   map). */
 struct Dialect {
 	const char *name;          /* how the plan names the engine's SQL: "sqlite" */
 	const char *true_lit;      /* TRUE as its SQL writes it */
@@ -322,10 +351,15 @@ struct Dialect {
 	                              written and numbers one array's rows WITH ORDINALITY
 	                              (else JSON arrays read by json_each: alias.value, id) */
 	unsigned func_ids : 1;     /* a table-valued function's rows carry an id (json_each) */
-	unsigned row_calls : 1;    /* the database calls suql's functions per row as it runs a
-	                              statement (SQLite's registered functions): free text
-	                              may be evaluated on demand; else every value is known
-	                              before the statement that reads it runs */
+	unsigned scan_order : 1;   /* rows come in SQLite's order by themselves, and SELECT
+	                              DISTINCT keeps each value at its first row (else they are
+	                              put in it by list_order, and a reader skips repeats) */
+	unsigned functions : 1;    /* suql's SQL functions run in the backend as it reads each
+	                              row (udf.c, suql_agg): free text may be evaluated on
+	                              demand, and a dry run of the statement learns an
+	                              aggregate's groups; else every value is known before the
+	                              statement that reads it runs (an aggregate's groups read
+	                              by a statement of their keys, exec_agg.c) */
 	/* the text a free-text argument is read as: the expression (SQLite's value), or its
 	   text as the server prints it */
 	Expr *(*text_of)(Exec *ex, Expr *arg);
@@ -338,6 +372,55 @@ struct Dialect {
 	/* the final statement's rows counted in the backend, when it counts them its own way
 	   (NULL: the walk's statement is counted as SQLite runs it) */
 	int (*final_count)(Exec *ex, long long *n);
+	/* the engine's SELECT in the backend's SQL (exec_print_select): SQLite's, calling
+	   suql's functions, or PostgreSQL's, its free text read from values bound as arrays */
+	char *(*print_select)(Exec *ex, Select *s);
+	/* the statement printed last run, its rows through a store cursor (an error: the
+	   backend's, or that of an SQL function of suql's that failed in it) */
+	SuqlStatus (*query)(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
+	/* the same for a statement whose failure does not fail the one around it (the
+	   planner's counts and samples): in PostgreSQL, under a savepoint */
+	SuqlStatus (*try_query)(Exec *ex, const char *sql, StoreCursor **c);
+	/* the plan's lines of the final statement, as the backend is given it */
+	void (*show_final)(Exec *ex, SBuf *out);
+	/* a DISTINCT listing s of FROM item it's values v put in the order SQLite lists them
+	   (each value at its first row), where the backend has no such order of its own */
+	void (*distinct_order)(Exec *ex, Select *s, const ScopeItem *it, Expr *v);
+	/* a constant truth value: the integer 1 or 0, or a boolean (1 = v) where those are not */
+	Expr *(*truth)(Exec *ex, int v);
+	/* the statement reading table it's rows whose identities (the walk's ids) are ids,
+	   each row's identity first and then its columns; *param: its one parameter (heap),
+	   or NULL */
+	char *(*rows_by_id)(const ScopeItem *it, const long long *ids, long long n, char **param);
+	/* ---- the catalog: what the binder learns of tables (bind_scope.c) ---- */
+	/* whether table t->name exists, its columns and what identifies its rows: SQLite's
+	   rowid (a rowid table), or PostgreSQL's key or ctid from its catalog */
+	void (*table_facts)(Engine *e, TabInfo *t);
+	/* what says whether the database changed since the facts were learnt (they are kept
+	   while it holds): key set, or left -1 when nothing says (learnt again for every
+	   statement); a NULL key lets go of what it keeps */
+	void (*schema_key)(Engine *e, long long *key);
+	/* ---- ENUM (enum.c): an open enum's values, and the map of mappings (enum_map) ---- */
+	/* the statement listing an open enum column's distinct values (a list column's
+	   elements) in SQLite's (binary) order; and the one finding whether ?1 is one */
+	char *(*enum_values)(const char *table, const char *column, int list);
+	char *(*enum_has)(const char *table, const char *column, int list);
+	/* why the table enum_map names is not suql's map (a user's, of another shape), or
+	   NULL */
+	char *(*map_foreign)(Engine *e);
+	/* the map opened for reading (NULL: there is none), one literal's mapping read into
+	   *row (0: none stored), the map closed */
+	void *(*map_open)(Exec *ex);
+	int (*map_read)(void *map, Exec *ex, const char *tbl, const char *col, const char *lit,
+	                EnumMapRow *row);
+	void (*map_close)(void *map);
+	/* a mapping stored (vals a JSON array, sig the permitted values' hash): NULL, or the
+	   warning that it was not (it then serves the statement only) */
+	char *(*map_write)(Exec *ex, const char *tbl, const char *col, const char *lit,
+	                   const char *vals, const char *sig);
+	/* the mappings of tbl.col for lit deleted (NULL: any), *n how many */
+	SuqlStatus (*map_forget)(Engine *e, const char *tbl, const char *col, const char *lit,
+	                         long *n, SuqlErr *err);
 };
 
 extern const Dialect dialect_sqlite, dialect_pg;

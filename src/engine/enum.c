@@ -9,11 +9,12 @@
  *
  * The permitted values of a closed enum are its declared ones; an open enum (ENUM or
  * ENUM[] without a list) permits the values stored in the column. Each mapping is stored in
- * the database, in suql_enum_map(tbl, col, literal, vals, options, model), so a literal is
- * classified once per column and model, and the mapping is used as it is from then on
- * (options records a hash of the permitted values it was classified against; :enum forget,
- * or deleting the map's rows, has literals classified again). Both modes do this: it is
- * what the query means.
+ * the database, in suql_enum_map(tbl, col, literal, vals, options, model) (suql.enum_map in
+ * PostgreSQL), so a literal is classified once per column and model, and the mapping is
+ * used as it is from then on (options records a hash of the permitted values it was
+ * classified against; :enum forget, or deleting the map's rows, has literals classified
+ * again). Both modes do this: it is what the query means. The backend's Dialect lists a
+ * column's values and reads and writes the map (dialect_sqlite.c, dialect_pg.c).
  *
  * Only what a model said is stored: a mapping records the model that made it
  * (llm_model_id) and serves only that model (another model, or the offline backend,
@@ -25,17 +26,10 @@
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
 #include "engine/sql_int.h"
-#include "store/own.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAP_COLS                                                                          \
-	"(tbl TEXT NOT NULL COLLATE NOCASE, col TEXT NOT NULL COLLATE NOCASE, "                \
-	"literal TEXT NOT NULL, vals TEXT NOT NULL, options TEXT NOT NULL, model TEXT NOT NULL, " \
-	"source TEXT, PRIMARY KEY (tbl, col, literal, model))"
-#define MAP_DDL "CREATE TABLE IF NOT EXISTS suql_enum_map " MAP_COLS
 
 void enum_free(EnumCmp *c)
 {
@@ -236,35 +230,14 @@ static void load_open_options(Exec *ex, EnumCmp *c)
 			return;
 		}
 	}
-	if (ex->e->pg) {   /* PostgreSQL: a list is a text[]; in SQLite's (binary) order */
-		char *pq = c->list
-		           ? sqlite3_mprintf("SELECT DISTINCT v COLLATE \"C\" FROM \"%w\", "
-		                             "unnest(\"%w\") AS u(v) WHERE v IS NOT NULL ORDER BY 1",
-		                             c->table, c->column)
-		           : sqlite3_mprintf("SELECT DISTINCT \"%w\"::text COLLATE \"C\" FROM \"%w\" "
-		                             "WHERE \"%w\" IS NOT NULL ORDER BY 1", c->column, c->table,
-		                             c->column);
-		StoreCursor *cur;
-		if (store_query(ex->e->store, pq, NULL, 0, &cur, NULL) == SUQL_OK) {
-			while (store_next(cur) > 0)
-				exec_strv_push(&c->options, &c->noptions, store_text(cur, 0));
-			store_done(cur);
-		}
-		sqlite3_free(pq);
-		return;
+	char *q = ex->e->dialect->enum_values(c->table, c->column, c->list);
+	StoreCursor *cur;
+	if (store_query(ex->e->store, q, NULL, 0, &cur, NULL) == SUQL_OK) {
+		while (store_next(cur) > 0)
+			exec_strv_push(&c->options, &c->noptions, store_text(cur, 0));
+		store_done(cur);
 	}
-	char *q = c->list
-	          ? sqlite3_mprintf("SELECT DISTINCT j.value FROM \"%w\" AS t, json_each(t.\"%w\") "
-	                            "AS j WHERE j.type = 'text' ORDER BY 1", c->table, c->column)
-	          : sqlite3_mprintf("SELECT DISTINCT \"%w\" FROM \"%w\" WHERE \"%w\" IS NOT NULL "
-	                            "ORDER BY 1", c->column, c->table, c->column);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW)
-			exec_strv_push(&c->options, &c->noptions, (const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	sqlite3_free(q);
+	free(q);
 }
 
 static char *options_sig(const EnumCmp *c)
@@ -298,35 +271,15 @@ static void set_vals_json(EnumLit *l, const char *json)
 /* Is t one of the values stored in an open enum's column? (stops at the first one) */
 static int stored_value(Exec *ex, const EnumCmp *c, const char *t)
 {
-	if (ex->e->pg) {   /* PostgreSQL: a list is a text[] */
-		char *q = c->list ? sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE ?1 = ANY(\"%w\") "
-		                                    "LIMIT 1", c->table, c->column)
-		                  : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE \"%w\"::text = ?1 "
-		                                    "LIMIT 1", c->table, c->column);
-		const char *args[] = {t};
-		StoreCursor *cur;
-		int found = 0;
-		if (store_query(ex->e->store, q, args, 1, &cur, NULL) == SUQL_OK) {
-			found = store_next(cur) > 0;
-			store_done(cur);
-		}
-		sqlite3_free(q);
-		return found;
-	}
-	char *q = c->list
-	          ? sqlite3_mprintf("SELECT 1 FROM \"%w\" AS t, json_each(t.\"%w\") AS j "
-	                            "WHERE j.value = ?1 AND j.type = 'text' LIMIT 1", c->table,
-	                            c->column)
-	          : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE \"%w\" = ?1 LIMIT 1", c->table,
-	                            c->column);
-	sqlite3_stmt *st;
+	char *q = ex->e->dialect->enum_has(c->table, c->column, c->list);
+	const char *args[] = {t};
+	StoreCursor *cur;
 	int found = 0;
-	if (sqlite3_prepare_v2(ex->db, q, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
+	if (store_query(ex->e->store, q, args, 1, &cur, NULL) == SUQL_OK) {
+		found = store_next(cur) > 0;
+		store_done(cur);
 	}
-	sqlite3_free(q);
+	free(q);
 	return found;
 }
 
@@ -340,119 +293,17 @@ static void need_options(Exec *ex)
 	}
 }
 
-/* ---- the map on PostgreSQL: suql.enum_map, in suql's schema ---- */
-
-/* The schema exists when an ENUM column is compared (its type is in suql.catalog): the
-   user's consent to suql's tables, as for the catalog; the map is made there on first
-   use. */
-#define PG_MAP "suql.enum_map"
-#define PG_MAP_DDL                                                                        \
-	"CREATE TABLE IF NOT EXISTS suql.enum_map (tbl text NOT NULL, col text NOT NULL, "     \
-	"literal text NOT NULL, vals text NOT NULL, options text NOT NULL, model text NOT "    \
-	"NULL, PRIMARY KEY (tbl, col, literal, model))"
-
-static void set_vals_json(EnumLit *l, const char *json);
-
-static void pg_map_read(Exec *ex, EnumCmp *c, EnumLit *l, const char *model)
-{
-	const char *args[] = {c->table, c->column, l->text, model};
-	StoreCursor *cur;
-	if (store_query(ex->e->store, "SELECT vals, model FROM suql.enum_map WHERE lower(tbl) = "
-	                "lower($1) AND lower(col) = lower($2) AND literal = $3 ORDER BY model = $4 "
-	                "DESC, model LIMIT 1", args, 4, &cur, NULL) != SUQL_OK)
-		return;
-	if (store_next(cur) > 0) {
-		const char *by = store_text(cur, 1);
-		if (by && strcmp(by, model) == 0) {
-			set_vals_json(l, store_text(cur, 0));
-			l->known = 1;
-		} else {
-			l->other_model = xstrdup(by ? by : "an unnamed model");
-		}
-	}
-	store_done(cur);
-}
-
-/* Under a savepoint: a map that cannot be written (read-only mode, a read-only
-   transaction, no right to) leaves the statement's transaction usable. */
-static int pg_map_write(Exec *ex, const EnumCmp *c, const EnumLit *l, const char *vals,
-                        const char *sig, SuqlErr *err)
-{
-	Store *st = ex->e->store;
-	const char *args[] = {c->table, c->column, l->text, vals, sig, llm_model_id(ex->llm)};
-	int tx = store_pg_in_transaction(st);   /* else each statement commits on its own */
-	if (tx && store_savepoint(st, "suql_enum_map", err) != SUQL_OK)
-		return 0;
-	if (store_exec(st, PG_MAP_DDL, err) != SUQL_OK ||
-	    store_run(st, "INSERT INTO suql.enum_map (tbl, col, literal, vals, options, model) "
-	              "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tbl, col, literal, model) DO "
-	              "UPDATE SET vals = EXCLUDED.vals, options = EXCLUDED.options", args, 6,
-	              err) != SUQL_OK) {
-		if (tx)
-			store_rollback_to(st, "suql_enum_map");
-		return 0;
-	}
-	return !tx || store_release(st, "suql_enum_map", err) == SUQL_OK;
-}
-
-/* The mark of a mapping (llm_sign): over every field, each with its length, names in
-   lower case (the map compares them without case). 0 when no mark can be made. */
-static int map_mark(const char *tbl, const char *col, const char *literal, const char *vals,
-                    const char *options, const char *model, char out[65])
-{
-	const char *f[6] = {tbl, col, literal, vals, options, model};
-	SBuf b = SBUF_INIT;
-	sb_puts(&b, "suql_enum_map");
-	for (int i = 0; i < 6; i++) {
-		const char *v = f[i] ? f[i] : "";
-		sb_printf(&b, "|%zu:", strlen(v));
-		for (const char *p = v; *p; p++)
-			sb_putc(&b, i < 2 && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
-	}
-	int ok = llm_sign(sb_str(&b), out);
-	sb_free(&b);
-	return ok;
-}
-
-/* Whether the map has the column source (made before marks were kept, it has not). */
-static int map_has_source(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('suql_enum_map') WHERE name = "
-	                       "'source'", -1, &st, NULL) == SQLITE_OK) {
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	return found;
-}
-
 SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
 	if (ex->nenums == 0)
 		return SUQL_OK;
-	sqlite3_stmt *st = NULL;
 	/* a literal is classified once per column and model: what the map holds for this
 	   model is used as it is (after new values appear in an open enum, :enum forget asks
 	   again); a mapping of another model only says that one exists */
-	int pg = ex->e->pg;
-	int have_map = pg ? store_has_table(ex->e->store, PG_MAP)
-	               : sqlite3_prepare_v2(ex->db, map_has_source(ex->db)
-	                                    ? "SELECT vals, model, tbl, col, options, source FROM "
-	                                      "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
-	                                      "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1"
-	                                    : "SELECT vals, model, tbl, col, options, NULL FROM "
-	                                      "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
-	                                      "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1",
-	                                    -1, &st, NULL) == SQLITE_OK;
-	const char *model = llm_model_id(ex->llm);
+	const Dialect *d = ex->e->dialect;
 	/* a user's table that only has suql's name holds no mappings of suql's */
-	char *foreign = pg ? NULL : own_foreign_shape(ex->db, "suql_enum_map");
-	if (foreign) {
-		have_map = 0;
-		sqlite3_finalize(st);
-		st = NULL;
-	}
+	char *foreign = d->map_foreign(ex->e);
+	void *map = foreign ? NULL : d->map_open(ex);
 	for (int i = 0; i < ex->nenums; i++) {
 		EnumCmp *c = &ex->enums[i];
 		c->pending = 0;
@@ -468,42 +319,26 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 				l->known = 1;
 				continue;
 			}
-			if (have_map && pg) {
-				pg_map_read(ex, c, l, model);
-			} else if (have_map) {
-				sqlite3_reset(st);
-				sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, 4, model, -1, SQLITE_STATIC);
-				if (sqlite3_step(st) == SQLITE_ROW) {
-					/* a mapping that names no model, or that does not carry this
-					   user's mark (made elsewhere, or written by hand), has no recorded
-					   source: made again */
-					const char *by = (const char *)sqlite3_column_text(st, 1);
-					const char *vals = (const char *)sqlite3_column_text(st, 0);
-					const char *src = (const char *)sqlite3_column_text(st, 5);
-					char mark[65];
-					if (by && *by && strcmp(by, model) == 0 &&
-					    (!src || !map_mark((const char *)sqlite3_column_text(st, 2),
-					                       (const char *)sqlite3_column_text(st, 3), l->text,
-					                       vals, (const char *)sqlite3_column_text(st, 4), by,
-					                       mark) ||
-					     strcmp(mark, src) != 0)) {
-						l->unmarked = 1;
-					} else if (by && *by && strcmp(by, model) == 0) {
-						set_vals_json(l, vals);
-						l->known = 1;
-					} else {
-						l->other_model = xstrdup(by && *by ? by : "an unnamed model");
-					}
+			EnumMapRow row = {0};
+			if (map && d->map_read(map, ex, c->table, c->column, l->text, &row)) {
+				if (row.unmarked) {
+					l->unmarked = 1;
+				} else if (row.known) {
+					set_vals_json(l, row.vals);
+					l->known = 1;
+				} else {
+					l->other_model = row.other_model;
+					row.other_model = NULL;
 				}
 			}
+			free(row.vals);
+			free(row.other_model);
 			if (!l->known)
 				c->pending = 1;
 		}
 	}
-	sqlite3_finalize(st);
+	if (map)
+		d->map_close(map);
 	for (int i = 0; foreign && i < ex->nenums; i++)
 		if (ex->enums[i].pending) {
 			err_set(err, SUQL_ERROR, "cannot classify the ENUM literals of this statement: %s",
@@ -554,49 +389,8 @@ int enum_pending(const Exec *ex)
 	return n;
 }
 
-/* A map made before mappings were kept per model (its key lacks the model) is rebuilt:
-   the model becomes the model's name ("M at URL" -> "M", the offline label -> its
-   version), and its empty mappings are dropped, since an unreadable reply could make one
-   then. */
-static void migrate_map(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int old = 0;
-	if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE name = 'suql_enum_map'", -1,
-	                       &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			const char *sql = (const char *)sqlite3_column_text(st, 0);
-			old = sql && !strstr(sql, "literal, model)");
-		}
-		sqlite3_finalize(st);
-	}
-	if (!old)
-		return;
-	if (sqlite3_exec(db, "SAVEPOINT suql_enum_migrate; "
-	                 "ALTER TABLE suql_enum_map RENAME TO suql_enum_map_old; "
-	                 "CREATE TABLE suql_enum_map " MAP_COLS "; "
-	                 "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, vals, options, "
-	                 "model) SELECT tbl, col, literal, vals, "
-	                 "options, CASE WHEN model LIKE 'offline%' THEN '" LLM_OFFLINE_ID "' "
-	                 "WHEN instr(model, ' at ') > 0 THEN substr(model, 1, instr(model, ' at ') "
-	                 "- 1) ELSE coalesce(model, '') END FROM suql_enum_map_old "
-	                 "WHERE vals <> '[]'; "
-	                 "DROP TABLE suql_enum_map_old; RELEASE suql_enum_migrate", NULL, NULL,
-	                 NULL) != SQLITE_OK)
-		sqlite3_exec(db, "ROLLBACK TO suql_enum_migrate; RELEASE suql_enum_migrate", NULL,
-		             NULL, NULL);
-}
-
 /* A mapping that could not be stored (a read-only or locked database, a full disk) serves
    this statement only, and the statement says so. */
-static void store_failed(Exec *ex, const EnumCmp *c, const EnumLit *l)
-{
-	char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it serves "
-	                  "this statement only", l->text, c->table, c->column, sqlite3_errmsg(ex->db));
-	exec_warn(ex, m);
-	free(m);
-}
-
 static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 {
 	SBuf b = SBUF_INIT;
@@ -608,65 +402,10 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 	}
 	sb_putc(&b, ']');
 	char *sig = options_sig(c);
-	if (ex->e->pg) {
-		SuqlErr e = {0};
-		if (!pg_map_write(ex, c, l, sb_str(&b), sig, &e)) {
-			char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it "
-			                  "serves this statement only", l->text, c->table, c->column,
-			                  e.msg ? e.msg : "PostgreSQL refused it");
-			exec_warn(ex, m);
-			free(m);
-		}
-		err_clear(&e);
-		free(sig);
-		sb_free(&b);
-		return;
-	}
-	SuqlErr oe = {0};
-	if (own_write_begin(ex->db, "suql_enum_map", &oe) != SUQL_OK) {
-		char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored: %s; it serves "
-		                  "this statement only", l->text, c->table, c->column, oe.msg);
+	char *m = ex->e->dialect->map_write(ex, c->table, c->column, l->text, sb_str(&b), sig);
+	if (m)
 		exec_warn(ex, m);
-		free(m);
-		err_clear(&oe);
-		free(sig);
-		sb_free(&b);
-		return;
-	}
-	migrate_map(ex->db);
-	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
-		store_failed(ex, c, l);
-		own_write_end(ex->db);
-		free(sig);
-		sb_free(&b);
-		return;
-	}
-	/* the mark that this user's suql made it (a map made before marks gets the column) */
-	char mark[65];
-	int marked = map_mark(c->table, c->column, l->text, sb_str(&b), sig, llm_model_id(ex->llm),
-	                      mark);
-	if (!map_has_source(ex->db))
-		sqlite3_exec(ex->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
-		             NULL);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
-	                       "vals, options, model, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		if (marked)
-			sqlite3_bind_text(st, 7, mark, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, c->column, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, l->text, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, sb_str(&b), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, sig, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, llm_model_id(ex->llm), -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			store_failed(ex, c, l);
-		sqlite3_finalize(st);
-	} else {
-		store_failed(ex, c, l);
-	}
-	own_write_end(ex->db);
+	free(m);
 	free(sig);
 	sb_free(&b);
 }
@@ -782,9 +521,7 @@ static void add_val(char ***v, int *n, const char *s)
 /* A constant truth value: 1 or 0 in SQLite, a boolean in PostgreSQL. */
 static Expr *truth(Exec *ex, int v)
 {
-	if (!ex->e->pg)
-		return ast_integer(ex->a, v);
-	return ast_binary(ex->a, OP_EQ, ast_integer(ex->a, 1), ast_integer(ex->a, v));
+	return ex->e->dialect->truth(ex, v);
 }
 
 static Expr *null_or(Exec *ex, Arena *a, Expr *col, int v)
@@ -983,25 +720,14 @@ void enum_show(Exec *ex, SBuf *out)
 
 /* ---- :enum ---- */
 
-static int map_exists(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = "
-	                       "'suql_enum_map'", -1, &st, NULL) == SQLITE_OK) {
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	return found;
-}
-
 SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 {
-	if (e->pg ? !store_has_table(e->store, PG_MAP) : !map_exists(e->db)) {
+	const Dialect *d = e->dialect;
+	if (!store_has_table(e->store, d->enum_map)) {
 		sb_puts(out, "no ENUM mappings stored\n");
 		return SUQL_OK;
 	}
-	char *foreign = e->pg ? NULL : own_foreign_shape(e->db, "suql_enum_map");
+	char *foreign = d->map_foreign(e);
 	if (foreign) {
 		err_set(err, SUQL_ERROR, "%s", foreign);
 		free(foreign);
@@ -1009,21 +735,21 @@ SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 	}
 	const char *q = "SELECT tbl, col, literal, vals, model FROM %s ORDER BY tbl, col, "
 	                "literal, model";
-	char *sql = xprintf(q, e->dialect->enum_map);
-	sqlite3_stmt *st = NULL;
+	char *sql = xprintf(q, d->enum_map);
 	StoreCursor *cur = NULL;
-	SuqlStatus s = e->pg ? store_query(e->store, sql, NULL, 0, &cur, err)
-	               : sqlite3_prepare_v2(e->db, sql, -1, &st, NULL) == SQLITE_OK ? SUQL_OK
-	               : err_set(err, SUQL_ERROR, "cannot read suql_enum_map: %s",
-	                         sqlite3_errmsg(e->db));
+	SuqlErr qe = {0};
+	SuqlStatus s = store_query(e->store, sql, NULL, 0, &cur, &qe);
 	free(sql);
-	if (s != SUQL_OK)
-		return s;
+	if (s != SUQL_OK) {
+		err_set(err, SUQL_ERROR, "cannot read %s: %s", d->enum_map, qe.msg ? qe.msg : "");
+		err_clear(&qe);
+		return SUQL_ERROR;
+	}
 	long n = 0;
-	while (e->pg ? store_next(cur) > 0 : sqlite3_step(st) == SQLITE_ROW) {
+	while (store_next(cur) > 0) {
 		const char *f[5];
 		for (int i = 0; i < 5; i++) {
-			f[i] = e->pg ? store_text(cur, i) : (const char *)sqlite3_column_text(st, i);
+			f[i] = store_text(cur, i);
 			if (!f[i])
 				f[i] = "";
 		}
@@ -1041,9 +767,7 @@ SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 		sb_printf(out, "}%s  (by %s)\n", l.nvals ? "" : " none fits", f[4]);
 		n++;
 	}
-	sqlite3_finalize(st);
-	if (cur)
-		store_done(cur);
+	store_done(cur);
 	if (n == 0)
 		sb_puts(out, "no ENUM mappings stored\n");
 	return SUQL_OK;
@@ -1053,44 +777,5 @@ SuqlStatus enum_forget(Engine *e, const char *table, const char *column,
                               const char *literal, long *n, SuqlErr *err)
 {
 	*n = 0;
-	if (e->pg) {
-		if (!store_has_table(e->store, PG_MAP))
-			return SUQL_OK;
-		const char *args[] = {table, column, literal};
-		StoreCursor *cur;
-		SuqlStatus s = store_query(e->store, "WITH d AS (DELETE FROM suql.enum_map WHERE "
-		                           "($1::text IS NULL OR lower(tbl) = lower($1)) AND ($2::text "
-		                           "IS NULL OR lower(col) = lower($2)) AND ($3::text IS NULL OR "
-		                           "literal = $3) RETURNING 1) SELECT count(*) FROM d", args, 3,
-		                           &cur, err);
-		if (s == SUQL_OK) {
-			if (store_next(cur) > 0)
-				*n = (long)store_integer(cur, 0);
-			store_done(cur);
-		}
-		return s;
-	}
-	if (!map_exists(e->db))
-		return SUQL_OK;
-	if (own_write_begin(e->db, "suql_enum_map", err) != SUQL_OK)
-		return SUQL_ERROR;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(e->db, "DELETE FROM suql_enum_map WHERE (?1 IS NULL OR tbl = ?1) "
-	                       "AND (?2 IS NULL OR col = ?2) AND (?3 IS NULL OR literal = ?3)", -1,
-	                       &st, NULL) != SQLITE_OK) {
-		own_write_end(e->db);
-		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
-		               sqlite3_errmsg(e->db));
-	}
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, literal, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	own_write_end(e->db);
-	if (rc != SQLITE_DONE)
-		return err_set(err, SUQL_ERROR, "cannot change suql_enum_map: %s",
-		               sqlite3_errmsg(e->db));
-	*n = sqlite3_changes(e->db);
-	return SUQL_OK;
+	return e->dialect->map_forget(e, table, column, literal, n, err);
 }

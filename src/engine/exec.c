@@ -348,20 +348,22 @@ static int pg_hook(void *ctx, Printer *pr, const Expr *e)
 	return exec_pg_plan_hook(ctx, pr, e);
 }
 
-char *exec_print_select(Exec *ex, Select *s)
+char *exec_print_pg(Exec *ex, Select *s)
 {
-	if (ex->e->pg) {
-		PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
-		if (ex->pgb)
-			ex->pgb->n = 0;
-		Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
-		exec_pg_plan_running(ex, 1);
-		print_select(pr, s);
-		exec_pg_plan_running(ex, 0);
-		char *t = print_steal(pr);
-		print_free(pr);
-		return t;
-	}
+	PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
+	if (ex->pgb)
+		ex->pgb->n = 0;
+	Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
+	exec_pg_plan_running(ex, 1);
+	print_select(pr, s);
+	exec_pg_plan_running(ex, 0);
+	char *t = print_steal(pr);
+	print_free(pr);
+	return t;
+}
+
+char *exec_print_sqlite(Exec *ex, Select *s)
+{
 	PrintHooks hk = {ex, relax_hook, NULL};
 	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
 	                        ex->ast->src_off);
@@ -369,6 +371,11 @@ char *exec_print_select(Exec *ex, Select *s)
 	char *t = print_steal(pr);
 	print_free(pr);
 	return t;
+}
+
+char *exec_print_select(Exec *ex, Select *s)
+{
+	return ex->e->dialect->print_select(ex, s);
 }
 
 /* SUQL text of an expression, as the user would write it (plans, warnings, the record). */
@@ -386,31 +393,61 @@ void exec_bound(Exec *ex, int on)
 	ex->e->steps_left = on ? EXEC_COUNT_STEPS / 1000 : 0;
 }
 
-long long exec_count(Exec *ex, const char *sql)
+/* ---- running the engine's statements ---- */
+
+SuqlStatus exec_query_sqlite(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err)
 {
-	sqlite3_stmt *st;
-	long long n = -1;
-	if (ex->e->pg) {   /* printed last by exec_print_select: its parameters are ex->pgb's */
-		StoreCursor *c;
-		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK) {
-			if (store_next(c) > 0 && store_text(c, 0))
-				n = store_integer(c, 0);
-			store_done(c);
-		}
-		return n;
-	}
-	int saved = ex->counting;
+	exec_trace(sql);
+	if (store_query(ex->e->store, sql, NULL, 0, c, NULL) != SUQL_OK)
+		return exec_sqlerr(ex, err, NULL);
+	return SUQL_OK;
+}
+
+SuqlStatus exec_try_sqlite(Exec *ex, const char *sql, StoreCursor **c)
+{
+	return store_query(ex->e->store, sql, NULL, 0, c, NULL);
+}
+
+int exec_probe_open(ExecProbe *p, Exec *ex, const char *sql)
+{
+	memset(p, 0, sizeof *p);
+	p->ex = ex;
+	p->saved = ex->counting;
 	ex->counting = 1;   /* functions answer NULL without calling anything */
 	exec_bound(ex, 1);
-	if (sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		int rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		else if (rc == SQLITE_INTERRUPT && ex->e->steps_left == 0 && !suql_interrupted)
+	return ex->e->dialect->try_query(ex, sql, &p->c) == SUQL_OK ? 0 : -1;
+}
+
+int exec_probe_next(ExecProbe *p)
+{
+	if (!p->c)
+		return -1;
+	int rc = store_next(p->c);
+	if (rc >= 0)
+		return rc;
+	return p->ex->e->steps_left == 0 && !suql_interrupted ? -2 : -1;
+}
+
+void exec_probe_close(ExecProbe *p)
+{
+	if (p->c)
+		store_done(p->c);
+	p->c = NULL;
+	exec_bound(p->ex, 0);
+	p->ex->counting = p->saved;
+}
+
+long long exec_count(Exec *ex, const char *sql)
+{
+	ExecProbe p;
+	long long n = -1;
+	if (exec_probe_open(&p, ex, sql) == 0) {
+		int rc = exec_probe_next(&p);
+		if (rc > 0 && store_text(p.c, 0))
+			n = store_integer(p.c, 0);
+		else if (rc == -2)
 			n = EXEC_COUNT_CUT;
-		sqlite3_finalize(st);
 	}
-	exec_bound(ex, 0);
-	ex->counting = saved;
+	exec_probe_close(&p);
 	return n;
 }

@@ -569,7 +569,7 @@ static int early_ok(const Exec *ex)
    WHERE, GROUP BY) with the group's key as a last column (exec_pg_plan_aggkey: its texts
    joined as agg_step joins them), groups in the order of the GROUP BY terms, NULL first
    as SQLite sorts it. Postgres has no suql_agg to call, so the dry run is this query. */
-static SuqlStatus collect_pg(Exec *ex, SuqlErr *err)
+static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
 	for (int i = 0; i < ex->naggs && s == SUQL_OK; i++) {
@@ -622,11 +622,12 @@ static SuqlStatus collect_pg(Exec *ex, SuqlErr *err)
 	return s;
 }
 
-/* The dry run that learns the groups: the statement itself in SQLite (suql_agg keeps each
-   group's texts), a statement of the groups' keys in PostgreSQL. */
+/* The dry run that learns the groups: the statement itself where suql's functions run
+   (SQLite: suql_agg keeps each group's texts), else a statement of the groups' keys
+   (PostgreSQL). */
 static SuqlStatus collect(Exec *ex, SuqlErr *err)
 {
-	return ex->e->pg ? collect_pg(ex, err) : exec_final_dry(ex, err);
+	return ex->e->dialect->functions ? exec_final_dry(ex, err) : collect_keys(ex, err);
 }
 
 SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)

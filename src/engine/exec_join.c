@@ -319,27 +319,6 @@ static Expr *side_value(Exec *ex, Expr *side)
 	return ex->e->dialect->text_of(ex, side);
 }
 
-/* PostgreSQL: a table's distinct values in the order SQLite lists them (it scans the table
-   by rowid and keeps each value's first row): grouped, ordered by the first row's integer
-   primary key (SQLite's rowid) or ctid. The order is that of the requests, and of a lazy
-   LIMIT's waves. */
-static void side_order_pg(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
-{
-	if (!ex->e->pg || it->kind != IT_TABLE || (!it->rowkey && !it->rowid))
-		return;   /* a view's rows have no ctid: Postgres's order */
-	Expr *key = exec_pg_plan_rowid(ex, it);
-	OrderList *ord = arena_alloc(ex->a, sizeof *ord);
-	ord->cap = 1;
-	ord->items = arena_alloc(ex->a, sizeof *ord->items);
-	OrderTerm *t = arena_alloc(ex->a, sizeof *t);
-	t->expr = ast_func(ex->a, "min", 1, &key);
-	ord->items[ord->n++] = t;
-	s->order = ord;
-	s->cores[0]->distinct = DISTINCT_NONE;
-	s->cores[0]->group = NULL;
-	ast_list_push(ex->a, &s->cores[0]->group, v);
-}
-
 /* SELECT DISTINCT side FROM item (alone), with the block's WITH clauses in scope, kept to
    the rows the block's filters allow (side_filters). */
 static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
@@ -363,70 +342,21 @@ static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
 	nn->not_ = 1;
 	Select *s = exec_select(ex, &tb, cols, side_filters(ex, b, item, nn), NULL);
 	s->cores[0]->distinct = DISTINCT_DISTINCT;
-	side_order_pg(ex, s, &b->items[item], v);
+	ex->e->dialect->distinct_order(ex, s, &b->items[item], v);
 	return exec_print_select(ex, s);
 }
 
 /* ---- running a listing ----
-   SQLite runs the listings in its own database, under the planner's bound on its work
-   (free text inside a side is not asked: counting); PostgreSQL runs them on the store,
-   printed last (exec_print_select: their parameters are ex->pgb's), under a savepoint so
-   that a failure leaves the statement's transaction usable. */
-
-typedef struct Lister {
-	Exec *ex;
-	sqlite3_stmt *st;
-	StoreCursor *c;
-	int saved, rc;
-} Lister;
-
-static int lister_open(Lister *ls, Exec *ex, const char *sql)
-{
-	memset(ls, 0, sizeof *ls);
-	ls->ex = ex;
-	if (ex->e->pg)
-		return exec_pg_plan_try(ex, sql, &ls->c) == SUQL_OK ? 0 : -1;
-	exec_bound(ex, 1);
-	ls->saved = ex->counting;
-	ex->counting = 1;
-	return sqlite3_prepare_v2(ex->db, sql, -1, &ls->st, NULL) == SQLITE_OK ? 0 : -1;
-}
-
-/* 1: a row; 0: done; -1: an error; -2: stopped at the planning bound */
-static int lister_step(Lister *ls)
-{
-	if (ls->c)
-		return store_next(ls->c) > 0 ? 1 : 0;
-	if (!ls->st)
-		return -1;
-	int rc = sqlite3_step(ls->st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : rc == SQLITE_INTERRUPT && ls->ex->e->steps_left == 0 &&
-	                                   !suql_interrupted ? -2 : -1;
-}
+   A listing is one of the planner's statements (exec_probe_open): free text inside a side
+   is not asked, its work is bounded, and a failure leaves the statement's transaction
+   usable. */
 
 /* Column k of the row as text (heap), NULL for NULL. */
-static char *lister_text(Lister *ls, int k, size_t *n)
+static char *probe_text(ExecProbe *p, int k, size_t *n)
 {
-	if (ls->c) {
-		const char *t = store_text(ls->c, k);
-		*n = t ? strlen(t) : 0;
-		return t ? xstrndup(t, *n) : NULL;
-	}
-	return exec_value_text(sqlite3_column_value(ls->st, k), n);
-}
-
-static void lister_close(Lister *ls)
-{
-	if (ls->ex->e->pg) {
-		if (ls->c)
-			store_done(ls->c);
-		return;
-	}
-	sqlite3_finalize(ls->st);
-	ls->ex->counting = ls->saved;
-	exec_bound(ls->ex, 0);
+	const char *t = store_text(p->c, k);
+	*n = t ? store_bytes(p->c, k) : 0;
+	return t ? xstrndup(t, *n) : NULL;
 }
 
 /* The distinct values a statement lists: 0, -1 on an SQL error, -2 when the planning
@@ -437,19 +367,19 @@ static int list_values(Exec *ex, const char *sql, char ***v, size_t **n, long lo
 	*n = NULL;
 	*nv = 0;
 	long long cap = 0;
-	Lister ls;
-	int r = lister_open(&ls, ex, sql);
-	while (r == 0 && (r = lister_step(&ls)) == 1) {
+	ExecProbe ls;
+	int r = exec_probe_open(&ls, ex, sql);
+	while (r == 0 && (r = exec_probe_next(&ls)) == 1) {
 		if (*nv == cap) {
 			cap = cap ? cap * 2 : 64;
 			*v = xrealloc(*v, (size_t)cap * sizeof **v);
 			*n = xrealloc(*n, (size_t)cap * sizeof **n);
 		}
-		(*v)[*nv] = lister_text(&ls, 0, &(*n)[*nv]);
+		(*v)[*nv] = probe_text(&ls, 0, &(*n)[*nv]);
 		(*nv)++;
 		r = 0;
 	}
-	lister_close(&ls);
+	exec_probe_close(&ls);
 	return r;
 }
 
@@ -763,12 +693,12 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	unsigned char **allow = xcalloc((size_t)jp->nl, sizeof *allow);
 	for (long long l = 0; l < jp->nl; l++)
 		allow[l] = xcalloc((size_t)jp->nr + 1, 1);
-	Lister ls;
-	int rc = lister_open(&ls, ex, sql);
-	while (rc == 0 && (rc = lister_step(&ls)) == 1) {
+	ExecProbe ls;
+	int rc = exec_probe_open(&ls, ex, sql);
+	while (rc == 0 && (rc = exec_probe_next(&ls)) == 1) {
 		size_t a, bn;
-		char *x = lister_text(&ls, 0, &a);
-		char *y = lister_text(&ls, 1, &bn);
+		char *x = probe_text(&ls, 0, &a);
+		char *y = probe_text(&ls, 1, &bn);
 		long long li = x ? vmap_find(&lm, jp->lv, jp->ln, x, a) : -1;
 		long long ri = y ? vmap_find(&rm, jp->rv, jp->rn, y, bn) : -1;
 		free(x);
@@ -777,7 +707,7 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 		if (rc == 0)
 			allow[li][ri] = 1;
 	}
-	lister_close(&ls);
+	exec_probe_close(&ls);
 	free(sql);
 	vmap_free(&lm);
 	vmap_free(&rm);

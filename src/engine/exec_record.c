@@ -159,19 +159,6 @@ static char *label_text(const char *t, int len)
 	return xstrdup(t);
 }
 
-static char *label_of(sqlite3_stmt *st)
-{
-	for (int i = 0; i < sqlite3_column_count(st); i++) {
-		if (sqlite3_column_type(st, i) != SQLITE_TEXT)
-			continue;
-		char *l = label_text((const char *)sqlite3_column_text(st, i),
-		                     sqlite3_column_bytes(st, i));
-		if (l)
-			return l;
-	}
-	return NULL;
-}
-
 /* The table whose rows are labelled: the block's first FROM item, when its rows have keys. */
 static const char *label_table(const Block *b)
 {
@@ -180,120 +167,65 @@ static const char *label_table(const Block *b)
 	return b->items[0].table;
 }
 
-static sqlite3_stmt *label_stmt(Exec *ex, const Block *b)
-{
-	const char *t = label_table(b);
-	if (!t || ex->e->pg)   /* PostgreSQL: by key or ctid, row_pg */
-		return NULL;
-	SBuf q = SBUF_INIT;
-	sb_puts(&q, "SELECT * FROM ");
-	sb_put_ident(&q, t, strlen(t));
-	sb_puts(&q, " WHERE rowid = ?1");
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(ex->db, sb_str(&q), -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	sb_free(&q);
-	return st;
-}
-
-/* PostgreSQL: the key the record shows for the row of FROM item it whose identity is id:
-   the key itself when the table has one (the record's id already holds it), else the
-   ctid's number, left as it is. */
-static void row_pg(Exec *ex, const ScopeItem *it, sqlite3_int64 id, sqlite3_int64 *key)
-{
-	if (ex->e->pg && id != NULL_ID && it->kind == IT_TABLE && it->rowkey)
-		*key = id;
-}
-
-/* PostgreSQL: the labels of the rows of FROM item it (a table) whose identities are ids,
-   read in one statement (the identity bound as an array: the key, or the ctid numbered
-   block * 65536 + offset as the walks number it), sorted by id for pg_label. */
-typedef struct PgLabel {
+/* The labels of the rows of FROM item it (a table) whose identities are ids, read in one
+   statement (Dialect.rows_by_id), sorted by id for label_for. */
+typedef struct Label {
 	sqlite3_int64 id;
 	char *label;
-} PgLabel;
+} Label;
 
-static int pg_label_cmp(const void *a, const void *b)
+static int label_cmp(const void *a, const void *b)
 {
-	sqlite3_int64 x = ((const PgLabel *)a)->id, y = ((const PgLabel *)b)->id;
+	sqlite3_int64 x = ((const Label *)a)->id, y = ((const Label *)b)->id;
 	return x < y ? -1 : x > y;
 }
 
-static PgLabel *labels_pg(Exec *ex, const ScopeItem *it, const sqlite3_int64 *ids, long long n,
-                          long long *nl)
+static Label *labels(Exec *ex, const ScopeItem *it, const sqlite3_int64 *ids, long long n,
+                     long long *nl)
 {
 	*nl = 0;
 	if (n == 0 || it->kind != IT_TABLE || !it->table)
 		return NULL;
-	SBuf q = SBUF_INIT, arr = SBUF_INIT;
-	sb_puts(&q, "SELECT ");
-	if (it->rowkey) {
-		sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
-		sb_puts(&q, "::bigint");
-	} else {
-		sb_puts(&q, "(ctid::text::point)[0]::bigint * 65536 + (ctid::text::point)[1]::bigint");
-	}
-	sb_puts(&q, ", * FROM ");
-	sb_put_ident(&q, it->table, strlen(it->table));
-	sb_puts(&q, " WHERE ");
-	if (it->rowkey)
-		sb_put_ident(&q, it->rowkey, strlen(it->rowkey));
-	else
-		sb_puts(&q, "ctid");
-	sb_puts(&q, it->rowkey ? " = ANY($1::bigint[])" : " = ANY($1::tid[])");
-	sb_putc(&arr, '{');
-	for (long long i = 0; i < n; i++) {
-		if (i)
-			sb_putc(&arr, ',');
-		if (it->rowkey)
-			sb_printf(&arr, "%lld", (long long)ids[i]);
-		else
-			sb_printf(&arr, "\"(%lld,%lld)\"", (long long)(ids[i] / 65536),
-			          (long long)(ids[i] % 65536));
-	}
-	sb_putc(&arr, '}');
-	const char *params[] = {sb_str(&arr)};
+	char *param;
+	char *sql = ex->e->dialect->rows_by_id(it, ids, n, &param);
+	const char *params[] = {param};
 	StoreCursor *c;
-	PgLabel *v = NULL;
+	Label *v = NULL;
 	long long cap = 0;
-	if (store_query(ex->e->store, sb_str(&q), params, 1, &c, NULL) == SUQL_OK) {
+	if (store_query(ex->e->store, sql, params, param ? 1 : 0, &c, NULL) == SUQL_OK) {
 		while (store_next(c) > 0) {
 			const char *id = store_text(c, 0);
 			if (!id)
 				continue;
+			sqlite3_int64 key = (sqlite3_int64)strtoll(id, NULL, 10);
 			char *label = NULL;
 			for (int i = 1; i < store_column_count(c) && !label; i++)
 				if (store_column_kind(c, i) == STORE_TEXT) {
 					const char *t = store_text(c, i);
-					label = label_text(t, t ? (int)strlen(t) : 0);
+					label = label_text(t, t ? (int)store_bytes(c, i) : 0);
 				}
 			v = grow(v, *nl, &cap, sizeof *v);
-			v[*nl].id = (sqlite3_int64)strtoll(id, NULL, 10);
+			v[*nl].id = key;
 			v[(*nl)++].label = label;
 		}
 		store_done(c);
 	}
-	sb_free(&q);
-	sb_free(&arr);
+	free(sql);
+	free(param);
 	if (*nl > 1)
-		qsort(v, (size_t)*nl, sizeof *v, pg_label_cmp);
+		qsort(v, (size_t)*nl, sizeof *v, label_cmp);
 	return v;
 }
 
-/* The label of row id among labels (moved out: the caller owns it), or NULL. */
-static char *pg_label(PgLabel *v, long long n, sqlite3_int64 id)
+/* The label of row id among labels (a copy), or NULL. */
+static char *label_for(const Label *v, long long n, sqlite3_int64 id)
 {
-	PgLabel key = {id, NULL};
-	PgLabel *l = n ? bsearch(&key, v, (size_t)n, sizeof *v, pg_label_cmp) : NULL;
-	char *t = l ? l->label : NULL;
-	if (l)
-		l->label = NULL;
-	return t;
+	Label key = {id, NULL};
+	const Label *l = n ? bsearch(&key, v, (size_t)n, sizeof *v, label_cmp) : NULL;
+	return l && l->label ? xstrdup(l->label) : NULL;
 }
 
-static void pg_labels_free(PgLabel *v, long long n)
+static void labels_free(Label *v, long long n)
 {
 	for (long long i = 0; i < n; i++)
 		free(v[i].label);
@@ -350,11 +282,10 @@ static void record_unit(const RecSrc *w)
 	for (int k = 0; k < w->natoms; k++)
 		ru->atom_what[k] = what_of(ex, ex->occ[w->atoms[k]].sig);
 	int unit = r->nunits++;
-	sqlite3_stmt *lab = label_stmt(ex, b);
-	/* PostgreSQL: the labels of the candidates the record keeps, in one statement */
-	PgLabel *pgl = NULL;
-	long long npgl = 0;
-	if (!lab && ex->e->pg && label_table(b) && w->nid > 0) {
+	/* the labels of the candidates the record keeps, in one statement */
+	Label *lab = NULL;
+	long long nlab = 0;
+	if (label_table(b) && w->nid > 0) {
 		sqlite3_int64 *want = NULL;
 		long long nwant = 0, capwant = 0, room = REC_MAX_CANDS - r->ncands;
 		for (long long p = 0; p < w->nl && nwant < room; p++) {
@@ -367,7 +298,7 @@ static void record_unit(const RecSrc *w)
 			want = grow(want, nwant, &capwant, sizeof *want);
 			want[nwant++] = w->ids[c * w->nid];
 		}
-		pgl = labels_pg(ex, &b->items[0], want, nwant, &npgl);
+		lab = labels(ex, &b->items[0], want, nwant, &nlab);
 		free(want);
 	}
 	for (long long p = 0; p < w->nl; p++) {
@@ -391,16 +322,8 @@ static void record_unit(const RecSrc *w)
 		push_ids(r, w->ids + c * w->nid, w->nid);
 		rc->state = w->state[c];
 		rc->in_result = -1;
-		if (lab && w->nid > 0 && w->ids[c * w->nid] != NULL_ID) {
-			sqlite3_bind_int64(lab, 1, w->ids[c * w->nid]);
-			if (sqlite3_step(lab) == SQLITE_ROW)
-				rc->label = label_of(lab);
-			sqlite3_reset(lab);
-		}
-		for (int i = 0; !lab && i < w->nid && i < b->nitems; i++)   /* PostgreSQL */
-			row_pg(ex, &b->items[i], w->ids[c * w->nid + i], &r->ids[rc->ids + i]);
-		if (pgl && w->ids[c * w->nid] != NULL_ID)
-			rc->label = pg_label(pgl, npgl, w->ids[c * w->nid]);
+		if (lab && w->ids[c * w->nid] != NULL_ID)
+			rc->label = label_for(lab, nlab, w->ids[c * w->nid]);
 		rc->atoms = r->nav;
 		for (int k = 0; k < w->natoms; k++) {
 			if (r->nav >= r->capav) {
@@ -423,8 +346,7 @@ static void record_unit(const RecSrc *w)
 			r->cverdict[r->nav++] = v;
 		}
 	}
-	sqlite3_finalize(lab);
-	pg_labels_free(pgl, npgl);
+	labels_free(lab, nlab);
 }
 
 /* The SQLite walk's text: fetched again by key, as the walk itself does. */

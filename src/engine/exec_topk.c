@@ -79,67 +79,39 @@ static void grow(TopWalk *w, long long *cap)
 	w->lens = xrealloc(w->lens, (size_t)*cap * sizeof *w->lens);
 }
 
-/* PostgreSQL: the argument texts of the rows that pass WHERE (a list as JSON, as SQLite
-   keeps it), in the order SQLite lists the rows (its rowids, Postgres's ctids). */
-static SuqlStatus load_pg(TopWalk *w, Block *b, const Occ *o, SuqlErr *err)
+/* The rows that pass WHERE: the argument's text (a list as JSON, as SQLite keeps it), and
+   its rowid when the retrieval index ranks them (byid; else a candidate's id is its
+   position), in the order SQLite lists the rows (Dialect.list_order). */
+static SuqlStatus load(TopWalk *w, Block *b, const Occ *o, int byid, SuqlErr *err)
 {
 	Exec *ex = w->ex;
+	const Dialect *d = ex->e->dialect;
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, exec_pg_plan_text(ex, o->arg), "suql_arg");
+	if (byid)
+		exec_col(ex->a, &cols, ast_column(ex->a, b->items[o->arg_item].name, "rowid"),
+		         "suql_id");
+	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
 	char *sql = exec_print_select(ex, exec_select(ex, b, cols, b->core->where,
-	                                               exec_pg_plan_order(ex, b, NULL)));
+	                                               d->list_order(ex, b, NULL)));
 	StoreCursor *c;
-	SuqlStatus r = exec_pg_plan_query(ex, sql, &c, err);
+	SuqlStatus r = d->query(ex, sql, &c, err);
 	free(sql);
 	if (r != SUQL_OK)
 		return r;
 	long long cap = 0;
 	int rc;
 	while ((rc = store_next(c)) > 0) {
-		const char *t = store_text(c, 0);
+		const char *t = store_text(c, byid);
 		if (!t)
 			continue;   /* no text: NULL without a call, never in the top */
 		grow(w, &cap);
-		w->ids[w->n] = w->n;
-		w->lens[w->n] = strlen(t);
+		w->lens[w->n] = store_bytes(c, byid);
 		w->vals[w->n] = xstrndup(t, w->lens[w->n]);
+		w->ids[w->n] = byid ? store_integer(c, 0) : w->n;
 		w->n++;
 	}
 	store_done(c);
 	if (rc < 0)
-		return err_set(err, SUQL_ERROR, "listing the candidates of a top-k in PostgreSQL failed");
-	return SUQL_OK;
-}
-
-/* The rows that pass WHERE: rowid (when the index can rank them) and argument text. */
-static SuqlStatus load(TopWalk *w, Block *b, const Occ *o, int ranked, SuqlErr *err)
-{
-	Exec *ex = w->ex;
-	if (ex->e->pg)
-		return load_pg(w, b, o, err);
-	ResultList *cols = NULL;
-	if (ranked)
-		exec_col(ex->a, &cols, ast_column(ex->a, b->items[o->arg_item].name, "rowid"),
-		         "suql_id");
-	exec_col(ex->a, &cols, o->arg, "suql_arg");
-	char *sql = exec_print_select(ex, exec_select(ex, b, cols, b->core->where, NULL));
-	sqlite3_stmt *st;
-	SuqlStatus r = exec_prepare(ex, sql, &st, err);
-	free(sql);
-	if (r != SUQL_OK)
-		return r;
-	long long cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, ranked) == SQLITE_NULL)
-			continue;   /* no text: NULL without a call, never in the top */
-		grow(w, &cap);
-		w->ids[w->n] = ranked ? sqlite3_column_int64(st, 0) : w->n;
-		w->vals[w->n] = exec_value_text(sqlite3_column_value(st, ranked), &w->lens[w->n]);
-		w->n++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
 		return exec_sqlerr(ex, err, "listing the candidates of a top-k");
 	return SUQL_OK;
 }
@@ -173,8 +145,8 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 	RetQuestion q = {o->arg_col, s->question};
 	long long matched = 0;
 	double *mem = NULL;
-	if (w->ex->e->pg) {
-		/* no retrieval index of suql's in Postgres: the same BM25 in memory, its
+	if (!w->ex->e->dialect->retrieval) {
+		/* no retrieval index of suql's (Postgres): the same BM25 in memory, its
 		   statistics over the candidates */
 		mem = xcalloc((size_t)w->n + 1, sizeof *mem);
 		if (exec_rank_texts(s, w->vals, w->lens, w->n, mem, &matched, &err) != SUQL_OK)
@@ -208,7 +180,7 @@ SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
 	w.ex = ex;
 	w.t = t;
 	int ranked = o->arg_item >= 0 && o->arg_indexed && s->question;
-	SuqlStatus st = load(&w, b, o, ranked, err);
+	SuqlStatus st = load(&w, b, o, ranked && ex->e->dialect->retrieval, err);
 	if (st != SUQL_OK) {
 		topwalk_free(&w);
 		return st;

@@ -409,66 +409,59 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 
 /* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
 
-/* PostgreSQL: the texts in the order of the rows, each once (SQLite's DISTINCT keeps the
-   first of each in scan order). */
-static SuqlStatus walk_ahead_pg(Exec *ex, Block *b, const Occ *o, Expr *where,
-                                long long *nvals, SuqlErr *err)
-{
-	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, exec_pg_plan_text(ex, o->arg), "suql_arg");
-	Select *s = exec_select(ex, b, cols, where, exec_pg_plan_order(ex, b, NULL));
-	char *sql = exec_print_select(ex, s);
-	StoreCursor *c;
-	SuqlStatus r = exec_pg_plan_query(ex, sql, &c, err);
-	free(sql);
-	if (r != SUQL_OK)
-		return r;
-	Memo *seen = memo_new();
-	char **v = NULL;
-	size_t *len = NULL;
-	long n = 0;
-	int rc;
-	while ((rc = store_next(c)) > 0) {
-		const char *t = store_text(c, 0);
-		size_t tl = t ? strlen(t) : 0;
-		if (!t || memo_get(seen, 0, t, tl))
-			continue;
-		memo_put(seen, 0, t, tl);
-		v = xrealloc(v, ((size_t)n + 1) * sizeof *v);
-		len = xrealloc(len, ((size_t)n + 1) * sizeof *len);
-		v[n] = xstrndup(t, tl);
-		len[n++] = tl;
-	}
-	store_done(c);
-	memo_free(seen);
-	if (rc < 0) {
-		for (long i = 0; i < n; i++)
-			free(v[i]);
-		free(v);
-		free(len);
-		return err_set(err, SUQL_ERROR, "reading the rows that pass WHERE failed");
-	}
-	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
-}
-
+/* The texts of the argument over the rows that pass where, each once: SQLite's DISTINCT
+   keeps the first of each in the order it reads the rows; a backend without that order
+   lists the rows in SQLite's (Dialect.list_order), and the repeats are skipped here. */
 SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
 {
 	const Occ *o = &ex->occ[occ];
 	if (o->sig < 0)
 		return SUQL_OK;
-	if (ex->e->pg)
-		return walk_ahead_pg(ex, b, o, where, nvals, err);
+	const Dialect *d = ex->e->dialect;
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, o->arg, "suql_arg");
-	Select *s = exec_select(ex, b, cols, where, NULL);
-	s->cores[0]->distinct = DISTINCT_DISTINCT;
+	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, d->scan_order ? NULL : d->list_order(ex, b, NULL));
+	if (d->scan_order)
+		s->cores[0]->distinct = DISTINCT_DISTINCT;
 	char *sql = exec_print_select(ex, s);
-	sqlite3_stmt *st;
-	SuqlStatus r = exec_prepare(ex, sql, &st, err);
+	StoreCursor *c;
+	SuqlStatus r = d->query(ex, sql, &c, err);
 	free(sql);
 	if (r != SUQL_OK)
 		return r;
-	return exec_llm_run_column(ex, o->sig, st, "reading the rows that pass WHERE", nvals, err);
+	Memo *seen = d->scan_order ? NULL : memo_new();
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		if (!t)
+			continue;
+		size_t tl = store_bytes(c, 0);
+		if (seen && memo_get(seen, 0, t, tl))
+			continue;
+		if (seen)
+			memo_put(seen, 0, t, tl);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = xstrndup(t, tl);
+		len[n++] = tl;
+	}
+	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows that pass WHERE") : SUQL_OK;
+	store_done(c);
+	memo_free(seen);
+	if (r != SUQL_OK) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return r;
+	}
+	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
 }
 
 /* ---- a block ---- */

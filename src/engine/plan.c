@@ -277,7 +277,7 @@ static void plan_blocks(Exec *ex)
 			ScopeItem *it = &b->items[k];
 			if (it->kind == IT_TABLE && it->ncols == 0)
 				bind_scope_item_columns(ex, b, it);
-			/* PostgreSQL: a table's rows by their key or ctid (bind_scope.c), an
+			/* PostgreSQL: a table's rows by their key or ctid (dialect_pg.c), an
 			   unnest()'s of one array by their ordinality (exec_pg_plan_from) */
 			int ok = (it->kind == IT_TABLE && it->rowid) ||
 			         (it->kind == IT_UNNEST && (!ex->e->dialect->arrays ||
@@ -399,28 +399,16 @@ static double avg_tokens(Exec *ex, Block *b, Occ *o)
 	Select *s = exec_select(ex, b, cols, NULL, NULL);
 	s->limit = ast_integer(ex->a, 32);
 	char *sql = exec_print_select(ex, s);
-	sqlite3_stmt *st;
 	double sum = 0;
 	int n = 0;
-	if (ex->e->pg) {
-		StoreCursor *c;
-		if (exec_pg_plan_try(ex, sql, &c) == SUQL_OK)
-			sum = exec_pg_plan_sum(c, &n);
-		free(sql);
-		sql = NULL;
-	}
-	int saved = ex->counting;
-	ex->counting = 1;
-	exec_bound(ex, 1);
-	if (sql && sqlite3_prepare_v2(ex->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			sum += sqlite3_column_double(st, 0);
+	ExecProbe p;
+	if (exec_probe_open(&p, ex, sql) == 0)
+		while (exec_probe_next(&p) > 0) {
+			const char *v = store_text(p.c, 0);
+			sum += v ? strtod(v, NULL) : 0;
 			n++;
 		}
-		sqlite3_finalize(st);
-	}
-	exec_bound(ex, 0);
-	ex->counting = saved;
+	exec_probe_close(&p);
 	free(sql);
 	double t = n ? sum / n / TEXT_BYTES_PER_TOKEN : 100;   /* bytes to tokens */
 	double cap = ex->set.passage_tokens;

@@ -55,21 +55,7 @@ void plan_show(Exec *ex, SBuf *out)
 		break;
 	}
 	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
-	if (ex->e->pg) {
-		exec_pg_plan_show_identity(ex, out);
-		/* the final statement, its free text read from the values bound as $1... */
-		PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
-		Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);
-		print_stmt(pr, ex->ast->stmt);
-		sb_printf(out, "postgresql, the values suql evaluates bound as arrays: %s\n",
-		          print_text(pr));
-		print_free(pr);
-	} else {
-		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-		print_stmt(pr, ex->ast->stmt);
-		sb_printf(out, "sqlite: %s\n", print_text(pr));
-		print_free(pr);
-	}
+	ex->e->dialect->show_final(ex, out);   /* the final statement as the backend runs it */
 	int lazy = ex->expect_total < ex->worst_total;
 	if (lazy) {
 		sb_puts(out, "expected: at most ");

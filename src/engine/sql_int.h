@@ -4,8 +4,9 @@
  * prepare, count and run statements, and to report errors and warnings. exec.c builds and
  * runs them on SQLite and holds the statement's errors and the budget's refusals;
  * exec_pg_plan.c prints them for PostgreSQL (exec_print_select calls its hooks);
- * exec_hint.c words SQLite's errors about the user's text. Nothing here calls a phase
- * above it (tests/suites/44-layers.sh).
+ * exec_hint.c words SQLite's errors about the user's text; dialect_sqlite.c and
+ * dialect_pg.c hold each backend's longer entries of the backend table (engine_int.h:
+ * Dialect). Nothing here calls a phase above it (tests/suites/44-layers.sh).
  *
  * Ownership: what returns heap text (exec_print_select, exec_print_expr, exec_value_text,
  * exec_pg_plan_params) leaves it to the caller; the Exec owns its PostgreSQL parameters
@@ -49,6 +50,25 @@ Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList
 void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
 char *exec_print_select(Exec *ex, Select *s);
 char *exec_print_expr(Exec *ex, const Expr *e);
+/* exec_print_select as each backend prints (Dialect.print_select) */
+char *exec_print_sqlite(Exec *ex, Select *s);
+char *exec_print_pg(Exec *ex, Select *s);
+/* SQLite's Dialect.query (traced as exec_prepare traces) and Dialect.try_query: on the
+   connection, where suql's functions are */
+SuqlStatus exec_query_sqlite(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
+SuqlStatus exec_try_sqlite(Exec *ex, const char *sql, StoreCursor **c);
+/* A statement the planner runs at once, printed last: free text in it is not asked
+   (counting), its work is bounded (exec_bound) and a failure does not fail the statement
+   around it (Dialect.try_query). open: 0, or -1 when it failed; next: 1 a row (read from
+   p->c), 0 the end, -1 an error, -2 stopped at the bound; close restores what open set. */
+typedef struct ExecProbe {
+	Exec *ex;
+	StoreCursor *c;
+	int saved;
+} ExecProbe;
+int exec_probe_open(ExecProbe *p, Exec *ex, const char *sql);
+int exec_probe_next(ExecProbe *p);
+void exec_probe_close(ExecProbe *p);
 /* Run one SQL text and read one integer (count(*)); -1 on error, EXEC_COUNT_CUT when it
    took more than EXEC_COUNT_STEPS SQLite instructions and was stopped (planning never
    runs an unbounded query: an endless recursive CTE, a large cross join). */
@@ -138,6 +158,43 @@ int exec_pg_plan_count(Exec *ex, long long *n);
 /* The parameters of the statement printed last, as texts (Postgres arrays), and their free. */
 char **exec_pg_plan_params(Exec *ex, int *n);
 void exec_pg_plan_params_free(char **v, int n);
+
+/* ---- dialect_sqlite.c, dialect_pg.c: each backend's entries of its Dialect row that
+   are more than a line (engine_int.h says what each does) ---- */
+
+char *dialect_sqlite_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
+                                char **param);
+void dialect_sqlite_table(Engine *e, TabInfo *t);
+void dialect_sqlite_schema_key(Engine *e, long long *key);
+char *dialect_sqlite_enum_values(const char *table, const char *column, int list);
+char *dialect_sqlite_enum_has(const char *table, const char *column, int list);
+char *dialect_sqlite_map_foreign(Engine *e);
+void *dialect_sqlite_map_open(Exec *ex);
+int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *col,
+                            const char *lit, EnumMapRow *row);
+void dialect_sqlite_map_close(void *map);
+char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
+                               const char *vals, const char *sig);
+SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col,
+                                     const char *lit, long *n, SuqlErr *err);
+
+void dialect_pg_show_final(Exec *ex, SBuf *out);
+void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v);
+char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
+                            char **param);
+void dialect_pg_table(Engine *e, TabInfo *t);
+void dialect_pg_schema_key(Engine *e, long long *key);
+char *dialect_pg_enum_values(const char *table, const char *column, int list);
+char *dialect_pg_enum_has(const char *table, const char *column, int list);
+char *dialect_pg_map_foreign(Engine *e);
+void *dialect_pg_map_open(Exec *ex);
+int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
+                        const char *lit, EnumMapRow *row);
+void dialect_pg_map_close(void *map);
+char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
+                           const char *vals, const char *sig);
+SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
+                                 const char *lit, long *n, SuqlErr *err);
 
 /* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
    SQLite keeps it in, so that the model is shown the same passages from both backends. */

@@ -54,7 +54,10 @@ typedef struct StoreTable {
 } StoreTable;
 
 /* What a cell of a result row holds. */
-typedef enum StoreKind { STORE_NULL, STORE_INTEGER, STORE_REAL, STORE_TEXT } StoreKind;
+typedef enum StoreKind {
+	STORE_NULL, STORE_INTEGER, STORE_REAL, STORE_TEXT,
+	STORE_BLOB            /* SQLite's bytes (a Row reads them as text) */
+} StoreKind;
 
 /* What a backend implements; every Store starts with a pointer to its ops. */
 typedef struct StoreOps {
@@ -81,6 +84,7 @@ typedef struct StoreOps {
 	StoreKind (*kind)(StoreCursor *c, int col);
 	const char *(*version)(Store *s);
 	void (*rewind)(StoreCursor *c);   /* back to before the first row */
+	size_t (*bytes)(StoreCursor *c, int col);
 	const char *own;      /* how suql's own table names start: "suql_", or "suql." (a
 	                         schema of suql's own) */
 } StoreOps;
@@ -145,6 +149,9 @@ SuqlStatus store_query(Store *s, const char *sql, const char *const *params, int
 int store_next(StoreCursor *c);
 const char *store_text(StoreCursor *c, int col);
 long long store_integer(StoreCursor *c, int col);
+/* The length in bytes of what store_text returns (an SQLite text may hold NULs); 0 for
+   NULL. */
+size_t store_bytes(StoreCursor *c, int col);
 void store_done(StoreCursor *c);
 /* Back to before the first row: the rows are read again, the same ones in the same order
    (a statement is run again by SQLite; Postgres's rows are held by the cursor). */

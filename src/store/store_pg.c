@@ -220,6 +220,12 @@ static long long pg_integer(StoreCursor *c, int col)
 	return strtoll(t, NULL, 10);
 }
 
+static size_t pg_bytes(StoreCursor *c, int col)
+{
+	const char *t = pg_text(c, col);
+	return t ? strlen(t) : 0;
+}
+
 static void pg_done(StoreCursor *c)
 {
 	pq.PQclear(cur(c)->res);
@@ -376,7 +382,7 @@ static const char *pg_version(Store *s)
 static const StoreOps pg_ops = {
 	"PostgreSQL", pg_close, pg_run, pg_query, pg_next, pg_text, pg_integer, pg_done,
 	pg_has_table, pg_tables, pg_columns, pg_interrupt, pg_busy_timeout, pg_value_limit,
-	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_rewind, "suql.",
+	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_rewind, pg_bytes, "suql.",
 };
 
 /* Notices ("schema suql already exists, skipping") are not printed over the output. */

@@ -104,6 +104,11 @@ static long long sq_integer(StoreCursor *c, int col)
 	return sqlite3_column_int64(st_of(c), col);
 }
 
+static size_t sq_bytes(StoreCursor *c, int col)
+{
+	return (size_t)sqlite3_column_bytes(st_of(c), col);
+}
+
 static void sq_done(StoreCursor *c)
 {
 	sqlite3_finalize(st_of(c));
@@ -204,6 +209,7 @@ static StoreKind sq_kind(StoreCursor *c, int col)
 	case SQLITE_NULL: return STORE_NULL;
 	case SQLITE_INTEGER: return STORE_INTEGER;
 	case SQLITE_FLOAT: return STORE_REAL;
+	case SQLITE_BLOB: return STORE_BLOB;
 	default: return STORE_TEXT;
 	}
 }
@@ -222,7 +228,7 @@ static void sq_rewind(StoreCursor *c)
 static const StoreOps sqlite_ops = {
 	"SQLite", sq_close, sq_run, sq_query, sq_next, sq_text, sq_integer, sq_done,
 	sq_has_table, sq_tables, sq_columns, sq_interrupt, sq_busy_timeout, sq_value_limit,
-	db_of, sq_ncols, sq_colname, sq_kind, sq_version, sq_rewind, "suql_",
+	db_of, sq_ncols, sq_colname, sq_kind, sq_version, sq_rewind, sq_bytes, "suql_",
 };
 
 Store *store_sqlite_wrap(sqlite3 *db)
@@ -317,6 +323,11 @@ int store_column_count(StoreCursor *c)
 const char *store_column_name(StoreCursor *c, int col)
 {
 	return c->ops->colname(c, col);
+}
+
+size_t store_bytes(StoreCursor *c, int col)
+{
+	return c->ops->bytes(c, col);
 }
 
 StoreKind store_column_kind(StoreCursor *c, int col)

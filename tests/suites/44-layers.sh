@@ -113,6 +113,25 @@ else
 	diff "$tmp/seam.listed" "$tmp/seam.calls" | grep '^[<>]' | sed 's/^</-/; s/^>/+/; s/^/# /'
 fi
 
+# The backend as a table (src/engine/engine_int.h: Dialect): outside the backends' own
+# files (exec_pg*.c) and the entry point that picks the row (engine.c), no file of the
+# engine tests which backend it runs on (e->pg); it reads the statement's dialect. The
+# pattern must find a test of its own writing, and none in a field named pg of another
+# struct (type->pg, s->pg).
+pgtest='[^a-z_]e->pg\>'
+grep -n "$pgtest" src/engine/*.c | grep -v '^src/engine/exec_pg[a-z_]*\.c:\|^src/engine/engine\.c:' \
+	>"$tmp/pgtests"
+printf '%s\n' '	if (ex->e->pg)' '	s.pg = type->pg;' >"$tmp/pgtests.fed"
+if [ "$(grep -c "$pgtest" "$tmp/pgtests.fed")" != 1 ]; then
+	echo "not ok layers: the engine tests no backend by name outside its files and entry point"
+	echo "# the pattern did not find exactly the one test it was fed"
+elif [ -s "$tmp/pgtests" ]; then
+	echo "not ok layers: the engine tests no backend by name outside its files and entry point"
+	sed 's/^/# /' "$tmp/pgtests" | head -n 20
+else
+	echo "ok layers: the engine tests no backend by name outside its files and entry point"
+fi
+
 # The engine's groups: src/README.md's table (between its "<!-- engine groups -->" marks)
 # puts each file of src/engine/ in a group with a level. A function a file calls (from the
 # objects: what one leaves undefined and another defines) and a header it includes belong
