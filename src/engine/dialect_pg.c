@@ -57,9 +57,10 @@ void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
         ctid is unique there, not across a partitioned table's partitions, nor on a
         foreign table (postgres_fdw's is the remote row's, per shard).
    A view has none and needs none (its rows are not fetched again: SQLite's views have no
-   rowid either); any other relation has none and is refused by a free-text statement
-   (bind_scope_identity). The key is a column of integers so that a row's identity is the
-   number the general path's walk keeps (SQLite's rowid); a key of another type or of
+   rowid either); any other relation has none (noid), and a free-text statement that
+   reads it is refused by the walk's row of the operator table (exec_walk_op.c). The key
+   is a column of integers so that a row's identity is the number the walk keeps (SQLite's
+   rowid); a key of another type or of
    several columns leaves an ordinary table on its ctid. */
 static void identity(Store *st, TabInfo *t)
 {

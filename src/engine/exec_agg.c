@@ -560,8 +560,8 @@ static int early_ok(const Exec *ex)
 {
 	/* a dry run of a statement that writes would write: there the groups are met on
 	   demand, unless the database cannot call suql per row, whose groups are read by a
-	   statement of their own (collect_pg) */
-	return (ex->ast->stmt->kind == ST_SELECT || !ex->e->dialect->row_calls) &&
+	   statement of their own (collect_keys) */
+	return (ex->ast->stmt->kind == ST_SELECT || !ex->e->dialect->functions) &&
 	       ex->set.optimize != OPT_OFF;
 }
 

@@ -2,7 +2,7 @@
  * exec_walk_op.c: the filter walk's row of the operator table (op.c): when it applies
  * (every statement with a block), what it runs (each planned block walked in the
  * planner's order, its values read ahead), and what it refuses on a backend that cannot
- * call suql's functions per row as it runs a statement (Dialect.row_calls: PostgreSQL).
+ * call suql's functions per row as it runs a statement (Dialect.functions: PostgreSQL).
  *
  * Every refusal of a backend is one of two kinds, and says which first (op_int.h):
  *  - OP_ROW_BY_ROW: the statement's free text is evaluated as the database reads each
