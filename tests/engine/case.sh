@@ -23,9 +23,10 @@
 #   @@ cache NAME                cases with one NAME share a cache home (per backend; it
 #                                also holds the key that signs ENUM mappings); cases
 #                                without it share one of their own
-#   @@ file NAME                 the lines up to the next @@, as written, are the file
-#                                NAME in a folder of the case file's own, which $FILES
-#                                names in args, server and sql (every case sees every file)
+#   @@ file NAME                 the lines up to the next @@, as written (a comment goes
+#                                above it), are the file NAME in a folder of the case
+#                                file's own, which $FILES names in args, server and sql
+#                                (every case sees every file)
 #   @@ sql [BACKEND]             the statement, the lines up to the next @@, as written; it
 #                                may be several statements and meta-commands, a script run
 #                                by -c (on BACKEND: this one instead of the unnamed one)
@@ -58,8 +59,8 @@
 #                                requests as JSON: a quote in a prompt is \\\", a newline \\n)
 #   @@ unlogged [BACKEND]        lines found nowhere in that log
 #   @@ request N [BACKEND]       lines each found in the N-th request of that log
-#   @@ status N                  the exit status (default 0)
-#   @@ log N                     build/llmserver's request count (default: the counter
+#   @@ status N [BACKEND]        the exit status (default 0)
+#   @@ log N [BACKEND]           build/llmserver's request count (default: the counter
 #                                "requests", when the run shows one)
 #   @@ differ REASON             the calls may differ between the backends, for REASON
 #   @@ refused BACKEND: TEXT     on BACKEND the statement is refused (non-zero status) with
@@ -130,6 +131,9 @@ case_parse() {
 			b = w[2]; sub(/:$/, "", b)
 			t = rest; sub(/^[^:]*: */, "", t)
 			put("refused." b, t); next
+		}
+		if ((d == "status" || d == "log") && n == 3 && (w[3] == "sqlite" || w[3] == "postgres")) {
+			put(d "." w[3], w[2]); next
 		}
 		if (d == "db" || d == "backend" || d == "args" || d == "server" || d == "cache" ||
 		    d == "status" || d == "log" || d == "differ") { put(d, rest); next }
@@ -279,7 +283,7 @@ case_one() {
 		rm -f "$_o.calls"
 		return
 	fi
-	_want=$(cat "$_c/status" 2>/dev/null || echo 0)
+	_want=$(cat "$(case_get "$_c" status "$_bk")" 2>/dev/null || echo 0)
 	[ "$_st" = "$_want" ] || _why="$_why|status $_st, want $_want: $(grep -m2 -E '^(error|warning)' "$_o.err")"
 	case_sorted "$_sql" <"$_o.rows" >"$_o.sorted"
 	_f=$(case_get "$_c" rows "$_bk")
@@ -396,7 +400,7 @@ case_one() {
 		done
 	done
 	if [ -f "$_c/server" ]; then
-		_want=$(cat "$_c/log" 2>/dev/null || case_value "requests:" "$_o.out")
+		_want=$(cat "$(case_get "$_c" log "$_bk")" 2>/dev/null || case_value "requests:" "$_o.out")
 		[ -z "$_want" ] || [ "$_nlog" = "$_want" ] ||
 			_why="$_why|the server logged $_nlog requests, want $_want"
 	fi
