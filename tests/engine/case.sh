@@ -68,7 +68,8 @@
 #
 # In rows, counters, contains, absent, line, messages, logged, unlogged, request and alike
 # blocks blank lines and lines starting with "# " are skipped (so a row cannot be empty);
-# sql and file blocks are taken as written, up to the next directive. Every case shows its
+# an sql block is taken as written, up to the next directive, but for its lines starting
+# with "# " (no statement does); a file block is taken as written. Every case shows its
 # rows (rows, rows-as, rows-in or rowcount). When a case runs on both backends its "llm
 # calls" must be the same on both, unless it says why not (differ). Each run of a case
 # prints one ok or not ok line; alike, when the case ran on both, one more.
@@ -140,7 +141,7 @@ case_parse() {
 		bad("unknown directive @@ " d)
 	}
 	fout != "" { print >> fout; close(fout); next }
-	blk ~ /^sql/ { put(blk, $0); next }
+	blk ~ /^sql/ && $0 !~ /^# / { put(blk, $0); next }
 	blk != "" && ($0 ~ /^[ \t]*$/ || $0 ~ /^# /) { next }
 	blk != "" { put(blk, $0); next }
 	$0 ~ /^[ \t]*$/ || $0 ~ /^#/ { next }

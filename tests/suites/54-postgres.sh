@@ -4,12 +4,6 @@
 # restaurants. Skipped, saying why, when no server can be started.
 #  - connecting: URI, --pg CONNINFO, PG* variables; the banner, :tables, :schema (SUQL
 #    types from suql.catalog), output modes; errors placed in the statement;
-#  - equivalence: every statement of tests/engine/equiv.sql (those with an ordered or full
-#    result) runs on the SQLite demo and on the same rows in Postgres, with the offline
-#    backend and no cache: where Postgres runs it, rows AND model calls must be the same;
-#    where it does not, the error must say "not supported on PostgreSQL yet" (or be the
-#    server's own, for SQLite-only functions). At least PG_FLOOR statements with free text
-#    must run on both;
 #  - the final step binds the verified rows ($1), never pastes them; chat statements run
 #    READ ONLY; :index makes GIN indexes that the ranking's expression matches.
 . "$(dirname "$0")/../lib.sh"
@@ -150,56 +144,6 @@ q() {
 	"$SUQL_PROG" -v --offline --no-cache --csv --no-headers --set budget=0 --set times=off "$1" -c "$2" >"$T/rows" 2>"$T/v"
 }
 calls() { sed -n 's/^ *llm calls: \([0-9]*\).*/\1/p' "$T/v" | head -1; }
-n=0 same=0 refused=0 servererr=0
-grep -v '^#' tests/engine/equiv.sql | grep -v '^[[:space:]]*$' | grep -v '^any ' >"$T/list"
-while IFS= read -r line; do
-	n=$((n + 1))
-	name="pg equiv $n: $(printf '%s' "$line" | cut -c1-60)"
-	q "$demo" "$line"; st_s=$?
-	sort "$T/rows" >"$T/rows_s"; cp "$T/rows" "$T/ord_s"; calls_s=$(calls)
-	q "$SUQL_PG" "$line"; st_p=$?
-	sort "$T/rows" >"$T/rows_p"; calls_p=$(calls)
-	if [ $st_p -ne 0 ]; then
-		if grep -q "not supported on PostgreSQL yet" "$T/v"; then
-			refused=$((refused + 1))
-			ok "$name: refused by name on PostgreSQL"
-		elif grep -q "function .* does not exist\|operator does not exist" "$T/v"; then
-			servererr=$((servererr + 1))
-			ok "$name: SQLite-only SQL, the server's own error"
-		else
-			notok "$name" "PostgreSQL failed: $(head -3 "$T/v")"
-		fi
-		continue
-	fi
-	if [ $st_s -ne 0 ]; then
-		notok "$name" "SQLite failed: $(head -3 "$T/v")"
-		continue
-	fi
-	# ORDER BY ... id (unique) orders both the same; else compare as multisets
-	case $line in *"ORDER BY"*) cmp -s "$T/ord_s" "$T/rows" || cmp -s "$T/rows_s" "$T/rows_p" ;; *) cmp -s "$T/rows_s" "$T/rows_p" ;; esac
-	rows_same=$?
-	# where the two databases' own rules differ, the rows may too (the calls may not): a
-	# boolean prints 1/0 in SQLite, t/f in Postgres. (NULL sorts first in SQLite, last in
-	# Postgres, but an ORDER BY over free text is sent with SQLite's rule written out.)
-	case $line in
-	*"::bool"*) sed 's/,t$/,1/; s/,f$/,0/' "$T/rows_p" | cmp -s "$T/rows_s" - && rows_same=0 ;;
-	esac
-	# SELECT * shows the list columns: JSON text in SQLite, Postgres arrays in Postgres;
-	# there the rows are compared by their first column (the id) and number
-	case $line in "SELECT *"*)
-		[ $rows_same -ne 0 ] && cut -d, -f1 "$T/ord_s" | cmp -s - "$(cut -d, -f1 "$T/rows" >"$T/ids_p"; echo "$T/ids_p")" && rows_same=0 ;;
-	esac
-	if [ $rows_same -eq 0 ] && [ "$calls_s" = "$calls_p" ]; then
-		ok "$name: same rows, ${calls_p:-0} calls on both"
-		[ -n "$calls_p" ] && same=$((same + 1))
-	else
-		notok "$name" "calls SQLite '${calls_s}', PostgreSQL '${calls_p}'" "$(diff "$T/rows_s" "$T/rows_p" | head -4)"
-	fi
-done <"$T/list"
-PG_FLOOR=54
-[ "$same" -ge "$PG_FLOOR" ] && ok "pg: $same free-text statements give the same rows and calls on both backends ($refused refused by name, $servererr SQLite-only, of $n)" ||
-	notok "pg: at least $PG_FLOOR free-text statements the same on both" "$same same, $refused refused, $servererr SQLite-only, of $n"
-
 # --- the final step binds the verified rows
 q "$SUQL_PG" "SELECT id FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' AND location = 'Palo Alto' ORDER BY id"
 grep -q 'restaurants.id = ANY(\$1::bigint\[\])' "$T/v" && grep -q '^  row identity: restaurants.id (primary key)$' "$T/v" &&
