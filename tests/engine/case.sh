@@ -26,7 +26,7 @@
 #   @@ file NAME                 the lines up to the next @@, as written (a comment goes
 #                                above it), are the file NAME in a folder of the case
 #                                file's own, which $FILES names in args, server and sql
-#                                (every case sees every file)
+#                                (every case sees every file), and in what the run printed
 #   @@ sql [BACKEND]             the statement, the lines up to the next @@, as written; it
 #                                may be several statements and meta-commands, a script run
 #                                by -c (on BACKEND: this one instead of the unnamed one)
@@ -262,15 +262,18 @@ case_one() {
 	XDG_CACHE_HOME=$_cache "$prog" -v --csv --no-headers --set times=off "$@" \
 		"$_db" -c "$(case_text "$_sql")" >"$_o.rows" 2>"$_o.err"
 	_st=$?
+	_url='@@ no server @@'
 	if [ -f "$_c/server" ]; then
 		stop_server
 		_nlog=$(wc -l <"$LOG")
 		cp "$LOG" "$_o.log"
-		# the server's port changes from run to run: its URL reads $URL
-		for _x in rows err; do
-			sed "s|$URL|\$URL|g" "$_o.$_x" >"$_o.x" && mv "$_o.x" "$_o.$_x"
-		done
+		_url=$URL
 	fi
+	# the server's port and the files' folder change from run to run: they read $URL and
+	# $FILES in what the run printed
+	for _x in rows err; do
+		sed "s|$_url|\$URL|g; s|$_files|\$FILES|g" "$_o.$_x" >"$_o.x" && mv "$_o.x" "$_o.$_x"
+	done
 	cat "$_o.rows" "$_o.err" >"$_o.out"
 	case_messages "$_o.err" >"$_o.msg"
 	case_value "llm calls:" "$_o.out" >"$_o.calls"
