@@ -27,9 +27,10 @@
 #                                above it), are the file NAME in a folder of the case
 #                                file's own, which $FILES names in args, server and sql
 #                                (every case sees every file), and in what the run printed
-#   @@ sql [BACKEND]             the statement, the lines up to the next @@, as written; it
-#                                may be several statements and meta-commands, a script run
-#                                by -c (on BACKEND: this one instead of the unnamed one)
+#   @@ sql [BACKEND]             the statement, the lines up to the next @@ (but for
+#                                comments); it may be several statements and meta-commands,
+#                                a script run by -c (on BACKEND: this one instead of the
+#                                unnamed one)
 #   @@ rows [BACKEND]            the rows, CSV (all the run printed on stdout), compared
 #                                sorted unless the SQL says ORDER BY
 #   @@ rows-as CASE [BACKEND]    the rows of an earlier case of the file on the same backend
