@@ -3,9 +3,9 @@
 # each statement runs on the SQLite demo and on the same rows in a PostgreSQL server of the
 # bench's own (tests/pg.sh, Unix socket), with the offline backend and no cache, so that
 # the time is suql's and the database's, not a model's. Per statement: the model calls on
-# each backend (they must agree: suite 54-postgres checks it), and the mean wall time of
-# SUQL_BENCH_PG_RUNS runs (default 5) of a whole `suql -c` process on each, start-up and
-# connection included. Skipped when no server can be started.
+# each backend (they must agree: tests/engine/cases/equiv.case checks it), and the mean
+# wall time of SUQL_BENCH_PG_RUNS runs (default 5) of a whole `suql -c` process on each,
+# start-up and connection included. Skipped when no server can be started.
 set -u
 . tests/pg.sh
 P=${SUQL_PROG:-suql}

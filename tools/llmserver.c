@@ -201,6 +201,17 @@ static int load_rules(const char *path)
 		else if (json_object_get(o, "json"))
 			r->body = json_dumps(json_object_get(o, "json"), JSON_COMPACT | JSON_ENCODE_ANY);
 		r->content = jstr(o, "content") ? xstrdup(jstr(o, "content")) : NULL;
+		json_t *rp = json_object_get(o, "repeat");
+		if (r->content && json_is_integer(rp) && json_integer_value(rp) > 1) {
+			/* the content said N times over: a reply as long as a test wants */
+			size_t len = strlen(r->content), times = (size_t)json_integer_value(rp);
+			char *big = xmalloc(len * times + 1);
+			for (size_t k = 0; k < times; k++)
+				memcpy(big + k * len, r->content, len);
+			big[len * times] = '\0';
+			free(r->content);
+			r->content = big;
+		}
 		r->automatic = json_is_true(json_object_get(o, "auto"));
 		json_t *d = json_object_get(o, "delay_ms");
 		r->delay_ms = json_is_integer(d) ? (int)json_integer_value(d) : 0;

@@ -1,33 +1,49 @@
 # tests/engine/case.sh: the reader and runner of engine case files (tests/engine/cases/
 # *.case), sourced by a suite after tests/lib.sh (it uses ok, notok, start_server, T and
-# prog) and, for PostgreSQL, tests/pg.sh. One case is one statement run by suql -v with
-# its CSV rows (no headers) and its plan and counters; it says where it runs, with what,
-# and what must come out. doc/testing.md describes the format with an example:
+# prog) and, for PostgreSQL, tests/pg.sh. One case is one statement (or a script of
+# statements and meta-commands) run by suql -v with its CSV rows (no headers) and its
+# plan and counters; it says where it runs, with what, and what must come out.
+# doc/testing.md describes the format with an example:
 #
 #   @@ case NAME                 starts a case; NAME is unique in its file
-#   @@ db FIXTURE                the database (default demo): demo or demo-WORD (a fresh
-#                                copy of the demo each), rareN (tests/engine/rare-db.sh, N
-#                                rows), genN (build/gen's N restaurants), or WORD
-#                                (tests/engine/WORD.sh PROG DB, else tests/engine/WORD.sql
-#                                through suql); built once per run,
-#                                and loaded once into PostgreSQL (a database of its own);
-#                                cases on one fixture see each other's writes
+#   @@ db FIXTURE [COPY]         the database (default demo): demo (tests/demo-db.sh),
+#                                rareN (tests/engine/rare-db.sh, N rows), genN (build/gen's
+#                                N restaurants), or WORD (tests/engine/WORD.sh PROG DB,
+#                                else tests/engine/WORD.sql through suql); built once per
+#                                run, and loaded once into PostgreSQL (a database of its
+#                                own); cases on one fixture see each other's writes. With
+#                                COPY (a word), a copy of FIXTURE of that name: the cases
+#                                naming one COPY share it, no other case sees it
 #   @@ backend sqlite postgres   where it runs (default both)
 #   @@ args OPTIONS...           suql's options (words split at blanks; quotes keep
 #                                blanks in a word, as in the shell)
 #   @@ server OPTIONS...         against build/llmserver started with OPTIONS (a fresh
-#                                server and log for the run) instead of --offline
+#                                server and log for the run) instead of --offline; its
+#                                URL reads $URL in what the run printed (its port varies)
 #   @@ cache NAME                cases with one NAME share a cache home (per backend; it
 #                                also holds the key that signs ENUM mappings); cases
 #                                without it share one of their own
-#   @@ sql                       the statement, the lines up to the next @@
-#   @@ rows [BACKEND]            the rows, CSV, compared sorted unless the SQL says ORDER BY
+#   @@ file NAME                 the lines up to the next @@, as written (a comment goes
+#                                above it), are the file NAME in a folder of the case
+#                                file's own, which $FILES names in args, server and sql
+#                                (every case sees every file), and in what the run printed
+#   @@ sql [BACKEND]             the statement, the lines up to the next @@ (but for
+#                                comments); it may be several statements and meta-commands,
+#                                a script run by -c (on BACKEND: this one instead of the
+#                                unnamed one)
+#   @@ rows [BACKEND]            the rows, CSV (all the run printed on stdout), compared
+#                                sorted unless the SQL says ORDER BY
 #   @@ rows-as CASE [BACKEND]    the rows of an earlier case of the file on the same backend
 #                                (on SQLite when it did not run on this one)
+#   @@ rows-in CASE [BACKEND]    each row is one of the rows of an earlier case (found as
+#                                for rows-as): a LIMIT without ORDER BY, any rows it keeps
 #   @@ rowcount N [BACKEND]      any N rows
 #   @@ output-as CASE [except TEXT]  everything the run printed (rows, plan, counters) is
 #                                what an earlier case printed on the same backend, but
 #                                for the lines holding TEXT
+#   @@ alike                     lines of TEXT: everything the run printed on PostgreSQL is
+#                                what it printed on SQLite, but for the lines holding one
+#                                of the TEXTs (an empty block: every line)
 #   @@ counters [BACKEND]        lines LABEL OP N (OP one of = <= >= < >): the first
 #                                integer after LABEL in the first line of the counters -v
 #                                shows (from "counters:" on) holding both, compared
@@ -36,35 +52,45 @@
 #                                messages), as fixed text
 #   @@ absent [BACKEND]          lines found nowhere in it
 #   @@ line [BACKEND]            lines each equal to a whole line of it
+#   @@ messages [BACKEND]        lines each found in the messages (what suql wrote on
+#                                stderr outside the sections -v prints: a heading line
+#                                "WORD:" and the indented lines under it), every line of
+#                                which holds one of them (an empty block: no message)
 #   @@ logged [BACKEND]          lines each found in build/llmserver's log of the run (the
 #                                requests as JSON: a quote in a prompt is \\\", a newline \\n)
-#   @@ status N                  the exit status (default 0)
-#   @@ log N                     build/llmserver's request count (default: the counter
+#   @@ unlogged [BACKEND]        lines found nowhere in that log
+#   @@ request N [BACKEND]       lines each found in the N-th request of that log
+#   @@ status N [BACKEND]        the exit status (default 0)
+#   @@ log N [BACKEND]           build/llmserver's request count (default: the counter
 #                                "requests", when the run shows one)
 #   @@ differ REASON             the calls may differ between the backends, for REASON
 #   @@ refused BACKEND: TEXT     on BACKEND the statement is refused (non-zero status) with
 #                                TEXT in its message, and nothing else is checked there
 #
-# In rows, counters, contains, absent, line and logged blocks blank lines and lines
-# starting with "# " are skipped (so a row cannot be empty); an sql block is taken as
-# written, up to the next directive. Every case shows its rows (rows, rows-as or
-# rowcount). When a case runs on both backends its "llm calls" must be the same on both,
-# unless it says why not (differ). Each run of a case prints one ok or not ok line.
+# In rows, counters, contains, absent, line, messages, logged, unlogged, request and alike
+# blocks blank lines and lines starting with "# " are skipped (so a row cannot be empty);
+# an sql block is taken as written, up to the next directive, but for its lines starting
+# with "# " (no statement does); a file block is taken as written. Every case shows its
+# rows (rows, rows-as, rows-in or rowcount). When a case runs on both backends its "llm
+# calls" must be the same on both, unless it says why not (differ). Each run of a case
+# prints one ok or not ok line; alike, when the case ran on both, one more.
 
 # case_parse FILE DIR: the cases of FILE, one folder DIR/NNN each (in file order) holding
-# a file per directive (name, db, backend, args, server, cache, sql, status, log,
-# rows[.BACKEND], rowsas[.BACKEND], rowcount[.BACKEND], counters[.BACKEND], ...,
-# refused.BACKEND); prints nothing, fails on a directive it does not know
+# a file per directive (name, db, backend, args, server, cache, sql[.BACKEND], status,
+# log, rows[.BACKEND], rowsas[.BACKEND], rowcount[.BACKEND], counters[.BACKEND], ...,
+# request.N[.BACKEND], refused.BACKEND), and the files of @@ file in DIR/files; prints
+# nothing, fails on a directive it does not know
 case_parse() {
 	rm -rf "$2"
-	mkdir -p "$2"
+	mkdir -p "$2/files"
 	awk -v dir="$2" -v file="$1" '
 	function bad(m) { printf "%s:%d: %s\n", file, NR, m > "/dev/stderr"; exit 1 }
 	function put(f, s) { print s >> (cur "/" f); close(cur "/" f) }
+	function open_blk(f) { blk = f; printf "" > (cur "/" blk); close(cur "/" blk) }
 	/^@@ / {
 		n = split(substr($0, 4), w, " ")
 		d = w[1]; rest = substr($0, 4 + length(d) + 1); sub(/^ +/, "", rest)
-		blk = ""
+		blk = ""; fout = ""
 		if (d == "case") {
 			if (rest == "") bad("a case without a name")
 			if (rest in seen) bad("case " rest " twice")
@@ -74,16 +100,29 @@ case_parse() {
 			put("name", rest)
 			next
 		}
+		if (d == "file") {
+			if (rest !~ /^[A-Za-z0-9._-]+$/) bad("a file name of letters, digits, dots, dashes: " rest)
+			if (rest in files) bad("file " rest " twice")
+			files[rest] = 1
+			fout = dir "/files/" rest; printf "" > fout; close(fout)
+			next
+		}
 		if (cur == "") bad("@@ " d " before any @@ case")
 		q = (n >= 2 && w[2] != "") ? "." w[2] : ""
-		if (d == "sql") { blk = "sql"; next }
+		if (d == "sql") { open_blk("sql" q); next }
 		if (d == "rows" || d == "counters" || d == "contains" || d == "absent" || d == "line" ||
-		    d == "logged") {
-			blk = d q; printf "" > (cur "/" blk); close(cur "/" blk); next
+		    d == "messages" || d == "logged" || d == "unlogged") { open_blk(d q); next }
+		if (d == "alike") { open_blk(d); next }
+		if (d == "request") {
+			if (w[2] !~ /^[1-9][0-9]*$/) bad("@@ request N: N a request number")
+			open_blk("request." w[2] (n >= 3 ? "." w[3] : "")); next
 		}
-		if (d == "rows-as" || d == "rowcount") {
-			f = (d == "rows-as") ? "rowsas" : "rowcount"
-			put(f (n >= 3 ? "." w[3] : ""), w[2]); next
+		if (d == "rows-as" || d == "rows-in" || d == "rowcount") {
+			f = (d == "rows-as") ? "rowsas" : (d == "rows-in") ? "rowsin" : "rowcount"
+			# a last word naming a backend is the backend, the rest the case or number
+			b = (n >= 3 && (w[n] == "sqlite" || w[n] == "postgres")) ? w[n] : ""
+			t = rest; if (b != "") sub(/ +[^ ]+$/, "", t)
+			put(f (b != "" ? "." b : ""), t); next
 		}
 		if (d == "output-as") {
 			t = rest; sub(/ except .*/, "", t); put("outputas", t)
@@ -95,11 +134,15 @@ case_parse() {
 			t = rest; sub(/^[^:]*: */, "", t)
 			put("refused." b, t); next
 		}
+		if ((d == "status" || d == "log") && n == 3 && (w[3] == "sqlite" || w[3] == "postgres")) {
+			put(d "." w[3], w[2]); next
+		}
 		if (d == "db" || d == "backend" || d == "args" || d == "server" || d == "cache" ||
 		    d == "status" || d == "log" || d == "differ") { put(d, rest); next }
 		bad("unknown directive @@ " d)
 	}
-	blk == "sql" { put("sql", $0); next }
+	fout != "" { print >> fout; close(fout); next }
+	blk ~ /^sql/ && $0 !~ /^# / { put(blk, $0); next }
 	blk != "" && ($0 ~ /^[ \t]*$/ || $0 ~ /^# /) { next }
 	blk != "" { put(blk, $0); next }
 	$0 ~ /^[ \t]*$/ || $0 ~ /^#/ { next }
@@ -107,40 +150,52 @@ case_parse() {
 	' "$1"
 }
 
-# case_fixture NAME: the SQLite file of fixture NAME, built on first use
+# case_fixture DB: the SQLite file of the database DB names (FIXTURE [COPY]), built on
+# first use; FIXTURE as built stays in $T/fixtures/FIXTURE.built.db, which each COPY (and
+# FIXTURE's own file, which the cases on it write to) starts from
 case_fixture() {
-	_f=$T/fixtures/$1.db
-	if [ ! -f "$_f" ]; then
+	_n=${1%% *}
+	_f=$T/fixtures/$(echo "$1" | tr ' ' '.').db
+	_b=$T/fixtures/$_n.built.db
+	if [ ! -f "$_b" ]; then
 		mkdir -p "$T/fixtures"
-		case $1 in
-		demo|demo-*) sh tests/demo-db.sh "$_f" ;;
-		rare[0-9]*) sh tests/engine/rare-db.sh "$prog" "$_f" "${1#rare}" ;;
-		gen[0-9]*) "$SUQL_BUILD/gen" -n "${1#gen}" --db "$_f" --quiet >/dev/null 2>&1 ;;
-		*) if [ -f "tests/engine/$1.sh" ]; then sh "tests/engine/$1.sh" "$prog" "$_f"
-		   else "$prog" "$_f" >/dev/null 2>&1 <"tests/engine/$1.sql"; fi ;;
+		case $_n in
+		demo) sh tests/demo-db.sh "$_b" ;;
+		rare[0-9]*) sh tests/engine/rare-db.sh "$prog" "$_b" "${_n#rare}" ;;
+		gen[0-9]*) "$SUQL_BUILD/gen" -n "${_n#gen}" --db "$_b" --quiet >/dev/null 2>&1 ;;
+		*) if [ -f "tests/engine/$_n.sh" ]; then sh "tests/engine/$_n.sh" "$prog" "$_b"
+		   else "$prog" "$_b" >/dev/null 2>&1 <"tests/engine/$_n.sql"; fi ;;
 		esac
 	fi
+	[ -f "$_f" ] || cp "$_b" "$_f"
 	echo "$_f"
 }
 
-# case_pg NAME: the URI of fixture NAME in PostgreSQL (database suql_NAME), loaded on first
-# use; fails when it does not load
+# case_pg DB: the URI of the database DB names in PostgreSQL (database suql_FIXTURE[_COPY]),
+# loaded on first use from FIXTURE as built; fails when it does not load
 case_pg() {
 	_d=suql_$(echo "$1" | tr -c 'a-z0-9\n' '_')
 	if [ ! -f "$T/fixtures/$_d.pg" ]; then
-		_s=$(case_fixture "$1")
+		case_fixture "$1" >/dev/null
 		psql -q -X -h "$PG_DIR" -p "$PG_PORT" -U suql -d postgres -c "CREATE DATABASE $_d" \
 			>/dev/null 2>&1 || return 1
-		PG_DB=$_d pg_load_demo "$_s" || return 1
+		PG_DB=$_d pg_load_demo "$T/fixtures/${1%% *}.built.db" || return 1
 		: >"$T/fixtures/$_d.pg"
 	fi
 	echo "postgresql://suql@/$_d?host=$PG_DIR&port=$PG_PORT"
 }
 
+# case_text FILE: FILE's text with $FILES made the folder of the case file's files
+# (_files, set by case_one)
+case_text() {
+	sed "s|\\\$FILES|$_files|g" "$1"
+}
+
 # case_words FILE: the words of FILE's line, one a line (split at blanks; quotes, ' or ",
-# keep blanks in a word); nothing when FILE is missing or empty
+# keep blanks in a word; $FILES made the files' folder); nothing when FILE is missing or
+# empty
 case_words() {
-	[ -s "$1" ] && xargs -r printf '%s\n' <"$1"
+	[ -s "$1" ] && case_text "$1" | xargs -r printf '%s\n'
 }
 
 # case_get DIR FILE BACKEND: the path of FILE.BACKEND in DIR, else of FILE, else nothing
@@ -160,17 +215,38 @@ case_sorted() {
 	if grep -qi 'order by' "$1"; then cat; else LC_ALL=C sort; fi
 }
 
+# case_messages FILE: the lines of FILE (suql's stderr) outside the sections -v prints (a
+# line "WORD:" and the indented lines under it)
+case_messages() {
+	awk '/^[A-Za-z][A-Za-z -]*:$/ { s = 1; next } s && /^ / { next } { s = 0; print }' "$1"
+}
+
+# case_find CASEDIR NAME BACKEND EXT: the file EXT of the run of the case NAME in CASEDIR's
+# file on BACKEND, else on SQLite (when it did not run on BACKEND); nothing when none
+case_find() {
+	_r=""
+	for _x in "$(dirname "$1")"/*; do
+		[ -f "$_x/name" ] && [ "$(cat "$_x/name")" = "$2" ] && _r=$_x
+	done
+	if [ -n "$_r" ] && [ -f "$_r/$3.$4" ]; then echo "$_r/$3.$4"
+	elif [ -n "$_r" ] && [ -f "$_r/sqlite.$4" ]; then echo "$_r/sqlite.$4"; fi
+}
+
 # case_one DIR BACKEND LABEL: run the case in DIR on BACKEND (sqlite or postgres); its
 # outputs stay in DIR/BACKEND.*; prints one ok or not ok line
 case_one() {
 	_c=$1 _bk=$2 _lab=$3
 	_why="" _nlog=""
 	_o=$_c/$_bk
+	_files=$(dirname "$_c")/files
+	_dbl=$(cat "$_c/db" 2>/dev/null || echo demo)
 	case $_bk in
-	sqlite) _db=$(case_fixture "$(cat "$_c/db" 2>/dev/null || echo demo)") ;;
-	postgres) _db=$(case_pg "$(cat "$_c/db" 2>/dev/null || echo demo)") ||
+	sqlite) _db=$(case_fixture "$_dbl") ;;
+	postgres) _db=$(case_pg "$_dbl") ||
 		{ notok "$_lab" "the fixture does not load into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"; return; } ;;
 	esac
+	_sql=$(case_get "$_c" sql "$_bk")
+	[ -n "$_sql" ] || { notok "$_lab" "no @@ sql for $_bk"; return; }
 	_cache=$T/cache/$_bk-$(cat "$_c/cache" 2>/dev/null || echo shared)
 	if [ -f "$_c/server" ]; then
 		rm -f "$T/case.log"
@@ -185,13 +261,22 @@ case_one() {
 	case_words "$_c/args" >"$_o.words"
 	while IFS= read -r _w; do set -- "$@" "$_w"; done <"$_o.words"
 	XDG_CACHE_HOME=$_cache "$prog" -v --csv --no-headers --set times=off "$@" \
-		"$_db" -c "$(cat "$_c/sql")" >"$_o.rows" 2>"$_o.err"
+		"$_db" -c "$(case_text "$_sql")" >"$_o.rows" 2>"$_o.err"
 	_st=$?
+	_url='@@ no server @@'
 	if [ -f "$_c/server" ]; then
 		stop_server
 		_nlog=$(wc -l <"$LOG")
+		cp "$LOG" "$_o.log"
+		_url=$URL
 	fi
+	# the server's port and the files' folder change from run to run: they read $URL and
+	# $FILES in what the run printed
+	for _x in rows err; do
+		sed "s|$_url|\$URL|g; s|$_files|\$FILES|g" "$_o.$_x" >"$_o.x" && mv "$_o.x" "$_o.$_x"
+	done
 	cat "$_o.rows" "$_o.err" >"$_o.out"
+	case_messages "$_o.err" >"$_o.msg"
 	case_value "llm calls:" "$_o.out" >"$_o.calls"
 	_f=$(case_get "$_c" refused "$_bk")
 	if [ -n "$_f" ]; then
@@ -203,30 +288,39 @@ case_one() {
 		rm -f "$_o.calls"
 		return
 	fi
-	_want=$(cat "$_c/status" 2>/dev/null || echo 0)
+	_want=$(cat "$(case_get "$_c" status "$_bk")" 2>/dev/null || echo 0)
 	[ "$_st" = "$_want" ] || _why="$_why|status $_st, want $_want: $(grep -m2 -E '^(error|warning)' "$_o.err")"
-	case_sorted "$_c/sql" <"$_o.rows" >"$_o.sorted"
+	case_sorted "$_sql" <"$_o.rows" >"$_o.sorted"
 	_f=$(case_get "$_c" rows "$_bk")
 	if [ -n "$_f" ]; then
-		case_sorted "$_c/sql" <"$_f" | cmp -s - "$_o.sorted" ||
-			_why="$_why|rows differ: $(case_sorted "$_c/sql" <"$_f" | diff - "$_o.sorted" | head -6 | tr '\n' ' ')"
+		case_sorted "$_sql" <"$_f" | cmp -s - "$_o.sorted" ||
+			_why="$_why|rows differ: $(case_sorted "$_sql" <"$_f" | diff - "$_o.sorted" | head -6 | tr '\n' ' ')"
 	fi
 	_f=$(case_get "$_c" rowsas "$_bk")
 	if [ -n "$_f" ]; then
-		_r=""
-		for _x in "$(dirname "$_c")"/*; do [ "$(cat "$_x/name")" = "$(cat "$_f")" ] && _r=$_x/$_bk.sorted; done
-		[ -n "$_r" ] && [ ! -f "$_r" ] && _r=$(dirname "$_r")/sqlite.sorted
-		if [ -z "$_r" ] || [ ! -f "$_r" ]; then
+		_r=$(case_find "$_c" "$(cat "$_f")" "$_bk" sorted)
+		if [ -z "$_r" ]; then
 			_why="$_why|rows-as $(cat "$_f"): no such case run before"
 		else
 			cmp -s "$_r" "$_o.sorted" ||
 				_why="$_why|rows differ from $(cat "$_f")'s: $(diff "$_r" "$_o.sorted" | head -6 | tr '\n' ' ')"
 		fi
 	fi
+	_f=$(case_get "$_c" rowsin "$_bk")
+	if [ -n "$_f" ]; then
+		_r=$(case_find "$_c" "$(cat "$_f")" "$_bk" sorted)
+		if [ -z "$_r" ]; then
+			_why="$_why|rows-in $(cat "$_f"): no such case run before"
+		else
+			while IFS= read -r _l; do
+				grep -qxF -- "$_l" "$_r" || _why="$_why|not a row of $(cat "$_f"): $_l"
+			done <"$_o.sorted"
+		fi
+	fi
 	if [ -f "$_c/outputas" ]; then
-		_r=""
-		for _x in "$(dirname "$_c")"/*; do [ "$(cat "$_x/name")" = "$(cat "$_c/outputas")" ] && _r=$_x/$_bk.out; done
-		if [ -z "$_r" ] || [ ! -f "$_r" ]; then
+		_r=$(case_find "$_c" "$(cat "$_c/outputas")" "$_bk" out)
+		case $_r in */"$_bk".out) ;; *) _r="" ;; esac
+		if [ -z "$_r" ]; then
 			_why="$_why|output-as $(cat "$_c/outputas"): no such case run before on $_bk"
 		else
 			_x=$(cat "$_c/except" 2>/dev/null || echo '@@ nothing @@')
@@ -276,14 +370,42 @@ case_one() {
 			grep -qxF -- "$_l" "$_o.out" || _why="$_why|no line: $_l"
 		done <"$_f"
 	fi
-	_f=$(case_get "$_c" logged "$_bk")
+	_f=$(case_get "$_c" messages "$_bk")
 	if [ -n "$_f" ]; then
 		while IFS= read -r _l; do
-			[ -f "$_c/server" ] && grep -qF -- "$_l" "$LOG" || _why="$_why|not in the server's log: $_l"
+			grep -qF -- "$_l" "$_o.msg" || _why="$_why|no message: $_l"
 		done <"$_f"
+		if [ -s "$_f" ]; then
+			grep -vF -f "$_f" "$_o.msg" >"$_o.x"
+		else
+			cp "$_o.msg" "$_o.x"
+		fi
+		[ -s "$_o.x" ] && _why="$_why|another message: $(head -3 "$_o.x" | tr '\n' ' ')"
 	fi
+	for _k in logged unlogged request; do
+		for _f in "$_c/$_k" "$_c/$_k".*; do
+			[ -f "$_f" ] || continue
+			case $_k in
+			request) _n=${_f##*/request.}; _n=${_n%%.*}
+			         [ "$(case_get "$_c" "request.$_n" "$_bk")" = "$_f" ] || continue ;;
+			*) [ "$(case_get "$_c" "$_k" "$_bk")" = "$_f" ] || continue ;;
+			esac
+			[ -f "$_c/server" ] || { _why="$_why|@@ $_k without @@ server"; continue; }
+			case $_k in
+			request) sed -n "${_n}p" "$_o.log" >"$_o.x" ;;
+			*) cp "$_o.log" "$_o.x" ;;
+			esac
+			while IFS= read -r _l; do
+				if [ "$_k" = unlogged ]; then
+					grep -qF -- "$_l" "$_o.x" && _why="$_why|in the server's log: $_l"
+				else
+					grep -qF -- "$_l" "$_o.x" || _why="$_why|not in the server's $([ "$_k" = request ] && echo "request $_n" || echo log): $_l"
+				fi
+			done <"$_f"
+		done
+	done
 	if [ -f "$_c/server" ]; then
-		_want=$(cat "$_c/log" 2>/dev/null || case_value "requests:" "$_o.out")
+		_want=$(cat "$(case_get "$_c" log "$_bk")" 2>/dev/null || case_value "requests:" "$_o.out")
 		[ -z "$_want" ] || [ "$_nlog" = "$_want" ] ||
 			_why="$_why|the server logged $_nlog requests, want $_want"
 	fi
@@ -306,12 +428,11 @@ case_file() {
 	[ $# -gt 0 ] || set -- sqlite postgres
 	_dir=$T/cases/$(basename "$_file" .case)
 	case_parse "$_file" "$_dir" || { notok "$_file does not read"; return; }
-	for _c in "$_dir"/*; do
+	for _c in "$_dir"/[0-9]*; do
 		_name=$(cat "$_c/name")
 		_on=$(cat "$_c/backend" 2>/dev/null || echo sqlite postgres)
-		if [ ! -f "$_c/rows" ] && [ ! -f "$_c/rowsas" ] && [ ! -f "$_c/rowcount" ] &&
-		   [ ! -f "$_c/outputas" ] &&
-		   ! ls "$_c" | grep -q '^\(rows\|rowsas\|rowcount\)\.' && ! ls "$_c" | grep -q '^refused'; then
+		if [ ! -f "$_c/outputas" ] && ! ls "$_c" | grep -q '^\(rows\|rowsas\|rowsin\|rowcount\)\(\.\|$\)' &&
+		   ! ls "$_c" | grep -q '^refused'; then
 			notok "$(basename "$_file" .case): $_name: says nothing of its rows"
 			continue
 		fi
@@ -323,6 +444,19 @@ case_file() {
 		   ! cmp -s "$_c/sqlite.calls" "$_c/postgres.calls"; then
 			notok "$(basename "$_file" .case): $_name: the same calls on both backends" \
 				"SQLite $(cat "$_c/sqlite.calls"), PostgreSQL $(cat "$_c/postgres.calls")"
+		fi
+		if [ -f "$_c/alike" ] && [ -f "$_c/sqlite.out" ] && [ -f "$_c/postgres.out" ] &&
+		   ! ls "$_c" | grep -q '^refused'; then
+			for _be in sqlite postgres; do
+				if [ -s "$_c/alike" ]; then grep -vF -f "$_c/alike" "$_c/$_be.out"
+				else cat "$_c/$_be.out"; fi >"$_c/$_be.alike"
+			done
+			if cmp -s "$_c/sqlite.alike" "$_c/postgres.alike"; then
+				ok "$(basename "$_file" .case): $_name: alike on both backends"
+			else
+				notok "$(basename "$_file" .case): $_name: alike on both backends" \
+					"$(diff "$_c/sqlite.alike" "$_c/postgres.alike" | head -8)"
+			fi
 		fi
 	done
 }

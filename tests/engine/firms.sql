@@ -1,5 +1,5 @@
 -- 12 firms (one named twice, and a NULL), 30 brands; the brands a firm makes share a word
--- with it (tests/engine/firms-pairs.tsv lists them). Suites 54-join and 57-postgres-join.
+-- with it (tests/engine/firms-pairs.tsv lists them). join.case and suite 57-postgres-join.
 CREATE TABLE firms (id INTEGER PRIMARY KEY, name TEXT);
 CREATE TABLE brands (id INTEGER PRIMARY KEY, label TEXT);
 INSERT INTO firms (name) VALUES ('Acme Corp'), ('Globex Industries'), ('Initech'),

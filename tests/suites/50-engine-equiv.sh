@@ -1,13 +1,16 @@
 #!/bin/sh
-# Results never depend on the optimizer: every statement of tests/engine/equiv.sql runs on
-# the demo database optimized and naive (:set optimize off), with the offline backend and
-# no cache, and both must return the same rows: in the same order when the statement has
-# ORDER BY, as multisets otherwise. A line "any SELECT ... LIMIT n [OFFSET m];" has LIMIT
-# without ORDER BY, where SQL may return any qualifying rows: there each optimized row must
-# be a row of the statement without its LIMIT, and their number must be what LIMIT and
-# OFFSET leave of those. Each optimized run also keeps within its plan: the calls it made
-# are at most the worst case the plan announced (the number the budget is checked against).
+# Results never depend on the optimizer: the statement of every case of
+# tests/engine/cases/equiv.case (read by tests/engine/case.sh, the cases' one reader; suite
+# 58 runs them on SQLite and PostgreSQL) runs on the demo database optimized and naive
+# (:set optimize off), with the offline backend and no cache, and both must return the
+# same rows: in the same order when the statement has ORDER BY, as multisets otherwise. A
+# case that gives only its number of rows (@@ rowcount) with a LIMIT and no ORDER BY may
+# return any qualifying rows: there each optimized row must be a row of the statement
+# without its LIMIT, and their number must be what LIMIT and OFFSET leave of those. Each
+# optimized run also keeps within its plan: the calls it made are at most the worst case
+# the plan announced (the number the budget is checked against).
 set -u
+. tests/engine/case.sh
 db=$SUQL_TMP/equiv.db
 sh tests/demo-db.sh "$db" || { echo "not ok equiv: the demo database builds"; exit 0; }
 out=$SUQL_TMP/equiv
@@ -19,11 +22,13 @@ run() {   # run MODE SQL > rows
 }
 
 n=0
-grep -v '^#' tests/engine/equiv.sql | grep -v '^[[:space:]]*$' >"$out/list"
-while IFS= read -r line; do
+case_parse tests/engine/cases/equiv.case "$out/cases" ||
+	{ echo "not ok equiv: tests/engine/cases/equiv.case reads"; exit 0; }
+for c in "$out/cases"/[0-9]*; do
+	line=$(cat "$c/sql")
 	n=$((n + 1))
 	any=0
-	case $line in "any "*) any=1; line=${line#any } ;; esac
+	[ -f "$c/rowcount" ] && ! grep -qi 'order by' "$c/sql" && any=1
 	name="equiv $n: $(printf '%s' "$line" | cut -c1-70)"
 	"$SUQL_PROG" -v --offline --no-cache --csv --set budget=0 "$db" -c "$line" >"$out/v" 2>&1
 	worst=$(sed -n 's/^ *worst case: \([0-9]*\) LLM call.*/\1/p' "$out/v" | awk '{ s += $1 } END { print s + 0 }')
@@ -74,6 +79,6 @@ while IFS= read -r line; do
 		echo "not ok $name"
 		diff "$out/on" "$out/off" | head -10 | sed 's/^/# /'
 	fi
-done <"$out/list"
+done
 [ $n -ge 50 ] && echo "ok equiv: the corpus has $n statements (at least 50)" ||
 	echo "not ok equiv: the corpus has only $n statements"

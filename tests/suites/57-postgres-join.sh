@@ -1,5 +1,5 @@
 #!/bin/sh
-# Semantic joins, matches(left, right, 'question'), on both backends: suite 54-join's firms
+# Semantic joins, matches(left, right, 'question'), on both backends: join.case's firms
 # and brands on SQLite and the same rows in a PostgreSQL server of the suite's own
 # (tests/pg.sh), against build/llmserver answering from the list of matching pairs. Each
 # statement must give the same rows and the same number of requests at the server

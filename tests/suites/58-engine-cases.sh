@@ -17,8 +17,9 @@ OK_PREFIX="cases: "
 
 # the runner itself: a file of cases that must each fail (a wrong row, a wrong count of
 # calls, a plan line missing, one present, a refusal that does not come, a server's log
-# that disagrees, a case that says nothing of its rows, an output unlike another case's)
-# fails each, on SQLite
+# that disagrees, a case that says nothing of its rows, an output unlike another case's,
+# a message other than those said, a row not among another case's, a request without a
+# line said of it, a line in the server's log said not to be) fails each, on SQLite
 cat >"$T/wrong.case" <<'EOF'
 @@ case a wrong row
 @@ sql
@@ -73,15 +74,50 @@ SELECT 1;
 @@ sql
 SELECT 2;
 @@ output-as a plan line missing
+
+@@ case a message that is not the one said
+@@ sql
+SELECT 1;
+SELECT nosuch;
+@@ status 1
+@@ rows
+1
+@@ messages
+no such table
+
+@@ case a row not among another case's
+@@ sql
+SELECT 3;
+@@ rows-in a plan line missing
+
+@@ case a request without a line said of it
+@@ server
+@@ args --no-cache
+@@ sql
+SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' AND id = 1;
+@@ rowcount 1
+@@ request 1
+is it romantic?
+
+@@ case a line in the server's log said not to be
+@@ args --no-cache
+@@ file wrong.json
+[{"content": "no"}]
+@@ server --rules $FILES/wrong.json
+@@ sql
+SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' AND id = 1;
+@@ rowcount 0
+@@ unlogged
+is it quiet?
 EOF
 f0=$fails
 case_file "$T/wrong.case" sqlite >"$T/wrong.out" 2>&1
 fails=$f0
 n=$(grep -c '^not ok' "$T/wrong.out")
-if [ "$n" = 8 ] && ! grep -q '^ok' "$T/wrong.out"; then
-	ok "the runner fails each of 8 wrong cases"
+if [ "$n" = 12 ] && ! grep -q '^ok' "$T/wrong.out"; then
+	ok "the runner fails each of 12 wrong cases"
 else
-	notok "the runner fails each of 8 wrong cases" "$n failed" "$(grep '^ok' "$T/wrong.out")"
+	notok "the runner fails each of 12 wrong cases" "$n failed" "$(grep '^ok' "$T/wrong.out")"
 fi
 
 backends="sqlite postgres"
