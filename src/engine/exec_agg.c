@@ -730,9 +730,9 @@ SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err)
 	return s;
 }
 
-const char *exec_agg_op_refuse(Exec *ex, OpBackend be)
+const char *exec_agg_op_refuse(Exec *ex, const Dialect *d)
 {
-	if (be != OP_POSTGRES)
+	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
 	for (int i = 0; i < ex->naggs; i++) {
 		const AggOcc *ag = &ex->aggs[i];

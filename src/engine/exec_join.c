@@ -824,9 +824,9 @@ int exec_join_op_applies(const Exec *ex)
 
 /* PostgreSQL has no suql_match to call pair by pair: a join not rewritten is refused,
    which is known once exec_join_plan has looked at every join (each then has its plan). */
-const char *exec_join_op_refuse(Exec *ex, OpBackend be)
+const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
 {
-	if (be != OP_POSTGRES)
+	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
 	for (int i = 0; i < ex->njoins; i++)
 		if (!ex->joins[i].jp)

@@ -162,7 +162,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		sink->freetext(sink->ctx);
 	/* what the operator table refuses before the plan is refused before anything is
 	   asked (an ENUM classified, a transaction begun); the rest once planned (exec_pg_run) */
-	const char *why = s == SUQL_OK && freetext ? op_refusal(ex, OP_POSTGRES) : NULL;
+	const char *why = s == SUQL_OK && freetext ? op_refusal(ex, ex->e->dialect) : NULL;
 	if (why)
 		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
 		            "backend runs it", why);

@@ -192,7 +192,7 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	const Stmt *st = ex->ast->stmt;
 	const EngineSink *sink = ex->sink;
 	*out = SUQL_OK;
-	const char *why = op_refusal(ex, OP_POSTGRES);   /* the shapes it cannot follow */
+	const char *why = op_refusal(ex, ex->e->dialect);   /* the shapes it cannot follow */
 	if (why)
 		return why;
 	Dml d = {0};

@@ -314,7 +314,7 @@ SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
    pair by pair). */
 static const char *unsupported(Exec *ex)
 {
-	return op_refusal(ex, OP_POSTGRES);
+	return op_refusal(ex, ex->e->dialect);
 }
 
 /* ---- where NULL sorts ----

@@ -126,11 +126,11 @@ void op_record(Exec *ex)
 			op_table[i]->record(ex);
 }
 
-const char *op_refusal(Exec *ex, OpBackend be)
+const char *op_refusal(Exec *ex, const Dialect *d)
 {
 	for (int i = 0; op_table[i]; i++) {
 		const EngineOp *op = op_table[i];
-		const char *why = op->refuse && op_applies(op, ex) ? op->refuse(ex, be) : NULL;
+		const char *why = op->refuse && op_applies(op, ex) ? op->refuse(ex, d) : NULL;
 		if (!why)
 			continue;
 		size_t n = strlen(why) + strlen(op->name) + 32;

@@ -30,12 +30,6 @@
                       "called by the database"
 #define OP_NO_IDENTITY "rows without an identity"
 
-/* The backend a statement runs on, as a refusal is asked about it. */
-typedef enum OpBackend {
-	OP_SQLITE,
-	OP_POSTGRES,
-} OpBackend;
-
 typedef struct EngineOp {
 	const char *name;     /* in errors and the documentation: "top-k", "aggregate" */
 	const char *inside;   /* the operator whose walk runs it and shows its lines, or NULL */
@@ -54,9 +48,9 @@ typedef struct EngineOp {
 	void (*counters)(Exec *ex, SBuf *out);
 	/* Once the final statement has run: what it keeps in the statement's record (:why). */
 	void (*record)(Exec *ex);
-	/* Why the statement cannot run on the backend yet (asked before the planner and again
-	   after it: an entry answers what it can know by then), or NULL. */
-	const char *(*refuse)(Exec *ex, OpBackend be);
+	/* Why the statement cannot run on a backend of dialect d yet (asked before the planner
+	   and again after it: an entry answers what it can know by then), or NULL. */
+	const char *(*refuse)(Exec *ex, const Dialect *d);
 	/* Release what the operator made for the statement. */
 	void (*free)(Exec *ex);
 } EngineOp;
@@ -73,9 +67,10 @@ SuqlStatus op_run(Exec *ex, SuqlErr *err);
 void op_show(Exec *ex, SBuf *out);
 void op_counters(Exec *ex, SBuf *out);
 void op_record(Exec *ex);
-/* The first applying row's refusal on backend be, as "<why> (the <name> operator)" in
-   ex's arena, or NULL. */
-const char *op_refusal(Exec *ex, OpBackend be);
+/* The first applying row's refusal on a backend of dialect d (a backend whose dialect
+   runs suql's functions refuses nothing), as "<why> (the <name> operator)" in ex's
+   arena, or NULL. */
+const char *op_refusal(Exec *ex, const Dialect *d);
 /* Every row's free. */
 void op_free(Exec *ex);
 
@@ -83,14 +78,14 @@ void op_free(Exec *ex);
 
 /* a semantic join (exec_join.c) */
 int exec_join_op_applies(const Exec *ex);
-const char *exec_join_op_refuse(Exec *ex, OpBackend be);
+const char *exec_join_op_refuse(Exec *ex, const Dialect *d);
 /* the aggregates over free text (exec_agg.c): planned first when nothing the model
    answers comes before them, else after the walks (exec_agg_op_after, which also checks
    the budget again then) */
 int exec_agg_op_applies(const Exec *ex);
 SuqlStatus exec_agg_op_plan(Exec *ex, SuqlErr *err);
 SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err);
-const char *exec_agg_op_refuse(Exec *ex, OpBackend be);
+const char *exec_agg_op_refuse(Exec *ex, const Dialect *d);
 /* the filter walk (exec_walk_op.c; exec_walk.c walks, exec_walk_show.c its lines): each
    block in the planner's order walked (or compared passage by passage), then its values
    read ahead */
@@ -100,7 +95,7 @@ SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err);
    an occurrence the planner leaves on demand, a question that is not a literal, a view,
    UPDATE and DELETE shapes whose rows SQLite picks), or rows without identity (a table
    with neither a key nor a usable ctid, a function in FROM other than unnest()) */
-const char *exec_walk_op_refuse(Exec *ex, OpBackend be);
+const char *exec_walk_op_refuse(Exec *ex, const Dialect *d);
 /* UPDATE's or DELETE's own block (the statement's clauses), or NULL */
 Block *exec_walk_op_dml_block(Exec *ex);
 void exec_walk_show_plan(Exec *ex, SBuf *out);

@@ -82,9 +82,9 @@ static void on_plan(void *ctx, const char *text)
 				strncat(s->names, ", ", sizeof s->names - strlen(s->names) - 1);
 			strncat(s->names, op_table[i]->name, sizeof s->names - strlen(s->names) - 1);
 		}
-	const char *why = ex ? op_refusal(ex, OP_POSTGRES) : NULL;
+	const char *why = ex ? op_refusal(ex, &dialect_pg) : NULL;
 	snprintf(s->pg, sizeof s->pg, "%s", why ? why : "");
-	s->sqlite_refused |= ex && op_refusal(ex, OP_SQLITE) != NULL;
+	s->sqlite_refused |= ex && op_refusal(ex, &dialect_sqlite) != NULL;
 }
 
 static int row(void *ctx, const Row *st)
