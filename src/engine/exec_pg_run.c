@@ -454,7 +454,7 @@ const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *
 		*out = exec_over_budget(ex, err);
 		return NULL;
 	}
-	s = op_run(ex, err);   /* (optimize is on here: the general path runs nothing else) */
+	s = op_run(ex, err);   /* (optimize is on or passage here: naive mode was refused) */
 	if (s == SUQL_OK)
 		s = run_final(ex, err);
 	if (s == SUQL_OK)

@@ -2,9 +2,9 @@
  * exec_record.c: making the record of a statement (record_int.h) while it runs. Three
  * hooks feed it: exec_llm.c notes each answer as its call completes (exec_record_ask: the
  * passages it showed, the request, the reply), the walk notes its examined candidates when
- * it ends (exec_record_walk; PostgreSQL's three steps, exec_record_pg_walk, through the
- * same record_unit), and the statement, once its rows are out, reads its own
- * SELECT again with the keys of its rows and the texts its free text reads
+ * it ends (exec_record_walk, on both backends), and the statement, once its rows are
+ * out, reads its own SELECT again with the keys of its rows and the texts its free text
+ * reads
  * (exec_record_result), every function answering from the memo alone, so that each
  * returned row is tied to the asks it depends on without any call (on PostgreSQL the
  * caller prints that reading and exec_record_pg_rows runs it). exec_record_end hands
@@ -372,7 +372,7 @@ void exec_record_walk(Walk *w)
 }
 
 /* PostgreSQL's keys: a key of integers, or a ctid "(b,o)" (several FROM items: theirs
-   joined by ','), as the numbers the general path's walk gives rows: the key, or
+   joined by ','), as the numbers the walk gives rows: the key, or
    b * 65536 + o. */
 static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
 {
