@@ -4,11 +4,10 @@
  * passages it showed, the request, the reply), the walk notes its examined candidates when
  * it ends (exec_record_walk, on both backends), and the statement, once its rows are
  * out, reads its own SELECT again with the keys of its rows and the texts its free text
- * reads
- * (exec_record_result), every function answering from the memo alone, so that each
- * returned row is tied to the asks it depends on without any call (on PostgreSQL the
- * caller prints that reading and exec_record_pg_rows runs it). exec_record_end hands
- * the record to the Engine.
+ * reads (exec_record_result), every function answering from the memo alone, so that
+ * each returned row is tied to the asks it depends on without any call (on PostgreSQL
+ * the caller prints that reading and exec_record_pg_rows runs it). exec_record_end
+ * hands the record to the Engine.
  */
 #include "engine/exec_int.h"
 #include "engine/plan_int.h"
