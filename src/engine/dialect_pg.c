@@ -18,7 +18,7 @@ void dialect_pg_show_final(Exec *ex, SBuf *out)
 	PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
 	Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);
 	print_stmt(pr, ex->ast->stmt);
-	sb_printf(out, "postgresql, the values suql evaluates bound as arrays: %s\n",
+	sb_printf(out, "postgresql, the values suql evaluates bound as parameters: %s\n",
 	          print_text(pr));
 	print_free(pr);
 }

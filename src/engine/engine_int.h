@@ -373,7 +373,7 @@ struct Dialect {
 	   (NULL: the walk's statement is counted as SQLite runs it) */
 	int (*final_count)(Exec *ex, long long *n);
 	/* the engine's SELECT in the backend's SQL (exec_print_select): SQLite's, calling
-	   suql's functions, or PostgreSQL's, its free text read from values bound as arrays */
+	   suql's functions, or PostgreSQL's, its free text read from values bound as parameters */
 	char *(*print_select)(Exec *ex, Select *s);
 	/* the statement printed last run, its rows through a store cursor (an error: the
 	   backend's, or that of an SQL function of suql's that failed in it) */

@@ -10,7 +10,7 @@
  *    mode) so that the rows the candidates listed are the rows the final statement
  *    reads: the candidates listed by Postgres with their texts (by the row identity
  *    bind_scope.c finds), asked of the model in waves with the walk's sizing, batching,
- *    memo and cache, and the user's statement run last with the values bound as arrays
+ *    memo and cache, and the user's statement run last with the values bound as parameters
  *    (parameters, never text in the SQL); UPDATE and DELETE as SQLite's functions would
  *    call (exec_pg_dml.c); what cannot run is refused by the operator table.
  *

@@ -215,13 +215,13 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 	SBuf *pl = &ex->plan;
 	sb_printf(pl, "block 1 (the statement): %s on PostgreSQL: free text evaluated per row, "
 	          "on demand (one call per value), as SQLite's functions are called; the "
-	          "values bound as arrays\n", st->kind == ST_UPDATE ? "UPDATE" : "DELETE");
+	          "values bound as parameters\n", st->kind == ST_UPDATE ? "UPDATE" : "DELETE");
 	for (int i = 0; i < ex->nocc; i++) {
 		char *t = exec_print_expr(ex, ex->occ[i].orig);
 		sb_printf(pl, "  expression %s: on demand, per row, one call per value\n", t);
 		free(t);
 	}
-	sb_printf(pl, "  postgresql, the values suql evaluates bound as arrays: %s\n",
+	sb_printf(pl, "  postgresql, the values suql evaluates bound as parameters: %s\n",
 	          print_text(pr));
 	ex->worst_total = ex->expect_total = worst_calls(&d);
 	sb_printf(pl, "  worst case: %lld LLM calls; budget %ld\n", ex->worst_total,

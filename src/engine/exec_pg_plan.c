@@ -8,9 +8,9 @@
  * Postgres, printed through exec_pg_plan_hook:
  *
  *  - an occurrence (the suql_* call bind_occ_mutate put in its place) becomes a look-up
- *    of its value in two arrays bound as parameters, the texts it was evaluated for and
- *    the results: ($2::boolean[])[array_position($1::text[], <the argument's text>)],
- *    cast as a typed answer is. This is the memo read by
+ *    of its value in a JSON object bound as a parameter, each text it was evaluated for
+ *    a key of its result: ($1::jsonb ->> <the argument's text>)::boolean, cast as a
+ *    typed answer is (map_param says why an object). This is the memo read by
  *    SQLite's functions, moved into the statement: keyed by the text, it works wherever
  *    the occurrence stands (WHERE, ORDER BY, GROUP BY, a CTE) and a text not evaluated
  *    reads NULL, as a planned miss does in SQLite. The values are parameters of
@@ -31,6 +31,7 @@
 #include "engine/sql_int.h"
 #include "llm/spec.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +39,12 @@
 /* PP_J*: a semantic join's pairs with a verdict of yes (PP_JYES_*) or unknown (PP_JUNK_*),
    their left (_L) or right (_R) texts */
 typedef enum PpKind {
-	PP_KEYS, PP_VALS, PP_KEEP, PP_JYES_L, PP_JYES_R, PP_JUNK_L, PP_JUNK_R
+	PP_MAP, PP_KEEP, PP_JYES_L, PP_JYES_R, PP_JUNK_L, PP_JUNK_R
 } PpKind;
 
 struct PgParam {
 	int kind;             /* PpKind */
-	int x;                /* PP_KEYS, PP_VALS: the signature; PP_KEEP: the block;
+	int x;                /* PP_MAP: the signature; PP_KEEP: the block;
 	                         PP_J*: the join */
 };
 
@@ -136,14 +137,13 @@ static void pr_lookup(Exec *ex, Printer *pr, const Occ *o)
 		print_raw(pr, buf);
 		return;
 	}
-	int k = param(ex, PP_KEYS, o->sig), v = param(ex, PP_VALS, o->sig);
+	int m = param(ex, PP_MAP, o->sig);
 	if (type)
 		print_raw(pr, "CAST(");
-	snprintf(buf, sizeof buf, "($%d::%s[])[array_position($%d::text[], ", v,
-	         s->kind == FT_VERIFY ? "boolean" : "text", k);
+	snprintf(buf, sizeof buf, "($%d::jsonb ->> ", m);
 	print_raw(pr, buf);
 	exec_pg_plan_print_text(pr, o->arg);
-	print_raw(pr, ")]");
+	print_raw(pr, s->kind == FT_VERIFY ? ")::boolean" : ")");
 	if (type) {
 		print_raw(pr, " AS ");
 		print_raw(pr, type);
@@ -252,11 +252,10 @@ static int pr_agg(Exec *ex, Printer *pr, const Expr *e)
 		print_raw(pr, "CAST(NULL AS text)");
 		return 1;
 	}
-	int k = param(ex, PP_KEYS, ag->sig), v = param(ex, PP_VALS, ag->sig);
-	snprintf(buf, sizeof buf, "($%d::text[])[array_position($%d::text[], ", v, k);
+	snprintf(buf, sizeof buf, "($%d::jsonb ->> ", param(ex, PP_MAP, ag->sig));
 	print_raw(pr, buf);
 	pr_agg_key(ex, pr, ag, e);
-	print_raw(pr, ")]");
+	print_raw(pr, ")");
 	return 1;
 }
 
@@ -508,6 +507,35 @@ static void join_param(Exec *ex, const struct PgParam *pp, SBuf *b)
 
 /* One parameter as a Postgres array literal: the memo's texts for a signature, their
    results (in the same order), the keys or ctids a walk kept, or a join's pairs asked. */
+/* A signature's values as one JSON object, each text the memo evaluated a key of its
+   value: a verdict true or false, an answer its text, null when the model gave none.
+   Postgres looks a key up in a jsonb object by binary search, so the final statement
+   reads a row's value in log time whatever the number of texts (an array searched with
+   array_position took time linear in them, for every row). The texts are the server's
+   own, sent back as they came: no check of their encoding (the _nocheck calls). */
+static char *map_param(Exec *ex, int sigi)
+{
+	json_t *o = json_object();
+	size_t pos = 0;
+	int sig;
+	const char *text;
+	const MemoVal *mv;
+	const Sig *s = &ex->sigs[sigi];
+	while (memo_next(ex->memo, &pos, &sig, &text, &mv)) {
+		if (sig != sigi)
+			continue;
+		json_t *v = s->kind == FT_VERIFY
+		                ? (mv->verdict == VERDICT_YES ? json_true()
+		                   : mv->verdict == VERDICT_NO ? json_false() : json_null())
+		                : mv->value ? json_stringn_nocheck(mv->value, strlen(mv->value))
+		                            : json_null();
+		json_object_setn_nocheck(o, text, strlen(text), v ? v : json_null());
+	}
+	char *out = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return out ? out : xstrdup("{}");
+}
+
 static char *param_value(Exec *ex, const struct PgParam *pp)
 {
 	SBuf b = SBUF_INIT;
@@ -530,25 +558,8 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 			put_elem(&b, t);
 		}
 	} else {
-		size_t pos = 0;
-		int sig;
-		const char *text;
-		const MemoVal *mv;
-		const Sig *s = &ex->sigs[pp->x];
-		while (memo_next(ex->memo, &pos, &sig, &text, &mv)) {
-			if (sig != pp->x)
-				continue;
-			if (!first)
-				sb_putc(&b, ',');
-			first = 0;
-			if (pp->kind == PP_KEYS)
-				put_elem(&b, text);
-			else if (s->kind == FT_VERIFY)
-				sb_puts(&b, mv->verdict == VERDICT_YES ? "t" : mv->verdict == VERDICT_NO
-				                                               ? "f" : "NULL");
-			else
-				put_elem(&b, mv->value);
-		}
+		sb_free(&b);
+		return map_param(ex, pp->x);
 	}
 	sb_putc(&b, '}');
 	return sb_steal(&b);
