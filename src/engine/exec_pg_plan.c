@@ -529,7 +529,7 @@ static char *map_param(Exec *ex, int sigi)
 		                   : mv->verdict == VERDICT_NO ? json_false() : json_null())
 		                : mv->value ? json_stringn_nocheck(mv->value, strlen(mv->value))
 		                            : json_null();
-		json_object_setn_nocheck(o, text, strlen(text), v ? v : json_null());
+		json_object_setn_new_nocheck(o, text, strlen(text), v ? v : json_null());
 	}
 	char *out = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
