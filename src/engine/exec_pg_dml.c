@@ -259,8 +259,9 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		print_free(pr);
 		pr = exec_pg_plan_print_final(ex, NULL);
 		int n;
-		char **v = exec_pg_plan_params(ex, &n);
-		s = exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, NULL, 0, err);
+		char **v = exec_pg_plan_params(ex, &n, err);
+		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, NULL, 0, err)
+		      : SUQL_ERROR;
 		s = exec_pg_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
 	}

@@ -531,9 +531,11 @@ static char *map_param(Exec *ex, int sigi)
 		                            : json_null();
 		json_object_setn_new_nocheck(o, text, strlen(text), v ? v : json_null());
 	}
+	/* NULL: a text that is not UTF-8 (the connection asks for UTF-8, but a database
+	   in SQL_ASCII sends its bytes as they are): the caller says so, no value is read */
 	char *out = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
-	return out ? out : xstrdup("{}");
+	return out;
 }
 
 static char *param_value(Exec *ex, const struct PgParam *pp)
@@ -565,19 +567,25 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 	return sb_steal(&b);
 }
 
-char **exec_pg_plan_params(Exec *ex, int *n)
+char **exec_pg_plan_params(Exec *ex, int *n, SuqlErr *err)
 {
 	PgBind *pb = &state(ex)->b;
 	char **v = xcalloc((size_t)pb->n + 1, sizeof *v);
-	for (int i = 0; i < pb->n; i++)
-		v[i] = param_value(ex, &pb->p[i]);
 	*n = pb->n;
+	for (int i = 0; i < pb->n; i++)
+		if (!(v[i] = param_value(ex, &pb->p[i]))) {
+			exec_pg_plan_params_free(v, i);
+			err_set(err, SUQL_ERROR, "a text the server returned is not valid UTF-8, so "
+			        "the values suql evaluated for it cannot be bound (is the database's "
+			        "encoding SQL_ASCII?)");
+			return NULL;
+		}
 	return v;
 }
 
 void exec_pg_plan_params_free(char **v, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; v && i < n; i++)
 		free(v[i]);
 	free(v);
 }
@@ -585,7 +593,9 @@ void exec_pg_plan_params_free(char **v, int n)
 SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err)
 {
 	int n;
-	char **v = exec_pg_plan_params(ex, &n);
+	char **v = exec_pg_plan_params(ex, &n, err);
+	if (!v)
+		return SUQL_ERROR;
 	SuqlStatus s = store_query(ex->e->store, sql, (const char *const *)v, n, c, err);
 	exec_pg_plan_params_free(v, n);
 	return s;

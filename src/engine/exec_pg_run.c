@@ -162,8 +162,9 @@ static SuqlStatus create_as(Exec *ex, SuqlErr *err)
 		pr = exec_pg_plan_print_final(ex, st->select);
 		sql = xprintf("INSERT INTO %s %s", sb_str(&name), print_text(pr));
 		int n;
-		char **v = exec_pg_plan_params(ex, &n);
-		s = exec_pg_rows_run(ex, sql, (const char *const *)v, n, NULL, 0, err);
+		char **v = exec_pg_plan_params(ex, &n, err);
+		s = v ? exec_pg_rows_run(ex, sql, (const char *const *)v, n, NULL, 0, err)
+		      : SUQL_ERROR;
 		exec_pg_plan_params_free(v, n);
 		free(sql);
 		print_free(pr);
@@ -217,8 +218,9 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 		s = create_as(ex, err);
 	} else if (s == SUQL_OK) {
 		int n;
-		char **v = exec_pg_plan_params(ex, &n);
-		s = exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err);
+		char **v = exec_pg_plan_params(ex, &n, err);
+		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err)
+		      : SUQL_ERROR;
 		s = exec_pg_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
 	}
@@ -261,8 +263,8 @@ static void record_rows(Exec *ex)
 		print_free(pr);
 	}
 	int n;
-	char **v = exec_pg_plan_params(ex, &n);
-	exec_record_pg_rows(ex, occs, sql, (const char *const *)v, n);
+	char **v = exec_pg_plan_params(ex, &n, NULL);
+	exec_record_pg_rows(ex, occs, v ? sql : NULL, (const char *const *)v, n);   /* NULL: untraced */
 	exec_pg_plan_params_free(v, n);
 	free(sql);
 }

@@ -156,7 +156,7 @@ Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel);
    (printed last, run under a savepoint); 0, or -1 when it cannot tell. */
 int exec_pg_plan_count(Exec *ex, long long *n);
 /* The parameters of the statement printed last, as texts (Postgres arrays), and their free. */
-char **exec_pg_plan_params(Exec *ex, int *n);
+char **exec_pg_plan_params(Exec *ex, int *n, SuqlErr *err);   /* NULL: err says why */
 void exec_pg_plan_params_free(char **v, int n);
 
 /* ---- dialect_sqlite.c, dialect_pg.c: each backend's entries of its Dialect row that

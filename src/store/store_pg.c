@@ -26,7 +26,8 @@
 	X(PQexec) X(PQexecParams) X(PQfinish) X(PQfname) X(PQfreeCancel) X(PQftype) \
 	X(PQgetCancel) X(PQgetResult) X(PQgetisnull) X(PQgetvalue) X(PQhost) X(PQlibVersion) \
 	X(PQnfields) X(PQntuples) X(PQport) X(PQputCopyData) X(PQputCopyEnd) \
-	X(PQresultErrorField) X(PQresultStatus) X(PQserverVersion) X(PQsetNoticeProcessor) \
+	X(PQresultErrorField) X(PQresultStatus) X(PQserverVersion) X(PQsetClientEncoding) \
+	X(PQsetNoticeProcessor) \
 	X(PQstatus) X(PQtransactionStatus) X(PQuser)
 
 typedef struct PqTable {
@@ -405,6 +406,17 @@ Store *store_pg_open(const char *target, SuqlErr *err)
 		/* the conninfo is not repeated: it may hold a password */
 		err_set(err, SUQL_IO, "cannot connect to PostgreSQL: %.*s; check the host, port, "
 		        "user and database (PGHOST, PGPORT, PGUSER, PGDATABASE, ~/.pgpass)", (int)n, m);
+		pq.PQfinish(conn);
+		return NULL;
+	}
+	/* suql speaks UTF-8 (prompts are JSON, the terminal shows UTF-8): the server converts
+	   its texts to it, whatever the database's encoding */
+	if (pq.PQsetClientEncoding(conn, "UTF8") != 0) {
+		const char *m = pq.PQerrorMessage(conn);
+		size_t n = strlen(m);
+		while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
+			n--;
+		err_set(err, SUQL_IO, "PostgreSQL would not send text as UTF-8: %.*s", (int)n, m);
 		pq.PQfinish(conn);
 		return NULL;
 	}

@@ -3,8 +3,8 @@
 # (tests/pg.sh: initdb and pg_ctl into a temporary directory, a Unix socket, stopped at the
 # end) holding the demo restaurants; skipped, saying why, when no server can be started.
 # Connecting: --pg with the PG* variables and with a libpq conninfo string (a case always
-# names its database by a URI, with its environment fixed), and an unreachable server (no
-# fixture); and read-only mode (READ ONLY, statement_timeout), a unit test of the engine run
+# names its database by a URI, with its environment fixed), an unreachable server (no
+# fixture) and a database in LATIN1 (a fixture is loaded in UTF-8); and read-only mode (READ ONLY, statement_timeout), a unit test of the engine run
 # against this server. The rest of suql on PostgreSQL is data: the cases of
 # tests/engine/cases/*.case (postgres.case, equiv.case and the others), which suite 58 runs
 # on both backends.
@@ -31,6 +31,15 @@ case $out in *'"name":"Hoshi Sushi"'*'{sushi,japanese}'*) ok "pg: --pg CONNINFO,
 out=$("$SUQL_PROG" --offline "postgresql://nobody@/nodb?host=$T/none" -c "SELECT 1" 2>&1); rc=$?
 case $out in *"cannot connect to PostgreSQL"*"PGHOST"*) [ $rc -ne 0 ] && ok "pg: an unreachable server: what to check, non-zero status" ;;
 *) notok "pg: an unreachable server" "$out" ;; esac
+# a database in another encoding: the connection asks for UTF-8, so its texts reach the
+# model, the final statement's look-up and the terminal as UTF-8
+PG_DB=postgres pg_psql -q -c "CREATE DATABASE latin ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null 2>&1
+out=$(printf '%s\n' "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, note FREE_TEXT);" \
+	"INSERT INTO t VALUES (1, 'Café Zoë', 'A calm café, romantic and quiet.'), (2, 'Bar', 'Loud bar.');" \
+	"SELECT name FROM t WHERE answer(note, 'is it romantic?') = 'Yes';" |
+	"$SUQL_PROG" --offline --csv --no-headers "$(printf '%s' "$SUQL_PG" | sed 's|/suql_test?|/latin?|')" 2>&1)
+[ "$out" = "Café Zoë" ] && ok "pg: a LATIN1 database: its texts come as UTF-8, judged and looked up" ||
+	notok "pg: a LATIN1 database" "$out"
 
 # --- read-only mode (the chat agent's statements): READ ONLY, statement_timeout (a unit test
 # of the engine, run here against this server)
