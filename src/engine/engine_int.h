@@ -632,6 +632,8 @@ struct Exec {
 	int agg_collect;      /* the dry run: suql_agg keeps each group's texts, answers NULL */
 	int agg_planned;      /* the groups are known and their trees counted (exec_agg.c) */
 	int occ_planned;      /* plan_statement has run: each occurrence's plan is known */
+	const Expr *refused_at;   /* what an operator's refusal is about, as written (its place
+	                             in the error), or NULL (op_refusal) */
 	Memo *memo;
 
 	SBuf plan;

@@ -736,9 +736,11 @@ const char *exec_agg_op_refuse(Exec *ex, const Dialect *d)
 		return NULL;
 	for (int i = 0; i < ex->naggs; i++) {
 		const AggOcc *ag = &ex->aggs[i];
-		if (ag->block < 0 || ex->blocks[ag->block].correlated)
+		if (ag->block < 0 || ex->blocks[ag->block].correlated) {
+			ex->refused_at = ag->orig;
 			return OP_ROW_BY_ROW ": an aggregate over free text in a correlated subquery (its "
 			       "groups are met row by row)";
+		}
 	}
 	return NULL;
 }

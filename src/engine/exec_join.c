@@ -834,6 +834,9 @@ const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
 	const char *why = exec_join_pairwise(ex);
 	if (!why)
 		return NULL;
+	for (int i = 0; i < ex->njoins && !ex->refused_at; i++)   /* the first judged pairwise */
+		if (ex->joins[i].why || !ex->joins[i].jp->rewritten)
+			ex->refused_at = ex->joins[i].orig;
 	char *m = xprintf(OP_ROW_BY_ROW ": %s", why);
 	size_t n = strlen(m) + 1;
 	char *a = arena_alloc(ex->a, n);

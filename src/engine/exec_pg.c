@@ -120,6 +120,18 @@ SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long
 	return s;
 }
 
+/* A refusal of the operator table, placed at what it is about when the row said
+   (ex->refused_at: the occurrence, join or aggregate as written). */
+static SuqlStatus pg_refused(Exec *ex, const char *why, SuqlErr *err)
+{
+	const Expr *at = ex->refused_at;
+	if (at && at->span.len > 0 && at->span.off + at->span.len <= ex->len)
+		return err_at(err, SUQL_ERROR, ex->sql, ex->len, at->span.off, at->span.len, NULL,
+		              "not supported on PostgreSQL yet: %s; the SQLite backend runs it", why);
+	return err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite backend "
+	               "runs it", why);
+}
+
 SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
                              const EngineSink *sink, SuqlErr *err)
 {
@@ -164,8 +176,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 	   asked (an ENUM classified, a transaction begun); the rest once planned (exec_pg_run) */
 	const char *why = s == SUQL_OK && freetext ? op_refusal(ex, ex->e->dialect) : NULL;
 	if (why)
-		s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite "
-		            "backend runs it", why);
+		s = pg_refused(ex, why, err);
 	if (s == SUQL_OK && e->readonly)
 		s = pg_hidden(ex, err);
 	if (s == SUQL_OK && (freetext || classify) && !e->llm)
@@ -194,8 +205,7 @@ SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		if (freetext || explain) {
 			why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
 			if (why)
-				s = err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the "
-				            "SQLite backend runs it", why);
+				s = pg_refused(ex, why, err);
 		} else {
 			Printer *pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);
 			print_stmt(pr, st);

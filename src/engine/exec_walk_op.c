@@ -80,8 +80,10 @@ static const char *dml_shape(Exec *ex)
 		return OP_ROW_BY_ROW ": free text in UPDATE or DELETE outside the statement's own "
 		       "clauses";
 	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].block != b->id)
+		if (ex->occ[i].block != b->id) {
+			ex->refused_at = ex->occ[i].orig;
 			return OP_ROW_BY_ROW ": free text in a subquery or CTE of UPDATE or DELETE";
+		}
 	if (st->order || st->limit)
 		return OP_ROW_BY_ROW ": UPDATE or DELETE with ORDER BY or LIMIT (SQLite picks the "
 		       "rows as it reads them)";
@@ -122,8 +124,10 @@ const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 		return OP_ROW_BY_ROW ": a view (its free text is evaluated whenever it is read, as "
 		       "each row is)";
 	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].sig < 0)
+		if (ex->occ[i].sig < 0) {
+			ex->refused_at = ex->occ[i].orig;
 			return OP_ROW_BY_ROW ": a question that is not a literal (each row asks its own)";
+		}
 	const char *why = dml_shape(ex);
 	if (!why)
 		why = no_identity(ex);
@@ -131,8 +135,10 @@ const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	   free text is on demand there, as the planner leaves it) */
 	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;
 	for (int i = 0; !why && !dml && ex->occ_planned && i < ex->nocc; i++)
-		if (ex->occ[i].plan == PL_NONE)
+		if (ex->occ[i].plan == PL_NONE) {
+			ex->refused_at = ex->occ[i].orig;
 			why = OP_ROW_BY_ROW ": in a correlated subquery, a recursive CTE, JOIN ... ON, "
 			      "or an argument of another answer()";
+		}
 	return why;
 }

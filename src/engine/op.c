@@ -128,6 +128,7 @@ void op_record(Exec *ex)
 
 const char *op_refusal(Exec *ex, const Dialect *d)
 {
+	ex->refused_at = NULL;
 	for (int i = 0; op_table[i]; i++) {
 		const EngineOp *op = op_table[i];
 		const char *why = op->refuse && op_applies(op, ex) ? op->refuse(ex, d) : NULL;
