@@ -8,6 +8,7 @@
  */
 #include "engine/sql_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,10 +160,12 @@ char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long
 	for (long long i = 0; i < n; i++) {
 		if (i)
 			sb_putc(&arr, ',');
+		char t[48];
 		if (it->rowkey)
-			sb_printf(&arr, "%lld", ids[i]);
+			snprintf(t, sizeof t, "%lld", ids[i]);
 		else
-			sb_printf(&arr, "\"(%lld,%lld)\"", ids[i] / 65536, ids[i] % 65536);
+			exec_pg_plan_ctid(ids[i], t);
+		sb_printf(&arr, it->rowkey ? "%s" : "\"%s\"", t);
 	}
 	sb_putc(&arr, '}');
 	*param = sb_steal(&arr);

@@ -120,9 +120,6 @@ int exec_join_ran(const Join *j);
 SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err);
 /* Ask the rewritten joins' pairs, one batched request per left value. */
 SuqlStatus exec_join_run(Exec *ex, SuqlErr *err);
-/* Why a join of the statement is judged pair by pair (not rewritten), as a message naming
-   it (in ex's arena), or NULL: every join is rewritten. PostgreSQL refuses those. */
-const char *exec_join_pairwise(Exec *ex);
 void exec_join_show(Exec *ex, SBuf *out);
 void exec_join_counters(Exec *ex, SBuf *out);
 void exec_join_free(Exec *ex);

@@ -26,7 +26,7 @@
  * On PostgreSQL the same listings run on the store, printed PRINT_PG (each side as its
  * text, a list as JSON, in the order SQLite lists it), the model is asked as above, and
  * the final statement looks each pair's verdict up in bound arrays (exec_pg_plan.c); a
- * join that is not rewritten is refused there (exec_join_pairwise): Postgres has no
+ * join that is not rewritten is refused there (exec_join_op_refuse): Postgres has no
  * suql_match to call pair by pair.
  */
 #include "engine/bind_int.h"
@@ -799,31 +799,14 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 	return SUQL_OK;
 }
 
-const char *exec_join_pairwise(Exec *ex)
-{
-	for (int i = 0; i < ex->njoins; i++) {
-		const Join *j = &ex->joins[i];
-		if (!j->why && j->jp && j->jp->rewritten)
-			continue;
-		/* Postgres has no suql_match to call as it meets each pair */
-		char *m = xprintf("a semantic join judged pair by pair (matches() %d: %s)", i + 1,
-		                  j->why ? j->why : "naive mode");
-		size_t n = strlen(m) + 1;
-		char *a = arena_alloc(ex->a, n);
-		memcpy(a, m, n);
-		free(m);
-		return a;
-	}
-	return NULL;
-}
-
 int exec_join_op_applies(const Exec *ex)
 {
 	return ex->njoins > 0;
 }
 
-/* PostgreSQL has no suql_match to call pair by pair: a join not rewritten is refused,
-   which is known once exec_join_plan has looked at every join (each then has its plan). */
+/* PostgreSQL has no suql_match to call as it meets each pair: a join not rewritten is
+   refused, which is known once exec_join_plan has looked at every join (each then has its
+   plan); the refusal names the first such join and is placed at it. */
 const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
 {
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
@@ -831,18 +814,18 @@ const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
 	for (int i = 0; i < ex->njoins; i++)
 		if (!ex->joins[i].jp)
 			return NULL;
-	const char *why = exec_join_pairwise(ex);
-	if (!why)
-		return NULL;
-	for (int i = 0; i < ex->njoins && !ex->refused_at; i++)   /* the first judged pairwise */
-		if (ex->joins[i].why || !ex->joins[i].jp->rewritten)
-			ex->refused_at = ex->joins[i].orig;
-	char *m = xprintf(OP_ROW_BY_ROW ": %s", why);
-	size_t n = strlen(m) + 1;
-	char *a = arena_alloc(ex->a, n);
-	memcpy(a, m, n);
-	free(m);
-	return a;
+	for (int i = 0; i < ex->njoins; i++) {
+		const Join *j = &ex->joins[i];
+		if (!j->why && j->jp->rewritten)
+			continue;
+		ex->refused_at = j->orig;
+		char *m = xprintf(OP_ROW_BY_ROW ": a semantic join judged pair by pair (matches() "
+		                  "%d: %s)", i + 1, j->why ? j->why : "naive mode");
+		char *a = arena_strndup(ex->a, m, strlen(m));
+		free(m);
+		return a;
+	}
+	return NULL;
 }
 
 /* The LIMIT the join's walk may stop at (rows returned), or -1. */

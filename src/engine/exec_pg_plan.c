@@ -408,6 +408,11 @@ Expr *exec_pg_plan_rowid(Exec *ex, const ScopeItem *it)
 	return ast_func(ex->a, "suql_pg_rowid", 1, &c);
 }
 
+void exec_pg_plan_ctid(long long id, char out[48])
+{
+	snprintf(out, 48, "(%lld,%lld)", id / 65536, id % 65536);
+}
+
 const char *exec_pg_plan_identity(const ScopeItem *it)
 {
 	return it->kind != IT_TABLE ? NULL : it->rowkey ? it->rowkey : "ctid";
@@ -553,7 +558,7 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 			if (bl->items[0].rowkey)   /* a key: the number itself */
 				snprintf(t, sizeof t, "%lld", id);
 			else
-				snprintf(t, sizeof t, "(%lld,%lld)", id / 65536, id % 65536);
+				exec_pg_plan_ctid(id, t);
 			if (!first)
 				sb_putc(&b, ',');
 			first = 0;

@@ -55,11 +55,10 @@ Block *exec_walk_op_dml_block(Exec *ex)
 	return NULL;
 }
 
+/* m (malloc'd, freed here) copied into ex's arena, where a refusal lives */
 static const char *in_arena(Exec *ex, char *m)
 {
-	size_t n = strlen(m) + 1;
-	char *a = arena_alloc(ex->a, n);
-	memcpy(a, m, n);
+	char *a = arena_strndup(ex->a, m, strlen(m));
 	free(m);
 	return a;
 }

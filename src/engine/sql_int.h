@@ -120,6 +120,9 @@ Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text 
 Expr *exec_pg_plan_rowid(Exec *ex, const ScopeItem *it);
 /* A table's identity column: its key, else "ctid" (NULL: not a table) */
 const char *exec_pg_plan_identity(const ScopeItem *it);
+/* A row identity of the walk's numbering that is a ctid (block * 65536 + offset), as
+   Postgres writes a tid: "(block,offset)". */
+void exec_pg_plan_ctid(long long id, char out[48]);
 /* The plan's line "row identity: t.id (primary key), u.ctid (no key of integers)": what
    identifies the rows of each table read (nothing when none is identified). */
 void exec_pg_plan_show_identity(const Exec *ex, SBuf *out);

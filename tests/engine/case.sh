@@ -232,6 +232,15 @@ case_find() {
 	elif [ -n "$_r" ] && [ -f "$_r/sqlite.$4" ]; then echo "$_r/sqlite.$4"; fi
 }
 
+# case_earlier FILE DIRECTIVE (while a case runs: $_c, $_bk): the sorted rows of the earlier
+# case FILE names, in _r; 1, with the reason added to _why, when no such case ran before
+case_earlier() {
+	_r=$(case_find "$_c" "$(cat "$1")" "$_bk" sorted)
+	[ -n "$_r" ] && return 0
+	_why="$_why|$2 $(cat "$1"): no such case run before"
+	return 1
+}
+
 # case_one DIR BACKEND LABEL: run the case in DIR on BACKEND (sqlite or postgres); its
 # outputs stay in DIR/BACKEND.*; prints one ok or not ok line
 case_one() {
@@ -297,25 +306,15 @@ case_one() {
 			_why="$_why|rows differ: $(case_sorted "$_sql" <"$_f" | diff - "$_o.sorted" | head -6 | tr '\n' ' ')"
 	fi
 	_f=$(case_get "$_c" rowsas "$_bk")
-	if [ -n "$_f" ]; then
-		_r=$(case_find "$_c" "$(cat "$_f")" "$_bk" sorted)
-		if [ -z "$_r" ]; then
-			_why="$_why|rows-as $(cat "$_f"): no such case run before"
-		else
-			cmp -s "$_r" "$_o.sorted" ||
-				_why="$_why|rows differ from $(cat "$_f")'s: $(diff "$_r" "$_o.sorted" | head -6 | tr '\n' ' ')"
-		fi
+	if [ -n "$_f" ] && case_earlier "$_f" rows-as; then
+		cmp -s "$_r" "$_o.sorted" ||
+			_why="$_why|rows differ from $(cat "$_f")'s: $(diff "$_r" "$_o.sorted" | head -6 | tr '\n' ' ')"
 	fi
 	_f=$(case_get "$_c" rowsin "$_bk")
-	if [ -n "$_f" ]; then
-		_r=$(case_find "$_c" "$(cat "$_f")" "$_bk" sorted)
-		if [ -z "$_r" ]; then
-			_why="$_why|rows-in $(cat "$_f"): no such case run before"
-		else
-			while IFS= read -r _l; do
-				grep -qxF -- "$_l" "$_r" || _why="$_why|not a row of $(cat "$_f"): $_l"
-			done <"$_o.sorted"
-		fi
+	if [ -n "$_f" ] && case_earlier "$_f" rows-in; then
+		while IFS= read -r _l; do
+			grep -qxF -- "$_l" "$_r" || _why="$_why|not a row of $(cat "$_f"): $_l"
+		done <"$_o.sorted"
 	fi
 	if [ -f "$_c/outputas" ]; then
 		_r=$(case_find "$_c" "$(cat "$_c/outputas")" "$_bk" out)
