@@ -392,6 +392,17 @@ static void quiet(void *arg, const char *message)
 	(void)arg, (void)message;
 }
 
+/* libpq's last message on conn, without its trailing newline (its length in *n). */
+static const char *conn_message(PGconn *conn, int *n)
+{
+	const char *m = pq.PQerrorMessage(conn);
+	size_t len = strlen(m);
+	while (len && (m[len - 1] == '\n' || m[len - 1] == ' '))
+		len--;
+	*n = (int)len;
+	return m;
+}
+
 Store *store_pg_open(const char *target, SuqlErr *err)
 {
 	if (dynlib_load(&pq_lib, err) != SUQL_OK)
@@ -399,24 +410,20 @@ Store *store_pg_open(const char *target, SuqlErr *err)
 	const char *conninfo = strncmp(target, "pg:", 3) == 0 ? target + 3 : target;
 	PGconn *conn = pq.PQconnectdb(conninfo);
 	if (pq.PQstatus(conn) != CONNECTION_OK) {
-		const char *m = pq.PQerrorMessage(conn);
-		size_t n = strlen(m);
-		while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
-			n--;
+		int n;
+		const char *m = conn_message(conn, &n);
 		/* the conninfo is not repeated: it may hold a password */
 		err_set(err, SUQL_IO, "cannot connect to PostgreSQL: %.*s; check the host, port, "
-		        "user and database (PGHOST, PGPORT, PGUSER, PGDATABASE, ~/.pgpass)", (int)n, m);
+		        "user and database (PGHOST, PGPORT, PGUSER, PGDATABASE, ~/.pgpass)", n, m);
 		pq.PQfinish(conn);
 		return NULL;
 	}
 	/* suql speaks UTF-8 (prompts are JSON, the terminal shows UTF-8): the server converts
 	   its texts to it, whatever the database's encoding */
 	if (pq.PQsetClientEncoding(conn, "UTF8") != 0) {
-		const char *m = pq.PQerrorMessage(conn);
-		size_t n = strlen(m);
-		while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
-			n--;
-		err_set(err, SUQL_IO, "PostgreSQL would not send text as UTF-8: %.*s", (int)n, m);
+		int n;
+		const char *m = conn_message(conn, &n);
+		err_set(err, SUQL_IO, "PostgreSQL would not send text as UTF-8: %.*s", n, m);
 		pq.PQfinish(conn);
 		return NULL;
 	}
