@@ -171,7 +171,8 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 		return NULL;
 	}
 	if (pg && sqlite3_open(":memory:", &db) != SQLITE_OK) {
-		/* PostgreSQL: the executor's scratch (exec_pg.c hands rows to the sink through it) */
+		/* PostgreSQL: a scratch connection for the little SQLite evaluates whatever the
+		   backend (the binder's reading of a constant question, bind_occ.c) */
 		sqlite3_close(db);
 		store_close(store);
 		err_set(err, SUQL_IO, "cannot open an in-memory SQLite database");
@@ -380,24 +381,7 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 	return s;
 }
 
-/* Queries and data changes may hold free text or ENUM literals: the executor runs them. */
-static int goes_to_executor(const Stmt *st)
-{
-	switch (st->kind) {
-	case ST_SELECT:
-	case ST_INSERT:
-	case ST_UPDATE:
-	case ST_DELETE:
-	case ST_CREATE_VIEW:
-		return 1;
-	case ST_CREATE_TABLE:
-		return st->select != NULL;
-	default:
-		return 0;
-	}
-}
-
-/* PostgreSQL: statements go to exec_pg.c; DDL that declares or changes SUQL types runs
+/* PostgreSQL: every statement goes to the driver with PostgreSQL's row; DDL that declares or changes SUQL types runs
    in a transaction with the catalog's rows (in the schema suql), and read-only mode
    refuses it before the server sees it. */
 static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
@@ -405,7 +389,7 @@ static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
 {
 	const Stmt *stmt = ast->stmt;
 	if (!needs_catalog(stmt))
-		return exec_pg_statement(e, ast, sql, len, sink, err);
+		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (e->readonly)
 		return engine_refused(e, err);
 	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
@@ -416,7 +400,7 @@ static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
 	                   : store_savepoint(e->store, "suql_ddl", err);
 	if (s != SUQL_OK)
 		return s;
-	s = exec_pg_statement(e, ast, sql, len, sink, err);
+	s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (s == SUQL_OK)
 		s = catalog_after(e, ast, existed, err);
 	if (s == SUQL_OK)
@@ -458,8 +442,8 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 		ast_free(ast);
 		return s;
 	}
-	if (!needs_catalog(stmt) && goes_to_executor(stmt)) {
-		s = exec_statement(e, ast, sql, len, sink, err);
+	if (!needs_catalog(stmt) && exec_statement_bound(stmt)) {
+		s = exec_statement(e, &exec_sqlite_backend, ast, sql, len, sink, err);
 		ast_free(ast);
 		return s;
 	}

@@ -18,8 +18,9 @@
  *          udf_int.h (udf_: the SQL functions), record_int.h (exec_record_, made while a
  *          statement runs; engine_record_, shown): the walks and operators; op_int.h
  *          (op_: the operator table, through which the top group reaches them)
- *   top    top_int.h (exec_statement, exec_pg_, exec_pg_run, plan_show_): a statement end
- *          to end, the plan and counters as text
+ *   top    top_int.h (exec_statement, exec_sqlite_, exec_pg_, exec_pg_run_, exec_pg_dml_,
+ *          plan_show_): a statement end to end through one pipeline, each backend's own
+ *          steps a row of its table (Backend); the plan and counters as text
  *
  * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
  * engine_exec); doc/executor.md explains the design. In short: every free-text construct
@@ -142,9 +143,10 @@ typedef struct EnumMapRow {
 struct Engine {
 	Store *store;         /* the database, through the storage seam */
 	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
-	                         with PostgreSQL, an in-memory scratch database (exec_pg.c) */
-	int pg;               /* the store is PostgreSQL: statements go to exec_pg.c (the
-	                         entry points alone test it; the rest reads `dialect`) */
+	                         with PostgreSQL, an in-memory scratch database (engine.c) */
+	int pg;               /* the store is PostgreSQL: statements run with its row of the
+	                         driver's table, exec_pg_backend (the entry points alone test
+	                         it; the rest reads `dialect`) */
 	const Dialect *dialect;
 	char *path;
 	Llm *llm;

@@ -1,21 +1,23 @@
 /*
- * exec_pg.c: statements on a PostgreSQL database (store_pg.c). SUQL's syntax is
- * Postgres's, so the structured parts go to the server as the user wrote them (printed
- * PRINT_PG: arrays, `::` casts, `@>`, `&&`, ILIKE and JSON pass through); only the
- * free-text judgments happen here. doc/postgres.md describes the design; in short:
+ * exec_pg.c: PostgreSQL's row of the statement driver's backend table (top_int.h), for a
+ * database in store_pg.c. SUQL's syntax is Postgres's, so the structured parts go to the
+ * server as the user wrote them (printed PRINT_PG: arrays, `::` casts, `@>`, `&&`, ILIKE
+ * and JSON pass through); only the free-text judgments happen in suql. doc/postgres.md
+ * describes the design; in short:
  *
  *  - a statement without free text runs as it is;
- *  - a statement with free text runs the one planner and walk SQLite's statements run
- *    (exec_pg_run.c), inside one REPEATABLE READ transaction (READ ONLY in read-only
+ *  - a statement with free text runs the one pipeline and walk SQLite's statements run
+ *    (exec_statement.c), inside one REPEATABLE READ transaction (READ ONLY in read-only
  *    mode) so that the rows the candidates listed are the rows the final statement
  *    reads: the candidates listed by Postgres with their texts (by the row identity
- *    bind_scope.c finds), asked of the model in waves with the walk's sizing, batching,
- *    memo and cache, and the user's statement run last with the values bound as parameters
- *    (parameters, never text in the SQL); UPDATE and DELETE as SQLite's functions would
- *    call (exec_pg_dml.c); what cannot run is refused by the operator table.
+ *    bind_scope.c finds), asked of the model in waves, and the user's statement run last
+ *    with the values bound as parameters (exec_pg_run.c; UPDATE and DELETE evaluate
+ *    their values in the order SQLite's functions would, exec_pg_dml.c); what cannot run
+ *    is refused by the operator table.
  *
- * This file decides what runs, holds its transaction and :index; exec_pg_rows.c hands
- * rows to the sink.
+ * This file holds the row: the transaction, the check of read-only mode's hidden tables,
+ * a plain statement's run, refusals and errors placed in the user's text; and :index.
+ * exec_pg_rows.c hands rows to the sink.
  */
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
@@ -62,10 +64,8 @@ static SuqlStatus pg_begin(Exec *ex, int snapshot, int *began, SuqlErr *err)
 	return s;
 }
 
-static SuqlStatus pg_end(Exec *ex, int began, SuqlStatus s, SuqlErr *err)
+static SuqlStatus pg_end(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
-	if (!began)
-		return s;
 	/* nothing a read-only or snapshot statement did is kept but its reads: roll back when
 	   it failed (so the connection is usable), commit otherwise */
 	if (s != SUQL_OK) {
@@ -132,109 +132,42 @@ static SuqlStatus pg_refused(Exec *ex, const char *why, SuqlErr *err)
 	               "runs it", why);
 }
 
-SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
-                             const EngineSink *sink, SuqlErr *err)
+/* ---- the row ---- */
+
+static SuqlStatus pg_check(Exec *ex, int suql, int explain, SuqlErr *err)
 {
-	/* an EXPLAIN's statement as written, before the binder's rewrite (as exec_statement);
-	   EXPLAIN QUERY PLAN of a statement with free text shows suql's plan too (the
-	   server's plan of the final statement would depend on values not asked yet) */
-	char *parsed = NULL;
-	int explained = ast->stmt->explain;
-	if (explained) {
-		ast->stmt->explain = 0;
-		parsed = print_suql_stmt(ast);
-		ast->stmt->explain = explained;
-	}
-	Exec *ex = exec_statement_begin(e, ast, sql, len, sink);
-	Stmt *st = ast->stmt;
-	SuqlStatus s = SUQL_OK;
-	int bound = st->kind == ST_SELECT || st->kind == ST_INSERT || st->kind == ST_UPDATE ||
-	            st->kind == ST_DELETE || st->kind == ST_CREATE_VIEW ||
-	            (st->kind == ST_CREATE_TABLE && st->select);
-	if (bound)
-		s = bind_statement(ex, err);
-	if (s == SUQL_OK && ex->nenums > 0)
-		s = enum_lookup(ex, err);
-	/* ENUM literals the map does not know yet are classified once the statement's
-	   transaction has begun (the mapping is written into suql.enum_map there) */
-	int classify = s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) > 0;
-	int freetext = s == SUQL_OK && (ex->nocc > 0 || ex->naggs > 0 || ex->njoins > 0);
-	/* EXPLAIN with free text, or with an ENUM literal to classify: suql's plan, nothing
-	   asked (the classification too waits for a statement that runs) */
-	int explain = parsed && (freetext || (classify && explained == 1)) &&
-	              ex->set.optimize != OPT_OFF;
-	if (explain) {
-		classify = 0;
-		st->explain = 0;
-	}
-	if (s == SUQL_OK && ex->nenums > 0 && enum_pending(ex) == 0)
-		enum_rewrite(ex, 0);
-	int began = 0;
-	if (freetext && !explain && sink && sink->freetext)
-		sink->freetext(sink->ctx);
-	/* what the operator table refuses before the plan is refused before anything is
-	   asked (an ENUM classified, a transaction begun); the rest once planned (exec_pg_run) */
-	const char *why = s == SUQL_OK && freetext ? op_refusal(ex, ex->e->dialect) : NULL;
-	if (why)
-		s = pg_refused(ex, why, err);
-	if (s == SUQL_OK && e->readonly)
-		s = pg_hidden(ex, err);
-	if (s == SUQL_OK && (freetext || classify) && !e->llm)
-		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
-	if (s == SUQL_OK && classify && !freetext && sink && sink->freetext)
-		sink->freetext(sink->ctx);
-	if (s == SUQL_OK && classify && ex->set.budget > 0 && enum_pending(ex) > ex->set.budget) {
-		ex->worst_total = ex->expect_total = enum_pending(ex);
-		s = exec_over_budget(ex, err);
-	}
-	if (s == SUQL_OK)
-		s = pg_begin(ex, freetext, &began, err);
-	if (s == SUQL_OK && classify) {
-		s = enum_classify(ex, err);
-		if (s == SUQL_OK)
-			enum_rewrite(ex, 0);
-		if (s != SUQL_OK)
-			s = pg_end(ex, began, s, err);
-	}
-	/* the ENUM comparisons and what they became head the plan (the SQLite planner's
-	   plan shows them itself) */
-	int mapped = s == SUQL_OK && ex->nenums > 0;
-	if (mapped && !freetext && !explain)
-		enum_show(ex, &ex->plan);
-	if (s == SUQL_OK) {
-		if (freetext || explain) {
-			why = exec_pg_run(ex, explain ? parsed : NULL, &s, err);
-			if (why)
-				s = pg_refused(ex, why, err);
-		} else {
-			Printer *pr = print_new(PRINT_PG, NULL, ast->src, ast->src_off);
-			print_stmt(pr, st);
-			if (st->has_suql && sink && sink->plan) {
-				sb_printf(&ex->plan, "no free text: PostgreSQL runs\n%s\n", print_text(pr));
-				sink->plan(sink->ctx, sb_str(&ex->plan));
-			}
-			sb_truncate(&ex->plan, 0);
-			s = exec_pg_rows_run(ex, print_text(pr), NULL, 0, NULL, 0, err);
-			s = exec_pg_place(ex, pr, s, err);
-			print_free(pr);
-		}
-		s = pg_end(ex, began, s, err);
-	}
-	s = exec_budget_stopped(ex, s, err);
-	s = exec_unread_report(ex, s, err);
-	if ((freetext || mapped) && !explain && sink && sink->counters &&
-	    (s == SUQL_OK || s == SUQL_LLM || s == SUQL_INTERRUPT)) {
-		SBuf c = SBUF_INIT;
-		sb_puts(&c, sb_str(&ex->plan));
-		plan_show_counters(ex, &c);
-		sink->counters(sink->ctx, sb_str(&c));
-		sb_free(&c);
-	}
-	ex->rec->freetext = freetext;   /* :why reads the record, as on SQLite */
-	exec_statement_end(ex);
-	free(parsed);
+	SuqlStatus s = ex->e->readonly ? pg_hidden(ex, err) : SUQL_OK;
+	/* a statement suql plans is planned by the server too; the rest (a view, DDL, a
+	   statement without free text) meets the server's check as it runs */
+	if (s == SUQL_OK && suql && !ex->standalone)
+		s = exec_pg_run_check(ex, explain, err);
 	return s;
 }
+
+/* A statement without free text as the user wrote it (ENUM literals rewritten). */
+static SuqlStatus pg_final(Exec *ex, int planned, SuqlErr *err)
+{
+	if (planned)
+		return exec_pg_run_final(ex, err);
+	Printer *pr = print_new(PRINT_PG, NULL, ex->ast->src, ex->ast->src_off);
+	print_stmt(pr, ex->ast->stmt);
+	SuqlStatus s = exec_pg_rows_run(ex, print_text(pr), NULL, 0, NULL, 0, err);
+	s = exec_pg_place(ex, pr, s, err);
+	print_free(pr);
+	return s;
+}
+
+const Backend exec_pg_backend = {
+	.name = "PostgreSQL",
+	.print = PRINT_PG,
+	.explain_other = "EXPLAIN of a statement without free text shows PostgreSQL's plan",
+	.begin = pg_begin,
+	.end = pg_end,
+	.check = pg_check,
+	.final = pg_final,
+	.record = exec_pg_run_record,
+	.refused = pg_refused,
+};
 
 /* ---- :index ---- */
 

@@ -1,11 +1,13 @@
 /*
- * exec_pg_dml.c: free text in UPDATE and DELETE on PostgreSQL. SQLite runs such a
+ * exec_pg_dml.c: free text in UPDATE and DELETE on PostgreSQL, run once planned, shown
+ * and checked by the one pipeline (exec_statement.c). SQLite runs such a
  * statement with its SQL functions called per row, on demand (one call per value, the
  * memo sparing a value met twice): the WHERE's conjuncts left to right, a conjunct
  * evaluated only where the ones before it are not false, and SET and RETURNING for the
  * rows the WHERE keeps. Postgres has no suql functions to call, so the same values are
  * evaluated first, in that order, each one call (exec_llm_one, as SQLite's functions
- * do), the texts read in the statement's REPEATABLE READ snapshot:
+ * do), the texts read in the statement's REPEATABLE READ snapshot (the plan, as SQLite
+ * shows it, says "on demand, per row, one call per value"):
  *
  *   1. each occurrence of the WHERE: the distinct texts of the rows of the target table
  *      (and UPDATE's FROM) where the conjuncts before its own are not false (those
@@ -13,8 +15,9 @@
  *      the table's integer primary key that the WHERE's comparisons with literals set
  *      (SQLite scans its rowid range first, wherever they stand);
  *   2. each occurrence of SET and RETURNING: the texts of the rows the whole WHERE keeps;
- *   3. the user's statement, every occurrence a look-up of its value in two arrays bound
- *      as parameters (exec_pg_plan.c: the texts and their results, never text in the SQL).
+ *   3. the user's statement, every occurrence a look-up of its value in one object bound
+ *      as a parameter (exec_pg_plan.c: each text a key of its result, never text in the
+ *      SQL).
  *
  * Nothing is written before the last step, which runs only when every reply was read
  * (or llm.unreadable is warn: those values NULL, as on SQLite): all or nothing, in the
@@ -169,68 +172,16 @@ static SuqlStatus eval_occ(Dml *d, int i, Expr *holds, SuqlErr *err)
 	return r;
 }
 
-/* The rows the statement may touch (its FROM), once per occurrence: the budget's worst
-   case, as SQLite's planner counts functions called per row. */
-static long long worst_calls(Dml *d)
-{
-	Exec *ex = d->ex;
-	ResultList *cols = NULL;
-	Expr *star = ast_func(ex->a, "count", 0, NULL);
-	star->star = 1;
-	exec_col(ex->a, &cols, star, NULL);
-	Select *s = exec_select(ex, d->b, cols, NULL, NULL);
-	s->cores[0]->from = d->from;
-	char *sql = exec_print_select(ex, s);
-	long long n = exec_count(ex, sql);
-	free(sql);
-	return n < 0 ? 0 : n * ex->nocc;
-}
-
-/* The statement's own block (no SELECT core, no parent), or NULL. */
-const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
+SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
-	const EngineSink *sink = ex->sink;
-	*out = SUQL_OK;
-	const char *why = op_refusal(ex, ex->e->dialect);   /* the shapes it cannot follow */
-	if (why)
-		return why;
 	Dml d = {0};
 	d.ex = ex;
 	d.b = exec_walk_op_dml_block(ex);
-	bind_occ_mutate(ex);
-	memo_keep_texts(ex->memo);
-	SuqlStatus s = exec_pg_run_writable(ex, st->kind == ST_UPDATE ? "UPDATE" : "DELETE", err);
-	if (s == SUQL_OK)
-		s = exec_pg_run_validate(ex, err);   /* a mistake costs no call */
-	if (s != SUQL_OK) {
-		*out = s;
-		return NULL;
-	}
 	d.from = dml_from(ex);
 	if (st->where)
 		conj_flatten(&d, st->where);
-	/* the plan: what runs, as Postgres gets it */
-	Printer *pr = exec_pg_plan_print_final(ex, NULL);
-	SBuf *pl = &ex->plan;
-	sb_printf(pl, "block 1 (the statement): %s on PostgreSQL: free text evaluated per row, "
-	          "on demand (one call per value), as SQLite's functions are called; the "
-	          "values bound as parameters\n", st->kind == ST_UPDATE ? "UPDATE" : "DELETE");
-	for (int i = 0; i < ex->nocc; i++) {
-		char *t = exec_print_expr(ex, ex->occ[i].orig);
-		sb_printf(pl, "  expression %s: on demand, per row, one call per value\n", t);
-		free(t);
-	}
-	sb_printf(pl, "  postgresql, the values suql evaluates bound as parameters: %s\n",
-	          print_text(pr));
-	ex->worst_total = ex->expect_total = worst_calls(&d);
-	sb_printf(pl, "  worst case: %lld LLM calls; budget %ld\n", ex->worst_total,
-	          ex->set.budget);
-	if (sink && sink->plan)
-		sink->plan(sink->ctx, sb_str(pl));
-	sb_truncate(pl, 0);
-	if (ex->set.budget > 0 && ex->expect_total > ex->set.budget)
-		s = exec_over_budget(ex, err);
+	SuqlStatus s = SUQL_OK;
 	/* 1. the WHERE, left to right, within the rowid range SQLite scans */
 	Expr *before = NULL;
 	for (int k = 0; k < d.nconj; k++)
@@ -256,17 +207,15 @@ const char *exec_pg_dml_run(Exec *ex, SuqlStatus *out, SuqlErr *err)
 		            "statement with those values NULL", ex->unread);
 	/* 3. the statement */
 	if (s == SUQL_OK) {
-		print_free(pr);
-		pr = exec_pg_plan_print_final(ex, NULL);
+		Printer *pr = exec_pg_plan_print_final(ex, NULL);
 		int n;
 		char **v = exec_pg_plan_params(ex, &n, err);
 		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, NULL, 0, err)
 		      : SUQL_ERROR;
 		s = exec_pg_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
+		print_free(pr);
 	}
-	print_free(pr);
 	free(d.conj);
-	*out = s;
-	return NULL;
+	return s;
 }

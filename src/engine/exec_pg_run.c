@@ -1,14 +1,17 @@
 /*
- * exec_pg_run.c: a statement with free text on PostgreSQL, through the one walk both
- * backends use: verify atoms ANDed in WHERE, free text under OR or NOT, typed and
- * constrained answers in WHERE, answer() and summary() as result columns, free text in ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of
- * the result columns, in subqueries and CTEs that are not correlated, semantic joins that
- * are rewritten (exec_join.c lists their values and pairs on the store and asks the model;
- * the final statement looks the verdicts up, exec_pg_plan.c), a semantic top-k (exec_topk.c
- * lists its candidates on the store and ranks them in memory). At the top of the
- * engine's groups, beside exec_statement.c: it binds, plans, shows the plan, walks and
- * runs the final statement with the SQLite backend's own planner and walk, their
- * statements printed for Postgres by exec_pg_plan.c (which says how).
+ * exec_pg_run.c: PostgreSQL's check, final run and record reading of a statement suql
+ * plans (the backend's row, exec_pg.c; the pipeline is exec_statement.c's, the planner
+ * and walk SQLite's, their statements printed for Postgres by exec_pg_plan.c, which says
+ * how). What runs: verify atoms ANDed in WHERE, free text under OR or NOT, typed and
+ * constrained answers in WHERE, answer() and summary() as result columns, free text in
+ * ORDER BY, GROUP BY, HAVING, aggregates and inside expressions of the result columns, in
+ * subqueries and CTEs that are not correlated, semantic joins that are rewritten
+ * (exec_join.c lists their values and pairs on the store and asks the model; the final
+ * statement looks the verdicts up), a semantic top-k (exec_topk.c lists its candidates on
+ * the store and ranks them in memory); UPDATE and DELETE through exec_pg_dml.c.
+ *
+ * The check plans the statement as it will run with the server's EXPLAIN (its parameters
+ * empty), so that a mistake is placed in the user's text before any count or call.
  *
  * CREATE TABLE ... AS runs as INSERT ... SELECT does, its final statement in two (Postgres
  * binds no parameters there): the table made WITH NO DATA from the query printed without
@@ -274,7 +277,7 @@ static void record_rows(Exec *ex)
 /* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
    empty): a mistake in it is reported at its place in the user's text before any count
    or call, as SQLite's validation does. */
-SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err)
+static SuqlStatus writable(Exec *ex, const char *what, SuqlErr *err)
 {
 	int ro = ex->e->readonly;
 	StoreCursor *c;
@@ -288,7 +291,7 @@ SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err)
 	return SUQL_OK;
 }
 
-SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
+static SuqlStatus validate(Exec *ex, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
 	/* CREATE TABLE ... AS takes no parameters: its query is planned alone */
@@ -309,14 +312,6 @@ SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err)
 	s = exec_pg_place_shifted(ex, pr, s, 8, err);
 	print_free(pr);
 	return s;
-}
-
-/* Why the SQLite planner's plan of this statement cannot run here; NULL: it can. The
-   operators' refusals known once planned (op.c: free text left on demand, a join judged
-   pair by pair). */
-static const char *unsupported(Exec *ex)
-{
-	return op_refusal(ex, ex->e->dialect);
 }
 
 /* ---- where NULL sorts ----
@@ -399,70 +394,32 @@ static void pin_nulls(Exec *ex)
 	ast_visit_stmt(ex->ast->stmt, &v);
 }
 
-const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *out, SuqlErr *err)
+SuqlStatus exec_pg_run_check(Exec *ex, int explain, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
-	const EngineSink *sink = ex->sink;
-	*out = SUQL_OK;
-	/* INSERT ... SELECT runs as a SELECT does (its rows are the final statement's);
-	   UPDATE and DELETE as SQLite runs them, per row (exec_pg_dml.c); CREATE ... AS
-	   takes no parameters in Postgres */
-	/* (what the operator table refuses before the plan was refused by exec_pg.c) */
-	int explain = parsed != NULL;
-	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;
-	int ctas = st->kind == ST_CREATE_TABLE && st->select;
-	if (dml && !explain)
-		return exec_pg_dml_run(ex, out, err);
-	if (ctas && !explain &&
-	    (*out = exec_pg_run_writable(ex, "CREATE TABLE AS", err)) != SUQL_OK)
-		return NULL;
-	bind_occ_mutate(ex);
-	memo_keep_texts(ex->memo);
-	SuqlStatus s = exec_pg_run_validate(ex, err);
-	if (s != SUQL_OK) {
-		*out = s;
-		return NULL;
-	}
-	/* the planner, then the operators' plans (op.c), as in exec_statement: aggregates'
-	   groups are read now when no free text comes before them (then nothing is refused
-	   after the plan), else after the walks */
-	s = plan_statement(ex, err);
-	if (s == SUQL_OK)
-		s = op_plan(ex, 0, err);
-	if (s != SUQL_OK) {
-		*out = s;
-		return NULL;
-	}
-	/* (an EXPLAIN of UPDATE or DELETE: its values are evaluated per row, as on SQLite,
-	   by exec_pg_dml.c when it runs) */
-	const char *why = unsupported(ex);
-	if (why)
-		return why;
-	if (explain) {   /* as exec_statement's explain_only: planned, shown, not run */
-		if (enum_pending(ex) == 0)
-			plan_exec(ex);
-		plan_show(ex, &ex->plan);
-		exec_statement_explained(ex, parsed, "EXPLAIN of a statement without free text "
-		                         "shows PostgreSQL's plan");
-		return NULL;
-	}
-	plan_exec(ex);
+	SuqlStatus s = SUQL_OK;
+	/* a write in a read-only transaction is refused before any call (an EXPLAIN writes
+	   nothing) */
+	if (!explain && (st->kind == ST_UPDATE || st->kind == ST_DELETE))
+		s = writable(ex, st->kind == ST_UPDATE ? "UPDATE" : "DELETE", err);
+	else if (!explain && st->kind == ST_CREATE_TABLE)
+		s = writable(ex, "CREATE TABLE AS", err);
+	memo_keep_texts(ex->memo);   /* the final statement looks the texts up */
 	pin_nulls(ex);
-	plan_show(ex, &ex->plan);
-	if (sink && sink->plan)
-		sink->plan(sink->ctx, sb_str(&ex->plan));
-	sb_truncate(&ex->plan, 0);
-	if (ex->set.budget > 0 && ex->expect_total > ex->set.budget) {
-		*out = exec_over_budget(ex, err);
-		return NULL;
-	}
-	s = op_run(ex, err);   /* (optimize is on or passage here: naive mode was refused) */
-	if (s == SUQL_OK)
-		s = run_final(ex, err);
-	if (s == SUQL_OK)
+	return s == SUQL_OK ? validate(ex, err) : s;
+}
+
+SuqlStatus exec_pg_run_final(Exec *ex, SuqlErr *err)
+{
+	const Stmt *st = ex->ast->stmt;
+	if (st->kind == ST_UPDATE || st->kind == ST_DELETE)
+		return exec_pg_dml_final(ex, err);
+	return run_final(ex, err);
+}
+
+void exec_pg_run_record(Exec *ex)
+{
+	const Stmt *st = ex->ast->stmt;
+	if (st->kind != ST_UPDATE && st->kind != ST_DELETE)
 		record_rows(ex);
-	if (s == SUQL_OK)
-		op_record(ex);
-	*out = s;
-	return NULL;
 }

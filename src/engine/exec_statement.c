@@ -1,12 +1,17 @@
 /*
- * exec_statement.c: one statement, from its tree to its rows (see doc/executor.md), at the
- * top of the engine's groups (src/README.md): it calls every phase below it in turn:
+ * exec_statement.c: one statement, from its tree to its rows (see doc/executor.md), on
+ * either backend, at the top of the engine's groups (src/README.md): it calls every phase
+ * below it in turn, and asks the backend's row of the driver's table (top_int.h,
+ * exec_sqlite.c, exec_pg.c) for what the backends do differently:
  *
  *   bind          blocks, names, free-text occurrences, ENUM comparisons (bind.c)
- *   look up       ENUM literals in suql_enum_map (enum.c)
+ *   look up       ENUM literals in the map of mappings (enum.c)
  *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_occ_mutate)
- *   validate      the statement is prepared once, in read-only mode under the authorizer,
- *                 so a mistake is reported at its place in the user's text before anything
+ *   refuse        what the operator table says the backend cannot run (op.c)
+ *   check         the backend's: the statement as written judged (SQLite prepares it in
+ *                 read-only mode under the authorizer; the server plans it), so a mistake
+ *                 is reported at its place in the user's text before anything
+ *   begin         the backend's transaction, if any (PostgreSQL: one snapshot)
  *   plan          counts and the worst case, before any call (plan.c, plan_unit.c), then
  *                 each operator's plan (the operator table, op.c: joins, aggregates)
  *   budget        over it: refused, no call made
@@ -14,8 +19,9 @@
  *   show the plan
  *   execute       each operator's run in the table's order: a join's pairs, the walks of
  *                 the blocks in dependency order (exec_walk.c) with their values read
- *                 ahead, the aggregates; then the statement itself (exec_final.c), rows
- *                 to the sink
+ *                 ahead, the aggregates; then the backend's final run of the statement
+ *                 itself, rows to the sink, and the record's reading of them
+ *   end           the transaction committed, or rolled back on a failure
  *   counters
  *
  * Naive mode (optimize off) skips the walk and everything ahead: SQLite calls the
@@ -25,7 +31,7 @@
  *
  * The engine's own statements, and the errors and warnings every phase reports, are
  * exec.c's, at the bottom; exec_statement_begin and exec_statement_end make and free the
- * Exec, for PostgreSQL's statements too (exec_pg.c).
+ * Exec.
  */
 #include "engine/bind_int.h"
 #include "engine/bm25_int.h"
@@ -98,47 +104,6 @@ static int needs_plan_display(const Exec *ex)
 	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0 || ex->naggs > 0;
 }
 
-/* Prepare the statement as the user wrote it (free text as function calls), under the
-   read-only authorizer when that is on: the one place the user's statement is judged.
-   When nothing is to be done ahead of it, this preparation is the one that runs. */
-static SuqlStatus validate(Exec *ex, SuqlErr *err)
-{
-	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-	print_stmt(pr, ex->ast->stmt);
-	sqlite3_stmt *st = NULL;
-	ex->e->guard = ex->e->readonly;
-	int rc = sqlite3_prepare_v2(ex->db, print_text(pr), (int)print_len(pr), &st, NULL);
-	ex->e->guard = 0;
-	SuqlStatus s = SUQL_OK;
-	if (rc == SQLITE_AUTH)
-		s = engine_refused(ex->e, err);
-	else if (rc != SQLITE_OK)
-		s = exec_user_error(ex->db, pr, ex->sql, ex->len, err);
-	if (st) {
-		ex->ncolnames = sqlite3_column_count(st);
-		ex->colnames = xcalloc((size_t)ex->ncolnames + 1, sizeof *ex->colnames);
-		ex->collist = xcalloc((size_t)ex->ncolnames + 1, 1);
-		for (int i = 0; i < ex->ncolnames; i++) {
-			const char *n = sqlite3_column_name(st, i);
-			ex->colnames[i] = xstrdup(n ? n : "");
-			/* where a result column comes from, as the user wrote it (the statement
-			   that finally runs may read a temp table instead) */
-			const char *tab = sqlite3_column_table_name(st, i);
-			const char *col = sqlite3_column_origin_name(st, i);
-			const CatColumn *cc = tab && col ? bind_scope_catalog(ex, tab, col) : NULL;
-			ex->collist[i] = cc && cc->is_array;
-		}
-	}
-	if (s == SUQL_OK && st && !needs_plan_display(ex)) {
-		exec_trace(print_text(pr));
-		ex->ready = st;
-		st = NULL;
-	}
-	sqlite3_finalize(st);
-	print_free(pr);
-	return s;
-}
-
 static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
 {
 	if (fn && b->len)
@@ -196,40 +161,9 @@ void exec_statement_end(Exec *ex)
 	exec_free(ex);
 }
 
-/* EXPLAIN of a statement with free text, ENUM literals or a semantic join: the statement
-   as suql reads it and its plan with the estimate, made as for running it (st->explain is
-   cleared first) but stopped before the first model call; nothing runs, no row comes. */
-static SuqlStatus explain_only(Exec *ex, const char *parsed, SuqlErr *err)
-{
-	Stmt *st = ex->ast->stmt;
-	st->explain = 0;
-	SuqlStatus s = SUQL_OK;
-	if (!ex->standalone) {
-		if (!ex->e->llm)
-			return err_set(err, SUQL_LLM, "no language model client: free-text functions "
-			               "need one");
-		s = plan_statement(ex, err);
-		if (s == SUQL_OK)   /* (an aggregate's dry run reads rows: not here) */
-			s = op_plan(ex, 1, err);
-		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
-			plan_exec(ex);
-		if (s == SUQL_OK)
-			plan_show(ex, &ex->plan);
-	} else {
-		Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
-		print_stmt(pr, st);
-		sb_printf(&ex->plan, "a view: its ENUM comparisons are classified when it is "
-		          "created; SQLite runs\n%s\n", print_text(pr));
-		print_free(pr);
-	}
-	if (s != SUQL_OK)
-		return s;
-	exec_statement_explained(ex, parsed, "EXPLAIN QUERY PLAN shows SQLite's plan of the "
-	                         "statement");
-	return SUQL_OK;
-}
-
-void exec_statement_explained(Exec *ex, const char *parsed, const char *other)
+/* An EXPLAIN's answer: ex->plan with a last line saying nothing ran (and what `other`
+   shows instead), handed to the sink with the statement as parsed. */
+static void explained(Exec *ex, const char *parsed, const char *other)
 {
 	const EngineSink *sink = ex->sink;
 	sb_printf(&ex->plan, "EXPLAIN: nothing ran and no model was asked (%s)\n", other);
@@ -241,34 +175,151 @@ void exec_statement_explained(Exec *ex, const char *parsed, const char *other)
 	}
 }
 
-SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+/* EXPLAIN of a statement with free text, ENUM literals or a semantic join: the statement
+   as suql reads it and its plan with the estimate, made as for running it (st->explain
+   was cleared before the check) but stopped before the first model call; nothing runs,
+   no row comes. */
+static SuqlStatus explain_only(Exec *ex, const Backend *be, const char *parsed, SuqlErr *err)
+{
+	Stmt *st = ex->ast->stmt;
+	SuqlStatus s = SUQL_OK;
+	if (!ex->standalone) {
+		if (!ex->e->llm)
+			return err_set(err, SUQL_LLM, "no language model client: free-text functions "
+			               "need one");
+		s = plan_statement(ex, err);
+		if (s == SUQL_OK)   /* (an aggregate's dry run reads rows: not here) */
+			s = op_plan(ex, 1, err);
+		const char *why = s == SUQL_OK ? op_refusal(ex, ex->e->dialect) : NULL;
+		if (why)
+			return be->refused(ex, why, err);
+		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
+			plan_exec(ex);
+		if (s == SUQL_OK)
+			plan_show(ex, &ex->plan);
+	} else {
+		Printer *pr = print_new(be->print, NULL, ex->ast->src, ex->ast->src_off);
+		print_stmt(pr, st);
+		sb_printf(&ex->plan, "a view: its ENUM comparisons are classified when it is "
+		          "created; %s runs\n%s\n", be->name, print_text(pr));
+		print_free(pr);
+	}
+	if (s != SUQL_OK)
+		return s;
+	explained(ex, parsed, be->explain_other);
+	return SUQL_OK;
+}
+
+int exec_statement_bound(const Stmt *st)
+{
+	switch (st->kind) {
+	case ST_SELECT:
+	case ST_INSERT:
+	case ST_UPDATE:
+	case ST_DELETE:
+	case ST_CREATE_VIEW:
+		return 1;
+	case ST_CREATE_TABLE:
+		return st->select != NULL;
+	default:
+		return 0;
+	}
+}
+
+/* The planned statement: ENUM literals, the plan and its budget, the operators' runs;
+   then the statement runs (exec_statement). */
+static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
+{
+	const EngineSink *sink = ex->sink;
+	enum_rewrite(ex, 1);   /* literals whose mapping is stored: counted as they run */
+	SuqlStatus s = plan_statement(ex, err);
+	/* ENUM literals are classified first when their calls fit the budget, and the
+	   statement counted again as it will run ('affordable' becomes price IN ('cheap'),
+	   not a predicate that keeps every row): the estimates and the budget check are then
+	   those of the rewritten statement */
+	int pend = s == SUQL_OK ? enum_pending(ex) : 0;
+	if (pend > 0 && ex->set.optimize != OPT_OFF &&
+	    (ex->set.budget <= 0 || pend <= ex->set.budget)) {
+		s = enum_classify(ex, err);
+		if (s == SUQL_OK) {
+			enum_rewrite(ex, 0);
+			s = plan_recount(ex, pend, err);
+		}
+	}
+	/* the operators' plans, in the table's order (op.c): a semantic join's sides and
+	   candidates; aggregates over free text read their groups now (a dry run, no call)
+	   when nothing the model answers comes before them, else after the walks */
+	if (s == SUQL_OK)
+		s = op_plan(ex, 0, err);
+	/* what the operator table refuses once planned (free text a backend could only
+	   evaluate row by row) is refused before any call */
+	const char *why = s == SUQL_OK ? op_refusal(ex, ex->e->dialect) : NULL;
+	if (why)
+		return be->refused(ex, why, err);
+	/* refused before any call when even the expected cost is over the budget (a lazy
+	   walk's expected cost assumes it stops early; past the budget the cap stops it) */
+	int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
+	           ex->set.optimize != OPT_PASSAGE;
+	double usd = 0;
+	int over_usd = s == SUQL_OK && !over && ex->set.optimize != OPT_PASSAGE &&
+	               (plan_cost_over(ex, &usd) || usd < 0);
+	if (s == SUQL_OK && (over || over_usd)) {
+		plan_show(ex, &ex->plan);
+		report(ex, sink ? sink->plan : NULL, &ex->plan);
+		return over ? exec_over_budget(ex, err) : exec_over_budget_usd(ex, usd, err);
+	}
+	if (s == SUQL_OK && enum_pending(ex) > 0)
+		s = enum_classify(ex, err);
+	if (s != SUQL_OK)
+		return s;
+	enum_rewrite(ex, 0);
+	if (ex->set.optimize != OPT_OFF)
+		plan_exec(ex);
+	plan_show(ex, &ex->plan);
+	report(ex, sink ? sink->plan : NULL, &ex->plan);
+	/* the operators' runs in the table's order: a join's pairs, the walks (each block's
+	   values read ahead), then the aggregates over what the walks kept */
+	if (ex->set.optimize != OPT_OFF)
+		s = op_run(ex, err);
+	return s;
+}
+
+SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
-	char *parsed = NULL;   /* an EXPLAIN's statement as written, before the binder's rewrite */
-	if (ast->stmt->explain == 1) {
-		ast->stmt->explain = 0;
+	Stmt *st = ast->stmt;
+	/* EXPLAIN of a statement suql plans shows suql's plan (its statement as written,
+	   before the binder's rewrite, kept for it); EXPLAIN QUERY PLAN shows the backend's
+	   own where the backend calls suql's functions itself */
+	char *parsed = NULL;
+	int x = st->explain;
+	if (x == 1 || (x && !e->dialect->functions)) {
+		st->explain = 0;
 		parsed = print_suql_stmt(ast);
-		ast->stmt->explain = 1;
+		st->explain = x;
 	}
 	Exec *ex = exec_statement_begin(e, ast, sql, len, sink);
-	SuqlStatus s = bind_statement(ex, err);
-	if (s == SUQL_OK)
-		s = enum_lookup(ex, err);
-	if (s == SUQL_OK)
-		bind_occ_mutate(ex);
-	if (s == SUQL_OK)
-		s = validate(ex, err);
-	Stmt *st = ast->stmt;
-	if (s == SUQL_OK && st->explain == 1 && needs_plan_display(ex)) {
-		s = explain_only(ex, parsed, err);
-		free(parsed);
-		exec_statement_end(ex);
-		return s;
+	SuqlStatus s = SUQL_OK;
+	if (exec_statement_bound(st)) {
+		s = bind_statement(ex, err);
+		if (s == SUQL_OK)
+			s = enum_lookup(ex, err);
+		if (s == SUQL_OK)
+			bind_occ_mutate(ex);
 	}
-	free(parsed);
-	int freetext = needs_plan_display(ex) && !st->explain && !ex->standalone;
+	int suql = needs_plan_display(ex);
+	int explain = s == SUQL_OK && suql && parsed;
+	/* what the operator table refuses of the statement as written is refused first */
+	const char *why = s == SUQL_OK && suql ? op_refusal(ex, e->dialect) : NULL;
+	if (why)
+		s = be->refused(ex, why, err);
+	if (explain)
+		st->explain = 0;   /* what is checked and planned is the statement explained */
+	if (s == SUQL_OK)
+		s = be->check(ex, suql, explain, err);
+	int freetext = suql && !x && !ex->standalone;
 	/* what cannot run is refused before the plan, the parsed SUQL and the counters show */
-	const char *why = s == SUQL_OK && freetext ? llm_chat_problem(e->llm) : NULL;
+	why = s == SUQL_OK && freetext ? llm_chat_problem(e->llm) : NULL;
 	if (why) {
 		s = err_set(err, SUQL_LLM, "%s", why);
 		freetext = 0;
@@ -277,71 +328,36 @@ SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
 		sink->freetext(sink->ctx);
 	if (s == SUQL_OK && freetext && !e->llm)
 		s = err_set(err, SUQL_LLM, "no language model client: free-text functions need one");
-	if (s == SUQL_OK && freetext) {
-		enum_rewrite(ex, 1);   /* literals whose mapping is stored: counted as they run */
-		s = plan_statement(ex, err);
-		/* ENUM literals are classified first when their calls fit the budget, and the
-		   statement counted again as it will run ('affordable' becomes price IN
-		   ('cheap'), not a predicate that keeps every row): the estimates and the budget
-		   check are then those of the rewritten statement */
-		int pend = s == SUQL_OK ? enum_pending(ex) : 0;
-		if (pend > 0 && ex->set.optimize != OPT_OFF &&
-		    (ex->set.budget <= 0 || pend <= ex->set.budget)) {
-			s = enum_classify(ex, err);
-			if (s == SUQL_OK) {
-				enum_rewrite(ex, 0);
-				s = plan_recount(ex, pend, err);
-			}
-		}
-		/* the operators' plans, in the table's order (op.c): a semantic join's sides and
-		   candidates; aggregates over free text read their groups now (a dry run, no
-		   call) when nothing the model answers comes before them, else after the walks */
-		if (s == SUQL_OK)
-			s = op_plan(ex, 0, err);
-		/* refused before any call when even the expected cost is over the budget (a lazy
-		   walk's expected cost assumes it stops early; past the budget the cap stops it) */
-		int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
-		           ex->set.optimize != OPT_PASSAGE;
-		double usd = 0;
-		int over_usd = s == SUQL_OK && !over && ex->set.optimize != OPT_PASSAGE &&
-		               (plan_cost_over(ex, &usd) || usd < 0);
-		if (s == SUQL_OK && (over || over_usd)) {
-			plan_show(ex, &ex->plan);
-			report(ex, sink ? sink->plan : NULL, &ex->plan);
-			s = over ? exec_over_budget(ex, err) : exec_over_budget_usd(ex, usd, err);
-		}
-		if (s == SUQL_OK && enum_pending(ex) > 0)
-			s = enum_classify(ex, err);
-		if (s == SUQL_OK) {
-			enum_rewrite(ex, 0);
-			if (ex->set.optimize != OPT_OFF)
-				plan_exec(ex);
-			plan_show(ex, &ex->plan);
-			report(ex, sink ? sink->plan : NULL, &ex->plan);
-		}
-		/* the operators' runs in the table's order: a join's pairs, the walks (each
-		   block's values read ahead), then the aggregates over what the walks kept */
-		if (s == SUQL_OK && ex->set.optimize != OPT_OFF)
-			s = op_run(ex, err);
+	int began = 0;
+	if (s == SUQL_OK && be->begin)
+		s = be->begin(ex, freetext || explain, &began, err);
+	if (s == SUQL_OK && explain) {
+		s = explain_only(ex, be, parsed, err);
+		freetext = 0;
+	} else if (s == SUQL_OK && freetext) {
+		s = planned(ex, be, err);
 	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
 		/* a view stores its ENUM comparisons rewritten */
 		s = enum_classify(ex, err);
 		if (s == SUQL_OK)
 			enum_rewrite(ex, 0);
 	} else if (s == SUQL_OK && st->has_suql && sink && sink->plan && st->kind == ST_SELECT) {
-		/* no free text: show what SQLite runs */
-		Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
+		/* no free text: show what the backend runs */
+		Printer *pr = print_new(be->print, NULL, ast->src, ast->src_off);
 		print_stmt(pr, st);
-		sb_printf(&ex->plan, "no free text: SQLite runs\n%s\n", print_text(pr));
+		sb_printf(&ex->plan, "no free text: %s runs\n%s\n", be->name, print_text(pr));
 		print_free(pr);
 		report(ex, sink->plan, &ex->plan);
 	}
-	if (s == SUQL_OK)
-		s = exec_final_run(ex, err);
+	free(parsed);
+	if (s == SUQL_OK && !explain)
+		s = be->final(ex, freetext, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
-		exec_record_result(ex);
-	if (s == SUQL_OK)
+		be->record(ex);
+	if (s == SUQL_OK && !explain)
 		op_record(ex);
+	if (began)
+		s = be->end(ex, s, err);
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);

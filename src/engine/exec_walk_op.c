@@ -116,7 +116,7 @@ const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
 	const Stmt *st = ex->ast->stmt;
-	if (ex->set.optimize == OPT_OFF)
+	if (ex->set.optimize == OPT_OFF && (ex->nocc || ex->naggs || ex->njoins))
 		return OP_ROW_BY_ROW ": optimize off (naive mode leaves every value to the "
 		       "statement, asked as each row is read)";
 	if (st->kind == ST_CREATE_VIEW)

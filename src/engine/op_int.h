@@ -2,8 +2,8 @@
  * op_int.h: the engine's operators as one table (op.c), in the manner of SQLite's
  * sqlite3_module: each operator (ENUM classification, the filter walk, a semantic join,
  * a semantic top-k, a cascade, extract(), the aggregates over free text) is a row of
- * function pointers saying what the pipeline (exec_statement.c, exec_pg.c,
- * exec_pg_run.c), the plan display and the counters (plan_show.c), the budget and each
+ * function pointers saying what the pipeline (exec_statement.c, with the backends' rows
+ * of its table), the plan display and the counters (plan_show.c), the budget and each
  * backend need from it. The top group reaches the operators below it only through this
  * table (tests/suites/44-layers.sh checks that it names none of their entries), so adding
  * an operator is one file, one row, the binder's recognition and one file of test data

@@ -341,6 +341,19 @@ static int rows_all_read(Exec *ex, Block *b)
 	return 1;
 }
 
+/* The query of INSERT ... SELECT or CREATE TABLE ... AS, without a LIMIT, on a backend
+   that cannot call suql's functions as it reads each row: every row it returns is stored,
+   so free text in its result columns is evaluated ahead, as a top SELECT's is. (Where the
+   backend calls the functions, SQLite, they stay on demand: the same values, asked one
+   call each as the rows are stored, as before.) */
+static int rows_stored(Exec *ex, const Block *b)
+{
+	const Stmt *st = ex->ast->stmt;
+	return !ex->e->dialect->functions && (st->kind == ST_INSERT || st->kind == ST_CREATE_TABLE) &&
+	       b->parent < 0 && b->sel && b->sel == st->select && b->sel->ncore == 1 &&
+	       !b->sel->limit;
+}
+
 static void plan_occs(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
@@ -379,6 +392,8 @@ static void plan_occs(Exec *ex)
 			all = 1;   /* every row is returned anyway */
 		if (!all && o->pos == POS_SELECT && rows_all_read(ex, b))
 			all = 1;   /* every row is read by the query around it */
+		if (!all && o->pos == POS_SELECT && rows_stored(ex, b))
+			all = 1;   /* every row is stored anyway */
 		if (!all && o->pos == POS_SELECT && b->kind == BK_COMPOUND && b->sel &&
 		    b->sel->cores[0] == ex->ast->stmt->select->cores[0] && !b->sel->limit)
 			all = 1;

@@ -1,8 +1,8 @@
 /*
  * top_int.h: the top group of the engine: a statement's entry points and pipeline, and the
- * plan shown. exec_statement.c runs one statement on SQLite (bind, rewrite, validate,
- * plan, budget, run, report); exec_pg.c runs one on PostgreSQL, and exec_pg_run.c the
- * free-text SELECTs it does not walk itself; plan_show.c writes the plan and the counters
+ * plan shown. exec_statement.c runs one statement (bind, rewrite, check, plan, budget,
+ * run, report) on either backend, through the backend's row of the table below
+ * (exec_sqlite.c; exec_pg.c with exec_pg_run.c and exec_pg_dml.c); plan_show.c writes the plan and the counters
  * from what every phase below made of the statement. Only the top group includes it
  * (tests/suites/44-layers.sh): the phases below report through the Exec, never by calling
  * up.
@@ -13,23 +13,59 @@
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
 
+/* ---- the statement driver and its backends ----
+   exec_statement runs every statement on either backend through one pipeline (bind,
+   rewrite, check, plan, budget, classify, show, run, record, counters); what differs is a
+   row of this table, the backend's entries of the top group (a Dialect entry, in the
+   model group, cannot call up into the walks and the final run). exec_sqlite.c holds
+   SQLite's row, exec_pg.c and exec_pg_run.c PostgreSQL's. */
+typedef struct Backend {
+	const char *name;             /* "SQLite": what runs a statement without free text */
+	PrintMode print;              /* how such a statement is printed for it */
+	const char *explain_other;    /* what EXPLAIN of a statement without free text shows */
+	/* the statement's transaction, begun before anything is counted or asked (planned:
+	   one snapshot for the candidates listed and the final statement that reads them),
+	   *began whether one was; and, when one was, ended: committed, or rolled back when s
+	   failed (s returned, or the commit's failure). NULL: statements run in the
+	   database's own transactions. */
+	SuqlStatus (*begin)(Exec *ex, int planned, int *began, SuqlErr *err);
+	SuqlStatus (*end)(Exec *ex, SuqlStatus s, SuqlErr *err);
+	/* the statement as written, judged before any count or call: a mistake placed in the
+	   user's text, what read-only mode refuses. suql: suql has a part in it (free text,
+	   ENUM literals, a semantic join or aggregate; a view's ENUM literals); explain: only
+	   its plan is to be shown. */
+	SuqlStatus (*check)(Exec *ex, int suql, int explain, SuqlErr *err);
+	/* the statement run, its rows to the sink: planned, as the walks left it (its values
+	   known, or evaluated on demand where the backend calls suql's functions); else as
+	   written (ENUM literals rewritten) */
+	SuqlStatus (*final)(Exec *ex, int planned, SuqlErr *err);
+	/* the record's second reading of the rows returned (record_int.h), after final */
+	void (*record)(Exec *ex);
+	/* a refusal of the operator table (op_refusal's why), as an error placed at what it
+	   is about */
+	SuqlStatus (*refused)(Exec *ex, const char *why, SuqlErr *err);
+} Backend;
+
+extern const Backend exec_sqlite_backend, exec_pg_backend;
+
 /* ---- exec_statement.c ---- */
 
-SuqlStatus exec_statement(Engine *e, Ast *ast, const char *sql, size_t len,
+/* One statement of ast (a query, a data change, CREATE VIEW or CREATE TABLE ... AS; on
+   PostgreSQL any statement) on backend be. */
+SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err);
+/* Whether suql binds st (queries and data changes, which may hold free text or ENUM
+   literals; views; CREATE TABLE ... AS): the rest runs as written (on SQLite, engine.c
+   runs it itself). */
+int exec_statement_bound(const Stmt *st);
 /* A statement's Exec (its memo, counters and the model's statement counters begun, the
    budget set as the model's cap, the running statement of the engine), and its end
    (exec_statement_end: the cap lifted, the statement before it running again, the Exec freed). */
 Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
 void exec_statement_end(Exec *ex);
-/* An EXPLAIN's answer: ex->plan (made by the caller) with a last line saying nothing ran
-   (and what `other` shows instead), handed to the sink with the statement as parsed. */
-void exec_statement_explained(Exec *ex, const char *parsed, const char *other);
 
-/* ---- exec_pg.c, exec_pg_run.c: statements on PostgreSQL ---- */
+/* ---- exec_pg.c, exec_pg_run.c, exec_pg_dml.c: PostgreSQL's row ---- */
 
-SuqlStatus exec_pg_statement(Engine *e, Ast *ast, const char *sql, size_t len,
-                             const EngineSink *sink, SuqlErr *err);
 SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
 /* A server error (s) about the statement pr printed, placed in the user's text with a
    caret where the server's offset maps back to it; s otherwise. */
@@ -37,21 +73,17 @@ SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err
 /* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
 SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
                                  SuqlErr *err);
-/* The statement when pg_shape does not take it: NULL when it ran (s its status), else
-   why it is not supported (nothing was run). With parsed (the statement as written, for
-   an EXPLAIN), it is planned and its plan shown, as SQLite's EXPLAIN shows it: nothing
-   runs and no model is asked. */
-const char *exec_pg_run(Exec *ex, const char *parsed, SuqlStatus *s, SuqlErr *err);
-/* The statement as it will run, planned by the server with EXPLAIN (nothing runs, its
-   arrays empty): a mistake in it is placed in the user's text before any call. */
-SuqlStatus exec_pg_run_validate(Exec *ex, SuqlErr *err);
-/* A statement that writes (what: "UPDATE", ...) in a read-only transaction (--readonly,
-   or the user's own) is refused before any call, in the server's words; SUQL_OK when
-   the transaction may write. EXPLAIN does not tell. */
-SuqlStatus exec_pg_run_writable(Exec *ex, const char *what, SuqlErr *err);
-/* ---- exec_pg_dml.c: free text in UPDATE and DELETE on PostgreSQL ---- */
-/* The same contract as exec_pg_run's, for an UPDATE or DELETE. */
-const char *exec_pg_dml_run(Exec *ex, SuqlStatus *s, SuqlErr *err);
+/* The backend's check, final and record entries for a planned statement (exec_pg_run.c):
+   the statement planned by the server with its parameters empty, a write refused in a
+   read-only transaction; the final statement with every value bound (UPDATE and DELETE
+   through exec_pg_dml_final); the record's reading of the rows returned. */
+SuqlStatus exec_pg_run_check(Exec *ex, int explain, SuqlErr *err);
+SuqlStatus exec_pg_run_final(Exec *ex, SuqlErr *err);
+void exec_pg_run_record(Exec *ex);
+/* UPDATE or DELETE with free text, planned and walked: its values evaluated in the order
+   SQLite's functions would be called, then the statement with them bound, all or
+   nothing (exec_pg_dml.c). */
+SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err);
 
 /* ---- plan_show.c: the plan and the counters, as text ---- */
 
