@@ -144,7 +144,8 @@ static SuqlStatus pg_check(Exec *ex, int suql, int explain, SuqlErr *err)
 	return s;
 }
 
-/* A statement without free text as the user wrote it (ENUM literals rewritten). */
+/* A planned statement with its values bound (exec_pg_run.c); any other as the user wrote
+   it (a view's ENUM literals rewritten), printed for Postgres. */
 static SuqlStatus pg_final(Exec *ex, int planned, SuqlErr *err)
 {
 	if (planned)

@@ -274,9 +274,9 @@ static void record_rows(Exec *ex)
 
 /* ---- the statement ---- */
 
-/* The statement as it will run, planned by the server (EXPLAIN runs nothing, the arrays
-   empty): a mistake in it is reported at its place in the user's text before any count
-   or call, as SQLite's validation does. */
+/* A statement that writes (what: "UPDATE", ...) in a read-only transaction (--readonly,
+   or the user's own) is refused before any call, in the server's words; SUQL_OK when
+   the transaction may write (EXPLAIN does not tell). */
 static SuqlStatus writable(Exec *ex, const char *what, SuqlErr *err)
 {
 	int ro = ex->e->readonly;
@@ -291,6 +291,9 @@ static SuqlStatus writable(Exec *ex, const char *what, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* The statement as it will run, planned by the server (EXPLAIN runs nothing, the
+   parameters empty): a mistake in it is reported at its place in the user's text before
+   any count or call, as SQLite's check does. */
 static SuqlStatus validate(Exec *ex, SuqlErr *err)
 {
 	const Stmt *st = ex->ast->stmt;
