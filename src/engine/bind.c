@@ -432,6 +432,21 @@ static int count_cores(void *ctx, SelectCore *c)
 	return AST_CONTINUE;
 }
 
+/* The WITH clause of a data statement (WITH ... INSERT, UPDATE, DELETE): its names seen
+   by every block of the statement, and each query bound as a CTE of no block, as a
+   SELECT's own WITH is (bind_select), so that its free text is planned and counted like
+   any other (left unbound, SQLite would call suql's functions for it unseen). */
+static void stmt_with(Bind *bd, const Stmt *st)
+{
+	if (!st->with)
+		return;
+	bd->with = xmalloc(sizeof *bd->with);
+	bd->with[0] = st->with;
+	bd->nwith = bd->capwith = 1;
+	for (int i = 0; i < st->with->n; i++)
+		bind_select(bd, st->with->items[i]->select, -1, -1, BK_CTE, 0);
+}
+
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 {
 	Stmt *st = ex->ast->stmt;
@@ -461,11 +476,7 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 		break;
 	case ST_INSERT:
 	case ST_CREATE_TABLE:
-		if (st->with) {
-			bd.with = xmalloc(sizeof *bd.with);
-			bd.with[0] = st->with;
-			bd.nwith = bd.capwith = 1;
-		}
+		stmt_with(&bd, st);
 		if (st->select)
 			bind_select(&bd, st->select, -1, -1, BK_SUBQUERY, 0);
 		for (int i = 0; st->upsert && i < st->upsert->n; i++) {
@@ -480,11 +491,7 @@ SuqlStatus bind_statement(Exec *ex, SuqlErr *err)
 		break;
 	case ST_UPDATE:
 	case ST_DELETE: {
-		if (st->with) {
-			bd.with = xmalloc(sizeof *bd.with);
-			bd.with[0] = st->with;
-			bd.nwith = bd.capwith = 1;
-		}
+		stmt_with(&bd, st);
 		/* a block without a core: names resolve against the table and FROM */
 		int b = new_block(&bd, NULL, NULL, 0, -1, -1, BK_TOP, 0);
 		ScopeItem it = {0};

@@ -22,8 +22,10 @@
  * Nothing is written before the last step, which runs only when every reply was read
  * (or llm.unreadable is warn: those values NULL, as on SQLite): all or nothing, in the
  * statement's transaction. (SQLite runs the statement as its functions answer, so there
- * the rows changed before the error stay changed.) Free text in a subquery of the
- * statement, a semantic join or an aggregate is refused.
+ * the rows changed before the error stay changed.) Free text in an uncorrelated subquery
+ * or CTE whose rows are all read was walked ahead by the pipeline, as on SQLite (its
+ * values are known here); free text SQLite reads row by row in a subquery, a semantic
+ * join or an aggregate is refused.
  */
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
@@ -189,13 +191,13 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 			before = and_expr(ex, before, d.conj[k]);
 	for (int k = 0; k < d.nconj && s == SUQL_OK; k++) {
 		for (int i = 0; i < ex->nocc && s == SUQL_OK; i++)
-			if (occ_in(&ex->occ[i], d.conj[k]))
+			if (ex->occ[i].block == d.b->id && occ_in(&ex->occ[i], d.conj[k]))
 				s = eval_occ(&d, i, before, err);
 		before = and_expr(ex, before, not_false(ex, d.conj[k]));
 	}
 	/* 2. SET and RETURNING, for the rows the WHERE keeps */
 	for (int i = 0; i < ex->nocc && s == SUQL_OK; i++) {
-		if (st->where && occ_in(&ex->occ[i], st->where))
+		if (ex->occ[i].block != d.b->id || (st->where && occ_in(&ex->occ[i], st->where)))
 			continue;
 		s = eval_occ(&d, i, st->where, err);
 	}

@@ -78,10 +78,14 @@ static const char *dml_shape(Exec *ex)
 	if (!b)
 		return OP_ROW_BY_ROW ": free text in UPDATE or DELETE outside the statement's own "
 		       "clauses";
+	/* a subquery's free text that the planner walks ahead (an uncorrelated subquery
+	   whose rows are all read) is known before the statement runs, as on SQLite; one it
+	   leaves to be asked as SQLite reads each row is not (asked again once planned) */
 	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].block != b->id) {
+		if (ex->occ[i].block != b->id && ex->occ_planned && ex->occ[i].plan == PL_NONE) {
 			ex->refused_at = ex->occ[i].orig;
-			return OP_ROW_BY_ROW ": free text in a subquery or CTE of UPDATE or DELETE";
+			return OP_ROW_BY_ROW ": free text in a subquery or CTE of UPDATE or DELETE that "
+			       "SQLite reads row by row (a correlated one, or one under a LIMIT)";
 		}
 	if (st->order || st->limit)
 		return OP_ROW_BY_ROW ": UPDATE or DELETE with ORDER BY or LIMIT (SQLite picks the "

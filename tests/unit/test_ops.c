@@ -175,9 +175,13 @@ static void test_engine(void)
 	       ROW ": in a correlated subquery, a recursive CTE, JOIN ... ON, or an argument of "
 	       "another answer() (the filter walk operator)", "free text in a correlated subquery");
 	expect(e, "UPDATE r SET name = name WHERE id IN (SELECT id FROM r WHERE answer(reviews, "
-	       "'is it quiet?') = 'Yes');", "filter walk",
-	       ROW ": free text in a subquery or CTE of UPDATE or DELETE (the filter walk "
-	       "operator)", "UPDATE with free text in a subquery");
+	       "'is it quiet?') = 'Yes');", "filter walk", "",
+	       "UPDATE with free text in an uncorrelated subquery (walked ahead)");
+	expect(e, "UPDATE r SET name = name WHERE EXISTS (SELECT 1 FROM r AS b WHERE b.id = r.id "
+	       "AND answer(b.reviews, 'is it quiet?') = 'Yes');", "filter walk",
+	       ROW ": free text in a subquery or CTE of UPDATE or DELETE that SQLite reads row by "
+	       "row (a correlated one, or one under a LIMIT) (the filter walk operator)",
+	       "UPDATE with free text in a correlated subquery");
 	expect(e, "UPDATE r SET name = name WHERE answer(reviews, 'is it quiet?') = 'Yes';",
 	       "filter walk", "", "UPDATE with free text in its own WHERE");
 	expect(e, "SELECT id FROM r ORDER BY answer(reviews, 'is it romantic?', ARRAY['Yes', "
