@@ -284,6 +284,14 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 	return s;
 }
 
+/* Whether the statement asked the model anything (a request, or an answer from the
+   cache). */
+static int asked(const Exec *ex)
+{
+	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	return ls && (ls->total.calls > 0 || ls->total.cache_hits > 0);
+}
+
 SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
@@ -361,9 +369,16 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	ex->rec->freetext = freetext;
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);
-	if (freetext && sink && sink->counters && (s == SUQL_OK || s == SUQL_LLM ||
-	                                           s == SUQL_INTERRUPT)) {
+	/* the counters of a statement with free text, and of any other that asked the model
+	   (free text it reads through a view or a trigger, which suql's functions asked as
+	   SQLite read each row: nothing planned it, but what went over the wire is shown) */
+	int unplanned = !freetext && !ex->standalone && asked(ex);
+	if ((freetext || unplanned) && sink && sink->counters &&
+	    (s == SUQL_OK || s == SUQL_LLM || s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
+		if (unplanned)
+			sb_puts(&c, "free text outside the statement (a view or a trigger): asked by "
+			        "suql's functions as each row was read, not planned\n");
 		plan_show_counters(ex, &c);
 		report(ex, sink->counters, &c);
 		sb_free(&c);
