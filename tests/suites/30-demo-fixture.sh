@@ -115,4 +115,31 @@ check "the catalog records price as a closed ENUM" \
 	"ENUM('cheap','moderate','expensive','luxury')"
 check "the catalog records cuisines as an open ENUM[]" \
 	"SELECT type FROM suql_catalog WHERE tbl = 'restaurants' AND col = 'cuisines'" "ENUM[]"
+
+# The demo database make builds (build/demo.db) is the user's: a session writes ENUM
+# mappings, tables and index entries into it, so no test may read it. Every test builds
+# its own copy from fixtures/ (tests/demo-db.sh). The readme suite runs the README's
+# commands in a folder of its own, whose build/demo.db is such a copy. Fed a line that
+# names the user's database, the check must fail.
+users_demo() {
+	grep -n 'build/demo\.db\|BUILD}\{0,1\}/demo\.db' "$@" 2>/dev/null |
+		grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v 'printf "./suql build/demo.db"'
+}
+found=$(cd "$SUQL_TOP" && users_demo tests/*.sh tests/run tests/suites/*.sh tests/engine/*.sh \
+	tests/engine/cases/*.case tests/robust/*.t tests/chat/*.t tests/unit/*.c |
+	grep -v '^tests/suites/30-demo-fixture\.sh:')
+if [ -n "$found" ]; then
+	echo "not ok demo: no test reads the user's demo database (build/demo.db)"
+	printf '%s\n' "$found" | sed 's/^/# /' | head -n 10
+else
+	echo "ok demo: no test reads the user's demo database (build/demo.db)"
+fi
+probe="$SUQL_TMP/demo-probe.sh"
+printf 'db=$SUQL_BUILD/demo.db\n' >"$probe"
+if [ -n "$(users_demo "$probe")" ]; then
+	echo "ok demo: the check fails on a test that names build/demo.db"
+else
+	echo "not ok demo: the check fails on a test that names build/demo.db"
+fi
+rm -f "$probe"
 exit 0
