@@ -370,14 +370,14 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	s = exec_budget_stopped(ex, s, err);
 	s = exec_unread_report(ex, s, err);
 	/* the counters of a statement with free text, and of any other that asked the model
-	   (free text it reads through a view or a trigger, which suql's functions asked as
+	   (free text it reads through a view, which suql's functions asked as
 	   SQLite read each row: nothing planned it, but what went over the wire is shown) */
 	int unplanned = !freetext && !ex->standalone && asked(ex);
 	if ((freetext || unplanned) && sink && sink->counters &&
 	    (s == SUQL_OK || s == SUQL_LLM || s == SUQL_INTERRUPT)) {
 		SBuf c = SBUF_INIT;
 		if (unplanned)
-			sb_puts(&c, "free text outside the statement (a view or a trigger): asked by "
+			sb_puts(&c, "free text the statement reads through a view: asked by "
 			        "suql's functions as each row was read, not planned\n");
 		plan_show_counters(ex, &c);
 		report(ex, sink->counters, &c);
