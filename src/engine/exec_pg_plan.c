@@ -116,6 +116,13 @@ static const char *pg_type(PgType pg)
    that the model sees the same passages from both backends; anything else as text. */
 void exec_pg_plan_print_text(Printer *pr, const Expr *arg)
 {
+	if (arg->kind == EX_LITERAL && (arg->lit == LIT_STRING || arg->lit == LIT_NULL)) {
+		/* a literal is no list, and Postgres cannot take to_json() of an untyped one */
+		print_raw(pr, "(");
+		print_expr(pr, arg);
+		print_raw(pr, ")::text");
+		return;
+	}
 	print_raw(pr, "CASE WHEN json_typeof(to_json(");
 	print_expr(pr, arg);
 	print_raw(pr, ")) = 'array' THEN to_json(");
@@ -510,14 +517,13 @@ static void join_param(Exec *ex, const struct PgParam *pp, SBuf *b)
 	}
 }
 
-/* One parameter as a Postgres array literal: the memo's texts for a signature, their
-   results (in the same order), the keys or ctids a walk kept, or a join's pairs asked. */
 /* A signature's values as one JSON object, each text the memo evaluated a key of its
    value: a verdict true or false, an answer its text, null when the model gave none.
    Postgres looks a key up in a jsonb object by binary search, so the final statement
    reads a row's value in log time whatever the number of texts (an array searched with
-   array_position took time linear in them, for every row). The texts are the server's
-   own, sent back as they came: no check of their encoding (the _nocheck calls). */
+   array_position took time linear in them, for every row). The texts are set without a
+   check of their encoding (the _nocheck calls); json_dumps then refuses one that is not
+   UTF-8. */
 static char *map_param(Exec *ex, int sigi)
 {
 	json_t *o = json_object();
@@ -543,6 +549,8 @@ static char *map_param(Exec *ex, int sigi)
 	return out;
 }
 
+/* One parameter: a signature's values (map_param), or as a Postgres array literal the
+   keys or ctids a walk kept, or a join's pairs asked. NULL: a text that is not UTF-8. */
 static char *param_value(Exec *ex, const struct PgParam *pp)
 {
 	SBuf b = SBUF_INIT;

@@ -140,8 +140,9 @@ const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	for (int i = 0; !why && !dml && ex->occ_planned && i < ex->nocc; i++)
 		if (ex->occ[i].plan == PL_NONE) {
 			ex->refused_at = ex->occ[i].orig;
-			why = OP_ROW_BY_ROW ": in a correlated subquery, a recursive CTE, JOIN ... ON, "
-			      "or an argument of another answer()";
+			why = OP_ROW_BY_ROW ": where SQLite asks it as it reads each row (a correlated "
+			      "subquery, a recursive CTE, JOIN ... ON, an argument of another answer(), "
+			      "VALUES, a stored query under a LIMIT)";
 		}
 	return why;
 }

@@ -341,7 +341,8 @@ static int rows_all_read(Exec *ex, Block *b)
 	return 1;
 }
 
-/* The query of INSERT ... SELECT or CREATE TABLE ... AS, without a LIMIT, on a backend
+/* The query of INSERT ... SELECT or CREATE TABLE ... AS (each core of a compound one),
+   without a LIMIT, on a backend
    that cannot call suql's functions as it reads each row: every row it returns is stored,
    so free text in its result columns is evaluated ahead, as a top SELECT's is. (Where the
    backend calls the functions, SQLite, they stay on demand: the same values, asked one
@@ -350,8 +351,7 @@ static int rows_stored(Exec *ex, const Block *b)
 {
 	const Stmt *st = ex->ast->stmt;
 	return !ex->e->dialect->functions && (st->kind == ST_INSERT || st->kind == ST_CREATE_TABLE) &&
-	       b->parent < 0 && b->sel && b->sel == st->select && b->sel->ncore == 1 &&
-	       !b->sel->limit;
+	       b->parent < 0 && b->sel && b->sel == st->select && !b->sel->limit;
 }
 
 static void plan_occs(Exec *ex)

@@ -172,8 +172,9 @@ static void test_engine(void)
 	       "operator)", "a question that is not a literal");
 	expect(e, "SELECT name, (SELECT count(*) FROM r AS b WHERE b.city = r.city AND "
 	       "answer(b.reviews, 'is it quiet?') = 'Yes') FROM r;", "filter walk",
-	       ROW ": in a correlated subquery, a recursive CTE, JOIN ... ON, or an argument of "
-	       "another answer() (the filter walk operator)", "free text in a correlated subquery");
+	       ROW ": where SQLite asks it as it reads each row (a correlated subquery, a recursive "
+	       "CTE, JOIN ... ON, an argument of another answer(), VALUES, a stored query under a "
+	       "LIMIT) (the filter walk operator)", "free text in a correlated subquery");
 	expect(e, "UPDATE r SET name = name WHERE id IN (SELECT id FROM r WHERE answer(reviews, "
 	       "'is it quiet?') = 'Yes');", "filter walk", "",
 	       "UPDATE with free text in an uncorrelated subquery (walked ahead)");
