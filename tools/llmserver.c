@@ -93,7 +93,14 @@ static void usage(FILE *f)
 "POST /batches/ID/cancel, GET /files/ID/content; each line is answered with its\n"
 "automatic reply. GET /batchstats returns {\"batched\": N, ...}.\n"
 "  --batch-polls K     a batch is in_progress until K reads of it (default 1)\n"
-"  --batch-corrupt N   line N of the first batch's output gets a reply in prose\n"
+"  --batch-corrupt N[:K]  line N of the first batch's output gets a reply in prose\n"
+"                      (with :K, only entry K of its list of answers is unreadable)\n"
+"  --batch-dup N       line N of the first batch's output comes twice, the second\n"
+"                      with yes and no swapped\n"
+"  --batch-foreign K   the first batch's output has K more lines, with custom_ids\n"
+"                      that were never sent\n"
+"  --batch-garbage     the first batch's output file is not JSONL\n"
+"  --batch-delay MS    wait MS before sending an output file\n"
 "  --no-batch          HTTP 404 to /files and /batches\n"
 "SIGTERM or SIGINT stops the server.\n", f);
 }
@@ -1181,7 +1188,9 @@ int main(int argc, char **argv)
 		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
 		            strcmp(a, "--flip") == 0 || strcmp(a, "--logprobs") == 0 ||
 		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
-		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0;
+		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0 ||
+		            strcmp(a, "--batch-dup") == 0 || strcmp(a, "--batch-foreign") == 0 ||
+		            strcmp(a, "--batch-delay") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1253,8 +1262,17 @@ int main(int argc, char **argv)
 			need_key = v;
 		else if (strcmp(a, "--batch-polls") == 0)
 			batch_polls = atoi(v);
-		else if (strcmp(a, "--batch-corrupt") == 0)
+		else if (strcmp(a, "--batch-corrupt") == 0) {
 			batch_corrupt = atoi(v);
+			batch_corrupt_entry = strchr(v, ':') ? atoi(strchr(v, ':') + 1) : 0;
+		} else if (strcmp(a, "--batch-dup") == 0)
+			batch_dup = atoi(v);
+		else if (strcmp(a, "--batch-foreign") == 0)
+			batch_foreign = atoi(v);
+		else if (strcmp(a, "--batch-delay") == 0)
+			batch_delay_ms = atoi(v);
+		else if (strcmp(a, "--batch-garbage") == 0)
+			batch_garbage = 1;
 		else if (strcmp(a, "--no-batch") == 0)
 			batch_off = 1;
 		else if (strcmp(a, "--models") == 0) {

@@ -4,13 +4,22 @@
  * file as multipart/form-data, POST /batches makes a batch of it, GET /batches/{id} says
  * in_progress until --batch-polls reads of it, then completed (answering every line with
  * its automatic reply), GET /files/{id}/content returns a file, POST /batches/{id}/cancel
- * cancels. --batch-corrupt N makes line N of the first batch's output unreadable (a reply
- * in prose); --no-batch answers 404 to all of it. GET /batchstats says how many model
+ * cancels. The first batch's output can misbehave: --batch-corrupt N makes line N's reply
+ * unreadable (prose), or with N:K only entry K of its list of answers; --batch-dup N gives
+ * line N twice, the copy with yes and no swapped; --batch-foreign K adds K lines whose
+ * custom_id was never sent; --batch-garbage makes the whole file bytes that are not JSONL.
+ * --batch-delay MS waits before sending an output file (so a test can stop suql while it
+ * fetches one); --no-batch answers 404 to all of it. GET /batchstats says how many model
  * requests came in batches.
  */
 
 static int batch_polls = 1;       /* --batch-polls K: reads of a batch before it completes */
-static int batch_corrupt;         /* --batch-corrupt N: line N of the first output (1-based) */
+static int batch_corrupt;         /* --batch-corrupt N[:K]: line N of the first output (1-based) */
+static int batch_corrupt_entry;   /*   K: only entry K of its answers (1-based); 0: all of it */
+static int batch_dup;             /* --batch-dup N: line N of the first output twice */
+static int batch_foreign;         /* --batch-foreign K: K lines with ids never sent */
+static int batch_garbage;         /* --batch-garbage: the first output is not JSONL */
+static int batch_delay_ms;        /* --batch-delay MS: before an output file is sent */
 static int batch_off;             /* --no-batch */
 static long batched_requests;     /* model requests answered in batches */
 
@@ -104,6 +113,62 @@ static json_t *bbatch_json(const BBatch *b)
 	                 "failed", (json_int_t)0, "output_file_id", b->output);
 }
 
+/* A reply's content with entry k (1-based) of its list of answers made unreadable
+   ("maybe"); the whole of it in prose when it holds no such list. Heap string. */
+static char *corrupt_entry(const char *content, int k)
+{
+	json_t *j = json_loads(content, 0, NULL);
+	json_t *a = json_object_get(j, "answers");
+	char *out = NULL;
+	if (k > 0 && json_is_array(a) && (size_t)k <= json_array_size(a)) {
+		json_array_set_new(a, (size_t)k - 1, json_string("maybe"));
+		out = json_dumps(j, JSON_COMPACT);
+	}
+	json_decref(j);
+	return out ? out : xstrdup("I would rather not say.");
+}
+
+/* yes for no and no for yes, in a reply's content (a bare verdict, or each entry of a list
+   of answers). Heap string. */
+static const char *swapped(const char *v)
+{
+	return strcasecmp(v, "yes") == 0 ? "No" : strcasecmp(v, "no") == 0 ? "Yes" : v;
+}
+
+static char *invert(const char *content)
+{
+	json_t *j = json_loads(content, 0, NULL);
+	json_t *a = json_object_get(j, "answers");
+	char *out = NULL;
+	if (json_is_array(a)) {
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			const char *v = json_string_value(json_array_get(a, i));
+			if (v)
+				json_array_set_new(a, i, json_string(swapped(v)));
+		}
+		out = json_dumps(j, JSON_COMPACT);
+	}
+	json_decref(j);
+	return out ? out : xstrdup(swapped(content));
+}
+
+/* One line of an output file: the reply (content) to the request with custom_id id. */
+static void bline(SBuf *out, json_t *id, const char *model, const char *content,
+                  size_t body_len)
+{
+	char *reply = completion(model, content, body_len, NULL);
+	json_t *rj = json_loads(reply, 0, NULL);
+	json_t *o = json_pack("{s:s, s:O, s:{s:i, s:o}, s:n}", "id", "req", "custom_id", id,
+	                      "response", "status_code", 200, "body", rj ? rj : json_object(),
+	                      "error");
+	char *s = json_dumps(o, JSON_COMPACT);
+	sb_puts(out, s);
+	sb_putc(out, '\n');
+	free(s);
+	json_decref(o);
+	free(reply);
+}
+
 /* Answer each line of the input with its automatic reply. */
 static void bbatch_complete(BBatch *b)
 {
@@ -125,25 +190,37 @@ static void bbatch_complete(BBatch *b)
 		SBuf prompt = SBUF_INIT;
 		prompt_of(body, &prompt);
 		char *content = auto_content(sb_str(&prompt), model);
-		if (batch_corrupt == line && nbbatches == 1) {
+		/* tokens counted as for a request over HTTP: the body's bytes over four */
+		char *sent = json_dumps(body, JSON_COMPACT);
+		size_t blen = sent ? strlen(sent) : prompt.len;
+		free(sent);
+		int first = nbbatches == 1;
+		if (batch_corrupt == line && first) {
+			char *c = corrupt_entry(content, batch_corrupt_entry);
 			free(content);
-			content = xstrdup("I would rather not say.");
+			content = c;
 		}
-		char *reply = completion(model, content, prompt.len, NULL);
-		json_t *rj = json_loads(reply, 0, NULL);
-		json_t *o = json_pack("{s:s, s:O, s:{s:i, s:o}, s:n}", "id", "req",
-		                      "custom_id", json_object_get(rq, "custom_id"), "response",
-		                      "status_code", 200, "body", rj ? rj : json_object(), "error");
-		char *s = json_dumps(o, JSON_COMPACT);
-		sb_puts(&out, s);
-		sb_putc(&out, '\n');
-		free(s);
-		json_decref(o);
-		free(reply);
+		json_t *id = json_object_get(rq, "custom_id");
+		bline(&out, id, model, content, blen);
+		if (batch_dup == line && first) {   /* the same id again, the verdicts turned */
+			char *c = invert(content);
+			bline(&out, id, model, c, blen);
+			free(c);
+		}
+		if (line == 1 && first)   /* lines for requests nobody sent */
+			for (int k = 1; k <= batch_foreign; k++) {
+				json_t *fid = json_sprintf("foreign-%d", k);
+				bline(&out, fid, model, content, blen);
+				json_decref(fid);
+			}
 		free(content);
 		sb_free(&prompt);
 		json_decref(rq);
 		batched_requests++;
+	}
+	if (batch_garbage && nbbatches == 1) {
+		sb_truncate(&out, 0);
+		sb_puts(&out, "\x01\x02 this is not JSONL {{{\n<html>502 Bad Gateway</html>\n");
 	}
 	b->done = b->total;
 	b->output = xstrdup(bfile_add(xstrndup(out.s ? out.s : "", out.len), out.len));
@@ -198,6 +275,8 @@ static int batch_serve(int fd, const Request *rq, int *keep)
 		sscanf(files, "/files/%127[^/]", id);
 		BFile *f = bfile_find(id);
 		pthread_mutex_unlock(&mu);
+		if (f && batch_delay_ms > 0)
+			sleep_ms(batch_delay_ms);
 		if (!f || !strstr(files, "/content")) {
 			*keep = bsend_json(fd, 404, json_pack("{s:{s:s}}", "error", "message",
 			                                      "no such file"));

@@ -76,6 +76,22 @@ int engine_progress(const Engine *e, long long *judged, long long *of);
    continuation lines), or holds nothing but blanks and comments. */
 int engine_complete(const char *sql, size_t len);
 
+/* A job's write, once (engine_once.c; doc/bulk.md): the statement sql[0..len), run for
+   the job named job (a token of the LLM client's job, batch its batch id for people), is
+   made to commit together with a row of suql's in the database that says the job's write
+   ran. engine_once_begin sets *state: ENGINE_ONCE_NONE when the statement does not write
+   (or read-only mode refuses it anyway): nothing begun, run it as usual; ENGINE_ONCE_BEGUN
+   when a transaction is open with the row in it: run the statement, then engine_once_end
+   commits both (commit) or rolls both back; ENGINE_ONCE_DONE when the row is there
+   already: the write committed before, and nothing is begun. An open transaction of the
+   user's is refused. engine_once_writes: whether sql is INSERT, UPDATE, DELETE or CREATE
+   TABLE ... AS. */
+enum { ENGINE_ONCE_NONE, ENGINE_ONCE_BEGUN, ENGINE_ONCE_DONE };
+int engine_once_writes(const char *sql, size_t len);
+SuqlStatus engine_once_begin(Engine *e, const char *sql, size_t len, const char *job,
+                             const char *batch, int *state, SuqlErr *err);
+SuqlStatus engine_once_end(Engine *e, int commit, SuqlErr *err);
+
 /* Read-only mode (the chat agent's statements): while on, a user's statement that would
    write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
    is refused when it is prepared, by an SQLite authorizer, and the database is unchanged;

@@ -70,7 +70,7 @@ double plan_cost_usd(Exec *ex, const long long *calls)
 {
 	double in, out;
 	plan_cost_tokens(ex, calls, &in, &out);
-	return llm_cost(ex->llm, in, out);
+	return llm_cost_planned(ex->llm, in, out);
 }
 
 /* "$0.0123", with the precision a small sum needs */
@@ -100,7 +100,7 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	if (lazy)
 		sb_printf(out, "expected %.0f tokens in, %.0f out; ", ein, eout);
 	sb_printf(out, "worst case %.0f tokens in, %.0f out", win, wout);
-	double w = llm_cost(ex->llm, win, wout);
+	double w = llm_cost_planned(ex->llm, win, wout);
 	if (w < 0) {
 		sb_printf(out, "; no price for %s (:set llm.price_in and llm.price_out, dollars a "
 		          "million tokens, to see dollars)\n", llm_model(ex->llm) ? llm_model(ex->llm)
@@ -110,16 +110,19 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	sb_puts(out, ": ");
 	if (lazy) {
 		sb_puts(out, "expected ");
-		money(out, llm_cost(ex->llm, ein, eout));
+		money(out, llm_cost_planned(ex->llm, ein, eout));
 		sb_puts(out, ", worst case ");
 	}
 	money(out, w);
 	sb_putc(out, ' ');
 	price_words(ex, out);
+	if (llm_bulk_collecting(ex->llm))   /* bulk mode (doc/bulk.md) */
+		sb_printf(out, ", at batch prices (%g of those: llm.bulk_discount)",
+		          llm_bulk_share(ex->llm));
 	if (ex->set.budget_usd > 0) {
 		sb_puts(out, "; budget ");
 		money(out, ex->set.budget_usd);
-		double e = lazy ? llm_cost(ex->llm, ein, eout) : w;
+		double e = lazy ? llm_cost_planned(ex->llm, ein, eout) : w;
 		if (e > ex->set.budget_usd)
 			sb_puts(out, ": over it, refused");
 		else if (w > ex->set.budget_usd)

@@ -36,22 +36,34 @@ static void show_cost(SBuf *out, const long long *per, long long total)
 		sb_putc(out, ')');
 }
 
+/* How the calls go: so many in flight at once, or (bulk mode) as lines of a batch, where
+   no concurrency applies (doc/bulk.md) */
+static void show_sending(Exec *ex, SBuf *out)
+{
+	if (llm_bulk_collecting(ex->llm))
+		sb_puts(out, "bulk (each call a line of a batch)");
+	else
+		sb_printf(out, "concurrency %d", llm_concurrency(ex->llm));
+}
+
 void plan_show(Exec *ex, SBuf *out)
 {
 	sb_truncate(out, 0);
-	int conc = llm_concurrency(ex->llm);
 	switch (ex->set.optimize) {
 	case OPT_OFF:
 		sb_puts(out, "optimize off (naive): SQLite calls the free-text functions row by "
 		        "row; each value not seen before in the statement costs one call\n");
 		break;
 	case OPT_PASSAGE:
-		sb_printf(out, "optimize passage (comparison baseline), concurrency %d\n", conc);
+		sb_puts(out, "optimize passage (comparison baseline), ");
+		show_sending(ex, out);
+		sb_putc(out, '\n');
 		break;
 	default:
-		sb_printf(out, "optimize on: batch %d (at most %d tokens a call), concurrency %d, "
-		          "passages up to %d tokens a candidate\n", ex->set.batch,
-		          ex->set.batch_tokens, conc, ex->set.passage_tokens);
+		sb_printf(out, "optimize on: batch %d (at most %d tokens a call), ", ex->set.batch,
+		          ex->set.batch_tokens);
+		show_sending(ex, out);
+		sb_printf(out, ", passages up to %d tokens a candidate\n", ex->set.passage_tokens);
 		break;
 	}
 	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
@@ -78,6 +90,13 @@ void plan_show(Exec *ex, SBuf *out)
 		          ex->set.budget);
 	else
 		sb_printf(out, "; budget %ld\n", ex->set.budget);
+	if (llm_bulk_collecting(ex->llm) && ex->set.optimize != OPT_OFF) {
+		/* every call but an embedding is a line (a request) of a batch */
+		long long lines = ex->worst_total - ex->worst[4];
+		sb_printf(out, "bulk: at most %lld request%s, each a line of a batch (a condition "
+		          "asked of what passed another goes in a later batch), at batch prices; "
+		          "the budget counts them\n", lines, S(lines));
+	}
 	plan_cost_show(ex, out);
 }
 

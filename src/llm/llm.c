@@ -571,8 +571,9 @@ static int job_done(void *ctx, LlmJob *job)
 }
 
 /* Bulk mode (llm_bulk.c): units a fetched batch answered are filled as from the cache
-   (and kept there); while a statement is collected, the rest are written for the next
-   batch and their calls fail with LLM_BULK_MSG: no value stands for an answer to come. */
+   (and kept there); while a statement is collected, the rest of each call are written for
+   the next batch as one line, the request a job of theirs would send (llm_http.c), and
+   their calls fail with LLM_BULK_MSG: no value stands for an answer to come. */
 static void bulk_units(LlmRun *r)
 {
 	for (int k = 0; k < r->nu; k++) {
@@ -587,11 +588,32 @@ static void bulk_units(LlmRun *r)
 			if (r->llm->cache && !r->llm->s.no_cache)
 				llm_cache_put(r->llm->cache, u->key, llm_kind_name(c->kind), v);
 			free(v);
-		} else if (llm_bulk_collect(r->llm, c, u->item, u->key)) {
-			u->state = U_FAIL;
+		}
+	}
+	for (int i = 0; i < r->n && llm_bulk_collecting(r->llm); i++) {
+		LlmCall *c = r->calls[i];
+		if (r->finished[i] || r->cnt[i] == 0)
+			continue;
+		int *items = xmalloc((size_t)r->cnt[i] * sizeof *items);
+		const char **keys = xmalloc((size_t)r->cnt[i] * sizeof *keys);
+		int n = 0, whole = 0;
+		for (int k = r->first[i]; k < r->first[i] + r->cnt[i]; k++) {
+			CallUnit *u = &r->u[k];
+			if (u->state != U_TODO)
+				continue;
+			whole |= u->item < 0;
+			items[n] = u->item;
+			keys[n++] = u->key;
+		}
+		if (n > 0 && llm_bulk_collect(r->llm, c, whole ? NULL : items, whole ? 0 : n, keys)) {
+			for (int k = r->first[i]; k < r->first[i] + r->cnt[i]; k++)
+				if (r->u[k].state == U_TODO)
+					r->u[k].state = U_FAIL;
 			if (!c->error)
 				c->error = xstrdup(LLM_BULK_MSG);
 		}
+		free(items);
+		free(keys);
 	}
 	for (int i = 0; i < r->n; i++)
 		if (!r->finished[i] && r->cnt[i] > 0)

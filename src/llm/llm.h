@@ -334,67 +334,105 @@ const char *llm_kind_name(LlmKind k);
    dropped. The compact JSON of what was read (heap), or NULL when the reply does not fit. */
 char *llm_factor_read(const char *content);
 
-/* ---- bulk mode (llm_bulk.c; doc/bulk.md) ----
-   A statement run with llm.bulk on is collected instead of answered: each model request the
-   cache cannot answer is written for a batch, its call fails with LLM_BULK_MSG (so nothing
-   unanswered becomes a value), and the statement shows no rows. llm_bulk_submit uploads the
-   requests and creates the batch; the job (batch id, statement, database, counts) is kept in
-   the cache file, so that a later suql finds it. llm_bulk_fetch reads a completed batch's
-   replies into that file; while llm_bulk_answering is on, llm_run answers the units they
-   cover from them (each read as a reply over HTTP is: an unreadable one is not kept), and
-   llm_bulk_done forgets them once the statement ran again.
+/* ---- bulk mode (llm_bulk.c, llm_bulk_job.c; doc/bulk.md) ----
+   A statement run with llm.bulk on is collected instead of answered: the model requests the
+   cache cannot answer are written for a batch, one line for each request the statement
+   would send (the same batched prompt, up to `batch` candidates), their calls fail with
+   LLM_BULK_MSG (so nothing unanswered becomes a value), and the statement shows no rows.
+   llm_bulk_submit uploads the lines and creates the batch; the job (batch id, statement,
+   database, counts, where each candidate's answer is in which line) is kept in the cache
+   file, so that a later suql finds it. A resume claims the job (llm_bulk_claim: one
+   process at a time), llm_bulk_fetch reads a completed batch's replies into that file
+   (checked: ids never sent dropped, an id seen twice used for nothing); while
+   llm_bulk_answering is on, llm_run answers each candidate they cover from its line's
+   reply (read as a reply over HTTP is: an unreadable one is not kept), and llm_bulk_done
+   marks the job resumed once the statement ran again.
    Ownership: an LlmBulkJob's strings are heap memory, freed by llm_bulk_job_free. */
 typedef struct LlmBulkJob {
 	char *batch;        /* the provider's batch id */
 	char *statement;    /* the statement, as typed */
 	char *database;     /* the database it ran on (its path) */
 	char *status;       /* validating, in_progress, finalizing, completed, failed, expired,
-	                       cancelling, cancelled; "fetched" once its replies were read */
+	                       cancelling, cancelled; then suql's own: "fetched" once its
+	                       replies were kept, "running" while its statement runs again,
+	                       "resumed" once it did */
 	char *output_file;  /* the output file's id once completed, else NULL */
 	char *error;        /* why the batch failed, when it did */
+	char *owner;        /* the process resuming it ("pid start host"), NULL when none */
+	char *token;        /* the statement's job, shared by the batches that follow one
+	                       another (previous): what a write marks as done in the user's
+	                       database (engine_once_begin) */
 	long long created;  /* seconds since the epoch */
 	long long polled;   /* when its status was last read */
+	long long claimed;  /* when owner claimed it */
 	long requests, completed, failed;
+	long units;         /* the answers its requests ask for (candidates, classifications) */
 	long tokens_in, tokens_out;   /* of the replies read (llm_bulk_fetch) */
 	int previous;       /* the batch this one follows (the same statement's earlier one): its
 	                       sequence number, 0 for the first */
 	int seq;            /* the job's number in the cache file (1, 2, ...) */
 } LlmBulkJob;
 
+/* What llm_bulk_fetch found in an output file. */
+typedef struct LlmBulkFetched {
+	long lines;         /* lines read (blank ones not counted) */
+	long replies;       /* replies kept: lines with an id that was sent, once, status 200 */
+	long unusable;      /* lines without a reply (an error, a status other than 200, not a
+	                       JSON object): their answers are asked again */
+	long foreign;       /* lines whose custom_id was never sent: dropped, not priced */
+	long twice;         /* ids that came more than once: none of their replies is used */
+} LlmBulkFetched;
+
 /* The llm.bulk setting. */
 int llm_bulk_setting(const Llm *llm);
 /* Whether bulk mode can run: NULL, or why not (the offline backend, no cache file). */
 const char *llm_bulk_problem(Llm *llm);
 /* Collect the statement that follows (on) or stop collecting; llm_bulk_collected: the
-   requests collected since on. */
+   requests (lines) collected since on. */
 void llm_bulk_collect_mode(Llm *llm, int on);
 int llm_bulk_collecting(const Llm *llm);
 long llm_bulk_collected(const Llm *llm);
-/* Upload the collected requests and create a batch; the job is stored (previous: the job
-   this one follows, 0 for none) and returned in job. The collected requests are dropped
-   either way. */
+/* What tokens a statement planned now would cost: at batch prices (llm.bulk_discount of
+   llm_cost) while it is collected, else llm_cost; -1 without a price. llm_bulk_share: the
+   share of the usual price that is (llm.bulk_discount while collecting, else 1). */
+double llm_cost_planned(const Llm *llm, double tokens_in, double tokens_out);
+double llm_bulk_share(const Llm *llm);
+/* Upload the collected requests and create a batch; the job is stored and returned in job.
+   previous: the job this one follows (0 for none), which is marked resumed in the same
+   transaction of the cache file as this one is stored. Refused (SUQL_BUDGET) before
+   anything is sent when the lines are more than the statement's budget of requests. The
+   collected requests are dropped either way. */
 SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
                            int previous, LlmBulkJob *job, SuqlErr *err);
 /* The stored job seq (0: the latest); SUQL_USAGE when there is none. */
 SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err);
+/* Claim the job for this process, atomically in the cache file (job is read again from
+   it): SUQL_USAGE saying who holds it, and its status, when another live process does, or
+   when it was resumed already. A claim of a process that is gone is taken over.
+   llm_bulk_release gives it back (the job stays as it is). */
+SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err);
+void llm_bulk_release(Llm *llm, LlmBulkJob *job);
+/* Store a status of suql's own ("running") for the job. */
+SuqlStatus llm_bulk_set_status(Llm *llm, LlmBulkJob *job, const char *status, SuqlErr *err);
 /* Read the job's batch from the provider (one request) and store what it says. */
 SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err);
-/* Fetch a completed job's output file and keep its replies in the cache file; *unusable:
-   lines that carried no reply (an error, a status other than 200). */
-SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusable,
-                          SuqlErr *err);
+/* Fetch a completed job's output file and keep its replies in the cache file, checked
+   (LlmBulkFetched). An output that holds no usable reply at all (not JSONL) is an error,
+   and nothing is kept: the job stays as it was. */
+SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlErr *err);
 /* Ask the provider to cancel the job's batch. */
 SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err);
 /* Answer from job's fetched replies (on) or not (off); the counts of units answered and of
-   replies that could not be read since on. */
+   units whose answer could not be read since on. */
 void llm_bulk_answering(Llm *llm, const LlmBulkJob *job, int on);
 void llm_bulk_answered(const Llm *llm, long *answered, long *unreadable);
-/* The job's statement ran again: its replies are forgotten and the job marked done. */
-void llm_bulk_done(Llm *llm, LlmBulkJob *job);
+/* The job's statement ran again: its replies are forgotten, the job marked resumed and
+   its claim given back, in one transaction of the cache file. */
+SuqlStatus llm_bulk_done(Llm *llm, LlmBulkJob *job, SuqlErr *err);
 /* Every stored job, one a line, newest first (:bulk list). */
 void llm_bulk_list(Llm *llm, SBuf *out);
-/* "cost: $0.0123 at batch prices (half of $0.0246)" for the job's tokens, or a line saying
-   there is no price; nothing when it has no tokens yet. */
+/* "cost: $0.00123 at batch prices (half of $0.00246; ...)" for the job's tokens, or a line
+   saying there is no price; nothing when it has no tokens yet. */
 void llm_bulk_cost(const Llm *llm, const LlmBulkJob *job, SBuf *out);
 void llm_bulk_job_free(LlmBulkJob *job);
 /* Free bulk mode's state (llm_close). */

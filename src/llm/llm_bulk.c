@@ -1,25 +1,29 @@
 /*
  * llm_bulk.c: bulk mode, a statement's model requests sent through the provider's batch
  * interface (llm_batch.c) at batch prices, and its answers read back later, by this suql
- * or another one (doc/bulk.md says why it is built this way).
+ * or another one (doc/bulk.md says why it is built this way; llm_bulk_job.c keeps the
+ * jobs).
  *
- * Collecting: while llm_bulk_collect_mode is on, llm_run hands each unit the cache cannot
- * answer to llm_bulk_collect, which writes the unit's request as one JSONL line, exactly
- * the request that would be sent to answer that unit alone (its custom_id is the unit's
- * cache key, so each reply fills exactly one entry of the cache); the unit's call fails
- * with LLM_BULK_MSG, and no value stands for an answer to come. llm_bulk_submit uploads the
- * lines and creates the batch, and keeps the job in the cache file's llm_bulk table.
+ * Collecting: while llm_bulk_collect_mode is on, llm_run hands the units of each call the
+ * cache cannot answer to llm_bulk_collect, which writes them as one JSONL line carrying
+ * exactly the request the HTTP backend would send for them (the same batched prompt, the
+ * same candidates packed the same way, up to `batch` of them): a batch costs what the
+ * interactive run's requests cost, at the batch price. The line's custom_id is the
+ * SHA-256 of its units' keys; where each unit sits in which line (its place among the
+ * line's candidates) is kept with the job, so a reply fills each unit's own cache entry.
+ * The units' calls fail with LLM_BULK_MSG: no value stands for an answer to come.
+ * llm_bulk_submit uploads the lines and creates the batch, and keeps the job.
  *
- * Answering: llm_bulk_fetch stores a completed batch's replies, by key, in llm_bulk_reply.
+ * Answering: llm_bulk_fetch (llm_bulk_job.c) keeps a completed batch's replies by line.
  * While llm_bulk_answering is on, llm_run asks llm_bulk_answer for each unit before it is
- * collected or sent: a reply is read by llm_read_reply, as a reply over HTTP is, so an
- * unreadable one is neither used nor cached (its unit is asked again, in the next batch).
- * Replies are kept, not read at once into the cache, because reading one needs its call
- * (the shape, the permitted values, the question), which only the statement run again
- * builds.
+ * collected or sent: the unit's line's reply is read by llm_read_reply, as a reply over
+ * HTTP is, for the line's n candidates, and the unit takes the answer at its place; an
+ * answer that cannot be read is neither used nor cached (its unit is collected again, for
+ * the next batch). Replies are kept, not read at once into the cache, because reading one
+ * needs its call (the shape, the permitted values, the question, a candidate's text for
+ * extract()'s quotes), which only the statement run again builds.
  *
- * Ownership: struct LlmBulk hangs off the Llm (llm_bulk_free); a job's strings are the
- * job's (llm_bulk_job_free).
+ * Ownership: struct LlmBulk hangs off the Llm (llm_bulk_free).
  */
 #include "base/util.h"
 #include "llm/llm_int.h"
@@ -29,18 +33,7 @@
 #include <string.h>
 #include <time.h>
 
-struct LlmBulk {
-	int collecting;
-	SBuf jsonl;          /* the collected requests, one a line */
-	LlmMemo *keys;       /* keys collected (each once) */
-	long n;
-	LlmMemo *replies;    /* key -> chat completion (JSON text) while answering, else NULL */
-	long answered, unreadable;
-	int tables;          /* the tables exist and are suql's: 1; not usable: -1; 0: unknown */
-	char *why;           /* why not usable */
-};
-
-static struct LlmBulk *state(Llm *llm)
+struct LlmBulk *llm_bulk_state(Llm *llm)
 {
 	if (!llm->bulk)
 		llm->bulk = xcalloc(1, sizeof *llm->bulk);
@@ -54,205 +47,33 @@ void llm_bulk_free(Llm *llm)
 		return;
 	sb_free(&b->jsonl);
 	llm_memo_free(b->keys);
+	free(b->u);
 	llm_memo_free(b->replies);
+	llm_memo_free(b->where);
 	free(b->why);
 	free(b);
 	llm->bulk = NULL;
-}
-
-/* ---- the tables (in the cache file) ---- */
-
-static const char *const SCHEMA =
-	"CREATE TABLE IF NOT EXISTS llm_bulk("
-	" seq INTEGER PRIMARY KEY,"
-	" batch TEXT NOT NULL,"          /* the provider's batch id */
-	" statement TEXT NOT NULL,"
-	" database TEXT NOT NULL,"
-	" status TEXT NOT NULL,"
-	" output_file TEXT,"
-	" error TEXT,"
-	" created INTEGER NOT NULL,"
-	" polled INTEGER NOT NULL DEFAULT 0,"
-	" requests INTEGER NOT NULL,"
-	" completed INTEGER NOT NULL DEFAULT 0,"
-	" failed INTEGER NOT NULL DEFAULT 0,"
-	" tokens_in INTEGER NOT NULL DEFAULT 0,"
-	" tokens_out INTEGER NOT NULL DEFAULT 0,"
-	" previous INTEGER NOT NULL DEFAULT 0);"
-	"CREATE TABLE IF NOT EXISTS llm_bulk_reply("
-	" seq INTEGER NOT NULL,"         /* the job */
-	" key TEXT NOT NULL,"            /* the unit's cache key (the request's custom_id) */
-	" body TEXT NOT NULL,"           /* the chat completion, JSON */
-	" PRIMARY KEY(seq, key)) WITHOUT ROWID;";
-
-#define JOB_COLS "seq, batch, statement, database, status, output_file, error, created, " \
-	"polled, requests, completed, failed, tokens_in, tokens_out, previous"
-
-/* The cache file's handle with the tables made and checked; NULL with err set. */
-static sqlite3 *tables(Llm *llm, SuqlErr *err)
-{
-	const char *why = llm_bulk_problem(llm);
-	if (why) {
-		err_set(err, SUQL_USAGE, "%s", why);
-		return NULL;
-	}
-	struct LlmBulk *b = state(llm);
-	sqlite3 *db = llm_cache_db(llm->cache);
-	if (b->tables == 0) {
-		sqlite3_stmt *st = NULL;
-		int rc = sqlite3_exec(db, SCHEMA, NULL, NULL, NULL);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM llm_bulk LIMIT 0", -1, &st,
-			                        NULL);
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc == SQLITE_OK)
-			rc = sqlite3_prepare_v2(db, "SELECT seq, key, body FROM llm_bulk_reply LIMIT 0",
-			                        -1, &st, NULL);
-		sqlite3_finalize(st);
-		b->tables = rc == SQLITE_OK ? 1 : -1;
-		if (rc != SQLITE_OK)
-			b->why = xprintf("the cache file %s cannot keep batches: its llm_bulk tables "
-			                 "are not suql's (%s)", llm_cache_path(llm->cache),
-			                 sqlite3_errmsg(db));
-	}
-	if (b->tables < 0) {
-		err_set(err, SUQL_IO, "%s", b->why);
-		return NULL;
-	}
-	return db;
-}
-
-int llm_bulk_setting(const Llm *llm)
-{
-	return llm && llm->s.bulk;
-}
-
-const char *llm_bulk_problem(Llm *llm)
-{
-	if (llm_is_offline(llm))
-		return "bulk mode needs an endpoint with a batch interface: the offline backend "
-		       "answers at once (the statement runs as usual)";
-	if (llm->s.no_cache)
-		return "bulk mode needs the cache (:set cache on): the batch's id and replies are "
-		       "kept in the cache file";
-	llm_cache_ensure(llm);
-	if (!llm->cache)
-		return "bulk mode needs the cache, and the cache file cannot be used (see :cache)";
-	return NULL;
-}
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static void job_read(sqlite3_stmt *st, LlmBulkJob *j)
-{
-	j->seq = sqlite3_column_int(st, 0);
-	j->batch = col_dup(st, 1);
-	j->statement = col_dup(st, 2);
-	j->database = col_dup(st, 3);
-	j->status = col_dup(st, 4);
-	j->output_file = col_dup(st, 5);
-	j->error = col_dup(st, 6);
-	j->created = sqlite3_column_int64(st, 7);
-	j->polled = sqlite3_column_int64(st, 8);
-	j->requests = (long)sqlite3_column_int64(st, 9);
-	j->completed = (long)sqlite3_column_int64(st, 10);
-	j->failed = (long)sqlite3_column_int64(st, 11);
-	j->tokens_in = (long)sqlite3_column_int64(st, 12);
-	j->tokens_out = (long)sqlite3_column_int64(st, 13);
-	j->previous = sqlite3_column_int(st, 14);
-}
-
-void llm_bulk_job_free(LlmBulkJob *j)
-{
-	free(j->batch);
-	free(j->statement);
-	free(j->database);
-	free(j->status);
-	free(j->output_file);
-	free(j->error);
-	memset(j, 0, sizeof *j);
-}
-
-static SuqlStatus db_fail(sqlite3 *db, SuqlErr *err)
-{
-	return err_set(err, SUQL_IO, "the cache file's batch table: %s", sqlite3_errmsg(db));
-}
-
-SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err)
-{
-	memset(job, 0, sizeof *job);
-	sqlite3 *db = tables(llm, err);
-	if (!db)
-		return err->code;
-	sqlite3_stmt *st = NULL;
-	const char *sql = seq > 0 ? "SELECT " JOB_COLS " FROM llm_bulk WHERE seq = ?"
-	                          : "SELECT " JOB_COLS " FROM llm_bulk ORDER BY seq DESC LIMIT 1";
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, err);
-	if (seq > 0)
-		sqlite3_bind_int(st, 1, seq);
-	int rc = sqlite3_step(st);
-	SuqlStatus s = SUQL_OK;
-	if (rc == SQLITE_ROW)
-		job_read(st, job);
-	else if (rc == SQLITE_DONE && seq > 0)
-		s = err_set(err, SUQL_USAGE, "no batch %d in the cache file (:bulk list shows them)",
-		            seq);
-	else if (rc == SQLITE_DONE)
-		s = err_set(err, SUQL_USAGE, "no batch was submitted (:set llm.bulk on, then run a "
-		            "statement)");
-	else
-		s = db_fail(db, err);
-	sqlite3_finalize(st);
-	return s;
-}
-
-static SuqlStatus job_save(Llm *llm, const LlmBulkJob *j, SuqlErr *err)
-{
-	sqlite3 *db = tables(llm, err);
-	if (!db)
-		return err->code;
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "UPDATE llm_bulk SET status = ?, output_file = ?, error = ?, "
-	                       "polled = ?, completed = ?, failed = ?, tokens_in = ?, "
-	                       "tokens_out = ? WHERE seq = ?", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, err);
-	sqlite3_bind_text(st, 1, j->status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, j->output_file, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, j->error, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, j->polled);
-	sqlite3_bind_int64(st, 5, j->completed);
-	sqlite3_bind_int64(st, 6, j->failed);
-	sqlite3_bind_int64(st, 7, j->tokens_in);
-	sqlite3_bind_int64(st, 8, j->tokens_out);
-	sqlite3_bind_int(st, 9, j->seq);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? SUQL_OK : db_fail(db, err);
 }
 
 /* ---- collecting ---- */
 
 void llm_bulk_collect_mode(Llm *llm, int on)
 {
-	struct LlmBulk *b = state(llm);
+	struct LlmBulk *b = llm_bulk_state(llm);
 	b->collecting = on;
 	if (on) {
 		sb_truncate(&b->jsonl, 0);
 		llm_memo_free(b->keys);
 		b->keys = llm_memo_new();
 		b->n = 0;
+		b->nu = 0;
+		b->cap = 0;
 	}
 }
 
 int llm_bulk_collecting(const Llm *llm)
 {
-	return llm->bulk && llm->bulk->collecting;
+	return llm && llm->bulk && llm->bulk->collecting;
 }
 
 long llm_bulk_collected(const Llm *llm)
@@ -260,7 +81,30 @@ long llm_bulk_collected(const Llm *llm)
 	return llm->bulk ? llm->bulk->n : 0;
 }
 
-int llm_bulk_collect(Llm *llm, const LlmCall *c, int item, const char *key)
+double llm_bulk_share(const Llm *llm)
+{
+	return llm_bulk_collecting(llm) ? llm->s.bulk_discount : 1;
+}
+
+double llm_cost_planned(const Llm *llm, double tokens_in, double tokens_out)
+{
+	double c = llm_cost(llm, tokens_in, tokens_out);
+	return c >= 0 ? c * llm_bulk_share(llm) : c;
+}
+
+static void unit_add(struct LlmBulk *b, const char *key, const char *line, int pos, int n)
+{
+	if (b->nu == b->capu)
+		b->u = xrealloc(b->u, (size_t)(b->capu = b->capu * 2 + 64) * sizeof *b->u);
+	LlmBulkUnit *u = &b->u[b->nu++];
+	snprintf(u->key, sizeof u->key, "%s", key);
+	snprintf(u->line, sizeof u->line, "%s", line);
+	u->pos = pos;
+	u->n = n;
+}
+
+int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
+                     const char *const *keys)
 {
 	struct LlmBulk *b = llm->bulk;
 	if (!b || !b->collecting || llm_is_offline(llm) || c->on_text || c->readable)
@@ -268,25 +112,56 @@ int llm_bulk_collect(Llm *llm, const LlmCall *c, int item, const char *key)
 	if (c->kind != LLM_VERIFY && c->kind != LLM_ANSWER && c->kind != LLM_SUMMARY &&
 	    c->kind != LLM_CLASSIFY && c->kind != LLM_EXTRACT)
 		return 0;   /* embeddings and chat turns are asked as usual */
-	if (llm_memo_get(b->keys, key))
+	int nk = nitems > 0 ? nitems : 1;
+	int *fresh = xmalloc((size_t)nk * sizeof *fresh);   /* places in keys[] not collected */
+	int nf = 0;
+	for (int k = 0; k < nk; k++)
+		if (!llm_memo_get(b->keys, keys[k]))
+			fresh[nf++] = k;
+	if (nf == 0) {   /* each waits for the line that carries it */
+		free(fresh);
 		return 1;
-	if (b->n >= LLM_BULK_MAX)
-		return 0;   /* past a batch's size: asked as usual */
+	}
+	if (b->n >= LLM_BULK_MAX) {   /* past a batch's size: asked as usual */
+		free(fresh);
+		return 0;
+	}
+	int *its = NULL;
+	if (nitems > 0) {
+		its = xmalloc((size_t)nf * sizeof *its);
+		for (int k = 0; k < nf; k++)
+			its[k] = items[fresh[k]];
+	}
 	int sent;
-	json_t *body = llmp_chat_body(llm, c, item >= 0 ? &item : NULL, item >= 0 ? 1 : 0, &sent);
-	if (!body)
+	/* the body llm_http.c's req_body builds for these candidates (n <= 1: the single
+	   form), without what a batch does not carry (a stream, log-probabilities) */
+	json_t *body = llmp_chat_body(llm, c, its, nitems > 0 ? nf : 0, &sent);
+	free(its);
+	SBuf ids = SBUF_INIT;
+	for (int k = 0; k < nf; k++)
+		sb_puts(&ids, keys[fresh[k]]);
+	char line[65];
+	llm_sha256_hex(sb_str(&ids), ids.len, line);
+	sb_free(&ids);
+	json_t *o = body ? json_pack("{s:s, s:s, s:s, s:o}", "custom_id", line, "method", "POST",
+	                             "url", "/v1/chat/completions", "body", body) : NULL;
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (!s) {
+		free(fresh);
 		return 0;
-	json_t *line = json_pack("{s:s, s:s, s:s, s:o}", "custom_id", key, "method", "POST", "url",
-	                         "/v1/chat/completions", "body", body);
-	char *s = line ? json_dumps(line, JSON_COMPACT) : NULL;
-	json_decref(line);
-	if (!s)
-		return 0;
+	}
 	sb_puts(&b->jsonl, s);
 	sb_putc(&b->jsonl, '\n');
 	free(s);
-	llm_memo_put(b->keys, key, "1");
+	for (int k = 0; k < nf; k++) {
+		llm_memo_put(b->keys, keys[fresh[k]], "1");
+		unit_add(b, keys[fresh[k]], line, k, nitems > 0 ? nf : 0);
+	}
+	free(fresh);
 	b->n++;
+	if (llm->cap > 0)   /* the statement's budget of requests, which the lines count in */
+		b->cap = llm->cap;
 	return 1;
 }
 
@@ -294,206 +169,88 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
                            int previous, LlmBulkJob *job, SuqlErr *err)
 {
 	memset(job, 0, sizeof *job);
-	struct LlmBulk *b = state(llm);
+	struct LlmBulk *b = llm_bulk_state(llm);
 	SBuf lines = b->jsonl;
-	long n = b->n;
+	long n = b->n, cap = b->cap;
 	b->jsonl = (SBuf)SBUF_INIT;
 	llm_bulk_collect_mode(llm, 0);
-	sqlite3 *db = tables(llm, err);
-	SuqlStatus st = db ? SUQL_OK : err->code;
+	SuqlStatus st = llm_bulk_db(llm, err) ? SUQL_OK : err->code;
 	char *file = NULL;
 	json_t *batch = NULL;
 	if (st == SUQL_OK && n == 0)
 		st = err_set(err, SUQL_USAGE, "no requests were collected for a batch");
+	if (st == SUQL_OK && cap > 0 && n > cap)
+		st = err_set(err, SUQL_BUDGET, "the batch would hold %ld requests to the model, more "
+		             "than the budget of %ld: nothing was submitted; raise it with :set budget "
+		             "%ld (or :set budget 0 for no limit), or narrow the query", n, cap, n);
 	if (st == SUQL_OK)
 		st = llm_batch_upload(llm, sb_str(&lines), lines.len, &file, err);
 	if (st == SUQL_OK)
 		st = llm_batch_create(llm, file, &batch, err);
 	if (st == SUQL_OK) {
-		sqlite3_stmt *ins = NULL;
 		job->batch = xstrdup(json_string_value(json_object_get(batch, "id")));
 		job->statement = xstrdup(statement);
 		job->database = xstrdup(database ? database : "");
 		job->status = xstrdup(json_string_value(json_object_get(batch, "status")));
 		job->created = (long long)time(NULL);
 		job->requests = n;
+		job->units = b->nu;
 		job->previous = previous;
-		if (sqlite3_prepare_v2(db, "INSERT INTO llm_bulk(batch, statement, database, status, "
-		                       "created, requests, previous) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		                       -1, &ins, NULL) != SQLITE_OK) {
-			st = db_fail(db, err);
-		} else {
-			sqlite3_bind_text(ins, 1, job->batch, -1, SQLITE_STATIC);
-			sqlite3_bind_text(ins, 2, job->statement, -1, SQLITE_STATIC);
-			sqlite3_bind_text(ins, 3, job->database, -1, SQLITE_STATIC);
-			sqlite3_bind_text(ins, 4, job->status, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(ins, 5, job->created);
-			sqlite3_bind_int64(ins, 6, n);
-			sqlite3_bind_int(ins, 7, previous);
-			if (sqlite3_step(ins) != SQLITE_DONE)
-				st = err_set(err, SUQL_IO, "batch %s was created but could not be kept in "
-				             "the cache file (%s): note its id", job->batch,
-				             sqlite3_errmsg(db));
-			else
-				job->seq = (int)sqlite3_last_insert_rowid(db);
-			sqlite3_finalize(ins);
-		}
+		st = llm_bulk_store_job(llm, job, b->u, b->nu, err);
 	}
+	b->nu = 0;
 	json_decref(batch);
 	free(file);
 	sb_free(&lines);
 	return st;
 }
 
-/* ---- the batch's progress ---- */
-
-static long count_of(json_t *counts, const char *k)
-{
-	json_t *v = json_object_get(counts, k);
-	return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : 0;
-}
-
-/* What the batch object says, into the job. */
-static void job_update(LlmBulkJob *j, json_t *batch)
-{
-	free(j->status);
-	j->status = xstrdup(json_string_value(json_object_get(batch, "status")));
-	json_t *counts = json_object_get(batch, "request_counts");
-	if (json_is_object(counts)) {
-		j->completed = count_of(counts, "completed");
-		j->failed = count_of(counts, "failed");
-	}
-	const char *out = json_string_value(json_object_get(batch, "output_file_id"));
-	free(j->output_file);
-	j->output_file = out ? xstrdup(out) : NULL;
-	json_t *errs = json_object_get(json_object_get(batch, "errors"), "data");
-	const char *m = json_string_value(json_object_get(json_array_get(errs, 0), "message"));
-	if (m) {
-		free(j->error);
-		j->error = xstrndup(m, strlen(m) > 300 ? 300 : strlen(m));
-	}
-	j->polled = (long long)time(NULL);
-}
-
-SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
-{
-	json_t *batch;
-	SuqlStatus st = llm_batch_get(llm, job->batch, &batch, err);
-	if (st != SUQL_OK)
-		return st;
-	job_update(job, batch);
-	json_decref(batch);
-	return job_save(llm, job, err);
-}
-
-SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
-{
-	json_t *batch;
-	SuqlStatus st = llm_batch_cancel(llm, job->batch, &batch, err);
-	if (st != SUQL_OK)
-		return st;
-	job_update(job, batch);
-	json_decref(batch);
-	return job_save(llm, job, err);
-}
-
-/* ---- the replies ---- */
-
-typedef struct Fetch {
-	sqlite3_stmt *ins;
-	long replies, unusable;
-	long in, out;
-	int failed;
-} Fetch;
-
-static void fetch_line(void *ctx, const char *id, const char *body, const char *why)
-{
-	Fetch *f = ctx;
-	(void)why;
-	if (!id || !body) {
-		f->unusable++;
-		return;
-	}
-	json_t *o = json_loads(body, 0, NULL);
-	json_t *usage = json_object_get(o, "usage");
-	f->in += (long)json_integer_value(json_object_get(usage, "prompt_tokens"));
-	f->out += (long)json_integer_value(json_object_get(usage, "completion_tokens"));
-	json_decref(o);
-	sqlite3_bind_text(f->ins, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(f->ins, 2, body, -1, SQLITE_STATIC);
-	if (sqlite3_step(f->ins) != SQLITE_DONE)
-		f->failed = 1;
-	sqlite3_reset(f->ins);
-	f->replies++;
-}
-
-SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusable,
-                          SuqlErr *err)
-{
-	*replies = *unusable = 0;
-	sqlite3 *db = tables(llm, err);
-	if (!db)
-		return err->code;
-	if (!job->output_file)
-		return err_set(err, SUQL_LLM, "batch %s has no output file (status %s)", job->batch,
-		               job->status ? job->status : "unknown");
-	SBuf out = SBUF_INIT;
-	SuqlStatus st = llm_batch_content(llm, job->output_file, &out, err);
-	if (st != SUQL_OK) {
-		sb_free(&out);
-		return st;
-	}
-	Fetch f = {0};
-	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc == SQLITE_OK) {
-		char *sql = xprintf("INSERT OR REPLACE INTO llm_bulk_reply(seq, key, body) VALUES "
-		                    "(%d, ?, ?)", job->seq);
-		rc = sqlite3_prepare_v2(db, sql, -1, &f.ins, NULL);
-		free(sql);
-	}
-	if (rc == SQLITE_OK) {
-		llm_bulk_read_output(sb_str(&out), out.len, fetch_line, &f);
-		sqlite3_finalize(f.ins);
-		job->tokens_in = f.in;
-		job->tokens_out = f.out;
-		free(job->status);
-		job->status = xstrdup("fetched");
-		if (f.failed || job_save(llm, job, err) != SUQL_OK ||
-		    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-			rc = SQLITE_ERROR;
-	}
-	if (rc != SQLITE_OK) {
-		st = db_fail(db, err);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	}
-	*replies = f.replies;
-	*unusable = f.unusable;
-	sb_free(&out);
-	return st;
-}
+/* ---- answering ---- */
 
 void llm_bulk_answering(Llm *llm, const LlmBulkJob *job, int on)
 {
-	struct LlmBulk *b = state(llm);
+	struct LlmBulk *b = llm_bulk_state(llm);
 	llm_memo_free(b->replies);
-	b->replies = NULL;
+	llm_memo_free(b->where);
+	b->replies = b->where = NULL;
+	b->legacy = 0;
 	b->answered = b->unreadable = 0;
 	SuqlErr err = {0};
-	sqlite3 *db = on ? tables(llm, &err) : NULL;
+	sqlite3 *db = on ? llm_bulk_db(llm, &err) : NULL;
 	err_clear(&err);
 	if (!db)
 		return;
 	b->replies = llm_memo_new();
+	b->where = llm_memo_new();
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT key, body FROM llm_bulk_reply WHERE seq = ?", -1, &st,
-	                       NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int(st, 1, job->seq);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		if (sqlite3_column_text(st, 0) && sqlite3_column_text(st, 1))
-			llm_memo_put(b->replies, (const char *)sqlite3_column_text(st, 0),
-			             (const char *)sqlite3_column_text(st, 1));
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, job->seq);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			if (sqlite3_column_text(st, 0) && sqlite3_column_text(st, 1))
+				llm_memo_put(b->replies, (const char *)sqlite3_column_text(st, 0),
+				             (const char *)sqlite3_column_text(st, 1));
+	}
 	sqlite3_finalize(st);
+	st = NULL;
+	int units = 0;
+	if (sqlite3_prepare_v2(db, "SELECT key, line, pos, n FROM llm_bulk_unit WHERE seq = ?", -1,
+	                       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, job->seq);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *key = (const char *)sqlite3_column_text(st, 0);
+			const char *line = (const char *)sqlite3_column_text(st, 1);
+			if (!key || !line)
+				continue;
+			char *w = xprintf("%d %d %s", sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+			                  line);
+			llm_memo_put(b->where, key, w);
+			free(w);
+			units++;
+		}
+	}
+	sqlite3_finalize(st);
+	b->legacy = units == 0;
 }
 
 void llm_bulk_answered(const Llm *llm, long *answered, long *unreadable)
@@ -502,7 +259,7 @@ void llm_bulk_answered(const Llm *llm, long *answered, long *unreadable)
 	*unreadable = llm->bulk ? llm->bulk->unreadable : 0;
 }
 
-/* What llm_read_reply wrote into a unit whose reply could not be read. */
+/* What llm_read_reply wrote into a unit whose answer could not be read. */
 static void unit_forget(LlmCall *c, int item)
 {
 	if (item >= 0) {
@@ -525,22 +282,85 @@ static void unit_forget(LlmCall *c, int item)
 	c->unreadable = 0;
 }
 
+static void item_results_free(LlmItem *it)
+{
+	free(it->text);
+	free(it->value);
+	free(it->warning);
+	free(it->evidence);
+	it->text = it->value = it->warning = it->evidence = NULL;
+}
+
+/* Read the reply content to a request about n candidates for the one at place pos, into
+   item of c: 0 when it was read, -1 when not. The reply is read whole, by the reader of a
+   reply over HTTP (a list of the wrong length leaves every candidate unread), into a
+   copy of the call whose candidate at pos is this one (its text, for extract()'s quotes);
+   the other places are the line's other candidates, whose answers their own units read. */
+static int read_at(LlmCall *c, int item, int pos, int n, const char *content)
+{
+	int bad[1];
+	if (item < 0)
+		return llm_read_reply(c, NULL, 0, content, bad) == 0 && !c->unreadable ? 0 : -1;
+	if (n <= 1)
+		return llm_read_reply(c, &item, 1, content, bad) == 0 ? 0 : -1;
+	if (pos < 0 || pos >= n)
+		return -1;
+	LlmCall t = *c;
+	t.items = xcalloc((size_t)n, sizeof *t.items);
+	t.nitems = n;
+	t.items[pos].passages = c->items[item].passages;
+	t.items[pos].npassages = c->items[item].npassages;
+	int *idx = xmalloc((size_t)n * sizeof *idx);
+	int *nbad = xmalloc((size_t)n * sizeof *nbad);
+	for (int k = 0; k < n; k++)
+		idx[k] = k;
+	int m = llm_read_reply(&t, idx, n, content, nbad);
+	int ok = 1;
+	for (int k = 0; k < m; k++)
+		ok &= nbad[k] != pos;
+	if (ok) {
+		LlmItem *it = &c->items[item], *from = &t.items[pos];
+		item_results_free(it);
+		it->text = from->text;
+		it->value = from->value;
+		it->warning = from->warning;
+		it->evidence = from->evidence;
+		it->verdict = from->verdict;
+		it->unreadable = 0;
+		it->has_confidence = 0;   /* a batch asks for no log-probabilities */
+		it->confidence = 0;
+		from->text = from->value = from->warning = from->evidence = NULL;
+	}
+	for (int k = 0; k < n; k++)
+		item_results_free(&t.items[k]);
+	free(t.items);
+	free(idx);
+	free(nbad);
+	return ok ? 0 : -1;
+}
+
 int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
 {
 	struct LlmBulk *b = llm->bulk;
-	const char *body = b && b->replies ? llm_memo_get(b->replies, key) : NULL;
-	if (!body)
+	if (!b || !b->replies)
 		return 0;
+	const char *w = llm_memo_get(b->where, key);
+	const char *line = key;   /* a job kept before lines carried several units */
+	int pos = 0, n = item >= 0 ? 1 : 0, at = 0;
+	if (w) {
+		if (sscanf(w, "%d %d %n", &pos, &n, &at) < 2 || !w[at])
+			return 0;
+		line = w + at;
+	} else if (!b->legacy) {
+		return 0;   /* not in this batch */
+	}
+	const char *body = llm_memo_get(b->replies, line);
+	if (!body)
+		return 0;   /* the line came back without a reply, or twice: asked again */
 	json_t *o = json_loads(body, 0, NULL);
 	json_t *msg = json_object_get(json_array_get(json_object_get(o, "choices"), 0), "message");
 	const char *content = json_string_value(json_object_get(msg, "content"));
-	int ok = 0;
-	if (content) {
-		int bad[1];
-		ok = llm_read_reply(c, item >= 0 ? &item : NULL, item >= 0 ? 1 : 0, content, bad) == 0;
-		if (ok && c->kind == LLM_CLASSIFY && c->unreadable)
-			ok = 0;
-	}
+	int ok = content && read_at(c, item, pos, n, content) == 0;
 	json_decref(o);
 	if (!ok) {
 		unit_forget(c, item);
@@ -549,72 +369,4 @@ int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
 	}
 	b->answered++;
 	return 1;
-}
-
-void llm_bulk_done(Llm *llm, LlmBulkJob *job)
-{
-	SuqlErr err = {0};
-	sqlite3 *db = tables(llm, &err);
-	if (db) {
-		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(db, "DELETE FROM llm_bulk_reply WHERE seq = ?", -1, &st,
-		                       NULL) == SQLITE_OK) {
-			sqlite3_bind_int(st, 1, job->seq);
-			sqlite3_step(st);
-		}
-		sqlite3_finalize(st);
-		free(job->status);
-		job->status = xstrdup("resumed");
-		job_save(llm, job, &err);
-	}
-	err_clear(&err);
-	llm_bulk_answering(llm, job, 0);
-}
-
-void llm_bulk_list(Llm *llm, SBuf *out)
-{
-	SuqlErr err = {0};
-	sqlite3 *db = tables(llm, &err);
-	if (!db) {
-		sb_printf(out, "%s\n", err.msg);
-		err_clear(&err);
-		return;
-	}
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM llm_bulk ORDER BY seq DESC", -1, &st,
-	                       NULL) != SQLITE_OK)
-		return;
-	int any = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		LlmBulkJob j;
-		job_read(st, &j);
-		sb_printf(out, "%d  batch %s  %s  %ld request%s\n", j.seq, j.batch, j.status,
-		          j.requests, j.requests == 1 ? "" : "s");
-		llm_bulk_job_free(&j);
-		any = 1;
-	}
-	sqlite3_finalize(st);
-	if (!any)
-		sb_puts(out, "no batches\n");
-}
-
-void llm_bulk_cost(const Llm *llm, const LlmBulkJob *job, SBuf *out)
-{
-	if (!job->tokens_in && !job->tokens_out)
-		return;
-	double full = llm_cost(llm, (double)job->tokens_in, (double)job->tokens_out);
-	if (full < 0) {
-		sb_printf(out, "cost: %ld tokens in, %ld out, at batch prices (no price for the "
-		          "model: :set llm.price_in and llm.price_out)\n", job->tokens_in,
-		          job->tokens_out);
-		return;
-	}
-	double d = llm->s.bulk_discount;
-	sb_printf(out, "cost: $%.4f at batch prices (", full * d);
-	if (d == 0.5)
-		sb_puts(out, "half");
-	else
-		sb_printf(out, "%g%%", d * 100);
-	sb_printf(out, " of $%.4f; %ld tokens in, %ld out)\n", full, job->tokens_in,
-	          job->tokens_out);
 }

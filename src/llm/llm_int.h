@@ -12,7 +12,8 @@
  *   llm_stream.c   a reply streamed as server-sent events
  *   llm_logprobs.c the confidence of verdicts, from a reply's log-probabilities
  *   llm_offline*.c the offline lexical backend
- *   llm_bulk.c     bulk mode: requests collected for a batch, replies read back, its table
+ *   llm_bulk.c     bulk mode: requests collected for a batch, replies read back
+ *   llm_bulk_job.c bulk mode's jobs in the cache file: tables, claims, replies fetched
  *   llm_batch.c    the provider's batch interface (files, batches) over llm_http_once
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
@@ -391,20 +392,65 @@ int llm_find_number(const char *s, size_t n, double *v, int *is_int);
 /* 1 when month m has a day d in year y (no 31 April; 29 February in leap years only). */
 int llm_day_exists(long y, long m, long d);
 
-/* ---- bulk mode (llm_bulk.c) ---- */
+/* ---- bulk mode (llm_bulk.c, llm_bulk_job.c) ---- */
 
 /* The most requests one batch holds (OpenAI's limit); also what llm_concurrency says while
    a statement is collected, so that one wave of a walk holds every candidate. */
 #define LLM_BULK_MAX 50000
 /* The message of a call whose requests were collected for a batch (it has no answer yet). */
 #define LLM_BULK_MSG "waiting for the batch: the answers come with :bulk resume"
-/* A unit that a fetched batch answered: 1 when its reply was read into the call (item -1:
-   the call itself) exactly as a reply over HTTP is; -1 when the batch had a reply that
-   could not be read (nothing of it is kept); 0 when the batch has none. */
+
+/* A unit collected: the line (custom_id) whose request carries it, and its place there
+   (pos of n candidates; n 0 for a call without candidates). */
+typedef struct LlmBulkUnit {
+	char key[65];
+	char line[65];
+	int pos, n;
+} LlmBulkUnit;
+
+struct LlmBulk {
+	/* collecting */
+	int collecting;
+	SBuf jsonl;          /* the collected requests, one a line */
+	LlmMemo *keys;       /* unit keys collected (each once) */
+	long n;              /* lines */
+	LlmBulkUnit *u;      /* the units the lines carry, in order */
+	long nu, capu;
+	long cap;            /* the statement's budget of requests while it was collected */
+	/* answering */
+	LlmMemo *replies;    /* line id -> chat completion (JSON text) while answering, else NULL */
+	LlmMemo *where;      /* unit key -> "pos n line" */
+	int legacy;          /* the job's lines are its units (kept before lines carried several):
+	                        a reply's id is its unit's key */
+	long answered, unreadable;
+	/* the tables */
+	int tables;          /* the tables exist and are suql's: 1; not usable: -1; 0: unknown */
+	char *why;           /* why not usable */
+};
+
+/* Bulk mode's state of llm, made when first needed. */
+struct LlmBulk *llm_bulk_state(Llm *llm);
+/* The cache file's handle with bulk mode's tables made (older ones brought up to date) and
+   checked; NULL with err set. (llm_bulk_job.c) */
+sqlite3 *llm_bulk_db(Llm *llm, SuqlErr *err);
+/* Store a job submitted (job: its batch, statement, database, status, counts, previous),
+   with the units its lines carry, in one transaction that also marks the job it follows
+   (previous) resumed; job->seq and job->token are set. */
+SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, long nu,
+                              SuqlErr *err);
+/* A unit that a fetched batch answered: 1 when its line's reply was read into the call
+   (item -1: the call itself) exactly as a reply over HTTP is, by the same reader, the unit
+   at its place among the line's candidates; -1 when the batch had a reply that could not
+   be read for it (nothing of it is kept); 0 when the batch has none. */
 int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key);
-/* While a statement is collected: the unit's request is written for the batch (once per
-   key); 1 when it was, 0 when it is asked as usual (kinds the batch does not carry). */
-int llm_bulk_collect(Llm *llm, const LlmCall *c, int item, const char *key);
+/* While a statement is collected: the units of call c that would go in one request
+   (items[0..nitems), or the call itself when nitems is 0; keys: theirs, one each) are
+   written as one line of the batch, carrying the request llm_http.c would send for them;
+   units collected before are left out (they wait for their line). 1 when they are
+   collected, 0 when they are asked as usual (kinds the batch does not carry, a full
+   batch). */
+int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
+                     const char *const *keys);
 /* The output file of a batch (JSONL, data[0..n)), line by line: fn gets each line's
    custom_id and the body of its reply (a chat completion, compact JSON text) when the line
    holds a reply with status 200; else body NULL, why saying what the line lacks (id NULL

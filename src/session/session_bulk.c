@@ -7,6 +7,12 @@
  * from the cache they fill); what it still needs goes into the next batch. :bulk cancel
  * stops a batch, :bulk list shows them.
  *
+ * A resume runs once: it claims the job first (llm_bulk_claim; a second resume, here or in
+ * another process, is told who has it), and a statement that writes commits together with
+ * its job's mark in the user's database (engine_once_begin), so that a resume stopped at
+ * any point leaves the write done entirely or not at all, and the next resume completes
+ * it exactly once (doc/bulk.md says how).
+ *
  * A statement with LIMIT is not collected: a lazy walk stops once it has its rows, and a
  * batch would have asked every candidate. Nor does the offline backend collect anything.
  */
@@ -104,11 +110,19 @@ static void span(SBuf *b, double sec)
 		sb_printf(b, "%.1f h", sec / 3600);
 }
 
+/* suql's own statuses after the provider's: the replies are kept */
+static int fetched(const char *status)
+{
+	return strcmp(status, "fetched") == 0 || strcmp(status, "running") == 0;
+}
+
 static void show_status(Session *s, const LlmBulkJob *j, FILE *out)
 {
 	SBuf b = SBUF_INIT;
 	sb_printf(&b, "batch %d (%s): %s, %ld of %ld request%s done", j->seq, j->batch, j->status,
 	          j->completed, j->requests, j->requests == 1 ? "" : "s");
+	if (j->units > 0)
+		sb_printf(&b, " (%ld answer%s asked)", j->units, j->units == 1 ? "" : "s");
 	if (j->failed)
 		sb_printf(&b, ", %ld failed", j->failed);
 	double age = difftime((time_t)j->polled, (time_t)j->created);
@@ -135,6 +149,11 @@ static void show_status(Session *s, const LlmBulkJob *j, FILE *out)
 		sb_puts(&b, "completed: :bulk resume runs the statement from its replies\n");
 	else if (strcmp(j->status, "resumed") == 0)
 		sb_puts(&b, "its replies were read and its statement ran again\n");
+	else if (fetched(j->status))
+		sb_puts(&b, "its replies are kept in the cache file: :bulk resume runs the statement "
+		        "from them\n");
+	if (j->owner)
+		sb_printf(&b, "taken: process %ld is resuming it\n", strtol(j->owner, NULL, 10));
 	if (j->error)
 		sb_printf(&b, "the provider says: %s\n", j->error);
 	sb_printf(&b, "statement: %s\n", j->statement);
@@ -143,47 +162,94 @@ static void show_status(Session *s, const LlmBulkJob *j, FILE *out)
 	sb_free(&b);
 }
 
-static SuqlStatus resume(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
+/* Poll the job's batch and keep its replies (the job claimed, not fetched yet). */
+static SuqlStatus fetch(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
 {
-	if (strcmp(j->status, "resumed") == 0)
-		return err_set(err, SUQL_USAGE, "batch %d was resumed already (its statement ran "
-		               "again); run the statement to see its rows", j->seq);
-	SuqlStatus st = SUQL_OK;
-	if (strcmp(j->status, "fetched") != 0) {
-		if ((st = llm_bulk_poll(s->llm, j, err)) != SUQL_OK)
-			return st;
-		int over = strcmp(j->status, "completed") == 0 || strcmp(j->status, "expired") == 0 ||
-		           strcmp(j->status, "cancelled") == 0;
-		if (!over || !j->output_file) {
-			show_status(s, j, out);
-			if (!over)
-				return err_set(err, SUQL_USAGE, "batch %d is not finished yet (%s): "
-				               ":bulk resume once it is", j->seq, j->status);
-			return err_set(err, SUQL_LLM, "batch %d ended %s without replies: run the "
-			               "statement again", j->seq, j->status);
-		}
-		long replies, unusable;
-		if ((st = llm_bulk_fetch(s->llm, j, &replies, &unusable, err)) != SUQL_OK)
-			return st;
-		note(s, "batch %d: %ld repl%s fetched%s", j->seq, replies, replies == 1 ? "y" : "ies",
-		     unusable ? " (some lines held no reply: those are asked again)" : "");
+	SuqlStatus st = llm_bulk_poll(s->llm, j, err);
+	if (st != SUQL_OK)
+		return st;
+	int over = strcmp(j->status, "completed") == 0 || strcmp(j->status, "expired") == 0 ||
+	           strcmp(j->status, "cancelled") == 0;
+	if (!over || !j->output_file) {
+		show_status(s, j, out);
+		if (!over)
+			return err_set(err, SUQL_USAGE, "batch %d is not finished yet (%s): :bulk resume "
+			               "once it is", j->seq, j->status);
+		return err_set(err, SUQL_LLM, "batch %d ended %s without replies: run the statement "
+		               "again", j->seq, j->status);
 	}
+	LlmBulkFetched got;
+	if ((st = llm_bulk_fetch(s->llm, j, &got, err)) != SUQL_OK)
+		return st;
+	note(s, "batch %d: %ld repl%s fetched%s", j->seq, got.replies, got.replies == 1 ? "y" : "ies",
+	     got.unusable > 0 ? " (some lines held no reply: those are asked again)" : "");
+	if (got.foreign > 0)
+		note(s, "warning: batch %d: %ld line%s of its output answer%s a request that was never "
+		     "sent (an unknown custom_id): dropped, neither read nor counted nor priced",
+		     j->seq, got.foreign, got.foreign == 1 ? "" : "s", got.foreign == 1 ? "s" : "");
+	if (got.twice > 0)
+		note(s, "warning: batch %d: %ld request%s came back more than once (the same "
+		     "custom_id on several lines): none of %s replies is used, and %s answers are "
+		     "asked again in the next batch", j->seq, got.twice, got.twice == 1 ? "" : "s",
+		     got.twice == 1 ? "its" : "their", got.twice == 1 ? "its" : "their");
+	return SUQL_OK;
+}
+
+/* The statement did not run to its end: the job is kept as fetched (its replies too), for
+   another :bulk resume. */
+static void keep(Session *s, LlmBulkJob *j)
+{
+	SuqlErr err = {0};
+	llm_bulk_set_status(s->llm, j, "fetched", &err);
+	err_clear(&err);
+}
+
+/* The claimed job's statement, run again from its replies. */
+static SuqlStatus run_again(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
+{
+	SuqlStatus st = SUQL_OK;
+	if (!fetched(j->status) && (st = fetch(s, j, out, err)) != SUQL_OK)
+		return st;
 	if (strcmp(j->database, engine_path(s->engine)) != 0)
 		return err_set(err, SUQL_USAGE, "batch %d ran on %s, and %s is open: :open it, then "
 		               ":bulk resume", j->seq, j->database, engine_path(s->engine));
+	if ((st = llm_bulk_set_status(s->llm, j, "running", err)) != SUQL_OK)
+		return st;
+	size_t len = strlen(j->statement);
+	int once;
+	st = engine_once_begin(s->engine, j->statement, len, j->token, j->batch, &once, err);
+	if (st != SUQL_OK) {
+		keep(s, j);
+		return st;
+	}
+	if (once == ENGINE_ONCE_DONE) {
+		note(s, "batch %d: its statement's write was committed before (the database holds its "
+		     "mark, suql_bulk_done): it does not run again", j->seq);
+		return llm_bulk_done(s->llm, j, err);
+	}
 	llm_bulk_answering(s->llm, j, 1);
 	s->bulk_resume = j->seq;
 	size_t used;
-	st = session_run(s, j->statement, strlen(j->statement), &used, NULL, 0, NULL, err);
+	st = session_run(s, j->statement, len, &used, NULL, 0, NULL, err);
 	s->bulk_resume = 0;
+	if (once == ENGINE_ONCE_BEGUN) {
+		SuqlErr cerr = {0};
+		if (engine_once_end(s->engine, st == SUQL_OK, &cerr) != SUQL_OK && st == SUQL_OK) {
+			err_clear(err);
+			*err = cerr;
+			st = err->code;
+		} else {
+			err_clear(&cerr);
+		}
+	}
 	long answered, unreadable;
 	llm_bulk_answered(s->llm, &answered, &unreadable);
+	llm_bulk_answering(s->llm, j, 0);
 	SBuf b = SBUF_INIT;
 	sb_printf(&b, "batch %d: %ld answer%s read from its replies", j->seq, answered,
 	          answered == 1 ? "" : "s");
 	if (unreadable)
-		sb_printf(&b, ", %ld repl%s could not be read (not kept: asked again)", unreadable,
-		          unreadable == 1 ? "y" : "ies");
+		sb_printf(&b, ", %ld could not be read (not kept: asked again)", unreadable);
 	sb_putc(&b, '\n');
 	llm_bulk_cost(s->llm, j, &b);
 	FILE *f = session_section_out(s);
@@ -191,7 +257,36 @@ static SuqlStatus resume(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
 	vis_fputs(f, sb_str(&b), VIS_TEXT);
 	fflush(f);
 	sb_free(&b);
-	llm_bulk_done(s->llm, j);
+	if (st == SUQL_OK) {
+		SuqlErr derr = {0};
+		if (llm_bulk_done(s->llm, j, &derr) != SUQL_OK) {
+			note(s, "warning: batch %d ran, but could not be marked resumed (%s)%s", j->seq,
+			     derr.msg, once == ENGINE_ONCE_BEGUN ? ": its write is marked in the "
+			     "database, so :bulk resume marks it without running it again" : "");
+			err_clear(&derr);
+		}
+		return st;
+	}
+	/* a next batch took the job over (llm_bulk_submit marked this one resumed), or the
+	   statement failed: then the job stays, its replies kept, to be resumed again */
+	LlmBulkJob now;
+	SuqlErr jerr = {0};
+	int taken_over = llm_bulk_job(s->llm, j->seq, &now, &jerr) == SUQL_OK &&
+	                 strcmp(now.status, "resumed") == 0;
+	llm_bulk_job_free(&now);
+	err_clear(&jerr);
+	if (!taken_over)
+		keep(s, j);
+	return st;
+}
+
+static SuqlStatus resume(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
+{
+	SuqlStatus st = llm_bulk_claim(s->llm, j, err);
+	if (st != SUQL_OK)
+		return st;
+	st = run_again(s, j, out, err);
+	llm_bulk_release(s->llm, j);   /* (nothing when the job was marked resumed) */
 	return st;
 }
 
@@ -221,7 +316,7 @@ SuqlStatus session_bulk(Session *s, const char *verb, const char *arg, FILE *out
 	SuqlStatus st = llm_bulk_job(s->llm, seq, &j, err);
 	if (st != SUQL_OK)
 		return st;
-	int settled = strcmp(j.status, "fetched") == 0 || strcmp(j.status, "resumed") == 0;
+	int settled = fetched(j.status) || strcmp(j.status, "resumed") == 0;
 	if (strcmp(verb, "status") == 0) {
 		if (!settled)
 			st = llm_bulk_poll(s->llm, &j, err);

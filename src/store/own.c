@@ -3,8 +3,8 @@
  * named like suql's that suql did not make, and trusted_schema while suql writes its own
  * tables. The shapes below are the columns (name and declared type, in order) of the
  * tables suql makes under fixed names; they must follow the CREATE statements in
- * catalog.c, engine/enum.c and retrieve/retrieve.c (the robustness tests open files made
- * by each). The tables of one retrieval index (suql_psg_<id>, ...) are reached only
+ * catalog.c, engine/enum.c, engine/engine_once.c and retrieve/retrieve.c (the robustness
+ * tests open files made by each). The tables of one retrieval index (suql_psg_<id>, ...) are reached only
  * through suql_index's rows and are not checked here.
  */
 #include "store/own.h"
@@ -29,6 +29,7 @@ static const Shape SHAPES[] = {
 	               "nrows INTEGER,npassages INTEGER,built TEXT,embed_model TEXT,"
 	               "embed_dim INTEGER,embed_table TEXT,format INTEGER"},
 	{"suql_index_dirty", "idx INTEGER,rid INTEGER"},
+	{"suql_bulk_done", "job TEXT,batch TEXT,done TEXT"},
 };
 
 int own_is_name(const char *name)

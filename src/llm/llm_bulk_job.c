@@ -1,0 +1,875 @@
+/*
+ * llm_bulk_job.c: bulk mode's jobs, kept in the cache file so that any suql finds them
+ * (doc/bulk.md): the tables, a job's row and its status, the claim that lets one process
+ * at a time resume a job, the batch's progress, its output file read and checked into
+ * the replies table, and a job marked done.
+ *
+ * A job's row moves through the provider's statuses (validating ... completed) and then
+ * suql's own: fetched (its replies are kept), running (its statement runs again), resumed
+ * (it did). Which process may move it is the claim: owner holds "pid start host" of the
+ * process resuming it, set in one write transaction that first reads it, so two resumes
+ * cannot both hold it; a claim whose process is gone (the pid ended, or is another
+ * process now: its start time differs) is taken over. Every write here waits for the file
+ * longer than the cache does (BULK_WAIT_MS): a job's state is worth waiting for.
+ *
+ * The output file is not trusted: each line is checked against the lines the batch was
+ * sent (llm_bulk_unit): a custom_id that was never sent is dropped (not counted, not
+ * priced); an id that comes twice is used for nothing (its answers are asked again in the
+ * next batch), since either copy could be the wrong one; a file with no usable line at all
+ * is an error that keeps nothing.
+ *
+ * Ownership: job strings are the job's (llm_bulk_job_free); what this file reads it frees.
+ */
+#include "base/util.h"
+#include "llm/llm_int.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BULK_WAIT_MS 30000    /* a job's write waits this long for another suql */
+#define CACHE_WAIT_MS 5000    /* the cache's own wait (llm_cache.c), restored after */
+
+static const char *const SCHEMA =
+	"CREATE TABLE IF NOT EXISTS llm_bulk("
+	" seq INTEGER PRIMARY KEY,"
+	" batch TEXT NOT NULL,"          /* the provider's batch id */
+	" statement TEXT NOT NULL,"
+	" database TEXT NOT NULL,"
+	" status TEXT NOT NULL,"
+	" output_file TEXT,"
+	" error TEXT,"
+	" created INTEGER NOT NULL,"
+	" polled INTEGER NOT NULL DEFAULT 0,"
+	" requests INTEGER NOT NULL,"
+	" completed INTEGER NOT NULL DEFAULT 0,"
+	" failed INTEGER NOT NULL DEFAULT 0,"
+	" tokens_in INTEGER NOT NULL DEFAULT 0,"
+	" tokens_out INTEGER NOT NULL DEFAULT 0,"
+	" previous INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE IF NOT EXISTS llm_bulk_reply("
+	" seq INTEGER NOT NULL,"         /* the job */
+	" key TEXT NOT NULL,"            /* the line's custom_id */
+	" body TEXT NOT NULL,"           /* the chat completion, JSON */
+	" PRIMARY KEY(seq, key)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS llm_bulk_unit("
+	" seq INTEGER NOT NULL,"         /* the job */
+	" key TEXT NOT NULL,"            /* the unit's cache key */
+	" line TEXT NOT NULL,"           /* the custom_id of the line carrying it */
+	" pos INTEGER NOT NULL,"         /* its place among the line's candidates */
+	" n INTEGER NOT NULL,"           /* the line's candidates (0: a call without any) */
+	" PRIMARY KEY(seq, key)) WITHOUT ROWID;";
+
+/* Columns added to llm_bulk after it was first made: a file made before gets them. */
+static const char *const ADDED[][2] = {
+	{"owner", "TEXT"},
+	{"claimed", "INTEGER NOT NULL DEFAULT 0"},
+	{"token", "TEXT"},
+	{"units", "INTEGER NOT NULL DEFAULT 0"},
+};
+
+#define JOB_COLS "seq, batch, statement, database, status, output_file, error, created, " \
+	"polled, requests, completed, failed, tokens_in, tokens_out, previous, owner, claimed, " \
+	"token, units"
+
+static int has_column(sqlite3 *db, const char *table, const char *col)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1,
+	                       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+static int probe(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+sqlite3 *llm_bulk_db(Llm *llm, SuqlErr *err)
+{
+	const char *why = llm_bulk_problem(llm);
+	if (why) {
+		err_set(err, SUQL_USAGE, "%s", why);
+		return NULL;
+	}
+	struct LlmBulk *b = llm_bulk_state(llm);
+	sqlite3 *db = llm_cache_db(llm->cache);
+	if (b->tables == 0) {
+		sqlite3_busy_timeout(db, BULK_WAIT_MS);
+		int rc = sqlite3_exec(db, SCHEMA, NULL, NULL, NULL);
+		for (size_t i = 0; rc == SQLITE_OK && i < sizeof ADDED / sizeof *ADDED; i++)
+			if (!has_column(db, "llm_bulk", ADDED[i][0])) {
+				char *sql = xprintf("ALTER TABLE llm_bulk ADD COLUMN %s %s", ADDED[i][0],
+				                    ADDED[i][1]);
+				rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+				free(sql);
+				/* another suql may have added it meanwhile */
+				if (rc != SQLITE_OK && has_column(db, "llm_bulk", ADDED[i][0]))
+					rc = SQLITE_OK;
+			}
+		sqlite3_busy_timeout(db, CACHE_WAIT_MS);
+		if (rc == SQLITE_OK)
+			rc = probe(db, "SELECT " JOB_COLS " FROM llm_bulk LIMIT 0");
+		if (rc == SQLITE_OK)
+			rc = probe(db, "SELECT seq, key, body FROM llm_bulk_reply LIMIT 0");
+		if (rc == SQLITE_OK)
+			rc = probe(db, "SELECT seq, key, line, pos, n FROM llm_bulk_unit LIMIT 0");
+		b->tables = rc == SQLITE_OK ? 1 : -1;
+		if (rc != SQLITE_OK)
+			b->why = xprintf("the cache file %s cannot keep batches: its llm_bulk tables "
+			                 "are not suql's (%s)", llm_cache_path(llm->cache),
+			                 sqlite3_errmsg(db));
+	}
+	if (b->tables < 0) {
+		err_set(err, SUQL_IO, "%s", b->why);
+		return NULL;
+	}
+	return db;
+}
+
+int llm_bulk_setting(const Llm *llm)
+{
+	return llm && llm->s.bulk;
+}
+
+const char *llm_bulk_problem(Llm *llm)
+{
+	if (llm_is_offline(llm))
+		return "bulk mode needs an endpoint with a batch interface: the offline backend "
+		       "answers at once (the statement runs as usual)";
+	if (llm->s.no_cache)
+		return "bulk mode needs the cache (:set cache on): the batch's id and replies are "
+		       "kept in the cache file";
+	llm_cache_ensure(llm);
+	if (!llm->cache)
+		return "bulk mode needs the cache, and the cache file cannot be used (see :cache)";
+	return NULL;
+}
+
+/* ---- a job's row ---- */
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static void job_read(sqlite3_stmt *st, LlmBulkJob *j)
+{
+	j->seq = sqlite3_column_int(st, 0);
+	j->batch = col_dup(st, 1);
+	j->statement = col_dup(st, 2);
+	j->database = col_dup(st, 3);
+	j->status = col_dup(st, 4);
+	j->output_file = col_dup(st, 5);
+	j->error = col_dup(st, 6);
+	j->created = sqlite3_column_int64(st, 7);
+	j->polled = sqlite3_column_int64(st, 8);
+	j->requests = (long)sqlite3_column_int64(st, 9);
+	j->completed = (long)sqlite3_column_int64(st, 10);
+	j->failed = (long)sqlite3_column_int64(st, 11);
+	j->tokens_in = (long)sqlite3_column_int64(st, 12);
+	j->tokens_out = (long)sqlite3_column_int64(st, 13);
+	j->previous = sqlite3_column_int(st, 14);
+	j->owner = col_dup(st, 15);
+	j->claimed = sqlite3_column_int64(st, 16);
+	j->token = col_dup(st, 17);
+	j->units = (long)sqlite3_column_int64(st, 18);
+}
+
+void llm_bulk_job_free(LlmBulkJob *j)
+{
+	free(j->batch);
+	free(j->statement);
+	free(j->database);
+	free(j->status);
+	free(j->output_file);
+	free(j->error);
+	free(j->owner);
+	free(j->token);
+	memset(j, 0, sizeof *j);
+}
+
+static SuqlStatus db_fail(sqlite3 *db, SuqlErr *err)
+{
+	return err_set(err, SUQL_IO, "the cache file's batch table: %s", sqlite3_errmsg(db));
+}
+
+/* The job's row as it is in the file: SQLITE_ROW, SQLITE_DONE (none), or an error. */
+static int job_load(sqlite3 *db, int seq, LlmBulkJob *job)
+{
+	sqlite3_stmt *st = NULL;
+	const char *sql = seq > 0 ? "SELECT " JOB_COLS " FROM llm_bulk WHERE seq = ?"
+	                          : "SELECT " JOB_COLS " FROM llm_bulk ORDER BY seq DESC LIMIT 1";
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (seq > 0)
+		sqlite3_bind_int(st, 1, seq);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		llm_bulk_job_free(job);
+		job_read(st, job);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err)
+{
+	memset(job, 0, sizeof *job);
+	sqlite3 *db = llm_bulk_db(llm, err);
+	if (!db)
+		return err->code;
+	int rc = job_load(db, seq, job);
+	if (rc == SQLITE_ROW)
+		return SUQL_OK;
+	if (rc == SQLITE_DONE && seq > 0)
+		return err_set(err, SUQL_USAGE, "no batch %d in the cache file (:bulk list shows "
+		               "them)", seq);
+	if (rc == SQLITE_DONE)
+		return err_set(err, SUQL_USAGE, "no batch was submitted (:set llm.bulk on, then run "
+		               "a statement)");
+	return db_fail(db, err);
+}
+
+/* A write transaction of the cache file that waits for another suql (BULK_WAIT_MS). */
+static int write_begin(sqlite3 *db)
+{
+	sqlite3_busy_timeout(db, BULK_WAIT_MS);
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		sqlite3_busy_timeout(db, CACHE_WAIT_MS);
+	return rc;
+}
+
+static int write_end(sqlite3 *db, int rc)
+{
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_busy_timeout(db, CACHE_WAIT_MS);
+	return rc;
+}
+
+static int job_save(sqlite3 *db, const LlmBulkJob *j)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET status = ?, output_file = ?, "
+	                            "error = ?, polled = ?, completed = ?, failed = ?, "
+	                            "tokens_in = ?, tokens_out = ? WHERE seq = ?", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_text(st, 1, j->status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, j->output_file, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, j->error, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, j->polled);
+	sqlite3_bind_int64(st, 5, j->completed);
+	sqlite3_bind_int64(st, 6, j->failed);
+	sqlite3_bind_int64(st, 7, j->tokens_in);
+	sqlite3_bind_int64(st, 8, j->tokens_out);
+	sqlite3_bind_int(st, 9, j->seq);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* job_save in a transaction of its own. */
+static SuqlStatus job_store(Llm *llm, const LlmBulkJob *j, SuqlErr *err)
+{
+	sqlite3 *db = llm_bulk_db(llm, err);
+	if (!db)
+		return err->code;
+	int rc = write_begin(db);
+	if (rc == SQLITE_OK)
+		rc = write_end(db, job_save(db, j));
+	return rc == SQLITE_OK ? SUQL_OK : db_fail(db, err);
+}
+
+static int run1(sqlite3 *db, const char *sql, int seq)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int(st, 1, seq);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Job seq is done: its replies and lines forgotten, its status resumed, its claim given
+   back (inside the caller's transaction). */
+static int mark_resumed(sqlite3 *db, int seq)
+{
+	int rc = run1(db, "DELETE FROM llm_bulk_reply WHERE seq = ?", seq);
+	if (rc == SQLITE_OK)
+		rc = run1(db, "DELETE FROM llm_bulk_unit WHERE seq = ?", seq);
+	if (rc == SQLITE_OK)
+		rc = run1(db, "UPDATE llm_bulk SET status = 'resumed', owner = NULL WHERE seq = ?",
+		          seq);
+	return rc;
+}
+
+/* A token of 32 hex digits nobody else has: the statement's job in the user's database. */
+static char *new_token(void)
+{
+	unsigned char r[16];
+	FILE *f = fopen("/dev/urandom", "rb");
+	size_t got = f ? fread(r, 1, sizeof r, f) : 0;
+	if (f)
+		fclose(f);
+	if (got != sizeof r) {   /* no /dev/urandom: the time and the process, hashed */
+		char seed[96];
+		char hex[65];
+		snprintf(seed, sizeof seed, "%lld %ld %d", (long long)time(NULL), (long)clock(),
+		         (int)getpid());
+		llm_sha256_hex(seed, strlen(seed), hex);
+		return xstrndup(hex, 32);
+	}
+	char *t = xmalloc(33);
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(t + 2 * i, 3, "%02x", r[i]);
+	return t;
+}
+
+SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, long nu,
+                              SuqlErr *err)
+{
+	sqlite3 *db = llm_bulk_db(llm, err);
+	if (!db)
+		return err->code;
+	int rc = write_begin(db);
+	sqlite3_stmt *st = NULL;
+	if (rc == SQLITE_OK && job->previous > 0) {   /* the statement's job goes on */
+		LlmBulkJob prev = {0};
+		if (job_load(db, job->previous, &prev) == SQLITE_ROW && prev.token)
+			job->token = xstrdup(prev.token);
+		llm_bulk_job_free(&prev);
+		rc = mark_resumed(db, job->previous);
+	}
+	if (!job->token)
+		job->token = new_token();
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT INTO llm_bulk(batch, statement, database, "
+		                        "status, created, requests, previous, token, units) VALUES "
+		                        "(?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, job->batch, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, job->statement, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, job->database, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, job->status, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, job->created);
+		sqlite3_bind_int64(st, 6, job->requests);
+		sqlite3_bind_int(st, 7, job->previous);
+		sqlite3_bind_text(st, 8, job->token, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 9, job->units);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		job->seq = (int)sqlite3_last_insert_rowid(db);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT INTO llm_bulk_unit(seq, key, line, pos, n) "
+		                        "VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+	for (long i = 0; rc == SQLITE_OK && i < nu; i++) {
+		sqlite3_bind_int(st, 1, job->seq);
+		sqlite3_bind_text(st, 2, u[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, u[i].line, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, u[i].pos);
+		sqlite3_bind_int(st, 5, u[i].n);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	char *m = rc == SQLITE_OK ? NULL : xstrdup(sqlite3_errmsg(db));
+	if (write_end(db, rc) != SQLITE_OK && !m)
+		m = xstrdup(sqlite3_errmsg(db));
+	if (!m)
+		return SUQL_OK;
+	err_set(err, SUQL_IO, "batch %s was created but could not be kept in the cache file (%s): "
+	        "note its id", job->batch, m);
+	free(m);
+	return SUQL_IO;
+}
+
+/* ---- the claim ---- */
+
+/* When process pid started (clock ticks after boot, /proc/PID/stat's 22nd field); -1 when
+   it is not known. */
+static long long proc_start(long pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	size_t n = 0;
+	char *s = util_read_file(path, &n);
+	long long t = -1;
+	char *p = s ? strrchr(s, ')') : NULL;   /* the name may hold spaces and parentheses */
+	if (p) {
+		int field = 2;
+		for (p++; *p && field < 22; p++)
+			if (*p == ' ')
+				field++;
+		if (field == 22)
+			t = strtoll(p, NULL, 10);
+	}
+	free(s);
+	return t;
+}
+
+static char *this_process(void)
+{
+	char host[256] = "";
+	if (gethostname(host, sizeof host - 1) != 0 || !host[0])
+		snprintf(host, sizeof host, "?");
+	return xprintf("%ld %lld %s", (long)getpid(), proc_start((long)getpid()), host);
+}
+
+/* Whether the process an owner string names may still hold the claim: 1 when it is alive
+   (or on another host, where it cannot be told), 0 when it is gone. */
+static int owner_alive(const char *owner, long *pid, char *host, size_t hn)
+{
+	long long start = -1;
+	char h[256] = "";
+	*pid = 0;
+	if (sscanf(owner, "%ld %lld %255s", pid, &start, h) < 1 || *pid <= 0)
+		return 0;
+	snprintf(host, hn, "%s", h);
+	char here[256] = "";
+	if (gethostname(here, sizeof here - 1) != 0)
+		here[0] = 0;
+	if (h[0] && strcmp(h, here) != 0)
+		return 1;
+	if (kill((pid_t)*pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	long long now = proc_start(*pid);
+	return !(start >= 0 && now >= 0 && now != start);
+}
+
+SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+{
+	sqlite3 *db = llm_bulk_db(llm, err);
+	if (!db)
+		return err->code;
+	char *me = this_process();
+	int rc = write_begin(db);
+	SuqlStatus s = SUQL_OK;
+	if (rc == SQLITE_OK && job_load(db, job->seq, job) != SQLITE_ROW)
+		rc = SQLITE_ERROR;
+	if (rc == SQLITE_OK && strcmp(job->status, "resumed") == 0) {
+		s = err_set(err, SUQL_USAGE, "batch %d was resumed already (its statement ran again); "
+		            "run the statement to see its rows", job->seq);
+	} else if (rc == SQLITE_OK && job->owner) {
+		long pid;
+		char host[256];
+		if (owner_alive(job->owner, &pid, host, sizeof host)) {
+			char when[16] = "?";
+			time_t at = (time_t)job->claimed;
+			struct tm tm;
+			if (localtime_r(&at, &tm))
+				strftime(when, sizeof when, "%H:%M:%S", &tm);
+			s = err_set(err, SUQL_USAGE, "batch %d is taken: process %ld%s%s has been "
+			            "resuming it since %s (status %s); it runs once, there", job->seq,
+			            pid, host[0] ? " on " : "", host, when, job->status);
+		}
+	}
+	if (rc == SQLITE_OK && s == SUQL_OK) {
+		sqlite3_stmt *st = NULL;
+		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = ?, claimed = ? WHERE seq = ?",
+		                        -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_text(st, 1, me, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, (long long)time(NULL));
+			sqlite3_bind_int(st, 3, job->seq);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		}
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_OK) {
+		s = db_fail(db, err);
+		write_end(db, rc);
+	} else if (write_end(db, s == SUQL_OK ? SQLITE_OK : SQLITE_ABORT) != SQLITE_OK &&
+	           s == SUQL_OK) {
+		s = db_fail(db, err);
+	}
+	if (s == SUQL_OK) {
+		free(job->owner);
+		job->owner = me;
+	} else {
+		free(me);
+	}
+	return s;
+}
+
+void llm_bulk_release(Llm *llm, LlmBulkJob *job)
+{
+	SuqlErr err = {0};
+	sqlite3 *db = job->owner ? llm_bulk_db(llm, &err) : NULL;
+	err_clear(&err);
+	if (!db)
+		return;
+	sqlite3_stmt *st = NULL;
+	int rc = write_begin(db);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = NULL WHERE seq = ? AND "
+		                        "owner = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, job->seq);
+		sqlite3_bind_text(st, 2, job->owner, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(st);
+	write_end(db, rc);
+	free(job->owner);
+	job->owner = NULL;
+}
+
+SuqlStatus llm_bulk_set_status(Llm *llm, LlmBulkJob *job, const char *status, SuqlErr *err)
+{
+	free(job->status);
+	job->status = xstrdup(status);
+	return job_store(llm, job, err);
+}
+
+/* ---- the batch's progress ---- */
+
+static long count_of(json_t *counts, const char *k)
+{
+	json_t *v = json_object_get(counts, k);
+	return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : 0;
+}
+
+/* What the batch object says, into the job. */
+static void job_update(LlmBulkJob *j, json_t *batch)
+{
+	free(j->status);
+	j->status = xstrdup(json_string_value(json_object_get(batch, "status")));
+	json_t *counts = json_object_get(batch, "request_counts");
+	if (json_is_object(counts)) {
+		j->completed = count_of(counts, "completed");
+		j->failed = count_of(counts, "failed");
+	}
+	const char *out = json_string_value(json_object_get(batch, "output_file_id"));
+	free(j->output_file);
+	j->output_file = out ? xstrdup(out) : NULL;
+	json_t *errs = json_object_get(json_object_get(batch, "errors"), "data");
+	const char *m = json_string_value(json_object_get(json_array_get(errs, 0), "message"));
+	if (m) {
+		free(j->error);
+		j->error = xstrndup(m, strlen(m) > 300 ? 300 : strlen(m));
+	}
+	j->polled = (long long)time(NULL);
+}
+
+SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+{
+	json_t *batch;
+	SuqlStatus st = llm_batch_get(llm, job->batch, &batch, err);
+	if (st != SUQL_OK)
+		return st;
+	job_update(job, batch);
+	json_decref(batch);
+	return job_store(llm, job, err);
+}
+
+SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+{
+	json_t *batch;
+	SuqlStatus st = llm_batch_cancel(llm, job->batch, &batch, err);
+	if (st != SUQL_OK)
+		return st;
+	job_update(job, batch);
+	json_decref(batch);
+	return job_store(llm, job, err);
+}
+
+/* ---- the replies ---- */
+
+typedef struct OutLine {
+	char *id;          /* NULL: the line has none */
+	char *body;        /* NULL: no usable reply */
+} OutLine;
+
+typedef struct Out {
+	OutLine *v;
+	long n, cap;
+	long lines, unusable, garbage;
+	char *why;         /* what the first unusable line lacks */
+	long why_line;
+} Out;
+
+static void out_line(void *ctx, const char *id, const char *body, const char *why)
+{
+	Out *o = ctx;
+	o->lines++;
+	if (!body) {
+		o->unusable++;
+		if (!id)
+			o->garbage++;
+		if (!o->why) {
+			o->why = xstrdup(why ? why : "no reply");
+			o->why_line = o->lines;
+		}
+	}
+	if (!id)
+		return;
+	if (o->n == o->cap)
+		o->v = xrealloc(o->v, (size_t)(o->cap = o->cap * 2 + 16) * sizeof *o->v);
+	o->v[o->n].id = xstrdup(id);
+	o->v[o->n].body = body ? xstrdup(body) : NULL;
+	o->n++;
+}
+
+static void out_free(Out *o)
+{
+	for (long i = 0; i < o->n; i++) {
+		free(o->v[i].id);
+		free(o->v[i].body);
+	}
+	free(o->v);
+	free(o->why);
+}
+
+/* The custom_ids the job's batch was sent (NULL: a job kept before lines carried several
+   units, whose ids are its units' keys: they cannot be checked). */
+static LlmMemo *sent_lines(sqlite3 *db, int seq)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT line FROM llm_bulk_unit WHERE seq = ?", -1,
+	                       &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int(st, 1, seq);
+	LlmMemo *m = NULL;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!m)
+			m = llm_memo_new();
+		llm_memo_put(m, (const char *)sqlite3_column_text(st, 0), "1");
+	}
+	sqlite3_finalize(st);
+	return m;
+}
+
+static void usage_of(const char *body, long *in, long *out)
+{
+	json_t *o = json_loads(body, 0, NULL);
+	json_t *usage = json_object_get(o, "usage");
+	json_int_t i = json_integer_value(json_object_get(usage, "prompt_tokens"));
+	json_int_t k = json_integer_value(json_object_get(usage, "completion_tokens"));
+	*in += i > 0 ? (long)i : 0;
+	*out += k > 0 ? (long)k : 0;
+	json_decref(o);
+}
+
+SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlErr *err)
+{
+	memset(got, 0, sizeof *got);
+	sqlite3 *db = llm_bulk_db(llm, err);
+	if (!db)
+		return err->code;
+	if (!job->output_file)
+		return err_set(err, SUQL_LLM, "batch %s has no output file (status %s)", job->batch,
+		               job->status ? job->status : "unknown");
+	SBuf raw = SBUF_INIT;
+	SuqlStatus st = llm_batch_content(llm, job->output_file, &raw, err);
+	Out o = {0};
+	if (st == SUQL_OK)
+		llm_bulk_read_output(sb_str(&raw), raw.len, out_line, &o);
+	sb_free(&raw);
+	if (st != SUQL_OK)
+		return st;
+	LlmMemo *sent = sent_lines(db, job->seq);
+	LlmMemo *seen = llm_memo_new();   /* id -> how many lines carry it */
+	for (long i = 0; i < o.n; i++) {
+		const char *c = llm_memo_get(seen, o.v[i].id);
+		char num[24];
+		snprintf(num, sizeof num, "%d", c ? atoi(c) + 1 : 1);
+		llm_memo_put(seen, o.v[i].id, num);
+	}
+	got->lines = o.lines;
+	got->unusable = o.unusable;
+	long in = 0, out = 0;
+	for (long i = 0; i < o.n; i++) {
+		OutLine *l = &o.v[i];
+		if (sent && !llm_memo_get(sent, l->id)) {
+			got->foreign++;   /* never sent: not read, not counted, not priced */
+			if (!l->body)
+				got->unusable--;
+			free(l->body);
+			l->body = NULL;
+			continue;
+		}
+		const char *c = llm_memo_get(seen, l->id);
+		if (c && strcmp(c, "0") == 0) {   /* a later copy of an id told already */
+			free(l->body);
+			l->body = NULL;
+			continue;
+		}
+		if (c && atoi(c) > 1) {
+			/* one request, billed once (its first copy's usage); none of the copies is
+			   used, since either may be the wrong one */
+			got->twice++;
+			if (l->body)
+				usage_of(l->body, &in, &out);
+			llm_memo_put(seen, l->id, "0");
+			free(l->body);
+			l->body = NULL;
+			continue;
+		}
+		if (l->body) {
+			usage_of(l->body, &in, &out);
+			got->replies++;
+		}
+	}
+	llm_memo_free(seen);
+	llm_memo_free(sent);
+	if (got->replies == 0 && got->twice == 0 &&
+	    (o.garbage > 0 || o.lines == 0 || got->foreign == o.lines)) {
+		SBuf why = SBUF_INIT;
+		if (o.lines == 0)
+			sb_puts(&why, "it is empty");
+		else if (got->foreign == o.lines)
+			sb_puts(&why, "none of its lines answers a request of this batch");
+		else
+			sb_printf(&why, "line %ld: %s", o.why_line, o.why);
+		st = err_set(err, SUQL_LLM, "the output file of batch %d (%s) holds no reply suql "
+		             "can use (%s): nothing was kept, and the batch is as it was; :bulk "
+		             "resume %d tries again, or run the statement without bulk mode",
+		             job->seq, job->output_file, sb_str(&why), job->seq);
+		sb_free(&why);
+		out_free(&o);
+		return st;
+	}
+	int rc = write_begin(db);
+	sqlite3_stmt *ins = NULL;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO llm_bulk_reply(seq, key, body) "
+		                        "VALUES (?, ?, ?)", -1, &ins, NULL);
+	for (long i = 0; rc == SQLITE_OK && i < o.n; i++) {
+		if (!o.v[i].body)
+			continue;
+		sqlite3_bind_int(ins, 1, job->seq);
+		sqlite3_bind_text(ins, 2, o.v[i].id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 3, o.v[i].body, -1, SQLITE_STATIC);
+		rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		sqlite3_reset(ins);
+	}
+	sqlite3_finalize(ins);
+	LlmBulkJob j = *job;   /* saved as fetched only if all of it is kept */
+	char *status = xstrdup("fetched");
+	j.status = status;
+	j.tokens_in = in;
+	j.tokens_out = out;
+	if (rc == SQLITE_OK)
+		rc = job_save(db, &j);
+	if (rc == SQLITE_OK) {
+		rc = write_end(db, rc);
+	} else {
+		st = db_fail(db, err);
+		write_end(db, rc);
+	}
+	if (rc == SQLITE_OK) {
+		free(job->status);
+		job->status = status;
+		job->tokens_in = in;
+		job->tokens_out = out;
+	} else {
+		free(status);
+		if (st == SUQL_OK)
+			st = db_fail(db, err);
+	}
+	out_free(&o);
+	return st;
+}
+
+SuqlStatus llm_bulk_done(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+{
+	sqlite3 *db = llm_bulk_db(llm, err);
+	if (!db)
+		return err->code;
+	int rc = write_begin(db);
+	if (rc == SQLITE_OK)
+		rc = write_end(db, mark_resumed(db, job->seq));
+	if (rc != SQLITE_OK)
+		return db_fail(db, err);
+	free(job->status);
+	job->status = xstrdup("resumed");
+	free(job->owner);
+	job->owner = NULL;
+	return SUQL_OK;
+}
+
+void llm_bulk_list(Llm *llm, SBuf *out)
+{
+	SuqlErr err = {0};
+	sqlite3 *db = llm_bulk_db(llm, &err);
+	if (!db) {
+		sb_printf(out, "%s\n", err.msg);
+		err_clear(&err);
+		return;
+	}
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM llm_bulk ORDER BY seq DESC", -1, &st,
+	                       NULL) != SQLITE_OK)
+		return;
+	int any = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		LlmBulkJob j;
+		job_read(st, &j);
+		sb_printf(out, "%d  batch %s  %s  %ld request%s", j.seq, j.batch, j.status,
+		          j.requests, j.requests == 1 ? "" : "s");
+		if (j.units > 0)
+			sb_printf(out, " (%ld answer%s)", j.units, j.units == 1 ? "" : "s");
+		if (j.owner)
+			sb_printf(out, "  taken by process %ld", strtol(j.owner, NULL, 10));
+		sb_putc(out, '\n');
+		llm_bulk_job_free(&j);
+		any = 1;
+	}
+	sqlite3_finalize(st);
+	if (!any)
+		sb_puts(out, "no batches\n");
+}
+
+/* "$0.0123", with the precision a small sum needs (as the plan and the counters write it) */
+static void money(SBuf *out, double usd)
+{
+	sb_printf(out, usd >= 1 ? "$%.2f" : usd >= 0.01 ? "$%.3f" : "$%.5f", usd);
+}
+
+void llm_bulk_cost(const Llm *llm, const LlmBulkJob *job, SBuf *out)
+{
+	if (!job->tokens_in && !job->tokens_out)
+		return;
+	double full = llm_cost(llm, (double)job->tokens_in, (double)job->tokens_out);
+	if (full < 0) {
+		sb_printf(out, "cost: %ld tokens in, %ld out, at batch prices (no price for the "
+		          "model: :set llm.price_in and llm.price_out)\n", job->tokens_in,
+		          job->tokens_out);
+		return;
+	}
+	double d = llm->s.bulk_discount;
+	sb_puts(out, "cost: ");
+	money(out, full * d);
+	sb_puts(out, " at batch prices (");
+	if (d == 0.5)
+		sb_puts(out, "half");
+	else
+		sb_printf(out, "%g%%", d * 100);
+	sb_puts(out, " of ");
+	money(out, full);
+	sb_printf(out, "; %ld tokens in, %ld out)\n", job->tokens_in, job->tokens_out);
+}
