@@ -1,24 +1,28 @@
 #!/bin/sh
 # Bulk mode (llm.bulk, :bulk; doc/bulk.md) against build/llmserver's batch interface: a
-# statement is submitted as a batch and shows no rows; :bulk status shows it in progress,
-# then completed; :bulk resume, in another suql process, gives the rows a run without bulk
-# mode gives, the server having answered one batched request per candidate, and the cache
-# then answers the statement with no request; a batch whose output holds an unreadable
-# reply leaves that candidate unanswered (asked again in a second batch); an endpoint
-# without /batches is a clear error and nothing is lost; the offline backend and LIMIT run
-# as usual and say why; a cancelled batch resumes to an error; the cost is shown at batch
-# prices.
+# statement is submitted as a batch and shows no rows; each line of the batch is a
+# request the statement sends without bulk mode (the same batched prompt, as many lines as
+# requests); :bulk status shows it in progress, then completed; :bulk resume, in another
+# suql process, gives the rows a run without bulk mode gives, and the cache then answers
+# the statement with no request. The cost: the same tokens as the interactive run, at half
+# its price (at most 0.55 of it, at gpt-4o-mini's built-in price, for two statements);
+# EXPLAIN shows batch prices and the lines, no concurrency; budget counts the lines. The
+# output is checked: an answer that cannot be read for one candidate is asked again (in a
+# second batch) and never a value; an id that comes twice is used for nothing (asked
+# again); ids never sent are dropped, not counted, not priced; a file of garbage is an
+# error that keeps nothing. An endpoint without /batches is a clear error and nothing is
+# lost; the offline backend and LIMIT run as usual and say why; a cancelled batch resumes
+# to an error. (47-bulk-once.sh: claims, and a write that commits once.)
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/bulk
 mkdir -p "$T"
-B=$SUQL_BUILD
-case $B in /*) ;; *) B=$SUQL_TOP/$B ;; esac
 has() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then ok "$name"; else notok "$name" "no '$text' in:" "$(cat "$file")"; fi; }
 hasnt() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then notok "$name" "'$text' in:" "$(cat "$file")"; else ok "$name"; fi; }
 
 trap 'stop_server; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
 batched() { curl -s "${URL%/v1}/batchstats" | sed 's/.*"batched": *\([0-9]*\).*/\1/'; }
 chat_requests() { grep -c '"path":"/v1/chat/completions"' "$LOG" 2>/dev/null || true; }
+uploads() { grep -c '"path":"/v1/files"' "$LOG" 2>/dev/null || true; }
 
 DB=$T/d.db
 # a demo database of the suite's own (build/demo.db is the user's)
@@ -27,21 +31,23 @@ Q="SELECT name FROM restaurants WHERE rating >= 4.5 AND answer(reviews, 'is it r
 NCAND=$("$prog" -c "SELECT count(*) FROM restaurants WHERE rating >= 4.5 AND reviews IS NOT NULL" --csv --no-header "$DB" 2>/dev/null)
 run() {   # run NAME CACHEDIR [options...] (stdin: the script): NAME.out, NAME.err, NAME.rc
 	n=$1 c=$2; shift 2
-	XDG_CACHE_HOME=$c SUQL_LLM_URL=$URL SUQL_MODEL=m1 "$prog" "$@" "$DB" >"$T/$n.out" 2>"$T/$n.err"
+	XDG_CACHE_HOME=$c SUQL_LLM_URL=$URL SUQL_MODEL=${MODEL:-m1} "$prog" "$@" "$DB" >"$T/$n.out" 2>"$T/$n.err"
 	echo $? >"$T/$n.rc"
 }
 
-# --- the reference: the same statement without bulk mode, on the same server
+# --- the reference: the same statement without bulk mode, on the same server, with a
+# small batch so that it takes several requests
 start_server main --batch-polls 2
-echo "$Q" | run ref "$T/ref"
-if [ -s "$T/ref.out" ] && [ "$(cat "$T/ref.rc")" = 0 ]; then ok "reference run has rows"; else notok "reference run has rows" "$(cat "$T/ref.err")"; fi
+echo "$Q" | run ref "$T/ref" --set batch=4
+NREQ=$(chat_requests)
+if [ -s "$T/ref.out" ] && [ "$(cat "$T/ref.rc")" = 0 ] && [ "$NREQ" -gt 1 ]; then ok "reference run has rows ($NREQ requests)"; else notok "reference run has rows" "$(cat "$T/ref.err")"; fi
 
-# --- submit: no rows, a batch
+# --- submit: no rows, a batch of the reference's requests
 C=$T/bulk
 before=$(chat_requests)
-echo "$Q" | run sub "$C" --set llm.bulk=on
+echo "$Q" | run sub "$C" --set llm.bulk=on --set batch=4
 if [ ! -s "$T/sub.out" ]; then ok "submit: no rows"; else notok "submit: no rows" "$(cat "$T/sub.out")"; fi
-has "submit: says so" "$T/sub.err" "submitted batch 1 (batch_1): $NCAND requests"
+has "submit: a line a request of the interactive run" "$T/sub.err" "submitted batch 1 (batch_1): $NREQ requests"
 has "submit: exit status 0" "$T/sub.rc" "0"
 if [ "$(chat_requests)" = "$before" ]; then ok "submit: no model request outside the batch"; else notok "submit: no model request outside the batch"; fi
 
@@ -49,16 +55,17 @@ if [ "$(chat_requests)" = "$before" ]; then ok "submit: no model request outside
 echo ":bulk status" | run st1 "$C"
 has "status: in progress" "$T/st1.out" "batch 1 (batch_1): in_progress"
 echo ":bulk status" | run st2 "$C"
-has "status: completed" "$T/st2.out" "batch 1 (batch_1): completed, $NCAND of $NCAND requests done"
+has "status: completed" "$T/st2.out" "batch 1 (batch_1): completed, $NREQ of $NREQ requests done ($NCAND answers asked)"
 has "status: names the statement" "$T/st2.out" "statement: $Q"
 
-# --- resume in another process: the reference's rows, one batched request a candidate
+# --- resume in another process: the reference's rows, one batched request a line
 echo ":bulk resume" | run res "$C" --set llm.price_in=1 --set llm.price_out=2
 if cmp -s "$T/ref.out" "$T/res.out"; then ok "resume: the rows of a run without bulk mode"; else notok "resume: the rows of a run without bulk mode" "$(diff "$T/ref.out" "$T/res.out")" "$(cat "$T/res.err")"; fi
-has "resume: answers read" "$T/res.err" "batch 1: $NCAND answers read from its replies"
+has "resume: a reply a line fetched" "$T/res.err" "batch 1: $NREQ replies fetched"
+has "resume: every candidate's answer read" "$T/res.err" "batch 1: $NCAND answers read from its replies"
 has "resume: cost at batch prices" "$T/res.err" "at batch prices (half of \$"
 b=$(batched)
-if [ "$b" = "$NCAND" ]; then ok "server: one batched request a candidate ($NCAND)"; else notok "server: one batched request a candidate ($NCAND)" "batched: $b"; fi
+if [ "$b" = "$NREQ" ]; then ok "server: one batched request a line ($NREQ)"; else notok "server: one batched request a line ($NREQ)" "batched: $b"; fi
 after=$(chat_requests)
 if [ "$before" = "$after" ]; then ok "resume: no model request outside the batch"; else notok "resume: no model request outside the batch" "$before -> $after"; fi
 echo "$Q" | run again "$C"
@@ -66,7 +73,7 @@ if cmp -s "$T/ref.out" "$T/again.out" && [ "$(chat_requests)" = "$after" ]; then
 echo ":bulk resume" | run res2 "$C"
 has "resume twice: says it was" "$T/res2.err" "was resumed already"
 echo ":bulk list" | run list "$C"
-has "list: the batch" "$T/list.out" "1  batch batch_1  resumed  $NCAND requests"
+has "list: the batch" "$T/list.out" "1  batch batch_1  resumed  $NREQ requests ($NCAND answers)"
 
 # --- LIMIT and the offline backend: as usual, with the reason
 echo "SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY name LIMIT 2;" | run lim "$C" --set llm.bulk=on
@@ -85,18 +92,122 @@ echo ":bulk cancel" | run can "$C3"
 has "cancel: cancelled" "$T/can.out" "cancelled"
 echo ":bulk resume" | run cres "$C3"
 has "cancel: resume says the batch ended without replies" "$T/cres.err" "ended cancelled without replies"
+
+# --- budget counts the lines: over it, refused before anything is uploaded; within it,
+# submitted
+up=$(uploads)
+echo "$Q" | run bud "$T/bud" --set llm.bulk=on --set batch=4 --set budget=$((NREQ - 1))
+has "budget: a batch over it refused" "$T/bud.err" "more than the budget of $((NREQ - 1))"
+if [ "$(uploads)" = "$up" ]; then ok "budget: nothing uploaded"; else notok "budget: nothing uploaded" "$(cat "$T/bud.err")"; fi
+if [ "$(cat "$T/bud.rc")" != 0 ]; then ok "budget: exit status not 0"; else notok "budget: exit status not 0"; fi
+echo "$Q" | run bud2 "$T/bud2" --set llm.bulk=on --set batch=4 --set budget=$((NREQ + 4))
+has "budget: a batch within it submitted" "$T/bud2.err" "requests; :bulk status"
 stop_server
 
-# --- an unreadable reply in the output: not a value, not cached, asked in the next batch
-start_server corrupt --batch-polls 0 --batch-corrupt 3
+# --- the cost: bulk against interactive at gpt-4o-mini's built-in price, for the count
+# over the 112 rows and a projection; the batch's tokens are the interactive run's
+start_server cost --batch-polls 0
+cost_case() {   # cost_case NAME SQL
+	cn=$1 cq=$2
+	echo "$cq" | MODEL=gpt-4o-mini run "$cn.i" "$T/$cn.ci" -v
+	echo "$cq" | MODEL=gpt-4o-mini run "$cn.s" "$T/$cn.cb" --set llm.bulk=on
+	echo ":bulk resume" | MODEL=gpt-4o-mini run "$cn.r" "$T/$cn.cb"
+	ti=$(sed -n 's/^  tokens: \([0-9]*\) in, \([0-9]*\) out.*/\1 \2/p' "$T/$cn.i.err")
+	tb=$(sed -n 's/.*at batch prices (half of .*; \([0-9]*\) tokens in, \([0-9]*\) out)$/\1 \2/p' "$T/$cn.r.err")
+	check "cost $cn: the batch carries the interactive run's tokens" "$tb" "$ti"
+	# dollars a million tokens: 0.15 in, 0.6 out; the batch at half
+	r=$(echo "$ti $tb" | awk '{i = $1 * 0.15 + $2 * 0.6; b = 0.5 * ($3 * 0.15 + $4 * 0.6); if (i > 0) printf "%.3f", b / i}')
+	if [ -n "$r" ] && awk "BEGIN { exit !($r <= 0.55) }"; then ok "cost $cn: bulk is $r of interactive (at most 0.55)"; else notok "cost $cn: bulk at most 0.55 of interactive" "ratio: $r" "$(cat "$T/$cn.r.err")"; fi
+	ci=$(sed -n 's/^  cost: \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/$cn.i.err")
+	cb=$(sed -n 's/^cost: \$\([0-9.]*\) at batch prices.*/\1/p' "$T/$cn.r.err")
+	if [ -n "$ci" ] && [ -n "$cb" ] && awk "BEGIN { exit !($cb <= 0.55 * $ci) }"; then ok "cost $cn: the stated dollars agree (\$$cb against \$$ci)"; else notok "cost $cn: the stated dollars agree" "interactive: $ci" "bulk: $cb"; fi
+}
+cost_case count "SELECT count(*) FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes';"
+cost_case dish "SELECT name, answer(reviews, 'what is the signature dish?') FROM restaurants WHERE rating >= 4;"
+
+# --- EXPLAIN in bulk mode: batch prices, the lines, no concurrency
+X="EXPLAIN SELECT count(*) FROM restaurants WHERE answer(reviews, 'is there outdoor seating?') = 'Yes';"
+echo "$X" | MODEL=gpt-4o-mini run xn "$T/x"
+echo "$X" | MODEL=gpt-4o-mini run xb "$T/x" --set llm.bulk=on
+has "EXPLAIN without bulk: a concurrency" "$T/xn.out" "concurrency 8"
+hasnt "EXPLAIN in bulk: no concurrency" "$T/xb.out" "concurrency"
+has "EXPLAIN in bulk: each call a line" "$T/xb.out" "bulk (each call a line of a batch)"
+calls=$(sed -n 's/^  worst case: \([0-9]*\) LLM calls.*/\1/p' "$T/xb.out")
+has "EXPLAIN in bulk: the number of lines" "$T/xb.out" "bulk: at most $calls requests, each a line of a batch"
+has "EXPLAIN in bulk: batch prices" "$T/xb.out" "at batch prices (0.5 of those: llm.bulk_discount)"
+dn=$(sed -n 's/^  cost.*: \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/xn.out")
+db=$(sed -n 's/^  cost.*: \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/xb.out")
+if [ -n "$dn" ] && [ -n "$db" ] && awk "BEGIN { d = $db - $dn / 2; exit !(d < 0.00001 && d > -0.00001) }"; then ok "EXPLAIN in bulk: half the dollars (\$$db of \$$dn)"; else notok "EXPLAIN in bulk: half the dollars" "usual: $dn" "bulk: $db"; fi
+# budget_usd compared at batch prices: between the two, refused without bulk only
+mid=$(awk "BEGIN { printf \"%.6f\", ($dn + $db) / 2 }")
+echo "$X" | MODEL=gpt-4o-mini run xu "$T/x" --set budget_usd=$mid
+echo "$X" | MODEL=gpt-4o-mini run xv "$T/x" --set budget_usd=$mid --set llm.bulk=on
+has "budget_usd: over it at the usual price" "$T/xu.out" "over it, refused"
+hasnt "budget_usd: within it at batch prices" "$T/xv.out" "over it, refused"
+stop_server
+
+# --- an unreadable answer of one candidate: not a value, not cached, asked in the next
+# batch (alone: the rest of its line was read)
+start_server corrupt --batch-polls 0 --batch-corrupt 1:2
 C2=$T/corrupt
-echo "$Q" | run csub "$C2" --set llm.bulk=on
+echo "$Q" | run csub "$C2" --set llm.bulk=on --set batch=4
 echo ":bulk resume" | run cr1 "$C2"
-has "unreadable: said" "$T/cr1.err" "1 reply could not be read (not kept: asked again)"
+has "unreadable: said" "$T/cr1.err" "1 could not be read (not kept: asked again)"
+has "unreadable: the others of its line read" "$T/cr1.err" "batch 1: $((NCAND - 1)) answers read from its replies"
 has "unreadable: asked again in a second batch" "$T/cr1.err" "submitted batch 2 (batch_2): 1 request"
 if [ ! -s "$T/cr1.out" ]; then ok "unreadable: no rows while an answer is missing"; else notok "unreadable: no rows while an answer is missing" "$(cat "$T/cr1.out")"; fi
 echo ":bulk resume" | run cr2 "$C2"
 if cmp -s "$T/ref.out" "$T/cr2.out"; then ok "unreadable: the second batch completes the rows"; else notok "unreadable: the second batch completes the rows" "$(diff "$T/ref.out" "$T/cr2.out")" "$(cat "$T/cr2.err")"; fi
+stop_server
+
+# --- a whole line in prose: every candidate of it asked again
+start_server prose --batch-polls 0 --batch-corrupt 1
+C5=$T/prose
+echo "$Q" | run psub "$C5" --set llm.bulk=on --set batch=4
+echo ":bulk resume" | run pr1 "$C5"
+has "prose line: its 4 candidates not read" "$T/pr1.err" "4 could not be read (not kept: asked again)"
+has "prose line: asked again as one line" "$T/pr1.err" "submitted batch 2 (batch_2): 1 request"
+echo ":bulk resume" | run pr2 "$C5"
+if cmp -s "$T/ref.out" "$T/pr2.out"; then ok "prose line: the second batch completes the rows"; else notok "prose line: the second batch completes the rows" "$(cat "$T/pr2.err")"; fi
+stop_server
+
+# --- an id that comes twice (the copy with the verdicts turned): neither copy used, its
+# answers asked again; the rows are the reference's, not the turned ones
+start_server dup --batch-polls 0 --batch-dup 1
+C6=$T/dup
+echo "$Q" | run dsub "$C6" --set llm.bulk=on --set batch=4
+echo ":bulk resume" | run dr1 "$C6"
+has "id twice: a warning" "$T/dr1.err" "warning: batch 1: 1 request came back more than once"
+has "id twice: asked again in a second batch" "$T/dr1.err" "submitted batch 2 (batch_2): 1 request"
+if [ ! -s "$T/dr1.out" ]; then ok "id twice: no rows from either copy"; else notok "id twice: no rows from either copy" "$(cat "$T/dr1.out")"; fi
+echo ":bulk resume" | run dr2 "$C6"
+if cmp -s "$T/ref.out" "$T/dr2.out"; then ok "id twice: the rows are the reference's"; else notok "id twice: the rows are the reference's" "$(diff "$T/ref.out" "$T/dr2.out")" "$(cat "$T/dr2.err")"; fi
+stop_server
+
+# --- ids never sent: dropped, not counted, not priced
+start_server foreign --batch-polls 0 --batch-foreign 3
+C7=$T/foreign
+echo "$Q" | run fsub "$C7" --set llm.bulk=on --set batch=4
+echo ":bulk resume" | run fr1 "$C7" --set llm.price_in=1 --set llm.price_out=2
+has "foreign ids: a warning" "$T/fr1.err" "warning: batch 1: 3 lines of its output answer a request that was never sent"
+has "foreign ids: not counted as replies" "$T/fr1.err" "batch 1: $NREQ replies fetched"
+if cmp -s "$T/ref.out" "$T/fr1.out"; then ok "foreign ids: the rows are the reference's"; else notok "foreign ids: the rows are the reference's" "$(cat "$T/fr1.err")"; fi
+tf=$(sed -n 's/^cost: .*; \([0-9]* tokens in, [0-9]* out\))$/\1/p' "$T/fr1.err")
+tr=$(sed -n 's/^cost: .*; \([0-9]* tokens in, [0-9]* out\))$/\1/p' "$T/res.err")
+check "foreign ids: not priced (the tokens of a clean batch)" "$tf" "$tr"
+stop_server
+
+# --- an output file of garbage: a clear error, nothing kept, the job as it was
+start_server garbage --batch-polls 0 --batch-garbage
+C8=$T/garbage
+echo "$Q" | run gsub "$C8" --set llm.bulk=on
+echo ":bulk resume" | run gr1 "$C8"
+has "garbage: a clear error" "$T/gr1.err" "holds no reply suql can use (line 1: the line is not a JSON object): nothing was kept"
+if [ "$(cat "$T/gr1.rc")" != 0 ]; then ok "garbage: exit status not 0"; else notok "garbage: exit status not 0"; fi
+echo ":bulk list" | run gl "$C8"
+has "garbage: the job as it was" "$T/gl.out" "1  batch batch_1  completed"
+echo "$Q" | run gq "$C8"
+if cmp -s "$T/ref.out" "$T/gq.out"; then ok "garbage: nothing lost, the statement runs as usual"; else notok "garbage: nothing lost, the statement runs as usual" "$(cat "$T/gq.err")"; fi
 stop_server
 
 # --- an endpoint without a batch interface
