@@ -311,8 +311,8 @@ const MetaCommand meta_commands[] = {
 	 m_cache},
 	{"bulk", "[status|resume|cancel|list] [N]", "bulk mode's batches (llm.bulk): the "
 	 "progress of the latest (or of batch N) and when it is expected done; resume: read its "
-	 "replies into the cache and run its statement again (also after a restart); cancel it; "
-	 "list them", m_bulk},
+	 "replies into the cache and run its statement again (also after a restart; one process "
+	 "at a time, and a write commits once); cancel it; list them", m_bulk},
 	{"labels", "[TABLE on|off]", "list the tables marked as holding evaluation labels (answer "
 	 "keys), or mark one: chat mode neither shows them to the model nor reads them", m_labels},
 	{"enum", "[forget [TABLE.COLUMN [VALUE]]]", "list the stored ENUM mappings (literal -> "

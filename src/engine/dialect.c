@@ -12,6 +12,8 @@
 #include "engine/engine_int.h"
 #include "engine/sql_int.h"
 
+#include <stdlib.h>
+
 static Expr *as_written(Exec *ex, Expr *arg)
 {
 	(void)ex;
@@ -95,6 +97,7 @@ const Dialect dialect_sqlite = {
 	.map_close = dialect_sqlite_map_close,
 	.map_write = dialect_sqlite_map_write,
 	.map_forget = dialect_sqlite_map_forget,
+	.once_begin = dialect_sqlite_once_begin,
 };
 
 const Dialect dialect_pg = {
@@ -132,4 +135,19 @@ const Dialect dialect_pg = {
 	.map_close = dialect_pg_map_close,
 	.map_write = dialect_pg_map_write,
 	.map_forget = dialect_pg_map_forget,
+	.once_begin = dialect_pg_once_begin,
 };
+
+int dialect_once_marked(Engine *e, const char *table, const char *job, SuqlErr *err)
+{
+	char *sql = xprintf("SELECT 1 FROM %s WHERE job = ?1", table);
+	StoreCursor *c = NULL;
+	const char *p[1] = {job};
+	SuqlStatus s = store_query(e->store, sql, p, 1, &c, err);
+	free(sql);
+	if (s != SUQL_OK)
+		return -1;
+	int r = store_next(c);
+	store_done(c);
+	return r < 0 ? -1 : r;
+}

@@ -314,3 +314,50 @@ SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
 	}
 	return s;
 }
+
+/* A bulk job's write (engine_once.c): suql.bulk_done made in a transaction of its own (a
+   concurrent CREATE ... IF NOT EXISTS may fail: it is tried twice), then BEGIN ISOLATION
+   LEVEL REPEATABLE READ (the snapshot a planned statement needs) and the job's row
+   inserted first: a row another resume committed makes the insert fail on its key, and
+   the row is then looked for outside the failed transaction. */
+SuqlStatus dialect_pg_once_begin(Engine *e, const char *job, const char *batch, int *state,
+                                 SuqlErr *err)
+{
+	if (store_pg_in_transaction(e->store))
+		return err_set(err, SUQL_USAGE, DIALECT_ONCE_OPEN);
+	static const char *const DDL = "CREATE SCHEMA IF NOT EXISTS suql; CREATE TABLE IF NOT "
+	                               "EXISTS suql.bulk_done(job text PRIMARY KEY, batch text, "
+	                               "done timestamptz NOT NULL DEFAULT now())";
+	SuqlErr first = {0};
+	SuqlStatus s = store_exec(e->store, DDL, &first);
+	if (s != SUQL_OK)   /* another suql made it at the same time */
+		s = store_exec(e->store, DDL, err);
+	err_clear(&first);
+	if (s != SUQL_OK)
+		return s;
+	s = store_exec(e->store, "BEGIN ISOLATION LEVEL REPEATABLE READ", err);
+	if (s != SUQL_OK)
+		return s;
+	const char *p[2] = {job, batch};
+	SuqlErr ins = {0};
+	s = store_run(e->store, "INSERT INTO suql.bulk_done(job, batch) VALUES (?1, ?2)", p, 2,
+	              &ins);
+	if (s == SUQL_OK) {
+		*state = ENGINE_ONCE_BEGUN;
+		return SUQL_OK;
+	}
+	store_exec(e->store, "ROLLBACK", NULL);
+	int m = dialect_once_marked(e, "suql.bulk_done", job, err);
+	if (m == 1) {
+		*state = ENGINE_ONCE_DONE;
+		err_clear(&ins);
+		return SUQL_OK;
+	}
+	if (m == 0) {   /* not a key found taken: the insert's own error */
+		err_clear(err);
+		*err = ins;
+		return err->code;
+	}
+	err_clear(&ins);
+	return err->code;
+}

@@ -315,3 +315,38 @@ SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col
 	*n = sqlite3_changes(e->db);
 	return SUQL_OK;
 }
+
+/* A bulk job's write (engine_once.c): BEGIN IMMEDIATE takes the write lock first, so the
+   look for the job's row is the truth until COMMIT; the row is written under
+   own_write_begin (a table of that name suql did not make, or a trigger on it, is
+   refused). */
+SuqlStatus dialect_sqlite_once_begin(Engine *e, const char *job, const char *batch, int *state,
+                                     SuqlErr *err)
+{
+	if (!sqlite3_get_autocommit(e->db))
+		return err_set(err, SUQL_USAGE, DIALECT_ONCE_OPEN);
+	SuqlStatus s = store_exec(e->store, "BEGIN IMMEDIATE", err);
+	if (s != SUQL_OK)
+		return s;
+	s = own_write_begin(e->db, "suql_bulk_done", err);
+	if (s == SUQL_OK) {
+		s = store_exec(e->store, "CREATE TABLE IF NOT EXISTS suql_bulk_done(job TEXT PRIMARY "
+		               "KEY, batch TEXT, done TEXT NOT NULL)", err);
+		int m = s == SUQL_OK ? dialect_once_marked(e, "suql_bulk_done", job, err) : -1;
+		if (m < 0 && s == SUQL_OK)
+			s = err->code;
+		if (m == 1)
+			*state = ENGINE_ONCE_DONE;
+		const char *p[2] = {job, batch};
+		if (m == 0)
+			s = store_run(e->store, "INSERT INTO suql_bulk_done(job, batch, done) VALUES "
+			              "(?1, ?2, datetime('now'))", p, 2, err);
+		own_write_end(e->db);
+	}
+	if (s != SUQL_OK || *state == ENGINE_ONCE_DONE) {
+		store_exec(e->store, "ROLLBACK", NULL);
+		return s;
+	}
+	*state = ENGINE_ONCE_BEGUN;
+	return SUQL_OK;
+}

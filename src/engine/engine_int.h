@@ -423,6 +423,12 @@ struct Dialect {
 	/* the mappings of tbl.col for lit deleted (NULL: any), *n how many */
 	SuqlStatus (*map_forget)(Engine *e, const char *tbl, const char *col, const char *lit,
 	                         long *n, SuqlErr *err);
+	/* ---- a bulk job's write, once (engine_once.c; doc/bulk.md) ---- */
+	/* the transaction a job's write commits in begun, with the job's row in suql's table of
+	   jobs done (*state ENGINE_ONCE_BEGUN); or the row found there already
+	   (ENGINE_ONCE_DONE), nothing begun */
+	SuqlStatus (*once_begin)(Engine *e, const char *job, const char *batch, int *state,
+	                         SuqlErr *err);
 };
 
 extern const Dialect dialect_sqlite, dialect_pg;

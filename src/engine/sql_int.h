@@ -180,6 +180,8 @@ char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const
                                const char *vals, const char *sig);
 SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col,
                                      const char *lit, long *n, SuqlErr *err);
+SuqlStatus dialect_sqlite_once_begin(Engine *e, const char *job, const char *batch, int *state,
+                                     SuqlErr *err);
 
 void dialect_pg_show_final(Exec *ex, SBuf *out);
 void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v);
@@ -198,6 +200,15 @@ char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const cha
                            const char *vals, const char *sig);
 SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
                                  const char *lit, long *n, SuqlErr *err);
+SuqlStatus dialect_pg_once_begin(Engine *e, const char *job, const char *batch, int *state,
+                                 SuqlErr *err);
+/* Whether job's row is in suql's table of jobs done (table: its name in the backend): 1,
+   0, or -1 (an error, in err). (dialect.c) */
+int dialect_once_marked(Engine *e, const char *table, const char *job, SuqlErr *err);
+/* The message refusing a job's write inside a transaction of the user's. */
+#define DIALECT_ONCE_OPEN "a transaction is open (BEGIN without COMMIT): a batch's write " \
+	"commits in a transaction of its own, with the mark that it ran; end it with COMMIT or " \
+	"ROLLBACK, then :bulk resume"
 
 /* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
    SQLite keeps it in, so that the model is shown the same passages from both backends. */

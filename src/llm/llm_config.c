@@ -224,7 +224,8 @@ static const SetRow llm_rows[] = {
 	 NULL, 0, NULL, NULL},
 	{"llm.bulk", SET_BOOL, LS(bulk), 0, 0, NULL, "on|off", "off", "send a statement's "
 	 "model requests through the endpoint's batch interface (OpenAI's Batch API) instead of "
-	 "one by one: the statement shows no rows, suql submits the batch and keeps its id in the "
+	 "one by one (the requests of the interactive run, each a line of the batch): the "
+	 "statement shows no rows, suql submits the batch and keeps its id in the "
 	 "cache file; :bulk status shows its progress, :bulk resume (also after a restart) reads "
 	 "the replies into the cache and runs the statement again",
 	 "Statements with LIMIT run as usual (a lazy walk stops early; a batch would ask every "

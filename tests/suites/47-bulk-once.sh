@@ -11,6 +11,8 @@
 #   committed  the write and the mark committed, waiting to mark the job resumed
 # The points are reached by holding SQLite's own locks from a sqlite3 process (the user's
 # database, then the cache file) and watching the state each file shows: no hook in suql.
+# On PostgreSQL (skipped when no server starts): the write and its mark (suql.bulk_done)
+# commit together, and a job whose write committed before does not run again.
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/bulk-once
 mkdir -p "$T"
@@ -178,5 +180,34 @@ echo ":bulk resume" | suql slow >/dev/null 2>"$T/slow.err"
 has "not finished: said" "$T/slow.err" "is not finished yet"
 check "not finished: the claim given back" "$(owner "$T/slow.cache")" ""
 stop_server
+
+# --- PostgreSQL: the mark in suql.bulk_done, committed with the write
+. "$SUQL_TOP/tests/pg.sh"
+if ! pg_start; then
+	echo "ok # skip postgres: $PG_SKIP"
+	[ $fails -eq 0 ]
+	exit
+fi
+if ! pg_load_demo "$SRC"; then
+	notok "pg: the database loads into PostgreSQL" "$(head -5 "$PG_DIR/load.log")"
+	exit 1
+fi
+start_server pg --batch-polls 0
+pg() { XDG_CACHE_HOME=$T/pg.cache SUQL_LLM_URL=$URL SUQL_MODEL=m1 "$prog" "$@" "$SUQL_PG"; }
+pgcount() { pg --csv --no-header -c "SELECT count(*) || ' ' || count(DISTINCT name) FROM picks" 2>&1; }
+pg -c "CREATE TABLE picks(name text)" >/dev/null 2>&1
+echo "$INS" | pg --set llm.bulk=on >/dev/null 2>"$T/pg.sub"
+has "pg: submitted" "$T/pg.sub" "submitted batch 1 (batch_"
+echo ":bulk resume" | pg >/dev/null 2>"$T/pg.res"
+check "pg: resumed, each row once" "$(pgcount)" "$WANT $WANT"
+check "pg: the mark committed with it" "$(pg --csv --no-header -c "SELECT count(*) FROM suql.bulk_done" 2>&1)" "1"
+# as if it had been killed after its commit: the job not marked resumed in the cache file
+sqlite3 "$T/pg.cache/suql/cache.db" "UPDATE llm_bulk SET status = 'running', owner = NULL"
+echo ":bulk resume" | pg >/dev/null 2>"$T/pg.res2"
+has "pg: a job whose write committed does not run again" "$T/pg.res2" "its statement's write was committed before"
+check "pg: still each row once" "$(pgcount)" "$WANT $WANT"
+check "pg: the job is resumed" "$(status "$T/pg.cache")" "resumed"
+stop_server
+pg_stop
 
 [ $fails -eq 0 ]
