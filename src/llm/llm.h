@@ -412,6 +412,9 @@ SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err);
    llm_bulk_release gives it back (the job stays as it is). */
 SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err);
 void llm_bulk_release(Llm *llm, LlmBulkJob *job);
+/* The process that holds the job's claim and is still running (0: none, or one that is
+   gone, whose claim the next resume takes over). */
+long llm_bulk_taken(const LlmBulkJob *job);
 /* Store a status of suql's own ("running") for the job. */
 SuqlStatus llm_bulk_set_status(Llm *llm, LlmBulkJob *job, const char *status, SuqlErr *err);
 /* Read the job's batch from the provider (one request) and store what it says. */

@@ -1,8 +1,8 @@
 /*
  * llm_bulk_job.c: bulk mode's jobs, kept in the cache file so that any suql finds them
  * (doc/bulk.md): the tables, a job's row and its status, the claim that lets one process
- * at a time resume a job, the batch's progress, its output file read and checked into
- * the replies table, and a job marked done.
+ * at a time resume a job, the batch's progress, and a job marked done (its output file is
+ * read and checked by llm_bulk_fetch.c).
  *
  * A job's row moves through the provider's statuses (validating ... completed) and then
  * suql's own: fetched (its replies are kept), running (its statement runs again), resumed
@@ -11,12 +11,7 @@
  * cannot both hold it; a claim whose process is gone (the pid ended, or is another
  * process now: its start time differs) is taken over. Every write here waits for the file
  * longer than the cache does (BULK_WAIT_MS): a job's state is worth waiting for.
- *
- * The output file is not trusted: each line is checked against the lines the batch was
- * sent (llm_bulk_unit): a custom_id that was never sent is dropped (not counted, not
- * priced); an id that comes twice is used for nothing (its answers are asked again in the
- * next batch), since either copy could be the wrong one; a file with no usable line at all
- * is an error that keeps nothing.
+
  *
  * Ownership: job strings are the job's (llm_bulk_job_free); what this file reads it frees.
  */
@@ -203,7 +198,7 @@ void llm_bulk_job_free(LlmBulkJob *j)
 	memset(j, 0, sizeof *j);
 }
 
-static SuqlStatus db_fail(sqlite3 *db, SuqlErr *err)
+SuqlStatus llm_bulk_db_fail(sqlite3 *db, SuqlErr *err)
 {
 	return err_set(err, SUQL_IO, "the cache file's batch table: %s", sqlite3_errmsg(db));
 }
@@ -243,11 +238,10 @@ SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err)
 	if (rc == SQLITE_DONE)
 		return err_set(err, SUQL_USAGE, "no batch was submitted (:set llm.bulk on, then run "
 		               "a statement)");
-	return db_fail(db, err);
+	return llm_bulk_db_fail(db, err);
 }
 
-/* A write transaction of the cache file that waits for another suql (BULK_WAIT_MS). */
-static int write_begin(sqlite3 *db)
+int llm_bulk_write_begin(sqlite3 *db)
 {
 	sqlite3_busy_timeout(db, BULK_WAIT_MS);
 	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
@@ -256,7 +250,7 @@ static int write_begin(sqlite3 *db)
 	return rc;
 }
 
-static int write_end(sqlite3 *db, int rc)
+int llm_bulk_write_end(sqlite3 *db, int rc)
 {
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
@@ -266,7 +260,7 @@ static int write_end(sqlite3 *db, int rc)
 	return rc;
 }
 
-static int job_save(sqlite3 *db, const LlmBulkJob *j)
+int llm_bulk_job_save(sqlite3 *db, const LlmBulkJob *j)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET status = ?, output_file = ?, "
@@ -294,10 +288,10 @@ static SuqlStatus job_store(Llm *llm, const LlmBulkJob *j, SuqlErr *err)
 	sqlite3 *db = llm_bulk_db(llm, err);
 	if (!db)
 		return err->code;
-	int rc = write_begin(db);
+	int rc = llm_bulk_write_begin(db);
 	if (rc == SQLITE_OK)
-		rc = write_end(db, job_save(db, j));
-	return rc == SQLITE_OK ? SUQL_OK : db_fail(db, err);
+		rc = llm_bulk_write_end(db, llm_bulk_job_save(db, j));
+	return rc == SQLITE_OK ? SUQL_OK : llm_bulk_db_fail(db, err);
 }
 
 static int run1(sqlite3 *db, const char *sql, int seq)
@@ -353,7 +347,7 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 	sqlite3 *db = llm_bulk_db(llm, err);
 	if (!db)
 		return err->code;
-	int rc = write_begin(db);
+	int rc = llm_bulk_write_begin(db);
 	sqlite3_stmt *st = NULL;
 	if (rc == SQLITE_OK && job->previous > 0) {   /* the statement's job goes on */
 		LlmBulkJob prev = {0};
@@ -397,7 +391,7 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 	}
 	sqlite3_finalize(st);
 	char *m = rc == SQLITE_OK ? NULL : xstrdup(sqlite3_errmsg(db));
-	if (write_end(db, rc) != SQLITE_OK && !m)
+	if (llm_bulk_write_end(db, rc) != SQLITE_OK && !m)
 		m = xstrdup(sqlite3_errmsg(db));
 	if (!m)
 		return SUQL_OK;
@@ -460,13 +454,20 @@ static int owner_alive(const char *owner, long *pid, char *host, size_t hn)
 	return !(start >= 0 && now >= 0 && now != start);
 }
 
+long llm_bulk_taken(const LlmBulkJob *job)
+{
+	long pid;
+	char host[256];
+	return job->owner && owner_alive(job->owner, &pid, host, sizeof host) ? pid : 0;
+}
+
 SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 {
 	sqlite3 *db = llm_bulk_db(llm, err);
 	if (!db)
 		return err->code;
 	char *me = this_process();
-	int rc = write_begin(db);
+	int rc = llm_bulk_write_begin(db);
 	SuqlStatus s = SUQL_OK;
 	if (rc == SQLITE_OK && job_load(db, job->seq, job) != SQLITE_ROW)
 		rc = SQLITE_ERROR;
@@ -488,23 +489,27 @@ SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 		}
 	}
 	if (rc == SQLITE_OK && s == SUQL_OK) {
+		/* a job kept before jobs had a token gets one: its write is marked as any */
+		if (!job->token)
+			job->token = new_token();
 		sqlite3_stmt *st = NULL;
-		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = ?, claimed = ? WHERE seq = ?",
-		                        -1, &st, NULL);
+		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = ?, claimed = ?, token = ? "
+		                        "WHERE seq = ?", -1, &st, NULL);
 		if (rc == SQLITE_OK) {
 			sqlite3_bind_text(st, 1, me, -1, SQLITE_STATIC);
 			sqlite3_bind_int64(st, 2, (long long)time(NULL));
-			sqlite3_bind_int(st, 3, job->seq);
+			sqlite3_bind_text(st, 3, job->token, -1, SQLITE_STATIC);
+			sqlite3_bind_int(st, 4, job->seq);
 			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 		}
 		sqlite3_finalize(st);
 	}
 	if (rc != SQLITE_OK) {
-		s = db_fail(db, err);
-		write_end(db, rc);
-	} else if (write_end(db, s == SUQL_OK ? SQLITE_OK : SQLITE_ABORT) != SQLITE_OK &&
+		s = llm_bulk_db_fail(db, err);
+		llm_bulk_write_end(db, rc);
+	} else if (llm_bulk_write_end(db, s == SUQL_OK ? SQLITE_OK : SQLITE_ABORT) != SQLITE_OK &&
 	           s == SUQL_OK) {
-		s = db_fail(db, err);
+		s = llm_bulk_db_fail(db, err);
 	}
 	if (s == SUQL_OK) {
 		free(job->owner);
@@ -523,7 +528,7 @@ void llm_bulk_release(Llm *llm, LlmBulkJob *job)
 	if (!db)
 		return;
 	sqlite3_stmt *st = NULL;
-	int rc = write_begin(db);
+	int rc = llm_bulk_write_begin(db);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = NULL WHERE seq = ? AND "
 		                        "owner = ?", -1, &st, NULL);
@@ -533,7 +538,7 @@ void llm_bulk_release(Llm *llm, LlmBulkJob *job)
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(st);
-	write_end(db, rc);
+	llm_bulk_write_end(db, rc);
 	free(job->owner);
 	job->owner = NULL;
 }
@@ -597,214 +602,16 @@ SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	return job_store(llm, job, err);
 }
 
-/* ---- the replies ---- */
-
-typedef struct OutLine {
-	char *id;          /* NULL: the line has none */
-	char *body;        /* NULL: no usable reply */
-} OutLine;
-
-typedef struct Out {
-	OutLine *v;
-	long n, cap;
-	long lines, unusable, garbage;
-	char *why;         /* what the first unusable line lacks */
-	long why_line;
-} Out;
-
-static void out_line(void *ctx, const char *id, const char *body, const char *why)
-{
-	Out *o = ctx;
-	o->lines++;
-	if (!body) {
-		o->unusable++;
-		if (!id)
-			o->garbage++;
-		if (!o->why) {
-			o->why = xstrdup(why ? why : "no reply");
-			o->why_line = o->lines;
-		}
-	}
-	if (!id)
-		return;
-	if (o->n == o->cap)
-		o->v = xrealloc(o->v, (size_t)(o->cap = o->cap * 2 + 16) * sizeof *o->v);
-	o->v[o->n].id = xstrdup(id);
-	o->v[o->n].body = body ? xstrdup(body) : NULL;
-	o->n++;
-}
-
-static void out_free(Out *o)
-{
-	for (long i = 0; i < o->n; i++) {
-		free(o->v[i].id);
-		free(o->v[i].body);
-	}
-	free(o->v);
-	free(o->why);
-}
-
-/* The custom_ids the job's batch was sent (NULL: a job kept before lines carried several
-   units, whose ids are its units' keys: they cannot be checked). */
-static LlmMemo *sent_lines(sqlite3 *db, int seq)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT line FROM llm_bulk_unit WHERE seq = ?", -1,
-	                       &st, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_int(st, 1, seq);
-	LlmMemo *m = NULL;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (!m)
-			m = llm_memo_new();
-		llm_memo_put(m, (const char *)sqlite3_column_text(st, 0), "1");
-	}
-	sqlite3_finalize(st);
-	return m;
-}
-
-static void usage_of(const char *body, long *in, long *out)
-{
-	json_t *o = json_loads(body, 0, NULL);
-	json_t *usage = json_object_get(o, "usage");
-	json_int_t i = json_integer_value(json_object_get(usage, "prompt_tokens"));
-	json_int_t k = json_integer_value(json_object_get(usage, "completion_tokens"));
-	*in += i > 0 ? (long)i : 0;
-	*out += k > 0 ? (long)k : 0;
-	json_decref(o);
-}
-
-SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlErr *err)
-{
-	memset(got, 0, sizeof *got);
-	sqlite3 *db = llm_bulk_db(llm, err);
-	if (!db)
-		return err->code;
-	if (!job->output_file)
-		return err_set(err, SUQL_LLM, "batch %s has no output file (status %s)", job->batch,
-		               job->status ? job->status : "unknown");
-	SBuf raw = SBUF_INIT;
-	SuqlStatus st = llm_batch_content(llm, job->output_file, &raw, err);
-	Out o = {0};
-	if (st == SUQL_OK)
-		llm_bulk_read_output(sb_str(&raw), raw.len, out_line, &o);
-	sb_free(&raw);
-	if (st != SUQL_OK)
-		return st;
-	LlmMemo *sent = sent_lines(db, job->seq);
-	LlmMemo *seen = llm_memo_new();   /* id -> how many lines carry it */
-	for (long i = 0; i < o.n; i++) {
-		const char *c = llm_memo_get(seen, o.v[i].id);
-		char num[24];
-		snprintf(num, sizeof num, "%d", c ? atoi(c) + 1 : 1);
-		llm_memo_put(seen, o.v[i].id, num);
-	}
-	got->lines = o.lines;
-	got->unusable = o.unusable;
-	long in = 0, out = 0;
-	for (long i = 0; i < o.n; i++) {
-		OutLine *l = &o.v[i];
-		if (sent && !llm_memo_get(sent, l->id)) {
-			got->foreign++;   /* never sent: not read, not counted, not priced */
-			if (!l->body)
-				got->unusable--;
-			free(l->body);
-			l->body = NULL;
-			continue;
-		}
-		const char *c = llm_memo_get(seen, l->id);
-		if (c && strcmp(c, "0") == 0) {   /* a later copy of an id told already */
-			free(l->body);
-			l->body = NULL;
-			continue;
-		}
-		if (c && atoi(c) > 1) {
-			/* one request, billed once (its first copy's usage); none of the copies is
-			   used, since either may be the wrong one */
-			got->twice++;
-			if (l->body)
-				usage_of(l->body, &in, &out);
-			llm_memo_put(seen, l->id, "0");
-			free(l->body);
-			l->body = NULL;
-			continue;
-		}
-		if (l->body) {
-			usage_of(l->body, &in, &out);
-			got->replies++;
-		}
-	}
-	llm_memo_free(seen);
-	llm_memo_free(sent);
-	if (got->replies == 0 && got->twice == 0 &&
-	    (o.garbage > 0 || o.lines == 0 || got->foreign == o.lines)) {
-		SBuf why = SBUF_INIT;
-		if (o.lines == 0)
-			sb_puts(&why, "it is empty");
-		else if (got->foreign == o.lines)
-			sb_puts(&why, "none of its lines answers a request of this batch");
-		else
-			sb_printf(&why, "line %ld: %s", o.why_line, o.why);
-		st = err_set(err, SUQL_LLM, "the output file of batch %d (%s) holds no reply suql "
-		             "can use (%s): nothing was kept, and the batch is as it was; :bulk "
-		             "resume %d tries again, or run the statement without bulk mode",
-		             job->seq, job->output_file, sb_str(&why), job->seq);
-		sb_free(&why);
-		out_free(&o);
-		return st;
-	}
-	int rc = write_begin(db);
-	sqlite3_stmt *ins = NULL;
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO llm_bulk_reply(seq, key, body) "
-		                        "VALUES (?, ?, ?)", -1, &ins, NULL);
-	for (long i = 0; rc == SQLITE_OK && i < o.n; i++) {
-		if (!o.v[i].body)
-			continue;
-		sqlite3_bind_int(ins, 1, job->seq);
-		sqlite3_bind_text(ins, 2, o.v[i].id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 3, o.v[i].body, -1, SQLITE_STATIC);
-		rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		sqlite3_reset(ins);
-	}
-	sqlite3_finalize(ins);
-	LlmBulkJob j = *job;   /* saved as fetched only if all of it is kept */
-	char *status = xstrdup("fetched");
-	j.status = status;
-	j.tokens_in = in;
-	j.tokens_out = out;
-	if (rc == SQLITE_OK)
-		rc = job_save(db, &j);
-	if (rc == SQLITE_OK) {
-		rc = write_end(db, rc);
-	} else {
-		st = db_fail(db, err);
-		write_end(db, rc);
-	}
-	if (rc == SQLITE_OK) {
-		free(job->status);
-		job->status = status;
-		job->tokens_in = in;
-		job->tokens_out = out;
-	} else {
-		free(status);
-		if (st == SUQL_OK)
-			st = db_fail(db, err);
-	}
-	out_free(&o);
-	return st;
-}
-
 SuqlStatus llm_bulk_done(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 {
 	sqlite3 *db = llm_bulk_db(llm, err);
 	if (!db)
 		return err->code;
-	int rc = write_begin(db);
+	int rc = llm_bulk_write_begin(db);
 	if (rc == SQLITE_OK)
-		rc = write_end(db, mark_resumed(db, job->seq));
+		rc = llm_bulk_write_end(db, mark_resumed(db, job->seq));
 	if (rc != SQLITE_OK)
-		return db_fail(db, err);
+		return llm_bulk_db_fail(db, err);
 	free(job->status);
 	job->status = xstrdup("resumed");
 	free(job->owner);
@@ -833,8 +640,8 @@ void llm_bulk_list(Llm *llm, SBuf *out)
 		          j.requests, j.requests == 1 ? "" : "s");
 		if (j.units > 0)
 			sb_printf(out, " (%ld answer%s)", j.units, j.units == 1 ? "" : "s");
-		if (j.owner)
-			sb_printf(out, "  taken by process %ld", strtol(j.owner, NULL, 10));
+		if (llm_bulk_taken(&j))
+			sb_printf(out, "  taken by process %ld", llm_bulk_taken(&j));
 		sb_putc(out, '\n');
 		llm_bulk_job_free(&j);
 		any = 1;

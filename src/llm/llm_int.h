@@ -13,7 +13,8 @@
  *   llm_logprobs.c the confidence of verdicts, from a reply's log-probabilities
  *   llm_offline*.c the offline lexical backend
  *   llm_bulk.c     bulk mode: requests collected for a batch, replies read back
- *   llm_bulk_job.c bulk mode's jobs in the cache file: tables, claims, replies fetched
+ *   llm_bulk_job.c bulk mode's jobs in the cache file: tables, rows, claims
+ *   llm_bulk_fetch.c a batch's output fetched and checked into its replies
  *   llm_batch.c    the provider's batch interface (files, batches) over llm_http_once
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
@@ -433,6 +434,14 @@ struct LlmBulk *llm_bulk_state(Llm *llm);
 /* The cache file's handle with bulk mode's tables made (older ones brought up to date) and
    checked; NULL with err set. (llm_bulk_job.c) */
 sqlite3 *llm_bulk_db(Llm *llm, SuqlErr *err);
+/* For llm_bulk_fetch.c, from llm_bulk_job.c: a write transaction of the cache file that
+   waits for another suql longer than the cache does (begin; end commits when rc is
+   SQLITE_OK, else rolls back; both return SQLite's code), the job's row saved (status,
+   output file, error, counts, tokens) inside one, and the error of a failed write. */
+int llm_bulk_write_begin(sqlite3 *db);
+int llm_bulk_write_end(sqlite3 *db, int rc);
+int llm_bulk_job_save(sqlite3 *db, const LlmBulkJob *j);
+SuqlStatus llm_bulk_db_fail(sqlite3 *db, SuqlErr *err);
 /* Store a job submitted (job: its batch, statement, database, status, counts, previous),
    with the units its lines carry, in one transaction that also marks the job it follows
    (previous) resumed; job->seq and job->token are set. */

@@ -152,8 +152,8 @@ static void show_status(Session *s, const LlmBulkJob *j, FILE *out)
 	else if (fetched(j->status))
 		sb_puts(&b, "its replies are kept in the cache file: :bulk resume runs the statement "
 		        "from them\n");
-	if (j->owner)
-		sb_printf(&b, "taken: process %ld is resuming it\n", strtol(j->owner, NULL, 10));
+	if (llm_bulk_taken(j))
+		sb_printf(&b, "taken: process %ld is resuming it\n", llm_bulk_taken(j));
 	if (j->error)
 		sb_printf(&b, "the provider says: %s\n", j->error);
 	sb_printf(&b, "statement: %s\n", j->statement);

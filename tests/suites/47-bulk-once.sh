@@ -25,15 +25,16 @@ has() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then ok "$name"
 
 # waitfor CONDITION: until the shell text CONDITION holds (evaluated each time), at most 60 s
 waitfor() { _w=0; until eval "$1"; do sleep 0.05; _w=$((_w + 1)); [ $_w -lt 1200 ] || return 1; done; }
-# hold FD FILE: a sqlite3 process holds FILE's write lock (BEGIN IMMEDIATE) until unhold FD
+# hold FD FILE: a sqlite3 process holds FILE's write lock (BEGIN IMMEDIATE) until unhold FD;
+# it says so itself (a file it touches once BEGIN IMMEDIATE returned)
 hold() {
-	rm -f "$T/fifo$1"
+	rm -f "$T/fifo$1" "$T/held$1"
 	mkfifo "$T/fifo$1"
 	sqlite3 "$2" <"$T/fifo$1" >/dev/null 2>&1 7>&- 8>&- &
-	eval "HOLDER$1=$! HELD$1=\$2"
+	eval "HOLDER$1=$!"
 	eval "exec $1>\"\$T/fifo$1\""
-	echo "BEGIN IMMEDIATE;" >&"$1"
-	waitfor "locked \"\$HELD$1\""
+	printf '.timeout 60000\nBEGIN IMMEDIATE;\n.shell touch %s\n' "$T/held$1" >&"$1"
+	waitfor "[ -f \"\$T/held$1\" ]"
 }
 unhold() {
 	eval "_p=\${HOLDER$1:-}"
