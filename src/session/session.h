@@ -90,6 +90,8 @@ typedef struct Session {
 	long status_base;     /* calls finished in the session before it began */
 	int ctrlc_shown;      /* the line after a ^C was started (see session_after_ctrl_c) */
 	int bulk_resume;      /* :bulk resume runs the statement of this batch (its number) */
+	int bulk_next;        /* the batch that statement's rest went into (0: none): it did not
+	                         run to its end */
 } Session;
 
 void session_init(Session *s, int interactive);

@@ -90,6 +90,8 @@ SuqlStatus session_bulk_end(Session *s, const char *stmt, size_t n, SuqlStatus s
 	LlmBulkJob job;
 	st = llm_bulk_submit(s->llm, text, engine_path(s->engine), s->bulk_resume, &job, err);
 	free(text);
+	if (st == SUQL_OK && s->bulk_resume)
+		s->bulk_next = job.seq;
 	if (st == SUQL_OK)
 		note(s, "submitted batch %d (%s): %ld request%s%s; :bulk status shows its progress, "
 		     ":bulk resume runs the statement from its replies", job.seq, job.batch,
@@ -229,12 +231,16 @@ static SuqlStatus run_again(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
 	}
 	llm_bulk_answering(s->llm, j, 1);
 	s->bulk_resume = j->seq;
+	s->bulk_next = 0;
 	size_t used;
 	st = session_run(s, j->statement, len, &used, NULL, 0, NULL, err);
 	s->bulk_resume = 0;
+	/* ran to its end: not when its rest went into a next batch (the statement then failed
+	   inside, waiting for it, and says OK for the batch submitted) */
+	int ran = st == SUQL_OK && !s->bulk_next;
 	if (once == ENGINE_ONCE_BEGUN) {
 		SuqlErr cerr = {0};
-		if (engine_once_end(s->engine, st == SUQL_OK, &cerr) != SUQL_OK && st == SUQL_OK) {
+		if (engine_once_end(s->engine, ran, &cerr) != SUQL_OK && ran) {
 			err_clear(err);
 			*err = cerr;
 			st = err->code;
@@ -257,7 +263,7 @@ static SuqlStatus run_again(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
 	vis_fputs(f, sb_str(&b), VIS_TEXT);
 	fflush(f);
 	sb_free(&b);
-	if (st == SUQL_OK) {
+	if (ran) {
 		SuqlErr derr = {0};
 		if (llm_bulk_done(s->llm, j, &derr) != SUQL_OK) {
 			note(s, "warning: batch %d ran, but could not be marked resumed (%s)%s", j->seq,
@@ -269,13 +275,7 @@ static SuqlStatus run_again(Session *s, LlmBulkJob *j, FILE *out, SuqlErr *err)
 	}
 	/* a next batch took the job over (llm_bulk_submit marked this one resumed), or the
 	   statement failed: then the job stays, its replies kept, to be resumed again */
-	LlmBulkJob now;
-	SuqlErr jerr = {0};
-	int taken_over = llm_bulk_job(s->llm, j->seq, &now, &jerr) == SUQL_OK &&
-	                 strcmp(now.status, "resumed") == 0;
-	llm_bulk_job_free(&now);
-	err_clear(&jerr);
-	if (!taken_over)
+	if (!s->bulk_next)
 		keep(s, j);
 	return st;
 }

@@ -167,6 +167,20 @@ check "committed: the job not marked yet" "$(status "$T/committed.cache")" "runn
 completes committed
 has "committed: the next resume says the write was committed before" "$T/committed.next" "its statement's write was committed before"
 
+# --- a write whose rest goes into a next batch (a second condition for the rows that
+# passed the first) commits nothing, and no mark, until the batch that completes it
+cp "$SRC" "$T/chain.db"
+INS2="INSERT INTO picks SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' AND answer(reviews, 'is it quiet?') = 'Yes';"
+WANT2=$(echo "SELECT count(*) FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' AND answer(reviews, 'is it quiet?') = 'Yes';" | suql ref --csv --no-header 2>/dev/null)
+echo "$INS2" | suql chain --set llm.bulk=on >/dev/null 2>&1
+echo ":bulk resume" | suql chain >/dev/null 2>"$T/chain.r1"
+has "chain: the rest goes into a next batch" "$T/chain.r1" "submitted batch 2"
+check "chain: nothing committed meanwhile, no mark" "$(rows "$T/chain.db") $(marks "$T/chain.db")" "0 0"
+echo ":bulk resume" | suql chain >/dev/null 2>"$T/chain.r2"
+check "chain: the second batch completes the write, once" "$(rows "$T/chain.db") $(distinct "$T/chain.db") $(marks "$T/chain.db")" "$WANT2 $WANT2 1"
+echo ":bulk resume 1" | suql chain >/dev/null 2>"$T/chain.r3"
+has "chain: the first batch was resumed (by its next)" "$T/chain.r3" "was resumed already"
+
 # --- a SELECT job is claimed too, and a resume that stops early gives its claim back
 cp "$SRC" "$T/sel.db"
 echo "SELECT count(*) FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes';" | suql sel --set llm.bulk=on >/dev/null 2>&1
