@@ -75,6 +75,16 @@ has "resume twice: says it was" "$T/res2.err" "was resumed already"
 echo ":bulk list" | run list "$C"
 has "list: the batch" "$T/list.out" "1  batch batch_1  resumed  $NREQ requests ($NCAND answers)"
 
+# --- a cache file whose batch tables were made before (no owner, token or units): its
+# tables get the new columns, and its jobs are listed
+if command -v sqlite3 >/dev/null 2>&1; then
+	mkdir -p "$T/old/suql"
+	sqlite3 "$T/old/suql/cache.db" "CREATE TABLE llm_bulk(seq INTEGER PRIMARY KEY, batch TEXT NOT NULL, statement TEXT NOT NULL, database TEXT NOT NULL, status TEXT NOT NULL, output_file TEXT, error TEXT, created INTEGER NOT NULL, polled INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, previous INTEGER NOT NULL DEFAULT 0); CREATE TABLE llm_bulk_reply(seq INTEGER NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY(seq, key)) WITHOUT ROWID; INSERT INTO llm_bulk(batch, statement, database, status, created, requests) VALUES ('batch_old', 'SELECT 1', 'x.db', 'resumed', 0, 15);"
+	echo ":bulk list" | run old "$T/old"
+	has "older cache file: its jobs listed" "$T/old.out" "1  batch batch_old  resumed  15 requests"
+	check "older cache file: its table brought up to date" "$(sqlite3 "$T/old/suql/cache.db" "SELECT count(*) FROM pragma_table_info('llm_bulk') WHERE name IN ('owner', 'claimed', 'token', 'units')")" "4"
+fi
+
 # --- LIMIT and the offline backend: as usual, with the reason
 echo "SELECT name FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY name LIMIT 2;" | run lim "$C" --set llm.bulk=on
 has "LIMIT: bulk not used, and why" "$T/lim.err" "bulk not used: the statement has LIMIT"
