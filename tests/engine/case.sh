@@ -171,18 +171,19 @@ case_fixture() {
 	echo "$_f"
 }
 
-# case_pg DB: the URI of the database DB names in PostgreSQL (database suql_FIXTURE[_COPY]),
+# case_pg DB: the URI of the database DB names in PostgreSQL (database
+# ${PG_DBNAME}_FIXTURE[_COPY]),
 # loaded on first use from FIXTURE as built; fails when it does not load
 case_pg() {
-	_d=suql_$(echo "$1" | tr -c 'a-z0-9\n' '_')
+	_d=${PG_DBNAME}_$(echo "$1" | tr -c 'a-z0-9\n' '_')
 	if [ ! -f "$T/fixtures/$_d.pg" ]; then
 		case_fixture "$1" >/dev/null
-		psql -q -X -h "$PG_DIR" -p "$PG_PORT" -U suql -d postgres -c "CREATE DATABASE $_d" \
+		psql -q -X -h "$PG_HOST" -p "$PG_PORT" -U suql -d postgres -c "CREATE DATABASE $_d" \
 			>/dev/null 2>&1 || return 1
 		PG_DB=$_d pg_load_demo "$T/fixtures/${1%% *}.built.db" || return 1
 		: >"$T/fixtures/$_d.pg"
 	fi
-	echo "postgresql://suql@/$_d?host=$PG_DIR&port=$PG_PORT"
+	echo "postgresql://suql@/$_d?host=$PG_HOST&port=$PG_PORT"
 }
 
 # case_text FILE: FILE's text with $FILES made the folder of the case file's files
