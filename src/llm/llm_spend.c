@@ -97,6 +97,12 @@ void llm_money(SBuf *out, double usd)
 
 #define S(n) ((n) == 1 ? "" : "s")
 
+/* Whether a row has anything to say. */
+static int used(const LlmCounts *n)
+{
+	return n->requests || n->in_flight_cancelled || n->tokens_in || n->tokens_out;
+}
+
 /* Whether another row names the same model (the rows then name their endpoints too). */
 static int model_twice(const Llm *llm, int i)
 {
@@ -178,7 +184,7 @@ static void text_report(const Llm *llm, SBuf *out)
 	int online = 0;
 	for (int i = 0; i < llm->nspend; i++) {
 		add_counts(&t, &llm->spend[i].n);
-		online += !llm->spend[i].offline && llm->spend[i].n.requests > 0;
+		online += !llm->spend[i].offline && used(&llm->spend[i].n);
 	}
 	if (!online && !t.in_flight_cancelled) {
 		sb_puts(out, "nothing spent this session: no request has gone to a model");
@@ -191,7 +197,7 @@ static void text_report(const Llm *llm, SBuf *out)
 	sb_puts(out, "this session's spend (each reply priced as it was counted):\n");
 	for (int i = 0; i < llm->nspend; i++) {
 		const LlmSpend *r = &llm->spend[i];
-		if (!r->n.requests && !r->n.in_flight_cancelled)
+		if (!used(&r->n))
 			continue;
 		if (r->offline) {
 			sb_printf(out, "  %s: %ld call%s answered here, nothing sent, $0\n", LLM_OFFLINE_ID,
@@ -263,7 +269,7 @@ static void json_report(const Llm *llm, SBuf *out)
 	memset(&t, 0, sizeof t);
 	for (int i = 0; i < llm->nspend; i++) {
 		const LlmSpend *r = &llm->spend[i];
-		if (!r->n.requests && !r->n.in_flight_cancelled)
+		if (!used(&r->n))
 			continue;
 		add_counts(&t, &r->n);
 		json_t *o = json_counts(&r->n);
