@@ -112,9 +112,14 @@ static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 	}
 	if (!first)
 		sb_putc(out, ')');
-	if (t->in_flight_cancelled)
+	if (t->in_flight_cancelled) {
 		sb_printf(out, "; %ld cancelled in flight (sent, reply not awaited)",
 		          t->in_flight_cancelled);
+		if (t->cancelled_unpriced < t->in_flight_cancelled) {   /* a provider may bill them */
+			sb_puts(out, ", which may be billed up to about ");
+			llm_money(out, t->cancelled_usd);
+		}
+	}
 	sb_putc(out, '\n');
 }
 

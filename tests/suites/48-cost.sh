@@ -287,9 +287,16 @@ cat >"$T/fail.json" <<'EOF'
 EOF
 start_server s4 --rules "$T/fail.json"
 printf '%s;\n:cost\n:mode json\n:cost\n' "$FULL" |
-	"$prog" --no-cache --llm-url "$URL" --model gpt-4o-mini "$DB" >"$T/c.out" 2>"$T/c.err"
+	"$prog" -v --set times=off --no-cache --llm-url "$URL" --model gpt-4o-mini "$DB" >"$T/c.out" 2>"$T/c.err"
 grep '^{"cost"' "$T/c.out" >"$T/c.json"
 seen=$(loglines "$LOG")
+mb=$(sed -n 's/^  requests: .* \([0-9]*\) cancelled in flight (sent, reply not awaited), which may be billed up to about \(\$[0-9.]*\)$/\1 \2/p' "$T/c.err")
+tb=$(sed -n 's/^    may be billed: \([0-9]*\) requests\{0,1\} cancelled.*: up to about \(\$[0-9.]*\)$/\1 \2/p' "$T/c.out")
+if [ -n "$mb" ] && [ "$mb" = "$tb" ]; then
+	ok "cancelled in flight: the statement's counters say what may be billed, as :cost does ($mb)"
+else
+	notok "cancelled in flight: the statement's counters say what may be billed, as :cost does" "counters: $mb, :cost: $tb" "$(cat "$T/c.err")"
+fi
 if grep -q "^    may be billed: [1-9][0-9]* requests\? cancelled in flight (sent, reply not awaited): about [0-9]* tokens in (their size), at most [0-9]* out (what they asked for): up to about \\$" "$T/c.out"; then
 	ok "cancelled in flight: shown as may be billed"
 else
