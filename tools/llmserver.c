@@ -79,8 +79,11 @@ static void usage(FILE *f)
 "  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
 "                      would serve (the longest prefix shared with an earlier prompt, at\n"
 "                      4 bytes a token), as D reports them: openai\n"
-"                      (usage.prompt_tokens_details.cached_tokens) or llamacpp\n"
-"                      (timings.cache_n)\n"
+"                      (usage.prompt_tokens_details.cached_tokens), llamacpp\n"
+"                      (timings.cache_n) or anthropic (usage.cache_read_input_tokens)\n"
+"  --reasoning N       every completion reports N hidden reasoning tokens\n"
+"                      (usage.completion_tokens_details.reasoning_tokens), counted in\n"
+"                      its completion_tokens as a reasoning model's are\n"
 "Without --reply-file or --rules, and when no rule matches, replies are automatic: a\n"
 "suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
 "entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
@@ -526,7 +529,8 @@ static char *auto_content(const char *prompt, const char *model)
    PCACHE_N), and the longest prefix a new prompt shares with one of them, in tokens of 4
    bytes, as a provider's prompt cache would serve it. */
 #define PCACHE_N 256
-static int pcache_mode;   /* 0: off, 1: openai (usage.prompt_tokens_details), 2: llamacpp */
+static int pcache_mode;   /* 0: off, 1: openai (usage.prompt_tokens_details), 2: llamacpp,
+                             3: anthropic (usage.cache_read_input_tokens) */
 static char *pcache[PCACHE_N];
 static int npcache;
 
@@ -558,6 +562,9 @@ static char *with_cached(char *body, long cached)
 	if (pcache_mode == 1)
 		json_object_set_new(json_object_get(o, "usage"), "prompt_tokens_details",
 		                    json_pack("{s:I}", "cached_tokens", (json_int_t)cached));
+	else if (pcache_mode == 3)   /* as gateways pass Anthropic's on, beside prompt_tokens */
+		json_object_set_new(json_object_get(o, "usage"), "cache_read_input_tokens",
+		                    json_integer((json_int_t)cached));
 	else
 		json_object_set_new(o, "timings", json_pack("{s:I}", "cache_n", (json_int_t)cached));
 	free(body);
@@ -719,17 +726,31 @@ static void prompt_of(json_t *req, SBuf *b)
 	}
 }
 
+/* --reasoning N: each completion reports N hidden reasoning tokens, part of its
+   completion_tokens (as OpenAI's reasoning models do). */
+static long reasoning;
+
+/* The usage of a completion: prompt tokens at 4 bytes a token, the content's likewise plus
+   the reasoning tokens of --reasoning, reported in completion_tokens_details. */
+static json_t *usage_of(size_t prompt_len, const char *content)
+{
+	json_int_t in = (json_int_t)(prompt_len / 4 + 1);
+	json_int_t out = (json_int_t)(strlen(content) / 4 + 1) + (json_int_t)reasoning;
+	json_t *u = json_pack("{s:I, s:I, s:I}", "prompt_tokens", in, "completion_tokens", out,
+	                      "total_tokens", in + out);
+	if (reasoning > 0)
+		json_object_set_new(u, "completion_tokens_details",
+		                    json_pack("{s:I}", "reasoning_tokens", (json_int_t)reasoning));
+	return u;
+}
+
 static char *completion(const char *model, const char *content, size_t prompt_len, json_t *lp)
 {
-	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
-	                      "s:{s:I, s:I, s:I}}",
+	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], s:o}",
 		"id", "chatcmpl-test", "object", "chat.completion", "created", (json_int_t)time(NULL),
 		"model", model ? model : "test",
 		"choices", "index", 0, "message", "role", "assistant", "content", content,
-		"finish_reason", "stop",
-		"usage", "prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
-		"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
-		"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2));
+		"finish_reason", "stop", "usage", usage_of(prompt_len, content));
 	if (lp)
 		json_object_set_new(json_array_get(json_object_get(o, "choices"), 0), "logprobs", lp);
 	char *s = json_dumps(o, JSON_COMPACT);
@@ -952,11 +973,9 @@ static int send_stream(int fd, const Rule *rule, json_t *headers, const char *mo
 	}
 	sse_event(&b, sse_chunk(model, json_object(), "stop"));
 	if (usage)
-		sse_event(&b, json_pack("{s:s, s:s, s:[], s:{s:I, s:I, s:I}}", "id", "chatcmpl-test",
+		sse_event(&b, json_pack("{s:s, s:s, s:[], s:o}", "id", "chatcmpl-test",
 			"object", "chat.completion.chunk", "choices", "usage",
-			"prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
-			"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
-			"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2)));
+			usage_of(prompt_len, content)));
 	sb_puts(&b, "data: [DONE]\n\n");
 	ends = xrealloc(ends, (size_t)(n + 1) * sizeof *ends);
 	ends[n++] = b.len;
@@ -1278,9 +1297,16 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(a, "--prompt-cache") == 0 && i + 1 < argc) {
 			const char *m = argv[++i];
-			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 : -1;
+			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 :
+			              strcmp(m, "anthropic") == 0 ? 3 : -1;
 			if (pcache_mode < 0) {
-				fprintf(stderr, "llmserver: --prompt-cache openai or llamacpp\n");
+				fprintf(stderr, "llmserver: --prompt-cache openai, llamacpp or anthropic\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--reasoning") == 0 && i + 1 < argc) {
+			reasoning = atol(argv[++i]);
+			if (reasoning < 0) {
+				fprintf(stderr, "llmserver: --reasoning takes a number of tokens, 0 or more\n");
 				return 2;
 			}
 		}

@@ -167,7 +167,12 @@ static void explained(Exec *ex, const char *parsed, const char *other)
 {
 	const EngineSink *sink = ex->sink;
 	sb_printf(&ex->plan, "EXPLAIN: nothing ran and no model was asked (%s)\n", other);
-	if (sink && sink->explained) {
+	if (sink && sink->explained && sink->explain_json) {
+		SBuf j = SBUF_INIT;
+		plan_show_json(ex, parsed, &j);
+		sink->explained(sink->ctx, "json", sb_str(&j));
+		sb_free(&j);
+	} else if (sink && sink->explained) {
 		sink->explained(sink->ctx, "parsed", parsed);
 		sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
 	} else if (sink && sink->plan) {

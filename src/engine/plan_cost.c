@@ -92,15 +92,18 @@ void plan_cost_show(Exec *ex, SBuf *out)
 {
 	if (!ex->llm || llm_is_offline(ex->llm) || ex->worst_total == 0)
 		return;
-	double win, wout, ein, eout;
-	plan_cost_tokens(ex, ex->worst, &win, &wout);
-	plan_cost_tokens(ex, ex->expect, &ein, &eout);
-	int lazy = ex->expect_total < ex->worst_total;
+	PlanCost pc;
+	plan_cost_figures(ex, &pc);
+	double win = pc.worst_in, wout = pc.worst_out, ein = pc.expect_in, eout = pc.expect_out;
+	int lazy = pc.lazy;
 	sb_puts(out, "cost (at most, each candidate taking its whole passage allowance): ");
 	if (lazy)
 		sb_printf(out, "expected %.0f tokens in, %.0f out; ", ein, eout);
 	sb_printf(out, "worst case %.0f tokens in, %.0f out", win, wout);
-	double w = llm_cost(ex->llm, win, wout);
+	if (pc.reasoning)
+		sb_printf(out, " (with %d hidden reasoning tokens a call, llm.reasoning_tokens)",
+		          pc.reasoning);
+	double w = pc.worst_usd;
 	if (w < 0) {
 		sb_printf(out, "; no price for %s (:set llm.price_in and llm.price_out, dollars a "
 		          "million tokens, to see dollars)\n", llm_model(ex->llm) ? llm_model(ex->llm)
@@ -110,7 +113,7 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	sb_puts(out, ": ");
 	if (lazy) {
 		sb_puts(out, "expected ");
-		money(out, llm_cost(ex->llm, ein, eout));
+		money(out, pc.expect_usd);
 		sb_puts(out, ", worst case ");
 	}
 	money(out, w);
@@ -119,7 +122,7 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	if (ex->set.budget_usd > 0) {
 		sb_puts(out, "; budget ");
 		money(out, ex->set.budget_usd);
-		double e = lazy ? llm_cost(ex->llm, ein, eout) : w;
+		double e = lazy ? pc.expect_usd : w;
 		if (e > ex->set.budget_usd)
 			sb_puts(out, ": over it, refused");
 		else if (w > ex->set.budget_usd)
@@ -133,7 +136,9 @@ int plan_cost_over(Exec *ex, double *usd)
 	*usd = 0;
 	if (ex->set.budget_usd <= 0 || !ex->llm || llm_is_offline(ex->llm))
 		return 0;
-	*usd = plan_cost_usd(ex, ex->expect_total < ex->worst_total ? ex->expect : ex->worst);
+	PlanCost pc;
+	plan_cost_figures(ex, &pc);
+	*usd = pc.lazy ? pc.expect_usd : pc.worst_usd;
 	return *usd > ex->set.budget_usd;
 }
 
@@ -141,7 +146,8 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 {
 	if (!ex->llm || llm_is_offline(ex->llm) || (!t->tokens_in && !t->tokens_out))
 		return;
-	double c = llm_cost(ex->llm, (double)t->tokens_in, (double)t->tokens_out);
+	double c = llm_counts_usd(t);   /* each reply at its model's price, cached input at
+	                                   the cached rate */
 	if (c < 0) {
 		sb_printf(out, "cost: no price for %s (:set llm.price_in and llm.price_out, dollars "
 		          "a million tokens)\n", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
@@ -151,6 +157,12 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 	money(out, c);
 	sb_putc(out, ' ');
 	price_words(ex, out);
+	if (t->tokens_cached > 0) {
+		LlmPrice p;
+		if (llm_price_of(ex->llm, NULL, &p))
+			sb_printf(out, "; the %ld cached input tokens at $%g a million", t->tokens_cached,
+			          p.cached_in);
+	}
 	if (t->est_in || t->est_out)
 		sb_puts(out, "; from tokens partly estimated");
 	sb_putc(out, '\n');
@@ -256,4 +268,25 @@ long long plan_cost_expect_calls(long long n, long long need, int natoms, long l
 		have = (long long)(rate * (double)asked + 1e-9);
 	}
 	return calls;
+}
+
+/* ---- the figures the cost line states, and the reasoning allowance ---- */
+
+double plan_cost_reasoning(Exec *ex, const long long *calls)
+{
+	double per = ex->llm ? (double)llm_reasoning_tokens(ex->llm) : 0, n = 0;
+	for (int k = 0; k < FT_COST_SLOTS; k++)
+		n += k == 4 ? 0 : (double)calls[k];   /* an embedding writes nothing */
+	return per * n;
+}
+
+void plan_cost_figures(Exec *ex, PlanCost *c)
+{
+	plan_cost_tokens(ex, ex->worst, &c->worst_in, &c->worst_out);
+	plan_cost_tokens(ex, ex->expect, &c->expect_in, &c->expect_out);
+	c->reasoning = ex->llm ? llm_reasoning_tokens(ex->llm) : 0;
+	c->worst_out += plan_cost_reasoning(ex, ex->worst);
+	c->lazy = ex->expect_total < ex->worst_total;
+	c->worst_usd = ex->llm ? llm_cost(ex->llm, c->worst_in, c->worst_out) : -1;
+	c->expect_usd = ex->llm ? llm_cost(ex->llm, c->expect_in, c->expect_out) : -1;
 }

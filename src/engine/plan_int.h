@@ -51,6 +51,18 @@ double plan_cost_usd(Exec *ex, const long long *calls);
 void plan_cost_show(Exec *ex, SBuf *out);
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);
 int plan_cost_over(Exec *ex, double *usd);
+/* The plan's money as its cost line states it: tokens and dollars (-1: no price), expected
+   and worst case; the worst case's output includes the hidden reasoning tokens each call of
+   a reasoning model is allowed (llm.reasoning_tokens, reasoning). plan_cost_reasoning:
+   those tokens for the calls of calls[FT_COST_SLOTS]. */
+typedef struct PlanCost {
+	double expect_in, expect_out, worst_in, worst_out;
+	double expect_usd, worst_usd;
+	int reasoning;
+	int lazy;   /* the expected case is below the worst */
+} PlanCost;
+void plan_cost_figures(Exec *ex, PlanCost *c);
+double plan_cost_reasoning(Exec *ex, const long long *calls);
 /* The walks' wave sizes and calls (plan_cost.c; doc/speed.md). How many candidates the
    next wave asks about (top: the first wave of a ranked walk); the SQLite walk and the
    PostgreSQL walk both follow it, so that both backends send the same calls. */

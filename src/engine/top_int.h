@@ -89,5 +89,8 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err);
 
 void plan_show(Exec *ex, SBuf *out);
 void plan_show_counters(Exec *ex, SBuf *out);
+/* EXPLAIN's answer as one JSON object (its calls, tokens and dollars, expected and worst,
+   and the lines of ex->plan), for a sink that asks for JSON (EngineSink.explain_json). */
+void plan_show_json(Exec *ex, const char *parsed, SBuf *out);
 
 #endif

@@ -74,6 +74,7 @@ void llm_close(Llm *llm)
 		return;
 	llm_http_close(llm);
 	llm_bulk_free(llm);
+	llm_spend_free(llm);
 	llm_cache_close(llm->cache);
 	free(llm->cache_why);
 	llm_memo_free(llm->memo);
@@ -115,6 +116,7 @@ void llm_call_clear(LlmCall *c)
 	c->dim = 0;
 	c->tokens_in = c->tokens_out = 0;
 	c->tokens_cached = 0;
+	c->tokens_reasoning = 0;
 	c->ms = 0;
 	c->cached = 0;
 	c->request = 0;
@@ -162,12 +164,15 @@ const LlmStats *llm_stats_session(const Llm *llm)
 	return &llm->sess;
 }
 
-/* f applied to the four counters a request of kind k counts in */
-#define EACH_COUNTS(llm, k, c, body)                                                     \
+/* body applied to the five counters a request of call counts in: the statement's and the
+   session's, of its kind and in total, and its row of the session's spend */
+#define EACH_COUNTS(llm, call, c, body)                                                  \
 	do {                                                                                 \
-		LlmCounts *all_[4] = {&(llm)->stmt.kind[k], &(llm)->stmt.total,                   \
-		                      &(llm)->sess.kind[k], &(llm)->sess.total};                  \
-		for (int i_ = 0; i_ < 4; i_++) {                                                  \
+		LlmKind k_ = (call)->kind;                                                       \
+		LlmCounts *all_[5] = {&(llm)->stmt.kind[k_], &(llm)->stmt.total,                  \
+		                      &(llm)->sess.kind[k_], &(llm)->sess.total,                  \
+		                      llm_spend_counts(llm, call)};                              \
+		for (int i_ = 0; i_ < 5; i_++) {                                                  \
 			LlmCounts *c = all_[i_];                                                      \
 			body;                                                                         \
 		}                                                                                 \
@@ -175,45 +180,57 @@ const LlmStats *llm_stats_session(const Llm *llm)
 
 void llm_count_request(Llm *llm, LlmCall *call, LlmReason why)
 {
-	EACH_COUNTS(llm, call->kind, c, (c->requests++, c->by_reason[why]++));
+	EACH_COUNTS(llm, call, c, (c->requests++, c->by_reason[why]++));
 	if (!call->request)
 		call->request = (int)llm->stmt.total.requests;
 }
 
-void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why)
+void llm_count_unsent(Llm *llm, const LlmCall *call, LlmReason why)
 {
-	EACH_COUNTS(llm, k, c, (c->requests--, c->by_reason[why]--));
+	EACH_COUNTS(llm, call, c, (c->requests--, c->by_reason[why]--));
 }
 
-void llm_count_in_flight_cancelled(Llm *llm, LlmKind k)
+void llm_count_in_flight_cancelled(Llm *llm, const LlmCall *call, long est_in, long max_out)
 {
-	EACH_COUNTS(llm, k, c, c->in_flight_cancelled++);
+	LlmPrice p;
+	int priced = llm_price_of(llm, llm_spend_model(llm, call), &p);
+	double usd = priced ? llm_price_tokens(&p, (double)est_in, 0, (double)max_out) : 0;
+	EACH_COUNTS(llm, call, c, (c->in_flight_cancelled++, c->cancelled_in += est_in,
+	                           c->cancelled_out += max_out, c->cancelled_usd += usd,
+	                           c->cancelled_unpriced += !priced));
 }
 
-void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
+void llm_count_usage(Llm *llm, LlmCall *call, const LlmUsage *u, int estimated)
 {
-	EACH_COUNTS(llm, k, c, (c->tokens_in += in, c->tokens_out += out,
-	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
+	long in = u->in, out = u->out;
+	long cached = u->cached < in ? u->cached : in;
+	long reasoning = u->reasoning < out ? u->reasoning : out;
+	call->tokens_in += (int)in;
+	call->tokens_out += (int)out;
+	call->tokens_cached += (int)cached;
+	call->tokens_reasoning += (int)reasoning;
+	LlmPrice p;
+	int priced = llm_price_of(llm, llm_spend_model(llm, call), &p);
+	double usd = priced ? llm_price_tokens(&p, (double)in, (double)cached, (double)out) : 0;
+	long unpriced = priced ? 0 : in + out;
+	EACH_COUNTS(llm, call, c, (c->tokens_in += in, c->tokens_out += out,
+	                           c->tokens_cached += cached, c->tokens_reasoning += reasoning,
+	                           c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0,
+	                           c->usd += usd, c->unpriced += unpriced));
 }
 
-void llm_count_cached(Llm *llm, LlmKind k, long n)
+void llm_count_batch(Llm *llm, long in, long out)
 {
-	EACH_COUNTS(llm, k, c, c->tokens_cached += n);
-}
-
-long llm_usage_cached(const json_t *reply)
-{
-	const json_t *usage = json_object_get(reply, "usage");
-	const json_t *v = json_object_get(json_object_get(usage, "prompt_tokens_details"),
-	                                  "cached_tokens");
-	if (!json_is_integer(v))   /* llama.cpp's server */
-		v = json_object_get(json_object_get(reply, "timings"), "cache_n");
-	if (!json_is_integer(v))
-		v = json_object_get(reply, "tokens_cached");
-	if (!json_is_integer(v))
-		v = json_object_get(usage, "cached_tokens");
-	json_int_t n = json_is_integer(v) ? json_integer_value(v) : 0;
-	return n > 0 ? (long)n : 0;
+	LlmCall call;
+	memset(&call, 0, sizeof call);
+	call.kind = LLM_BULK;
+	LlmPrice p;
+	int priced = llm_price_of(llm, NULL, &p);
+	double usd = priced ? llm_price_tokens(&p, (double)in, 0, (double)out) *
+	                      llm->s.bulk_discount : 0;
+	long unpriced = priced ? 0 : in + out;
+	EACH_COUNTS(llm, &call, c, (c->tokens_in += in, c->tokens_out += out, c->usd += usd,
+	                            c->unpriced += unpriced));
 }
 
 static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job, int hits)

@@ -456,6 +456,7 @@ SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusab
 		sqlite3_finalize(f.ins);
 		job->tokens_in = f.in;
 		job->tokens_out = f.out;
+		llm_count_batch(llm, f.in, f.out);   /* the session's spend, at batch prices */
 		free(job->status);
 		job->status = xstrdup("fetched");
 		if (f.failed || job_save(llm, job, err) != SUQL_OK ||

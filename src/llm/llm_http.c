@@ -80,6 +80,7 @@ typedef struct HttpReq {
 	int json_mode;          /* what constrained the reply: LLMP_SENT_NONE, _JSON_OBJECT, _SCHEMA */
 	double not_before;  /* backoff: do not start before this time */
 	char *body;
+	long max_out;       /* the body's max_tokens (what a cancelled request may be billed) */
 	CURL *easy;
 	struct curl_slist *hdrs;
 	SBuf resp;
@@ -191,6 +192,7 @@ static void req_body(HttpRun *run, HttpReq *r)
 		}
 	}
 	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
+	r->max_out = (long)json_integer_value(json_object_get(b, "max_tokens"));
 	json_decref(b);
 }
 
@@ -201,11 +203,12 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 	if (r->easy) {
 		long sent = 0;
 		cu.easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
-		LlmKind k = r->job->call->kind;
+		const LlmCall *c = r->job->call;
 		if (sent <= 0)
-			llm_count_unsent(run->llm, k, r->counted);
-		else if (cancelled)
-			llm_count_in_flight_cancelled(run->llm, k);
+			llm_count_unsent(run->llm, c, r->counted);
+		else if (cancelled)   /* a provider may bill it: what is known of it */
+			llm_count_in_flight_cancelled(run->llm, c, r->body ? (long)(strlen(r->body) /
+			                              TEXT_BYTES_PER_TOKEN) : 0, r->max_out);
 		cu.multi_remove_handle(run->multi, r->easy);
 		cu.easy_cleanup(r->easy);
 		r->easy = NULL;
@@ -531,20 +534,16 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 	}
 }
 
-static void count_cached(HttpRun *run, HttpReq *r, long n)
+/* A reply without usage: its tokens estimated from the request's and the reply's bytes
+   (TEXT_BYTES_PER_TOKEN), with the cached tokens it did report (llama.cpp's timings). */
+static void count_estimated(HttpRun *run, HttpReq *r, size_t reply_bytes, long cached)
 {
-	if (n <= 0)
-		return;
-	r->job->call->tokens_cached += (int)n;
-	llm_count_cached(run->llm, r->job->call->kind, n);
-}
-
-static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int estimated)
-{
-	LlmCall *c = r->job->call;
-	c->tokens_in += (int)in;
-	c->tokens_out += (int)out;
-	llm_count_tokens(run->llm, c->kind, in, out, estimated);
+	LlmUsage u;
+	memset(&u, 0, sizeof u);
+	u.in = (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN);
+	u.out = (long)(reply_bytes / TEXT_BYTES_PER_TOKEN);
+	u.cached = cached;
+	llm_count_usage(run->llm, r->job->call, &u, 1);
 }
 
 /* The confidences of a verdict reply's candidates, from its log-probabilities lp (NULL:
@@ -616,13 +615,9 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		      run->shown, r->attempt, r->resp.len ? "malformed or cut short" : "empty"));
 		return;
 	}
-	json_t *usage = json_object_get(j, "usage");
-	if (json_is_object(usage))
-		count_reply_tokens(run, r,
-		                   (long)json_integer_value(json_object_get(usage, "prompt_tokens")),
-		                   (long)json_integer_value(json_object_get(usage, "completion_tokens")),
-		                   0);
-	count_cached(run, r, llm_usage_cached(j));
+	LlmUsage usage;
+	if (llm_usage_read(j, &usage))
+		llm_count_usage(run->llm, c, &usage, 0);
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
 		char *says = server_says(run, r);
@@ -671,9 +666,8 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		return;
 	}
 	const char *text = json_string_value(content);
-	if (!json_is_object(usage))   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
-		count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
-		                   (long)(strlen(text) / TEXT_BYTES_PER_TOKEN), 1);
+	if (!usage.has)   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+		count_estimated(run, r, strlen(text), usage.cached);
 	read_content(run, r, text, r->logprobs ? json_object_get(json_array_get(choices, 0),
 	                                                         "logprobs") : NULL);
 	json_decref(j);
@@ -702,12 +696,13 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
 		      "(%d attempts): check the server", run->shown, r->attempt));
 	} else {
-		if (st->tokens_in || st->tokens_out)
-			count_reply_tokens(run, r, st->tokens_in, st->tokens_out, 0);
-		else   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
-			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
-			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
-		count_cached(run, r, st->tokens_cached);
+		if (st->tokens_in || st->tokens_out) {
+			LlmUsage u = {st->tokens_in, st->tokens_out, st->tokens_cached,
+			              st->tokens_reasoning, 1};
+			llm_count_usage(run->llm, r->job->call, &u, 0);
+		} else {   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+			count_estimated(run, r, st->text.len, st->tokens_cached);
+		}
 		read_content(run, r, sb_str(&st->text), NULL);
 	}
 }

@@ -9,6 +9,9 @@
  *   llm_extract.c  extract(): its requests (fields and texts as JSON, a schema) and replies
  *   spec.c         extract()'s field lists (spec.h)
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
+ *   llm_usage.c    a reply's usage: tokens in, out, cached and reasoning, wherever it says
+ *   llm_price.c    prices: the settings, the built-in list, the dollar cap
+ *   llm_spend.c    the session's spend per model and endpoint, and :cost's report
  *   llm_stream.c   a reply streamed as server-sent events
  *   llm_logprobs.c the confidence of verdicts, from a reply's log-probabilities
  *   llm_offline*.c the offline lexical backend
@@ -61,6 +64,8 @@ typedef struct LlmSettings {
 	int offline_note;     /* llm.offline_note: a script answered offline says so (default 1) */
 	double price_in, price_out;   /* llm.price_in/out, dollars per million tokens; -1: the
 	                                 built-in list's (llm_price.c) */
+	double price_cached_in;       /* llm.price_cached_in; -1: the list's, else price_in */
+	int reasoning_tokens;         /* llm.reasoning_tokens; -1: auto (llm_reasoning_tokens) */
 	int logprobs;         /* llm.logprobs: LLM_LOGPROBS_OFF, _ON or _AUTO */
 	double min_confidence;   /* llm.min_confidence: a verdict whose confidence is below it is
 	                            unknown (0: off) */
@@ -170,6 +175,11 @@ struct Llm {
 	struct LlmBulk *bulk;  /* bulk mode's state (llm_bulk.c); NULL until first used */
 	LlmTickFn tick;        /* llm_set_tick */
 	void *tick_ctx;
+	LlmSpend *spend;       /* the session's spend, a row per model and endpoint
+	                          (llm_spend.c) */
+	int nspend;
+	char *spend_url;       /* the URL spend_origin was made from */
+	char *spend_origin;    /* its origin, as the rows name it */
 };
 
 /* Count a request as it is handed to the transport (llm_count_request), take it back when
@@ -179,15 +189,36 @@ struct Llm {
 /* llm_count_request also numbers the call: LlmCall.request is set to the statement's
    request count with its first request. */
 void llm_count_request(Llm *llm, LlmCall *c, LlmReason why);
-void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
-void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
-void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
-/* Count prompt tokens the endpoint served from its prompt cache. */
-void llm_count_cached(Llm *llm, LlmKind k, long n);
-/* The cached prompt tokens a reply (or a streamed chunk) reports, wherever the endpoint puts
-   them: usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), timings.cache_n or
-   tokens_cached (llama.cpp's server); 0 when none. */
-long llm_usage_cached(const json_t *reply);
+void llm_count_unsent(Llm *llm, const LlmCall *c, LlmReason why);
+/* A request sent whose reply was not waited for: est_in its input tokens (estimated from
+   its size), max_out the most output it asked for; what they may be billed is counted. */
+void llm_count_in_flight_cancelled(Llm *llm, const LlmCall *c, long est_in, long max_out);
+
+/* What a reply says it used (llm_usage.c). */
+typedef struct LlmUsage {
+	long in, out;        /* prompt and completion tokens */
+	long cached;         /* of in, served from the endpoint's prompt cache */
+	long reasoning;      /* of out, hidden reasoning */
+	int has;             /* the reply has a usage object (else the tokens are estimated) */
+} LlmUsage;
+/* Read a reply's (or a streamed chunk's) usage wherever the endpoint puts it: prompt_tokens
+   and completion_tokens (OpenAI), else input_tokens and output_tokens with Anthropic's
+   cache_read_input_tokens and cache_creation_input_tokens added to input; cached tokens
+   from usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), usage.cache_read_input_
+   tokens (Anthropic, and gateways that pass it on), input_tokens_details.cached_tokens,
+   timings.cache_n or tokens_cached (llama.cpp's server), usage.cached_tokens; reasoning
+   tokens from completion_tokens_details.reasoning_tokens or output_tokens_details.
+   reasoning_tokens. Negative or non-integer figures read as 0. Returns u->has. */
+int llm_usage_read(const json_t *reply, LlmUsage *u);
+/* Count a reply's tokens in the call and the counters (estimated: from bytes, the reply had
+   no usage), and what they cost at the price of the model the call asked: cached tokens
+   count at most as many as the input, reasoning tokens at most as many as the output. */
+void llm_count_usage(Llm *llm, LlmCall *c, const LlmUsage *u, int estimated);
+/* Count a batch's replies, fetched (bulk mode): their tokens at the batch price. */
+void llm_count_batch(Llm *llm, long in, long out);
+/* The counters of the spend row of the call's model at the endpoint now (llm_spend.c). */
+LlmCounts *llm_spend_counts(Llm *llm, const LlmCall *c);
+void llm_spend_free(Llm *llm);
 /* Whether the statement's tokens so far cost less than its dollar cap (llm_price.c). */
 int llm_under_cap_usd(const Llm *llm);
 /* Whether another request may be sent under the statement's cap. */
@@ -225,6 +256,7 @@ typedef struct LlmStream {
 	char *error;          /* an error chunk's message (printable, cut short) */
 	int tokens_in, tokens_out;
 	long tokens_cached;   /* cached prompt tokens the usage chunk reported */
+	long tokens_reasoning;   /* reasoning tokens the usage chunk reported */
 	int events;
 	int shown;            /* pieces went to on_text (kept across llm_stream_reset) */
 } LlmStream;

@@ -26,14 +26,38 @@
 #define PROBE_DEFAULT "127.0.0.1:11434,127.0.0.1:8080,127.0.0.1:8000"
 #define PROBE_TIMEOUT_MS 150
 
-static void count_sent(Llm *llm, const LlmHttpOnce *r, long in, long out)
+/* A request that left suql: counted in the session's counters and its spend, with the
+   tokens its reply reports (none for a reply that is not a JSON chat completion) at the
+   chat model's price. */
+static void count_sent(Llm *llm, const LlmHttpOnce *r)
 {
 	if (!r->sent)
 		return;
-	llm->sess.total.requests++;
-	llm->sess.total.by_reason[LLM_REQ_FIRST]++;
-	llm->sess.total.tokens_in += in;
-	llm->sess.total.tokens_out += out;
+	json_t *j = r->code >= 200 && r->code <= 299 ? json_loads(sb_str(&r->reply), 0, NULL)
+	                                              : NULL;
+	LlmUsage u;
+	llm_usage_read(j, &u);
+	json_decref(j);
+	if (u.cached > u.in)
+		u.cached = u.in;
+	LlmPrice p;
+	int priced = llm_price_of(llm, NULL, &p);
+	LlmCall c;
+	memset(&c, 0, sizeof c);
+	c.kind = LLM_PARSE;
+	LlmCounts *all[2] = {&llm->sess.total, llm_spend_counts(llm, &c)};
+	for (int i = 0; i < 2; i++) {
+		all[i]->requests++;
+		all[i]->by_reason[LLM_REQ_FIRST]++;
+		all[i]->tokens_in += u.in;
+		all[i]->tokens_out += u.out;
+		all[i]->tokens_cached += u.cached;
+		all[i]->tokens_reasoning += u.reasoning < u.out ? u.reasoning : u.out;
+		if (priced)
+			all[i]->usd += llm_price_tokens(&p, (double)u.in, (double)u.cached, (double)u.out);
+		else
+			all[i]->unpriced += u.in + u.out;
+	}
 }
 
 static SuqlStatus need_endpoint(const Llm *llm, const char *what, SuqlErr *err)
@@ -74,7 +98,7 @@ static const char *variant(Llm *llm, const char *extra, int want_stream, int wan
 	LlmHttpOnce r;
 	*st = llm_http_once(llm, "chat/completions", body, &r, err);
 	free(body);
-	count_sent(llm, &r, 0, 0);
+	count_sent(llm, &r);
 	const char *word = "no";
 	if (*st != SUQL_OK) {
 		word = "not known (the request failed)";
@@ -110,7 +134,7 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 	s = llm_http_once(llm, "chat/completions", body, &r, err);
 	free(body);
 	if (s != SUQL_OK) {
-		count_sent(llm, &r, 0, 0);
+		count_sent(llm, &r);
 		sb_free(&r.reply);
 		free(shown);
 		return s;
@@ -119,7 +143,7 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 	json_t *usage = json_object_get(j, "usage");
 	long in = (long)json_integer_value(json_object_get(usage, "prompt_tokens"));
 	long outt = (long)json_integer_value(json_object_get(usage, "completion_tokens"));
-	count_sent(llm, &r, in, outt);
+	count_sent(llm, &r);
 	sb_printf(out, "endpoint: %s\n", shown);
 	free(shown);
 	if (r.code < 200 || r.code > 299 || !j) {
@@ -167,7 +191,7 @@ SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
 		return need_endpoint(llm, "models", err);
 	LlmHttpOnce r;
 	SuqlStatus s = llm_http_once(llm, "models", NULL, &r, err);
-	count_sent(llm, &r, 0, 0);
+	count_sent(llm, &r);
 	if (s != SUQL_OK) {
 		sb_free(&r.reply);
 		return s;

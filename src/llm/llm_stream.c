@@ -23,6 +23,7 @@ void llm_stream_reset(LlmStream *s)
 	s->done = s->bad = s->events = 0;
 	s->tokens_in = s->tokens_out = 0;
 	s->tokens_cached = 0;
+	s->tokens_reasoning = 0;
 }
 
 void llm_stream_free(LlmStream *s)
@@ -65,12 +66,14 @@ static void dispatch(LlmStream *s)
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err) && !s->error)
 		s->error = error_text(err);
-	if (llm_usage_cached(j))
-		s->tokens_cached = llm_usage_cached(j);
-	json_t *usage = json_object_get(j, "usage");
-	if (json_is_object(usage)) {
-		s->tokens_in = (int)json_integer_value(json_object_get(usage, "prompt_tokens"));
-		s->tokens_out = (int)json_integer_value(json_object_get(usage, "completion_tokens"));
+	LlmUsage u;
+	llm_usage_read(j, &u);
+	if (u.cached)
+		s->tokens_cached = u.cached;
+	if (u.has) {
+		s->tokens_in = (int)u.in;
+		s->tokens_out = (int)u.out;
+		s->tokens_reasoning = u.reasoning;
 	}
 	json_t *choice = json_array_get(json_object_get(j, "choices"), 0);
 	json_t *content = json_object_get(json_object_get(choice, "delta"), "content");

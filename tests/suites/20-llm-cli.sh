@@ -136,7 +136,7 @@ Q2="SELECT count(*) FROM r WHERE answer(body, 'is it cozy?') = 'Yes'"
 "$S" "$T/money.db" -c "$Q" >/dev/null 2>&1
 "$S" --no-cache --llm-url "$URL" --model gpt-4o-mini -v --csv "$T/money.db" -c "$Q2" >"$T/c1" 2>&1
 check "plan and counters in dollars at the built-in price of gpt-4o-mini" sh -c \
-	"grep -q '^  cost (at most, each candidate taking its whole passage allowance): worst case [0-9]* tokens in, [0-9]* out: \\\$[0-9.]* at gpt-4o-mini.s price, \\\$0.15 in and \\\$0.6 out a million tokens (the built-in price list)\$' '$T/c1' &&
+	"grep -q '^  cost (at most, each candidate taking its whole passage allowance): worst case [0-9]* tokens in, [0-9]* out: \\\$[0-9.]* at gpt-4o-mini.s price, \\\$0.15 in and \\\$0.6 out a million tokens (the built-in price list of [0-9][0-9-]*)\$' '$T/c1' &&
 	 grep -q '^  cost: \\\$[0-9.]* at gpt-4o-mini.s price' '$T/c1'"
 "$S" --no-cache --llm-url "$URL" --model small -v --csv "$T/money.db" -c "$Q2" >"$T/c2" 2>&1
 check "no price: tokens only, and how to set one" grep -q 'no price for small (:set llm.price_in and llm.price_out' "$T/c2"
