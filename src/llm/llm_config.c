@@ -531,6 +531,7 @@ char *llm_scrub(const Llm *llm, const char *msg)
 
 void llm_relabel(Llm *llm)
 {
+	llm_endpoint_update(llm);
 	free(llm->label);
 	if (llm_is_offline(llm))
 		llm->label = xstrdup(LLM_OFFLINE_LABEL);
@@ -586,13 +587,6 @@ int llm_offline_unasked(const Llm *llm)
 int llm_unreadable_fails(const Llm *llm)
 {
 	return !llm || !llm->s.unreadable_warn;
-}
-
-const char *llm_model_id(const Llm *llm)
-{
-	if (llm_is_offline(llm))
-		return LLM_OFFLINE_VERSION;
-	return llm->s.model ? llm->s.model : "";
 }
 
 const char *llm_prompts_dir(const Llm *llm)

@@ -3,6 +3,7 @@
  *
  *   llm.c          llm_open/llm_close, llm_run (cache, de-duplication, jobs, counters)
  *   llm_config.c   settings: options, environment, config file, llm_set, llm_describe
+ *   llm_endpoint.c the endpoint's origin, as the keys of kept results name it
  *   llm_cache.c    request keys (SHA-256), the SQLite cache file, the per-statement memo
  *   llm_prompt.c   tasks rendered into chat requests
  *   llm_reply.c    what a readable reply is, per task; replies read into results
@@ -99,8 +100,18 @@ char *llm_key_masked(const char *key);
 /* Copy msg with the key, the URL's credentials (and their Basic-auth form) and any
    Authorization value replaced by "***" (secret_mask). Heap string. */
 char *llm_scrub(const Llm *llm, const char *msg);
-/* Recompute the label after a settings change. */
+/* Recompute the label after a settings change (and the origin and model identity, with
+   llm_endpoint_update). */
 void llm_relabel(Llm *llm);
+
+/* ---- the endpoint (llm_endpoint.c) ---- */
+
+/* The origin of url as keys hold it: scheme and host in lower case, the port unless the
+   scheme's default, the path without trailing slashes; no credentials, query or fragment
+   ("HTTP://u:p@Host:80/v1/?k=1" -> "http://host/v1"). Heap string; NULL for no URL. */
+char *llm_origin_of(const char *url);
+/* Recompute llm->origin and llm->model_id from the settings. */
+void llm_endpoint_update(Llm *llm);
 
 /* ---- templates (llm_prompt.c) ---- */
 
@@ -148,6 +159,8 @@ void llm_sha256_hex(const char *data, size_t n, char out[65]);
 struct Llm {
 	LlmSettings s;
 	char *label;
+	char *origin;          /* the endpoint's origin (llm_origin_of of s.url); NULL: none */
+	char *model_id;        /* "MODEL at ORIGIN" (llm_model_id) */
 	char *tmpl[LLM_T_N];   /* prompt templates */
 	LlmCache *cache;       /* NULL when off or not opened */
 	char *cache_why;       /* the cache was asked for but could not be used: why (NULL: it
