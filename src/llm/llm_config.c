@@ -529,6 +529,15 @@ char *llm_scrub(const Llm *llm, const char *msg)
 	return secret_mask(msg, secrets, (int)(sizeof secrets / sizeof *secrets));
 }
 
+char *llm_scrub_reply(const Llm *llm, const char *text)
+{
+	if (!text)
+		return NULL;
+	const char *secrets[] = {llm ? llm->s.key : NULL, llm ? llm->s.url : NULL,
+	                         getenv("SUQL_LLM_KEY"), getenv("OPENAI_API_KEY")};
+	return secret_mask_runs(text, secrets, (int)(sizeof secrets / sizeof *secrets));
+}
+
 void llm_relabel(Llm *llm)
 {
 	llm_endpoint_update(llm);

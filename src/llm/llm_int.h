@@ -100,6 +100,9 @@ char *llm_key_masked(const char *key);
 /* Copy msg with the key, the URL's credentials (and their Basic-auth form) and any
    Authorization value replaced by "***" (secret_mask). Heap string. */
 char *llm_scrub(const Llm *llm, const char *msg);
+/* Copy a model's reply with every run of those secrets masked (secret_mask_runs), its own
+   words kept: what an endpoint that echoes the request put in a reply. Heap string. */
+char *llm_scrub_reply(const Llm *llm, const char *text);
 /* Recompute the label after a settings change (and the origin and model identity, with
    llm_endpoint_update). */
 void llm_relabel(Llm *llm);
@@ -230,6 +233,12 @@ typedef int (*LlmJobDoneFn)(void *ctx, LlmJob *job);
 typedef struct LlmStream {
 	void (*on_text)(void *ctx, const char *piece, size_t n);   /* each piece, as it comes */
 	void *ctx;
+	/* what on_text is given passes through scrub (NULL: as it came), a word at a time: a
+	   piece is held until a blank or the reply's end, so that a secret the text holds is
+	   masked whole however the server cut it into pieces (llm_scrub) */
+	char *(*scrub)(void *sctx, const char *text);
+	void *sctx;
+	SBuf held;            /* text not handed to on_text yet (a word not ended) */
 	SBuf line;            /* the line being read */
 	SBuf data;            /* the data lines of the event being read */
 	SBuf text;            /* the reply so far */
