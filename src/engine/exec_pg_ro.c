@@ -218,7 +218,7 @@ SuqlStatus exec_pg_ro_verify(Engine *e, int check_default, SuqlErr *err)
 		store_exec(e->store, "ROLLBACK", NULL);
 	if (check_default)
 		store_exec(e->store, "SET default_transaction_read_only = on", NULL);
-	return err_set(err, SUQL_ERROR, "read-only mode (--readonly): the statement turned the "
+	return err_set(err, SUQL_ERROR, "read-only mode (--readonly): a statement turned the "
 	               "server's read-only setting off (%s); suql rolled its transaction back "
 	               "and set it on again", !txn ? "transaction_read_only"
 	               : "default_transaction_read_only");

@@ -205,7 +205,13 @@ static const SetRow llm_rows[] = {
 	 "as Authorization: Bearer",
 	 "It is never shown (only masked, by :set and :llm), written to the history only as ***, "
 	 "and removed from any message that quotes a server (as are a URL's password and any "
-	 "Authorization value).", NULL, "key", SET_SECRET, set_key,
+	 "Authorization value). Since a server that echoes the request may cut its words "
+	 "anywhere, every run of 8 characters or more of a secret is masked wherever it stands: "
+	 "of the key, of the URL's password (as written and with its %XX escapes undone), of "
+	 "user:password, and of their Base64 at each of its three alignments, as written or "
+	 "behind JSON or %XX escapes; in errors, warnings, -v output, :llm test, :llm models and "
+	 "the model's replies (values, the cache, a streamed chat reply, handed over a word at a "
+	 "time).", NULL, "key", SET_SECRET, set_key,
 	 show_key},
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},

@@ -112,7 +112,7 @@ attempt "ANALYZE" "ANALYZE ro_t;"
 attempt "a function that turns the setting off (the second wall), then a DELETE" \
 	"SELECT sneaky(); DELETE FROM ro_t; CREATE TABLE ro_new (a int);"
 has "... caught after the statement, rolled back, set on again" \
-	"the statement turned the server's read-only setting off (default_transaction_read_only)"
+	"a statement turned the server's read-only setting off (default_transaction_read_only)"
 attempt "... inside the user's transaction" "BEGIN; SELECT sneaky(); DELETE FROM ro_t; COMMIT; DELETE FROM ro_t;"
 
 # reading still works, and the setting is on after it all
@@ -132,5 +132,27 @@ out=$("$SUQL_PROG" --offline --readonly --csv --no-headers "$SUQL_PG" \
 	-c "SELECT a FROM ro_t WHERE answer(note, 'is it calm?') = 'Yes' ORDER BY a;" 2>&1)
 check "read-only: a free-text query runs" "$(echo $out)" "1 3"
 check "read-only: after everything, the table as it was" "$(state)" "$before"
+
+# the boundary that holds: the role README.md and doc/postgres.md show, made as they show
+pg_psql -c "CREATE ROLE reader LOGIN PASSWORD 'choose one';
+GRANT CONNECT ON DATABASE suql_test TO reader;
+GRANT USAGE ON SCHEMA public, suql TO reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA public, suql TO reader;
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+ALTER ROLE reader SET default_transaction_read_only = on;" >/dev/null ||
+	notok "read-only: the role of the docs is made as they show"
+RURI=$(printf '%s' "$SUQL_PG" | sed 's|postgresql://suql@|postgresql://reader@|')
+out=$("$SUQL_PROG" --offline --readonly --csv --no-headers "$RURI" -c "SELECT count(*) FROM ro_t;" 2>&1)
+check "read-only: the reader role reads" "$out" "3"
+# as that role, even with the setting off and no suql in the way, nothing can be written
+out=$(psql -X -q -h "$PG_DIR" -p "$PG_PORT" -U reader -d suql_test \
+	-c "SET default_transaction_read_only = off" -c "DELETE FROM ro_t" \
+	-c "CREATE TABLE ro_new (a int)" -c "SELECT lo_import('/etc/hostname')" 2>&1)
+n_denied=$(printf '%s\n' "$out" | grep -c "permission denied")
+if [ "$n_denied" -eq 3 ] && [ "$(state)" = "$before" ]; then
+	ok "read-only: the reader role cannot write, whatever it sets (3 writes denied by the server)"
+else
+	notok "read-only: the reader role cannot write" "$out" "$(state)"
+fi
 pg_stop
 [ "$fails" -eq 0 ]
