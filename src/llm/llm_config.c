@@ -57,9 +57,13 @@ static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *
 		s->offline = 1;
 		return SUQL_OK;
 	}
-	if (!strstr(v, "://"))
-		return err_set(err, SUQL_USAGE, "llm.url must be a URL such as "
-		               "http://localhost:11434/v1, not '%s'", v);
+	if (!strstr(v, "://")) {
+		char *shown = llm_url_shown(v);   /* never its credentials */
+		err_set(err, SUQL_USAGE, "llm.url must be a URL such as http://localhost:11434/v1, "
+		        "not '%s'", shown);
+		free(shown);
+		return SUQL_USAGE;
+	}
 	set_str(&s->url, v);
 	s->url_from = ":set";
 	s->offline = 0;
