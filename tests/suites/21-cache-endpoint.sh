@@ -120,8 +120,9 @@ b=$(grep -c '/embeddings' "$HLOG")
 emb=$(($(grep -c '/embeddings' "$HLOG") - b))
 tabs=$(sqlite3 "$DB" "SELECT name FROM sqlite_master WHERE name LIKE 'suql_emb_%' AND type = 'table'")
 names=""
-for t in $tabs; do names="$names$(sqlite3 "$DB" "SELECT DISTINCT model FROM $t ORDER BY 1" | tr '\n' '|')"; done
-if [ "$emb" -gt 0 ] && [ "$names" = "e1 at $HONEST|e1 at $LIAR|" ]; then
+for t in $tabs; do names="$names$(sqlite3 "$DB" "SELECT DISTINCT model FROM $t" | LC_ALL=C sort | tr '\n' '|')"; done
+want=$(printf 'e1 at %s\n' "$HONEST" "$LIAR" | LC_ALL=C sort | tr '\n' '|')
+if [ "$emb" -gt 0 ] && [ "$names" = "$want" ]; then
 	ok "embeddings: the second endpoint embeds again ($emb requests); the vectors name each endpoint"
 else
 	notok "embeddings: kept per endpoint" "embedding requests at the second: $emb; models kept: $names" "$(cat "$T/k2")"
