@@ -87,6 +87,23 @@ static const char *denied_fn(const char *name, size_t n)
 	return NULL;
 }
 
+/* What a refused function does, for the message. */
+static const char *why_denied(const char *name, size_t n)
+{
+	if (like(name, n, "set_config"))
+		return "changes the server's settings, read-only ones among them";
+	if (like(name, n, "lo_*") || like(name, n, "lowrite"))
+		return "reads or writes the server's files and large objects";
+	if (like(name, n, "pg_read*") || like(name, n, "pg_ls_*") || like(name, n, "pg_file_*") ||
+	    like(name, n, "pg_stat_file") || like(name, n, "pg_logdir_ls"))
+		return "reads or writes the server's files";
+	if (like(name, n, "dblink*"))
+		return "reaches another connection, which no read-only transaction binds";
+	if (like(name, n, "*xml*") || like(name, n, "ts_stat"))
+		return "runs SQL given as text";
+	return "acts on the server";
+}
+
 /* The statement's tokens: a call of a refused function, or a token PostgreSQL reads
    otherwise than suql's lexer. */
 static SuqlStatus scan(const Stmt *st, const char *sql, size_t len, SuqlErr *err)
@@ -109,17 +126,7 @@ static SuqlStatus scan(const Stmt *st, const char *sql, size_t len, SuqlErr *err
 				              "a role without the right to write is the boundary that holds "
 				              "(doc/postgres.md, \"Read-only mode\")",
 				              "read-only mode (--readonly) refuses %.*s(): it %s", (int)n, name,
-				              like(name, n, "set_config") ? "changes the server's settings, "
-				              "read-only ones among them" :
-				              like(name, n, "lo_*") || like(name, n, "lowrite") ?
-				              "reads or writes the server's files and large objects" :
-				              like(name, n, "pg_read*") || like(name, n, "pg_ls_*") ||
-				              like(name, n, "pg_stat_file") || like(name, n, "pg_file_*") ||
-				              like(name, n, "pg_logdir_ls") ? "reads or writes the server's files" :
-				              like(name, n, "dblink*") ? "reaches another connection, which "
-				              "no read-only transaction binds" :
-				              like(name, n, "*xml*") || like(name, n, "ts_stat") ?
-				              "runs SQL given as text" : "acts on the server");
+				              why_denied(name, n));
 		}
 		/* E'...': PostgreSQL reads backslash escapes (E'\'' is one quote), suql's lexer
 		   does not, so the two would see different statements */
@@ -164,9 +171,10 @@ SuqlStatus exec_pg_ro_refuse(Engine *e, const Ast *ast, const char *sql, size_t 
 	   write; ANALYZE alone writes the statistics, which the transaction allows) */
 	if (!st->explain && (is_lead(st, KW_ANALYZE) || is_lead(st, KW_VACUUM) ||
 	                     is_lead(st, KW_REINDEX)))
-		return err_at(err, SUQL_ERROR, sql, len, st->text_off, strlen(lex_keyword_name(st->lead)),
-		              NULL, "read-only mode (--readonly) refuses %s: it writes the server's "
-		              "statistics or storage", lex_keyword_name(st->lead));
+		return err_at(err, SUQL_ERROR, sql, len, st->text_off,
+		              strlen(lex_keyword_name(st->lead)), NULL, "read-only mode (--readonly) "
+		              "refuses %s: it writes the server's statistics or storage",
+		              lex_keyword_name(st->lead));
 	return scan(st, sql, len, err);
 }
 
