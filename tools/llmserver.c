@@ -2,7 +2,8 @@
  * llmserver.c: build/llmserver, a loopback OpenAI-compatible server for tests and
  * benchmarks. It serves POST .../chat/completions and .../embeddings on 127.0.0.1, one
  * thread per connection (keep-alive), records every request as a JSON line, and replies
- * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
+ * from canned text, from a rules file (status, headers, body, delay, a fault, or an echo of
+ * the request's headers or body, as a proxy that repeats the request in its error), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
  * deterministically from a hash of each candidate's text (for a semantic join's match
  * prompts, of the pair, or from a list of the pairs that match; with --factor, of a
@@ -45,7 +46,8 @@ static void usage(FILE *f)
 "                      headers (Authorization included), body, inflight, max_inflight\n"
 "  --delay MS          wait MS before every reply\n"
 "  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
-"  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
+"  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md); a\n"
+"                      rule's echo repeats the request's headers or body in the reply\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
 "  --yes-words A,B     auto mode, yes/no: yes when the candidate's text holds one of\n"
 "                      the words (any case), else no (instead of by a hash);\n"
@@ -116,6 +118,9 @@ typedef struct Rule {
 	char *fault;        /* close, truncate, garbage, hang */
 	int stream_delay_ms;     /* a streamed reply: pause between chunks */
 	int stream_hold_after;   /* a streamed reply: after this many chunks, hold (-1: never) */
+	char *echo;         /* headers, body, request: the reply repeats what the request sent */
+	char *echo_as;      /* message (default), text, json, detail, content */
+	long echo_skip, echo_max;   /* bytes of the echo left out at its start; most kept */
 } Rule;
 
 static Rule *rules;
@@ -223,6 +228,11 @@ static int load_rules(const char *path)
 		r->stream_delay_ms = json_is_integer(sd) ? (int)json_integer_value(sd) : 0;
 		json_t *sh = json_object_get(o, "stream_hold_after");
 		r->stream_hold_after = json_is_integer(sh) ? (int)json_integer_value(sh) : -1;
+		r->echo = jstr(o, "echo") ? xstrdup(jstr(o, "echo")) : NULL;
+		r->echo_as = jstr(o, "echo_as") ? xstrdup(jstr(o, "echo_as")) : NULL;
+		json_t *es = json_object_get(o, "echo_skip"), *em = json_object_get(o, "echo_max");
+		r->echo_skip = json_is_integer(es) ? (long)json_integer_value(es) : 0;
+		r->echo_max = json_is_integer(em) ? (long)json_integer_value(em) : -1;
 	}
 	json_decref(a);
 	return 1;
@@ -786,6 +796,53 @@ typedef struct Request {
 	int close;
 } Request;
 
+/* A rule's echo: what the request sent (its headers as "name: value" lines, its body, or
+   both), cut as the rule says, in the reply's body as the rule says: a server that
+   repeats the request in its error, as some proxies do (suql must not show the
+   credentials it finds there). */
+static void echo_reply(const Rule *r, const Request *rq, char **body, char **content)
+{
+	SBuf e = SBUF_INIT;
+	if (strcmp(r->echo, "body") != 0) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(rq->headers, k, v)
+			sb_printf(&e, "%s: %s\n", k, json_string_value(v) ? json_string_value(v) : "");
+	}
+	if (strcmp(r->echo, "headers") != 0)
+		sb_putn(&e, rq->body ? rq->body : "", rq->blen);
+	size_t skip = r->echo_skip > 0 ? (size_t)r->echo_skip : 0;
+	if (skip > e.len)
+		skip = e.len;
+	size_t keep = e.len - skip;
+	if (r->echo_max >= 0 && (size_t)r->echo_max < keep)
+		keep = (size_t)r->echo_max;
+	char *cut = xstrndup(sb_str(&e) + skip, keep);
+	sb_free(&e);
+	const char *as = r->echo_as ? r->echo_as : "message";
+	json_t *o = NULL;
+	if (strcmp(as, "text") == 0) {
+		*body = cut;
+		return;
+	} else if (strcmp(as, "content") == 0) {
+		*content = cut;
+		return;
+	} else if (strcmp(as, "json") == 0) {   /* the echo as a JSON string, inside the message */
+		json_t *str = json_string_nocheck(cut);
+		char *once = json_dumps(str, JSON_ENCODE_ANY | JSON_ESCAPE_SLASH);
+		json_decref(str);
+		o = json_pack("{s:{s:s}}", "error", "message", once ? once : "");
+		free(once);
+	} else if (strcmp(as, "detail") == 0) {
+		o = json_pack("{s:s}", "detail", cut);
+	} else {
+		o = json_pack("{s:{s:s, s:s}}", "error", "message", cut, "type", "invalid_request_error");
+	}
+	free(cut);
+	*body = o ? json_dumps(o, JSON_COMPACT | JSON_ESCAPE_SLASH) : xstrdup("{}");
+	json_decref(o);
+}
+
 static int send_all(int fd, const char *p, size_t n)
 {
 	while (n > 0) {
@@ -1104,7 +1161,9 @@ static int serve(int fd, Request *rq)
 		hdrs = rule->headers;
 		d = rule->delay_ms ? rule->delay_ms : d;
 		fault = rule->fault;
-		if (rule->content)
+		if (rule->echo)
+			echo_reply(rule, rq, &body, &content);
+		else if (rule->content)
 			content = xstrdup(rule->content);
 		else if (rule->body)
 			body = xstrdup(rule->body);

@@ -165,8 +165,11 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	if (!store)
 		return NULL;
 	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
-	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on", err) !=
-	              SUQL_OK) {
+	/* read-only mode on PostgreSQL (exec_pg_ro.c): the session's transactions read-only,
+	   and strings read as suql's lexer reads them (no backslash escapes), so that what suql
+	   checks of a statement is what the server runs */
+	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on; "
+	                                 "SET standard_conforming_strings = on", err) != SUQL_OK) {
 		store_close(store);
 		return NULL;
 	}
@@ -183,6 +186,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->store = store;
 	e->db = db;
 	e->pg = pg;
+	e->pg_ro = pg && readonly;
 	e->dialect = pg ? &dialect_pg : &dialect_sqlite;
 	e->path = xstrdup(path);
 	e->llm = llm;
@@ -383,11 +387,25 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 
 /* PostgreSQL: every statement goes to the driver with PostgreSQL's row; DDL that declares or changes SUQL types runs
    in a transaction with the catalog's rows (in the schema suql), and read-only mode
-   refuses it before the server sees it. */
+   refuses it before the server sees it. In read-only mode what no read-only transaction
+   stops is refused first, and under --readonly the settings are verified after each
+   statement (exec_pg_ro.c). */
 static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
 	const Stmt *stmt = ast->stmt;
+	if (e->readonly || e->pg_ro) {
+		SuqlStatus s = exec_pg_ro_refuse(e, ast, sql, len, err);
+		if (s == SUQL_OK && e->pg_ro)
+			s = exec_pg_ro_before(e, ast, err);
+		if (s != SUQL_OK)
+			return s;
+	}
+	if (e->pg_ro && !e->readonly) {
+		/* DDL of SUQL types too: in its read-only transaction, the server refuses it */
+		SuqlStatus s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+		return exec_pg_ro_after(e, ast, s, err);
+	}
 	if (!needs_catalog(stmt))
 		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (e->readonly)

@@ -151,6 +151,8 @@ struct Engine {
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
+	int pg_ro;        /* --readonly on PostgreSQL: every statement in a read-only
+	                     transaction it cannot change (exec_pg_ro.c) */
 	int guard;        /* set while a user statement is prepared in read-only mode */
 	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
 	int nhidden;

@@ -4,11 +4,11 @@
  *
  * llm_run cuts the batch into units: each candidate of a VERIFY, ANSWER or SUMMARY call is a
  * unit, and each other call is one. Every unit gets a key (SHA-256 of the backend, the model
- * and the exact single-unit request: the rendered messages for the HTTP backend, the
- * structured task for the offline one). Units found in the statement's memo or the cache
- * file are filled at once; a unit identical to an earlier one in the batch waits for it
- * instead of being asked again; the remaining units of each call become one job that the
- * backend answers (several candidates in one request). A call finishes when all its units
+ * and the exact single-unit request: for the HTTP backend the endpoint's origin and the
+ * rendered messages, for the offline one the structured task). Units found in the
+ * statement's memo or the cache file are filled at once; a unit identical to an earlier
+ * one in the batch waits for it instead of being asked again; the remaining units of each
+ * call become one job that the backend answers (several candidates in one request). A call finishes when all its units
  * have results; calls that needed no request count as cache hits, not calls. A verdict's
  * confidence (llm.logprobs) is part of its stored result, so a verdict served again shows
  * the confidence it was asked with; whether log-probabilities were asked for is not part
@@ -81,6 +81,8 @@ void llm_close(Llm *llm)
 	llmp_free(llm);
 	llm_settings_free(&llm->s);
 	free(llm->label);
+	free(llm->origin);
+	free(llm->model_id);
 	free(llm);
 }
 
@@ -409,6 +411,9 @@ static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	json_object_set_new(o, "max_tokens", json_integer(c->max_tokens));
 	if (c->quotes)   /* EXTRACT with quotes: another answer */
 		json_object_set_new(o, "quotes", json_true());
+	/* who answers: a model's name does not say which endpoint serves it (llm_endpoint.c) */
+	if (!offline)
+		json_object_set_new(o, "endpoint", jstr(llm_origin(llm)));
 	if (c->kind == LLM_EMBED) {
 		json_object_set_new(o, "model", jstr(offline ? NULL : llm->s.embed_model));
 		json_object_set_new(o, "input", jstr(c->subject));

@@ -382,10 +382,15 @@ double llm_min_confidence(const Llm *llm);
 /* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
    read fails (exit status 3) after showing its rows; "warn" only warns. */
 int llm_unreadable_fails(const Llm *llm);
-/* The identity of the model that answers (the model name; for the offline backend, its
-   version LLM_OFFLINE_ID): what an ENUM mapping is recorded against. */
+/* The identity of what answers: the model at the endpoint's origin ("gpt-4o-mini at
+   https://api.openai.com/v1"; llm_endpoint.c says how the origin is written), or for the
+   offline backend its version LLM_OFFLINE_ID: what an ENUM mapping is recorded against, so
+   that a mapping one endpoint made is not taken as another's. */
 #define LLM_OFFLINE_ID "offline-lexical-2"
 const char *llm_model_id(const Llm *llm);
+/* The endpoint's origin (scheme, host, port, path; never credentials or the query), as the
+   keys of kept results name it; NULL for the offline backend. */
+const char *llm_origin(const Llm *llm);
 /* This user's mark on text suql keeps in a database (llm_sign.c): lower-case hex into
    out[65]. 0 when it cannot be made (no SHA-256): what is kept then carries no mark. */
 int llm_sign(const char *text, char out[65]);

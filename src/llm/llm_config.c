@@ -57,9 +57,13 @@ static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *
 		s->offline = 1;
 		return SUQL_OK;
 	}
-	if (!strstr(v, "://"))
-		return err_set(err, SUQL_USAGE, "llm.url must be a URL such as "
-		               "http://localhost:11434/v1, not '%s'", v);
+	if (!strstr(v, "://")) {
+		char *shown = llm_url_shown(v);   /* never its credentials */
+		err_set(err, SUQL_USAGE, "llm.url must be a URL such as http://localhost:11434/v1, "
+		        "not '%s'", shown);
+		free(shown);
+		return SUQL_USAGE;
+	}
 	set_str(&s->url, v);
 	s->url_from = ":set";
 	s->offline = 0;
@@ -251,7 +255,13 @@ static const SetRow llm_rows[] = {
 	 "as Authorization: Bearer",
 	 "It is never shown (only masked, by :set and :llm), written to the history only as ***, "
 	 "and removed from any message that quotes a server (as are a URL's password and any "
-	 "Authorization value).", NULL, "key", SET_SECRET, set_key,
+	 "Authorization value). Since a server that echoes the request may cut its words "
+	 "anywhere, every run of 8 characters or more of a secret is masked wherever it stands: "
+	 "of the key, of the URL's password (as written and with its %XX escapes undone), of "
+	 "user:password, and of their Base64 at each of its three alignments, as written or "
+	 "behind JSON or %XX escapes; in errors, warnings, -v output, :llm test, :llm models and "
+	 "the model's replies (values, the cache, a streamed chat reply, handed over a word at a "
+	 "time).", NULL, "key", SET_SECRET, set_key,
 	 show_key},
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
@@ -592,8 +602,18 @@ char *llm_scrub(const Llm *llm, const char *msg)
 	return secret_mask(msg, secrets, (int)(sizeof secrets / sizeof *secrets));
 }
 
+char *llm_scrub_reply(const Llm *llm, const char *text)
+{
+	if (!text)
+		return NULL;
+	const char *secrets[] = {llm ? llm->s.key : NULL, llm ? llm->s.url : NULL,
+	                         getenv("SUQL_LLM_KEY"), getenv("OPENAI_API_KEY")};
+	return secret_mask_runs(text, secrets, (int)(sizeof secrets / sizeof *secrets));
+}
+
 void llm_relabel(Llm *llm)
 {
+	llm_endpoint_update(llm);
 	free(llm->label);
 	if (llm_is_offline(llm))
 		llm->label = xstrdup(LLM_OFFLINE_LABEL);
@@ -649,13 +669,6 @@ int llm_offline_unasked(const Llm *llm)
 int llm_unreadable_fails(const Llm *llm)
 {
 	return !llm || !llm->s.unreadable_warn;
-}
-
-const char *llm_model_id(const Llm *llm)
-{
-	if (llm_is_offline(llm))
-		return LLM_OFFLINE_VERSION;
-	return llm->s.model ? llm->s.model : "";
 }
 
 const char *llm_prompts_dir(const Llm *llm)

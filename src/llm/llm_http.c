@@ -126,6 +126,12 @@ static char *msg(const HttpRun *run, const char *fmt, ...)
 	return s;
 }
 
+/* A streamed reply's pieces, as the caller is given them: without secrets. */
+static char *stream_scrub(void *llm, const char *text)
+{
+	return llm_scrub_reply(llm, text);
+}
+
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 {
 	HttpReq *r = ud;
@@ -257,6 +263,8 @@ static void req_start(HttpRun *run, HttpReq *r)
 	llm_stream_reset(&r->st);
 	r->st.on_text = r->job->call->on_text;
 	r->st.ctx = r->job->call->text_ctx;
+	r->st.scrub = stream_scrub;
+	r->st.sctx = run->llm;
 	cu.easy_setopt(e, CURLOPT_URL, url);
 	cu.easy_setopt(e, CURLOPT_POST, 1L);
 	cu.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
@@ -569,10 +577,13 @@ static void read_confidence(HttpReq *r, const char *text, const json_t *lp)
 /* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
    once, then (for a batch) candidate by candidate, then marked unknown. A verdict reply
    whose candidates were all read takes their confidences from lp (NULL: none). */
-static void read_content(HttpRun *run, HttpReq *r, const char *text, const json_t *lp)
+static void read_content(HttpRun *run, HttpReq *r, const char *raw, const json_t *lp)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
+	/* what the server wrote loses any secret of suql's before it becomes a value, a
+	   warning, a cache entry or a line on screen (an endpoint that echoes the request) */
+	char *text = llm_scrub_reply(run->llm, raw);
 	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
 	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
 	if (nbad == 0)
@@ -598,6 +609,7 @@ static void read_content(HttpRun *run, HttpReq *r, const char *text, const json_
 			llm_mark_unreadable(c, r->items ? r->items[bad[k]] : -1);
 	}
 	free(bad);
+	free(text);
 	req_ok(run, r);
 }
 

@@ -3,6 +3,7 @@
  *
  *   llm.c          llm_open/llm_close, llm_run (cache, de-duplication, jobs, counters)
  *   llm_config.c   settings: options, environment, config file, llm_set, llm_describe
+ *   llm_endpoint.c the endpoint's origin, as the keys of kept results name it
  *   llm_cache.c    request keys (SHA-256), the SQLite cache file, the per-statement memo
  *   llm_prompt.c   tasks rendered into chat requests
  *   llm_reply.c    what a readable reply is, per task; replies read into results
@@ -104,8 +105,21 @@ char *llm_key_masked(const char *key);
 /* Copy msg with the key, the URL's credentials (and their Basic-auth form) and any
    Authorization value replaced by "***" (secret_mask). Heap string. */
 char *llm_scrub(const Llm *llm, const char *msg);
-/* Recompute the label after a settings change. */
+/* Copy a model's reply with every run of those secrets masked (secret_mask_runs), its own
+   words kept: what an endpoint that echoes the request put in a reply. Heap string. */
+char *llm_scrub_reply(const Llm *llm, const char *text);
+/* Recompute the label after a settings change (and the origin and model identity, with
+   llm_endpoint_update). */
 void llm_relabel(Llm *llm);
+
+/* ---- the endpoint (llm_endpoint.c) ---- */
+
+/* The origin of url as keys hold it: scheme and host in lower case, the port unless the
+   scheme's default, the path without trailing slashes; no credentials, query or fragment
+   ("HTTP://u:p@Host:80/v1/?k=1" -> "http://host/v1"). Heap string; NULL for no URL. */
+char *llm_origin_of(const char *url);
+/* Recompute llm->origin and llm->model_id from the settings. */
+void llm_endpoint_update(Llm *llm);
 
 /* ---- templates (llm_prompt.c) ---- */
 
@@ -153,6 +167,8 @@ void llm_sha256_hex(const char *data, size_t n, char out[65]);
 struct Llm {
 	LlmSettings s;
 	char *label;
+	char *origin;          /* the endpoint's origin (llm_origin_of of s.url); NULL: none */
+	char *model_id;        /* "MODEL at ORIGIN" (llm_model_id) */
 	char *tmpl[LLM_T_N];   /* prompt templates */
 	LlmCache *cache;       /* NULL when off or not opened */
 	char *cache_why;       /* the cache was asked for but could not be used: why (NULL: it
@@ -248,6 +264,12 @@ typedef int (*LlmJobDoneFn)(void *ctx, LlmJob *job);
 typedef struct LlmStream {
 	void (*on_text)(void *ctx, const char *piece, size_t n);   /* each piece, as it comes */
 	void *ctx;
+	/* what on_text is given passes through scrub (NULL: as it came), a word at a time: a
+	   piece is held until a blank or the reply's end, so that a secret the text holds is
+	   masked whole however the server cut it into pieces (llm_scrub) */
+	char *(*scrub)(void *sctx, const char *text);
+	void *sctx;
+	SBuf held;            /* text not handed to on_text yet (a word not ended) */
 	SBuf line;            /* the line being read */
 	SBuf data;            /* the data lines of the event being read */
 	SBuf text;            /* the reply so far */

@@ -154,12 +154,15 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 		sb_free(&r.reply);
 		return s;
 	}
-	const char *model = json_string_value(json_object_get(j, "model"));
-	const char *content = json_string_value(json_object_get(json_object_get(
-	                      json_array_get(json_object_get(j, "choices"), 0), "message"), "content"));
+	/* the server's words, without suql's secrets (an endpoint may echo the request) */
+	char *model = llm_scrub(llm, json_string_value(json_object_get(j, "model")));
+	char *content = llm_scrub(llm, json_string_value(json_object_get(json_object_get(
+	                json_array_get(json_object_get(j, "choices"), 0), "message"), "content")));
 	sb_printf(out, "model: %s asked, %s answered\n", llm->s.model, model ? model : "(not said)");
 	sb_printf(out, "reply: %.40s%s (HTTP %ld in %.0f ms)\n", content ? content : "(none)",
 	          content && strlen(content) > 40 ? "..." : "", r.code, r.ms);
+	free(model);
+	free(content);
 	if (usage)
 		sb_printf(out, "tokens: %ld in, %ld out (as the endpoint counted them)\n", in, outt);
 	else
@@ -215,7 +218,9 @@ SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
 			if (!id)
 				continue;
 			SBuf v = SBUF_INIT;
-			vis_put(&v, id, strlen(id), VIS_TEXT);   /* a server's text, shown safely */
+			char *clean = llm_scrub(llm, id);   /* a server's text, shown safely */
+			vis_put(&v, clean, strlen(clean), VIS_TEXT);
+			free(clean);
 			sb_printf(out, "%s%s\n", sb_str(&v),
 			          llm->s.model && strcmp(id, llm->s.model) == 0 ? "  (in use)" : "");
 			sb_free(&v);

@@ -6,8 +6,11 @@
  * read with jansson: the pieces of content are handed to the caller as they come and kept
  * in order; a finish_reason or the final "data: [DONE]" says the reply is complete; a chunk
  * with "usage" gives the tokens; a chunk with "error" is the server's failure. A chunk that
- * is not JSON makes the whole reply unreadable (it is never guessed at).
+ * is not JSON makes the whole reply unreadable (it is never guessed at). The pieces reach
+ * the caller a word at a time, through the stream's scrub: a secret the server put in the
+ * reply is masked whole, wherever the server cut it (a secret holds no blank).
  */
+#include "base/util.h"
 #include "llm/llm_int.h"
 
 #include <stdlib.h>
@@ -18,6 +21,7 @@ void llm_stream_reset(LlmStream *s)
 	sb_truncate(&s->line, 0);
 	sb_truncate(&s->data, 0);
 	sb_truncate(&s->text, 0);
+	sb_truncate(&s->held, 0);
 	free(s->error);
 	s->error = NULL;
 	s->done = s->bad = s->events = 0;
@@ -31,8 +35,31 @@ void llm_stream_free(LlmStream *s)
 	sb_free(&s->line);
 	sb_free(&s->data);
 	sb_free(&s->text);
+	sb_free(&s->held);
 	free(s->error);
 	s->error = NULL;
+}
+
+/* Hand the held text to on_text up to its last blank (all of it when final), scrubbed. */
+static void give(LlmStream *s, int final)
+{
+	size_t k = s->held.len;
+	if (!final)
+		while (k > 0 && s->held.s[k - 1] != ' ' && s->held.s[k - 1] != '\n' &&
+		       s->held.s[k - 1] != '\t')
+			k--;
+	if (k == 0 || !s->on_text)
+		return;
+	char *piece = xstrndup(s->held.s, k);
+	char *clean = s->scrub ? s->scrub(s->sctx, piece) : NULL;
+	const char *out = clean ? clean : piece;
+	s->on_text(s->ctx, out, strlen(out));
+	s->shown = 1;
+	free(clean);
+	free(piece);
+	size_t rest = s->held.len - k;
+	memmove(s->held.s, s->held.s + k, rest);
+	sb_truncate(&s->held, rest);
 }
 
 /* The server's own words about an error chunk, cut short and printable. */
@@ -53,6 +80,7 @@ static void dispatch(LlmStream *s)
 	s->events++;
 	if (strcmp(s->data.s, "[DONE]") == 0) {
 		s->done = 1;
+		give(s, 1);
 		sb_truncate(&s->data, 0);
 		return;
 	}
@@ -82,12 +110,14 @@ static void dispatch(LlmStream *s)
 		size_t n = json_string_length(content);
 		sb_putn(&s->text, p, n);
 		if (s->on_text) {
-			s->on_text(s->ctx, p, n);
-			s->shown = 1;
+			sb_putn(&s->held, p, n);
+			give(s, 0);
 		}
 	}
 	if (json_is_string(json_object_get(choice, "finish_reason")))
 		s->done = 1;
+	if (s->done)
+		give(s, 1);
 	json_decref(j);
 }
 
@@ -123,4 +153,6 @@ void llm_stream_end(LlmStream *s)
 	if (s->line.len)
 		line_end(s);
 	dispatch(s);
+	if (s->done)
+		give(s, 1);
 }

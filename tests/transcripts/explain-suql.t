@@ -33,8 +33,8 @@ parsed:
 plan:
   optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   enum: price IN ('Cheap', 'expensive')
-    'Cheap' -> not a permitted value: to be classified by m (1 call)
-    'expensive' -> not a permitted value: to be classified by m (1 call)
+    'Cheap' -> not a permitted value: to be classified by m at http://127.0.0.1:9/v1 (1 call)
+    'expensive' -> not a permitted value: to be classified by m at http://127.0.0.1:9/v1 (1 call)
   sqlite: SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
   worst case: 2 LLM calls (classify 2); budget 1000
   cost (at most, each candidate taking its whole passage allowance): worst case 500 tokens in, 120 out: $0.00098 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
