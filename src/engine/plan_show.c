@@ -215,7 +215,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 }
 
 /* ---- EXPLAIN as one JSON object (--json, :mode json) ----
-   {"explain": {"statement", "model", "calls": {"expected", "worst", "expected_by_kind",
+   {"explain": {"statement", "model", "endpoint", "calls": {"expected", "worst", "expected_by_kind",
    "worst_by_kind"}, "tokens": {"expected": {"in", "out"}, "worst": {...}},
    "reasoning_tokens_per_call", "usd": {"expected", "worst"} (null without a price), "price",
    "budget": {"calls", "usd"}, "over_budget", "plan": [the plan's lines]}}: the figures are
@@ -260,7 +260,12 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	long long etotal = model ? (pc.lazy ? ex->expect_total : ex->worst_total) : 0;
 	json_t *o = json_object();
 	json_object_set_new(o, "statement", text_json(parsed));
-	json_object_set_new(o, "model", model ? text_json(llm_model_id(ex->llm)) : json_null());
+	/* the model's name (the offline backend's version), and where it is reached */
+	json_object_set_new(o, "model", !model ? json_null()
+	                                       : text_json(offline ? llm_model_id(ex->llm)
+	                                                           : llm_model(ex->llm)));
+	json_object_set_new(o, "endpoint", model && llm_origin(ex->llm) ? text_json(llm_origin(ex->llm))
+	                                                                 : json_null());
 	json_object_set_new(o, "calls", json_pack("{s:I, s:I, s:o, s:o}",
 	                    "expected", (json_int_t)etotal,
 	                    "worst", (json_int_t)(model ? ex->worst_total : 0),

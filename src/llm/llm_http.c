@@ -199,6 +199,8 @@ static void req_body(HttpRun *run, HttpReq *r)
 	}
 	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
 	r->max_out = (long)json_integer_value(json_object_get(b, "max_tokens"));
+	if (!r->max_out)   /* a reasoning model's limit, hidden tokens included */
+		r->max_out = (long)json_integer_value(json_object_get(b, "max_completion_tokens"));
 	json_decref(b);
 }
 

@@ -319,6 +319,11 @@ void llmp_free(Llm *llm);
 /* The model a call is asked of: the proxy model for a proxy call (when set), else the
    chat model ("" when none). */
 const char *llmp_model(const Llm *llm, const LlmCall *call);
+/* The reply's limit and temperature in a request body for model: max_tokens max and
+   temperature 0; for OpenAI's reasoning models of the price list (gpt-5, o1, o3, o4-mini: they
+   refuse max_tokens and any temperature but their own) max_completion_tokens, which the
+   hidden reasoning counts against, so max plus llm_reasoning_tokens, and no temperature. */
+void llmp_limits(const Llm *llm, const char *model, json_t *body, int max);
 /* What a request carries to constrain the reply (*sent of llmp_chat_body). */
 enum { LLMP_SENT_NONE, LLMP_SENT_JSON_OBJECT, LLMP_SENT_SCHEMA };
 /* The body of a chat request; NULL when a message could not be encoded. *sent says what

@@ -75,10 +75,10 @@ static SuqlStatus need_endpoint(const Llm *llm, const char *what, SuqlErr *err)
 /* The body of the tiny request, with one extra member (NULL: none). Heap string. */
 static char *tiny_body(const Llm *llm, const char *extra)
 {
-	json_t *o = json_pack("{s:s, s:[{s:s, s:s}], s:i, s:i}", "model", llm->s.model,
+	json_t *o = json_pack("{s:s, s:[{s:s, s:s}]}", "model", llm->s.model,
 	                      "messages", "role", "user", "content",
-	                      "Answer with the single word yes.", "max_tokens", 8,
-	                      "temperature", 0);
+	                      "Answer with the single word yes.");
+	llmp_limits(llm, llm->s.model, o, 8);
 	if (extra) {
 		json_t *x = json_loads(extra, 0, NULL);
 		if (x)

@@ -532,6 +532,23 @@ int llmp_dialect(const Llm *llm)
 	return d;
 }
 
+void llmp_limits(const Llm *llm, const char *model, json_t *body, int max)
+{
+	LlmPrice p;
+	/* OpenAI's reasoning families only: other providers' compatible endpoints take
+	   max_tokens and a temperature from their reasoning models too */
+	if (model && llm_price_list(model, &p) && p.reasoning && p.entry &&
+	    (strncmp(p.entry, "gpt-5", 5) == 0 ||
+	     (p.entry[0] == 'o' && p.entry[1] >= '1' && p.entry[1] <= '9'))) {
+		int hidden = llm_reasoning_tokens(llm);
+		json_object_set_new(body, "max_completion_tokens",
+		                    json_integer(max + (hidden > 0 ? hidden : LLM_REASONING_DEFAULT)));
+		return;
+	}
+	json_object_set_new(body, "temperature", json_integer(0));
+	json_object_set_new(body, "max_tokens", json_integer(max));
+}
+
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent)
 {
 	json_t *msgs = messages(llm, call, items, n);
@@ -543,8 +560,7 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, i
 	json_object_set_new(body, "model", json_string(model));
 	free(model);
 	json_object_set_new(body, "messages", msgs);
-	json_object_set_new(body, "temperature", json_integer(0));
-	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
+	llmp_limits(llm, llmp_model(llm, call), body, default_max_tokens(call, n));
 	if (!wants_json(call, n))
 		return body;
 	int d = llmp_dialect(llm);

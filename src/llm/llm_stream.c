@@ -153,6 +153,6 @@ void llm_stream_end(LlmStream *s)
 	if (s->line.len)
 		line_end(s);
 	dispatch(s);
-	if (s->done)
-		give(s, 1);
+	/* the rest of the text, complete or not: what was shown is what was read */
+	give(s, 1);
 }

@@ -134,18 +134,21 @@ check "read-only: a free-text query runs" "$(echo $out)" "1 3"
 check "read-only: after everything, the table as it was" "$(state)" "$before"
 
 # the boundary that holds: the role README.md and doc/postgres.md show, made as they show
-pg_psql -c "CREATE ROLE reader LOGIN PASSWORD 'choose one';
-GRANT CONNECT ON DATABASE suql_test TO reader;
-GRANT USAGE ON SCHEMA public, suql TO reader;
-GRANT SELECT ON ALL TABLES IN SCHEMA public, suql TO reader;
+# (the role's name is the suite's own: a role belongs to the whole server, which other
+# suites may share)
+R=${PG_DBNAME}_reader
+pg_psql -c "CREATE ROLE $R LOGIN PASSWORD 'choose one';
+GRANT CONNECT ON DATABASE $PG_DBNAME TO $R;
+GRANT USAGE ON SCHEMA public, suql TO $R;
+GRANT SELECT ON ALL TABLES IN SCHEMA public, suql TO $R;
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
-ALTER ROLE reader SET default_transaction_read_only = on;" >/dev/null ||
+ALTER ROLE $R SET default_transaction_read_only = on;" >/dev/null ||
 	notok "read-only: the role of the docs is made as they show"
-RURI=$(printf '%s' "$SUQL_PG" | sed 's|postgresql://suql@|postgresql://reader@|')
+RURI=$(printf '%s' "$SUQL_PG" | sed "s|postgresql://suql@|postgresql://$R@|")
 out=$("$SUQL_PROG" --offline --readonly --csv --no-headers "$RURI" -c "SELECT count(*) FROM ro_t;" 2>&1)
 check "read-only: the reader role reads" "$out" "3"
 # as that role, even with the setting off and no suql in the way, nothing can be written
-out=$(psql -X -q -h "$PG_DIR" -p "$PG_PORT" -U reader -d suql_test \
+out=$(psql -X -q -h "$PG_HOST" -p "$PG_PORT" -U "$R" -d "$PG_DBNAME" \
 	-c "SET default_transaction_read_only = off" -c "DELETE FROM ro_t" \
 	-c "CREATE TABLE ro_new (a int)" -c "SELECT lo_import('/etc/hostname')" 2>&1)
 n_denied=$(printf '%s\n' "$out" | grep -c "permission denied")
@@ -155,4 +158,6 @@ else
 	notok "read-only: the reader role cannot write" "$out" "$(state)"
 fi
 pg_stop
+[ -n "${SUQL_PG_SHARED:-}" ] && psql -q -X -h "${SUQL_PG_SHARED% *}" -p "${SUQL_PG_SHARED##* }" \
+	-U suql -d postgres -c "DROP ROLE IF EXISTS $R" >/dev/null 2>&1
 [ "$fails" -eq 0 ]

@@ -290,6 +290,25 @@ static void test_request_shape(void)
 	llm_call_clear(&e);
 	llm_close(llm);
 	err_clear(&err);
+
+	/* a reasoning model (gpt-5, the o-series) refuses max_tokens and a temperature of 0:
+	   it gets max_completion_tokens, room for its hidden reasoning included */
+	llm = open_llm("gpt-5-mini", 8);
+	batch_init(&b, 1, 1, "reasoning shape");
+	CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_OK && b.c[0].status == LLM_DONE,
+	      "http: a reasoning model's verify done");
+	log = server_log();
+	body = request_body(log, json_array_size(log) - 1);
+	CHECK(json_object_get(body, "max_tokens") == NULL &&
+	      json_object_get(body, "temperature") == NULL &&
+	      json_integer_value(json_object_get(body, "max_completion_tokens")) >
+	          LLM_REASONING_DEFAULT, "http: a reasoning model gets max_completion_tokens "
+	      "(its reasoning's room included) and no temperature");
+	json_decref(body);
+	json_decref(log);
+	batch_clear(&b);
+	llm_close(llm);
+	err_clear(&err);
 }
 
 static void test_concurrency(void)
