@@ -292,7 +292,10 @@ static const SetRow llm_rows[] = {
 	 SETTING_STR(LLM_REASONING_DEFAULT) " for the reasoning models of the built-in list "
 	 "(gpt-5, o1, o3, o4-mini, gemini-2.5-pro, ...), 0 for others",
 	 "The counters show the reasoning tokens a reply reports "
-	 "(completion_tokens_details.reasoning_tokens).", "is a whole number of tokens from 0 "
+	 "(completion_tokens_details.reasoning_tokens). Requests to OpenAI's reasoning models "
+	 "(gpt-5, the o-series) carry max_completion_tokens, the reply's room plus this "
+	 "allowance (" SETTING_STR(LLM_REASONING_DEFAULT) " when it is 0), instead of "
+	 "max_tokens, and no temperature: those models refuse both.", "is a whole number of tokens from 0 "
 	 "to 1000000, or auto", NULL, 0, set_reasoning, show_reasoning},
 	{"llm.bulk", SET_BOOL, LS(bulk), 0, 0, NULL, "on|off", "off", "send a statement's "
 	 "model requests through the endpoint's batch interface (OpenAI's Batch API) instead of "
