@@ -76,6 +76,9 @@ static void usage(FILE *f)
 "  --sloppy D          auto mode: reply like a sloppy model (a batch's list one entry\n"
 "                      short, a classification in prose) unless the request carries an\n"
 "                      object schema in dialect D (openai, llamacpp, ollama or any)\n"
+"  --usage-tokens N    report N prompt tokens for every chat completion (default:\n"
+"                      the request's bytes / 4 + 1), as a provider whose tokenizer\n"
+"                      counts far more than suql estimates\n"
 "  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
 "                      would serve (the longest prefix shared with an earlier prompt, at\n"
 "                      4 bytes a token), as D reports them: openai\n"
@@ -138,6 +141,7 @@ static char **unsure_words;  /* --unsure-words */
 static int nunsure_words;
 static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
 static int sloppy = -1;      /* --sloppy D: the dialect whose schema makes replies valid */
+static long usage_tokens;    /* --usage-tokens N: the prompt tokens every completion reports */
 static FILE *log_file;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static long nrequests, inflight, max_inflight;
@@ -719,6 +723,12 @@ static void prompt_of(json_t *req, SBuf *b)
 	}
 }
 
+/* The prompt tokens a completion reports for a request of len bytes. */
+static json_int_t prompt_tokens(size_t len)
+{
+	return usage_tokens > 0 ? (json_int_t)usage_tokens : (json_int_t)(len / 4 + 1);
+}
+
 static char *completion(const char *model, const char *content, size_t prompt_len, json_t *lp)
 {
 	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
@@ -727,9 +737,9 @@ static char *completion(const char *model, const char *content, size_t prompt_le
 		"model", model ? model : "test",
 		"choices", "index", 0, "message", "role", "assistant", "content", content,
 		"finish_reason", "stop",
-		"usage", "prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
+		"usage", "prompt_tokens", prompt_tokens(prompt_len),
 		"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
-		"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2));
+		"total_tokens", prompt_tokens(prompt_len) + (json_int_t)(strlen(content) / 4 + 1));
 	if (lp)
 		json_object_set_new(json_array_get(json_object_get(o, "choices"), 0), "logprobs", lp);
 	char *s = json_dumps(o, JSON_COMPACT);
@@ -954,9 +964,9 @@ static int send_stream(int fd, const Rule *rule, json_t *headers, const char *mo
 	if (usage)
 		sse_event(&b, json_pack("{s:s, s:s, s:[], s:{s:I, s:I, s:I}}", "id", "chatcmpl-test",
 			"object", "chat.completion.chunk", "choices", "usage",
-			"prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
+			"prompt_tokens", prompt_tokens(prompt_len),
 			"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
-			"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2)));
+			"total_tokens", prompt_tokens(prompt_len) + (json_int_t)(strlen(content) / 4 + 1)));
 	sb_puts(&b, "data: [DONE]\n\n");
 	ends = xrealloc(ends, (size_t)(n + 1) * sizeof *ends);
 	ends[n++] = b.len;
@@ -1181,7 +1191,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
 		            strcmp(a, "--flip") == 0 || strcmp(a, "--logprobs") == 0 ||
 		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
-		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0;
+		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0 ||
+		            strcmp(a, "--usage-tokens") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1251,7 +1262,14 @@ int main(int argc, char **argv)
 			yes_rate = atof(v);
 		else if (strcmp(a, "--key") == 0)
 			need_key = v;
-		else if (strcmp(a, "--batch-polls") == 0)
+		else if (strcmp(a, "--usage-tokens") == 0) {
+			char *end;
+			usage_tokens = strtol(v, &end, 10);
+			if (*end || usage_tokens < 1) {
+				fprintf(stderr, "llmserver: --usage-tokens takes a whole number above 0\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--batch-polls") == 0)
 			batch_polls = atoi(v);
 		else if (strcmp(a, "--batch-corrupt") == 0)
 			batch_corrupt = atoi(v);

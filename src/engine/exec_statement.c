@@ -96,6 +96,7 @@ static void exec_free(Exec *ex)
 	free(ex->colnames);
 	free(ex->collist);
 	bm25_free(ex);
+	free(ex->texts);
 	free(ex);
 }
 

@@ -303,6 +303,17 @@ void llm_set_cap(Llm *llm, long max_requests);
    request is not sent once the statement's tokens cost that much (its call fails, and
    llm_run returns SUQL_BUDGET, as with llm_set_cap). (llm_price.c) */
 int llm_price(const Llm *llm, double *in, double *out, const char **from);
+/* The size of a request before it is made (llm_prompt.c), for the plan's estimate and the
+   caps: llm_request_bytes, the bytes of the request body a call like proto (its task; its
+   candidates are not read) sends for n candidates, each with an empty text: the template,
+   the question, the format asked for and the reply's schema. llm_text_bytes: the bytes a
+   candidate whose text is passages[0..n) adds to that body (its text written as the
+   prompt writes it, a JSON string in a JSON string). llm_max_tokens: the max_tokens a
+   request for n candidates of call asks for. Bytes become tokens by the rule the counters
+   use when an endpoint reports no usage (TEXT_BYTES_PER_TOKEN). */
+long llm_request_bytes(Llm *llm, const LlmCall *proto, int n);
+long llm_text_bytes(const char *const *passages, int n);
+int llm_max_tokens(const LlmCall *call, int n);
 double llm_cost(const Llm *llm, double tokens_in, double tokens_out);
 void llm_set_cap_usd(Llm *llm, double usd);
 /* Whether no endpoint is configured and the offline backend was not chosen either. */
