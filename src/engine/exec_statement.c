@@ -45,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int asked(const Exec *ex);
+
 static void exec_free(Exec *ex)
 {
 	if (ex->ftmp) {
@@ -118,9 +120,15 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
 		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "
 		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
-	return err_set(err, SUQL_BUDGET, "this statement is expected to cost about $%.5f, more than "
-	               "the budget of $%g; raise it with :set budget_usd DOLLARS (0 for no limit), "
-	               "or narrow the query", usd, ex->set.budget_usd);
+	SBuf b = SBUF_INIT, cap = SBUF_INIT;
+	plan_cost_words(ex, &b);
+	exec_money(&cap, ex->set.budget_usd);
+	SuqlStatus s = err_set(err, SUQL_BUDGET, "this statement is expected to cost %s, more "
+	                       "than the budget of %s; raise it with :set budget_usd DOLLARS (0 "
+	                       "for no limit), or narrow the query", sb_str(&b), sb_str(&cap));
+	sb_free(&b);
+	sb_free(&cap);
+	return s;
 }
 
 Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
@@ -359,8 +367,14 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		report(ex, sink->plan, &ex->plan);
 	}
 	free(parsed);
+	/* a spend past a cap (an endpoint reporting more than any bound) stops the statement
+	   before its rows, and after them when the final statement asked too */
+	if (freetext)
+		s = exec_budget_passed(ex, s, err);
 	if (s == SUQL_OK && !explain)
 		s = be->final(ex, freetext, err);
+	if (freetext || asked(ex))
+		s = exec_budget_passed(ex, s, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		be->record(ex);
 	if (s == SUQL_OK && !explain)

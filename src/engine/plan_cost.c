@@ -29,6 +29,7 @@
  */
 #include "engine/plan_int.h"
 #include "engine/memo_int.h"
+#include "engine/sql_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -217,11 +218,6 @@ double plan_cost_usd(Exec *ex, int worst)
 	return llm_cost(ex->llm, in, out);
 }
 
-void plan_cost_money(SBuf *out, double usd)
-{
-	sb_printf(out, usd >= 1 ? "$%.2f" : usd >= 0.01 ? "$%.3f" : "$%.5f", usd);
-}
-
 static void price_words(Exec *ex, SBuf *out)
 {
 	double pin, pout;
@@ -247,6 +243,30 @@ static const char *cost_source(Exec *ex)
 	return "from the texts' lengths";
 }
 
+/* Whether the expected figures read as the worst case's (then only "at most" is said). */
+static int same_figures(double ein, double eout, double win, double wout)
+{
+	return llround(ein) == llround(win) && llround(eout) == llround(wout);
+}
+
+void plan_cost_words(Exec *ex, SBuf *out)
+{
+	double e = plan_cost_usd(ex, 0), w = plan_cost_usd(ex, 1);
+	double ein, eout, win, wout;
+	plan_cost_tokens(ex, 0, &ein, &eout);
+	plan_cost_tokens(ex, 1, &win, &wout);
+	if (!same_figures(ein, eout, win, wout)) {
+		sb_puts(out, "about ");
+		exec_money(out, e);
+		sb_puts(out, " (at most ");
+		exec_money(out, w);
+		sb_puts(out, ")");
+	} else {
+		sb_puts(out, "at most ");
+		exec_money(out, w);
+	}
+}
+
 void plan_cost_show(Exec *ex, SBuf *out)
 {
 	if (!ex->llm || llm_is_offline(ex->llm) || ex->worst_total == 0)
@@ -254,8 +274,11 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	double win, wout, ein, eout;
 	plan_cost_tokens(ex, 1, &win, &wout);
 	plan_cost_tokens(ex, 0, &ein, &eout);
-	sb_printf(out, "cost (%s): expected about %.0f tokens in, %.0f out; at most %.0f in, "
-	          "%.0f out", cost_source(ex), ein, eout, win, wout);
+	int same = same_figures(ein, eout, win, wout);
+	sb_printf(out, "cost (%s): ", cost_source(ex));
+	if (!same)
+		sb_printf(out, "expected about %.0f tokens in, %.0f out; ", ein, eout);
+	sb_printf(out, "at most %.0f %s, %.0f out", win, same ? "tokens in" : "in", wout);
 	double w = llm_cost(ex->llm, win, wout), e = llm_cost(ex->llm, ein, eout);
 	if (w < 0) {
 		sb_printf(out, "; no price for %s (:set llm.price_in and llm.price_out, dollars a "
@@ -263,15 +286,19 @@ void plan_cost_show(Exec *ex, SBuf *out)
 		                                                                 : "the model");
 		return;
 	}
-	sb_puts(out, ": expected about ");
-	plan_cost_money(out, e);
-	sb_puts(out, ", at most ");
-	plan_cost_money(out, w);
+	sb_puts(out, ": ");
+	if (!same) {
+		sb_puts(out, "expected about ");
+		exec_money(out, e);
+		sb_puts(out, ", ");
+	}
+	sb_puts(out, "at most ");
+	exec_money(out, w);
 	sb_putc(out, ' ');
 	price_words(ex, out);
 	if (ex->set.budget_usd > 0) {
 		sb_puts(out, "; budget ");
-		plan_cost_money(out, ex->set.budget_usd);
+		exec_money(out, ex->set.budget_usd);
 		if (e > ex->set.budget_usd)
 			sb_puts(out, ": over it, refused");
 		else if (w > ex->set.budget_usd)
@@ -300,7 +327,7 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 		return;
 	}
 	sb_puts(out, "cost: ");
-	plan_cost_money(out, c);
+	exec_money(out, c);
 	sb_putc(out, ' ');
 	price_words(ex, out);
 	if (t->est_in || t->est_out)

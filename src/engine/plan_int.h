@@ -95,9 +95,9 @@ int plan_cost_waves(long long n, long long need, long long maxwave, double rate,
 /* The statement's tokens ([0] expected, [1] at most) and what they cost (-1: no price). */
 void plan_cost_tokens(Exec *ex, int worst, double *in, double *out);
 double plan_cost_usd(Exec *ex, int worst);
-/* "$0.00123": dollars with the precision a small sum needs (the plan, the refusal, the
-   counters and the caps' messages all write them so). */
-void plan_cost_money(SBuf *out, double usd);
+/* The statement's cost as the plan's line says it: "about $E (at most $W)", or "at most
+   $W" when the two read alike. */
+void plan_cost_words(Exec *ex, SBuf *out);
 /* The plan's cost line, and the counters'. */
 void plan_cost_show(Exec *ex, SBuf *out);
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);

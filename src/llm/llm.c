@@ -139,6 +139,7 @@ void llm_stats_begin(Llm *llm)
 	memset(&llm->stmt, 0, sizeof llm->stmt);
 	llm->cap = 0;
 	llm->cap_usd = 0;
+	llm_cap_begin(llm);
 	llm_memo_clear(llm->memo);
 }
 
@@ -192,6 +193,7 @@ void llm_count_in_flight_cancelled(Llm *llm, LlmKind k)
 
 void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
 {
+	llm_cap_seen(llm, in, out);
 	EACH_COUNTS(llm, k, c, (c->tokens_in += in, c->tokens_out += out,
 	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
 }

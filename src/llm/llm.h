@@ -316,6 +316,20 @@ long llm_text_bytes(const char *const *passages, int n);
 int llm_max_tokens(const LlmCall *call, int n);
 double llm_cost(const Llm *llm, double tokens_in, double tokens_out);
 void llm_set_cap_usd(Llm *llm, double usd);
+/* The caps held while requests are in flight (llm_cap.c): a request is sent only when
+   its worst case (its bytes and max_tokens, or the most tokens a request of the statement
+   took, whichever is more) fits in what is left with those in flight; under budget_usd
+   the first request goes alone, until a reply says what the endpoint counts.
+   llm_cap_room: how many more requests of in tokens, answered with at most out, fit in
+   what is left of both caps (LONG_MAX: no cap). llm_capped_by: what stopped the
+   statement's last stopped request (LLM_CAPPED_REQUESTS, LLM_CAPPED_USD; 0: none) and,
+   for dollars, that request's worst case (*next). llm_cap_passed: whether the statement
+   went past a cap anyway (an endpoint reporting more than any bound): which, by how much
+   (*over: requests or dollars), and the most tokens a request took. */
+enum { LLM_CAPPED_REQUESTS = 1, LLM_CAPPED_USD = 2 };
+long llm_cap_room(const Llm *llm, double in, double out);
+int llm_capped_by(const Llm *llm, double *next);
+int llm_cap_passed(const Llm *llm, double *over, double *hw_in, double *hw_out);
 /* Whether no endpoint is configured and the offline backend was not chosen either. */
 int llm_unconfigured(const Llm *llm);
 /* Whether the offline backend answers though no one chose it (no endpoint configured, neither
