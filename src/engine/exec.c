@@ -267,6 +267,15 @@ SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, SuqlErr *err)
 SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	Engine *e = ex->e;
+	if (s == SUQL_BUDGET && e->llm && llm_bulk_collecting(e->llm) &&
+	    llm_stats_statement(e->llm)->total.requests == 0) {
+		/* bulk mode: the budget counts the requests of the batch, which is not sent */
+		err_clear(err);
+		return err_set(err, SUQL_BUDGET, "the batch would hold more than the budget of %ld "
+		               "requests to the model, so it is not submitted (nothing was sent); "
+		               "raise it with :set budget N (0 for no limit), or narrow the query",
+		               ex->set.budget);
+	}
 	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
 		/* the cap stopped the statement while it ran: what was spent is spent */
 		const LlmCounts *t = &llm_stats_statement(e->llm)->total;

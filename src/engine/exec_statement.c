@@ -164,8 +164,10 @@ Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, con
 void exec_statement_end(Exec *ex)
 {
 	exec_record_end(ex, ex->outer == NULL);   /* the outermost statement's record is kept */
-	if (ex->e->llm)
+	if (ex->e->llm) {
 		llm_set_cap(ex->e->llm, 0);
+		llm_set_cap_usd(ex->e->llm, 0);
+	}
 	ex->e->cur = ex->outer;
 	exec_free(ex);
 }

@@ -589,6 +589,15 @@ static void bulk_units(LlmRun *r)
 			if (r->llm->cache && !r->llm->s.no_cache)
 				llm_cache_put(r->llm->cache, u->key, llm_kind_name(c->kind), v);
 			free(v);
+		} else if (llm_bulk_collecting(r->llm) && r->llm->cap > 0 &&
+		           r->llm->stmt.total.requests + llm_bulk_collected(r->llm) >= r->llm->cap) {
+			/* the budget counts the batch's requests: none is written past it (the
+			   statement then fails, and nothing is submitted) */
+			u->state = U_FAIL;
+			r->capped = 1;
+			r->llm->capped_by = LLM_CAPPED_REQUESTS;
+			if (!c->error)
+				c->error = xstrdup(LLM_CAP_MSG);
 		} else if (llm_bulk_collect(r->llm, c, u->item, u->key)) {
 			u->state = U_FAIL;
 			if (!c->error)

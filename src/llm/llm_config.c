@@ -87,6 +87,20 @@ static SuqlStatus set_key(void *obj, const SetRow *row, const char *v, SuqlErr *
 	return SUQL_OK;
 }
 
+/* llm.price_in, llm.price_out: -1 (the built-in list's price) or a price from 0 dollars a
+   million tokens; any other negative number would make every spend look free, and the
+   statement's dollar cap one it never reaches. */
+static SuqlStatus set_price(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (!*v || *end || errno || !(d == -1 || (d >= 0 && d <= row->max)))
+		return setting_bad(row, v, err);
+	*(double *)(void *)((char *)obj + row->off) = d;
+	return SUQL_OK;
+}
+
 static void show_key(const void *obj, const SetRow *row, SBuf *out)
 {
 	const Llm *llm = obj;
@@ -217,11 +231,11 @@ static const SetRow llm_rows[] = {
 	 "what a million input tokens of the chat model cost, in dollars; -1: the built-in list's "
 	 "price for well-known models (none for others: costs are then shown in tokens only)",
 	 NULL, "is a number of dollars per million tokens (-1: the built-in list's)", NULL, 0,
-	 NULL, NULL},
+	 set_price, NULL},
 	{"llm.price_out", SET_REAL, LS(price_out), -1, 1000000, NULL, "DOLLARS", "-1",
 	 "what a million output tokens of the chat model cost, in dollars; -1: the built-in "
 	 "list's", NULL, "is a number of dollars per million tokens (-1: the built-in list's)",
-	 NULL, 0, NULL, NULL},
+	 NULL, 0, set_price, NULL},
 	{"llm.bulk", SET_BOOL, LS(bulk), 0, 0, NULL, "on|off", "off", "send a statement's "
 	 "model requests through the endpoint's batch interface (OpenAI's Batch API) instead of "
 	 "one by one: the statement shows no rows, suql submits the batch and keeps its id in the "
