@@ -63,16 +63,18 @@ static Expr *boolean_truth(Exec *ex, int v)
 /* A text's bytes: SQLite's length() counts characters, a blob's length its bytes. */
 static char *sqlite_text_stats(const char *inner, long long cap)
 {
-	return xprintf("SELECT count(suql_arg), sum(min(length(CAST(suql_arg AS BLOB)), %lld)), "
-	               "max(min(length(CAST(suql_arg AS BLOB)), %lld)), "
-	               "sum(length(CAST(suql_arg AS BLOB))) FROM (%s) AS suql_t", cap, cap, inner);
+	return xprintf("SELECT count(*), count(suql_arg), count(DISTINCT suql_arg), "
+	               "sum(min(length(CAST(suql_arg AS BLOB)), %lld)), "
+	               "max(min(length(CAST(suql_arg AS BLOB)), %lld)) FROM (%s) AS suql_t",
+	               cap, cap, inner);
 }
 
 static char *pg_text_stats(const char *inner, long long cap)
 {
-	return xprintf("SELECT count(suql_arg), sum(least(octet_length(suql_arg), %lld)), "
-	               "max(least(octet_length(suql_arg), %lld)), sum(octet_length(suql_arg)) "
-	               "FROM (%s) AS suql_t", cap, cap, inner);
+	return xprintf("SELECT count(*), count(suql_arg), count(DISTINCT suql_arg), "
+	               "sum(least(octet_length(suql_arg), %lld)), "
+	               "max(least(octet_length(suql_arg), %lld)) FROM (%s) AS suql_t",
+	               cap, cap, inner);
 }
 
 const Dialect dialect_sqlite = {

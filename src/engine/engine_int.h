@@ -395,8 +395,8 @@ struct Dialect {
 	   or NULL */
 	char *(*rows_by_id)(const ScopeItem *it, const long long *ids, long long n, char **param);
 	/* the statement of what the plan's cost reads of the texts a listing gives (inner: a
-	   SELECT whose one column is suql_arg; plan_text.c): how many are not NULL, their
-	   bytes each cut to cap, the largest of those, and their bytes uncut, in one row */
+	   SELECT whose one column is suql_arg; plan_text.c), in one row: its rows, the texts
+	   not NULL, the distinct ones, their bytes each cut to cap, the largest of those */
 	char *(*text_stats)(const char *inner, long long cap);
 	/* ---- the catalog: what the binder learns of tables (bind_scope.c) ---- */
 	/* whether table t->name exists, its columns and what identifies its rows: SQLite's

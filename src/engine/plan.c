@@ -677,9 +677,8 @@ static void texts_all(Exec *ex, Block *b, const Occ *o, Expr *where, long long r
 	if (!t)
 		return;
 	double w[PLAN_WAVES];
-	PlanAsks a = {calls, calls, plan_per_call(ex), t->values, w, 0, -1};
-	if (rows >= 0 && (double)rows < a.wasks)
-		a.wasks = (double)rows;
+	double n = (double)(rows >= 0 && rows < b->bound ? rows : b->bound);
+	PlanAsks a = {calls, calls, plan_per_call(ex), ceil(n * t->share), w, 0, -1};
 	a.nwave = plan_cost_waves((long long)ceil(a.wasks), -1, plan_max_wave(ex), 1, 0, w,
 	                          PLAN_WAVES);
 	if (rows >= 0 && rows <= t->nhead && !(b->sel && b->sel->order)) {
@@ -705,7 +704,7 @@ static void texts_walk(Exec *ex, Block *b, Unit *u, const Occ *o, long long wcal
 	                                    : NULL;
 	if (!t || u->count <= 0)
 		return;
-	double share = t->values < (double)u->count ? t->values / (double)u->count : 1;
+	double share = t->share;
 	double w[PLAN_WAVES];
 	PlanAsks a = {wcalls, ecalls, plan_per_call(ex), 0, w, 0, -1};
 	if (atom < 0 || o->plan != PL_WALK || b->limit < 0) {
@@ -719,8 +718,8 @@ static void texts_walk(Exec *ex, Block *b, Unit *u, const Occ *o, long long wcal
 	for (int i = 0; i < a.nwave; i++)
 		w[i] *= reach * share;
 	a.wasks = (double)wcalls * (double)a.per;
-	if (a.wasks > t->values)
-		a.wasks = t->values;
+	if (a.wasks > ceil((double)u->count * share))
+		a.wasks = ceil((double)u->count * share);
 	plan_cost_texts(ex, o, t, &a);
 }
 

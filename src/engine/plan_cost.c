@@ -142,7 +142,7 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 		return;
 	LlmCall c = proto_of(ex, o);
 	int slot = FT_COST_SLOT(o->kind);
-	double avg = t->values > 0 ? t->bytes / t->values : 0;
+	double avg = t->avg;
 	/* expected: calls as full as batch and batch_tokens let texts of the average length
 	   fill them (exec_llm_run counts a candidate's passages in tokens) */
 	long long pe = ex->set.batch > 0 ? ex->set.batch : 1;
@@ -181,7 +181,9 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 	double most = (double)llm_request_bytes(ex->llm, &c, (int)per);
 	if (one > most)
 		most = one;
-	double texts = wasks * t->max < t->bytes ? wasks * t->max : t->bytes;
+	double texts = wasks * t->max;
+	if (t->total >= 0 && t->total < texts)
+		texts = t->total;
 	double win = (double)wcalls * most + texts * t->ratio_max;
 	int mt1 = llm_max_tokens(&c, 1), mtn = llm_max_tokens(&c, (int)per);
 	double mt = mt1 > mtn ? mt1 : mtn;

@@ -48,14 +48,19 @@ void plan_topk_show(Exec *ex, SBuf *out, const Block *b, int occ, const char *in
 double plan_unit_reach(const Unit *u, int k, double rate);
 
 /* plan_text.c: what the texts occurrence o may ask about weigh, read from the database
-   before anything is asked (one aggregate in the backend's SQL, and a sample). */
-#define PLAN_TEXT_HEAD 24   /* the texts sampled, and the first rows kept */
+   before anything is asked (one aggregate in the backend's SQL over at most
+   PLAN_TEXT_ROWS rows, and a sample). */
+#define PLAN_TEXT_HEAD 24    /* the texts sampled, and the first rows kept */
+#define PLAN_TEXT_ROWS 2048  /* the most rows whose texts the aggregate reads */
 typedef struct PlanText {
 	int known;           /* read: the figures below hold */
-	double values;       /* the texts that are not NULL, each distinct text once */
-	double bytes;        /* their bytes, each cut to the passage allowance */
-	double max;          /* the largest of those */
-	double raw;          /* their bytes uncut */
+	int complete;        /* every row was read (else the first PLAN_TEXT_ROWS) */
+	double share;        /* distinct texts that are not NULL, per row read */
+	double avg;          /* the bytes of such a text, cut to the passage allowance, on
+	                        average */
+	double max;          /* complete: the largest of those; else the allowance itself */
+	double total;        /* complete: the bytes of every text not NULL, cut (at least the
+	                        distinct texts' bytes); else -1 */
 	double ratio;        /* the bytes a request carries per byte stored (passages joined,
 	                        a JSON string in a JSON string), over a sample */
 	double ratio_max;    /* the most any text of the sample needs */
@@ -68,8 +73,8 @@ typedef struct PlanTextSeen {
 	Expr *where;
 	PlanText t;
 } PlanTextSeen;
-/* The texts of o over block b's rows that pass where, each distinct text once; NULL when
-   they could not be read. The pointer is valid until the next call. */
+/* The texts of o over block b's rows that pass where; NULL when they could not be read.
+   The pointer is valid until the next call. */
 const PlanText *plan_text_of(Exec *ex, Block *b, const Occ *o, Expr *where);
 
 /* plan_cost.c: tokens and dollars. plan_cost_reset forgets the texts' tokens (the plan

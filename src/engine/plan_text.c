@@ -4,10 +4,12 @@
  *
  * For an occurrence and the rows it may ask about (a walk's unit: the rows that pass its
  * structured WHERE; the rows a column is evaluated ahead for, or projected), one aggregate
- * over the listing of its text (Dialect.text_stats, in the backend's SQL) gives how many
- * distinct texts there are (identical texts are asked once: the memo, the cache), their
- * bytes each cut to the passage allowance (the passages a candidate shows the model fit in
- * passage_tokens, exec_llm.c), the largest of those and their bytes uncut. A sample of the
+ * over the listing of its text (Dialect.text_stats, in the backend's SQL), bounded to its
+ * first PLAN_TEXT_ROWS rows so that a large table costs the plan no more than a small one,
+ * gives the share of distinct texts (identical texts are asked once: the memo, the cache),
+ * their bytes each cut to the passage allowance (the passages a candidate shows the model
+ * fit in passage_tokens, exec_llm.c) on average, and, when every row was read, the largest
+ * of those and their sum (else the allowance is the largest a text can be). A sample of the
  * texts of the first rows, written as a request writes them (llm_text_bytes: passages
  * joined, a JSON string in a JSON string), gives the bytes a request carries per byte
  * stored (on average for the expected case, the most any sampled text needs for the worst
@@ -92,18 +94,21 @@ static void read_stats(Exec *ex, Block *b, const Occ *o, Expr *where, PlanText *
 	ResultList *cols = NULL;
 	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
 	Select *sel = exec_select(ex, b, cols, where, NULL);
-	sel->cores[0]->distinct = DISTINCT_DISTINCT;   /* each text is asked once */
+	sel->limit = ast_integer(ex->a, PLAN_TEXT_ROWS);
 	int relaxing = ex->relaxing;
 	ex->relaxing = 1;   /* as the counts are: the WHERE without what needs the model */
 	char *inner = exec_print_select(ex, sel);
-	long long cap = (long long)ex->set.passage_tokens * TEXT_BYTES_PER_TOKEN;
-	char *sql = d->text_stats(inner, cap > 0 ? cap : (long long)1 << 40);
+	double cap = (double)ex->set.passage_tokens * TEXT_BYTES_PER_TOKEN;
+	char *sql = d->text_stats(inner, cap > 0 ? (long long)cap : (long long)1 << 40);
 	ExecProbe p;
 	if (exec_probe_open(&p, ex, sql) == 0 && exec_probe_next(&p) > 0) {
-		t->values = figure(p.c, 0);
-		t->bytes = figure(p.c, 1);
-		t->max = figure(p.c, 2);
-		t->raw = figure(p.c, 3);
+		double rows = figure(p.c, 0), texts = figure(p.c, 1), distinct = figure(p.c, 2);
+		double bytes = figure(p.c, 3), max = figure(p.c, 4);
+		t->complete = rows < PLAN_TEXT_ROWS;
+		t->share = rows > 0 ? distinct / rows : 0;
+		t->avg = texts > 0 ? bytes / texts : 0;
+		t->max = t->complete || cap <= 0 ? max : cap;
+		t->total = t->complete ? bytes : -1;
 		t->known = 1;
 	}
 	exec_probe_close(&p);
@@ -112,7 +117,6 @@ static void read_stats(Exec *ex, Block *b, const Occ *o, Expr *where, PlanText *
 		/* the sample: the first rows, in the order a LIMIT without ORDER BY returns them
 		   (on PostgreSQL the statement is printed again, its parameters with it) */
 		free(inner);
-		sel->cores[0]->distinct = DISTINCT_NONE;
 		inner = exec_print_select(ex, sel);
 		sample(ex, s, inner, t);
 	}
