@@ -228,7 +228,7 @@ void exec_money(SBuf *out, double usd)
 }
 
 /* A statement past its dollar cap: say by how much, and what the endpoint reported. */
-static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out,
+static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out, int shown,
                              SuqlErr *err)
 {
 	const LlmCounts *t = &llm_stats_statement(ex->llm)->total;
@@ -238,29 +238,31 @@ static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out,
 	exec_money(&sp, spent);
 	exec_money(&by, over);
 	SuqlStatus s = err_set(err, SUQL_LLM, "the statement passed its budget of %s by %s: it "
-	                       "spent %s in %ld requests, the endpoint reporting more tokens than "
-	                       "suql could foresee (up to %.0f in and %.0f out a request); no rows "
-	                       "are returned; raise it with :set budget_usd DOLLARS (0 for no "
-	                       "limit), or narrow the query", sb_str(&cap), sb_str(&by),
-	                       sb_str(&sp), t->requests, hw_in, hw_out);
+	                       "spent %s in %ld request%s, the endpoint reporting more tokens "
+	                       "than suql could foresee (up to %.0f in and %.0f out a request)%s; "
+	                       "raise it with :set budget_usd DOLLARS (0 for no limit), or narrow "
+	                       "the query", sb_str(&cap), sb_str(&by), sb_str(&sp), t->requests,
+	                       t->requests == 1 ? "" : "s", hw_in, hw_out,
+	                       shown ? "" : "; no rows are returned");
 	sb_free(&cap);
 	sb_free(&sp);
 	sb_free(&by);
 	return s;
 }
 
-SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, SuqlErr *err)
+SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err)
 {
 	if (s != SUQL_OK || !ex->llm)
 		return s;
 	double over, hw_in, hw_out;
 	int which = llm_cap_passed(ex->llm, &over, &hw_in, &hw_out);
 	if (which == LLM_CAPPED_USD)
-		return passed_usd(ex, over, hw_in, hw_out, err);
+		return passed_usd(ex, over, hw_in, hw_out, shown, err);
 	if (which == LLM_CAPPED_REQUESTS)
 		return err_set(err, SUQL_LLM, "the statement passed its budget of %ld requests to "
-		               "the model by %.0f; no rows are returned; raise it with :set budget N "
-		               "(0 for no limit), or narrow the query", ex->set.budget, over);
+		               "the model by %.0f%s; raise it with :set budget N (0 for no limit), or "
+		               "narrow the query", ex->set.budget, over,
+		               shown ? "" : "; no rows are returned");
 	return s;
 }
 
@@ -285,17 +287,17 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 		int by = llm_capped_by(e->llm, &next);
 		err_clear(err);
 		if (llm_cap_passed(e->llm, &over, &hw_in, &hw_out) == LLM_CAPPED_USD)
-			return passed_usd(ex, over, hw_in, hw_out, err);
+			return passed_usd(ex, over, hw_in, hw_out, 0, err);
 		if (by == LLM_CAPPED_USD) {
 			SBuf cap = SBUF_INIT, sp = SBUF_INIT, nx = SBUF_INIT;
 			exec_money(&cap, ex->set.budget_usd);
 			exec_money(&sp, spent);
 			exec_money(&nx, next);
 			s = err_set(err, SUQL_LLM, "stopped at the budget of %s (spent %s in %ld "
-			            "requests; the next may cost up to %s) before the statement was "
+			            "request%s; the next may cost up to %s) before the statement was "
 			            "complete, so no rows are returned; raise it with :set budget_usd "
 			            "DOLLARS (0 for no limit), or narrow the query", sb_str(&cap),
-			            sb_str(&sp), sent, sb_str(&nx));
+			            sb_str(&sp), sent, sent == 1 ? "" : "s", sb_str(&nx));
 			sb_free(&cap);
 			sb_free(&sp);
 			sb_free(&nx);

@@ -372,11 +372,11 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	/* a spend past a cap (an endpoint reporting more than any bound) stops the statement
 	   before its rows, and after them when the final statement asked too */
 	if (freetext)
-		s = exec_budget_passed(ex, s, err);
+		s = exec_budget_passed(ex, s, 0, err);
 	if (s == SUQL_OK && !explain)
 		s = be->final(ex, freetext, err);
 	if (freetext || asked(ex))
-		s = exec_budget_passed(ex, s, err);
+		s = exec_budget_passed(ex, s, !explain, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		be->record(ex);
 	if (s == SUQL_OK && !explain)

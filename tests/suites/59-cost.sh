@@ -160,7 +160,7 @@ else
 fi
 capped "$demo" 0.02 "$FULL" --set batch=1 --concurrency 50
 if one_over 0.02 && [ $st = 3 ] && [ $req = 1 ] &&
-	grep -q 'the statement passed its budget of \$0.020 by \$0.010: it spent \$0.030 in 1 requests' "$T/cap" &&
+	grep -q 'the statement passed its budget of \$0.020 by \$0.010: it spent \$0.030 in 1 request' "$T/cap" &&
 	! grep -q '^[0-9]' "$T/cap"; then
 	ok "a spend past budget_usd (one request of 200,000 tokens, \$0.03 over a cap of \$0.02): said, by how much, no rows, exit 3"
 else
