@@ -78,6 +78,9 @@ static void usage(FILE *f)
 "  --sloppy D          auto mode: reply like a sloppy model (a batch's list one entry\n"
 "                      short, a classification in prose) unless the request carries an\n"
 "                      object schema in dialect D (openai, llamacpp, ollama or any)\n"
+"  --usage-tokens N    report N prompt tokens for every chat completion (default:\n"
+"                      the request's bytes / 4 + 1), as a provider whose tokenizer\n"
+"                      counts far more than suql estimates\n"
 "  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
 "                      would serve (the longest prefix shared with an earlier prompt, at\n"
 "                      4 bytes a token), as D reports them: openai\n"
@@ -146,6 +149,7 @@ static char **unsure_words;  /* --unsure-words */
 static int nunsure_words;
 static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
 static int sloppy = -1;      /* --sloppy D: the dialect whose schema makes replies valid */
+static long usage_tokens;    /* --usage-tokens N: the prompt tokens every completion reports */
 static FILE *log_file;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static long nrequests, inflight, max_inflight;
@@ -740,11 +744,18 @@ static void prompt_of(json_t *req, SBuf *b)
    completion_tokens (as OpenAI's reasoning models do). */
 static long reasoning;
 
-/* The usage of a completion: prompt tokens at 4 bytes a token, the content's likewise plus
+/* The prompt tokens a completion reports for a request of len bytes: len / 4 + 1, or
+   --usage-tokens N. */
+static json_int_t prompt_tokens(size_t len)
+{
+	return usage_tokens > 0 ? (json_int_t)usage_tokens : (json_int_t)(len / 4 + 1);
+}
+
+/* The usage of a completion: prompt tokens as above, the content's at 4 bytes a token plus
    the reasoning tokens of --reasoning, reported in completion_tokens_details. */
 static json_t *usage_of(size_t prompt_len, const char *content)
 {
-	json_int_t in = (json_int_t)(prompt_len / 4 + 1);
+	json_int_t in = prompt_tokens(prompt_len);
 	json_int_t out = (json_int_t)(strlen(content) / 4 + 1) + (json_int_t)reasoning;
 	json_t *u = json_pack("{s:I, s:I, s:I}", "prompt_tokens", in, "completion_tokens", out,
 	                      "total_tokens", in + out);
@@ -1259,7 +1270,8 @@ int main(int argc, char **argv)
 		            strcmp(a, "--yes-words") == 0 || strcmp(a, "--yes-word") == 0 ||
 		            strcmp(a, "--flip") == 0 || strcmp(a, "--logprobs") == 0 ||
 		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
-		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0;
+		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0 ||
+		            strcmp(a, "--usage-tokens") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1329,7 +1341,14 @@ int main(int argc, char **argv)
 			yes_rate = atof(v);
 		else if (strcmp(a, "--key") == 0)
 			need_key = v;
-		else if (strcmp(a, "--batch-polls") == 0)
+		else if (strcmp(a, "--usage-tokens") == 0) {
+			char *end;
+			usage_tokens = strtol(v, &end, 10);
+			if (*end || usage_tokens < 1) {
+				fprintf(stderr, "llmserver: --usage-tokens takes a whole number above 0\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--batch-polls") == 0)
 			batch_polls = atoi(v);
 		else if (strcmp(a, "--batch-corrupt") == 0)
 			batch_corrupt = atoi(v);

@@ -143,6 +143,7 @@ void llm_stats_begin(Llm *llm)
 	memset(&llm->stmt, 0, sizeof llm->stmt);
 	llm->cap = 0;
 	llm->cap_usd = 0;
+	llm_cap_begin(llm);
 	llm_memo_clear(llm->memo);
 }
 
@@ -219,6 +220,7 @@ void llm_count_usage(Llm *llm, LlmCall *call, const LlmUsage *u, int estimated)
 	                           c->tokens_cached += cached, c->tokens_reasoning += reasoning,
 	                           c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0,
 	                           c->usd += usd, c->unpriced += unpriced));
+	llm_cap_seen(llm, in, out);
 }
 
 void llm_count_batch(Llm *llm, long in, long out)
@@ -609,6 +611,15 @@ static void bulk_units(LlmRun *r)
 			if (r->llm->cache && !r->llm->s.no_cache)
 				llm_cache_put(r->llm->cache, u->key, llm_kind_name(c->kind), v);
 			free(v);
+		} else if (llm_bulk_collecting(r->llm) && r->llm->cap > 0 &&
+		           r->llm->stmt.total.requests + llm_bulk_collected(r->llm) >= r->llm->cap) {
+			/* the budget counts the batch's requests: none is written past it (the
+			   statement then fails, and nothing is submitted) */
+			u->state = U_FAIL;
+			r->capped = 1;
+			r->llm->capped_by = LLM_CAPPED_REQUESTS;
+			if (!c->error)
+				c->error = xstrdup(LLM_CAP_MSG);
 		} else if (llm_bulk_collect(r->llm, c, u->item, u->key)) {
 			u->state = U_FAIL;
 			if (!c->error)

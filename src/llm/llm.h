@@ -341,6 +341,17 @@ double llm_price_tokens(const LlmPrice *p, double in, double cached, double out)
    not sent once the statement's replies cost that much (its call fails, and llm_run
    returns SUQL_BUDGET, as with llm_set_cap). */
 int llm_price(const Llm *llm, double *in, double *out, const char **from);
+/* The size of a request before it is made (llm_prompt.c), for the plan's estimate and the
+   caps: llm_request_bytes, the bytes of the request body a call like proto (its task; its
+   candidates are not read) sends for n candidates, each with an empty text: the template,
+   the question, the format asked for and the reply's schema. llm_text_bytes: the bytes a
+   candidate whose text is passages[0..n) adds to that body (its text written as the
+   prompt writes it, a JSON string in a JSON string). llm_max_tokens: the max_tokens a
+   request for n candidates of call asks for. Bytes become tokens by the rule the counters
+   use when an endpoint reports no usage (TEXT_BYTES_PER_TOKEN). */
+long llm_request_bytes(Llm *llm, const LlmCall *proto, int n);
+long llm_text_bytes(const char *const *passages, int n);
+int llm_max_tokens(const LlmCall *call, int n);
 double llm_cost(const Llm *llm, double tokens_in, double tokens_out);
 void llm_set_cap_usd(Llm *llm, double usd);
 /* What counted tokens cost (LlmCounts.usd), or -1 when some of them had no price. */
@@ -371,6 +382,21 @@ int llm_spend_rows(const Llm *llm, const LlmSpend **rows);
 void llm_spend_report(const Llm *llm, int json, SBuf *out);
 /* "$0.0123": dollars with the precision a small sum needs ($1.23, $0.123, $0.00123). */
 void llm_money(SBuf *out, double usd);
+
+/* The caps held while requests are in flight (llm_cap.c): a request is sent only when
+   its worst case (its bytes and max_tokens, or the most tokens a request of the statement
+   took, whichever is more) fits in what is left with those in flight; under budget_usd
+   the first request goes alone, until a reply says what the endpoint counts.
+   llm_cap_room: how many more requests of in tokens, answered with at most out, fit in
+   what is left of both caps (LONG_MAX: no cap). llm_capped_by: what stopped the
+   statement's last stopped request (LLM_CAPPED_REQUESTS, LLM_CAPPED_USD; 0: none) and,
+   for dollars, that request's worst case (*next). llm_cap_passed: whether the statement
+   went past a cap anyway (an endpoint reporting more than any bound): which, by how much
+   (*over: requests or dollars), and the most tokens a request took. */
+enum { LLM_CAPPED_REQUESTS = 1, LLM_CAPPED_USD = 2 };
+long llm_cap_room(const Llm *llm, double in, double out);
+int llm_capped_by(const Llm *llm, double *next);
+int llm_cap_passed(const Llm *llm, double *over, double *hw_in, double *hw_out);
 /* Whether no endpoint is configured and the offline backend was not chosen either. */
 int llm_unconfigured(const Llm *llm);
 /* Whether the offline backend answers though no one chose it (no endpoint configured, neither

@@ -91,6 +91,9 @@ static SuqlStatus set_key(void *obj, const SetRow *row, const char *v, SuqlErr *
 	return SUQL_OK;
 }
 
+/* llm.price_in, llm.price_out: -1 (the built-in list's price) or a price from 0 dollars a
+   million tokens; any other negative number would make every spend look free, and the
+   statement's dollar cap one it never reaches. */
 static void show_key(const void *obj, const SetRow *row, SBuf *out)
 {
 	const Llm *llm = obj;

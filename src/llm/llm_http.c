@@ -89,6 +89,7 @@ typedef struct HttpReq {
 	int logprobs;       /* asked for log-probabilities (llm.logprobs) */
 	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
 	size_t got;         /* bytes of the body so far */
+	double worst;       /* in flight: what it costs at most (llm_cap.c) */
 	LlmStream st;
 } HttpReq;
 
@@ -108,6 +109,7 @@ typedef struct HttpRun {
 	HttpReq **r;
 	int nr, capr;
 	int inflight;
+	double inflight_usd;   /* what the requests in flight cost at most */
 	LlmJobDoneFn done;
 	void *ctx;
 	int stop;
@@ -221,6 +223,8 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 		cu.easy_cleanup(r->easy);
 		r->easy = NULL;
 		run->inflight--;
+		run->inflight_usd -= r->worst;
+		r->worst = 0;
 	}
 	if (r->hdrs)
 		cu.slist_free_all(r->hdrs);
@@ -237,6 +241,17 @@ static void easy_limits(Llm *llm, CURL *e)
 	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
 	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+}
+
+/* What r costs at most: its body's bytes as tokens (as the counters estimate a reply
+   without usage) and the max_tokens it asks for, or the most a request of the statement
+   took (llm_cap_worst). */
+static double req_worst(const Llm *llm, const HttpReq *r)
+{
+	const LlmCall *c = r->job->call;
+	double in = (double)(strlen(r->body) / TEXT_BYTES_PER_TOKEN + 1);
+	double out = c->kind == LLM_EMBED ? 0 : (double)llm_max_tokens(c, r->nitems);
+	return llm_cap_worst(llm, in, out);
 }
 
 static void req_start(HttpRun *run, HttpReq *r)
@@ -799,13 +814,17 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 				job_fail(&run, r->job, xstrdup("a message of the request could not be encoded "
 				                               "as JSON: nothing was sent"), 0);
 			} else if (r->not_before <= now && run.inflight < llm->s.concurrency) {
-				if (llm_may_send(llm)) {
+				double worst = req_worst(llm, r);
+				int admit = llm_cap_admit(llm, worst, run.inflight, run.inflight_usd);
+				if (admit > 0) {
 					req_start(&run, r);
+					r->worst = worst;
+					run.inflight_usd += worst;
 					started++;
-				} else {
+				} else if (admit < 0) {
 					j->capped = 1;
 					job_fail(&run, r->job, xstrdup(LLM_CAP_MSG), 0);
-				}
+				}   /* else it waits for a reply of those in flight */
 			} else if (r->not_before > now && (next < 0 || r->not_before < next)) {
 				next = r->not_before;
 			}

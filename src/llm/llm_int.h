@@ -187,6 +187,10 @@ struct Llm {
 	LlmStats stmt, sess;
 	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
 	double cap_usd;        /* llm_set_cap_usd: most dollars of the statement, 0: none */
+	double hw_in, hw_out;  /* the most tokens one request of the statement took (llm_cap.c) */
+	long replied;          /* requests of the statement whose tokens were counted */
+	int capped_by;         /* what stopped a request: LLM_CAPPED_REQUESTS or _USD, 0 none */
+	double cap_next;       /* the worst case of the request the dollar cap stopped */
 	long cache_hits_file;  /* units served from the cache file this session */
 	struct LlmBulk *bulk;  /* bulk mode's state (llm_bulk.c); NULL until first used */
 	LlmTickFn tick;        /* llm_set_tick */
@@ -241,6 +245,16 @@ int llm_under_cap_usd(const Llm *llm);
 int llm_may_send(const Llm *llm);
 /* The message of a call stopped by the cap. */
 #define LLM_CAP_MSG "stopped at the budget"
+/* llm_cap.c: the caps held while requests are in flight. llm_cap_begin forgets the last
+   statement's marks; llm_cap_seen takes the tokens a reply was counted with (the
+   high-water marks); llm_cap_worst: what a request of in tokens and a reply of at most
+   out cost at most, the marks counted; llm_cap_admit: whether a request whose worst case
+   is worst may start with inflight requests in flight (worst cases summed: inflight_usd):
+   1 start it, 0 wait for a reply, -1 the cap stops it (llm_capped_by then says which). */
+void llm_cap_begin(Llm *llm);
+void llm_cap_seen(Llm *llm, long in, long out);
+double llm_cap_worst(const Llm *llm, double in, double out);
+int llm_cap_admit(Llm *llm, double worst, int inflight, double inflight_usd);
 
 
 /* A request to a backend: one call, and which of its candidates still need answers. */
