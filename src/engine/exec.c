@@ -222,11 +222,6 @@ SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
 	               ex->worst_total, ex->set.budget, ex->worst_total);
 }
 
-void exec_money(SBuf *out, double usd)
-{
-	sb_printf(out, usd >= 1 ? "$%.2f" : usd >= 0.01 ? "$%.3f" : "$%.5f", usd);
-}
-
 /* A statement past its dollar cap: say by how much, and what the endpoint reported. */
 static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out, int shown,
                              SuqlErr *err)
@@ -234,9 +229,9 @@ static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out,
 	const LlmCounts *t = &llm_stats_statement(ex->llm)->total;
 	double spent = llm_cost(ex->llm, (double)t->tokens_in, (double)t->tokens_out);
 	SBuf cap = SBUF_INIT, sp = SBUF_INIT, by = SBUF_INIT;
-	exec_money(&cap, ex->set.budget_usd);
-	exec_money(&sp, spent);
-	exec_money(&by, over);
+	llm_money(&cap, ex->set.budget_usd);
+	llm_money(&sp, spent);
+	llm_money(&by, over);
 	SuqlStatus s = err_set(err, SUQL_LLM, "the statement passed its budget of %s by %s: it "
 	                       "spent %s in %ld request%s, the endpoint reporting more tokens "
 	                       "than suql could foresee (up to %.0f in and %.0f out a request)%s; "
@@ -290,9 +285,9 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 			return passed_usd(ex, over, hw_in, hw_out, 0, err);
 		if (by == LLM_CAPPED_USD) {
 			SBuf cap = SBUF_INIT, sp = SBUF_INIT, nx = SBUF_INIT;
-			exec_money(&cap, ex->set.budget_usd);
-			exec_money(&sp, spent);
-			exec_money(&nx, next);
+			llm_money(&cap, ex->set.budget_usd);
+			llm_money(&sp, spent);
+			llm_money(&nx, next);
 			s = err_set(err, SUQL_LLM, "stopped at the budget of %s (spent %s in %ld "
 			            "request%s; the next may cost up to %s) before the statement was "
 			            "complete, so no rows are returned; raise it with :set budget_usd "

@@ -122,7 +122,7 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
 	SBuf b = SBUF_INIT, cap = SBUF_INIT;
 	plan_cost_words(ex, &b);
-	exec_money(&cap, ex->set.budget_usd);
+	llm_money(&cap, ex->set.budget_usd);
 	SuqlStatus s = err_set(err, SUQL_BUDGET, "this statement is expected to cost %s, more "
 	                       "than the budget of %s; raise it with :set budget_usd DOLLARS (0 "
 	                       "for no limit), or narrow the query", sb_str(&b), sb_str(&cap));

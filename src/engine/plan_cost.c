@@ -278,13 +278,13 @@ void plan_cost_words(Exec *ex, SBuf *out)
 	plan_cost_figures(ex, &pc);
 	if (pc.lazy) {
 		sb_puts(out, "about ");
-		exec_money(out, pc.expect_usd);
+		llm_money(out, pc.expect_usd);
 		sb_puts(out, " (at most ");
-		exec_money(out, pc.worst_usd);
+		llm_money(out, pc.worst_usd);
 		sb_puts(out, ")");
 	} else {
 		sb_puts(out, "at most ");
-		exec_money(out, pc.worst_usd);
+		llm_money(out, pc.worst_usd);
 	}
 }
 
@@ -313,16 +313,16 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	sb_puts(out, ": ");
 	if (pc.lazy) {
 		sb_puts(out, "expected about ");
-		exec_money(out, e);
+		llm_money(out, e);
 		sb_puts(out, ", ");
 	}
 	sb_puts(out, "at most ");
-	exec_money(out, w);
+	llm_money(out, w);
 	sb_putc(out, ' ');
 	price_words(ex, out);
 	if (ex->set.budget_usd > 0) {
 		sb_puts(out, "; budget ");
-		exec_money(out, ex->set.budget_usd);
+		llm_money(out, ex->set.budget_usd);
 		if (e > ex->set.budget_usd)
 			sb_puts(out, ": over it, refused");
 		else if (w > ex->set.budget_usd)
@@ -352,7 +352,7 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 		return;
 	}
 	sb_puts(out, "cost: ");
-	exec_money(out, c);
+	llm_money(out, c);
 	sb_putc(out, ' ');
 	price_words(ex, out);
 	if (t->tokens_cached > 0) {

@@ -25,9 +25,8 @@
    when it is not SUQL_BUDGET, or nothing was sent). */
 SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err);
 SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
-/* "$0.00123": dollars with the precision a small sum needs (the plan's cost line, the
-   refusal of budget_usd, the counters and the caps' messages all write them so). */
-void exec_money(SBuf *out, double usd);
+/* Dollars are written by llm_money (llm.h): the plan's cost line, the refusal of
+   budget_usd, the counters, the caps' messages and :cost all write them alike. */
 /* A statement whose status s is SUQL_OK but whose spend went past a cap anyway (an
    endpoint reporting more tokens than any bound): SUQL_LLM, saying by how much (and,
    unless shown, that no rows are returned: its rows were not shown yet). */

@@ -198,8 +198,6 @@ struct Llm {
 	LlmSpend *spend;       /* the session's spend, a row per model and endpoint
 	                          (llm_spend.c) */
 	int nspend;
-	char *spend_url;       /* the URL spend_origin was made from */
-	char *spend_origin;    /* its origin, as the rows name it */
 };
 
 /* Count a request as it is handed to the transport (llm_count_request), take it back when

@@ -31,29 +31,11 @@ const char *llm_spend_model(const Llm *llm, const LlmCall *c)
 	return llmp_model(llm, c);
 }
 
-/* The endpoint's origin: the URL shown (no user:password@), cut at '?' or '#'. */
-static const char *origin(Llm *llm)
-{
-	const char *url = llm->s.url ? llm->s.url : "";
-	if (!llm->spend_url || strcmp(llm->spend_url, url) != 0) {
-		free(llm->spend_url);
-		free(llm->spend_origin);
-		llm->spend_url = xstrdup(url);
-		char *o = llm_url_shown(url);
-		o[strcspn(o, "?#")] = '\0';
-		size_t n = strlen(o);
-		while (n > 0 && o[n - 1] == '/')
-			o[--n] = '\0';
-		llm->spend_origin = o;
-	}
-	return llm->spend_origin;
-}
-
 LlmCounts *llm_spend_counts(Llm *llm, const LlmCall *c)
 {
 	int off = llm_is_offline(llm);
 	const char *model = llm_spend_model(llm, c);
-	const char *org = off ? "" : origin(llm);
+	const char *org = off || !llm_origin(llm) ? "" : llm_origin(llm);
 	for (int i = 0; i < llm->nspend; i++) {
 		LlmSpend *r = &llm->spend[i];
 		if (r->offline == off && strcmp(r->model, model) == 0 && strcmp(r->origin, org) == 0)
@@ -75,11 +57,8 @@ void llm_spend_free(Llm *llm)
 		free(llm->spend[i].origin);
 	}
 	free(llm->spend);
-	free(llm->spend_url);
-	free(llm->spend_origin);
 	llm->spend = NULL;
 	llm->nspend = 0;
-	llm->spend_url = llm->spend_origin = NULL;
 }
 
 int llm_spend_rows(const Llm *llm, const LlmSpend **rows)
