@@ -21,6 +21,12 @@
 # are libFuzzer targets, built only with FUZZ=1 (clang, in build-fuzz/; scripts/fuzz.sh).
 # Every tests/unit/*.c is a unit test program. New files need no edit here.
 
+# Parallel by default: as many jobs as processors plus one (compiling, and the test runner,
+# whose suites spend much of their time waiting on the servers they start); `make -jN`
+# given on the command line wins, and tests/run takes its N too.
+NPROC     := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+MAKEFLAGS += -j$(shell expr $(NPROC) + 1)
+
 PREFIX    ?= /usr/local
 CC        ?= cc
 SAN       ?=
@@ -77,6 +83,9 @@ LIBOBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/cli/main.c,$(S
 MAINOBJ   := $(BUILD)/obj/cli/main.o
 TOOLS     := $(patsubst tools/%.c,$(BUILD)/%,$(filter-out tools/embed.c tools/fuzz_%.c,$(sort $(wildcard tools/*.c))))
 FUZZERS   := $(patsubst tools/%.c,$(BUILD)/%,$(sort $(wildcard tools/fuzz_*.c)))
+# The same targets linked with a plain driver (tests/fuzzdrive.c) on this build, for the
+# fuzz suite of `make check`; libFuzzer's own build is `make fuzz`.
+FUZZCHECK := $(patsubst tools/%.c,$(BUILD)/fuzzcheck/%,$(sort $(wildcard tools/fuzz_*.c)))
 UNITS     := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(sort $(wildcard tests/unit/*.c)))
 PROMPTS   := $(sort $(wildcard prompts/*.txt))
 
@@ -87,7 +96,7 @@ else
 endif
 
 .PHONY: all run demo-chat check bench eval fuzz fuzzers install uninstall clean deps fixtures demo
-all: $(PROG) $(TOOLS) $(UNITS) $(BUILD)/demo.db
+all: $(PROG) $(TOOLS) $(UNITS) $(FUZZCHECK) $(BUILD)/demo.db
 
 $(PROG): $(MAINOBJ) $(BUILD)/libsuql.a
 	$(CC) $(ALLLDFLAGS) -o $@ $^ $(PKGLIBS)
@@ -117,6 +126,10 @@ $(BUILD)/fuzz_%: tools/fuzz_%.c $(BUILD)/libsuql.a
 	$(CC) $(ALLCFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
 
 fuzzers: $(FUZZERS)
+
+$(BUILD)/fuzzcheck/fuzz_%: tools/fuzz_%.c tests/fuzzdrive.c $(BUILD)/libsuql.a
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< tests/fuzzdrive.c $(BUILD)/libsuql.a $(ALLLDFLAGS) $(PKGLIBS)
 
 # The sqllogictest runner hashes results with OpenSSL's MD5.
 $(BUILD)/slt: PKGLIBS += $(shell pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto)
@@ -196,4 +209,4 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz suql
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*.d $(BUILD)/*.d $(BUILD)/unit/*.d $(BUILD)/fuzzcheck/*.d)

@@ -74,47 +74,7 @@ if ! make -s FUZZ=1 $bins >"$out/build.log" 2>&1; then
 	exit 1
 fi
 
-shared=${SUQL_SHARED:-../shared}
-seed() {   # seed NAME DIR: fill DIR with the target's seeds, once
-	sname=$1 sdir=$2
-	[ -n "$(ls "$sdir" 2>/dev/null | head -n 1)" ] && return 0
-	mkdir -p "$sdir"
-	[ -d "tests/fuzz/$sname" ] && cp tests/fuzz/"$sname"/* "$sdir"/ 2>/dev/null
-	case $sname in
-	parse)
-		# the golden inputs (SUQL forms), our SQLite forms, and the statements of the
-		# sqllogictest and SQL corpora when ../shared/data is there
-		sed -n 's/^>>> //p' tests/golden/*.txt >"$out/golden-inputs.sql"
-		data=""
-		if [ -d "$shared/data" ]; then
-			data="$(find "$shared/data/sqllogictest/test" -name '*.test' | sort)
-			      $shared/data/sql-corpora/spider/spider_dev.sql
-			      $(ls "$shared"/data/sql-corpora/sqlfluff-sqlite/*.sql)"
-		fi
-		if [ -x "$SUQL_BUILD/corpora" ]; then
-			# shellcheck disable=SC2086
-			"$SUQL_BUILD/corpora" seeds "$sdir" "$out/golden-inputs.sql" \
-				tests/golden/sqlite_forms.sql $data >/dev/null 2>&1
-		else
-			cp "$out/golden-inputs.sql" tests/golden/sqlite_forms.sql "$sdir"/
-		fi ;;
-	csv)
-		# the first byte of an input picks the import's options (tools/fuzz_import.h):
-		# 0 is a plain .csv, 1 a ';' separator
-		for f in tests/import/*/*.csv tests/import/*/*.tsv; do
-			[ -f "$f" ] && { printf '\000'; cat "$f"; } >"$sdir/$(echo "$f" | tr / _)"
-		done ;;
-	json)
-		# 0 is a .json file, 128 (octal 200) a .jsonl file
-		for f in tests/import/*/*.json; do
-			[ -f "$f" ] && { printf '\000'; cat "$f"; } >"$sdir/$(echo "$f" | tr / _)"
-		done
-		for f in tests/import/*/*.jsonl; do
-			[ -f "$f" ] && { printf '\200'; cat "$f"; } >"$sdir/$(echo "$f" | tr / _)"
-		done ;;
-	esac
-	return 0
-}
+. scripts/fuzz-seeds.sh
 
 status=0
 for n in $names; do
@@ -128,7 +88,7 @@ for n in $names; do
 		mode="-runs=$runs -seed=${FUZZ_SEED:-1}"
 	fi
 	mkdir -p "$corpus"
-	seed "$n" "$seeds"
+	fuzz_seed "$n" "$seeds"
 	before=$(ls "$dir" | grep -c -E '^(crash|leak|timeout|oom|slow-unit)-')
 	echo "fuzz_$n: running for $FUZZ_SECONDS s${runs:+ at most}" >&2
 	t0=$(date +%s)

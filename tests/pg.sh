@@ -7,12 +7,22 @@
 # with and PG_DIR; pg_stop stops the server and removes the directory (pg_start arranges
 # it at exit too). When the server cannot be started pg_start returns 1 with PG_SKIP
 # saying why, and the suite prints "skipped: ...".
+# One server for a whole run: tests/run starts it (pg_run_start) and exports
+# SUQL_PG_SHARED ("DIR PORT": its socket's folder and number); pg_start in a suite then
+# makes a database of its own on it (PG_DBNAME, named after the suite's process) instead of
+# a cluster, and pg_stop drops it, so suites and the parts of one run side by side. A suite
+# that needs a server of its own (it reads the server's log, or starts servers beside it)
+# sets PG_OWN=1 before pg_start. PG_HOST is the socket's folder, PG_DIR the suite's scratch
+# folder (in a cluster of its own, the cluster's folder too).
 # pg_load_demo DB loads the tables of the SQLite database DB (made by tests/demo-db.sh)
 # into the server's database with their SUQL types: JSON arrays become text[], the catalog
 # rows go into suql.catalog (several databases may be loaded, with tables of other names;
 # a database without suql_catalog loads as plain tables).
 
 PG_DIR=""
+PG_HOST=""
+PG_DBNAME=suql_test
+PG_SHARED_USED=""
 PG_SKIP=""
 PG_AS=""
 PG_USER=""
@@ -56,10 +66,13 @@ pg_tmpdir() {
 	echo "$_t"
 }
 
-pg_start() {
+# pg_as: who runs the server (as root: an unprivileged user through runuser); 1 with
+# PG_SKIP when PostgreSQL's programs are missing
+pg_as() {
 	PG_BIN=$(pg_bin) || { PG_SKIP="PostgreSQL's server (initdb, pg_ctl) is not installed; scripts/deps.sh installs postgresql"; return 1; }
 	command -v psql >/dev/null 2>&1 || { PG_SKIP="psql is not installed (postgresql-client)"; return 1; }
 	PG_USER=""
+	PG_AS=""
 	if [ "$(id -u)" = 0 ]; then
 		for u in postgres nobody; do
 			id "$u" >/dev/null 2>&1 && { PG_USER=$u; break; }
@@ -70,12 +83,50 @@ pg_start() {
 		fi
 		PG_AS="runuser -u $PG_USER --"
 	fi
-	PG_DIR=$(pg_tmpdir) || { PG_SKIP="no temporary directory"; return 1; }
-	trap pg_stop EXIT
-	port=$((20000 + $$ % 20000))
-	pg_server "$PG_DIR" "$port" || return 1
-	PG_PORT=$port
-	SUQL_PG="postgresql://suql@/suql_test?host=$PG_DIR&port=$port"
+	return 0
+}
+
+pg_start() {
+	pg_as || return 1
+	if [ -n "${SUQL_PG_SHARED:-}" ] && [ -z "${PG_OWN:-}" ]; then
+		PG_HOST=${SUQL_PG_SHARED% *}
+		PG_PORT=${SUQL_PG_SHARED##* }
+		PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/suql-pgw.XXXXXX") || { PG_SKIP="no temporary directory"; return 1; }
+		PG_DBNAME=suql_$$
+		PG_SHARED_USED=1
+		trap pg_stop EXIT
+		psql -q -X -h "$PG_HOST" -p "$PG_PORT" -U suql -d postgres \
+			-c "CREATE DATABASE $PG_DBNAME" >/dev/null 2>&1 ||
+			{ PG_SKIP="CREATE DATABASE $PG_DBNAME failed on the run's server"; return 1; }
+	else
+		PG_DIR=$(pg_tmpdir) || { PG_SKIP="no temporary directory"; return 1; }
+		PG_HOST=$PG_DIR
+		PG_DBNAME=suql_test
+		trap pg_stop EXIT
+		port=$((20000 + $$ % 20000))
+		pg_server "$PG_DIR" "$port" || return 1
+		PG_PORT=$port
+	fi
+	SUQL_PG="postgresql://suql@/$PG_DBNAME?host=$PG_HOST&port=$PG_PORT"
+	return 0
+}
+
+# pg_run_start DIR: the run's one server, in DIR (made by the caller); prints "DIR PORT"
+# for SUQL_PG_SHARED, or fails with PG_SKIP saying why
+pg_run_start() {
+	pg_as || return 1
+	if [ -n "$PG_USER" ]; then
+		chmod 755 "$1"
+		chown "$PG_USER" "$1"
+	fi
+	pg_server "$1" "$((20000 + $$ % 20000))" || return 1
+	echo "$1 $((20000 + $$ % 20000))"
+}
+
+# pg_run_stop DIR: stops the run's server
+pg_run_stop() {
+	pg_as >/dev/null 2>&1 || return 0
+	[ -d "$1/data" ] && $PG_AS "$PG_BIN/pg_ctl" -D "$1/data" -m immediate -w stop >/dev/null 2>&1
 	return 0
 }
 
@@ -142,6 +193,17 @@ pg_shard_table() {
 }
 
 pg_stop() {
+	if [ -n "$PG_SHARED_USED" ]; then
+		# the suite's databases on the run's server: its own and those named after it
+		for _db in $(psql -At -X -h "$PG_HOST" -p "$PG_PORT" -U suql -d postgres -c \
+			"SELECT datname FROM pg_database WHERE datname = '$PG_DBNAME' OR datname LIKE '${PG_DBNAME}\\_%'" 2>/dev/null); do
+			psql -q -X -h "$PG_HOST" -p "$PG_PORT" -U suql -d postgres \
+				-c "DROP DATABASE IF EXISTS \"$_db\" WITH (FORCE)" >/dev/null 2>&1
+		done
+		PG_SHARED_USED=""
+		[ -n "$PG_DIR" ] && rm -rf "$PG_DIR"
+		PG_DIR=""
+	fi
 	for _d in $PG_DIR $PG_SHARD_DIRS; do
 		[ -d "$_d/data" ] && $PG_AS "$PG_BIN/pg_ctl" -D "$_d/data" -m immediate -w stop >/dev/null 2>&1
 		rm -rf "$_d"
@@ -151,7 +213,7 @@ pg_stop() {
 }
 
 pg_psql() {   # pg_psql SQL: run SQL in the test database (or in $PG_DB)
-	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U suql -d "${PG_DB:-suql_test}" "$@"
+	psql -q -X -v ON_ERROR_STOP=1 -h "$PG_HOST" -p "$PG_PORT" -U suql -d "${PG_DB:-$PG_DBNAME}" "$@"
 }
 
 # The Postgres type of a column: its SQLite declared type (REAL as double precision), a

@@ -2,7 +2,8 @@
  * llmserver.c: build/llmserver, a loopback OpenAI-compatible server for tests and
  * benchmarks. It serves POST .../chat/completions and .../embeddings on 127.0.0.1, one
  * thread per connection (keep-alive), records every request as a JSON line, and replies
- * from canned text, from a rules file (status, headers, body, delay, or a fault), or in
+ * from canned text, from a rules file (status, headers, body, delay, a fault, or an echo of
+ * the request's headers or body, as a proxy that repeats the request in its error), or in
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
  * deterministically from a hash of each candidate's text (for a semantic join's match
  * prompts, of the pair, or from a list of the pairs that match; with --factor, of a
@@ -45,7 +46,8 @@ static void usage(FILE *f)
 "                      headers (Authorization included), body, inflight, max_inflight\n"
 "  --delay MS          wait MS before every reply\n"
 "  --reply-file FILE   reply to every request with FILE's contents (HTTP 200)\n"
-"  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md)\n"
+"  --rules FILE        scripted replies: a JSON array of rules (see doc/llm.md); a\n"
+"                      rule's echo repeats the request's headers or body in the reply\n"
 "  --yes-rate P        auto mode: share of candidates judged yes (default 0.5)\n"
 "  --yes-words A,B     auto mode, yes/no: yes when the candidate's text holds one of\n"
 "                      the words (any case), else no (instead of by a hash);\n"
@@ -76,11 +78,17 @@ static void usage(FILE *f)
 "  --sloppy D          auto mode: reply like a sloppy model (a batch's list one entry\n"
 "                      short, a classification in prose) unless the request carries an\n"
 "                      object schema in dialect D (openai, llamacpp, ollama or any)\n"
+"  --usage-tokens N    report N prompt tokens for every chat completion (default:\n"
+"                      the request's bytes / 4 + 1), as a provider whose tokenizer\n"
+"                      counts far more than suql estimates\n"
 "  --prompt-cache D    auto mode: report the prompt tokens a provider's prefix cache\n"
 "                      would serve (the longest prefix shared with an earlier prompt, at\n"
 "                      4 bytes a token), as D reports them: openai\n"
-"                      (usage.prompt_tokens_details.cached_tokens) or llamacpp\n"
-"                      (timings.cache_n)\n"
+"                      (usage.prompt_tokens_details.cached_tokens), llamacpp\n"
+"                      (timings.cache_n) or anthropic (usage.cache_read_input_tokens)\n"
+"  --reasoning N       every completion reports N hidden reasoning tokens\n"
+"                      (usage.completion_tokens_details.reasoning_tokens), counted in\n"
+"                      its completion_tokens as a reasoning model's are\n"
 "Without --reply-file or --rules, and when no rule matches, replies are automatic: a\n"
 "suql prompt is answered in the shape it asks for (yes/no, {\"answers\": [...]} with one\n"
 "entry per numbered candidate, a date, a number, a summary, {\"values\": [...]}).\n"
@@ -120,6 +128,9 @@ typedef struct Rule {
 	char *fault;        /* close, truncate, garbage, hang */
 	int stream_delay_ms;     /* a streamed reply: pause between chunks */
 	int stream_hold_after;   /* a streamed reply: after this many chunks, hold (-1: never) */
+	char *echo;         /* headers, body, request: the reply repeats what the request sent */
+	char *echo_as;      /* message (default), text, json, detail, content */
+	long echo_skip, echo_max;   /* bytes of the echo left out at its start; most kept */
 } Rule;
 
 static Rule *rules;
@@ -145,6 +156,7 @@ static char **unsure_words;  /* --unsure-words */
 static int nunsure_words;
 static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
 static int sloppy = -1;      /* --sloppy D: the dialect whose schema makes replies valid */
+static long usage_tokens;    /* --usage-tokens N: the prompt tokens every completion reports */
 static FILE *log_file;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static long nrequests, inflight, max_inflight;
@@ -227,6 +239,11 @@ static int load_rules(const char *path)
 		r->stream_delay_ms = json_is_integer(sd) ? (int)json_integer_value(sd) : 0;
 		json_t *sh = json_object_get(o, "stream_hold_after");
 		r->stream_hold_after = json_is_integer(sh) ? (int)json_integer_value(sh) : -1;
+		r->echo = jstr(o, "echo") ? xstrdup(jstr(o, "echo")) : NULL;
+		r->echo_as = jstr(o, "echo_as") ? xstrdup(jstr(o, "echo_as")) : NULL;
+		json_t *es = json_object_get(o, "echo_skip"), *em = json_object_get(o, "echo_max");
+		r->echo_skip = json_is_integer(es) ? (long)json_integer_value(es) : 0;
+		r->echo_max = json_is_integer(em) ? (long)json_integer_value(em) : -1;
 	}
 	json_decref(a);
 	return 1;
@@ -533,7 +550,8 @@ static char *auto_content(const char *prompt, const char *model)
    PCACHE_N), and the longest prefix a new prompt shares with one of them, in tokens of 4
    bytes, as a provider's prompt cache would serve it. */
 #define PCACHE_N 256
-static int pcache_mode;   /* 0: off, 1: openai (usage.prompt_tokens_details), 2: llamacpp */
+static int pcache_mode;   /* 0: off, 1: openai (usage.prompt_tokens_details), 2: llamacpp,
+                             3: anthropic (usage.cache_read_input_tokens) */
 static char *pcache[PCACHE_N];
 static int npcache;
 
@@ -565,6 +583,9 @@ static char *with_cached(char *body, long cached)
 	if (pcache_mode == 1)
 		json_object_set_new(json_object_get(o, "usage"), "prompt_tokens_details",
 		                    json_pack("{s:I}", "cached_tokens", (json_int_t)cached));
+	else if (pcache_mode == 3)   /* as gateways pass Anthropic's on, beside prompt_tokens */
+		json_object_set_new(json_object_get(o, "usage"), "cache_read_input_tokens",
+		                    json_integer((json_int_t)cached));
 	else
 		json_object_set_new(o, "timings", json_pack("{s:I}", "cache_n", (json_int_t)cached));
 	free(body);
@@ -726,17 +747,38 @@ static void prompt_of(json_t *req, SBuf *b)
 	}
 }
 
+/* --reasoning N: each completion reports N hidden reasoning tokens, part of its
+   completion_tokens (as OpenAI's reasoning models do). */
+static long reasoning;
+
+/* The prompt tokens a completion reports for a request of len bytes: len / 4 + 1, or
+   --usage-tokens N. */
+static json_int_t prompt_tokens(size_t len)
+{
+	return usage_tokens > 0 ? (json_int_t)usage_tokens : (json_int_t)(len / 4 + 1);
+}
+
+/* The usage of a completion: prompt tokens as above, the content's at 4 bytes a token plus
+   the reasoning tokens of --reasoning, reported in completion_tokens_details. */
+static json_t *usage_of(size_t prompt_len, const char *content)
+{
+	json_int_t in = prompt_tokens(prompt_len);
+	json_int_t out = (json_int_t)(strlen(content) / 4 + 1) + (json_int_t)reasoning;
+	json_t *u = json_pack("{s:I, s:I, s:I}", "prompt_tokens", in, "completion_tokens", out,
+	                      "total_tokens", in + out);
+	if (reasoning > 0)
+		json_object_set_new(u, "completion_tokens_details",
+		                    json_pack("{s:I}", "reasoning_tokens", (json_int_t)reasoning));
+	return u;
+}
+
 static char *completion(const char *model, const char *content, size_t prompt_len, json_t *lp)
 {
-	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], "
-	                      "s:{s:I, s:I, s:I}}",
+	json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:[{s:i, s:{s:s, s:s}, s:s}], s:o}",
 		"id", "chatcmpl-test", "object", "chat.completion", "created", (json_int_t)time(NULL),
 		"model", model ? model : "test",
 		"choices", "index", 0, "message", "role", "assistant", "content", content,
-		"finish_reason", "stop",
-		"usage", "prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
-		"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
-		"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2));
+		"finish_reason", "stop", "usage", usage_of(prompt_len, content));
 	if (lp)
 		json_object_set_new(json_array_get(json_object_get(o, "choices"), 0), "logprobs", lp);
 	char *s = json_dumps(o, JSON_COMPACT);
@@ -771,6 +813,53 @@ typedef struct Request {
 	size_t blen;
 	int close;
 } Request;
+
+/* A rule's echo: what the request sent (its headers as "name: value" lines, its body, or
+   both), cut as the rule says, in the reply's body as the rule says: a server that
+   repeats the request in its error, as some proxies do (suql must not show the
+   credentials it finds there). */
+static void echo_reply(const Rule *r, const Request *rq, char **body, char **content)
+{
+	SBuf e = SBUF_INIT;
+	if (strcmp(r->echo, "body") != 0) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(rq->headers, k, v)
+			sb_printf(&e, "%s: %s\n", k, json_string_value(v) ? json_string_value(v) : "");
+	}
+	if (strcmp(r->echo, "headers") != 0)
+		sb_putn(&e, rq->body ? rq->body : "", rq->blen);
+	size_t skip = r->echo_skip > 0 ? (size_t)r->echo_skip : 0;
+	if (skip > e.len)
+		skip = e.len;
+	size_t keep = e.len - skip;
+	if (r->echo_max >= 0 && (size_t)r->echo_max < keep)
+		keep = (size_t)r->echo_max;
+	char *cut = xstrndup(sb_str(&e) + skip, keep);
+	sb_free(&e);
+	const char *as = r->echo_as ? r->echo_as : "message";
+	json_t *o = NULL;
+	if (strcmp(as, "text") == 0) {
+		*body = cut;
+		return;
+	} else if (strcmp(as, "content") == 0) {
+		*content = cut;
+		return;
+	} else if (strcmp(as, "json") == 0) {   /* the echo as a JSON string, inside the message */
+		json_t *str = json_string_nocheck(cut);
+		char *once = json_dumps(str, JSON_ENCODE_ANY | JSON_ESCAPE_SLASH);
+		json_decref(str);
+		o = json_pack("{s:{s:s}}", "error", "message", once ? once : "");
+		free(once);
+	} else if (strcmp(as, "detail") == 0) {
+		o = json_pack("{s:s}", "detail", cut);
+	} else {
+		o = json_pack("{s:{s:s, s:s}}", "error", "message", cut, "type", "invalid_request_error");
+	}
+	free(cut);
+	*body = o ? json_dumps(o, JSON_COMPACT | JSON_ESCAPE_SLASH) : xstrdup("{}");
+	json_decref(o);
+}
 
 static int send_all(int fd, const char *p, size_t n)
 {
@@ -959,11 +1048,9 @@ static int send_stream(int fd, const Rule *rule, json_t *headers, const char *mo
 	}
 	sse_event(&b, sse_chunk(model, json_object(), "stop"));
 	if (usage)
-		sse_event(&b, json_pack("{s:s, s:s, s:[], s:{s:I, s:I, s:I}}", "id", "chatcmpl-test",
+		sse_event(&b, json_pack("{s:s, s:s, s:[], s:o}", "id", "chatcmpl-test",
 			"object", "chat.completion.chunk", "choices", "usage",
-			"prompt_tokens", (json_int_t)(prompt_len / 4 + 1),
-			"completion_tokens", (json_int_t)(strlen(content) / 4 + 1),
-			"total_tokens", (json_int_t)(prompt_len / 4 + strlen(content) / 4 + 2)));
+			usage_of(prompt_len, content)));
 	sb_puts(&b, "data: [DONE]\n\n");
 	ends = xrealloc(ends, (size_t)(n + 1) * sizeof *ends);
 	ends[n++] = b.len;
@@ -1092,7 +1179,9 @@ static int serve(int fd, Request *rq)
 		hdrs = rule->headers;
 		d = rule->delay_ms ? rule->delay_ms : d;
 		fault = rule->fault;
-		if (rule->content)
+		if (rule->echo)
+			echo_reply(rule, rq, &body, &content);
+		else if (rule->content)
 			content = xstrdup(rule->content);
 		else if (rule->body)
 			body = xstrdup(rule->body);
@@ -1190,7 +1279,7 @@ int main(int argc, char **argv)
 		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
 		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0 ||
 		            strcmp(a, "--batch-dup") == 0 || strcmp(a, "--batch-foreign") == 0 ||
-		            strcmp(a, "--batch-delay") == 0;
+		            strcmp(a, "--batch-delay") == 0 || strcmp(a, "--usage-tokens") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1260,7 +1349,14 @@ int main(int argc, char **argv)
 			yes_rate = atof(v);
 		else if (strcmp(a, "--key") == 0)
 			need_key = v;
-		else if (strcmp(a, "--batch-polls") == 0)
+		else if (strcmp(a, "--usage-tokens") == 0) {
+			char *end;
+			usage_tokens = strtol(v, &end, 10);
+			if (*end || usage_tokens < 1) {
+				fprintf(stderr, "llmserver: --usage-tokens takes a whole number above 0\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--batch-polls") == 0)
 			batch_polls = atoi(v);
 		else if (strcmp(a, "--batch-corrupt") == 0) {
 			batch_corrupt = atoi(v);
@@ -1296,9 +1392,16 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(a, "--prompt-cache") == 0 && i + 1 < argc) {
 			const char *m = argv[++i];
-			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 : -1;
+			pcache_mode = strcmp(m, "openai") == 0 ? 1 : strcmp(m, "llamacpp") == 0 ? 2 :
+			              strcmp(m, "anthropic") == 0 ? 3 : -1;
 			if (pcache_mode < 0) {
-				fprintf(stderr, "llmserver: --prompt-cache openai or llamacpp\n");
+				fprintf(stderr, "llmserver: --prompt-cache openai, llamacpp or anthropic\n");
+				return 2;
+			}
+		} else if (strcmp(a, "--reasoning") == 0 && i + 1 < argc) {
+			reasoning = atol(argv[++i]);
+			if (reasoning < 0) {
+				fprintf(stderr, "llmserver: --reasoning takes a number of tokens, 0 or more\n");
 				return 2;
 			}
 		}

@@ -8,11 +8,15 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #define MASK "***"
+
+/* The shortest run of a secret that is masked wherever it appears (secret.h). */
+#define SECRET_RUN 8
 
 char *secret_base64(const char *s, size_t n)
 {
@@ -136,80 +140,359 @@ static void mask_auth(SBuf *out, const char *text)
 	sb_puts(out, text + from);
 }
 
-/* The bytes of a long secret that, seen at the start of a match, mean the secret itself
-   (cut short where a server shortened its message). */
-#define SECRET_PREFIX 12
+/* ---- runs of a secret ----
 
-/* Every occurrence of value replaced by ***; for a value of 16 bytes or more, also a start
-   of it of SECRET_PREFIX bytes or more (the rest cut off). */
-static char *mask_value(char *text, const char *value)
+   A secret is masked wherever SECRET_RUN bytes of it in a row appear, not only whole: a
+   server that echoes a request may cut its message anywhere, so the end of a key, or the
+   middle of a Basic credential's Base64, can stand alone. The bytes of each secret's forms
+   (the value; the password and the credentials around it; their Base64, as a Basic header
+   carries it and as any text that holds them encodes it at each of its three alignments)
+   are kept as their runs of SECRET_RUN bytes, and the text is searched for each run as it
+   stands and as it reads after its JSON escapes are undone (up to three levels: a JSON
+   string quoted in a JSON message) and after its %XX escapes are undone. */
+
+typedef struct Needles {
+	uint64_t *w;      /* the runs, SECRET_RUN bytes each, packed; sorted */
+	size_t nw, cap;
+	char **small;     /* forms shorter than SECRET_RUN (but at least 4 bytes): masked whole */
+	size_t nsmall;
+} Needles;
+
+static uint64_t pack(const char *p)
 {
-	size_t n = value ? strlen(value) : 0;
-	size_t need = n >= 16 ? SECRET_PREFIX : n;
-	if (n < 4)
-		return text;
-	char *lead = xstrndup(value, need);
-	if (!strstr(text, lead)) {
-		free(lead);
-		return text;
-	}
-	SBuf b = SBUF_INIT;
-	const char *p = text, *hit;
-	while ((hit = strstr(p, lead)) != NULL) {
-		size_t m = need;
-		while (m < n && hit[m] == value[m])
-			m++;
-		sb_putn(&b, p, (size_t)(hit - p));
-		sb_puts(&b, MASK);
-		p = hit + m;
-	}
-	free(lead);
-	sb_puts(&b, p);
-	free(text);
-	return sb_steal(&b);
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
 }
 
-/* value and its Base64 masked; for a URL, its credentials too (the pair, the password,
-   and the pair's Base64, as Basic auth sends it). */
-static char *mask_secret(char *text, const char *value)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void add_runs(Needles *nd, const char *s, size_t n)
+{
+	if (n < SECRET_RUN) {
+		if (n >= 4) {
+			nd->small = xrealloc(nd->small, (nd->nsmall + 1) * sizeof *nd->small);
+			nd->small[nd->nsmall++] = xstrndup(s, n);
+		}
+		return;
+	}
+	for (size_t i = 0; i + SECRET_RUN <= n; i++) {
+		if (nd->nw == nd->cap) {
+			nd->cap = nd->cap ? nd->cap * 2 : 64;
+			nd->w = xrealloc(nd->w, nd->cap * sizeof *nd->w);
+		}
+		nd->w[nd->nw++] = pack(s + i);
+	}
+}
+
+/* The Base64 of s[0..n) at each alignment, in the standard and the URL-safe alphabet: as
+   sent alone (padded), and the characters that s alone decides when s stands 1 or 2 bytes
+   after a 3-byte boundary of a longer text (the first characters mix in the bytes before
+   it, the last ones the bytes after it). */
+static void add_base64(Needles *nd, const char *s, size_t n)
+{
+	for (size_t k = 0; k < 3; k++) {
+		char *in = xmalloc(n + 3);
+		memset(in, 0, k);
+		memcpy(in + k, s, n);
+		size_t m = n + k;
+		char *b = secret_base64(in, m);
+		size_t from = k == 0 ? 0 : k == 1 ? 2 : 3;
+		size_t to = k == 0 ? strlen(b) : 4 * (m / 3) + (m % 3 == 1 ? 1 : m % 3 == 2 ? 2 : 0);
+		for (int alphabet = 0; alphabet < 2 && to > from; alphabet++) {
+			if (alphabet)   /* URL-safe: - and _ for + and / */
+				for (char *c = b; *c; c++)
+					*c = *c == '+' ? '-' : *c == '/' ? '_' : *c;
+			add_runs(nd, b + from, to - from);
+		}
+		free(b);
+		free(in);
+	}
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	     : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* s[0..n) with its %XX escapes undone. Heap string; *len its length. */
+static char *pct_decode(const char *s, size_t n, size_t *len)
+{
+	char *o = xmalloc(n + 1);
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		int h, l;
+		if (s[i] == '%' && i + 2 < n && (h = hexval(s[i + 1])) >= 0 &&
+		    (l = hexval(s[i + 2])) >= 0) {
+			o[j++] = (char)(h * 16 + l);
+			i += 2;
+		} else {
+			o[j++] = s[i];
+		}
+	}
+	o[j] = '\0';
+	*len = j;
+	return o;
+}
+
+/* The forms of one secret: an API key, or a URL's credentials (user:password, whose
+   Base64 a Basic Authorization header carries; libcurl sends the pair with its %XX
+   escapes undone). The user's name alone is not a secret (it stays in user:***@host), so
+   of the pair only the runs that reach into the password count. */
+static void add_secret(Needles *nd, const char *value)
 {
 	const char *p = strstr(value, "://");
 	size_t a, e;
 	if (p && !url_creds(value, (size_t)(p - value), &a, &e))
-		return text;   /* a URL without credentials is no secret */
-	if (p) {
-		char *pair = xstrndup(value + a, e - a);
-		char *b64 = secret_base64(pair, e - a);
-		text = mask_value(text, b64);
-		text = mask_value(text, pair);
-		const char *colon = strchr(pair, ':');
-		if (colon)
-			text = mask_value(text, colon + 1);
-		free(b64);
-		free(pair);
-		return text;
+		return;   /* a URL without credentials is no secret */
+	if (!p) {
+		add_runs(nd, value, strlen(value));
+		add_base64(nd, value, strlen(value));
+		return;
 	}
-	char *b64 = secret_base64(value, strlen(value));
-	text = mask_value(text, value);
-	text = mask_value(text, b64);
-	free(b64);
-	return text;
+	for (int decoded = 0; decoded < 2; decoded++) {
+		size_t n = e - a;
+		char *pair = decoded ? pct_decode(value + a, n, &n) : xstrndup(value + a, n);
+		const char *colon = memchr(pair, ':', n);
+		if (colon) {
+			size_t c = (size_t)(colon - pair);
+			size_t from = c + 1 >= SECRET_RUN ? c + 1 - (SECRET_RUN - 1) : 0;
+			add_runs(nd, pair + c + 1, n - c - 1);     /* the password */
+			add_runs(nd, pair + from, n - from);       /* runs that reach into it */
+			add_base64(nd, pair + c + 1, n - c - 1);
+		} else {
+			add_runs(nd, pair, n);                     /* a token as the user */
+		}
+		add_base64(nd, pair, n);
+		free(pair);
+	}
+}
+
+/* A reading of the text: its bytes and, for each, the span [from, to) of the original
+   text it was read from. */
+typedef struct View {
+	char *s;
+	size_t n;
+	size_t *from, *to;
+} View;
+
+static void view_free(View *v)
+{
+	free(v->s);
+	free(v->from);
+	free(v->to);
+}
+
+static void view_push(View *v, char c, size_t from, size_t to)
+{
+	v->s[v->n] = c;
+	v->from[v->n] = from;
+	v->to[v->n] = to;
+	v->n++;
+}
+
+static void view_alloc(View *v, size_t cap)
+{
+	v->s = xmalloc(cap + 1);
+	v->from = xmalloc((cap + 1) * sizeof *v->from);
+	v->to = xmalloc((cap + 1) * sizeof *v->to);
+	v->n = 0;
+}
+
+/* UTF-8 of code point u into o; its length. */
+static size_t utf8(unsigned u, char o[4])
+{
+	if (u < 0x80) {
+		o[0] = (char)u;
+		return 1;
+	}
+	if (u < 0x800) {
+		o[0] = (char)(0xC0 | (u >> 6));
+		o[1] = (char)(0x80 | (u & 0x3F));
+		return 2;
+	}
+	if (u < 0x10000) {
+		o[0] = (char)(0xE0 | (u >> 12));
+		o[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (u & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (u >> 18));
+	o[1] = (char)(0x80 | ((u >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((u >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (u & 0x3F));
+	return 4;
+}
+
+static int hex4(const char *s, size_t n, size_t i, unsigned *u)
+{
+	if (i + 4 > n)
+		return 0;
+	unsigned v = 0;
+	for (size_t k = 0; k < 4; k++) {
+		int h = hexval(s[i + k]);
+		if (h < 0)
+			return 0;
+		v = v * 16 + (unsigned)h;
+	}
+	*u = v;
+	return 1;
+}
+
+/* in read with its JSON escapes undone (\" \\ \/ \b \f \n \r \t \uXXXX, pairs of
+   surrogates); anything else stays as it is. */
+static void view_unjson(const View *in, View *out)
+{
+	view_alloc(out, in->n);
+	const char *s = in->s;
+	for (size_t i = 0; i < in->n;) {
+		if (s[i] != '\\' || i + 1 >= in->n) {
+			view_push(out, s[i], in->from[i], in->to[i]);
+			i++;
+			continue;
+		}
+		char c = s[i + 1];
+		const char *simple = strchr("\"\\/bfnrt", c);
+		if (c && simple) {
+			static const char with[] = "\"\\/\b\f\n\r\t";
+			view_push(out, with[simple - "\"\\/bfnrt"], in->from[i], in->to[i + 1]);
+			i += 2;
+			continue;
+		}
+		unsigned u, lo;
+		size_t len = 6;
+		if (c == 'u' && hex4(s, in->n, i + 2, &u)) {
+			if (u >= 0xD800 && u < 0xDC00 && i + 12 <= in->n && s[i + 6] == '\\' &&
+			    s[i + 7] == 'u' && hex4(s, in->n, i + 8, &lo) && lo >= 0xDC00 && lo < 0xE000) {
+				u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+				len = 12;
+			}
+			char o[4];
+			size_t k = utf8(u, o);
+			for (size_t j = 0; j < k; j++)   /* never longer than the escape it replaces */
+				view_push(out, o[j], in->from[i], in->to[i + len - 1]);
+			i += len;
+			continue;
+		}
+		view_push(out, s[i], in->from[i], in->to[i]);
+		i++;
+	}
+	out->s[out->n] = '\0';
+}
+
+/* in read with its %XX escapes undone. */
+static void view_unpct(const View *in, View *out)
+{
+	view_alloc(out, in->n);
+	for (size_t i = 0; i < in->n;) {
+		int h, l;
+		if (in->s[i] == '%' && i + 2 < in->n && (h = hexval(in->s[i + 1])) >= 0 &&
+		    (l = hexval(in->s[i + 2])) >= 0) {
+			view_push(out, (char)(h * 16 + l), in->from[i], in->to[i + 2]);
+			i += 3;
+		} else {
+			view_push(out, in->s[i], in->from[i], in->to[i]);
+			i++;
+		}
+	}
+	out->s[out->n] = '\0';
+}
+
+/* Mark in mark[] every byte of the original text that a run (or a small form) covers in
+   this reading of it. */
+static void mark_view(const Needles *nd, const View *v, unsigned char *mark)
+{
+	for (size_t i = 0; nd->nw && i + SECRET_RUN <= v->n; i++) {
+		uint64_t k = pack(v->s + i);
+		if (bsearch(&k, nd->w, nd->nw, sizeof *nd->w, cmp_u64))
+			for (size_t j = v->from[i]; j < v->to[i + SECRET_RUN - 1]; j++)
+				mark[j] = 1;
+	}
+	for (size_t k = 0; k < nd->nsmall; k++) {
+		size_t m = strlen(nd->small[k]);
+		for (size_t i = 0; i + m <= v->n; i++)
+			if (memcmp(v->s + i, nd->small[k], m) == 0)
+				for (size_t j = v->from[i]; j < v->to[i + m - 1]; j++)
+					mark[j] = 1;
+	}
+}
+
+char *secret_mask_runs(const char *text, const char *const *secrets, int n)
+{
+	if (!text)
+		return NULL;
+	Needles nd = {0};
+	for (int i = 0; i < n; i++)
+		if (secrets[i] && strlen(secrets[i]) >= 4)
+			add_secret(&nd, secrets[i]);
+	size_t len = strlen(text);
+	if (nd.nw == 0 && nd.nsmall == 0)
+		return xstrdup(text);
+	qsort(nd.w, nd.nw, sizeof *nd.w, cmp_u64);
+	unsigned char *mark = xcalloc(len + 1, 1);
+	View raw;
+	view_alloc(&raw, len);
+	for (size_t i = 0; i < len; i++)
+		view_push(&raw, text[i], i, i + 1);
+	raw.s[len] = '\0';
+	/* the text as it stands and with up to three levels of JSON escapes undone, each also
+	   with its %XX escapes undone */
+	View cur = raw;
+	for (int level = 0; level < 4; level++) {
+		View pct;
+		mark_view(&nd, &cur, mark);
+		view_unpct(&cur, &pct);
+		mark_view(&nd, &pct, mark);
+		view_free(&pct);
+		View next;
+		view_unjson(&cur, &next);
+		view_free(&cur);
+		cur = next;
+	}
+	view_free(&cur);
+	/* whole characters: a mask never leaves half of a UTF-8 sequence */
+	for (size_t i = 1; i < len; i++)
+		if (mark[i] && !mark[i - 1] && ((unsigned char)text[i] & 0xC0) == 0x80)
+			for (size_t j = i; j > 0 && ((unsigned char)text[j] & 0xC0) == 0x80; j--)
+				mark[j - 1] = 1;
+	for (size_t i = len; i-- > 1;)
+		if (mark[i - 1] && !mark[i] && ((unsigned char)text[i] & 0xC0) == 0x80)
+			mark[i] = 1;
+	SBuf b = SBUF_INIT;
+	for (size_t i = 0; i < len;) {
+		if (!mark[i]) {
+			sb_putc(&b, text[i++]);
+			continue;
+		}
+		sb_puts(&b, MASK);
+		while (i < len && mark[i])
+			i++;
+	}
+	free(mark);
+	free(nd.w);
+	for (size_t k = 0; k < nd.nsmall; k++)
+		free(nd.small[k]);
+	free(nd.small);
+	return b.len ? sb_steal(&b) : xstrdup("");
 }
 
 char *secret_mask(const char *text, const char *const *secrets, int n)
 {
 	if (!text)
 		return NULL;
-	char *t = xstrdup(text);
-	for (int i = 0; i < n; i++)
-		if (secrets[i])
-			t = mask_secret(t, secrets[i]);
+	/* a URL's password first, so that its user stays (user:***@host) */
 	SBuf b = SBUF_INIT;
-	mask_urls(&b, t);
-	free(t);
-	SBuf c = SBUF_INIT;
-	mask_auth(&c, sb_str(&b));
+	mask_urls(&b, text);
+	char *t = secret_mask_runs(sb_str(&b), secrets, n);
 	sb_free(&b);
+	SBuf c = SBUF_INIT;
+	mask_auth(&c, t);
+	free(t);
 	char *r = xstrdup(sb_str(&c));
 	sb_free(&c);
 	return r;

@@ -27,7 +27,7 @@ int setting_parse_long(const char *v, double lo, double hi, long *out)
 	return 1;
 }
 
-static int setting_parse_real(const char *v, double lo, double hi, int above_lo, double *out)
+int setting_parse_real(const char *v, double lo, double hi, int above_lo, double *out)
 {
 	char *end;
 	errno = 0;

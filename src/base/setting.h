@@ -111,6 +111,9 @@ char *setting_words(const SetRow *row);
 
 /* Parsers for setters of their own: 1 and *out set when v is what they read, else 0. */
 int setting_parse_long(const char *v, double lo, double hi, long *out);
+/* A number from lo (above lo with above_lo) to hi; NaN, infinities and trailing text are
+   not. */
+int setting_parse_real(const char *v, double lo, double hi, int above_lo, double *out);
 /* A duration: "30" and "30s" seconds, "1500ms", "2m" or "2min"; -1 when v is not one (or
    is negative, or longer than a day). */
 long setting_parse_ms(const char *v);

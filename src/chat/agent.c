@@ -85,6 +85,13 @@ static SuqlStatus ask(Agent *a, const char *step, LlmKind kind, LlmShape shape,
 		a->cached += c.cached != 0;
 		a->tokens_in += c.tokens_in;
 		a->tokens_out += c.tokens_out;
+		if (c.tokens_in || c.tokens_out) {   /* a reply from the cache cost nothing */
+			double usd = llm_call_usd(llm_of(a), &c);
+			if (usd < 0)
+				a->unpriced = 1;
+			else
+				a->usd += usd;
+		}
 		*reply = xstrdup(c.text ? c.text : "");
 	} else if (s == SUQL_OK) {
 		s = err_set(err, c.status == LLM_CANCELLED ? SUQL_INTERRUPT : SUQL_LLM, "%s",
@@ -420,11 +427,17 @@ static void show_counters(Agent *a)
 {
 	if (!a->steps.len)
 		return;
-	char *t = xprintf("model calls: %s (%d answered, %d from the cache)\ntokens: %ld in, "
-	                  "%ld out", a->steps.s, a->calls, a->cached, a->tokens_in,
-	                  a->tokens_out);
-	a->host->counters(a->host->ctx, t);
-	free(t);
+	SBuf t = SBUF_INIT;
+	sb_printf(&t, "model calls: %s (%d answered, %d from the cache)\ntokens: %ld in, %ld out",
+	          a->steps.s, a->calls, a->cached, a->tokens_in, a->tokens_out);
+	LlmPrice p;
+	if (!a->unpriced && !llm_is_offline(llm_of(a)) && llm_price_of(llm_of(a), NULL, &p)) {
+		/* dollars where the model has a price */
+		sb_puts(&t, ": ");
+		llm_money(&t, a->usd);
+	}
+	a->host->counters(a->host->ctx, sb_str(&t));
+	sb_free(&t);
 }
 
 static SuqlStatus run_turn(Agent *a, AgentTurn *t, SuqlErr *err)
@@ -486,6 +499,8 @@ SuqlStatus agent_turn(Agent *a, const char *line, SuqlErr *err)
 	}
 	a->calls = a->cached = 0;
 	a->tokens_in = a->tokens_out = 0;
+	a->usd = 0;
+	a->unpriced = 0;
 	sb_truncate(&a->steps, 0);
 	AgentTurn t;
 	memset(&t, 0, sizeof t);

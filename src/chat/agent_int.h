@@ -62,6 +62,8 @@ struct Agent {
 	/* the model calls of the running turn, for :stats */
 	int calls, cached;
 	long tokens_in, tokens_out;
+	double usd;          /* what those tokens cost (llm_call_usd) */
+	int unpriced;        /* some had no price: no dollars are shown */
 	SBuf steps;          /* "parse, respond" */
 };
 

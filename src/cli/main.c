@@ -112,7 +112,8 @@ static const CliOption options[] = {
 	{0, "header", NULL, "put the column names in (the default)", opt_flag},
 	{0, "init", "FILE", "run FILE at start instead of the init file (see FILES)", opt_init},
 	{0, "no-init", NULL, "do not run the init file", opt_init},
-	{0, "readonly", NULL, "open the database read-only", opt_flag},
+	{0, "readonly", NULL, "open the database read-only (on PostgreSQL, every statement in a "
+	 "read-only transaction it cannot change; see POSTGRESQL)", opt_flag},
 	{0, "pg", "CONNINFO", "use the PostgreSQL database CONNINFO (a libpq connection string "
 	 "such as 'host=db dbname=shop', or a postgresql:// URI; PG* variables and ~/.pgpass "
 	 "fill in the rest) instead of a SQLite DATABASE; arguments after the options are SQL",

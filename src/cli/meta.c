@@ -182,6 +182,18 @@ static SuqlStatus m_cache(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* :cost: this session's spend (llm_spend_report), one JSON object in the json mode */
+static SuqlStatus m_cost(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	if (argc > 1)
+		return usage(err, argv[0]);
+	SBuf b = SBUF_INIT;
+	llm_spend_report(env->llm, env->s->mode == RENDER_JSON, &b);
+	fputs(sb_str(&b), env->out);
+	sb_free(&b);
+	return SUQL_OK;
+}
+
 /* :bulk [status|resume|cancel|list] [N] */
 static SuqlStatus m_bulk(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
@@ -309,6 +321,9 @@ const MetaCommand meta_commands[] = {
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},
+	{"cost", "", "what this session has spent so far, per model (and endpoint): requests, "
+	 "tokens in (cached) and out (reasoning), dollars at the model's price, and requests "
+	 "cancelled in flight that may be billed; one JSON object in the json mode", m_cost},
 	{"bulk", "[status|resume|cancel|list] [N]", "bulk mode's batches (llm.bulk): the "
 	 "progress of the latest (or of batch N) and when it is expected done; resume: read its "
 	 "replies into the cache and run its statement again (also after a restart; one process "

@@ -62,6 +62,23 @@ static Expr *boolean_truth(Exec *ex, int v)
 	return ast_binary(ex->a, OP_EQ, ast_integer(ex->a, 1), ast_integer(ex->a, v));
 }
 
+/* A text's bytes: SQLite's length() counts characters, a blob's length its bytes. */
+static char *sqlite_text_stats(const char *inner, long long cap)
+{
+	return xprintf("SELECT count(*), count(suql_arg), count(DISTINCT suql_arg), "
+	               "sum(min(length(CAST(suql_arg AS BLOB)), %lld)), "
+	               "max(min(length(CAST(suql_arg AS BLOB)), %lld)) FROM (%s) AS suql_t",
+	               cap, cap, inner);
+}
+
+static char *pg_text_stats(const char *inner, long long cap)
+{
+	return xprintf("SELECT count(*), count(suql_arg), count(DISTINCT suql_arg), "
+	               "sum(least(octet_length(suql_arg), %lld)), "
+	               "max(least(octet_length(suql_arg), %lld)) FROM (%s) AS suql_t",
+	               cap, cap, inner);
+}
+
 const Dialect dialect_sqlite = {
 	.name = "sqlite",
 	.true_lit = "1",
@@ -87,6 +104,7 @@ const Dialect dialect_sqlite = {
 	.distinct_order = as_listed,
 	.truth = integer_truth,
 	.rows_by_id = dialect_sqlite_rows_by_id,
+	.text_stats = sqlite_text_stats,
 	.table_facts = dialect_sqlite_table,
 	.schema_key = dialect_sqlite_schema_key,
 	.enum_values = dialect_sqlite_enum_values,
@@ -125,6 +143,7 @@ const Dialect dialect_pg = {
 	.distinct_order = dialect_pg_distinct,
 	.truth = boolean_truth,
 	.rows_by_id = dialect_pg_rows_by_id,
+	.text_stats = pg_text_stats,
 	.table_facts = dialect_pg_table,
 	.schema_key = dialect_pg_schema_key,
 	.enum_values = dialect_pg_enum_values,

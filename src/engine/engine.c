@@ -165,8 +165,11 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	if (!store)
 		return NULL;
 	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
-	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on", err) !=
-	              SUQL_OK) {
+	/* read-only mode on PostgreSQL (exec_pg_ro.c): the session's transactions read-only,
+	   and strings read as suql's lexer reads them (no backslash escapes), so that what suql
+	   checks of a statement is what the server runs */
+	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on; "
+	                                 "SET standard_conforming_strings = on", err) != SUQL_OK) {
 		store_close(store);
 		return NULL;
 	}
@@ -183,6 +186,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->store = store;
 	e->db = db;
 	e->pg = pg;
+	e->pg_ro = pg && readonly;
 	e->dialect = pg ? &dialect_pg : &dialect_sqlite;
 	e->path = xstrdup(path);
 	e->llm = llm;
@@ -383,11 +387,25 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 
 /* PostgreSQL: every statement goes to the driver with PostgreSQL's row; DDL that declares or changes SUQL types runs
    in a transaction with the catalog's rows (in the schema suql), and read-only mode
-   refuses it before the server sees it. */
+   refuses it before the server sees it. In read-only mode what no read-only transaction
+   stops is refused first, and under --readonly the settings are verified after each
+   statement (exec_pg_ro.c). */
 static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
                           const EngineSink *sink, SuqlErr *err)
 {
 	const Stmt *stmt = ast->stmt;
+	if (e->readonly || e->pg_ro) {
+		SuqlStatus s = exec_pg_ro_refuse(e, ast, sql, len, err);
+		if (s == SUQL_OK && e->pg_ro)
+			s = exec_pg_ro_before(e, ast, err);
+		if (s != SUQL_OK)
+			return s;
+	}
+	if (e->pg_ro && !e->readonly) {
+		/* DDL of SUQL types too: in its read-only transaction, the server refuses it */
+		SuqlStatus s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+		return exec_pg_ro_after(e, ast, s, err);
+	}
 	if (!needs_catalog(stmt))
 		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (e->readonly)
@@ -517,16 +535,23 @@ static const SetRow engine_rows[] = {
 	 "Before any call the plan adds up the cost; a statement whose expected cost is over the "
 	 "budget is refused without any call. The expected cost of a lazy LIMIT walk assumes that "
 	 "at least 1 candidate in 50 passes (a LIMIT 1 over a million rows expects a few calls); "
-	 "otherwise it is the worst case. A statement that reaches the budget while it runs stops "
-	 "there, without rows, with exit status 3 in a script.",
+	 "otherwise it is the worst case. While it runs, a walk sizes its waves to the requests "
+	 "left, and a statement that reaches the budget stops there, without rows, with exit "
+	 "status 3 in a script. In bulk mode it counts the requests of the batch: a batch that "
+	 "would hold more is not submitted.",
 	 "is a whole number of LLM calls (0: no limit)", NULL, 0, NULL, NULL},
 	{"budget_usd", SET_REAL, ES(budget_usd), 0, 1000000000, NULL, "DOLLARS", "0",
 	 "the most one statement may cost in dollars, at the model's price (llm.price_in, "
 	 "llm.price_out or the built-in list); 0: no limit",
-	 "Like the budget of requests: a statement whose expected cost (in the plan's cost line) "
-	 "is over it is refused before any call, and one that reaches it while it runs stops "
-	 "there (exit status 3 in a script). Without a price for the model it cannot be applied, "
-	 "and a statement is refused with how to set one.",
+	 "Like the budget of requests: a statement whose expected cost (in the plan's cost line, "
+	 "read from the texts it will send) is over it is refused before any call. While it runs, "
+	 "a request is sent only when its worst case (its own bytes and max_tokens, or the most "
+	 "tokens a request of the statement was reported to take) fits in what is left with those "
+	 "in flight, the first one alone; a statement whose next request does not fit stops "
+	 "there, without rows (exit status 3 in a script). An endpoint reporting more tokens "
+	 "than any bound may take it past the cap by the one request that showed it: the "
+	 "statement then stops, says by how much, and exits 3. Without a price for the model it "
+	 "cannot be applied, and a statement is refused with how to set one.",
 	 "is a number of dollars (0: no limit)", NULL, 0, NULL, NULL},
 	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "

@@ -43,6 +43,10 @@ typedef struct EngineSink {
 	/* EXPLAIN of a statement with free text: the sections ("parsed", "plan") that are its
 	   whole answer, shown whatever the explain setting; no rows and no counters follow */
 	void (*explained)(void *ctx, const char *label, const char *text);
+	/* With explained: EXPLAIN's answer comes as one section "json", a JSON object holding
+	   the statement, the plan's calls, tokens and dollars (expected and worst) and its
+	   lines (--json, :mode json), instead of "parsed" and "plan". */
+	int explain_json;
 } EngineSink;
 
 /* Open (creating if needed) the database at path (":memory:" for none). */

@@ -151,6 +151,8 @@ struct Engine {
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
+	int pg_ro;        /* --readonly on PostgreSQL: every statement in a read-only
+	                     transaction it cannot change (exec_pg_ro.c) */
 	int guard;        /* set while a user statement is prepared in read-only mode */
 	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
 	int nhidden;
@@ -394,6 +396,10 @@ struct Dialect {
 	   each row's identity first and then its columns; *param: its one parameter (heap),
 	   or NULL */
 	char *(*rows_by_id)(const ScopeItem *it, const long long *ids, long long n, char **param);
+	/* the statement of what the plan's cost reads of the texts a listing gives (inner: a
+	   SELECT whose one column is suql_arg; plan_text.c), in one row: its rows, the texts
+	   not NULL, the distinct ones, their bytes each cut to cap, the largest of those */
+	char *(*text_stats)(const char *inner, long long cap);
 	/* ---- the catalog: what the binder learns of tables (bind_scope.c) ---- */
 	/* whether table t->name exists, its columns and what identifies its rows: SQLite's
 	   rowid (a rowid table), or PostgreSQL's key or ctid from its catalog */
@@ -652,6 +658,15 @@ struct Exec {
 	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (PLAN_WALK_EXPECT_RATE
 	                         of their candidates passing): what the budget is checked against */
 	long long expect_total;
+	/* the plan's tokens read from the texts (plan_text.c, plan_cost.c): [0] expected, [1]
+	   at most, of the calls tok_calls counts (of expect and worst, per kind; the others
+	   are counted at the passage allowance) */
+	struct PlanTextSeen *texts;   /* the texts read, per occurrence and WHERE */
+	int ntexts, captexts;
+	double tok_in[2], tok_out[2];
+	long long tok_calls[2][FT_COST_SLOTS];
+	double call_in, call_out;     /* the most tokens one request carries and is answered
+	                                 with, at worst (0: not known): the caps' first guess */
 
 	/* a failure inside an SQL function */
 	SuqlErr fn_err;       /* the first one, with its place in the statement */

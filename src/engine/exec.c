@@ -222,21 +222,82 @@ SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
 	               ex->worst_total, ex->set.budget, ex->worst_total);
 }
 
+/* A statement past its dollar cap: say by how much, and what the endpoint reported. */
+static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out, int shown,
+                             SuqlErr *err)
+{
+	const LlmCounts *t = &llm_stats_statement(ex->llm)->total;
+	double spent = llm_cost(ex->llm, (double)t->tokens_in, (double)t->tokens_out);
+	SBuf cap = SBUF_INIT, sp = SBUF_INIT, by = SBUF_INIT;
+	llm_money(&cap, ex->set.budget_usd);
+	llm_money(&sp, spent);
+	llm_money(&by, over);
+	SuqlStatus s = err_set(err, SUQL_LLM, "the statement passed its budget of %s by %s: it "
+	                       "spent %s in %ld request%s, the endpoint reporting more tokens "
+	                       "than suql could foresee (up to %.0f in and %.0f out a request)%s; "
+	                       "raise it with :set budget_usd DOLLARS (0 for no limit), or narrow "
+	                       "the query", sb_str(&cap), sb_str(&by), sb_str(&sp), t->requests,
+	                       t->requests == 1 ? "" : "s", hw_in, hw_out,
+	                       shown ? "" : "; no rows are returned");
+	sb_free(&cap);
+	sb_free(&sp);
+	sb_free(&by);
+	return s;
+}
+
+SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err)
+{
+	if (s != SUQL_OK || !ex->llm)
+		return s;
+	double over, hw_in, hw_out;
+	int which = llm_cap_passed(ex->llm, &over, &hw_in, &hw_out);
+	if (which == LLM_CAPPED_USD)
+		return passed_usd(ex, over, hw_in, hw_out, shown, err);
+	if (which == LLM_CAPPED_REQUESTS)
+		return err_set(err, SUQL_LLM, "the statement passed its budget of %ld requests to "
+		               "the model by %.0f%s; raise it with :set budget N (0 for no limit), or "
+		               "narrow the query", ex->set.budget, over,
+		               shown ? "" : "; no rows are returned");
+	return s;
+}
+
 SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	Engine *e = ex->e;
+	if (s == SUQL_BUDGET && e->llm && llm_bulk_collecting(e->llm) &&
+	    llm_stats_statement(e->llm)->total.requests == 0) {
+		/* bulk mode: the budget counts the requests of the batch, which is not sent */
+		err_clear(err);
+		return err_set(err, SUQL_BUDGET, "the batch would hold more than the budget of %ld "
+		               "requests to the model, so it is not submitted (nothing was sent); "
+		               "raise it with :set budget N (0 for no limit), or narrow the query",
+		               ex->set.budget);
+	}
 	if (s == SUQL_BUDGET && e->llm && llm_stats_statement(e->llm)->total.requests > 0) {
 		/* the cap stopped the statement while it ran: what was spent is spent */
 		const LlmCounts *t = &llm_stats_statement(e->llm)->total;
 		long sent = t->requests;
 		double spent = llm_cost(e->llm, (double)t->tokens_in, (double)t->tokens_out);
+		double next = 0, over, hw_in, hw_out;
+		int by = llm_capped_by(e->llm, &next);
 		err_clear(err);
-		if (ex->set.budget_usd > 0 && spent >= ex->set.budget_usd &&
-		    (ex->set.budget <= 0 || sent < ex->set.budget))
-			return err_set(err, SUQL_LLM, "stopped at the budget of $%g (spent $%.5f in %ld "
-			               "requests) before the statement was complete, so no rows are "
-			               "returned; raise it with :set budget_usd DOLLARS (0 for no limit), "
-			               "or narrow the query", ex->set.budget_usd, spent, sent);
+		if (llm_cap_passed(e->llm, &over, &hw_in, &hw_out) == LLM_CAPPED_USD)
+			return passed_usd(ex, over, hw_in, hw_out, 0, err);
+		if (by == LLM_CAPPED_USD) {
+			SBuf cap = SBUF_INIT, sp = SBUF_INIT, nx = SBUF_INIT;
+			llm_money(&cap, ex->set.budget_usd);
+			llm_money(&sp, spent);
+			llm_money(&nx, next);
+			s = err_set(err, SUQL_LLM, "stopped at the budget of %s (spent %s in %ld "
+			            "request%s; the next may cost up to %s) before the statement was "
+			            "complete, so no rows are returned; raise it with :set budget_usd "
+			            "DOLLARS (0 for no limit), or narrow the query", sb_str(&cap),
+			            sb_str(&sp), sent, sent == 1 ? "" : "s", sb_str(&nx));
+			sb_free(&cap);
+			sb_free(&sp);
+			sb_free(&nx);
+			return s;
+		}
 		s = err_set(err, SUQL_LLM, "stopped at the budget of %ld requests to the model "
 		            "(%ld made) before the statement was complete, so no rows are returned; "
 		            "raise it with :set budget N (0 for no limit), or narrow the query",

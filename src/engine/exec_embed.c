@@ -6,7 +6,10 @@
  * best passage. Embeddings come from LLM_EMBED calls (several in flight, cached by the
  * client) and are kept beside the retrieval index, in suql_emb_<index id>(pid, model, vec),
  * named in the index's registry row (embed_model, embed_dim, embed_table): a passage is
- * embedded once per model. Passage ids are never given out twice, so a vector whose pid is
+ * embedded once per model and endpoint (the column model holds "MODEL at ORIGIN", as
+ * llm_model_id writes a chat model: vectors another endpoint gave under the same model's
+ * name are not read; vectors kept before the origin was part of the key are never read
+ * again). Passage ids are never given out twice, so a vector whose pid is
  * gone is simply never read again. Like BM25, this only orders candidates: the model
  * decides.
  */
@@ -67,8 +70,10 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 		err_clear(err);
 		return 0;
 	}
-	/* the model's name is part of the key: vectors of different models never mix */
-	const char *model = llm_embed_model(ex->llm);
+	/* the model's name and the endpoint's origin are the key: vectors of different models,
+	   or of one model's name at different endpoints, never mix */
+	const char *origin = llm_origin(ex->llm);
+	char *model = xprintf("%s at %s", llm_embed_model(ex->llm), origin ? origin : "");
 	char *ddl = sqlite3_mprintf("CREATE TABLE IF NOT EXISTS suql_emb_%lld (pid INTEGER NOT NULL, "
 	                            "model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (pid, model)) "
 	                            "WITHOUT ROWID", (long long)id);
@@ -178,6 +183,7 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 	sqlite3_finalize(spid);
 	sqlite3_finalize(svec);
 	sqlite3_finalize(sput);
+	free(model);
 	ret_close(ix);
 	return got;
 }

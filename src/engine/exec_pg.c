@@ -34,32 +34,40 @@
 
 /* ---- transactions ---- */
 
-/* The statement's transaction: read only in read-only mode (with a time limit), and
+/* The statement's transaction: read only in read-only mode (with a time limit for the
+   chat agent's statements; fixed read-only by a first query, exec_pg_ro_lock), and
    REPEATABLE READ for a free-text statement (the rows listed as candidates, and their
-   ctids, must be the rows its final statement reads). */
+   ctids, must be the rows its final statement reads). Under --readonly the user's
+   transaction control runs as written (exec_pg_ro_after makes a BEGIN read-only), and a
+   statement inside the user's transaction runs there, read-only since its BEGIN. */
 static SuqlStatus pg_begin(Exec *ex, int snapshot, int *began, SuqlErr *err)
 {
 	char sql[160];
+	Engine *e = ex->e;
+	int ro = e->readonly || e->pg_ro;
 	*began = 0;
-	if (!ex->e->readonly && !snapshot)
+	if (e->pg_ro && !e->readonly && exec_pg_ro_txn_control(ex->ast->stmt))
 		return SUQL_OK;
-	if (store_pg_in_transaction(ex->e->store)) {
-		/* the user's own transaction: its isolation holds; read-only mode cannot make it
-		   read-only, so it refuses rather than run there */
-		if (ex->e->readonly)
+	if (!ro && !snapshot)
+		return SUQL_OK;
+	if (store_pg_in_transaction(e->store)) {
+		/* the user's own transaction: its isolation holds; the chat agent's read-only
+		   mode cannot make it read-only, so it refuses rather than run there */
+		if (e->readonly)
 			return err_set(err, SUQL_ERROR, "a transaction is open (BEGIN without COMMIT): "
 			               "statements here run read-only in a transaction of their own; "
 			               "end it with COMMIT or ROLLBACK first");
 		return SUQL_OK;
 	}
 	snprintf(sql, sizeof sql, "BEGIN ISOLATION LEVEL %s%s",
-	         snapshot ? "REPEATABLE READ" : "READ COMMITTED",
-	         ex->e->readonly ? " READ ONLY" : "");
-	SuqlStatus s = store_exec(ex->e->store, sql, err);
+	         snapshot ? "REPEATABLE READ" : "READ COMMITTED", ro ? " READ ONLY" : "");
+	SuqlStatus s = store_exec(e->store, sql, err);
 	*began = s == SUQL_OK;
-	if (s == SUQL_OK && ex->e->readonly) {
+	if (s == SUQL_OK && ro)
+		s = exec_pg_ro_lock(e, 0, err);
+	if (s == SUQL_OK && e->readonly) {
 		snprintf(sql, sizeof sql, "SET LOCAL statement_timeout = %d", PG_READONLY_TIMEOUT_MS);
-		s = store_exec(ex->e->store, sql, err);
+		s = store_exec(e->store, sql, err);
 	}
 	return s;
 }
@@ -67,11 +75,15 @@ static SuqlStatus pg_begin(Exec *ex, int snapshot, int *began, SuqlErr *err)
 static SuqlStatus pg_end(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	/* nothing a read-only or snapshot statement did is kept but its reads: roll back when
-	   it failed (so the connection is usable), commit otherwise */
+	   it failed (so the connection is usable), commit otherwise; a read-only one only
+	   when its settings are still read-only (exec_pg_ro_verify rolls back otherwise) */
 	if (s != SUQL_OK) {
 		store_exec(ex->e->store, "ROLLBACK", NULL);
 		return s;
 	}
+	if ((ex->e->readonly || ex->e->pg_ro) &&
+	    (s = exec_pg_ro_verify(ex->e, ex->e->pg_ro, err)) != SUQL_OK)
+		return s;
 	return store_exec(ex->e->store, "COMMIT", err);
 }
 

@@ -45,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int asked(const Exec *ex);
+
 static void exec_free(Exec *ex)
 {
 	if (ex->ftmp) {
@@ -96,6 +98,7 @@ static void exec_free(Exec *ex)
 	free(ex->colnames);
 	free(ex->collist);
 	bm25_free(ex);
+	free(ex->texts);
 	free(ex);
 }
 
@@ -117,9 +120,15 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
 		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "
 		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
-	return err_set(err, SUQL_BUDGET, "this statement is expected to cost about $%.5f, more than "
-	               "the budget of $%g; raise it with :set budget_usd DOLLARS (0 for no limit), "
-	               "or narrow the query", usd, ex->set.budget_usd);
+	SBuf b = SBUF_INIT, cap = SBUF_INIT;
+	plan_cost_words(ex, &b);
+	llm_money(&cap, ex->set.budget_usd);
+	SuqlStatus s = err_set(err, SUQL_BUDGET, "this statement is expected to cost %s, more "
+	                       "than the budget of %s; raise it with :set budget_usd DOLLARS (0 "
+	                       "for no limit), or narrow the query", sb_str(&b), sb_str(&cap));
+	sb_free(&b);
+	sb_free(&cap);
+	return s;
 }
 
 Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
@@ -155,8 +164,10 @@ Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, con
 void exec_statement_end(Exec *ex)
 {
 	exec_record_end(ex, ex->outer == NULL);   /* the outermost statement's record is kept */
-	if (ex->e->llm)
+	if (ex->e->llm) {
 		llm_set_cap(ex->e->llm, 0);
+		llm_set_cap_usd(ex->e->llm, 0);
+	}
 	ex->e->cur = ex->outer;
 	exec_free(ex);
 }
@@ -167,7 +178,12 @@ static void explained(Exec *ex, const char *parsed, const char *other)
 {
 	const EngineSink *sink = ex->sink;
 	sb_printf(&ex->plan, "EXPLAIN: nothing ran and no model was asked (%s)\n", other);
-	if (sink && sink->explained) {
+	if (sink && sink->explained && sink->explain_json) {
+		SBuf j = SBUF_INIT;
+		plan_show_json(ex, parsed, &j);
+		sink->explained(sink->ctx, "json", sb_str(&j));
+		sb_free(&j);
+	} else if (sink && sink->explained) {
 		sink->explained(sink->ctx, "parsed", parsed);
 		sink->explained(sink->ctx, "plan", sb_str(&ex->plan));
 	} else if (sink && sink->plan) {
@@ -358,8 +374,14 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		report(ex, sink->plan, &ex->plan);
 	}
 	free(parsed);
+	/* a spend past a cap (an endpoint reporting more than any bound) stops the statement
+	   before its rows, and after them when the final statement asked too */
+	if (freetext)
+		s = exec_budget_passed(ex, s, 0, err);
 	if (s == SUQL_OK && !explain)
 		s = be->final(ex, freetext, err);
+	if (freetext || asked(ex))
+		s = exec_budget_passed(ex, s, !explain, err);
 	if (s == SUQL_OK && freetext && ex->set.optimize != OPT_PASSAGE)
 		be->record(ex);
 	if (s == SUQL_OK && !explain)

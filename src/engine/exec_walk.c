@@ -309,8 +309,17 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 			return err_set(err, SUQL_INTERRUPT, "interrupted");
 		if (enough(w) || w->front >= w->n)
 			break;
+		/* the wave's calls fit in what is left of the statement's caps (budget and
+		   budget_usd at a call's worst case, llm_cap_room; a call of batch candidates): a
+		   wave the cap would cut short fails, where a smaller one may find the rows */
+		long long mw = maxwave;
+		long room = llm_cap_room(ex->llm, ex->call_in, ex->call_out);
+		if (room < mw / batch)
+			mw = (room > 0 ? room : 1) * (long long)batch;
 		long long want = plan_cost_wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass,
-		                                     seen_dec, prior, maxwave, ranked && w->wave == 0);
+		                                     seen_dec, prior, mw, ranked && w->wave == 0);
+		if (want > mw && mw < maxwave)
+			want = mw;
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
 		int nreq = 0;
 		long long progress = 0;

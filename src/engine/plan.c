@@ -657,6 +657,72 @@ long long plan_max_wave(Exec *ex)
 	return b * (conc > 0 ? conc : 1);
 }
 
+/* The most waves plan_cost_waves follows of a walk. */
+#define PLAN_WAVES 64
+
+/* Whether the plan's tokens are read from the texts: a model that costs something, and a
+   walk suql sizes (not the per-passage baseline). */
+static int reads_texts(Exec *ex)
+{
+	return ex->llm && !llm_is_offline(ex->llm) && ex->set.optimize == OPT_ON;
+}
+
+/* The tokens of o's asks over the distinct texts of b's rows that pass where, at most
+   rows of them (-1: all), in calls calls: one wave. A LIMIT without ORDER BY returns the
+   first rows: the texts expected are theirs. */
+static void texts_all(Exec *ex, Block *b, const Occ *o, Expr *where, long long rows,
+                      long long calls)
+{
+	const PlanText *t = reads_texts(ex) ? plan_text_of(ex, b, o, where) : NULL;
+	if (!t)
+		return;
+	double w[PLAN_WAVES];
+	double n = (double)(rows >= 0 && rows < b->bound ? rows : b->bound);
+	PlanAsks a = {calls, calls, plan_per_call(ex), ceil(n * t->share), w, 0, -1};
+	a.nwave = plan_cost_waves((long long)ceil(a.wasks), -1, plan_max_wave(ex), 1, 0, w,
+	                          PLAN_WAVES);
+	if (rows >= 0 && rows <= t->nhead && !(b->sel && b->sel->order)) {
+		a.etext = 0;
+		for (long long i = 0; i < rows; i++)
+			a.etext += t->head[i];
+	}
+	plan_cost_texts(ex, o, t, &a);
+}
+
+/* The tokens of o's asks in unit u of block b's walk: as the walk expects (a ranked walk's
+   first wave of its top candidates; an ordered one at PLAN_WALK_EXPECT_RATE), each
+   distinct text once, the atom asked of the candidates its tree still needs it for. */
+static void texts_walk(Exec *ex, Block *b, Unit *u, const Occ *o, long long wcalls,
+                       long long ecalls)
+{
+	int atom = -1;
+	for (int k = 0; k < u->natoms; k++)
+		if (u->atoms[k] == o->id)
+			atom = k;
+	const PlanText *t = reads_texts(ex) ? plan_text_of(ex, b, o, atom >= 0 ? u->where
+	                                                                        : u->where_sql)
+	                                    : NULL;
+	if (!t || u->count <= 0)
+		return;
+	double share = t->share;
+	double w[PLAN_WAVES];
+	PlanAsks a = {wcalls, ecalls, plan_per_call(ex), 0, w, 0, -1};
+	if (atom < 0 || o->plan != PL_WALK || b->limit < 0) {
+		a.nwave = plan_cost_waves(u->count, -1, plan_max_wave(ex), 1, 0, w, PLAN_WAVES);
+	} else {
+		int ranked = !b->ordered && u->natoms > 0 && u->count > 1;
+		a.nwave = plan_cost_waves(u->count, b->limit, plan_max_wave(ex),
+		                          PLAN_WALK_EXPECT_RATE, ranked, w, PLAN_WAVES);
+	}
+	double reach = atom >= 0 ? plan_unit_reach(u, atom, PLAN_WAVE_PRIOR) : 1;
+	for (int i = 0; i < a.nwave; i++)
+		w[i] *= reach * share;
+	a.wasks = (double)wcalls * (double)a.per;
+	if (a.wasks > ceil((double)u->count * share))
+		a.wasks = ceil((double)u->count * share);
+	plan_cost_texts(ex, o, t, &a);
+}
+
 /* The calls occurrence o may cost at most; *expect: when its lazy walks stop early. */
 static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 {
@@ -684,23 +750,37 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 			} else if (in) {
 				long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
-				n += plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
-				e += b->limit >= 0 && o->plan == PL_WALK
-				     ? plan_cost_expect_calls(u->count, b->limit, u->natoms, mw, pc,
-				                              PLAN_WALK_EXPECT_RATE)
-				     : plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
+				long long wu = plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
+				long long eu = b->limit >= 0 && o->plan == PL_WALK
+				               ? plan_cost_expect_calls(u->count, b->limit, u->natoms, mw,
+				                                        pc, PLAN_WALK_EXPECT_RATE)
+				               : wu;
+				if (eu > wu)
+					eu = wu;
+				n += wu;
+				e += eu;
+				if (runs == 1)
+					texts_walk(ex, b, u, o, wu, eu);
 			}
 		}
 		*expect = e < n ? e : n;
 		return n;
 	case PL_AHEAD:
 	case PL_TOPK:   /* at worst, every candidate */
-		return per_batch(ex, b->bound);
+		n = per_batch(ex, b->bound);
+		if (runs == 1)
+			texts_all(ex, b, o, b->relaxed, -1, n);
+		return n;
 	case PL_PROJECT: {
-		long long r = b->bound;
-		if (b->out_limit >= 0 && b->out_limit < r)
-			r = b->out_limit;
-		return per_batch(ex, r);
+		long long r = b->bound, lim = b->out_limit, off;
+		if (lim < 0 && b->sel && b->sel->ncore == 1 && b->sel->limit)
+			plan_limit_of(ex, b->sel, &lim, &off);   /* a block not walked: its LIMIT */
+		if (lim >= 0 && lim < r)
+			r = lim;   /* projected on the rows returned, which the LIMIT counts */
+		n = per_batch(ex, r);
+		if (runs == 1)
+			texts_all(ex, b, o, b->relaxed, r, n);
+		return n;
 	}
 	default:
 		if (o->pos == POS_SELECT || o->pos == POS_ORDER || o->pos == POS_GROUP ||
@@ -712,6 +792,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 
 static void plan_worst(Exec *ex)
 {
+	plan_cost_reset(ex);
 	memset(ex->worst, 0, sizeof ex->worst);
 	memset(ex->expect, 0, sizeof ex->expect);
 	for (int i = 0; i < ex->nocc; i++) {

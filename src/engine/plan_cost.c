@@ -1,13 +1,27 @@
 /*
  * plan_cost.c: the plan's and the counters' money. Before any call, the calls the plan
- * counted (expected and worst case, per kind) become tokens: a call carries at most the
- * candidates plan_per_call allows, each with its passage allowance (passage_tokens, within
- * batch_tokens), plus the prompt's own words; its reply at most a few tokens per candidate
- * (a verdict, a short answer, a summary). With the model's price (llm_price: llm.price_in
- * and llm.price_out, or the built-in list) the tokens become dollars, which budget_usd is
- * compared with; without one the plan gives tokens and says how to set a price. After the
- * statement, the counters give what the tokens the endpoint reported cost. These are
- * estimates of an upper bound, labelled "about"; the counters' figure is the endpoint's.
+ * counted become tokens, and with the model's price (llm_price: llm.price_in and
+ * llm.price_out, or the built-in list) dollars, which budget_usd is compared with; without
+ * a price the plan gives tokens and says how to set one. After the statement, the counters
+ * give what the tokens the endpoint reported cost.
+ *
+ * Tokens come from the texts the calls will send, read before anything is asked
+ * (plan_text.c): a request is its prompt's own bytes (the real template, filled with the
+ * question, the format and the reply's schema, every candidate's text empty:
+ * llm_request_bytes) and each candidate's text as the request writes it, cut to the
+ * passage allowance; bytes become tokens by the counters' rule for an endpoint that
+ * reports no usage (TEXT_BYTES_PER_TOKEN). Expected: the asks the walk itself expects
+ * (plan_cost_waves: a ranked walk's first wave, sized for its top candidates, ends it),
+ * the texts at their average, the calls as full as the texts' lengths let batch_tokens
+ * fill them, replies of a usual length. At most: the worst calls (each as full as the
+ * passage allowance lets it be) and every text the calls may ask, each once, at its
+ * length (none above the largest), with the most bytes a sampled text needs per byte, and
+ * replies as long as max_tokens lets them be. Calls whose texts could not be read (a join's
+ * pairs, an aggregate's groups, ENUM's classifications, embeddings, a FROM too large to
+ * count) are counted as before: each candidate at its whole passage allowance, the prompt
+ * at PROMPT_TOKENS. A reasoning model's hidden tokens (llm.reasoning_tokens a call) are
+ * added to the worst case's output (plan_cost_figures, the one source of the cost line,
+ * the budget's refusal and EXPLAIN's JSON).
  *
  * The calls themselves are counted here too: how the walks size their waves
  * (plan_cost_wave_size, which the SQLite and the PostgreSQL walks both follow, so that both
@@ -16,15 +30,40 @@
  * the PostgreSQL walk add up into the statement's estimates.
  */
 #include "engine/plan_int.h"
+#include "engine/memo_int.h"
+#include "engine/sql_int.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
-/* A prompt's own words (instructions, the question, the format asked for), a call. */
+/* A prompt's own words (instructions, the question, the format asked for), a call, where
+   the texts were not read. */
 #define PROMPT_TOKENS 250.0
 
-/* Reply tokens a candidate may take, by kind: verify, answer, summary, classify, embed. */
+/* Reply tokens a candidate may take, by kind (verify, answer, summary, classify, embed),
+   where the texts were not read. */
 static const double reply_tokens[5] = {8, 24, 160, 60, 0};
+
+/* The reply tokens expected of a candidate, by the kind of its call (a verdict in a list,
+   a short answer, a summary of the words it is asked for), and of a call (the list's
+   brackets and its key). */
+static double reply_expected(const LlmCall *c)
+{
+	switch (c->kind) {
+	case LLM_VERIFY:
+		return 2;
+	case LLM_ANSWER:
+		return c->noptions > 0 || c->shape != LLM_SHAPE_TEXT ? 4 : 16;
+	case LLM_SUMMARY:
+		return (double)llm_max_tokens(c, 1) / 2;   /* about the words a summary is asked for */
+	case LLM_EXTRACT:
+		return 60;
+	default:
+		return 0;
+	}
+}
+#define REPLY_CALL_TOKENS 4.0
 
 /* The candidates the statement's occurrences may ask about at most: the rows of their
    blocks' FROM; 0 when not known. */
@@ -43,7 +82,8 @@ static double candidates_cap(Exec *ex)
 	return cap;
 }
 
-void plan_cost_tokens(Exec *ex, const long long *calls, double *in, double *out)
+/* Calls of calls[k] (per kind) at the passage allowance. */
+static void allowance_tokens(Exec *ex, const long long *calls, double *in, double *out)
 {
 	double per = (double)plan_per_call(ex);
 	double allowance = ex->set.passage_tokens;
@@ -53,6 +93,8 @@ void plan_cost_tokens(Exec *ex, const long long *calls, double *in, double *out)
 	*in = *out = 0;
 	for (int k = 0; k < 5; k++) {
 		double n = (double)calls[k];
+		if (n <= 0)
+			continue;
 		if (k == 3) {   /* classify: a literal and the permitted values */
 			*in += n * PROMPT_TOKENS;
 			*out += n * reply_tokens[k];
@@ -66,17 +108,118 @@ void plan_cost_tokens(Exec *ex, const long long *calls, double *in, double *out)
 	}
 }
 
-double plan_cost_usd(Exec *ex, const long long *calls)
+void plan_cost_reset(Exec *ex)
 {
-	double in, out;
-	plan_cost_tokens(ex, calls, &in, &out);
-	return llm_cost_planned(ex->llm, in, out);
+	memset(ex->tok_in, 0, sizeof ex->tok_in);
+	memset(ex->tok_out, 0, sizeof ex->tok_out);
+	memset(ex->tok_calls, 0, sizeof ex->tok_calls);
+	ex->call_in = ex->call_out = 0;
 }
 
-/* "$0.0123", with the precision a small sum needs */
-static void money(SBuf *out, double usd)
+/* A call of o's signature, as exec_llm.c makes one (its candidates are not read). */
+static LlmCall proto_of(Exec *ex, const Occ *o)
 {
-	sb_printf(out, usd >= 1 ? "$%.2f" : usd >= 0.01 ? "$%.3f" : "$%.5f", usd);
+	const Sig *s = &ex->sigs[o->sig];
+	LlmCall c;
+	memset(&c, 0, sizeof c);
+	c.kind = s->kind == FT_VERIFY ? LLM_VERIFY : s->kind == FT_ANSWER ? LLM_ANSWER
+	         : s->kind == FT_EXTRACT ? LLM_EXTRACT : LLM_SUMMARY;
+	c.quotes = s->quotes;
+	c.shape = memo_sig_shape(s);
+	c.question = s->question;
+	c.subject = s->subject;
+	c.proxy = s->judge != 0;
+	c.wording = s->judge == 2;
+	c.op = s->op;
+	c.expected = (const char *const *)s->expected;
+	c.nexpected = s->nexpected;
+	c.options = (const char *const *)s->options;
+	c.noptions = s->noptions;
+	return c;
+}
+
+void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *a)
+{
+	if (!ex->llm || llm_is_offline(ex->llm))
+		return;
+	LlmCall c = proto_of(ex, o);
+	int slot = FT_COST_SLOT(o->kind);
+	double avg = t->avg;
+	/* expected: calls as full as batch and batch_tokens let texts of the average length
+	   fill them (exec_llm_run counts a candidate's passages in tokens) */
+	long long pe = ex->set.batch > 0 ? ex->set.batch : 1;
+	double tok = ceil(avg / TEXT_BYTES_PER_TOKEN) + 1;
+	if (ex->set.batch_tokens > 0 && (double)ex->set.batch_tokens / tok < (double)pe)
+		pe = (long long)((double)ex->set.batch_tokens / tok);
+	if (pe < 1)
+		pe = 1;
+	double full_bytes = (double)llm_request_bytes(ex->llm, &c, (int)pe);
+	double in = 0, out = 0, asks = 0;
+	for (int w = 0; w < a->nwave; w++) {
+		double sz = a->ewave[w];
+		if (sz <= 0)
+			continue;
+		double full = floor(sz / (double)pe);
+		long long rem = (long long)llround(sz - full * (double)pe);
+		double calls = full + (rem > 0);
+		in += full * full_bytes + (rem > 0 ? (double)llm_request_bytes(ex->llm, &c, (int)rem)
+		                                   : 0);
+		asks += sz;
+		out += sz * reply_expected(&c) + calls * REPLY_CALL_TOKENS;
+	}
+	in += a->etext >= 0 ? a->etext : asks * avg * t->ratio;
+	ex->tok_in[0] += in / TEXT_BYTES_PER_TOKEN;
+	ex->tok_out[0] += out;
+	ex->tok_calls[0][slot] += a->ecalls;
+	/* at most: every call the worst case counts, each as long as its prompt for per
+	   candidates (or one, whose form differs) and every text it may ask, each once */
+	long long per = a->per, wcalls = a->wcalls;
+	double wasks = a->wasks;
+	if (per > (long long)ceil(wasks))   /* no call carries more than it may ask */
+		per = (long long)ceil(wasks);
+	if (per < 1)
+		per = 1;
+	double one = (double)llm_request_bytes(ex->llm, &c, 1);
+	double most = (double)llm_request_bytes(ex->llm, &c, (int)per);
+	if (one > most)
+		most = one;
+	double texts = wasks * t->max;
+	if (t->total >= 0 && t->total < texts)
+		texts = t->total;
+	double win = (double)wcalls * most + texts * t->ratio_max;
+	int mt1 = llm_max_tokens(&c, 1), mtn = llm_max_tokens(&c, (int)per);
+	double mt = mt1 > mtn ? mt1 : mtn;
+	/* a request's bytes become tokens rounded up */
+	ex->tok_in[1] += win / TEXT_BYTES_PER_TOKEN + (double)wcalls;
+	ex->tok_out[1] += (double)wcalls * mt;
+	ex->tok_calls[1][slot] += wcalls;
+	/* one request at most, for the caps' first guess */
+	double call = (most + (double)per * t->max * t->ratio_max) / TEXT_BYTES_PER_TOKEN + 1;
+	if (call > ex->call_in)
+		ex->call_in = call;
+	if (mt > ex->call_out)
+		ex->call_out = mt;
+}
+
+void plan_cost_tokens(Exec *ex, int worst, double *in, double *out)
+{
+	const long long *calls = worst ? ex->worst : ex->expect;
+	long long rest[FT_COST_SLOTS];
+	for (int k = 0; k < FT_COST_SLOTS; k++) {
+		rest[k] = calls[k] - ex->tok_calls[worst][k];
+		if (rest[k] < 0)
+			rest[k] = 0;
+	}
+	allowance_tokens(ex, rest, in, out);
+	*in += ex->tok_in[worst];
+	*out += ex->tok_out[worst];
+}
+
+double plan_cost_usd(Exec *ex, int worst)
+{
+	double in, out;
+	plan_cost_tokens(ex, worst, &in, &out);
+	return llm_cost_planned(ex->llm, in, out);
 }
 
 static void price_words(Exec *ex, SBuf *out)
@@ -88,19 +231,80 @@ static void price_words(Exec *ex, SBuf *out)
 	          llm_model(ex->llm) ? llm_model(ex->llm) : "the model", pin, pout, from);
 }
 
+/* Where the figures come from: the texts, the passage allowance, or both. */
+static const char *cost_source(Exec *ex)
+{
+	long long read = 0, all = 0;
+	for (int k = 0; k < FT_COST_SLOTS; k++) {
+		read += ex->tok_calls[1][k] < ex->worst[k] ? ex->tok_calls[1][k] : ex->worst[k];
+		all += ex->worst[k];
+	}
+	if (read == 0)
+		return "each candidate at its whole passage allowance";
+	if (read < all)
+		return "from the texts' lengths, and at the passage allowance where they were not "
+		       "read";
+	return "from the texts' lengths";
+}
+
+/* Whether the expected figures read as the worst case's (then only "at most" is said). */
+static int same_figures(double ein, double eout, double win, double wout)
+{
+	return llround(ein) == llround(win) && llround(eout) == llround(wout);
+}
+
+double plan_cost_reasoning(Exec *ex, const long long *calls)
+{
+	double per = ex->llm ? (double)llm_reasoning_tokens(ex->llm) : 0, n = 0;
+	for (int k = 0; k < FT_COST_SLOTS; k++)
+		n += k == 4 ? 0 : (double)calls[k];   /* an embedding writes nothing */
+	return per * n;
+}
+
+void plan_cost_figures(Exec *ex, PlanCost *c)
+{
+	plan_cost_tokens(ex, 1, &c->worst_in, &c->worst_out);
+	plan_cost_tokens(ex, 0, &c->expect_in, &c->expect_out);
+	c->reasoning = ex->llm ? llm_reasoning_tokens(ex->llm) : 0;
+	c->worst_out += plan_cost_reasoning(ex, ex->worst);
+	c->lazy = !same_figures(c->expect_in, c->expect_out, c->worst_in, c->worst_out);
+	/* bulk mode: at batch prices (doc/bulk.md) */
+	c->worst_usd = ex->llm ? llm_cost_planned(ex->llm, c->worst_in, c->worst_out) : -1;
+	c->expect_usd = ex->llm ? llm_cost_planned(ex->llm, c->expect_in, c->expect_out) : -1;
+}
+
+void plan_cost_words(Exec *ex, SBuf *out)
+{
+	PlanCost pc;
+	plan_cost_figures(ex, &pc);
+	if (pc.lazy) {
+		sb_puts(out, "about ");
+		llm_money(out, pc.expect_usd);
+		sb_puts(out, " (at most ");
+		llm_money(out, pc.worst_usd);
+		sb_puts(out, ")");
+	} else {
+		sb_puts(out, "at most ");
+		llm_money(out, pc.worst_usd);
+	}
+}
+
 void plan_cost_show(Exec *ex, SBuf *out)
 {
 	if (!ex->llm || llm_is_offline(ex->llm) || ex->worst_total == 0)
 		return;
-	double win, wout, ein, eout;
-	plan_cost_tokens(ex, ex->worst, &win, &wout);
-	plan_cost_tokens(ex, ex->expect, &ein, &eout);
-	int lazy = ex->expect_total < ex->worst_total;
-	sb_puts(out, "cost (at most, each candidate taking its whole passage allowance): ");
-	if (lazy)
-		sb_printf(out, "expected %.0f tokens in, %.0f out; ", ein, eout);
-	sb_printf(out, "worst case %.0f tokens in, %.0f out", win, wout);
-	double w = llm_cost_planned(ex->llm, win, wout);
+	PlanCost pc;
+	plan_cost_figures(ex, &pc);
+	sb_printf(out, "cost (%s): ", cost_source(ex));
+	if (pc.lazy)
+		sb_printf(out, "expected about %.0f tokens in, %.0f out; ", pc.expect_in,
+		          pc.expect_out);
+	sb_printf(out, "at most %.0f %s, %.0f out", pc.worst_in, pc.lazy ? "in" : "tokens in",
+	          pc.worst_out);
+	if (pc.reasoning)
+		sb_printf(out, " (with %d hidden reasoning tokens a call, llm.reasoning_tokens)",
+		          pc.reasoning);
+	double w = pc.worst_usd, e = pc.expect_usd;
 	if (w < 0) {
 		sb_printf(out, "; no price for %s (:set llm.price_in and llm.price_out, dollars a "
 		          "million tokens, to see dollars)\n", llm_model(ex->llm) ? llm_model(ex->llm)
@@ -108,12 +312,13 @@ void plan_cost_show(Exec *ex, SBuf *out)
 		return;
 	}
 	sb_puts(out, ": ");
-	if (lazy) {
-		sb_puts(out, "expected ");
-		money(out, llm_cost_planned(ex->llm, ein, eout));
-		sb_puts(out, ", worst case ");
+	if (pc.lazy) {
+		sb_puts(out, "expected about ");
+		llm_money(out, e);
+		sb_puts(out, ", ");
 	}
-	money(out, w);
+	sb_puts(out, "at most ");
+	llm_money(out, w);
 	sb_putc(out, ' ');
 	price_words(ex, out);
 	if (llm_bulk_collecting(ex->llm))   /* bulk mode (doc/bulk.md) */
@@ -121,8 +326,7 @@ void plan_cost_show(Exec *ex, SBuf *out)
 		          llm_bulk_share(ex->llm));
 	if (ex->set.budget_usd > 0) {
 		sb_puts(out, "; budget ");
-		money(out, ex->set.budget_usd);
-		double e = lazy ? llm_cost_planned(ex->llm, ein, eout) : w;
+		llm_money(out, ex->set.budget_usd);
 		if (e > ex->set.budget_usd)
 			sb_puts(out, ": over it, refused");
 		else if (w > ex->set.budget_usd)
@@ -136,7 +340,7 @@ int plan_cost_over(Exec *ex, double *usd)
 	*usd = 0;
 	if (ex->set.budget_usd <= 0 || !ex->llm || llm_is_offline(ex->llm))
 		return 0;
-	*usd = plan_cost_usd(ex, ex->expect_total < ex->worst_total ? ex->expect : ex->worst);
+	*usd = plan_cost_usd(ex, 0);
 	return *usd > ex->set.budget_usd;
 }
 
@@ -144,16 +348,23 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 {
 	if (!ex->llm || llm_is_offline(ex->llm) || (!t->tokens_in && !t->tokens_out))
 		return;
-	double c = llm_cost(ex->llm, (double)t->tokens_in, (double)t->tokens_out);
+	double c = llm_counts_usd(t);   /* each reply at its model's price, cached input at
+	                                   the cached rate */
 	if (c < 0) {
 		sb_printf(out, "cost: no price for %s (:set llm.price_in and llm.price_out, dollars "
 		          "a million tokens)\n", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
 		return;
 	}
 	sb_puts(out, "cost: ");
-	money(out, c);
+	llm_money(out, c);
 	sb_putc(out, ' ');
 	price_words(ex, out);
+	if (t->tokens_cached > 0) {
+		LlmPrice p;
+		if (llm_price_of(ex->llm, NULL, &p))
+			sb_printf(out, "; the %ld cached input tokens at $%g a million", t->tokens_cached,
+			          p.cached_in);
+	}
 	if (t->est_in || t->est_out)
 		sb_puts(out, "; from tokens partly estimated");
 	sb_putc(out, '\n');
@@ -259,4 +470,38 @@ long long plan_cost_expect_calls(long long n, long long need, int natoms, long l
 		have = (long long)(rate * (double)asked + 1e-9);
 	}
 	return calls;
+}
+
+int plan_cost_waves(long long n, long long need, long long maxwave, double rate, int top,
+                    double *w, int cap)
+{
+	int nw = 0;
+	if (n <= 0 || cap < 1)
+		return 0;
+	long long asked = 0;
+	if (need < 0) {
+		long long step = plan_cost_wave_size(-1, 0, 0, 1.0, maxwave, 0);
+		while (asked < n && nw < cap) {
+			long long sz = n - asked < step ? n - asked : step;
+			w[nw++] = (double)sz;
+			asked += sz;
+		}
+	} else {
+		double have = 0;
+		while (asked < n && have < (double)need && nw < cap) {
+			int first = top && nw == 0;
+			long long want = plan_cost_wave_size(need - (long long)have, (long long)have,
+			                                     asked, rate, maxwave, first);
+			long long sz = want < n - asked ? want : n - asked;
+			w[nw++] = (double)sz;
+			asked += sz;
+			/* the walk expects a ranked first wave's top to pass at WAVE_TOP_RATE */
+			have += (first ? WAVE_TOP_RATE : rate) * (double)sz;
+		}
+		if (have >= (double)need)
+			return nw;
+	}
+	if (asked < n && nw == cap)   /* waves past cap: in the last one */
+		w[nw - 1] += (double)(n - asked);
+	return nw;
 }

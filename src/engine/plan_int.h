@@ -43,14 +43,83 @@ Tri plan_unit_eval(const Unit *u, const signed char *sqlv, const signed char *at
 void plan_topk(Exec *ex, Block *b, Occ *o, Expr *key);
 void plan_topk_show(Exec *ex, SBuf *out, const Block *b, int occ, const char *indent);
 
-/* plan_cost.c: the calls of calls[5] (per kind) as tokens and as dollars (-1: no price);
-   the plan's cost line and the counters'; whether the expected cost is over budget_usd
-   (*usd: it). */
-void plan_cost_tokens(Exec *ex, const long long *calls, double *in, double *out);
-double plan_cost_usd(Exec *ex, const long long *calls);
+/* plan_unit.c: the chance that a unit's atom k is asked of a candidate, each atom
+   passing with probability rate (the walk asks the next atom its tree needs) */
+double plan_unit_reach(const Unit *u, int k, double rate);
+
+/* plan_text.c: what the texts occurrence o may ask about weigh, read from the database
+   before anything is asked (one aggregate in the backend's SQL over at most
+   PLAN_TEXT_ROWS rows, and a sample). */
+#define PLAN_TEXT_HEAD 24    /* the texts sampled, and the first rows kept */
+#define PLAN_TEXT_ROWS 2048  /* the most rows whose texts the aggregate reads */
+typedef struct PlanText {
+	int known;           /* read: the figures below hold */
+	int complete;        /* every row was read (else the first PLAN_TEXT_ROWS) */
+	double share;        /* distinct texts that are not NULL, per row read */
+	double avg;          /* the bytes of such a text, cut to the passage allowance, on
+	                        average */
+	double max;          /* complete: the largest of those; else the allowance itself */
+	double total;        /* complete: the bytes of every text not NULL, cut (at least the
+	                        distinct texts' bytes); else -1 */
+	double ratio;        /* the bytes a request carries per byte stored (passages joined,
+	                        a JSON string in a JSON string), over a sample */
+	double ratio_max;    /* the most any text of the sample needs */
+	double head[PLAN_TEXT_HEAD];   /* the first rows' texts (NULL: 0), as sent and cut to
+	                                  the passage allowance, in the rows' order */
+	int nhead;
+} PlanText;
+typedef struct PlanTextSeen {
+	int occ;
+	Expr *where;
+	PlanText t;
+} PlanTextSeen;
+/* The texts of o over block b's rows that pass where; NULL when they could not be read.
+   The pointer is valid until the next call. */
+const PlanText *plan_text_of(Exec *ex, Block *b, const Occ *o, Expr *where);
+
+/* plan_cost.c: tokens and dollars. plan_cost_reset forgets the texts' tokens (the plan
+   counts again); plan_cost_texts adds occurrence o's, from its texts t and its asks a.
+   The calls it adds to ex->worst and ex->expect are then counted from the texts, not at
+   the passage allowance. */
+typedef struct PlanAsks {
+	long long wcalls, ecalls;   /* the calls it adds to ex->worst and ex->expect */
+	long long per;              /* the candidates a call carries at most */
+	double wasks;               /* the texts it may ask at most */
+	const double *ewave;        /* expected: the texts each wave asks */
+	int nwave;
+	double etext;               /* expected: the bytes of those texts as sent (-1: at the
+	                               texts' average) */
+} PlanAsks;
+void plan_cost_reset(Exec *ex);
+void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *a);
+/* The expected asks of each wave of a walk over n candidates that stops at need passes
+   (-1: asks them all), a share rate passing; top: the first wave is a ranked walk's (its
+   top candidates expected to pass). Into w[0..cap); returns the waves. */
+int plan_cost_waves(long long n, long long need, long long maxwave, double rate, int top,
+                    double *w, int cap);
+/* The statement's tokens ([0] expected, [1] at most) and what they cost (-1: no price). */
+void plan_cost_tokens(Exec *ex, int worst, double *in, double *out);
+double plan_cost_usd(Exec *ex, int worst);
+/* The statement's cost as the plan's line says it: "about $E (at most $W)", or "at most
+   $W" when the two read alike. */
+void plan_cost_words(Exec *ex, SBuf *out);
+/* The plan's cost line, and the counters'. */
 void plan_cost_show(Exec *ex, SBuf *out);
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);
+/* Whether the expected cost is over budget_usd (*usd: it; -1: no price). */
 int plan_cost_over(Exec *ex, double *usd);
+/* The plan's money as its cost line states it: tokens and dollars (-1: no price), expected
+   and worst case; the worst case's output includes the hidden reasoning tokens each call of
+   a reasoning model is allowed (llm.reasoning_tokens, reasoning). plan_cost_reasoning:
+   those tokens for the calls of calls[FT_COST_SLOTS]. */
+typedef struct PlanCost {
+	double expect_in, expect_out, worst_in, worst_out;
+	double expect_usd, worst_usd;
+	int reasoning;
+	int lazy;   /* the expected case is below the worst */
+} PlanCost;
+void plan_cost_figures(Exec *ex, PlanCost *c);
+double plan_cost_reasoning(Exec *ex, const long long *calls);
 /* The walks' wave sizes and calls (plan_cost.c; doc/speed.md). How many candidates the
    next wave asks about (top: the first wave of a ranked walk); the SQLite walk and the
    PostgreSQL walk both follow it, so that both backends send the same calls. */

@@ -8,22 +8,26 @@
  * the statement's: the settings, the final statement, the cost and the budget, and the
  * counters of calls, requests and tokens.
  */
+#include "base/vis.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
 #include "engine/plan_int.h"
 #include "engine/top_int.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define S(n) ((n) == 1 ? "" : "s")
 
+static const char *const names[FT_COST_SLOTS] = {"verify", "answer", "summary", "classify",
+                                                 "embed", "extract", "aggregate"};
+
 /* "12 LLM calls (verify 10, classify 2)" */
 static void show_cost(SBuf *out, const long long *per, long long total)
 {
-	static const char *const names[FT_COST_SLOTS] = {"verify", "answer", "summary", "classify",
-	                                                 "embed", "extract", "aggregate"};
 	sb_printf(out, "%lld LLM call%s", total, total == 1 ? "" : "s");
 	int first = 1;
 	for (int k = 0; k < FT_COST_SLOTS; k++) {
@@ -127,9 +131,14 @@ static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 	}
 	if (!first)
 		sb_putc(out, ')');
-	if (t->in_flight_cancelled)
+	if (t->in_flight_cancelled) {
 		sb_printf(out, "; %ld cancelled in flight (sent, reply not awaited)",
 		          t->in_flight_cancelled);
+		if (t->cancelled_unpriced < t->in_flight_cancelled) {   /* a provider may bill them */
+			sb_puts(out, ", which may be billed up to about ");
+			llm_money(out, t->cancelled_usd);
+		}
+	}
 	sb_putc(out, '\n');
 }
 
@@ -143,6 +152,8 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 	if (t->tokens_cached > 0)   /* only when the endpoint reports its prompt cache */
 		sb_printf(out, " (%ld of them from the endpoint's prompt cache)", t->tokens_cached);
 	sb_printf(out, ", %ld out", t->tokens_out);
+	if (t->tokens_reasoning > 0)   /* only when the endpoint reports them */
+		sb_printf(out, " (%ld of them hidden reasoning)", t->tokens_reasoning);
 	if (!t->est_in && !t->est_out)
 		sb_puts(out, t->tokens_in || t->tokens_out ? " (as the endpoint reported them)\n" : "\n");
 	else if (t->est_in == t->tokens_in && t->est_out == t->tokens_out)
@@ -220,4 +231,108 @@ void plan_show_counters(Exec *ex, SBuf *out)
 		sb_printf(out, "time: %.1f ms waiting for the model, %.1f ms in all\n", ls->wall_ms,
 		          util_now_ms() - ex->cnt.t0);
 	sb_printf(out, "backend: %s\n", llm_label(ex->llm));
+}
+
+/* ---- EXPLAIN as one JSON object (--json, :mode json) ----
+   {"explain": {"statement", "model", "endpoint", "calls": {"expected", "worst", "expected_by_kind",
+   "worst_by_kind"}, "tokens": {"expected": {"in", "out"}, "worst": {...}},
+   "reasoning_tokens_per_call", "usd": {"expected", "worst"} (null without a price), "price",
+   "budget": {"calls", "usd"}, "over_budget", "bulk": {"requests", "price_share"} (null
+   outside bulk mode), "plan": [the plan's lines]}}: the figures are
+   the ones the plan's lines state (plan_cost_figures), unrounded; the expected case is the
+   worst case when the plan states none of its own. */
+
+static json_t *by_kind(const long long *per)
+{
+	json_t *o = json_object();
+	for (int k = 0; k < FT_COST_SLOTS; k++)
+		if (per[k])
+			json_object_set_new(o, names[k], json_integer(per[k]));
+	return o;
+}
+
+static json_t *text_json(const char *text)
+{
+	char *fixed = vis_utf8_repair(text ? text : "");
+	json_t *v = json_string(fixed);
+	free(fixed);
+	return v ? v : json_string("");
+}
+
+void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
+{
+	PlanCost pc;
+	memset(&pc, 0, sizeof pc);
+	int model = !ex->standalone && ex->llm;
+	int offline = model && llm_is_offline(ex->llm);
+	if (model && !offline)
+		plan_cost_figures(ex, &pc);
+	if (!pc.lazy) {   /* the plan states one case, the worst */
+		pc.expect_in = pc.worst_in;
+		pc.expect_out = pc.worst_out;
+		pc.expect_usd = pc.worst_usd;
+	}
+	if (offline)
+		pc.expect_usd = pc.worst_usd = 0;   /* the offline backend costs nothing */
+	long long no[FT_COST_SLOTS] = {0};
+	const long long *exp = model ? (pc.lazy ? ex->expect : ex->worst) : no;
+	const long long *worst = model ? ex->worst : no;
+	long long etotal = model ? (pc.lazy ? ex->expect_total : ex->worst_total) : 0;
+	json_t *o = json_object();
+	json_object_set_new(o, "statement", text_json(parsed));
+	/* the model's name (the offline backend's version), and where it is reached */
+	json_object_set_new(o, "model", !model ? json_null()
+	                                       : text_json(offline ? llm_model_id(ex->llm)
+	                                                           : llm_model(ex->llm)));
+	json_object_set_new(o, "endpoint", model && llm_origin(ex->llm) ? text_json(llm_origin(ex->llm))
+	                                                                 : json_null());
+	json_object_set_new(o, "calls", json_pack("{s:I, s:I, s:o, s:o}",
+	                    "expected", (json_int_t)etotal,
+	                    "worst", (json_int_t)(model ? ex->worst_total : 0),
+	                    "expected_by_kind", by_kind(exp), "worst_by_kind", by_kind(worst)));
+	json_object_set_new(o, "tokens", json_pack("{s:{s:I, s:I}, s:{s:I, s:I}}",
+	                    "expected", "in", (json_int_t)rint(pc.expect_in),
+	                    "out", (json_int_t)rint(pc.expect_out),
+	                    "worst", "in", (json_int_t)rint(pc.worst_in),
+	                    "out", (json_int_t)rint(pc.worst_out)));
+	json_object_set_new(o, "reasoning_tokens_per_call", json_integer(pc.reasoning));
+	int priced = offline || (model && pc.worst_usd >= 0);
+	json_object_set_new(o, "usd", json_pack("{s:o, s:o}",
+	                    "expected", priced ? json_real(pc.expect_usd) : json_null(),
+	                    "worst", priced ? json_real(pc.worst_usd) : json_null()));
+	LlmPrice p;
+	if (model && llm_price_of(ex->llm, NULL, &p))
+		json_object_set_new(o, "price", json_pack("{s:f, s:f, s:f, s:s}", "in", p.in,
+		                    "cached_in", p.cached_in, "out", p.out, "from", p.from));
+	else
+		json_object_set_new(o, "price", json_null());
+	json_object_set_new(o, "budget", json_pack("{s:o, s:o}",
+	                    "calls", ex->set.budget > 0 ? json_integer(ex->set.budget) : json_null(),
+	                    "usd", ex->set.budget_usd > 0 ? json_real(ex->set.budget_usd)
+	                                                  : json_null()));
+	double usd = 0;
+	int over = model && ex->set.optimize != OPT_PASSAGE &&
+	           ((ex->set.budget > 0 && etotal > ex->set.budget) || plan_cost_over(ex, &usd));
+	json_object_set_new(o, "over_budget", json_boolean(over));
+	/* bulk mode: the batch's requests (every call but an embedding), at batch prices */
+	json_object_set_new(o, "bulk", model && llm_bulk_collecting(ex->llm)
+	                    ? json_pack("{s:I, s:f}", "requests",
+	                                (json_int_t)(ex->worst_total - ex->worst[4]), "price_share",
+	                                llm_bulk_share(ex->llm))
+	                    : json_null());
+	json_t *lines = json_array();
+	const char *t = sb_str(&ex->plan);
+	while (*t) {
+		size_t n = strcspn(t, "\n");
+		char *line = xstrndup(t, n);
+		json_array_append_new(lines, text_json(line));
+		free(line);
+		t += n + (t[n] == '\n');
+	}
+	json_object_set_new(o, "plan", lines);
+	json_t *top = json_pack("{s:o}", "explain", o);
+	char *s = json_dumps(top, JSON_COMPACT | JSON_REAL_PRECISION(12));
+	json_decref(top);
+	sb_puts(out, s);
+	free(s);
 }

@@ -441,3 +441,39 @@ Tri plan_unit_eval(const Unit *u, const signed char *sqlv, const signed char *at
 		return TRI_TRUE;
 	return eval_node(u, 0, sqlv, atomv, next);
 }
+
+/* For the plan's expected asks: each outcome of the atoms' verdicts (each passing with
+   probability rate, alone), weighted by its probability, walked as the walk asks (the next
+   atom the tree needs, until it is decided); the structured leaves taken to hold, as the
+   unit's candidates pass its structured WHERE. Past REACH_ATOMS atoms: every atom asked. */
+#define REACH_ATOMS 12
+
+double plan_unit_reach(const Unit *u, int k, double rate)
+{
+	int na = u->natoms;
+	if (na <= 1 || u->nnodes == 0 || na > REACH_ATOMS)
+		return 1;
+	signed char *sqlv = xmalloc((size_t)u->nsqlcols + 1);
+	memset(sqlv, 1, (size_t)u->nsqlcols + 1);
+	signed char *av = xmalloc((size_t)na);
+	double reach = 0;
+	for (unsigned m = 0; m < (1u << na); m++) {
+		double pr = 1;
+		for (int i = 0; i < na; i++)
+			pr *= (m >> i) & 1 ? rate : 1 - rate;
+		memset(av, VERDICT_UNASKED, (size_t)na);
+		for (int step = 0; step <= na; step++) {
+			int nx;
+			if (plan_unit_eval(u, sqlv, av, &nx) != TRI_UNDECIDED || nx < 0)
+				break;
+			if (nx == k) {
+				reach += pr;
+				break;
+			}
+			av[nx] = (signed char)((m >> nx) & 1);
+		}
+	}
+	free(sqlv);
+	free(av);
+	return reach;
+}

@@ -25,6 +25,12 @@
    when it is not SUQL_BUDGET, or nothing was sent). */
 SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err);
 SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
+/* Dollars are written by llm_money (llm.h): the plan's cost line, the refusal of
+   budget_usd, the counters, the caps' messages and :cost all write them alike. */
+/* A statement whose status s is SUQL_OK but whose spend went past a cap anyway (an
+   endpoint reporting more tokens than any bound): SUQL_LLM, saying by how much (and,
+   unless shown, that no rows are returned: its rows were not shown yet). */
+SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err);
 /* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,

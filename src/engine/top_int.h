@@ -85,9 +85,33 @@ void exec_pg_run_record(Exec *ex);
    nothing (exec_pg_dml.c). */
 SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err);
 
+/* ---- exec_pg_ro.c: PostgreSQL's read-only mode, which SQL cannot undo ---- */
+
+/* Whether st is transaction control (BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT, RELEASE). */
+int exec_pg_ro_txn_control(const Stmt *st);
+/* What read-only mode refuses before the server sees it (BEGIN ... READ WRITE, ANALYZE,
+   VACUUM, REINDEX, a call of a refused function anywhere, a token PostgreSQL reads
+   otherwise), placed in the user's text. */
+SuqlStatus exec_pg_ro_refuse(Engine *e, const Ast *ast, const char *sql, size_t len,
+                             SuqlErr *err);
+/* Fix the open transaction read-only (user: the user's, SET TRANSACTION READ ONLY first):
+   a first query takes its snapshot, after which its mode cannot change. */
+SuqlStatus exec_pg_ro_lock(Engine *e, int user, SuqlErr *err);
+/* transaction_read_only (and default_transaction_read_only, check_default) still on; when
+   not, the transaction rolled back, the default set on again, and an error. */
+SuqlStatus exec_pg_ro_verify(Engine *e, int check_default, SuqlErr *err);
+/* --readonly, around each statement: the user's transaction still read-only before it;
+   after it, the user's BEGIN made read-only, and the settings verified (s: the
+   statement's status, kept when it failed). */
+SuqlStatus exec_pg_ro_before(Engine *e, const Ast *ast, SuqlErr *err);
+SuqlStatus exec_pg_ro_after(Engine *e, const Ast *ast, SuqlStatus s, SuqlErr *err);
+
 /* ---- plan_show.c: the plan and the counters, as text ---- */
 
 void plan_show(Exec *ex, SBuf *out);
 void plan_show_counters(Exec *ex, SBuf *out);
+/* EXPLAIN's answer as one JSON object (its calls, tokens and dollars, expected and worst,
+   and the lines of ex->plan), for a sink that asks for JSON (EngineSink.explain_json). */
+void plan_show_json(Exec *ex, const char *parsed, SBuf *out);
 
 #endif

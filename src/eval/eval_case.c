@@ -144,7 +144,7 @@ static SuqlStatus eval_exec(EvalWorker *w, const char *sql, EvalTable *t, SuqlEr
 	t->cols = json_array();
 	t->rows = json_array();
 	t->warnings = json_array();
-	EngineSink sink = {t, NULL, NULL, tab_columns, tab_row, NULL, tab_warning, NULL, 0, NULL};
+	EngineSink sink = {t, NULL, NULL, tab_columns, tab_row, NULL, tab_warning, NULL, 0, NULL, 0};
 	size_t used = 0;
 	SuqlStatus s = engine_exec(w->s.engine, sql, strlen(sql), &used, &sink, err);
 	if (s == SUQL_INCOMPLETE)

@@ -4,11 +4,11 @@
  *
  * llm_run cuts the batch into units: each candidate of a VERIFY, ANSWER or SUMMARY call is a
  * unit, and each other call is one. Every unit gets a key (SHA-256 of the backend, the model
- * and the exact single-unit request: the rendered messages for the HTTP backend, the
- * structured task for the offline one). Units found in the statement's memo or the cache
- * file are filled at once; a unit identical to an earlier one in the batch waits for it
- * instead of being asked again; the remaining units of each call become one job that the
- * backend answers (several candidates in one request). A call finishes when all its units
+ * and the exact single-unit request: for the HTTP backend the endpoint's origin and the
+ * rendered messages, for the offline one the structured task). Units found in the
+ * statement's memo or the cache file are filled at once; a unit identical to an earlier
+ * one in the batch waits for it instead of being asked again; the remaining units of each
+ * call become one job that the backend answers (several candidates in one request). A call finishes when all its units
  * have results; calls that needed no request count as cache hits, not calls. A verdict's
  * confidence (llm.logprobs) is part of its stored result, so a verdict served again shows
  * the confidence it was asked with; whether log-probabilities were asked for is not part
@@ -74,12 +74,15 @@ void llm_close(Llm *llm)
 		return;
 	llm_http_close(llm);
 	llm_bulk_free(llm);
+	llm_spend_free(llm);
 	llm_cache_close(llm->cache);
 	free(llm->cache_why);
 	llm_memo_free(llm->memo);
 	llmp_free(llm);
 	llm_settings_free(&llm->s);
 	free(llm->label);
+	free(llm->origin);
+	free(llm->model_id);
 	free(llm);
 }
 
@@ -115,6 +118,7 @@ void llm_call_clear(LlmCall *c)
 	c->dim = 0;
 	c->tokens_in = c->tokens_out = 0;
 	c->tokens_cached = 0;
+	c->tokens_reasoning = 0;
 	c->ms = 0;
 	c->cached = 0;
 	c->request = 0;
@@ -139,6 +143,7 @@ void llm_stats_begin(Llm *llm)
 	memset(&llm->stmt, 0, sizeof llm->stmt);
 	llm->cap = 0;
 	llm->cap_usd = 0;
+	llm_cap_begin(llm);
 	llm_memo_clear(llm->memo);
 }
 
@@ -162,12 +167,15 @@ const LlmStats *llm_stats_session(const Llm *llm)
 	return &llm->sess;
 }
 
-/* f applied to the four counters a request of kind k counts in */
-#define EACH_COUNTS(llm, k, c, body)                                                     \
+/* body applied to the five counters a request of call counts in: the statement's and the
+   session's, of its kind and in total, and its row of the session's spend */
+#define EACH_COUNTS(llm, call, c, body)                                                  \
 	do {                                                                                 \
-		LlmCounts *all_[4] = {&(llm)->stmt.kind[k], &(llm)->stmt.total,                   \
-		                      &(llm)->sess.kind[k], &(llm)->sess.total};                  \
-		for (int i_ = 0; i_ < 4; i_++) {                                                  \
+		LlmKind k_ = (call)->kind;                                                       \
+		LlmCounts *all_[5] = {&(llm)->stmt.kind[k_], &(llm)->stmt.total,                  \
+		                      &(llm)->sess.kind[k_], &(llm)->sess.total,                  \
+		                      llm_spend_counts(llm, call)};                              \
+		for (int i_ = 0; i_ < 5; i_++) {                                                  \
 			LlmCounts *c = all_[i_];                                                      \
 			body;                                                                         \
 		}                                                                                 \
@@ -175,45 +183,58 @@ const LlmStats *llm_stats_session(const Llm *llm)
 
 void llm_count_request(Llm *llm, LlmCall *call, LlmReason why)
 {
-	EACH_COUNTS(llm, call->kind, c, (c->requests++, c->by_reason[why]++));
+	EACH_COUNTS(llm, call, c, (c->requests++, c->by_reason[why]++));
 	if (!call->request)
 		call->request = (int)llm->stmt.total.requests;
 }
 
-void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why)
+void llm_count_unsent(Llm *llm, const LlmCall *call, LlmReason why)
 {
-	EACH_COUNTS(llm, k, c, (c->requests--, c->by_reason[why]--));
+	EACH_COUNTS(llm, call, c, (c->requests--, c->by_reason[why]--));
 }
 
-void llm_count_in_flight_cancelled(Llm *llm, LlmKind k)
+void llm_count_in_flight_cancelled(Llm *llm, const LlmCall *call, long est_in, long max_out)
 {
-	EACH_COUNTS(llm, k, c, c->in_flight_cancelled++);
+	LlmPrice p;
+	int priced = llm_price_of(llm, llm_spend_model(llm, call), &p);
+	double usd = priced ? llm_price_tokens(&p, (double)est_in, 0, (double)max_out) : 0;
+	EACH_COUNTS(llm, call, c, (c->in_flight_cancelled++, c->cancelled_in += est_in,
+	                           c->cancelled_out += max_out, c->cancelled_usd += usd,
+	                           c->cancelled_unpriced += !priced));
 }
 
-void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated)
+void llm_count_usage(Llm *llm, LlmCall *call, const LlmUsage *u, int estimated)
 {
-	EACH_COUNTS(llm, k, c, (c->tokens_in += in, c->tokens_out += out,
-	                        c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0));
+	long in = u->in, out = u->out;
+	long cached = u->cached < in ? u->cached : in;
+	long reasoning = u->reasoning < out ? u->reasoning : out;
+	call->tokens_in += (int)in;
+	call->tokens_out += (int)out;
+	call->tokens_cached += (int)cached;
+	call->tokens_reasoning += (int)reasoning;
+	LlmPrice p;
+	int priced = llm_price_of(llm, llm_spend_model(llm, call), &p);
+	double usd = priced ? llm_price_tokens(&p, (double)in, (double)cached, (double)out) : 0;
+	long unpriced = priced ? 0 : in + out;
+	EACH_COUNTS(llm, call, c, (c->tokens_in += in, c->tokens_out += out,
+	                           c->tokens_cached += cached, c->tokens_reasoning += reasoning,
+	                           c->est_in += estimated ? in : 0, c->est_out += estimated ? out : 0,
+	                           c->usd += usd, c->unpriced += unpriced));
+	llm_cap_seen(llm, in, out);
 }
 
-void llm_count_cached(Llm *llm, LlmKind k, long n)
+void llm_count_batch(Llm *llm, long in, long out)
 {
-	EACH_COUNTS(llm, k, c, c->tokens_cached += n);
-}
-
-long llm_usage_cached(const json_t *reply)
-{
-	const json_t *usage = json_object_get(reply, "usage");
-	const json_t *v = json_object_get(json_object_get(usage, "prompt_tokens_details"),
-	                                  "cached_tokens");
-	if (!json_is_integer(v))   /* llama.cpp's server */
-		v = json_object_get(json_object_get(reply, "timings"), "cache_n");
-	if (!json_is_integer(v))
-		v = json_object_get(reply, "tokens_cached");
-	if (!json_is_integer(v))
-		v = json_object_get(usage, "cached_tokens");
-	json_int_t n = json_is_integer(v) ? json_integer_value(v) : 0;
-	return n > 0 ? (long)n : 0;
+	LlmCall call;
+	memset(&call, 0, sizeof call);
+	call.kind = LLM_BULK;
+	LlmPrice p;
+	int priced = llm_price_of(llm, NULL, &p);
+	double usd = priced ? llm_price_tokens(&p, (double)in, 0, (double)out) *
+	                      llm->s.bulk_discount : 0;
+	long unpriced = priced ? 0 : in + out;
+	EACH_COUNTS(llm, &call, c, (c->tokens_in += in, c->tokens_out += out, c->usd += usd,
+	                            c->unpriced += unpriced));
 }
 
 static void count_one(LlmCounts *k, const LlmCall *c, const LlmJob *job, int hits)
@@ -392,6 +413,9 @@ static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	json_object_set_new(o, "max_tokens", json_integer(c->max_tokens));
 	if (c->quotes)   /* EXTRACT with quotes: another answer */
 		json_object_set_new(o, "quotes", json_true());
+	/* who answers: a model's name does not say which endpoint serves it (llm_endpoint.c) */
+	if (!offline)
+		json_object_set_new(o, "endpoint", jstr(llm_origin(llm)));
 	if (c->kind == LLM_EMBED) {
 		json_object_set_new(o, "model", jstr(offline ? NULL : llm->s.embed_model));
 		json_object_set_new(o, "input", jstr(c->subject));
@@ -605,12 +629,24 @@ static void bulk_units(LlmRun *r)
 			items[n] = u->item;
 			keys[n++] = u->key;
 		}
-		if (n > 0 && llm_bulk_collect(r->llm, c, whole ? NULL : items, whole ? 0 : n, keys)) {
+		const char *why = NULL;
+		if (n > 0 && r->llm->cap > 0 && llm_bulk_fresh(r->llm, keys, n) &&
+		    r->llm->stmt.total.requests + llm_bulk_collected(r->llm) >= r->llm->cap) {
+			/* the budget counts the batch's requests: no line is written past it (the
+			   statement then fails, and nothing is submitted) */
+			why = LLM_CAP_MSG;
+			r->capped = 1;
+			r->llm->capped_by = LLM_CAPPED_REQUESTS;
+		} else if (n > 0 &&
+		           llm_bulk_collect(r->llm, c, whole ? NULL : items, whole ? 0 : n, keys)) {
+			why = LLM_BULK_MSG;
+		}
+		if (why) {
 			for (int k = r->first[i]; k < r->first[i] + r->cnt[i]; k++)
 				if (r->u[k].state == U_TODO)
 					r->u[k].state = U_FAIL;
 			if (!c->error)
-				c->error = xstrdup(LLM_BULK_MSG);
+				c->error = xstrdup(why);
 		}
 		free(items);
 		free(keys);

@@ -132,6 +132,7 @@ typedef struct LlmCall {
 	int dim;
 	int tokens_in, tokens_out;
 	int tokens_cached;   /* of tokens_in, served from the endpoint's prompt cache */
+	int tokens_reasoning;   /* of tokens_out, hidden reasoning */
 	double ms;            /* wall time of the request (0 for a cache hit) */
 	int cached;           /* served from the cache, or from an identical call in the batch */
 	int attempts;         /* HTTP attempts made (retries + 1) */
@@ -204,9 +205,20 @@ typedef struct LlmCounts {
 	long unreadable;   /* candidates, and classifications, whose replies could not be read */
 	long tokens_in, tokens_out;   /* from the endpoint's usage, else estimated */
 	long tokens_cached;           /* the part of tokens_in the endpoint said it served from its
-	                                 prompt cache (usage.prompt_tokens_details.cached_tokens;
-	                                 llama.cpp: timings.cache_n or tokens_cached); 0 when it
-	                                 reports none */
+	                                 prompt cache (usage.prompt_tokens_details.cached_tokens,
+	                                 cache_read_input_tokens; llama.cpp: timings.cache_n or
+	                                 tokens_cached); 0 when it reports none */
+	long tokens_reasoning;        /* the part of tokens_out the endpoint said was hidden
+	                                 reasoning (completion_tokens_details.reasoning_tokens) */
+	double usd;                   /* what the tokens cost: each reply priced as it was counted,
+	                                 at the price of the model it came from, cached input at
+	                                 the cached rate (llm_counts_usd) */
+	long unpriced;                /* tokens counted while their model had no price */
+	long cancelled_in;            /* the requests cancelled in flight: their input tokens,
+	                                 estimated from their size (TEXT_BYTES_PER_TOKEN) */
+	long cancelled_out;           /* and the most output they asked for (max_tokens) */
+	double cancelled_usd;         /* what those would cost at most, where priced */
+	long cancelled_unpriced;      /* of those requests, the ones whose model had no price */
 	long est_in, est_out;         /* the part of tokens_in and tokens_out that was estimated
 	                                 (replies without usage: TEXT_BYTES_PER_TOKEN bytes a
 	                                 token, base/text.h) */
@@ -296,15 +308,95 @@ void llm_stats_begin(Llm *llm);
 /* The most HTTP requests (offline: calls) the statement begun last may send; 0: no limit. A
    request past it is not sent: its call fails, and llm_run returns SUQL_BUDGET. */
 void llm_set_cap(Llm *llm, long max_requests);
-/* The chat model's price in dollars per million tokens, in and out (llm.price_in and
-   llm.price_out, else the built-in list's; the offline backend's is 0): 1 and *from says
-   where it came from, or 0 when there is none. llm_cost: what the tokens cost, -1 when
-   there is no price. llm_set_cap_usd: the statement's budget in dollars (0: none): a
-   request is not sent once the statement's tokens cost that much (its call fails, and
-   llm_run returns SUQL_BUDGET, as with llm_set_cap). (llm_price.c) */
+/* ---- prices (llm_price.c) ---- */
+
+/* The date of the built-in price list (the providers' public list prices then). */
+#define LLM_PRICE_LIST_DATE "2025-11"
+/* The hidden reasoning tokens a request of a reasoning model (gpt-5, o1, o3, o4-mini, ...;
+   the list says which) is allowed in the plan's worst case while llm.reasoning_tokens is
+   auto. */
+#define LLM_REASONING_DEFAULT 4096
+
+/* A model's price, in dollars per million tokens. */
+typedef struct LlmPrice {
+	double in, out;
+	double cached_in;     /* input the endpoint served from its prompt cache */
+	const char *from;     /* where it came from: "llm.price_in and llm.price_out", "the
+	                         built-in price list of 2025-11", "the offline backend" */
+	const char *entry;    /* the list's entry the model's name matched, or NULL */
+	int reasoning;        /* the list says the model writes hidden reasoning tokens */
+} LlmPrice;
+/* The price of model (NULL: the chat model): 1 with *p filled, 0 when there is none. The
+   chat model's comes from llm.price_in and llm.price_out (and llm.price_cached_in) when
+   set, else from the built-in list; another model's from the list, else it is the chat
+   model's; the offline backend's is 0. llm_price_list: the built-in list's alone. */
+int llm_price_of(const Llm *llm, const char *model, LlmPrice *p);
+int llm_price_list(const char *model, LlmPrice *p);
+/* What in tokens of input (cached of them served from the prompt cache), and out tokens of
+   output, cost at price p, in dollars. */
+double llm_price_tokens(const LlmPrice *p, double in, double cached, double out);
+/* The chat model's price in and out (llm_price_of): 1 and *from says where it came from, or
+   0 when there is none. llm_cost: what the tokens cost (none of them cached), -1 when there
+   is no price. llm_set_cap_usd: the statement's budget in dollars (0: none): a request is
+   not sent once the statement's replies cost that much (its call fails, and llm_run
+   returns SUQL_BUDGET, as with llm_set_cap). */
 int llm_price(const Llm *llm, double *in, double *out, const char **from);
+/* The size of a request before it is made (llm_prompt.c), for the plan's estimate and the
+   caps: llm_request_bytes, the bytes of the request body a call like proto (its task; its
+   candidates are not read) sends for n candidates, each with an empty text: the template,
+   the question, the format asked for and the reply's schema. llm_text_bytes: the bytes a
+   candidate whose text is passages[0..n) adds to that body (its text written as the
+   prompt writes it, a JSON string in a JSON string). llm_max_tokens: the max_tokens a
+   request for n candidates of call asks for. Bytes become tokens by the rule the counters
+   use when an endpoint reports no usage (TEXT_BYTES_PER_TOKEN). */
+long llm_request_bytes(Llm *llm, const LlmCall *proto, int n);
+long llm_text_bytes(const char *const *passages, int n);
+int llm_max_tokens(const LlmCall *call, int n);
 double llm_cost(const Llm *llm, double tokens_in, double tokens_out);
 void llm_set_cap_usd(Llm *llm, double usd);
+/* What counted tokens cost (LlmCounts.usd), or -1 when some of them had no price. */
+double llm_counts_usd(const LlmCounts *c);
+/* What a finished call's tokens cost at its model's price now, -1 when there is none. */
+double llm_call_usd(const Llm *llm, const LlmCall *c);
+/* llm.reasoning_tokens: hidden tokens a request is allowed in the worst case (auto:
+   LLM_REASONING_DEFAULT for a reasoning model of the list, else 0). */
+int llm_reasoning_tokens(const Llm *llm);
+/* The model a call asks (the proxy, the embedding model, the chat model; the offline
+   backend's LLM_OFFLINE_ID); "" when none is configured. */
+const char *llm_spend_model(const Llm *llm, const LlmCall *c);
+
+/* ---- the session's spend (llm_spend.c) ----
+   Every request, and what its reply reported and cost, is also counted on a row of the
+   session's spend: one row per model asked and endpoint (its origin: scheme, host, port and
+   path, without credentials or query). llm_spend_report writes it for :cost: per model (and
+   per endpoint when one model was asked at two), requests, tokens in (cached) and out
+   (reasoning), dollars, and the requests cancelled in flight as "may be billed"; or one
+   JSON object. */
+typedef struct LlmSpend {
+	char *model;
+	char *origin;     /* "" for the offline backend */
+	int offline;
+	LlmCounts n;
+} LlmSpend;
+int llm_spend_rows(const Llm *llm, const LlmSpend **rows);
+void llm_spend_report(const Llm *llm, int json, SBuf *out);
+/* "$0.0123": dollars with the precision a small sum needs ($1.23, $0.123, $0.00123). */
+void llm_money(SBuf *out, double usd);
+
+/* The caps held while requests are in flight (llm_cap.c): a request is sent only when
+   its worst case (its bytes and max_tokens, or the most tokens a request of the statement
+   took, whichever is more) fits in what is left with those in flight; under budget_usd
+   the first request goes alone, until a reply says what the endpoint counts.
+   llm_cap_room: how many more requests of in tokens, answered with at most out, fit in
+   what is left of both caps (LONG_MAX: no cap). llm_capped_by: what stopped the
+   statement's last stopped request (LLM_CAPPED_REQUESTS, LLM_CAPPED_USD; 0: none) and,
+   for dollars, that request's worst case (*next). llm_cap_passed: whether the statement
+   went past a cap anyway (an endpoint reporting more than any bound): which, by how much
+   (*over: requests or dollars), and the most tokens a request took. */
+enum { LLM_CAPPED_REQUESTS = 1, LLM_CAPPED_USD = 2 };
+long llm_cap_room(const Llm *llm, double in, double out);
+int llm_capped_by(const Llm *llm, double *next);
+int llm_cap_passed(const Llm *llm, double *over, double *hw_in, double *hw_out);
 /* Whether no endpoint is configured and the offline backend was not chosen either. */
 int llm_unconfigured(const Llm *llm);
 /* Whether the offline backend answers though no one chose it (no endpoint configured, neither
@@ -316,10 +408,15 @@ double llm_min_confidence(const Llm *llm);
 /* Whether llm.unreadable is "fail" (the default): a statement that met a reply it could not
    read fails (exit status 3) after showing its rows; "warn" only warns. */
 int llm_unreadable_fails(const Llm *llm);
-/* The identity of the model that answers (the model name; for the offline backend, its
-   version LLM_OFFLINE_ID): what an ENUM mapping is recorded against. */
+/* The identity of what answers: the model at the endpoint's origin ("gpt-4o-mini at
+   https://api.openai.com/v1"; llm_endpoint.c says how the origin is written), or for the
+   offline backend its version LLM_OFFLINE_ID: what an ENUM mapping is recorded against, so
+   that a mapping one endpoint made is not taken as another's. */
 #define LLM_OFFLINE_ID "offline-lexical-2"
 const char *llm_model_id(const Llm *llm);
+/* The endpoint's origin (scheme, host, port, path; never credentials or the query), as the
+   keys of kept results name it; NULL for the offline backend. */
+const char *llm_origin(const Llm *llm);
 /* This user's mark on text suql keeps in a database (llm_sign.c): lower-case hex into
    out[65]. 0 when it cannot be made (no SHA-256): what is kept then carries no mark. */
 int llm_sign(const char *text, char out[65]);

@@ -103,6 +103,14 @@ static void unit_add(struct LlmBulk *b, const char *key, const char *line, int p
 	u->n = n;
 }
 
+int llm_bulk_fresh(const Llm *llm, const char *const *keys, int n)
+{
+	int f = 0;
+	for (int k = 0; k < n; k++)
+		f += !llm->bulk || !llm_memo_get(llm->bulk->keys, keys[k]);
+	return f;
+}
+
 int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
                      const char *const *keys)
 {

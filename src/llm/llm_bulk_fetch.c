@@ -207,6 +207,7 @@ SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlEr
 		job->status = status;
 		job->tokens_in = in;
 		job->tokens_out = out;
+		llm_count_batch(llm, in, out);   /* the session's spend, at batch prices */
 	} else {
 		free(status);
 		if (st == SUQL_OK)

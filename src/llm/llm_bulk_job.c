@@ -651,12 +651,6 @@ void llm_bulk_list(Llm *llm, SBuf *out)
 		sb_puts(out, "no batches\n");
 }
 
-/* "$0.0123", with the precision a small sum needs (as the plan and the counters write it) */
-static void money(SBuf *out, double usd)
-{
-	sb_printf(out, usd >= 1 ? "$%.2f" : usd >= 0.01 ? "$%.3f" : "$%.5f", usd);
-}
-
 void llm_bulk_cost(const Llm *llm, const LlmBulkJob *job, SBuf *out)
 {
 	if (!job->tokens_in && !job->tokens_out)
@@ -670,13 +664,13 @@ void llm_bulk_cost(const Llm *llm, const LlmBulkJob *job, SBuf *out)
 	}
 	double d = llm->s.bulk_discount;
 	sb_puts(out, "cost: ");
-	money(out, full * d);
+	llm_money(out, full * d);
 	sb_puts(out, " at batch prices (");
 	if (d == 0.5)
 		sb_puts(out, "half");
 	else
 		sb_printf(out, "%g%%", d * 100);
 	sb_puts(out, " of ");
-	money(out, full);
+	llm_money(out, full);
 	sb_printf(out, "; %ld tokens in, %ld out)\n", job->tokens_in, job->tokens_out);
 }

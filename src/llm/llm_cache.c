@@ -2,7 +2,10 @@
  * llm_cache.c: remembering LLM results.
  *
  * Two layers, both keyed by the lower-case hex SHA-256 (OpenSSL EVP) of the backend, the
- * model and the exact single-candidate request (llm.c builds the key text):
+ * endpoint's origin (llm_endpoint.c), the model and the exact single-candidate request
+ * (llm.c builds the key text). A key made before the origin was part of it is never
+ * computed again: such entries are not found, nothing reads them, and :cache clear (or
+ * removing the file) drops them:
  * - the memo: the results of the current statement, in memory, kept even with the cache
  *   off, so a statement never asks the same thing twice; llm_stats_begin clears it;
  * - the cache file: SQLite at $XDG_CACHE_HOME/suql/cache.db (else ~/.cache/suql/cache.db),
@@ -198,7 +201,7 @@ LlmCache *llm_cache_open(const char *path, SuqlErr *err)
 			"PRAGMA journal_mode=WAL;"
 			"PRAGMA synchronous=NORMAL;"
 			"CREATE TABLE IF NOT EXISTS llm_cache("
-			" key TEXT PRIMARY KEY,"      /* SHA-256 of backend, model and request */
+			" key TEXT PRIMARY KEY,"      /* SHA-256 of backend, endpoint, model, request */
 			" kind TEXT NOT NULL,"
 			" value TEXT NOT NULL,"       /* the result, JSON */
 			" created INTEGER NOT NULL DEFAULT (strftime('%s','now'))"

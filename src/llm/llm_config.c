@@ -57,9 +57,13 @@ static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *
 		s->offline = 1;
 		return SUQL_OK;
 	}
-	if (!strstr(v, "://"))
-		return err_set(err, SUQL_USAGE, "llm.url must be a URL such as "
-		               "http://localhost:11434/v1, not '%s'", v);
+	if (!strstr(v, "://")) {
+		char *shown = llm_url_shown(v);   /* never its credentials */
+		err_set(err, SUQL_USAGE, "llm.url must be a URL such as http://localhost:11434/v1, "
+		        "not '%s'", shown);
+		free(shown);
+		return SUQL_USAGE;
+	}
 	set_str(&s->url, v);
 	s->url_from = ":set";
 	s->offline = 0;
@@ -87,6 +91,9 @@ static SuqlStatus set_key(void *obj, const SetRow *row, const char *v, SuqlErr *
 	return SUQL_OK;
 }
 
+/* llm.price_in, llm.price_out: -1 (the built-in list's price) or a price from 0 dollars a
+   million tokens; any other negative number would make every spend look free, and the
+   statement's dollar cap one it never reaches. */
 static void show_key(const void *obj, const SetRow *row, SBuf *out)
 {
 	const Llm *llm = obj;
@@ -175,6 +182,52 @@ static void show_cache(const void *obj, const SetRow *row, SBuf *out)
 
 static void derive(LlmSettings *s);
 
+/* A price: a number of dollars from 0 up, or -1 or auto for the built-in list's. A value that
+   is not one (abc, -3, nan) is refused and changes nothing. */
+#define PRICE_ERR "is a number of dollars per million tokens, 0 or more (-1 or auto: the " \
+                  "built-in list's)"
+static SuqlStatus set_price(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	double d;
+	if (str_ieq(v, "auto") || strcmp(v, "-1") == 0)
+		d = -1;
+	else if (!setting_parse_real(v, 0, row->max, 0, &d))
+		return setting_bad(row, v, err);
+	*(double *)((char *)obj + row->off) = d;
+	return SUQL_OK;
+}
+
+static void show_price(const void *obj, const SetRow *row, SBuf *out)
+{
+	double d = *(const double *)((const char *)obj + row->off);
+	if (d < 0)
+		sb_puts(out, "-1");
+	else
+		sb_printf(out, "%g", d);
+}
+
+static SuqlStatus set_reasoning(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	long n;
+	if (str_ieq(v, "auto"))
+		n = -1;
+	else if (!setting_parse_long(v, 0, row->max, &n))
+		return setting_bad(row, v, err);
+	((Llm *)obj)->s.reasoning_tokens = (int)n;
+	return SUQL_OK;
+}
+
+static void show_reasoning(const void *obj, const SetRow *row, SBuf *out)
+{
+	const Llm *llm = obj;
+	(void)row;
+	if (llm->s.reasoning_tokens >= 0)
+		sb_printf(out, "%d", llm->s.reasoning_tokens);
+	else
+		sb_printf(out, "auto (%d for %s)", llm_reasoning_tokens(llm),
+		          llm->s.model ? llm->s.model : "no model");
+}
+
 /* Any setting may change the endpoint, the model or the key: derive the defaults again and
    the label the banner and the counters show. */
 static void settings_changed(void *obj)
@@ -205,7 +258,13 @@ static const SetRow llm_rows[] = {
 	 "as Authorization: Bearer",
 	 "It is never shown (only masked, by :set and :llm), written to the history only as ***, "
 	 "and removed from any message that quotes a server (as are a URL's password and any "
-	 "Authorization value).", NULL, "key", SET_SECRET, set_key,
+	 "Authorization value). Since a server that echoes the request may cut its words "
+	 "anywhere, every run of 8 characters or more of a secret is masked wherever it stands: "
+	 "of the key, of the URL's password (as written and with its %XX escapes undone), of "
+	 "user:password, and of their Base64 at each of its three alignments, as written or "
+	 "behind JSON or %XX escapes; in errors, warnings, -v output, :llm test, :llm models and "
+	 "the model's replies (values, the cache, a streamed chat reply, handed over a word at a "
+	 "time).", NULL, "key", SET_SECRET, set_key,
 	 show_key},
 	{"llm.offline", SET_BOOL, LS(offline), 0, 0, NULL, "on|off", "off", "use the offline "
 	 "backend even when an endpoint is configured", NULL, "is on or off", NULL, 0, NULL, NULL},
@@ -214,14 +273,33 @@ static const SetRow llm_rows[] = {
 	 "offline backend while no one chose it (--offline or llm.offline on say nothing)", NULL,
 	 "is on or off", NULL, 0, NULL, NULL},
 	{"llm.price_in", SET_REAL, LS(price_in), -1, 1000000, NULL, "DOLLARS", "-1",
-	 "what a million input tokens of the chat model cost, in dollars; -1: the built-in list's "
-	 "price for well-known models (none for others: costs are then shown in tokens only)",
-	 NULL, "is a number of dollars per million tokens (-1: the built-in list's)", NULL, 0,
-	 NULL, NULL},
+	 "what a million input tokens of the chat model cost, in dollars; -1 (or auto): the "
+	 "built-in list's price for well-known models (none for others: costs are then shown in "
+	 "tokens only)",
+	 "The built-in list (dated " LLM_PRICE_LIST_DATE ") holds the public list prices of "
+	 "OpenAI's gpt-5, gpt-4.1, gpt-4o and o-series models, Anthropic's Claude and Google's "
+	 "Gemini models, matched by the longest entry the model's name starts with. A model "
+	 "asked besides the chat model (llm.proxy, llm.embed_model) takes the list's price for "
+	 "its name, else the chat model's.", PRICE_ERR, NULL, 0, set_price, show_price},
 	{"llm.price_out", SET_REAL, LS(price_out), -1, 1000000, NULL, "DOLLARS", "-1",
-	 "what a million output tokens of the chat model cost, in dollars; -1: the built-in "
-	 "list's", NULL, "is a number of dollars per million tokens (-1: the built-in list's)",
-	 NULL, 0, NULL, NULL},
+	 "what a million output tokens of the chat model cost (hidden reasoning tokens "
+	 "included), in dollars; -1 (or auto): the built-in list's", NULL, PRICE_ERR, NULL, 0,
+	 set_price, show_price},
+	{"llm.price_cached_in", SET_REAL, LS(price_cached_in), -1, 1000000, NULL, "DOLLARS",
+	 "-1", "what a million input tokens of the chat model cost when the endpoint serves them "
+	 "from its prompt cache (the reply's cached tokens); -1 (or auto): the built-in list's "
+	 "cached price, else the input price", NULL, PRICE_ERR, NULL, 0, set_price, show_price},
+	{"llm.reasoning_tokens", SET_INT, LS(reasoning_tokens), -1, 1000000, NULL, "N|auto",
+	 "auto", "hidden reasoning tokens a request of a reasoning model may write (billed as "
+	 "output), allowed for in the worst case of the plan's cost; auto: "
+	 SETTING_STR(LLM_REASONING_DEFAULT) " for the reasoning models of the built-in list "
+	 "(gpt-5, o1, o3, o4-mini, gemini-2.5-pro, ...), 0 for others",
+	 "The counters show the reasoning tokens a reply reports "
+	 "(completion_tokens_details.reasoning_tokens). Requests to OpenAI's reasoning models "
+	 "(gpt-5, the o-series) carry max_completion_tokens, the reply's room plus this "
+	 "allowance (" SETTING_STR(LLM_REASONING_DEFAULT) " when it is 0), instead of "
+	 "max_tokens, and no temperature: those models refuse both.", "is a whole number of tokens from 0 "
+	 "to 1000000, or auto", NULL, 0, set_reasoning, show_reasoning},
 	{"llm.bulk", SET_BOOL, LS(bulk), 0, 0, NULL, "on|off", "off", "send a statement's "
 	 "model requests through the endpoint's batch interface (OpenAI's Batch API) instead of "
 	 "one by one (the requests of the interactive run, each a line of the batch): the "
@@ -436,7 +514,8 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	s->retries = cfg->retries > 0 ? cfg->retries : LLM_RETRIES;
 	s->backoff_ms = LLM_BACKOFF_MS;
 	s->offline_note = 1;
-	s->price_in = s->price_out = -1;
+	s->price_in = s->price_out = s->price_cached_in = -1;
+	s->reasoning_tokens = -1;
 	s->logprobs = LLM_LOGPROBS_AUTO;
 	s->bulk_discount = 0.5;
 
@@ -530,8 +609,18 @@ char *llm_scrub(const Llm *llm, const char *msg)
 	return secret_mask(msg, secrets, (int)(sizeof secrets / sizeof *secrets));
 }
 
+char *llm_scrub_reply(const Llm *llm, const char *text)
+{
+	if (!text)
+		return NULL;
+	const char *secrets[] = {llm ? llm->s.key : NULL, llm ? llm->s.url : NULL,
+	                         getenv("SUQL_LLM_KEY"), getenv("OPENAI_API_KEY")};
+	return secret_mask_runs(text, secrets, (int)(sizeof secrets / sizeof *secrets));
+}
+
 void llm_relabel(Llm *llm)
 {
+	llm_endpoint_update(llm);
 	free(llm->label);
 	if (llm_is_offline(llm))
 		llm->label = xstrdup(LLM_OFFLINE_LABEL);
@@ -587,13 +676,6 @@ int llm_offline_unasked(const Llm *llm)
 int llm_unreadable_fails(const Llm *llm)
 {
 	return !llm || !llm->s.unreadable_warn;
-}
-
-const char *llm_model_id(const Llm *llm)
-{
-	if (llm_is_offline(llm))
-		return LLM_OFFLINE_VERSION;
-	return llm->s.model ? llm->s.model : "";
 }
 
 const char *llm_prompts_dir(const Llm *llm)

@@ -80,6 +80,7 @@ typedef struct HttpReq {
 	int json_mode;          /* what constrained the reply: LLMP_SENT_NONE, _JSON_OBJECT, _SCHEMA */
 	double not_before;  /* backoff: do not start before this time */
 	char *body;
+	long max_out;       /* the body's max_tokens (what a cancelled request may be billed) */
 	CURL *easy;
 	struct curl_slist *hdrs;
 	SBuf resp;
@@ -88,6 +89,7 @@ typedef struct HttpReq {
 	int logprobs;       /* asked for log-probabilities (llm.logprobs) */
 	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
 	size_t got;         /* bytes of the body so far */
+	double worst;       /* in flight: what it costs at most (llm_cap.c) */
 	LlmStream st;
 } HttpReq;
 
@@ -107,6 +109,7 @@ typedef struct HttpRun {
 	HttpReq **r;
 	int nr, capr;
 	int inflight;
+	double inflight_usd;   /* what the requests in flight cost at most */
 	LlmJobDoneFn done;
 	void *ctx;
 	int stop;
@@ -123,6 +126,12 @@ static char *msg(const HttpRun *run, const char *fmt, ...)
 	char *s = llm_scrub(run->llm, m);
 	free(m);
 	return s;
+}
+
+/* A streamed reply's pieces, as the caller is given them: without secrets. */
+static char *stream_scrub(void *llm, const char *text)
+{
+	return llm_scrub_reply(llm, text);
 }
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
@@ -191,6 +200,9 @@ static void req_body(HttpRun *run, HttpReq *r)
 		}
 	}
 	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
+	r->max_out = (long)json_integer_value(json_object_get(b, "max_tokens"));
+	if (!r->max_out)   /* a reasoning model's limit, hidden tokens included */
+		r->max_out = (long)json_integer_value(json_object_get(b, "max_completion_tokens"));
 	json_decref(b);
 }
 
@@ -201,15 +213,18 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 	if (r->easy) {
 		long sent = 0;
 		cu.easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
-		LlmKind k = r->job->call->kind;
+		const LlmCall *c = r->job->call;
 		if (sent <= 0)
-			llm_count_unsent(run->llm, k, r->counted);
-		else if (cancelled)
-			llm_count_in_flight_cancelled(run->llm, k);
+			llm_count_unsent(run->llm, c, r->counted);
+		else if (cancelled)   /* a provider may bill it: what is known of it */
+			llm_count_in_flight_cancelled(run->llm, c, r->body ? (long)(strlen(r->body) /
+			                              TEXT_BYTES_PER_TOKEN) : 0, r->max_out);
 		cu.multi_remove_handle(run->multi, r->easy);
 		cu.easy_cleanup(r->easy);
 		r->easy = NULL;
 		run->inflight--;
+		run->inflight_usd -= r->worst;
+		r->worst = 0;
 	}
 	if (r->hdrs)
 		cu.slist_free_all(r->hdrs);
@@ -226,6 +241,17 @@ static void easy_limits(Llm *llm, CURL *e)
 	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
 	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+}
+
+/* What r costs at most: its body's bytes as tokens (as the counters estimate a reply
+   without usage) and the max_tokens it asks for, or the most a request of the statement
+   took (llm_cap_worst). */
+static double req_worst(const Llm *llm, const HttpReq *r)
+{
+	const LlmCall *c = r->job->call;
+	double in = (double)(strlen(r->body) / TEXT_BYTES_PER_TOKEN + 1);
+	double out = c->kind == LLM_EMBED ? 0 : (double)llm_max_tokens(c, r->nitems);
+	return llm_cap_worst(llm, in, out);
 }
 
 static void req_start(HttpRun *run, HttpReq *r)
@@ -254,6 +280,8 @@ static void req_start(HttpRun *run, HttpReq *r)
 	llm_stream_reset(&r->st);
 	r->st.on_text = r->job->call->on_text;
 	r->st.ctx = r->job->call->text_ctx;
+	r->st.scrub = stream_scrub;
+	r->st.sctx = run->llm;
 	cu.easy_setopt(e, CURLOPT_URL, url);
 	cu.easy_setopt(e, CURLOPT_POST, 1L);
 	cu.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
@@ -531,20 +559,16 @@ static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
 	}
 }
 
-static void count_cached(HttpRun *run, HttpReq *r, long n)
+/* A reply without usage: its tokens estimated from the request's and the reply's bytes
+   (TEXT_BYTES_PER_TOKEN), with the cached tokens it did report (llama.cpp's timings). */
+static void count_estimated(HttpRun *run, HttpReq *r, size_t reply_bytes, long cached)
 {
-	if (n <= 0)
-		return;
-	r->job->call->tokens_cached += (int)n;
-	llm_count_cached(run->llm, r->job->call->kind, n);
-}
-
-static void count_reply_tokens(HttpRun *run, HttpReq *r, long in, long out, int estimated)
-{
-	LlmCall *c = r->job->call;
-	c->tokens_in += (int)in;
-	c->tokens_out += (int)out;
-	llm_count_tokens(run->llm, c->kind, in, out, estimated);
+	LlmUsage u;
+	memset(&u, 0, sizeof u);
+	u.in = (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN);
+	u.out = (long)(reply_bytes / TEXT_BYTES_PER_TOKEN);
+	u.cached = cached;
+	llm_count_usage(run->llm, r->job->call, &u, 1);
 }
 
 /* The confidences of a verdict reply's candidates, from its log-probabilities lp (NULL:
@@ -570,10 +594,13 @@ static void read_confidence(HttpReq *r, const char *text, const json_t *lp)
 /* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
    once, then (for a batch) candidate by candidate, then marked unknown. A verdict reply
    whose candidates were all read takes their confidences from lp (NULL: none). */
-static void read_content(HttpRun *run, HttpReq *r, const char *text, const json_t *lp)
+static void read_content(HttpRun *run, HttpReq *r, const char *raw, const json_t *lp)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
+	/* what the server wrote loses any secret of suql's before it becomes a value, a
+	   warning, a cache entry or a line on screen (an endpoint that echoes the request) */
+	char *text = llm_scrub_reply(run->llm, raw);
 	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
 	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
 	if (nbad == 0)
@@ -599,6 +626,7 @@ static void read_content(HttpRun *run, HttpReq *r, const char *text, const json_
 			llm_mark_unreadable(c, r->items ? r->items[bad[k]] : -1);
 	}
 	free(bad);
+	free(text);
 	req_ok(run, r);
 }
 
@@ -616,13 +644,9 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		      run->shown, r->attempt, r->resp.len ? "malformed or cut short" : "empty"));
 		return;
 	}
-	json_t *usage = json_object_get(j, "usage");
-	if (json_is_object(usage))
-		count_reply_tokens(run, r,
-		                   (long)json_integer_value(json_object_get(usage, "prompt_tokens")),
-		                   (long)json_integer_value(json_object_get(usage, "completion_tokens")),
-		                   0);
-	count_cached(run, r, llm_usage_cached(j));
+	LlmUsage usage;
+	if (llm_usage_read(j, &usage))
+		llm_count_usage(run->llm, c, &usage, 0);
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
 		char *says = server_says(run, r);
@@ -671,9 +695,8 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		return;
 	}
 	const char *text = json_string_value(content);
-	if (!json_is_object(usage))   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
-		count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
-		                   (long)(strlen(text) / TEXT_BYTES_PER_TOKEN), 1);
+	if (!usage.has)   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+		count_estimated(run, r, strlen(text), usage.cached);
 	read_content(run, r, text, r->logprobs ? json_object_get(json_array_get(choices, 0),
 	                                                         "logprobs") : NULL);
 	json_decref(j);
@@ -702,12 +725,13 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
 		      "(%d attempts): check the server", run->shown, r->attempt));
 	} else {
-		if (st->tokens_in || st->tokens_out)
-			count_reply_tokens(run, r, st->tokens_in, st->tokens_out, 0);
-		else   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
-			count_reply_tokens(run, r, (long)(strlen(r->body) / TEXT_BYTES_PER_TOKEN),
-			                   (long)(st->text.len / TEXT_BYTES_PER_TOKEN), 1);
-		count_cached(run, r, st->tokens_cached);
+		if (st->tokens_in || st->tokens_out) {
+			LlmUsage u = {st->tokens_in, st->tokens_out, st->tokens_cached,
+			              st->tokens_reasoning, 1};
+			llm_count_usage(run->llm, r->job->call, &u, 0);
+		} else {   /* no usage: estimated (TEXT_BYTES_PER_TOKEN) */
+			count_estimated(run, r, st->text.len, st->tokens_cached);
+		}
 		read_content(run, r, sb_str(&st->text), NULL);
 	}
 }
@@ -790,13 +814,17 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 				job_fail(&run, r->job, xstrdup("a message of the request could not be encoded "
 				                               "as JSON: nothing was sent"), 0);
 			} else if (r->not_before <= now && run.inflight < llm->s.concurrency) {
-				if (llm_may_send(llm)) {
+				double worst = req_worst(llm, r);
+				int admit = llm_cap_admit(llm, worst, run.inflight, run.inflight_usd);
+				if (admit > 0) {
 					req_start(&run, r);
+					r->worst = worst;
+					run.inflight_usd += worst;
 					started++;
-				} else {
+				} else if (admit < 0) {
 					j->capped = 1;
 					job_fail(&run, r->job, xstrdup(LLM_CAP_MSG), 0);
-				}
+				}   /* else it waits for a reply of those in flight */
 			} else if (r->not_before > now && (next < 0 || r->not_before < next)) {
 				next = r->not_before;
 			}

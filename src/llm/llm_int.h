@@ -3,12 +3,16 @@
  *
  *   llm.c          llm_open/llm_close, llm_run (cache, de-duplication, jobs, counters)
  *   llm_config.c   settings: options, environment, config file, llm_set, llm_describe
+ *   llm_endpoint.c the endpoint's origin, as the keys of kept results name it
  *   llm_cache.c    request keys (SHA-256), the SQLite cache file, the per-statement memo
  *   llm_prompt.c   tasks rendered into chat requests
  *   llm_reply.c    what a readable reply is, per task; replies read into results
  *   llm_extract.c  extract(): its requests (fields and texts as JSON, a schema) and replies
  *   spec.c         extract()'s field lists (spec.h)
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
+ *   llm_usage.c    a reply's usage: tokens in, out, cached and reasoning, wherever it says
+ *   llm_price.c    prices: the settings, the built-in list, the dollar cap
+ *   llm_spend.c    the session's spend per model and endpoint, and :cost's report
  *   llm_stream.c   a reply streamed as server-sent events
  *   llm_logprobs.c the confidence of verdicts, from a reply's log-probabilities
  *   llm_offline*.c the offline lexical backend
@@ -63,6 +67,8 @@ typedef struct LlmSettings {
 	int offline_note;     /* llm.offline_note: a script answered offline says so (default 1) */
 	double price_in, price_out;   /* llm.price_in/out, dollars per million tokens; -1: the
 	                                 built-in list's (llm_price.c) */
+	double price_cached_in;       /* llm.price_cached_in; -1: the list's, else price_in */
+	int reasoning_tokens;         /* llm.reasoning_tokens; -1: auto (llm_reasoning_tokens) */
 	int logprobs;         /* llm.logprobs: LLM_LOGPROBS_OFF, _ON or _AUTO */
 	double min_confidence;   /* llm.min_confidence: a verdict whose confidence is below it is
 	                            unknown (0: off) */
@@ -101,8 +107,21 @@ char *llm_key_masked(const char *key);
 /* Copy msg with the key, the URL's credentials (and their Basic-auth form) and any
    Authorization value replaced by "***" (secret_mask). Heap string. */
 char *llm_scrub(const Llm *llm, const char *msg);
-/* Recompute the label after a settings change. */
+/* Copy a model's reply with every run of those secrets masked (secret_mask_runs), its own
+   words kept: what an endpoint that echoes the request put in a reply. Heap string. */
+char *llm_scrub_reply(const Llm *llm, const char *text);
+/* Recompute the label after a settings change (and the origin and model identity, with
+   llm_endpoint_update). */
 void llm_relabel(Llm *llm);
+
+/* ---- the endpoint (llm_endpoint.c) ---- */
+
+/* The origin of url as keys hold it: scheme and host in lower case, the port unless the
+   scheme's default, the path without trailing slashes; no credentials, query or fragment
+   ("HTTP://u:p@Host:80/v1/?k=1" -> "http://host/v1"). Heap string; NULL for no URL. */
+char *llm_origin_of(const char *url);
+/* Recompute llm->origin and llm->model_id from the settings. */
+void llm_endpoint_update(Llm *llm);
 
 /* ---- templates (llm_prompt.c) ---- */
 
@@ -150,6 +169,8 @@ void llm_sha256_hex(const char *data, size_t n, char out[65]);
 struct Llm {
 	LlmSettings s;
 	char *label;
+	char *origin;          /* the endpoint's origin (llm_origin_of of s.url); NULL: none */
+	char *model_id;        /* "MODEL at ORIGIN" (llm_model_id) */
 	char *tmpl[LLM_T_N];   /* prompt templates */
 	LlmCache *cache;       /* NULL when off or not opened */
 	char *cache_why;       /* the cache was asked for but could not be used: why (NULL: it
@@ -168,10 +189,17 @@ struct Llm {
 	LlmStats stmt, sess;
 	long cap;              /* llm_set_cap: most requests of the statement, 0: none */
 	double cap_usd;        /* llm_set_cap_usd: most dollars of the statement, 0: none */
+	double hw_in, hw_out;  /* the most tokens one request of the statement took (llm_cap.c) */
+	long replied;          /* requests of the statement whose tokens were counted */
+	int capped_by;         /* what stopped a request: LLM_CAPPED_REQUESTS or _USD, 0 none */
+	double cap_next;       /* the worst case of the request the dollar cap stopped */
 	long cache_hits_file;  /* units served from the cache file this session */
 	struct LlmBulk *bulk;  /* bulk mode's state (llm_bulk.c); NULL until first used */
 	LlmTickFn tick;        /* llm_set_tick */
 	void *tick_ctx;
+	LlmSpend *spend;       /* the session's spend, a row per model and endpoint
+	                          (llm_spend.c) */
+	int nspend;
 };
 
 /* Count a request as it is handed to the transport (llm_count_request), take it back when
@@ -181,21 +209,52 @@ struct Llm {
 /* llm_count_request also numbers the call: LlmCall.request is set to the statement's
    request count with its first request. */
 void llm_count_request(Llm *llm, LlmCall *c, LlmReason why);
-void llm_count_unsent(Llm *llm, LlmKind k, LlmReason why);
-void llm_count_in_flight_cancelled(Llm *llm, LlmKind k);
-void llm_count_tokens(Llm *llm, LlmKind k, long in, long out, int estimated);
-/* Count prompt tokens the endpoint served from its prompt cache. */
-void llm_count_cached(Llm *llm, LlmKind k, long n);
-/* The cached prompt tokens a reply (or a streamed chunk) reports, wherever the endpoint puts
-   them: usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), timings.cache_n or
-   tokens_cached (llama.cpp's server); 0 when none. */
-long llm_usage_cached(const json_t *reply);
+void llm_count_unsent(Llm *llm, const LlmCall *c, LlmReason why);
+/* A request sent whose reply was not waited for: est_in its input tokens (estimated from
+   its size), max_out the most output it asked for; what they may be billed is counted. */
+void llm_count_in_flight_cancelled(Llm *llm, const LlmCall *c, long est_in, long max_out);
+
+/* What a reply says it used (llm_usage.c). */
+typedef struct LlmUsage {
+	long in, out;        /* prompt and completion tokens */
+	long cached;         /* of in, served from the endpoint's prompt cache */
+	long reasoning;      /* of out, hidden reasoning */
+	int has;             /* the reply has a usage object (else the tokens are estimated) */
+} LlmUsage;
+/* Read a reply's (or a streamed chunk's) usage wherever the endpoint puts it: prompt_tokens
+   and completion_tokens (OpenAI), else input_tokens and output_tokens with Anthropic's
+   cache_read_input_tokens and cache_creation_input_tokens added to input; cached tokens
+   from usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM), usage.cache_read_input_
+   tokens (Anthropic, and gateways that pass it on), input_tokens_details.cached_tokens,
+   timings.cache_n or tokens_cached (llama.cpp's server), usage.cached_tokens; reasoning
+   tokens from completion_tokens_details.reasoning_tokens or output_tokens_details.
+   reasoning_tokens. Negative or non-integer figures read as 0. Returns u->has. */
+int llm_usage_read(const json_t *reply, LlmUsage *u);
+/* Count a reply's tokens in the call and the counters (estimated: from bytes, the reply had
+   no usage), and what they cost at the price of the model the call asked: cached tokens
+   count at most as many as the input, reasoning tokens at most as many as the output. */
+void llm_count_usage(Llm *llm, LlmCall *c, const LlmUsage *u, int estimated);
+/* Count a batch's replies, fetched (bulk mode): their tokens at the batch price. */
+void llm_count_batch(Llm *llm, long in, long out);
+/* The counters of the spend row of the call's model at the endpoint now (llm_spend.c). */
+LlmCounts *llm_spend_counts(Llm *llm, const LlmCall *c);
+void llm_spend_free(Llm *llm);
 /* Whether the statement's tokens so far cost less than its dollar cap (llm_price.c). */
 int llm_under_cap_usd(const Llm *llm);
 /* Whether another request may be sent under the statement's cap. */
 int llm_may_send(const Llm *llm);
 /* The message of a call stopped by the cap. */
 #define LLM_CAP_MSG "stopped at the budget"
+/* llm_cap.c: the caps held while requests are in flight. llm_cap_begin forgets the last
+   statement's marks; llm_cap_seen takes the tokens a reply was counted with (the
+   high-water marks); llm_cap_worst: what a request of in tokens and a reply of at most
+   out cost at most, the marks counted; llm_cap_admit: whether a request whose worst case
+   is worst may start with inflight requests in flight (worst cases summed: inflight_usd):
+   1 start it, 0 wait for a reply, -1 the cap stops it (llm_capped_by then says which). */
+void llm_cap_begin(Llm *llm);
+void llm_cap_seen(Llm *llm, long in, long out);
+double llm_cap_worst(const Llm *llm, double in, double out);
+int llm_cap_admit(Llm *llm, double worst, int inflight, double inflight_usd);
 
 
 /* A request to a backend: one call, and which of its candidates still need answers. */
@@ -219,6 +278,12 @@ typedef int (*LlmJobDoneFn)(void *ctx, LlmJob *job);
 typedef struct LlmStream {
 	void (*on_text)(void *ctx, const char *piece, size_t n);   /* each piece, as it comes */
 	void *ctx;
+	/* what on_text is given passes through scrub (NULL: as it came), a word at a time: a
+	   piece is held until a blank or the reply's end, so that a secret the text holds is
+	   masked whole however the server cut it into pieces (llm_scrub) */
+	char *(*scrub)(void *sctx, const char *text);
+	void *sctx;
+	SBuf held;            /* text not handed to on_text yet (a word not ended) */
 	SBuf line;            /* the line being read */
 	SBuf data;            /* the data lines of the event being read */
 	SBuf text;            /* the reply so far */
@@ -227,6 +292,7 @@ typedef struct LlmStream {
 	char *error;          /* an error chunk's message (printable, cut short) */
 	int tokens_in, tokens_out;
 	long tokens_cached;   /* cached prompt tokens the usage chunk reported */
+	long tokens_reasoning;   /* reasoning tokens the usage chunk reported */
 	int events;
 	int shown;            /* pieces went to on_text (kept across llm_stream_reset) */
 } LlmStream;
@@ -267,6 +333,11 @@ void llmp_free(Llm *llm);
 /* The model a call is asked of: the proxy model for a proxy call (when set), else the
    chat model ("" when none). */
 const char *llmp_model(const Llm *llm, const LlmCall *call);
+/* The reply's limit and temperature in a request body for model: max_tokens max and
+   temperature 0; for OpenAI's reasoning models of the price list (gpt-5, o1, o3, o4-mini: they
+   refuse max_tokens and any temperature but their own) max_completion_tokens, which the
+   hidden reasoning counts against, so max plus llm_reasoning_tokens, and no temperature. */
+void llmp_limits(const Llm *llm, const char *model, json_t *body, int max);
 /* What a request carries to constrain the reply (*sent of llmp_chat_body). */
 enum { LLMP_SENT_NONE, LLMP_SENT_JSON_OBJECT, LLMP_SENT_SCHEMA };
 /* The body of a chat request; NULL when a message could not be encoded. *sent says what
@@ -460,6 +531,8 @@ int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key);
    batch). */
 int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
                      const char *const *keys);
+/* How many of keys[0..n) no line of the batch carries yet (a line for them would be new). */
+int llm_bulk_fresh(const Llm *llm, const char *const *keys, int n);
 /* The output file of a batch (JSONL, data[0..n)), line by line: fn gets each line's
    custom_id and the body of its reply (a chat completion, compact JSON text) when the line
    holds a reply with status 200; else body NULL, why saying what the line lacks (id NULL

@@ -26,14 +26,38 @@
 #define PROBE_DEFAULT "127.0.0.1:11434,127.0.0.1:8080,127.0.0.1:8000"
 #define PROBE_TIMEOUT_MS 150
 
-static void count_sent(Llm *llm, const LlmHttpOnce *r, long in, long out)
+/* A request that left suql: counted in the session's counters and its spend, with the
+   tokens its reply reports (none for a reply that is not a JSON chat completion) at the
+   chat model's price. */
+static void count_sent(Llm *llm, const LlmHttpOnce *r)
 {
 	if (!r->sent)
 		return;
-	llm->sess.total.requests++;
-	llm->sess.total.by_reason[LLM_REQ_FIRST]++;
-	llm->sess.total.tokens_in += in;
-	llm->sess.total.tokens_out += out;
+	json_t *j = r->code >= 200 && r->code <= 299 ? json_loads(sb_str(&r->reply), 0, NULL)
+	                                              : NULL;
+	LlmUsage u;
+	llm_usage_read(j, &u);
+	json_decref(j);
+	if (u.cached > u.in)
+		u.cached = u.in;
+	LlmPrice p;
+	int priced = llm_price_of(llm, NULL, &p);
+	LlmCall c;
+	memset(&c, 0, sizeof c);
+	c.kind = LLM_PARSE;
+	LlmCounts *all[2] = {&llm->sess.total, llm_spend_counts(llm, &c)};
+	for (int i = 0; i < 2; i++) {
+		all[i]->requests++;
+		all[i]->by_reason[LLM_REQ_FIRST]++;
+		all[i]->tokens_in += u.in;
+		all[i]->tokens_out += u.out;
+		all[i]->tokens_cached += u.cached;
+		all[i]->tokens_reasoning += u.reasoning < u.out ? u.reasoning : u.out;
+		if (priced)
+			all[i]->usd += llm_price_tokens(&p, (double)u.in, (double)u.cached, (double)u.out);
+		else
+			all[i]->unpriced += u.in + u.out;
+	}
 }
 
 static SuqlStatus need_endpoint(const Llm *llm, const char *what, SuqlErr *err)
@@ -51,10 +75,10 @@ static SuqlStatus need_endpoint(const Llm *llm, const char *what, SuqlErr *err)
 /* The body of the tiny request, with one extra member (NULL: none). Heap string. */
 static char *tiny_body(const Llm *llm, const char *extra)
 {
-	json_t *o = json_pack("{s:s, s:[{s:s, s:s}], s:i, s:i}", "model", llm->s.model,
+	json_t *o = json_pack("{s:s, s:[{s:s, s:s}]}", "model", llm->s.model,
 	                      "messages", "role", "user", "content",
-	                      "Answer with the single word yes.", "max_tokens", 8,
-	                      "temperature", 0);
+	                      "Answer with the single word yes.");
+	llmp_limits(llm, llm->s.model, o, 8);
 	if (extra) {
 		json_t *x = json_loads(extra, 0, NULL);
 		if (x)
@@ -74,7 +98,7 @@ static const char *variant(Llm *llm, const char *extra, int want_stream, int wan
 	LlmHttpOnce r;
 	*st = llm_http_once(llm, "chat/completions", body, &r, err);
 	free(body);
-	count_sent(llm, &r, 0, 0);
+	count_sent(llm, &r);
 	const char *word = "no";
 	if (*st != SUQL_OK) {
 		word = "not known (the request failed)";
@@ -110,7 +134,7 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 	s = llm_http_once(llm, "chat/completions", body, &r, err);
 	free(body);
 	if (s != SUQL_OK) {
-		count_sent(llm, &r, 0, 0);
+		count_sent(llm, &r);
 		sb_free(&r.reply);
 		free(shown);
 		return s;
@@ -119,7 +143,7 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 	json_t *usage = json_object_get(j, "usage");
 	long in = (long)json_integer_value(json_object_get(usage, "prompt_tokens"));
 	long outt = (long)json_integer_value(json_object_get(usage, "completion_tokens"));
-	count_sent(llm, &r, in, outt);
+	count_sent(llm, &r);
 	sb_printf(out, "endpoint: %s\n", shown);
 	free(shown);
 	if (r.code < 200 || r.code > 299 || !j) {
@@ -130,12 +154,15 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 		sb_free(&r.reply);
 		return s;
 	}
-	const char *model = json_string_value(json_object_get(j, "model"));
-	const char *content = json_string_value(json_object_get(json_object_get(
-	                      json_array_get(json_object_get(j, "choices"), 0), "message"), "content"));
+	/* the server's words, without suql's secrets (an endpoint may echo the request) */
+	char *model = llm_scrub(llm, json_string_value(json_object_get(j, "model")));
+	char *content = llm_scrub(llm, json_string_value(json_object_get(json_object_get(
+	                json_array_get(json_object_get(j, "choices"), 0), "message"), "content")));
 	sb_printf(out, "model: %s asked, %s answered\n", llm->s.model, model ? model : "(not said)");
 	sb_printf(out, "reply: %.40s%s (HTTP %ld in %.0f ms)\n", content ? content : "(none)",
 	          content && strlen(content) > 40 ? "..." : "", r.code, r.ms);
+	free(model);
+	free(content);
 	if (usage)
 		sb_printf(out, "tokens: %ld in, %ld out (as the endpoint counted them)\n", in, outt);
 	else
@@ -167,7 +194,7 @@ SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
 		return need_endpoint(llm, "models", err);
 	LlmHttpOnce r;
 	SuqlStatus s = llm_http_once(llm, "models", NULL, &r, err);
-	count_sent(llm, &r, 0, 0);
+	count_sent(llm, &r);
 	if (s != SUQL_OK) {
 		sb_free(&r.reply);
 		return s;
@@ -191,7 +218,9 @@ SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
 			if (!id)
 				continue;
 			SBuf v = SBUF_INIT;
-			vis_put(&v, id, strlen(id), VIS_TEXT);   /* a server's text, shown safely */
+			char *clean = llm_scrub(llm, id);   /* a server's text, shown safely */
+			vis_put(&v, clean, strlen(clean), VIS_TEXT);
+			free(clean);
 			sb_printf(out, "%s%s\n", sb_str(&v),
 			          llm->s.model && strcmp(id, llm->s.model) == 0 ? "  (in use)" : "");
 			sb_free(&v);

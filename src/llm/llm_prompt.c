@@ -532,6 +532,23 @@ int llmp_dialect(const Llm *llm)
 	return d;
 }
 
+void llmp_limits(const Llm *llm, const char *model, json_t *body, int max)
+{
+	LlmPrice p;
+	/* OpenAI's reasoning families only: other providers' compatible endpoints take
+	   max_tokens and a temperature from their reasoning models too */
+	if (model && llm_price_list(model, &p) && p.reasoning && p.entry &&
+	    (strncmp(p.entry, "gpt-5", 5) == 0 ||
+	     (p.entry[0] == 'o' && p.entry[1] >= '1' && p.entry[1] <= '9'))) {
+		int hidden = llm_reasoning_tokens(llm);
+		json_object_set_new(body, "max_completion_tokens",
+		                    json_integer(max + (hidden > 0 ? hidden : LLM_REASONING_DEFAULT)));
+		return;
+	}
+	json_object_set_new(body, "temperature", json_integer(0));
+	json_object_set_new(body, "max_tokens", json_integer(max));
+}
+
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent)
 {
 	json_t *msgs = messages(llm, call, items, n);
@@ -543,8 +560,7 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, i
 	json_object_set_new(body, "model", json_string(model));
 	free(model);
 	json_object_set_new(body, "messages", msgs);
-	json_object_set_new(body, "temperature", json_integer(0));
-	json_object_set_new(body, "max_tokens", json_integer(default_max_tokens(call, n)));
+	llmp_limits(llm, llmp_model(llm, call), body, default_max_tokens(call, n));
 	if (!wants_json(call, n))
 		return body;
 	int d = llmp_dialect(llm);
@@ -573,4 +589,81 @@ json_t *llmp_embed_body(Llm *llm, const LlmCall *call)
 	                      "input", in);
 	free(in);
 	return b;
+}
+
+/* ---- the size of a request, before it is made (the plan's estimate, the caps) ---- */
+
+static int has_candidates(LlmKind k)
+{
+	return k == LLM_VERIFY || k == LLM_ANSWER || k == LLM_SUMMARY || k == LLM_EXTRACT;
+}
+
+long llm_request_bytes(Llm *llm, const LlmCall *proto, int n)
+{
+	LlmCall c = *proto;
+	if (c.kind == LLM_EMBED) {
+		json_t *b = llmp_embed_body(llm, &c);
+		char *s = b ? json_dumps(b, JSON_COMPACT) : NULL;
+		long len = s ? (long)strlen(s) : 0;
+		free(s);
+		json_decref(b);
+		return len;
+	}
+	if (n < 1)
+		n = 1;
+	/* every candidate's text empty: what is left is the prompt's own */
+	static const char *const empty[1] = {""};
+	LlmItem *items = xcalloc((size_t)n, sizeof *items);
+	int *idx = xmalloc((size_t)n * sizeof *idx);
+	for (int i = 0; i < n; i++) {
+		items[i].passages = empty;
+		items[i].npassages = 1;
+		idx[i] = i;
+	}
+	c.items = items;
+	c.nitems = n;
+	int sent;
+	json_t *b = llmp_chat_body(llm, &c, idx, has_candidates(c.kind) ? n : 0, &sent);
+	if (b && llm_logprobs_wanted(llm, &c)) {   /* as llm_http.c's req_body adds them */
+		json_object_set_new(b, "logprobs", json_true());
+		json_object_set_new(b, "top_logprobs", json_integer(LLM_TOP_LOGPROBS));
+	}
+	char *s = b ? json_dumps(b, JSON_COMPACT) : NULL;
+	long len = s ? (long)strlen(s) : 0;
+	free(s);
+	json_decref(b);
+	free(items);
+	free(idx);
+	return len;
+}
+
+/* The bytes s takes in a request's body: written as a JSON string in a message (put_json),
+   and that message again as a JSON string of the body. */
+static long body_bytes(const char *s)
+{
+	SBuf b = SBUF_INIT;
+	put_json(&b, s);
+	json_t *j = json_stringn(b.s ? b.s : "", b.len);
+	char *d = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	long n = d ? (long)strlen(d) : 0;
+	free(d);
+	json_decref(j);
+	sb_free(&b);
+	return n;
+}
+
+long llm_text_bytes(const char *const *passages, int n)
+{
+	LlmItem it = {0};
+	it.passages = passages;
+	it.npassages = n;
+	char *t = item_text(&it);
+	long k = body_bytes(t) - body_bytes("");
+	free(t);
+	return k;
+}
+
+int llm_max_tokens(const LlmCall *call, int n)
+{
+	return default_max_tokens(call, n);
 }

@@ -6,8 +6,11 @@
  * read with jansson: the pieces of content are handed to the caller as they come and kept
  * in order; a finish_reason or the final "data: [DONE]" says the reply is complete; a chunk
  * with "usage" gives the tokens; a chunk with "error" is the server's failure. A chunk that
- * is not JSON makes the whole reply unreadable (it is never guessed at).
+ * is not JSON makes the whole reply unreadable (it is never guessed at). The pieces reach
+ * the caller a word at a time, through the stream's scrub: a secret the server put in the
+ * reply is masked whole, wherever the server cut it (a secret holds no blank).
  */
+#include "base/util.h"
 #include "llm/llm_int.h"
 
 #include <stdlib.h>
@@ -18,11 +21,13 @@ void llm_stream_reset(LlmStream *s)
 	sb_truncate(&s->line, 0);
 	sb_truncate(&s->data, 0);
 	sb_truncate(&s->text, 0);
+	sb_truncate(&s->held, 0);
 	free(s->error);
 	s->error = NULL;
 	s->done = s->bad = s->events = 0;
 	s->tokens_in = s->tokens_out = 0;
 	s->tokens_cached = 0;
+	s->tokens_reasoning = 0;
 }
 
 void llm_stream_free(LlmStream *s)
@@ -30,8 +35,31 @@ void llm_stream_free(LlmStream *s)
 	sb_free(&s->line);
 	sb_free(&s->data);
 	sb_free(&s->text);
+	sb_free(&s->held);
 	free(s->error);
 	s->error = NULL;
+}
+
+/* Hand the held text to on_text up to its last blank (all of it when final), scrubbed. */
+static void give(LlmStream *s, int final)
+{
+	size_t k = s->held.len;
+	if (!final)
+		while (k > 0 && s->held.s[k - 1] != ' ' && s->held.s[k - 1] != '\n' &&
+		       s->held.s[k - 1] != '\t')
+			k--;
+	if (k == 0 || !s->on_text)
+		return;
+	char *piece = xstrndup(s->held.s, k);
+	char *clean = s->scrub ? s->scrub(s->sctx, piece) : NULL;
+	const char *out = clean ? clean : piece;
+	s->on_text(s->ctx, out, strlen(out));
+	s->shown = 1;
+	free(clean);
+	free(piece);
+	size_t rest = s->held.len - k;
+	memmove(s->held.s, s->held.s + k, rest);
+	sb_truncate(&s->held, rest);
 }
 
 /* The server's own words about an error chunk, cut short and printable. */
@@ -52,6 +80,7 @@ static void dispatch(LlmStream *s)
 	s->events++;
 	if (strcmp(s->data.s, "[DONE]") == 0) {
 		s->done = 1;
+		give(s, 1);
 		sb_truncate(&s->data, 0);
 		return;
 	}
@@ -65,12 +94,14 @@ static void dispatch(LlmStream *s)
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err) && !s->error)
 		s->error = error_text(err);
-	if (llm_usage_cached(j))
-		s->tokens_cached = llm_usage_cached(j);
-	json_t *usage = json_object_get(j, "usage");
-	if (json_is_object(usage)) {
-		s->tokens_in = (int)json_integer_value(json_object_get(usage, "prompt_tokens"));
-		s->tokens_out = (int)json_integer_value(json_object_get(usage, "completion_tokens"));
+	LlmUsage u;
+	llm_usage_read(j, &u);
+	if (u.cached)
+		s->tokens_cached = u.cached;
+	if (u.has) {
+		s->tokens_in = (int)u.in;
+		s->tokens_out = (int)u.out;
+		s->tokens_reasoning = u.reasoning;
 	}
 	json_t *choice = json_array_get(json_object_get(j, "choices"), 0);
 	json_t *content = json_object_get(json_object_get(choice, "delta"), "content");
@@ -79,12 +110,14 @@ static void dispatch(LlmStream *s)
 		size_t n = json_string_length(content);
 		sb_putn(&s->text, p, n);
 		if (s->on_text) {
-			s->on_text(s->ctx, p, n);
-			s->shown = 1;
+			sb_putn(&s->held, p, n);
+			give(s, 0);
 		}
 	}
 	if (json_is_string(json_object_get(choice, "finish_reason")))
 		s->done = 1;
+	if (s->done)
+		give(s, 1);
 	json_decref(j);
 }
 
@@ -120,4 +153,6 @@ void llm_stream_end(LlmStream *s)
 	if (s->line.len)
 		line_end(s);
 	dispatch(s);
+	/* the rest of the text, complete or not: what was shown is what was read */
+	give(s, 1);
 }

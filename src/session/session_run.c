@@ -223,6 +223,11 @@ static void show_explained(void *ctx, const char *label, const char *text)
 	Show *sh = ctx;
 	session_status_clear(sh->s);
 	FILE *out = sh->rout;
+	if (strcmp(label, "json") == 0) {   /* --json: one object, a line of its own */
+		fprintf(out, "%s\n", text);
+		fflush(out);
+		return;
+	}
 	render_section_wrap(out, label, text, sh->o.color,
 	                    strcmp(label, "plan") == 0 ? render_term_width(out) : 0);
 	fflush(out);
@@ -318,7 +323,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	EngineSink sink = {&sh, show_parsed, show_plan, show_columns, show_row, show_counters,
 	                   show_warning, show_freetext,
 	                   !always_parsed && (s->explain == 0 || s->explain == SESSION_AUTO),
-	                   show_explained};
+	                   show_explained, sh.o.mode == RENDER_JSON};
 	SuqlStatus st;
 	double t0 = s->timer ? util_now_ms() : 0;
 	*used = 0;

@@ -375,6 +375,10 @@ typedef struct Stmt {
 	size_t text_len;
 	size_t text_off;         /* source offset of text[0] */
 	int has_suql;            /* any SUQL construct anywhere in the statement */
+	Keyword lead;            /* ST_OTHER: the keyword it starts with (KW_BEGIN, KW_COMMIT,
+	                            KW_ANALYZE, ...) */
+	AstSpan read_write;      /* BEGIN ... READ WRITE: where it asks for a transaction that
+	                            may write (len 0: it does not) */
 
 	Select *select;          /* SELECT; INSERT source; CREATE TABLE AS; CREATE VIEW */
 	With *with;              /* INSERT, UPDATE, DELETE */

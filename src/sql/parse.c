@@ -313,6 +313,25 @@ static int other_statement(Keyword kw)
 	}
 }
 
+/* BEGIN's transaction modes, kept as text but read for one thing: whether it asks for a
+   transaction that may write (READ WRITE, PostgreSQL's), which read-only mode refuses. */
+static void txn_modes(Parser *p, Stmt *st)
+{
+	for (;;) {
+		Token t = p_tok(p);
+		if (t.type == TK_EOF || t.type == TK_SEMI || t.type == TK_UNTERM_STRING ||
+		    t.type == TK_UNTERM_QID)
+			return;   /* p_skip_rest ends the statement (and reports what is unterminated) */
+		if (p_word_is(p, 0, "READ") && p_word_is(p, 1, "WRITE")) {
+			Token w = p_peek(p, 1);
+			st->read_write.off = p_off(p, t);
+			st->read_write.len = p_off(p, w) + w.len - st->read_write.off;
+			return;
+		}
+		p_next(p);
+	}
+}
+
 /* stmt: [EXPLAIN [QUERY PLAN]] (select | insert | update | delete | create | other) */
 static Stmt *p_stmt(Parser *p)
 {
@@ -371,6 +390,9 @@ static Stmt *p_stmt(Parser *p)
 		p_skip_rest(p, 0);
 	} else if (other_statement(kw)) {
 		st->kind = ST_OTHER;
+		st->lead = kw;
+		if (kw == KW_BEGIN)
+			txn_modes(p, st);
 		p_skip_rest(p, 0);
 	} else if (t.type == TK_EOF) {
 		p_unexpected(p, "a statement");

@@ -120,6 +120,8 @@ char *store_pg_describe(Store *s);
 long store_pg_error_offset(Store *s);
 /* Whether a transaction is open on a PostgreSQL store (the user's BEGIN). */
 int store_pg_in_transaction(Store *s);
+/* Whether that transaction failed (only ROLLBACK runs there now). */
+int store_pg_in_failed_transaction(Store *s);
 /* COPY ... FROM STDIN (sql) with data, in COPY's text format, as one statement. */
 SuqlStatus store_pg_copy(Store *s, const char *sql, const char *data, size_t len, SuqlErr *err);
 /* libpq's version (PQlibVersion); 0 when libpq cannot be loaded (err says why). */

@@ -491,3 +491,10 @@ int store_pg_in_transaction(Store *s)
 	PGTransactionStatusType t = pq.PQtransactionStatus(conn_of(s));
 	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
 }
+
+int store_pg_in_failed_transaction(Store *s)
+{
+	if (!s || s->ops != &pg_ops)
+		return 0;
+	return pq.PQtransactionStatus(conn_of(s)) == PQTRANS_INERROR;
+}

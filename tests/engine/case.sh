@@ -22,7 +22,14 @@
 #                                URL reads $URL in what the run printed (its port varies)
 #   @@ cache NAME                cases with one NAME share a cache home (per backend; it
 #                                also holds the key that signs ENUM mappings); cases
-#                                without it share one of their own
+#                                without it share one of their own. Their servers are one
+#                                endpoint too (as @@ endpoint NAME), unless a case names
+#                                another
+#   @@ endpoint NAME             cases with one NAME (per backend) have their servers listen
+#                                on one port: one endpoint, whose answers kept in a cache,
+#                                an ENUM mapping or embedding vectors the next case finds
+#                                (keys name the endpoint); each case's server is still a
+#                                fresh one, with the case's own options
 #   @@ file NAME                 the lines up to the next @@, as written (a comment goes
 #                                above it), are the file NAME in a folder of the case
 #                                file's own, which $FILES names in args, server and sql
@@ -138,7 +145,7 @@ case_parse() {
 			put(d "." w[3], w[2]); next
 		}
 		if (d == "db" || d == "backend" || d == "args" || d == "server" || d == "cache" ||
-		    d == "status" || d == "log" || d == "differ") { put(d, rest); next }
+		    d == "endpoint" || d == "status" || d == "log" || d == "differ") { put(d, rest); next }
 		bad("unknown directive @@ " d)
 	}
 	fout != "" { print >> fout; close(fout); next }
@@ -171,18 +178,19 @@ case_fixture() {
 	echo "$_f"
 }
 
-# case_pg DB: the URI of the database DB names in PostgreSQL (database suql_FIXTURE[_COPY]),
+# case_pg DB: the URI of the database DB names in PostgreSQL (database
+# ${PG_DBNAME}_FIXTURE[_COPY]),
 # loaded on first use from FIXTURE as built; fails when it does not load
 case_pg() {
-	_d=suql_$(echo "$1" | tr -c 'a-z0-9\n' '_')
+	_d=${PG_DBNAME}_$(echo "$1" | tr -c 'a-z0-9\n' '_')
 	if [ ! -f "$T/fixtures/$_d.pg" ]; then
 		case_fixture "$1" >/dev/null
-		psql -q -X -h "$PG_DIR" -p "$PG_PORT" -U suql -d postgres -c "CREATE DATABASE $_d" \
+		psql -q -X -h "$PG_HOST" -p "$PG_PORT" -U suql -d postgres -c "CREATE DATABASE $_d" \
 			>/dev/null 2>&1 || return 1
 		PG_DB=$_d pg_load_demo "$T/fixtures/${1%% *}.built.db" || return 1
 		: >"$T/fixtures/$_d.pg"
 	fi
-	echo "postgresql://suql@/$_d?host=$PG_DIR&port=$PG_PORT"
+	echo "postgresql://suql@/$_d?host=$PG_HOST&port=$PG_PORT"
 }
 
 # case_text FILE: FILE's text with $FILES made the folder of the case file's files
@@ -262,7 +270,12 @@ case_one() {
 		case_words "$_c/server" >"$_o.words"
 		set --
 		while IFS= read -r _w; do set -- "$@" "$_w"; done <"$_o.words"
+		# one endpoint for the cases naming it: the port of its first server
+		_ep=$(cat "$_c/endpoint" 2>/dev/null || cat "$_c/cache" 2>/dev/null)
+		_pf=$T/port/$_bk-$_ep
+		[ -n "$_ep" ] && [ -s "$_pf" ] && set -- "$@" --port "$(cat "$_pf")"
 		start_server "case" "$@"
+		[ -n "$_ep" ] && mkdir -p "$T/port" && cat "$T/case.port" >"$_pf"
 		set -- --llm-url "$URL" --model m
 	else
 		set -- --offline

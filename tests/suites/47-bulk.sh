@@ -145,11 +145,16 @@ has "EXPLAIN in bulk: each call a line" "$T/xb.out" "bulk (each call a line of a
 calls=$(sed -n 's/^  worst case: \([0-9]*\) LLM calls.*/\1/p' "$T/xb.out")
 has "EXPLAIN in bulk: the number of lines" "$T/xb.out" "bulk: at most $calls requests, each a line of a batch"
 has "EXPLAIN in bulk: batch prices" "$T/xb.out" "at batch prices (0.5 of those: llm.bulk_discount)"
-dn=$(sed -n 's/^  cost.*: \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/xn.out")
-db=$(sed -n 's/^  cost.*: \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/xb.out")
+dn=$(sed -n 's/^  cost.*at most \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/xn.out")
+db=$(sed -n 's/^  cost.*at most \$\([0-9.]*\) at gpt-4o-mini.*/\1/p' "$T/xb.out")
 if [ -n "$dn" ] && [ -n "$db" ] && awk "BEGIN { d = $db - $dn / 2; exit !(d < 0.00001 && d > -0.00001) }"; then ok "EXPLAIN in bulk: half the dollars (\$$db of \$$dn)"; else notok "EXPLAIN in bulk: half the dollars" "usual: $dn" "bulk: $db"; fi
-# budget_usd compared at batch prices: between the two, refused without bulk only
-mid=$(awk "BEGIN { printf \"%.6f\", ($dn + $db) / 2 }")
+echo "$X" | MODEL=gpt-4o-mini run xj "$T/x" --set llm.bulk=on --json
+has "EXPLAIN --json in bulk: the batch's requests and share" "$T/xj.out" "\"bulk\":{\"requests\":$calls,\"price_share\":0.5}"
+# budget_usd compared at batch prices (with what the plan expects, or its worst case when
+# it expects nothing less): between the two, refused without bulk only
+en=$(sed -n 's/^  cost.*: expected about \$\([0-9.]*\),.*/\1/p' "$T/xn.out")
+eb=$(sed -n 's/^  cost.*: expected about \$\([0-9.]*\),.*/\1/p' "$T/xb.out")
+mid=$(awk "BEGIN { printf \"%.6f\", (${en:-$dn} + ${eb:-$db}) / 2 }")
 echo "$X" | MODEL=gpt-4o-mini run xu "$T/x" --set budget_usd=$mid
 echo "$X" | MODEL=gpt-4o-mini run xv "$T/x" --set budget_usd=$mid --set llm.bulk=on
 has "budget_usd: over it at the usual price" "$T/xu.out" "over it, refused"

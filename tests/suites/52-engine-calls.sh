@@ -65,9 +65,10 @@ edb=$T/emb.db
 cp "$demo" "$edb"
 sq "$edb" "SELECT name FROM restaurants WHERE answer(reviews, 'is this restaurant romantic?') = 'Yes' LIMIT 2;" \
 	--no-cache --embed-model e
-n=$(sqlite3 "$edb" "SELECT count(*) FROM suql_emb_1 WHERE model = 'e'")
+# keyed by the model at the endpoint (doc/llm.md, "The cache")
+n=$(sqlite3 "$edb" "SELECT count(*) FROM suql_emb_1 WHERE model = 'e at $url'")
 reg=$(sqlite3 "$edb" "SELECT embed_model || ' ' || embed_dim || ' ' || embed_table FROM suql_index WHERE col = 'reviews'")
-[ "$n" = 16 ] && [ "$reg" = "e 8 suql_emb_1" ] && ok "embed: vectors kept beside the index, named in its registry" ||
+[ "$n" = 16 ] && [ "$reg" = "e at $url 8 suql_emb_1" ] && ok "embed: vectors kept beside the index, named in its registry" ||
 	notok "embed: vectors kept beside the index" "rows $n, registry '$reg'"
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 

@@ -24,20 +24,20 @@ pg_load_demo "$demo" || { echo "not ok pg: the demo loads into PostgreSQL"; sed 
 echo "ok pg: a server of the suite's own started, the demo loaded"
 
 # --- connecting
-out=$(PGHOST=$PG_DIR PGPORT=$PG_PORT PGUSER=suql PGDATABASE=suql_test "$SUQL_PROG" --offline --pg "" --csv --no-headers "SELECT current_database(), count(*) FROM restaurants" 2>&1)
-[ "$out" = "suql_test,112" ] && ok "pg: --pg with the PG* variables" || notok "pg: --pg with the PG* variables" "$out"
-out=$("$SUQL_PROG" --offline --pg "host=$PG_DIR port=$PG_PORT user=suql dbname=suql_test" --json -c "SELECT name, cuisines FROM restaurants WHERE id = 1" 2>&1)
+out=$(PGHOST=$PG_HOST PGPORT=$PG_PORT PGUSER=suql PGDATABASE=$PG_DBNAME "$SUQL_PROG" --offline --pg "" --csv --no-headers "SELECT current_database(), count(*) FROM restaurants" 2>&1)
+[ "$out" = "$PG_DBNAME,112" ] && ok "pg: --pg with the PG* variables" || notok "pg: --pg with the PG* variables" "$out"
+out=$("$SUQL_PROG" --offline --pg "host=$PG_HOST port=$PG_PORT user=suql dbname=$PG_DBNAME" --json -c "SELECT name, cuisines FROM restaurants WHERE id = 1" 2>&1)
 case $out in *'"name":"Hoshi Sushi"'*'{sushi,japanese}'*) ok "pg: --pg CONNINFO, JSON output, a native array" ;; *) notok "pg: --pg CONNINFO, JSON" "$out" ;; esac
 out=$("$SUQL_PROG" --offline "postgresql://nobody@/nodb?host=$T/none" -c "SELECT 1" 2>&1); rc=$?
 case $out in *"cannot connect to PostgreSQL"*"PGHOST"*) [ $rc -ne 0 ] && ok "pg: an unreachable server: what to check, non-zero status" ;;
 *) notok "pg: an unreachable server" "$out" ;; esac
 # a database in another encoding: the connection asks for UTF-8, so its texts reach the
 # model, the final statement's look-up and the terminal as UTF-8
-PG_DB=postgres pg_psql -q -c "CREATE DATABASE latin ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null 2>&1
+PG_DB=postgres pg_psql -q -c "CREATE DATABASE ${PG_DBNAME}_latin ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null 2>&1
 out=$(printf '%s\n' "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, note FREE_TEXT);" \
 	"INSERT INTO t VALUES (1, 'Café Zoë', 'A calm café, romantic and quiet.'), (2, 'Bar', 'Loud bar.');" \
 	"SELECT name FROM t WHERE answer(note, 'is it romantic?') = 'Yes';" |
-	"$SUQL_PROG" --offline --csv --no-headers "$(printf '%s' "$SUQL_PG" | sed 's|/suql_test?|/latin?|')" 2>&1)
+	"$SUQL_PROG" --offline --csv --no-headers "$(printf '%s' "$SUQL_PG" | sed "s|/$PG_DBNAME?|/${PG_DBNAME}_latin?|")" 2>&1)
 [ "$out" = "Café Zoë" ] && ok "pg: a LATIN1 database: its texts come as UTF-8, judged and looked up" ||
 	notok "pg: a LATIN1 database" "$out"
 

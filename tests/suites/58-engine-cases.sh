@@ -7,6 +7,15 @@
 # server logged; run on both backends it must cost the same calls on both. A case that
 # PostgreSQL refuses says so in its file (@@ refused postgres: ...), one line to drop when
 # it runs there. SUQL_CASES=FILE... runs only those files.
+#
+# suql-parts: the runner (tests/run) runs it in parts side by side, SUQL_PART naming one:
+# "runner" (the check of the case runner itself) or a case file's name without .case; a
+# part of each case file keeps its cases in file order, on fixtures of its own.
+if [ "${SUQL_PART:-}" = list ]; then
+	echo runner
+	for f in "$(dirname "$0")"/../engine/cases/*.case; do basename "$f" .case; done
+	exit 0
+fi
 . "$(dirname "$0")/../lib.sh"
 set -u
 . tests/pg.sh
@@ -110,6 +119,9 @@ SELECT id FROM restaurants WHERE answer(reviews, 'is it quiet?') = 'Yes' AND id 
 @@ unlogged
 is it quiet?
 EOF
+part=${SUQL_PART:-}
+case $part in
+'' | runner)
 f0=$fails
 case_file "$T/wrong.case" sqlite >"$T/wrong.out" 2>&1
 fails=$f0
@@ -119,6 +131,10 @@ if [ "$n" = 12 ] && ! grep -q '^ok' "$T/wrong.out"; then
 else
 	notok "the runner fails each of 12 wrong cases" "$n failed" "$(grep '^ok' "$T/wrong.out")"
 fi
+;;
+*) SUQL_CASES=tests/engine/cases/$part.case ;;
+esac
+[ "$part" = runner ] && exit "$fails"
 
 backends="sqlite postgres"
 if ! pg_start; then

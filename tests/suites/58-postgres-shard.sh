@@ -15,6 +15,8 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . tests/pg.sh
+# servers of its own: it reads the main server's log, and starts the shards beside it
+PG_OWN=1
 T=$SUQL_TMP/pgshard
 mkdir -p "$T"
 if ! pg_start || ! pg_shards_start; then

@@ -162,7 +162,7 @@ sq=$("$prog" --eval ft.jsonl --way suql,linearize --no-cache --csv -s times=off 
 pg=$("$prog" --eval ft.jsonl --way suql,linearize --no-cache --csv -s times=off "$SUQL_PG" 2>&1)
 has "eval pg: free-text cases and the linearize baseline run, no error" "$pg" "suql,all,2,0,"
 same "eval pg: ... the same scores and calls as on SQLite" "$pg" "$sq"
-out=$("$prog" --eval ft.jsonl --csv -s times=off "postgresql://suql@/nodb?host=$PG_DIR&port=$PG_PORT" 2>&1); st=$?
+out=$("$prog" --eval ft.jsonl --csv -s times=off "postgresql://suql@/nodb?host=$PG_HOST&port=$PG_PORT" 2>&1); st=$?
 case $out in *"nodb"*) [ $st -ne 0 ] && ok "eval pg: a database that does not exist: an error naming it" ||
 	notok "eval pg: no database" "status $st" "$out" ;;
 *) notok "eval pg: no database" "$out" ;; esac

@@ -2,7 +2,8 @@
 # its plan with the estimate, where the result goes, and asks no model: the endpoint here
 # (port 9, where nothing answers) would fail any call. EXPLAIN QUERY PLAN keeps SQLite's
 # meaning, and so does EXPLAIN of plain SQL (the VDBE listing). With a price set, the
-# estimate is also in dollars.
+# estimate is also in dollars: its tokens read from the texts' lengths where there are
+# texts to read (ENUM's classifications have none: a prompt at a fixed size).
 @@ args --csv --no-cache --llm-url http://127.0.0.1:9/v1 --model m --set llm.price_in=1 --set llm.price_out=4 --set times=off $DB
 @@ stdin
 CREATE TABLE r (id INTEGER PRIMARY KEY, name TEXT, price ENUM('cheap', 'dear'), reviews FREE_TEXT[]);
@@ -26,18 +27,18 @@ plan:
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it romantic?') ORDER BY id LIMIT 1
   expected: at most 1 LLM call (verify 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 2 LLM calls (verify 2), if too few candidates pass; budget 1000
-  cost (at most, each candidate taking its whole passage allowance): expected 1750 tokens in, 24 out; worst case 2000 tokens in, 24 out: expected $0.00185, worst case $0.00210 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
+  cost (from the texts' lengths): expected about 311 tokens in, 10 out; at most 599 in, 144 out: expected about $0.00035, at most $0.00118 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
   EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN shows SQLite's plan of the statement)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
 plan:
   optimize on: batch 32 (at most 8000 tokens a call), concurrency 8, passages up to 500 tokens a candidate
   enum: price IN ('Cheap', 'expensive')
-    'Cheap' -> not a permitted value: to be classified by m (1 call)
-    'expensive' -> not a permitted value: to be classified by m (1 call)
+    'Cheap' -> not a permitted value: to be classified by m at http://127.0.0.1:9/v1 (1 call)
+    'expensive' -> not a permitted value: to be classified by m at http://127.0.0.1:9/v1 (1 call)
   sqlite: SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
   worst case: 2 LLM calls (classify 2); budget 1000
-  cost (at most, each candidate taking its whole passage allowance): worst case 500 tokens in, 120 out: $0.00098 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
+  cost (each candidate at its whole passage allowance): at most 500 tokens in, 120 out: at most $0.00098 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
   EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN shows SQLite's plan of the statement)
 id,parent,notused,detail
 2,0,0,SCAN r

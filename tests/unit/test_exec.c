@@ -37,7 +37,7 @@ static void cap_reset(Cap *c)
 static SuqlStatus run(Engine *e, Cap *c, const char *sql, SuqlErr *err)
 {
 	cap_reset(c);
-	EngineSink s = {c, NULL, c_plan, NULL, c_row, c_counters, c_warn, NULL, 0, NULL};
+	EngineSink s = {c, NULL, c_plan, NULL, c_row, c_counters, c_warn, NULL, 0, NULL, 0};
 	size_t used = 0, len = strlen(sql), off = 0;
 	SuqlStatus st = SUQL_OK;
 	while (off < len && st == SUQL_OK) {

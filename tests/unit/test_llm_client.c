@@ -173,6 +173,32 @@ static void test_mask(void)
 	free(m);
 }
 
+/* The endpoint's origin, as the keys of kept results name it (llm_endpoint.c). */
+static void test_origin(void)
+{
+	static const char *const cases[][2] = {
+		{"http://127.0.0.1:8001/v1", "http://127.0.0.1:8001/v1"},
+		{"HTTP://User:P%40ss@API.Example.COM:80/v1/", "http://api.example.com/v1"},
+		{"https://api.openai.com:443/v1?api-key=sk-secret#x", "https://api.openai.com/v1"},
+		{"https://api.openai.com:0443/v1//", "https://api.openai.com/v1"},
+		{"https://host.example.:8443/Path/V1", "https://host.example:8443/Path/V1"},
+		{"http://[::1]:80/v1", "http://[::1]/v1"},
+		{"http://[::1]:8080/v1", "http://[::1]:8080/v1"},
+		{"http://a:b@c@host:81", "http://host:81"},
+		{"http://host?key=1", "http://host"},
+		{"localhost:11434/v1", "http://localhost:11434/v1"},
+		{"http://host:443/v1", "http://host:443/v1"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char name[160];
+		snprintf(name, sizeof name, "origin: %s", cases[i][0]);
+		char *o = llm_origin_of(cases[i][0]);
+		CHECK_STR(o, cases[i][1], name);
+		free(o);
+	}
+	CHECK(llm_origin_of(NULL) == NULL, "origin: no URL, none");
+}
+
 static void test_parse(void)
 {
 	char *v, *w;
@@ -366,6 +392,7 @@ int main(void)
 	}
 	test_config();
 	test_mask();
+	test_origin();
 	test_parse();
 	test_sha();
 	test_runs();

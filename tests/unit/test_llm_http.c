@@ -7,6 +7,7 @@
    kept out of every message and the cache file, and streamed replies (the event reader
    fed a byte at a time, pieces handed over as they come, an endpoint that refuses to
    stream, a stream that breaks off). */
+#include "base/secret.h"
 #include "base/util.h"
 #include "llm/llm.h"
 #include "llm/llm_int.h"
@@ -287,6 +288,25 @@ static void test_request_shape(void)
 	          "path")), "/v1/embeddings", "http: path {base}/embeddings");
 	json_decref(log);
 	llm_call_clear(&e);
+	llm_close(llm);
+	err_clear(&err);
+
+	/* a reasoning model (gpt-5, the o-series) refuses max_tokens and a temperature of 0:
+	   it gets max_completion_tokens, room for its hidden reasoning included */
+	llm = open_llm("gpt-5-mini", 8);
+	batch_init(&b, 1, 1, "reasoning shape");
+	CHECK(llm_run(llm, b.p, 1, NULL, NULL, &err) == SUQL_OK && b.c[0].status == LLM_DONE,
+	      "http: a reasoning model's verify done");
+	log = server_log();
+	body = request_body(log, json_array_size(log) - 1);
+	CHECK(json_object_get(body, "max_tokens") == NULL &&
+	      json_object_get(body, "temperature") == NULL &&
+	      json_integer_value(json_object_get(body, "max_completion_tokens")) >
+	          LLM_REASONING_DEFAULT, "http: a reasoning model gets max_completion_tokens "
+	      "(its reasoning's room included) and no temperature");
+	json_decref(body);
+	json_decref(log);
+	batch_clear(&b);
 	llm_close(llm);
 	err_clear(&err);
 }
@@ -705,6 +725,13 @@ static void on_piece(void *ctx, const char *p, size_t n)
 	pc->n++;
 }
 
+static char *scrub_key(void *ctx, const char *text)
+{
+	const char *secrets[] = {"sk-stream-abcdef0123456789"};
+	(void)ctx;
+	return secret_mask_runs(text, secrets, 1);
+}
+
 /* The event reader alone, fed one byte at a time. */
 static void test_stream_reader(void)
 {
@@ -726,12 +753,32 @@ static void test_stream_reader(void)
 		llm_stream_feed(&st, p, 1);
 	llm_stream_end(&st);
 	CHECK_STR(sb_str(&st.text), "caf\xc3\xa9 au lait", "stream: pieces joined in order");
-	CHECK(pc.n == 2 && strcmp(sb_str(&pc.text), "caf\xc3\xa9 au lait") == 0,
-	      "stream: each piece handed over once, empty ones not at all");
+	/* handed over a word at a time (a secret is masked whole, llm_stream.c): "café ",
+	   "au ", "lait" at the end; the empty role chunk not at all */
+	CHECK(pc.n == 3 && strcmp(sb_str(&pc.text), "caf\xc3\xa9 au lait") == 0,
+	      "stream: each word handed over once, in order, empty pieces not at all");
 	CHECK(st.done && !st.bad && !st.error, "stream: complete, nothing unreadable");
 	CHECK(st.tokens_in == 12 && st.tokens_out == 3, "stream: usage read");
 	llm_stream_free(&st);
 	sb_free(&pc.text);
+
+	/* a secret cut across pieces is handed over masked whole: pieces wait for a blank */
+	Pieces sp = {SBUF_INIT, 0};
+	LlmStream ss = {0};
+	ss.on_text = on_piece;
+	ss.ctx = &sp;
+	ss.scrub = scrub_key;
+	const char *b4 =
+		"data: {\"choices\":[{\"delta\":{\"content\":\"the key is sk-stream-ab\"}}]}\n\n"
+		"data: {\"choices\":[{\"delta\":{\"content\":\"cdef0123\"}}]}\n\n"
+		"data: {\"choices\":[{\"delta\":{\"content\":\"456789, sent\"}}]}\n\n"
+		"data: [DONE]\n\n";
+	llm_stream_feed(&ss, b4, strlen(b4));
+	llm_stream_end(&ss);
+	CHECK_STR(sb_str(&sp.text), "the key is ***, sent",
+	          "stream: a secret cut across pieces reaches the reader masked");
+	llm_stream_free(&ss);
+	sb_free(&sp.text);
 
 	LlmStream bad = {0};
 	const char *b2 = "data: {\"choices\":[{\"delta\":{\"content\":\"yes\"}}]}\n\n"

@@ -9,7 +9,8 @@
    template without a [system] section gets no system message from the data; texts that are
    not UTF-8 are sent with U+FFFD and never share a request (or a cache key) with another;
    the batches of one statement share their prefix (instructions, question, format before
-   the candidates) and the cached prompt tokens an endpoint reports are counted. */
+   the candidates) and the cached prompt tokens an endpoint reports are counted; and a
+   request's size is known to the byte before it is made (the plan's estimate). */
 #include "base/util.h"
 #include "llm/llm.h"
 #include "llm/llm_int.h"
@@ -279,6 +280,72 @@ static char *sent_skeleton(Llm *llm, Req *r)
 	char *s = json_array_size(bodies) >= 1 ? skeleton(json_array_get(bodies, 0)) : NULL;
 	json_decref(bodies);
 	return s;
+}
+
+/* The bytes of each request body the log holds, in order (at most cap); the log emptied. */
+static int body_sizes(long *out, int cap)
+{
+	int n = 0;
+	FILE *f = fopen(logpath, "r");
+	char *line = NULL;
+	size_t lcap = 0;
+	while (f && getline(&line, &lcap, f) > 0) {
+		json_t *j = json_loads(line, 0, NULL);
+		json_t *b = json_object_get(j, "body");
+		if (json_is_string(b) && n < cap)
+			out[n++] = (long)json_string_length(b);
+		json_decref(j);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	f = fopen(logpath, "w");
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The plan's size of a request (llm_request_bytes for its prompt, llm_text_bytes for each
+   candidate's passages) is the size of the body sent, to the byte: every kind with
+   candidates, one and three of them, plain texts and each forged text (quotes, backslashes,
+   line breaks, U+2028, markers) in every outside field. */
+static void test_sizes(Llm *llm, char **forge, int nforge)
+{
+	static const int kinds[] = {K_VERIFY, K_VERIFY2, K_ANSWER, K_CHOICE, K_DATE, K_SUMMARY,
+	                            K_MATCH};
+	int bad = 0, runs = 0;
+	char first[300] = "";
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (int h = -1; h < nforge; h++)
+			for (int n = 1; n <= 3; n += 2) {
+				Req r;
+				req_init(&r, kinds[k], n, h < 0 ? NULL : forge[h]);
+				long want = llm_request_bytes(llm, &r.c, n);
+				for (int i = 0; i < n; i++)
+					want += llm_text_bytes(r.ps[i], 2);
+				LlmCall *p = &r.c;
+				SuqlErr err = {0};
+				body_sizes(NULL, 0);   /* the log emptied */
+				llm_stats_begin(llm);
+				llm_run(llm, &p, 1, NULL, NULL, &err);
+				err_clear(&err);
+				long got[4];
+				int nb = body_sizes(got, 4);
+				runs++;
+				if (nb < 1 || got[0] != want) {
+					if (!bad++)
+						snprintf(first, sizeof first, "%s, %d candidates, text %d: sent %ld "
+						         "bytes, sized %ld", kind_names[kinds[k]], n, h,
+						         nb ? got[0] : -1L, want);
+				}
+				req_free(&r);
+			}
+	if (bad)
+		printf("# %s\n", first);
+	char name[120];
+	snprintf(name, sizeof name, "sizes: %d requests sized before they were made to the byte",
+	         runs);
+	CHECK(bad == 0, name);
 }
 
 static void test_forgeries(Llm *llm, char **forge, int nforge)
@@ -596,6 +663,7 @@ int main(void)
 		Llm *llm = open_llm(NULL);
 		if (llm) {
 			test_forgeries(llm, forge, nforge);
+			test_sizes(llm, forge, nforge);
 			test_latin1(llm);
 			llm_close(llm);
 		}

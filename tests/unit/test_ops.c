@@ -98,7 +98,7 @@ static SuqlStatus run(Engine *e, Seen *s, const char *sql, SuqlErr *err)
 {
 	memset(s, 0, sizeof *s);
 	s->e = e;
-	EngineSink k = {s, NULL, on_plan, NULL, row, NULL, NULL, NULL, 0, NULL};
+	EngineSink k = {s, NULL, on_plan, NULL, row, NULL, NULL, NULL, 0, NULL, 0};
 	size_t used = 0, len = strlen(sql), off = 0;
 	SuqlStatus st = SUQL_OK;
 	while (off < len && st == SUQL_OK) {

@@ -108,6 +108,25 @@ int main(void)
 	CHECK_STR(s, "SELECT a COLLATE nocase || b, -x::int, x::int::text", "postfix operators");
 	free(s);
 
+	/* statements kept as text: their first keyword, and BEGIN's READ WRITE placed */
+	const char *bq = "BEGIN ISOLATION LEVEL READ COMMITTED, read /* c */ WRITE";
+	Ast *tx = parse1(bq);
+	CHECK(tx && tx->stmt->kind == ST_OTHER && tx->stmt->lead == KW_BEGIN &&
+	      tx->stmt->read_write.off == 38 && tx->stmt->read_write.len == 18,
+	      "BEGIN: READ WRITE found among its modes, a comment between, its span placed");
+	ast_free(tx);
+	tx = parse1("BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY");
+	CHECK(tx && tx->stmt->lead == KW_BEGIN && tx->stmt->read_write.len == 0,
+	      "BEGIN ... READ ONLY (and READ COMMITTED) is no READ WRITE");
+	ast_free(tx);
+	tx = parse1("ANALYZE t");
+	CHECK(tx && tx->stmt->kind == ST_OTHER && tx->stmt->lead == KW_ANALYZE,
+	      "ANALYZE: kept as text, its keyword known");
+	ast_free(tx);
+	tx = parse1("SELECT 1");
+	CHECK(tx && tx->stmt->lead == KW_NONE, "a parsed statement has no lead keyword");
+	ast_free(tx);
+
 	/* tree shapes */
 	Ast *ast = parse1("SELECT * FROM t WHERE 'x' = ANY (tags) AND answer(r, 'q') = 'Yes' "
 	                  "ORDER BY a LIMIT 2");
