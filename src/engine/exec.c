@@ -227,7 +227,7 @@ static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out,
                              SuqlErr *err)
 {
 	const LlmCounts *t = &llm_stats_statement(ex->llm)->total;
-	double spent = llm_cost(ex->llm, (double)t->tokens_in, (double)t->tokens_out);
+	double spent = llm_stmt_usd(ex->llm);
 	SBuf cap = SBUF_INIT, sp = SBUF_INIT, by = SBUF_INIT;
 	llm_money(&cap, ex->set.budget_usd);
 	llm_money(&sp, spent);
@@ -277,7 +277,7 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 		/* the cap stopped the statement while it ran: what was spent is spent */
 		const LlmCounts *t = &llm_stats_statement(e->llm)->total;
 		long sent = t->requests;
-		double spent = llm_cost(e->llm, (double)t->tokens_in, (double)t->tokens_out);
+		double spent = llm_stmt_usd(e->llm);
 		double next = 0, over, hw_in, hw_out;
 		int by = llm_capped_by(e->llm, &next);
 		err_clear(err);

@@ -5,7 +5,8 @@
  * with nothing for suql to plan keeps that preparation and runs it. The final statement
  * is exec_final.c's; SQLite calls suql's functions as it reads each row, so a value the
  * walks did not evaluate is evaluated on demand. Statements run in SQLite's own
- * transactions (a write takes its own, engine.c).
+ * transactions (a write takes its own, engine.c); a data change that may ask the model
+ * runs its final statement under a savepoint, rolled back when it fails or passes a cap.
  */
 #include "engine/bind_int.h"
 #include "engine/record_int.h"
@@ -54,10 +55,24 @@ static SuqlStatus sqlite_check(Exec *ex, int suql, int explain, SuqlErr *err)
 	return s;
 }
 
+/* A data change that may ask the model as SQLite writes its rows runs under a savepoint:
+   when a spend went past a cap meanwhile (an endpoint reporting more than any bound; the
+   statement then fails, exec_budget_passed), or the statement failed, what it wrote is
+   rolled back, so that a statement said to have failed has changed nothing. */
 static SuqlStatus sqlite_final(Exec *ex, int planned, SuqlErr *err)
 {
 	(void)planned;   /* (ex->ready holds a statement that is not) */
-	return exec_final_run(ex, err);
+	StmtKind k = ex->ast->stmt->kind;
+	int write = ex->llm && (k == ST_INSERT || k == ST_UPDATE || k == ST_DELETE ||
+	                        k == ST_CREATE_TABLE);
+	if (!write || exec_run_sql(ex->db, "SAVEPOINT suql_final", NULL) != SUQL_OK)
+		return exec_final_run(ex, err);
+	SuqlStatus s = exec_final_run(ex, err);
+	double over, hw_in, hw_out;
+	if (s != SUQL_OK || llm_cap_passed(ex->llm, &over, &hw_in, &hw_out))
+		sqlite3_exec(ex->db, "ROLLBACK TO suql_final", NULL, NULL, NULL);
+	sqlite3_exec(ex->db, "RELEASE suql_final", NULL, NULL, NULL);
+	return s;
 }
 
 /* SQLite runs every operator; a refusal would be a row's mistake, said as it is. */

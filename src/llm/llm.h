@@ -394,6 +394,9 @@ void llm_money(SBuf *out, double usd);
    went past a cap anyway (an endpoint reporting more than any bound): which, by how much
    (*over: requests or dollars), and the most tokens a request took. */
 enum { LLM_CAPPED_REQUESTS = 1, LLM_CAPPED_USD = 2 };
+/* The statement's spend so far, as its counters price it (each reply at its model's
+   price, cached input at the cached rate); -1 when there is no price. */
+double llm_stmt_usd(const Llm *llm);
 long llm_cap_room(const Llm *llm, double in, double out);
 int llm_capped_by(const Llm *llm, double *next);
 int llm_cap_passed(const Llm *llm, double *over, double *hw_in, double *hw_out);

@@ -40,9 +40,7 @@ void llm_cap_seen(Llm *llm, long in, long out)
 		llm->hw_out = (double)out;
 }
 
-/* The statement's spend so far, as its counters price it (each reply at its model's
-   price, cached input at the cached rate); -1 when there is no price. */
-static double spent(const Llm *llm)
+double llm_stmt_usd(const Llm *llm)
 {
 	double usd = llm_counts_usd(&llm->stmt.total);
 	if (usd >= 0)
@@ -66,7 +64,7 @@ int llm_cap_admit(Llm *llm, double worst, int inflight, double inflight_usd)
 		llm->capped_by = LLM_CAPPED_REQUESTS;
 		return -1;
 	}
-	double s = llm->cap_usd > 0 ? spent(llm) : -1;
+	double s = llm->cap_usd > 0 ? llm_stmt_usd(llm) : -1;
 	if (s < 0)
 		return 1;   /* no dollar cap, or no price to hold it with */
 	if (llm->replied == 0 && inflight > 0)
@@ -85,7 +83,7 @@ long llm_cap_room(const Llm *llm, double in, double out)
 	long room = LONG_MAX;
 	if (llm->cap > 0)
 		room = llm->cap - llm->stmt.total.requests;
-	double s = llm->cap_usd > 0 ? spent(llm) : -1;
+	double s = llm->cap_usd > 0 ? llm_stmt_usd(llm) : -1;
 	if (s >= 0) {
 		double w = llm_cap_worst(llm, in, out);
 		long fit = llm->replied == 0 ? 1
@@ -112,7 +110,7 @@ int llm_cap_passed(const Llm *llm, double *over, double *hw_in, double *hw_out)
 		*over = (double)(llm->stmt.total.requests - llm->cap);
 		return LLM_CAPPED_REQUESTS;
 	}
-	double s = llm->cap_usd > 0 ? spent(llm) : -1;
+	double s = llm->cap_usd > 0 ? llm_stmt_usd(llm) : -1;
 	if (s > llm->cap_usd) {
 		*over = s - llm->cap_usd;
 		return LLM_CAPPED_USD;
