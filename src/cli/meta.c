@@ -34,10 +34,17 @@ static SuqlStatus m_quit(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 /* :mode, :headers, :explain, :stats, :timer, :pager: a setting by its own name. */
 static SuqlStatus m_setting(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
-	if (argc > 2)
+	int insert = argc == 3 && strcmp(argv[0], "mode") == 0 && str_ieq(argv[1], "insert");
+	if (argc > 2 && !insert)
 		return usage(err, argv[0]);
 	if (argc == 1)
 		return session_show_settings(env->s, argv[0], env->out, err);
+	if (insert) {   /* :mode insert TABLE */
+		char *v = xprintf("insert %s", argv[2]);
+		SuqlStatus st = session_set(env->s, argv[0], v, err);
+		free(v);
+		return st;
+	}
 	return session_set(env->s, argv[0], argv[1], err);
 }
 
@@ -290,7 +297,8 @@ const MetaCommand meta_commands[] = {
 	{"tables", "", "list the tables and views", m_tables},
 	{"schema", "[TABLE]", "show tables in SUQL DDL, with their FREE_TEXT and ENUM types",
 	 m_schema},
-	{"mode", "[MODE]", "show or set the output mode: " RENDER_MODE_NAMES, m_setting},
+	{"mode", "[MODE [TABLE]]", "show or set the output mode: " RENDER_MODE_NAMES " (insert "
+	 "TABLE: the table its INSERT statements name, \"table\" when none is given)", m_setting},
 	{"headers", "[on|off]", "show or set whether column names head the output", m_setting},
 	{"explain", "[on|off|auto|rows]", "show or set whether each statement's parsed SUQL and "
 	 "plan are shown (auto: for statements with free text; rows: and one line per candidate "

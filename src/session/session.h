@@ -49,8 +49,12 @@ typedef struct Session {
 	FILE *out;            /* results: stdout, or the :output file */
 	char *out_path;       /* the :output file, NULL for stdout */
 	RenderMode mode;
+	char *insert_table;   /* the table insert mode names (:mode insert TABLE); NULL: "table" */
 	int headers;
-	char *nullvalue;      /* NULL: "NULL" */
+	char *nullvalue;      /* NULL: "NULL" (nothing in list, tabs and column) */
+	int expanded;         /* RENDER_EXPANDED_*: psql's expanded display (\x) */
+	int echo;             /* write each statement and meta-command before it runs, where
+	                         results go (the sqlite3 shell's .echo) */
 	int explain;          /* show the parsed SUQL and the plan: 0, 1, SESSION_AUTO or
 	                         SESSION_EXPLAIN_ROWS */
 	int stats;            /* show the counters */

@@ -17,12 +17,27 @@
 
 /* ---- the session's own: the display ---- */
 
+/* A mode's name; "insert TABLE" also names the table insert mode writes into (as the
+   sqlite3 shell's .mode insert TABLE; "insert" alone: "table"). */
 static SuqlStatus set_mode(void *obj, const SetRow *row, const char *value, SuqlErr *err)
 {
 	Session *s = obj;
 	(void)row;
-	if (!render_mode_parse(value, &s->mode))
+	size_t w = strcspn(value, " \t");
+	const char *table = value + w + strspn(value + w, " \t");
+	char *name = xstrndup(value, w);
+	RenderMode m;
+	int ok = render_mode_parse(name, &m);
+	free(name);
+	if (!ok)
 		return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value, RENDER_MODE_NAMES);
+	if (*table && m != RENDER_INSERT)
+		return err_set(err, SUQL_USAGE, "only insert mode takes a table name, not '%s'", value);
+	s->mode = m;
+	if (m == RENDER_INSERT) {
+		free(s->insert_table);
+		s->insert_table = *table ? xstrdup(table) : NULL;
+	}
 	return SUQL_OK;
 }
 
@@ -31,17 +46,29 @@ static void show_mode(const void *obj, const SetRow *row, SBuf *out)
 	const Session *s = obj;
 	(void)row;
 	sb_puts(out, render_mode_name(s->mode));
+	if (s->mode == RENDER_INSERT && s->insert_table)
+		sb_printf(out, " %s", s->insert_table);
 }
 
 #define SS(field) offsetof(Session, field)
 
 static const SetRow display_rows[] = {
-	{"mode", SET_CHOICE, 0, 0, 0, "table box csv json line markdown html", "MODE", "table",
-	 "output mode: " RENDER_MODE_NAMES, NULL, NULL, NULL, 0, set_mode, show_mode},
+	{"mode", SET_CHOICE, 0, 0, 0, RENDER_MODE_WORDS, "MODE", "table",
+	 "output mode: " RENDER_MODE_NAMES " (insert TABLE: the table its statements name)",
+	 NULL, NULL, NULL, 0, set_mode, show_mode},
 	{"headers", SET_BOOL, SS(headers), 0, 0, NULL, "on|off", "on",
 	 "column names above table, box and csv output", NULL, NULL, NULL, 0, NULL, NULL},
 	{"nullvalue", SET_TEXT, SS(nullvalue), 0, 0, NULL, "TEXT", "NULL",
-	 "how table, box and line modes show NULL", NULL, NULL, NULL, 0, NULL, NULL},
+	 "how table, box, line, markdown and html modes show NULL; list, tabs and column show "
+	 "it as nothing until it is set, as the sqlite3 shell does", NULL, NULL, NULL, 0, NULL,
+	 NULL},
+	{"expanded", SET_CHOICE, SS(expanded), 0, 0, "off on auto", "on|off|auto", "off",
+	 "psql's expanded display (\\x): on, table, box and column show each row as line mode "
+	 "does, a value a line; auto, only a result wider than the terminal", NULL,
+	 "takes on, off or auto", NULL, 0, NULL, NULL},
+	{"echo", SET_BOOL, SS(echo), 0, 0, NULL, "on|off", "off",
+	 "write each statement and meta-command, as read, before it runs (where results go, "
+	 "as the sqlite3 shell's .echo; also --echo)", NULL, NULL, NULL, 0, NULL, NULL},
 	{"explain", SET_CHOICE, SS(explain), 0, 0, "off on auto rows", "on|off|auto|rows",
 	 "auto at a terminal, else off", "show each statement's parsed SUQL and plan; auto: only "
 	 "for statements with free text, so plain SQL looks as in sqlite3; rows: on, and after "
