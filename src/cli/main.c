@@ -12,6 +12,7 @@
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
 #include "base/vis.h"
+#include "cli/complete_shell.h"
 #include "cli/repl.h"
 #include "eval/eval.h"
 #include "llm/llm.h"
@@ -46,6 +47,10 @@ typedef struct Cli {
 	const char *init;     /* -init FILE */
 	int no_init;          /* --no-init */
 	const char **sets;    /* "KEY=VALUE" */
+	const char **vars;    /* "NAME=VALUE": -v and --variable */
+	int nvars;
+	int echo;             /* --echo */
+	const char *completion;   /* --completion SHELL */
 	const char *timeout;  /* --timeout SECONDS */
 	int nsets;
 	int done;             /* --help, --version: exit 0 at once */
@@ -87,6 +92,8 @@ static SuqlStatus opt_eval(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_cmd(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_init(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_pg(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_variable(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_completion(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
 	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
@@ -95,8 +102,12 @@ static const CliOption options[] = {
 	 opt_file},
 	{0, "cmd", "COMMAND", "run COMMAND (statements, or one meta-command) first, then go on "
 	 "to the REPL or the script; may be repeated", opt_cmd},
-	{0, "bail", NULL, "stop at the first statement that fails", opt_flag},
-	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table)", opt_mode},
+	{0, "bail", NULL, "stop at the first statement that fails (as the variable "
+	 "ON_ERROR_STOP does)", opt_flag},
+	{0, "echo", NULL, "write each statement and meta-command before it runs, as the sqlite3 "
+	 "shell's -echo does (like :set echo on)", opt_flag},
+	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table); a model is "
+	 "chosen with --model", opt_mode},
 	{0, "table", NULL, "the same as --mode table", opt_mode},
 	{0, "box", NULL, "the same as --mode box", opt_mode},
 	{0, "csv", NULL, "the same as --mode csv", opt_mode},
@@ -104,6 +115,10 @@ static const CliOption options[] = {
 	{0, "line", NULL, "the same as --mode line", opt_mode},
 	{0, "markdown", NULL, "the same as --mode markdown", opt_mode},
 	{0, "html", NULL, "the same as --mode html", opt_mode},
+	{0, "column", NULL, "the same as --mode column", opt_mode},
+	{0, "list", NULL, "the same as --mode list", opt_mode},
+	{0, "tabs", NULL, "the same as --mode tabs", opt_mode},
+	{0, "quote", NULL, "the same as --mode quote", opt_mode},
 	{0, "nullvalue", "TEXT", "show NULL as TEXT in table, box, line, markdown and html output "
 	 "(like :set nullvalue)", opt_set},
 	{0, "no-headers", NULL, "leave the column names out of table, box and csv output",
@@ -120,11 +135,17 @@ static const CliOption options[] = {
 	 opt_pg},
 	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
 	 "result (:explain on; a terminal shows them for free text alone), on stderr when "
-	 "stdout is not a terminal", opt_flag},
+	 "stdout is not a terminal. -v followed by a word NAME=VALUE (NAME of letters, digits "
+	 "and underscores) sets that psql variable instead, as psql's -v does; so does "
+	 "-vNAME=VALUE", opt_flag},
+	{0, "variable", "NAME=VALUE", "set the psql variable NAME to VALUE before anything runs, "
+	 "like \\set NAME VALUE (ON_ERROR_STOP=1 stops at the first error); may be repeated",
+	 opt_variable},
 	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
 	 "NO_COLOR is set)", opt_flag},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
-	 "may be repeated", opt_set},
+	 "may be repeated. A KEY that is no setting and is written in capitals "
+	 "(ON_ERROR_STOP=1) sets that psql variable, as psql's --set does", opt_set},
 	{0, "timeout", "SECONDS", "stop any statement that runs longer than SECONDS, with an "
 	 "error (like :set timeout; default: no limit)", opt_timeout},
 	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
@@ -153,14 +174,25 @@ static const CliOption options[] = {
 	 "comma-separated, or all", opt_eval},
 	{0, "report", "FILE", "with --eval: write each case's result to FILE as a JSON line; an "
 	 "existing FILE is resumed", opt_eval},
-	{0, "version", NULL, "print the version and exit", opt_version},
+	{'V', "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
 	{0, "help-man", "SECTION", "print the manual page's OPTIONS, META-COMMANDS or SETTINGS "
 	 "section, in man(7) source, and exit", opt_help_man},
+	{0, "completion", "SHELL", "print the command-line completion script for SHELL (bash or "
+	 "zsh), made from this table of options, and exit (make install installs both)",
+	 opt_completion},
 	{0, NULL, NULL, NULL, NULL},
 };
 
 /* ---- the options ---- */
+
+/* A string made for the command line (a rewritten word, a KEY=VALUE), freed at exit. */
+static char *keep(Cli *cli, char *s)
+{
+	cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) * sizeof *cli->dashed);
+	cli->dashed[cli->ndashed++] = s;
+	return s;
+}
 
 /* "error: MSG" on stderr, with its control characters shown (vis.h): a message may quote
    a file name or a configuration value. */
@@ -248,27 +280,46 @@ static SuqlStatus opt_flag(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 		cli->verbose = 1;
 	else if (strcmp(o->name, "no-color") == 0)
 		cli->no_color = 1;
+	else if (strcmp(o->name, "echo") == 0)
+		cli->echo = 1;
+	return SUQL_OK;
+}
+
+/* Whether a word is a psql variable's assignment: NAME=VALUE, NAME letters, digits and
+   underscores (so "SELECT a=1", "./x=1.db" and "-x" are not). */
+static int assignment(const char *w)
+{
+	const char *eq = strchr(w, '=');
+	return eq && session_var_name_ok(w, (size_t)(eq - w));
+}
+
+/* -v NAME=VALUE and --variable NAME=VALUE: applied before the init file, as psql does. */
+static SuqlStatus opt_variable(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	if (!assignment(arg))
+		return err_set(err, SUQL_USAGE, "--variable takes NAME=VALUE (NAME of letters, digits "
+		               "and underscores), not '%s'", arg);
+	cli->vars = xrealloc(cli->vars, (size_t)(cli->nvars + 1) * sizeof *cli->vars);
+	cli->vars[cli->nvars++] = arg;
 	return SUQL_OK;
 }
 
 static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	const char *name = arg ? arg : o->name;   /* --mode csv, or --csv */
-	if (!render_mode_parse(name, &cli->mode))
-		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)", name,
-		               RENDER_MODE_NAMES);
+	if (!render_mode_parse(name, &cli->mode))   /* -m gpt-4o-mini: llm's -m is the model */
+		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)\nhint: -m and --mode "
+		               "choose the output mode; a model is chosen with --model %s", name,
+		               RENDER_MODE_NAMES, name);
 	cli->mode_set = 1;
 	return SUQL_OK;
 }
 
 static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
-	if (strcmp(o->name, "nullvalue") == 0) {   /* --nullvalue TEXT: --set nullvalue=TEXT */
-		char *kv = xprintf("nullvalue=%s", arg);
-		cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) * sizeof *cli->dashed);
-		cli->dashed[cli->ndashed++] = kv;
-		arg = kv;
-	}
+	if (strcmp(o->name, "nullvalue") == 0)   /* --nullvalue TEXT: --set nullvalue=TEXT */
+		arg = keep(cli, xprintf("nullvalue=%s", arg));
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
@@ -502,6 +553,23 @@ static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, Su
 	return SUQL_OK;
 }
 
+/* --completion SHELL: the script, from options[] (complete_shell.c). */
+static SuqlStatus opt_completion(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	int n = 0;
+	while (options[n].name)
+		n++;
+	ShellOption *so = xcalloc((size_t)n, sizeof *so);
+	for (int i = 0; i < n; i++)
+		so[i] = (ShellOption){options[i].shortname, options[i].name, options[i].arg,
+		                      options[i].help};
+	SuqlStatus st = complete_shell(stdout, arg, so, n, err);
+	free(so);
+	cli->done = st == SUQL_OK;
+	return st;
+}
+
 /* The option called name (len bytes), or NULL. */
 static const CliOption *find_option(const char *name, size_t len)
 {
@@ -514,14 +582,10 @@ static const CliOption *find_option(const char *name, size_t len)
 /* The sqlite3 shell's options that suql does not have, refused by their whole name (so
    that "-column" is not read as -c "olumn") with what to use instead. */
 static const struct { const char *name, *advice; } foreign_options[] = {
-	{"column", "suql's aligned output modes are --table and --box"},
-	{"list", "suql's nearest is --csv (',' between values, quoted when needed)"},
-	{"separator", "suql's --csv always separates values with ','"},
+	{"separator", "suql's --list separates values with '|', --tabs with a tab and --csv with "
+	 "','"},
 	{"newline", "suql ends each row with a line feed"},
 	{"ascii", "suql's output modes are " RENDER_MODE_NAMES},
-	{"tabs", "suql's output modes are " RENDER_MODE_NAMES},
-	{"quote", "suql's output modes are " RENDER_MODE_NAMES},
-	{"echo", "-v (--explain) shows each statement as it was parsed"},
 	{"batch", "a script is read whenever stdin is not a terminal (-f FILE reads one)"},
 	{"interactive", "the REPL starts when stdin and stdout are terminals"},
 	{"append", "suql opens SQLite files only"},
@@ -551,7 +615,9 @@ static const char *foreign_advice(const char *name, size_t len)
 
 /* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
    "-cSQL" stays -c with its argument). The words that are arguments of other options are
-   left alone. Rewrites argv in place; the new strings are kept in cli->dashed. */
+   left alone. psql's -v: "-v NAME=VALUE" and "-vNAME=VALUE" are --variable (assignment
+   says which words are), any other -v is --explain, as it always was. Rewrites argv in
+   place; the new strings are kept in cli->dashed. */
 static void dash_options(Cli *cli, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -560,6 +626,15 @@ static void dash_options(Cli *cli, int argc, char **argv)
 			break;
 		if (a[0] != '-' || a[1] == '\0')
 			continue;
+		if (strcmp(a, "-v") == 0 && i + 1 < argc && assignment(argv[i + 1])) {
+			argv[i] = keep(cli, xstrdup("--variable"));
+			i++;
+			continue;
+		}
+		if (a[1] == 'v' && assignment(a + 2)) {
+			argv[i] = keep(cli, xprintf("--variable=%s", a + 2));
+			continue;
+		}
 		size_t nl = strcspn(a + 1 + (a[1] == '-'), "=");
 		if (!find_option(a + 1 + (a[1] == '-'), nl) &&
 		    foreign_advice(a + 1 + (a[1] == '-'), nl)) {
@@ -574,10 +649,7 @@ static void dash_options(Cli *cli, int argc, char **argv)
 		}
 		const CliOption *o = find_option(a + 1, strcspn(a + 1, "="));
 		if (o && strlen(a) > 2) {
-			argv[i] = xprintf("-%s", a);
-			cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) *
-			                       sizeof *cli->dashed);
-			cli->dashed[cli->ndashed++] = argv[i];
+			argv[i] = keep(cli, xprintf("-%s", a));
 			if (o->arg && !strchr(a, '='))
 				i++;
 			continue;
@@ -666,6 +738,15 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		status = SUQL_EXIT_USAGE;
 		break;
 	}
+	if (!status && !cli->done && optind < argc && !cli->pg && assignment(argv[optind]) &&
+	    access(argv[optind], F_OK) != 0) {
+		/* psql's "-v NAME=VALUE" or "--set NAME=VALUE" gone astray: never a new file */
+		const char *a = argv[optind];
+		err_set(&err, SUQL_USAGE, "'%s' looks like a psql variable, not a database: -v %s "
+		        "(or --variable %s) sets it; a database file of that name must exist, or be "
+		        "written ./%s", a, a, a, a);
+		status = SUQL_EXIT_USAGE;
+	}
 	if (!status && !cli->done && optind < argc) {
 		if (!cli->pg)
 			cli->db = argv[optind];
@@ -688,6 +769,37 @@ static int no_color_env(void)
 	return v && *v;
 }
 
+/* Whether a name is written in capitals (ON_ERROR_STOP), as psql's own variables are and
+   no setting is. */
+static int capitals(const char *name)
+{
+	int upper = 0;
+	for (const char *p = name; *p; p++) {
+		if (*p >= 'a' && *p <= 'z')
+			return 0;
+		upper |= *p >= 'A' && *p <= 'Z';
+	}
+	return upper && session_var_name_ok(name, strlen(name));
+}
+
+/* Apply -v and --variable NAME=VALUE in order; SUQL_EXIT_USAGE on a bad one. */
+static int apply_vars(Cli *cli, Repl *r)
+{
+	for (int i = 0; i < cli->nvars; i++) {
+		const char *eq = strchr(cli->vars[i], '=');
+		char *name = xstrndup(cli->vars[i], (size_t)(eq - cli->vars[i]));
+		SuqlErr err = {0};
+		SuqlStatus st = session_var_set(&r->s, name, eq + 1, &err);
+		if (st != SUQL_OK)
+			print_error2("-v ", name, err.msg);
+		free(name);
+		err_clear(&err);
+		if (st != SUQL_OK)
+			return SUQL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Apply --set KEY=VALUE in order; SUQL_EXIT_USAGE on a bad one. */
 static int apply_sets(Cli *cli, Repl *r)
 {
@@ -703,7 +815,15 @@ static int apply_sets(Cli *cli, Repl *r)
 		const char *eq = strchr(cli->sets[i], '=');
 		char *key = xstrndup(cli->sets[i], (size_t)(eq - cli->sets[i]));
 		SuqlErr err = {0};
-		SuqlStatus st = session_set(&r->s, key, eq + 1, &err);
+		SuqlStatus st = capitals(key) && !session_setting_exists(key)
+		                ? session_var_set(&r->s, key, eq + 1, &err)   /* psql's --set */
+		                : session_set(&r->s, key, eq + 1, &err);
+		if (st != SUQL_OK && !session_setting_exists(key) &&
+		    session_var_name_ok(key, strlen(key))) {
+			char *m = xprintf("%s (a psql variable is set with -v %s=VALUE)", err.msg, key);
+			err_set(&err, st, "%s", m);
+			free(m);
+		}
 		if (st != SUQL_OK)
 			print_error2("--set ", key, err.msg);
 		free(key);
@@ -786,6 +906,7 @@ static void cli_free(Cli *cli)
 {
 	free(cli->acts);
 	free(cli->sets);
+	free(cli->vars);
 	for (int i = 0; i < cli->ndashed; i++)
 		free(cli->dashed[i]);
 	free(cli->dashed);
@@ -860,6 +981,9 @@ int main(int argc, char **argv)
 		session_signals();
 		if (interactive)
 			repl_banner(&r, stdout);
+		status = apply_vars(&cli, &r);   /* before the init file, as psql's -v */
+	}
+	if (status == SUQL_EXIT_OK) {
 		status = run_init(&cli, &r);
 	}
 	if (status == SUQL_EXIT_OK)
@@ -872,6 +996,8 @@ int main(int argc, char **argv)
 			r.s.mode = cli.mode;
 		if (cli.no_headers)
 			r.s.headers = 0;
+		if (cli.echo)
+			r.s.echo = 1;
 		if (cli.verbose) {
 			if (r.s.explain != SESSION_EXPLAIN_ROWS)   /* --set explain=rows stays */
 				r.s.explain = 1;

@@ -210,6 +210,12 @@ char **session_setting_names(Session *s)
 	return v;
 }
 
+int session_setting_exists(const char *key)
+{
+	const Part *p;
+	return find(key, &p) != NULL;
+}
+
 char *session_setting_choices(Session *s, const char *key)
 {
 	(void)s;
