@@ -312,7 +312,19 @@ const MetaCommand meta_commands[] = {
 	{"timer", "[on|off]", "show or set whether each statement's run time is shown", m_setting},
 	{"set", "[KEY [VALUE]]", "show every setting, show one, or change one", m_set},
 	{"open", "FILE", "close the database and open FILE (created when missing)", m_open},
+	{"conninfo", "", "say which database is open: SQLite's file (or memory), or PostgreSQL's "
+	 "database, user and server (psql's \\conninfo)", meta_conninfo},
+	{"databases", "", "list the databases: on PostgreSQL the server's (psql's \\l), on "
+	 "SQLite the files attached (the sqlite3 shell's .databases)", meta_databases},
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
+	{"watch", "[SECONDS] [c=COUNT]", "run the last statement again every SECONDS (default 2) "
+	 "until Ctrl-C, or COUNT times (psql's \\watch; i=SECONDS too)", meta_watch},
+	{"edit", "[FILE]", "open $EDITOR (else $VISUAL, else vi) on the last statement, or on "
+	 "FILE, and run what is saved (psql's \\e)", meta_edit},
+	{"echo", "[TEXT]", "write TEXT where results go (the sqlite3 shell's .print)", meta_echo},
+	{"syntax", "[STATEMENT]", "the syntax of a statement (SELECT, INSERT, UPDATE, DELETE, "
+	 "CREATE TABLE with SUQL's types, WITH, EXPLAIN, ...), or the list of them (psql's \\h)",
+	 meta_syntax},
 	{"output", "[FILE]", "send results (only the results) to FILE, or back to the standard "
 	 "output", m_output},
 	{"once", "[--csv|--json|--markdown|--html] FILE", "send the next statement's results to "
