@@ -308,13 +308,19 @@ static SuqlStatus opt_variable(Cli *cli, const CliOption *o, const char *arg, Su
 static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	const char *name = arg ? arg : o->name;   /* --mode csv, or --csv */
-	if (!render_mode_parse(name, &cli->mode))   /* -m gpt-4o-mini: llm's -m is the model */
+	if (render_mode_parse(name, &cli->mode)) {
+		cli->mode_set = 1;
+		return SUQL_OK;
+	}
+	/* -m gpt-4o-mini, as llm's -m names a model: a model's name has a digit or a
+	   separator (gpt-4o-mini, llama3, qwen2.5:7b), a mode's none */
+	if (strpbrk(name, "0123456789-.:/"))
 		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)\nhint: -m and --mode "
 		               "choose the output mode; a model is chosen with --model %s", name,
 		               RENDER_MODE_NAMES, name);
-	cli->mode_set = 1;
-	return SUQL_OK;
+	return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)", name, RENDER_MODE_NAMES);
 }
+
 
 static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
