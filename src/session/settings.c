@@ -63,7 +63,7 @@ static const SetRow display_rows[] = {
 	 "it as nothing until it is set, as the sqlite3 shell does", NULL, NULL, NULL, 0, NULL,
 	 NULL},
 	{"expanded", SET_CHOICE, SS(expanded), 0, 0, "off on auto", "on|off|auto", "off",
-	 "psql's expanded display (\\x): on, table, box and column show each row as line mode "
+	 "expanded display (psql's \\x): on, table, box and column show each row as line mode "
 	 "does, a value a line; auto, only a result wider than the terminal", NULL,
 	 "takes on, off or auto", NULL, 0, NULL, NULL},
 	{"echo", SET_BOOL, SS(echo), 0, 0, NULL, "on|off", "off",
@@ -89,15 +89,16 @@ static const SetRow display_rows[] = {
 	 "shows, the rest elided with an ellipsis (~ in ASCII tables); 0: no limit (csv, json "
 	 "and line modes always show values whole)", NULL, NULL, NULL, 0, NULL, NULL},
 	{"fetch_count", SET_LONG, SS(fetch_count), 0, 1000000000, NULL, "N",
-	 SETTING_STR(SESSION_FETCH_COUNT), "rows held before they are shown: past N, table and "
-	 "box show the rows in tables of N, each as wide as its rows need; 0: hold them all",
+	 SETTING_STR(SESSION_FETCH_COUNT), "rows held before they are shown: past N, table, "
+	 "box, column and markdown show the rows in tables of N, each as wide as its rows "
+	 "need; 0: hold them all",
 	 NULL, NULL, NULL, 0, NULL, NULL},
 };
 
 static const SetTable display_table = {
 	"Output",
 	"These also have meta-commands of their own (:mode, :headers, :explain, :stats, :timer, "
-	":pager).",
+	":pager); psql's \\x and \\pset and the sqlite3 shell's .echo set them too.",
 	NULL, display_rows, (int)(sizeof display_rows / sizeof *display_rows), NULL,
 };
 
