@@ -59,7 +59,9 @@ static const Syntax syntaxes[] = {
 	 "statement reach into it where they can.\n"},
 	{"VALUES", "compute rows from expressions",
 	 "VALUES ( expression [, ...] ) [, ...]\n"
-	 "    [ ORDER BY expression [ ASC | DESC ] [, ...] ] [ LIMIT count [ OFFSET start ] ]\n"},
+	 "\n"
+	 "The columns are column1, column2, ...; a VALUES may stand where a SELECT does (in a\n"
+	 "compound, as a subquery, after INSERT).\n"},
 	{"INSERT", "add rows to a table",
 	 "[ WITH ... ]\n"
 	 "{ INSERT | REPLACE | INSERT OR { REPLACE | IGNORE | ABORT | FAIL | ROLLBACK } }\n"

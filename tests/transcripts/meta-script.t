@@ -67,7 +67,7 @@ Settings (:set KEY VALUE, or suql --set KEY=VALUE):
                                show NULL; list, tabs and column show it as
                                nothing until it is set, as the sqlite3 shell
                                does (default NULL)
-  expanded    on|off|auto      psql's expanded display (\x): on, table, box and
+  expanded    on|off|auto      expanded display (psql's \x): on, table, box and
                                column show each row as line mode does, a value a
                                line; auto, only a result wider than the terminal
                                (default off)
@@ -94,10 +94,10 @@ Settings (:set KEY VALUE, or suql --set KEY=VALUE):
                                in ASCII tables); 0: no limit (csv, json and line
                                modes always show values whole) (0 to 1000000;
                                default 1000)
-  fetch_count N                rows held before they are shown: past N, table
-                               and box show the rows in tables of N, each as
-                               wide as its rows need; 0: hold them all (0 to
-                               1000000000; default 10000)
+  fetch_count N                rows held before they are shown: past N, table,
+                               box, column and markdown show the rows in tables
+                               of N, each as wide as its rows need; 0: hold them
+                               all (0 to 1000000000; default 10000)
 The engine's, the chat agent's and the LLM client's: :help set.
 [
 {"r":"read from more.sql"}
