@@ -13,7 +13,7 @@
  */
 #include "base/vis.h"
 #include "cli/complete_shell.h"
-#include "cli/repl.h"
+#include "cli/main_int.h"
 #include "eval/eval.h"
 #include "llm/llm.h"
 
@@ -25,56 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef enum ActKind { ACT_SQL, ACT_FILE, ACT_META } ActKind;
-
-typedef struct Action {   /* -c, -f and the like, run in command-line order */
-	ActKind kind;
-	const char *text;     /* ACT_SQL: the SQL; ACT_FILE: the file name */
-	const char *argv[16]; /* ACT_META: the command's name and arguments (from argv) */
-	int argc;
-	int runs_and_exits;   /* the program exits after the actions instead of reading stdin */
-} Action;
-
-typedef struct Cli {
-	const char *db;
-	char *pg;             /* --pg: "pg:" and the conninfo (db points at it) */
-	Action *acts;
-	int nacts;
-	int mode_set;
-	RenderMode mode;
-	int no_headers, verbose, no_color, bail, readonly;
-	const char *init;     /* -init FILE */
-	int no_init;          /* --no-init */
-	const char **sets;    /* "KEY=VALUE" */
-	const char **vars;    /* "NAME=VALUE": -v and --variable */
-	int nvars;
-	int echo;             /* --echo */
-	const char *completion;   /* --completion SHELL */
-	const char *timeout;  /* --timeout SECONDS */
-	int nsets;
-	int done;             /* --help, --version: exit 0 at once */
-	int chat;             /* --chat */
-	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
-	int argc;             /* the command line, for an option that takes a second word */
-	char **argv;
-	char **dashed;        /* "--csv" made for "-csv" (dash_options), and the like; freed at
-	                         exit */
-	const char *foreign;  /* a sqlite3 shell option suql does not have (dash_options) */
-	int ndashed;
-	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
-} Cli;
-
-typedef struct CliOption CliOption;
-typedef SuqlStatus (*OptFn)(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err);
-
-struct CliOption {
-	char shortname;       /* 'c', or 0 */
-	const char *name;     /* "command": --command */
-	const char *arg;      /* "SQL", or NULL for a flag */
-	const char *help;     /* one line; the manual page uses it as written */
-	OptFn fn;
-};
 
 static SuqlStatus opt_command(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_file(Cli *, const CliOption *, const char *, SuqlErr *);
@@ -184,15 +134,12 @@ static const CliOption options[] = {
 	{0, NULL, NULL, NULL, NULL},
 };
 
-/* ---- the options ---- */
-
-/* A string made for the command line (a rewritten word, a KEY=VALUE), freed at exit. */
-static char *keep(Cli *cli, char *s)
+const CliOption *cli_options(void)
 {
-	cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) * sizeof *cli->dashed);
-	cli->dashed[cli->ndashed++] = s;
-	return s;
+	return options;
 }
+
+/* ---- the options ---- */
 
 /* "error: MSG" on stderr, with its control characters shown (vis.h): a message may quote
    a file name or a configuration value. */
@@ -285,19 +232,11 @@ static SuqlStatus opt_flag(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 	return SUQL_OK;
 }
 
-/* Whether a word is a psql variable's assignment: NAME=VALUE, NAME letters, digits and
-   underscores (so "SELECT a=1", "./x=1.db" and "-x" are not). */
-static int assignment(const char *w)
-{
-	const char *eq = strchr(w, '=');
-	return eq && session_var_name_ok(w, (size_t)(eq - w));
-}
-
 /* -v NAME=VALUE and --variable NAME=VALUE: applied before the init file, as psql does. */
 static SuqlStatus opt_variable(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	(void)o;
-	if (!assignment(arg))
+	if (!cli_assignment(arg))
 		return err_set(err, SUQL_USAGE, "--variable takes NAME=VALUE (NAME of letters, digits "
 		               "and underscores), not '%s'", arg);
 	cli->vars = xrealloc(cli->vars, (size_t)(cli->nvars + 1) * sizeof *cli->vars);
@@ -325,7 +264,7 @@ static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	if (strcmp(o->name, "nullvalue") == 0)   /* --nullvalue TEXT: --set nullvalue=TEXT */
-		arg = keep(cli, xprintf("nullvalue=%s", arg));
+		arg = cli_keep(cli, xprintf("nullvalue=%s", arg));
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
@@ -576,105 +515,6 @@ static SuqlStatus opt_completion(Cli *cli, const CliOption *o, const char *arg, 
 	return st;
 }
 
-/* The option called name (len bytes), or NULL. */
-static const CliOption *find_option(const char *name, size_t len)
-{
-	for (const CliOption *p = options; p->name; p++)
-		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
-			return p;
-	return NULL;
-}
-
-/* The sqlite3 shell's options that suql does not have, refused by their whole name (so
-   that "-column" is not read as -c "olumn") with what to use instead. */
-static const struct { const char *name, *advice; } foreign_options[] = {
-	{"separator", "suql's --list separates values with '|', --tabs with a tab and --csv with "
-	 "','"},
-	{"newline", "suql ends each row with a line feed"},
-	{"ascii", "suql's output modes are " RENDER_MODE_NAMES},
-	{"batch", "a script is read whenever stdin is not a terminal (-f FILE reads one)"},
-	{"interactive", "the REPL starts when stdin and stdout are terminals"},
-	{"append", "suql opens SQLite files only"},
-	{"deserialize", "suql opens SQLite files only"},
-	{"zip", "suql opens SQLite files only"},
-	{"nofollow", "suql opens SQLite files as SQLite does"},
-	{"safe", "--readonly opens the database read-only"},
-	{"stats", "the counters of free text are :stats on"},
-	{"vfs", "suql opens SQLite files with the default VFS"},
-	{"mmap", "suql leaves SQLite's memory settings as they are"},
-	{"maxsize", "suql opens SQLite files only"},
-	{"lookaside", "suql leaves SQLite's memory settings as they are"},
-	{"pagecache", "suql leaves SQLite's memory settings as they are"},
-	{"memtrace", "suql leaves SQLite's memory settings as they are"},
-	{"pcachetrace", "suql leaves SQLite's memory settings as they are"},
-	{"nonce", "suql has no safe mode"},
-};
-
-static const char *foreign_advice(const char *name, size_t len)
-{
-	for (size_t i = 0; i < sizeof foreign_options / sizeof *foreign_options; i++)
-		if (strlen(foreign_options[i].name) == len &&
-		    strncmp(foreign_options[i].name, name, len) == 0)
-			return foreign_options[i].advice;
-	return NULL;
-}
-
-/* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
-   "-cSQL" stays -c with its argument). The words that are arguments of other options are
-   left alone. psql's -v: "-v NAME=VALUE" and "-vNAME=VALUE" are --variable (assignment
-   says which words are), any other -v is --explain, as it always was. Rewrites argv in
-   place; the new strings are kept in cli->dashed. */
-static void dash_options(Cli *cli, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0)
-			break;
-		if (a[0] != '-' || a[1] == '\0')
-			continue;
-		if (strcmp(a, "-v") == 0 && i + 1 < argc && assignment(argv[i + 1])) {
-			argv[i] = keep(cli, xstrdup("--variable"));
-			i++;
-			continue;
-		}
-		if (a[1] == 'v' && assignment(a + 2)) {
-			argv[i] = keep(cli, xprintf("--variable=%s", a + 2));
-			continue;
-		}
-		size_t nl = strcspn(a + 1 + (a[1] == '-'), "=");
-		if (!find_option(a + 1 + (a[1] == '-'), nl) &&
-		    foreign_advice(a + 1 + (a[1] == '-'), nl)) {
-			cli->foreign = a;
-			return;
-		}
-		if (a[1] == '-') {   /* --name VALUE: skip the value */
-			const CliOption *o = find_option(a + 2, strcspn(a + 2, "="));
-			if (o && o->arg && !strchr(a, '='))
-				i++;
-			continue;
-		}
-		const CliOption *o = find_option(a + 1, strcspn(a + 1, "="));
-		if (o && strlen(a) > 2) {
-			argv[i] = keep(cli, xprintf("-%s", a));
-			if (o->arg && !strchr(a, '='))
-				i++;
-			continue;
-		}
-		/* short options, maybe several in one word: one that takes a value takes the
-		   rest of the word, or the next word when it is last */
-		for (const char *c = a + 1; *c; c++) {
-			const CliOption *p = options;
-			while (p->name && p->shortname != *c)
-				p++;
-			if (p->name && p->arg) {
-				if (c[1] == '\0')
-					i++;
-				break;
-			}
-		}
-	}
-}
-
 /* Parse argv with getopt_long, its tables built from options[]. Returns SUQL_EXIT_OK, or
    SUQL_EXIT_USAGE after printing a usage error. */
 static int parse_args(Cli *cli, int argc, char **argv)
@@ -697,13 +537,13 @@ static int parse_args(Cli *cli, int argc, char **argv)
 	}
 	SuqlErr err = {0};
 	int c, status = SUQL_EXIT_OK;
-	dash_options(cli, argc, argv);
+	cli_dash_options(cli, argc, argv);
 	if (cli->foreign) {
 		const char *f = cli->foreign + 1 + (cli->foreign[1] == '-');
 		size_t fl = strcspn(f, "=");
 		char *m = xprintf("option '%.*s' is the sqlite3 shell's, not suql's: %s (suql --help "
 		                  "lists suql's)", (int)((size_t)(f - cli->foreign) + fl), cli->foreign,
-		                  foreign_advice(f, fl));
+		                  cli_foreign_advice(f, fl));
 		print_error(m);
 		free(m);
 		free(lo);
@@ -744,7 +584,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		status = SUQL_EXIT_USAGE;
 		break;
 	}
-	if (!status && !cli->done && optind < argc && !cli->pg && assignment(argv[optind]) &&
+	if (!status && !cli->done && optind < argc && !cli->pg && cli_assignment(argv[optind]) &&
 	    access(argv[optind], F_OK) != 0) {
 		/* psql's "-v NAME=VALUE" or "--set NAME=VALUE" gone astray: never a new file */
 		const char *a = argv[optind];
