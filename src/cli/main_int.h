@@ -42,9 +42,9 @@ typedef struct Cli {
 	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
 	int argc;             /* the command line, for an option that takes a second word */
 	char **argv;
-	char **dashed;        /* "--csv" made for "-csv" (dash_options), and the like; freed at
+	char **dashed;        /* "--csv" made for "-csv" (cli_dash_options), and the like; freed at
 	                         exit */
-	const char *foreign;  /* a sqlite3 shell option suql does not have (dash_options) */
+	const char *foreign;  /* a sqlite3 shell option suql does not have (cli_dash_options) */
 	int ndashed;
 	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
 } Cli;
