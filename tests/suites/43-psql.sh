@@ -124,6 +124,21 @@ check "psql: -V is --version" "$("$prog" -V)" "$("$prog" --version)"
 "$prog" -m gpt-4o-mini -c "SELECT 1" >"$tmp/out" 2>&1; st=$?
 check "psql: -m MODEL names --model" "$st|$(grep -c 'a model is chosen with --model gpt-4o-mini' "$tmp/out")" "2|1"
 
+# ---- \conninfo and \l on SQLite ----
+out=$("$prog" "$db" -c "\\conninfo" 2>&1)
+case $out in
+"connected to the SQLite database file $db (SQLite "*")") ok "psql: conninfo on SQLite names the file" ;;
+*) notok "psql: conninfo on SQLite names the file" "$out" ;;
+esac
+out=$("$prog" -c "\\conninfo" 2>&1)
+case $out in
+"connected to a SQLite database in memory (SQLite "*"; nothing is saved)") ok "psql: conninfo in memory says so" ;;
+*) notok "psql: conninfo in memory says so" "$out" ;;
+esac
+out=$("$prog" --csv "$db" -c "ATTACH ':memory:' AS scratch" -c ".databases" 2>&1)
+check "psql: .databases (and \\l) on SQLite: the attached files" "$out" \
+	"$(printf 'name,file\nmain,%s\nscratch,""' "$db")"
+
 # ---- PostgreSQL ----
 . "$SUQL_TOP/tests/pg.sh"
 if ! pg_start; then
@@ -136,8 +151,8 @@ check "psql: \\l on PostgreSQL lists the server's databases" \
 out=$("$prog" --pg "$SUQL_PG" --readonly -c "\\conninfo" 2>&1); st=$?
 case $out in
 "connected to the PostgreSQL database $PG_DBNAME as "*", port "*"(server "*", read-only)")
-	check "psql: \\conninfo on PostgreSQL: database, user, server, read-only" "$st" 0 ;;
-*) notok "psql: \\conninfo on PostgreSQL: database, user, server, read-only" "$out" ;;
+	check "psql: :conninfo (psql's) on PostgreSQL: database, user, server, read-only" "$st" 0 ;;
+*) notok "psql: :conninfo (psql's) on PostgreSQL: database, user, server, read-only" "$out" ;;
 esac
 pg_stop
 exit 0
