@@ -11,7 +11,7 @@
 #   make eval       answer quality and cost on the shipped benchmarks, with the model configured
 #   make fuzz       libFuzzer over every tools/fuzz_*.c target (FUZZ_SECONDS=60 each by
 #                   default; FUZZ_TARGETS=parse,csv picks some)
-#   make install    PREFIX=/usr/local: binary, man page, prompts
+#   make install    PREFIX=/usr/local: binary, man page, prompts, bash and zsh completion
 #   make SAN=address,undefined check    the same, built with sanitizers
 #   make READLINE=1 link GNU readline instead of libedit (in build/readline/)
 #   make SUQL_CFLAGS=...  more compiler flags, added to the defaults (warnings included)
@@ -201,9 +201,15 @@ install: all
 	install -m 644 man/suql.1 $(DESTDIR)$(PREFIX)/share/man/man1/suql.1
 	if [ -n "$(PROMPTS)" ]; then install -m 644 $(PROMPTS) $(DESTDIR)$(PREFIX)/share/suql/prompts/; fi
 	install -m 644 $(BUILD)/demo.db $(DESTDIR)$(PREFIX)/share/suql/demo.db
+	# shell completion, written by the program from its own table of options
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	./$(PROG) --completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/suql
+	./$(PROG) --completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_suql
+	chmod 644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/suql $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_suql
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/suql $(DESTDIR)$(PREFIX)/share/man/man1/suql.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/suql $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_suql
 	rm -rf $(DESTDIR)$(PREFIX)/share/suql
 
 clean:

@@ -16,7 +16,7 @@
  * `table (columns)` or `(SELECT ...)`) with its rows as CSV into FILE, the column names
  * first only when the options say HEADER, as psql writes them.
  */
-#include "cli/repl.h"
+#include "cli/habit_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -27,55 +27,75 @@ typedef struct Habit {
 	const char *typed;    /* ".tables", "\\d" (the word as typed) */
 	const char *meta;     /* the meta-command it runs (its arguments follow), or NULL */
 	const char *advice;   /* NULL, or what to type instead when there is no equivalent */
+	HabitFn fn;           /* NULL, or what it does with its own arguments (habit_cmd.c) */
 } Habit;
 
 static const Habit habits[] = {
 	/* the sqlite3 shell */
-	{".tables", "tables", NULL},
-	{".table", "tables", NULL},
-	{".schema", "schema", NULL},
-	{".fullschema", "schema", NULL},
-	{".quit", "quit", NULL},
-	{".exit", "quit", NULL},
-	{".q", "quit", NULL},
-	{".help", "help", NULL},
-	{".mode", "mode", NULL},
-	{".headers", "headers", NULL},
-	{".header", "headers", NULL},
-	{".nullvalue", "set nullvalue", NULL},
-	{".open", "open", NULL},
-	{".read", "read", NULL},
-	{".output", "output", NULL},
-	{".once", "once", NULL},
-	{".import", "import", NULL},
-	{".timer", "timer", NULL},
-	{".show", "set", NULL},
-	{".bail", NULL, "suql --bail stops a script at its first error"},
+	{".tables", "tables", NULL, NULL},
+	{".table", "tables", NULL, NULL},
+	{".schema", "schema", NULL, NULL},
+	{".fullschema", "schema", NULL, NULL},
+	{".quit", "quit", NULL, NULL},
+	{".exit", "quit", NULL, NULL},
+	{".q", "quit", NULL, NULL},
+	{".help", "help", NULL, NULL},
+	{".mode", "mode", NULL, NULL},
+	{".headers", "headers", NULL, NULL},
+	{".header", "headers", NULL, NULL},
+	{".nullvalue", "set nullvalue", NULL, NULL},
+	{".open", "open", NULL, NULL},
+	{".read", "read", NULL, NULL},
+	{".output", "output", NULL, NULL},
+	{".once", "once", NULL, NULL},
+	{".import", "import", NULL, NULL},
+	{".timer", "timer", NULL, NULL},
+	{".show", "set", NULL, NULL},
+	{".echo", "set echo", NULL, NULL},
+	{".print", NULL, NULL, habit_print},
+	{".timeout", NULL, NULL, habit_timeout},
+	{".databases", NULL, NULL, habit_meta},
+	{".bail", NULL, "suql --bail stops a script at its first error (or \\set ON_ERROR_STOP "
+	 "on)", NULL},
 	{".dump", NULL, "the sqlite3 shell writes one: sqlite3 DATABASE .dump (suql's own "
-	 "tables are the suql_* ones)"},
-	{".indexes", NULL, "type SELECT name FROM sqlite_schema WHERE type = 'index';"},
-	{".indices", NULL, "type SELECT name FROM sqlite_schema WHERE type = 'index';"},
+	 "tables are the suql_* ones)", NULL},
+	{".indexes", NULL, "type SELECT name FROM sqlite_schema WHERE type = 'index';", NULL},
+	{".indices", NULL, "type SELECT name FROM sqlite_schema WHERE type = 'index';", NULL},
 	/* psql */
-	{"\\q", "quit", NULL},
-	{"\\d", NULL, NULL},   /* \d alone lists tables, \d NAME shows one: see below */
-	{"\\d+", NULL, NULL},
-	{"\\dt", "tables", NULL},
-	{"\\dt+", "tables", NULL},
-	{"\\dv", "tables", NULL},
-	{"\\?", "help", NULL},
-	{"\\h", "help", NULL},
-	{"\\help", "help", NULL},
-	{"\\i", "read", NULL},
-	{"\\o", "output", NULL},
-	{"\\timing", NULL, NULL},   /* :timer: \timing alone turns it over, as in psql */
-	{"\\x", NULL, "type :mode line for one value per line (:mode table goes back)"},
-	{"\\l", NULL, "suql works on one database file: :open FILE opens another"},
-	{"\\c", NULL, "suql works on one database file: :open FILE opens another"},
-	{"\\copy", NULL, NULL},     /* FROM: :import; TO: the rows as CSV (copy below) */
+	{"\\q", "quit", NULL, NULL},
+	{"\\d", NULL, NULL, NULL},   /* \d alone lists tables, \d NAME shows one: see below */
+	{"\\d+", NULL, NULL, NULL},
+	{"\\dt", "tables", NULL, NULL},
+	{"\\dt+", "tables", NULL, NULL},
+	{"\\dv", "tables", NULL, NULL},
+	{"\\?", "help", NULL, NULL},
+	{"\\h", NULL, NULL, habit_meta},      /* :syntax, SQL's help as psql's \h */
+	{"\\help", NULL, NULL, habit_meta},
+	{"\\i", "read", NULL, NULL},
+	{"\\o", "output", NULL, NULL},
+	{"\\timing", NULL, NULL, NULL},   /* :timer: \timing alone turns it over, as in psql */
+	{"\\set", NULL, NULL, habit_set},
+	{"\\unset", NULL, NULL, habit_unset},
+	{"\\echo", NULL, NULL, habit_echo},
+	{"\\qecho", NULL, NULL, habit_echo},
+	{"\\x", NULL, NULL, habit_x},
+	{"\\pset", NULL, NULL, habit_pset},
+	{"\\t", NULL, NULL, habit_toggle},
+	{"\\a", NULL, NULL, habit_toggle},
+	{"\\H", NULL, NULL, habit_toggle},
+	{"\\watch", NULL, NULL, habit_meta},
+	{"\\e", NULL, NULL, habit_meta},
+	{"\\edit", NULL, NULL, habit_meta},
+	{"\\l", NULL, NULL, habit_meta},       /* :databases */
+	{"\\list", NULL, NULL, habit_meta},
+	{"\\conninfo", NULL, NULL, habit_meta},
+	{"\\c", NULL, "suql works on one database at a time: :open FILE opens another (suql "
+	 "--pg CONNINFO, another PostgreSQL database)", NULL},
+	{"\\copy", NULL, NULL, NULL},     /* FROM: :import; TO: the rows as CSV (copy below) */
 	/* either, or any shell */
-	{"help", "help", NULL},
-	{"exit", "quit", NULL},
-	{"quit", "quit", NULL},
+	{"help", "help", NULL, NULL},
+	{"exit", "quit", NULL, NULL},
+	{"quit", "quit", NULL, NULL},
 };
 
 /* The first word of s[0..n) ends where. */
@@ -224,6 +244,9 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 		if (i < n && line[i] == ' ' && i + 1 < n && isalpha((unsigned char)line[i + 1]))
 			return 0;
 	}
+	size_t whole = n;   /* the line but its trailing blanks: .print and \echo take a ';' */
+	while (whole && isspace((unsigned char)line[whole - 1]))
+		whole--;
 	while (n && (isspace((unsigned char)line[n - 1]) || line[n - 1] == ';'))
 		n--;   /* ".tables;" out of SQL habit */
 	if (!n || !(line[0] == '.' || line[0] == '\\' || isalpha((unsigned char)line[0])))
@@ -244,6 +267,7 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 	char *typed = xstrndup(line, w);
 	SuqlErr err = {0};
 	SuqlStatus st = SUQL_OK;
+	repl_echo(r, line, whole);   /* .echo on: as the sqlite3 shell echoes its commands */
 	const char *meta = h ? h->meta : NULL;
 	char *words = NULL;   /* the arguments, when they are not rest as typed */
 	if (h && strcmp(typed, "\\timing") == 0) {
@@ -252,10 +276,19 @@ int repl_habit(Repl *r, const char *name, int lineno, const char *line, size_t n
 			words = xstrdup(r->s.timer ? "off" : "on");
 	} else if (h && strcmp(typed, ".import") == 0) {
 		words = import_words(rest, rn);
-	} else if (h && !meta && !h->advice && strcmp(typed, "\\copy") != 0) {
+	} else if (h && !meta && !h->advice && !h->fn && strcmp(typed, "\\copy") != 0) {
 		meta = rn ? "schema" : "tables";   /* \d: the tables, or one table */
 	}
-	if (h && strcmp(typed, "\\copy") == 0) {
+	if (h && h->fn) {   /* its own arguments, split as its program splits them */
+		const char *a = line + w;
+		size_t an = whole - w;
+		char **argv;
+		int argc = typed[0] == '\\' ? habit_psql_args(r, typed, a, an, &argv, &err)
+		                             : habit_shell_args(typed, a, an, &argv, &err);
+		st = argc < 0 ? SUQL_USAGE : h->fn(r, argc, argv, &err);
+		if (argc >= 0)
+			habit_args_free(argc, argv);
+	} else if (h && strcmp(typed, "\\copy") == 0) {
 		note(r, typed, "import (FROM), or :once FILE and a SELECT (TO)");
 		st = copy(r, name, rest, rn, &err);
 	} else if (meta) {

@@ -12,7 +12,8 @@
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
 #include "base/vis.h"
-#include "cli/repl.h"
+#include "cli/complete_shell.h"
+#include "cli/main_int.h"
 #include "eval/eval.h"
 #include "llm/llm.h"
 
@@ -24,52 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef enum ActKind { ACT_SQL, ACT_FILE, ACT_META } ActKind;
-
-typedef struct Action {   /* -c, -f and the like, run in command-line order */
-	ActKind kind;
-	const char *text;     /* ACT_SQL: the SQL; ACT_FILE: the file name */
-	const char *argv[16]; /* ACT_META: the command's name and arguments (from argv) */
-	int argc;
-	int runs_and_exits;   /* the program exits after the actions instead of reading stdin */
-} Action;
-
-typedef struct Cli {
-	const char *db;
-	char *pg;             /* --pg: "pg:" and the conninfo (db points at it) */
-	Action *acts;
-	int nacts;
-	int mode_set;
-	RenderMode mode;
-	int no_headers, verbose, no_color, bail, readonly;
-	const char *init;     /* -init FILE */
-	int no_init;          /* --no-init */
-	const char **sets;    /* "KEY=VALUE" */
-	const char *timeout;  /* --timeout SECONDS */
-	int nsets;
-	int done;             /* --help, --version: exit 0 at once */
-	int chat;             /* --chat */
-	const char *eval, *way, *report;   /* --eval BENCH, --way WAYS, --report FILE */
-	int argc;             /* the command line, for an option that takes a second word */
-	char **argv;
-	char **dashed;        /* "--csv" made for "-csv" (dash_options), and the like; freed at
-	                         exit */
-	const char *foreign;  /* a sqlite3 shell option suql does not have (dash_options) */
-	int ndashed;
-	LlmConfig llm;        /* LLM: filled in by the LLM options (see doc/program.md) */
-} Cli;
-
-typedef struct CliOption CliOption;
-typedef SuqlStatus (*OptFn)(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err);
-
-struct CliOption {
-	char shortname;       /* 'c', or 0 */
-	const char *name;     /* "command": --command */
-	const char *arg;      /* "SQL", or NULL for a flag */
-	const char *help;     /* one line; the manual page uses it as written */
-	OptFn fn;
-};
 
 static SuqlStatus opt_command(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_file(Cli *, const CliOption *, const char *, SuqlErr *);
@@ -87,6 +42,8 @@ static SuqlStatus opt_eval(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_cmd(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_init(Cli *, const CliOption *, const char *, SuqlErr *);
 static SuqlStatus opt_pg(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_variable(Cli *, const CliOption *, const char *, SuqlErr *);
+static SuqlStatus opt_completion(Cli *, const CliOption *, const char *, SuqlErr *);
 
 static const CliOption options[] = {
 	{'c', "command", "SQL", "run SQL (statements, or one meta-command) and exit; may be "
@@ -95,8 +52,12 @@ static const CliOption options[] = {
 	 opt_file},
 	{0, "cmd", "COMMAND", "run COMMAND (statements, or one meta-command) first, then go on "
 	 "to the REPL or the script; may be repeated", opt_cmd},
-	{0, "bail", NULL, "stop at the first statement that fails", opt_flag},
-	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table)", opt_mode},
+	{0, "bail", NULL, "stop at the first statement that fails (as the variable "
+	 "ON_ERROR_STOP does)", opt_flag},
+	{0, "echo", NULL, "write each statement and meta-command before it runs, as the sqlite3 "
+	 "shell's -echo does (like :set echo on)", opt_flag},
+	{'m', "mode", "MODE", "output mode: " RENDER_MODE_NAMES " (default table); a model is "
+	 "chosen with --model", opt_mode},
 	{0, "table", NULL, "the same as --mode table", opt_mode},
 	{0, "box", NULL, "the same as --mode box", opt_mode},
 	{0, "csv", NULL, "the same as --mode csv", opt_mode},
@@ -104,6 +65,10 @@ static const CliOption options[] = {
 	{0, "line", NULL, "the same as --mode line", opt_mode},
 	{0, "markdown", NULL, "the same as --mode markdown", opt_mode},
 	{0, "html", NULL, "the same as --mode html", opt_mode},
+	{0, "column", NULL, "the same as --mode column", opt_mode},
+	{0, "list", NULL, "the same as --mode list", opt_mode},
+	{0, "tabs", NULL, "the same as --mode tabs", opt_mode},
+	{0, "quote", NULL, "the same as --mode quote", opt_mode},
 	{0, "nullvalue", "TEXT", "show NULL as TEXT in table, box, line, markdown and html output "
 	 "(like :set nullvalue)", opt_set},
 	{0, "no-headers", NULL, "leave the column names out of table, box and csv output",
@@ -120,11 +85,17 @@ static const CliOption options[] = {
 	 opt_pg},
 	{'v', "explain", NULL, "show each statement's parsed SUQL, plan and counters before its "
 	 "result (:explain on; a terminal shows them for free text alone), on stderr when "
-	 "stdout is not a terminal", opt_flag},
+	 "stdout is not a terminal. -v followed by a word NAME=VALUE (NAME of letters, digits "
+	 "and underscores) sets that psql variable instead, as psql's -v does; so does "
+	 "-vNAME=VALUE", opt_flag},
+	{0, "variable", "NAME=VALUE", "set the psql variable NAME to VALUE before anything runs, "
+	 "like \\set NAME VALUE (ON_ERROR_STOP=1 stops at the first error); may be repeated",
+	 opt_variable},
 	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
 	 "NO_COLOR is set)", opt_flag},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
-	 "may be repeated", opt_set},
+	 "may be repeated. A KEY that is no setting and is written in capitals "
+	 "(ON_ERROR_STOP=1) sets that psql variable, as psql's --set does", opt_set},
 	{0, "timeout", "SECONDS", "stop any statement that runs longer than SECONDS, with an "
 	 "error (like :set timeout; default: no limit)", opt_timeout},
 	{0, "offline", NULL, "use the offline lexical backend even when an endpoint is "
@@ -153,12 +124,20 @@ static const CliOption options[] = {
 	 "comma-separated, or all", opt_eval},
 	{0, "report", "FILE", "with --eval: write each case's result to FILE as a JSON line; an "
 	 "existing FILE is resumed", opt_eval},
-	{0, "version", NULL, "print the version and exit", opt_version},
+	{'V', "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
 	{0, "help-man", "SECTION", "print the manual page's OPTIONS, META-COMMANDS or SETTINGS "
 	 "section, in man(7) source, and exit", opt_help_man},
+	{0, "completion", "SHELL", "print the command-line completion script for SHELL (bash or "
+	 "zsh), made from this table of options, and exit (make install installs both)",
+	 opt_completion},
 	{0, NULL, NULL, NULL, NULL},
 };
+
+const CliOption *cli_options(void)
+{
+	return options;
+}
 
 /* ---- the options ---- */
 
@@ -248,27 +227,44 @@ static SuqlStatus opt_flag(Cli *cli, const CliOption *o, const char *arg, SuqlEr
 		cli->verbose = 1;
 	else if (strcmp(o->name, "no-color") == 0)
 		cli->no_color = 1;
+	else if (strcmp(o->name, "echo") == 0)
+		cli->echo = 1;
+	return SUQL_OK;
+}
+
+/* -v NAME=VALUE and --variable NAME=VALUE: applied before the init file, as psql does. */
+static SuqlStatus opt_variable(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
+{
+	(void)o;
+	if (!cli_assignment(arg))
+		return err_set(err, SUQL_USAGE, "--variable takes NAME=VALUE (NAME of letters, digits "
+		               "and underscores), not '%s'", arg);
+	cli->vars = xrealloc(cli->vars, (size_t)(cli->nvars + 1) * sizeof *cli->vars);
+	cli->vars[cli->nvars++] = arg;
 	return SUQL_OK;
 }
 
 static SuqlStatus opt_mode(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
 	const char *name = arg ? arg : o->name;   /* --mode csv, or --csv */
-	if (!render_mode_parse(name, &cli->mode))
-		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)", name,
-		               RENDER_MODE_NAMES);
-	cli->mode_set = 1;
-	return SUQL_OK;
+	if (render_mode_parse(name, &cli->mode)) {
+		cli->mode_set = 1;
+		return SUQL_OK;
+	}
+	/* -m gpt-4o-mini, as llm's -m names a model: a model's name has a digit or a
+	   separator (gpt-4o-mini, llama3, qwen2.5:7b), a mode's none */
+	if (strpbrk(name, "0123456789-.:/"))
+		return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)\nhint: -m and --mode "
+		               "choose the output mode; a model is chosen with --model %s", name,
+		               RENDER_MODE_NAMES, name);
+	return err_set(err, SUQL_USAGE, "--mode: unknown mode '%s' (%s)", name, RENDER_MODE_NAMES);
 }
+
 
 static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
-	if (strcmp(o->name, "nullvalue") == 0) {   /* --nullvalue TEXT: --set nullvalue=TEXT */
-		char *kv = xprintf("nullvalue=%s", arg);
-		cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) * sizeof *cli->dashed);
-		cli->dashed[cli->ndashed++] = kv;
-		arg = kv;
-	}
+	if (strcmp(o->name, "nullvalue") == 0)   /* --nullvalue TEXT: --set nullvalue=TEXT */
+		arg = cli_keep(cli, xprintf("nullvalue=%s", arg));
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
@@ -502,99 +498,21 @@ static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, Su
 	return SUQL_OK;
 }
 
-/* The option called name (len bytes), or NULL. */
-static const CliOption *find_option(const char *name, size_t len)
+/* --completion SHELL: the script, from options[] (complete_shell.c). */
+static SuqlStatus opt_completion(Cli *cli, const CliOption *o, const char *arg, SuqlErr *err)
 {
-	for (const CliOption *p = options; p->name; p++)
-		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
-			return p;
-	return NULL;
-}
-
-/* The sqlite3 shell's options that suql does not have, refused by their whole name (so
-   that "-column" is not read as -c "olumn") with what to use instead. */
-static const struct { const char *name, *advice; } foreign_options[] = {
-	{"column", "suql's aligned output modes are --table and --box"},
-	{"list", "suql's nearest is --csv (',' between values, quoted when needed)"},
-	{"separator", "suql's --csv always separates values with ','"},
-	{"newline", "suql ends each row with a line feed"},
-	{"ascii", "suql's output modes are " RENDER_MODE_NAMES},
-	{"tabs", "suql's output modes are " RENDER_MODE_NAMES},
-	{"quote", "suql's output modes are " RENDER_MODE_NAMES},
-	{"echo", "-v (--explain) shows each statement as it was parsed"},
-	{"batch", "a script is read whenever stdin is not a terminal (-f FILE reads one)"},
-	{"interactive", "the REPL starts when stdin and stdout are terminals"},
-	{"append", "suql opens SQLite files only"},
-	{"deserialize", "suql opens SQLite files only"},
-	{"zip", "suql opens SQLite files only"},
-	{"nofollow", "suql opens SQLite files as SQLite does"},
-	{"safe", "--readonly opens the database read-only"},
-	{"stats", "the counters of free text are :stats on"},
-	{"vfs", "suql opens SQLite files with the default VFS"},
-	{"mmap", "suql leaves SQLite's memory settings as they are"},
-	{"maxsize", "suql opens SQLite files only"},
-	{"lookaside", "suql leaves SQLite's memory settings as they are"},
-	{"pagecache", "suql leaves SQLite's memory settings as they are"},
-	{"memtrace", "suql leaves SQLite's memory settings as they are"},
-	{"pcachetrace", "suql leaves SQLite's memory settings as they are"},
-	{"nonce", "suql has no safe mode"},
-};
-
-static const char *foreign_advice(const char *name, size_t len)
-{
-	for (size_t i = 0; i < sizeof foreign_options / sizeof *foreign_options; i++)
-		if (strlen(foreign_options[i].name) == len &&
-		    strncmp(foreign_options[i].name, name, len) == 0)
-			return foreign_options[i].advice;
-	return NULL;
-}
-
-/* sqlite3's spelling: "-csv" is "--csv", for every long option (only whole names, so
-   "-cSQL" stays -c with its argument). The words that are arguments of other options are
-   left alone. Rewrites argv in place; the new strings are kept in cli->dashed. */
-static void dash_options(Cli *cli, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0)
-			break;
-		if (a[0] != '-' || a[1] == '\0')
-			continue;
-		size_t nl = strcspn(a + 1 + (a[1] == '-'), "=");
-		if (!find_option(a + 1 + (a[1] == '-'), nl) &&
-		    foreign_advice(a + 1 + (a[1] == '-'), nl)) {
-			cli->foreign = a;
-			return;
-		}
-		if (a[1] == '-') {   /* --name VALUE: skip the value */
-			const CliOption *o = find_option(a + 2, strcspn(a + 2, "="));
-			if (o && o->arg && !strchr(a, '='))
-				i++;
-			continue;
-		}
-		const CliOption *o = find_option(a + 1, strcspn(a + 1, "="));
-		if (o && strlen(a) > 2) {
-			argv[i] = xprintf("-%s", a);
-			cli->dashed = xrealloc(cli->dashed, (size_t)(cli->ndashed + 1) *
-			                       sizeof *cli->dashed);
-			cli->dashed[cli->ndashed++] = argv[i];
-			if (o->arg && !strchr(a, '='))
-				i++;
-			continue;
-		}
-		/* short options, maybe several in one word: one that takes a value takes the
-		   rest of the word, or the next word when it is last */
-		for (const char *c = a + 1; *c; c++) {
-			const CliOption *p = options;
-			while (p->name && p->shortname != *c)
-				p++;
-			if (p->name && p->arg) {
-				if (c[1] == '\0')
-					i++;
-				break;
-			}
-		}
-	}
+	(void)o;
+	int n = 0;
+	while (options[n].name)
+		n++;
+	ShellOption *so = xcalloc((size_t)n, sizeof *so);
+	for (int i = 0; i < n; i++)
+		so[i] = (ShellOption){options[i].shortname, options[i].name, options[i].arg,
+		                      options[i].help};
+	SuqlStatus st = complete_shell(stdout, arg, so, n, err);
+	free(so);
+	cli->done = st == SUQL_OK;
+	return st;
 }
 
 /* Parse argv with getopt_long, its tables built from options[]. Returns SUQL_EXIT_OK, or
@@ -619,13 +537,13 @@ static int parse_args(Cli *cli, int argc, char **argv)
 	}
 	SuqlErr err = {0};
 	int c, status = SUQL_EXIT_OK;
-	dash_options(cli, argc, argv);
+	cli_dash_options(cli, argc, argv);
 	if (cli->foreign) {
 		const char *f = cli->foreign + 1 + (cli->foreign[1] == '-');
 		size_t fl = strcspn(f, "=");
 		char *m = xprintf("option '%.*s' is the sqlite3 shell's, not suql's: %s (suql --help "
 		                  "lists suql's)", (int)((size_t)(f - cli->foreign) + fl), cli->foreign,
-		                  foreign_advice(f, fl));
+		                  cli_foreign_advice(f, fl));
 		print_error(m);
 		free(m);
 		free(lo);
@@ -666,6 +584,15 @@ static int parse_args(Cli *cli, int argc, char **argv)
 		status = SUQL_EXIT_USAGE;
 		break;
 	}
+	if (!status && !cli->done && optind < argc && !cli->pg && cli_assignment(argv[optind]) &&
+	    access(argv[optind], F_OK) != 0) {
+		/* psql's "-v NAME=VALUE" or "--set NAME=VALUE" gone astray: never a new file */
+		const char *a = argv[optind];
+		err_set(&err, SUQL_USAGE, "'%s' looks like a psql variable, not a database: -v %s "
+		        "(or --variable %s) sets it; a database file of that name must exist, or be "
+		        "written ./%s", a, a, a, a);
+		status = SUQL_EXIT_USAGE;
+	}
 	if (!status && !cli->done && optind < argc) {
 		if (!cli->pg)
 			cli->db = argv[optind];
@@ -688,6 +615,37 @@ static int no_color_env(void)
 	return v && *v;
 }
 
+/* Whether a name is written in capitals (ON_ERROR_STOP), as psql's own variables are and
+   no setting is. */
+static int capitals(const char *name)
+{
+	int upper = 0;
+	for (const char *p = name; *p; p++) {
+		if (*p >= 'a' && *p <= 'z')
+			return 0;
+		upper |= *p >= 'A' && *p <= 'Z';
+	}
+	return upper && session_var_name_ok(name, strlen(name));
+}
+
+/* Apply -v and --variable NAME=VALUE in order; SUQL_EXIT_USAGE on a bad one. */
+static int apply_vars(Cli *cli, Repl *r)
+{
+	for (int i = 0; i < cli->nvars; i++) {
+		const char *eq = strchr(cli->vars[i], '=');
+		char *name = xstrndup(cli->vars[i], (size_t)(eq - cli->vars[i]));
+		SuqlErr err = {0};
+		SuqlStatus st = session_var_set(&r->s, name, eq + 1, &err);
+		if (st != SUQL_OK)
+			print_error2("-v ", name, err.msg);
+		free(name);
+		err_clear(&err);
+		if (st != SUQL_OK)
+			return SUQL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Apply --set KEY=VALUE in order; SUQL_EXIT_USAGE on a bad one. */
 static int apply_sets(Cli *cli, Repl *r)
 {
@@ -703,7 +661,15 @@ static int apply_sets(Cli *cli, Repl *r)
 		const char *eq = strchr(cli->sets[i], '=');
 		char *key = xstrndup(cli->sets[i], (size_t)(eq - cli->sets[i]));
 		SuqlErr err = {0};
-		SuqlStatus st = session_set(&r->s, key, eq + 1, &err);
+		SuqlStatus st = capitals(key) && !session_setting_exists(key)
+		                ? session_var_set(&r->s, key, eq + 1, &err)   /* psql's --set */
+		                : session_set(&r->s, key, eq + 1, &err);
+		if (st != SUQL_OK && !session_setting_exists(key) &&
+		    session_var_name_ok(key, strlen(key))) {
+			char *m = xprintf("%s (a psql variable is set with -v %s=VALUE)", err.msg, key);
+			err_set(&err, st, "%s", m);
+			free(m);
+		}
 		if (st != SUQL_OK)
 			print_error2("--set ", key, err.msg);
 		free(key);
@@ -786,6 +752,7 @@ static void cli_free(Cli *cli)
 {
 	free(cli->acts);
 	free(cli->sets);
+	free(cli->vars);
 	for (int i = 0; i < cli->ndashed; i++)
 		free(cli->dashed[i]);
 	free(cli->dashed);
@@ -860,6 +827,9 @@ int main(int argc, char **argv)
 		session_signals();
 		if (interactive)
 			repl_banner(&r, stdout);
+		status = apply_vars(&cli, &r);   /* before the init file, as psql's -v */
+	}
+	if (status == SUQL_EXIT_OK) {
 		status = run_init(&cli, &r);
 	}
 	if (status == SUQL_EXIT_OK)
@@ -872,6 +842,8 @@ int main(int argc, char **argv)
 			r.s.mode = cli.mode;
 		if (cli.no_headers)
 			r.s.headers = 0;
+		if (cli.echo)
+			r.s.echo = 1;
 		if (cli.verbose) {
 			if (r.s.explain != SESSION_EXPLAIN_ROWS)   /* --set explain=rows stays */
 				r.s.explain = 1;

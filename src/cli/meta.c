@@ -34,10 +34,17 @@ static SuqlStatus m_quit(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 /* :mode, :headers, :explain, :stats, :timer, :pager: a setting by its own name. */
 static SuqlStatus m_setting(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
-	if (argc > 2)
+	int insert = argc == 3 && strcmp(argv[0], "mode") == 0 && str_ieq(argv[1], "insert");
+	if (argc > 2 && !insert)
 		return usage(err, argv[0]);
 	if (argc == 1)
 		return session_show_settings(env->s, argv[0], env->out, err);
+	if (insert) {   /* :mode insert TABLE */
+		char *v = xprintf("insert %s", argv[2]);
+		SuqlStatus st = session_set(env->s, argv[0], v, err);
+		free(v);
+		return st;
+	}
 	return session_set(env->s, argv[0], argv[1], err);
 }
 
@@ -290,7 +297,8 @@ const MetaCommand meta_commands[] = {
 	{"tables", "", "list the tables and views", m_tables},
 	{"schema", "[TABLE]", "show tables in SUQL DDL, with their FREE_TEXT and ENUM types",
 	 m_schema},
-	{"mode", "[MODE]", "show or set the output mode: " RENDER_MODE_NAMES, m_setting},
+	{"mode", "[MODE [TABLE]]", "show or set the output mode: " RENDER_MODE_NAMES " (insert "
+	 "TABLE: the table its INSERT statements name, \"table\" when none is given)", m_setting},
 	{"headers", "[on|off]", "show or set whether column names head the output", m_setting},
 	{"explain", "[on|off|auto|rows]", "show or set whether each statement's parsed SUQL and "
 	 "plan are shown (auto: for statements with free text; rows: and one line per candidate "
@@ -304,7 +312,19 @@ const MetaCommand meta_commands[] = {
 	{"timer", "[on|off]", "show or set whether each statement's run time is shown", m_setting},
 	{"set", "[KEY [VALUE]]", "show every setting, show one, or change one", m_set},
 	{"open", "FILE", "close the database and open FILE (created when missing)", m_open},
+	{"conninfo", "", "say which database is open: SQLite's file (or memory), or PostgreSQL's "
+	 "database, user and server (psql's \\conninfo)", meta_conninfo},
+	{"databases", "", "list the databases: on PostgreSQL the server's (psql's \\l), on "
+	 "SQLite the files attached (the sqlite3 shell's .databases)", meta_databases},
 	{"read", "FILE", "run the statements and meta-commands in FILE", m_read},
+	{"watch", "[SECONDS] [c=COUNT]", "run the last statement again every SECONDS (default 2) "
+	 "until Ctrl-C, or COUNT times (psql's \\watch; i=SECONDS too)", meta_watch},
+	{"edit", "[FILE]", "open $EDITOR (else $VISUAL, else vi) on the last statement, or on "
+	 "FILE, and run what is saved (psql's \\e)", meta_edit},
+	{"echo", "[TEXT]", "write TEXT where results go (the sqlite3 shell's .print)", meta_echo},
+	{"syntax", "[STATEMENT]", "the syntax of a statement (SELECT, INSERT, UPDATE, DELETE, "
+	 "CREATE TABLE with SUQL's types, WITH, EXPLAIN, ...), or the list of them (psql's \\h)",
+	 meta_syntax},
 	{"output", "[FILE]", "send results (only the results) to FILE, or back to the standard "
 	 "output", m_output},
 	{"once", "[--csv|--json|--markdown|--html] FILE", "send the next statement's results to "

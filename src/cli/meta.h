@@ -2,7 +2,8 @@
  * meta.h: meta-commands (":help", ":schema", ":import", ...), the lines starting with ':'
  * at the start of a statement. One table, meta_commands[], feeds dispatch, :help,
  * --help and the man page. A command is a MetaFn and one row of the table in meta.c; the
- * importer's are in import_meta.c, the chat agent's in meta_chat.c.
+ * importer's are in import_meta.c, the chat agent's in meta_chat.c, psql's and the sqlite3
+ * shell's (:watch, :edit, :conninfo, ...) in meta_psql.c and syntax.c.
  *
  * Ownership: argv strings belong to the caller for the duration of the call; a MetaFn
  * writes results to env->out and notes to env->err and frees nothing it did not allocate.
@@ -41,6 +42,14 @@ extern const MetaCommand meta_commands[];   /* ends with a row whose name is NUL
 /* import_meta.c: :import FILE TABLE [options] and :index [TABLE]. */
 SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_index(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
+/* meta_psql.c: :echo, :watch, :edit, :conninfo, :databases; syntax.c: :syntax. */
+SuqlStatus meta_echo(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_watch(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_edit(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_conninfo(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_databases(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+SuqlStatus meta_syntax(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 /* meta_chat.c: :chat, :sql, :history, :reset, :save FILE. */
 SuqlStatus meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);

@@ -27,6 +27,7 @@ void repl_init(Repl *r, int interactive)
 void repl_free(Repl *r)
 {
 	session_free(&r->s);
+	sb_free(&r->last);
 	free(r->line_prompt);
 	memset(r, 0, sizeof *r);
 }
@@ -108,8 +109,28 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 	if (r->s.interactive)
 		return;
 	r->status = suql_exit_worst(r->status, code);
-	if (r->bail)
+	if (r->bail || r->s.on_error_stop)
 		r->quit = 1;
+}
+
+void repl_echo(Repl *r, const char *text, size_t n)
+{
+	if (!r->s.echo)
+		return;
+	while (n && (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r'))
+		text++, n--;   /* as the sqlite3 shell: from the first word */
+	while (n && text[n - 1] == '\n')
+		n--;
+	if (util_isatty(r->s.out)) {   /* a terminal obeys no control character typed */
+		SBuf b = SBUF_INIT;
+		vis_put(&b, text, n, VIS_TEXT);
+		fwrite(sb_str(&b), 1, b.len, r->s.out);
+		sb_free(&b);
+	} else {
+		fwrite(text, 1, n, r->s.out);
+	}
+	fputc('\n', r->s.out);
+	fflush(r->s.out);
 }
 
 void repl_check_output(Repl *r, const char *where, int line)
@@ -182,7 +203,7 @@ static int column(const char *sql, size_t ls, size_t at)
 
 /* Run the statements in sql and show them like typed ones; where and line name the source
    in error messages (where NULL: no location). Returns the first failure's status. */
-static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char *where,
+SuqlStatus repl_run_statements(Repl *r, const char *sql, size_t len, const char *where,
                                int line)
 {
 	SuqlStatus first = SUQL_OK;
@@ -211,6 +232,8 @@ static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char 
 			break;   /* Ctrl-C stops what was typed or read with it, too */
 		if (used == 0 || used > len - start)
 			used = len - start;
+		sb_truncate(&r->last, 0);   /* what \watch and \e take up again */
+		sb_putn(&r->last, sql + start, used);
 		advance(sql, start, start + used, &ln, &ls);
 		off = start + used;
 	}
@@ -219,9 +242,22 @@ static SuqlStatus repl_run_sql(Repl *r, const char *sql, size_t len, const char 
 
 /* ---- lines into statements ---- */
 
+/* A gathered statement text, echoed (the echo setting) and with psql's variables in it
+   (session_interpolate), run. */
+static void run_gathered(Repl *r, ReplInput *in)
+{
+	const char *sql = in->buf.s;
+	size_t n = in->buf.len, m = 0;
+	repl_echo(r, sql, n);
+	char *v = session_interpolate(&r->s, sql, n, &m);
+	repl_run_statements(r, v ? v : sql, v ? m : n, in->name, in->name ? in->start_line : 1);
+	free(v);
+}
+
 static void run_meta(Repl *r, ReplInput *in, const char *line, size_t n)
 {
 	SuqlErr err = {0};
+	repl_echo(r, line, n);
 	char *l = xstrndup(line, n);
 	SuqlStatus st = meta_run(r, l, &err);
 	if (st != SUQL_OK)
@@ -289,7 +325,7 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 	int may_end = in->buf.len == n + 1 || memchr(line, ';', n) != NULL;
 	if (may_end && engine_complete(in->buf.s, in->buf.len)) {
 		/* at the terminal, lines count from the start of what was just typed */
-		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
+		run_gathered(r, in);
 		sb_truncate(&in->buf, 0);
 	}
 }
@@ -298,7 +334,7 @@ void repl_feed(Repl *r, ReplInput *in, const char *line, size_t n)
 static void repl_feed_end(Repl *r, ReplInput *in)
 {
 	if (repl_pending(in) && !r->quit && !suql_interrupted)
-		repl_run_sql(r, in->buf.s, in->buf.len, in->name, in->name ? in->start_line : 1);
+		run_gathered(r, in);
 	sb_truncate(&in->buf, 0);
 }
 

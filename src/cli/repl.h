@@ -40,6 +40,8 @@ struct Repl {
 
 	ReplLineFn line_fn;   /* chat mode: see repl_set_line_mode */
 	char *line_prompt;
+
+	SBuf last;            /* the last statement run, as it ran (\watch and \e take it) */
 };
 
 /* Where lines come from, and the statement they are gathering into. */
@@ -64,9 +66,16 @@ void repl_run_text(Repl *r, const char *name, const char *text, size_t len);
 void repl_run_file(Repl *r, const char *name, FILE *f);
 SuqlStatus repl_run_path(Repl *r, const char *path, SuqlErr *err);
 
+/* Run the statements of sql[0..len) as typed ones are run (errors reported, each kept as
+   the last statement); where and line name them in messages. Returns the first failure's
+   status. */
+SuqlStatus repl_run_statements(Repl *r, const char *sql, size_t len, const char *where,
+                               int line);
+
 /* Print an error as "error: [where:line[:col]: ]message" on stderr, and count it toward the
-   exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1). col 0:
-   the message is not about a place in a statement. */
+   exit status (status SUQL_LLM gives 3, SUQL_INTERRUPT in a script 130, others 1); in a
+   script, with --bail or the variable ON_ERROR_STOP on, nothing more is read. col 0: the
+   message is not about a place in a statement. */
 void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
                const SuqlErr *err);
 
@@ -85,6 +94,10 @@ void repl_banner(Repl *r, FILE *f);
 void term_run(Repl *r);
 /* term_complete.c: install tab completion for r's database. */
 void term_complete_init(Repl *r);
+
+/* The echo setting (sqlite3's .echo): text[0..n), as read, and a newline where results
+   go, before it runs. */
+void repl_echo(Repl *r, const char *text, size_t n);
 
 /* habit.c: a line typed out of sqlite3 or psql habit at the start of input (.tables,
    \d NAME, \q, help, exit, ...): runs the meta-command it means, or reports what to type

@@ -398,21 +398,28 @@ static void emit_row(Render *r, const RCell *row)
 {
 	SBuf *b = &r->line;
 	sb_truncate(b, 0);
-	if (r->o.mode == RENDER_CSV)
-		csv_row(r, row, b);
-	else if (r->o.mode == RENDER_JSON)
-		json_row(r, row, b);
-	else if (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML)
-		render_markup_row(r, row, b);
-	else
-		line_row(r, row, b);
+	switch (r->o.mode) {
+	case RENDER_CSV: csv_row(r, row, b); break;
+	case RENDER_JSON: json_row(r, row, b); break;
+	case RENDER_HTML: render_markup_row(r, row, b); break;
+	case RENDER_LIST: case RENDER_TABS: case RENDER_QUOTE: case RENDER_INSERT:
+		render_shell_row(r, row, b);
+		break;
+	default: line_row(r, row, b);   /* line, and expanded display */
+	}
 	fwrite(b->s, 1, b->len, r->out);
 	r->nemitted++;
 }
 
+/* The modes that align their columns hold their rows; the others write each as it comes. */
+static int holds(RenderMode m)
+{
+	return render_mode_aligned(m) || m == RENDER_MARKDOWN;
+}
+
 static int streaming(const Render *r)
 {
-	return r->o.stream && r->o.mode != RENDER_TABLE && r->o.mode != RENDER_BOX;
+	return r->o.stream && !holds(r->o.mode);
 }
 
 /* ---- the API ---- */
@@ -421,6 +428,8 @@ Render *render_new(const RenderOpts *opts, FILE *out)
 {
 	Render *r = xcalloc(1, sizeof *r);
 	r->o = *opts;
+	if (r->o.expanded == RENDER_EXPANDED_ON && render_mode_aligned(r->o.mode))
+		r->o.mode = RENDER_LINE;   /* psql's \x: a value a line */
 	r->out = out;
 	return r;
 }
@@ -455,7 +464,7 @@ void render_columns(Render *r, const Row *st)
 	}
 	if (streaming(r) && r->o.mode == RENDER_CSV)
 		csv_header(r);
-	else if (streaming(r) && (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML))
+	else if (streaming(r) && r->o.mode == RENDER_HTML)
 		render_markup_header(r);
 }
 
@@ -500,16 +509,38 @@ void render_row(Render *r, const Row *st)
 }
 
 /* Write the buffered rows and empty the buffer. */
+/* Expanded display auto: the held rows are wider as a table than the terminal. */
+static int too_wide(Render *r)
+{
+	if (r->o.expanded != RENDER_EXPANDED_AUTO || r->o.width <= 0 || r->ncells == 0 ||
+	    !render_mode_aligned(r->o.mode))
+		return 0;
+	size_t w = r->o.mode == RENDER_COLUMN ? render_column_width(r) : render_table_width(r);
+	return w > (size_t)r->o.width;
+}
+
 static void write_held(Render *r, int last)
 {
-	if (r->o.mode == RENDER_TABLE || r->o.mode == RENDER_BOX) {
+	long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
+	if (too_wide(r)) {
+		SBuf *b = &r->line;
+		for (long i = 0; i < n; i++) {   /* as line mode writes them */
+			sb_truncate(b, 0);
+			line_row(r, RENDER_ROW(r, i), b);
+			fwrite(b->s, 1, b->len, r->out);
+			r->nemitted++;
+		}
+	} else if (r->o.mode == RENDER_TABLE || r->o.mode == RENDER_BOX) {
 		render_table(r, last);
+	} else if (r->o.mode == RENDER_COLUMN) {
+		render_column(r);
+	} else if (r->o.mode == RENDER_MARKDOWN) {
+		render_markdown(r);
 	} else {
 		if (r->o.mode == RENDER_CSV)
 			csv_header(r);
-		else if (r->o.mode == RENDER_MARKDOWN || r->o.mode == RENDER_HTML)
+		else if (r->o.mode == RENDER_HTML)
 			render_markup_header(r);
-		long n = r->ncols ? (long)(r->ncells / (size_t)r->ncols) : 0;
 		for (long i = 0; i < n; i++)
 			emit_row(r, RENDER_ROW(r, i));
 	}
@@ -554,7 +585,12 @@ long render_rows(const Render *r)
 }
 
 static const char *const mode_names[] = {"table", "box", "csv", "json", "line", "markdown",
-                                         "html"};
+                                         "html", "column", "list", "tabs", "insert", "quote"};
+
+int render_mode_aligned(RenderMode m)
+{
+	return m == RENDER_TABLE || m == RENDER_BOX || m == RENDER_COLUMN;
+}
 
 const char *render_mode_name(RenderMode m)
 {

@@ -5,10 +5,11 @@
  * lines. It also writes the labelled sections (parsed SUQL, plan, counters) that the REPL
  * shows around a result. The REPL decides what to show and where; this file only formats.
  *
- * Table and box modes need every row before the first line (to align columns), so they
- * buffer (up to RenderOpts.fetch rows at a time); CSV, JSON and line modes write each row as
- * it comes when RenderOpts.stream is set, and buffer otherwise (the REPL buffers when the
- * counters must come before the rows).
+ * Table, box, column and markdown modes need every row before the first line (to align
+ * columns), so they buffer (up to RenderOpts.fetch rows at a time); the other modes write
+ * each row as it comes when RenderOpts.stream is set, and buffer otherwise (the REPL buffers
+ * when the counters must come before the rows). The sqlite3 shell's modes (column, list,
+ * tabs, insert, quote: render_shell.c) write what the sqlite3 shell writes, byte for byte.
  *
  * How values are written, in every mode: NULL as nullvalue (table, box, line), as an empty
  * unquoted field (CSV) or null (JSON); blobs as an SQL blob literal X'00FF' (a string in
@@ -32,11 +33,23 @@ typedef enum RenderMode {
 	RENDER_CSV,     /* RFC 4180 fields, LF line ends, header row */
 	RENDER_JSON,    /* one array of objects per statement */
 	RENDER_LINE,    /* "name = value" per line, a blank line between rows */
-	RENDER_MARKDOWN,   /* a pipe table: header row, its --- rule, a line per row */
-	RENDER_HTML        /* a <table>, a <tr> per row (render_markup.c) */
+	RENDER_MARKDOWN,   /* a pipe table: header row, its --- rule, a line per row, padded */
+	RENDER_HTML,       /* a <table>, a <tr> per row (render_markup.c) */
+	RENDER_COLUMN,     /* the sqlite3 shell's: aligned, two blanks apart, no lines */
+	RENDER_LIST,       /* the sqlite3 shell's: values separated by '|' */
+	RENDER_TABS,       /* the sqlite3 shell's: values separated by a tab */
+	RENDER_INSERT,     /* the sqlite3 shell's: an INSERT statement per row */
+	RENDER_QUOTE       /* the sqlite3 shell's: SQL literals separated by ',' */
 } RenderMode;
 
-#define RENDER_MODE_NAMES "table, box, csv, json, line, markdown, html"
+#define RENDER_MODE_NAMES "table, box, csv, json, line, markdown, html, column, list, tabs, " \
+	"insert, quote"
+/* The same, blank-separated (the mode setting's words, for completion). */
+#define RENDER_MODE_WORDS "table box csv json line markdown html column list tabs insert quote"
+
+/* RenderOpts.expanded: psql's expanded display (\x) for the aligned modes (table, box,
+   column). */
+enum { RENDER_EXPANDED_OFF, RENDER_EXPANDED_ON, RENDER_EXPANDED_AUTO };
 
 typedef struct RenderOpts {
 	RenderMode mode;
@@ -53,6 +66,9 @@ typedef struct RenderOpts {
 	                           csv, json and line write values whole */
 	long fetch;             /* rows held at most when not streaming (table and box always
 	                           hold theirs): 0 holds them all; see render_full */
+	int expanded;           /* RENDER_EXPANDED_*: on, table, box and column write their rows
+	                           as line mode does; auto, only a table wider than width */
+	const char *table;      /* insert: the table named in each INSERT; NULL: "table" */
 } RenderOpts;
 
 /* The default of RenderOpts.max_width (:set max_width). */
@@ -84,6 +100,8 @@ int render_has_columns(const Render *r);
 long render_rows(const Render *r);
 
 /* Mode names: "table" <-> RENDER_TABLE. render_mode_parse returns 0 for an unknown name. */
+/* Whether m is aligned (table, box, column), the modes that expanded display changes. */
+int render_mode_aligned(RenderMode m);
 const char *render_mode_name(RenderMode m);
 int render_mode_parse(const char *name, RenderMode *m);
 

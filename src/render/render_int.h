@@ -47,8 +47,8 @@ void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s
    wider (maxw 0: no limit). Returns the columns written. */
 size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicode);
 
-/* markdown and html (render_markup.c): the header (once; html opens its <table>), a row
-   appended to b, and the end of the result (html's </table>; a header when no row came). */
+/* html (render_markup.c): the header (once; it opens the <table>), a row appended to b,
+   and the end of the result (html's </table>; markdown's header when no row came). */
 void render_markup_header(Render *r);
 void render_markup_row(Render *r, const RCell *row, SBuf *b);
 void render_markup_end(Render *r);
@@ -56,6 +56,20 @@ void render_markup_end(Render *r);
 /* The buffered rows as one table; last: the row count (of every row) under it, and only
    that when earlier tables held every row. */
 void render_table(Render *r, int last);
+/* The display columns the buffered rows take as a table or box (expanded auto). */
+size_t render_table_width(Render *r);
+
+/* The sqlite3 shell's modes (render_shell.c): list, tabs, quote and insert a row at a time
+   (appended to b; list, tabs and quote put the names first, before the first row, with
+   headers on); column the buffered rows as one table of its own (its names and rule first);
+   the display columns the buffered rows take in column mode (expanded auto). */
+void render_shell_row(Render *r, const RCell *row, SBuf *b);
+void render_column(Render *r);
+size_t render_column_width(Render *r);
+
+/* markdown (render_markup.c): the buffered rows as a padded pipe table, the header and its
+   rule before the first of them. */
+void render_markdown(Render *r);
 
 #define RENDER_BOLD "\033[1m"
 #define RENDER_DIM "\033[2m"

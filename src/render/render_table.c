@@ -160,6 +160,42 @@ static void table_row(Render *r, SBuf *b, const Frame *f, const size_t *w, const
 	free(cur);
 }
 
+/* The width of each column: its widest line (its name's too, with headers on), at most
+   max_width. */
+static void widths(Render *r, size_t *w, SBuf *tmp)
+{
+	int nc = r->ncols;
+	long nrows = nc ? (long)(r->ncells / (size_t)nc) : 0;
+	for (int c = 0; c < nc; c++) {
+		w[c] = r->o.headers ? max_line_width(r->names[c], strlen(r->names[c])) : 0;
+		for (long i = 0; i < nrows; i++) {
+			const char *s;
+			size_t n;
+			render_cell_text(r, &RENDER_ROW(r, i)[c], &tmp[c], &s, &n);
+			size_t cw = max_line_width(s, n);
+			if (cw > w[c])
+				w[c] = cw;
+		}
+		if (r->o.max_width > 0 && w[c] > (size_t)r->o.max_width)
+			w[c] = (size_t)r->o.max_width;   /* one huge value never makes every row huge */
+	}
+}
+
+size_t render_table_width(Render *r)
+{
+	int nc = r->ncols;
+	size_t *w = xcalloc(nc ? (size_t)nc : 1, sizeof *w), sum = 1;
+	SBuf *tmp = xcalloc(nc ? (size_t)nc : 1, sizeof *tmp);
+	widths(r, w, tmp);
+	for (int c = 0; c < nc; c++) {
+		sum += w[c] + 3;
+		sb_free(&tmp[c]);
+	}
+	free(tmp);
+	free(w);
+	return sum;
+}
+
 void render_table(Render *r, int last)
 {
 	int nc = r->ncols;
@@ -175,21 +211,7 @@ void render_table(Render *r, int last)
 	size_t *w = xcalloc((size_t)nc ? (size_t)nc : 1, sizeof *w);
 	SBuf *tmp = xcalloc((size_t)nc ? (size_t)nc : 1, sizeof *tmp);
 
-	for (int c = 0; c < nc; c++) {
-		if (r->o.headers)
-			w[c] = max_line_width(r->names[c], strlen(r->names[c]));
-		for (long i = 0; i < nrows; i++) {
-			const char *s;
-			size_t n;
-			render_cell_text(r, &RENDER_ROW(r, i)[c], &tmp[c], &s, &n);
-			size_t cw = max_line_width(s, n);
-			if (cw > w[c])
-				w[c] = cw;
-		}
-	}
-	for (int c = 0; c < nc && r->o.max_width > 0; c++)
-		if (w[c] > (size_t)r->o.max_width)
-			w[c] = (size_t)r->o.max_width;   /* one huge value never makes every row huge */
+	widths(r, w, tmp);
 	if (r->o.width > 0)
 		fit(w, nc, r->o.width);
 

@@ -43,6 +43,8 @@ void session_free(Session *s)
 	free(s->prev_path);
 	free(s->werr_name);
 	free(s->nullvalue);
+	free(s->insert_table);
+	session_vars_free(s);
 	for (int i = 0; i < s->nsecrets; i++)
 		free(s->secrets[i]);
 	free(s->secrets);

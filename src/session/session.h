@@ -12,8 +12,8 @@
  * exit status.
  *
  * Ownership: a Session owns its Engine, the :output and :once files (and their paths),
- * nullvalue, the status line, the secrets and the chat agent; it borrows llm (the caller
- * closes it after session_free).
+ * nullvalue, the status line, the secrets, the variables and the chat agent; it borrows
+ * llm (the caller closes it after session_free).
  */
 #ifndef SUQL_SESSION_H
 #define SUQL_SESSION_H
@@ -41,6 +41,10 @@
 
 typedef struct Progress Progress;
 
+typedef struct SessionVar {   /* a psql variable (session_vars.c) */
+	char *name, *value;
+} SessionVar;
+
 typedef struct Session {
 	Engine *engine;
 	Llm *llm;             /* the LLM client (borrowed) */
@@ -49,8 +53,12 @@ typedef struct Session {
 	FILE *out;            /* results: stdout, or the :output file */
 	char *out_path;       /* the :output file, NULL for stdout */
 	RenderMode mode;
+	char *insert_table;   /* the table insert mode names (:mode insert TABLE); NULL: "table" */
 	int headers;
-	char *nullvalue;      /* NULL: "NULL" */
+	char *nullvalue;      /* NULL: "NULL" (nothing in list, tabs and column) */
+	int expanded;         /* RENDER_EXPANDED_*: psql's expanded display (\x) */
+	int echo;             /* write each statement and meta-command before it runs, where
+	                         results go (the sqlite3 shell's .echo) */
 	int explain;          /* show the parsed SUQL and the plan: 0, 1, SESSION_AUTO or
 	                         SESSION_EXPLAIN_ROWS */
 	int stats;            /* show the counters */
@@ -78,6 +86,11 @@ typedef struct Session {
 
 	char **secrets;       /* values never written to the history (API keys), masked there */
 	int nsecrets;
+
+	SessionVar *vars;     /* psql's variables, sorted by name (session_vars.c) */
+	int nvars;
+	int on_error_stop;    /* the variable ON_ERROR_STOP is on: a script stops at its first
+	                         error, as with --bail */
 
 	Agent *agent;         /* the chat agent, made on first use (session_agent); owned */
 	AgentHost host;       /* what the agent works through (session_chat.c) */
@@ -158,11 +171,35 @@ char **session_setting_names(Session *s);
 /* The values a setting takes, blank-separated ("on off auto"), for completion: heap text,
    or NULL when they are not a short list. */
 char *session_setting_choices(Session *s, const char *key);
+/* Whether key names a setting (any module's). */
+int session_setting_exists(const char *key);
 /* :help set (all: every setting, by module) or the help of a display setting's own command
    (the display settings alone); and the manual page's SETTINGS section in man(7) macros
    (suql --help-man settings). */
 void session_settings_help(FILE *out, int all);
 void session_settings_man(SBuf *out);
+
+/* ---- psql's variables (session_vars.c) ---- */
+
+/* \set NAME VALUE, -v NAME=VALUE: SUQL_USAGE for a name that is not letters, digits and
+   underscores, or a value ON_ERROR_STOP cannot take (nothing changes then). */
+SuqlStatus session_var_set(Session *s, const char *name, const char *value, SuqlErr *err);
+void session_var_unset(Session *s, const char *name);
+/* The value of name, or NULL when it is not set (borrowed from the session). */
+const char *session_var_get(const Session *s, const char *name);
+/* Whether name[0..n) is a variable's name. */
+int session_var_name_ok(const char *name, size_t n);
+/* \set alone: every variable as psql lists them, NAME = 'value', a line each. */
+void session_vars_show(const Session *s, SBuf *out);
+void session_vars_free(Session *s);
+/* value in quotes q (' or "), each q inside doubled: an SQL string or a quoted name. */
+void session_quote(SBuf *b, const char *value, char q);
+/* At sql[i] == ':': a reference to a variable that is set (:NAME, :'NAME', :"NAME"),
+   appended to b as its value; returns the bytes it took, 0 when there is none. */
+size_t session_var_ref(const Session *s, const char *sql, size_t n, size_t i, SBuf *b);
+/* sql[0..n) with psql's interpolation (see session_vars.c): a heap text and its length in
+   *outn, or NULL when nothing in it is replaced. */
+char *session_interpolate(const Session *s, const char *sql, size_t n, size_t *outn);
 
 /* ---- running statements (session_run.c) ---- */
 

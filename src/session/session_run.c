@@ -304,6 +304,8 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	sh.o.mode = s->once && s->once_mode ? (RenderMode)(s->once_mode - 1) : s->mode;
 	sh.o.headers = s->headers;
 	sh.o.nullvalue = s->nullvalue;
+	sh.o.expanded = s->expanded;
+	sh.o.table = s->insert_table;
 	sh.o.unicode = tty;
 	sh.o.color = tty && s->color_ok && s->interactive;
 	sh.o.width = render_term_width(s->out);

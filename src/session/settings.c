@@ -17,12 +17,27 @@
 
 /* ---- the session's own: the display ---- */
 
+/* A mode's name; "insert TABLE" also names the table insert mode writes into (as the
+   sqlite3 shell's .mode insert TABLE; "insert" alone: "table"). */
 static SuqlStatus set_mode(void *obj, const SetRow *row, const char *value, SuqlErr *err)
 {
 	Session *s = obj;
 	(void)row;
-	if (!render_mode_parse(value, &s->mode))
+	size_t w = strcspn(value, " \t");
+	const char *table = value + w + strspn(value + w, " \t");
+	char *name = xstrndup(value, w);
+	RenderMode m;
+	int ok = render_mode_parse(name, &m);
+	free(name);
+	if (!ok)
 		return err_set(err, SUQL_USAGE, "unknown mode '%s' (%s)", value, RENDER_MODE_NAMES);
+	if (*table && m != RENDER_INSERT)
+		return err_set(err, SUQL_USAGE, "only insert mode takes a table name, not '%s'", value);
+	s->mode = m;
+	if (m == RENDER_INSERT) {
+		free(s->insert_table);
+		s->insert_table = *table ? xstrdup(table) : NULL;
+	}
 	return SUQL_OK;
 }
 
@@ -31,17 +46,29 @@ static void show_mode(const void *obj, const SetRow *row, SBuf *out)
 	const Session *s = obj;
 	(void)row;
 	sb_puts(out, render_mode_name(s->mode));
+	if (s->mode == RENDER_INSERT && s->insert_table)
+		sb_printf(out, " %s", s->insert_table);
 }
 
 #define SS(field) offsetof(Session, field)
 
 static const SetRow display_rows[] = {
-	{"mode", SET_CHOICE, 0, 0, 0, "table box csv json line markdown html", "MODE", "table",
-	 "output mode: " RENDER_MODE_NAMES, NULL, NULL, NULL, 0, set_mode, show_mode},
+	{"mode", SET_CHOICE, 0, 0, 0, RENDER_MODE_WORDS, "MODE", "table",
+	 "output mode: " RENDER_MODE_NAMES " (insert TABLE: the table its statements name)",
+	 NULL, NULL, NULL, 0, set_mode, show_mode},
 	{"headers", SET_BOOL, SS(headers), 0, 0, NULL, "on|off", "on",
 	 "column names above table, box and csv output", NULL, NULL, NULL, 0, NULL, NULL},
 	{"nullvalue", SET_TEXT, SS(nullvalue), 0, 0, NULL, "TEXT", "NULL",
-	 "how table, box and line modes show NULL", NULL, NULL, NULL, 0, NULL, NULL},
+	 "how table, box, line, markdown and html modes show NULL; list, tabs and column show "
+	 "it as nothing until it is set, as the sqlite3 shell does", NULL, NULL, NULL, 0, NULL,
+	 NULL},
+	{"expanded", SET_CHOICE, SS(expanded), 0, 0, "off on auto", "on|off|auto", "off",
+	 "expanded display (psql's \\x): on, table, box and column show each row as line mode "
+	 "does, a value a line; auto, only a result wider than the terminal", NULL,
+	 "takes on, off or auto", NULL, 0, NULL, NULL},
+	{"echo", SET_BOOL, SS(echo), 0, 0, NULL, "on|off", "off",
+	 "write each statement and meta-command, as read, before it runs (where results go, "
+	 "as the sqlite3 shell's .echo; also --echo)", NULL, NULL, NULL, 0, NULL, NULL},
 	{"explain", SET_CHOICE, SS(explain), 0, 0, "off on auto rows", "on|off|auto|rows",
 	 "auto at a terminal, else off", "show each statement's parsed SUQL and plan; auto: only "
 	 "for statements with free text, so plain SQL looks as in sqlite3; rows: on, and after "
@@ -62,15 +89,16 @@ static const SetRow display_rows[] = {
 	 "shows, the rest elided with an ellipsis (~ in ASCII tables); 0: no limit (csv, json "
 	 "and line modes always show values whole)", NULL, NULL, NULL, 0, NULL, NULL},
 	{"fetch_count", SET_LONG, SS(fetch_count), 0, 1000000000, NULL, "N",
-	 SETTING_STR(SESSION_FETCH_COUNT), "rows held before they are shown: past N, table and "
-	 "box show the rows in tables of N, each as wide as its rows need; 0: hold them all",
+	 SETTING_STR(SESSION_FETCH_COUNT), "rows held before they are shown: past N, table, "
+	 "box, column and markdown show the rows in tables of N, each as wide as its rows "
+	 "need; 0: hold them all",
 	 NULL, NULL, NULL, 0, NULL, NULL},
 };
 
 static const SetTable display_table = {
 	"Output",
 	"These also have meta-commands of their own (:mode, :headers, :explain, :stats, :timer, "
-	":pager).",
+	":pager); psql's \\x and \\pset and the sqlite3 shell's .echo set them too.",
 	NULL, display_rows, (int)(sizeof display_rows / sizeof *display_rows), NULL,
 };
 
@@ -181,6 +209,12 @@ char **session_setting_names(Session *s)
 		for (int j = 0; j < parts[i].t->nrows; j++)
 			v[n++] = xstrdup(parts[i].t->rows[j].name);
 	return v;
+}
+
+int session_setting_exists(const char *key)
+{
+	const Part *p;
+	return find(key, &p) != NULL;
 }
 
 char *session_setting_choices(Session *s, const char *key)

@@ -11,7 +11,7 @@
 # file names and column names with blanks, inside a quote), the pager, Ctrl-C during a long
 # statement (the REPL survives and answers the next one), Ctrl-C at the prompt, the history
 # file (keys and a URL's password are stored masked), Ctrl-D at the continuation prompt (a note,
-# then leaving with status 0).
+# then leaving with status 0), psql's \x and \watch (stopped by Ctrl-C).
 . "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip terminal: tmux is not installed (scripts/deps.sh installs it)"
@@ -198,6 +198,20 @@ check "Ctrl-C at the prompt" wait_for "^C"
 type_line "SELECT 'alive' AS still;"
 check "the REPL answers after Ctrl-C" wait_for "│ alive │"
 check "a dropped line did not run" sh -c "[ \$(tmux -S '$sock' capture-pane -p -J -t suql -S - | grep -c 'typed but dropped') = 1 ]"
+
+# psql's \x and \watch at a terminal: a line confirms the display change; \watch heads
+# each run with the time and stops at Ctrl-C, and the prompt comes back
+type_line "\\x"
+check "\\x confirms the change, as psql does" wait_for "expanded display is on"
+type_line "SELECT 'w' AS watched;"
+check "\\x: a value a line" wait_for "watched = w"
+type_line "\\x off"
+type_line "\\watch 0.2"
+check "\\watch heads each run with the time and how often" wait_for "(every 0.2s)" 3
+t send-keys -t suql C-c
+check "Ctrl-C ends \\watch, the prompt comes back" poll prompt_back
+type_line "SELECT 'after watch' AS w;"
+check "... and the REPL goes on" wait_for "│ after watch │"
 
 type_line ":set llm.key sk-do-not-store-4242"
 type_line ":set llm.key"

@@ -121,7 +121,7 @@ t ":once: the format from --csv/--json or the extension, for one statement" sh -
 	"cd '$tmp/once' && '$prog' -f once.suql >stdout.txt &&
 	 [ \"\$(cat a.csv)\" = \"\$(printf 'n,v\n1,x|<y>')\" ] &&
 	 [ \"\$(cat a.json)\" = \"\$(printf '[\n{\"n\":2}\n]')\" ] &&
-	 [ \"\$(head -n 2 a.md)\" = \"\$(printf '| n | v |\n|---|---|')\" ] &&
+	 [ \"\$(head -n 2 a.md)\" = \"\$(printf '| n |      v       |\n|---|--------------|')\" ] &&
 	 grep -Fqx '| 3 | x\\|&lt;y&gt; |' a.md &&
 	 [ \"\$(cat a.html)\" = \"\$(printf '<table>\n<tr><th>n</th><th>v</th></tr>\n<tr><td>4</td><td>&lt;b&gt;&amp;</td></tr>\n</table>')\" ] &&
 	 [ \"\$(cat a.out)\" = \"\$(printf '[\n{\"n\":5}\n]')\" ] &&
@@ -150,8 +150,8 @@ t ".import --csv, \\copy TO and FROM, \\timing" sh -c \
 t "-html, -markdown and -nullvalue work" sh -c \
 	"[ \"\$('$prog' -html -c 'SELECT NULL AS a')\" = \"\$(printf '<table>\n<tr><th>a</th></tr>\n<tr><td>NULL</td></tr>\n</table>')\" ] &&
 	 [ \"\$('$prog' -markdown -nullvalue - -c 'SELECT NULL AS a')\" = \"\$(printf '| a |\n|---|\n| - |')\" ]"
-t "-column, -separator, -list, -echo are refused by name (status 2, nothing runs)" sh -c \
-	"for o in -column -separator -list -echo --column; do
+t "-separator, -newline, -ascii, -batch are refused by name (status 2, nothing runs)" sh -c \
+	"for o in -separator -newline -ascii -batch --ascii; do
 	   '$prog' \$o -c 'SELECT 1' >'$tmp/o' 2>'$tmp/err'; [ \$? = 2 ] && [ ! -s '$tmp/o' ] &&
 	   grep -q \"^error: option '\$o' is the sqlite3 shell's, not suql's: \" '$tmp/err' || exit 1
 	 done"

@@ -15,7 +15,7 @@ INSERT INTO pets VALUES ('Tom', 'cat');
 .headers off
 SELECT * FROM pets;
 .dump
-\x
+\c other.db
 .frobnicate
 \zz
 quit
@@ -35,7 +35,7 @@ CREATE TABLE pets (
 Tom,cat
 @@ stderr
 error: stdin:11: .dump is not a suql command; the sqlite3 shell writes one: sqlite3 DATABASE .dump (suql's own tables are the suql_* ones)
-error: stdin:12: \x is not a suql command; type :mode line for one value per line (:mode table goes back)
+error: stdin:12: \c is not a suql command; suql works on one database at a time: :open FILE opens another (suql --pg CONNINFO, another PostgreSQL database)
 error: stdin:13: .frobnicate is not a suql command; suql's meta-commands start with ':' (:help lists them)
 error: stdin:14: \zz is not a suql command; suql's meta-commands start with ':' (:help lists them)
 @@ status 1

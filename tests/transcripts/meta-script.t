@@ -54,15 +54,26 @@ CREATE TABLE b (
 );
 mode = table
 mode = json
-:mode [MODE]
-  show or set the output mode: table, box, csv, json, line, markdown, html
+:mode [MODE [TABLE]]
+  show or set the output mode: table, box, csv, json, line, markdown, html, column, list, tabs, insert, quote (insert TABLE: the table its INSERT statements name, "table" when none is given)
 Settings (:set KEY VALUE, or suql --set KEY=VALUE):
   mode        MODE             output mode: table, box, csv, json, line,
-                               markdown, html (default table)
+                               markdown, html, column, list, tabs, insert, quote
+                               (insert TABLE: the table its statements name)
+                               (default table)
   headers     on|off           column names above table, box and csv output
                                (default on)
-  nullvalue   TEXT             how table, box and line modes show NULL (default
-                               NULL)
+  nullvalue   TEXT             how table, box, line, markdown and html modes
+                               show NULL; list, tabs and column show it as
+                               nothing until it is set, as the sqlite3 shell
+                               does (default NULL)
+  expanded    on|off|auto      expanded display (psql's \x): on, table, box and
+                               column show each row as line mode does, a value a
+                               line; auto, only a result wider than the terminal
+                               (default off)
+  echo        on|off           write each statement and meta-command, as read,
+                               before it runs (where results go, as the sqlite3
+                               shell's .echo; also --echo) (default off)
   explain     on|off|auto|rows show each statement's parsed SUQL and plan; auto:
                                only for statements with free text, so plain SQL
                                looks as in sqlite3; rows: on, and after the
@@ -83,10 +94,10 @@ Settings (:set KEY VALUE, or suql --set KEY=VALUE):
                                in ASCII tables); 0: no limit (csv, json and line
                                modes always show values whole) (0 to 1000000;
                                default 1000)
-  fetch_count N                rows held before they are shown: past N, table
-                               and box show the rows in tables of N, each as
-                               wide as its rows need; 0: hold them all (0 to
-                               1000000000; default 10000)
+  fetch_count N                rows held before they are shown: past N, table,
+                               box, column and markdown show the rows in tables
+                               of N, each as wide as its rows need; 0: hold them
+                               all (0 to 1000000000; default 10000)
 The engine's, the chat agent's and the LLM client's: :help set.
 [
 {"r":"read from more.sql"}
@@ -102,8 +113,8 @@ v
 (1 row)
 @@ stderr
 error: stdin:7: no such table: missing
-error: stdin:11: unknown mode 'nonsense' (table, box, csv, json, line, markdown, html)
-error: stdin:12: ':e' could be :exit, :explain, :enum
+error: stdin:11: unknown mode 'nonsense' (table, box, csv, json, line, markdown, html, column, list, tabs, insert, quote)
+error: stdin:12: ':e' could be :exit, :explain, :edit, :echo, :enum
 error: stdin:13: unknown meta-command ':nonsense' (:help lists them)
 error: stdin:15: headers takes on or off, not 'maybe'
 error: stdin:16: unknown setting 'no.such.key'

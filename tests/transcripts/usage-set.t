@@ -2,5 +2,5 @@
 @@ args --set mode=table --set nosuchkey=1 -c 'SELECT 1'
 @@ stdout
 @@ stderr
-error: --set nosuchkey: unknown setting 'nosuchkey'
+error: --set nosuchkey: unknown setting 'nosuchkey' (a psql variable is set with -v nosuchkey=VALUE)
 @@ status 2

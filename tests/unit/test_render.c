@@ -1,6 +1,7 @@
 /* Unit tests for render.c and render_table.c: display width, CSV quoting, JSON validity of odd
-   values (parsed back with jansson), table alignment and cutting to a width, and streaming
-   giving the same bytes as buffering. */
+   values (parsed back with jansson), table alignment and cutting to a width, streaming
+   giving the same bytes as buffering, the sqlite3 shell's modes, padded markdown and
+   expanded display. */
 #include "base/util.h"
 #include "render/render_int.h"
 #include "store/store.h"
@@ -227,6 +228,17 @@ static void test_stream(void)
 		free(buffered);
 		free(streamed);
 	}
+	for (RenderMode sm = RENDER_LIST; sm <= RENDER_QUOTE; sm++) {   /* the sqlite3 shell's */
+		RenderOpts o = {.mode = sm, .headers = 1};
+		char *buffered = run(q, o);
+		o.stream = 1;
+		char *streamed = run(q, o);
+		char name[64];
+		snprintf(name, sizeof name, "stream: %s same as buffered", render_mode_name(sm));
+		CHECK_STR(streamed, buffered, name);
+		free(buffered);
+		free(streamed);
+	}
 	RenderOpts lo = {.mode = RENDER_LINE, .headers = 1, .stream = 1};
 	char *line = run("SELECT 1 AS a, 'x' || char(10) || 'y' AS long_name UNION ALL "
 	                 "SELECT 2, NULL", lo);
@@ -236,6 +248,62 @@ static void test_stream(void)
 	RenderMode m;
 	CHECK(render_mode_parse("JSON", &m) && m == RENDER_JSON, "mode names: case-insensitive");
 	CHECK(!render_mode_parse("xml", &m), "mode names: unknown refused");
+}
+
+/* The sqlite3 shell's modes (the suite 43-shell-modes compares them with sqlite3 itself;
+   these hold without it), padded markdown and expanded display. */
+static void test_shell_modes(void)
+{
+	const char *q = "SELECT 1 AS a, 'x' AS bb UNION ALL SELECT NULL, 'two' || char(10) || 'l'";
+	RenderOpts o = {.mode = RENDER_COLUMN, .headers = 1};
+	char *s = run(q, o);
+	CHECK_STR(s, "a  bb \n-  ---\n1  x  \n\n   two\n   l  \n",
+	          "column: padded, NULL as nothing, a blank line between rows of several lines");
+	free(s);
+	o.headers = 0;
+	o.nullvalue = "-";
+	s = run("SELECT NULL AS long_name, 'a' || char(9) || 'b' AS t", o);
+	CHECK_STR(s, "-          a       b\n", "column: names count with headers off; a tab to 8");
+	free(s);
+	s = run("SELECT 1 AS a WHERE 0", o);
+	CHECK_STR(s, "", "column: no rows, nothing");
+	free(s);
+
+	RenderOpts l = {.mode = RENDER_LIST, .headers = 1};
+	s = run(q, l);
+	CHECK_STR(s, "a|bb\n1|x\n|two\nl\n", "list: '|' between values, NULL as nothing");
+	free(s);
+	l.mode = RENDER_QUOTE;
+	s = run("SELECT 'it''s' AS a, NULL AS b, X'00ff' AS c, 0.5 AS d, 3.0 AS e, 7 AS f", l);
+	CHECK_STR(s, "'a','b','c','d','e','f'\n'it''s',NULL,X'00ff',0.5,3.0,7\n",
+	          "quote: SQL literals, names as strings");
+	free(s);
+	l.mode = RENDER_INSERT;
+	l.table = "my t";
+	s = run("SELECT 'a' || char(10) || 'b' AS \"select\", 1e999 AS x", l);
+	CHECK_STR(s, "INSERT INTO \"my t\"(\"select\",x) VALUES(replace('a\\nb','\\n',char(10)),"
+	          "1e999);\n", "insert: names quoted where needed, a line break by replace()");
+	free(s);
+
+	RenderOpts m = {.mode = RENDER_MARKDOWN, .headers = 1};
+	s = run("SELECT 1 AS a, 'long value' AS b", m);
+	CHECK_STR(s, "| a |     b      |\n|---|------------|\n| 1 | long value |\n",
+	          "markdown: padded, the names centred");
+	free(s);
+
+	RenderOpts x = {.mode = RENDER_TABLE, .headers = 1, .expanded = RENDER_EXPANDED_ON};
+	s = run("SELECT 1 AS a, 'x' AS bb", x);
+	CHECK_STR(s, " a = 1\nbb = x\n", "expanded on: a value a line");
+	free(s);
+	x.expanded = RENDER_EXPANDED_AUTO;
+	x.width = 12;
+	s = run("SELECT 1 AS a, 'a longer value' AS bb", x);
+	CHECK_STR(s, " a = 1\nbb = a longer value\n", "expanded auto: wider than the terminal");
+	free(s);
+	x.width = 80;
+	s = run("SELECT 1 AS a, 'x' AS bb", x);
+	CHECK(strstr(s, "(1 row)") != NULL, "expanded auto: a table that fits stays a table");
+	free(s);
 }
 
 static void test_wrap(void)
@@ -260,6 +328,7 @@ int main(void)
 	test_json();
 	test_table();
 	test_stream();
+	test_shell_modes();
 	test_wrap();
 	return unit_done();
 }
