@@ -367,8 +367,11 @@ int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
 		return 0;   /* the line came back without a reply, or twice: asked again */
 	json_t *o = json_loads(body, 0, NULL);
 	json_t *msg = json_object_get(json_array_get(json_object_get(o, "choices"), 0), "message");
-	const char *content = json_string_value(json_object_get(msg, "content"));
+	/* scrubbed again as it is read, as a reply over HTTP is (llm_http.c): a reply kept by
+	   a suql that kept them as they came */
+	char *content = llm_scrub_reply(llm, json_string_value(json_object_get(msg, "content")));
 	int ok = content && read_at(c, item, pos, n, content) == 0;
+	free(content);
 	json_decref(o);
 	if (!ok) {
 		unit_forget(c, item);

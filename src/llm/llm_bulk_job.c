@@ -558,11 +558,12 @@ static long count_of(json_t *counts, const char *k)
 	return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : 0;
 }
 
-/* What the batch object says, into the job. */
-static void job_update(LlmBulkJob *j, json_t *batch)
+/* What the batch object says, into the job: its words scrubbed of suql's secrets (they are
+   kept and shown, and come from the endpoint). */
+static void job_update(const Llm *llm, LlmBulkJob *j, json_t *batch)
 {
 	free(j->status);
-	j->status = xstrdup(json_string_value(json_object_get(batch, "status")));
+	j->status = llm_scrub(llm, json_string_value(json_object_get(batch, "status")));
 	json_t *counts = json_object_get(batch, "request_counts");
 	if (json_is_object(counts)) {
 		j->completed = count_of(counts, "completed");
@@ -574,8 +575,10 @@ static void job_update(LlmBulkJob *j, json_t *batch)
 	json_t *errs = json_object_get(json_object_get(batch, "errors"), "data");
 	const char *m = json_string_value(json_object_get(json_array_get(errs, 0), "message"));
 	if (m) {
+		char *clean = llm_scrub(llm, m);
 		free(j->error);
-		j->error = xstrndup(m, strlen(m) > 300 ? 300 : strlen(m));
+		j->error = xstrndup(clean, strlen(clean) > 300 ? 300 : strlen(clean));
+		free(clean);
 	}
 	j->polled = (long long)time(NULL);
 }
@@ -586,7 +589,7 @@ SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	SuqlStatus st = llm_batch_get(llm, job->batch, &batch, err);
 	if (st != SUQL_OK)
 		return st;
-	job_update(job, batch);
+	job_update(llm, job, batch);
 	json_decref(batch);
 	return job_store(llm, job, err);
 }
@@ -597,7 +600,7 @@ SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	SuqlStatus st = llm_batch_cancel(llm, job->batch, &batch, err);
 	if (st != SUQL_OK)
 		return st;
-	job_update(job, batch);
+	job_update(llm, job, batch);
 	json_decref(batch);
 	return job_store(llm, job, err);
 }

@@ -538,6 +538,10 @@ int llm_bulk_fresh(const Llm *llm, const char *const *keys, int n);
    holds a reply with status 200; else body NULL, why saying what the line lacks (id NULL
    when it has none either). Returns the lines read. Nothing of it is trusted: any bytes
    may come (tools/fuzz_batch.c). (llm_batch.c) */
+/* A reply of a batch's output (a chat completion, JSON text) with every string in it
+   scrubbed of suql's secrets (llm_scrub_reply); NULL when it is not JSON. Heap string.
+   (llm_bulk_fetch.c) */
+char *llm_bulk_scrub_body(const Llm *llm, const char *body);
 typedef void (*LlmBatchLineFn)(void *ctx, const char *id, const char *body, const char *why);
 long llm_bulk_read_output(const char *data, size_t n, LlmBatchLineFn fn, void *ctx);
 /* sqlite3 handle of the cache file (its own tables live there too). */

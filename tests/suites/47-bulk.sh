@@ -235,4 +235,82 @@ echo "$Q" | run nb2 "$C4"
 if cmp -s "$T/ref.out" "$T/nb2.out"; then ok "no /batches: nothing lost, the statement runs as usual"; else notok "no /batches: nothing lost, the statement runs as usual" "$(cat "$T/nb2.err")"; fi
 stop_server
 
+# --- no secret on screen, in the cache file or in the database, in bulk too: a server that
+# echoes the request's headers (the Authorization it got: the URL's credentials as Basic,
+# or the key as Bearer) in a batch's output lines (build/llmserver's echo rules applied to
+# its lines), whole and cut at many offsets, as the answers of an INSERT ... SELECT. What
+# suql writes (with -v), the cache file and the database (dumped) must hold no run of 8
+# characters of the password, the credentials, the key or their Base64 at any alignment
+# (tests/suites/22-secrets-echo.sh's check); the echoes must have got there (masked).
+if command -v sqlite3 >/dev/null 2>&1; then
+	S_USER=alice S_PASS_RAW='S3cr3t-P%40ss-Word-42' S_PASS='S3cr3t-P@ss-Word-42'
+	S_KEY=sk-echo-Zq81xKpL0v9Wm3Rt5Yb7Nc2Dh4Jf6Gs
+	b64_at() {   # b64_at TEXT K: the Base64 characters TEXT alone decides at alignment K
+		_s=$1 _k=$2
+		_pad=$(printf '%.*s' "$_k" QQ)
+		_m=$((${#_s} + _k))
+		_b=$(printf '%s%s' "$_pad" "$_s" | base64 -w0)
+		case $_k in 0) _from=1 ;; 1) _from=3 ;; 2) _from=4 ;; esac
+		case $((_m % 3)) in 0) _x=0 ;; 1) _x=1 ;; 2) _x=2 ;; esac
+		printf '%s\n' "$_b" | cut -c"$_from"-"$((4 * (_m / 3) + _x))"
+	}
+	{
+		printf '%s\n' "$S_PASS" "$S_PASS_RAW" "$S_USER:$S_PASS" "$S_USER:$S_PASS_RAW" "$S_KEY"
+		printf '%s' "$S_USER:$S_PASS" | base64 -w0; echo
+		for k in 0 1 2; do b64_at "$S_USER:$S_PASS" $k; b64_at "$S_PASS" $k; b64_at "$S_KEY" $k; done
+	} >"$T/forms"
+	awk '{ for (i = 1; i + 7 <= length($0); i++) print substr($0, i, 8) }' "$T/forms" | sort -u >"$T/runs"
+	# a line a candidate (batch 1): each rule answers the next line, the rest automatic
+	{
+		printf '[{"status": 200, "echo": "headers", "echo_as": "content", "times": 1}'
+		printf ', {"status": 200, "echo": "request", "echo_as": "content", "times": 1}'
+		printf ', {"status": 400, "echo": "headers", "echo_as": "message", "times": 1}'
+		i=5
+		while [ $i -le 90 ]; do
+			printf ', {"status": 200, "echo": "headers", "echo_as": "content", "echo_skip": %d, "echo_max": 41, "times": 1}' $i
+			i=$((i + 7))
+		done
+		printf ']\n'
+	} >"$T/srules.json"
+	# the answers come in batches for the SELECT (a projection: asked of the rows it
+	# returns, all in one batch), then the INSERT takes them from the cache
+	SQ="SELECT name, answer(reviews, 'what do the guests say?') FROM restaurants WHERE rating >= 4.5 ORDER BY name;"
+	SI="INSERT INTO said SELECT name, answer(reviews, 'what do the guests say?') FROM restaurants WHERE rating >= 4.5;"
+	secrets_case() {   # secrets_case NAME URL [KEY]: NAME.out (all suql wrote), NAME.dump
+		_n=$1 _u=$2 _k=${3:-}
+		cp "$DB" "$T/$_n.db"
+		"$prog" "$T/$_n.db" -c "CREATE TABLE said(name TEXT, a TEXT)" >/dev/null 2>&1
+		start_server "$_n" --batch-polls 0 --rules "$T/srules.json"
+		_url=$(printf '%s' "$_u" | sed "s|PORT|${URL#http://127.0.0.1:}|;")
+		printf '%s\n' "$SQ" ':bulk status' ':bulk resume' ':bulk resume' ':bulk list' \
+			':set llm.bulk off' "$SI" 'SELECT name, a FROM said ORDER BY name;' |
+			XDG_CACHE_HOME=$T/$_n.cache SUQL_LLM_URL=$_url SUQL_LLM_KEY=$_k SUQL_MODEL=m1 \
+			"$prog" -v --set llm.bulk=on --set batch=1 "$T/$_n.db" >"$T/$_n.out" 2>&1
+		echo "exit $?" >>"$T/$_n.out"
+		stop_server
+		{ sqlite3 "$T/$_n.cache/suql/cache.db" .dump; sqlite3 "$T/$_n.db" .dump; } >"$T/$_n.dump"
+		_said=$(sqlite3 "$T/$_n.db" "SELECT count(*) FROM said WHERE a LIKE '%user-agent%'")
+		if grep -q 'user-agent' "$T/$_n.out" && grep -q '\*\*\*' "$T/$_n.out" &&
+		   [ "${_said:-0}" -gt 0 ] && grep -q 'submitted batch 2' "$T/$_n.out"; then
+			ok "secrets $_n: the echoes reached the screen, the cache and the database (masked)"
+		else
+			notok "secrets $_n: the echoes reached the screen and the files" "$(head -40 "$T/$_n.out")"
+		fi
+		for _w in out dump; do
+			_l=$(grep -o -F -f "$T/runs" "$T/$_n.$_w" | sort -u | head -5)
+			if [ -z "$_l" ]; then
+				ok "secrets $_n: no run of 8 characters of a secret or its Base64 in the $_w ($(wc -c <"$T/$_n.$_w" | tr -d ' ') bytes)"
+			else
+				notok "secrets $_n: no run of a secret in the $_w" "found: $(echo $_l)" "$(grep -n -F -f "$T/runs" "$T/$_n.$_w" | head -5)"
+			fi
+		done
+	}
+	secrets_case sbasic "http://$S_USER:$S_PASS_RAW@127.0.0.1:PORT"
+	auth=$(grep -o '"authorization":"Basic [^"]*"' "$T/sbasic.log" | head -1)
+	check "secrets sbasic: the server got the credentials as a Basic header" "$auth" "\"authorization\":\"Basic $(printf '%s' "$S_USER:$S_PASS" | base64 -w0)\""
+	secrets_case sbearer "http://127.0.0.1:PORT" "$S_KEY"
+	auth=$(grep -o '"authorization":"Bearer [^"]*"' "$T/sbearer.log" | head -1)
+	check "secrets sbearer: the server got the key" "$auth" "\"authorization\":\"Bearer $S_KEY\""
+fi
+
 [ $fails -eq 0 ]
