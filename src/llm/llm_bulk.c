@@ -203,6 +203,8 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 		job->created = (long long)time(NULL);
 		job->requests = n;
 		job->units = b->nu;
+		job->endpoint = xstrdup(llm_origin(llm) ? llm_origin(llm) : "");
+		job->model = xstrdup(llm_model(llm) ? llm_model(llm) : "");
 		job->previous = previous;
 		st = llm_bulk_store_job(llm, job, b->u, b->nu, err);
 	}

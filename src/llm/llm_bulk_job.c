@@ -65,11 +65,13 @@ static const char *const ADDED[][2] = {
 	{"claimed", "INTEGER NOT NULL DEFAULT 0"},
 	{"token", "TEXT"},
 	{"units", "INTEGER NOT NULL DEFAULT 0"},
+	{"endpoint", "TEXT"},   /* the endpoint's origin (llm_origin): NULL in older files */
+	{"model", "TEXT"},
 };
 
 #define JOB_COLS "seq, batch, statement, database, status, output_file, error, created, " \
 	"polled, requests, completed, failed, tokens_in, tokens_out, previous, owner, claimed, " \
-	"token, units"
+	"token, units, endpoint, model"
 
 static int has_column(sqlite3 *db, const char *table, const char *col)
 {
@@ -183,6 +185,8 @@ static void job_read(sqlite3_stmt *st, LlmBulkJob *j)
 	j->claimed = sqlite3_column_int64(st, 16);
 	j->token = col_dup(st, 17);
 	j->units = (long)sqlite3_column_int64(st, 18);
+	j->endpoint = col_dup(st, 19);
+	j->model = col_dup(st, 20);
 }
 
 void llm_bulk_job_free(LlmBulkJob *j)
@@ -195,6 +199,8 @@ void llm_bulk_job_free(LlmBulkJob *j)
 	free(j->error);
 	free(j->owner);
 	free(j->token);
+	free(j->endpoint);
+	free(j->model);
 	memset(j, 0, sizeof *j);
 }
 
@@ -360,8 +366,9 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 		job->token = new_token();
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db, "INSERT INTO llm_bulk(batch, statement, database, "
-		                        "status, created, requests, previous, token, units) VALUES "
-		                        "(?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+		                        "status, created, requests, previous, token, units, endpoint, "
+		                        "model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st,
+		                        NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, job->batch, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, job->statement, -1, SQLITE_STATIC);
@@ -372,6 +379,8 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 		sqlite3_bind_int(st, 7, job->previous);
 		sqlite3_bind_text(st, 8, job->token, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 9, job->units);
+		sqlite3_bind_text(st, 10, job->endpoint, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 11, job->model, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 		job->seq = (int)sqlite3_last_insert_rowid(db);
 	}
@@ -399,6 +408,46 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 	        "note its id", job->batch, m);
 	free(m);
 	return SUQL_IO;
+}
+
+/* ---- the endpoint that issued it ---- */
+
+SuqlStatus llm_bulk_here(const Llm *llm, const LlmBulkJob *job, const char *verb, char **note,
+                         SuqlErr *err)
+{
+	*note = NULL;
+	const char *origin = llm_origin(llm) ? llm_origin(llm) : "(no endpoint)";
+	const char *model = llm_model(llm) ? llm_model(llm) : "";
+	if (!job->endpoint) {
+		*note = xprintf("note: batch %d was kept before jobs recorded their endpoint: it is "
+		                "asked of the current one (%s at %s); if another endpoint issued it, "
+		                ":set llm.url to that one first", job->seq, model, origin);
+		return SUQL_OK;
+	}
+	const char *jmodel = job->model ? job->model : "";
+	int url_differs = strcmp(job->endpoint, origin) != 0;
+	int model_differs = strcmp(jmodel, model) != 0;
+	if (!url_differs && !model_differs)
+		return SUQL_OK;
+	SBuf how = SBUF_INIT;
+	if (url_differs)
+		sb_printf(&how, ":set llm.url %s", job->endpoint);
+	if (url_differs && model_differs)
+		sb_puts(&how, " and ");
+	if (model_differs)
+		sb_printf(&how, ":set llm.model %s", jmodel);
+	SuqlStatus st;
+	if (url_differs)
+		st = err_set(err, SUQL_USAGE, "batch %d was submitted to %s at %s, and the endpoint "
+		             "now is %s at %s, which never issued it: nothing was asked of it; switch "
+		             "back with %s, then :bulk %s %d", job->seq, jmodel, job->endpoint, model,
+		             origin, sb_str(&how), verb, job->seq);
+	else   /* its answers are another model's, kept under that model's keys */
+		st = err_set(err, SUQL_USAGE, "batch %d was submitted for %s at %s, and the model now "
+		             "is %s: nothing was asked; switch back with %s, then :bulk %s %d",
+		             job->seq, jmodel, job->endpoint, model, sb_str(&how), verb, job->seq);
+	sb_free(&how);
+	return st;
 }
 
 /* ---- the claim ---- */
@@ -645,6 +694,10 @@ void llm_bulk_list(Llm *llm, SBuf *out)
 			sb_printf(out, " (%ld answer%s)", j.units, j.units == 1 ? "" : "s");
 		if (llm_bulk_taken(&j))
 			sb_printf(out, "  taken by process %ld", llm_bulk_taken(&j));
+		if (j.endpoint)
+			sb_printf(out, "  %s at %s", j.model ? j.model : "", j.endpoint);
+		else
+			sb_puts(out, "  (endpoint not recorded)");
 		sb_putc(out, '\n');
 		llm_bulk_job_free(&j);
 		any = 1;

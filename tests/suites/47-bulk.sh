@@ -82,7 +82,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	sqlite3 "$T/old/suql/cache.db" "CREATE TABLE llm_bulk(seq INTEGER PRIMARY KEY, batch TEXT NOT NULL, statement TEXT NOT NULL, database TEXT NOT NULL, status TEXT NOT NULL, output_file TEXT, error TEXT, created INTEGER NOT NULL, polled INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, previous INTEGER NOT NULL DEFAULT 0); CREATE TABLE llm_bulk_reply(seq INTEGER NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY(seq, key)) WITHOUT ROWID; INSERT INTO llm_bulk(batch, statement, database, status, created, requests) VALUES ('batch_old', 'SELECT 1', 'x.db', 'resumed', 0, 15);"
 	echo ":bulk list" | run old "$T/old"
 	has "older cache file: its jobs listed" "$T/old.out" "1  batch batch_old  resumed  15 requests"
-	check "older cache file: its table brought up to date" "$(sqlite3 "$T/old/suql/cache.db" "SELECT count(*) FROM pragma_table_info('llm_bulk') WHERE name IN ('owner', 'claimed', 'token', 'units')")" "4"
+	check "older cache file: its table brought up to date" "$(sqlite3 "$T/old/suql/cache.db" "SELECT count(*) FROM pragma_table_info('llm_bulk') WHERE name IN ('owner', 'claimed', 'token', 'units', 'endpoint', 'model')")" "6"
 fi
 
 # --- LIMIT and the offline backend: as usual, with the reason
@@ -112,7 +112,45 @@ if [ "$(uploads)" = "$up" ]; then ok "budget: nothing uploaded"; else notok "bud
 if [ "$(cat "$T/bud.rc")" != 0 ]; then ok "budget: exit status not 0"; else notok "budget: exit status not 0"; fi
 echo "$Q" | run bud2 "$T/bud2" --set llm.bulk=on --set batch=4 --set budget=$((NREQ + 4))
 has "budget: a batch within it submitted" "$T/bud2.err" "requests; :bulk status"
+# --- a job remembers its endpoint: :bulk status, resume and cancel at another endpoint (or
+# for another model) refuse, name both and say how to switch back, and ask that endpoint
+# nothing; :bulk list shows each job's endpoint; at its own endpoint the job resumes; a job
+# kept before jobs recorded their endpoint is asked of the current one, with a note
 stop_server
+start_server epa --batch-polls 2
+URL_A=$URL PID_A=$SPID LOG_A=$LOG
+start_server epb --batch-polls 2
+URL_B=$URL LOG_B=$LOG
+CE=$T/endpoint
+echo "$Q" | URL=$URL_A run esub "$CE" --set llm.bulk=on --set batch=4
+has "endpoint: submitted at A" "$T/esub.err" "submitted batch 1 (batch_1): $NREQ requests"
+for verb in status resume cancel; do
+	echo ":bulk $verb" | URL=$URL_B run "eb_$verb" "$CE"
+	has "endpoint: :bulk $verb at another endpoint refused, naming both" "$T/eb_$verb.err" "batch 1 was submitted to m1 at $URL_A, and the endpoint now is m1 at $URL_B, which never issued it"
+	has "endpoint: :bulk $verb says how to switch back" "$T/eb_$verb.err" "switch back with :set llm.url $URL_A, then :bulk $verb 1"
+	if [ "$(cat "$T/eb_$verb.rc")" != 0 ]; then ok "endpoint: :bulk $verb refused: exit status not 0"; else notok "endpoint: :bulk $verb refused: exit status not 0"; fi
+done
+if grep -q '"path":"/v1/batches' "$LOG_B"; then notok "endpoint: nothing asked of the other endpoint" "$(grep batches "$LOG_B")"; else ok "endpoint: nothing asked of the other endpoint"; fi
+echo ":bulk status" | URL=$URL_A MODEL=m2 run em "$CE"
+has "endpoint: another model refused, with how to switch back" "$T/em.err" "batch 1 was submitted for m1 at $URL_A, and the model now is m2: nothing was asked; switch back with :set llm.model m1, then :bulk status 1"
+echo ":bulk list" | URL=$URL_B run elist "$CE"
+has "endpoint: :bulk list shows the job's endpoint" "$T/elist.out" "1  batch batch_1  in_progress  $NREQ requests ($NCAND answers)  m1 at $URL_A"
+echo ":bulk status" | URL=$URL_A run est "$CE"
+echo ":bulk resume" | URL=$URL_A run eres "$CE"
+if cmp -s "$T/ref.out" "$T/eres.out"; then ok "endpoint: at its own endpoint the job resumes"; else notok "endpoint: at its own endpoint the job resumes" "$(cat "$T/eres.err")"; fi
+# a job kept before jobs recorded their endpoint (the columns as an older file has them)
+if command -v sqlite3 >/dev/null 2>&1; then
+	echo "SELECT name FROM restaurants WHERE rating >= 4.5 AND answer(reviews, 'is it loud?') = 'Yes';" | URL=$URL_A run esub2 "$CE" --set llm.bulk=on
+	sqlite3 "$CE/suql/cache.db" "UPDATE llm_bulk SET endpoint = NULL, model = NULL WHERE seq = 2"
+	echo ":bulk status 2" | URL=$URL_A run eold "$CE"
+	has "endpoint: an older job is used as before, with a note" "$T/eold.err" "note: batch 2 was kept before jobs recorded their endpoint: it is asked of the current one (m1 at $URL_A)"
+	has "endpoint: an older job's status read from the current endpoint" "$T/eold.out" "batch 2 (batch_2): in_progress"
+	echo ":bulk list" | URL=$URL_A run eold2 "$CE"
+	has "endpoint: :bulk list lists an older job" "$T/eold2.out" "2  batch batch_2  in_progress  1 request"
+	has "endpoint: :bulk list says an older job's endpoint is not recorded" "$T/eold2.out" "(endpoint not recorded)"
+fi
+stop_server
+kill "$PID_A" 2>/dev/null && wait "$PID_A" 2>/dev/null
 
 # --- the cost: bulk against interactive at gpt-4o-mini's built-in price, for the count
 # over the 112 rows and a projection; the batch's tokens are the interactive run's
