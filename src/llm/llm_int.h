@@ -489,6 +489,11 @@ struct LlmBulk {
 	LlmBulkUnit *u;      /* the units the lines carry, in order */
 	long nu, capu;
 	long cap;            /* the statement's budget of requests while it was collected */
+	double cap_usd;      /* its budget_usd (0: none) */
+	double worst_in, worst_out;   /* the lines' worst case: their bodies' bytes over
+	                                 TEXT_BYTES_PER_TOKEN, and their max_tokens */
+	double worst_usd;    /* that at the full price of each line's model (llm_cap_worst) */
+	int unpriced;        /* lines whose model has no price */
 	/* answering */
 	LlmMemo *replies;    /* line id -> chat completion (JSON text) while answering, else NULL */
 	LlmMemo *where;      /* unit key -> "pos n line" */

@@ -197,6 +197,42 @@ echo "$X" | MODEL=gpt-4o-mini run xu "$T/x" --set budget_usd=$mid
 echo "$X" | MODEL=gpt-4o-mini run xv "$T/x" --set budget_usd=$mid --set llm.bulk=on
 has "budget_usd: over it at the usual price" "$T/xu.out" "over it, refused"
 hasnt "budget_usd: within it at batch prices" "$T/xv.out" "over it, refused"
+# budget_usd at submission: the batch's worst case (each line's body's bytes / 4 + 1 in,
+# its max_tokens out, at batch prices) against it, computed here from the file a batch
+# uploads; a budget just below it: nothing submitted, the exit status of a batch over the
+# request budget, the figure said; just above it: submitted, and the batch then costs no
+# more than the figure
+XS=${X#EXPLAIN }
+echo "$XS" | MODEL=gpt-4o-mini run uf "$T/uf" --set llm.bulk=on
+ub=$(sed -n 's/^submitted batch 1 (\([^)]*\)).*/\1/p' "$T/uf.err")
+uin=$(curl -s "${URL}/batches/$ub" | sed 's/.*"input_file_id": *"\([^"]*\)".*/\1/')
+curl -s "${URL}/files/$uin/content" >"$T/uf.jsonl"
+F=$(LC_ALL=C awk '{ b = substr($0, index($0, "\"body\":") + 7); b = substr(b, 1, length(b) - 1)
+	m = b; if (!sub(/.*"max_tokens":/, "", m)) sub(/.*"max_completion_tokens":/, "", m)
+	i += int(length(b) / 4) + 1; o += m + 0 }
+	END { printf "%.8f", 0.5 * (i * 0.15 + o * 0.6) / 1e6 }' "$T/uf.jsonl")
+lines=$(grep -c . "$T/uf.jsonl")
+if [ "$lines" -gt 1 ] && awk "BEGIN { exit !($F > 0) }"; then ok "budget_usd at submission: the batch's worst case \$$F ($lines lines)"; else notok "budget_usd at submission: the batch's worst case" "$F" "$(head -c 300 "$T/uf.jsonl")"; fi
+below=$(awk "BEGIN { printf \"%.8f\", $F * 0.98 }")
+above=$(awk "BEGIN { printf \"%.8f\", $F * 1.02 }")
+up=$(uploads)
+echo "$XS" | MODEL=gpt-4o-mini run ubelow "$T/ubelow" --set llm.bulk=on --set budget_usd=$below
+has "budget_usd just below the batch's worst case: refused" "$T/ubelow.err" "at batch prices ($lines requests:"
+has "budget_usd just below: nothing submitted, and how to raise it" "$T/ubelow.err" "nothing was submitted; raise it with :set budget_usd"
+if [ "$(uploads)" = "$up" ]; then ok "budget_usd just below: nothing uploaded"; else notok "budget_usd just below: nothing uploaded" "$(cat "$T/ubelow.err")"; fi
+check "budget_usd just below: the exit status of a batch over the budget of requests" "$(cat "$T/ubelow.rc")" "$(cat "$T/bud.rc")"
+said=$(sed -n 's/.*the batch would cost at most \$\([0-9.]*\) at batch prices.*/\1/p' "$T/ubelow.err")
+if [ -n "$said" ] && awk "BEGIN { d = $said - $F; exit !(d < 0.00001 && d > -0.00001) }"; then ok "budget_usd just below: the figure said (\$$said) is the batch's (\$$F)"; else notok "budget_usd just below: the figure said is the batch's" "said: $said" "computed: $F"; fi
+echo "$XS" | MODEL=gpt-4o-mini run uabove "$T/uabove" --set llm.bulk=on --set budget_usd=$above
+has "budget_usd just above the batch's worst case: submitted, all its lines" "$T/uabove.err" "): $lines requests;"
+# far below what the plan expects: the plan refuses, in its own words (not the request
+# budget's)
+echo "$XS" | MODEL=gpt-4o-mini run ufar "$T/ufar" --set llm.bulk=on --set budget_usd=0.0001
+has "budget_usd far below: the plan refuses in its words" "$T/ufar.err" "this statement is expected to cost about"
+hasnt "budget_usd far below: not said to be the budget of requests" "$T/ufar.err" "requests to the model"
+echo ":bulk resume" | MODEL=gpt-4o-mini run uares "$T/uabove"
+cost=$(sed -n 's/^cost: \$\([0-9.]*\) at batch prices.*/\1/p' "$T/uares.err")
+if [ -n "$cost" ] && awk "BEGIN { exit !($cost > 0 && $cost <= $F) }"; then ok "budget_usd: the batch cost \$$cost, within its worst case \$$F"; else notok "budget_usd: the batch cost within its worst case" "cost: $cost" "$(cat "$T/uares.err")"; fi
 stop_server
 
 # --- an unreadable answer of one candidate: not a value, not cached, asked in the next
