@@ -6,11 +6,10 @@
  *
  * A job's row moves through the provider's statuses (validating ... completed) and then
  * suql's own: fetched (its replies are kept), running (its statement runs again), resumed
- * (it did). Which process may move it is the claim: owner holds "pid start host" of the
- * process resuming it, set in one write transaction that first reads it, so two resumes
- * cannot both hold it; a claim whose process is gone (the pid ended, or is another
- * process now: its start time differs) is taken over. Every write here waits for the file
- * longer than the cache does (BULK_WAIT_MS): a job's state is worth waiting for.
+ * (it did). Which process may move it is the claim (llm_bulk_claim.c). Every write here
+ * waits for the file longer than the cache does (BULK_WAIT_MS): a job's state is worth
+ * waiting for. A job remembers the endpoint and model it was submitted to, and is asked
+ * of no other (llm_bulk_here).
 
  *
  * Ownership: job strings are the job's (llm_bulk_job_free); what this file reads it frees.
@@ -18,8 +17,6 @@
 #include "base/util.h"
 #include "llm/llm_int.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,8 +206,7 @@ SuqlStatus llm_bulk_db_fail(sqlite3 *db, SuqlErr *err)
 	return err_set(err, SUQL_IO, "the cache file's batch table: %s", sqlite3_errmsg(db));
 }
 
-/* The job's row as it is in the file: SQLITE_ROW, SQLITE_DONE (none), or an error. */
-static int job_load(sqlite3 *db, int seq, LlmBulkJob *job)
+int llm_bulk_job_load(sqlite3 *db, int seq, LlmBulkJob *job)
 {
 	sqlite3_stmt *st = NULL;
 	const char *sql = seq > 0 ? "SELECT " JOB_COLS " FROM llm_bulk WHERE seq = ?"
@@ -235,7 +231,7 @@ SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err)
 	sqlite3 *db = llm_bulk_db(llm, err);
 	if (!db)
 		return err->code;
-	int rc = job_load(db, seq, job);
+	int rc = llm_bulk_job_load(db, seq, job);
 	if (rc == SQLITE_ROW)
 		return SUQL_OK;
 	if (rc == SQLITE_DONE && seq > 0)
@@ -325,8 +321,7 @@ static int mark_resumed(sqlite3 *db, int seq)
 	return rc;
 }
 
-/* A token of 32 hex digits nobody else has: the statement's job in the user's database. */
-static char *new_token(void)
+char *llm_bulk_new_token(void)
 {
 	unsigned char r[16];
 	FILE *f = fopen("/dev/urandom", "rb");
@@ -357,13 +352,13 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 	sqlite3_stmt *st = NULL;
 	if (rc == SQLITE_OK && job->previous > 0) {   /* the statement's job goes on */
 		LlmBulkJob prev = {0};
-		if (job_load(db, job->previous, &prev) == SQLITE_ROW && prev.token)
+		if (llm_bulk_job_load(db, job->previous, &prev) == SQLITE_ROW && prev.token)
 			job->token = xstrdup(prev.token);
 		llm_bulk_job_free(&prev);
 		rc = mark_resumed(db, job->previous);
 	}
 	if (!job->token)
-		job->token = new_token();
+		job->token = llm_bulk_new_token();
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db, "INSERT INTO llm_bulk(batch, statement, database, "
 		                        "status, created, requests, previous, token, units, endpoint, "
@@ -448,148 +443,6 @@ SuqlStatus llm_bulk_here(const Llm *llm, const LlmBulkJob *job, const char *verb
 		             job->seq, jmodel, job->endpoint, model, sb_str(&how), verb, job->seq);
 	sb_free(&how);
 	return st;
-}
-
-/* ---- the claim ---- */
-
-/* When process pid started (clock ticks after boot, /proc/PID/stat's 22nd field); -1 when
-   it is not known. */
-static long long proc_start(long pid)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	size_t n = 0;
-	char *s = util_read_file(path, &n);
-	long long t = -1;
-	char *p = s ? strrchr(s, ')') : NULL;   /* the name may hold spaces and parentheses */
-	if (p) {
-		int field = 2;
-		for (p++; *p && field < 22; p++)
-			if (*p == ' ')
-				field++;
-		if (field == 22)
-			t = strtoll(p, NULL, 10);
-	}
-	free(s);
-	return t;
-}
-
-static char *this_process(void)
-{
-	char host[256] = "";
-	if (gethostname(host, sizeof host - 1) != 0 || !host[0])
-		snprintf(host, sizeof host, "?");
-	return xprintf("%ld %lld %s", (long)getpid(), proc_start((long)getpid()), host);
-}
-
-/* Whether the process an owner string names may still hold the claim: 1 when it is alive
-   (or on another host, where it cannot be told), 0 when it is gone. */
-static int owner_alive(const char *owner, long *pid, char *host, size_t hn)
-{
-	long long start = -1;
-	char h[256] = "";
-	*pid = 0;
-	if (sscanf(owner, "%ld %lld %255s", pid, &start, h) < 1 || *pid <= 0)
-		return 0;
-	snprintf(host, hn, "%s", h);
-	char here[256] = "";
-	if (gethostname(here, sizeof here - 1) != 0)
-		here[0] = 0;
-	if (h[0] && strcmp(h, here) != 0)
-		return 1;
-	if (kill((pid_t)*pid, 0) != 0 && errno == ESRCH)
-		return 0;
-	long long now = proc_start(*pid);
-	return !(start >= 0 && now >= 0 && now != start);
-}
-
-long llm_bulk_taken(const LlmBulkJob *job)
-{
-	long pid;
-	char host[256];
-	return job->owner && owner_alive(job->owner, &pid, host, sizeof host) ? pid : 0;
-}
-
-SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err)
-{
-	sqlite3 *db = llm_bulk_db(llm, err);
-	if (!db)
-		return err->code;
-	char *me = this_process();
-	int rc = llm_bulk_write_begin(db);
-	SuqlStatus s = SUQL_OK;
-	if (rc == SQLITE_OK && job_load(db, job->seq, job) != SQLITE_ROW)
-		rc = SQLITE_ERROR;
-	if (rc == SQLITE_OK && strcmp(job->status, "resumed") == 0) {
-		s = err_set(err, SUQL_USAGE, "batch %d was resumed already (its statement ran again); "
-		            "run the statement to see its rows", job->seq);
-	} else if (rc == SQLITE_OK && job->owner) {
-		long pid;
-		char host[256];
-		if (owner_alive(job->owner, &pid, host, sizeof host)) {
-			char when[16] = "?";
-			time_t at = (time_t)job->claimed;
-			struct tm tm;
-			if (localtime_r(&at, &tm))
-				strftime(when, sizeof when, "%H:%M:%S", &tm);
-			s = err_set(err, SUQL_USAGE, "batch %d is taken: process %ld%s%s has been "
-			            "resuming it since %s (status %s); it runs once, there", job->seq,
-			            pid, host[0] ? " on " : "", host, when, job->status);
-		}
-	}
-	if (rc == SQLITE_OK && s == SUQL_OK) {
-		/* a job kept before jobs had a token gets one: its write is marked as any */
-		if (!job->token)
-			job->token = new_token();
-		sqlite3_stmt *st = NULL;
-		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = ?, claimed = ?, token = ? "
-		                        "WHERE seq = ?", -1, &st, NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, me, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 2, (long long)time(NULL));
-			sqlite3_bind_text(st, 3, job->token, -1, SQLITE_STATIC);
-			sqlite3_bind_int(st, 4, job->seq);
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		}
-		sqlite3_finalize(st);
-	}
-	if (rc != SQLITE_OK) {
-		s = llm_bulk_db_fail(db, err);
-		llm_bulk_write_end(db, rc);
-	} else if (llm_bulk_write_end(db, s == SUQL_OK ? SQLITE_OK : SQLITE_ABORT) != SQLITE_OK &&
-	           s == SUQL_OK) {
-		s = llm_bulk_db_fail(db, err);
-	}
-	if (s == SUQL_OK) {
-		free(job->owner);
-		job->owner = me;
-	} else {
-		free(me);
-	}
-	return s;
-}
-
-void llm_bulk_release(Llm *llm, LlmBulkJob *job)
-{
-	SuqlErr err = {0};
-	sqlite3 *db = job->owner ? llm_bulk_db(llm, &err) : NULL;
-	err_clear(&err);
-	if (!db)
-		return;
-	sqlite3_stmt *st = NULL;
-	int rc = llm_bulk_write_begin(db);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = NULL WHERE seq = ? AND "
-		                        "owner = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int(st, 1, job->seq);
-		sqlite3_bind_text(st, 2, job->owner, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-	}
-	sqlite3_finalize(st);
-	llm_bulk_write_end(db, rc);
-	free(job->owner);
-	job->owner = NULL;
 }
 
 SuqlStatus llm_bulk_set_status(Llm *llm, LlmBulkJob *job, const char *status, SuqlErr *err)

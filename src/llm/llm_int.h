@@ -518,6 +518,12 @@ int llm_bulk_write_begin(sqlite3 *db);
 int llm_bulk_write_end(sqlite3 *db, int rc);
 int llm_bulk_job_save(sqlite3 *db, const LlmBulkJob *j);
 SuqlStatus llm_bulk_db_fail(sqlite3 *db, SuqlErr *err);
+/* The job's row as it is in the file (seq 0: the latest): SQLITE_ROW, with job read
+   (what it held freed), SQLITE_DONE (none), or an error. */
+int llm_bulk_job_load(sqlite3 *db, int seq, LlmBulkJob *job);
+/* A token of 32 hex digits nobody else has: the statement's job in the user's database.
+   Heap string. */
+char *llm_bulk_new_token(void);
 /* Store a job submitted (job: its batch, statement, database, status, counts, previous),
    with the units its lines carry, in one transaction that also marks the job it follows
    (previous) resumed; job->seq and job->token are set. */
