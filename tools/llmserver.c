@@ -98,7 +98,9 @@ static void usage(FILE *f)
 "chunk per word (a rule may pace them with stream_delay_ms, or stop sending after\n"
 "stream_hold_after chunks and hold the connection open).\n"
 "Batches (OpenAI's Batch API): POST /files, POST /batches, GET /batches/ID,\n"
-"POST /batches/ID/cancel, GET /files/ID/content; each line is answered with its\n"
+"POST /batches/ID/cancel, GET /files/ID/content; each line is answered by the\n"
+"rules (--rules: as a request to the line's url with the line's body, an echo\n"
+"repeating the headers of the request that completed the batch), else with its\n"
 "automatic reply. GET /batchstats returns {\"batched\": N, ...}.\n"
 "  --batch-polls K     a batch is in_progress until K reads of it (default 1)\n"
 "  --batch-corrupt N[:K]  line N of the first batch's output gets a reply in prose\n"
@@ -250,10 +252,11 @@ static int load_rules(const char *path)
 }
 
 /* The first rule matching this request with uses left (used up atomically). */
-static Rule *pick_rule(const char *path, const char *body)
+/* The first rule with times left that matches the request (its times counted down); the
+   caller holds mu. */
+static Rule *pick_rule_locked(const char *path, const char *body)
 {
 	Rule *hit = NULL;
-	pthread_mutex_lock(&mu);
 	for (int i = 0; i < nrules && !hit; i++) {
 		Rule *r = &rules[i];
 		if (r->times == 0)
@@ -271,6 +274,13 @@ static Rule *pick_rule(const char *path, const char *body)
 			r->times--;
 		hit = r;
 	}
+	return hit;
+}
+
+static Rule *pick_rule(const char *path, const char *body)
+{
+	pthread_mutex_lock(&mu);
+	Rule *hit = pick_rule_locked(path, body);
 	pthread_mutex_unlock(&mu);
 	return hit;
 }

@@ -11,6 +11,12 @@
  * --batch-delay MS waits before sending an output file (so a test can stop suql while it
  * fetches one); --no-batch answers 404 to all of it. GET /batchstats says how many model
  * requests came in batches.
+ *
+ * The rules (--rules) answer a batch's lines as they answer requests: each line is matched
+ * as a request to its url with its body, and a rule that matches gives the line its status
+ * and its reply (content, body, or an echo: of the headers of the request that completed
+ * the batch, with its Authorization, and of the line's body), as a provider that echoes
+ * the request in its output would; its delay and fault are not used.
  */
 
 static int batch_polls = 1;       /* --batch-polls K: reads of a batch before it completes */
@@ -152,25 +158,69 @@ static char *invert(const char *content)
 	return out ? out : xstrdup(swapped(content));
 }
 
-/* One line of an output file: the reply (content) to the request with custom_id id. */
-static void bline(SBuf *out, json_t *id, const char *model, const char *content,
-                  size_t body_len)
+/* One line of an output file with the reply body (a JSON object; else the text as a JSON
+   string) and status to the request with custom_id id. */
+static void bline_raw(SBuf *out, json_t *id, int status, const char *reply)
 {
-	char *reply = completion(model, content, body_len, NULL);
 	json_t *rj = json_loads(reply, 0, NULL);
+	if (!rj)
+		rj = json_string(reply);
 	json_t *o = json_pack("{s:s, s:O, s:{s:i, s:o}, s:n}", "id", "req", "custom_id", id,
-	                      "response", "status_code", 200, "body", rj ? rj : json_object(),
+	                      "response", "status_code", status, "body", rj ? rj : json_object(),
 	                      "error");
 	char *s = json_dumps(o, JSON_COMPACT);
 	sb_puts(out, s);
 	sb_putc(out, '\n');
 	free(s);
 	json_decref(o);
+}
+
+/* One line of an output file: the reply (content) to the request with custom_id id. */
+static void bline(SBuf *out, json_t *id, const char *model, const char *content,
+                  size_t body_len)
+{
+	char *reply = completion(model, content, body_len, NULL);
+	bline_raw(out, id, 200, reply);
 	free(reply);
 }
 
-/* Answer each line of the input with its automatic reply. */
-static void bbatch_complete(BBatch *b)
+/* A rule's answer to a line (the line's request body: sent, its url: path), as serve()
+   answers a request: 1 when a rule (not auto) gave it, the line written. rq: the request
+   that completed the batch, whose headers an echo repeats. The caller holds mu. */
+static int bline_rule(SBuf *out, json_t *id, const Request *rq, const char *path,
+                      const char *model, const char *sent)
+{
+	Rule *rule = canned ? NULL : pick_rule_locked(path, sent);
+	if (!rule || rule->automatic)
+		return 0;
+	char *body = NULL, *content = NULL;
+	if (rule->echo) {
+		Request lr = *rq;   /* the headers of the request at hand, the line's body */
+		lr.body = (char *)sent;
+		lr.blen = strlen(sent);
+		echo_reply(rule, &lr, &body, &content);
+	} else if (rule->content) {
+		content = xstrdup(rule->content);
+	} else if (rule->body) {
+		body = xstrdup(rule->body);
+	}
+	if (!body && !content)
+		return 0;   /* a status, a delay or a fault alone: the automatic reply */
+	if (content) {
+		char *reply = completion(model, content, strlen(sent), NULL);
+		bline_raw(out, id, rule->status, reply);
+		free(reply);
+	} else {
+		bline_raw(out, id, rule->status, body);
+	}
+	free(body);
+	free(content);
+	return 1;
+}
+
+/* Answer each line of the input by the rules, else with its automatic reply; rq: the
+   request that completed it. */
+static void bbatch_complete(BBatch *b, const Request *rq_at)
 {
 	BFile *in = bfile_find(b->input);
 	SBuf out = SBUF_INIT;
@@ -201,7 +251,12 @@ static void bbatch_complete(BBatch *b)
 			content = c;
 		}
 		json_t *id = json_object_get(rq, "custom_id");
-		bline(&out, id, model, content, blen);
+		const char *url = json_string_value(json_object_get(rq, "url"));
+		char *sbody = json_dumps(body, JSON_COMPACT);
+		int ruled = sbody && bline_rule(&out, id, rq_at, url ? url : "", model, sbody);
+		free(sbody);
+		if (!ruled)
+			bline(&out, id, model, content, blen);
 		if (batch_dup == line && first) {   /* the same id again, the verdicts turned */
 			char *c = invert(content);
 			bline(&out, id, model, c, blen);
@@ -300,7 +355,7 @@ static int batch_serve(int fd, const Request *rq, int *keep)
 			for (size_t i = 0; i < f->len; i++)
 				b->total += f->data[i] == '\n';
 			if (batch_polls <= 0)
-				bbatch_complete(b);
+				bbatch_complete(b, rq);
 			o = bbatch_json(b);
 		}
 		json_decref(req);
@@ -317,7 +372,7 @@ static int batch_serve(int fd, const Request *rq, int *keep)
 			o = bbatch_json(b);
 		} else {
 			if (!b->output && !b->cancelled && ++b->polls >= batch_polls)
-				bbatch_complete(b);
+				bbatch_complete(b, rq);
 			else if (!b->output && !b->cancelled)
 				b->done = b->total * b->polls / (batch_polls + 1);
 			o = bbatch_json(b);

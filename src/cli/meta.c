@@ -347,7 +347,9 @@ const MetaCommand meta_commands[] = {
 	{"bulk", "[status|resume|cancel|list] [N]", "bulk mode's batches (llm.bulk): the "
 	 "progress of the latest (or of batch N) and when it is expected done; resume: read its "
 	 "replies into the cache and run its statement again (also after a restart; one process "
-	 "at a time, and a write commits once); cancel it; list them", m_bulk},
+	 "at a time, and a write commits once); cancel it; list them, each with its endpoint. A "
+	 "batch is asked of the endpoint and model it was submitted to only: at another, status, "
+	 "resume and cancel refuse and say how to switch back", m_bulk},
 	{"labels", "[TABLE on|off]", "list the tables marked as holding evaluation labels (answer "
 	 "keys), or mark one: chat mode neither shows them to the model nor reads them", m_labels},
 	{"enum", "[forget [TABLE.COLUMN [VALUE]]]", "list the stored ENUM mappings (literal -> "

@@ -550,8 +550,11 @@ static const SetRow engine_rows[] = {
 	 "in flight, the first one alone; a statement whose next request does not fit stops "
 	 "there, without rows (exit status 3 in a script). An endpoint reporting more tokens "
 	 "than any bound may take it past the cap by the one request that showed it: the "
-	 "statement then stops, says by how much, and exits 3. Without a price for the model it "
-	 "cannot be applied, and a statement is refused with how to set one.",
+	 "statement then stops, says by how much, and exits 3. In bulk mode the batch's worst "
+	 "case (each line's bytes / 4 in and its max_tokens out, at batch prices) is compared "
+	 "with it before the batch is uploaded: a batch over it is not submitted. Without a "
+	 "price for the model it cannot be applied, and a statement is refused with how to set "
+	 "one.",
 	 "is a number of dollars (0: no limit)", NULL, 0, NULL, NULL},
 	{"passage_tokens", SET_INT, ES(passage_tokens), 16, 1000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_PASSAGE_TOKENS), "text shown to the model per candidate, in "

@@ -630,6 +630,7 @@ struct Exec {
 	EngineSettings set;
 	const EngineSink *sink;
 	int standalone;       /* print self-contained functions (CREATE VIEW) */
+	int refused_usd;      /* the plan refused the statement at budget_usd */
 
 	Block *blocks;
 	int nblocks, capblocks;

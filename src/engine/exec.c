@@ -265,7 +265,8 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	Engine *e = ex->e;
 	if (s == SUQL_BUDGET && e->llm && llm_bulk_collecting(e->llm) &&
-	    llm_stats_statement(e->llm)->total.requests == 0) {
+	    llm_stats_statement(e->llm)->total.requests == 0 && !ex->refused_usd &&
+	    llm_capped_by(e->llm, NULL) != LLM_CAPPED_USD) {
 		/* bulk mode: the budget counts the requests of the batch, which is not sent */
 		err_clear(err);
 		return err_set(err, SUQL_BUDGET, "the batch would hold more than the budget of %ld "

@@ -116,6 +116,7 @@ static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
 /* budget_usd: the expected cost is over it (usd), or there is no price to compare (usd < 0) */
 static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 {
+	ex->refused_usd = 1;   /* (not a batch's lines over the request budget) */
 	if (usd < 0)
 		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
 		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "

@@ -459,6 +459,9 @@ typedef struct LlmBulkJob {
 	char *output_file;  /* the output file's id once completed, else NULL */
 	char *error;        /* why the batch failed, when it did */
 	char *owner;        /* the process resuming it ("pid start host"), NULL when none */
+	char *endpoint;     /* the origin of the endpoint it was submitted to (llm_origin), NULL
+	                       for a job kept before jobs recorded it */
+	char *model;        /* the model it was submitted for (NULL likewise) */
 	char *token;        /* the statement's job, shared by the batches that follow one
 	                       another (previous): what a write marks as done in the user's
 	                       database (engine_once_begin) */
@@ -512,6 +515,13 @@ SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err);
    llm_bulk_release gives it back (the job stays as it is). */
 SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err);
 void llm_bulk_release(Llm *llm, LlmBulkJob *job);
+/* Whether the job may be asked of the current endpoint: SUQL_OK when it was submitted to
+   it (the same origin and model); SUQL_USAGE, err naming both and how to switch back, when
+   it was submitted to another one (verb: what was asked, "resume", for the message), which
+   never issued its id. A job kept before jobs recorded their endpoint is taken as the
+   current endpoint's: SUQL_OK, with a note in *note (heap, else NULL) saying so. */
+SuqlStatus llm_bulk_here(const Llm *llm, const LlmBulkJob *job, const char *verb, char **note,
+                         SuqlErr *err);
 /* The process that holds the job's claim and is still running (0: none, or one that is
    gone, whose claim the next resume takes over). */
 long llm_bulk_taken(const LlmBulkJob *job);

@@ -28,6 +28,7 @@
 #include "base/util.h"
 #include "llm/llm_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,9 @@ void llm_bulk_collect_mode(Llm *llm, int on)
 		b->n = 0;
 		b->nu = 0;
 		b->cap = 0;
+		b->cap_usd = 0;
+		b->worst_in = b->worst_out = b->worst_usd = 0;
+		b->unpriced = 0;
 	}
 }
 
@@ -90,6 +94,32 @@ double llm_cost_planned(const Llm *llm, double tokens_in, double tokens_out)
 {
 	double c = llm_cost(llm, tokens_in, tokens_out);
 	return c >= 0 ? c * llm_bulk_share(llm) : c;
+}
+
+/* What the line with this body costs at most, as llm_http.c's req_worst prices a request
+   before it is sent: its bytes as tokens in (TEXT_BYTES_PER_TOKEN, plus one), its
+   max_tokens (a reasoning model's max_completion_tokens, hidden tokens included) out, or
+   the most a request of the statement took so far, at the price of the body's model. */
+static void line_worst(Llm *llm, struct LlmBulk *b, json_t *body)
+{
+	char *s = json_dumps(body, JSON_COMPACT);
+	double in = (double)((s ? strlen(s) : 0) / TEXT_BYTES_PER_TOKEN + 1);
+	free(s);
+	json_int_t max = json_integer_value(json_object_get(body, "max_tokens"));
+	if (!max)
+		max = json_integer_value(json_object_get(body, "max_completion_tokens"));
+	double out = (double)(max > 0 ? max : 0);
+	if (llm->hw_in > in)
+		in = llm->hw_in;
+	if (llm->hw_out > out)
+		out = llm->hw_out;
+	b->worst_in += in;
+	b->worst_out += out;
+	LlmPrice p;
+	if (llm_price_of(llm, json_string_value(json_object_get(body, "model")), &p))
+		b->worst_usd += llm_price_tokens(&p, in, 0, out);
+	else
+		b->unpriced++;
 }
 
 static void unit_add(struct LlmBulk *b, const char *key, const char *line, int pos, int n)
@@ -145,6 +175,8 @@ int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
 	   form), without what a batch does not carry (a stream, log-probabilities) */
 	json_t *body = llmp_chat_body(llm, c, its, nitems > 0 ? nf : 0, &sent);
 	free(its);
+	if (body)
+		line_worst(llm, b, body);
 	SBuf ids = SBUF_INIT;
 	for (int k = 0; k < nf; k++)
 		sb_puts(&ids, keys[fresh[k]]);
@@ -170,7 +202,65 @@ int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
 	b->n++;
 	if (llm->cap > 0)   /* the statement's budget of requests, which the lines count in */
 		b->cap = llm->cap;
+	if (llm->cap_usd > 0)   /* and its budget_usd (the statement ends before it is sent) */
+		b->cap_usd = llm->cap_usd;
 	return 1;
+}
+
+/* usd rounded up to the precision llm_money shows it at: a budget that holds it */
+static void money_up(SBuf *out, double usd)
+{
+	double unit = usd >= 1 ? 0.01 : usd >= 0.01 ? 0.001 : 0.00001;
+	llm_money(out, ceil(usd / unit - 1e-9) * unit);
+}
+
+/* The batch's worst case in dollars (at batch prices, with what the statement spent
+   already) against its budget_usd: SUQL_BUDGET when over it, or when there is no price to
+   hold it with. */
+static SuqlStatus over_budget_usd(Llm *llm, const struct LlmBulk *b, long n, SuqlErr *err)
+{
+	if (b->cap_usd <= 0)
+		return SUQL_OK;
+	const char *model = llm_model(llm) ? llm_model(llm) : "the model";
+	if (b->unpriced > 0)
+		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
+		               "the batch is not submitted; :set llm.price_in and llm.price_out "
+		               "(dollars a million tokens), or :set budget_usd 0", model);
+	double d = llm->s.bulk_discount;
+	double worst = b->worst_usd * d;
+	double spent = llm_stmt_usd(llm);
+	if (spent < 0)
+		spent = 0;
+	if (spent + worst <= b->cap_usd)
+		return SUQL_OK;
+	SBuf w = SBUF_INIT, cap = SBUF_INIT, sp = SBUF_INIT, up = SBUF_INIT;
+	llm_money(&w, worst);
+	llm_money(&cap, b->cap_usd);
+	if (strcmp(sb_str(&w), sb_str(&cap)) == 0) {   /* the same at that precision */
+		sb_truncate(&w, 0);
+		sb_truncate(&cap, 0);
+		sb_printf(&w, "$%.8f", worst);
+		sb_printf(&cap, "$%.8f", b->cap_usd);
+	}
+	if (spent > 0) {
+		sb_puts(&sp, ", with ");
+		llm_money(&sp, spent);
+		sb_puts(&sp, " spent already");
+	}
+	money_up(&up, spent + worst);
+	SuqlStatus st = err_set(err, SUQL_BUDGET, "the batch would cost at most %s at batch "
+	                        "prices (%ld request%s: %.0f tokens in, their bytes / %d, and "
+	                        "%.0f out, their max_tokens, at %g of %s's price)%s, more than "
+	                        "the budget of %s: nothing was submitted; raise it with :set "
+	                        "budget_usd %s (0 for no limit), or narrow the query", sb_str(&w),
+	                        n, n == 1 ? "" : "s", b->worst_in, TEXT_BYTES_PER_TOKEN,
+	                        b->worst_out, d, model, sb_str(&sp), sb_str(&cap),
+	                        sb_str(&up) + 1);
+	sb_free(&w);
+	sb_free(&cap);
+	sb_free(&sp);
+	sb_free(&up);
+	return st;
 }
 
 SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
@@ -181,7 +271,7 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 	SBuf lines = b->jsonl;
 	long n = b->n, cap = b->cap;
 	b->jsonl = (SBuf)SBUF_INIT;
-	llm_bulk_collect_mode(llm, 0);
+	llm_bulk_collect_mode(llm, 0);   /* (the lines' worst case stays, for the check) */
 	SuqlStatus st = llm_bulk_db(llm, err) ? SUQL_OK : err->code;
 	char *file = NULL;
 	json_t *batch = NULL;
@@ -191,6 +281,8 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 		st = err_set(err, SUQL_BUDGET, "the batch would hold %ld requests to the model, more "
 		             "than the budget of %ld: nothing was submitted; raise it with :set budget "
 		             "%ld (or :set budget 0 for no limit), or narrow the query", n, cap, n);
+	if (st == SUQL_OK)
+		st = over_budget_usd(llm, b, n, err);
 	if (st == SUQL_OK)
 		st = llm_batch_upload(llm, sb_str(&lines), lines.len, &file, err);
 	if (st == SUQL_OK)
@@ -203,6 +295,8 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 		job->created = (long long)time(NULL);
 		job->requests = n;
 		job->units = b->nu;
+		job->endpoint = xstrdup(llm_origin(llm) ? llm_origin(llm) : "");
+		job->model = xstrdup(llm_model(llm) ? llm_model(llm) : "");
 		job->previous = previous;
 		st = llm_bulk_store_job(llm, job, b->u, b->nu, err);
 	}
@@ -367,8 +461,11 @@ int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
 		return 0;   /* the line came back without a reply, or twice: asked again */
 	json_t *o = json_loads(body, 0, NULL);
 	json_t *msg = json_object_get(json_array_get(json_object_get(o, "choices"), 0), "message");
-	const char *content = json_string_value(json_object_get(msg, "content"));
+	/* scrubbed again as it is read, as a reply over HTTP is (llm_http.c): a reply kept by
+	   a suql that kept them as they came */
+	char *content = llm_scrub_reply(llm, json_string_value(json_object_get(msg, "content")));
 	int ok = content && read_at(c, item, pos, n, content) == 0;
+	free(content);
 	json_decref(o);
 	if (!ok) {
 		unit_forget(c, item);

@@ -11,6 +11,11 @@
  * kept and the job's new status (fetched, with the tokens) are written in one
  * transaction.
  *
+ * A reply kept is scrubbed first, every string of it (llm_scrub_reply, as a reply over
+ * HTTP is before it is read): an endpoint that echoes the request (its Authorization
+ * header, the URL's credentials) in a batch's output puts no secret of suql's in the
+ * cache file, and nothing read from it later can show one.
+ *
  * Ownership: what this file reads it frees; the job's strings stay the job's.
  */
 #include "base/util.h"
@@ -84,6 +89,49 @@ static LlmMemo *sent_lines(sqlite3 *db, int seq)
 	return m;
 }
 
+/* v with every string (and every object's key) scrubbed: a new reference. */
+static json_t *scrubbed(const Llm *llm, json_t *v)
+{
+	if (json_is_string(v)) {
+		char *c = llm_scrub_reply(llm, json_string_value(v));
+		json_t *r = json_stringn_nocheck(c, strlen(c));
+		free(c);
+		return r;
+	}
+	if (json_is_array(v)) {
+		json_t *a = json_array();
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e)
+			json_array_append_new(a, scrubbed(llm, e));
+		return a;
+	}
+	if (json_is_object(v)) {
+		json_t *o = json_object();
+		const char *k;
+		json_t *e;
+		json_object_foreach(v, k, e) {
+			char *ck = llm_scrub_reply(llm, k);
+			json_object_set_new_nocheck(o, ck, scrubbed(llm, e));
+			free(ck);
+		}
+		return o;
+	}
+	return json_incref(v);
+}
+
+char *llm_bulk_scrub_body(const Llm *llm, const char *body)
+{
+	json_t *o = body ? json_loads(body, 0, NULL) : NULL;
+	if (!o)
+		return NULL;
+	json_t *c = scrubbed(llm, o);
+	char *s = json_dumps(c, JSON_COMPACT);
+	json_decref(c);
+	json_decref(o);
+	return s;
+}
+
 static void usage_of(const char *body, long *in, long *out)
 {
 	json_t *o = json_loads(body, 0, NULL);
@@ -153,6 +201,9 @@ SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlEr
 		if (l->body) {
 			usage_of(l->body, &in, &out);
 			got->replies++;
+			char *clean = llm_bulk_scrub_body(llm, l->body);
+			free(l->body);
+			l->body = clean;   /* NULL (not JSON after all): not kept */
 		}
 	}
 	llm_memo_free(seen);

@@ -6,11 +6,10 @@
  *
  * A job's row moves through the provider's statuses (validating ... completed) and then
  * suql's own: fetched (its replies are kept), running (its statement runs again), resumed
- * (it did). Which process may move it is the claim: owner holds "pid start host" of the
- * process resuming it, set in one write transaction that first reads it, so two resumes
- * cannot both hold it; a claim whose process is gone (the pid ended, or is another
- * process now: its start time differs) is taken over. Every write here waits for the file
- * longer than the cache does (BULK_WAIT_MS): a job's state is worth waiting for.
+ * (it did). Which process may move it is the claim (llm_bulk_claim.c). Every write here
+ * waits for the file longer than the cache does (BULK_WAIT_MS): a job's state is worth
+ * waiting for. A job remembers the endpoint and model it was submitted to, and is asked
+ * of no other (llm_bulk_here).
 
  *
  * Ownership: job strings are the job's (llm_bulk_job_free); what this file reads it frees.
@@ -18,8 +17,6 @@
 #include "base/util.h"
 #include "llm/llm_int.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,11 +62,13 @@ static const char *const ADDED[][2] = {
 	{"claimed", "INTEGER NOT NULL DEFAULT 0"},
 	{"token", "TEXT"},
 	{"units", "INTEGER NOT NULL DEFAULT 0"},
+	{"endpoint", "TEXT"},   /* the endpoint's origin (llm_origin): NULL in older files */
+	{"model", "TEXT"},
 };
 
 #define JOB_COLS "seq, batch, statement, database, status, output_file, error, created, " \
 	"polled, requests, completed, failed, tokens_in, tokens_out, previous, owner, claimed, " \
-	"token, units"
+	"token, units, endpoint, model"
 
 static int has_column(sqlite3 *db, const char *table, const char *col)
 {
@@ -183,6 +182,8 @@ static void job_read(sqlite3_stmt *st, LlmBulkJob *j)
 	j->claimed = sqlite3_column_int64(st, 16);
 	j->token = col_dup(st, 17);
 	j->units = (long)sqlite3_column_int64(st, 18);
+	j->endpoint = col_dup(st, 19);
+	j->model = col_dup(st, 20);
 }
 
 void llm_bulk_job_free(LlmBulkJob *j)
@@ -195,6 +196,8 @@ void llm_bulk_job_free(LlmBulkJob *j)
 	free(j->error);
 	free(j->owner);
 	free(j->token);
+	free(j->endpoint);
+	free(j->model);
 	memset(j, 0, sizeof *j);
 }
 
@@ -203,8 +206,7 @@ SuqlStatus llm_bulk_db_fail(sqlite3 *db, SuqlErr *err)
 	return err_set(err, SUQL_IO, "the cache file's batch table: %s", sqlite3_errmsg(db));
 }
 
-/* The job's row as it is in the file: SQLITE_ROW, SQLITE_DONE (none), or an error. */
-static int job_load(sqlite3 *db, int seq, LlmBulkJob *job)
+int llm_bulk_job_load(sqlite3 *db, int seq, LlmBulkJob *job)
 {
 	sqlite3_stmt *st = NULL;
 	const char *sql = seq > 0 ? "SELECT " JOB_COLS " FROM llm_bulk WHERE seq = ?"
@@ -229,7 +231,7 @@ SuqlStatus llm_bulk_job(Llm *llm, int seq, LlmBulkJob *job, SuqlErr *err)
 	sqlite3 *db = llm_bulk_db(llm, err);
 	if (!db)
 		return err->code;
-	int rc = job_load(db, seq, job);
+	int rc = llm_bulk_job_load(db, seq, job);
 	if (rc == SQLITE_ROW)
 		return SUQL_OK;
 	if (rc == SQLITE_DONE && seq > 0)
@@ -319,8 +321,7 @@ static int mark_resumed(sqlite3 *db, int seq)
 	return rc;
 }
 
-/* A token of 32 hex digits nobody else has: the statement's job in the user's database. */
-static char *new_token(void)
+char *llm_bulk_new_token(void)
 {
 	unsigned char r[16];
 	FILE *f = fopen("/dev/urandom", "rb");
@@ -351,17 +352,18 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 	sqlite3_stmt *st = NULL;
 	if (rc == SQLITE_OK && job->previous > 0) {   /* the statement's job goes on */
 		LlmBulkJob prev = {0};
-		if (job_load(db, job->previous, &prev) == SQLITE_ROW && prev.token)
+		if (llm_bulk_job_load(db, job->previous, &prev) == SQLITE_ROW && prev.token)
 			job->token = xstrdup(prev.token);
 		llm_bulk_job_free(&prev);
 		rc = mark_resumed(db, job->previous);
 	}
 	if (!job->token)
-		job->token = new_token();
+		job->token = llm_bulk_new_token();
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db, "INSERT INTO llm_bulk(batch, statement, database, "
-		                        "status, created, requests, previous, token, units) VALUES "
-		                        "(?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+		                        "status, created, requests, previous, token, units, endpoint, "
+		                        "model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st,
+		                        NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, job->batch, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, job->statement, -1, SQLITE_STATIC);
@@ -372,6 +374,8 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 		sqlite3_bind_int(st, 7, job->previous);
 		sqlite3_bind_text(st, 8, job->token, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 9, job->units);
+		sqlite3_bind_text(st, 10, job->endpoint, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 11, job->model, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 		job->seq = (int)sqlite3_last_insert_rowid(db);
 	}
@@ -401,146 +405,44 @@ SuqlStatus llm_bulk_store_job(Llm *llm, LlmBulkJob *job, const LlmBulkUnit *u, l
 	return SUQL_IO;
 }
 
-/* ---- the claim ---- */
+/* ---- the endpoint that issued it ---- */
 
-/* When process pid started (clock ticks after boot, /proc/PID/stat's 22nd field); -1 when
-   it is not known. */
-static long long proc_start(long pid)
+SuqlStatus llm_bulk_here(const Llm *llm, const LlmBulkJob *job, const char *verb, char **note,
+                         SuqlErr *err)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	size_t n = 0;
-	char *s = util_read_file(path, &n);
-	long long t = -1;
-	char *p = s ? strrchr(s, ')') : NULL;   /* the name may hold spaces and parentheses */
-	if (p) {
-		int field = 2;
-		for (p++; *p && field < 22; p++)
-			if (*p == ' ')
-				field++;
-		if (field == 22)
-			t = strtoll(p, NULL, 10);
+	*note = NULL;
+	const char *origin = llm_origin(llm) ? llm_origin(llm) : "(no endpoint)";
+	const char *model = llm_model(llm) ? llm_model(llm) : "";
+	if (!job->endpoint) {
+		*note = xprintf("note: batch %d was kept before jobs recorded their endpoint: it is "
+		                "asked of the current one (%s at %s); if another endpoint issued it, "
+		                ":set llm.url to that one first", job->seq, model, origin);
+		return SUQL_OK;
 	}
-	free(s);
-	return t;
-}
-
-static char *this_process(void)
-{
-	char host[256] = "";
-	if (gethostname(host, sizeof host - 1) != 0 || !host[0])
-		snprintf(host, sizeof host, "?");
-	return xprintf("%ld %lld %s", (long)getpid(), proc_start((long)getpid()), host);
-}
-
-/* Whether the process an owner string names may still hold the claim: 1 when it is alive
-   (or on another host, where it cannot be told), 0 when it is gone. */
-static int owner_alive(const char *owner, long *pid, char *host, size_t hn)
-{
-	long long start = -1;
-	char h[256] = "";
-	*pid = 0;
-	if (sscanf(owner, "%ld %lld %255s", pid, &start, h) < 1 || *pid <= 0)
-		return 0;
-	snprintf(host, hn, "%s", h);
-	char here[256] = "";
-	if (gethostname(here, sizeof here - 1) != 0)
-		here[0] = 0;
-	if (h[0] && strcmp(h, here) != 0)
-		return 1;
-	if (kill((pid_t)*pid, 0) != 0 && errno == ESRCH)
-		return 0;
-	long long now = proc_start(*pid);
-	return !(start >= 0 && now >= 0 && now != start);
-}
-
-long llm_bulk_taken(const LlmBulkJob *job)
-{
-	long pid;
-	char host[256];
-	return job->owner && owner_alive(job->owner, &pid, host, sizeof host) ? pid : 0;
-}
-
-SuqlStatus llm_bulk_claim(Llm *llm, LlmBulkJob *job, SuqlErr *err)
-{
-	sqlite3 *db = llm_bulk_db(llm, err);
-	if (!db)
-		return err->code;
-	char *me = this_process();
-	int rc = llm_bulk_write_begin(db);
-	SuqlStatus s = SUQL_OK;
-	if (rc == SQLITE_OK && job_load(db, job->seq, job) != SQLITE_ROW)
-		rc = SQLITE_ERROR;
-	if (rc == SQLITE_OK && strcmp(job->status, "resumed") == 0) {
-		s = err_set(err, SUQL_USAGE, "batch %d was resumed already (its statement ran again); "
-		            "run the statement to see its rows", job->seq);
-	} else if (rc == SQLITE_OK && job->owner) {
-		long pid;
-		char host[256];
-		if (owner_alive(job->owner, &pid, host, sizeof host)) {
-			char when[16] = "?";
-			time_t at = (time_t)job->claimed;
-			struct tm tm;
-			if (localtime_r(&at, &tm))
-				strftime(when, sizeof when, "%H:%M:%S", &tm);
-			s = err_set(err, SUQL_USAGE, "batch %d is taken: process %ld%s%s has been "
-			            "resuming it since %s (status %s); it runs once, there", job->seq,
-			            pid, host[0] ? " on " : "", host, when, job->status);
-		}
-	}
-	if (rc == SQLITE_OK && s == SUQL_OK) {
-		/* a job kept before jobs had a token gets one: its write is marked as any */
-		if (!job->token)
-			job->token = new_token();
-		sqlite3_stmt *st = NULL;
-		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = ?, claimed = ?, token = ? "
-		                        "WHERE seq = ?", -1, &st, NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, me, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 2, (long long)time(NULL));
-			sqlite3_bind_text(st, 3, job->token, -1, SQLITE_STATIC);
-			sqlite3_bind_int(st, 4, job->seq);
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		}
-		sqlite3_finalize(st);
-	}
-	if (rc != SQLITE_OK) {
-		s = llm_bulk_db_fail(db, err);
-		llm_bulk_write_end(db, rc);
-	} else if (llm_bulk_write_end(db, s == SUQL_OK ? SQLITE_OK : SQLITE_ABORT) != SQLITE_OK &&
-	           s == SUQL_OK) {
-		s = llm_bulk_db_fail(db, err);
-	}
-	if (s == SUQL_OK) {
-		free(job->owner);
-		job->owner = me;
-	} else {
-		free(me);
-	}
-	return s;
-}
-
-void llm_bulk_release(Llm *llm, LlmBulkJob *job)
-{
-	SuqlErr err = {0};
-	sqlite3 *db = job->owner ? llm_bulk_db(llm, &err) : NULL;
-	err_clear(&err);
-	if (!db)
-		return;
-	sqlite3_stmt *st = NULL;
-	int rc = llm_bulk_write_begin(db);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, "UPDATE llm_bulk SET owner = NULL WHERE seq = ? AND "
-		                        "owner = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int(st, 1, job->seq);
-		sqlite3_bind_text(st, 2, job->owner, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-	}
-	sqlite3_finalize(st);
-	llm_bulk_write_end(db, rc);
-	free(job->owner);
-	job->owner = NULL;
+	const char *jmodel = job->model ? job->model : "";
+	int url_differs = strcmp(job->endpoint, origin) != 0;
+	int model_differs = strcmp(jmodel, model) != 0;
+	if (!url_differs && !model_differs)
+		return SUQL_OK;
+	SBuf how = SBUF_INIT;
+	if (url_differs)
+		sb_printf(&how, ":set llm.url %s", job->endpoint);
+	if (url_differs && model_differs)
+		sb_puts(&how, " and ");
+	if (model_differs)
+		sb_printf(&how, ":set llm.model %s", jmodel);
+	SuqlStatus st;
+	if (url_differs)
+		st = err_set(err, SUQL_USAGE, "batch %d was submitted to %s at %s, and the endpoint "
+		             "now is %s at %s, which never issued it: nothing was asked of it; switch "
+		             "back with %s, then :bulk %s %d", job->seq, jmodel, job->endpoint, model,
+		             origin, sb_str(&how), verb, job->seq);
+	else   /* its answers are another model's, kept under that model's keys */
+		st = err_set(err, SUQL_USAGE, "batch %d was submitted for %s at %s, and the model now "
+		             "is %s: nothing was asked; switch back with %s, then :bulk %s %d",
+		             job->seq, jmodel, job->endpoint, model, sb_str(&how), verb, job->seq);
+	sb_free(&how);
+	return st;
 }
 
 SuqlStatus llm_bulk_set_status(Llm *llm, LlmBulkJob *job, const char *status, SuqlErr *err)
@@ -558,11 +460,12 @@ static long count_of(json_t *counts, const char *k)
 	return json_is_integer(v) && json_integer_value(v) >= 0 ? (long)json_integer_value(v) : 0;
 }
 
-/* What the batch object says, into the job. */
-static void job_update(LlmBulkJob *j, json_t *batch)
+/* What the batch object says, into the job: its words scrubbed of suql's secrets (they are
+   kept and shown, and come from the endpoint). */
+static void job_update(const Llm *llm, LlmBulkJob *j, json_t *batch)
 {
 	free(j->status);
-	j->status = xstrdup(json_string_value(json_object_get(batch, "status")));
+	j->status = llm_scrub(llm, json_string_value(json_object_get(batch, "status")));
 	json_t *counts = json_object_get(batch, "request_counts");
 	if (json_is_object(counts)) {
 		j->completed = count_of(counts, "completed");
@@ -574,8 +477,10 @@ static void job_update(LlmBulkJob *j, json_t *batch)
 	json_t *errs = json_object_get(json_object_get(batch, "errors"), "data");
 	const char *m = json_string_value(json_object_get(json_array_get(errs, 0), "message"));
 	if (m) {
+		char *clean = llm_scrub(llm, m);
 		free(j->error);
-		j->error = xstrndup(m, strlen(m) > 300 ? 300 : strlen(m));
+		j->error = xstrndup(clean, strlen(clean) > 300 ? 300 : strlen(clean));
+		free(clean);
 	}
 	j->polled = (long long)time(NULL);
 }
@@ -586,7 +491,7 @@ SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	SuqlStatus st = llm_batch_get(llm, job->batch, &batch, err);
 	if (st != SUQL_OK)
 		return st;
-	job_update(job, batch);
+	job_update(llm, job, batch);
 	json_decref(batch);
 	return job_store(llm, job, err);
 }
@@ -597,7 +502,7 @@ SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	SuqlStatus st = llm_batch_cancel(llm, job->batch, &batch, err);
 	if (st != SUQL_OK)
 		return st;
-	job_update(job, batch);
+	job_update(llm, job, batch);
 	json_decref(batch);
 	return job_store(llm, job, err);
 }
@@ -642,6 +547,10 @@ void llm_bulk_list(Llm *llm, SBuf *out)
 			sb_printf(out, " (%ld answer%s)", j.units, j.units == 1 ? "" : "s");
 		if (llm_bulk_taken(&j))
 			sb_printf(out, "  taken by process %ld", llm_bulk_taken(&j));
+		if (j.endpoint)
+			sb_printf(out, "  %s at %s", j.model ? j.model : "", j.endpoint);
+		else
+			sb_puts(out, "  (endpoint not recorded)");
 		sb_putc(out, '\n');
 		llm_bulk_job_free(&j);
 		any = 1;

@@ -83,7 +83,9 @@ long llm_cap_room(const Llm *llm, double in, double out)
 	long room = LONG_MAX;
 	if (llm->cap > 0)
 		room = llm->cap - llm->stmt.total.requests;
-	double s = llm->cap_usd > 0 ? llm_stmt_usd(llm) : -1;
+	/* while a batch is collected nothing is sent: its lines' dollars are held against
+	   budget_usd when it is submitted (llm_bulk_submit), not a wave at a time */
+	double s = llm->cap_usd > 0 && !llm_bulk_collecting(llm) ? llm_stmt_usd(llm) : -1;
 	if (s >= 0) {
 		double w = llm_cap_worst(llm, in, out);
 		long fit = llm->replied == 0 ? 1

@@ -489,6 +489,11 @@ struct LlmBulk {
 	LlmBulkUnit *u;      /* the units the lines carry, in order */
 	long nu, capu;
 	long cap;            /* the statement's budget of requests while it was collected */
+	double cap_usd;      /* its budget_usd (0: none) */
+	double worst_in, worst_out;   /* the lines' worst case: their bodies' bytes over
+	                                 TEXT_BYTES_PER_TOKEN, and their max_tokens */
+	double worst_usd;    /* that at the full price of each line's model (llm_cap_worst) */
+	int unpriced;        /* lines whose model has no price */
 	/* answering */
 	LlmMemo *replies;    /* line id -> chat completion (JSON text) while answering, else NULL */
 	LlmMemo *where;      /* unit key -> "pos n line" */
@@ -513,6 +518,12 @@ int llm_bulk_write_begin(sqlite3 *db);
 int llm_bulk_write_end(sqlite3 *db, int rc);
 int llm_bulk_job_save(sqlite3 *db, const LlmBulkJob *j);
 SuqlStatus llm_bulk_db_fail(sqlite3 *db, SuqlErr *err);
+/* The job's row as it is in the file (seq 0: the latest): SQLITE_ROW, with job read
+   (what it held freed), SQLITE_DONE (none), or an error. */
+int llm_bulk_job_load(sqlite3 *db, int seq, LlmBulkJob *job);
+/* A token of 32 hex digits nobody else has: the statement's job in the user's database.
+   Heap string. */
+char *llm_bulk_new_token(void);
 /* Store a job submitted (job: its batch, statement, database, status, counts, previous),
    with the units its lines carry, in one transaction that also marks the job it follows
    (previous) resumed; job->seq and job->token are set. */
@@ -538,6 +549,10 @@ int llm_bulk_fresh(const Llm *llm, const char *const *keys, int n);
    holds a reply with status 200; else body NULL, why saying what the line lacks (id NULL
    when it has none either). Returns the lines read. Nothing of it is trusted: any bytes
    may come (tools/fuzz_batch.c). (llm_batch.c) */
+/* A reply of a batch's output (a chat completion, JSON text) with every string in it
+   scrubbed of suql's secrets (llm_scrub_reply); NULL when it is not JSON. Heap string.
+   (llm_bulk_fetch.c) */
+char *llm_bulk_scrub_body(const Llm *llm, const char *body);
 typedef void (*LlmBatchLineFn)(void *ctx, const char *id, const char *body, const char *why);
 long llm_bulk_read_output(const char *data, size_t n, LlmBatchLineFn fn, void *ctx);
 /* sqlite3 handle of the cache file (its own tables live there too). */

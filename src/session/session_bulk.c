@@ -317,6 +317,19 @@ SuqlStatus session_bulk(Session *s, const char *verb, const char *arg, FILE *out
 	if (st != SUQL_OK)
 		return st;
 	int settled = fetched(j.status) || strcmp(j.status, "resumed") == 0;
+	/* the batch's id means something only to the endpoint that issued it: a job is asked of
+	   no other (its stored state is shown without asking anyone) */
+	int asks = strcmp(verb, "resume") == 0 ||
+	           (!settled && (strcmp(verb, "status") == 0 || strcmp(verb, "cancel") == 0));
+	char *here_note = NULL;
+	if (asks && (st = llm_bulk_here(s->llm, &j, verb, &here_note, err)) != SUQL_OK) {
+		llm_bulk_job_free(&j);
+		return st;
+	}
+	if (here_note) {
+		note(s, "%s", here_note);
+		free(here_note);
+	}
 	if (strcmp(verb, "status") == 0) {
 		if (!settled)
 			st = llm_bulk_poll(s->llm, &j, err);

@@ -82,7 +82,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	sqlite3 "$T/old/suql/cache.db" "CREATE TABLE llm_bulk(seq INTEGER PRIMARY KEY, batch TEXT NOT NULL, statement TEXT NOT NULL, database TEXT NOT NULL, status TEXT NOT NULL, output_file TEXT, error TEXT, created INTEGER NOT NULL, polled INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, previous INTEGER NOT NULL DEFAULT 0); CREATE TABLE llm_bulk_reply(seq INTEGER NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY(seq, key)) WITHOUT ROWID; INSERT INTO llm_bulk(batch, statement, database, status, created, requests) VALUES ('batch_old', 'SELECT 1', 'x.db', 'resumed', 0, 15);"
 	echo ":bulk list" | run old "$T/old"
 	has "older cache file: its jobs listed" "$T/old.out" "1  batch batch_old  resumed  15 requests"
-	check "older cache file: its table brought up to date" "$(sqlite3 "$T/old/suql/cache.db" "SELECT count(*) FROM pragma_table_info('llm_bulk') WHERE name IN ('owner', 'claimed', 'token', 'units')")" "4"
+	check "older cache file: its table brought up to date" "$(sqlite3 "$T/old/suql/cache.db" "SELECT count(*) FROM pragma_table_info('llm_bulk') WHERE name IN ('owner', 'claimed', 'token', 'units', 'endpoint', 'model')")" "6"
 fi
 
 # --- LIMIT and the offline backend: as usual, with the reason
@@ -112,7 +112,45 @@ if [ "$(uploads)" = "$up" ]; then ok "budget: nothing uploaded"; else notok "bud
 if [ "$(cat "$T/bud.rc")" != 0 ]; then ok "budget: exit status not 0"; else notok "budget: exit status not 0"; fi
 echo "$Q" | run bud2 "$T/bud2" --set llm.bulk=on --set batch=4 --set budget=$((NREQ + 4))
 has "budget: a batch within it submitted" "$T/bud2.err" "requests; :bulk status"
+# --- a job remembers its endpoint: :bulk status, resume and cancel at another endpoint (or
+# for another model) refuse, name both and say how to switch back, and ask that endpoint
+# nothing; :bulk list shows each job's endpoint; at its own endpoint the job resumes; a job
+# kept before jobs recorded their endpoint is asked of the current one, with a note
 stop_server
+start_server epa --batch-polls 2
+URL_A=$URL PID_A=$SPID LOG_A=$LOG
+start_server epb --batch-polls 2
+URL_B=$URL LOG_B=$LOG
+CE=$T/endpoint
+echo "$Q" | URL=$URL_A run esub "$CE" --set llm.bulk=on --set batch=4
+has "endpoint: submitted at A" "$T/esub.err" "submitted batch 1 (batch_1): $NREQ requests"
+for verb in status resume cancel; do
+	echo ":bulk $verb" | URL=$URL_B run "eb_$verb" "$CE"
+	has "endpoint: :bulk $verb at another endpoint refused, naming both" "$T/eb_$verb.err" "batch 1 was submitted to m1 at $URL_A, and the endpoint now is m1 at $URL_B, which never issued it"
+	has "endpoint: :bulk $verb says how to switch back" "$T/eb_$verb.err" "switch back with :set llm.url $URL_A, then :bulk $verb 1"
+	if [ "$(cat "$T/eb_$verb.rc")" != 0 ]; then ok "endpoint: :bulk $verb refused: exit status not 0"; else notok "endpoint: :bulk $verb refused: exit status not 0"; fi
+done
+if grep -q '"path":"/v1/batches' "$LOG_B"; then notok "endpoint: nothing asked of the other endpoint" "$(grep batches "$LOG_B")"; else ok "endpoint: nothing asked of the other endpoint"; fi
+echo ":bulk status" | URL=$URL_A MODEL=m2 run em "$CE"
+has "endpoint: another model refused, with how to switch back" "$T/em.err" "batch 1 was submitted for m1 at $URL_A, and the model now is m2: nothing was asked; switch back with :set llm.model m1, then :bulk status 1"
+echo ":bulk list" | URL=$URL_B run elist "$CE"
+has "endpoint: :bulk list shows the job's endpoint" "$T/elist.out" "1  batch batch_1  in_progress  $NREQ requests ($NCAND answers)  m1 at $URL_A"
+echo ":bulk status" | URL=$URL_A run est "$CE"
+echo ":bulk resume" | URL=$URL_A run eres "$CE"
+if cmp -s "$T/ref.out" "$T/eres.out"; then ok "endpoint: at its own endpoint the job resumes"; else notok "endpoint: at its own endpoint the job resumes" "$(cat "$T/eres.err")"; fi
+# a job kept before jobs recorded their endpoint (the columns as an older file has them)
+if command -v sqlite3 >/dev/null 2>&1; then
+	echo "SELECT name FROM restaurants WHERE rating >= 4.5 AND answer(reviews, 'is it loud?') = 'Yes';" | URL=$URL_A run esub2 "$CE" --set llm.bulk=on
+	sqlite3 "$CE/suql/cache.db" "UPDATE llm_bulk SET endpoint = NULL, model = NULL WHERE seq = 2"
+	echo ":bulk status 2" | URL=$URL_A run eold "$CE"
+	has "endpoint: an older job is used as before, with a note" "$T/eold.err" "note: batch 2 was kept before jobs recorded their endpoint: it is asked of the current one (m1 at $URL_A)"
+	has "endpoint: an older job's status read from the current endpoint" "$T/eold.out" "batch 2 (batch_2): in_progress"
+	echo ":bulk list" | URL=$URL_A run eold2 "$CE"
+	has "endpoint: :bulk list lists an older job" "$T/eold2.out" "2  batch batch_2  in_progress  1 request"
+	has "endpoint: :bulk list says an older job's endpoint is not recorded" "$T/eold2.out" "(endpoint not recorded)"
+fi
+stop_server
+kill "$PID_A" 2>/dev/null && wait "$PID_A" 2>/dev/null
 
 # --- the cost: bulk against interactive at gpt-4o-mini's built-in price, for the count
 # over the 112 rows and a projection; the batch's tokens are the interactive run's
@@ -159,6 +197,42 @@ echo "$X" | MODEL=gpt-4o-mini run xu "$T/x" --set budget_usd=$mid
 echo "$X" | MODEL=gpt-4o-mini run xv "$T/x" --set budget_usd=$mid --set llm.bulk=on
 has "budget_usd: over it at the usual price" "$T/xu.out" "over it, refused"
 hasnt "budget_usd: within it at batch prices" "$T/xv.out" "over it, refused"
+# budget_usd at submission: the batch's worst case (each line's body's bytes / 4 + 1 in,
+# its max_tokens out, at batch prices) against it, computed here from the file a batch
+# uploads; a budget just below it: nothing submitted, the exit status of a batch over the
+# request budget, the figure said; just above it: submitted, and the batch then costs no
+# more than the figure
+XS=${X#EXPLAIN }
+echo "$XS" | MODEL=gpt-4o-mini run uf "$T/uf" --set llm.bulk=on
+ub=$(sed -n 's/^submitted batch 1 (\([^)]*\)).*/\1/p' "$T/uf.err")
+uin=$(curl -s "${URL}/batches/$ub" | sed 's/.*"input_file_id": *"\([^"]*\)".*/\1/')
+curl -s "${URL}/files/$uin/content" >"$T/uf.jsonl"
+F=$(LC_ALL=C awk '{ b = substr($0, index($0, "\"body\":") + 7); b = substr(b, 1, length(b) - 1)
+	m = b; if (!sub(/.*"max_tokens":/, "", m)) sub(/.*"max_completion_tokens":/, "", m)
+	i += int(length(b) / 4) + 1; o += m + 0 }
+	END { printf "%.8f", 0.5 * (i * 0.15 + o * 0.6) / 1e6 }' "$T/uf.jsonl")
+lines=$(grep -c . "$T/uf.jsonl")
+if [ "$lines" -gt 1 ] && awk "BEGIN { exit !($F > 0) }"; then ok "budget_usd at submission: the batch's worst case \$$F ($lines lines)"; else notok "budget_usd at submission: the batch's worst case" "$F" "$(head -c 300 "$T/uf.jsonl")"; fi
+below=$(awk "BEGIN { printf \"%.8f\", $F * 0.98 }")
+above=$(awk "BEGIN { printf \"%.8f\", $F * 1.02 }")
+up=$(uploads)
+echo "$XS" | MODEL=gpt-4o-mini run ubelow "$T/ubelow" --set llm.bulk=on --set budget_usd=$below
+has "budget_usd just below the batch's worst case: refused" "$T/ubelow.err" "at batch prices ($lines requests:"
+has "budget_usd just below: nothing submitted, and how to raise it" "$T/ubelow.err" "nothing was submitted; raise it with :set budget_usd"
+if [ "$(uploads)" = "$up" ]; then ok "budget_usd just below: nothing uploaded"; else notok "budget_usd just below: nothing uploaded" "$(cat "$T/ubelow.err")"; fi
+check "budget_usd just below: the exit status of a batch over the budget of requests" "$(cat "$T/ubelow.rc")" "$(cat "$T/bud.rc")"
+said=$(sed -n 's/.*the batch would cost at most \$\([0-9.]*\) at batch prices.*/\1/p' "$T/ubelow.err")
+if [ -n "$said" ] && awk "BEGIN { d = $said - $F; exit !(d < 0.00001 && d > -0.00001) }"; then ok "budget_usd just below: the figure said (\$$said) is the batch's (\$$F)"; else notok "budget_usd just below: the figure said is the batch's" "said: $said" "computed: $F"; fi
+echo "$XS" | MODEL=gpt-4o-mini run uabove "$T/uabove" --set llm.bulk=on --set budget_usd=$above
+has "budget_usd just above the batch's worst case: submitted, all its lines" "$T/uabove.err" "): $lines requests;"
+# far below what the plan expects: the plan refuses, in its own words (not the request
+# budget's)
+echo "$XS" | MODEL=gpt-4o-mini run ufar "$T/ufar" --set llm.bulk=on --set budget_usd=0.0001
+has "budget_usd far below: the plan refuses in its words" "$T/ufar.err" "this statement is expected to cost about"
+hasnt "budget_usd far below: not said to be the budget of requests" "$T/ufar.err" "requests to the model"
+echo ":bulk resume" | MODEL=gpt-4o-mini run uares "$T/uabove"
+cost=$(sed -n 's/^cost: \$\([0-9.]*\) at batch prices.*/\1/p' "$T/uares.err")
+if [ -n "$cost" ] && awk "BEGIN { exit !($cost > 0 && $cost <= $F) }"; then ok "budget_usd: the batch cost \$$cost, within its worst case \$$F"; else notok "budget_usd: the batch cost within its worst case" "cost: $cost" "$(cat "$T/uares.err")"; fi
 stop_server
 
 # --- an unreadable answer of one candidate: not a value, not cached, asked in the next
@@ -234,5 +308,83 @@ if [ "$(cat "$T/nb.rc")" != 0 ]; then ok "no /batches: exit status not 0"; else 
 echo "$Q" | run nb2 "$C4"
 if cmp -s "$T/ref.out" "$T/nb2.out"; then ok "no /batches: nothing lost, the statement runs as usual"; else notok "no /batches: nothing lost, the statement runs as usual" "$(cat "$T/nb2.err")"; fi
 stop_server
+
+# --- no secret on screen, in the cache file or in the database, in bulk too: a server that
+# echoes the request's headers (the Authorization it got: the URL's credentials as Basic,
+# or the key as Bearer) in a batch's output lines (build/llmserver's echo rules applied to
+# its lines), whole and cut at many offsets, as the answers of an INSERT ... SELECT. What
+# suql writes (with -v), the cache file and the database (dumped) must hold no run of 8
+# characters of the password, the credentials, the key or their Base64 at any alignment
+# (tests/suites/22-secrets-echo.sh's check); the echoes must have got there (masked).
+if command -v sqlite3 >/dev/null 2>&1; then
+	S_USER=alice S_PASS_RAW='S3cr3t-P%40ss-Word-42' S_PASS='S3cr3t-P@ss-Word-42'
+	S_KEY=sk-echo-Zq81xKpL0v9Wm3Rt5Yb7Nc2Dh4Jf6Gs
+	b64_at() {   # b64_at TEXT K: the Base64 characters TEXT alone decides at alignment K
+		_s=$1 _k=$2
+		_pad=$(printf '%.*s' "$_k" QQ)
+		_m=$((${#_s} + _k))
+		_b=$(printf '%s%s' "$_pad" "$_s" | base64 -w0)
+		case $_k in 0) _from=1 ;; 1) _from=3 ;; 2) _from=4 ;; esac
+		case $((_m % 3)) in 0) _x=0 ;; 1) _x=1 ;; 2) _x=2 ;; esac
+		printf '%s\n' "$_b" | cut -c"$_from"-"$((4 * (_m / 3) + _x))"
+	}
+	{
+		printf '%s\n' "$S_PASS" "$S_PASS_RAW" "$S_USER:$S_PASS" "$S_USER:$S_PASS_RAW" "$S_KEY"
+		printf '%s' "$S_USER:$S_PASS" | base64 -w0; echo
+		for k in 0 1 2; do b64_at "$S_USER:$S_PASS" $k; b64_at "$S_PASS" $k; b64_at "$S_KEY" $k; done
+	} >"$T/forms"
+	awk '{ for (i = 1; i + 7 <= length($0); i++) print substr($0, i, 8) }' "$T/forms" | sort -u >"$T/runs"
+	# a line a candidate (batch 1): each rule answers the next line, the rest automatic
+	{
+		printf '[{"status": 200, "echo": "headers", "echo_as": "content", "times": 1}'
+		printf ', {"status": 200, "echo": "request", "echo_as": "content", "times": 1}'
+		printf ', {"status": 400, "echo": "headers", "echo_as": "message", "times": 1}'
+		i=5
+		while [ $i -le 90 ]; do
+			printf ', {"status": 200, "echo": "headers", "echo_as": "content", "echo_skip": %d, "echo_max": 41, "times": 1}' $i
+			i=$((i + 7))
+		done
+		printf ']\n'
+	} >"$T/srules.json"
+	# the answers come in batches for the SELECT (a projection: asked of the rows it
+	# returns, all in one batch), then the INSERT takes them from the cache
+	SQ="SELECT name, answer(reviews, 'what do the guests say?') FROM restaurants WHERE rating >= 4.5 ORDER BY name;"
+	SI="INSERT INTO said SELECT name, answer(reviews, 'what do the guests say?') FROM restaurants WHERE rating >= 4.5;"
+	secrets_case() {   # secrets_case NAME URL [KEY]: NAME.out (all suql wrote), NAME.dump
+		_n=$1 _u=$2 _k=${3:-}
+		cp "$DB" "$T/$_n.db"
+		"$prog" "$T/$_n.db" -c "CREATE TABLE said(name TEXT, a TEXT)" >/dev/null 2>&1
+		start_server "$_n" --batch-polls 0 --rules "$T/srules.json"
+		_url=$(printf '%s' "$_u" | sed "s|PORT|${URL#http://127.0.0.1:}|;")
+		printf '%s\n' "$SQ" ':bulk status' ':bulk resume' ':bulk resume' ':bulk list' \
+			':set llm.bulk off' "$SI" 'SELECT name, a FROM said ORDER BY name;' |
+			XDG_CACHE_HOME=$T/$_n.cache SUQL_LLM_URL=$_url SUQL_LLM_KEY=$_k SUQL_MODEL=m1 \
+			"$prog" -v --set llm.bulk=on --set batch=1 "$T/$_n.db" >"$T/$_n.out" 2>&1
+		echo "exit $?" >>"$T/$_n.out"
+		stop_server
+		{ sqlite3 "$T/$_n.cache/suql/cache.db" .dump; sqlite3 "$T/$_n.db" .dump; } >"$T/$_n.dump"
+		_said=$(sqlite3 "$T/$_n.db" "SELECT count(*) FROM said WHERE a LIKE '%user-agent%'")
+		if grep -q 'user-agent' "$T/$_n.out" && grep -q '\*\*\*' "$T/$_n.out" &&
+		   [ "${_said:-0}" -gt 0 ] && grep -q 'submitted batch 2' "$T/$_n.out"; then
+			ok "secrets $_n: the echoes reached the screen, the cache and the database (masked)"
+		else
+			notok "secrets $_n: the echoes reached the screen and the files" "$(head -40 "$T/$_n.out")"
+		fi
+		for _w in out dump; do
+			_l=$(grep -o -F -f "$T/runs" "$T/$_n.$_w" | sort -u | head -5)
+			if [ -z "$_l" ]; then
+				ok "secrets $_n: no run of 8 characters of a secret or its Base64 in the $_w ($(wc -c <"$T/$_n.$_w" | tr -d ' ') bytes)"
+			else
+				notok "secrets $_n: no run of a secret in the $_w" "found: $(echo $_l)" "$(grep -n -F -f "$T/runs" "$T/$_n.$_w" | head -5)"
+			fi
+		done
+	}
+	secrets_case sbasic "http://$S_USER:$S_PASS_RAW@127.0.0.1:PORT"
+	auth=$(grep -o '"authorization":"Basic [^"]*"' "$T/sbasic.log" | head -1)
+	check "secrets sbasic: the server got the credentials as a Basic header" "$auth" "\"authorization\":\"Basic $(printf '%s' "$S_USER:$S_PASS" | base64 -w0)\""
+	secrets_case sbearer "http://127.0.0.1:PORT" "$S_KEY"
+	auth=$(grep -o '"authorization":"Bearer [^"]*"' "$T/sbearer.log" | head -1)
+	check "secrets sbearer: the server got the key" "$auth" "\"authorization\":\"Bearer $S_KEY\""
+fi
 
 [ $fails -eq 0 ]
