@@ -45,7 +45,7 @@ trap '[ -n "$SPID" ] && kill "$SPID" 2>/dev/null' EXIT
 start() {   # start OPTIONS...: build/llmserver on a free port; URL its base URL
 	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
 	rm -f "$T/port"
-	"$B/llmserver" --port-file "$T/port" "$@" 2>"$T/server.err" &
+	"$B/llmserver" --port-file "$T/port" "$@" 2>>"$T/server.err" &
 	SPID=$!
 	i=0
 	while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
