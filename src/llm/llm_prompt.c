@@ -25,6 +25,9 @@
  *     makes no request (llmp_chat_body returns NULL).
  *   - The prefix a provider can cache comes first: the instructions, the question, the
  *     condition and the answer format; the candidates (or the text, or the literal) last.
+ *     A request in OpenAI's dialect names its prefix with a prompt_cache_key
+ *     (llmp_cache_key: the template and the question, nothing a table holds), so that a
+ *     provider that routes by key sends a statement's requests to the cache holding it.
  */
 #include "base/util.h"
 #include "llm/llm_int.h"
