@@ -7,9 +7,11 @@
  * `auto` mode, where it reads a suql prompt and answers in the shape it asks for, deciding
  * deterministically from a hash of each candidate's text (for a semantic join's match
  * prompts, of the pair, or from a list of the pairs that match; with --factor, of a
- * property both sides are classified into, which it also proposes). With --logprobs give, a request
- * asking for log-probabilities gets them, each yes/no word of the reply at a probability
- * that --unsure-words chooses per candidate. A request with "stream": true gets
+ * property both sides are classified into, which it also proposes). With --noise it is wrong
+ * on a set share of values, the same way in every request (llmserver_noise.h). With
+ * --logprobs give, a request asking for log-probabilities gets them, each yes/no word of the
+ * reply at a probability that --unsure-words chooses per candidate (calibrated: lower for
+ * the values --noise made wrong). A request with "stream": true gets
  * its chat completion as server-sent events, a word at a time. GET /stats reports the request
  * count and the most requests it ever had in flight at once. Run with --help for options;
  * doc/llm.md describes the rules file.
@@ -69,8 +71,20 @@ static void usage(FILE *f)
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
 "  --logprobs MODE     a request with \"logprobs\": true gets, with MODE give, the\n"
 "                      reply's tokens with their logprobs and top_logprobs (each yes/no\n"
-"                      word at 0.97, the opposite at the rest); reject: HTTP 400 naming\n"
-"                      logprobs; malformed: a block that is not one; default: none\n"
+"                      word at 0.97, the opposite at the rest); calibrated: as give, each\n"
+"                      verdict at 0.99, or at 0.6 when --noise made it wrong; reject:\n"
+"                      HTTP 400 naming logprobs; malformed: a block that is not one;\n"
+"                      default: none\n"
+"  --noise P           auto mode: wrong on a share P of values (a candidate's text, a\n"
+"                      pair's value, a classified literal), chosen by a hash of the value\n"
+"                      and the seed, the same in any request: a verdict turned around, a\n"
+"                      pair's verdict when either value is wrong (--factor: compared by\n"
+"                      their wrong classes), another offered value, class, number or\n"
+"                      date; free-text answers and summaries stay right\n"
+"  --noise-seed S      the seed of --noise's hash (a whole number; default 1)\n"
+"  --noise-scope W     all (default), or classes: only classifications are wrong\n"
+"                      (constrained answers, --factor's classes, ENUM values), verdicts\n"
+"                      on texts and pairs stay right\n"
 "  --unsure-words A,B  --logprobs give: the verdict of a candidate whose text holds one\n"
 "                      of the words (any case) at 0.55 instead of 0.97\n"
 "  --reject-schema     answer HTTP 400 to requests that carry a JSON schema (in any\n"
@@ -153,7 +167,8 @@ static const char *need_key;
 static char **models;
 static int nmodels;
 static int reject_json;
-static int logprobs_mode;    /* --logprobs: 0 none, 1 give, 2 reject, 3 malformed */
+static int logprobs_mode;    /* --logprobs: 0 none, 1 give, 2 reject, 3 malformed,
+                                4 calibrated (llmserver_noise.h) */
 static char **unsure_words;  /* --unsure-words */
 static int nunsure_words;
 static int reject_schema;    /* --reject-schema: HTTP 400 to a request that carries one */
@@ -332,33 +347,47 @@ static int factor_class(const char *text)
 	return -1;
 }
 
+#include "llmserver_noise.h"
+
+/* n (> 1) of them: the right one for text, or with --noise a wrong one when text is one the
+   model is wrong about (wrong: noisy() for a classification, noisy_answer() otherwise). */
+static size_t pick(const char *text, size_t right, size_t n, int wrong)
+{
+	return wrong && n > 1 ? noise_other(text, right, n) : right;
+}
+
 static json_t *answer_for(int mode, const char *text, json_t *choices, int flip)
 {
 	uint64_t h = fnv(text, strlen(text));
+	int wrong = noisy_answer(text);
 	char buf[64];
 	switch (mode) {
-	case A_CHOICE:   /* one of the values offered */
+	case A_CHOICE: {   /* one of the values offered: a classification of the text */
 		if (factor_prop) {
-			int c = factor_class(text);
+			int c = noisy_factor_class(text);
 			return json_string(c < 0 ? "none" : factor_vals[c]);
 		}
-		return json_incref(json_array_get(choices, (size_t)(h % json_array_size(choices))));
+		size_t n = json_array_size(choices);
+		return json_incref(json_array_get(choices, pick(text, (size_t)(h % n), n,
+		                                                noisy(text))));
+	}
 	case A_YESNO:
 		if (nyes_words) {
 			int yes = 0;
 			for (int i = 0; i < nyes_words && !yes; i++)
 				yes = ci_find(text, yes_words[i]) != NULL;
-			return json_string(yes != flip ? "yes" : "no");
+			return json_string((yes != flip) != wrong ? "yes" : "no");
 		}
-		return json_string(((double)(h % 10000) < yes_rate * 10000) != flip ? "yes" : "no");
+		return json_string((((double)(h % 10000) < yes_rate * 10000) != flip) != wrong ? "yes"
+		                                                                                 : "no");
 	case A_DATE:
-		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)(h % 120),
+		snprintf(buf, sizeof buf, "%04d-%02d-%02d", 1900 + (int)pick(text, h % 120, 120, wrong),
 		         1 + (int)((h >> 8) % 12), 1 + (int)((h >> 16) % 28));
 		return json_string(buf);
 	case A_INT:
-		return json_integer((json_int_t)(h % 100));
+		return json_integer((json_int_t)pick(text, h % 100, 100, wrong));
 	case A_REAL:
-		return json_real((double)(h % 1000) / 10.0);
+		return json_real((double)pick(text, h % 1000, 1000, wrong) / 10.0);
 	default: {
 		char *f = first_sentence(text);
 		json_t *j = json_string(f);
@@ -424,17 +453,22 @@ static int load_pairs(const char *path)
 	return 1;
 }
 
-/* A semantic join's verdict on a pair: listed in --pairs, else by the pair's hash. */
+/* A semantic join's verdict on a pair: listed in --pairs, else by the pair's hash, or with
+   --factor by the two values' classes; with --noise turned around when either value is one
+   the model is wrong about (--factor: compared by the wrong values' wrong classes). */
 static const char *pair_verdict(const char *l, const char *r)
 {
 	uint64_t h = pair_hash(l, r);
-	if (have_pairs)
-		return bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) ? "yes" : "no";
-	if (factor_prop) {
-		int a = factor_class(l);
-		return a >= 0 && a == factor_class(r) ? "yes" : "no";
+	int yes;
+	if (have_pairs) {
+		yes = bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) != NULL;
+	} else if (factor_prop) {
+		int a = pair_factor_class(l);
+		return a >= 0 && a == pair_factor_class(r) ? "yes" : "no";
+	} else {
+		yes = (double)(h % 10000) < yes_rate * 10000;
 	}
-	return (double)(h % 10000) < yes_rate * 10000 ? "yes" : "no";
+	return yes != (noisy_answer(l) || noisy_answer(r)) ? "yes" : "no";
 }
 
 /* The JSON value after "marker\n" (suql's prompts give their data as JSON: a string for a
@@ -461,6 +495,8 @@ static char *json_section_str(const char *s, const char *marker)
 	json_decref(j);
 	return r;
 }
+
+#include "llmserver_extract.h"
 
 /* A semantic join's factor prompt: the --factor proposal, or that it does not factor. */
 static char *factor_reply(void)
@@ -505,16 +541,28 @@ static char *auto_content(const char *prompt, const char *model)
 		free(right);
 		return s;
 	}
+	if (strstr(prompt, EXTRACT_TEXTS))
+		return extract_content(prompt);
 	if (strstr(prompt, "### Permitted values\n")) {
 		char *val = json_section_str(prompt, "### Value\n");
 		json_t *opts = json_section(prompt, "### Permitted values\n"), *v;
 		json_t *chosen = json_array();
 		size_t i;
+		json_t *others = json_array();   /* the permitted values not chosen */
 		json_array_foreach(opts, i, v) {
 			const char *o = json_string_value(v);
 			if (o && val && *val && (ci_find(o, val) || ci_find(val, o)))
 				json_array_append_new(chosen, json_string(o));
+			else if (o)
+				json_array_append_new(others, json_string(o));
 		}
+		if (val && noisy(val)) {   /* a wrong classification: another value, or none */
+			json_array_clear(chosen);
+			size_t k = json_array_size(others);
+			if (k)
+				json_array_append(chosen, json_array_get(others, (size_t)(noise_hash(val) % k)));
+		}
+		json_decref(others);
 		json_t *obj = json_pack("{s:o}", "values", chosen);
 		char *s = json_dumps(obj, JSON_COMPACT);
 		json_decref(obj);
@@ -670,16 +718,6 @@ static char *sloppy_content(char *content)
 	return out;
 }
 
-/* --logprobs give: the probability of each verdict of the prompt's candidates (or its
-   text), in order: 0.55 for a text holding one of --unsure-words, else 0.97. */
-static double verdict_prob(const char *text)
-{
-	for (int i = 0; i < nunsure_words && text; i++)
-		if (ci_find(text, unsure_words[i]))
-			return 0.55;
-	return 0.97;
-}
-
 /* Whether s[0..n) is a verdict word (yes, no, true, false; any case), and its opposite
    written in the same case (No, NO, no). */
 static int verdict_word(const char *s, size_t n, const char **opposite)
@@ -709,8 +747,12 @@ static json_t *logprobs_of(const char *content, const char *prompt)
 {
 	if (logprobs_mode == 3)
 		return json_pack("{s:[{s:i}]}", "content", "token", 5);
+	/* the verdicts' texts: the candidates, or the text; a join's: its right values, each
+	   about a pair with the left value */
 	json_t *cands = json_section(prompt, "### Candidates\n");
-	char *single = json_is_array(cands) ? NULL : json_section_str(prompt, "### Text\n");
+	char *left = json_section_str(prompt, "### Left value\n");
+	char *single = json_is_array(cands) ? NULL : json_section_str(prompt, left ? "### Right value\n"
+	                                                                           : "### Text\n");
 	json_t *toks = json_array();
 	size_t nverdict = 0;
 	for (size_t i = 0, n = strlen(content); i < n;) {
@@ -723,7 +765,7 @@ static json_t *logprobs_of(const char *content, const char *prompt)
 		if (letter && verdict_word(content + i, j - i, &opp)) {
 			const char *text = single ? single
 			                   : json_string_value(json_array_get(cands, nverdict));
-			double p = verdict_prob(text);
+			double p = verdict_prob_of(left, text, logprobs_mode == 4);
 			nverdict++;
 			e = lp_entry(content + i, j - i, log(p));
 			json_object_set_new(e, "top_logprobs", json_pack("[o, o]",
@@ -739,6 +781,7 @@ static json_t *logprobs_of(const char *content, const char *prompt)
 	}
 	json_decref(cands);
 	free(single);
+	free(left);
 	return json_pack("{s:o}", "content", toks);
 }
 
@@ -1215,7 +1258,7 @@ static int serve(int fd, Request *rq)
 	int stream = content && status == 200 && json_is_true(json_object_get(req, "stream"));
 	if (content && !stream) {
 		json_t *lp = NULL;
-		if (asks_lp && (logprobs_mode == 1 || logprobs_mode == 3)) {
+		if (asks_lp && (logprobs_mode == 1 || logprobs_mode >= 3)) {
 			SBuf prompt = SBUF_INIT;
 			prompt_of(req, &prompt);
 			lp = logprobs_of(content, sb_str(&prompt));
@@ -1289,12 +1332,18 @@ int main(int argc, char **argv)
 		            strcmp(a, "--unsure-words") == 0 || strcmp(a, "--batch-polls") == 0 ||
 		            strcmp(a, "--batch-corrupt") == 0 || strcmp(a, "--factor") == 0 ||
 		            strcmp(a, "--batch-dup") == 0 || strcmp(a, "--batch-foreign") == 0 ||
-		            strcmp(a, "--batch-delay") == 0 || strcmp(a, "--usage-tokens") == 0;
+		            strcmp(a, "--batch-delay") == 0 || strcmp(a, "--usage-tokens") == 0 ||
+		            strcmp(a, "--noise") == 0 || strcmp(a, "--noise-seed") == 0 ||
+		            strcmp(a, "--noise-scope") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
 		}
-		if (strcmp(a, "--port") == 0)
+		int bad = 0;
+		if (noise_option(a, v, &bad)) {
+			if (bad)
+				return 2;
+		} else if (strcmp(a, "--port") == 0)
 			port = atoi(v);
 		else if (strcmp(a, "--port-file") == 0)
 			port_file = v;
@@ -1326,9 +1375,11 @@ int main(int argc, char **argv)
 			free(list);
 		} else if (strcmp(a, "--logprobs") == 0) {
 			logprobs_mode = strcmp(v, "give") == 0 ? 1 : strcmp(v, "reject") == 0 ? 2
-			                : strcmp(v, "malformed") == 0 ? 3 : -1;
+			                : strcmp(v, "malformed") == 0 ? 3 : strcmp(v, "calibrated") == 0
+			                ? 4 : -1;
 			if (logprobs_mode < 0) {
-				fprintf(stderr, "llmserver: --logprobs give, reject or malformed\n");
+				fprintf(stderr, "llmserver: --logprobs give, calibrated, reject or "
+				        "malformed\n");
 				return 2;
 			}
 		} else if (strcmp(a, "--unsure-words") == 0) {

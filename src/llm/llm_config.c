@@ -70,6 +70,7 @@ static SuqlStatus set_url(void *obj, const SetRow *row, const char *v, SuqlErr *
 	llm->no_json_mode = 0;
 	llm->no_schema = 0;
 	llm->no_logprobs = 0;
+	llm->no_cache_key = 0;
 	return SUQL_OK;
 }
 
@@ -349,6 +350,15 @@ static const SetRow llm_rows[] = {
 	 "set, off never. An endpoint that refuses them (HTTP 400) is asked again without, and "
 	 "suql remembers it until llm.url changes; a reply without them gives no confidence", NULL,
 	 "is off, on or auto", NULL, 0, NULL, NULL},
+	{"llm.prompt_cache_key", SET_BOOL, LS(prompt_cache_key), 0, 0, NULL, "on|off", "on",
+	 "whether requests to an endpoint in OpenAI's dialect (llm.schema openai or json_object, "
+	 "or auto for any URL but Ollama's) carry a prompt_cache_key, so that a provider that "
+	 "caches prompt prefixes by key routes the requests of a statement, and of the same "
+	 "statement run again, to the cache that holds their instructions and question (cached "
+	 "input is billed at llm.price_cached_in). The key is \"suql-\" and a hash of the prompt's "
+	 "template and the question, never of a table's values. An endpoint that refuses the "
+	 "field (HTTP 400) is asked again without it, and suql remembers it until llm.url "
+	 "changes", NULL, "is on or off", NULL, 0, NULL, NULL},
 	{"llm.min_confidence", SET_REAL, LS(min_confidence), 0, 1, NULL, "P", "0",
 	 "a verdict whose confidence (llm.logprobs) is below P is taken as unknown (NULL), as an "
 	 "unreadable reply is, without a warning; 0: off. Verdicts without a confidence are kept "
@@ -517,6 +527,7 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	s->price_in = s->price_out = s->price_cached_in = -1;
 	s->reasoning_tokens = -1;
 	s->logprobs = LLM_LOGPROBS_AUTO;
+	s->prompt_cache_key = 1;
 	s->bulk_discount = 0.5;
 
 	SuqlStatus st = SUQL_OK;
@@ -729,6 +740,9 @@ void llm_describe(const Llm *llm, SBuf *out)
 	if (!llm_is_offline(llm) && llm->no_logprobs && s->logprobs != LLM_LOGPROBS_OFF)
 		sb_puts(out, "logprobs     refused by the endpoint (HTTP 400): verdicts carry no "
 		        "confidence\n");
+	if (!llm_is_offline(llm) && llm->no_cache_key && s->prompt_cache_key)
+		sb_puts(out, "cache key    refused by the endpoint (HTTP 400): requests carry no "
+		        "prompt_cache_key\n");
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
 	          s->no_cache ? "off" : llm->cache || llm->cache_pending ? "on" : "off: not usable");
 }

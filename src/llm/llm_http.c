@@ -9,7 +9,9 @@
  * up to `retries` times. 400, 401, 403 and 404 are not retried: 401, 403 and 404 (and an
  * unusable URL) concern every call, so the remaining calls fail at once with the same
  * message instead of repeating the request. A 400 to a request carrying response_format is
- * retried once without it, and the endpoint is remembered as not supporting it.
+ * retried once without it, and the endpoint is remembered as not supporting it; so is one
+ * to a request carrying a prompt_cache_key that names the key, or that nothing else the
+ * request carries explains.
  *
  * A reply that cannot be read (llm_reply.c says what can) is asked again once, for the
  * candidates it left unread; what a batch leaves unread a second time is asked candidate by
@@ -87,6 +89,7 @@ typedef struct HttpReq {
 	int oversize;
 	int stream;         /* asked for a streamed reply */
 	int logprobs;       /* asked for log-probabilities (llm.logprobs) */
+	int cache_key;      /* carries a prompt_cache_key (llm.prompt_cache_key) */
 	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
 	size_t got;         /* bytes of the body so far */
 	double worst;       /* in flight: what it costs at most (llm_cap.c) */
@@ -199,6 +202,7 @@ static void req_body(HttpRun *run, HttpReq *r)
 			json_object_set_new(b, "top_logprobs", json_integer(LLM_TOP_LOGPROBS));
 		}
 	}
+	r->cache_key = json_object_get(b, "prompt_cache_key") != NULL;
 	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
 	r->max_out = (long)json_integer_value(json_object_get(b, "max_tokens"));
 	if (!r->max_out)   /* a reasoning model's limit, hidden tokens included */
@@ -446,7 +450,15 @@ static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 	char *says = server_says(run, r);
 	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
 	                                                    : llmp_model(llm, r->job->call);
-	if (code == 400 && r->logprobs && (mentions(says, "logprob") || !r->json_mode)) {
+	if (code == 400 && r->cache_key && mentions(says, "cache_key")) {
+		/* a server that refuses fields it does not know: ask again without the key, and
+		   remember (before the weaker reply formats: it named the key) */
+		llm->no_cache_key = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
+	} else if (code == 400 && r->logprobs && (mentions(says, "logprob") || !r->json_mode)) {
 		/* an endpoint that gives no log-probabilities (a reasoning model, an older server):
 		   ask again without, and remember; the verdicts then carry no confidence */
 		llm->no_logprobs = 1;
@@ -468,6 +480,14 @@ static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
 	} else if (code == 400 && r->stream) {
 		/* an endpoint that does not stream (or not with stream_options): ask whole */
 		llm->no_stream = 1;
+		req_body(run, r);
+		r->state = R_QUEUED;
+		r->not_before = 0;
+		r->why = LLM_REQ_RETRY;
+	} else if (code == 400 && r->cache_key) {
+		/* nothing else the request carries explains the refusal: the key, the last
+		   field suql adds, goes too */
+		llm->no_cache_key = 1;
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;

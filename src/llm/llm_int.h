@@ -73,6 +73,7 @@ typedef struct LlmSettings {
 	double min_confidence;   /* llm.min_confidence: a verdict whose confidence is below it is
 	                            unknown (0: off) */
 	int bulk;             /* llm.bulk: statements go through the batch interface */
+	int prompt_cache_key; /* llm.prompt_cache_key: requests in OpenAI's dialect carry one */
 	double bulk_discount; /* llm.bulk_discount: a batch's price as a share of the usual */
 } LlmSettings;
 
@@ -184,6 +185,7 @@ struct Llm {
 	int no_schema;         /* the endpoint refused a JSON schema (HTTP 400): json_object */
 	int no_stream;         /* the endpoint refused a streamed request (HTTP 400) */
 	int no_logprobs;       /* the endpoint refused log-probabilities (HTTP 400) */
+	int no_cache_key;      /* the endpoint refused prompt_cache_key (HTTP 400) */
 	void *multi;           /* CURLM *, kept so connections are reused between runs */
 	unsigned rng;          /* jitter */
 	LlmStats stmt, sess;
@@ -348,6 +350,13 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, i
 /* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
    fallbacks resolved). */
 int llmp_dialect(const Llm *llm);
+/* The prompt cache key of a call's requests ("suql-" and 16 hex digits of a hash of the
+   template its request is written from and the question: never of a candidate's text, a
+   left value or anything else a table holds), written into key; 0 when its requests carry
+   none: llm.prompt_cache_key off, an endpoint whose dialect (llm.schema, auto resolved)
+   is not OpenAI's, or one that refused the field (no_cache_key). n as llmp_chat_body's. */
+#define LLMP_CACHE_KEY_LEN 22
+int llmp_cache_key(const Llm *llm, const LlmCall *call, int n, char key[LLMP_CACHE_KEY_LEN]);
 /* The JSON schema admitting exactly the readable replies to a request answering n
    candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
    JSON is readable. */

@@ -25,6 +25,9 @@
  *     makes no request (llmp_chat_body returns NULL).
  *   - The prefix a provider can cache comes first: the instructions, the question, the
  *     condition and the answer format; the candidates (or the text, or the literal) last.
+ *     A request in OpenAI's dialect names its prefix with a prompt_cache_key
+ *     (llmp_cache_key: the template and the question, nothing a table holds), so that a
+ *     provider that routes by key sends a statement's requests to the cache holding it.
  */
 #include "base/util.h"
 #include "llm/llm_int.h"
@@ -276,6 +279,28 @@ static int wants_json(const LlmCall *c, int n)
 	return c->shape == LLM_SHAPE_JSON || c->shape == LLM_SHAPE_LIST;
 }
 
+/* The template a request answering n candidates of c is written from (n <= 1: the single
+   form), or -1 for the kinds that send the caller's messages (PARSE, RESPOND). */
+static int tmpl_of(const LlmCall *c, int n)
+{
+	switch (c->kind) {
+	case LLM_EXTRACT:
+		return LLM_T_EXTRACT;
+	case LLM_FACTOR:
+		return LLM_T_FACTOR;
+	case LLM_CLASSIFY:
+		return LLM_T_CLASSIFY;
+	case LLM_VERIFY:
+		return (c->subject ? LLM_T_MATCH : c->wording ? LLM_T_VERIFY2 : LLM_T_VERIFY) + (n > 1);
+	case LLM_ANSWER:
+		return LLM_T_ANSWER + (n > 1);
+	case LLM_SUMMARY:
+		return LLM_T_SUMMARY + (n > 1);
+	default:
+		return -1;
+	}
+}
+
 /* The messages of a request answering items[0..n) of c, or NULL when one could not be
    encoded. */
 static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
@@ -357,10 +382,7 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 		"words", words,
 		"left", sb_str(&left),
 	};
-	int t = c->kind == LLM_VERIFY ? (c->subject ? LLM_T_MATCH : c->wording ? LLM_T_VERIFY2
-	                                                                       : LLM_T_VERIFY)
-	        : c->kind == LLM_ANSWER ? LLM_T_ANSWER : LLM_T_SUMMARY;
-	ok = add_template(arr, llm->tmpl[t + (n > 1)], kv, 8);
+	ok = add_template(arr, llm->tmpl[tmpl_of(c, n)], kv, 8);
 	free(cond);
 	free(choice);
 	sb_free(&text);
@@ -532,6 +554,42 @@ int llmp_dialect(const Llm *llm)
 	return d;
 }
 
+/* The dialect llm.schema names for the endpoint before any fallback (auto resolved by the
+   URL): what the endpoint speaks, not what it has refused since. */
+static int base_dialect(const Llm *llm)
+{
+	int d = llm->s.schema;
+	if (d == LLM_SCHEMA_AUTO)
+		d = ollama_url(llm->s.url) ? LLM_SCHEMA_OLLAMA : LLM_SCHEMA_OPENAI;
+	return d;
+}
+
+/* The key depends on what the request's cacheable prefix is written from (the template's
+   wording and the question; the kind for the chat agent's own messages) and on nothing a
+   table holds, so that every request of a statement, and of the same statement run again,
+   carries the same key and a provider routes them to the cache that holds their prefix. */
+int llmp_cache_key(const Llm *llm, const LlmCall *call, int n, char key[LLMP_CACHE_KEY_LEN])
+{
+	key[0] = '\0';
+	if (!llm->s.prompt_cache_key || llm->no_cache_key || call->kind == LLM_EMBED)
+		return 0;
+	int d = base_dialect(llm);
+	if (d != LLM_SCHEMA_OPENAI && d != LLM_SCHEMA_JSON_OBJECT)
+		return 0;   /* llama.cpp and Ollama cache prefixes on their own, and may refuse it */
+	int t = tmpl_of(call, n);
+	SBuf b = SBUF_INIT;
+	if (t < 0)
+		sb_printf(&b, "kind %d", (int)call->kind);
+	else
+		sb_printf(&b, "template %d\n%s", t, llm->tmpl[t] ? llm->tmpl[t] : "");
+	sb_putc(&b, '\0');   /* the question apart from the template, whatever either holds */
+	sb_puts(&b, call->question ? call->question : "");
+	snprintf(key, LLMP_CACHE_KEY_LEN, "suql-%016llx",
+	         (unsigned long long)str_hash64(sb_str(&b), b.len));
+	sb_free(&b);
+	return 1;
+}
+
 void llmp_limits(const Llm *llm, const char *model, json_t *body, int max)
 {
 	LlmPrice p;
@@ -561,6 +619,9 @@ json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, i
 	free(model);
 	json_object_set_new(body, "messages", msgs);
 	llmp_limits(llm, llmp_model(llm, call), body, default_max_tokens(call, n));
+	char key[LLMP_CACHE_KEY_LEN];
+	if (llmp_cache_key(llm, call, n, key))
+		json_object_set_new(body, "prompt_cache_key", json_string(key));
 	if (!wants_json(call, n))
 		return body;
 	int d = llmp_dialect(llm);

@@ -27,12 +27,12 @@ result:
 reply:
   The first restaurant is Hoshi Sushi.
 this session's spend (each reply priced as it was counted):
-  test-model: 2 requests, 2475 tokens in, 28 out: $0.00259 (now $1 in, $1 cached in, $4 out a million tokens: llm.price_in and llm.price_out)
-total: 2 requests, 2475 tokens in, 28 out: $0.00259
+  test-model: 2 requests, 2496 tokens in, 28 out: $0.00261 (now $1 in, $1 cached in, $4 out a million tokens: llm.price_in and llm.price_out)
+total: 2 requests, 2496 tokens in, 28 out: $0.00261
 @@ stderr
 chat:
   model calls: parse, respond (2 answered, 0 from the cache)
-  tokens: 2475 in, 28 out: $0.00259
+  tokens: 2496 in, 28 out: $0.00261
 @@ status 0
 @@ requests
 parse respond

@@ -23,7 +23,7 @@
 @@ args --eval qa.jsonl --way chat --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,EM,F1,exec,calls,cached,tok in,tok out,trips
-chat,all,3,0,100.0,100.0,100.0,9,0,8282,99,9
+chat,all,3,0,100.0,100.0,100.0,9,0,8377,99,9
 @@ stderr
 @@ status 0
 @@ requests

@@ -15,9 +15,9 @@
 @@ args --eval lin.jsonl --way linearize --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,P,R,F1,P@2,calls,cached,tok in,tok out,trips
-linearize,all,1,0,0.0,0.0,0.0,0.0,1,0,684,7,1
+linearize,all,1,0,0.0,0.0,0.0,0.0,1,0,695,7,1
 way,split,cases,errors,EM,F1,calls,cached,tok in,tok out,trips
-linearize,all,1,0,100.0,100.0,2,0,808,15,2
+linearize,all,1,0,100.0,100.0,2,0,830,15,2
 @@ stderr
 @@ status 0
 @@ requests

@@ -22,7 +22,7 @@
 @@ args --eval qa.jsonl --way chat --concurrency 1 --report report.jsonl --csv -s times=off $DB
 @@ stdout
 way,split,cases,errors,EM,F1,exec,calls,cached,tok in,tok out,trips
-chat,all,3,1,0.0,0.0,33.3,8,0,9808,94,8
+chat,all,3,1,0.0,0.0,33.3,8,0,9892,94,8
 @@ stderr
 note: case price (chat) failed: no query that runs came out of this turn, so there is no answer; the corrected query failed too: line 1, column 8: no such column: nme
 @@ status 0

@@ -27,7 +27,7 @@ plan:
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it romantic?') ORDER BY id LIMIT 1
   expected: at most 1 LLM call (verify 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 2 LLM calls (verify 2), if too few candidates pass; budget 1000
-  cost (from the texts' lengths): expected about 311 tokens in, 10 out; at most 599 in, 144 out: expected about $0.00035, at most $0.00118 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
+  cost (from the texts' lengths): expected about 322 tokens in, 10 out; at most 621 in, 144 out: expected about $0.00036, at most $0.00120 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
   EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN shows SQLite's plan of the statement)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
