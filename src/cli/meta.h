@@ -42,6 +42,9 @@ extern const MetaCommand meta_commands[];   /* ends with a row whose name is NUL
 SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_index(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
+/* meta_log.c: :log [-n N] [--json], :log clear (the request log). */
+SuqlStatus meta_log(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
 /* meta_chat.c: :chat, :sql, :history, :reset, :save FILE. */
 SuqlStatus meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_sql(MetaEnv *env, int argc, char **argv, SuqlErr *err);

@@ -35,6 +35,7 @@ struct LlmBulk {
 	LlmMemo *keys;       /* keys collected (each once) */
 	long n;
 	LlmMemo *replies;    /* key -> chat completion (JSON text) while answering, else NULL */
+	char *batch;         /* the batch answering, for the request log */
 	long answered, unreadable;
 	int tables;          /* the tables exist and are suql's: 1; not usable: -1; 0: unknown */
 	char *why;           /* why not usable */
@@ -55,6 +56,7 @@ void llm_bulk_free(Llm *llm)
 	sb_free(&b->jsonl);
 	llm_memo_free(b->keys);
 	llm_memo_free(b->replies);
+	free(b->batch);
 	free(b->why);
 	free(b);
 	llm->bulk = NULL;
@@ -284,14 +286,25 @@ int llm_bulk_collect(Llm *llm, const LlmCall *c, int item, const char *key)
 		return 0;
 	sb_puts(&b->jsonl, s);
 	sb_putc(&b->jsonl, '\n');
-	free(s);
+	if (llm_log_wanted(llm)) {   /* no request yet: the batch's id comes when it is made */
+		LlmLogEntry e = {0};
+		e.status = "collected";
+		e.reason = -1;
+		e.items = item >= 0 ? 1 : 0;
+		e.usd = 0;
+		e.prompt = s;
+		e.prompt_body = 1;
+		llm_log_add(llm, c, &e);
+	} else {
+		free(s);
+	}
 	llm_memo_put(b->keys, key, "1");
 	b->n++;
 	return 1;
 }
 
-SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
-                           int previous, LlmBulkJob *job, SuqlErr *err)
+static SuqlStatus submit_run(Llm *llm, const char *statement, const char *database,
+                            int previous, LlmBulkJob *job, SuqlErr *err)
 {
 	memset(job, 0, sizeof *job);
 	struct LlmBulk *b = state(llm);
@@ -312,6 +325,7 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 	if (st == SUQL_OK) {
 		sqlite3_stmt *ins = NULL;
 		job->batch = xstrdup(json_string_value(json_object_get(batch, "id")));
+		llm_log_batch(llm, job->batch);
 		job->statement = xstrdup(statement);
 		job->database = xstrdup(database ? database : "");
 		job->status = xstrdup(json_string_value(json_object_get(batch, "status")));
@@ -345,6 +359,16 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 	return st;
 }
 
+SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
+                           int previous, LlmBulkJob *job, SuqlErr *err)
+{
+	/* the batch's requests belong to the statement that collected them */
+	llm_log_begin(llm, statement);
+	SuqlStatus s = submit_run(llm, statement, database, previous, job, err);
+	llm_log_end(llm);
+	return s;
+}
+
 /* ---- the batch's progress ---- */
 
 static long count_of(json_t *counts, const char *k)
@@ -375,7 +399,7 @@ static void job_update(LlmBulkJob *j, json_t *batch)
 	j->polled = (long long)time(NULL);
 }
 
-SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+static SuqlStatus poll_run(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 {
 	json_t *batch;
 	SuqlStatus st = llm_batch_get(llm, job->batch, &batch, err);
@@ -386,7 +410,15 @@ SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	return job_save(llm, job, err);
 }
 
-SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+{
+	llm_log_begin(llm, ":bulk status");   /* its requests are logged as its own */
+	SuqlStatus s = poll_run(llm, job, err);
+	llm_log_end(llm);
+	return s;
+}
+
+static SuqlStatus cancel_run(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 {
 	json_t *batch;
 	SuqlStatus st = llm_batch_cancel(llm, job->batch, &batch, err);
@@ -395,6 +427,14 @@ SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 	job_update(job, batch);
 	json_decref(batch);
 	return job_save(llm, job, err);
+}
+
+SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
+{
+	llm_log_begin(llm, ":bulk cancel");   /* its requests are logged as its own */
+	SuqlStatus s = cancel_run(llm, job, err);
+	llm_log_end(llm);
+	return s;
 }
 
 /* ---- the replies ---- */
@@ -427,8 +467,8 @@ static void fetch_line(void *ctx, const char *id, const char *body, const char *
 	f->replies++;
 }
 
-SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusable,
-                          SuqlErr *err)
+static SuqlStatus fetch_run(Llm *llm, LlmBulkJob *job, long *replies, long *unusable,
+                           SuqlErr *err)
 {
 	*replies = *unusable = 0;
 	sqlite3 *db = tables(llm, err);
@@ -473,12 +513,23 @@ SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusab
 	return st;
 }
 
+SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, long *replies, long *unusable,
+                          SuqlErr *err)
+{
+	llm_log_begin(llm, ":bulk resume");   /* its requests are logged as its own */
+	SuqlStatus s = fetch_run(llm, job, replies, unusable, err);
+	llm_log_end(llm);
+	return s;
+}
+
 void llm_bulk_answering(Llm *llm, const LlmBulkJob *job, int on)
 {
 	struct LlmBulk *b = state(llm);
 	llm_memo_free(b->replies);
 	b->replies = NULL;
 	b->answered = b->unreadable = 0;
+	free(b->batch);
+	b->batch = on && job->batch ? xstrdup(job->batch) : NULL;
 	SuqlErr err = {0};
 	sqlite3 *db = on ? tables(llm, &err) : NULL;
 	err_clear(&err);
@@ -512,7 +563,8 @@ static void unit_forget(LlmCall *c, int item)
 		free(it->value);
 		free(it->warning);
 		free(it->evidence);
-		it->text = it->value = it->warning = it->evidence = NULL;
+		free(it->note);
+		it->text = it->value = it->warning = it->evidence = it->note = NULL;
 		it->verdict = it->unreadable = 0;
 		return;
 	}
@@ -524,6 +576,41 @@ static void unit_forget(LlmCall *c, int item)
 	c->labels = NULL;
 	c->nlabels = 0;
 	c->unreadable = 0;
+}
+
+/* A unit answered (ok) or not by a fetched batch's reply o (content: its text): a row of
+   the request log, with the batch's id, the request the unit was asked with, and the
+   reply's tokens at batch prices. */
+static void log_answer(Llm *llm, const LlmCall *c, int item, json_t *o, const char *content,
+                       int ok)
+{
+	if (!llm_log_wanted(llm))
+		return;
+	LlmLogEntry e = {0};
+	e.status = ok ? "batch" : "unreadable";
+	if (!ok)
+		e.error = xstrdup(content ? "the batch's reply could not be read: asked again in "
+		                  "the next batch" : "the batch's reply holds no content");
+	e.reason = -1;
+	e.items = item >= 0 ? 1 : 0;
+	e.bulk = llm->bulk->batch ? xstrdup(llm->bulk->batch) : NULL;
+	json_t *m = llmp_messages(llm, c, item);
+	e.prompt = m ? json_dumps(m, JSON_COMPACT) : NULL;
+	json_decref(m);
+	e.reply = content ? xstrdup(content) : NULL;
+	LlmUsage u;
+	e.usd = -1;
+	if (llm_usage_read(o, &u)) {
+		e.tokens_in = u.in;
+		e.tokens_out = u.out;
+		e.tokens_cached = u.cached < u.in ? u.cached : u.in;
+		e.tokens_reasoning = u.reasoning < u.out ? u.reasoning : u.out;
+		LlmPrice p;
+		if (llm_price_of(llm, NULL, &p))
+			e.usd = llm_price_tokens(&p, (double)e.tokens_in, (double)e.tokens_cached,
+			                         (double)e.tokens_out) * llm->s.bulk_discount;
+	}
+	llm_log_add(llm, c, &e);
 }
 
 int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
@@ -542,6 +629,7 @@ int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
 		if (ok && c->kind == LLM_CLASSIFY && c->unreadable)
 			ok = 0;
 	}
+	log_answer(llm, c, item, o, content, ok);
 	json_decref(o);
 	if (!ok) {
 		unit_forget(c, item);
