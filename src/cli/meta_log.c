@@ -88,31 +88,27 @@ static void put_prompt(SBuf *out, const char *prompt)
 	json_decref(j);
 }
 
-/* What carried the entry: the request and its reason, or why none went over the wire. */
+/* What carried the entry: the request (why it was sent, its HTTP status and latency), or
+   why none went over the wire. */
 static void put_request(SBuf *out, const LlmLogRows *r, int i)
 {
 	const char *status = col(r, i, "status"), *bulk = col(r, i, "bulk");
 	const char *backend = col(r, i, "backend"), *reason = col(r, i, "reason");
+	const char *http = col(r, i, "http"), *ms = col(r, i, "ms");
 	long items = num(r, i, "items");
 	if (strcmp(status, "cached") == 0)
-		sb_puts(out, "none: answered from the cache file, no request went over the wire");
+		sb_puts(out, "none: answered from the cache file (no request went over the wire)");
 	else if (strcmp(backend, "offline") == 0)
-		sb_puts(out, "none: the offline backend answered, no request went over the wire");
-	else if (strcmp(status, "batch") == 0 || (strcmp(status, "unreadable") == 0 && bulk &&
-	                                          !reason))
-		sb_printf(out, "none now: answered by batch %s", bulk ? bulk : "?");
+		sb_puts(out, "none: the offline backend answered (nothing went over the wire)");
 	else if (strcmp(status, "collected") == 0)
 		sb_printf(out, "none yet: collected for batch %s", bulk ? bulk : "(not made)");
-	else {
-		sb_printf(out, "%s", reason ? reason : "sent");
-		if (col(r, i, "http"))
-			sb_printf(out, ", HTTP %s", col(r, i, "http"));
-	}
+	else if (!reason && bulk)
+		sb_printf(out, "none now: answered by batch %s", bulk);
+	else
+		sb_printf(out, "%s (%s%s%sin %.0f ms)", reason ? reason : "sent", http ? "HTTP " : "",
+		          http ? http : "", http ? " " : "", ms ? strtod(ms, NULL) : 0);
 	if (items)
 		sb_printf(out, ", %ld candidate%s", items, items == 1 ? "" : "s");
-	const char *ms = col(r, i, "ms");
-	if (ms && strtod(ms, NULL) > 0)
-		sb_printf(out, ", %.0f ms", strtod(ms, NULL));
 }
 
 static void put_block(SBuf *out, const LlmLogRows *r, int i)

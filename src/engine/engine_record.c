@@ -198,8 +198,8 @@ void engine_record_rows(const Engine *e, int width, SBuf *out)
    was asked); the offline backend found no word of the question (its note); the reply
    could not be read, even asked again (quoted; for a typed answer, the type it is not);
    the typed conversion failed (the warning: the reply and the type); the model answered
-   that the text does not say, or that none of the allowed answers applies; a verdict
-   below llm.min_confidence. */
+   that the text does not say, or that none of the allowed answers applies. (A verdict
+   below llm.min_confidence says so on its own line.) */
 static int null_reason(const RecWhat *w, const RecAsk *a, int verdict, SBuf *out)
 {
 	int verify = !w || w->kind == FT_VERIFY;
@@ -225,11 +225,8 @@ static int null_reason(const RecWhat *w, const RecAsk *a, int verdict, SBuf *out
 		sb_puts(out, "\"");
 		return 1;
 	}
-	if (verify && a->low) {
-		sb_printf(out, "the verdict's confidence %.2f is below llm.min_confidence %g",
-		          a->conf, a->min_conf);
-		return 1;
-	}
+	if (verify && a->low)
+		return 0;   /* the verdict's line says it: below llm.min_confidence (put_conf) */
 	if (a->warning) {
 		sb_puts(out, "the typed conversion failed: ");
 		clip(out, a->warning, REC_QUOTE);
