@@ -598,17 +598,11 @@ static void log_answer(Llm *llm, const LlmCall *c, int item, json_t *o, const ch
 	e.prompt = m ? json_dumps(m, JSON_COMPACT) : NULL;
 	json_decref(m);
 	e.reply = content ? xstrdup(content) : NULL;
-	LlmUsage u;
 	e.usd = -1;
-	if (llm_usage_read(o, &u)) {
-		e.tokens_in = u.in;
-		e.tokens_out = u.out;
-		e.tokens_cached = u.cached < u.in ? u.cached : u.in;
-		e.tokens_reasoning = u.reasoning < u.out ? u.reasoning : u.out;
-		LlmPrice p;
-		if (llm_price_of(llm, NULL, &p))
-			e.usd = llm_price_tokens(&p, (double)e.tokens_in, (double)e.tokens_cached,
-			                         (double)e.tokens_out) * llm->s.bulk_discount;
+	if (llm_log_usage(o, &e)) {   /* at batch prices */
+		e.usd = llm_log_usd(llm, NULL, &e);
+		if (e.usd > 0)
+			e.usd *= llm->s.bulk_discount;
 	}
 	llm_log_add(llm, c, &e);
 }

@@ -272,10 +272,7 @@ static void log_attempt(HttpRun *run, HttpReq *r, const char *status, long code,
 		e.tokens_reasoning = c->tokens_reasoning - before->reasoning;
 	}
 	e.estimated = r->estimated;
-	LlmPrice p;
-	e.usd = llm_price_of(llm, llm_spend_model(llm, c), &p)
-	        ? llm_price_tokens(&p, (double)e.tokens_in, (double)e.tokens_cached,
-	                           (double)e.tokens_out) : -1;
+	e.usd = llm_log_usd(llm, c, &e);
 	llm_log_add(llm, c, &e);
 }
 

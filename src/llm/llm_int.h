@@ -19,6 +19,7 @@
  *   llm_bulk.c     bulk mode: requests collected for a batch, replies read back, its table
  *   llm_batch.c    the provider's batch interface (files, batches) over llm_http_once
  *   llm_log.c      the request log: a row per request, cache answer and offline call
+ *   llm_log_entry.c  its rows of the offline backend, the cache and one-off requests
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
  * one per call otherwise); units answered by the cache are filled at once, and the rest
@@ -543,6 +544,11 @@ int llm_log_wanted(const Llm *llm);
 double llm_log_now(void);
 /* Queue e (c, when given, names its kind and model). */
 void llm_log_add(Llm *llm, const LlmCall *c, LlmLogEntry *e);
+/* What e's tokens cost at the price of c's model (NULL: the chat model), as the counters
+   price them; -1 when it has none. (llm_log_entry.c) */
+double llm_log_usd(const Llm *llm, const LlmCall *c, const LlmLogEntry *e);
+/* The tokens the usage of a reply (a chat completion) reports, into e; 0 when none. */
+int llm_log_usage(const json_t *reply, LlmLogEntry *e);
 /* The offline backend answered items[0..n) of c (n = 0: a call without candidates). */
 void llm_log_offline(Llm *llm, const LlmCall *c, const int *items, int n);
 /* The cache file answered item of c (-1: the call) with value; prompt (heap JSON, taken;

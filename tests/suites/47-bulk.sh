@@ -7,10 +7,12 @@
 # reply leaves that candidate unanswered (asked again in a second batch); an endpoint
 # without /batches is a clear error and nothing is lost; the offline backend and LIMIT run
 # as usual and say why; a cancelled batch resumes to an error; the cost is shown at batch
-# prices.
+# prices. The request log names the batch in the rows of the requests it carried and of
+# the answers it gave.
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/bulk
 mkdir -p "$T"
+export XDG_STATE_HOME=$T/state
 B=$SUQL_BUILD
 case $B in /*) ;; *) B=$SUQL_TOP/$B ;; esac
 has() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then ok "$name"; else notok "$name" "no '$text' in:" "$(cat "$file")"; fi; }
@@ -57,6 +59,14 @@ echo ":bulk resume" | run res "$C" --set llm.price_in=1 --set llm.price_out=2
 if cmp -s "$T/ref.out" "$T/res.out"; then ok "resume: the rows of a run without bulk mode"; else notok "resume: the rows of a run without bulk mode" "$(diff "$T/ref.out" "$T/res.out")" "$(cat "$T/res.err")"; fi
 has "resume: answers read" "$T/res.err" "batch 1: $NCAND answers read from its replies"
 has "resume: cost at batch prices" "$T/res.err" "at batch prices (half of \$"
+# the request log: the requests collected for the batch, named by its id once it was made,
+# and the answers its replies gave, with their tokens (no request of their own)
+if command -v sqlite3 >/dev/null 2>&1; then
+	check "log: the requests collected, then answered by the batch, each named by it" \
+		"$(sqlite3 "$XDG_STATE_HOME/suql/log.db" "SELECT status, count(*), group_concat(DISTINCT bulk), count(reason), min(tokens_in) > 0 FROM log WHERE status IN ('collected', 'batch') GROUP BY status ORDER BY status")" \
+		"batch|$NCAND|batch_1|0|1
+collected|$NCAND|batch_1|0|0"
+fi
 b=$(batched)
 if [ "$b" = "$NCAND" ]; then ok "server: one batched request a candidate ($NCAND)"; else notok "server: one batched request a candidate ($NCAND)" "batched: $b"; fi
 after=$(chat_requests)
