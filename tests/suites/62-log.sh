@@ -17,7 +17,7 @@
 #   5. llm.log off writes nothing (no file in a fresh folder; no row more in a used one);
 #   6. the cap: llm.log_max keeps the newest rows within it, the oldest dropped, the
 #      running total (log_total) equal to the rows' bytes;
-#   7. two suql processes writing one log at once: every row of both is there;
+#   7. three suql processes writing one log at once: every row of each is there;
 #   8. :log's blocks: the reply cut to a readable length and a control sequence in it
 #      shown, not sent (no ESC byte); :log clear; :llm test logged as kind test;
 #   9. a chat turn's requests logged with their kind (parse, respond) and the turn's line.
@@ -159,25 +159,29 @@ cq "DELETE FROM log WHERE id = (SELECT min(id) FROM log)"
 check "cap: log_total follows rows deleted with plain SQL" \
 	"$(cq "SELECT (SELECT bytes FROM log_total) = sum(bytes) FROM log")" 1
 
-# --- 7. two processes at once, one log
+# --- 7. three processes at once, one log: each 4 statements of 28 candidates in calls of
+# 4, so 7 rows a statement, written as each statement ends
 BOTH=$T/both
 mkdir -p "$BOTH"
 job() {
-	XDG_STATE_HOME=$BOTH "$prog" --offline --no-cache "$DB" \
-		-c "SELECT answer(reviews, 'is there a $1?') FROM restaurants WHERE id <= 40;" \
-		-c "SELECT answer(reviews, 'is it $1?') FROM restaurants WHERE id > 40;" >/dev/null 2>&1
+	XDG_STATE_HOME=$BOTH "$prog" --offline --no-cache --set batch=4 "$DB" \
+		-c "SELECT answer(reviews, 'is there a $1?') FROM restaurants WHERE id <= 28;" \
+		-c "SELECT answer(reviews, 'is there a $1?') FROM restaurants WHERE id BETWEEN 29 AND 56;" \
+		-c "SELECT answer(reviews, 'is there a $1?') FROM restaurants WHERE id BETWEEN 57 AND 84;" \
+		-c "SELECT answer(reviews, 'is there a $1?') FROM restaurants WHERE id > 84;" >/dev/null 2>&1
 }
 job patio & P1=$!
-job cheap & P2=$!
+job garden & P2=$!
+job terrace & P3=$!
 wait $P1; s1=$?
 wait $P2; s2=$?
+wait $P3; s3=$?
 bq() { sqlite3 "$BOTH/suql/log.db" "$1"; }
-# each process: 112 candidates in calls of at most 32 (batch): 2 + 3 rows
-check "two processes: both ran" "$s1 $s2" "0 0"
-check "two processes: every row of both is in the log (two sessions, 2 statements each)" \
-	"$(bq "SELECT count(DISTINCT session), count(DISTINCT session || statement), sum(items) FROM log")" "2|4|224"
-check "two processes: the file is sound" "$(bq "PRAGMA integrity_check")" ok
-check "two processes: WAL" "$(bq "PRAGMA journal_mode")" wal
+check "three processes: all ran" "$s1 $s2 $s3" "0 0 0"
+check "three processes: every row of each is in the log (3 sessions, 12 statements, 84 rows, 336 candidates)" \
+	"$(bq "SELECT count(DISTINCT session), count(DISTINCT session || ' ' || statement), count(*), sum(items) FROM log")" "3|12|84|336"
+check "three processes: the file is sound" "$(bq "PRAGMA integrity_check")" ok
+check "three processes: WAL" "$(bq "PRAGMA journal_mode")" wal
 
 # --- 8. :log's blocks, :log clear, :llm test
 printf '[{"match": "is it loud", "content": "\\u001b]0;owned\\u0007%s"}]\n' \
