@@ -28,8 +28,11 @@
  *   - bulk mode: each request collected for a batch (status collected, its batch id once
  *     submitted), and each answer a fetched batch gave (status batch, the batch id).
  *
- * Cheap: an entry is queued in memory as its reply is read (copies of the body and the
- * reply, no more), and the queue is written in one transaction when the statement (or
+ * The rows of the offline backend, the cache and the one-off requests are built in
+ * llm_log_entry.c; the HTTP backend's in llm_http.c.
+ *
+ * Cheap: an entry is queued in memory as its reply is read (copies of the messages sent
+ * and of the reply, no more), and the queue is written in one transaction when the statement (or
  * the chat turn, or the meta-command) ends, like the cache's queue, or when it grows past
  * LOG_QUEUE_BYTES. Secrets are masked (llm_scrub: the key, a URL's credentials, any
  * Authorization value and every run of 8 characters of them or of their Base64) as the
