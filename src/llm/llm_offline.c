@@ -741,6 +741,7 @@ static void extract_item(const LlmCall *c, LlmItem *it)
 		free(fi.value);
 		free(fi.warning);
 		free(fi.evidence);
+		free(fi.note);
 		sb_free(&qb);
 	}
 	/* through the reply rules, as a model's object would be: quotes checked the same way */
