@@ -89,6 +89,11 @@ static void mask_auth(SBuf *out, const char *text)
 	for (size_t i = 0; text[i];) {
 		size_t w = 0;
 		const char *hit = NULL;
+		char c0 = (char)(text[i] | 0x20);   /* each word starts with a or b */
+		if (c0 != 'a' && c0 != 'b') {
+			i++;
+			continue;
+		}
 		for (size_t k = 0; k < sizeof words / sizeof *words && !hit; k++) {
 			size_t n = strlen(words[k]);
 			if (strncasecmp(text + i, words[k], n) == 0 &&
@@ -152,8 +157,11 @@ static void mask_auth(SBuf *out, const char *text)
    string quoted in a JSON message) and after its %XX escapes are undone. */
 
 typedef struct Needles {
-	uint64_t *w;      /* the runs, SECRET_RUN bytes each, packed; sorted */
+	uint64_t *w;      /* the runs, SECRET_RUN bytes each, packed */
 	size_t nw, cap;
+	uint64_t *set;    /* the runs again, an open-addressing hash set (0: an empty slot; no
+	                     run of a C string is 0), looked up at each byte of a long text */
+	size_t setmask;
 	char **small;     /* forms shorter than SECRET_RUN (but at least 4 bytes): masked whole */
 	size_t nsmall;
 } Needles;
@@ -165,10 +173,36 @@ static uint64_t pack(const char *p)
 	return v;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static size_t slot_of(uint64_t k, size_t mask)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & mask;
+}
+
+/* The hash set of the runs, a quarter full at most. */
+static void set_build(Needles *nd)
+{
+	size_t n = 64;
+	while (n < 4 * nd->nw)
+		n *= 2;
+	nd->set = xcalloc(n, sizeof *nd->set);
+	nd->setmask = n - 1;
+	for (size_t i = 0; i < nd->nw; i++) {
+		size_t h = slot_of(nd->w[i], nd->setmask);
+		while (nd->set[h] && nd->set[h] != nd->w[i])
+			h = (h + 1) & nd->setmask;
+		nd->set[h] = nd->w[i];
+	}
+}
+
+static int set_has(const Needles *nd, uint64_t k)
+{
+	for (size_t h = slot_of(k, nd->setmask); nd->set[h]; h = (h + 1) & nd->setmask)
+		if (nd->set[h] == k)
+			return 1;
+	return 0;
 }
 
 static void add_runs(Needles *nd, const char *s, size_t n)
@@ -408,8 +442,7 @@ static void view_unpct(const View *in, View *out)
 static void mark_view(const Needles *nd, const View *v, unsigned char *mark)
 {
 	for (size_t i = 0; nd->nw && i + SECRET_RUN <= v->n; i++) {
-		uint64_t k = pack(v->s + i);
-		if (bsearch(&k, nd->w, nd->nw, sizeof *nd->w, cmp_u64))
+		if (set_has(nd, pack(v->s + i)))
 			for (size_t j = v->from[i]; j < v->to[i + SECRET_RUN - 1]; j++)
 				mark[j] = 1;
 	}
@@ -433,7 +466,7 @@ char *secret_mask_runs(const char *text, const char *const *secrets, int n)
 	size_t len = strlen(text);
 	if (nd.nw == 0 && nd.nsmall == 0)
 		return xstrdup(text);
-	qsort(nd.w, nd.nw, sizeof *nd.w, cmp_u64);
+	set_build(&nd);
 	unsigned char *mark = xcalloc(len + 1, 1);
 	View raw;
 	view_alloc(&raw, len);
@@ -444,11 +477,15 @@ char *secret_mask_runs(const char *text, const char *const *secrets, int n)
 	   with its %XX escapes undone */
 	View cur = raw;
 	for (int level = 0; level < 4; level++) {
-		View pct;
 		mark_view(&nd, &cur, mark);
-		view_unpct(&cur, &pct);
-		mark_view(&nd, &pct, mark);
-		view_free(&pct);
+		if (memchr(cur.s, '%', cur.n)) {   /* else its %XX reading is the same text */
+			View pct;
+			view_unpct(&cur, &pct);
+			mark_view(&nd, &pct, mark);
+			view_free(&pct);
+		}
+		if (!memchr(cur.s, '\\', cur.n))
+			break;   /* no JSON escape: the next level reads the same text */
 		View next;
 		view_unjson(&cur, &next);
 		view_free(&cur);
@@ -466,7 +503,11 @@ char *secret_mask_runs(const char *text, const char *const *secrets, int n)
 	SBuf b = SBUF_INIT;
 	for (size_t i = 0; i < len;) {
 		if (!mark[i]) {
-			sb_putc(&b, text[i++]);
+			size_t j = i;
+			while (j < len && !mark[j])
+				j++;
+			sb_putn(&b, text + i, j - i);
+			i = j;
 			continue;
 		}
 		sb_puts(&b, MASK);
@@ -475,6 +516,7 @@ char *secret_mask_runs(const char *text, const char *const *secrets, int n)
 	}
 	free(mark);
 	free(nd.w);
+	free(nd.set);
 	for (size_t k = 0; k < nd.nsmall; k++)
 		free(nd.small[k]);
 	free(nd.small);

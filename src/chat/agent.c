@@ -23,10 +23,14 @@
  * their rows also reach the agent. A turn that fails for the query's sake is kept in the
  * dialogue with its error; one that fails for the model's sake (unreachable, 401) is not.
  */
+#include "base/vis.h"
 #include "chat/agent_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Characters of a reply quoted in an error. */
+#define AGENT_QUOTE 300
 
 static Llm *llm_of(const Agent *a)
 {
@@ -42,6 +46,33 @@ static void show_reply(const Agent *a, const char *text)
 {
 	a->host->reply(a->host->ctx, text, strlen(text));
 	a->host->reply_end(a->host->ctx);
+}
+
+/* The model's reply as an error quotes it: its first AGENT_QUOTE characters (whole UTF-8
+   characters; how many more there were), in double quotes, with every control character
+   made visible (vis.h: a line break is ^J, an escape ^[), so that no word of it acts on
+   the terminal or breaks the error's line. Heap string. */
+char *agent_quote(const char *reply)
+{
+	const char *s = reply ? reply : "";
+	size_t n = strlen(s), at = 0;
+	long chars = 0, total = 0;
+	for (size_t i = 0; i < n;) {
+		long cp;
+		size_t k = vis_utf8(s + i, n - i, &cp);
+		i += k ? k : 1;
+		if (++total <= AGENT_QUOTE) {
+			chars = total;
+			at = i;
+		}
+	}
+	SBuf b = SBUF_INIT;
+	sb_putc(&b, '"');
+	vis_put(&b, s, at, 0);
+	sb_putc(&b, '"');
+	if (total > chars)
+		sb_printf(&b, " (cut: %ld characters more)", total - chars);
+	return sb_steal(&b);
 }
 
 /* Whether a parse or repair reply says either a direct answer or a query. */
@@ -158,10 +189,13 @@ static SuqlStatus follow(Agent *a, AgentTurn *t, AgentVerdict v, char **direct, 
 	if (v == AGENT_UNREAD) {
 		free(*query);
 		*query = xstrdup(reply);
-		return err_set(err, SUQL_ERROR, "the reply holds neither a query nor an answer "
-		               "(write {\"database\": true, \"suql\": \"SELECT ...\"}, or "
-		               "{\"database\": false, \"reply\": \"...\"} when the message needs no "
-		               "database)");
+		char *q = agent_quote(reply);
+		err_set(err, SUQL_ERROR, "the reply holds neither a query nor an answer (write "
+		        "{\"database\": true, \"suql\": \"SELECT ...\"}, or {\"database\": false, "
+		        "\"reply\": \"...\"} when the message needs no database); the model wrote: %s",
+		        q);
+		free(q);
+		return SUQL_ERROR;
 	}
 	return attempt(a, t, *query, err);
 }
@@ -385,15 +419,19 @@ static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		s = agent_prompt(a, "chat_repair", kv, &m, err);
 		if (s == SUQL_OK)
 			s = ask(a, "repair", LLM_PARSE, LLM_SHAPE_JSON, &m, NULL, &reply, err);
+		AgentVerdict v2 = AGENT_UNREAD;
 		if (s == SUQL_OK) {
 			free(query);
 			query = NULL;
-			AgentVerdict v2 = agent_read_parse(reply, &direct, &query);
+			v2 = agent_read_parse(reply, &direct, &query);
 			if (v2 == AGENT_DIRECT && v != AGENT_UNREAD) {
 				/* a failed query is corrected, not talked away */
 				query = xstrdup(reply);
+				char *q = agent_quote(reply);
 				s = err_set(err, SUQL_ERROR, "the reply answers without a query; after a "
-				            "query that failed, only a corrected query is taken");
+				            "query that failed, only a corrected query is taken; the model "
+				            "wrote: %s", q);
+				free(q);
 			} else {
 				s = follow(a, t, v2, &direct, &query, reply, err);
 			}
@@ -401,8 +439,10 @@ static SuqlStatus query_step(Agent *a, AgentTurn *t, AgentKv *kv, SuqlErr *err)
 		}
 		if (s == SUQL_ERROR) {
 			char *why = xstrdup(err->msg ? err->msg : "error");
+			/* what the second reply was: a query that failed, or words suql cannot use */
 			err_set(err, SUQL_ERROR, "no query that runs came out of this turn, so there is "
-			        "no answer; the corrected query failed too: %s", why);
+			        "no answer; %s: %s", v2 == AGENT_QUERY ? "the corrected query failed too" : "the model's second reply could "
+			        "not be used either", why);
 			/* the dialogue keeps the message line, not the source line and caret */
 			t->error = xstrndup(why, strcspn(why, "\n"));
 			free(why);
@@ -506,7 +546,11 @@ SuqlStatus agent_turn(Agent *a, const char *line, SuqlErr *err)
 	memset(&t, 0, sizeof t);
 	t.user = text;
 	agent_rows_init(&t.rows, a->result_bytes, AGENT_CELL_MAX);
+	/* the request log: the turn's requests (parse, repair, relax, respond) and those of
+	   the queries it runs carry its line */
+	llm_log_chat(llm_of(a), text);
 	SuqlStatus s = run_turn(a, &t, err);
+	llm_log_chat(llm_of(a), NULL);
 	if (s == SUQL_OK || t.error) {
 		if (!t.digest && t.suql)
 			t.digest = agent_digest(&t.rows);

@@ -341,6 +341,11 @@ const MetaCommand meta_commands[] = {
 	 m_llm},
 	{"cache", "[clear]", "show the cache of model results (hits, entries, size), or clear it",
 	 m_cache},
+	{"log", "[-n N] [--json] | clear", "the request log, newest first (10 entries, or N): "
+	 "each request to the model with its statement, model and endpoint, the prompt as sent "
+	 "and the raw reply (cut to a few lines), tokens, cost, latency and status; cache "
+	 "answers and offline calls marked as such; --json: one JSON object a line with every "
+	 "column and the full texts; clear: delete every entry", meta_log},
 	{"cost", "", "what this session has spent so far, per model (and endpoint): requests, "
 	 "tokens in (cached) and out (reasoning), dollars at the model's price, and requests "
 	 "cancelled in flight that may be billed; one JSON object in the json mode", m_cost},

@@ -50,6 +50,8 @@ SuqlStatus meta_edit(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_conninfo(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_databases(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_syntax(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+/* meta_log.c: :log [-n N] [--json], :log clear (the request log). */
+SuqlStatus meta_log(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 /* meta_chat.c: :chat, :sql, :history, :reset, :save FILE. */
 SuqlStatus meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);

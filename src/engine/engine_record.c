@@ -188,6 +188,68 @@ void engine_record_rows(const Engine *e, int width, SBuf *out)
 		show_unit(r, u, width, out);
 }
 
+/* ---- why a value is NULL ---- */
+
+/* Characters of a reply quoted in a reason. */
+#define REC_QUOTE 300
+
+/* Why the value an ask gave (or the absence of one) is NULL, in one sentence: 1 and the
+   reason in out, or 0 when it is not NULL. The reasons: the row's text was NULL (nothing
+   was asked); the offline backend found no word of the question (its note); the reply
+   could not be read, even asked again (quoted; for a typed answer, the type it is not);
+   the typed conversion failed (the warning: the reply and the type); the model answered
+   that the text does not say, or that none of the allowed answers applies. (A verdict
+   below llm.min_confidence says so on its own line.) */
+static int null_reason(const RecWhat *w, const RecAsk *a, int verdict, SBuf *out)
+{
+	int verify = !w || w->kind == FT_VERIFY;
+	if (verify ? verdict != VERDICT_NULL : a && a->value)
+		return 0;
+	if (!a) {
+		if (verdict == VERDICT_UNASKED && verify)
+			return 0;
+		sb_puts(out, "the row's text is NULL (or empty): nothing was asked");
+		return 1;
+	}
+	const char *typed = w && w->pg != PGT_NONE && w->pg != PGT_TEXT
+	                    ? ast_pg_name((PgType)w->pg) : NULL;
+	if (a->unreadable) {
+		sb_puts(out, typed ? "the model's reply is not " : w && w->noptions > 0 ? "the "
+		        "model's reply is none of the allowed answers" : "the model's reply could not "
+		        "be read");
+		if (typed)
+			sb_printf(out, "a%s %s (the statement asks for one)", typed[0] == 'i' ? "n" :
+			          "", typed);
+		sb_puts(out, ", even when asked again: it said \"");
+		clip(out, a->reply ? a->reply : "", REC_QUOTE);
+		sb_puts(out, "\"");
+		return 1;
+	}
+	if (verify && a->low)
+		return 0;   /* the verdict's line says it: below llm.min_confidence (put_conf) */
+	if (a->warning) {
+		sb_puts(out, "the typed conversion failed: ");
+		clip(out, a->warning, REC_QUOTE);
+		if (typed)
+			sb_printf(out, " (the statement asks for a%s %s)", typed[0] == 'i' ? "n" : "", typed);
+		return 1;
+	}
+	if (a->note) {
+		clip(out, a->note, REC_QUOTE);
+		return 1;
+	}
+	if (a->offline) {
+		sb_puts(out, "the offline backend found no answer in the text");
+		return 1;
+	}
+	sb_puts(out, w && w->noptions > 0 ? "the model answered that none of the allowed answers "
+	        "applies (its reply: \"" : "the model answered that the text does not say (its "
+	        "reply: \"");
+	clip(out, a->reply ? a->reply : "", REC_QUOTE);
+	sb_puts(out, "\")");
+	return 1;
+}
+
 /* ---- :why ---- */
 
 static void show_ask(const Record *r, int what, int ask, int verdict, SBuf *out)
@@ -204,10 +266,15 @@ static void show_ask(const Record *r, int what, int ask, int verdict, SBuf *out)
 	else
 		sb_puts(out, "NULL");
 	sb_putc(out, '\n');
+	SBuf why = SBUF_INIT;
+	int null = null_reason(w, a, verdict, &why);
+	if (null)
+		sb_printf(out, "  why NULL: %s\n", sb_str(&why));
+	sb_free(&why);
 	if (!a) {
-		sb_printf(out, "  %s\n", verdict == VERDICT_UNASKED ? "not asked: not needed to "
-		          "decide the row" : verdict == VERDICT_NULL || !w || w->kind != FT_VERIFY
-		          ? "no call: the text is NULL or empty" : "not kept in the record");
+		if (!null)
+			sb_printf(out, "  %s\n", verdict == VERDICT_UNASKED ? "not asked: not needed to "
+			          "decide the row" : "not kept in the record");
 		return;
 	}
 	if (w && w->question)
@@ -407,6 +474,10 @@ static json_t *ask_json(const Record *r, int what, int ask, int verdict)
 		json_object_set_new(o, "verdict", json_string(verdict_word(verdict)));
 	else
 		json_object_set_new(o, "value", a && a->value ? json_string(a->value) : json_null());
+	SBuf why = SBUF_INIT;
+	if (null_reason(w, a, verdict, &why))   /* a NULL says why */
+		json_object_set_new(o, "why_null", json_string(sb_str(&why)));
+	sb_free(&why);
 	if (!a)
 		return o;
 	json_object_set_new(o, "reply", a->reply ? json_string(a->reply) : json_null());

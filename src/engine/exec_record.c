@@ -37,6 +37,8 @@ void exec_record_free(Record *r)
 		free(a->reply);
 		free(a->value);
 		free(a->evidence);
+		free(a->warning);
+		free(a->note);
 		for (int k = 0; k < a->npsg; k++)
 			free(a->psg[k]);
 		free(a->psg);
@@ -100,6 +102,8 @@ static int what_of(Exec *ex, int sig)
 		                                 : xprintf("answer(..., '%s')", s->question);
 	w.question = s->question ? xstrdup(s->question) : NULL;
 	w.kind = (int)s->kind;
+	w.pg = (int)s->pg;
+	w.noptions = s->noptions;
 	long long cap = r->capwhat;
 	r->what = grow(r->what, r->nwhat, &cap, sizeof *r->what);
 	r->capwhat = (int)cap;
@@ -142,6 +146,9 @@ int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *cons
 	a->reply = it->text ? xstrdup(it->text) : NULL;
 	a->value = it->value ? xstrdup(it->value) : NULL;
 	a->evidence = it->evidence ? xstrdup(it->evidence) : NULL;
+	a->warning = it->warning ? xstrdup(it->warning) : NULL;
+	a->note = it->note ? xstrdup(it->note) : NULL;
+	a->offline = llm_is_offline(ex->llm);
 	a->psg = xmalloc((npsg ? npsg : 1) * sizeof *a->psg);
 	for (size_t k = 0; k < npsg; k++)
 		a->psg[a->npsg++] = xstrdup(psg[k]);

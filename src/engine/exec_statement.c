@@ -149,6 +149,8 @@ Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, con
 	ex->cnt.t0 = util_now_ms();
 	e->seq++;
 	if (e->llm) {
+		if (!e->cur)   /* the request log: what the statement asks is logged as its own */
+			llm_log_begin(e->llm, ast->src);
 		llm_stats_begin(e->llm);
 		/* the budget is a hard cap on what the statement sends (not in passage mode, the
 		   baseline kept for measuring) */
@@ -168,6 +170,8 @@ void exec_statement_end(Exec *ex)
 	if (ex->e->llm) {
 		llm_set_cap(ex->e->llm, 0);
 		llm_set_cap_usd(ex->e->llm, 0);
+		if (!ex->outer)
+			llm_log_end(ex->e->llm);   /* its rows written, in one transaction */
 	}
 	ex->e->cur = ex->outer;
 	exec_free(ex);

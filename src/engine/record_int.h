@@ -42,6 +42,12 @@ typedef struct RecAsk {
 	char *reply;          /* the answer as the model wrote it (VERIFY: yes or no) */
 	char *value;          /* ANSWER, SUMMARY: the value read from it */
 	char *evidence;       /* the sentence that decided, when the backend named one */
+	char *warning;        /* why a value could not be read from the reply (a typed answer
+	                         the offline backend's words do not hold: "'spring' is not a
+	                         date") */
+	char *note;           /* why the answer is unknown, as the backend told it (LlmItem.note:
+	                         the offline backend found no word of the question) */
+	int offline;          /* the offline backend answered */
 	int has_conf;         /* VERIFY: the endpoint gave the verdict a confidence */
 	double conf;          /* ... from 0 to 1 (llm.logprobs) */
 	int low;              /* ... below llm.min_confidence: the verdict is unknown */
@@ -55,6 +61,8 @@ typedef struct RecWhat {
 	char *text;           /* "answer(reviews, 'is it romantic?') = 'Yes'" */
 	char *question;       /* NULL for summary() */
 	int kind;             /* FtKind */
+	int pg;               /* ANSWER: the PgType of a typed answer (PGT_NONE: text) */
+	int noptions;         /* ANSWER: the answers allowed (0: any) */
 } RecWhat;
 
 /* A walked unit (a DNF conjunct, or the tree past the cap). */

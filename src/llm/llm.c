@@ -72,6 +72,7 @@ void llm_close(Llm *llm)
 {
 	if (!llm)
 		return;
+	llm_log_free(llm);   /* writes what is queued */
 	llm_http_close(llm);
 	llm_bulk_free(llm);
 	llm_spend_free(llm);
@@ -97,6 +98,8 @@ static void item_clear(LlmItem *it)
 	it->cached = 0;
 	free(it->evidence);
 	it->evidence = NULL;
+	free(it->note);
+	it->note = NULL;
 	it->has_confidence = 0;
 	it->confidence = 0;
 }
@@ -308,6 +311,8 @@ static char *result_dump(const LlmCall *c, int item)
 			json_object_set_new(o, "unreadable", json_true());
 		if (it->evidence)
 			json_object_set_new(o, "evidence", json_string(it->evidence));
+		if (it->note)
+			json_object_set_new(o, "note", json_string(it->note));
 		if (it->has_confidence)
 			json_object_set_new(o, "confidence", json_real(it->confidence));
 	} else if (c->kind == LLM_EMBED) {
@@ -355,6 +360,7 @@ static int result_load(LlmCall *c, int item, const char *text)
 		it->verdict = (int)json_integer_value(json_object_get(o, "verdict"));
 		it->unreadable = json_is_true(json_object_get(o, "unreadable"));
 		it->evidence = jdup(o, "evidence");
+		it->note = jdup(o, "note");
 		/* a result stored without one (asked without log-probabilities, or before suql
 		   kept them) has none */
 		json_t *cf = json_object_get(o, "confidence");
@@ -402,9 +408,13 @@ static json_t *strv(const char *const *v, int n)
 	return a;
 }
 
-/* The unit's key; 0 when its request cannot be built (a message that cannot be encoded). */
-static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
+/* The unit's key; 0 when its request cannot be built (a message that cannot be encoded).
+   With keep, *keep is what the key holds of the request as sent (its messages, or an
+   embedding's input; NULL for the offline backend), for the request log. */
+static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65], json_t **keep)
 {
+	if (keep)
+		*keep = NULL;
 	json_t *o = json_object();
 	int offline = llm_is_offline(llm);
 	json_object_set_new(o, "backend", json_string(offline ? LLM_OFFLINE_VERSION : "http"));
@@ -419,6 +429,8 @@ static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 	if (c->kind == LLM_EMBED) {
 		json_object_set_new(o, "model", jstr(offline ? NULL : llm->s.embed_model));
 		json_object_set_new(o, "input", jstr(c->subject));
+		if (keep && !offline)
+			*keep = json_incref(json_object_get(o, "input"));
 	} else if (offline) {
 		/* the offline backend decides from the structured task */
 		json_object_set_new(o, "question", jstr(c->question));
@@ -438,6 +450,8 @@ static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65])
 			return 0;
 		}
 		json_object_set_new(o, "messages", m);
+		if (keep)
+			*keep = json_incref(m);
 		if (c->kind == LLM_CLASSIFY)   /* labels are checked against the options */
 			json_object_set_new(o, "options", strv(c->options, c->noptions));
 	}
@@ -742,6 +756,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 	SuqlStatus st = SUQL_OK;
 	SuqlErr nohash = {0};   /* the keys are SHA-256: without libcrypto, every call fails */
 	llm_sha256_load(&nohash);
+	int logging = llm_log_wanted(llm);   /* the cache's answers are logged */
 
 	for (int i = 0; i < n; i++) {
 		LlmCall *c = calls[i];
@@ -766,7 +781,9 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 			CallUnit *u = &r.u[r.nu++];
 			u->call = i;
 			u->item = items ? k : -1;
-			unit_key(llm, c, u->item, u->key);   /* encodable: checked by invalid() */
+			json_t *sent = NULL;
+			/* encodable: checked by invalid() */
+			unit_key(llm, c, u->item, u->key, logging ? &sent : NULL);
 			const char *mv = llm_memo_get(llm->memo, u->key);
 			char *fv = NULL;
 			if (mv && result_load(c, u->item, mv)) {
@@ -776,6 +793,9 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 				u->state = U_HIT;
 				llm_memo_put(llm->memo, u->key, fv);
 				llm->cache_hits_file++;
+				if (logging)   /* no request went over the wire: said so in the log */
+					llm_log_cached(llm, c, u->item, sent ? json_dumps(sent, JSON_COMPACT |
+					               JSON_ENCODE_ANY) : NULL, fv);
 			} else {
 				const char *owner = llm_memo_get(seen, u->key);
 				if (owner) {
@@ -789,6 +809,7 @@ SuqlStatus llm_run(Llm *llm, LlmCall *const *calls, int n, LlmDoneFn done, void 
 				}
 			}
 			free(fv);
+			json_decref(sent);
 		}
 		r.cnt[i] = r.nu - r.first[i];
 	}

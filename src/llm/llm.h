@@ -83,6 +83,9 @@ typedef struct LlmItem {
 	int has_confidence;   /* VERIFY: the endpoint's log-probabilities gave the verdict a
 	                         confidence (llm.logprobs; llm_logprobs.c); 0: none is known */
 	double confidence;    /* with has_confidence: the verdict's probability, 0 to 1 */
+	char *note;      /* why the answer is unknown when the backend can say more than its
+	                    reply does (the offline backend: "found no word of the question in
+	                    the text"); NULL otherwise. :why shows it, nothing warns of it */
 } LlmItem;
 
 typedef struct LlmCall {
@@ -433,6 +436,44 @@ const char *llm_kind_name(LlmKind k);
    ignoring case, none of them "none", "match": "same" or "different"}; other keys are
    dropped. The compact JSON of what was read (heap), or NULL when the reply does not fit. */
 char *llm_factor_read(const char *content);
+
+/* ---- the request log (llm_log.c; doc/llm.md) ----
+   Every request to the model and what came back (the prompt as sent, the raw reply,
+   tokens, cost, latency, status), every answer the cache file gave and every call the
+   offline backend answered, one row each in a SQLite file of its own ($XDG_STATE_HOME/
+   suql/log.db, else ~/.local/state/suql/log.db; llm.log, llm.log_max), secrets masked.
+   Rows are queued as replies come and written when what they belong to ends:
+   llm_log_begin starts a statement (or a meta-command that asks the model; text borrowed
+   until llm_log_end, which writes the queue), llm_log_chat a chat turn (NULL ends it; the
+   statements the turn runs are numbered apart, with the turn's line). */
+void llm_log_begin(Llm *llm, const char *text);
+void llm_log_end(Llm *llm);
+void llm_log_chat(Llm *llm, const char *turn);
+/* The log's columns, in the file's order: name, SQL type, and whether its value is a
+   number (written bare in JSON). */
+typedef struct LlmLogColumn {
+	const char *name;
+	const char *type;
+	int number;
+} LlmLogColumn;
+extern const LlmLogColumn llm_log_columns[];
+extern const int llm_log_ncolumns;
+/* The newest rows, newest first: v[row * llm_log_ncolumns + column] is the value as text
+   (heap; NULL for NULL); total, the rows the file holds. No file yet: no rows. */
+typedef struct LlmLogRows {
+	int n;
+	char **v;
+	long long total;
+} LlmLogRows;
+SuqlStatus llm_log_read(Llm *llm, int newest, LlmLogRows *out, SuqlErr *err);
+void llm_log_rows_free(LlmLogRows *r);
+/* Delete every row (and give their room back); *removed: how many there were. */
+SuqlStatus llm_log_clear(Llm *llm, long long *removed, SuqlErr *err);
+/* The file the log is written to (whether or not it exists yet). */
+const char *llm_log_path(const Llm *llm);
+/* A log that could not be used (the file cannot be made or written): why, once, for the
+   session to show as a warning; NULL otherwise. */
+const char *llm_log_notice(Llm *llm);
 
 /* ---- bulk mode (llm_bulk.c, llm_bulk_job.c; doc/bulk.md) ----
    A statement run with llm.bulk on is collected instead of answered: the model requests the

@@ -51,6 +51,7 @@ void llm_bulk_free(Llm *llm)
 	free(b->u);
 	llm_memo_free(b->replies);
 	llm_memo_free(b->where);
+	free(b->batch);
 	free(b->why);
 	free(b);
 	llm->bulk = NULL;
@@ -193,7 +194,18 @@ int llm_bulk_collect(Llm *llm, const LlmCall *c, const int *items, int nitems,
 	}
 	sb_puts(&b->jsonl, s);
 	sb_putc(&b->jsonl, '\n');
-	free(s);
+	if (llm_log_wanted(llm)) {   /* no request yet: the batch's id comes when it is made */
+		LlmLogEntry e = {0};
+		e.status = "collected";
+		e.reason = -1;
+		e.items = nitems > 0 ? nf : 0;
+		e.usd = 0;
+		e.prompt = s;
+		e.prompt_body = 1;
+		llm_log_add(llm, c, &e);
+	} else {
+		free(s);
+	}
 	for (int k = 0; k < nf; k++) {
 		llm_memo_put(b->keys, keys[fresh[k]], "1");
 		unit_add(b, keys[fresh[k]], line, k, nitems > 0 ? nf : 0);
@@ -263,8 +275,8 @@ static SuqlStatus over_budget_usd(Llm *llm, const struct LlmBulk *b, long n, Suq
 	return st;
 }
 
-SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
-                           int previous, LlmBulkJob *job, SuqlErr *err)
+static SuqlStatus submit_run(Llm *llm, const char *statement, const char *database,
+                             int previous, LlmBulkJob *job, SuqlErr *err)
 {
 	memset(job, 0, sizeof *job);
 	struct LlmBulk *b = llm_bulk_state(llm);
@@ -289,6 +301,7 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 		st = llm_batch_create(llm, file, &batch, err);
 	if (st == SUQL_OK) {
 		job->batch = xstrdup(json_string_value(json_object_get(batch, "id")));
+		llm_log_batch(llm, job->batch);
 		job->statement = xstrdup(statement);
 		job->database = xstrdup(database ? database : "");
 		job->status = xstrdup(json_string_value(json_object_get(batch, "status")));
@@ -307,6 +320,16 @@ SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database
 	return st;
 }
 
+SuqlStatus llm_bulk_submit(Llm *llm, const char *statement, const char *database,
+                           int previous, LlmBulkJob *job, SuqlErr *err)
+{
+	/* the batch's requests belong to the statement that collected them */
+	llm_log_begin(llm, statement);
+	SuqlStatus s = submit_run(llm, statement, database, previous, job, err);
+	llm_log_end(llm);
+	return s;
+}
+
 /* ---- answering ---- */
 
 void llm_bulk_answering(Llm *llm, const LlmBulkJob *job, int on)
@@ -317,6 +340,8 @@ void llm_bulk_answering(Llm *llm, const LlmBulkJob *job, int on)
 	b->replies = b->where = NULL;
 	b->legacy = 0;
 	b->answered = b->unreadable = 0;
+	free(b->batch);
+	b->batch = on && job->batch ? xstrdup(job->batch) : NULL;
 	SuqlErr err = {0};
 	sqlite3 *db = on ? llm_bulk_db(llm, &err) : NULL;
 	err_clear(&err);
@@ -361,16 +386,22 @@ void llm_bulk_answered(const Llm *llm, long *answered, long *unreadable)
 	*unreadable = llm->bulk ? llm->bulk->unreadable : 0;
 }
 
+static void item_results_free(LlmItem *it)
+{
+	free(it->text);
+	free(it->value);
+	free(it->warning);
+	free(it->evidence);
+	free(it->note);
+	it->text = it->value = it->warning = it->evidence = it->note = NULL;
+}
+
 /* What llm_read_reply wrote into a unit whose answer could not be read. */
 static void unit_forget(LlmCall *c, int item)
 {
 	if (item >= 0) {
 		LlmItem *it = &c->items[item];
-		free(it->text);
-		free(it->value);
-		free(it->warning);
-		free(it->evidence);
-		it->text = it->value = it->warning = it->evidence = NULL;
+		item_results_free(it);
 		it->verdict = it->unreadable = 0;
 		return;
 	}
@@ -382,15 +413,6 @@ static void unit_forget(LlmCall *c, int item)
 	c->labels = NULL;
 	c->nlabels = 0;
 	c->unreadable = 0;
-}
-
-static void item_results_free(LlmItem *it)
-{
-	free(it->text);
-	free(it->value);
-	free(it->warning);
-	free(it->evidence);
-	it->text = it->value = it->warning = it->evidence = NULL;
 }
 
 /* Read the reply content to a request about n candidates for the one at place pos, into
@@ -427,11 +449,12 @@ static int read_at(LlmCall *c, int item, int pos, int n, const char *content)
 		it->value = from->value;
 		it->warning = from->warning;
 		it->evidence = from->evidence;
+		it->note = from->note;
 		it->verdict = from->verdict;
 		it->unreadable = 0;
 		it->has_confidence = 0;   /* a batch asks for no log-probabilities */
 		it->confidence = 0;
-		from->text = from->value = from->warning = from->evidence = NULL;
+		from->text = from->value = from->warning = from->evidence = from->note = NULL;
 	}
 	for (int k = 0; k < n; k++)
 		item_results_free(&t.items[k]);
@@ -439,6 +462,35 @@ static int read_at(LlmCall *c, int item, int pos, int n, const char *content)
 	free(idx);
 	free(nbad);
 	return ok ? 0 : -1;
+}
+
+/* A unit answered (ok) or not by a fetched batch's reply o (content: its text): a row of
+   the request log, with the batch's id, the request the unit was asked with, and the
+   reply's tokens at batch prices. */
+static void log_answer(Llm *llm, const LlmCall *c, int item, json_t *o, const char *content,
+                       int ok)
+{
+	if (!llm_log_wanted(llm))
+		return;
+	LlmLogEntry e = {0};
+	e.status = ok ? "batch" : "unreadable";
+	if (!ok)
+		e.error = xstrdup(content ? "the batch's reply could not be read: asked again in "
+		                  "the next batch" : "the batch's reply holds no content");
+	e.reason = -1;
+	e.items = item >= 0 ? 1 : 0;
+	e.bulk = llm->bulk->batch ? xstrdup(llm->bulk->batch) : NULL;
+	json_t *m = llmp_messages(llm, c, item);
+	e.prompt = m ? json_dumps(m, JSON_COMPACT) : NULL;
+	json_decref(m);
+	e.reply = content ? xstrdup(content) : NULL;
+	e.usd = -1;
+	if (llm_log_usage(o, &e)) {   /* at batch prices */
+		e.usd = llm_log_usd(llm, NULL, &e);
+		if (e.usd > 0)
+			e.usd *= llm->s.bulk_discount;
+	}
+	llm_log_add(llm, c, &e);
 }
 
 int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
@@ -465,6 +517,7 @@ int llm_bulk_answer(Llm *llm, LlmCall *c, int item, const char *key)
 	   a suql that kept them as they came */
 	char *content = llm_scrub_reply(llm, json_string_value(json_object_get(msg, "content")));
 	int ok = content && read_at(c, item, pos, n, content) == 0;
+	log_answer(llm, c, item, o, content, ok);
 	free(content);
 	json_decref(o);
 	if (!ok) {

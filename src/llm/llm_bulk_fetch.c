@@ -143,7 +143,17 @@ static void usage_of(const char *body, long *in, long *out)
 	json_decref(o);
 }
 
+static SuqlStatus fetch_run(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlErr *err);
+
 SuqlStatus llm_bulk_fetch(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlErr *err)
+{
+	llm_log_begin(llm, ":bulk resume");   /* its requests are logged as its own */
+	SuqlStatus s = fetch_run(llm, job, got, err);
+	llm_log_end(llm);
+	return s;
+}
+
+static SuqlStatus fetch_run(Llm *llm, LlmBulkJob *job, LlmBulkFetched *got, SuqlErr *err)
 {
 	memset(got, 0, sizeof *got);
 	sqlite3 *db = llm_bulk_db(llm, err);

@@ -485,26 +485,31 @@ static void job_update(const Llm *llm, LlmBulkJob *j, json_t *batch)
 	j->polled = (long long)time(NULL);
 }
 
+/* Ask the provider about the job's batch (cancel: to stop it) and keep what it says; the
+   requests are logged as the meta-command's own. */
+static SuqlStatus ask_batch(Llm *llm, LlmBulkJob *job, int cancel, SuqlErr *err)
+{
+	llm_log_begin(llm, cancel ? ":bulk cancel" : ":bulk status");
+	json_t *batch;
+	SuqlStatus st = cancel ? llm_batch_cancel(llm, job->batch, &batch, err)
+	                       : llm_batch_get(llm, job->batch, &batch, err);
+	if (st == SUQL_OK) {
+		job_update(llm, job, batch);
+		json_decref(batch);
+		st = job_store(llm, job, err);
+	}
+	llm_log_end(llm);
+	return st;
+}
+
 SuqlStatus llm_bulk_poll(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 {
-	json_t *batch;
-	SuqlStatus st = llm_batch_get(llm, job->batch, &batch, err);
-	if (st != SUQL_OK)
-		return st;
-	job_update(llm, job, batch);
-	json_decref(batch);
-	return job_store(llm, job, err);
+	return ask_batch(llm, job, 0, err);
 }
 
 SuqlStatus llm_bulk_cancel(Llm *llm, LlmBulkJob *job, SuqlErr *err)
 {
-	json_t *batch;
-	SuqlStatus st = llm_batch_cancel(llm, job->batch, &batch, err);
-	if (st != SUQL_OK)
-		return st;
-	job_update(llm, job, batch);
-	json_decref(batch);
-	return job_store(llm, job, err);
+	return ask_batch(llm, job, 1, err);
 }
 
 SuqlStatus llm_bulk_done(Llm *llm, LlmBulkJob *job, SuqlErr *err)

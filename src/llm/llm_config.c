@@ -181,6 +181,22 @@ static void show_cache(const void *obj, const SetRow *row, SBuf *out)
 	                                     : "off (not usable; :cache says why)");
 }
 
+/* llm.log: on or off (the field says off, so that a zeroed LlmSettings logs) */
+static SuqlStatus set_log(void *obj, const SetRow *row, const char *v, SuqlErr *err)
+{
+	int on;
+	if (!str_parse_bool(v, &on))
+		return setting_bad(row, v, err);
+	((Llm *)obj)->s.log_off = !on;
+	return SUQL_OK;
+}
+
+static void show_log(const void *obj, const SetRow *row, SBuf *out)
+{
+	(void)row;
+	sb_puts(out, ((const Llm *)obj)->s.log_off ? "off" : "on");
+}
+
 static void derive(LlmSettings *s);
 
 /* A price: a number of dollars from 0 up, or -1 or auto for the built-in list's. A value that
@@ -236,6 +252,7 @@ static void settings_changed(void *obj)
 	Llm *llm = obj;
 	derive(&llm->s);
 	llm_relabel(llm);
+	llm_log_changed(llm);
 }
 
 #define LS(field) offsetof(Llm, s.field)
@@ -363,6 +380,19 @@ static const SetRow llm_rows[] = {
 	 "a verdict whose confidence (llm.logprobs) is below P is taken as unknown (NULL), as an "
 	 "unreadable reply is, without a warning; 0: off. Verdicts without a confidence are kept "
 	 "as they are", NULL, "is a number from 0 to 1", NULL, 0, NULL, NULL},
+	{"llm.log", SET_BOOL, 0, 0, 0, NULL, "on|off", "on", "keep the request log: every "
+	 "request to the model (the prompt as sent, the raw reply, tokens, cost, latency, "
+	 "status), every answer of the cache and every call of the offline backend, one row "
+	 "each in $XDG_STATE_HOME/suql/log.db (else ~/.local/state/suql/log.db), secrets "
+	 "masked; :log shows the newest",
+	 "In the config file also the path of the log file (log = /path/to/log.db). Rows are "
+	 "written when the statement ends, in one transaction; the file is plain SQLite (see "
+	 "THE REQUEST LOG under LLM BACKENDS for its columns).", "is on or off", "log", 0,
+	 set_log, show_log},
+	{"llm.log_max", SET_REAL, LS(log_max), 0, 1000000, NULL, "MB",
+	 SETTING_STR(LLM_LOG_MAX_MB), "the megabytes of rows the request log keeps (their "
+	 "texts and a row's overhead); past it the oldest rows are deleted as new ones are "
+	 "written", NULL, "is a number of megabytes above 0", NULL, SET_ABOVE_MIN, NULL, NULL},
 	{"concurrency", SET_INT, LS(concurrency), 1, 256, NULL, "N",
 	 SETTING_STR(LLM_CONCURRENCY), "model requests in flight at once", NULL,
 	 "is a whole number from {range}", "concurrency", 0, NULL, NULL},
@@ -561,6 +591,16 @@ SuqlStatus llm_settings_resolve(LlmSettings *s, const LlmConfig *cfg, SuqlErr *e
 	}
 	if (!s->cache_path)
 		s->cache_path = llm_cache_default_path();
+	s->log_max = LLM_LOG_MAX_MB;
+	if (st == SUQL_OK && (v = file_get(&f, "log")) != NULL) {
+		int on;
+		if (!str_parse_bool(v, &on))
+			s->log_path = xstrdup(v);
+		else
+			s->log_off = !on;
+	}
+	if (!s->log_path)
+		s->log_path = llm_log_default_path();
 	if (st == SUQL_OK && (v = file_get(&f, "unreadable")) != NULL &&
 	    (s->unreadable_warn = setting_choice(setting_find(&llm_settings_table,
 	                                                      "llm.unreadable"), v)) < 0)
@@ -583,6 +623,7 @@ void llm_settings_free(LlmSettings *s)
 	free(s->embed_model);
 	free(s->proxy_model);
 	free(s->cache_path);
+	free(s->log_path);
 	free(s->prompts_dir);
 	memset(s, 0, sizeof *s);
 }
@@ -745,6 +786,7 @@ void llm_describe(const Llm *llm, SBuf *out)
 		        "prompt_cache_key\n");
 	sb_printf(out, "cache        %s (%s)\n", s->cache_path ? s->cache_path : "(none)",
 	          s->no_cache ? "off" : llm->cache || llm->cache_pending ? "on" : "off: not usable");
+	llm_log_describe(llm, out);
 }
 
 double llm_min_confidence(const Llm *llm)

@@ -94,6 +94,13 @@ typedef struct HttpReq {
 	size_t got;         /* bytes of the body so far */
 	double worst;       /* in flight: what it costs at most (llm_cap.c) */
 	LlmStream st;
+	/* for the request log (llm_log.c) */
+	double t0;          /* the attempt's start (util_now_ms) */
+	double sent_at;     /* ... and the time it was sent (llm_log_now) */
+	char *prompt;       /* the body's messages (an embedding's input), while the log is on */
+	char *reply;        /* the reply's text as it came (read_content), while the log is on */
+	int unread;         /* candidates of the reply that could not be read */
+	int estimated;      /* its tokens were estimated */
 } HttpReq;
 
 typedef struct JobState {
@@ -204,10 +211,73 @@ static void req_body(HttpRun *run, HttpReq *r)
 	}
 	r->cache_key = json_object_get(b, "prompt_cache_key") != NULL;
 	r->body = b ? json_dumps(b, JSON_COMPACT) : NULL;   /* NULL: a message could not be encoded */
+	free(r->prompt);
+	r->prompt = NULL;
+	if (b && llm_log_wanted(run->llm)) {   /* what the log keeps of it */
+		json_t *m = json_object_get(b, j->call->kind == LLM_EMBED ? "input" : "messages");
+		r->prompt = m ? json_dumps(m, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	}
 	r->max_out = (long)json_integer_value(json_object_get(b, "max_tokens"));
 	if (!r->max_out)   /* a reasoning model's limit, hidden tokens included */
 		r->max_out = (long)json_integer_value(json_object_get(b, "max_completion_tokens"));
 	json_decref(b);
+}
+
+/* ---- the request log ---- */
+
+/* A call's tokens before a reply was counted, to log what that reply added. */
+typedef struct Tokens {
+	long in, out, cached, reasoning;
+} Tokens;
+
+static Tokens tokens_of(const LlmCall *c)
+{
+	Tokens t = {c->tokens_in, c->tokens_out, c->tokens_cached, c->tokens_reasoning};
+	return t;
+}
+
+/* The attempt r ended (status; error: heap, or NULL): one row of the request log with the
+   tokens its reply added to the call since before. */
+static void log_attempt(HttpRun *run, HttpReq *r, const char *status, long code, char *error,
+                        const Tokens *before)
+{
+	Llm *llm = run->llm;
+	LlmCall *c = r->job->call;
+	char *reply = r->reply;
+	r->reply = NULL;
+	if (!llm_log_wanted(llm)) {
+		free(reply);
+		free(error);
+		return;
+	}
+	LlmLogEntry e = {0};
+	e.status = status;
+	e.reason = (int)r->counted;
+	e.items = r->nitems;
+	e.http = code;
+	e.t = r->sent_at;
+	e.ms = util_now_ms() - r->t0;
+	e.prompt = r->prompt ? xstrdup(r->prompt) : r->body ? xstrdup(r->body) : NULL;
+	e.prompt_body = !r->prompt;
+	if (!reply && r->sse == 1 && r->st.text.len)
+		reply = xstrdup(sb_str(&r->st.text));
+	else if (!reply && r->resp.len)
+		reply = xstrndup(r->resp.s, r->resp.len);
+	if (c->kind == LLM_EMBED && c->dim > 0 && strcmp(status, "ok") == 0) {
+		free(reply);   /* the vector is not worth its room: its size is */
+		reply = xprintf("(an embedding of %d numbers)", c->dim);
+	}
+	e.reply = reply;
+	e.error = error;
+	if (before) {
+		e.tokens_in = c->tokens_in - before->in;
+		e.tokens_out = c->tokens_out - before->out;
+		e.tokens_cached = c->tokens_cached - before->cached;
+		e.tokens_reasoning = c->tokens_reasoning - before->reasoning;
+	}
+	e.estimated = r->estimated;
+	e.usd = llm_log_usd(llm, c, &e);
+	llm_log_add(llm, c, &e);
 }
 
 /* Take the request off the transport. A request of which nothing was sent is taken back
@@ -220,9 +290,12 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 		const LlmCall *c = r->job->call;
 		if (sent <= 0)
 			llm_count_unsent(run->llm, c, r->counted);
-		else if (cancelled)   /* a provider may bill it: what is known of it */
+		else if (cancelled) {   /* a provider may bill it: what is known of it */
 			llm_count_in_flight_cancelled(run->llm, c, r->body ? (long)(strlen(r->body) /
 			                              TEXT_BYTES_PER_TOKEN) : 0, r->max_out);
+			log_attempt(run, r, "cancelled", 0, xstrdup("sent, its reply not waited for"),
+			            NULL);
+		}
 		cu.multi_remove_handle(run->multi, r->easy);
 		cu.easy_cleanup(r->easy);
 		r->easy = NULL;
@@ -301,6 +374,12 @@ static void req_start(HttpRun *run, HttpReq *r)
 	r->state = R_FLIGHT;
 	r->attempt++;
 	r->counted = r->why;
+	r->t0 = util_now_ms();
+	r->sent_at = llm_log_now();
+	r->unread = 0;
+	r->estimated = 0;
+	free(r->reply);
+	r->reply = NULL;
 	llm_count_request(llm, r->job->call, r->why);
 	r->job->call->attempts++;
 	run->inflight++;
@@ -589,6 +668,7 @@ static void count_estimated(HttpRun *run, HttpReq *r, size_t reply_bytes, long c
 	u.out = (long)(reply_bytes / TEXT_BYTES_PER_TOKEN);
 	u.cached = cached;
 	llm_count_usage(run->llm, r->job->call, &u, 1);
+	r->estimated = 1;
 }
 
 /* The confidences of a verdict reply's candidates, from its log-probabilities lp (NULL:
@@ -623,6 +703,11 @@ static void read_content(HttpRun *run, HttpReq *r, const char *raw, const json_t
 	char *text = llm_scrub_reply(run->llm, raw);
 	int *bad = xmalloc(((size_t)r->nitems + 1) * sizeof *bad);
 	int nbad = llm_read_reply(c, r->items, r->nitems, text, bad);
+	if (llm_log_wanted(run->llm)) {   /* the raw reply, for the log (masked as written) */
+		free(r->reply);
+		r->reply = xstrdup(raw);
+	}
+	r->unread = nbad;
 	if (nbad == 0)
 		read_confidence(r, text, lp);
 	if (nbad > 0 && !r->reasked) {
@@ -764,8 +849,12 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 	cu.easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
 	req_detach(run, r, 0);
 	r->state = R_DONE;
-	if (((JobState *)r->job->priv)->finished)
+	JobState *js = r->job->priv;
+	if (js->finished) {   /* its call failed meanwhile (another request's error) */
+		log_attempt(run, r, "cancelled", code, xstrdup("its call had failed already"), NULL);
 		return;
+	}
+	Tokens before = tokens_of(r->job->call);
 	if (r->sse == 1)
 		on_stream_end(run, r, cc);
 	else if (cc != CURLE_OK)
@@ -774,6 +863,32 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 		on_http_error(run, r, code, (long)ra);
 	else
 		on_reply(run, r);
+	/* the log says how this attempt ended: read, unreadable, or an error (the call's own
+	   message when it failed for good; the cause when it is asked again) */
+	int broke = cc != CURLE_OK && !(r->sse == 1 && r->st.shown);
+	char *error = NULL;
+	const char *status = "ok";
+	if (js->finished && r->job->status == LLM_FAILED) {
+		status = "error";
+		error = xstrdup(r->job->error ? r->job->error : "the request failed");
+	} else if (broke || code < 200 || code > 299 || r->state == R_QUEUED ||
+	           (!r->reply && r->job->call->kind != LLM_EMBED)) {
+		status = "error";
+		error = broke ? xstrdup(cu.easy_strerror(cc))
+		      : code < 200 || code > 299 ? xprintf("HTTP %ld", code)
+		      : xstrdup("the reply held no answer");
+		if (r->state == R_QUEUED) {
+			char *m = xprintf("%s: asked again", error);
+			free(error);
+			error = m;
+		}
+	} else if (r->unread) {
+		status = "unreadable";
+		error = xprintf("%d of %d answers could not be read: %s", r->unread,
+		                r->nitems > 0 ? r->nitems : 1, !r->reasked ? "asked again"
+		                : r->nitems > 1 ? "each asked alone" : "the answer is unknown");
+	}
+	log_attempt(run, r, status, code, error, &before);
 }
 
 void llm_http_close(Llm *llm)
@@ -887,6 +1002,8 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	}
 	for (int i = 0; i < run.nr; i++) {
 		free(run.r[i]->body);
+		free(run.r[i]->prompt);
+		free(run.r[i]->reply);
 		free(run.r[i]->items);
 		sb_free(&run.r[i]->resp);
 		llm_stream_free(&run.r[i]->st);
@@ -925,7 +1042,7 @@ static int once_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c, cur
 /* The one request of llm_http_once and llm_http_upload: a GET, a POST of body (JSON), or a
    POST of the multipart form mime. */
 static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *mime,
-                       CURL *e, LlmHttpOnce *res, SuqlErr *err);
+                       size_t upload, CURL *e, LlmHttpOnce *res, SuqlErr *err);
 
 /* libcurl loaded and initialized, and a handle for one request (NULL: err says why). */
 static CURL *once_handle(Llm *llm, LlmHttpOnce *res, SuqlErr *err)
@@ -949,7 +1066,7 @@ SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOn
 	CURL *e = once_handle(llm, res, err);
 	if (!e)
 		return SUQL_LLM;
-	return once(llm, path, body, NULL, e, res, err);
+	return once(llm, path, body, NULL, 0, e, res, err);
 }
 
 SuqlStatus llm_http_upload(Llm *llm, const char *path, const char *purpose,
@@ -968,13 +1085,13 @@ SuqlStatus llm_http_upload(Llm *llm, const char *path, const char *purpose,
 	cu.mime_filename(part, filename);
 	cu.mime_type(part, "application/jsonl");
 	cu.mime_data(part, data, n);
-	SuqlStatus st = once(llm, path, NULL, mime, e, res, err);
+	SuqlStatus st = once(llm, path, NULL, mime, n, e, res, err);
 	cu.mime_free(mime);
 	return st;
 }
 
 static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *mime,
-                       CURL *e, LlmHttpOnce *res, SuqlErr *err)
+                       size_t upload, CURL *e, LlmHttpOnce *res, SuqlErr *err)
 {
 	char *url = xprintf("%s/%s", llm->s.url, path);
 	struct curl_slist *h = cu.slist_append(NULL, "Accept: application/json");
@@ -1002,7 +1119,7 @@ static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *
 	cu.easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
 	cu.easy_setopt(e, CURLOPT_XFERINFOFUNCTION, once_progress);
 	easy_limits(llm, e);
-	double t0 = util_now_ms();
+	double t0 = util_now_ms(), sent_at = llm_log_now();
 	CURLcode cc = cu.easy_perform(e);
 	res->ms = util_now_ms() - t0;
 	SuqlStatus s = SUQL_OK;
@@ -1026,6 +1143,9 @@ static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *
 		free(m);
 		free(shown);
 	}
+	if (res->sent)
+		llm_log_once(llm, path, body, upload, res, sent_at,
+		         s == SUQL_OK || !err ? NULL : err->msg);
 	cu.slist_free_all(h);
 	cu.easy_cleanup(e);
 	free(url);

@@ -20,6 +20,8 @@
  *   llm_bulk_job.c bulk mode's jobs in the cache file: tables, rows, claims
  *   llm_bulk_fetch.c a batch's output fetched and checked into its replies
  *   llm_batch.c    the provider's batch interface (files, batches) over llm_http_once
+ *   llm_log.c      the request log: a row per request, cache answer and offline call
+ *   llm_log_entry.c  its rows of the offline backend, the cache and one-off requests
  *
  * A batch given to llm_run is cut into units (one per candidate of VERIFY/ANSWER/SUMMARY,
  * one per call otherwise); units answered by the cache are filled at once, and the rest
@@ -74,6 +76,10 @@ typedef struct LlmSettings {
 	                            unknown (0: off) */
 	int bulk;             /* llm.bulk: statements go through the batch interface */
 	int prompt_cache_key; /* llm.prompt_cache_key: requests in OpenAI's dialect carry one */
+	int log_off;          /* llm.log off: no request log */
+	double log_max;       /* llm.log_max: megabytes the request log keeps */
+	char *log_path;       /* the request log's file (llm_log_default_path, or the config
+	                         file's log key) */
 	double bulk_discount; /* llm.bulk_discount: a batch's price as a share of the usual */
 } LlmSettings;
 
@@ -202,6 +208,8 @@ struct Llm {
 	LlmSpend *spend;       /* the session's spend, a row per model and endpoint
 	                          (llm_spend.c) */
 	int nspend;
+	struct LlmLog *log;    /* the request log's queue and file (llm_log.c); NULL until
+	                          first used */
 };
 
 /* Count a request as it is handed to the transport (llm_count_request), take it back when
@@ -508,6 +516,7 @@ struct LlmBulk {
 	LlmMemo *where;      /* unit key -> "pos n line" */
 	int legacy;          /* the job's lines are its units (kept before lines carried several):
 	                        a reply's id is its unit's key */
+	char *batch;         /* the batch answering, for the request log */
 	long answered, unreadable;
 	/* the tables */
 	int tables;          /* the tables exist and are suql's: 1; not usable: -1; 0: unknown */
@@ -581,6 +590,67 @@ SuqlStatus llm_batch_content(Llm *llm, const char *file_id, SBuf *out, SuqlErr *
 SuqlStatus llm_http_upload(Llm *llm, const char *path, const char *purpose,
                            const char *filename, const char *data, size_t n,
                            LlmHttpOnce *res, SuqlErr *err);
+
+/* ---- the request log (llm_log.c) ---- */
+
+/* The default megabytes of llm.log_max. */
+#define LLM_LOG_MAX_MB 100
+/* One row of the log, as a backend fills it: the kind, model and endpoint come from the
+   call when left NULL. Strings are heap (llm_log_add takes them); kind and status are
+   static. */
+typedef struct LlmLogEntry {
+	const char *kind;     /* llm_kind_name, or "test", "models", "batch" */
+	const char *status;   /* "ok", "unreadable" (a reply that could not be read, in part),
+	                         "error", "cancelled" (sent, its reply not waited for),
+	                         "cached", "batch" (answered by a fetched batch), "collected"
+	                         (written for a batch); NULL: "ok" */
+	int offline;          /* set by llm_log_add */
+	int cache_hit;
+	int reason;           /* LlmReason of a request; -1: none was sent */
+	int items;            /* candidates it carried */
+	long http;            /* the HTTP status; 0: none came */
+	long tokens_in, tokens_out, tokens_cached, tokens_reasoning;
+	int estimated;        /* the tokens were estimated (the reply reported no usage) */
+	double usd;           /* what its tokens cost; < 0: no price */
+	double ms;            /* its latency */
+	double t;             /* when it was sent (llm_log_now); 0: now */
+	char *model, *endpoint;
+	char *prompt;         /* JSON text: the messages as sent (the offline task), or text */
+	int prompt_body;      /* prompt is a request body: its messages are kept */
+	char *reply;          /* the raw reply (a message's content, an error's body) */
+	char *bulk;           /* the batch id */
+	char *error;
+} LlmLogEntry;
+/* Whether the log is on (llm.log): a backend builds entries only then. */
+int llm_log_wanted(const Llm *llm);
+double llm_log_now(void);
+/* Queue e (c, when given, names its kind and model). */
+void llm_log_add(Llm *llm, const LlmCall *c, LlmLogEntry *e);
+/* What e's tokens cost at the price of c's model (NULL: the chat model), as the counters
+   price them; -1 when it has none. (llm_log_entry.c) */
+double llm_log_usd(const Llm *llm, const LlmCall *c, const LlmLogEntry *e);
+/* The tokens the usage of a reply (a chat completion) reports, into e; 0 when none. */
+int llm_log_usage(const json_t *reply, LlmLogEntry *e);
+/* The offline backend answered items[0..n) of c (n = 0: a call without candidates). */
+void llm_log_offline(Llm *llm, const LlmCall *c, const int *items, int n);
+/* The cache file answered item of c (-1: the call) with value; prompt (heap JSON, taken;
+   NULL: the offline task) is the request it was kept under. */
+void llm_log_cached(Llm *llm, const LlmCall *c, int item, char *prompt, const char *value);
+/* A request of llm_http_once or llm_http_upload (path as given to it; upload: the bytes of
+   an uploaded file) sent at sent_at, its reply in res; error: why it failed, or NULL. */
+void llm_log_once(Llm *llm, const char *path, const char *body, size_t upload,
+                  const struct LlmHttpOnce *res, double sent_at, const char *error);
+/* A batch was made of the requests collected (status collected): they name it. */
+void llm_log_batch(Llm *llm, const char *batch);
+/* Write the queue now (llm_log_end, llm_close). */
+void llm_log_flush(Llm *llm);
+void llm_log_free(Llm *llm);
+/* llm.log or its path changed. */
+void llm_log_changed(Llm *llm);
+/* $XDG_STATE_HOME/suql/log.db, else ~/.local/state/suql/log.db. */
+char *llm_log_default_path(void);
+/* The log's line of :llm. */
+void llm_log_describe(const Llm *llm, SBuf *out);
 
 /* Open the cache file if it is wanted and not open yet (a failure leaves cache_why). */
 void llm_cache_ensure(Llm *llm);

@@ -415,6 +415,39 @@ static int typed_in(const Query *q, LlmShape shape, const OffSent *s, size_t pos
 	return best_d != (size_t)-1;
 }
 
+/* Whether any sentence of d holds a word of the question (or, for a question of
+   sentiment alone, says anything good or bad). */
+static int any_word(const Query *q, const OffDoc *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		Match m = match(q, &d->v[i]);
+		if (m.cover > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Why an answer is unknown, as the offline backend can tell it (LlmItem.note): what it
+   looked for and did not find. what: what the sentences lacked ("a date"); NULL for a
+   yes/no question. */
+static char *unknown_note(const Query *q, const OffDoc *d, const char *what)
+{
+	if (d->n == 0)
+		return xstrdup("the offline backend found no sentence in the text");
+	if (q->nfocus == 0 && !q->qs)
+		return xstrdup("the question has no word the offline backend can look for (only "
+		               "common words)");
+	if (!any_word(q, d))
+		return xstrdup(q->nfocus ? "the offline backend found no word of the question in "
+		               "the text" : "the offline backend found nothing good or bad said in "
+		               "the text");
+	if (!what)
+		return xstrdup("the offline backend found the question's words, but the sentences "
+		               "that hold them say neither yes nor no (or as much for as against)");
+	return xprintf("the offline backend found the question's words, but no sentence that "
+	               "holds them has %s", what);
+}
+
 static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 {
 	OffDoc d;
@@ -428,6 +461,8 @@ static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 		it->text = xstrdup(ans > 0 ? "Yes" : ans < 0 ? "No" : "unknown");
 		llm_convert(sh == LLM_SHAPE_TEXT ? LLM_SHAPE_YESNO : sh, it->text, &it->value,
 		            &it->warning);
+		if (ans == 0)
+			it->note = unknown_note(q, &d, NULL);
 		off_doc_free(&d);
 		return;
 	}
@@ -447,8 +482,12 @@ static void answer_item(const LlmCall *c, const Query *q, LlmItem *it)
 		it->text = xstrndup(d.v[m[0].idx].s, d.v[m[0].idx].len);
 		llm_convert(sh, it->text, &it->value, &it->warning);
 	}
-	if (!it->text)
+	if (!it->text) {
 		it->text = xstrdup("unknown");   /* the text does not say: NULL, no warning */
+		it->note = unknown_note(q, &d, sh == LLM_SHAPE_DATE ? "a date" : sh == LLM_SHAPE_INT
+		                        ? "a whole number" : sh == LLM_SHAPE_REAL ? "a number"
+		                        : "more than the question's words");
+	}
 	free(m);
 	off_doc_free(&d);
 }
@@ -493,6 +532,11 @@ static void choice_item(const LlmCall *c, const Query *q, LlmItem *it)
 			it->evidence = t.evidence;
 		else
 			free(t.evidence);
+		if (!pick)
+			it->note = t.note ? t.note : xstrdup("the offline backend's answer is none of the "
+			                                     "allowed answers");
+		else
+			free(t.note);
 		free(t.text);
 		free(t.value);
 		free(t.warning);
@@ -520,6 +564,14 @@ static void choice_item(const LlmCall *c, const Query *q, LlmItem *it)
 		}
 		if (tie)
 			pick = NULL;
+		if (!pick && best)
+			it->note = xstrdup("the offline backend found two allowed answers named as often "
+			                   "in the sentences about the question");
+		else if (!pick && none)
+			it->note = xstrdup("the offline backend found no word of the question in the "
+			                   "text, and no allowed answer named in it");
+		else if (!pick)
+			it->note = unknown_note(q, &d, "any of the allowed answers");
 		free(rel);
 		off_doc_free(&d);
 	}
@@ -689,6 +741,7 @@ static void extract_item(const LlmCall *c, LlmItem *it)
 		free(fi.value);
 		free(fi.warning);
 		free(fi.evidence);
+		free(fi.note);
 		sb_free(&qb);
 	}
 	/* through the reply rules, as a model's object would be: quotes checked the same way */
@@ -720,6 +773,8 @@ static void run_job(LlmJob *job)
 		free(it->value);
 		free(it->warning);
 		it->text = it->value = it->warning = NULL;
+		free(it->note);
+		it->note = NULL;
 		if (c->kind == LLM_VERIFY)
 			verify_item(c, &q, it);
 		else if (c->kind == LLM_ANSWER && c->noptions > 0)
@@ -759,6 +814,7 @@ SuqlStatus llm_offline_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, vo
 		}
 		llm_count_request(llm, jobs[i]->call, LLM_REQ_FIRST);
 		run_job(jobs[i]);
+		llm_log_offline(llm, jobs[i]->call, jobs[i]->items, jobs[i]->nitems);
 		stop |= done(ctx, jobs[i]);
 	}
 	return suql_interrupted ? SUQL_INTERRUPT : SUQL_OK;

@@ -123,7 +123,7 @@ static const char *variant(Llm *llm, const char *extra, int want_stream, int wan
 	return word;
 }
 
-SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
+static SuqlStatus test_run(Llm *llm, SBuf *out, SuqlErr *err)
 {
 	SuqlStatus s = need_endpoint(llm, "test", err);
 	if (s != SUQL_OK)
@@ -188,7 +188,15 @@ SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
 	return SUQL_OK;
 }
 
-SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
+SuqlStatus llm_test(Llm *llm, SBuf *out, SuqlErr *err)
+{
+	llm_log_begin(llm, ":llm test");   /* its requests are logged as its own */
+	SuqlStatus s = test_run(llm, out, err);
+	llm_log_end(llm);
+	return s;
+}
+
+static SuqlStatus models_run(Llm *llm, SBuf *out, SuqlErr *err)
 {
 	if (llm_is_offline(llm))
 		return need_endpoint(llm, "models", err);
@@ -230,6 +238,14 @@ SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
 	}
 	json_decref(j);
 	sb_free(&r.reply);
+	return s;
+}
+
+SuqlStatus llm_models(Llm *llm, SBuf *out, SuqlErr *err)
+{
+	llm_log_begin(llm, ":llm models");   /* its requests are logged as its own */
+	SuqlStatus s = models_run(llm, out, err);
+	llm_log_end(llm);
 	return s;
 }
 

@@ -272,6 +272,14 @@ static void offline_notice(Session *s)
 void session_notices(Session *s)
 {
 	offline_notice(s);
+	const char *lwhy = s->llm ? llm_log_notice(s->llm) : NULL;
+	if (lwhy) {
+		fflush(s->out);
+		fputs("warning: running without the request log: ", stderr);
+		vis_fputs(stderr, lwhy, VIS_TEXT);
+		fputs(" (:set llm.log off stops trying)\n", stderr);
+		fflush(stderr);
+	}
 	const char *why = s->llm ? llm_cache_notice(s->llm) : NULL;
 	if (!why)
 		return;

@@ -151,8 +151,8 @@ FILE *session_section_out(const Session *s);
 void session_after_ctrl_c(Session *s);
 
 /* Say, once, what the session must know that is not any statement's error (the LLM cache
-   could not be used: llm_cache_notice), as a warning on stderr. Called after each
-   statement, meta-command and chat line. */
+   could not be used: llm_cache_notice; nor the request log: llm_log_notice), as a warning
+   on stderr. Called after each statement, meta-command and chat line. */
 void session_notices(Session *s);
 
 /* SIGINT: stops the running statement (sets suql_interrupted, interrupts SQLite). SIGALRM

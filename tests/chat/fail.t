@@ -53,7 +53,7 @@ retry:
 error: stdin:1: no query that runs came out of this turn, so there is no answer; the corrected query failed too: line 1, column 19: no such table: books
   SELECT title FROM books LIMIT 5
                     ^~~~~
-error: stdin:3: no query that runs came out of this turn, so there is no answer; the corrected query failed too: the reply answers without a query; after a query that failed, only a corrected query is taken
+error: stdin:3: no query that runs came out of this turn, so there is no answer; the model's second reply could not be used either: the reply answers without a query; after a query that failed, only a corrected query is taken; the model wrote: "{"database": false, "reply": "There are about a hundred."}"
 @@ status 1
 @@ requests
 parse repair

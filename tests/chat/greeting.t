@@ -38,7 +38,7 @@ result:
 reply:
   I counted the restaurants in Cupertino: 14.
 retry:
-  the reply could not be read: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database)
+  the reply could not be read: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database); the model wrote: "{"database": false}"
   asking the model again
 reply:
   Good night!

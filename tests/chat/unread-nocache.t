@@ -14,12 +14,12 @@ hello
 hello
 @@ stdout
 retry:
-  the reply could not be read: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database)
+  the reply could not be read: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database); the model wrote: "{"database": false}"
   asking the model again
 reply:
   Hello again.
 @@ stderr
-error: stdin:1: no query that runs came out of this turn, so there is no answer; the corrected query failed too: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database)
+error: stdin:1: no query that runs came out of this turn, so there is no answer; the model's second reply could not be used either: the reply holds neither a query nor an answer (write {"database": true, "suql": "SELECT ..."}, or {"database": false, "reply": "..."} when the message needs no database); the model wrote: "I am not sure what you mean."
 @@ status 1
 @@ requests
 parse repair

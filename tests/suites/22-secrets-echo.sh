@@ -8,7 +8,11 @@
 # password, of the credentials user:password, of the Base64 of the credentials at each of
 # its 3 alignments (and as the header carries it, padded), and of the key and its Base64:
 # none may appear. The echoes must have reached the screen (the server's header names are
-# there), or the test would prove nothing.
+# there), or the test would prove nothing. The request log (llm.log) keeps every request's
+# prompt and every reply and error, the echoes among them, and one statement more puts the
+# key and the password in the data itself (so in a prompt): no run of a secret may be in
+# the log's files either (log.db and its WAL, byte by byte), and every request the server
+# received must be a row of it.
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/secrets-echo
 mkdir -p "$T"
@@ -86,15 +90,42 @@ session() {
 	PIDS="$PIDS $SPID"
 	_port=$(cat "$T/$_n.port")
 	_url=$(printf '%s' "$_u" | sed "s/PORT/$_port/")
-	SUQL_LLM_KEY=$_k "$prog" -v --set times=off --no-cache --set llm.retries=0 \
-		--llm-url "$_url" --model m "$T/db" <"$T/script.sql" >"$T/$_n.out" 2>&1
+	XDG_STATE_HOME=$T/state-$_n SUQL_LLM_KEY=$_k "$prog" -v --set times=off --no-cache \
+		--set llm.retries=0 --llm-url "$_url" --model m "$T/db" <"$T/script.sql" \
+		>"$T/$_n.out" 2>&1
 	echo "exit $?" >>"$T/$_n.out"
+	# the session's secret in the data itself, so in the prompt sent (the user's own text,
+	# shown as typed; not searched on screen): masked in the log
+	if [ -n "$_k" ]; then _data="Key $_k."; else _data="Page $_url/x, pair $USER_:$PASS."; fi
+	XDG_STATE_HOME=$T/state-$_n SUQL_LLM_KEY=$_k "$prog" --no-cache --llm-url "$_url" \
+		--model m "$T/db" -c "SELECT answer('$_data', 'is it here?') AS a;" \
+		>"$T/$_n.data.out" 2>&1
 	stop_server
 	sent=$(wc -l <"$T/$_n.log" | tr -d ' ')
 }
 
 # found NAME: the runs of the forms the session's output holds
 found() { grep -o -F -f "$T/runs" "$T/$1.out" | sort -u | head -5; }
+
+# logged NAME: the request log of the session holds a row per request the server received,
+# the echoes among them, and no run of a secret in any byte of its files
+logged() {
+	_db=$T/state-$1/suql/log.db
+	_rows=$(sqlite3 "$_db" "SELECT count(*) FROM log WHERE backend = 'http' AND status <> 'cached'" 2>&1)
+	_echo=$(sqlite3 "$_db" "SELECT count(*) FROM log WHERE reply LIKE '%user-agent%'" 2>&1)
+	check "$1: the request log has a row per request the server received ($sent)" "$_rows" "$sent"
+	[ "$_echo" -gt 0 ] 2>/dev/null && ok "$1: the echoes are in the log ($_echo replies)" ||
+		notok "$1: the echoes are in the log" "$_echo"
+	_leaks=$(cat "$_db" "$_db-wal" 2>/dev/null | grep -a -o -F -f "$T/runs" | sort -u | head -5)
+	if [ -z "$_leaks" ]; then
+		ok "$1: no run of 8 characters of a secret or its Base64 in the log's $(cat "$_db" "$_db-wal" 2>/dev/null | wc -c | tr -d ' ') bytes"
+	else
+		notok "$1: no run of a secret in the request log" "found: $(echo $_leaks)"
+	fi
+}
+if ! command -v sqlite3 >/dev/null 2>&1; then
+	logged() { echo "skip $1: the request log (needs the sqlite3 shell)"; }
+fi
 
 session basic "http://$USER_:$PASS_RAW@127.0.0.1:PORT/v1"
 # the credentials reached the server as a Basic header, and its echoes reached the screen
@@ -114,6 +145,7 @@ else
 fi
 grep -q "http://$USER_:\*\*\*@127.0.0.1\|url .*http://127.0.0.1" "$T/basic.out" &&
 	ok "basic: the URL is shown without its password" || notok "basic: the URL shown" "$(grep -n 'url' "$T/basic.out" | head -3)"
+logged basic
 
 session bearer "http://127.0.0.1:PORT/v1" "$KEY"
 auth=$(grep -o '"authorization":"Bearer [^"]*"' "$T/bearer.log" | head -1)
@@ -129,4 +161,5 @@ if [ -z "$leaks" ]; then
 else
 	notok "bearer: no run of a secret shown" "found: $(echo $leaks)" "$(grep -n -F -f "$T/runs" "$T/bearer.out" | head -5)"
 fi
+logged bearer
 [ "$fails" -eq 0 ]

@@ -12,10 +12,12 @@
 # again); ids never sent are dropped, not counted, not priced; a file of garbage is an
 # error that keeps nothing. An endpoint without /batches is a clear error and nothing is
 # lost; the offline backend and LIMIT run as usual and say why; a cancelled batch resumes
-# to an error. (47-bulk-once.sh: claims, and a write that commits once.)
+# to an error. The request log names the batch in the rows of the requests it carried and
+# of the answers it gave. (47-bulk-once.sh: claims, and a write that commits once.)
 . "$(dirname "$0")/../lib.sh"
 T=$SUQL_TMP/bulk
 mkdir -p "$T"
+export XDG_STATE_HOME=$T/state
 has() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then ok "$name"; else notok "$name" "no '$text' in:" "$(cat "$file")"; fi; }
 hasnt() { name=$1 file=$2 text=$3; if grep -qF -- "$text" "$file"; then notok "$name" "'$text' in:" "$(cat "$file")"; else ok "$name"; fi; }
 
@@ -64,6 +66,14 @@ if cmp -s "$T/ref.out" "$T/res.out"; then ok "resume: the rows of a run without 
 has "resume: a reply a line fetched" "$T/res.err" "batch 1: $NREQ replies fetched"
 has "resume: every candidate's answer read" "$T/res.err" "batch 1: $NCAND answers read from its replies"
 has "resume: cost at batch prices" "$T/res.err" "at batch prices (half of \$"
+# the request log: the requests collected for the batch, named by its id once it was made,
+# and the answers its replies gave, with their tokens (no request of their own)
+if command -v sqlite3 >/dev/null 2>&1; then
+	check "log: the requests collected, then answered by the batch, each named by it" \
+		"$(sqlite3 "$XDG_STATE_HOME/suql/log.db" "SELECT status, count(*), group_concat(DISTINCT bulk), count(reason), min(tokens_in) > 0 FROM log WHERE status IN ('collected', 'batch') GROUP BY status ORDER BY status")" \
+		"batch|$NCAND|batch_1|0|1
+collected|$NREQ|batch_1|0|0"
+fi
 b=$(batched)
 if [ "$b" = "$NREQ" ]; then ok "server: one batched request a line ($NREQ)"; else notok "server: one batched request a line ($NREQ)" "batched: $b"; fi
 after=$(chat_requests)
