@@ -4,6 +4,8 @@
 #     expected and at worst and their dollars, the counters' calls, tokens and dollars, each
 #     read from a run of the same statement shown in full against build/llmserver (priced),
 #     and the calls are the requests the server logged;
+#   - a chat turn in compact shows the query, its rows and reply, and a line of the
+#     turn's counters; in rows none of them;
 #   - durations from a second on are in seconds (a server that takes 1.1 s a reply), in
 #     the counters, the compact line and :timer's;
 #   - every example of :help FUNCTION runs over the demo database;
@@ -47,6 +49,24 @@ check "compact: the counters' figures are the full counters'" "$(grep '^counters
 	"counters: $calls LLM calls, $tin tokens in, $tout out, $usd"
 check "compact: its calls are the requests the server received" "$calls" "$sent"
 stop_server
+
+# ---- a chat turn: a line of its counters in compact, none in rows ----
+start_server chat --rules "$SUQL_TOP/fixtures/chat/demo-rules.json" --yes-word candlelit
+turn() { printf ':chat\nany romantic Italian places in Palo Alto?\n' |
+	"$prog" -v --no-cache -s times=off --llm-url "$URL" --model test-model "$@" "$DB"; }
+turn >"$T/chat-full.out" 2>"$T/chat-full.err"
+turn -s show=compact >"$T/chat-compact.out" 2>"$T/chat-compact.err"
+turn -s show=rows >"$T/chat-rows.out" 2>"$T/chat-rows.err"
+stop_server
+check "chat, compact: the query, its rows and the reply as in full" \
+	"$(cat "$T/chat-compact.out")" "$(cat "$T/chat-full.out")"
+check "chat, compact: a line of plan, of counters and of the turn's counters" \
+	"$(sed 's/:.*//' "$T/chat-compact.err" | tr '\n' ' ')" "plan counters chat "
+check "chat, compact: the turn's counters are the full display's, on a line" \
+	"$(grep '^chat: ' "$T/chat-compact.err")" \
+	"chat: $(sed -n '/^chat:$/,$p' "$T/chat-full.err" | sed '1d; s/^  //' | sed -n '1h; 1!H; ${x; s/\n/; /g; p}')"
+check "chat, rows: the query, its rows and the reply alone" \
+	"$(cat "$T/chat-rows.out" "$T/chat-rows.err")" "$(cat "$T/chat-full.out")"
 
 # ---- durations past a second ----
 start_server slow --yes-rate 0.5 --delay 1100
