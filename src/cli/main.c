@@ -11,7 +11,6 @@
  * by Ctrl-C.
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
-#include "base/vis.h"
 #include "cli/complete_shell.h"
 #include "cli/main_int.h"
 #include "cli/meta.h"
@@ -145,12 +144,11 @@ const CliOption *cli_options(void)
 /* ---- the options ---- */
 
 /* "error: MSG" on stderr, with its control characters shown (vis.h): a message may quote
-   a file name or a configuration value. */
+   a file name or a configuration value. At a terminal it breaks at blanks. */
 static void print_error(const char *msg)
 {
 	fputs("error: ", stderr);
-	vis_fputs(stderr, msg, VIS_TEXT);
-	fputc('\n', stderr);
+	render_message(stderr, 7, msg, render_term_width(stderr));
 }
 
 /* "error: WHATNAME: MSG" */

@@ -98,8 +98,8 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 	   they break at blanks, and a long excerpt is cut around its caret */
 	render_message(stderr, at, msg, render_term_width(stderr));
 	if (strstr(msg, "database is locked") && !strstr(msg, "\nhint:"))
-		fputs("hint: another process is writing the database; :set busy_timeout SECONDS "
-		      "waits longer for it\n", stderr);
+		render_message(stderr, 0, "hint: another process is writing the database; :set "
+		               "busy_timeout SECONDS waits longer for it", render_term_width(stderr));
 	fflush(stderr);
 	free(placed);
 

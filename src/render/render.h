@@ -122,7 +122,8 @@ void render_labelled_line(FILE *out, const char *label, const char *text, int co
                           int width);
 /* A message (an error's or a warning's text, after "error: " written at column at) laid out
    for a terminal width columns wide (0: as it is): prose lines broken at blanks, the first
-   under the message, "hint: ..." lines under their own text; a statement's excerpt and its
+   line's continued under the message (at 0: as the others), "hint: ..." lines under their
+   own text; a statement's excerpt and its
    caret line kept as they are, or cut to a window around the caret ("...") when wider.
    Control characters made visible. */
 void render_message(FILE *out, int at, const char *msg, int width);

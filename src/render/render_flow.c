@@ -234,9 +234,9 @@ void render_message(FILE *out, int at, const char *msg, int width)
 			}
 		} else {
 			/* prose: "hint: ..." lines hang under their text, others under the message */
-			int hang = first ? at : 2;
+			int hang = first && at > 0 ? at : 2;
 			size_t w = strspn(t, "abcdefghijklmnopqrstuvwxyz");
-			if (!first && w > 0 && w < n && t[w] == ':' && t[w + 1] == ' ')
+			if ((!first || at == 0) && w > 0 && w < n && t[w] == ':' && t[w + 1] == ' ')
 				hang = (int)w + 2;
 			char *line = xstrndup(t, n);
 			wrap_text(out, line, first ? at : 0, hang, width, 0);

@@ -326,6 +326,9 @@ bars() {   # (each block one character, whatever awk's idea of a length: bytes o
 }
 check ":chart: a bar a city, the longest filling the 80 columns" bars
 check ":chart: coloured at a terminal" sh -c "tmux -S '$sock' capture-pane -e -p -t w80 | grep -q '$esc\[36m█'"
+w80_type ":set ascii on"
+w80_type "SELECT 'plain' AS lines"
+check ":set ascii on: a table at a terminal in ASCII lines" sh -c "tmux -S '$sock' capture-pane -p -J -t w80 -S - | grep -qx '| plain |'"
 
 # NO_COLOR: the same REPL without a single colour; and with no SUQL_HISTORY, the history
 # goes to $XDG_STATE_HOME/suql/history, directories created
