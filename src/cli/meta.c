@@ -300,7 +300,9 @@ static SuqlStatus m_chart(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 const MetaCommand meta_commands[] = {
-	{"help", "[COMMAND]", "list the meta-commands, or describe one", m_help},
+	{"help", "[COMMAND|FUNCTION|SETTING]", "list the meta-commands, or describe one, a SUQL "
+	 "function with an example (:help answer; :help functions lists them) or a setting "
+	 "(:help show; :help set describes them all)", m_help},
 	{"quit", "", "leave suql (Ctrl-D does too)", m_quit},
 	{"exit", "", "leave suql, like :quit", m_quit},
 	{"tables", "", "list the tables and views", m_tables},
