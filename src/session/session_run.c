@@ -8,8 +8,6 @@
  */
 #include "session/session.h"
 
-#include "base/vis.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
