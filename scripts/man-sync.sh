@@ -1,8 +1,9 @@
 #!/bin/sh
-# Rewrite the generated sections of man/suql.1 (OPTIONS, META-COMMANDS and SETTINGS) from
-# the program's own tables, through `suql --help-man SECTION`. Run it after changing the
-# option table (src/cli/main.c), the meta-command table (src/cli/meta.c) or a settings
-# table (the registry in src/session/settings.c and the modules' tables it lists); the test
+# Rewrite the generated sections of man/suql.1 (OPTIONS, META-COMMANDS, SETTINGS and the
+# list of functions) from the program's own tables, through `suql --help-man SECTION`. Run
+# it after changing the option table (src/cli/main.c), the meta-command table
+# (src/cli/meta.c), a settings table (the registry in src/session/settings.c and the
+# modules' tables it lists) or the functions' help (src/cli/help_fn.c); the test
 # tests/suites/42-man.sh fails until the page agrees with the tables.
 #     sh scripts/man-sync.sh [PROGRAM]      (default ./suql; build it first)
 set -eu
@@ -14,6 +15,7 @@ trap 'rm -f "$tmp" "$tmp".*' EXIT
 "$prog" --help-man options >"$tmp.options"
 "$prog" --help-man meta-commands >"$tmp.meta-commands"
 "$prog" --help-man settings >"$tmp.settings"
+"$prog" --help-man functions >"$tmp.functions"
 awk -v dir="$tmp" '
 	/^\.\\" BEGIN GENERATED / {
 		print

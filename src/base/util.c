@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,4 +345,14 @@ double util_now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+void util_duration(SBuf *b, double ms, int digits)
+{
+	/* a figure that rounds to 1000 ms is a second already: "1.0 s", not "1000.0 ms" */
+	double limit = 1000.0 - 0.5 * pow(10.0, -digits);
+	if (ms < limit)
+		sb_printf(b, "%.*f ms", digits, ms);
+	else
+		sb_printf(b, "%.*f s", digits, ms / 1000.0);
 }

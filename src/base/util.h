@@ -71,6 +71,10 @@ char *util_read_file(const char *path, size_t *len);
 
 /* Milliseconds from a monotonic clock. */
 double util_now_ms(void);
+/* A duration of ms milliseconds as people read it, with digits decimals: under a second in
+   milliseconds ("26.2 ms"), from a second on in seconds ("10.6 s", never "10625.3 ms").
+   The one writer of durations (counters, :timer, :llm test). */
+void util_duration(SBuf *b, double ms, int digits);
 /* isatty(fileno(f)), asked once per process for standard input, output and error (the
    program never points those descriptors elsewhere), so a statement costs no ioctl. */
 int util_isatty(FILE *f);

@@ -11,9 +11,9 @@
  * by Ctrl-C.
  * With --eval BENCH it runs a benchmark instead (eval.h).
  */
-#include "base/vis.h"
 #include "cli/complete_shell.h"
 #include "cli/main_int.h"
+#include "cli/meta.h"
 #include "eval/eval.h"
 #include "llm/llm.h"
 
@@ -93,6 +93,8 @@ static const CliOption options[] = {
 	 opt_variable},
 	{0, "no-color", NULL, "never use colour (it is used only on a terminal, and never when "
 	 "NO_COLOR is set)", opt_flag},
+	{0, "ascii", NULL, "draw tables and charts with ASCII characters alone (like :set ascii "
+	 "on)", opt_set},
 	{'s', "set", "KEY=VALUE", "change a setting before anything runs, like :set KEY VALUE; "
 	 "may be repeated. A KEY that is no setting and is written in capitals "
 	 "(ON_ERROR_STOP=1) sets that psql variable, as psql's --set does", opt_set},
@@ -126,8 +128,8 @@ static const CliOption options[] = {
 	 "existing FILE is resumed", opt_eval},
 	{'V', "version", NULL, "print the version and exit", opt_version},
 	{'h', "help", NULL, "print this help and exit", opt_help},
-	{0, "help-man", "SECTION", "print the manual page's OPTIONS, META-COMMANDS or SETTINGS "
-	 "section, in man(7) source, and exit", opt_help_man},
+	{0, "help-man", "SECTION", "print the manual page's OPTIONS, META-COMMANDS, SETTINGS or "
+	 "FUNCTIONS section, in man(7) source, and exit", opt_help_man},
 	{0, "completion", "SHELL", "print the command-line completion script for SHELL (bash or "
 	 "zsh), made from this table of options, and exit (make install installs both)",
 	 opt_completion},
@@ -142,12 +144,11 @@ const CliOption *cli_options(void)
 /* ---- the options ---- */
 
 /* "error: MSG" on stderr, with its control characters shown (vis.h): a message may quote
-   a file name or a configuration value. */
+   a file name or a configuration value. At a terminal it breaks at blanks. */
 static void print_error(const char *msg)
 {
 	fputs("error: ", stderr);
-	vis_fputs(stderr, msg, VIS_TEXT);
-	fputc('\n', stderr);
+	render_message(stderr, 7, msg, render_term_width(stderr));
 }
 
 /* "error: WHATNAME: MSG" */
@@ -265,6 +266,8 @@ static SuqlStatus opt_set(Cli *cli, const CliOption *o, const char *arg, SuqlErr
 {
 	if (strcmp(o->name, "nullvalue") == 0)   /* --nullvalue TEXT: --set nullvalue=TEXT */
 		arg = cli_keep(cli, xprintf("nullvalue=%s", arg));
+	else if (strcmp(o->name, "ascii") == 0)   /* --ascii: --set ascii=on */
+		arg = "ascii=on";
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return err_set(err, SUQL_USAGE, "--set takes KEY=VALUE, not '%s'", arg);
@@ -489,9 +492,11 @@ static SuqlStatus opt_help_man(Cli *cli, const CliOption *o, const char *arg, Su
 		meta_man(&b);
 	else if (str_ieq(arg, "settings"))
 		session_settings_man(&b);
+	else if (str_ieq(arg, "functions"))
+		meta_functions_man(&b);
 	else
 		return err_set(err, SUQL_USAGE, "--help-man: no section '%s' (options, "
-		               "meta-commands, settings)", arg);
+		               "meta-commands, settings, functions)", arg);
 	fputs(b.s, stdout);
 	sb_free(&b);
 	cli->done = 1;

@@ -43,7 +43,8 @@ static const struct { const char *name, *advice; } foreign_options[] = {
 	{"separator", "suql's --list separates values with '|', --tabs with a tab and --csv with "
 	 "','"},
 	{"newline", "suql ends each row with a line feed"},
-	{"ascii", "suql's output modes are " RENDER_MODE_NAMES},
+	{"ascii", "suql's output modes are " RENDER_MODE_NAMES " (suql's own --ascii, with two "
+	 "dashes, draws tables and charts in ASCII characters)"},
 	{"batch", "a script is read whenever stdin is not a terminal (-f FILE reads one)"},
 	{"interactive", "the REPL starts when stdin and stdout are terminals"},
 	{"append", "suql opens SQLite files only"},
@@ -94,7 +95,9 @@ void cli_dash_options(Cli *cli, int argc, char **argv)
 			continue;
 		}
 		size_t nl = strcspn(a + 1 + (a[1] == '-'), "=");
-		if (!cli_find_option(a + 1 + (a[1] == '-'), nl) &&
+		/* a name both have is the sqlite3 shell's with its one dash (-ascii, its output
+		   mode), and suql's with two (--ascii) */
+		if ((!cli_find_option(a + 1 + (a[1] == '-'), nl) || a[1] != '-') &&
 		    cli_foreign_advice(a + 1 + (a[1] == '-'), nl)) {
 			cli->foreign = a;
 			return;

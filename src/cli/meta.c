@@ -288,10 +288,21 @@ static SuqlStatus m_why(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	return st;
 }
 
+/* :chart [LABEL [VALUE...]], :chart hist COLUMN [BINS]: drawn on the results' own stream
+   (a chart's colours must reach the terminal; the labels are made safe where they are
+   drawn). */
+static SuqlStatus m_chart(MetaEnv *env, int argc, char **argv, SuqlErr *err)
+{
+	fflush(env->out);
+	return session_chart(env->s, argc - 1, argv + 1, env->s->out, env->err, err);
+}
+
 static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 
 const MetaCommand meta_commands[] = {
-	{"help", "[COMMAND]", "list the meta-commands, or describe one", m_help},
+	{"help", "[COMMAND|FUNCTION|SETTING]", "list the meta-commands, or describe one, a SUQL "
+	 "function with an example (:help answer; :help functions lists them) or a setting "
+	 "(:help show; :help set describes them all)", m_help},
 	{"quit", "", "leave suql (Ctrl-D does too)", m_quit},
 	{"exit", "", "leave suql, like :quit", m_quit},
 	{"tables", "", "list the tables and views", m_tables},
@@ -307,6 +318,10 @@ const MetaCommand meta_commands[] = {
 	 "examined candidate with key K, or whose label starts with LABEL): each free-text value, "
 	 "the question, the reply, the passages shown, the request and the cache", m_why},
 	{"stats", "[on|off]", "show or set whether each statement's counters are shown", m_setting},
+	{"chart", "[LABEL [VALUE...]] | hist COLUMN [BINS]", "draw the last result as a bar "
+	 "chart: a bar for each row, labelled by the first text column and as long as the first "
+	 "numeric one, or by the columns named (several VALUEs: a group of bars a row); hist: a "
+	 "histogram of one numeric column; in the html mode an SVG image", m_chart},
 	{"pager", "[on|off]", "show or set whether long results at a terminal go through a pager",
 	 m_setting},
 	{"timer", "[on|off]", "show or set whether each statement's run time is shown", m_setting},
@@ -411,12 +426,28 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	if (argc > 2)
 		return usage(err, argv[0]);
 	if (argc == 2) {
-		const MetaCommand *c = find_command(argv[1][0] == ':' ? argv[1] + 1 : argv[1], err);
-		if (!c)
+		const char *name = argv[1][0] == ':' ? argv[1] + 1 : argv[1];
+		int width = render_term_width(env->s->out);
+		const MetaCommand *c = NULL;
+		for (const MetaCommand *k = meta_commands; k->name && !c; k++)
+			if (strcmp(k->name, name) == 0)
+				c = k;
+		/* a meta-command by its name, then a SUQL function (:help answer) or a setting
+		   (:help show), then a meta-command by a prefix of its name */
+		if (!c && argv[1][0] != ':' && (meta_help_function(out, name, width) ||
+		                                session_setting_help(out, name, width)))
+			return SUQL_OK;
+		if (!c && !(c = find_command(name, err))) {
+			if (err->msg && strncmp(err->msg, "unknown", 7) == 0)
+				err_set(err, SUQL_USAGE, "no meta-command, SUQL function or setting '%s' (:help "
+				        "lists the meta-commands, :help functions the functions, :help set "
+				        "the settings)", name);
 			return SUQL_USAGE;
-		fprintf(out, ":%s%s%s\n  %s\n", c->name, *c->args ? " " : "", c->args, c->help);
+		}
+		fprintf(out, ":%s%s%s\n  ", c->name, *c->args ? " " : "", c->args);
+		render_wrap(out, c->help, 2, 2, width > 0 && width < 80 ? width : 80);
 		if (c->fn == m_set || c->fn == m_setting)
-			session_settings_help(out, c->fn == m_set);
+			session_settings_help(out, c->fn == m_set, width);
 		return SUQL_OK;
 	}
 	int w = 0;
@@ -444,7 +475,8 @@ static SuqlStatus m_help(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 	}
 	fprintf(out, "A command may be shortened while it stays unambiguous (:q for :quit).\n"
 	             "Statements are SQL (SQLite's dialect) plus SUQL's answer(), summary() and\n"
-	             "ENUM-aware '='; each ends with ';'. Ctrl-C stops a running statement.\n");
+	             "ENUM-aware '='; each ends with ';'. Ctrl-C stops a running statement.\n"
+	             ":help functions lists SUQL's functions; :help answer describes one.\n");
 	return SUQL_OK;
 }
 

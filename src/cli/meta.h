@@ -3,7 +3,8 @@
  * at the start of a statement. One table, meta_commands[], feeds dispatch, :help,
  * --help and the man page. A command is a MetaFn and one row of the table in meta.c; the
  * importer's are in import_meta.c, the chat agent's in meta_chat.c, psql's and the sqlite3
- * shell's (:watch, :edit, :conninfo, ...) in meta_psql.c and syntax.c.
+ * shell's (:watch, :edit, :conninfo, ...) in meta_psql.c and syntax.c; the help of SUQL's
+ * functions (:help answer) in help_fn.c.
  *
  * Ownership: argv strings belong to the caller for the duration of the call; a MetaFn
  * writes results to env->out and notes to env->err and frees nothing it did not allocate.
@@ -52,6 +53,16 @@ SuqlStatus meta_databases(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 SuqlStatus meta_syntax(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 /* meta_log.c: :log [-n N] [--json], :log clear (the request log). */
 SuqlStatus meta_log(MetaEnv *env, int argc, char **argv, SuqlErr *err);
+
+/* help_fn.c: SUQL's functions. meta_help_function writes the help of the function called
+   name (answer, summary, extract, answer_agg, summary_agg, matches, bm25, or = for an ENUM
+   column's), or with "functions" the list of them, laid out for width columns (at most 80),
+   and returns 1; 0 when name is none of them. meta_function_example gives the example of
+   the i-th (from 0; its name in *name), NULL past the last. meta_functions_man: the
+   manual page's list of them (suql --help-man functions). */
+int meta_help_function(FILE *out, const char *name, int width);
+const char *meta_function_example(int i, const char **name);
+void meta_functions_man(SBuf *b);
 
 /* meta_chat.c: :chat, :sql, :history, :reset, :save FILE. */
 SuqlStatus meta_chat(MetaEnv *env, int argc, char **argv, SuqlErr *err);

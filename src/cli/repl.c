@@ -86,18 +86,20 @@ void repl_fail(Repl *r, const char *where, int line, int col, SuqlStatus status,
 	else
 		fputs("error: ", stderr);
 	char *placed = NULL;
+	int at = 7;   /* the column after "error: " */
 	if (col > 0 && err && err->placed) {
 		/* the engine counts from the statement's start; say where it is in the input */
 		placed = err_render(err, where, (SuqlPlace){line, col});
 		msg = placed;
 	} else if (where) {
-		fprintf(stderr, "%s:%d: ", where, line);
+		at += fprintf(stderr, "%s:%d: ", where, line);
 	}
-	vis_fputs(stderr, msg, VIS_TEXT);   /* messages quote the data and the model */
-	fputc('\n', stderr);
+	/* messages quote the data and the model (their controls made visible); at a terminal
+	   they break at blanks, and a long excerpt is cut around its caret */
+	render_message(stderr, at, msg, render_term_width(stderr));
 	if (strstr(msg, "database is locked") && !strstr(msg, "\nhint:"))
-		fputs("hint: another process is writing the database; :set busy_timeout SECONDS "
-		      "waits longer for it\n", stderr);
+		render_message(stderr, 0, "hint: another process is writing the database; :set "
+		               "busy_timeout SECONDS waits longer for it", render_term_width(stderr));
 	fflush(stderr);
 	free(placed);
 

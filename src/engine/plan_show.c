@@ -227,9 +227,13 @@ void plan_show_counters(Exec *ex, SBuf *out)
 		          ex->cnt.ondemand_calls);
 	show_tokens(ex, t, out);
 	plan_cost_counters(ex, t, out);
-	if (ex->set.times)
-		sb_printf(out, "time: %.1f ms waiting for the model, %.1f ms in all\n", ls->wall_ms,
-		          util_now_ms() - ex->cnt.t0);
+	if (ex->set.times) {
+		sb_puts(out, "time: ");
+		util_duration(out, ls->wall_ms, 1);
+		sb_puts(out, " waiting for the model, ");
+		util_duration(out, util_now_ms() - ex->cnt.t0, 1);
+		sb_puts(out, " in all\n");
+	}
 	sb_printf(out, "backend: %s\n", llm_label(ex->llm));
 }
 

@@ -159,8 +159,10 @@ static SuqlStatus test_run(Llm *llm, SBuf *out, SuqlErr *err)
 	char *content = llm_scrub(llm, json_string_value(json_object_get(json_object_get(
 	                json_array_get(json_object_get(j, "choices"), 0), "message"), "content")));
 	sb_printf(out, "model: %s asked, %s answered\n", llm->s.model, model ? model : "(not said)");
-	sb_printf(out, "reply: %.40s%s (HTTP %ld in %.0f ms)\n", content ? content : "(none)",
-	          content && strlen(content) > 40 ? "..." : "", r.code, r.ms);
+	sb_printf(out, "reply: %.40s%s (HTTP %ld in ", content ? content : "(none)",
+	          content && strlen(content) > 40 ? "..." : "", r.code);
+	util_duration(out, r.ms, r.ms < 1000 ? 0 : 1);
+	sb_puts(out, ")\n");
 	free(model);
 	free(content);
 	if (usage)

@@ -69,6 +69,13 @@ size_t render_put_line(SBuf *b, const char *s, size_t n, size_t maxw, int unicod
 	return w;
 }
 
+static int locale_utf8 = 1;   /* until render_init_locale says otherwise */
+
+int render_locale_utf8(void)
+{
+	return locale_utf8;
+}
+
 void render_init_locale(void)
 {
 	if (setlocale(LC_CTYPE, "")) {
@@ -76,6 +83,7 @@ void render_init_locale(void)
 		if (cs && (str_ieq(cs, "UTF-8") || str_ieq(cs, "utf8")))
 			return;
 	}
+	locale_utf8 = 0;
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		setlocale(LC_CTYPE, "C");
 }
@@ -605,35 +613,6 @@ int render_mode_parse(const char *name, RenderMode *m)
 			return 1;
 		}
 	return 0;
-}
-
-void render_wrap(FILE *out, const char *text, int at, int indent, int width)
-{
-	int col = at, fresh = 1;
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		const char *e = p;
-		while (*e && *e != ' ')
-			e++;
-		int n = (int)render_width(p, (size_t)(e - p));
-		if (!fresh && col + 1 + n > width) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-			fresh = 1;
-		}
-		if (!fresh) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, (size_t)(e - p), out);
-		col += n;
-		fresh = 0;
-		p = e;
-	}
-	fputc('\n', out);
 }
 
 int render_term_width(FILE *f)

@@ -112,6 +112,22 @@ void render_section(FILE *out, const char *label, const char *text, int color);
    width <= 0: as render_section. (render_flow.c, which writes both) */
 void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width);
 
+/* SQL text (the parsed statement) as a section: as render_section_wrap, but a line is broken
+   outside its quoted strings and names where it can, so a question stays on one line. */
+void render_section_sql(FILE *out, const char *label, const char *text, int color, int width);
+/* A section of one line, "label: text" (the compact display's plan and counters), broken at
+   blanks to width (0: never), continuation lines indented by two; control characters and
+   newlines in text made visible. */
+void render_labelled_line(FILE *out, const char *label, const char *text, int color,
+                          int width);
+/* A message (an error's or a warning's text, after "error: " written at column at) laid out
+   for a terminal width columns wide (0: as it is): prose lines broken at blanks, the first
+   line's continued under the message (at 0: as the others), "hint: ..." lines under their
+   own text; a statement's excerpt and its
+   caret line kept as they are, or cut to a window around the caret ("...") when wider.
+   Control characters made visible. */
+void render_message(FILE *out, int at, const char *msg, int width);
+
 /* Text that arrives in pieces (a reply streamed by the model), written as it comes under a
    section label: each line indented by two spaces, words wrapped to width display columns
    (0: never), runs of blanks written as one, blanks and newlines at the start and the end
@@ -127,13 +143,68 @@ RenderFlow *render_flow_new(FILE *out, int width);
 void render_flow_put(RenderFlow *f, const char *s, size_t n);
 void render_flow_end(RenderFlow *f);
 
+/* ---- charts (render_chart.c) ----
+   A bar chart of a result: a label a row and one value column, or several drawn as a group
+   of bars a row (a line each, named by its column). */
+typedef struct RenderChart {
+	const char *label_name;        /* the label column's name, heading the labels */
+	int nseries;                   /* value columns: 1, or several (groups) */
+	const char *const *series;     /* their names */
+	long nrows;
+	const char *const *labels;     /* a label a row (NULL is shown as NULL) */
+	const double *values;          /* nrows * nseries, row by row, finite */
+	const unsigned char *has;      /* nrows * nseries: 0 where there is no value (a NULL):
+	                                  no bar; a row with none is left out */
+} RenderChart;
+
+typedef struct RenderChartOpts {
+	int width;      /* display columns of the chart (at least RENDER_CHART_MIN_WIDTH) */
+	int unicode;    /* bars of eighth blocks (U+2588..U+258F), a box-drawing axis; else
+	                   '#' a character and '|' */
+	int color;      /* ANSI colour: the header bold, each value column's bars a colour */
+} RenderChartOpts;
+
+#define RENDER_CHART_MIN_WIDTH 20
+
+/* The chart as text, appended to out: a header line (the label column's name; with one
+   value column its name over the bars), then a line a bar: the label cut with an ellipsis
+   to its column (at most two fifths of the width), with groups the value column's name,
+   the bar scaled to the largest value (eighths of a character, or whole '#'s rounded) and
+   the value after it. Negative values: bars of whole characters to the left of a zero
+   axis, their values on the left. Labels and names have their control characters made
+   visible. Lines end at their last character. */
+void render_chart(SBuf *out, const RenderChart *c, const RenderChartOpts *o);
+/* The same chart as an SVG image (an <svg> element, for the html mode): a title, a legend
+   for groups, a bar a line; every text escaped for XML (& < > " ' as entities, control
+   characters and invalid UTF-8 as U+FFFD), labels cut to 30 characters. */
+void render_chart_svg(SBuf *out, const RenderChart *c);
+
+/* A histogram of v[0..n) (finite values): bins about as many as asked (at least 1), of a
+   round width (1, 2, 2.5 or 5 times a power of ten; for integers 1, 2 or 5 times one, and
+   1 when the values span no more than bins integers) starting at a multiple of it, so a
+   bin holds [lo, lo + width). Labels "[0.5, 1)"; for integers "3", or "10-14" (an en dash
+   with unicode). Ownership: render_hist_free frees what render_hist made. */
+typedef struct RenderHist {
+	int nbins;
+	double step;
+	char **labels;
+	double *counts;
+} RenderHist;
+void render_hist(RenderHist *h, const double *v, long n, int bins, int integers, int unicode);
+void render_hist_free(RenderHist *h);
+
+/* Whether the user's locale (LC_CTYPE, as render_init_locale found it) is UTF-8: where it
+   is not, charts are drawn in ASCII. */
+int render_locale_utf8(void);
+
 /* JSON mode: column col of the result holds a SUQL list (a JSON array in TEXT); it is
    written as that array, not as a string, when it parses as one. Call after
    render_columns. */
 void render_json_column(Render *r, int col);
 
-/* Write text to out word by word, breaking lines before column width: the cursor is at
-   column at, continuation lines start at column indent. Ends the line. (--help, :help.) */
+/* Write text to out word by word, breaking lines at blanks before column width (a word
+   wider than a line is written whole): the cursor is at column at, continuation lines
+   start at column indent. Ends the line. (--help, :help; render_flow.c.) */
 void render_wrap(FILE *out, const char *text, int at, int indent, int width);
 
 /* The width of the terminal f writes to ($COLUMNS, else 80, when the terminal does not

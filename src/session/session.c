@@ -45,6 +45,7 @@ void session_free(Session *s)
 	free(s->nullvalue);
 	free(s->insert_table);
 	session_vars_free(s);
+	session_result_free(&s->last);
 	for (int i = 0; i < s->nsecrets; i++)
 		free(s->secrets[i]);
 	free(s->secrets);

@@ -12,7 +12,8 @@
  * exit status.
  *
  * Ownership: a Session owns its Engine, the :output and :once files (and their paths),
- * nullvalue, the status line, the secrets, the variables and the chat agent; it borrows
+ * nullvalue, the status line, the secrets, the variables, the last result's copy and the
+ * chat agent; it borrows
  * llm (the caller closes it after session_free).
  */
 #ifndef SUQL_SESSION_H
@@ -34,6 +35,15 @@
    counters). */
 #define SESSION_AUTO 2
 #define SESSION_EXPLAIN_ROWS 3
+/* show: how much of a statement is shown around its rows (:set show). full: the parsed
+   SUQL, the plan and the counters as the explain and stats settings say; compact: one line
+   of plan and one of counters, no parsed SUQL; rows: the rows alone (and errors, warnings,
+   notes). */
+enum { SESSION_SHOW_FULL, SESSION_SHOW_COMPACT, SESSION_SHOW_ROWS };
+/* The rows of the last result kept for :chart (session_result.c), and the bytes of a value
+   kept (a label longer than that is cut anyway). */
+#define SESSION_KEEP_ROWS 10000
+#define SESSION_KEEP_BYTES 256
 /* The width the per-row section is cut to where sections do not go to a terminal. */
 #define SESSION_ROWS_WIDTH 120
 /* Rows whose evidence a chat answer is shown (engine_record_evidence). */
@@ -44,6 +54,22 @@ typedef struct Progress Progress;
 typedef struct SessionVar {   /* a psql variable (session_vars.c) */
 	char *name, *value;
 } SessionVar;
+
+/* A value of the last result as :chart reads it. */
+typedef struct SessionCell {
+	char *text;           /* the value as text, cut to SESSION_KEEP_BYTES; NULL for NULL */
+	double num;           /* its number, for an integer or a real */
+	int kind;             /* ROW_INTEGER, ROW_REAL, ROW_TEXT, ROW_BLOB, ROW_NULL */
+} SessionCell;
+
+/* The last result that had columns: a bounded copy of its first rows (session_result.c). */
+typedef struct SessionResult {
+	int ncols;            /* 0: no result yet */
+	char **names;
+	SessionCell *cells;   /* nrows * ncols, row by row */
+	long nrows, cap;      /* rows kept, cells allocated for */
+	long total;           /* rows the statement gave */
+} SessionResult;
 
 typedef struct Session {
 	Engine *engine;
@@ -63,6 +89,8 @@ typedef struct Session {
 	                         SESSION_EXPLAIN_ROWS */
 	int stats;            /* show the counters */
 	int timer;
+	int show;             /* SESSION_SHOW_*: :set show */
+	int ascii;            /* tables at a terminal and charts in ASCII characters alone */
 	int pager;            /* results taller than the terminal go through $PAGER */
 	int color_ok;         /* colour is allowed (no --no-color, no NO_COLOR) where on a tty */
 	int once;             /* :once: out is for the next statement only, then prev_out */
@@ -83,6 +111,8 @@ typedef struct Session {
 	char *werr_name;      /* that file's name */
 	int broken_pipe;      /* the reader of the standard output went away (EPIPE) */
 	int out_errno;        /* the errno of a failed write to out, when it was seen at once */
+
+	SessionResult last;   /* the last result, for :chart */
 
 	char **secrets;       /* values never written to the history (API keys), masked there */
 	int nsecrets;
@@ -174,9 +204,12 @@ char *session_setting_choices(Session *s, const char *key);
 /* Whether key names a setting (any module's). */
 int session_setting_exists(const char *key);
 /* :help set (all: every setting, by module) or the help of a display setting's own command
-   (the display settings alone); and the manual page's SETTINGS section in man(7) macros
-   (suql --help-man settings). */
-void session_settings_help(FILE *out, int all);
+   (the display settings alone), laid out for width columns (at most 80; 0: 80): a line of
+   name, values, range and default, the description wrapped under it; and the manual page's
+   SETTINGS section in man(7) macros (suql --help-man settings). */
+void session_settings_help(FILE *out, int all, int width);
+/* :help KEY for a setting: its line of :help set; 0 when key names none. */
+int session_setting_help(FILE *out, const char *key, int width);
 void session_settings_man(SBuf *out);
 
 /* ---- psql's variables (session_vars.c) ---- */
@@ -218,6 +251,30 @@ SuqlStatus session_run(Session *s, const char *sql, size_t len, size_t *used,
    or the time limit's error when that is what stopped it. */
 void session_limit_begin(Session *s);
 SuqlStatus session_limit_end(Session *s, SuqlStatus st, SuqlErr *err);
+
+/* ---- the last result and :chart (session_result.c) ---- */
+
+/* The last result is replaced when a statement's columns come, and each of its rows is
+   kept while fewer than SESSION_KEEP_ROWS are. */
+void session_result_begin(Session *s, const Row *r);
+void session_result_row(Session *s, const Row *r);
+void session_result_free(SessionResult *res);
+
+/* :chart [LABEL [VALUE...]] and :chart hist COLUMN [BINS] (argv without the command's own
+   name): the last result drawn on out as a bar chart (text at a terminal's width, or an
+   SVG image in the html mode); notes (values left out, rows not kept) on notes. */
+SuqlStatus session_chart(Session *s, int argc, char **argv, FILE *out, FILE *notes,
+                         SuqlErr *err);
+
+/* ---- the compact display (session_show.c) ---- */
+
+/* The plan's essential figures on one line: the calls expected and at worst, the dollars
+   ("7 LLM calls expected, at most 16; about $0.00120, at most $0.00310"), read from the
+   plan's lines; the counters' the same way ("2 LLM calls, 1520 tokens in, 40 out,
+   $0.00040, 10.6 s"); any other section's lines joined with "; ". Appended to out. */
+void session_compact_plan(const char *plan, SBuf *out);
+void session_compact_counters(const char *counters, SBuf *out);
+void session_compact_join(const char *text, SBuf *out);
 
 /* ---- bulk mode (session_bulk.c) ---- */
 

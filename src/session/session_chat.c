@@ -3,8 +3,9 @@
  * library that knows the model and the SUQL it writes; the session makes it on first use and
  * hands it an AgentHost whose functions are here: the open database, "run this checked
  * query read-only and show it" (session_run with the parsed query always shown), notes where
- * the results go, the turn's counters with the others, and the reply written as it streams,
- * wrapped to the terminal (render_flow).
+ * the results go, the turn's counters with the others (a line of them with :set show
+ * compact, none with rows), and the reply written as it streams, wrapped to the terminal
+ * (render_flow).
  */
 #include "session/session.h"
 
@@ -38,7 +39,7 @@ static void section_to(Session *s, FILE *out, const char *label, const char *tex
 {
 	session_status_clear(s);
 	int color = s->interactive && s->color_ok && util_isatty(out);
-	render_section(out, label, text, color);
+	render_section_wrap(out, label, text, color, render_term_width(out));
 	fflush(out);
 }
 
@@ -51,8 +52,21 @@ static void host_note(void *ctx, const char *label, const char *text)
 static void host_counters(void *ctx, const char *text)
 {
 	Session *s = ctx;
-	if (s->stats)
-		section_to(s, session_section_out(s), "chat", text);   /* with the other counters */
+	if (!s->stats || s->show == SESSION_SHOW_ROWS)
+		return;
+	FILE *out = session_section_out(s);   /* with the other counters */
+	if (s->show == SESSION_SHOW_FULL) {
+		section_to(s, out, "chat", text);
+		return;
+	}
+	SBuf b = SBUF_INIT;   /* compact: the turn's counters on a line */
+	session_compact_join(text, &b);
+	session_status_clear(s);
+	render_labelled_line(out, "chat", sb_str(&b),
+	                     s->interactive && s->color_ok && util_isatty(out),
+	                     render_term_width(out));
+	fflush(out);
+	sb_free(&b);
 }
 
 /* The agent's reply as it is written: a labelled section, its text wrapped to the

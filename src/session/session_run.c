@@ -8,8 +8,6 @@
  */
 #include "session/session.h"
 
-#include "base/vis.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -102,16 +100,38 @@ static int explaining(const Show *sh)
 	       (sh->s->explain == SESSION_AUTO && sh->freetext);
 }
 
-/* A section: where sections go, wrapped to the terminal there. */
-static void section(Show *sh, const char *label, const char *text, int wrap)
+/* A section: where sections go, wrapped to the terminal there (the parsed statement as
+   SQL, broken outside its quotes). */
+static void section(Show *sh, const char *label, const char *text, int sql)
 {
 	session_status_clear(sh->s);
 	session_after_ctrl_c(sh->s);
 	int color = sh->color && util_isatty(sh->sec);
-	render_section_wrap(sh->sec, label, text, color, wrap ? render_term_width(sh->sec) : 0);
+	int width = render_term_width(sh->sec);
+	if (sql)
+		render_section_sql(sh->sec, label, text, color, width);
+	else
+		render_section_wrap(sh->sec, label, text, color, width);
 	fflush(sh->sec);
 	if (sh->sec == sh->s->out)
 		sh->labelled = 1;
+}
+
+/* :set show compact: the section as one line ("plan: ..."), with no result label after
+   it (a line of figures needs none to part it from the rows). */
+static void compact(Show *sh, const char *label, const char *text)
+{
+	SBuf b = SBUF_INIT;
+	if (strcmp(label, "plan") == 0)
+		session_compact_plan(text, &b);
+	else
+		session_compact_counters(text, &b);
+	session_status_clear(sh->s);
+	session_after_ctrl_c(sh->s);
+	int color = sh->color && util_isatty(sh->sec);
+	render_labelled_line(sh->sec, label, sb_str(&b), color, render_term_width(sh->sec));
+	fflush(sh->sec);
+	sb_free(&b);
 }
 
 /* The "result:" label, once, before the first row is written, when a section came before
@@ -129,10 +149,13 @@ static void show_parsed(void *ctx, const char *suql)
 	Show *sh = ctx;
 	if (sh->always_parsed) {   /* the chat agent's query belongs with its result */
 		session_status_clear(sh->s);
-		render_section(sh->s->out, "parsed", suql, sh->color);
+		render_section_sql(sh->s->out, "parsed", suql, sh->color && util_isatty(sh->s->out),
+		                   render_term_width(sh->s->out));
 		sh->labelled = 1;
+	} else if (sh->s->show != SESSION_SHOW_FULL) {
+		return;   /* compact and rows: no parsed statement */
 	} else if (sh->s->explain == 1 || sh->s->explain == SESSION_EXPLAIN_ROWS) {
-		section(sh, "parsed", suql, 0);
+		section(sh, "parsed", suql, 1);
 	} else if (sh->s->explain == SESSION_AUTO) {
 		free(sh->parsed);
 		sh->parsed = xstrdup(suql);
@@ -144,7 +167,7 @@ static void show_freetext(void *ctx)
 	Show *sh = ctx;
 	sh->freetext = 1;
 	if (sh->parsed && explaining(sh))
-		section(sh, "parsed", sh->parsed, 0);
+		section(sh, "parsed", sh->parsed, 1);
 	free(sh->parsed);
 	sh->parsed = NULL;
 }
@@ -152,8 +175,12 @@ static void show_freetext(void *ctx)
 static void show_plan(void *ctx, const char *text)
 {
 	Show *sh = ctx;
-	if (explaining(sh))
-		section(sh, "plan", text, 1);
+	if (!explaining(sh) || sh->s->show == SESSION_SHOW_ROWS)
+		return;
+	if (sh->s->show == SESSION_SHOW_COMPACT)
+		compact(sh, "plan", text);
+	else
+		section(sh, "plan", text, 0);
 }
 
 /* The renderer, made when the first columns come: by then it is known whether counters
@@ -162,7 +189,8 @@ static void show_plan(void *ctx, const char *text)
 static Render *show_render(Show *sh)
 {
 	if (!sh->render) {
-		int counters_first = sh->s->stats && sh->freetext && sh->sec == sh->s->out;
+		int counters_first = sh->s->stats && sh->s->show != SESSION_SHOW_ROWS &&
+		                     sh->freetext && sh->sec == sh->s->out;
 		sh->o.stream = !counters_first;
 		sh->render = render_new(&sh->o, sh->rout);
 	}
@@ -174,6 +202,7 @@ static void show_columns(void *ctx, const Row *st)
 	Show *sh = ctx;
 	Render *rd = show_render(sh);
 	render_columns(rd, st);
+	session_result_begin(sh->s, st);
 	if (sh->o.mode == RENDER_JSON)
 		for (int i = 0; i < row_count(st); i++)
 			if (engine_column_is_list(sh->s->engine, i))
@@ -190,6 +219,7 @@ static int show_row(void *ctx, const Row *st)
 		return 1;
 	}
 	sh->rows++;
+	session_result_row(sh->s, st);
 	if (sh->o.stream)
 		session_status_clear(sh->s);
 	Render *rd = show_render(sh);
@@ -228,8 +258,10 @@ static void show_explained(void *ctx, const char *label, const char *text)
 		fflush(out);
 		return;
 	}
-	render_section_wrap(out, label, text, sh->o.color,
-	                    strcmp(label, "plan") == 0 ? render_term_width(out) : 0);
+	if (strcmp(label, "parsed") == 0)
+		render_section_sql(out, label, text, sh->o.color, render_term_width(out));
+	else
+		render_section_wrap(out, label, text, sh->o.color, render_term_width(out));
 	fflush(out);
 }
 
@@ -251,8 +283,7 @@ static void show_warning(void *ctx, const char *msg)
 	session_status_clear(sh->s);
 	fflush(sh->s->out);
 	fputs("warning: ", stderr);
-	vis_fputs(stderr, msg, VIS_TEXT);
-	fputc('\n', stderr);
+	render_message(stderr, 9, msg, render_term_width(stderr));   /* wrapped at a terminal */
 	fflush(stderr);
 }
 
@@ -306,7 +337,7 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	sh.o.nullvalue = s->nullvalue;
 	sh.o.expanded = s->expanded;
 	sh.o.table = s->insert_table;
-	sh.o.unicode = tty;
+	sh.o.unicode = tty && !s->ascii;
 	sh.o.color = tty && s->color_ok && s->interactive;
 	sh.o.width = render_term_width(s->out);
 	sh.o.fetch = s->fetch_count;
@@ -353,9 +384,11 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	}
 	double ms = s->timer ? util_now_ms() - t0 : 0;
 	session_status_end(s);
-	if (sh.counters.len)
-		section(&sh, "counters", sh.counters.s, 1);
-	if (sh.freetext && s->explain == SESSION_EXPLAIN_ROWS)
+	if (sh.counters.len && s->show == SESSION_SHOW_COMPACT)
+		compact(&sh, "counters", sh.counters.s);
+	else if (sh.counters.len && s->show == SESSION_SHOW_FULL)
+		section(&sh, "counters", sh.counters.s, 0);
+	if (sh.freetext && s->explain == SESSION_EXPLAIN_ROWS && s->show != SESSION_SHOW_ROWS)
 		show_record_rows(&sh);
 	/* a failed statement shows the rows it produced before failing, but no empty table */
 	if (sh.render && (st == SUQL_OK || render_rows(sh.render) > 0)) {
@@ -385,7 +418,10 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	}
 	if (s->timer) {
 		fflush(s->out);
-		fprintf(sh.sec, "time: %.3f ms\n", ms);
+		SBuf t = SBUF_INIT;
+		util_duration(&t, ms, 3);
+		fprintf(sh.sec, "time: %s\n", sb_str(&t));
+		sb_free(&t);
 		fflush(sh.sec);
 	}
 	errno = 0;

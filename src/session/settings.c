@@ -76,8 +76,18 @@ static const SetRow display_rows[] = {
 	 "takes on, off, auto or rows", NULL, 0, NULL, NULL},
 	{"stats", SET_BOOL, SS(stats), 0, 0, NULL, "on|off", "on at a terminal, else off",
 	 "show the counters of statements with free text", NULL, NULL, NULL, 0, NULL, NULL},
+	{"show", SET_CHOICE, SS(show), 0, 0, "full compact rows", "full|compact|rows", "full",
+	 "how much is shown around a statement's rows: full, the parsed SUQL, plan and counters "
+	 "as explain and stats say; compact, one line of plan (the calls expected and at worst, "
+	 "the dollars) and one of counters (calls, tokens, dollars, time); rows, the rows alone, "
+	 "with errors, warnings and notes", NULL, "takes full, compact or rows", NULL, 0, NULL,
+	 NULL},
 	{"timer", SET_BOOL, SS(timer), 0, 0, NULL, "on|off", "off",
 	 "show how long each statement took", NULL, NULL, NULL, 0, NULL, NULL},
+	{"ascii", SET_BOOL, SS(ascii), 0, 0, NULL, "on|off", "off",
+	 "draw tables at a terminal and :chart's bars with ASCII characters alone (+-| lines, "
+	 "# bars; also --ascii); charts are ASCII in a locale that is not UTF-8 anyway", NULL,
+	 NULL, NULL, 0, NULL, NULL},
 	{"pager", SET_BOOL, SS(pager), 0, 0, NULL, "on|off", "on", "at a terminal, show results "
 	 "taller than the screen through $PAGER (less -S when PAGER is not set)", NULL, NULL, NULL,
 	 0, NULL, NULL},
@@ -237,36 +247,50 @@ static char *range_default(const SetRow *row)
 	return xprintf("(default %s)", row->def);
 }
 
-static void help_table(FILE *out, const SetTable *t, int titled)
+/* :help set at 80 columns (or a narrower terminal's width): each setting's name, the
+   values it takes and its range and default on a line, its description wrapped under it. */
+static void help_row(FILE *out, const SetRow *row, int width)
 {
-	int wn = 0, wv = 0;
-	for (int i = 0; i < t->nrows; i++) {
-		int n = (int)strlen(t->rows[i].name), v = (int)strlen(t->rows[i].values);
-		wn = n > wn ? n : wn;
-		wv = v > wv ? v : wv;
-	}
-	if (titled)
-		fprintf(out, "%s:\n", t->title);
-	for (int i = 0; i < t->nrows; i++) {
-		const SetRow *row = &t->rows[i];
-		char *rd = range_default(row), *text = xprintf("%s %s", row->help, rd);
-		fprintf(out, "  %-*s %-*s ", wn, row->name, wv, row->values);
-		render_wrap(out, text, wn + wv + 4, wn + wv + 4, 80);
-		free(text);
-		free(rd);
-	}
+	char *rd = range_default(row), *head = xprintf("%s %s %s", row->name, row->values, rd);
+	fputs("  ", out);
+	render_wrap(out, head, 2, 6, width);
+	fputs("      ", out);
+	render_wrap(out, row->help, 6, 6, width);
+	free(head);
+	free(rd);
 }
 
-void session_settings_help(FILE *out, int all)
+static void help_table(FILE *out, const SetTable *t, int titled, int width)
 {
+	if (titled)
+		fprintf(out, "%s:\n", t->title);
+	for (int i = 0; i < t->nrows; i++)
+		help_row(out, &t->rows[i], width);
+}
+
+int session_setting_help(FILE *out, const char *key, int width)
+{
+	const Part *p;
+	const SetRow *row = find(key, &p);
+	if (!row)
+		return 0;
+	fprintf(out, ":set %s %s\n", row->name, row->values);
+	help_row(out, row, width <= 0 || width > 80 ? 80 : width);
+	return 1;
+}
+
+void session_settings_help(FILE *out, int all, int width)
+{
+	if (width <= 0 || width > 80)
+		width = 80;
 	fprintf(out, "Settings (:set KEY VALUE, or suql --set KEY=VALUE):\n");
 	if (!all) {
-		help_table(out, parts[0].t, 0);
+		help_table(out, parts[0].t, 0, width);
 		fprintf(out, "The engine's, the chat agent's and the LLM client's: :help set.\n");
 		return;
 	}
 	for (int i = 0; i < NPARTS; i++)
-		help_table(out, parts[i].t, 1);
+		help_table(out, parts[i].t, 1, width);
 }
 
 void session_settings_man(SBuf *b)

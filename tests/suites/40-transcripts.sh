@@ -23,6 +23,7 @@
 # which rewrites the @@ stdout, @@ stderr and @@ status sections from real runs.
 . "$(dirname "$0")/../lib.sh"
 dir=$SUQL_TOP/tests/transcripts
+unset COLUMNS   # what is written off a terminal (:chart's width) never depends on the caller's
 work=$SUQL_TMP/transcripts
 record=${SUQL_RECORD:-}
 

@@ -11,7 +11,8 @@
 # file names and column names with blanks, inside a quote), the pager, Ctrl-C during a long
 # statement (the REPL survives and answers the next one), Ctrl-C at the prompt, the history
 # file (keys and a URL's password are stored masked), Ctrl-D at the continuation prompt (a note,
-# then leaving with status 0), psql's \x and \watch (stopped by Ctrl-C).
+# then leaving with status 0), psql's \x and \watch (stopped by Ctrl-C); at 80 columns, text
+# broken at blanks (the parsed statement, errors, :help set), the compact display, :chart.
 . "$(dirname "$0")/../lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip terminal: tmux is not installed (scripts/deps.sh installs it)"
@@ -267,6 +268,68 @@ else
 	echo "skip terminal: the default pager: less is not installed"
 fi
 
+# An 80-column window over the demo database: everything suql wraps breaks at blanks, so no
+# line is wider than the window once the lines the terminal folded are joined (-J), and
+# joining suql's own lines again gives back the text: the parsed statement (broken outside
+# its quotes), an error (its excerpt cut around the caret, which still points at the
+# name), :help set; :set show compact leaves two lines of plan and counters; :chart draws
+# a bar a city within the window, in colour.
+SUQL_PROG=$prog sh "$SUQL_TOP/tests/demo-db.sh" "$dir/demo.db"
+printf '#!/bin/sh\nSUQL_HISTORY= PAGER=cat exec "%s" --offline --set llm.offline_note=off "%s"\n' \
+	"$prog" "$dir/demo.db" >"$dir/w80.sh"
+chmod +x "$dir/w80.sh"
+t new-session -d -s w80 -x 80 -y 200 "$dir/w80.sh"
+w80() { t capture-pane -p -J -t w80 -S -; }
+w80_prompt() { [ "$(t capture-pane -p -t w80 | awk 'NF { l = $0 } END { print l }' | sed 's/ *$//')" = "suql>" ]; }
+w80_type() { poll w80_prompt; t send-keys -t w80 -l -- "$1"; t send-keys -t w80 '\;' Enter; sleep 0.2; poll w80_prompt; }
+# fits FROM TO: the joined lines from the line starting FROM to the next starting TO
+fits() {
+	w80 | awk -v a="$1" -v b="$2" 'index($0, a) == 1 { on = 1; next } on && index($0, b) == 1 { exit } on' >"$dir/w80.part"
+	[ -s "$dir/w80.part" ] && ! awk 'length($0) > 80 { bad = 1 } END { exit !bad }' "$dir/w80.part"
+}
+stmt="SELECT name, rating FROM restaurants WHERE answer(reviews, 'is it romantic?') = 'Yes' AND rating >= 4 LIMIT 3"
+w80_type "$stmt"
+check "80 columns: parsed, plan and counters within the window" fits "parsed:" "result:"
+parsed_again() {
+	w80 | awk '/^parsed:/ { on = 1; next } /^plan:/ { exit } on' >"$dir/w80.parsed"
+	[ "$(sed 's/^ *//' "$dir/w80.parsed" | tr '\n' ' ' | sed 's/ $//')" = "$stmt" ] &&
+		[ "$(wc -l <"$dir/w80.parsed")" -ge 2 ] && grep -q "'is it romantic?'" "$dir/w80.parsed"
+}
+check "80 columns: the parsed statement broken at blanks, outside its quotes" parsed_again
+w80_type "SELECT name FROM restaurants WHERE rating > 3 AND location <> 'Nowhere at all' AND name <> 'nothing' AND nosuchcolumn > 1"
+check "80 columns: an error within the window" fits "error: line 1, column " "suql>"
+caret_under() {
+	awk '/\.\.\./ && /nosuchcolumn/ { src = $0; next } src && /\^/ { print index(src, "nosuchcolumn"), index($0, "^"); exit }' "$dir/w80.part" >"$dir/w80.caret"
+	read -r a b <"$dir/w80.caret" && [ "$a" -gt 0 ] && [ "$a" = "$b" ]
+}
+check "80 columns: a long excerpt cut around the caret, which points at the name" caret_under
+w80_type ":help set"
+check "80 columns: :help set within the window" fits "Settings (:set KEY VALUE" "suql>"
+check "80 columns: a setting's values and default on one line" grep -qx "  show full|compact|rows (default full)" "$dir/w80.part"
+w80_type ":set show compact"
+w80_type "SELECT name FROM restaurants WHERE answer(reviews, 'is the patio nice?') = 'Yes' LIMIT 2"
+compact_lines() {
+	w80 | awk '/is the patio nice/ { on = 1; next } on && /^┌/ { exit } on' >"$dir/w80.compact"
+	[ "$(wc -l <"$dir/w80.compact")" -le 4 ] && grep -q '^plan: [0-9]* LLM calls\{0,1\} expected, at most [0-9]*$' "$dir/w80.compact" &&
+		grep -q '^counters: [0-9]* LLM calls\{0,1\}, 0 tokens in, 0 out, [0-9.]* m\{0,1\}s$' "$dir/w80.compact"
+}
+check "80 columns: show compact leaves a line of plan and one of counters" compact_lines
+w80_type "SELECT location, count(*) FROM restaurants GROUP BY location"
+w80_type ":chart"
+bars() {   # (each block one character, whatever awk's idea of a length: bytes or characters)
+	w80 | awk '/^suql> :chart/ { on = 1; next } on && /^suql>/ { exit } on' >"$dir/w80.chart"
+	sed -e 's/█/#/g' -e 's/▏/#/g' -e 's/▎/#/g' -e 's/▍/#/g' -e 's/▌/#/g' -e 's/▋/#/g' \
+		-e 's/▊/#/g' -e 's/▉/#/g' "$dir/w80.chart" >"$dir/w80.bars"
+	[ "$(grep -c '#' "$dir/w80.bars")" = 8 ] && grep -q '^Palo Alto  *#* 24$' "$dir/w80.bars" &&
+		! awk 'length($0) > 80 { bad = 1 } END { exit !bad }' "$dir/w80.bars" &&
+		awk 'length($0) == 80 { ok = 1 } END { exit !ok }' "$dir/w80.bars"
+}
+check ":chart: a bar a city, the longest filling the 80 columns" bars
+check ":chart: coloured at a terminal" sh -c "tmux -S '$sock' capture-pane -e -p -t w80 | grep -q '$esc\[36m█'"
+w80_type ":set ascii on"
+w80_type "SELECT 'plain' AS lines"
+check ":set ascii on: a table at a terminal in ASCII lines" sh -c "tmux -S '$sock' capture-pane -p -J -t w80 -S - | grep -qx '| plain |'"
+
 # NO_COLOR: the same REPL without a single colour; and with no SUQL_HISTORY, the history
 # goes to $XDG_STATE_HOME/suql/history, directories created
 printf '#!/bin/sh\nunset SUQL_HISTORY\nNO_COLOR=1 XDG_STATE_HOME="%s" exec "%s"\n' \
@@ -280,5 +343,10 @@ poll answered
 poll test -s "$dir/state/deep/suql/history"   # written just after the result is shown
 check "history under XDG_STATE_HOME" test -s "$dir/state/deep/suql/history"
 check "no colour with NO_COLOR" sh -c "! tmux -S '$sock' capture-pane -e -p -t plain | grep -q '$esc\[[12]m' && tmux -S '$sock' capture-pane -p -t plain | grep -q '(1 row)'"
+t send-keys -t plain -l -- ":chart"
+t send-keys -t plain Enter
+charted() { t capture-pane -p -t plain | grep -q '^NULL *█* 1$'; }
+poll charted
+check ":chart with NO_COLOR: bars with no escape at all" sh -c "tmux -S '$sock' capture-pane -p -t plain | grep -q '^NULL *█* 1\$' && ! tmux -S '$sock' capture-pane -e -p -t plain | grep -q '$esc\['"
 
 [ "$fails" = 0 ]

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The manual page: it must format with no warning from groff or mandoc, hold every section
-# a reader looks for, and its OPTIONS, META-COMMANDS and SETTINGS sections must be exactly
-# what the program's tables generate (suql --help-man SECTION); scripts/man-sync.sh
-# rewrites them.
+# a reader looks for, and its OPTIONS, META-COMMANDS and SETTINGS sections and its list of
+# functions must be exactly what the program's tables generate (suql --help-man SECTION);
+# scripts/man-sync.sh rewrites them.
 . "$(dirname "$0")/../lib.sh"
 page=$SUQL_TOP/man/suql.1
 tmp=$SUQL_TMP/man
@@ -38,7 +38,7 @@ else
 	echo "not ok man: sections missing:$missing"
 fi
 
-for section in options meta-commands settings; do
+for section in options meta-commands settings functions; do
 	awk -v s="$section" '
 		$0 ~ "^\\.\\\\\" BEGIN GENERATED " s ":" { on = 1; next }
 		$0 ~ "^\\.\\\\\" END GENERATED " s "$" { on = 0 }

@@ -151,9 +151,12 @@ t "-html, -markdown and -nullvalue work" sh -c \
 	"[ \"\$('$prog' -html -c 'SELECT NULL AS a')\" = \"\$(printf '<table>\n<tr><th>a</th></tr>\n<tr><td>NULL</td></tr>\n</table>')\" ] &&
 	 [ \"\$('$prog' -markdown -nullvalue - -c 'SELECT NULL AS a')\" = \"\$(printf '| a |\n|---|\n| - |')\" ]"
 t "-separator, -newline, -ascii, -batch are refused by name (status 2, nothing runs)" sh -c \
-	"for o in -separator -newline -ascii -batch --ascii; do
+	"for o in -separator -newline -ascii -batch --batch; do
 	   '$prog' \$o -c 'SELECT 1' >'$tmp/o' 2>'$tmp/err'; [ \$? = 2 ] && [ ! -s '$tmp/o' ] &&
 	   grep -q \"^error: option '\$o' is the sqlite3 shell's, not suql's: \" '$tmp/err' || exit 1
 	 done"
+t "--ascii with two dashes is suql's own (ASCII charts), -ascii sqlite3's (refused)" sh -c \
+	"[ \"\$('$prog' --ascii -c 'SELECT 2 AS n' -c ':chart' | tail -n 1)\" = \"1   \$(printf '%74s' '' | tr ' ' '#') 2\" ] &&
+	 '$prog' -ascii -c 'SELECT 1' 2>&1 | grep -q \"suql's own --ascii, with two dashes\""
 t "--help names ./man/suql.1 when man cannot find the page" sh -c \
 	"MANPATH='$tmp/none' '$prog' --help | grep -q 'man ./man/suql.1'"

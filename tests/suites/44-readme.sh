@@ -7,8 +7,9 @@
 # (and the home's, shown as /home/me) reads back as the README writes it. The output (standard output and standard error as
 # one stream, as a terminal interleaves them) must be the text under the command, except:
 #     a line that is only `...`   stands for any number of lines (none included);
-#     a `time:` counter line      is compared without its figures, and so is a
-#     request's time `(... in 4 ms)`.
+#     a `time:` counter line      is compared without its figures, and so are a
+#                                 request's time `(... in 4 ms)` and the time that
+#                                 ends a compact `counters:` line (`..., 4.8 ms`).
 # `$ cat FILE` writes FILE from the text shown (a file under ~ lasts for its block only);
 # `$ export ...` holds for the rest of its block. Terminal sessions (`suql>` lines, in the
 # block of their command and in the blocks after it that begin at a prompt) are typed into
@@ -110,7 +111,8 @@ matches() {
 	awk '
 		function norm(s) {
 			if (s ~ /^ *time: /) gsub(/[0-9][0-9.]*/, "N", s)
-			gsub(/ in [0-9][0-9.]* ms\)/, " in N ms)", s)
+			if (s ~ /^ *counters: /) sub(/, [0-9][0-9.]* m?s$/, ", N ms", s)
+			gsub(/ in [0-9][0-9.]* m?s\)/, " in N ms)", s)
 			return s
 		}
 		FNR == NR { e[ne++] = norm($0); next }

@@ -1,7 +1,9 @@
 /* Unit tests for render.c and render_table.c: display width, CSV quoting, JSON validity of odd
    values (parsed back with jansson), table alignment and cutting to a width, streaming
    giving the same bytes as buffering, the sqlite3 shell's modes, padded markdown and
-   expanded display. */
+   expanded display; render_flow.c's text broken at blanks (SQL outside its quotes, a
+   message and its excerpt); render_chart.c's bars (ASCII and UTF-8, negative values, NULLs,
+   wide labels, groups, colour, a width of 40), its SVG and its histogram bins. */
 #include "base/util.h"
 #include "render/render_int.h"
 #include "store/store.h"
@@ -318,6 +320,261 @@ static void test_wrap(void)
 	CHECK_STR(buf, "head one two\n  three four\naveryveryverylongword\nx\n",
 	          "wrap: breaks before the width, continues at the indent");
 	free(buf);
+
+	/* SQL: broken outside its quotes where it can, inside a run too long for a line */
+	f = open_memstream(&buf, &len);
+	render_section_sql(f, "parsed", "SELECT a FROM t WHERE answer(r, 'is it romantic?') = 'Yes'",
+	                   0, 40);
+	render_section_sql(f, "parsed", "SELECT 'a very long quoted string that cannot fit on one "
+	                   "line' AS x", 0, 40);
+	render_section_wrap(f, "plan", "cost: at m's price, the model's words stay whole here", 0,
+	                    30);
+	fclose(f);
+	CHECK_STR(buf, "parsed:\n  SELECT a FROM t WHERE answer(r,\n"
+	          "      'is it romantic?') = 'Yes'\n"
+	          "parsed:\n  SELECT 'a very long quoted string that\n"
+	          "      cannot fit on one line' AS x\n"
+	          "plan:\n  cost: at m's price, the\n      model's words stay whole\n"
+	          "      here\n",
+	          "wrap: SQL outside its quotes; prose at any blank");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	render_labelled_line(f, "counters", "2 LLM calls, 1520 tokens in, 40 out, $0.00040, 10.6 s",
+	                     0, 40);
+	fclose(f);
+	CHECK_STR(buf, "counters: 2 LLM calls, 1520 tokens in,\n  40 out, $0.00040, 10.6 s\n",
+	          "wrap: a one-line section at a width");
+	free(buf);
+}
+
+/* ---- charts ---- */
+
+static char *chart(const RenderChart *c, int width, int unicode, int color)
+{
+	SBuf b = SBUF_INIT;
+	RenderChartOpts o = {width, unicode, color};
+	render_chart(&b, c, &o);
+	return sb_steal(&b);
+}
+
+/* n copies of s */
+static const char *rep(const char *s, int n)
+{
+	static char buf[8][512];
+	static int k;
+	char *b = buf[k++ % 8];
+	b[0] = 0;
+	for (int i = 0; i < n; i++)
+		strcat(b, s);
+	return b;
+}
+
+#define FULL "\xE2\x96\x88"
+
+static void test_chart(void)
+{
+	const char *labels[] = {"a", "bb", "ccc"};
+	const char *v1[] = {"v"};
+	double vals[] = {1, 2, 4};
+	unsigned char all[] = {1, 1, 1, 1};
+	RenderChart c = {"k", 1, v1, 3, labels, vals, all};
+	char want[2048];
+
+	/* width 40: label column 3 + 1, bars 34 (largest), "+ 4" at the end */
+	char *s = chart(&c, 40, 0, 0);
+	snprintf(want, sizeof want, "k   v\na   %s 1\nbb  %s 2\nccc %s 4\n", rep("#", 9),
+	         rep("#", 17), rep("#", 34));
+	CHECK_STR(s, want, "chart: ASCII bars at a width of 40, a character rounded");
+	CHECK(line_widths(s, 0, &(int){0}) == 40, "chart: the longest line is the width");
+	free(s);
+
+	s = chart(&c, 40, 1, 0);   /* 1/4 of 34 is 8.5 characters: 8 and a half block */
+	snprintf(want, sizeof want, "k   v\na   %s\xE2\x96\x8C 1\nbb  %s 2\nccc %s 4\n",
+	         rep(FULL, 8), rep(FULL, 17), rep(FULL, 34));
+	CHECK_STR(s, want, "chart: eighth blocks end a bar on an eighth");
+	free(s);
+
+	/* eighths: 1 to 7 of a character take U+258F (one eighth) to U+2589 (seven): at a
+	   width of 20, 14 characters (112 eighths) for 112 */
+	double ev[] = {112, 1, 2, 3, 4, 5, 6, 7};
+	const char *el[] = {"f", "1", "2", "3", "4", "5", "6", "7"};
+	unsigned char eh[] = {1, 1, 1, 1, 1, 1, 1, 1};
+	RenderChart e = {"k", 1, v1, 8, el, ev, eh};
+	s = chart(&e, 20, 1, 0);
+	snprintf(want, sizeof want, "k v\nf %s 112\n1 \xE2\x96\x8F 1\n2 \xE2\x96\x8E 2\n"
+	         "3 \xE2\x96\x8D 3\n4 \xE2\x96\x8C 4\n5 \xE2\x96\x8B 5\n6 \xE2\x96\x8A 6\n"
+	         "7 \xE2\x96\x89 7\n", rep(FULL, 14));
+	CHECK_STR(s, want, "chart: an eighth block for each eighth");
+	free(s);
+
+	/* negative values: bars to the left of the axis, their values on the left */
+	const char *nl[] = {"up", "down"};
+	double nv[] = {3, -1};
+	RenderChart n = {"k", 1, (const char *[]){"d"}, 2, nl, nv, all};
+	s = chart(&n, 40, 0, 0);
+	snprintf(want, sizeof want, "k    %sd\nup   %s|%s 3\ndown -1 %s|\n", rep(" ", 11),
+	         rep(" ", 10), rep("#", 22), rep("#", 7));
+	CHECK_STR(s, want, "chart: a negative value left of a zero axis (ASCII)");
+	free(s);
+	s = chart(&n, 40, 1, 0);
+	snprintf(want, sizeof want, "k    %sd\nup   %s\xE2\x94\x82%s 3\ndown -1 %s\xE2\x94\x82\n",
+	         rep(" ", 11), rep(" ", 10), rep(FULL, 22), rep(FULL, 7));
+	CHECK_STR(s, want, "chart: a negative value left of a zero axis (UTF-8)");
+	free(s);
+
+	/* NULL: a value that is NULL has no line; a NULL label is shown as NULL */
+	const char *ul[] = {"x", NULL, "z"};
+	double uv[] = {2, 1, 0};
+	unsigned char uh[] = {1, 1, 0};
+	RenderChart u = {"k", 1, v1, 3, ul, uv, uh};
+	s = chart(&u, 40, 0, 0);
+	snprintf(want, sizeof want, "k    v\nx    %s 2\nNULL %s 1\n", rep("#", 33), rep("#", 17));
+	CHECK_STR(s, want, "chart: a NULL value leaves its row out, a NULL label reads NULL");
+	free(s);
+
+	/* several value columns: a group of lines a row, each named by its column */
+	const char *gl[] = {"a", "b"};
+	const char *gs[] = {"s1", "s2"};
+	double gv[] = {1, 2, 3, 4};
+	RenderChart g = {"k", 2, gs, 2, gl, gv, all};
+	s = chart(&g, 40, 0, 0);
+	snprintf(want, sizeof want, "k\na s1 %s 1\n  s2 %s 2\nb s1 %s 3\n  s2 %s 4\n",
+	         rep("#", 8), rep("#", 17), rep("#", 25), rep("#", 33));
+	CHECK_STR(s, want, "chart: groups of bars, a line a value column");
+	free(s);
+	unsigned char gh[] = {0, 1, 0, 0};
+	RenderChart g2 = {"k", 2, gs, 2, gl, gv, gh};
+	s = chart(&g2, 40, 0, 0);
+	snprintf(want, sizeof want, "k\na s2 %s 2\n", rep("#", 33));
+	CHECK_STR(s, want, "chart: a group's NULLs have no line; a row with none is left out");
+	free(s);
+
+	/* wide labels: cut with an ellipsis to two fifths of the width; wide characters
+	   count two columns; a control character is shown, never written */
+	const char *wl[] = {"a label far too long to fit", "\xE6\x97\xA5\xE6\x9C\xAC",
+	                    "bell\a"};
+	double wv[] = {1, 1, 1};
+	RenderChart w = {"name", 1, v1, 3, wl, wv, all};
+	s = chart(&w, 40, 1, 0);
+	CHECK(strncmp(s, "name             v\n", 19) == 0 &&
+	      strstr(s, "\na label far too\xE2\x80\xA6 " FULL) != NULL,
+	      "chart: a wide label cut to 16 columns with an ellipsis");
+	CHECK(strstr(s, "\n\xE6\x97\xA5\xE6\x9C\xAC            ") != NULL,
+	      "chart: a CJK label takes two columns a character");
+	CHECK(strstr(s, "bell^G") != NULL && !strchr(s, '\a'), "chart: a control character shown");
+	int same;
+	CHECK(line_widths(s, 0, &same) == 40, "chart: lines no wider than the width, labels cut");
+	free(s);
+	s = chart(&w, 40, 0, 0);
+	CHECK(strstr(s, "a label far too~ ") != NULL, "chart: ASCII cuts with ~");
+	free(s);
+
+	/* colour: a bold header, the bars coloured and reset */
+	s = chart(&c, 40, 1, 1);
+	CHECK(strncmp(s, "\033[1mk   v\033[0m\n", 14) == 0 && strstr(s, "\033[36m" FULL) &&
+	      strstr(s, FULL "\033[0m 4"), "chart: colour where asked for");
+	free(s);
+	s = chart(&c, 40, 1, 0);
+	CHECK(!strchr(s, '\033'), "chart: no escape without colour");
+	free(s);
+
+	/* all zeros: no bar, no division by zero */
+	double zv[] = {0, 0, 0};
+	RenderChart z = {"k", 1, v1, 3, labels, zv, all};
+	s = chart(&z, 40, 0, 0);
+	CHECK_STR(s, "k   v\na    0\nbb   0\nccc  0\n", "chart: zeros draw no bar");
+	free(s);
+	/* below the least width, the least width */
+	s = chart(&c, 5, 0, 0);
+	CHECK(line_widths(s, 0, &same) == RENDER_CHART_MIN_WIDTH, "chart: at least 20 columns");
+	free(s);
+}
+
+static void test_chart_svg(void)
+{
+	const char *labels[] = {"<b>&\"'", "ok\x01", NULL};
+	double vals[] = {2, -1, 1};
+	unsigned char has[] = {1, 1, 1};
+	RenderChart c = {"</svg><script>", 1, (const char *[]){"v&v"}, 3, labels, vals, has};
+	SBuf b = SBUF_INIT;
+	render_chart_svg(&b, &c);
+	const char *s = sb_str(&b);
+	const char *head = "<svg xmlns=\"http://www.w3.org/2000/svg\"";
+	CHECK(strncmp(s, head, strlen(head)) == 0 &&
+	      strstr(s, "</svg>\n") == s + b.len - 7, "svg: one <svg> element");
+	CHECK(strstr(s, "&lt;b&gt;&amp;&quot;&#39;") != NULL, "svg: a label escaped");
+	CHECK(strstr(s, "<b>") == NULL && strstr(s, "<script>") == NULL &&
+	      strstr(s, "&lt;/svg&gt;&lt;script&gt;") != NULL, "svg: names escaped, no markup");
+	CHECK(strstr(s, "ok\xEF\xBF\xBD") != NULL && !strchr(s, '\x01'),
+	      "svg: a control character is U+FFFD");
+	CHECK(strstr(s, ">NULL</text>") != NULL, "svg: a NULL label reads NULL");
+	CHECK(strstr(s, "<line ") != NULL, "svg: a zero axis for negative values");
+	int rects = 0;
+	for (const char *p = s; (p = strstr(p, "<rect ")); p++)
+		rects++;
+	CHECK(rects == 3, "svg: a bar a value");
+	sb_free(&b);
+}
+
+static void test_hist(void)
+{
+	RenderHist h;
+	double a[] = {1, 2, 2, 3, 10};
+	render_hist(&h, a, 5, 3, 1, 0);
+	CHECK(h.nbins == 3 && h.step == 5 && strcmp(h.labels[0], "0-4") == 0 &&
+	      strcmp(h.labels[2], "10-14") == 0 && h.counts[0] == 4 && h.counts[1] == 0 &&
+	      h.counts[2] == 1, "hist: integers in bins of a round width (0-4, 5-9, 10-14)");
+	render_hist_free(&h);
+	render_hist(&h, a, 5, 3, 1, 1);
+	CHECK_STR(h.labels[1], "5\xE2\x80\x93" "9", "hist: an en dash in UTF-8");
+	render_hist_free(&h);
+	double b[] = {1, 2, 3, 3};
+	render_hist(&h, b, 4, 5, 1, 0);
+	CHECK(h.nbins == 3 && strcmp(h.labels[0], "1") == 0 && strcmp(h.labels[2], "3") == 0 &&
+	      h.counts[2] == 2, "hist: integers spanning fewer than the bins, one a bin");
+	render_hist_free(&h);
+	double c[] = {0.5, 1.25, 1.5, 2.0};
+	render_hist(&h, c, 4, 2, 0, 0);
+	CHECK(h.nbins == 3 && strcmp(h.labels[0], "[0, 1)") == 0 &&
+	      strcmp(h.labels[2], "[2, 3)") == 0 && h.counts[0] == 1 && h.counts[1] == 2 &&
+	      h.counts[2] == 1, "hist: reals in [lo, hi) bins");
+	render_hist_free(&h);
+	double d[] = {0.1, 0.3};   /* 0.3 / 0.1 is 2.9999...: still the bin 0.3 starts */
+	render_hist(&h, d, 2, 2, 0, 0);
+	CHECK(h.nbins == 3 && strcmp(h.labels[2], "[0.3, 0.4)") == 0 && h.counts[2] == 1 &&
+	      h.counts[1] == 0, "hist: a value on a boundary falls in the bin it starts");
+	render_hist_free(&h);
+	double e[] = {7, 7};
+	render_hist(&h, e, 2, 4, 1, 0);
+	CHECK(h.nbins == 1 && h.counts[0] == 2, "hist: one value, one bin");
+	render_hist_free(&h);
+}
+
+static void test_message(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fputs("error: ", f);
+	render_message(f, 7, "line 1, column 30: no such column: nosuchcolumn\n"
+	               "  SELECT name, rating, price, nosuchcolumn FROM restaurants;\n"
+	               "                              ^~~~~~~~~~~~\nhint: did you mean one of "
+	               "the columns named above?", 40);
+	fclose(f);
+	CHECK_STR(buf, "error: line 1, column 30: no such\n"
+	          "       column: nosuchcolumn\n"
+	          "  ... rating, price, nosuchcolumn FRO...\n"
+	          "                     ^~~~~~~~~~~~\n"
+	          "hint: did you mean one of the columns\n"
+	          "      named above?\n",
+	          "message: broken at blanks, the excerpt cut around its caret");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	render_message(f, 7, "a \033]0;title\a message", 0);
+	fclose(f);
+	CHECK_STR(buf, "a ^[]0;title^G message\n", "message: controls shown, never obeyed");
+	free(buf);
 }
 
 int main(void)
@@ -330,5 +587,9 @@ int main(void)
 	test_stream();
 	test_shell_modes();
 	test_wrap();
+	test_chart();
+	test_chart_svg();
+	test_hist();
+	test_message();
 	return unit_done();
 }
