@@ -75,7 +75,7 @@ static int engine_auth(void *ctx, int action, const char *a, const char *b, cons
 
 /* The triggers on suql's tables, read again when the schema changed (another process may
    have added one). */
-void engine_own_check(Engine *e)
+static void engine_own_check(Engine *e)
 {
 	if (e->pg)
 		return;

@@ -687,7 +687,5 @@ struct Exec {
 
 /* engine.c: the refusal of a statement the read-only authorizer denied */
 SuqlStatus engine_refused(Engine *e, SuqlErr *err);
-/* engine.c: the file's triggers on suql's tables read again when the schema changed */
-void engine_own_check(Engine *e);
 
 #endif

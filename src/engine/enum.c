@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void enum_free(EnumCmp *c)
+/* What a comparison holds. */
+static void enum_free(EnumCmp *c)
 {
 	for (int k = 0; k < c->nlits; k++) {
 		free(c->lits[k].text);

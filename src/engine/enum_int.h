@@ -4,7 +4,7 @@
  * suql_enum_map, and rewritten into an IN list. The binder finds the comparisons
  * (enum_detect); the executor looks them up, classifies what is missing and rewrites them.
  *
- * Ownership: an EnumCmp's strings and arrays are owned by it (enum_free); its Expr pointers
+ * Ownership: an EnumCmp's strings and arrays are owned by it; its Expr pointers
  * point into the statement's arena.
  */
 #ifndef SUQL_ENUM_INT_H
@@ -58,7 +58,6 @@ int enum_pending(const Exec *ex);                    /* literals still to classi
 SuqlStatus enum_classify(Exec *ex, SuqlErr *err);   /* one call per pending literal */
 void enum_rewrite(Exec *ex, int only_known);        /* replace comparisons in the tree */
 void enum_show(Exec *ex, SBuf *out);
-void enum_free(EnumCmp *c);                          /* what a comparison holds */
 /* Its row of the operator table (op.c): the statement compares an ENUM column with a
    literal; every comparison's strings and the array freed. */
 int enum_op_applies(const Exec *ex);

@@ -630,7 +630,7 @@ static SuqlStatus collect(Exec *ex, SuqlErr *err)
 	return ex->e->dialect->functions ? exec_final_dry(ex, err) : collect_keys(ex, err);
 }
 
-SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 {
 	if (ex->naggs == 0 || ex->agg_planned || !early_ok(ex))
 		return SUQL_OK;
@@ -680,7 +680,7 @@ SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 	return SUQL_OK;
 }
 
-SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
 	for (int i = 0; i < ex->naggs && s == SUQL_OK; i++) {

@@ -88,13 +88,8 @@ SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err);
 
 /* ---- aggregates over free text (exec_agg.c) ---- */
 
-/* answer_agg()/summary_agg() (exec_agg.c): the dry run that learns each group's texts and
-   counts the calls of its reduce tree (into ex->worst/expect), the run that answers every
-   group (small groups several to a request, large ones by partial answers of chunks
-   reduced to one), the plan's and the counters' lines, the SQL aggregate suql_agg, and
-   what an AggOcc owns. */
-SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err);
-SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err);
+/* answer_agg()/summary_agg() (exec_agg.c): the plan's and the counters' lines, the SQL
+   aggregate suql_agg, and what an AggOcc owns. */
 void exec_agg_show(Exec *ex, SBuf *out);
 void exec_agg_counters(Exec *ex, SBuf *out);
 void exec_agg_register(Engine *e);

@@ -114,7 +114,7 @@ static const char *pg_type(PgType pg)
 
 /* A free-text argument's text: a list (text[]) as a JSON array, as SQLite keeps it, so
    that the model sees the same passages from both backends; anything else as text. */
-void exec_pg_plan_print_text(Printer *pr, const Expr *arg)
+static void exec_pg_plan_print_text(Printer *pr, const Expr *arg)
 {
 	if (arg->kind == EX_LITERAL && (arg->lit == LIT_STRING || arg->lit == LIT_NULL)) {
 		/* a literal is no list, and Postgres cannot take to_json() of an untyped one */
@@ -420,7 +420,8 @@ void exec_pg_plan_ctid(long long id, char out[48])
 	snprintf(out, 48, "(%lld,%lld)", id / 65536, id % 65536);
 }
 
-const char *exec_pg_plan_identity(const ScopeItem *it)
+/* A table's identity column: its key, else "ctid" (NULL: not a table) */
+static const char *exec_pg_plan_identity(const ScopeItem *it)
 {
 	return it->kind != IT_TABLE ? NULL : it->rowkey ? it->rowkey : "ctid";
 }
@@ -626,19 +627,6 @@ SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c)
 	else
 		store_release(st, "suql_try", NULL);
 	return s;
-}
-
-double exec_pg_plan_sum(StoreCursor *c, int *n)
-{
-	double sum = 0;
-	*n = 0;
-	while (store_next(c) > 0) {
-		const char *v = store_text(c, 0);
-		sum += v ? strtod(v, NULL) : 0;
-		(*n)++;
-	}
-	store_done(c);
-	return sum;
 }
 
 /* ---- the final statement ---- */

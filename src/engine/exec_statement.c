@@ -131,7 +131,11 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 	return s;
 }
 
-Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
+/* A statement's Exec (its memo, counters and the model's statement counters begun, the
+   budget set as the model's cap, the running statement of the engine), and its end
+   (exec_statement_end: the cap lifted, the statement before it running again, the Exec
+   freed). */
+static Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
 {
 	Exec *ex = xcalloc(1, sizeof *ex);
 	ex->e = e;
@@ -161,7 +165,7 @@ Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, con
 	return ex;
 }
 
-void exec_statement_end(Exec *ex)
+static void exec_statement_end(Exec *ex)
 {
 	exec_record_end(ex, ex->outer == NULL);   /* the outermost statement's record is kept */
 	if (ex->e->llm) {

@@ -650,7 +650,8 @@ static long long per_batch(Exec *ex, long long n)
 
 /* The most candidates one wave of a walk asks about (exec_walk.c): a call's batch times
    the calls in flight. */
-long long plan_max_wave(Exec *ex)
+/* The candidates one wave carries at most: a call's batch times the calls in flight. */
+static long long plan_max_wave(Exec *ex)
 {
 	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
 	int conc = ex->llm ? llm_concurrency(ex->llm) : 1;

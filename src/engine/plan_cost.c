@@ -201,7 +201,8 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 		ex->call_out = mt;
 }
 
-void plan_cost_tokens(Exec *ex, int worst, double *in, double *out)
+/* The statement's tokens (worst: at most, else expected). */
+static void plan_cost_tokens(Exec *ex, int worst, double *in, double *out)
 {
 	const long long *calls = worst ? ex->worst : ex->expect;
 	long long rest[FT_COST_SLOTS];
@@ -215,7 +216,8 @@ void plan_cost_tokens(Exec *ex, int worst, double *in, double *out)
 	*out += ex->tok_out[worst];
 }
 
-double plan_cost_usd(Exec *ex, int worst)
+/* What the statement's tokens cost (-1: no price). */
+static double plan_cost_usd(Exec *ex, int worst)
 {
 	double in, out;
 	plan_cost_tokens(ex, worst, &in, &out);
@@ -253,7 +255,8 @@ static int same_figures(double ein, double eout, double win, double wout)
 	return llround(ein) == llround(win) && llround(eout) == llround(wout);
 }
 
-double plan_cost_reasoning(Exec *ex, const long long *calls)
+/* The hidden reasoning tokens of the calls of calls[FT_COST_SLOTS]. */
+static double plan_cost_reasoning(Exec *ex, const long long *calls)
 {
 	double per = ex->llm ? (double)llm_reasoning_tokens(ex->llm) : 0, n = 0;
 	for (int k = 0; k < FT_COST_SLOTS; k++)

@@ -124,8 +124,6 @@ Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text 
 /* FROM item it's row as a number: its key (bind_scope.c), else its ctid numbered
    block * 65536 + offset */
 Expr *exec_pg_plan_rowid(Exec *ex, const ScopeItem *it);
-/* A table's identity column: its key, else "ctid" (NULL: not a table) */
-const char *exec_pg_plan_identity(const ScopeItem *it);
 /* A row identity of the walk's numbering that is a ctid (block * 65536 + offset), as
    Postgres writes a tid: "(block,offset)". */
 void exec_pg_plan_ctid(long long id, char out[48]);
@@ -146,8 +144,6 @@ SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlEr
 /* The same for a statement that may fail without failing the statement around it (a
    count while planning): under a savepoint, so the transaction goes on. */
 SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
-/* The sum of the first column's numbers over the rows of c (*n: how many), c done after. */
-double exec_pg_plan_sum(StoreCursor *c, int *n);
 /* Whether what is printed now is a statement the planner or the walk runs at once
    (exec_print_select), not the final statement or the plan's display of it: a semantic
    join not asked yet reads as a match there, as SQLite counts it. */
@@ -205,8 +201,5 @@ char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const cha
 SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
                                  const char *lit, long *n, SuqlErr *err);
 
-/* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
-   SQLite keeps it in, so that the model is shown the same passages from both backends. */
-void exec_pg_plan_print_text(Printer *pr, const Expr *arg);
 
 #endif

@@ -58,11 +58,6 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
    literals; views; CREATE TABLE ... AS): the rest runs as written (on SQLite, engine.c
    runs it itself). */
 int exec_statement_bound(const Stmt *st);
-/* A statement's Exec (its memo, counters and the model's statement counters begun, the
-   budget set as the model's cap, the running statement of the engine), and its end
-   (exec_statement_end: the cap lifted, the statement before it running again, the Exec freed). */
-Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
-void exec_statement_end(Exec *ex);
 
 /* ---- exec_pg.c, exec_pg_run.c, exec_pg_dml.c: PostgreSQL's row ---- */
 

@@ -343,13 +343,6 @@ enum { LLMP_SENT_NONE, LLMP_SENT_JSON_OBJECT, LLMP_SENT_SCHEMA };
    (llm.schema, unless the endpoint refused one: no_schema), json_object (unless refused:
    no_json_mode), or nothing; only requests whose reply is JSON carry either. */
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent);
-/* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
-   fallbacks resolved). */
-int llmp_dialect(const Llm *llm);
-/* The JSON schema admitting exactly the readable replies to a request answering n
-   candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
-   JSON is readable. */
-json_t *llmp_reply_schema(const LlmCall *call, int n);
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
 /* The messages of the single-unit form, for the cache key. */
 json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);

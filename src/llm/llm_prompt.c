@@ -469,7 +469,10 @@ static json_t *object_of(const char *name, json_t *v)
 	                 "required", name, "additionalProperties", 0);
 }
 
-json_t *llmp_reply_schema(const LlmCall *c, int n)
+/* The JSON schema admitting exactly the readable replies to a request answering n
+   candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
+   JSON is readable. */
+static json_t *llmp_reply_schema(const LlmCall *c, int n)
 {
 	static const char *const yn[] = {"yes", "no"};
 	if (!wants_json(c, n))
@@ -520,7 +523,9 @@ static int ollama_url(const char *url)
 	return url && (strstr(url, ":11434") || strstr(url, "ollama"));
 }
 
-int llmp_dialect(const Llm *llm)
+/* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
+   fallbacks resolved). */
+static int llmp_dialect(const Llm *llm)
 {
 	int d = llm->s.schema;
 	if (d == LLM_SCHEMA_AUTO)

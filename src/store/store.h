@@ -83,7 +83,6 @@ typedef struct StoreOps {
 	const char *(*colname)(StoreCursor *c, int col);
 	StoreKind (*kind)(StoreCursor *c, int col);
 	const char *(*version)(Store *s);
-	void (*rewind)(StoreCursor *c);   /* back to before the first row */
 	size_t (*bytes)(StoreCursor *c, int col);
 	const char *own;      /* how suql's own table names start: "suql_", or "suql." (a
 	                         schema of suql's own) */
@@ -155,9 +154,6 @@ long long store_integer(StoreCursor *c, int col);
    NULL. */
 size_t store_bytes(StoreCursor *c, int col);
 void store_done(StoreCursor *c);
-/* Back to before the first row: the rows are read again, the same ones in the same order
-   (a statement is run again by SQLite; Postgres's rows are held by the cursor). */
-void store_rewind(StoreCursor *c);
 /* The cursor's result columns: how many, their names, and what the current row's cell
    holds. */
 int store_column_count(StoreCursor *c);

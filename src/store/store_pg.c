@@ -197,11 +197,6 @@ static int pg_next(StoreCursor *c)
 	return 1;
 }
 
-static void pg_rewind(StoreCursor *c)
-{
-	cur(c)->row = -1;
-}
-
 static const char *pg_text(StoreCursor *c, int col)
 {
 	PgCursor *p = cur(c);
@@ -383,7 +378,7 @@ static const char *pg_version(Store *s)
 static const StoreOps pg_ops = {
 	"PostgreSQL", pg_close, pg_run, pg_query, pg_next, pg_text, pg_integer, pg_done,
 	pg_has_table, pg_tables, pg_columns, pg_interrupt, pg_busy_timeout, pg_value_limit,
-	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_rewind, pg_bytes, "suql.",
+	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_bytes, "suql.",
 };
 
 /* Notices ("schema suql already exists, skipping") are not printed over the output. */

@@ -220,15 +220,10 @@ static const char *sq_version(Store *s)
 	return sqlite3_libversion();
 }
 
-static void sq_rewind(StoreCursor *c)
-{
-	sqlite3_reset(st_of(c));
-}
-
 static const StoreOps sqlite_ops = {
 	"SQLite", sq_close, sq_run, sq_query, sq_next, sq_text, sq_integer, sq_done,
 	sq_has_table, sq_tables, sq_columns, sq_interrupt, sq_busy_timeout, sq_value_limit,
-	db_of, sq_ncols, sq_colname, sq_kind, sq_version, sq_rewind, sq_bytes, "suql_",
+	db_of, sq_ncols, sq_colname, sq_kind, sq_version, sq_bytes, "suql_",
 };
 
 Store *store_sqlite_wrap(sqlite3 *db)
@@ -349,11 +344,6 @@ void store_done(StoreCursor *c)
 {
 	if (c)
 		c->ops->done(c);
-}
-
-void store_rewind(StoreCursor *c)
-{
-	c->ops->rewind(c);
 }
 
 /* A statement about a savepoint: "SAVEPOINT %s", "RELEASE %s", ... */

@@ -243,3 +243,45 @@ else
 		sed 's/^/# /' "$tmp/opbypass.bad" | head -n 5
 	fi
 fi
+
+# No function without a caller: every global function an object of the program defines
+# (src/*/*.c, and the generated build/obj/*.o) is called from another object (main's
+# included), or named by a tool or a test (tools/*.c, tests/*.c, tests/unit/*.c, which
+# link the library themselves). A function called only in its own file is static (and
+# one called nowhere then fails the build: -Wunused-function). Fed a function of its own
+# that nothing calls, the check must report it.
+objroot=$SUQL_BUILD/obj
+case $objroot in /*) ;; *) objroot=$SUQL_TOP/$objroot ;; esac
+if ! command -v nm >/dev/null 2>&1 || [ ! -d "$objroot" ]; then
+	echo "skip layers: no function without a caller: no nm or no objects"
+else
+	for o in "$objroot"/*/*.o "$objroot"/*.o; do
+		[ -f "$o" ] || continue
+		nm "$o" | awk -v f="${o#"$objroot"/}" '$1 == "U" { print "U", f, $2 } $2 == "T" { print "T", f, $3 }'
+	done >"$tmp/syms"
+	cat tools/*.c tests/*.c tests/unit/*.c 2>/dev/null | tr -c 'A-Za-z0-9_' '\n' | sort -u >"$tmp/named"
+	uncalled() {
+		awk 'NR == FNR { named[$1] = 1; next }
+		     $1 == "T" { def[$3] = $2; next }
+		     { used[$3] = 1 }   # (an object never leaves its own functions undefined)
+		     END {
+		         for (s in def)
+		             if (!(s in named) && !(s in used))
+		                 print def[s] " defines " s ", which no other object, tool or test calls"
+		     }' "$tmp/named" "$1" | sort
+	}
+	uncalled "$tmp/syms" >"$tmp/uncalled"
+	n=$(awk '$1 == "T"' "$tmp/syms" | wc -l)
+	if [ -s "$tmp/uncalled" ]; then
+		echo "not ok layers: no function without a caller"
+		sed 's/^/# /' "$tmp/uncalled" | head -n 20
+	else
+		echo "ok layers: no function without a caller ($n functions)"
+	fi
+	{ cat "$tmp/syms"; echo "T engine/layers_fed.o layers_synthetic_uncalled"; } >"$tmp/syms.bad"
+	if uncalled "$tmp/syms.bad" | grep -q ' layers_synthetic_uncalled, '; then
+		echo "ok layers: the check fails on a function nothing calls"
+	else
+		echo "not ok layers: the check fails on a function nothing calls"
+	fi
+fi
