@@ -112,35 +112,6 @@ void engine_set_readonly(Engine *e, int on)
 	sqlite3_set_authorizer(e->db, engine_auth, e);
 }
 
-SuqlStatus engine_refused(Engine *e, SuqlErr *err)
-{
-	if (e->own_denied) {
-		SBuf b = SBUF_INIT;
-		sb_put_ident(&b, e->own_denied, strlen(e->own_denied));
-		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: this statement would run the trigger "
-		                       "%s, which the database file has on one of suql's own tables; "
-		                       "suql runs no such trigger (DROP TRIGGER %s removes it)",
-		                       sb_str(&b), sb_str(&b));
-		sb_free(&b);
-		e->own_denied = NULL;
-		return s;
-	}
-	if (e->own_create) {
-		e->own_create = 0;
-		return err_set(err, SUQL_ERROR, "refused: suql's own tables (suql_*) take no "
-		               "triggers: one there would run each time suql stores its data");
-	}
-	if (e->denied) {
-		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
-		                       "statements here may not read (:labels %s off allows it)",
-		                       e->denied, e->denied);
-		e->denied = NULL;
-		return s;
-	}
-	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
-	               "and statements here may only read it");
-}
-
 /* SQLite's progress handler, every 1000 instructions of any statement: stops it at Ctrl-C
    or the time limit, also when the statement started after the signal (sqlite3_interrupt
    reaches only the statements running then), and stops a bounded count (exec_count) that
@@ -364,7 +335,7 @@ static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, 
 	int rc = sqlite3_prepare_v2(e->db, print_text(pr), (int)print_len(pr), &st, &tail);
 	e->guard = 0;
 	if (rc == SQLITE_AUTH)
-		return engine_refused(e, err);
+		return exec_refused(e, err);
 	if (rc != SQLITE_OK)
 		return exec_user_error(e->db, pr, sql, len, err);
 	if (!st)
@@ -409,7 +380,7 @@ static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
 	if (!needs_catalog(stmt))
 		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (e->readonly)
-		return engine_refused(e, err);
+		return exec_refused(e, err);
 	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
 	              store_has_table(e->store, ast_name_value(ast->arena, stmt->table));
 	/* inside the user's own transaction, a savepoint of it */

@@ -673,6 +673,11 @@ struct Exec {
 	int memo_only;        /* the functions answer from the memo alone, a miss is NULL (the
 	                         record reading the result rows again) */
 	struct Record *rec;   /* the record being made (record_int.h) */
+	/* the record's note of an answer for signature sig in item of call, with its
+	   passages: the ask's number + 1 for MemoVal.rec, 0 when not kept (exec_record.c
+	   sets it; the requests, exec_llm.c, below the record, call it) */
+	int (*on_ask)(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+	              size_t npsg);
 	int relaxing;         /* print every block's WHERE relaxed (budget counts) */
 	char **colnames;      /* the statement's result columns, as SQLite names them */
 	int ncolnames;
@@ -685,7 +690,5 @@ struct Exec {
 	                         (exec_pg_plan.c) */
 };
 
-/* engine.c: the refusal of a statement the read-only authorizer denied */
-SuqlStatus engine_refused(Engine *e, SuqlErr *err);
 
 #endif

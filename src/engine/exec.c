@@ -512,3 +512,34 @@ long long exec_count(Exec *ex, const char *sql)
 	exec_probe_close(&p);
 	return n;
 }
+
+/* ---- refusals of the authorizer ---- */
+
+SuqlStatus exec_refused(Engine *e, SuqlErr *err)
+{
+	if (e->own_denied) {
+		SBuf b = SBUF_INIT;
+		sb_put_ident(&b, e->own_denied, strlen(e->own_denied));
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: this statement would run the trigger "
+		                       "%s, which the database file has on one of suql's own tables; "
+		                       "suql runs no such trigger (DROP TRIGGER %s removes it)",
+		                       sb_str(&b), sb_str(&b));
+		sb_free(&b);
+		e->own_denied = NULL;
+		return s;
+	}
+	if (e->own_create) {
+		e->own_create = 0;
+		return err_set(err, SUQL_ERROR, "refused: suql's own tables (suql_*) take no "
+		               "triggers: one there would run each time suql stores its data");
+	}
+	if (e->denied) {
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
+		                       "statements here may not read (:labels %s off allows it)",
+		                       e->denied, e->denied);
+		e->denied = NULL;
+		return s;
+	}
+	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
+	               "and statements here may only read it");
+}

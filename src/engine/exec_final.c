@@ -20,6 +20,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The texts of the argument over the rows that pass where, each once: SQLite's DISTINCT
+   keeps the first of each in the order it reads the rows; a backend without that order
+   lists the rows in SQLite's (Dialect.list_order), and the repeats are skipped here. */
+SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
+                             SuqlErr *err)
+{
+	const Occ *o = &ex->occ[occ];
+	if (o->sig < 0)
+		return SUQL_OK;
+	const Dialect *d = ex->e->dialect;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, d->scan_order ? NULL : d->list_order(ex, b, NULL));
+	if (d->scan_order)
+		s->cores[0]->distinct = DISTINCT_DISTINCT;
+	char *sql = exec_print_select(ex, s);
+	StoreCursor *c;
+	SuqlStatus r = d->query(ex, sql, &c, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	Memo *seen = d->scan_order ? NULL : memo_new();
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		if (!t)
+			continue;
+		size_t tl = store_bytes(c, 0);
+		if (seen && memo_get(seen, 0, t, tl))
+			continue;
+		if (seen)
+			memo_put(seen, 0, t, tl);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = xstrndup(t, tl);
+		len[n++] = tl;
+	}
+	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows that pass WHERE") : SUQL_OK;
+	store_done(c);
+	memo_free(seen);
+	if (r != SUQL_OK) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return r;
+	}
+	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
+}
+
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
@@ -32,7 +88,7 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 		if (o->block != b->id || o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;
-		st = exec_walk_ahead(ex, b, i, b->core->where, &n, err);
+		st = exec_final_values(ex, b, i, b->core->where, &n, err);
 		ex->cnt.ahead_values += n;
 	}
 	return st;

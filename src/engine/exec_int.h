@@ -130,6 +130,10 @@ typedef struct JoinSides {
 	unsigned char **allow;   /* per left, per right value: the pair may occur; NULL: all */
 	long long pairs;         /* pairs to decide */
 	long long calls;         /* the pairwise plan's calls */
+	/* the signature of the pair question for left value v (made by the join, exec_join.c,
+	   whose ctx it is) */
+	int (*sig)(Exec *ex, void *ctx, const char *v, size_t n);
+	void *ctx;
 } JoinSides;
 /* Before any call: the attempt to factor the join, when join_factor allows it and it
    costs less than half the pairwise calls; else NULL. Its cost: 1 + classification + sample
@@ -217,6 +221,11 @@ void exec_cand_ids(Walk *w);
 /* The index of argument expression e among the walk's (an equal one counts), added when new. */
 int exec_cand_arg(Walk *w, Expr *e);
 SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
+/* A DISTINCT walk's slot for candidate c's result-row hash (0: not read yet), and the
+   hash of a row's columns from `first` on: values DISTINCT takes as one hash as one
+   (numbers by value, texts folded as NOCASE and RTRIM fold them). Never 0. */
+uint64_t *exec_cand_key_slot(Walk *w, long long c);
+uint64_t exec_cand_row_hash(const Row *r, int first);
 /* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
    *failed: an SQL error, in err. */
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
@@ -272,16 +281,12 @@ void exec_cascade_counters(const Unit *u, SBuf *out, const char *name);
 /* exec_walk.c */
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);
 void exec_walk_free(Walk *w);
-/* Evaluate occurrence occ for every distinct argument of the rows of b passing where. */
-/* A DISTINCT walk's slot for candidate c's result-row hash (0: not read yet), and the
-   hash of a row's columns from `first` on: values DISTINCT takes as one hash as one
-   (numbers by value, texts folded as NOCASE and RTRIM fold them). Never 0. */
-uint64_t *exec_walk_key_slot(Walk *w, long long c);
-uint64_t exec_walk_row_hash(const Row *r, int first);
-SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
-                           SuqlErr *err);
 
 /* exec_final.c */
+/* Evaluate occurrence occ for every distinct argument of the rows of b passing where
+   (*nvals grows by their number). */
+SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
+                             SuqlErr *err);
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err);
 /* The statement's own SELECT b (one core) as SQLite SQL with its result columns replaced
    by cols (its FROM, WHERE, grouping, ORDER BY, LIMIT and WITH kept); heap text. */

@@ -123,6 +123,12 @@ int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n)
 	return id;
 }
 
+/* exec_join_sig as JoinSides.sig, for the factorization (exec_factor.c) */
+static int left_sig(Exec *ex, void *ctx, const char *v, size_t n)
+{
+	return exec_join_sig(ex, ctx, v, n);
+}
+
 int exec_join_ran(const Join *j)
 {
 	return j->ran;
@@ -787,7 +793,7 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		if (!jp->pruned && jp->lazy <= 0) {   /* a factorization, tried first: the worst
 		                                         case is it and then every pair */
 			JoinSides s = {jp->lv, jp->rv, jp->ln, jp->rn, jp->nl, jp->nr, jp->allow,
-			               jp->pairs, jp->expect};
+			               jp->pairs, jp->expect, left_sig, j};
 			jp->jf = exec_factor_plan(ex, &s);
 			cost += exec_factor_cost(jp->jf);
 		}

@@ -20,7 +20,6 @@
 #include "base/vis.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
-#include "engine/record_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +223,7 @@ static int call_done(void *ctx, LlmCall *call)
 		store(ex, &ex->sigs[q->sig], &call->items[k], mv);
 		if (call->items[k].unreadable)
 			exec_unread(ex, q->sig, call->items[k].text);
-		mv->rec = exec_record_ask(ex, q->sig, call, k, w->psg[k], w->npsg[k]);
+		mv->rec = ex->on_ask ? ex->on_ask(ex, q->sig, call, k, w->psg[k], w->npsg[k]) : 0;
 		q->sent = !call->cached;
 		q->call = w->req[0];
 	}

@@ -99,38 +99,13 @@ static SuqlStatus pg_hidden(Exec *ex, SuqlErr *err)
 			for (int h = 0; it->kind == IT_TABLE && it->table && h < e->nhidden; h++)
 				if (str_ieq(it->table, e->hidden[h])) {
 					e->denied = e->hidden[h];
-					return engine_refused(e, err);
+					return exec_refused(e, err);
 				}
 		}
 	return SUQL_OK;
 }
 
 /* ---- the entry ---- */
-
-SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
-{
-	return exec_pg_place_shifted(ex, pr, s, 0, err);
-}
-
-SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
-                                 SuqlErr *err)
-{
-	long off = store_pg_error_offset(ex->e->store);
-	if (off >= 0)
-		off -= shift;
-	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
-		return s;
-	/* the server's place in the printed text, mapped back to the user's */
-	size_t at = print_map(pr, (size_t)off);
-	char *msg = xstrdup(err->msg ? err->msg : "failed");
-	err_clear(err);
-	if (at < ex->len)
-		s = err_at(err, SUQL_ERROR, ex->sql, ex->len, at, 1, NULL, "%s", msg);
-	else
-		s = err_set(err, SUQL_ERROR, "%s", msg);
-	free(msg);
-	return s;
-}
 
 /* A refusal of the operator table, placed at what it is about when the row said
    (ex->refused_at: the occurrence, join or aggregate as written). */
@@ -165,7 +140,7 @@ static SuqlStatus pg_final(Exec *ex, int planned, SuqlErr *err)
 	Printer *pr = print_new(PRINT_PG, NULL, ex->ast->src, ex->ast->src_off);
 	print_stmt(pr, ex->ast->stmt);
 	SuqlStatus s = exec_pg_rows_run(ex, print_text(pr), NULL, 0, NULL, 0, err);
-	s = exec_pg_place(ex, pr, s, err);
+	s = exec_pg_plan_place(ex, pr, s, err);
 	print_free(pr);
 	return s;
 }

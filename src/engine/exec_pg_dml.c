@@ -214,7 +214,7 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 		char **v = exec_pg_plan_params(ex, &n, err);
 		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, NULL, 0, err)
 		      : SUQL_ERROR;
-		s = exec_pg_place(ex, pr, s, err);
+		s = exec_pg_plan_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
 		print_free(pr);
 	}

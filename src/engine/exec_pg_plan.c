@@ -662,3 +662,30 @@ int exec_pg_plan_count(Exec *ex, long long *n)
 	free(sql);
 	return *n < 0 ? -1 : 0;
 }
+
+/* ---- the server's errors, placed in the user's text ---- */
+
+SuqlStatus exec_pg_plan_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
+{
+	return exec_pg_plan_place_shifted(ex, pr, s, 0, err);
+}
+
+SuqlStatus exec_pg_plan_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                      SuqlErr *err)
+{
+	long off = store_pg_error_offset(ex->e->store);
+	if (off >= 0)
+		off -= shift;
+	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
+		return s;
+	/* the server's place in the printed text, mapped back to the user's */
+	size_t at = print_map(pr, (size_t)off);
+	char *msg = xstrdup(err->msg ? err->msg : "failed");
+	err_clear(err);
+	if (at < ex->len)
+		s = err_at(err, SUQL_ERROR, ex->sql, ex->len, at, 1, NULL, "%s", msg);
+	else
+		s = err_set(err, SUQL_ERROR, "%s", msg);
+	free(msg);
+	return s;
+}

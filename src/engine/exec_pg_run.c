@@ -57,7 +57,7 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 	Printer *pr = exec_pg_plan_print_final(ex, exec_final_select(ex, b, cols));
 	StoreCursor *c;
 	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), &c, err);
-	s = exec_pg_place(ex, pr, s, err);
+	s = exec_pg_plan_place(ex, pr, s, err);
 	print_free(pr);
 	Memo **seen = xcalloc((size_t)nocc, sizeof *seen);
 	char ***v = xcalloc((size_t)nocc, sizeof *v);
@@ -158,7 +158,7 @@ static SuqlStatus create_as(Exec *ex, SuqlErr *err)
 	exec_pg_plan_nodata(ex, 0);
 	char *sql = xprintf("%s WITH NO DATA", print_text(pr));
 	SuqlStatus s = store_exec(ex->e->store, sql, err);
-	s = exec_pg_place(ex, pr, s, err);
+	s = exec_pg_plan_place(ex, pr, s, err);
 	free(sql);
 	print_free(pr);
 	if (s == SUQL_OK) {
@@ -224,7 +224,7 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 		char **v = exec_pg_plan_params(ex, &n, err);
 		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err)
 		      : SUQL_ERROR;
-		s = exec_pg_place(ex, pr, s, err);
+		s = exec_pg_plan_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
 	}
 	print_free(pr);
@@ -312,7 +312,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	free(v);
 	free(sql);
 	/* the server's offset counts "EXPLAIN " too */
-	s = exec_pg_place_shifted(ex, pr, s, 8, err);
+	s = exec_pg_plan_place_shifted(ex, pr, s, 8, err);
 	print_free(pr);
 	return s;
 }

@@ -61,9 +61,13 @@ void exec_record_free(Record *r)
 	free(r);
 }
 
+static int record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+                      size_t npsg);
+
 void exec_record_begin(Exec *ex)
 {
 	ex->rec = xcalloc(1, sizeof *ex->rec);
+	ex->on_ask = record_ask;
 }
 
 /* Room for one more of *n items of size sz in *v (capacity *cap). */
@@ -108,8 +112,11 @@ static int what_of(Exec *ex, int sig)
 	return r->nwhat - 1;
 }
 
-int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
-                    size_t npsg)
+/* An answer for signature sig arrived in item of call, with its passages: the ask's number
+   + 1 for MemoVal.rec (0: not kept). exec_llm.c calls it as Exec.on_ask, which
+   exec_record_begin sets. */
+static int record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+                      size_t npsg)
 {
 	Record *r = ex->rec;
 	if (!r)

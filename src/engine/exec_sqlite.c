@@ -26,7 +26,7 @@ static SuqlStatus sqlite_check(Exec *ex, int suql, int explain, SuqlErr *err)
 	ex->e->guard = 0;
 	SuqlStatus s = SUQL_OK;
 	if (rc == SQLITE_AUTH)
-		s = engine_refused(ex->e, err);
+		s = exec_refused(ex->e, err);
 	else if (rc != SQLITE_OK)
 		s = exec_user_error(ex->db, pr, ex->sql, ex->len, err);
 	if (st) {

@@ -157,55 +157,9 @@ static void log_ask(Walk *w, long long c, const Req *r)
 
 /* The hash of candidate c's result row (its result columns, read again by its ids), 0
    when it cannot be read: such a candidate adds no distinct row, so the walk goes on. */
-uint64_t *exec_walk_key_slot(Walk *w, long long c)
-{
-	if (c >= w->nkey) {
-		long long n = w->nkey ? w->nkey : 64;
-		while (n <= c)
-			n *= 2;
-		w->key = xrealloc(w->key, (size_t)n * sizeof *w->key);
-		memset(w->key + w->nkey, 0, (size_t)(n - w->nkey) * sizeof *w->key);
-		w->nkey = n;
-	}
-	return &w->key[c];
-}
-
-uint64_t exec_walk_row_hash(const Row *r, int first)
-{
-	/* each value as its kind and its bytes. Values DISTINCT takes as one must hash as
-	   one; values it keeps apart may too (then the walk only goes on longer): an integer
-	   and a real as a real's text, a text folded as the NOCASE and RTRIM collations fold
-	   it, whatever the column's collation */
-	SBuf b = SBUF_INIT;
-	for (int i = first; i < row_count(r); i++) {
-		RowKind t = row_kind(r, i);
-		size_t n;
-		if (t == ROW_INTEGER || t == ROW_REAL) {
-			sb_printf(&b, "n%.17g", row_real(r, i));
-		} else if (t == ROW_NULL) {
-			sb_puts(&b, "z");
-		} else if (t == ROW_TEXT) {
-			const char *v = row_text(r, i, &n);
-			while (n > 0 && v[n - 1] == ' ')
-				n--;
-			sb_putc(&b, 't');
-			for (size_t k = 0; k < n; k++)
-				sb_putc(&b, v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] + 32) : v[k]);
-		} else {
-			const char *v = row_text(r, i, &n);
-			sb_printf(&b, "b%zu:", n);
-			sb_putn(&b, v, n);
-		}
-		sb_putc(&b, 0);
-	}
-	uint64_t h = str_hash64(sb_str(&b), b.len);
-	sb_free(&b);
-	return h ? h : 1;
-}
-
 static uint64_t key_of(Walk *w, long long c)
 {
-	uint64_t *slot = exec_walk_key_slot(w, c);
+	uint64_t *slot = exec_cand_key_slot(w, c);
 	if (*slot)
 		return *slot;
 	Exec *ex = w->ex;
@@ -228,7 +182,7 @@ static uint64_t key_of(Walk *w, long long c)
 	if (sqlite3_step(w->keyq) == SQLITE_ROW) {
 		Row r;
 		store_row_sqlite(&r, w->keyq);
-		h = exec_walk_row_hash(&r, 0);
+		h = exec_cand_row_hash(&r, 0);
 	}
 	sqlite3_reset(w->keyq);
 	return *slot = h;
@@ -418,61 +372,6 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 
 /* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
 
-/* The texts of the argument over the rows that pass where, each once: SQLite's DISTINCT
-   keeps the first of each in the order it reads the rows; a backend without that order
-   lists the rows in SQLite's (Dialect.list_order), and the repeats are skipped here. */
-SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
-{
-	const Occ *o = &ex->occ[occ];
-	if (o->sig < 0)
-		return SUQL_OK;
-	const Dialect *d = ex->e->dialect;
-	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
-	Select *s = exec_select(ex, b, cols, where, d->scan_order ? NULL : d->list_order(ex, b, NULL));
-	if (d->scan_order)
-		s->cores[0]->distinct = DISTINCT_DISTINCT;
-	char *sql = exec_print_select(ex, s);
-	StoreCursor *c;
-	SuqlStatus r = d->query(ex, sql, &c, err);
-	free(sql);
-	if (r != SUQL_OK)
-		return r;
-	Memo *seen = d->scan_order ? NULL : memo_new();
-	char **v = NULL;
-	size_t *len = NULL;
-	long n = 0, cap = 0;
-	int rc;
-	while ((rc = store_next(c)) > 0) {
-		const char *t = store_text(c, 0);
-		if (!t)
-			continue;
-		size_t tl = store_bytes(c, 0);
-		if (seen && memo_get(seen, 0, t, tl))
-			continue;
-		if (seen)
-			memo_put(seen, 0, t, tl);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, (size_t)cap * sizeof *v);
-			len = xrealloc(len, (size_t)cap * sizeof *len);
-		}
-		v[n] = xstrndup(t, tl);
-		len[n++] = tl;
-	}
-	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows that pass WHERE") : SUQL_OK;
-	store_done(c);
-	memo_free(seen);
-	if (r != SUQL_OK) {
-		for (long i = 0; i < n; i++)
-			free(v[i]);
-		free(v);
-		free(len);
-		return r;
-	}
-	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
-}
-
 /* ---- a block ---- */
 
 /* Where in the walk's order the result was complete: the position of the candidate that
@@ -539,7 +438,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
-		st = exec_walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+		st = exec_final_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
 	int windowed = 0;
 	if (st == SUQL_OK && exec_window_applies(&w))

@@ -628,23 +628,10 @@ static long long runs_of(Exec *ex, int b)
 /* Candidates one call carries in the worst case: every candidate shows its whole passage
    allowance, so a call holds batch_tokens / passage_tokens of them (and never more than
    batch). */
-long long plan_per_call(Exec *ex)
-{
-	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
-	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
-		long long fit = ex->set.batch_tokens / ex->set.passage_tokens;
-		if (fit < 1)
-			fit = 1;
-		if (fit < b)
-			b = fit;
-	}
-	return b;
-}
-
 /* Calls for n candidates in the worst case. */
 static long long per_batch(Exec *ex, long long n)
 {
-	long long b = plan_per_call(ex);
+	long long b = plan_cost_per_call(ex);
 	return n <= 0 ? 0 : (n + b - 1) / b;
 }
 
@@ -679,7 +666,7 @@ static void texts_all(Exec *ex, Block *b, const Occ *o, Expr *where, long long r
 		return;
 	double w[PLAN_WAVES];
 	double n = (double)(rows >= 0 && rows < b->bound ? rows : b->bound);
-	PlanAsks a = {calls, calls, plan_per_call(ex), ceil(n * t->share), w, 0, -1};
+	PlanAsks a = {calls, calls, plan_cost_per_call(ex), ceil(n * t->share), w, 0, -1};
 	a.nwave = plan_cost_waves((long long)ceil(a.wasks), -1, plan_max_wave(ex), 1, 0, w,
 	                          PLAN_WAVES);
 	if (rows >= 0 && rows <= t->nhead && !(b->sel && b->sel->order)) {
@@ -707,7 +694,7 @@ static void texts_walk(Exec *ex, Block *b, Unit *u, const Occ *o, long long wcal
 		return;
 	double share = t->share;
 	double w[PLAN_WAVES];
-	PlanAsks a = {wcalls, ecalls, plan_per_call(ex), 0, w, 0, -1};
+	PlanAsks a = {wcalls, ecalls, plan_cost_per_call(ex), 0, w, 0, -1};
 	if (atom < 0 || o->plan != PL_WALK || b->limit < 0) {
 		a.nwave = plan_cost_waves(u->count, -1, plan_max_wave(ex), 1, 0, w, PLAN_WAVES);
 	} else {
@@ -750,7 +737,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 				n += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 			} else if (in) {
-				long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
+				long long mw = plan_max_wave(ex), pc = plan_cost_per_call(ex);
 				long long wu = plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
 				long long eu = b->limit >= 0 && o->plan == PL_WALK
 				               ? plan_cost_expect_calls(u->count, b->limit, u->natoms, mw,

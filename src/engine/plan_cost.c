@@ -41,6 +41,19 @@
    the texts were not read. */
 #define PROMPT_TOKENS 250.0
 
+long long plan_cost_per_call(Exec *ex)
+{
+	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
+	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
+		long long fit = ex->set.batch_tokens / ex->set.passage_tokens;
+		if (fit < 1)
+			fit = 1;
+		if (fit < b)
+			b = fit;
+	}
+	return b;
+}
+
 /* Reply tokens a candidate may take, by kind (verify, answer, summary, classify, embed),
    where the texts were not read. */
 static const double reply_tokens[5] = {8, 24, 160, 60, 0};
@@ -85,7 +98,7 @@ static double candidates_cap(Exec *ex)
 /* Calls of calls[k] (per kind) at the passage allowance. */
 static void allowance_tokens(Exec *ex, const long long *calls, double *in, double *out)
 {
-	double per = (double)plan_per_call(ex);
+	double per = (double)plan_cost_per_call(ex);
 	double allowance = ex->set.passage_tokens;
 	if (ex->set.batch_tokens > 0 && per * allowance > ex->set.batch_tokens)
 		allowance = ex->set.batch_tokens / per;

@@ -15,8 +15,6 @@
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
 SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err);   /* after ENUM rewriting */
 void plan_exec(Exec *ex);
-/* The candidates one call carries at most (batch, within batch_tokens). */
-long long plan_per_call(Exec *ex);
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
 
 /* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning);
@@ -98,6 +96,8 @@ int plan_cost_waves(long long n, long long need, long long maxwave, double rate,
 /* The statement's cost as the plan's line says it: "about $E (at most $W)", or "at most
    $W" when the two read alike. */
 void plan_cost_words(Exec *ex, SBuf *out);
+/* The candidates one call carries at most (batch, within batch_tokens). */
+long long plan_cost_per_call(Exec *ex);
 /* The plan's cost line, and the counters'. */
 void plan_cost_show(Exec *ex, SBuf *out);
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);

@@ -129,12 +129,9 @@ typedef struct Record {
 	int ngroups;
 } Record;
 
-/* exec_record.c: made while the statement runs */
+/* exec_record.c: made while the statement runs; exec_record_begin also sets Exec.on_ask,
+   through which the requests (exec_llm.c) note each answer as it arrives */
 void exec_record_begin(Exec *ex);
-/* An answer for signature sig arrived in item of call, with its passages: returns the
-   ask's number + 1 for MemoVal.rec (0: not kept). */
-int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
-                    size_t npsg);
 struct Walk;
 void exec_record_walk(struct Walk *w);
 /* After the final statement: trace the rows it returned (no model call). */

@@ -31,6 +31,10 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
    endpoint reporting more tokens than any bound): SUQL_LLM, saying by how much (and,
    unless shown, that no rows are returned: its rows were not shown yet). */
 SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err);
+/* The refusal of a statement the authorizer denied (engine.c's: a table of evaluation
+   labels in read-only mode, a write there, a trigger on one of suql's tables), said as
+   what was refused. */
+SuqlStatus exec_refused(Engine *e, SuqlErr *err);
 /* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
@@ -144,6 +148,12 @@ SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlEr
 /* The same for a statement that may fail without failing the statement around it (a
    count while planning): under a savepoint, so the transaction goes on. */
 SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
+/* A server error (s) about the statement pr printed, placed in the user's text with a
+   caret where the server's offset maps back to it; s otherwise. */
+SuqlStatus exec_pg_plan_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
+/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
+SuqlStatus exec_pg_plan_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                      SuqlErr *err);
 /* Whether what is printed now is a statement the planner or the walk runs at once
    (exec_print_select), not the final statement or the plan's display of it: a semantic
    join not asked yet reads as a match there, as SQLite counts it. */
@@ -155,7 +165,7 @@ void exec_pg_plan_nodata(Exec *ex, int on);
 void exec_pg_plan_free(Exec *ex);
 /* The printer of the statement (sel; NULL: the user's) printed last, walked blocks kept
    to the rows they passed; it holds the text and the map back to the user's
-   (exec_pg_place). */
+   (exec_pg_plan_place). */
 Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel);
 /* exec_final_count on PostgreSQL: the rows the user's statement returns with what is known
    (printed last, run under a savepoint); 0, or -1 when it cannot tell. */

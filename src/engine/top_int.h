@@ -62,12 +62,6 @@ int exec_statement_bound(const Stmt *st);
 /* ---- exec_pg.c, exec_pg_run.c, exec_pg_dml.c: PostgreSQL's row ---- */
 
 SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
-/* A server error (s) about the statement pr printed, placed in the user's text with a
-   caret where the server's offset maps back to it; s otherwise. */
-SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
-/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
-SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
-                                 SuqlErr *err);
 /* The backend's check, final and record entries for a planned statement (exec_pg_run.c):
    the statement planned by the server with its parameters empty, a write refused in a
    read-only transaction; the final statement with every value bound (UPDATE and DELETE
