@@ -17,7 +17,8 @@
  * index) and looks each row up in that. bm25() with a number as second argument is left
  * alone: it is FTS5's own auxiliary function (bm25(fts_table, weight, ...)).
  */
-#include "engine/bm25_int.h"
+#include "engine/bind_int.h"
+#include "engine/op_int.h"
 #include "retrieve/retrieve.h"
 
 #include <stdlib.h>
@@ -31,17 +32,33 @@ struct Bm25Cache {
 	struct Bm25Cache *next;
 };
 
-void bm25_free(Exec *ex)
+/* bm25()'s state (Exec.opstate[OP_BM25]): the rankings made, and the calls bound. */
+typedef struct Bm25State {
+	struct Bm25Cache *rankings;
+	int calls;
+} Bm25State;
+
+static Bm25State *state(Exec *ex)
 {
-	while (ex->bm25) {
-		struct Bm25Cache *c = ex->bm25;
-		ex->bm25 = c->next;
+	if (!ex->opstate[OP_BM25])
+		ex->opstate[OP_BM25] = xcalloc(1, sizeof(Bm25State));
+	return ex->opstate[OP_BM25];
+}
+
+static void bm25_free(Exec *ex)
+{
+	Bm25State *s = ex->opstate[OP_BM25];
+	while (s && s->rankings) {
+		struct Bm25Cache *c = s->rankings;
+		s->rankings = c->next;
 		free(c->table);
 		free(c->column);
 		free(c->query);
 		free(c->rows);
 		free(c);
 	}
+	free(s);
+	ex->opstate[OP_BM25] = NULL;
 }
 
 static int by_rowid(const void *a, const void *b)
@@ -53,7 +70,7 @@ static int by_rowid(const void *a, const void *b)
 static struct Bm25Cache *ranking(Exec *ex, const char *table, const char *column,
                                  const char *query, SuqlErr *err)
 {
-	for (struct Bm25Cache *c = ex->bm25; c; c = c->next)
+	for (struct Bm25Cache *c = state(ex)->rankings; c; c = c->next)
 		if (strcmp(c->table, table) == 0 && strcmp(c->column, column) == 0 &&
 		    strcmp(c->query, query) == 0)
 			return c;
@@ -68,8 +85,8 @@ static struct Bm25Cache *ranking(Exec *ex, const char *table, const char *column
 	c->table = xstrdup(table);
 	c->column = xstrdup(column);
 	c->query = xstrdup(query);
-	c->next = ex->bm25;
-	ex->bm25 = c;
+	c->next = state(ex)->rankings;
+	state(ex)->rankings = c;
 	return c;
 }
 
@@ -106,7 +123,7 @@ static void fn_bm25(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_double(ctx, hit ? hit->score : 0.0);
 }
 
-void bm25_register(Engine *e)
+static void bm25_register(Engine *e)
 {
 	sqlite3_create_function(e->db, "suql_bm25", 5, SQLITE_UTF8, e, fn_bm25, NULL, NULL);
 }
@@ -197,16 +214,20 @@ static int pg_bind(Bind *bd, int b, Expr **slot, Expr *q)
 	return 1;
 }
 
-int bm25_bind(Bind *bd, int b, Expr **slot)
+/* bm25(column, 'query') at *slot: rewritten in place (OP_BIND_ON: its arguments are
+   walked as any function's; an error about it is left in bd), or left alone
+   (OP_BIND_NONE: FTS5's bm25(table, weight)). */
+static int bm25_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at)
 {
+	(void)f;
+	(void)at;
 	Exec *ex = bd->ex;
 	Expr *e = *slot;
-	if (e->kind != EX_FUNC || !ast_name_is(e->name, "bm25") || !e->list || e->list->n != 2 ||
-	    e->distinct || e->star || e->over || e->order || e->extra)
-		return 0;
+	if (e->distinct || e->star || e->over || e->order || e->extra)
+		return OP_BIND_NONE;
 	Expr *col = e->list->items[0], *q = e->list->items[1];
 	if (q->kind == EX_LITERAL && (q->lit == LIT_INTEGER || q->lit == LIT_FLOAT))
-		return 0;   /* FTS5's bm25(table, weight) */
+		return OP_BIND_NONE;   /* FTS5's bm25(table, weight) */
 	const char *why = NULL;
 	int blk = -1, i = -1;
 	if (col->kind != EX_COLUMN)
@@ -214,8 +235,11 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 	else if (b < 0 || (i = bind_resolve(ex, b, col, &blk)) < 0)
 		why = "bm25(): no such column";
 	ScopeItem *it = i >= 0 ? &ex->blocks[blk].items[i] : NULL;
-	if (!why && !ex->e->dialect->retrieval)   /* the server's own text search ranks */
-		return pg_bind(bd, b, slot, q);
+	if (!why && !ex->e->dialect->retrieval) {   /* the server's own text search ranks */
+		state(ex)->calls++;
+		pg_bind(bd, b, slot, q);
+		return OP_BIND_ON;
+	}
 	if (!why && (it->kind != IT_TABLE || !it->rowid))
 		why = "bm25() ranks a column of a table with rowids (not of a view, subquery, CTE "
 		      "or unnest)";
@@ -225,7 +249,7 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 		if (bd->st == SUQL_OK && bd->err)
 			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
 			                "write bm25(table.column, 'words to look for')", "%s", why);
-		return 1;
+		return OP_BIND_ON;
 	}
 	const char *name = ast_name_value(ex->a, col->name);
 	int k = bind_item_col(ex, &ex->blocks[blk], it, name);
@@ -236,7 +260,7 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
 			                NULL, "bm25(): %s", err.msg ? err.msg : "no index");
 			err_clear(&err);
-			return 1;
+			return OP_BIND_ON;
 		}
 	}
 	Expr *args[5];
@@ -248,5 +272,26 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 	Expr *call = ast_func(ex->a, "suql_bm25", 5, args);
 	call->span = e->span;
 	*slot = call;
-	return 1;
+	state(ex)->calls++;
+	return OP_BIND_ON;
 }
+
+/* ---- its row of the operator table (op.c) ---- */
+
+static int bm25_applies(const Exec *ex)
+{
+	const Bm25State *s = ex->opstate[OP_BM25];
+	return s && s->calls > 0;
+}
+
+static const OpFunc bm25_funcs[] = {{"bm25", 2, 2}, {NULL, 0, 0}};
+
+const EngineOp bm25_row = {
+	.name = "bm25",
+	.slot = OP_BM25,
+	.funcs = bm25_funcs,
+	.bind = bm25_bind,
+	.functions = bm25_register,
+	.applies = bm25_applies,
+	.free = bm25_free,
+};

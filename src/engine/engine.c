@@ -16,7 +16,6 @@
 #include "engine/exec_int.h"
 #include "engine/record_int.h"
 #include "engine/top_int.h"
-#include "engine/udf_int.h"
 #include "sql/lex.h"
 #include "sql/parse.h"
 #include "store/own.h"
@@ -175,7 +174,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.window = ENGINE_DEFAULT_WINDOW;
 	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
 	e->set.fast_path = 1;
-	udf_register(e);
+	op_functions(e);   /* every operator's SQL functions (op.c) */
 	e->own_cookie = -1;
 	engine_own_check(e);
 	sqlite3_set_authorizer(db, engine_auth, e);
@@ -215,11 +214,7 @@ Store *engine_store(Engine *e) { return e->store; }
 int engine_progress(const Engine *e, long long *judged, long long *of)
 {
 	const Exec *ex = e ? e->cur : NULL;
-	if (!ex || !ex->walking)
-		return 0;
-	*judged = ex->walking->ndecided;
-	*of = ex->walking->n;
-	return 1;
+	return ex && exec_walk_progress(ex, judged, of);
 }
 
 int engine_column_is_list(const Engine *e, int col)
@@ -243,6 +238,11 @@ int engine_complete(const char *sql, size_t len)
 			return 1;
 		pos = end;
 	}
+}
+
+const char *engine_function(int i)
+{
+	return op_sql_name(i);
 }
 
 static int table_exists(Engine *e, const char *name)

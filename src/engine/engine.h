@@ -80,6 +80,11 @@ int engine_progress(const Engine *e, long long *judged, long long *of);
    continuation lines), or holds nothing but blanks and comments. */
 int engine_complete(const char *sql, size_t len);
 
+/* The i-th of SUQL's functions (answer, summary, extract, answer_agg, matches, bm25 ...),
+   in lower case, as the engine's operators name them (the binder reads the same names);
+   NULL past the last. */
+const char *engine_function(int i);
+
 /* Read-only mode (the chat agent's statements): while on, a user's statement that would
    write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
    is refused when it is prepared, by an SQLite authorizer, and the database is unchanged;

@@ -229,6 +229,8 @@ typedef struct Sig {
 	char *subject;        /* a semantic join's left value (matches(): the right values are
 	                         the candidates; exec_join.c) */
 	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
+	int unread_to;        /* a join's left value: 1 + the signature its unreadable replies
+	                         are counted on, the join's own (0: its own) */
 	int quotes;           /* EXTRACT: with the supporting quotes (extract_quotes) */
 	int judge;            /* a cascade's proxy model: 1 or 2, the wording it is asked with
 	                         (exec_cascade.c); 0: the chat model */
@@ -493,6 +495,12 @@ typedef struct Join {
 	                         (read by suql_match, and by exec_pg_plan.c's look-up of it) */
 } Join;
 
+/* The semantic join's state (Exec.opstate[OP_JOIN]): the statement's joins. */
+typedef struct JoinState {
+	Join *j;
+	int n;
+} JoinState;
+
 /* ---- aggregates over free text: answer_agg(), summary_agg() (exec_agg.c) ---- */
 
 struct AggPlan;
@@ -514,6 +522,14 @@ typedef struct AggOcc {
 	                         answers serve this one too), or -1 */
 	struct AggPlan *ap;   /* the groups and their reduce trees (exec_agg.c) */
 } AggOcc;
+
+/* The aggregates' state (Exec.opstate[OP_AGG]). */
+typedef struct AggState {
+	AggOcc *a;
+	int n;
+	int collect;          /* the dry run: suql_agg keeps each group's texts, answers NULL */
+	int planned;          /* the groups are known and their trees counted (exec_agg.c) */
+} AggState;
 
 /* ---- planning units: one per DNF conjunct, or the whole tree ---- */
 
@@ -605,7 +621,8 @@ typedef struct TopK {
 	const char *from;     /* where the best value comes from, for the plan */
 } TopK;
 
-struct EnumCmp;   /* enum_int.h */
+/* The slots of the operators' own state in Exec (op_int.h names each row's). */
+#define OP_SLOTS 16
 
 /* ---- the statement ---- */
 
@@ -631,14 +648,9 @@ struct Exec {
 	int nocc, capocc;
 	Sig *sigs;
 	int nsigs, capsigs;
-	struct EnumCmp *enums;
-	int nenums, capenums;
-	Join *joins;
-	int njoins;
-	AggOcc *aggs;
-	int naggs;
-	int agg_collect;      /* the dry run: suql_agg keeps each group's texts, answers NULL */
-	int agg_planned;      /* the groups are known and their trees counted (exec_agg.c) */
+	/* each operator's own state, by its row's slot (op_int.h), made and freed by the
+	   operator (NULL: none made) */
+	void *opstate[OP_SLOTS];
 	int occ_planned;      /* plan_statement has run: each occurrence's plan is known */
 	const Expr *refused_at;   /* what an operator's refusal is about, as written (its place
 	                             in the error), or NULL (op_refusal) */
@@ -682,8 +694,6 @@ struct Exec {
 	char **colnames;      /* the statement's result columns, as SQLite names them */
 	int ncolnames;
 	unsigned char *collist;   /* per result column: a column of a SUQL list type */
-	const struct Walk *walking;   /* the walk running now, for engine_progress */
-	struct Bm25Cache *bm25;   /* rankings made by bm25() (bm25.c) */
 	int ftmp;             /* temp table made (projection last) */
 	char tmpname[48];
 	struct PgBind *pgb;   /* PostgreSQL: the parameters of the statement printed last

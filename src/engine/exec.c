@@ -105,8 +105,8 @@ void exec_warn(Exec *ex, const char *msg)
 
 void exec_unread(Exec *ex, int sig, const char *reply)
 {
-	if (ex->sigs[sig].join)   /* a join's left value: counted on the join's signature */
-		sig = ex->joins[ex->sigs[sig].join - 1].sig;
+	if (ex->sigs[sig].unread_to)   /* a join's left value: counted on the join's signature */
+		sig = ex->sigs[sig].unread_to - 1;
 	Sig *s = &ex->sigs[sig];
 	s->unread++;
 	ex->unread++;
@@ -131,8 +131,6 @@ static char *sample_quote(const char *t)
 /* How the statement wrote what sig asks: the occurrence, else its question. */
 static char *sig_label(Exec *ex, int sig)
 {
-	if (ex->sigs[sig].join)
-		return exec_print_expr(ex, ex->joins[ex->sigs[sig].join - 1].orig);
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig == sig)
 			return exec_print_expr(ex, ex->occ[i].orig);
@@ -542,4 +540,14 @@ SuqlStatus exec_refused(Engine *e, SuqlErr *err)
 	}
 	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
 	               "and statements here may only read it");
+}
+
+/* ---- blocks ---- */
+
+Block *exec_dml_block(Exec *ex)
+{
+	for (int i = 0; i < ex->nblocks; i++)
+		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
+			return &ex->blocks[i];
+	return NULL;
 }

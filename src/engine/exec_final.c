@@ -15,6 +15,7 @@
  * statement's columns. The rows reach the sink through phase 2's statement.
  */
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,11 +82,12 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 	SuqlStatus st = SUQL_OK;
 	for (int i = 0; i < ex->nocc && st == SUQL_OK; i++) {
 		const Occ *o = &ex->occ[i];
-		if (o->block == b->id && o->plan == PL_TOPK) {
-			st = exec_topk_run(ex, b, err);
+		if (o->block != b->id)
 			continue;
-		}
-		if (o->block != b->id || o->plan != PL_AHEAD)
+		/* an occurrence an operator evaluates itself (a semantic top-k) */
+		if (o->plan != PL_AHEAD && op_ahead(ex, b, i, &st, err))
+			continue;
+		if (o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;
 		st = exec_final_values(ex, b, i, b->core->where, &n, err);

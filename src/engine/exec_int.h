@@ -81,22 +81,8 @@ SuqlStatus exec_llm_run_values(Exec *ex, int sig, char **v, size_t *len, long n,
 SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out,
                         SuqlErr *err);
 
-/* ---- exec_topk.c: a semantic top-k (b->topk) ---- */
+/* ---- aggregates over free text (exec_agg.c: answer_agg(), summary_agg()) ---- */
 
-/* Score b's candidates for its top-k occurrence until k have the best value. */
-SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err);
-
-/* ---- aggregates over free text (exec_agg.c) ---- */
-
-/* answer_agg()/summary_agg() (exec_agg.c): the plan's and the counters' lines, the SQL
-   aggregate suql_agg, and what an AggOcc owns. */
-void exec_agg_show(Exec *ex, SBuf *out);
-void exec_agg_counters(Exec *ex, SBuf *out);
-void exec_agg_register(Engine *e);
-void exec_agg_free(Exec *ex);
-/* Keep each group's answer, partial answers and passages in the statement's record (for
-   :why group N). */
-void exec_agg_record(Exec *ex);
 /* Step every row of the final statement, dropping them (the dry run; exec_final.c). */
 SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err);
 /* The rows the final statement returns as the memo stands (no call; *n -1 and -1 when it
@@ -106,18 +92,6 @@ int exec_final_count(Exec *ex, long long *n);
 /* ---- semantic joins (exec_join.c) ---- */
 
 typedef struct JoinPlan JoinPlan;
-/* The signature of join j for one left value (made when first asked for). */
-int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n);
-/* The rewrite has asked its pairs: a pair not in the memo is no match. */
-int exec_join_ran(const Join *j);
-/* Before any call: each join's sides, values and candidates, its cost added to the
-   statement's worst and expected cost (pairwise in naive mode). */
-SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err);
-/* Ask the rewritten joins' pairs, one batched request per left value. */
-SuqlStatus exec_join_run(Exec *ex, SuqlErr *err);
-void exec_join_show(Exec *ex, SBuf *out);
-void exec_join_counters(Exec *ex, SBuf *out);
-void exec_join_free(Exec *ex);
 
 /* ---- a semantic join that factors (exec_factor.c) ---- */
 
@@ -269,18 +243,15 @@ SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,
                              const sqlite3_int64 *ids, int nid, const double *score,
                              long long *order, long long n, int *used, SuqlErr *err);
 
-/* exec_cascade.c: a learned proxy in front of the main model, for a unit whose every
-   candidate is judged with one question (llm.cascade_target; doc/cascade.md) */
-int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long long n);
-/* Sample, learn, choose the thresholds, and put the proxy's verdicts in the memo; the
-   walk then asks the main model about the rest. */
-SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err);
-void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b);
-void exec_cascade_counters(const Unit *u, SBuf *out, const char *name);
-
-/* exec_walk.c */
+/* exec_walk.c (a cascade's proxy, exec_cascade.c, decides some candidates first: its
+   row's walk_unit entry) */
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);
 void exec_walk_free(Walk *w);
+/* The walk running now: candidates judged, of how many (0: none runs). */
+int exec_walk_progress(const Exec *ex, long long *judged, long long *of);
+/* exec_walk_show.c: the walk's lines of the plan and of the counters */
+void exec_walk_show_plan(Exec *ex, SBuf *out);
+void exec_walk_show_counters(Exec *ex, SBuf *out);
 
 /* exec_final.c */
 /* Evaluate occurrence occ for every distinct argument of the rows of b passing where

@@ -458,13 +458,3 @@ void exec_llm_pack(const Exec *ex, ExecLlmPack *p, size_t text_len)
 	p->in++;
 	p->tok += t;
 }
-
-/* extract()'s row of the operator table (op.c): its values are asked here as answer()'s
-   are, by the walk, ahead or projection last. */
-int exec_llm_op_extract(const Exec *ex)
-{
-	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].kind == FT_EXTRACT)
-			return 1;
-	return 0;
-}

@@ -179,7 +179,7 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 	const Stmt *st = ex->ast->stmt;
 	Dml d = {0};
 	d.ex = ex;
-	d.b = exec_walk_op_dml_block(ex);
+	d.b = exec_dml_block(ex);
 	d.from = dml_from(ex);
 	if (st->where)
 		conj_flatten(&d, st->where);

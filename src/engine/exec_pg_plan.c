@@ -28,6 +28,7 @@
  *    named suql_ord), and its texts come with the candidates (Postgres is not asked again
  *    per candidate).
  */
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 #include "llm/spec.h"
 
@@ -216,7 +217,8 @@ static const AggOcc *agg_of(const Exec *ex, const Expr *e)
 	    e->list->n != 2 || e->list->items[0]->kind != EX_LITERAL)
 		return NULL;
 	long id = strtol(e->list->items[0]->name.s, NULL, 10);
-	return id >= 0 && id < ex->naggs ? &ex->aggs[id] : NULL;
+	const AggState *as = ex->opstate[OP_AGG];   /* the aggregates' (exec_agg.c) */
+	return as && id >= 0 && id < as->n ? &as->a[id] : NULL;
 }
 
 /* A group's key as suql_agg's step builds it in SQLite: the texts that are not NULL,
@@ -293,7 +295,8 @@ static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 	    e->list->n != 3 || e->list->items[2]->kind != EX_LITERAL)
 		return 0;
 	long id = strtol(e->list->items[2]->name.s, NULL, 10);
-	if (id < 0 || id >= ex->njoins)
+	const JoinState *js = ex->opstate[OP_JOIN];   /* the semantic join's (exec_join.c) */
+	if (!js || id < 0 || id >= js->n)
 		return 0;
 	const Expr *l = e->list->items[0], *r = e->list->items[1];
 	print_raw(pr, "CASE WHEN (");
@@ -305,7 +308,7 @@ static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 		print_raw(pr, "ELSE CAST(NULL AS boolean) END");
 		return 1;
 	}
-	if (!ex->joins[id].ran && state(ex)->running) {
+	if (!js->j[id].ran && state(ex)->running) {
 		print_raw(pr, "ELSE true END");
 		return 1;
 	}

@@ -200,7 +200,7 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 			for (int k = 0; k < ex->nocc && !has; k++)
 				has = ex->occ[k].block == top->id && ex->occ[k].pos == POS_SELECT &&
 				      ex->occ[k].result_col == i;
-			if (!has && ex->naggs)   /* an aggregate over free text */
+			if (!has && op_slot_applies(ex, OP_AGG))   /* an aggregate over free text */
 				has = holds_free_text(ex, rc->expr);
 			if (!has || rc->alias.s || rc->expr->kind == EX_STAR)
 				continue;

@@ -4,8 +4,10 @@
  * below it in turn, and asks the backend's row of the driver's table (top_int.h,
  * exec_sqlite.c, exec_pg.c) for what the backends do differently:
  *
- *   bind          blocks, names, free-text occurrences, ENUM comparisons (bind.c)
- *   look up       ENUM literals in the map of mappings (enum.c)
+ *   bind          blocks, names, free-text occurrences, the operators' constructs
+ *                 (bind.c, through the operator table's bind entries)
+ *   prepare       what the operators learn without a call (ENUM: its literals' stored
+ *                 mappings)
  *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_occ_mutate)
  *   refuse        what the operator table says the backend cannot run (op.c)
  *   check         the backend's: the statement as written judged (SQLite prepares it in
@@ -15,7 +17,8 @@
  *   plan          counts and the worst case, before any call (plan.c, plan_unit.c), then
  *                 each operator's plan (the operator table, op.c: joins, aggregates)
  *   budget        over it: refused, no call made
- *   classify      ENUM literals not seen before (one call each), then the IN-list rewrite
+ *   settle        what the operators settle first (ENUM literals not seen before, one call
+ *                 each), then their rewrite (the IN lists)
  *   show the plan
  *   execute       each operator's run in the table's order: a join's pairs, the walks of
  *                 the blocks in dependency order (exec_walk.c) with their values read
@@ -34,8 +37,6 @@
  * Exec.
  */
 #include "engine/bind_int.h"
-#include "engine/bm25_int.h"
-#include "engine/enum_int.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
 #include "engine/record_int.h"
@@ -97,14 +98,15 @@ static void exec_free(Exec *ex)
 		free(ex->colnames[i]);
 	free(ex->colnames);
 	free(ex->collist);
-	bm25_free(ex);
 	free(ex->texts);
 	free(ex);
 }
 
+/* Whether suql has a part in the statement: free text, or an operator's construct of its
+   own (ENUM literals, a semantic join, an aggregate over free text). */
 static int needs_plan_display(const Exec *ex)
 {
-	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0 || ex->naggs > 0;
+	return ex->nocc > 0 || op_constructs(ex);
 }
 
 static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
@@ -213,7 +215,7 @@ static SuqlStatus explain_only(Exec *ex, const Backend *be, const char *parsed, 
 		const char *why = s == SUQL_OK ? op_refusal(ex, ex->e->dialect) : NULL;
 		if (why)
 			return be->refused(ex, why, err);
-		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
+		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && op_pending(ex) == 0)
 			plan_exec(ex);
 		if (s == SUQL_OK)
 			plan_show(ex, &ex->plan);
@@ -246,24 +248,25 @@ int exec_statement_bound(const Stmt *st)
 	}
 }
 
-/* The planned statement: ENUM literals, the plan and its budget, the operators' runs;
-   then the statement runs (exec_statement). */
+/* The planned statement: what the operators settle first (ENUM literals), the plan and
+   its budget, the operators' runs; then the statement runs (exec_statement). */
 static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 {
 	const EngineSink *sink = ex->sink;
-	enum_rewrite(ex, 1);   /* literals whose mapping is stored: counted as they run */
+	op_rewrite(ex, 1);   /* ENUM literals whose mapping is stored: counted as they run */
 	SuqlStatus s = plan_statement(ex, err);
-	/* ENUM literals are classified first when their calls fit the budget, and the
+	/* what an operator must settle before the statement reads as it will run (ENUM
+	   literals to classify) is settled first when its calls fit the budget, and the
 	   statement counted again as it will run ('affordable' becomes price IN ('cheap'),
 	   not a predicate that keeps every row): the estimates and the budget check are then
 	   those of the rewritten statement */
-	int pend = s == SUQL_OK ? enum_pending(ex) : 0;
+	long pend = s == SUQL_OK ? op_pending(ex) : 0;
 	if (pend > 0 && ex->set.optimize != OPT_OFF &&
 	    (ex->set.budget <= 0 || pend <= ex->set.budget)) {
-		s = enum_classify(ex, err);
+		s = op_settle(ex, err);
 		if (s == SUQL_OK) {
-			enum_rewrite(ex, 0);
-			s = plan_recount(ex, pend, err);
+			op_rewrite(ex, 0);
+			s = plan_recount(ex, (int)pend, err);
 		}
 	}
 	/* the operators' plans, in the table's order (op.c): a semantic join's sides and
@@ -288,11 +291,11 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 		report(ex, sink ? sink->plan : NULL, &ex->plan);
 		return over ? exec_over_budget(ex, err) : exec_over_budget_usd(ex, usd, err);
 	}
-	if (s == SUQL_OK && enum_pending(ex) > 0)
-		s = enum_classify(ex, err);
+	if (s == SUQL_OK && op_pending(ex) > 0)
+		s = op_settle(ex, err);
 	if (s != SUQL_OK)
 		return s;
-	enum_rewrite(ex, 0);
+	op_rewrite(ex, 0);
 	if (ex->set.optimize != OPT_OFF)
 		plan_exec(ex);
 	plan_show(ex, &ex->plan);
@@ -330,8 +333,8 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	SuqlStatus s = SUQL_OK;
 	if (exec_statement_bound(st)) {
 		s = bind_statement(ex, err);
-		if (s == SUQL_OK)
-			s = enum_lookup(ex, err);
+		if (s == SUQL_OK)   /* what the operators learn without a call (ENUM's mappings) */
+			s = op_prepare(ex, err);
 		if (s == SUQL_OK)
 			bind_occ_mutate(ex);
 	}
@@ -364,11 +367,11 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		freetext = 0;
 	} else if (s == SUQL_OK && freetext) {
 		s = planned(ex, be, err);
-	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
+	} else if (s == SUQL_OK && ex->standalone && op_rewrites(ex)) {
 		/* a view stores its ENUM comparisons rewritten */
-		s = enum_classify(ex, err);
+		s = op_settle(ex, err);
 		if (s == SUQL_OK)
-			enum_rewrite(ex, 0);
+			op_rewrite(ex, 0);
 	} else if (s == SUQL_OK && st->has_suql && sink && sink->plan && st->kind == ST_SELECT) {
 		/* no free text: show what the backend runs */
 		Printer *pr = print_new(be->print, NULL, ast->src, ast->src_off);

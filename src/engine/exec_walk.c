@@ -21,6 +21,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The filter walk's state (Exec.opstate[OP_WALK], freed by its row): the walk running
+   now, for engine_progress. */
+typedef struct WalkState {
+	const Walk *walking;
+} WalkState;
+
+static WalkState *walk_state(Exec *ex)
+{
+	if (!ex->opstate[OP_WALK])
+		ex->opstate[OP_WALK] = xcalloc(1, sizeof(WalkState));
+	return ex->opstate[OP_WALK];
+}
+
+int exec_walk_progress(const Exec *ex, long long *judged, long long *of)
+{
+	const WalkState *ws = ex->opstate[OP_WALK];
+	if (!ws || !ws->walking)
+		return 0;
+	*judged = ws->walking->ndecided;
+	*of = ws->walking->n;
+	return 1;
+}
+
 static uint64_t row_hash(const sqlite3_int64 *ids, int n)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -476,12 +499,13 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		prior = PLAN_WAVE_PRIOR_RANKED_MIN;
 	for (long long i = 0; i < w.nl; i++)
 		w.pos[w.order[i]] = i;
-	if (st == SUQL_OK && exec_cascade_applies(ex, b, u, w.n))
-		st = exec_cascade_run(&w, err);
+	if (st == SUQL_OK)   /* what an operator decides first (a cascade's proxy) */
+		st = op_walk_unit(ex, &w, err);
 	if (st == SUQL_OK) {
-		ex->walking = &w;
+		WalkState *ws = walk_state(ex);
+		ws->walking = &w;
 		st = run_waves(&w, prior, ranked, err);
-		ex->walking = NULL;
+		ws->walking = NULL;
 	}
 	find_stop(&w, found_before);
 	speculation(&w);

@@ -3,7 +3,8 @@
  * the operator table, op.c): each block with free text, its DNF units, their structured
  * statements and the order their free text is tried in, how the walk goes (lazy to a
  * LIMIT, or every candidate, with a cascade in front), every occurrence's plan (with a
- * top-k's line); then, once run, what each unit's walk judged.
+ * top-k's line); then, once run, what each unit's walk judged. What an operator inside
+ * the walk says (a cascade, a top-k) comes from its row's hooks (op_int.h).
  */
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
@@ -87,7 +88,7 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 	if (b) {
 		char in2[32];
 		snprintf(in2, sizeof in2, "%s  ", indent);
-		plan_topk_show(ex, out, b, o->id, in2);
+		op_show_occ(ex, out, b, o->id, in2);   /* an operator's line under it (top-k) */
 	}
 }
 
@@ -181,7 +182,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			sb_printf(out, "  walk: every candidate, in batches%s%s%s\n",
 			          b->why_not_lazy ? " (not lazy: " : "",
 			          b->why_not_lazy ? b->why_not_lazy : "", b->why_not_lazy ? ")" : "");
-			exec_cascade_show_plan(ex, out, b);
+			op_show_walk(ex, out, b);   /* an operator's lines (a cascade in front) */
 		}
 	}
 	for (int i = 0; i < ex->nocc; i++) {
@@ -252,7 +253,7 @@ void exec_walk_show_counters(Exec *ex, SBuf *out)
 			if (u->cascade) {
 				SBuf nm = SBUF_INIT;
 				unit_name(&nm, b, k, walked > 1);
-				exec_cascade_counters(u, out, sb_str(&nm));
+				op_unit_counters(u, out, sb_str(&nm));
 				sb_free(&nm);
 			}
 			if (u->rank_note && *u->rank_note) {

@@ -30,7 +30,7 @@
  * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
  */
 #include "engine/bind_int.h"
-#include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 #include "engine/plan_int.h"
 
@@ -60,7 +60,7 @@ static int has_occ(Exec *ex, Expr *e)
 static int has_subquery_cb(void *ctx, Expr *e)
 {
 	(void)ctx;
-	if (e->select || (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)))
+	if (e->select || (e->kind == EX_FUNC && bind_is_aggregate_name(e)))
 		return AST_STOP;
 	return AST_CONTINUE;
 }
@@ -798,7 +798,7 @@ static void plan_worst(Exec *ex)
 		ex->worst[FT_COST_SLOT(o->kind)] += w;
 		ex->expect[FT_COST_SLOT(o->kind)] += e >= 0 ? e : w;
 	}
-	ex->worst[3] = ex->expect[3] = enum_pending(ex);
+	op_cost(ex);   /* the operators' own calls (ENUM's classifications) */
 	/* embeddings: the question and the top of each relevance ranking */
 	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm) &&
 	    ex->e->dialect->embeddings)

@@ -6,7 +6,7 @@
  * tree. plan_unit_eval judges a unit's tree for one candidate in three-valued logic.
  * For the budget, each block's WHERE is relaxed here (what needs the model dropped).
  */
-#include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 #include "engine/plan_int.h"
 
@@ -55,9 +55,8 @@ static int find_cb(void *ctx, Expr *e)
 			f->other = 1;
 		}
 	}
-	for (int i = 0; i < f->ex->nenums; i++)
-		if (!f->ex->enums[i].rewritten && *f->ex->enums[i].slot == e)
-			f->pending = 1;
+	if (op_holds(f->ex, e) == OP_HOLD_PENDING)   /* an ENUM literal not classified yet */
+		f->pending = 1;
 	return AST_CONTINUE;
 }
 

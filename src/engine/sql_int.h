@@ -31,6 +31,8 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
    endpoint reporting more tokens than any bound): SUQL_LLM, saying by how much (and,
    unless shown, that no rows are returned: its rows were not shown yet). */
 SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err);
+/* UPDATE's or DELETE's own block (the statement's clauses), or NULL. */
+Block *exec_dml_block(Exec *ex);
 /* The refusal of a statement the authorizer denied (engine.c's: a table of evaluation
    labels in read-only mode, a write there, a trigger on one of suql's tables), said as
    what was refused. */
