@@ -63,7 +63,7 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 			/* PostgreSQL has no retrieval index of suql's: a FREE_TEXT column is ranked
 			   in memory there (exec_rank.c) */
 			o->arg_indexed = (cc && cc->free_text) ||
-			                 (ex->e->dialect->retrieval && ret_has_index(ex->db, it->table, name));
+			                 (ex->e->dialect->retrieval && ret_has_index(ex->e->db, it->table, name));
 		}
 		return;
 	}
@@ -196,7 +196,7 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 		print_raw(pr, ") AS v)");
 		sqlite3_stmt *st;
 		exec_bound(ex, 1);
-		if (sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL) == SQLITE_OK &&
+		if (sqlite3_prepare_v2(ex->e->db, print_text(pr), -1, &st, NULL) == SQLITE_OK &&
 		    sqlite3_step(st) == SQLITE_ROW) {
 			int type = sqlite3_column_type(st, 1);
 			const char *t = type == SQLITE_TEXT ? (const char *)sqlite3_column_text(st, 1) : "";

@@ -76,7 +76,7 @@ static struct Bm25Cache *ranking(Exec *ex, const char *table, const char *column
 			return c;
 	struct Bm25Cache *c = xcalloc(1, sizeof *c);
 	RetQuestion q = {column, query};
-	if (ret_score(ex->db, table, &q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &c->rows, &c->n, err) !=
+	if (ret_score(ex->e->db, table, &q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &c->rows, &c->n, err) !=
 	    SUQL_OK) {
 		free(c);
 		return NULL;
@@ -256,7 +256,7 @@ static int bm25_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *
 	const char *column = k >= 0 ? it->cols[k] : name;
 	if (bd->exec && bd->st == SUQL_OK) {
 		SuqlErr err = {0};
-		if (ret_ensure(ex->db, it->table, column, NULL, &err) != SUQL_OK) {
+		if (ret_ensure(ex->e->db, it->table, column, NULL, &err) != SUQL_OK) {
 			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
 			                NULL, "bm25(): %s", err.msg ? err.msg : "no index");
 			err_clear(&err);

@@ -239,7 +239,7 @@ int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
                         const char *lit, EnumMapRow *row)
 {
 	(void)map;
-	const char *model = llm_model_id(ex->llm);
+	const char *model = llm_model_id(ex->e->llm);
 	const char *args[] = {tbl, col, lit, model};
 	StoreCursor *cur;
 	if (store_query(ex->e->store, "SELECT vals, model FROM suql.enum_map WHERE lower(tbl) = "
@@ -271,7 +271,7 @@ char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const cha
                            const char *vals, const char *sig)
 {
 	Store *st = ex->e->store;
-	const char *args[] = {tbl, col, lit, vals, sig, llm_model_id(ex->llm)};
+	const char *args[] = {tbl, col, lit, vals, sig, llm_model_id(ex->e->llm)};
 	int tx = store_pg_in_transaction(st);   /* else each statement commits on its own */
 	SuqlErr e = {0};
 	int ok = 0;

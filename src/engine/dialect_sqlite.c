@@ -150,7 +150,7 @@ char *dialect_sqlite_map_foreign(Engine *e)
 void *dialect_sqlite_map_open(Exec *ex)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(ex->db, map_has_source(ex->db)
+	if (sqlite3_prepare_v2(ex->e->db, map_has_source(ex->e->db)
 	                       ? "SELECT vals, model, tbl, col, options, source FROM "
 	                         "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
 	                         "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1"
@@ -168,7 +168,7 @@ int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *co
                             const char *lit, EnumMapRow *row)
 {
 	sqlite3_stmt *st = map;
-	const char *model = llm_model_id(ex->llm);
+	const char *model = llm_model_id(ex->e->llm);
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
@@ -239,35 +239,35 @@ static void migrate_map(sqlite3 *db)
 static char *not_stored(Exec *ex, const char *tbl, const char *col, const char *lit)
 {
 	return xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it serves "
-	               "this statement only", lit, tbl, col, sqlite3_errmsg(ex->db));
+	               "this statement only", lit, tbl, col, sqlite3_errmsg(ex->e->db));
 }
 
 char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
                                const char *vals, const char *sig)
 {
 	SuqlErr oe = {0};
-	if (own_write_begin(ex->db, "suql_enum_map", &oe) != SUQL_OK) {
+	if (own_write_begin(ex->e->db, "suql_enum_map", &oe) != SUQL_OK) {
 		char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored: %s; it serves "
 		                  "this statement only", lit, tbl, col, oe.msg);
 		err_clear(&oe);
 		return m;
 	}
-	migrate_map(ex->db);
-	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
+	migrate_map(ex->e->db);
+	if (sqlite3_exec(ex->e->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
 		char *m = not_stored(ex, tbl, col, lit);
-		own_write_end(ex->db);
+		own_write_end(ex->e->db);
 		return m;
 	}
 	/* the mark that this user's suql made it (a map made before marks gets the column) */
-	const char *model = llm_model_id(ex->llm);
+	const char *model = llm_model_id(ex->e->llm);
 	char mark[65];
 	int marked = map_mark(tbl, col, lit, vals, sig, model, mark);
-	if (!map_has_source(ex->db))
-		sqlite3_exec(ex->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
+	if (!map_has_source(ex->e->db))
+		sqlite3_exec(ex->e->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
 		             NULL);
 	char *m = NULL;
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
+	if (sqlite3_prepare_v2(ex->e->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
 	                       "vals, options, model, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	                       -1, &st, NULL) == SQLITE_OK) {
 		if (marked)
@@ -284,7 +284,7 @@ char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const
 	} else {
 		m = not_stored(ex, tbl, col, lit);
 	}
-	own_write_end(ex->db);
+	own_write_end(ex->e->db);
 	return m;
 }
 

@@ -220,7 +220,7 @@ int engine_progress(const Engine *e, long long *judged, long long *of)
 int engine_column_is_list(const Engine *e, int col)
 {
 	const Exec *ex = e ? e->cur : NULL;
-	return ex && ex->collist && col >= 0 && col < ex->ncolnames && ex->collist[col];
+	return ex && ex->cols.list && col >= 0 && col < ex->cols.n && ex->cols.list[col];
 }
 const char *engine_path(const Engine *e) { return e->path; }
 

@@ -211,7 +211,7 @@ typedef enum Verdict {
    value one JSON object (the operator's files: bind_occ.c recognizes it, exec_llm.c asks
    LLM_EXTRACT calls, llm/llm_extract.c words them) */
 typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY, FT_EXTRACT } FtKind;
-/* the slot of ex->worst[] and ex->expect[] a kind's calls are counted in */
+/* the slot of ex->est.worst[] and ex->est.expect[] a kind's calls are counted in */
 #define FT_COST_SLOT(k) ((k) == FT_EXTRACT ? 5 : (int)(k))
 #define FT_COST_AGG 6     /* answer_agg() and summary_agg() (exec_agg.c) */
 #define FT_COST_SLOTS 7
@@ -282,6 +282,25 @@ typedef enum BlockKind { BK_TOP, BK_SUBQUERY, BK_FROM, BK_CTE, BK_COMPOUND } Blo
 
 struct Unit;
 
+/* What the planner counts of a block before any call (plan.c, plan_unit.c: the budget
+   phase), for the estimate and the plan. */
+typedef struct BlockBudget {
+	Expr *relaxed;        /* the WHERE with what needs the model dropped */
+	int relaxed_set;
+	int guessed;          /* from_rows is the product of its tables' sizes */
+	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
+	long long *count;     /* each unit's count */
+	int ncount;
+} BlockBudget;
+
+/* The rows a block's walk passed, when they are the only rows its WHERE can let through
+   (exec_walk_block): the final statement keeps to them instead of reading the table. */
+typedef struct BlockKept {
+	int on;
+	long long *ids;
+	long n, cap;
+} BlockKept;
+
 typedef struct Block {
 	int id;
 	SelectCore *core;
@@ -308,9 +327,9 @@ typedef struct Block {
 	long long limit;      /* LIMIT + OFFSET when the walk may stop early; -1: no */
 	long long out_limit;  /* the LIMIT alone (rows returned at most); -1: none */
 	long long limit_all;  /* LIMIT + OFFSET, whatever ORDER BY needs; -1: no LIMIT */
-	struct TopK *topk;    /* a semantic top-k (plan_topk.c), arena memory; NULL: none */
-	const char *why_not_topk;   /* why an ORDER BY of free text scores every candidate */
-	int topk_occ;         /* the occurrence why_not_topk is about */
+	struct TopK *topk;    /* a semantic top-k considered (plan_topk.c), arena memory: chosen
+	                         unless its why_not says why an ORDER BY of free text scores
+	                         every candidate; NULL: none considered */
 	const char *why_not_lazy;
 	int distinct_walk;    /* DISTINCT under LIMIT: the walk counts distinct result rows */
 	int pushed;           /* conjuncts of the outer WHERE moved into this one (plan_push.c) */
@@ -323,18 +342,9 @@ typedef struct Block {
 	long long from_rows;  /* rows of the FROM (upper bound of candidates) */
 	long long bound;      /* rows that may pass WHERE (upper bound) */
 	int identity;         /* every FROM item identifies its rows */
-	Expr *relaxed;        /* budget phase: the WHERE with what needs the model dropped */
-	int relaxed_set;
-	int guessed;          /* from_rows is the product of its tables' sizes */
-	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
-	long long *acount;    /* budget phase: each unit's count */
-	int anunits;
+	BlockBudget budget;   /* what the planner counted of it before any call (plan.c) */
 	int executed;
-	/* the rows its walk passed, when they are the only rows its WHERE can let through
-	   (exec_walk_block): the final statement keeps to them instead of reading the table */
-	int keep_on;
-	long long *keep;
-	long nkeep, capkeep;
+	BlockKept kept;       /* the rows its walk passed (exec_walk.c) */
 } Block;
 
 /* What the engine needs to know of the backend it runs on, as data and entries rather
@@ -381,6 +391,9 @@ struct Dialect {
 	/* the engine's SELECT in the backend's SQL (exec_print_select): SQLite's, calling
 	   suql's functions, or PostgreSQL's, its free text read from values bound as parameters */
 	char *(*print_select)(Exec *ex, Select *s);
+	/* the next statement run is SQL of the engine's own writing, printed by no
+	   print_select: it takes none of the parameters kept (NULL: none are kept) */
+	void (*unbind)(Exec *ex);
 	/* the statement printed last run, its rows through a store cursor (an error: the
 	   backend's, or that of an SQL function of suql's that failed in it) */
 	SuqlStatus (*query)(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
@@ -612,6 +625,7 @@ typedef struct ExecCounts {
    top k (it can at most tie). */
 typedef struct TopK {
 	int occ;              /* the occurrence scored */
+	const char *why_not;  /* not chosen: why every candidate is scored (NULL: chosen) */
 	int desc;             /* DESC (the best is the highest value), else ASC NULLS LAST */
 	long long k;          /* LIMIT + OFFSET */
 	int numeric;          /* the ORDER BY key is a number (typed answer, or cast around one) */
@@ -626,14 +640,42 @@ typedef struct TopK {
 
 /* ---- the statement ---- */
 
+/* The planner's estimate of a statement's calls and tokens, before any call (plan.c,
+   plan_cost.c, plan_text.c; the operators add theirs: their rows' plan and cost
+   entries), checked against the budget and shown by the plan. */
+typedef struct ExecEst {
+	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
+	                                     classify, embed, extract, aggregate */
+	long long worst_total;
+	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may
+	                                     (PLAN_WALK_EXPECT_RATE of their candidates passing):
+	                                     what the budget is checked against */
+	long long expect_total;
+	/* the plan's tokens read from the texts (plan_text.c, plan_cost.c): [0] expected, [1]
+	   at most, of the calls tok_calls counts (of expect and worst, per kind; the others
+	   are counted at the passage allowance) */
+	struct PlanTextSeen *texts;   /* the texts read, per occurrence and WHERE */
+	int ntexts, captexts;
+	double tok_in[2], tok_out[2];
+	long long tok_calls[2][FT_COST_SLOTS];
+	double call_in, call_out;     /* the most tokens one request carries and is answered
+	                                 with, at worst (0: not known): the caps' first guess */
+} ExecEst;
+
+/* A statement's result columns, as the backend names them (SQLite's check learns them:
+   exec_sqlite.c; the projection last reads them back under these names). */
+typedef struct ExecCols {
+	char **names;
+	int n;
+	unsigned char *list;  /* per column: a column of a SUQL list type */
+} ExecCols;
+
 struct Exec {
-	Engine *e;
+	Engine *e;            /* its engine (e->db the connection, e->llm the model client) */
 	Exec *outer;          /* the statement running when this one began (e->cur) */
-	sqlite3 *db;
 	sqlite3_stmt *ready;  /* a statement with nothing to do ahead: validate's preparation,
 	                         which exec_final_run runs (not prepared twice) */
 	int tabs_checked;     /* bind_scope_tabs_check has run for this statement */
-	Llm *llm;
 	Ast *ast;
 	Arena *a;
 	const char *sql;      /* the user's text and length (for error positions) */
@@ -658,21 +700,7 @@ struct Exec {
 
 	SBuf plan;
 	ExecCounts cnt;
-	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
-	                                     classify, embed, extract */
-	long long worst_total;
-	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (PLAN_WALK_EXPECT_RATE
-	                         of their candidates passing): what the budget is checked against */
-	long long expect_total;
-	/* the plan's tokens read from the texts (plan_text.c, plan_cost.c): [0] expected, [1]
-	   at most, of the calls tok_calls counts (of expect and worst, per kind; the others
-	   are counted at the passage allowance) */
-	struct PlanTextSeen *texts;   /* the texts read, per occurrence and WHERE */
-	int ntexts, captexts;
-	double tok_in[2], tok_out[2];
-	long long tok_calls[2][FT_COST_SLOTS];
-	double call_in, call_out;     /* the most tokens one request carries and is answered
-	                                 with, at worst (0: not known): the caps' first guess */
+	ExecEst est;          /* the planner's estimate of its calls and tokens */
 
 	/* a failure inside an SQL function */
 	SuqlErr fn_err;       /* the first one, with its place in the statement */
@@ -691,13 +719,11 @@ struct Exec {
 	int (*on_ask)(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
 	              size_t npsg);
 	int relaxing;         /* print every block's WHERE relaxed (budget counts) */
-	char **colnames;      /* the statement's result columns, as SQLite names them */
-	int ncolnames;
-	unsigned char *collist;   /* per result column: a column of a SUQL list type */
-	int ftmp;             /* temp table made (projection last) */
-	char tmpname[48];
-	struct PgBind *pgb;   /* PostgreSQL: the parameters of the statement printed last
-	                         (exec_pg_plan.c) */
+	ExecCols cols;        /* its result columns (the backend's check, exec_sqlite.c) */
+	/* the backend's own state of the statement, made and freed by the backend's code:
+	   PostgreSQL's parameters of the statement printed last (exec_pg_plan.c), SQLite's
+	   temp table of the projection last (exec_final.c); NULL: none */
+	void *backend;
 };
 
 

@@ -464,7 +464,7 @@ static SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 		for (int j = 0; j < nask; j++)
 			if (calls[j].noptions > 0)
 				cp[k++] = &calls[j];
-		st = llm_run(ex->llm, cp, k, NULL, NULL, err);
+		st = llm_run(ex->e->llm, cp, k, NULL, NULL, err);
 	}
 	for (int j = 0; j < nask && st == SUQL_OK; j++) {
 		EnumCmp *c = &es(ex)->c[ask[j].cmp];
@@ -645,7 +645,7 @@ static void warn_lits(Exec *ex, EnumCmp *c)
 			sb_free(&r);
 		} else if (l->known && !l->permitted && l->nvals == 0) {
 			m = xprintf("%s matches none of %s's values, as %s classified it (:enum forget "
-			            "%s.%s asks again)", sb_str(&q), c->column, llm_model_id(ex->llm),
+			            "%s.%s asks again)", sb_str(&q), c->column, llm_model_id(ex->e->llm),
 			            c->table, c->column);
 		}
 		if (m)
@@ -684,7 +684,7 @@ static void enum_show(Exec *ex, SBuf *out)
 				sb_printf(out, "  %s is a permitted value\n", sb_str(&q));
 			} else if (!l->known) {
 				sb_printf(out, "  %s -> not a permitted value: to be classified by %s (1 call)",
-				          sb_str(&q), llm_model_id(ex->llm));
+				          sb_str(&q), llm_model_id(ex->e->llm));
 				if (l->other_model)
 					sb_printf(out, "; the stored mapping was made by %s", l->other_model);
 				sb_putc(out, '\n');
@@ -701,13 +701,13 @@ static void enum_show(Exec *ex, SBuf *out)
 				sb_puts(out, "} (");
 				if (!l->classified_now)
 					sb_printf(out, "from %s, made by %s", ex->e->dialect->enum_map,
-					          llm_model_id(ex->llm));
+					          llm_model_id(ex->e->llm));
 				else if (l->other_model)
 					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
-					          llm_model_id(ex->llm), l->other_model);
+					          llm_model_id(ex->e->llm), l->other_model);
 				else if (l->unmarked)
 					sb_printf(out, "classified now by %s; the stored mapping has no record "
-					          "that suql made it here, and is not used", llm_model_id(ex->llm));
+					          "that suql made it here, and is not used", llm_model_id(ex->e->llm));
 				else
 					sb_puts(out, "classified now");
 				sb_puts(out, l->nvals ? ")\n" : "; none of the values fits)\n");
@@ -754,8 +754,8 @@ static long enum_pending_calls(const Exec *ex)
 static void enum_cost(Exec *ex)
 {
 	int n = enum_pending(ex);
-	ex->worst[3] += n;
-	ex->expect[3] += n;
+	ex->est.worst[3] += n;
+	ex->est.expect[3] += n;
 }
 
 /* A comparison not rewritten yet: the planner keeps it where it is, and its value is not

@@ -276,7 +276,7 @@ static SuqlStatus level_run(Exec *ex, Level *lv, long *sent, SuqlErr *err)
 	LlmCall **cp = xmalloc((size_t)lv->n * sizeof *cp);
 	for (int i = 0; i < lv->n; i++)
 		cp[i] = &lv->c[i];
-	SuqlStatus s = llm_run(ex->llm, cp, lv->n, NULL, NULL, err);
+	SuqlStatus s = llm_run(ex->e->llm, cp, lv->n, NULL, NULL, err);
 	free(cp);
 	for (int i = 0; i < lv->n; i++)
 		if (lv->c[i].status == LLM_DONE && !lv->c[i].cached)
@@ -682,10 +682,10 @@ static SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 		free(sg);
 		total += ap->small_calls + ap->leaf_calls + ap->mid_calls + ap->top_calls;
 	}
-	ex->worst[FT_COST_AGG] += total;
-	ex->expect[FT_COST_AGG] += total;
-	ex->worst_total += total;
-	ex->expect_total += total;
+	ex->est.worst[FT_COST_AGG] += total;
+	ex->est.expect[FT_COST_AGG] += total;
+	ex->est.worst_total += total;
+	ex->est.expect_total += total;
 	return SUQL_OK;
 }
 
@@ -731,7 +731,7 @@ static SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err)
 	SuqlStatus s = SUQL_OK;
 	if (!as(ex)->planned) {
 		s = exec_agg_plan(ex, err);
-		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+		if (s == SUQL_OK && ex->set.budget > 0 && ex->est.expect_total > ex->set.budget)
 			s = exec_over_budget(ex, err);
 	}
 	if (s == SUQL_OK)

@@ -241,7 +241,7 @@ static SuqlStatus model_proxy(Exec *ex, int sig, struct Cascade *cs, Cand *ks, l
 			reqs[2 * i + j].v = ks[i].v;
 			reqs[2 * i + j].n = ks[i].n;
 		}
-	const LlmStats *ls = llm_stats_statement(ex->llm);
+	const LlmStats *ls = llm_stats_statement(ex->e->llm);
 	long c0 = ls->total.calls;
 	SuqlStatus st = exec_llm_run(ex, reqs, (int)(nk * 2), NULL, NULL, err);
 	cs->proxy_calls = ls->total.calls - c0;
@@ -368,7 +368,7 @@ static SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 	unsigned char *in_sample = xcalloc((size_t)nk + 1, 1);
 	for (long long i = 0; i < S; i++)
 		in_sample[perm[i]] = 1;
-	if ((cs->model = llm_proxy_model(ex->llm)) != NULL) {
+	if ((cs->model = llm_proxy_model(ex->e->llm)) != NULL) {
 		st = model_proxy(ex, o->sig, cs, ks, nk, in_sample, err);
 		free(in_sample);
 		free(lab);
@@ -449,13 +449,13 @@ done:
 
 static void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b)
 {
-	int exact = b->anunits == b->nunits && b->acount;
+	int exact = b->budget.ncount == b->nunits && b->budget.count;
 	for (int i = 0; i < b->nunits; i++) {
 		const Unit *u = &b->units[i];
-		long long cnt = exact ? b->acount[i] : b->bound;
+		long long cnt = exact ? b->budget.count[i] : b->bound;
 		if (!exec_cascade_applies(ex, b, u, cnt))
 			continue;
-		const char *pm = llm_proxy_model(ex->llm);
+		const char *pm = llm_proxy_model(ex->e->llm);
 		if (pm) {
 			sb_printf(out, "  cascade, conjunct %d: the proxy model %s in front of the main "
 			          "model (target %.2f precision and recall against it): the main model "

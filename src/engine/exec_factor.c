@@ -95,7 +95,7 @@ static long long classify_calls(Exec *ex, const JoinSides *s)
 
 JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s)
 {
-	if (!ex->set.join_factor || llm_is_offline(ex->llm) || s->nl < 1 || s->nr < 1 ||
+	if (!ex->set.join_factor || llm_is_offline(ex->e->llm) || s->nl < 1 || s->nr < 1 ||
 	    s->pairs < 2)
 		return NULL;   /* the offline backend never factors: nothing to ask it */
 	JoinFactor *f = xcalloc(1, sizeof *f);
@@ -173,7 +173,7 @@ static SuqlStatus ask_factor(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 	c.expected = (const char *const *)re;
 	c.nexpected = nr;
 	LlmCall *cp = &c;
-	SuqlStatus st = llm_run(ex->llm, &cp, 1, NULL, NULL, err);
+	SuqlStatus st = llm_run(ex->e->llm, &cp, 1, NULL, NULL, err);
 	if (st == SUQL_OK) {
 		if (c.status != LLM_DONE)
 			f->state = F_FAILED;
@@ -351,7 +351,7 @@ static void decide(Exec *ex, JoinFactor *f)
 
 SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 {
-	const LlmStats *ls = llm_stats_statement(ex->llm);
+	const LlmStats *ls = llm_stats_statement(ex->e->llm);
 	long c0 = ls->total.calls, h0 = ls->total.cache_hits;
 	SuqlStatus st = ask_factor(ex, j, f, err);
 	if (st == SUQL_OK && f->state == F_PLANNED)

@@ -116,8 +116,8 @@ static int keep_hook(void *ctx, Printer *pr, const Expr *e)
 		return 0;
 	for (int i = 0; i < k->ex->nblocks; i++) {
 		const Block *b = &k->ex->blocks[i];
-		if (!b->keep_on || !b->core || b->core->where != e || !b->executed ||
-		    b->nkeep > KEEP_MAX)
+		if (!b->kept.on || !b->core || b->core->where != e || !b->executed ||
+		    b->kept.n > KEEP_MAX)
 			continue;
 		const Expr *saved = k->inside;
 		k->inside = e;
@@ -128,8 +128,8 @@ static int keep_hook(void *ctx, Printer *pr, const Expr *e)
 		sb_puts(&q, ") AND ");
 		sb_put_ident(&q, b->items[0].name, strlen(b->items[0].name));
 		sb_puts(&q, ".rowid IN (");
-		for (long j = 0; j < b->nkeep; j++)
-			sb_printf(&q, "%s%lld", j ? ", " : "", b->keep[j]);
+		for (long j = 0; j < b->kept.n; j++)
+			sb_printf(&q, "%s%lld", j ? ", " : "", b->kept.ids[j]);
 		sb_puts(&q, ")");
 		print_raw(pr, sb_str(&q));
 		sb_free(&q);
@@ -195,6 +195,27 @@ static SuqlStatus stream(Exec *ex, sqlite3_stmt *st, SuqlErr *err)
 }
 
 /* ---- projection last ---- */
+
+/* The temp table of the projection's rows: SQLite's state of the statement (Exec.backend),
+   dropped by exec_final_free. */
+typedef struct TempTable {
+	int made;
+	char name[48];
+} TempTable;
+
+void exec_final_free(Exec *ex)
+{
+	TempTable *tmp = ex->backend;
+	if (!tmp)
+		return;
+	if (tmp->made) {
+		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", tmp->name);
+		sqlite3_exec(ex->e->db, q, NULL, NULL, NULL);
+		sqlite3_free(q);
+	}
+	free(tmp);
+	ex->backend = NULL;
+}
 
 typedef struct Hidden {
 	Exec *ex;
@@ -269,6 +290,9 @@ static int width_of(Exec *ex, Block *b, ResultCol *rc, SuqlErr *err, int *ok)
 static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 {
 	Arena *a = ex->a;
+	if (!ex->backend)
+		ex->backend = xcalloc(1, sizeof(TempTable));
+	TempTable *tmp = ex->backend;
 	SelectCore *c = b->core;
 	int ncols = c->cols->n;
 	unsigned char *proj = xcalloc((size_t)ncols + 1, 1);
@@ -315,22 +339,22 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		if (!ok)
 			st = SUQL_ERROR;
 	}
-	if (st == SUQL_OK && (at != nreal || nreal != ex->ncolnames))
+	if (st == SUQL_OK && (at != nreal || nreal != ex->cols.n))
 		st = err_set(err, SUQL_ERROR, "internal error: projection columns do not line up");
 	if (st == SUQL_OK) {
-		snprintf(ex->tmpname, sizeof ex->tmpname, "suql_out_%lu", ex->e->seq);
-		sb_printf(&q, "CREATE TEMP TABLE \"%s\" (", ex->tmpname);
+		snprintf(tmp->name, sizeof tmp->name, "suql_out_%lu", ex->e->seq);
+		sb_printf(&q, "CREATE TEMP TABLE \"%s\" (", tmp->name);
 		for (int i = 0; i < total; i++)
 			sb_printf(&q, "%s%s%d", i ? ", " : "", i < nreal ? "c" : "h",
 			          i < nreal ? i + 1 : i - nreal + 1);
 		sb_puts(&q, ")");
-		st = exec_run_sql(ex->db, sb_str(&q), err);
+		st = exec_run_sql(ex->e->db, sb_str(&q), err);
 		if (st == SUQL_OK)
-			ex->ftmp = 1;
+			tmp->made = 1;
 	}
 	if (st == SUQL_OK) {
 		sb_truncate(&q, 0);
-		sb_printf(&q, "INSERT INTO temp.\"%s\" VALUES (", ex->tmpname);
+		sb_printf(&q, "INSERT INTO temp.\"%s\" VALUES (", tmp->name);
 		for (int i = 0; i < total; i++)
 			sb_printf(&q, "%s?", i ? ", " : "");
 		sb_puts(&q, ")");
@@ -356,7 +380,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			continue;
 		char *arg = print_hidden(ex, &h, o->arg);
 		sb_truncate(&q, 0);
-		sb_printf(&q, "SELECT DISTINCT %s FROM temp.\"%s\"", arg, ex->tmpname);
+		sb_printf(&q, "SELECT DISTINCT %s FROM temp.\"%s\"", arg, tmp->name);
 		free(arg);
 		sqlite3_stmt *vs;
 		st = exec_prepare(ex, sb_str(&q), &vs, err);
@@ -374,17 +398,17 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			if (proj[i]) {
 				char *e = print_hidden(ex, &h, c->cols->items[i]->expr);
 				sb_printf(&q, "%s%s AS ", out++ ? ", " : "", e);
-				sb_put_ident(&q, ex->colnames[off[i]], strlen(ex->colnames[off[i]]));
+				sb_put_ident(&q, ex->cols.names[off[i]], strlen(ex->cols.names[off[i]]));
 				free(e);
 				continue;
 			}
 			for (int k = 0; k < wdt; k++) {
 				sb_printf(&q, "%sc%d AS ", out++ ? ", " : "", off[i] + k + 1);
-				const char *nm = ex->colnames[off[i] + k];
+				const char *nm = ex->cols.names[off[i] + k];
 				sb_put_ident(&q, nm, strlen(nm));
 			}
 		}
-		sb_printf(&q, " FROM temp.\"%s\" ORDER BY rowid", ex->tmpname);
+		sb_printf(&q, " FROM temp.\"%s\" ORDER BY rowid", tmp->name);
 		st = exec_prepare(ex, sb_str(&q), &p2, err);
 		if (st == SUQL_OK)
 			st = stream(ex, p2, err);
@@ -436,7 +460,7 @@ int exec_final_count(Exec *ex, long long *n)
 	print_stmt(pr, ex->ast->stmt);
 	print_raw(pr, ")");
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(ex->e->db, print_text(pr), -1, &st, NULL);
 	print_free(pr);
 	*n = -1;
 	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)

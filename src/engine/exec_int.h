@@ -265,6 +265,8 @@ char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols);
 /* The block's SELECT (its first core) with other result columns: a copy in the arena. */
 Select *exec_final_select(Exec *ex, const Block *b, ResultList *cols);
 SuqlStatus exec_final_run(Exec *ex, SuqlErr *err);
+/* The temp table of a projection last dropped (SQLite's Backend.free). */
+void exec_final_free(Exec *ex);
 
 /* exec_passage.c */
 SuqlStatus exec_passage_block(Exec *ex, Block *b, SuqlErr *err);

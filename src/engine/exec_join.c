@@ -784,10 +784,10 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		if (ex->set.optimize == OPT_OFF) {
 			/* naive mode: SQLite meets each pair */
 			long long p = jp->nl * jp->nr;
-			ex->worst[0] += p;
-			ex->worst_total += p;
-			ex->expect[0] += p;
-			ex->expect_total += p;
+			ex->est.worst[0] += p;
+			ex->est.worst_total += p;
+			ex->est.expect[0] += p;
+			ex->est.expect_total += p;
 			continue;
 		}
 		jp->rewritten = 1;
@@ -804,10 +804,10 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 			jp->jf = exec_factor_plan(ex, &s);
 			cost += exec_factor_cost(jp->jf);
 		}
-		ex->worst[0] += cost;
-		ex->worst_total += cost;
-		ex->expect[0] += cost;
-		ex->expect_total += cost;
+		ex->est.worst[0] += cost;
+		ex->est.worst_total += cost;
+		ex->est.expect[0] += cost;
+		ex->est.expect_total += cost;
 	}
 	return SUQL_OK;
 }
@@ -888,11 +888,11 @@ static SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 			break;
 		Req *reqs = xcalloc((size_t)jp->pairs + 1, sizeof *reqs);
 		long long n = 0, done = 0;
-		const LlmStats *ls = llm_stats_statement(ex->llm);
+		const LlmStats *ls = llm_stats_statement(ex->e->llm);
 		long c0 = ls->total.calls, h0 = ls->total.cache_hits, q0 = ls->total.requests;
 		if (jp->lazy > 0) {
 			/* waves of left values: the first as many calls as go out at once */
-			long long want = llm_concurrency(ex->llm), calls = 0, to = 0;
+			long long want = llm_concurrency(ex->e->llm), calls = 0, to = 0;
 			while (to < jp->nl && (to == 0 || calls + calls_for(ex, jp, to) <= want))
 				calls += calls_for(ex, jp, to++);
 			while (st == SUQL_OK && done < jp->nl) {

@@ -169,7 +169,7 @@ typedef struct ReqRun {
    and it is below llm.min_confidence. A verdict without one is kept as it is. */
 int exec_llm_low_confidence(const Exec *ex, const LlmItem *it)
 {
-	double min = llm_min_confidence(ex->llm);
+	double min = llm_min_confidence(ex->e->llm);
 	return min > 0 && it->has_confidence && !it->unreadable && it->confidence < min;
 }
 
@@ -340,12 +340,12 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 		   sent does not depend on the order replies arrive in (see llm_run). */
 		int group = ncalls;
 		if (done) {
-			group = llm_concurrency(ex->llm);
+			group = llm_concurrency(ex->e->llm);
 			if (group < 1)
 				group = 1;
 		}
 		for (int i = 0; i < ncalls && st == SUQL_OK && !r.stop; i += group)
-			st = llm_run(ex->llm, cp + i, ncalls - i < group ? ncalls - i : group, call_done,
+			st = llm_run(ex->e->llm, cp + i, ncalls - i < group ? ncalls - i : group, call_done,
 			             &r, err);
 		free(cp);
 	}

@@ -155,6 +155,7 @@ const Backend exec_pg_backend = {
 	.final = pg_final,
 	.record = exec_pg_run_record,
 	.refused = pg_refused,
+	.free = exec_pg_plan_free,
 };
 
 /* ---- :index ---- */

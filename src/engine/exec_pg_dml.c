@@ -203,7 +203,7 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 	}
 	/* all or nothing: a reply that could not be read (unless llm.unreadable is warn)
 	   stops the statement before it changes anything */
-	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
+	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->e->llm))
 		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
 		            "warning): nothing was changed; :set llm.unreadable warn to run the "
 		            "statement with those values NULL", ex->unread);

@@ -49,6 +49,13 @@ struct PgParam {
 	                         PP_J*: the join */
 };
 
+/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
+   signature was evaluated for, and their results) or the rows a walk kept (keys or ctids). */
+typedef struct PgBind {
+	struct PgParam *p;
+	int n;
+} PgBind;
+
 /* Per Exec: the parameters of the statement printed last, and the printing state. */
 typedef struct PgState {
 	PgBind b;
@@ -60,14 +67,28 @@ typedef struct PgState {
 	                         WITH NO DATA of CREATE TABLE ... AS) */
 } PgState;
 
+/* The statement's PostgreSQL state (Exec.backend: the backend's own). */
 static PgState *state(Exec *ex)
 {
-	if (!ex->pgb)
-		ex->pgb = xcalloc(1, sizeof(PgState));   /* PgBind is its first member */
-	return (PgState *)(void *)ex->pgb;
+	if (!ex->backend)
+		ex->backend = xcalloc(1, sizeof(PgState));
+	return ex->backend;
 }
 
-void exec_pg_plan_running(Exec *ex, int on)
+int exec_pg_plan_nparams(Exec *ex)
+{
+	return state(ex)->b.n;
+}
+
+void exec_pg_plan_unbind(Exec *ex)
+{
+	state(ex)->b.n = 0;
+}
+
+/* Whether what is printed now is a statement the planner or the walk runs at once
+   (exec_print_select), not the final statement or the plan's display of it: a semantic
+   join not asked yet reads as a match there, as SQLite counts it. */
+static void exec_pg_plan_running(Exec *ex, int on)
 {
 	state(ex)->running = on;
 }
@@ -79,11 +100,35 @@ void exec_pg_plan_nodata(Exec *ex, int on)
 
 void exec_pg_plan_free(Exec *ex)
 {
-	if (!ex->pgb)
+	PgState *ps = ex->backend;
+	if (!ps)
 		return;
-	free(ex->pgb->p);
-	free(ex->pgb);
-	ex->pgb = NULL;
+	free(ps->b.p);
+	free(ps);
+	ex->backend = NULL;
+}
+
+/* Relaxed as SQLite's printing is while counting (exec_relax_hook), and free text read
+   from the bound values (exec_pg_plan_hook). */
+static int pg_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Exec *ex = ctx;
+	if (ex->relaxing && exec_relax_hook(ctx, pr, e))
+		return 1;
+	return exec_pg_plan_hook(ctx, pr, e);
+}
+
+char *exec_pg_plan_print_select(Exec *ex, Select *s)
+{
+	PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
+	exec_pg_plan_unbind(ex);
+	Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
+	exec_pg_plan_running(ex, 1);
+	print_select(pr, s);
+	exec_pg_plan_running(ex, 0);
+	char *t = print_steal(pr);
+	print_free(pr);
+	return t;
 }
 
 static int param(Exec *ex, int kind, int x)
@@ -355,7 +400,7 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 		return 0;
 	for (int i = 0; i < ex->nblocks; i++) {
 		const Block *b = &ex->blocks[i];
-		if (!b->keep_on || !b->core || b->core->where != e || !b->executed)
+		if (!b->kept.on || !b->core || b->core->where != e || !b->executed)
 			continue;
 		const Expr *saved = ps->inside;
 		ps->inside = e;
@@ -564,9 +609,9 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 		join_param(ex, pp, &b);
 	} else if (pp->kind == PP_KEEP) {
 		const Block *bl = &ex->blocks[pp->x];
-		for (long i = 0; i < bl->nkeep; i++) {
+		for (long i = 0; i < bl->kept.n; i++) {
 			char t[48];
-			long long id = bl->keep[i];
+			long long id = bl->kept.ids[i];
 			if (bl->items[0].rowkey)   /* a key: the number itself */
 				snprintf(t, sizeof t, "%lld", id);
 			else

@@ -147,7 +147,7 @@ static SuqlStatus create_as(Exec *ex, SuqlErr *err)
 	}
 	/* all or nothing, as UPDATE and DELETE (exec_pg_dml.c): no table from replies that
 	   could not be read, unless llm.unreadable is warn */
-	if (ex->unread && llm_unreadable_fails(ex->llm)) {
+	if (ex->unread && llm_unreadable_fails(ex->e->llm)) {
 		sb_free(&name);
 		return err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see "
 		               "the warning): the table was not created; :set llm.unreadable warn "
@@ -301,7 +301,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	Printer *pr = exec_pg_plan_print_final(ex, st->kind == ST_CREATE_TABLE ? st->select
 	                                                                        : NULL);
 	char *sql = xprintf("EXPLAIN %s", print_text(pr));
-	int n = ex->pgb->n;
+	int n = exec_pg_plan_nparams(ex);
 	const char **v = xcalloc((size_t)n + 1, sizeof *v);
 	for (int i = 0; i < n; i++)
 		v[i] = "{}";

@@ -142,7 +142,7 @@ static int record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *co
 	a->has_conf = ex->sigs[sig].kind == FT_VERIFY && it->has_confidence;
 	a->conf = it->confidence;
 	a->low = a->has_conf && exec_llm_low_confidence(ex, it);
-	a->min_conf = llm_min_confidence(ex->llm);
+	a->min_conf = llm_min_confidence(ex->e->llm);
 	a->verdict = ex->sigs[sig].kind != FT_VERIFY ? VERDICT_NULL
 	             : it->unreadable || a->low ? VERDICT_NULL : it->verdict ? VERDICT_YES
 	                                                                    : VERDICT_NO;
@@ -657,7 +657,7 @@ void exec_record_end(Exec *ex, int keep)
 	             t[n - 1] == '\r'))
 		n--;
 	r->sql = xstrndup(t, n);
-	r->backend = ex->llm ? xstrdup(llm_label(ex->llm)) : NULL;
+	r->backend = ex->e->llm ? xstrdup(llm_label(ex->e->llm)) : NULL;
 	free(r->sig_what);
 	r->sig_what = NULL;
 	r->nsig_what = 0;

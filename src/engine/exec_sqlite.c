@@ -22,26 +22,26 @@ static SuqlStatus sqlite_check(Exec *ex, int suql, int explain, SuqlErr *err)
 	print_stmt(pr, ex->ast->stmt);
 	sqlite3_stmt *st = NULL;
 	ex->e->guard = ex->e->readonly;
-	int rc = sqlite3_prepare_v2(ex->db, print_text(pr), (int)print_len(pr), &st, NULL);
+	int rc = sqlite3_prepare_v2(ex->e->db, print_text(pr), (int)print_len(pr), &st, NULL);
 	ex->e->guard = 0;
 	SuqlStatus s = SUQL_OK;
 	if (rc == SQLITE_AUTH)
 		s = exec_refused(ex->e, err);
 	else if (rc != SQLITE_OK)
-		s = exec_user_error(ex->db, pr, ex->sql, ex->len, err);
+		s = exec_user_error(ex->e->db, pr, ex->sql, ex->len, err);
 	if (st) {
-		ex->ncolnames = sqlite3_column_count(st);
-		ex->colnames = xcalloc((size_t)ex->ncolnames + 1, sizeof *ex->colnames);
-		ex->collist = xcalloc((size_t)ex->ncolnames + 1, 1);
-		for (int i = 0; i < ex->ncolnames; i++) {
+		ex->cols.n = sqlite3_column_count(st);
+		ex->cols.names = xcalloc((size_t)ex->cols.n + 1, sizeof *ex->cols.names);
+		ex->cols.list = xcalloc((size_t)ex->cols.n + 1, 1);
+		for (int i = 0; i < ex->cols.n; i++) {
 			const char *n = sqlite3_column_name(st, i);
-			ex->colnames[i] = xstrdup(n ? n : "");
+			ex->cols.names[i] = xstrdup(n ? n : "");
 			/* where a result column comes from, as the user wrote it (the statement
 			   that finally runs may read a temp table instead) */
 			const char *tab = sqlite3_column_table_name(st, i);
 			const char *col = sqlite3_column_origin_name(st, i);
 			const CatColumn *cc = tab && col ? bind_scope_catalog(ex, tab, col) : NULL;
-			ex->collist[i] = cc && cc->is_array;
+			ex->cols.list[i] = cc && cc->is_array;
 		}
 	}
 	if (s == SUQL_OK && st && !suql) {
@@ -75,4 +75,5 @@ const Backend exec_sqlite_backend = {
 	.final = sqlite_final,
 	.record = exec_record_result,
 	.refused = sqlite_refused,
+	.free = exec_final_free,
 };

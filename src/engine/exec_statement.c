@@ -48,13 +48,10 @@
 
 static int asked(const Exec *ex);
 
-static void exec_free(Exec *ex)
+static void exec_free(Exec *ex, const Backend *be)
 {
-	if (ex->ftmp) {
-		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", ex->tmpname);
-		sqlite3_exec(ex->db, q, NULL, NULL, NULL);
-		sqlite3_free(q);
-	}
+	if (be->free)   /* the backend's own state (a temp table, PostgreSQL's parameters) */
+		be->free(ex);
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
 		for (int k = 0; k < b->nitems; k++) {
@@ -73,8 +70,8 @@ static void exec_free(Exec *ex)
 		for (int k = 0; k < b->nunits; k++)
 			plan_unit_free(&b->units[k]);
 		free(b->units);
-		free(b->acount);
-		free(b->keep);
+		free(b->budget.count);
+		free(b->kept.ids);
 	}
 	free(ex->blocks);
 	for (int i = 0; i < ex->nocc; i++) {
@@ -86,7 +83,6 @@ static void exec_free(Exec *ex)
 		memo_sig_free(&ex->sigs[i]);
 	free(ex->sigs);
 	op_free(ex);   /* what each operator made (op.c) */
-	exec_pg_plan_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
 	sb_free(&ex->plan);
@@ -94,11 +90,11 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->nwarned; i++)
 		free(ex->warned[i]);
 	free(ex->warned);
-	for (int i = 0; i < ex->ncolnames; i++)
-		free(ex->colnames[i]);
-	free(ex->colnames);
-	free(ex->collist);
-	free(ex->texts);
+	for (int i = 0; i < ex->cols.n; i++)
+		free(ex->cols.names[i]);
+	free(ex->cols.names);
+	free(ex->cols.list);
+	free(ex->est.texts);
 	free(ex);
 }
 
@@ -121,7 +117,7 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 	if (usd < 0)
 		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
 		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "
-		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
+		               ":set budget_usd 0", llm_model(ex->e->llm) ? llm_model(ex->e->llm) : "the model");
 	SBuf b = SBUF_INIT, cap = SBUF_INIT;
 	plan_cost_words(ex, &b);
 	llm_money(&cap, ex->set.budget_usd);
@@ -141,8 +137,8 @@ static Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t l
 {
 	Exec *ex = xcalloc(1, sizeof *ex);
 	ex->e = e;
-	ex->db = e->db;
-	ex->llm = e->llm;
+	ex->e->db = e->db;
+	ex->e->llm = e->llm;
 	ex->ast = ast;
 	ex->a = ast->arena;
 	ex->sql = sql;
@@ -167,7 +163,7 @@ static Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t l
 	return ex;
 }
 
-static void exec_statement_end(Exec *ex)
+static void exec_statement_end(Exec *ex, const Backend *be)
 {
 	exec_record_end(ex, ex->outer == NULL);   /* the outermost statement's record is kept */
 	if (ex->e->llm) {
@@ -175,7 +171,7 @@ static void exec_statement_end(Exec *ex)
 		llm_set_cap_usd(ex->e->llm, 0);
 	}
 	ex->e->cur = ex->outer;
-	exec_free(ex);
+	exec_free(ex, be);
 }
 
 /* An EXPLAIN's answer: ex->plan with a last line saying nothing ran (and what `other`
@@ -281,7 +277,7 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 		return be->refused(ex, why, err);
 	/* refused before any call when even the expected cost is over the budget (a lazy
 	   walk's expected cost assumes it stops early; past the budget the cap stops it) */
-	int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
+	int over = ex->set.budget > 0 && ex->est.expect_total > ex->set.budget &&
 	           ex->set.optimize != OPT_PASSAGE;
 	double usd = 0;
 	int over_usd = s == SUQL_OK && !over && ex->set.optimize != OPT_PASSAGE &&
@@ -311,7 +307,7 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
    cache). */
 static int asked(const Exec *ex)
 {
-	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	const LlmStats *ls = ex->e->llm ? llm_stats_statement(ex->e->llm) : NULL;
 	return ls && (ls->total.calls > 0 || ls->total.cache_hits > 0);
 }
 
@@ -412,6 +408,6 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
-	exec_statement_end(ex);
+	exec_statement_end(ex, be);
 	return s;
 }

@@ -151,7 +151,7 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 		mem = xcalloc((size_t)w->n + 1, sizeof *mem);
 		if (exec_rank_texts(s, w->vals, w->lens, w->n, mem, &matched, &err) != SUQL_OK)
 			memset(mem, 0, ((size_t)w->n + 1) * sizeof *mem);
-	} else if (ret_score(w->ex->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
+	} else if (ret_score(w->ex->e->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
 	              &sc, &ns, &err) != SUQL_OK)
 		ns = 0;   /* no ranking: the statement's order */
 	err_clear(&err);
@@ -192,7 +192,7 @@ static SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
 	if (ranked && w.n > 1)
 		rank(&w, o, s);
 	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
-	long long maxwave = (long long)batch * llm_concurrency(ex->llm);
+	long long maxwave = (long long)batch * llm_concurrency(ex->e->llm);
 	double prior = 1.0 / (s->noptions > 0 ? s->noptions : 2);
 	Req *reqs = xcalloc((size_t)(maxwave < w.n ? maxwave : w.n) + 1, sizeof *reqs);
 	long long next = 0, scored = 0;

@@ -275,7 +275,7 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 	Exec *ex = w->ex;
 	Unit *u = w->u;
 	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
-	int conc = llm_concurrency(ex->llm);
+	int conc = llm_concurrency(ex->e->llm);
 	long long maxwave = (long long)batch * (conc > 0 ? conc : 1);
 	SuqlStatus st = SUQL_OK;
 	long long seen_dec = 0, seen_pass = 0;
@@ -290,7 +290,7 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 		   budget_usd at a call's worst case, llm_cap_room; a call of batch candidates): a
 		   wave the cap would cut short fails, where a smaller one may find the rows */
 		long long mw = maxwave;
-		long room = llm_cap_room(ex->llm, ex->call_in, ex->call_out);
+		long room = llm_cap_room(ex->e->llm, ex->est.call_in, ex->est.call_out);
 		if (room < mw / batch)
 			mw = (room > 0 ? room : 1) * (long long)batch;
 		long long want = plan_cost_wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass,
@@ -509,19 +509,19 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	}
 	find_stop(&w, found_before);
 	speculation(&w);
-	long nkeep0 = b->nkeep;
-	for (long long c = 0; c < w.nl && b->keep_on; c++) {
+	long nkeep0 = b->kept.n;
+	for (long long c = 0; c < w.nl && b->kept.on; c++) {
 		if (w.state[c] != CAND_PASSED)
 			continue;
-		if (b->nkeep == b->capkeep) {
-			b->capkeep = b->capkeep ? b->capkeep * 2 : 64;
-			b->keep = xrealloc(b->keep, (size_t)b->capkeep * sizeof *b->keep);
+		if (b->kept.n == b->kept.cap) {
+			b->kept.cap = b->kept.cap ? b->kept.cap * 2 : 64;
+			b->kept.ids = xrealloc(b->kept.ids, (size_t)b->kept.cap * sizeof *b->kept.ids);
 		}
-		b->keep[b->nkeep++] = w.ids[c * w.nid];
+		b->kept.ids[b->kept.n++] = w.ids[c * w.nid];
 	}
 	/* in the statement's order, as a listed walk keeps them (ranked windowed: rowid order) */
-	if (windowed && !b->ordered && b->nkeep > nkeep0)
-		qsort(b->keep + nkeep0, (size_t)(b->nkeep - nkeep0), sizeof *b->keep, by_id);
+	if (windowed && !b->ordered && b->kept.n > nkeep0)
+		qsort(b->kept.ids + nkeep0, (size_t)(b->kept.n - nkeep0), sizeof *b->kept.ids, by_id);
 	for (long long c = 0; c < w.nl; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)
@@ -558,7 +558,7 @@ SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
 	RowSet found = {0};
 	SuqlStatus st = SUQL_OK;
 	long long best = 0;
-	b->keep_on = keeps_to_passed(b);
+	b->kept.on = keeps_to_passed(b);
 	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
 		Unit *u = &b->units[i];
 		/* unordered under LIMIT: any rows will do, and enough were found */

@@ -95,8 +95,8 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 {
 	Unit *u = &b->units[i];
-	int exact = b->anunits == b->nunits && b->acount;
-	long long cnt = exact ? b->acount[i] : b->bound;
+	int exact = b->budget.ncount == b->nunits && b->budget.count;
+	long long cnt = exact ? b->budget.count[i] : b->bound;
 	if (b->dnf_over)
 		sb_printf(out, "  the tree, per candidate: %s%lld rows pass its top-level structured "
 		          "conjuncts\n", exact ? "" : "at most ", cnt);
@@ -150,7 +150,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		sb_printf(out, ": %s\n", b->why ? b->why : any ? "no free text in WHERE"
 		                                               : "no free text");
 	} else {
-		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->guessed ? " (estimated)" : "");
+		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->budget.guessed ? " (estimated)" : "");
 		if (b->pushed)
 			sb_printf(out, "  filters of block %d: %d conjunct%s of its WHERE carried into "
 			          "this one\n", b->pushed_from + 1, b->pushed, b->pushed == 1 ? "" : "s");
@@ -176,7 +176,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			sb_printf(out, "); candidates %s%s; waves sized from the pass rate\n",
 			          b->ordered ? "in the query's ORDER BY order"
 			                     : "by relevance (BM25 of their passages for the question)",
-			          !b->ordered && ex->llm && llm_has_embeddings(ex->llm)
+			          !b->ordered && ex->e->llm && llm_has_embeddings(ex->e->llm)
 			          ? ", the top ones again mixed with embedding similarity" : "");
 		} else {
 			sb_printf(out, "  walk: every candidate, in batches%s%s%s\n",

@@ -75,10 +75,10 @@ const PlanText *plan_text_of(Exec *ex, Block *b, const Occ *o, Expr *where);
 
 /* plan_cost.c: tokens and dollars. plan_cost_reset forgets the texts' tokens (the plan
    counts again); plan_cost_texts adds occurrence o's, from its texts t and its asks a.
-   The calls it adds to ex->worst and ex->expect are then counted from the texts, not at
+   The calls it adds to ex->est.worst and ex->est.expect are then counted from the texts, not at
    the passage allowance. */
 typedef struct PlanAsks {
-	long long wcalls, ecalls;   /* the calls it adds to ex->worst and ex->expect */
+	long long wcalls, ecalls;   /* the calls it adds to ex->est.worst and ex->est.expect */
 	long long per;              /* the candidates a call carries at most */
 	double wasks;               /* the texts it may ask at most */
 	const double *ewave;        /* expected: the texts each wave asks */

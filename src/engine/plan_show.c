@@ -43,7 +43,7 @@ static void show_cost(SBuf *out, const long long *per, long long total)
 void plan_show(Exec *ex, SBuf *out)
 {
 	sb_truncate(out, 0);
-	int conc = llm_concurrency(ex->llm);
+	int conc = llm_concurrency(ex->e->llm);
 	switch (ex->set.optimize) {
 	case OPT_OFF:
 		sb_puts(out, "optimize off (naive): SQLite calls the free-text functions row by "
@@ -60,24 +60,24 @@ void plan_show(Exec *ex, SBuf *out)
 	}
 	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
 	ex->e->dialect->show_final(ex, out);   /* the final statement as the backend runs it */
-	int lazy = ex->expect_total < ex->worst_total;
+	int lazy = ex->est.expect_total < ex->est.worst_total;
 	if (lazy) {
 		sb_puts(out, "expected: at most ");
-		show_cost(out, ex->expect, ex->expect_total);
+		show_cost(out, ex->est.expect, ex->est.expect_total);
 		sb_puts(out, " while at least 1 candidate in 50 passes (the walk stops at the "
 		        "LIMIT)\n");
 	}
 	sb_puts(out, "worst case: ");
-	show_cost(out, ex->worst, ex->worst_total);
+	show_cost(out, ex->est.worst, ex->est.worst_total);
 	if (lazy)
 		sb_puts(out, ", if too few candidates pass");
 	if (ex->set.optimize == OPT_PASSAGE)
 		sb_puts(out, "; the budget is not applied in passage mode\n");
 	else if (ex->set.budget <= 0)
 		sb_puts(out, "; no budget\n");
-	else if (ex->expect_total > ex->set.budget)
+	else if (ex->est.expect_total > ex->set.budget)
 		sb_printf(out, "; budget %ld: over it, refused\n", ex->set.budget);
-	else if (ex->worst_total > ex->set.budget)
+	else if (ex->est.worst_total > ex->set.budget)
 		sb_printf(out, "; budget %ld: the statement stops there if it needs more\n",
 		          ex->set.budget);
 	else
@@ -88,7 +88,7 @@ void plan_show(Exec *ex, SBuf *out)
 /* "first 3, retry 1": the requests by reason, and those cancelled in flight */
 static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 {
-	if (llm_is_offline(ex->llm)) {
+	if (llm_is_offline(ex->e->llm)) {
 		sb_printf(out, "requests: %ld, answered here by the offline backend (nothing is "
 		          "sent)\n", t->requests);
 		return;
@@ -125,7 +125,7 @@ static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 
 static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 {
-	if (llm_is_offline(ex->llm)) {
+	if (llm_is_offline(ex->e->llm)) {
 		sb_puts(out, "tokens: 0 in, 0 out (the offline backend uses none)\n");
 		return;
 	}
@@ -147,7 +147,7 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 
 void plan_show_counters(Exec *ex, SBuf *out)
 {
-	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	const LlmStats *ls = ex->e->llm ? llm_stats_statement(ex->e->llm) : NULL;
 	op_counters(ex, out);   /* joins, aggregates, the walks, top-k (op.c's order) */
 	if (ex->cnt.ahead_values)
 		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));
@@ -191,7 +191,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 	if (ex->cnt.low_confidence)
 		sb_printf(out, "low confidence: %lld verdict%s below llm.min_confidence %g, taken as "
 		          "unknown\n", ex->cnt.low_confidence, S(ex->cnt.low_confidence),
-		          llm_min_confidence(ex->llm));
+		          llm_min_confidence(ex->e->llm));
 	if (ex->cnt.spec_items)
 		sb_printf(out, "speculative: %lld candidate%s judged after the result was complete%s\n",
 		          ex->cnt.spec_items, S(ex->cnt.spec_items),
@@ -211,7 +211,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 	if (ex->set.times)
 		sb_printf(out, "time: %.1f ms waiting for the model, %.1f ms in all\n", ls->wall_ms,
 		          util_now_ms() - ex->cnt.t0);
-	sb_printf(out, "backend: %s\n", llm_label(ex->llm));
+	sb_printf(out, "backend: %s\n", llm_label(ex->e->llm));
 }
 
 /* ---- EXPLAIN as one JSON object (--json, :mode json) ----
@@ -243,8 +243,8 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 {
 	PlanCost pc;
 	memset(&pc, 0, sizeof pc);
-	int model = !ex->standalone && ex->llm;
-	int offline = model && llm_is_offline(ex->llm);
+	int model = !ex->standalone && ex->e->llm;
+	int offline = model && llm_is_offline(ex->e->llm);
 	if (model && !offline)
 		plan_cost_figures(ex, &pc);
 	if (!pc.lazy) {   /* the plan states one case, the worst */
@@ -255,20 +255,20 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	if (offline)
 		pc.expect_usd = pc.worst_usd = 0;   /* the offline backend costs nothing */
 	long long no[FT_COST_SLOTS] = {0};
-	const long long *exp = model ? (pc.lazy ? ex->expect : ex->worst) : no;
-	const long long *worst = model ? ex->worst : no;
-	long long etotal = model ? (pc.lazy ? ex->expect_total : ex->worst_total) : 0;
+	const long long *exp = model ? (pc.lazy ? ex->est.expect : ex->est.worst) : no;
+	const long long *worst = model ? ex->est.worst : no;
+	long long etotal = model ? (pc.lazy ? ex->est.expect_total : ex->est.worst_total) : 0;
 	json_t *o = json_object();
 	json_object_set_new(o, "statement", text_json(parsed));
 	/* the model's name (the offline backend's version), and where it is reached */
 	json_object_set_new(o, "model", !model ? json_null()
-	                                       : text_json(offline ? llm_model_id(ex->llm)
-	                                                           : llm_model(ex->llm)));
-	json_object_set_new(o, "endpoint", model && llm_origin(ex->llm) ? text_json(llm_origin(ex->llm))
+	                                       : text_json(offline ? llm_model_id(ex->e->llm)
+	                                                           : llm_model(ex->e->llm)));
+	json_object_set_new(o, "endpoint", model && llm_origin(ex->e->llm) ? text_json(llm_origin(ex->e->llm))
 	                                                                 : json_null());
 	json_object_set_new(o, "calls", json_pack("{s:I, s:I, s:o, s:o}",
 	                    "expected", (json_int_t)etotal,
-	                    "worst", (json_int_t)(model ? ex->worst_total : 0),
+	                    "worst", (json_int_t)(model ? ex->est.worst_total : 0),
 	                    "expected_by_kind", by_kind(exp), "worst_by_kind", by_kind(worst)));
 	json_object_set_new(o, "tokens", json_pack("{s:{s:I, s:I}, s:{s:I, s:I}}",
 	                    "expected", "in", (json_int_t)rint(pc.expect_in),
@@ -281,7 +281,7 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	                    "expected", priced ? json_real(pc.expect_usd) : json_null(),
 	                    "worst", priced ? json_real(pc.worst_usd) : json_null()));
 	LlmPrice p;
-	if (model && llm_price_of(ex->llm, NULL, &p))
+	if (model && llm_price_of(ex->e->llm, NULL, &p))
 		json_object_set_new(o, "price", json_pack("{s:f, s:f, s:f, s:s}", "in", p.in,
 		                    "cached_in", p.cached_in, "out", p.out, "from", p.from));
 	else

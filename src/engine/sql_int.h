@@ -10,7 +10,7 @@
  *
  * Ownership: what returns heap text (exec_print_select, exec_print_expr, exec_value_text,
  * exec_pg_plan_params) leaves it to the caller; the Exec owns its PostgreSQL parameters
- * (ex->pgb, exec_pg_plan_free).
+ * (its backend state, Exec.backend: exec_pg_plan_free).
  */
 #ifndef SUQL_SQL_INT_H
 #define SUQL_SQL_INT_H
@@ -55,16 +55,18 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 
 /* Statements the planner and the executor build: l AND r (either may be NULL); a SELECT of
    cols over block b's FROM (with the WITH clauses in scope); one more result column; a
-   SELECT printed as SQLite SQL (every block's WHERE relaxed while ex->relaxing), or as
-   PostgreSQL's through exec_pg_plan_hook; an expression as SUQL text (heap text). */
+   SELECT printed for the backend (its Dialect.print_select: every block's WHERE relaxed
+   while ex->relaxing); an expression as SUQL text (heap text). */
 Expr *exec_and(Arena *a, Expr *l, Expr *r);
 Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
 void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
 char *exec_print_select(Exec *ex, Select *s);
 char *exec_print_expr(Exec *ex, const Expr *e);
-/* exec_print_select as each backend prints (Dialect.print_select) */
+/* SQLite's Dialect.print_select; and the printing hook of the budget phase, which prints
+   every block's WHERE relaxed (ctx: the Exec; each backend's printer calls it while
+   ex->relaxing) */
 char *exec_print_sqlite(Exec *ex, Select *s);
-char *exec_print_pg(Exec *ex, Select *s);
+int exec_relax_hook(void *ctx, Printer *pr, const Expr *e);
 /* SQLite's Dialect.query (traced as exec_prepare traces) and Dialect.try_query: on the
    connection, where suql's functions are */
 SuqlStatus exec_query_sqlite(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
@@ -112,17 +114,10 @@ SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, s
 /* ---- exec_pg_plan.c: the statements of the SQLite planner and walk printed for
    PostgreSQL (exec_pg_run.c runs a free-text SELECT through them) ---- */
 
-/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
-   signature was evaluated for, and their results) or the rows a walk kept (keys or ctids). */
-typedef struct PgBind {
-	struct PgParam *p;
-	int n;
-} PgBind;
-
 /* Printing hook for Postgres (ctx: the Exec): an occurrence becomes a look-up of its
    value in bound arrays, a walked block's WHERE keeps to the rows it passed, and the
    markers made by exec_pg_plan_text and exec_pg_plan_rowid print what they stand for.
-   Parameters go into ex->pgb. */
+   Parameters go into the statement's PostgreSQL state (Exec.backend). */
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
 /* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
 int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
@@ -145,7 +140,7 @@ int exec_pg_plan_is_agg(const Exec *ex, const Expr *e);
    Postgres returns rows in a defined order, that of SQLite's rowids for rows inserted in
    order (for a key of integers, SQLite's rowid itself). */
 OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
-/* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
+/* Run sql (printed last: its parameters are the state's) in Postgres. */
 SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
 /* The same for a statement that may fail without failing the statement around it (a
    count while planning): under a savepoint, so the transaction goes on. */
@@ -156,15 +151,18 @@ SuqlStatus exec_pg_plan_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr
 /* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
 SuqlStatus exec_pg_plan_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
                                       SuqlErr *err);
-/* Whether what is printed now is a statement the planner or the walk runs at once
-   (exec_print_select), not the final statement or the plan's display of it: a semantic
-   join not asked yet reads as a match there, as SQLite counts it. */
-void exec_pg_plan_running(Exec *ex, int on);
 /* Whether what is printed now takes no parameters (CREATE TABLE ... AS ... WITH NO DATA:
    Postgres binds none there): every free-text value a NULL of its type, walked blocks not
    kept to their rows. */
 void exec_pg_plan_nodata(Exec *ex, int on);
 void exec_pg_plan_free(Exec *ex);
+/* PostgreSQL's Dialect.print_select: the SELECT printed PRINT_PG, free text read from the
+   values bound as parameters (exec_pg_plan_hook); relaxed while counting. */
+char *exec_pg_plan_print_select(Exec *ex, Select *s);
+/* The parameters of the statement printed last (how many), and none kept (the next
+   statement is the engine's own SQL, printed by no printer: Dialect.unbind). */
+int exec_pg_plan_nparams(Exec *ex);
+void exec_pg_plan_unbind(Exec *ex);
 /* The printer of the statement (sel; NULL: the user's) printed last, walked blocks kept
    to the rows they passed; it holds the text and the map back to the user's
    (exec_pg_plan_place). */

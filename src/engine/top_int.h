@@ -44,6 +44,8 @@ typedef struct Backend {
 	/* a refusal of the operator table (op_refusal's why), as an error placed at what it
 	   is about */
 	SuqlStatus (*refused)(Exec *ex, const char *why, SuqlErr *err);
+	/* the backend's own state of the statement (Exec.backend) released */
+	void (*free)(Exec *ex);
 } Backend;
 
 extern const Backend exec_sqlite_backend, exec_pg_backend;
