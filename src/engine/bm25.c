@@ -130,90 +130,6 @@ static void bm25_register(Engine *e)
 
 /* ---- the binder's part ---- */
 
-/* PostgreSQL: a function call printed as written (name not quoted: "suql.doc"). */
-static Expr *pg_call(Arena *a, const char *name, int nargs, Expr **args)
-{
-	Expr *f = ast_func(a, name, nargs, args);
-	f->name.s = arena_strndup(a, name, strlen(name));
-	f->name.n = strlen(name);
-	return f;
-}
-
-static Expr *pg_cast(Arena *a, Expr *x, const char *type)
-{
-	Expr *c = ast_expr_new(a, EX_CAST);
-	TypeName *t = arena_alloc(a, sizeof *t);
-	t->text = arena_strndup(a, type, strlen(type));
-	t->n = strlen(type);
-	c->left = x;
-	c->type = t;
-	return c;
-}
-
-/* suql.doc() exists (:index made it with the GIN indexes). */
-static int pg_doc_fn(Exec *ex)
-{
-	StoreCursor *c;
-	int yes = 0;
-	if (store_query(ex->e->store, "SELECT to_regprocedure('suql.doc(text[])') IS NOT NULL",
-	                NULL, 0, &c, NULL) == SUQL_OK) {
-		yes = store_next(c) > 0 && store_integer(c, 0);
-		store_done(c);
-	}
-	return yes;
-}
-
-/* A result column that is the call keeps its name as written, as SQLite names it (the
-   server would name it after the outermost function of what it became). */
-static void pg_keep_name(Exec *ex, int b, const Expr *e)
-{
-	ResultList *l = b >= 0 && ex->blocks[b].core ? ex->blocks[b].core->cols : NULL;
-	for (int i = 0; l && i < l->n; i++) {
-		ResultCol *c = l->items[i];
-		if (c->expr != e || c->alias.s || !c->span.len || c->span.off < ex->ast->src_off)
-			continue;
-		char *v = arena_strndup(ex->a, ex->ast->src + (c->span.off - ex->ast->src_off),
-		                        c->span.len);
-		c->alias = ast_name_make(ex->a, v);
-	}
-}
-
-/* On PostgreSQL bm25(col, 'q') is the server's relevance of the column's text to the
-   query's words (any of them), Postgres full-text search:
-     ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(col)),
-                replace(plainto_tsquery('english'::regconfig, 'q')::text, ' & ', ' | ')
-                ::tsquery)
-   suql.doc(col) (a text[] as its elements joined) is what the GIN index of :index is
-   built on; without that function the text is to_json(col) (a text[] as its strings).
-   The query is the literal as written (quoted), and plainto_tsquery reads it as plain
-   words: quotes and tsquery operators in it are data. 0 when no word matches, NULL when
-   the value is NULL; cast to numeric. */
-static int pg_bind(Bind *bd, int b, Expr **slot, Expr *q)
-{
-	Exec *ex = bd->ex;
-	Arena *a = ex->a;
-	Expr *e = *slot, *col = e->list->items[0];
-	if (!(q->kind == EX_LITERAL && q->lit == LIT_STRING)) {
-		if (bd->st == SUQL_OK && bd->err)
-			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
-			                "write bm25(table.column, 'words to look for')",
-			                "bm25()'s query must be a string literal");
-		return 1;
-	}
-	Expr *cfg = pg_cast(a, ast_string(a, "english"), "regconfig");
-	Expr *doc = pg_call(a, pg_doc_fn(ex) ? "suql.doc" : "to_json", 1, &col);
-	Expr *vec = pg_call(a, "to_tsvector", 2, (Expr *[]){cfg, doc});
-	Expr *words = pg_call(a, "plainto_tsquery", 2, (Expr *[]){cfg, q});
-	Expr *any = pg_call(a, "replace", 3, (Expr *[]){pg_cast(a, words, "text"),
-	                                                 ast_string(a, " & "), ast_string(a, " | ")});
-	Expr *rank = pg_call(a, "ts_rank_cd", 2, (Expr *[]){vec, pg_cast(a, any, "tsquery")});
-	rank = pg_cast(a, rank, "numeric");   /* a real; numeric as round(x, 2) takes */
-	rank->span = e->span;
-	pg_keep_name(ex, b, e);
-	*slot = rank;
-	return 1;
-}
-
 /* bm25(column, 'query') at *slot: rewritten in place (OP_BIND_ON: its arguments are
    walked as any function's; an error about it is left in bd), or left alone
    (OP_BIND_NONE: FTS5's bm25(table, weight)). */
@@ -236,8 +152,15 @@ static int bm25_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *
 		why = "bm25(): no such column";
 	ScopeItem *it = i >= 0 ? &ex->blocks[blk].items[i] : NULL;
 	if (!why && !ex->e->dialect->retrieval) {   /* the server's own text search ranks */
+		if (!(q->kind == EX_LITERAL && q->lit == LIT_STRING)) {
+			if (bd->st == SUQL_OK && bd->err)
+				bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off,
+				                e->span.len, "write bm25(table.column, 'words to look for')",
+				                "bm25()'s query must be a string literal");
+			return OP_BIND_ON;
+		}
 		state(ex)->calls++;
-		pg_bind(bd, b, slot, q);
+		*slot = ex->e->dialect->relevance(ex, b, e, col, q);
 		return OP_BIND_ON;
 	}
 	if (!why && (it->kind != IT_TABLE || !it->rowid))

@@ -103,10 +103,18 @@ void engine_settings(const Engine *e, SBuf *out);
    {'value', ...} (by MODEL)". */
 SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
 
-/* :index on PostgreSQL: a GIN index of the full text of each FREE_TEXT column of table
-   (all tables: NULL), over suql.doc(column), the expression the ranking reads; one line
-   per index on out. */
-SuqlStatus engine_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+/* :index: the indexes of the free-text columns of table (all tables: NULL) made current,
+   one line per column on out, by the database's backend: on SQLite suql's retrieval index
+   (FTS5), on PostgreSQL a GIN index of each column's full text over suql.doc(column), the
+   expression the ranking reads. */
+SuqlStatus engine_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+/* Whether the importer makes the index of :import --index itself, as it writes (SQLite);
+   else :index makes it once the rows are in (PostgreSQL). */
+int engine_import_indexes(const Engine *e);
+/* What suql will not write through in the database file (store/own.h: own_scan), said
+   when it opens: warnings in *msgs (own_strings_free), how many; 0 for a database that
+   is no file of suql's connection (a server). */
+int engine_own_scan(Engine *e, char ***msgs);
 /* :enum forget: remove the mappings of table.column (NULL: every column), of one literal
    (NULL: all of them); *n says how many went. */
 SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,

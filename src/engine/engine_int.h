@@ -9,20 +9,22 @@
  *
  *   model  engine_int.h, memo_int.h (memo_: memo.c), sql_int.h (exec_: exec.c, the
  *          engine's own SQL and the statement's errors; exec_pg_plan_: its printing for
- *          PostgreSQL; exec_hint_: SQLite's errors worded)
+ *          PostgreSQL; exec_hint_: SQLite's errors worded; each backend's Dialect row,
+ *          dialect_sqlite.c and dialect_pg.c), op_int.h (op_: the operator table, whose
+ *          loops every group runs)
  *   bind   bind_int.h (bind_, bind_occ_, bind_scope_), enum_int.h (enum_: ENUM '='),
- *          bm25_int.h (bm25_): blocks, scopes, occurrences
+ *          bm25.c: blocks, scopes, occurrences
  *   plan   plan_int.h (plan_, plan_unit_, plan_push_, plan_topk_, plan_cost_): laziness,
  *          DNF units, counts, the cost model
- *   walk   exec_int.h (exec_llm_, exec_cand_, exec_walk_, exec_final_, exec_join_, ...),
- *          udf_int.h (udf_: the SQL functions), record_int.h (exec_record_, made while a
- *          statement runs; engine_record_, shown): the walks and operators; op_int.h
- *          (op_: the operator table, through which the top group reaches them)
+ *   walk   exec_int.h (exec_llm_, exec_cand_, exec_walk_, exec_final_, ...), udf_int.h
+ *          (udf_: the SQL functions), record_int.h (exec_record_, made while a statement
+ *          runs; engine_record_, shown): the walks, and the operators' files
  *   top    top_int.h (exec_statement, exec_sqlite_, exec_pg_, exec_pg_run_, exec_pg_dml_,
- *          plan_show_): a statement end to end through one pipeline, each backend's own
- *          steps a row of its table (Backend); the plan and counters as text
+ *          engine_ddl_, plan_show_): a statement end to end through one pipeline, each
+ *          backend a row of its table (Backend: the database, a statement's run, the
+ *          pipeline's steps); the plan and counters as text
  *
- * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
+ * engine.c holds the Engine (open with a backend's row, settings, read-only mode,
  * engine_exec); doc/executor.md explains the design. In short: every free-text construct
  * of a statement is an *occurrence* (Occ): an answer() or summary() call, or a *verify
  * atom* (answer() compared with literals by = <> IN NOT IN). Its node in the tree is
@@ -144,15 +146,16 @@ struct Engine {
 	Store *store;         /* the database, through the storage seam */
 	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
 	                         with PostgreSQL, an in-memory scratch database (engine.c) */
-	int pg;               /* the store is PostgreSQL: statements run with its row of the
-	                         driver's table, exec_pg_backend (the entry points alone test
-	                         it; the rest reads `dialect`) */
-	const Dialect *dialect;
+	const struct Backend *backend;   /* the backend's row of the driver's table (top_int.h:
+	                                    SQLite's, exec_sqlite.c; PostgreSQL's, exec_pg.c),
+	                                    chosen when the database opens */
+	const Dialect *dialect;   /* its row of the table the phases read (backend->dialect) */
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
-	int pg_ro;        /* --readonly on PostgreSQL: every statement in a read-only
-	                     transaction it cannot change (exec_pg_ro.c) */
+	int open_ro;      /* opened read-only (--readonly): SQLite's file read-only, on
+	                     PostgreSQL every statement in a read-only transaction it cannot
+	                     change (exec_pg_ro.c) */
 	int guard;        /* set while a user statement is prepared in read-only mode */
 	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
 	int nhidden;
@@ -348,12 +351,13 @@ typedef struct Block {
 } Block;
 
 /* What the engine needs to know of the backend it runs on, as data and entries rather
-   than a test of which backend it is (dialect.c: dialect_sqlite, dialect_pg). The
+   than a test of which backend it is (dialect_sqlite.c, dialect_pg.c: a row each). The
    capabilities say what a plan may use there; the entries say how the engine's own SQL
    is written for it, run on it, and what it keeps there (the catalog's facts, ENUM's
    map). */
 struct Dialect {
 	const char *name;          /* how the plan names the engine's SQL: "sqlite" */
+	const char *label;         /* how messages name the backend: "SQLite" */
 	const char *true_lit;      /* TRUE as its SQL writes it */
 	const char *enum_map;      /* the table of ENUM mappings */
 	unsigned retrieval : 1;    /* suql's own retrieval index (FTS5) ranks and counts */
@@ -400,6 +404,16 @@ struct Dialect {
 	/* the same for a statement whose failure does not fail the one around it (the
 	   planner's counts and samples): in PostgreSQL, under a savepoint */
 	SuqlStatus (*try_query)(Exec *ex, const char *sql, StoreCursor **c);
+	/* where suql's functions do not run (no functions): an aggregate's group key, its
+	   texts joined as suql_agg joins them (call: its suql_agg(id, text)); and a SELECT
+	   over the statement's blocks run as its final statement reads them (walked blocks
+	   kept to their rows, the values bound), its rows through a store cursor */
+	Expr *(*group_key)(Exec *ex, Expr *call);
+	/* bm25(col, q) (call, in block b) where suql's own index does not rank (no
+	   retrieval): the backend's relevance of col's text to q's words (a literal), the
+	   result column keeping the call's name as written */
+	Expr *(*relevance)(Exec *ex, int b, Expr *call, Expr *col, Expr *q);
+	SuqlStatus (*final_query)(Exec *ex, const Select *sel, StoreCursor **c, SuqlErr *err);
 	/* the plan's lines of the final statement, as the backend is given it */
 	void (*show_final)(Exec *ex, SBuf *out);
 	/* a DISTINCT listing s of FROM item it's values v put in the order SQLite lists them

@@ -3,10 +3,10 @@
  * [, ARRAY[answers]]) and summary_agg(text [, 'focus']), one value per group of rows, over
  * GROUP BY, a whole (filtered) table, in HAVING and ORDER BY, and over a subquery.
  *
- * The operator has one shape, so that it can become a row of an operator table:
+ * The operator is a row of the operator table (exec_agg_row, at the end of this file):
  *
- *   entry     bind_occ_try_agg (bind_occ.c) recognizes the call and makes an AggOcc;
- *             bind_occ_mutate renames it suql_agg(id, text), an SQL aggregate (here)
+ *   entry     its bind entry (agg_bind) recognizes the call and makes an AggOcc; its
+ *             mutate entry renames it suql_agg(id, text), an SQL aggregate (here)
  *   plan      exec_agg_plan: a dry run of the statement (no call: suql_agg keeps each
  *             group's texts and answers NULL) learns the groups; each group's passages are
  *             ranked by BM25 against the question (or focus) and the most relevant kept, up
@@ -574,10 +574,11 @@ static int early_ok(const Exec *ex)
 	       ex->set.optimize != OPT_OFF;
 }
 
-/* PostgreSQL: the groups of each aggregate, read by a statement of its block (FROM,
-   WHERE, GROUP BY) with the group's key as a last column (exec_pg_plan_aggkey: its texts
-   joined as agg_step joins them), groups in the order of the GROUP BY terms, NULL first
-   as SQLite sorts it. Postgres has no suql_agg to call, so the dry run is this query. */
+/* A backend without suql's functions (PostgreSQL): the groups of each aggregate, read by
+   a statement of its block (FROM, WHERE, GROUP BY) with the group's key as a last column
+   (Dialect.group_key: its texts joined as agg_step joins them), groups in the order of
+   the GROUP BY terms, NULL first as SQLite sorts it. There is no suql_agg to call, so the
+   dry run is this query. */
 static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
@@ -591,7 +592,7 @@ static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 			exec_col(ex->a, &cols, NULL, NULL);
 			*cols->items[k] = *b->core->cols->items[k];
 		}
-		exec_col(ex->a, &cols, exec_pg_plan_aggkey(ex, *ag->slot), "suql_key");
+		exec_col(ex->a, &cols, ex->e->dialect->group_key(ex, *ag->slot), "suql_key");
 		OrderList *ord = NULL;
 		const ExprList *g = b->core->group;
 		if (g && g->n) {
@@ -611,10 +612,8 @@ static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 		c->cols = cols;
 		c->having = NULL;
 		c->distinct = DISTINCT_NONE;
-		Printer *pr = exec_pg_plan_print_final(ex, sel);
 		StoreCursor *cur;
-		s = exec_pg_plan_query(ex, print_text(pr), &cur, err);
-		print_free(pr);
+		s = ex->e->dialect->final_query(ex, sel, &cur, err);
 		int rc = 0;
 		while (s == SUQL_OK && (rc = store_next(cur)) > 0) {
 			const char *t = store_text(cur, store_column_count(cur) - 1);
@@ -632,8 +631,7 @@ static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 }
 
 /* The dry run that learns the groups: the statement itself where suql's functions run
-   (SQLite: suql_agg keeps each group's texts), else a statement of the groups' keys
-   (PostgreSQL). */
+   (SQLite: suql_agg keeps each group's texts), else a statement of the groups' keys. */
 static SuqlStatus collect(Exec *ex, SuqlErr *err)
 {
 	return ex->e->dialect->functions ? exec_final_dry(ex, err) : collect_keys(ex, err);

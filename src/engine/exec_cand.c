@@ -86,13 +86,15 @@ static void grow(Walk *w)
 	w->sqlv = xrealloc(w->sqlv, c * ((size_t)w->u->nsqlcols + 1));
 }
 
-/* PostgreSQL: the candidates with their texts (each row is read once: Postgres is not
-   asked again per candidate), ids from keys or ctids, structured leaves as booleans. */
-static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
+/* A dialect that does not read rows again (Dialect.refetch: PostgreSQL): the candidates
+   with their texts, through the store (each row is read once: the server is not asked
+   again per candidate), ids as the dialect numbers its rows (Dialect.row_id), structured
+   leaves as the booleans it prints ('t', 'f'). */
+static SuqlStatus load_listed(Walk *w, const char *sql, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	StoreCursor *c;
-	SuqlStatus s = exec_pg_plan_query(ex, sql, &c, err);
+	SuqlStatus s = ex->e->dialect->query(ex, sql, &c, err);
 	if (s != SUQL_OK)
 		return s;
 	int rc;
@@ -124,7 +126,8 @@ static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 	}
 	store_done(c);
 	if (rc < 0)
-		return err_set(err, SUQL_ERROR, "listing candidates in PostgreSQL failed");
+		return err_set(err, SUQL_ERROR, "listing candidates in %s failed",
+		               ex->e->dialect->label);
 	if (suql_interrupted)
 		return err_set(err, SUQL_INTERRUPT, "interrupted");
 	return SUQL_OK;
@@ -137,7 +140,7 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 	free(w->u->sql);
 	w->u->sql = sql;
 	if (!ex->e->dialect->refetch)   /* the texts come with the candidates */
-		return pg_load(w, sql, err);
+		return load_listed(w, sql, err);
 	sqlite3_stmt *st;
 	SuqlStatus s = exec_prepare(ex, sql, &st, err);
 	if (s != SUQL_OK)

@@ -3,11 +3,13 @@
  * turns requests into batched calls; exec_cand.c lists a unit's candidates and fetches
  * their texts, exec_window.c reads a ranked walk's candidates a window at a time;
  * exec_rank.c ranks them by relevance, exec_embed.c mixes in dense similarity;
- * exec_walk.c walks them in waves (exec_cascade.c puts a cheaper judge first);
- * exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
- * per-passage comparison mode; exec_topk.c, exec_join.c and exec_agg.c are the semantic
- * top-k, joins and aggregates; exec_pg_rows.c reads PostgreSQL's rows. The engine's own SQL below them is sql_int.h's, the pipeline above
- * them top_int.h's.
+ * exec_walk.c walks them in waves; exec_final.c evaluates ahead and runs the final
+ * statement; exec_passage.c is the per-passage comparison mode; exec_pg_rows.c reads
+ * PostgreSQL's rows. The operators of this group (exec_join.c with exec_factor.c,
+ * exec_agg.c, exec_walk_op.c, exec_topk.c, exec_cascade.c, exec_extract.c) are reached
+ * through their rows of the operator table (op_int.h), whose hooks the walk calls (a
+ * cascade's judge first, a top-k's scoring); what they share of the walk is declared here.
+ * The engine's own SQL below them is sql_int.h's, the pipeline above them top_int.h's.
  *
  * Ownership: a Walk owns its arrays, its window and its fetch statement (exec_walk_free);
  * it borrows the Exec, the block and the unit. A Req borrows its text value.

@@ -695,6 +695,15 @@ Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
 	return pr;
 }
 
+SuqlStatus exec_pg_plan_final_query(Exec *ex, const Select *sel, StoreCursor **c,
+                                    SuqlErr *err)
+{
+	Printer *pr = exec_pg_plan_print_final(ex, sel);
+	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), c, err);
+	print_free(pr);
+	return s;
+}
+
 int exec_pg_plan_count(Exec *ex, long long *n)
 {
 	Printer *pr = exec_pg_plan_print_final(ex, NULL);

@@ -33,7 +33,7 @@ static int key_cast(const Occ *o, const Expr *key)
 	return -1;
 }
 
-static int numeric_pg(int pg)
+static int numeric_type(int pg)
 {
 	return pg == PGT_INT || pg == PGT_REAL || pg == PGT_NUMERIC || pg == PGT_BOOL;
 }
@@ -45,7 +45,7 @@ static int best_option(Exec *ex, const Sig *s, int pg, TopK *t)
 	int first = 1;
 	for (int i = 0; i < s->noptions; i++) {
 		const char *v = s->options[i];
-		if (!numeric_pg(pg)) {
+		if (!numeric_type(pg)) {
 			if (first || (t->desc ? strcmp(v, t->best_text) > 0 : strcmp(v, t->best_text) < 0))
 				t->best_text = v;
 			first = 0;
@@ -61,7 +61,7 @@ static int best_option(Exec *ex, const Sig *s, int pg, TopK *t)
 			t->best_num = d;
 		first = 0;
 	}
-	t->numeric = numeric_pg(pg);
+	t->numeric = numeric_type(pg);
 	t->integer = pg == PGT_INT || pg == PGT_BOOL;
 	t->from = "the answers allowed";
 	(void)ex;

@@ -5,8 +5,8 @@
  * runs them on SQLite and holds the statement's errors and the budget's refusals;
  * exec_pg_plan.c prints them for PostgreSQL (exec_print_select calls its hooks);
  * exec_hint.c words SQLite's errors about the user's text; dialect_sqlite.c and
- * dialect_pg.c hold each backend's longer entries of the backend table (engine_int.h:
- * Dialect). Nothing here calls a phase above it (tests/suites/44-layers.sh).
+ * dialect_pg.c hold each backend's row of the backend table (engine_int.h: Dialect).
+ * Nothing here calls a phase above it (tests/suites/44-layers.sh).
  *
  * Ownership: what returns heap text (exec_print_select, exec_print_expr, exec_value_text,
  * exec_pg_plan_params) leaves it to the caller; the Exec owns its PostgreSQL parameters
@@ -167,49 +167,15 @@ void exec_pg_plan_unbind(Exec *ex);
    to the rows they passed; it holds the text and the map back to the user's
    (exec_pg_plan_place). */
 Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel);
+/* PostgreSQL's Dialect.final_query: sel printed as the final statement, run with its
+   parameters. */
+SuqlStatus exec_pg_plan_final_query(Exec *ex, const Select *sel, StoreCursor **c,
+                                    SuqlErr *err);
 /* exec_final_count on PostgreSQL: the rows the user's statement returns with what is known
    (printed last, run under a savepoint); 0, or -1 when it cannot tell. */
 int exec_pg_plan_count(Exec *ex, long long *n);
 /* The parameters of the statement printed last, as texts (Postgres arrays), and their free. */
 char **exec_pg_plan_params(Exec *ex, int *n, SuqlErr *err);   /* NULL: err says why */
 void exec_pg_plan_params_free(char **v, int n);
-
-/* ---- dialect_sqlite.c, dialect_pg.c: each backend's entries of its Dialect row that
-   are more than a line (engine_int.h says what each does) ---- */
-
-char *dialect_sqlite_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
-                                char **param);
-void dialect_sqlite_table(Engine *e, TabInfo *t);
-void dialect_sqlite_schema_key(Engine *e, long long *key);
-char *dialect_sqlite_enum_values(const char *table, const char *column, int list);
-char *dialect_sqlite_enum_has(const char *table, const char *column, int list);
-char *dialect_sqlite_map_foreign(Engine *e);
-void *dialect_sqlite_map_open(Exec *ex);
-int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *col,
-                            const char *lit, EnumMapRow *row);
-void dialect_sqlite_map_close(void *map);
-char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
-                               const char *vals, const char *sig);
-SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col,
-                                     const char *lit, long *n, SuqlErr *err);
-
-void dialect_pg_show_final(Exec *ex, SBuf *out);
-void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v);
-char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
-                            char **param);
-void dialect_pg_table(Engine *e, TabInfo *t);
-void dialect_pg_schema_key(Engine *e, long long *key);
-char *dialect_pg_enum_values(const char *table, const char *column, int list);
-char *dialect_pg_enum_has(const char *table, const char *column, int list);
-char *dialect_pg_map_foreign(Engine *e);
-void *dialect_pg_map_open(Exec *ex);
-int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
-                        const char *lit, EnumMapRow *row);
-void dialect_pg_map_close(void *map);
-char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
-                           const char *vals, const char *sig);
-SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
-                                 const char *lit, long *n, SuqlErr *err);
-
 
 #endif

@@ -31,7 +31,7 @@
 
 /* The type argument of suql_answer: the binder writes ast_pg_name(pg), and the function
    reads the word back here ("text" and unknown words: no conversion). */
-static PgType pg_of(const char *t)
+static PgType type_of(const char *t)
 {
 	for (int pg = PGT_DATE; t && pg <= PGT_BOOL; pg++)
 		if (pg != PGT_TEXT && str_ieq(t, ast_pg_name((PgType)pg)))
@@ -195,7 +195,7 @@ static int loose_sig(sqlite3_context *c, Exec *ex, FtKind k, sqlite3_value *q, c
 	}
 	s.kind = k;
 	s.list = -1;
-	s.pg = pg_of(type);
+	s.pg = type_of(type);
 	if (q)
 		s.question = xstrdup(sqlite3_value_type(q) == SQLITE_NULL
 		                     ? "" : (const char *)sqlite3_value_text(q));

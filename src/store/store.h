@@ -86,6 +86,9 @@ typedef struct StoreOps {
 	size_t (*bytes)(StoreCursor *c, int col);
 	const char *own;      /* how suql's own table names start: "suql_", or "suql." (a
 	                         schema of suql's own) */
+	const char *row_name; /* an expression naming each row of a table: "rowid" */
+	SuqlStatus (*top_values)(Store *s, const char *table, const char *column, int list,
+	                         StoreCursor **out, SuqlErr *err);
 } StoreOps;
 
 struct Store {
@@ -169,6 +172,14 @@ void store_rollback_to(Store *s, const char *name);
    views a user sees by name, and a table's columns in their order (SUQL_ERROR when the
    table has none: it does not exist). */
 int store_has_table(Store *s, const char *name);
+/* An expression naming each row of a table in a SELECT of it (a row's name where a table
+   has no key of its own): SQLite's rowid, PostgreSQL's ctid as text. */
+const char *store_row_name(Store *s);
+/* A column's most frequent text values (a list column's elements) in the table's first
+   20000 rows: rows of (value, its count, how many distinct values), most frequent first
+   (ties in binary order), at most 12. */
+SuqlStatus store_top_values(Store *s, const char *table, const char *column, int list,
+                            StoreCursor **out, SuqlErr *err);
 SuqlStatus store_tables(Store *s, StoreTable **out, int *n, SuqlErr *err);
 void store_tables_free(StoreTable *t, int n);
 SuqlStatus store_columns(Store *s, const char *table, StoreColumn **out, int *n, SuqlErr *err);

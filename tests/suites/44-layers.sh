@@ -103,7 +103,8 @@ fi
 # The storage seam: the files outside store/ that still call SQLite directly are exactly
 # those src/README.md lists (so routing one through store.h means taking it off the list,
 # and a new direct caller has to say why).
-sed -n 's/^- `\([a-z_0-9]*\/[a-z_0-9]*\.c\)`:.*/\1/p' src/README.md | sort >"$tmp/seam.listed"
+sed '/^<!-- backend tests -->/,/^<!-- backend tests -->/d' src/README.md |
+	sed -n 's/^- `\([a-z_0-9]*\/[a-z_0-9]*\.c\)`:.*/\1/p' | sort >"$tmp/seam.listed"
 grep -l 'sqlite3_[a-z_0-9]*(' src/*/*.c | sed 's|^src/||' | grep -v '^store/' | sort >"$tmp/seam.calls"
 if cmp -s "$tmp/seam.listed" "$tmp/seam.calls"; then
 	echo "ok layers: src/README.md lists the files that reach SQLite around the seam ($(wc -l <"$tmp/seam.calls"))"
@@ -113,23 +114,75 @@ else
 	diff "$tmp/seam.listed" "$tmp/seam.calls" | grep '^[<>]' | sed 's/^</-/; s/^>/+/; s/^/# /'
 fi
 
-# The backend as a table (src/engine/engine_int.h: Dialect): outside the backends' own
-# files (exec_pg*.c) and the entry point that picks the row (engine.c), no file of the
-# engine tests which backend it runs on (e->pg); it reads the statement's dialect. The
-# pattern must find a test of its own writing, and none in a field named pg of another
-# struct (type->pg, s->pg).
-pgtest='[^a-z_]e->pg\>'
-grep -n "$pgtest" src/engine/*.c | grep -v '^src/engine/exec_pg[a-z_]*\.c:\|^src/engine/engine\.c:' \
-	>"$tmp/pgtests"
-printf '%s\n' '	if (ex->e->pg)' '	s.pg = type->pg;' >"$tmp/pgtests.fed"
-if [ "$(grep -c "$pgtest" "$tmp/pgtests.fed")" != 1 ]; then
-	echo "not ok layers: the engine tests no backend by name outside its files and entry point"
-	echo "# the pattern did not find exactly the one test it was fed"
-elif [ -s "$tmp/pgtests" ]; then
-	echo "not ok layers: the engine tests no backend by name outside its files and entry point"
-	sed 's/^/# /' "$tmp/pgtests" | head -n 20
+# One file per backend row: PostgreSQL's code in the engine is in PostgreSQL's own files
+# (exec_pg*.c, dialect_pg.c), each backend's rows of the tables (Backend, Dialect) in
+# its files. No other object of the engine defines a function or data named after it
+# ("pg" in the name) or calls a function of PostgreSQL's files; the rows themselves (data)
+# are listed where a database picks its backend (engine.c). Fed a function of that name
+# and a call of PostgreSQL's, the check must fail.
+pgfile='^(exec_pg[a-z_]*|dialect_pg)\.o$'
+if ! command -v nm >/dev/null 2>&1 || [ ! -d "$obj" ]; then
+	echo "skip layers: PostgreSQL's code in its own files: no nm or no objects"
 else
-	echo "ok layers: the engine tests no backend by name outside its files and entry point"
+	for o in "$obj"/*.o; do
+		nm "$o" | awk -v f="$(basename "$o")" '$1 == "U" { print "U", f, $2 }
+		                                        $2 ~ /^[TtDdRrBb]$/ { print $2, f, $3 }'
+	done >"$tmp/pgsyms"
+	pgcheck() {
+		awk -v pgfile="$pgfile" '
+			$1 == "T" && $2 ~ pgfile { pgdef[$3] = $2 }
+			$1 == "U" { use[++n] = $2 " " $3; next }
+			$2 !~ pgfile && tolower($3) ~ /pg/ { print $2 " defines " $3 ", a name of PostgreSQL'"'"'s" }
+			END {
+				for (i = 1; i <= n; i++) {
+					split(use[i], a, " ")
+					if (a[1] !~ pgfile && (a[2] in pgdef))
+						print a[1] " calls " a[2] " of " pgdef[a[2]]
+				}
+			}' "$1" | sort
+	}
+	pgcheck "$tmp/pgsyms" >"$tmp/pgout"
+	if [ -s "$tmp/pgout" ]; then
+		echo "not ok layers: PostgreSQL's code in its own files (one file per backend row)"
+		sed 's/^/# /' "$tmp/pgout" | head -n 20
+	else
+		echo "ok layers: PostgreSQL's code in its own files (one file per backend row)"
+	fi
+	pgfn=$(awk -v pgfile="$pgfile" '$1 == "T" && $2 ~ pgfile { print $3; exit }' "$tmp/pgsyms")
+	{ cat "$tmp/pgsyms"; echo "t exec_walk.o pg_synthetic_helper";
+	  echo "U exec_statement.o $pgfn"; } >"$tmp/pgsyms.bad"
+	pgcheck "$tmp/pgsyms.bad" >"$tmp/pgout.bad"
+	if [ -n "$pgfn" ] && grep -q '^exec_walk.o defines pg_synthetic_helper' "$tmp/pgout.bad" &&
+	   grep -q "^exec_statement.o calls $pgfn " "$tmp/pgout.bad"; then
+		echo "ok layers: the check fails on a PostgreSQL name and call outside its files"
+	else
+		echo "not ok layers: the check fails on a PostgreSQL name and call outside its files"
+		sed 's/^/# /' "$tmp/pgout.bad" | head -n 5
+	fi
+fi
+
+# "Is this SQLite?": a file that asks whether the database is SQLite (store_sqlite() and
+# engine_db() answer NULL for another backend) rather than asking the backend's row is
+# one of those src/README.md lists (between its "<!-- backend tests -->" marks), and
+# every file listed still asks; SQLite's own files (store_sqlite.c, which defines the
+# question, exec_sqlite.c, dialect_sqlite.c) and engine.c, which defines engine_db,
+# are not counted. The pattern must find a question of its own writing.
+ask='\(store_sqlite\|engine_db\)([^)]*)'
+sed -n '/^<!-- backend tests -->/,/^<!-- backend tests -->/p' src/README.md |
+	sed -n 's/^- `\([a-z_0-9]*\/[a-z_0-9]*\.c\)`:.*/\1/p' | sort >"$tmp/asks.listed"
+grep -l "$ask" src/*/*.c | sed 's|^src/||' |
+	grep -v '^store/store_sqlite\.c$\|^engine/exec_sqlite\.c$\|^engine/dialect_sqlite\.c$\|^engine/engine\.c$' |
+	sort >"$tmp/asks.found"
+printf '%s\n' '	int n = engine_db(e) ? 1 : 0;' '	sqlite3 *d = engine_db_handle(e);' >"$tmp/asks.fed"
+if [ "$(grep -c "$ask" "$tmp/asks.fed")" != 1 ]; then
+	echo "not ok layers: the files that ask which backend holds the database are listed"
+	echo "# the pattern did not find exactly the one question it was fed"
+elif cmp -s "$tmp/asks.listed" "$tmp/asks.found"; then
+	echo "ok layers: the files that ask which backend holds the database are listed ($(wc -l <"$tmp/asks.found"))"
+else
+	echo "not ok layers: the files that ask which backend holds the database are listed"
+	echo "# - listed, + asks"
+	diff "$tmp/asks.listed" "$tmp/asks.found" | grep '^[<>]' | sed 's/^</-/; s/^>/+/; s/^/# /'
 fi
 
 # The engine's groups: src/README.md's table (between its "<!-- engine groups -->" marks)
