@@ -11,7 +11,11 @@
 # group's file that does not exist, a call from a lower group to a higher one, an include of
 # a higher group's header by a lower group's file. And lines starting with "stat ": how many
 # calls go up, and how many units (.c files) the largest call cycle holds (the units that
-# all reach one another; 1 when there is no cycle between units).
+# all reach one another; 1 when there is no cycle between units), how many circles there
+# are (strongly connected components of more than one unit) and each one's files.
+#
+# With -v max_circle=N, a circle of more than N files is a fault; with -v max_circles=N,
+# more than N circles are.
 function level(f) { return (f in lv) ? lv[f] : -1 }
 FILENAME == ARGV[1] {
 	if ($1 in grp && grp[$1] != $2)
@@ -63,15 +67,41 @@ END {
 			}
 		}
 	}
+	# the circles: the strongly connected components of more than one unit (each unit's
+	# fellows are the units it reaches that reach it back), named by their files in order
 	big = 1
+	ncirc = 0
 	for (a in units) {
-		c = 0
+		if (a in placed)
+			continue
+		c = 1
+		m[1] = a
 		for (b in units)
-			if (a == b || ((a, b) in reach && (b, a) in reach))
-				c++
+			if (b != a && (a, b) in reach && (b, a) in reach)
+				m[++c] = b
+		for (i = 1; i <= c; i++)
+			placed[m[i]] = 1
 		if (c > big)
 			big = c
+		if (c < 2)
+			continue
+		# the names sorted (insertion sort: a circle is a few files)
+		for (i = 2; i <= c; i++)
+			for (k = i; k > 1 && m[k - 1] > m[k]; k--) {
+				t = m[k]; m[k] = m[k - 1]; m[k - 1] = t
+			}
+		names = m[1]
+		for (i = 2; i <= c; i++)
+			names = names " " m[i]
+		circ[++ncirc] = c " " names
+		if (max_circle != "" && c > max_circle + 0)
+			print "fault a call circle of " c " files (at most " max_circle "): " names
 	}
+	if (max_circles != "" && ncirc > max_circles + 0)
+		print "fault " ncirc " call circles (at most " max_circles ")"
+	for (i = 1; i <= ncirc; i++)
+		print "stat circle " circ[i]
 	print "stat up " (up + 0)
 	print "stat cycle " big
+	print "stat circles " ncirc
 }

@@ -52,7 +52,7 @@ static void show_reply(const Agent *a, const char *text)
    characters; how many more there were), in double quotes, with every control character
    made visible (vis.h: a line break is ^J, an escape ^[), so that no word of it acts on
    the terminal or breaks the error's line. Heap string. */
-char *agent_quote(const char *reply)
+static char *agent_quote(const char *reply)
 {
 	const char *s = reply ? reply : "";
 	size_t n = strlen(s), at = 0;

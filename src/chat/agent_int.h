@@ -138,8 +138,5 @@ char *agent_rows_json(const AgentRows *rows);
 
 void agent_turn_free(AgentTurn *t);
 
-/* agent.c: the model's reply as an error quotes it (cut, in quotes, its control characters
-   made visible). Heap string. */
-char *agent_quote(const char *reply);
 
 #endif

@@ -191,33 +191,9 @@ static int one_line(const char *s)
    "-- cuisines: values such as 'sushi', ... (34 values)" for an open enum or a list. */
 static void value_note(Store *st, const char *table, const CatColumn *c, SBuf *out)
 {
-	SBuf t = SBUF_INIT, col = SBUF_INIT;
-	sb_put_ident(&t, table, strlen(table));
-	sb_put_ident(&col, c->column, strlen(c->column));
-	char *q;
-	if (store_sqlite(st) && c->is_array)   /* SQLite: a list is a JSON array */
-		q = xprintf("SELECT j.value, count(*) AS n, count(*) OVER () FROM (SELECT %s AS v "
-		            "FROM %s LIMIT 20000) AS s, json_each(CASE WHEN json_valid(s.v) THEN s.v "
-		            "ELSE '[]' END) AS j WHERE j.type = 'text' GROUP BY j.value "
-		            "ORDER BY n DESC, j.value LIMIT 12", col.s, t.s);
-	else if (store_sqlite(st))
-		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT %s AS v FROM %s "
-		            "LIMIT 20000) WHERE typeof(v) = 'text' GROUP BY v ORDER BY n DESC, v "
-		            "LIMIT 12", col.s, t.s);
-	else if (c->is_array)   /* PostgreSQL: a list is an array; in SQLite's (binary) order */
-		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT unnest(%s)::text "
-		            "AS v FROM (SELECT %s FROM %s LIMIT 20000) AS s) AS u WHERE v IS NOT NULL "
-		            "GROUP BY v ORDER BY n DESC, v COLLATE \"C\" LIMIT 12", col.s, col.s, t.s);
-	else
-		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT %s::text AS v "
-		            "FROM %s LIMIT 20000) AS s WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, "
-		            "v COLLATE \"C\" LIMIT 12", col.s, t.s);
-	sb_free(&t);
-	sb_free(&col);
 	StoreCursor *cur;
 	SuqlErr err = {0};
-	SuqlStatus qs = store_query(st, q, NULL, 0, &cur, &err);
-	free(q);
+	SuqlStatus qs = store_top_values(st, table, c->column, c->is_array, &cur, &err);
 	err_clear(&err);
 	if (qs != SUQL_OK)
 		return;

@@ -140,15 +140,6 @@ int meta_help_function(FILE *out, const char *name, int width)
 	return 1;
 }
 
-const char *meta_function_example(int i, const char **name)
-{
-	int n = (int)(sizeof fn_help / sizeof *fn_help) - 1;
-	if (i < 0 || i >= n)
-		return NULL;
-	*name = fn_help[i].name;
-	return fn_help[i].example;
-}
-
 /* text's lines for roff, each escaped (a line may start with a quote) */
 static void roff_lines(SBuf *b, const char *text)
 {

@@ -1,12 +1,12 @@
 /*
  * import_meta.c: the meta-commands of importing and indexing, :import and :index: the
  * arguments are the importer's (import_parse_args), the work the importer's and the
- * retrieval index's; this file reports what they did.
+ * engine's (engine_index: the database's backend makes its indexes); this file reports
+ * what they did.
  */
 #include "base/util.h"
 #include "cli/meta.h"
 #include "import/import.h"
-#include "retrieve/retrieve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +20,10 @@ SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		return SUQL_USAGE;
 	opt.progress = env->tty ? PROGRESS_AUTO : PROGRESS_OFF;
 	opt.stats = &st;
-	/* On PostgreSQL the importer moves rows only; --index is :index's GIN indexes, made
-	   once the rows are in (a failed import makes none) */
-	int pg_index = opt.index && !engine_db(env->engine);
-	if (pg_index)
+	/* where the importer moves rows only (PostgreSQL), --index is :index's, made once the
+	   rows are in (a failed import makes none) */
+	int index_after = opt.index && !engine_import_indexes(env->engine);
+	if (index_after)
 		opt.index = 0;
 	if (env->s)
 		session_limit_begin(env->s);   /* :set timeout covers an import too */
@@ -39,32 +39,12 @@ SuqlStatus meta_import(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 		fprintf(env->out, "; indexed %d free-text column%s", st.indexed,
 		        st.indexed == 1 ? "" : "s");
 	fputc('\n', env->out);
-	return pg_index ? engine_pg_index(env->engine, table, env->out, err) : SUQL_OK;
-}
-
-typedef struct Report {
-	FILE *out;
-	int n;
-} Report;
-
-static void report(void *ctx, const char *table, const char *column, const RetInfo *info)
-{
-	Report *r = ctx;
-	r->n++;
-	fprintf(r->out, "%s.%s: %lld row%s, %lld passage%s\n", table, column, info->rows,
-	        info->rows == 1 ? "" : "s", info->passages, info->passages == 1 ? "" : "s");
+	return index_after ? engine_index(env->engine, table, env->out, err) : SUQL_OK;
 }
 
 SuqlStatus meta_index(MetaEnv *env, int argc, char **argv, SuqlErr *err)
 {
 	if (argc > 2)
 		return err_set(err, SUQL_USAGE, "usage: :index [TABLE]");
-	const char *table = argc == 2 ? argv[1] : NULL;
-	Report r = {env->out, 0};
-	if (!engine_db(env->engine))
-		return engine_pg_index(env->engine, table, env->out, err);
-	SuqlStatus s = ret_rebuild(engine_db(env->engine), table, report, &r, err);
-	if (s == SUQL_OK && r.n == 0)
-		fprintf(env->out, "no free-text columns to index\n");
-	return s;
+	return engine_index(env->engine, argc == 2 ? argv[1] : NULL, env->out, err);
 }

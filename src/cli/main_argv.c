@@ -29,7 +29,7 @@ int cli_assignment(const char *w)
 }
 
 /* The option called name (len bytes), or NULL. */
-const CliOption *cli_find_option(const char *name, size_t len)
+static const CliOption *cli_find_option(const char *name, size_t len)
 {
 	for (const CliOption *p = cli_options(); p->name; p++)
 		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)

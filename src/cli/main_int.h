@@ -70,8 +70,6 @@ char *cli_keep(Cli *cli, char *s);
 /* Whether a word is a psql variable's assignment: NAME=VALUE, NAME letters, digits and
    underscores (so "SELECT a=1", "./x=1.db" and "-x" are not). */
 int cli_assignment(const char *w);
-/* The option called name[0..len), or NULL. */
-const CliOption *cli_find_option(const char *name, size_t len);
 /* What to use instead of the sqlite3 shell's option name[0..len) that suql does not have,
    or NULL. */
 const char *cli_foreign_advice(const char *name, size_t len);

@@ -57,11 +57,9 @@ SuqlStatus meta_log(MetaEnv *env, int argc, char **argv, SuqlErr *err);
 /* help_fn.c: SUQL's functions. meta_help_function writes the help of the function called
    name (answer, summary, extract, answer_agg, summary_agg, matches, bm25, or = for an ENUM
    column's), or with "functions" the list of them, laid out for width columns (at most 80),
-   and returns 1; 0 when name is none of them. meta_function_example gives the example of
-   the i-th (from 0; its name in *name), NULL past the last. meta_functions_man: the
-   manual page's list of them (suql --help-man functions). */
+   and returns 1; 0 when name is none of them. meta_functions_man: the manual page's list
+   of them (suql --help-man functions). */
 int meta_help_function(FILE *out, const char *name, int width);
-const char *meta_function_example(int i, const char **name);
 void meta_functions_man(SBuf *b);
 
 /* meta_chat.c: :chat, :sql, :history, :reset, :save FILE. */

@@ -4,7 +4,8 @@
  * (session_setting_names, the list :set shows) and then the values of the one named; after
  * :mode, :explain and the other settings' own commands their values; after :schema and
  * :index the tables; after :open, :read, :output, :once, :save and :import file names.
- * Elsewhere it offers SQL keywords (SQLite's own list), SUQL's words, and the table and
+ * Elsewhere it offers SQL keywords (SQLite's own list), SUQL's words (its functions as the
+ * engine names them, engine_function), and the table and
  * column names of the open database (suql's internal tables hidden), keywords in the case
  * being typed.
  *
@@ -26,9 +27,9 @@
 
 static Repl *the_repl;
 
+/* SUQL's words beside its functions (engine_function: answer, summary, extract, ...) */
 static const char *const suql_words[] = {
-	"ANSWER", "SUMMARY", "FREE_TEXT", "ENUM", "ANY", "ARRAY", "ILIKE", "UNNEST", "TRUE",
-	"FALSE", NULL,
+	"FREE_TEXT", "ENUM", "ANY", "ARRAY", "ILIKE", "UNNEST", "TRUE", "FALSE", NULL,
 };
 
 #define SQL_BREAKS " \t\n\"'`@$><=;|&{(,.*+-/%)"
@@ -262,6 +263,15 @@ static void add_sql_words(const char *text)
 	}
 	for (int i = 0; suql_words[i]; i++)
 		add(text, suql_words[i], strlen(suql_words[i]), lower);
+	const char *f;
+	for (int i = 0; (f = engine_function(i)) != NULL; i++) {
+		char up[64];
+		size_t n = strlen(f);
+		for (size_t k = 0; k < n && k + 1 < sizeof up; k++)
+			up[k] = (char)toupper((unsigned char)f[k]);
+		up[n < sizeof up ? n : sizeof up - 1] = 0;
+		add(text, up, strlen(up), lower);
+	}
 	add_names(text);
 }
 

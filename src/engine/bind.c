@@ -6,20 +6,24 @@
  *    (bind_scope.c) and where names not found there are looked up next;
  *  - which blocks are correlated (refer to columns of an enclosing block), by resolving
  *    every column reference;
- *  - every free-text occurrence: a verify atom (answer() compared with literals by = <> IN
- *    NOT IN), a typed or plain answer(), a summary(), with its position (WHERE and whether
- *    it stands in the AND/OR/NOT skeleton there, SELECT list, ORDER BY, ...), its signature
- *    and where its text argument comes from (a FREE_TEXT[] column, an unnest element, an
- *    expression);
- *  - every comparison of an ENUM or ENUM[] column with literals (enum.c decides what they
- *    mean).
+ *  - every construct of an operator: the binder offers each expression to the rows of
+ *    the operator table in order (op_bind, op_int.h), as SQLite looks a function up in
+ *    its table: a call of one of a row's SQL functions (by name and number of arguments)
+ *    to that row, any expression to a row with forms of its own. So the filter walk's
+ *    row finds every free-text occurrence (bind_occ.c: a verify atom, answer() compared
+ *    with literals by = <> IN NOT IN; a typed or plain answer(); a summary()), with its
+ *    position (WHERE and whether it stands in the AND/OR/NOT skeleton there, SELECT list,
+ *    ORDER BY, ...), its signature and where its text argument comes from (a FREE_TEXT[]
+ *    column, an unnest element, an expression); ENUM's row every comparison of an ENUM or
+ *    ENUM[] column with literals; the others their calls (matches(), answer_agg(),
+ *    extract(), bm25()).
  *
  * A double-quoted word that names no column in scope is a string, as in SQLite.
- * bind_occ_mutate then replaces each occurrence's node by the call of its SQL function.
+ * bind_occ_mutate then replaces each occurrence's node by the call of its SQL function,
+ * and each row's own constructs by theirs (the rows' mutate entries).
  */
 #include "engine/bind_int.h"
-#include "engine/bm25_int.h"
-#include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 
 #include <stdio.h>
@@ -30,6 +34,30 @@ static void bind_select(Bind *bd, Select *s, int parent, int lookup, BlockKind k
                         int top);
 
 /* ---- names ---- */
+
+static const char *const AGGREGATES[] = {
+	"count", "sum", "avg", "min", "max", "total", "group_concat", "string_agg",
+	"json_group_array", "json_group_object", "jsonb_group_array", "jsonb_group_object",
+	"median", "percentile", "percentile_cont", "percentile_disc", "stddev", "variance",
+};
+
+int bind_is_aggregate_name(const Expr *e)
+{
+	if (e->kind != EX_FUNC)
+		return 0;
+	if (e->over || e->extra)
+		return 1;
+	for (size_t i = 0; i < sizeof AGGREGATES / sizeof *AGGREGATES; i++) {
+		if (ast_name_is(e->name, AGGREGATES[i])) {
+			/* min() and max() with several arguments are scalar functions */
+			if ((ast_name_is(e->name, "min") || ast_name_is(e->name, "max")) && e->list &&
+			    e->list->n > 1)
+				return 0;
+			return 1;
+		}
+	}
+	return 0;
+}
 
 static int is_rowid_name(const char *n)
 {
@@ -356,40 +384,18 @@ void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, i
 	Expr *e = *slot;
 	if (!e)
 		return;
-	if (bind_occ_try_verify(bd, b, slot, pos, skel, in_agg, pocc, rcol) ||
-	    bind_occ_try_match(bd, b, slot, pos, in_agg, pocc, rcol) ||
-	    bind_occ_try_extract(bd, b, slot, pos, in_agg, pocc, rcol) ||
-	    bind_occ_try_agg(bd, b, slot, pos, pocc, rcol))
-		return;
-	/* a typed answer; a constrained one is answered as text, converted by SQL around it */
-	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&
-	    !e->left->extra && e->type && e->type->pg) {
-		bind_occ_make(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, pos, 0, in_agg,
-		         pocc, rcol);
-		return;
-	}
-	if (e->kind == EX_ANSWER) {
-		bind_occ_make(bd, b, slot, FT_ANSWER, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
-		         rcol);
-		return;
-	}
-	if (e->kind == EX_SUMMARY) {
-		bind_occ_make(bd, b, slot, FT_SUMMARY, e, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
-		         rcol);
-		return;
-	}
 	if (e->kind == EX_COLUMN && b >= 0) {
 		resolve_mark(ex, b, e);
 		return;
 	}
-	if (bm25_bind(bd, b, slot))
-		e = *slot;   /* its arguments are walked as any function's */
-	if (b >= 0) {
-		enum_detect(ex, b, slot);
-		enum_answer_options(ex, b, e);
-	}
+	/* an operator's construct: taken whole, or rewritten in place (its arguments are then
+	   walked as any function's) */
+	OpAt at = {pos, skel, in_agg, pocc, rcol};
+	if (op_bind(bd, b, slot, &at) == OP_BIND_TOOK)
+		return;
+	e = *slot;
 	int agg = in_agg;
-	if (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)) {
+	if (e->kind == EX_FUNC && bind_is_aggregate_name(e)) {
 		agg = 1;
 		if (b >= 0 && pos != POS_WHERE)
 			ex->blocks[b].aggregate = 1;

@@ -7,7 +7,7 @@
 #ifndef SUQL_BIND_INT_H
 #define SUQL_BIND_INT_H
 
-#include "engine/engine_int.h"
+#include "engine/op_int.h"
 
 typedef struct Bind {
 	Exec *ex;
@@ -21,18 +21,11 @@ typedef struct Bind {
 SuqlStatus bind_statement(Exec *ex, SuqlErr *err);
 void bind_walk(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                int rcol);
-/* slot holds a verify atom (answer() compared with literals): made into an occurrence */
-int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
-                    int rcol);
-/* slot holds matches(left, right, 'question'): made into a semantic join (Join) */
-int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc, int rcol);
-/* extract(t, 'spec'): an FT_EXTRACT occurrence whose question is the spec's canonical text;
-   a spec that is not a literal, or does not parse, is an error at it (bd->st). */
-/* answer_agg(t, 'q' [, ARRAY[...]]) and summary_agg(t [, 'focus']): an AggOcc (exec_agg.c);
-   its question must be a literal, and it runs only in statements (not a view). */
-int bind_occ_try_agg(Bind *bd, int b, Expr **slot, OccPos pos, int pocc, int rcol);
-int bind_occ_try_extract(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc,
-                         int rcol);
+/* The filter walk's recognition of free text (its row's bind entry, op_int.h): a verify
+   atom (answer() compared with literals), a typed or plain answer(), a summary(). */
+int bind_occ_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at);
+/* A free-text occurrence of kind at *slot (ans: the answer()/summary() node, or one
+   shaped like it), its signature interned; its argument and question walked. Its number. */
 int bind_occ_make(Bind *bd, int b, Expr **slot, FtKind kind, Expr *ans, const char *op,
                   Expr **exp, int nexp, PgType pg, OccPos pos, int skel, int in_agg, int pocc,
                   int rcol);
@@ -50,12 +43,14 @@ const char *bind_occ_question_problem(int type, const char *s, size_t n, char *b
    self-contained forms, o NULL). */
 SuqlStatus bind_occ_question_error(Exec *ex, const Occ *o, FtKind kind, const char *problem,
                                SuqlErr *err);
-/* Replace every occurrence's node by its function call (statement or standalone form). */
+/* Replace every occurrence's node by its function call (statement or standalone form),
+   then each operator's constructs by theirs (op_mutate). */
 void bind_occ_mutate(Exec *ex);
 /* Resolve an unqualified or qualified column in block b: the item index, or -1; *blk is
    set to the block where it was found. */
 int bind_resolve(Exec *ex, int b, const Expr *col, int *blk);
-int bind_occ_is_aggregate_name(const Expr *e);
+/* An aggregate or window function (count(), sum(), ..., anything with OVER or FILTER). */
+int bind_is_aggregate_name(const Expr *e);
 
 /* bind_scope.c (TabInfo: engine_int.h) */
 const CatColumn *bind_scope_catalog(Exec *ex, const char *table, const char *column);

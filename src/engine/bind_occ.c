@@ -1,12 +1,14 @@
 /*
  * bind_occ.c: the binder's free-text occurrences (see bind.c): verify atoms, typed and
- * plain answers, summaries, each with its signature and where its text comes from (a list
- * or one text; a rowid table's column the retrieval index can rank), and, once bound, their
- * replacement by the calls of suql's SQL functions (statement form with the occurrence's
- * number, or the self-contained form for SQL that is stored).
+ * plain answers, summaries (the filter walk's recognition, its row's bind entry), and
+ * extract()'s (exec_extract.c), each with its signature and where its text comes from (a
+ * list or one text; a rowid table's column the retrieval index can rank), and, once bound,
+ * their replacement by the calls of suql's SQL functions (statement form with the
+ * occurrence's number, or the self-contained form for SQL that is stored); the questions
+ * an operator's construct reads are checked here (bind_occ_question_problem).
  */
 #include "engine/bind_int.h"
-#include "llm/spec.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 
 #include <stdio.h>
@@ -14,30 +16,6 @@
 #include <string.h>
 
 /* ---- occurrences ---- */
-
-static const char *const AGGREGATES[] = {
-	"count", "sum", "avg", "min", "max", "total", "group_concat", "string_agg",
-	"json_group_array", "json_group_object", "jsonb_group_array", "jsonb_group_object",
-	"median", "percentile", "percentile_cont", "percentile_disc", "stddev", "variance",
-};
-
-int bind_occ_is_aggregate_name(const Expr *e)
-{
-	if (e->kind != EX_FUNC)
-		return 0;
-	if (e->over || e->extra)
-		return 1;
-	for (size_t i = 0; i < sizeof AGGREGATES / sizeof *AGGREGATES; i++) {
-		if (ast_name_is(e->name, AGGREGATES[i])) {
-			/* min() and max() with several arguments are scalar functions */
-			if ((ast_name_is(e->name, "min") || ast_name_is(e->name, "max")) && e->list &&
-			    e->list->n > 1)
-				return 0;
-			return 1;
-		}
-	}
-	return 0;
-}
 
 static Occ *new_occ(Exec *ex)
 {
@@ -85,7 +63,7 @@ static void bind_arg(Exec *ex, int b, Occ *o, Sig *s)
 			/* PostgreSQL has no retrieval index of suql's: a FREE_TEXT column is ranked
 			   in memory there (exec_rank.c) */
 			o->arg_indexed = (cc && cc->free_text) ||
-			                 (ex->e->dialect->retrieval && ret_has_index(ex->db, it->table, name));
+			                 (ex->e->dialect->retrieval && ret_has_index(ex->e->db, it->table, name));
 		}
 		return;
 	}
@@ -218,7 +196,7 @@ static char *bind_question(Bind *bd, int b, Occ *o, FtKind kind, Expr *q)
 		print_raw(pr, ") AS v)");
 		sqlite3_stmt *st;
 		exec_bound(ex, 1);
-		if (sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL) == SQLITE_OK &&
+		if (sqlite3_prepare_v2(ex->e->db, print_text(pr), -1, &st, NULL) == SQLITE_OK &&
 		    sqlite3_step(st) == SQLITE_ROW) {
 			int type = sqlite3_column_type(st, 1);
 			const char *t = type == SQLITE_TEXT ? (const char *)sqlite3_column_text(st, 1) : "";
@@ -312,7 +290,7 @@ static int is_plain_answer(const Expr *e)
 }
 
 /* A verify atom: answer(t, q) = / <> / IN / NOT IN literals. */
-int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
+static int try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int in_agg, int pocc,
                       int rcol)
 {
 	Exec *ex = bd->ex;
@@ -341,164 +319,27 @@ int bind_occ_try_verify(Bind *bd, int b, Expr **slot, OccPos pos, int skel, int 
 	return 0;
 }
 
-/* A semantic join: matches(left, right, 'question'), true when the question holds for the
-   pair. Its question must be a literal; it is printed as suql_match(left, right, id), and
-   exec_join.c decides how the pairs are asked. */
-int bind_occ_try_match(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc, int rcol)
+/* The filter walk's recognition (its row's bind entry, exec_walk_op.c): a verify atom, a
+   typed answer (a constrained one is answered as text, converted by SQL around it), a
+   plain answer(), a summary(). */
+int bind_occ_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at)
 {
-	Exec *ex = bd->ex;
+	(void)f;
 	Expr *e = *slot;
-	if (e->kind != EX_FUNC || !ast_name_is(e->name, "matches") || e->over || e->star ||
-	    e->distinct || !e->list || e->list->n != 3)
-		return 0;
-	Expr *q = e->list->items[2];
-	char *text = bind_literal(ex, b, q);
-	char buf[96];
-	const char *problem = text ? bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
-	                                                       sizeof buf)
-	                           : "must be a literal text";
-	if (!problem && ex->standalone)
-		problem = "cannot be stored (a view or trigger): matches() runs only in statements";
-	if (problem) {
-		if (bd->st == SUQL_OK && bd->err)
-			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
-			                "a semantic join reads matches(a.name, b.name, 'the same "
-			                "company?')", "the question of matches() %s", problem);
-		return 1;
+	if (try_verify(bd, b, slot, at->pos, at->skel, at->in_agg, at->pocc, at->rcol))
+		return OP_BIND_TOOK;
+	if ((e->kind == EX_PGCAST || e->kind == EX_CAST) && e->left && e->left->kind == EX_ANSWER &&
+	    !e->left->extra && e->type && e->type->pg) {
+		bind_occ_make(bd, b, slot, FT_ANSWER, e->left, NULL, NULL, 0, e->type->pg, at->pos, 0,
+		              at->in_agg, at->pocc, at->rcol);
+		return OP_BIND_TOOK;
 	}
-	ex->joins = xrealloc(ex->joins, ((size_t)ex->njoins + 1) * sizeof *ex->joins);
-	Join *j = &ex->joins[ex->njoins];
-	memset(j, 0, sizeof *j);
-	j->id = ex->njoins++;
-	j->block = b;
-	j->pos = pos;
-	j->slot = slot;
-	j->orig = ast_expr_copy(ex->a, e);
-	Sig s = {0};
-	s.kind = FT_VERIFY;
-	s.question = xstrdup(text);
-	s.op = xstrdup("matches");
-	s.list = -1;
-	j->sig = memo_sig_intern(ex, &s);
-	bind_walk(bd, b, &e->list->items[0], pos, 0, in_agg, pocc, rcol);
-	bind_walk(bd, b, &e->list->items[1], pos, 0, in_agg, pocc, rcol);
-	return 1;
-}
-
-/* extract(t, 'spec'): the spec must be a literal that parses; the occurrence's node is an
-   EX_SUMMARY-shaped one (left the text, right the canonical spec as a string) */
-int bind_occ_try_extract(Bind *bd, int b, Expr **slot, OccPos pos, int in_agg, int pocc,
-                         int rcol)
-{
-	Exec *ex = bd->ex;
-	Expr *e = *slot;
-	if (e->kind != EX_FUNC || !ast_name_is(e->name, "extract") || e->over || e->star ||
-	    e->distinct || !e->list || e->list->n != 2)
-		return 0;
-	Expr *q = e->list->items[1];
-	char *text = bind_literal(ex, b, q);
-	Spec sp = {0};
-	SuqlErr perr = {0};
-	const char *problem = !text ? "must be a literal text, such as 'noise text, wait_minutes int'"
-	                      : NULL;
-	if (!problem && spec_parse(text, &sp, &perr) != SUQL_OK)
-		problem = perr.msg;
-	if (problem) {
-		if (bd->st == SUQL_OK && bd->err) {
-			if (text) {   /* the parser's message, placed at the spec */
-				const char *nl = strstr(problem, "\nhint: ");
-				char *what = nl ? xstrndup(problem, (size_t)(nl - problem)) : xstrdup(problem);
-				bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
-				                nl ? nl + 7 : NULL, "%s", what);
-				free(what);
-			} else {
-				bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
-				                "a spec lists fields: 'name type: what it means, ...'",
-				                "the spec of extract() %s", problem);
-			}
-		}
-		err_clear(&perr);
-		return 1;
+	if (e->kind == EX_ANSWER || e->kind == EX_SUMMARY) {
+		bind_occ_make(bd, b, slot, e->kind == EX_ANSWER ? FT_ANSWER : FT_SUMMARY, e, NULL, NULL,
+		              0, PGT_NONE, at->pos, 0, at->in_agg, at->pocc, at->rcol);
+		return OP_BIND_TOOK;
 	}
-	char *canon = spec_canonical(&sp);
-	spec_free(&sp);
-	Expr *node = ast_expr_new(ex->a, EX_SUMMARY);
-	node->left = e->list->items[0];
-	node->right = ast_string(ex->a, canon);
-	node->right->span = q->span;
-	node->span = e->span;
-	free(canon);
-	bind_occ_make(bd, b, slot, FT_EXTRACT, node, NULL, NULL, 0, PGT_NONE, pos, 0, in_agg, pocc,
-	              rcol);
-	return 1;
-}
-
-int bind_occ_try_agg(Bind *bd, int b, Expr **slot, OccPos pos, int pocc, int rcol)
-{
-	Exec *ex = bd->ex;
-	Expr *e = *slot;
-	if (e->kind != EX_FUNC || e->over || e->star || e->distinct || !e->list)
-		return 0;
-	int sum = ast_name_is(e->name, "summary_agg");
-	if (!sum && !ast_name_is(e->name, "answer_agg"))
-		return 0;
-	const char *fn = sum ? "summary_agg()" : "answer_agg()";
-	Expr *q = e->list->n > 1 ? e->list->items[1] : NULL;
-	char *text = q ? bind_literal(ex, b, q) : NULL;
-	char buf[96];
-	const char *problem = !q ? NULL : !text ? "must be a literal text"
-	                      : bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
-	                                                  sizeof buf);
-	if (!problem && ex->standalone)
-		problem = "cannot be stored (a view or trigger): an aggregate over free text runs only "
-		          "in statements";
-	if (problem) {
-		if (bd->st == SUQL_OK && bd->err) {
-			const Expr *at = q ? q : e;
-			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, at->span.off, at->span.len,
-			                sum ? "write summary_agg(reviews) or summary_agg(reviews, 'parking')"
-			                    : "write answer_agg(reviews, 'is parking easy?')",
-			                "the %s of %s %s", sum ? "focus" : "question", fn, problem);
-		}
-		return 1;
-	}
-	ex->aggs = xrealloc(ex->aggs, ((size_t)ex->naggs + 1) * sizeof *ex->aggs);
-	AggOcc *ag = &ex->aggs[ex->naggs];
-	memset(ag, 0, sizeof *ag);
-	ag->id = ex->naggs++;
-	ag->block = b;
-	ag->slot = slot;
-	ag->orig = ast_expr_copy(ex->a, e);
-	ag->summary = sum;
-	ag->question = text ? xstrdup(text) : NULL;
-	ag->asked = !text ? NULL : sum ? xprintf("In a few sentences, what do the texts say about "
-	                                         "this: %s", text) : xstrdup(text);
-	Sig s = {0};
-	s.kind = sum && !text ? FT_SUMMARY : FT_ANSWER;
-	s.question = ag->asked ? xstrdup(ag->asked) : NULL;
-	s.op = xstrdup("agg");
-	s.list = -1;
-	if (!sum && e->list->n > 2 && e->list->items[2]->kind == EX_ARRAY) {
-		ExprList *ol = e->list->items[2]->list;
-		for (int i = 0; ol && i < ol->n; i++) {
-			const Expr *x = ol->items[i];
-			const char *v = bind_literal(ex, b, x->kind == EX_UNARY ? x->left : x);
-			char *t = v && x->kind == EX_UNARY && x->op == OP_NEG ? xprintf("-%s", v) : NULL;
-			exec_strv_push(&ag->options, &ag->noptions, t ? t : v ? v : "");
-			exec_strv_push(&s.options, &s.noptions, t ? t : v ? v : "");
-			free(t);
-		}
-	}
-	ag->sig = memo_sig_intern(ex, &s);
-	ag->same = -1;
-	for (int i = 0; i < ag->id && ag->same < 0; i++)
-		if (ex->aggs[i].sig == ag->sig && ex->aggs[i].block == b &&
-		    ast_expr_equal(ex->aggs[i].orig->list->items[0], e->list->items[0]))
-			ag->same = i;
-	if (b >= 0 && pos != POS_WHERE)
-		ex->blocks[b].aggregate = 1;
-	bind_walk(bd, b, &e->list->items[0], pos, 0, 1, pocc, rcol);
-	return 1;
+	return OP_BIND_NONE;
 }
 
 /* ---- replacing occurrences by function calls ---- */
@@ -564,23 +405,7 @@ void bind_occ_mutate(Exec *ex)
 		*o->slot = call;
 		o->call = call;
 	}
-	/* answer_agg(t, ...) and summary_agg(t, ...) -> suql_agg(id, t) */
-	for (int i = 0; i < ex->naggs; i++) {
-		Expr *m = *ex->aggs[i].slot;
-		Expr *t = m->list->items[0];
-		m->name = ast_name_make(a, "suql_agg");
-		m->list = NULL;
-		ast_list_push(a, &m->list, ast_integer(a, ex->aggs[i].id));
-		ast_list_push(a, &m->list, t);
-	}
-	/* matches(l, r, 'q') -> suql_match(l, r, id): the same argument list, so occurrences
-	   inside l or r (replaced above, in place) stay replaced */
-	for (int i = 0; i < ex->njoins; i++) {
-		Join *j = &ex->joins[i];
-		Expr *m = *j->slot;
-		m->name = ast_name_make(a, "suql_match");
-		m->list->items[2] = ast_integer(a, j->id);
-		j->left = m->list->items[0];
-		j->right = m->list->items[1];
-	}
+	/* then the operators' own constructs (matches(), answer_agg(), ...), which take their
+	   arguments as they are by now */
+	op_mutate(ex);
 }

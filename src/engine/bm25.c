@@ -17,7 +17,8 @@
  * index) and looks each row up in that. bm25() with a number as second argument is left
  * alone: it is FTS5's own auxiliary function (bm25(fts_table, weight, ...)).
  */
-#include "engine/bm25_int.h"
+#include "engine/bind_int.h"
+#include "engine/op_int.h"
 #include "retrieve/retrieve.h"
 
 #include <stdlib.h>
@@ -31,17 +32,33 @@ struct Bm25Cache {
 	struct Bm25Cache *next;
 };
 
-void bm25_free(Exec *ex)
+/* bm25()'s state (Exec.opstate[OP_BM25]): the rankings made, and the calls bound. */
+typedef struct Bm25State {
+	struct Bm25Cache *rankings;
+	int calls;
+} Bm25State;
+
+static Bm25State *state(Exec *ex)
 {
-	while (ex->bm25) {
-		struct Bm25Cache *c = ex->bm25;
-		ex->bm25 = c->next;
+	if (!ex->opstate[OP_BM25])
+		ex->opstate[OP_BM25] = xcalloc(1, sizeof(Bm25State));
+	return ex->opstate[OP_BM25];
+}
+
+static void bm25_free(Exec *ex)
+{
+	Bm25State *s = ex->opstate[OP_BM25];
+	while (s && s->rankings) {
+		struct Bm25Cache *c = s->rankings;
+		s->rankings = c->next;
 		free(c->table);
 		free(c->column);
 		free(c->query);
 		free(c->rows);
 		free(c);
 	}
+	free(s);
+	ex->opstate[OP_BM25] = NULL;
 }
 
 static int by_rowid(const void *a, const void *b)
@@ -53,13 +70,13 @@ static int by_rowid(const void *a, const void *b)
 static struct Bm25Cache *ranking(Exec *ex, const char *table, const char *column,
                                  const char *query, SuqlErr *err)
 {
-	for (struct Bm25Cache *c = ex->bm25; c; c = c->next)
+	for (struct Bm25Cache *c = state(ex)->rankings; c; c = c->next)
 		if (strcmp(c->table, table) == 0 && strcmp(c->column, column) == 0 &&
 		    strcmp(c->query, query) == 0)
 			return c;
 	struct Bm25Cache *c = xcalloc(1, sizeof *c);
 	RetQuestion q = {column, query};
-	if (ret_score(ex->db, table, &q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &c->rows, &c->n, err) !=
+	if (ret_score(ex->e->db, table, &q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &c->rows, &c->n, err) !=
 	    SUQL_OK) {
 		free(c);
 		return NULL;
@@ -68,8 +85,8 @@ static struct Bm25Cache *ranking(Exec *ex, const char *table, const char *column
 	c->table = xstrdup(table);
 	c->column = xstrdup(column);
 	c->query = xstrdup(query);
-	c->next = ex->bm25;
-	ex->bm25 = c;
+	c->next = state(ex)->rankings;
+	state(ex)->rankings = c;
 	return c;
 }
 
@@ -106,107 +123,27 @@ static void fn_bm25(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_double(ctx, hit ? hit->score : 0.0);
 }
 
-void bm25_register(Engine *e)
+static void bm25_register(Engine *e)
 {
 	sqlite3_create_function(e->db, "suql_bm25", 5, SQLITE_UTF8, e, fn_bm25, NULL, NULL);
 }
 
 /* ---- the binder's part ---- */
 
-/* PostgreSQL: a function call printed as written (name not quoted: "suql.doc"). */
-static Expr *pg_call(Arena *a, const char *name, int nargs, Expr **args)
+/* bm25(column, 'query') at *slot: rewritten in place (OP_BIND_ON: its arguments are
+   walked as any function's; an error about it is left in bd), or left alone
+   (OP_BIND_NONE: FTS5's bm25(table, weight)). */
+static int bm25_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at)
 {
-	Expr *f = ast_func(a, name, nargs, args);
-	f->name.s = arena_strndup(a, name, strlen(name));
-	f->name.n = strlen(name);
-	return f;
-}
-
-static Expr *pg_cast(Arena *a, Expr *x, const char *type)
-{
-	Expr *c = ast_expr_new(a, EX_CAST);
-	TypeName *t = arena_alloc(a, sizeof *t);
-	t->text = arena_strndup(a, type, strlen(type));
-	t->n = strlen(type);
-	c->left = x;
-	c->type = t;
-	return c;
-}
-
-/* suql.doc() exists (:index made it with the GIN indexes). */
-static int pg_doc_fn(Exec *ex)
-{
-	StoreCursor *c;
-	int yes = 0;
-	if (store_query(ex->e->store, "SELECT to_regprocedure('suql.doc(text[])') IS NOT NULL",
-	                NULL, 0, &c, NULL) == SUQL_OK) {
-		yes = store_next(c) > 0 && store_integer(c, 0);
-		store_done(c);
-	}
-	return yes;
-}
-
-/* A result column that is the call keeps its name as written, as SQLite names it (the
-   server would name it after the outermost function of what it became). */
-static void pg_keep_name(Exec *ex, int b, const Expr *e)
-{
-	ResultList *l = b >= 0 && ex->blocks[b].core ? ex->blocks[b].core->cols : NULL;
-	for (int i = 0; l && i < l->n; i++) {
-		ResultCol *c = l->items[i];
-		if (c->expr != e || c->alias.s || !c->span.len || c->span.off < ex->ast->src_off)
-			continue;
-		char *v = arena_strndup(ex->a, ex->ast->src + (c->span.off - ex->ast->src_off),
-		                        c->span.len);
-		c->alias = ast_name_make(ex->a, v);
-	}
-}
-
-/* On PostgreSQL bm25(col, 'q') is the server's relevance of the column's text to the
-   query's words (any of them), Postgres full-text search:
-     ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(col)),
-                replace(plainto_tsquery('english'::regconfig, 'q')::text, ' & ', ' | ')
-                ::tsquery)
-   suql.doc(col) (a text[] as its elements joined) is what the GIN index of :index is
-   built on; without that function the text is to_json(col) (a text[] as its strings).
-   The query is the literal as written (quoted), and plainto_tsquery reads it as plain
-   words: quotes and tsquery operators in it are data. 0 when no word matches, NULL when
-   the value is NULL; cast to numeric. */
-static int pg_bind(Bind *bd, int b, Expr **slot, Expr *q)
-{
-	Exec *ex = bd->ex;
-	Arena *a = ex->a;
-	Expr *e = *slot, *col = e->list->items[0];
-	if (!(q->kind == EX_LITERAL && q->lit == LIT_STRING)) {
-		if (bd->st == SUQL_OK && bd->err)
-			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
-			                "write bm25(table.column, 'words to look for')",
-			                "bm25()'s query must be a string literal");
-		return 1;
-	}
-	Expr *cfg = pg_cast(a, ast_string(a, "english"), "regconfig");
-	Expr *doc = pg_call(a, pg_doc_fn(ex) ? "suql.doc" : "to_json", 1, &col);
-	Expr *vec = pg_call(a, "to_tsvector", 2, (Expr *[]){cfg, doc});
-	Expr *words = pg_call(a, "plainto_tsquery", 2, (Expr *[]){cfg, q});
-	Expr *any = pg_call(a, "replace", 3, (Expr *[]){pg_cast(a, words, "text"),
-	                                                 ast_string(a, " & "), ast_string(a, " | ")});
-	Expr *rank = pg_call(a, "ts_rank_cd", 2, (Expr *[]){vec, pg_cast(a, any, "tsquery")});
-	rank = pg_cast(a, rank, "numeric");   /* a real; numeric as round(x, 2) takes */
-	rank->span = e->span;
-	pg_keep_name(ex, b, e);
-	*slot = rank;
-	return 1;
-}
-
-int bm25_bind(Bind *bd, int b, Expr **slot)
-{
+	(void)f;
+	(void)at;
 	Exec *ex = bd->ex;
 	Expr *e = *slot;
-	if (e->kind != EX_FUNC || !ast_name_is(e->name, "bm25") || !e->list || e->list->n != 2 ||
-	    e->distinct || e->star || e->over || e->order || e->extra)
-		return 0;
+	if (e->distinct || e->star || e->over || e->order || e->extra)
+		return OP_BIND_NONE;
 	Expr *col = e->list->items[0], *q = e->list->items[1];
 	if (q->kind == EX_LITERAL && (q->lit == LIT_INTEGER || q->lit == LIT_FLOAT))
-		return 0;   /* FTS5's bm25(table, weight) */
+		return OP_BIND_NONE;   /* FTS5's bm25(table, weight) */
 	const char *why = NULL;
 	int blk = -1, i = -1;
 	if (col->kind != EX_COLUMN)
@@ -214,8 +151,18 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 	else if (b < 0 || (i = bind_resolve(ex, b, col, &blk)) < 0)
 		why = "bm25(): no such column";
 	ScopeItem *it = i >= 0 ? &ex->blocks[blk].items[i] : NULL;
-	if (!why && !ex->e->dialect->retrieval)   /* the server's own text search ranks */
-		return pg_bind(bd, b, slot, q);
+	if (!why && !ex->e->dialect->retrieval) {   /* the server's own text search ranks */
+		if (!(q->kind == EX_LITERAL && q->lit == LIT_STRING)) {
+			if (bd->st == SUQL_OK && bd->err)
+				bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off,
+				                e->span.len, "write bm25(table.column, 'words to look for')",
+				                "bm25()'s query must be a string literal");
+			return OP_BIND_ON;
+		}
+		state(ex)->calls++;
+		*slot = ex->e->dialect->relevance(ex, b, e, col, q);
+		return OP_BIND_ON;
+	}
 	if (!why && (it->kind != IT_TABLE || !it->rowid))
 		why = "bm25() ranks a column of a table with rowids (not of a view, subquery, CTE "
 		      "or unnest)";
@@ -225,18 +172,18 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 		if (bd->st == SUQL_OK && bd->err)
 			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
 			                "write bm25(table.column, 'words to look for')", "%s", why);
-		return 1;
+		return OP_BIND_ON;
 	}
 	const char *name = ast_name_value(ex->a, col->name);
 	int k = bind_item_col(ex, &ex->blocks[blk], it, name);
 	const char *column = k >= 0 ? it->cols[k] : name;
 	if (bd->exec && bd->st == SUQL_OK) {
 		SuqlErr err = {0};
-		if (ret_ensure(ex->db, it->table, column, NULL, &err) != SUQL_OK) {
+		if (ret_ensure(ex->e->db, it->table, column, NULL, &err) != SUQL_OK) {
 			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, e->span.off, e->span.len,
 			                NULL, "bm25(): %s", err.msg ? err.msg : "no index");
 			err_clear(&err);
-			return 1;
+			return OP_BIND_ON;
 		}
 	}
 	Expr *args[5];
@@ -248,5 +195,26 @@ int bm25_bind(Bind *bd, int b, Expr **slot)
 	Expr *call = ast_func(ex->a, "suql_bm25", 5, args);
 	call->span = e->span;
 	*slot = call;
-	return 1;
+	state(ex)->calls++;
+	return OP_BIND_ON;
 }
+
+/* ---- its row of the operator table (op.c) ---- */
+
+static int bm25_applies(const Exec *ex)
+{
+	const Bm25State *s = ex->opstate[OP_BM25];
+	return s && s->calls > 0;
+}
+
+static const OpFunc bm25_funcs[] = {{"bm25", 2, 2}, {NULL, 0, 0}};
+
+const EngineOp bm25_row = {
+	.name = "bm25",
+	.slot = OP_BM25,
+	.funcs = bm25_funcs,
+	.bind = bm25_bind,
+	.functions = bm25_register,
+	.applies = bm25_applies,
+	.free = bm25_free,
+};

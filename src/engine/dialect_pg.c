@@ -1,9 +1,11 @@
 /*
- * dialect_pg.c: PostgreSQL's entries of its Dialect row (dialect.c) that are more than a
- * line: the plan's lines of the final statement, a join side's distinct values listed in
- * SQLite's order, what the catalog says of a table (its columns and what identifies its
- * rows), ENUM's reads of a column's values and its map in suql's schema (suql.enum_map),
- * and the statement that reads a table's rows by their identities. The SQL it prints for
+ * dialect_pg.c: PostgreSQL's row of the backend table (engine_int.h: Dialect), whole: what
+ * a plan may use there (no retrieval index of suql's, no windows, texts listed with the
+ * candidates, no functions of suql's in the server: every value bound as a parameter),
+ * and its entries: the plan's lines of the final statement, a join side's distinct values
+ * listed in SQLite's order, what the catalog says of a table (its columns and what
+ * identifies its rows), ENUM's reads of a column's values and its map in suql's schema
+ * (suql.enum_map), and the statement that reads a table's rows by their identities. The SQL it prints for
  * the planner and the walks is exec_pg_plan.c's; everything here goes through the store.
  */
 #include "engine/sql_int.h"
@@ -12,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dialect_pg_show_final(Exec *ex, SBuf *out)
+static void dialect_pg_show_final(Exec *ex, SBuf *out)
 {
 	exec_pg_plan_show_identity(ex, out);
 	/* the final statement, its free text read from the values bound as $1... */
@@ -28,7 +30,7 @@ void dialect_pg_show_final(Exec *ex, SBuf *out)
    and keeps each value's first row): grouped, ordered by the first row's integer primary
    key (SQLite's rowid) or ctid. The order is that of the requests, and of a lazy LIMIT's
    waves. */
-void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
+static void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
 {
 	if (it->kind != IT_TABLE || (!it->rowkey && !it->rowid))
 		return;   /* a view's rows have no ctid: Postgres's order */
@@ -115,7 +117,7 @@ static void identity(Store *st, TabInfo *t)
 	store_done(c);
 }
 
-void dialect_pg_table(Engine *e, TabInfo *t)
+static void dialect_pg_table(Engine *e, TabInfo *t)
 {
 	StoreColumn *sc = NULL;
 	int nsc = 0;
@@ -130,14 +132,14 @@ void dialect_pg_table(Engine *e, TabInfo *t)
 }
 
 /* Learnt again for every statement: nothing kept. */
-void dialect_pg_schema_key(Engine *e, long long *key)
+static void dialect_pg_schema_key(Engine *e, long long *key)
 {
 	(void)e, (void)key;
 }
 
 /* By key, or by ctid (numbered block * 65536 + offset as the walks number it), bound as an
    array. */
-char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
+static char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
                             char **param)
 {
 	SBuf q = SBUF_INIT, arr = SBUF_INIT;
@@ -174,7 +176,7 @@ char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long
 
 /* ---- ENUM: a list is a text[]; the map is suql.enum_map, in suql's schema ---- */
 
-char *dialect_pg_enum_values(const char *table, const char *column, int list)
+static char *dialect_pg_enum_values(const char *table, const char *column, int list)
 {
 	SBuf q = SBUF_INIT;   /* in SQLite's (binary) order */
 	if (list) {
@@ -195,7 +197,7 @@ char *dialect_pg_enum_values(const char *table, const char *column, int list)
 	return sb_steal(&q);
 }
 
-char *dialect_pg_enum_has(const char *table, const char *column, int list)
+static char *dialect_pg_enum_has(const char *table, const char *column, int list)
 {
 	SBuf q = SBUF_INIT;
 	sb_puts(&q, "SELECT 1 FROM ");
@@ -222,7 +224,7 @@ char *dialect_pg_enum_has(const char *table, const char *column, int list)
 	"NULL, PRIMARY KEY (tbl, col, literal, model))"
 
 /* suql's own schema holds no user's table. */
-char *dialect_pg_map_foreign(Engine *e)
+static char *dialect_pg_map_foreign(Engine *e)
 {
 	(void)e;
 	return NULL;
@@ -230,16 +232,16 @@ char *dialect_pg_map_foreign(Engine *e)
 
 /* Nothing to keep open: each read is a statement of its own (the map is the Exec's store's,
    returned when it exists). */
-void *dialect_pg_map_open(Exec *ex)
+static void *dialect_pg_map_open(Exec *ex)
 {
 	return store_has_table(ex->e->store, PG_MAP) ? ex : NULL;
 }
 
-int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
+static int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
                         const char *lit, EnumMapRow *row)
 {
 	(void)map;
-	const char *model = llm_model_id(ex->llm);
+	const char *model = llm_model_id(ex->e->llm);
 	const char *args[] = {tbl, col, lit, model};
 	StoreCursor *cur;
 	if (store_query(ex->e->store, "SELECT vals, model FROM suql.enum_map WHERE lower(tbl) = "
@@ -260,18 +262,18 @@ int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
 	return found;
 }
 
-void dialect_pg_map_close(void *map)
+static void dialect_pg_map_close(void *map)
 {
 	(void)map;
 }
 
 /* Under a savepoint: a map that cannot be written (read-only mode, a read-only
    transaction, no right to) leaves the statement's transaction usable. */
-char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
+static char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
                            const char *vals, const char *sig)
 {
 	Store *st = ex->e->store;
-	const char *args[] = {tbl, col, lit, vals, sig, llm_model_id(ex->llm)};
+	const char *args[] = {tbl, col, lit, vals, sig, llm_model_id(ex->e->llm)};
 	int tx = store_pg_in_transaction(st);   /* else each statement commits on its own */
 	SuqlErr e = {0};
 	int ok = 0;
@@ -295,7 +297,7 @@ char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const cha
 	return m;
 }
 
-SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
+static SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
                                  const char *lit, long *n, SuqlErr *err)
 {
 	if (!store_has_table(e->store, PG_MAP))
@@ -320,7 +322,7 @@ SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
    LEVEL REPEATABLE READ (the snapshot a planned statement needs) and the job's row
    inserted first: a row another resume committed makes the insert fail on its key, and
    the row is then looked for outside the failed transaction. */
-SuqlStatus dialect_pg_once_begin(Engine *e, const char *job, const char *batch, int *state,
+static SuqlStatus pg_once_begin(Engine *e, const char *job, const char *batch, int *state,
                                  SuqlErr *err)
 {
 	if (store_pg_in_transaction(e->store))
@@ -347,7 +349,7 @@ SuqlStatus dialect_pg_once_begin(Engine *e, const char *job, const char *batch, 
 		return SUQL_OK;
 	}
 	store_exec(e->store, "ROLLBACK", NULL);
-	int m = dialect_once_marked(e, "suql.bulk_done", job, err);
+	int m = exec_once_marked(e, "suql.bulk_done", job, err);
 	if (m == 1) {
 		*state = ENGINE_ONCE_DONE;
 		err_clear(&ins);
@@ -361,3 +363,144 @@ SuqlStatus dialect_pg_once_begin(Engine *e, const char *job, const char *batch, 
 	err_clear(&ins);
 	return err->code;
 }
+
+/* ---- bm25() as the server's full-text search ---- */
+
+/* A function call printed as written (name not quoted: "suql.doc"). */
+static Expr *pg_call(Arena *a, const char *name, int nargs, Expr **args)
+{
+	Expr *f = ast_func(a, name, nargs, args);
+	f->name.s = arena_strndup(a, name, strlen(name));
+	f->name.n = strlen(name);
+	return f;
+}
+
+static Expr *pg_cast(Arena *a, Expr *x, const char *type)
+{
+	Expr *c = ast_expr_new(a, EX_CAST);
+	TypeName *t = arena_alloc(a, sizeof *t);
+	t->text = arena_strndup(a, type, strlen(type));
+	t->n = strlen(type);
+	c->left = x;
+	c->type = t;
+	return c;
+}
+
+/* suql.doc() exists (:index made it with the GIN indexes). */
+static int pg_doc_fn(Exec *ex)
+{
+	StoreCursor *c;
+	int yes = 0;
+	if (store_query(ex->e->store, "SELECT to_regprocedure('suql.doc(text[])') IS NOT NULL",
+	                NULL, 0, &c, NULL) == SUQL_OK) {
+		yes = store_next(c) > 0 && store_integer(c, 0);
+		store_done(c);
+	}
+	return yes;
+}
+
+/* A result column that is the call keeps its name as written, as SQLite names it (the
+   server would name it after the outermost function of what it became). */
+static void pg_keep_name(Exec *ex, int b, const Expr *e)
+{
+	ResultList *l = b >= 0 && ex->blocks[b].core ? ex->blocks[b].core->cols : NULL;
+	for (int i = 0; l && i < l->n; i++) {
+		ResultCol *c = l->items[i];
+		if (c->expr != e || c->alias.s || !c->span.len || c->span.off < ex->ast->src_off)
+			continue;
+		char *v = arena_strndup(ex->a, ex->ast->src + (c->span.off - ex->ast->src_off),
+		                        c->span.len);
+		c->alias = ast_name_make(ex->a, v);
+	}
+}
+
+/* On PostgreSQL bm25(col, 'q') is the server's relevance of the column's text to the
+   query's words (any of them), Postgres full-text search:
+     ts_rank_cd(to_tsvector('english'::regconfig, suql.doc(col)),
+                replace(plainto_tsquery('english'::regconfig, 'q')::text, ' & ', ' | ')
+                ::tsquery)
+   suql.doc(col) (a text[] as its elements joined) is what the GIN index of :index is
+   built on; without that function the text is to_json(col) (a text[] as its strings).
+   The query is the literal as written (quoted), and plainto_tsquery reads it as plain
+   words: quotes and tsquery operators in it are data. 0 when no word matches, NULL when
+   the value is NULL; cast to numeric (Dialect.relevance). */
+static Expr *pg_relevance(Exec *ex, int b, Expr *e, Expr *col, Expr *q)
+{
+	Arena *a = ex->a;
+	Expr *cfg = pg_cast(a, ast_string(a, "english"), "regconfig");
+	Expr *doc = pg_call(a, pg_doc_fn(ex) ? "suql.doc" : "to_json", 1, &col);
+	Expr *vec = pg_call(a, "to_tsvector", 2, (Expr *[]){cfg, doc});
+	Expr *words = pg_call(a, "plainto_tsquery", 2, (Expr *[]){cfg, q});
+	Expr *any = pg_call(a, "replace", 3, (Expr *[]){pg_cast(a, words, "text"),
+	                                                 ast_string(a, " & "), ast_string(a, " | ")});
+	Expr *rank = pg_call(a, "ts_rank_cd", 2, (Expr *[]){vec, pg_cast(a, any, "tsquery")});
+	rank = pg_cast(a, rank, "numeric");   /* a real; numeric as round(x, 2) takes */
+	rank->span = e->span;
+	pg_keep_name(ex, b, e);
+	return rank;
+}
+
+/* ---- the row ---- */
+
+static Expr *pg_row_id(Exec *ex, const ScopeItem *it)
+{
+	return it->kind == IT_TABLE ? exec_pg_plan_rowid(ex, it)
+	                            : ast_column(ex->a, it->name, "suql_ord");
+}
+
+static Expr *boolean_truth(Exec *ex, int v)
+{
+	return ast_binary(ex->a, OP_EQ, ast_integer(ex->a, 1), ast_integer(ex->a, v));
+}
+
+static char *pg_text_stats(const char *inner, long long cap)
+{
+	return xprintf("SELECT count(*), count(suql_arg), count(DISTINCT suql_arg), "
+	               "sum(least(octet_length(suql_arg), %lld)), "
+	               "max(least(octet_length(suql_arg), %lld)) FROM (%s) AS suql_t",
+	               cap, cap, inner);
+}
+
+const Dialect dialect_pg = {
+	.name = "postgresql",
+	.label = "PostgreSQL",
+	.true_lit = "TRUE",
+	.enum_map = "suql.enum_map",
+	.retrieval = 0,
+	.window = 0,
+	.embeddings = 0,
+	.fast_path = 0,
+	.refetch = 0,
+	.only_ints = 1,
+	.arrays = 1,
+	.func_ids = 0,
+	.scan_order = 0,
+	.functions = 0,
+	.text_of = exec_pg_plan_text,
+	.row_id = pg_row_id,
+	.list_order = exec_pg_plan_order,   /* keys or ctids after the ORDER BY */
+	.final_count = exec_pg_plan_count,
+	.relevance = pg_relevance,
+	.group_key = exec_pg_plan_aggkey,
+	.final_query = exec_pg_plan_final_query,
+	.print_select = exec_pg_plan_print_select,
+	.unbind = exec_pg_plan_unbind,
+	.query = exec_pg_plan_query,
+	.try_query = exec_pg_plan_try,
+	.show_final = dialect_pg_show_final,
+	.distinct_order = dialect_pg_distinct,
+	.truth = boolean_truth,
+	.rows_by_id = dialect_pg_rows_by_id,
+	.text_stats = pg_text_stats,
+	.table_facts = dialect_pg_table,
+	.schema_key = dialect_pg_schema_key,
+	.enum_values = dialect_pg_enum_values,
+	.enum_has = dialect_pg_enum_has,
+	.map_foreign = dialect_pg_map_foreign,
+	.map_open = dialect_pg_map_open,
+	.map_read = dialect_pg_map_read,
+	.map_close = dialect_pg_map_close,
+	.map_write = dialect_pg_map_write,
+	.map_forget = dialect_pg_map_forget,
+	.once_begin = pg_once_begin,
+};

@@ -1,9 +1,13 @@
 /*
- * dialect_sqlite.c: SQLite's entries of its Dialect row (dialect.c) that run statements of
- * their own on the connection: what a table is (its columns, whether it is a rowid table)
- * and what says that the schema or the data changed since, ENUM's reads of a column's
- * values, and its map of mappings, suql_enum_map, with this user's mark on each mapping
- * (llm_sign) and the care store/own.h asks of a file someone else may have made.
+ * dialect_sqlite.c: SQLite's row of the backend table (engine_int.h: Dialect), whole: what
+ * a plan may use there (a retrieval index of suql's own, windowed reads, embeddings, the
+ * fast path, rows read again by their rowids, suql's functions called as it reads each
+ * row), how the engine's own SQL is written and run (exec.c prints and runs it on the
+ * connection), and the entries that run statements of their own: what a table is (its
+ * columns, whether it is a rowid table) and what says that the schema or the data
+ * changed since, ENUM's reads of a column's values, and its map of mappings,
+ * suql_enum_map, with this user's mark on each mapping (llm_sign) and the care
+ * store/own.h asks of a file someone else may have made.
  */
 #include "engine/sql_int.h"
 #include "store/own.h"
@@ -13,7 +17,7 @@
 
 /* ---- the catalog ---- */
 
-void dialect_sqlite_table(Engine *e, TabInfo *t)
+static void dialect_sqlite_table(Engine *e, TabInfo *t)
 {
 	sqlite3_stmt *st;
 	/* SQLite says which tables have a rowid (wr: WITHOUT ROWID); virtual tables are not
@@ -43,7 +47,7 @@ void dialect_sqlite_table(Engine *e, TabInfo *t)
 /* The schema cookie (this connection's DDL, even uncommitted), its count of changed rows
    (its writes, catalog rows included) and the pager's data version (commits by other
    connections). */
-void dialect_sqlite_schema_key(Engine *e, long long *key)
+static void dialect_sqlite_schema_key(Engine *e, long long *key)
 {
 	if (!key) {
 		sqlite3_finalize(e->cookie);
@@ -64,7 +68,7 @@ void dialect_sqlite_schema_key(Engine *e, long long *key)
 	         ? (long long)dv : -1;
 }
 
-char *dialect_sqlite_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
+static char *dialect_sqlite_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
                                 char **param)
 {
 	SBuf q = SBUF_INIT;
@@ -80,7 +84,7 @@ char *dialect_sqlite_rows_by_id(const ScopeItem *it, const long long *ids, long 
 
 /* ---- ENUM ---- */
 
-char *dialect_sqlite_enum_values(const char *table, const char *column, int list)
+static char *dialect_sqlite_enum_values(const char *table, const char *column, int list)
 {
 	char *q = list ? sqlite3_mprintf("SELECT DISTINCT j.value FROM \"%w\" AS t, "
 	                                 "json_each(t.\"%w\") AS j WHERE j.type = 'text' ORDER BY 1",
@@ -92,7 +96,7 @@ char *dialect_sqlite_enum_values(const char *table, const char *column, int list
 	return s;
 }
 
-char *dialect_sqlite_enum_has(const char *table, const char *column, int list)
+static char *dialect_sqlite_enum_has(const char *table, const char *column, int list)
 {
 	char *q = list ? sqlite3_mprintf("SELECT 1 FROM \"%w\" AS t, json_each(t.\"%w\") AS j "
 	                                 "WHERE j.value = ?1 AND j.type = 'text' LIMIT 1", table,
@@ -142,15 +146,15 @@ static int map_has_source(sqlite3 *db)
 	return found;
 }
 
-char *dialect_sqlite_map_foreign(Engine *e)
+static char *dialect_sqlite_map_foreign(Engine *e)
 {
 	return own_foreign_shape(e->db, "suql_enum_map");
 }
 
-void *dialect_sqlite_map_open(Exec *ex)
+static void *dialect_sqlite_map_open(Exec *ex)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(ex->db, map_has_source(ex->db)
+	if (sqlite3_prepare_v2(ex->e->db, map_has_source(ex->e->db)
 	                       ? "SELECT vals, model, tbl, col, options, source FROM "
 	                         "suql_enum_map WHERE tbl = ?1 AND col = ?2 AND "
 	                         "literal = ?3 ORDER BY model = ?4 DESC, model LIMIT 1"
@@ -164,11 +168,11 @@ void *dialect_sqlite_map_open(Exec *ex)
 	return st;
 }
 
-int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *col,
+static int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *col,
                             const char *lit, EnumMapRow *row)
 {
 	sqlite3_stmt *st = map;
-	const char *model = llm_model_id(ex->llm);
+	const char *model = llm_model_id(ex->e->llm);
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
@@ -197,7 +201,7 @@ int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *co
 	return 1;
 }
 
-void dialect_sqlite_map_close(void *map)
+static void dialect_sqlite_map_close(void *map)
 {
 	sqlite3_finalize(map);
 }
@@ -239,35 +243,35 @@ static void migrate_map(sqlite3 *db)
 static char *not_stored(Exec *ex, const char *tbl, const char *col, const char *lit)
 {
 	return xprintf("the ENUM mapping of '%s' for %s.%s was not stored (%s): it serves "
-	               "this statement only", lit, tbl, col, sqlite3_errmsg(ex->db));
+	               "this statement only", lit, tbl, col, sqlite3_errmsg(ex->e->db));
 }
 
-char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
+static char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
                                const char *vals, const char *sig)
 {
 	SuqlErr oe = {0};
-	if (own_write_begin(ex->db, "suql_enum_map", &oe) != SUQL_OK) {
+	if (own_write_begin(ex->e->db, "suql_enum_map", &oe) != SUQL_OK) {
 		char *m = xprintf("the ENUM mapping of '%s' for %s.%s was not stored: %s; it serves "
 		                  "this statement only", lit, tbl, col, oe.msg);
 		err_clear(&oe);
 		return m;
 	}
-	migrate_map(ex->db);
-	if (sqlite3_exec(ex->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
+	migrate_map(ex->e->db);
+	if (sqlite3_exec(ex->e->db, MAP_DDL, NULL, NULL, NULL) != SQLITE_OK) {
 		char *m = not_stored(ex, tbl, col, lit);
-		own_write_end(ex->db);
+		own_write_end(ex->e->db);
 		return m;
 	}
 	/* the mark that this user's suql made it (a map made before marks gets the column) */
-	const char *model = llm_model_id(ex->llm);
+	const char *model = llm_model_id(ex->e->llm);
 	char mark[65];
 	int marked = map_mark(tbl, col, lit, vals, sig, model, mark);
-	if (!map_has_source(ex->db))
-		sqlite3_exec(ex->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
+	if (!map_has_source(ex->e->db))
+		sqlite3_exec(ex->e->db, "ALTER TABLE suql_enum_map ADD COLUMN source TEXT", NULL, NULL,
 		             NULL);
 	char *m = NULL;
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ex->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
+	if (sqlite3_prepare_v2(ex->e->db, "INSERT OR REPLACE INTO suql_enum_map (tbl, col, literal, "
 	                       "vals, options, model, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	                       -1, &st, NULL) == SQLITE_OK) {
 		if (marked)
@@ -284,11 +288,11 @@ char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const
 	} else {
 		m = not_stored(ex, tbl, col, lit);
 	}
-	own_write_end(ex->db);
+	own_write_end(ex->e->db);
 	return m;
 }
 
-SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col,
+static SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col,
                                      const char *lit, long *n, SuqlErr *err)
 {
 	if (!store_has_table(e->store, "suql_enum_map"))
@@ -320,7 +324,7 @@ SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col
    look for the job's row is the truth until COMMIT; the row is written under
    own_write_begin (a table of that name suql did not make, or a trigger on it, is
    refused). */
-SuqlStatus dialect_sqlite_once_begin(Engine *e, const char *job, const char *batch, int *state,
+static SuqlStatus sqlite_once_begin(Engine *e, const char *job, const char *batch, int *state,
                                      SuqlErr *err)
 {
 	if (!sqlite3_get_autocommit(e->db))
@@ -332,7 +336,7 @@ SuqlStatus dialect_sqlite_once_begin(Engine *e, const char *job, const char *bat
 	if (s == SUQL_OK) {
 		s = store_exec(e->store, "CREATE TABLE IF NOT EXISTS suql_bulk_done(job TEXT PRIMARY "
 		               "KEY, batch TEXT, done TEXT NOT NULL)", err);
-		int m = s == SUQL_OK ? dialect_once_marked(e, "suql_bulk_done", job, err) : -1;
+		int m = s == SUQL_OK ? exec_once_marked(e, "suql_bulk_done", job, err) : -1;
 		if (m < 0 && s == SUQL_OK)
 			s = err->code;
 		if (m == 1)
@@ -350,3 +354,91 @@ SuqlStatus dialect_sqlite_once_begin(Engine *e, const char *job, const char *bat
 	*state = ENGINE_ONCE_BEGUN;
 	return SUQL_OK;
 }
+
+/* ---- the row ---- */
+
+static Expr *as_written(Exec *ex, Expr *arg)
+{
+	(void)ex;
+	return arg;
+}
+
+static Expr *sqlite_row_id(Exec *ex, const ScopeItem *it)
+{
+	return ast_column(ex->a, it->name, it->kind == IT_TABLE ? "rowid" : "id");
+}
+
+/* Rows come in rowid order by themselves. */
+static OrderList *sqlite_order(Exec *ex, Block *b, OrderList *ord)
+{
+	(void)ex, (void)b;
+	return ord;
+}
+
+static void sqlite_show_final(Exec *ex, SBuf *out)
+{
+	Printer *pr = print_new(PRINT_SQL, NULL, ex->ast->src, ex->ast->src_off);
+	print_stmt(pr, ex->ast->stmt);
+	sb_printf(out, "sqlite: %s\n", print_text(pr));
+	print_free(pr);
+}
+
+/* SQLite's DISTINCT keeps each value at its first row by itself. */
+static void as_listed(Exec *ex, Select *s, const ScopeItem *it, Expr *v)
+{
+	(void)ex, (void)s, (void)it, (void)v;
+}
+
+static Expr *integer_truth(Exec *ex, int v)
+{
+	return ast_integer(ex->a, v);
+}
+
+/* A text's bytes: SQLite's length() counts characters, a blob's length its bytes. */
+static char *sqlite_text_stats(const char *inner, long long cap)
+{
+	return xprintf("SELECT count(*), count(suql_arg), count(DISTINCT suql_arg), "
+	               "sum(min(length(CAST(suql_arg AS BLOB)), %lld)), "
+	               "max(min(length(CAST(suql_arg AS BLOB)), %lld)) FROM (%s) AS suql_t",
+	               cap, cap, inner);
+}
+
+const Dialect dialect_sqlite = {
+	.name = "sqlite",
+	.label = "SQLite",
+	.true_lit = "1",
+	.enum_map = "suql_enum_map",
+	.retrieval = 1,
+	.window = 1,
+	.embeddings = 1,
+	.fast_path = 1,
+	.refetch = 1,
+	.only_ints = 0,
+	.arrays = 0,
+	.func_ids = 1,
+	.scan_order = 1,
+	.functions = 1,
+	.text_of = as_written,
+	.row_id = sqlite_row_id,
+	.list_order = sqlite_order,
+	.final_count = NULL,
+	.print_select = exec_print_sqlite,
+	.query = exec_query_sqlite,
+	.try_query = exec_try_sqlite,
+	.show_final = sqlite_show_final,
+	.distinct_order = as_listed,
+	.truth = integer_truth,
+	.rows_by_id = dialect_sqlite_rows_by_id,
+	.text_stats = sqlite_text_stats,
+	.table_facts = dialect_sqlite_table,
+	.schema_key = dialect_sqlite_schema_key,
+	.enum_values = dialect_sqlite_enum_values,
+	.enum_has = dialect_sqlite_enum_has,
+	.map_foreign = dialect_sqlite_map_foreign,
+	.map_open = dialect_sqlite_map_open,
+	.map_read = dialect_sqlite_map_read,
+	.map_close = dialect_sqlite_map_close,
+	.map_write = dialect_sqlite_map_write,
+	.map_forget = dialect_sqlite_map_forget,
+	.once_begin = sqlite_once_begin,
+};

@@ -16,7 +16,6 @@
 #include "engine/exec_int.h"
 #include "engine/record_int.h"
 #include "engine/top_int.h"
-#include "engine/udf_int.h"
 #include "sql/lex.h"
 #include "sql/parse.h"
 #include "store/own.h"
@@ -75,9 +74,9 @@ static int engine_auth(void *ctx, int action, const char *a, const char *b, cons
 
 /* The triggers on suql's tables, read again when the schema changed (another process may
    have added one). */
-void engine_own_check(Engine *e)
+static void engine_own_check(Engine *e)
 {
-	if (e->pg)
+	if (!e->backend->own_db)   /* a file of the database's own: the triggers it holds */
 		return;
 	long long cookie = -1;
 	sqlite3_stmt *st;
@@ -112,35 +111,6 @@ void engine_set_readonly(Engine *e, int on)
 	sqlite3_set_authorizer(e->db, engine_auth, e);
 }
 
-SuqlStatus engine_refused(Engine *e, SuqlErr *err)
-{
-	if (e->own_denied) {
-		SBuf b = SBUF_INIT;
-		sb_put_ident(&b, e->own_denied, strlen(e->own_denied));
-		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: this statement would run the trigger "
-		                       "%s, which the database file has on one of suql's own tables; "
-		                       "suql runs no such trigger (DROP TRIGGER %s removes it)",
-		                       sb_str(&b), sb_str(&b));
-		sb_free(&b);
-		e->own_denied = NULL;
-		return s;
-	}
-	if (e->own_create) {
-		e->own_create = 0;
-		return err_set(err, SUQL_ERROR, "refused: suql's own tables (suql_*) take no "
-		               "triggers: one there would run each time suql stores its data");
-	}
-	if (e->denied) {
-		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
-		                       "statements here may not read (:labels %s off allows it)",
-		                       e->denied, e->denied);
-		e->denied = NULL;
-		return s;
-	}
-	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
-	               "and statements here may only read it");
-}
-
 /* SQLite's progress handler, every 1000 instructions of any statement: stops it at Ctrl-C
    or the time limit, also when the statement started after the signal (sqlite3_interrupt
    reaches only the statements running then), and stops a bounded count (exec_count) that
@@ -158,36 +128,29 @@ Engine *engine_open(const char *path, Llm *llm, SuqlErr *err)
 	return engine_open_mode(path, llm, 0, err);
 }
 
+/* The backends' rows of the driver's table (top_int.h), each in its own file: a database
+   opens with the first that claims its path (SQLite's claims any). */
+static const Backend *const backends[] = {&exec_pg_backend, &exec_sqlite_backend, NULL};
+
 Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 {
-	int pg = store_pg_target(path);
-	Store *store = pg ? store_pg_open(path, err) : store_sqlite_open(path, readonly, err);
+	const Backend *be = backends[0];
+	for (int i = 0; backends[i]; i++)
+		if (!backends[i]->claims || backends[i]->claims(path)) {
+			be = backends[i];
+			break;
+		}
+	sqlite3 *db = NULL;   /* the executor's statements are SQLite's */
+	Store *store = be->open(path, readonly, &db, err);
 	if (!store)
 		return NULL;
-	sqlite3 *db = store_sqlite(store);   /* the executor's statements are SQLite's */
-	/* read-only mode on PostgreSQL (exec_pg_ro.c): the session's transactions read-only,
-	   and strings read as suql's lexer reads them (no backslash escapes), so that what suql
-	   checks of a statement is what the server runs */
-	if (pg && readonly && store_exec(store, "SET default_transaction_read_only = on; "
-	                                 "SET standard_conforming_strings = on", err) != SUQL_OK) {
-		store_close(store);
-		return NULL;
-	}
-	if (pg && sqlite3_open(":memory:", &db) != SQLITE_OK) {
-		/* PostgreSQL: a scratch connection for the little SQLite evaluates whatever the
-		   backend (the binder's reading of a constant question, bind_occ.c) */
-		sqlite3_close(db);
-		store_close(store);
-		err_set(err, SUQL_IO, "cannot open an in-memory SQLite database");
-		return NULL;
-	}
 	store_busy_timeout(store, ENGINE_DEFAULT_BUSY);
 	Engine *e = xcalloc(1, sizeof *e);
 	e->store = store;
 	e->db = db;
-	e->pg = pg;
-	e->pg_ro = pg && readonly;
-	e->dialect = pg ? &dialect_pg : &dialect_sqlite;
+	e->backend = be;
+	e->open_ro = readonly;
+	e->dialect = be->dialect;
 	e->path = xstrdup(path);
 	e->llm = llm;
 	e->set.optimize = OPT_ON;
@@ -204,7 +167,7 @@ Engine *engine_open_mode(const char *path, Llm *llm, int readonly, SuqlErr *err)
 	e->set.window = ENGINE_DEFAULT_WINDOW;
 	e->set.busy = ENGINE_DEFAULT_BUSY;   /* set on the store above */
 	e->set.fast_path = 1;
-	udf_register(e);
+	op_functions(e);   /* every operator's SQL functions (op.c) */
 	e->own_cookie = -1;
 	engine_own_check(e);
 	sqlite3_set_authorizer(db, engine_auth, e);
@@ -232,29 +195,25 @@ void engine_close(Engine *e)
 	own_strings_free(e->own_trig, e->nown_trig);
 	exec_record_free(e->record);
 	store_close(e->store);
-	if (e->pg)
-		sqlite3_close(e->db);
+	if (e->backend->close)
+		e->backend->close(e);
 	free(e->path);
 	free(e);
 }
 
-sqlite3 *engine_db(Engine *e) { return e->pg ? NULL : e->db; }
+sqlite3 *engine_db(Engine *e) { return e->backend->own_db ? e->db : NULL; }
 Store *engine_store(Engine *e) { return e->store; }
 
 int engine_progress(const Engine *e, long long *judged, long long *of)
 {
 	const Exec *ex = e ? e->cur : NULL;
-	if (!ex || !ex->walking)
-		return 0;
-	*judged = ex->walking->ndecided;
-	*of = ex->walking->n;
-	return 1;
+	return ex && exec_walk_progress(ex, judged, of);
 }
 
 int engine_column_is_list(const Engine *e, int col)
 {
 	const Exec *ex = e ? e->cur : NULL;
-	return ex && ex->collist && col >= 0 && col < ex->ncolnames && ex->collist[col];
+	return ex && ex->cols.list && col >= 0 && col < ex->cols.n && ex->cols.list[col];
 }
 const char *engine_path(const Engine *e) { return e->path; }
 
@@ -274,161 +233,9 @@ int engine_complete(const char *sql, size_t len)
 	}
 }
 
-static int table_exists(Engine *e, const char *name)
+const char *engine_function(int i)
 {
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') "
-	                       "AND name = ?1 COLLATE NOCASE", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	return found;
-}
-
-/* Catalog work after a DDL statement ran (inside the savepoint). */
-static SuqlStatus catalog_after(Engine *e, const Ast *ast, int existed, SuqlErr *err)
-{
-	const Stmt *st = ast->stmt;
-	Arena *a = ast->arena;
-	const char *table = st->table.s ? ast_name_value(a, st->table) : NULL;
-	switch (st->kind) {
-	case ST_CREATE_TABLE:
-		if (existed || !st->cols)
-			return SUQL_OK;
-		for (int i = 0; i < st->cols->n; i++) {
-			const ColumnDef *c = st->cols->items[i];
-			if (!c->type || !c->type->suql)
-				continue;
-			SuqlStatus s = catalog_set(e->store, table, ast_name_value(a, c->name),
-			                           c->type->text, err);
-			if (s != SUQL_OK)
-				return s;
-		}
-		return SUQL_OK;
-	case ST_DROP_TABLE:
-		return catalog_drop_table(e->store, table, err);
-	case ST_ALTER_TABLE: {
-		CatColumn c = {0};
-		SuqlStatus s = SUQL_OK;
-		switch (st->alter) {
-		case ALTER_RENAME_TABLE:
-			return catalog_rename_table(e->store, table, ast_name_value(a, st->newname), err);
-		case ALTER_ADD_COLUMN:
-			if (st->coldef->type && st->coldef->type->suql)
-				s = catalog_set(e->store, table, ast_name_value(a, st->coldef->name),
-				                st->coldef->type->text, err);
-			return s;
-		case ALTER_RENAME_COLUMN:
-			if (catalog_get(e->store, table, ast_name_value(a, st->column), &c) == 1) {
-				char *type = xstrdup(c.type);
-				s = catalog_set(e->store, table, ast_name_value(a, st->newname), type, err);
-				if (s == SUQL_OK)   /* a plain type removes the old entry */
-					s = catalog_set(e->store, table, ast_name_value(a, st->column), "TEXT", err);
-				free(type);
-				catalog_column_free(&c);
-			}
-			return s;
-		case ALTER_DROP_COLUMN:
-			if (catalog_get(e->store, table, ast_name_value(a, st->column), &c) == 1) {
-				catalog_column_free(&c);
-				s = catalog_set(e->store, table, ast_name_value(a, st->column), "TEXT", err);
-			}
-			return s;
-		default:
-			return SUQL_OK;
-		}
-	}
-	default:
-		return SUQL_OK;
-	}
-}
-
-static int needs_catalog(const Stmt *st)
-{
-	if (st->explain)
-		return 0;
-	if (st->kind == ST_CREATE_TABLE)
-		return st->has_suql && st->cols;
-	return st->kind == ST_DROP_TABLE || st->kind == ST_ALTER_TABLE;
-}
-
-/* Prepare and run the translated statement, streaming rows to the sink. */
-static SuqlStatus run_translated(Engine *e, const Printer *pr, const char *sql, size_t len,
-                                 const EngineSink *sink, SuqlErr *err)
-{
-	sqlite3_stmt *st = NULL;
-	const char *tail = NULL;
-	e->guard = e->readonly;
-	int rc = sqlite3_prepare_v2(e->db, print_text(pr), (int)print_len(pr), &st, &tail);
-	e->guard = 0;
-	if (rc == SQLITE_AUTH)
-		return engine_refused(e, err);
-	if (rc != SQLITE_OK)
-		return exec_user_error(e->db, pr, sql, len, err);
-	if (!st)
-		return SUQL_OK;
-	Row row;
-	store_row_sqlite(&row, st);
-	if (sink && sink->columns && sqlite3_column_count(st) > 0)
-		sink->columns(sink->ctx, &row);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sink && sink->row && sink->row(sink->ctx, &row))
-			break;
-	}
-	SuqlStatus s = SUQL_OK;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		s = err_set(err, rc == SQLITE_INTERRUPT ? SUQL_INTERRUPT : SUQL_ERROR, "%s",
-		            sqlite3_errmsg(e->db));
-	sqlite3_finalize(st);
-	return s;
-}
-
-/* PostgreSQL: every statement goes to the driver with PostgreSQL's row; DDL that declares or changes SUQL types runs
-   in a transaction with the catalog's rows (in the schema suql), and read-only mode
-   refuses it before the server sees it. In read-only mode what no read-only transaction
-   stops is refused first, and under --readonly the settings are verified after each
-   statement (exec_pg_ro.c). */
-static SuqlStatus pg_exec(Engine *e, Ast *ast, const char *sql, size_t len,
-                          const EngineSink *sink, SuqlErr *err)
-{
-	const Stmt *stmt = ast->stmt;
-	if (e->readonly || e->pg_ro) {
-		SuqlStatus s = exec_pg_ro_refuse(e, ast, sql, len, err);
-		if (s == SUQL_OK && e->pg_ro)
-			s = exec_pg_ro_before(e, ast, err);
-		if (s != SUQL_OK)
-			return s;
-	}
-	if (e->pg_ro && !e->readonly) {
-		/* DDL of SUQL types too: in its read-only transaction, the server refuses it */
-		SuqlStatus s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
-		return exec_pg_ro_after(e, ast, s, err);
-	}
-	if (!needs_catalog(stmt))
-		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
-	if (e->readonly)
-		return engine_refused(e, err);
-	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
-	              store_has_table(e->store, ast_name_value(ast->arena, stmt->table));
-	/* inside the user's own transaction, a savepoint of it */
-	int own = !store_pg_in_transaction(e->store);
-	SuqlStatus s = own ? store_exec(e->store, "BEGIN", err)
-	                   : store_savepoint(e->store, "suql_ddl", err);
-	if (s != SUQL_OK)
-		return s;
-	s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
-	if (s == SUQL_OK)
-		s = catalog_after(e, ast, existed, err);
-	if (s == SUQL_OK)
-		return own ? store_exec(e->store, "COMMIT", err)
-		           : store_release(e->store, "suql_ddl", err);
-	if (own)
-		store_exec(e->store, "ROLLBACK", NULL);
-	else
-		store_rollback_to(e->store, "suql_ddl");
-	return s;
+	return op_sql_name(i);
 }
 
 SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
@@ -449,48 +256,12 @@ SuqlStatus engine_exec(Engine *e, const char *sql, size_t len, size_t *used,
 	*used = end;
 	if (s != SUQL_OK || !ast)
 		return s;
-	const Stmt *stmt = ast->stmt;
 	if (sink && sink->parsed) {
 		char *q = print_suql_stmt(ast);
 		sink->parsed(sink->ctx, q);
 		free(q);
 	}
-	if (e->pg) {
-		s = pg_exec(e, ast, sql, len, sink, err);
-		ast_free(ast);
-		return s;
-	}
-	if (!needs_catalog(stmt) && exec_statement_bound(stmt)) {
-		s = exec_statement(e, &exec_sqlite_backend, ast, sql, len, sink, err);
-		ast_free(ast);
-		return s;
-	}
-	Printer *pr = print_new(PRINT_SQL, NULL, ast->src, ast->src_off);
-	print_stmt(pr, stmt);
-	if (!needs_catalog(stmt)) {
-		s = run_translated(e, pr, sql, len, sink, err);
-	} else {
-		int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
-		              table_exists(e, ast_name_value(ast->arena, stmt->table));
-		s = exec_run_sql(e->db, "SAVEPOINT suql_ddl", err);
-		if (s == SUQL_OK) {
-			s = run_translated(e, pr, sql, len, sink, err);
-			if (s == SUQL_OK)
-				s = catalog_after(e, ast, existed, err);
-			if (s == SUQL_OK) {
-				s = exec_run_sql(e->db, "RELEASE suql_ddl", err);
-			} else {
-				sqlite3_exec(e->db, "ROLLBACK TO suql_ddl", NULL, NULL, NULL);
-				sqlite3_exec(e->db, "RELEASE suql_ddl", NULL, NULL, NULL);
-			}
-		}
-	}
-	/* The binder's table facts are kept while the schema cookie, the change count and the
-	   data version hold (bind_scope.c); a ROLLBACK takes the cookie back to an earlier
-	   value, which a later CREATE or ALTER can reach again with other tables: so anything
-	   run here (DDL, transactions, ATTACH, PRAGMA) forgets them. */
-	bind_scope_tabs_check(e, 1);
-	print_free(pr);
+	s = e->backend->run(e, ast, sql, len, sink, err);   /* the backend's row (top_int.h) */
 	ast_free(ast);
 	return s;
 }
@@ -653,13 +424,21 @@ void engine_settings(const Engine *e, SBuf *out)
 	setting_show_all(&engine_settings_table, e, out);
 }
 
-/* ---- :index on PostgreSQL (exec_pg.c) ---- */
+/* ---- :index (each backend's row) ---- */
 
-SuqlStatus engine_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
+SuqlStatus engine_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
 {
-	if (!e->pg)
-		return err_set(err, SUQL_ERROR, "not a PostgreSQL database");
-	return exec_pg_index(e, table, out, err);
+	return e->backend->index(e, table, out, err);
+}
+
+int engine_import_indexes(const Engine *e)
+{
+	return e->backend->import_indexes;
+}
+
+int engine_own_scan(Engine *e, char ***msgs)
+{
+	return e->backend->own_db ? own_scan(e->db, msgs) : 0;
 }
 
 /* ---- :enum (the mappings live in enum.c) ---- */

@@ -88,13 +88,15 @@ int engine_complete(const char *sql, size_t len);
    when a transaction is open with the row in it: run the statement, then engine_once_end
    commits both (commit) or rolls both back; ENGINE_ONCE_DONE when the row is there
    already: the write committed before, and nothing is begun. An open transaction of the
-   user's is refused. engine_once_writes: whether sql is INSERT, UPDATE, DELETE or CREATE
-   TABLE ... AS. */
+   user's is refused. */
 enum { ENGINE_ONCE_NONE, ENGINE_ONCE_BEGUN, ENGINE_ONCE_DONE };
-int engine_once_writes(const char *sql, size_t len);
 SuqlStatus engine_once_begin(Engine *e, const char *sql, size_t len, const char *job,
                              const char *batch, int *state, SuqlErr *err);
 SuqlStatus engine_once_end(Engine *e, int commit, SuqlErr *err);
+/* The i-th of SUQL's functions (answer, summary, extract, answer_agg, matches, bm25 ...),
+   in lower case, as the engine's operators name them (the binder reads the same names);
+   NULL past the last. */
+const char *engine_function(int i);
 
 /* Read-only mode (the chat agent's statements): while on, a user's statement that would
    write anything (INSERT, UPDATE, DELETE, DDL, ATTACH, PRAGMA with a value, transactions)
@@ -114,10 +116,18 @@ void engine_settings(const Engine *e, SBuf *out);
    {'value', ...} (by MODEL)". */
 SuqlStatus engine_enum_list(Engine *e, SBuf *out, SuqlErr *err);
 
-/* :index on PostgreSQL: a GIN index of the full text of each FREE_TEXT column of table
-   (all tables: NULL), over suql.doc(column), the expression the ranking reads; one line
-   per index on out. */
-SuqlStatus engine_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+/* :index: the indexes of the free-text columns of table (all tables: NULL) made current,
+   one line per column on out, by the database's backend: on SQLite suql's retrieval index
+   (FTS5), on PostgreSQL a GIN index of each column's full text over suql.doc(column), the
+   expression the ranking reads. */
+SuqlStatus engine_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+/* Whether the importer makes the index of :import --index itself, as it writes (SQLite);
+   else :index makes it once the rows are in (PostgreSQL). */
+int engine_import_indexes(const Engine *e);
+/* What suql will not write through in the database file (store/own.h: own_scan), said
+   when it opens: warnings in *msgs (own_strings_free), how many; 0 for a database that
+   is no file of suql's connection (a server). */
+int engine_own_scan(Engine *e, char ***msgs);
 /* :enum forget: remove the mappings of table.column (NULL: every column), of one literal
    (NULL: all of them); *n says how many went. */
 SuqlStatus engine_enum_forget(Engine *e, const char *table, const char *column,

@@ -9,20 +9,22 @@
  *
  *   model  engine_int.h, memo_int.h (memo_: memo.c), sql_int.h (exec_: exec.c, the
  *          engine's own SQL and the statement's errors; exec_pg_plan_: its printing for
- *          PostgreSQL; exec_hint_: SQLite's errors worded)
+ *          PostgreSQL; exec_hint_: SQLite's errors worded; each backend's Dialect row,
+ *          dialect_sqlite.c and dialect_pg.c), op_int.h (op_: the operator table, whose
+ *          loops every group runs)
  *   bind   bind_int.h (bind_, bind_occ_, bind_scope_), enum_int.h (enum_: ENUM '='),
- *          bm25_int.h (bm25_): blocks, scopes, occurrences
+ *          bm25.c: blocks, scopes, occurrences
  *   plan   plan_int.h (plan_, plan_unit_, plan_push_, plan_topk_, plan_cost_): laziness,
  *          DNF units, counts, the cost model
- *   walk   exec_int.h (exec_llm_, exec_cand_, exec_walk_, exec_final_, exec_join_, ...),
- *          udf_int.h (udf_: the SQL functions), record_int.h (exec_record_, made while a
- *          statement runs; engine_record_, shown): the walks and operators; op_int.h
- *          (op_: the operator table, through which the top group reaches them)
+ *   walk   exec_int.h (exec_llm_, exec_cand_, exec_walk_, exec_final_, ...), udf_int.h
+ *          (udf_: the SQL functions), record_int.h (exec_record_, made while a statement
+ *          runs; engine_record_, shown): the walks, and the operators' files
  *   top    top_int.h (exec_statement, exec_sqlite_, exec_pg_, exec_pg_run_, exec_pg_dml_,
- *          plan_show_): a statement end to end through one pipeline, each backend's own
- *          steps a row of its table (Backend); the plan and counters as text
+ *          engine_ddl_, plan_show_): a statement end to end through one pipeline, each
+ *          backend a row of its table (Backend: the database, a statement's run, the
+ *          pipeline's steps); the plan and counters as text
  *
- * engine.c holds the Engine (open, settings, read-only mode, DDL and the catalog,
+ * engine.c holds the Engine (open with a backend's row, settings, read-only mode,
  * engine_exec); doc/executor.md explains the design. In short: every free-text construct
  * of a statement is an *occurrence* (Occ): an answer() or summary() call, or a *verify
  * atom* (answer() compared with literals by = <> IN NOT IN). Its node in the tree is
@@ -144,15 +146,16 @@ struct Engine {
 	Store *store;         /* the database, through the storage seam */
 	sqlite3 *db;          /* its SQLite connection, for what is not behind the seam yet;
 	                         with PostgreSQL, an in-memory scratch database (engine.c) */
-	int pg;               /* the store is PostgreSQL: statements run with its row of the
-	                         driver's table, exec_pg_backend (the entry points alone test
-	                         it; the rest reads `dialect`) */
-	const Dialect *dialect;
+	const struct Backend *backend;   /* the backend's row of the driver's table (top_int.h:
+	                                    SQLite's, exec_sqlite.c; PostgreSQL's, exec_pg.c),
+	                                    chosen when the database opens */
+	const Dialect *dialect;   /* its row of the table the phases read (backend->dialect) */
 	char *path;
 	Llm *llm;
 	int readonly;     /* refuse writes in user statements (engine_set_readonly) */
-	int pg_ro;        /* --readonly on PostgreSQL: every statement in a read-only
-	                     transaction it cannot change (exec_pg_ro.c) */
+	int open_ro;      /* opened read-only (--readonly): SQLite's file read-only, on
+	                     PostgreSQL every statement in a read-only transaction it cannot
+	                     change (exec_pg_ro.c) */
 	int guard;        /* set while a user statement is prepared in read-only mode */
 	char **hidden;    /* read-only mode: tables of evaluation labels, which may not be read */
 	int nhidden;
@@ -211,7 +214,7 @@ typedef enum Verdict {
    value one JSON object (the operator's files: bind_occ.c recognizes it, exec_llm.c asks
    LLM_EXTRACT calls, llm/llm_extract.c words them) */
 typedef enum FtKind { FT_VERIFY, FT_ANSWER, FT_SUMMARY, FT_EXTRACT } FtKind;
-/* the slot of ex->worst[] and ex->expect[] a kind's calls are counted in */
+/* the slot of ex->est.worst[] and ex->est.expect[] a kind's calls are counted in */
 #define FT_COST_SLOT(k) ((k) == FT_EXTRACT ? 5 : (int)(k))
 #define FT_COST_AGG 6     /* answer_agg() and summary_agg() (exec_agg.c) */
 #define FT_COST_SLOTS 7
@@ -229,6 +232,8 @@ typedef struct Sig {
 	char *subject;        /* a semantic join's left value (matches(): the right values are
 	                         the candidates; exec_join.c) */
 	int join;             /* a semantic join's signature: 1 + the join's number (0: none) */
+	int unread_to;        /* a join's left value: 1 + the signature its unreadable replies
+	                         are counted on, the join's own (0: its own) */
 	int quotes;           /* EXTRACT: with the supporting quotes (extract_quotes) */
 	int judge;            /* a cascade's proxy model: 1 or 2, the wording it is asked with
 	                         (exec_cascade.c); 0: the chat model */
@@ -280,6 +285,25 @@ typedef enum BlockKind { BK_TOP, BK_SUBQUERY, BK_FROM, BK_CTE, BK_COMPOUND } Blo
 
 struct Unit;
 
+/* What the planner counts of a block before any call (plan.c, plan_unit.c: the budget
+   phase), for the estimate and the plan. */
+typedef struct BlockBudget {
+	Expr *relaxed;        /* the WHERE with what needs the model dropped */
+	int relaxed_set;
+	int guessed;          /* from_rows is the product of its tables' sizes */
+	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
+	long long *count;     /* each unit's count */
+	int ncount;
+} BlockBudget;
+
+/* The rows a block's walk passed, when they are the only rows its WHERE can let through
+   (exec_walk_block): the final statement keeps to them instead of reading the table. */
+typedef struct BlockKept {
+	int on;
+	long long *ids;
+	long n, cap;
+} BlockKept;
+
 typedef struct Block {
 	int id;
 	SelectCore *core;
@@ -306,9 +330,9 @@ typedef struct Block {
 	long long limit;      /* LIMIT + OFFSET when the walk may stop early; -1: no */
 	long long out_limit;  /* the LIMIT alone (rows returned at most); -1: none */
 	long long limit_all;  /* LIMIT + OFFSET, whatever ORDER BY needs; -1: no LIMIT */
-	struct TopK *topk;    /* a semantic top-k (plan_topk.c), arena memory; NULL: none */
-	const char *why_not_topk;   /* why an ORDER BY of free text scores every candidate */
-	int topk_occ;         /* the occurrence why_not_topk is about */
+	struct TopK *topk;    /* a semantic top-k considered (plan_topk.c), arena memory: chosen
+	                         unless its why_not says why an ORDER BY of free text scores
+	                         every candidate; NULL: none considered */
 	const char *why_not_lazy;
 	int distinct_walk;    /* DISTINCT under LIMIT: the walk counts distinct result rows */
 	int pushed;           /* conjuncts of the outer WHERE moved into this one (plan_push.c) */
@@ -321,27 +345,19 @@ typedef struct Block {
 	long long from_rows;  /* rows of the FROM (upper bound of candidates) */
 	long long bound;      /* rows that may pass WHERE (upper bound) */
 	int identity;         /* every FROM item identifies its rows */
-	Expr *relaxed;        /* budget phase: the WHERE with what needs the model dropped */
-	int relaxed_set;
-	int guessed;          /* from_rows is the product of its tables' sizes */
-	int uncounted;        /* counting its FROM was stopped at the bound (EXEC_COUNT_CUT) */
-	long long *acount;    /* budget phase: each unit's count */
-	int anunits;
+	BlockBudget budget;   /* what the planner counted of it before any call (plan.c) */
 	int executed;
-	/* the rows its walk passed, when they are the only rows its WHERE can let through
-	   (exec_walk_block): the final statement keeps to them instead of reading the table */
-	int keep_on;
-	long long *keep;
-	long nkeep, capkeep;
+	BlockKept kept;       /* the rows its walk passed (exec_walk.c) */
 } Block;
 
 /* What the engine needs to know of the backend it runs on, as data and entries rather
-   than a test of which backend it is (dialect.c: dialect_sqlite, dialect_pg). The
+   than a test of which backend it is (dialect_sqlite.c, dialect_pg.c: a row each). The
    capabilities say what a plan may use there; the entries say how the engine's own SQL
    is written for it, run on it, and what it keeps there (the catalog's facts, ENUM's
    map). */
 struct Dialect {
 	const char *name;          /* how the plan names the engine's SQL: "sqlite" */
+	const char *label;         /* how messages name the backend: "SQLite" */
 	const char *true_lit;      /* TRUE as its SQL writes it */
 	const char *enum_map;      /* the table of ENUM mappings */
 	unsigned retrieval : 1;    /* suql's own retrieval index (FTS5) ranks and counts */
@@ -379,12 +395,25 @@ struct Dialect {
 	/* the engine's SELECT in the backend's SQL (exec_print_select): SQLite's, calling
 	   suql's functions, or PostgreSQL's, its free text read from values bound as parameters */
 	char *(*print_select)(Exec *ex, Select *s);
+	/* the next statement run is SQL of the engine's own writing, printed by no
+	   print_select: it takes none of the parameters kept (NULL: none are kept) */
+	void (*unbind)(Exec *ex);
 	/* the statement printed last run, its rows through a store cursor (an error: the
 	   backend's, or that of an SQL function of suql's that failed in it) */
 	SuqlStatus (*query)(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
 	/* the same for a statement whose failure does not fail the one around it (the
 	   planner's counts and samples): in PostgreSQL, under a savepoint */
 	SuqlStatus (*try_query)(Exec *ex, const char *sql, StoreCursor **c);
+	/* where suql's functions do not run (no functions): an aggregate's group key, its
+	   texts joined as suql_agg joins them (call: its suql_agg(id, text)); and a SELECT
+	   over the statement's blocks run as its final statement reads them (walked blocks
+	   kept to their rows, the values bound), its rows through a store cursor */
+	Expr *(*group_key)(Exec *ex, Expr *call);
+	/* bm25(col, q) (call, in block b) where suql's own index does not rank (no
+	   retrieval): the backend's relevance of col's text to q's words (a literal), the
+	   result column keeping the call's name as written */
+	Expr *(*relevance)(Exec *ex, int b, Expr *call, Expr *col, Expr *q);
+	SuqlStatus (*final_query)(Exec *ex, const Select *sel, StoreCursor **c, SuqlErr *err);
 	/* the plan's lines of the final statement, as the backend is given it */
 	void (*show_final)(Exec *ex, SBuf *out);
 	/* a DISTINCT listing s of FROM item it's values v put in the order SQLite lists them
@@ -499,6 +528,12 @@ typedef struct Join {
 	                         (read by suql_match, and by exec_pg_plan.c's look-up of it) */
 } Join;
 
+/* The semantic join's state (Exec.opstate[OP_JOIN]): the statement's joins. */
+typedef struct JoinState {
+	Join *j;
+	int n;
+} JoinState;
+
 /* ---- aggregates over free text: answer_agg(), summary_agg() (exec_agg.c) ---- */
 
 struct AggPlan;
@@ -520,6 +555,14 @@ typedef struct AggOcc {
 	                         answers serve this one too), or -1 */
 	struct AggPlan *ap;   /* the groups and their reduce trees (exec_agg.c) */
 } AggOcc;
+
+/* The aggregates' state (Exec.opstate[OP_AGG]). */
+typedef struct AggState {
+	AggOcc *a;
+	int n;
+	int collect;          /* the dry run: suql_agg keeps each group's texts, answers NULL */
+	int planned;          /* the groups are known and their trees counted (exec_agg.c) */
+} AggState;
 
 /* ---- planning units: one per DNF conjunct, or the whole tree ---- */
 
@@ -602,6 +645,7 @@ typedef struct ExecCounts {
    top k (it can at most tie). */
 typedef struct TopK {
 	int occ;              /* the occurrence scored */
+	const char *why_not;  /* not chosen: why every candidate is scored (NULL: chosen) */
 	int desc;             /* DESC (the best is the highest value), else ASC NULLS LAST */
 	long long k;          /* LIMIT + OFFSET */
 	int numeric;          /* the ORDER BY key is a number (typed answer, or cast around one) */
@@ -611,18 +655,47 @@ typedef struct TopK {
 	const char *from;     /* where the best value comes from, for the plan */
 } TopK;
 
-struct EnumCmp;   /* enum_int.h */
+/* The slots of the operators' own state in Exec (op_int.h names each row's). */
+#define OP_SLOTS 16
 
 /* ---- the statement ---- */
 
+/* The planner's estimate of a statement's calls and tokens, before any call (plan.c,
+   plan_cost.c, plan_text.c; the operators add theirs: their rows' plan and cost
+   entries), checked against the budget and shown by the plan. */
+typedef struct ExecEst {
+	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
+	                                     classify, embed, extract, aggregate */
+	long long worst_total;
+	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may
+	                                     (PLAN_WALK_EXPECT_RATE of their candidates passing):
+	                                     what the budget is checked against */
+	long long expect_total;
+	/* the plan's tokens read from the texts (plan_text.c, plan_cost.c): [0] expected, [1]
+	   at most, of the calls tok_calls counts (of expect and worst, per kind; the others
+	   are counted at the passage allowance) */
+	struct PlanTextSeen *texts;   /* the texts read, per occurrence and WHERE */
+	int ntexts, captexts;
+	double tok_in[2], tok_out[2];
+	long long tok_calls[2][FT_COST_SLOTS];
+	double call_in, call_out;     /* the most tokens one request carries and is answered
+	                                 with, at worst (0: not known): the caps' first guess */
+} ExecEst;
+
+/* A statement's result columns, as the backend names them (SQLite's check learns them:
+   exec_sqlite.c; the projection last reads them back under these names). */
+typedef struct ExecCols {
+	char **names;
+	int n;
+	unsigned char *list;  /* per column: a column of a SUQL list type */
+} ExecCols;
+
 struct Exec {
-	Engine *e;
+	Engine *e;            /* its engine (e->db the connection, e->llm the model client) */
 	Exec *outer;          /* the statement running when this one began (e->cur) */
-	sqlite3 *db;
 	sqlite3_stmt *ready;  /* a statement with nothing to do ahead: validate's preparation,
 	                         which exec_final_run runs (not prepared twice) */
 	int tabs_checked;     /* bind_scope_tabs_check has run for this statement */
-	Llm *llm;
 	Ast *ast;
 	Arena *a;
 	const char *sql;      /* the user's text and length (for error positions) */
@@ -638,14 +711,9 @@ struct Exec {
 	int nocc, capocc;
 	Sig *sigs;
 	int nsigs, capsigs;
-	struct EnumCmp *enums;
-	int nenums, capenums;
-	Join *joins;
-	int njoins;
-	AggOcc *aggs;
-	int naggs;
-	int agg_collect;      /* the dry run: suql_agg keeps each group's texts, answers NULL */
-	int agg_planned;      /* the groups are known and their trees counted (exec_agg.c) */
+	/* each operator's own state, by its row's slot (op_int.h), made and freed by the
+	   operator (NULL: none made) */
+	void *opstate[OP_SLOTS];
 	int occ_planned;      /* plan_statement has run: each occurrence's plan is known */
 	const Expr *refused_at;   /* what an operator's refusal is about, as written (its place
 	                             in the error), or NULL (op_refusal) */
@@ -653,21 +721,7 @@ struct Exec {
 
 	SBuf plan;
 	ExecCounts cnt;
-	long long worst[FT_COST_SLOTS];   /* worst-case calls per kind: verify, answer, summary,
-	                                     classify, embed, extract */
-	long long worst_total;
-	long long expect[FT_COST_SLOTS];  /* the same when lazy walks stop as soon as they may (PLAN_WALK_EXPECT_RATE
-	                         of their candidates passing): what the budget is checked against */
-	long long expect_total;
-	/* the plan's tokens read from the texts (plan_text.c, plan_cost.c): [0] expected, [1]
-	   at most, of the calls tok_calls counts (of expect and worst, per kind; the others
-	   are counted at the passage allowance) */
-	struct PlanTextSeen *texts;   /* the texts read, per occurrence and WHERE */
-	int ntexts, captexts;
-	double tok_in[2], tok_out[2];
-	long long tok_calls[2][FT_COST_SLOTS];
-	double call_in, call_out;     /* the most tokens one request carries and is answered
-	                                 with, at worst (0: not known): the caps' first guess */
+	ExecEst est;          /* the planner's estimate of its calls and tokens */
 
 	/* a failure inside an SQL function */
 	SuqlErr fn_err;       /* the first one, with its place in the statement */
@@ -680,21 +734,18 @@ struct Exec {
 	int memo_only;        /* the functions answer from the memo alone, a miss is NULL (the
 	                         record reading the result rows again) */
 	struct Record *rec;   /* the record being made (record_int.h) */
+	/* the record's note of an answer for signature sig in item of call, with its
+	   passages: the ask's number + 1 for MemoVal.rec, 0 when not kept (exec_record.c
+	   sets it; the requests, exec_llm.c, below the record, call it) */
+	int (*on_ask)(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+	              size_t npsg);
 	int relaxing;         /* print every block's WHERE relaxed (budget counts) */
-	char **colnames;      /* the statement's result columns, as SQLite names them */
-	int ncolnames;
-	unsigned char *collist;   /* per result column: a column of a SUQL list type */
-	const struct Walk *walking;   /* the walk running now, for engine_progress */
-	struct Bm25Cache *bm25;   /* rankings made by bm25() (bm25.c) */
-	int ftmp;             /* temp table made (projection last) */
-	char tmpname[48];
-	struct PgBind *pgb;   /* PostgreSQL: the parameters of the statement printed last
-	                         (exec_pg_plan.c) */
+	ExecCols cols;        /* its result columns (the backend's check, exec_sqlite.c) */
+	/* the backend's own state of the statement, made and freed by the backend's code:
+	   PostgreSQL's parameters of the statement printed last (exec_pg_plan.c), SQLite's
+	   temp table of the projection last (exec_final.c); NULL: none */
+	void *backend;
 };
 
-/* engine.c: the refusal of a statement the read-only authorizer denied */
-SuqlStatus engine_refused(Engine *e, SuqlErr *err);
-/* engine.c: the file's triggers on suql's tables read again when the schema changed */
-void engine_own_check(Engine *e);
 
 #endif

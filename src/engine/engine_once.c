@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int engine_once_writes(const char *sql, size_t len)
+/* Whether sql is INSERT, UPDATE, DELETE or CREATE TABLE ... AS. */
+static int engine_once_writes(const char *sql, size_t len)
 {
 	Ast *ast = NULL;
 	size_t end;

@@ -9,9 +9,10 @@
  * INSERT, UPDATE, DELETE, REPLACE, VALUES, WITH, BEGIN, COMMIT or END; it holds none of the
  * characters SUQL's forms and parameters need (`:` `@` `$` `?` `#` `[` `]` `&&`, bytes
  * past ASCII outside quotes) and none of the words the parser or the binder treat
- * specially (answer, summary, matches, bm25, unnest, ARRAY, INTERVAL, ILIKE, ANY, SOME,
- * TRUE, FALSE, FREE_TEXT, ENUM, and any name starting with suql_, suql's own tables and
- * functions); and the statement ends where suql's lexer ends it (the first ';' outside
+ * specially (the operators' SQL functions, answer, summary, matches, bm25 ..., as their
+ * rows name them: op_sql_word; unnest, ARRAY, INTERVAL, ILIKE, ANY, SOME, TRUE, FALSE,
+ * FREE_TEXT, ENUM, and any name starting with suql_, suql's own tables and functions);
+ * and the statement ends where suql's lexer ends it (the first ';' outside
  * quotes and comments). Whether the catalog has ENUM or list columns, a trigger that
  * writes suql's tables or a view that calls suql's functions, is asked once and kept while the schema cookie, the data version
  * and the count of statements run by the full path hold.
@@ -55,10 +56,9 @@ static int suql_word(const char *s, size_t n)
 {
 	static const char *const by_len[10][4] = {
 		[3] = {"any"},
-		[4] = {"bm25", "some", "true", "enum"},
+		[4] = {"some", "true", "enum"},
 		[5] = {"array", "ilike", "false"},
-		[6] = {"answer", "unnest"},
-		[7] = {"summary", "matches"},
+		[6] = {"unnest"},
 		[8] = {"interval"},
 		[9] = {"free_text"},
 	};
@@ -198,7 +198,8 @@ static PlainKind scan(const char *s, size_t len, size_t *end)
 		switch (cls[(unsigned char)s[i]]) {
 		case C_WORD:
 			j = word_end(s, i + 1, len);
-			if (suql_first[(unsigned char)s[i]] && suql_word(s + i, j - i))
+			if ((suql_first[(unsigned char)s[i]] && suql_word(s + i, j - i)) ||
+			    op_sql_word(s + i, j - i))   /* an operator's SQL function (op.c) */
 				return PK_NONE;
 			i = j;
 			break;

@@ -25,13 +25,29 @@
  */
 #include "engine/bind_int.h"
 #include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-void enum_free(EnumCmp *c)
+/* The statement's ENUM comparisons: ENUM's state (Exec.opstate[OP_ENUM]). */
+typedef struct EnumState {
+	EnumCmp *c;
+	int n, cap;
+} EnumState;
+
+/* The state, or an empty one when none was made (read, never written). */
+static EnumState *es(const Exec *ex)
+{
+	static EnumState none;
+	EnumState *s = ex->opstate[OP_ENUM];
+	return s ? s : &none;
+}
+
+/* What a comparison holds. */
+static void enum_free(EnumCmp *c)
 {
 	for (int k = 0; k < c->nlits; k++) {
 		free(c->lits[k].text);
@@ -50,27 +66,15 @@ void enum_free(EnumCmp *c)
 	free(c->column);
 }
 
-int enum_op_applies(const Exec *ex)
-{
-	return ex->nenums > 0;
-}
-
-void enum_op_free(Exec *ex)
-{
-	for (int i = 0; i < ex->nenums; i++)
-		enum_free(&ex->enums[i]);
-	free(ex->enums);
-	ex->enums = NULL;
-	ex->nenums = 0;
-}
-
 static EnumCmp *new_cmp(Exec *ex)
 {
-	if (ex->nenums == ex->capenums) {
-		ex->capenums = ex->capenums ? ex->capenums * 2 : 4;
-		ex->enums = xrealloc(ex->enums, (size_t)ex->capenums * sizeof *ex->enums);
+	if (!ex->opstate[OP_ENUM])
+		ex->opstate[OP_ENUM] = xcalloc(1, sizeof(EnumState));
+	if (es(ex)->n == es(ex)->cap) {
+		es(ex)->cap = es(ex)->cap ? es(ex)->cap * 2 : 4;
+		es(ex)->c = xrealloc(es(ex)->c, (size_t)es(ex)->cap * sizeof *es(ex)->c);
 	}
-	EnumCmp *c = &ex->enums[ex->nenums++];
+	EnumCmp *c = &es(ex)->c[es(ex)->n++];
 	memset(c, 0, sizeof *c);
 	return c;
 }
@@ -108,7 +112,7 @@ static const char *str_lit(Exec *ex, const Expr *e)
 	return NULL;
 }
 
-void enum_answer_options(Exec *ex, int b, Expr *e)
+static void enum_answer_options(Exec *ex, int b, Expr *e)
 {
 	if (e->kind != EX_BINARY || (e->op != OP_EQ && e->op != OP_NE))
 		return;
@@ -128,7 +132,7 @@ void enum_answer_options(Exec *ex, int b, Expr *e)
 	ans->extra = arr;
 }
 
-void enum_detect(Exec *ex, int b, Expr **slot)
+static void enum_detect(Exec *ex, int b, Expr **slot)
 {
 	Expr *e = *slot;
 	Expr *col = NULL;
@@ -223,7 +227,7 @@ void enum_detect(Exec *ex, int b, Expr **slot)
 
 static void load_open_options(Exec *ex, EnumCmp *c)
 {
-	for (EnumCmp *o = ex->enums; o < c; o++) {   /* the same column seen before */
+	for (EnumCmp *o = es(ex)->c; o < c; o++) {   /* the same column seen before */
 		if (o->options && str_ieq(o->table, c->table) && str_ieq(o->column, c->column)) {
 			for (int i = 0; i < o->noptions; i++)
 				exec_strv_push(&c->options, &c->noptions, o->options[i]);
@@ -286,16 +290,16 @@ static int stored_value(Exec *ex, const EnumCmp *c, const char *t)
 /* The permitted values of every comparison that still has a literal to classify. */
 static void need_options(Exec *ex)
 {
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		EnumCmp *c = &es(ex)->c[i];
 		if (c->pending && !c->options)
 			load_open_options(ex, c);
 	}
 }
 
-SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
+static SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 {
-	if (ex->nenums == 0)
+	if (es(ex)->n == 0)
 		return SUQL_OK;
 	/* a literal is classified once per column and model: what the map holds for this
 	   model is used as it is (after new values appear in an open enum, :enum forget asks
@@ -304,8 +308,8 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	/* a user's table that only has suql's name holds no mappings of suql's */
 	char *foreign = d->map_foreign(ex->e);
 	void *map = foreign ? NULL : d->map_open(ex);
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		EnumCmp *c = &es(ex)->c[i];
 		c->pending = 0;
 		for (int k = 0; k < c->nlits; k++) {
 			EnumLit *l = &c->lits[k];
@@ -339,8 +343,8 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	}
 	if (map)
 		d->map_close(map);
-	for (int i = 0; foreign && i < ex->nenums; i++)
-		if (ex->enums[i].pending) {
+	for (int i = 0; foreign && i < es(ex)->n; i++)
+		if (es(ex)->c[i].pending) {
 			err_set(err, SUQL_ERROR, "cannot classify the ENUM literals of this statement: %s",
 			        foreign);
 			free(foreign);
@@ -349,8 +353,8 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 	free(foreign);
 	/* comparisons whose literals are all permitted need nothing */
 	int k = 0;
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		EnumCmp *c = &es(ex)->c[i];
 		int all = 1;
 		for (int j = 0; j < c->nlits; j++)
 			all &= c->lits[j].permitted;
@@ -358,30 +362,30 @@ SuqlStatus enum_lookup(Exec *ex, SuqlErr *err)
 			enum_free(c);
 			continue;
 		}
-		ex->enums[k++] = *c;
+		es(ex)->c[k++] = *c;
 	}
-	ex->nenums = k;
+	es(ex)->n = k;
 	return SUQL_OK;
 }
 
-int enum_pending(const Exec *ex)
+static int enum_pending(const Exec *ex)
 {
 	int n = 0;
-	for (int i = 0; i < ex->nenums; i++) {
-		const EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		const EnumCmp *c = &es(ex)->c[i];
 		for (int k = 0; k < c->nlits; k++) {
 			if (c->lits[k].known)
 				continue;
 			/* the same literal for the same column earlier counts once */
 			int dup = 0;
 			for (int j = 0; j <= i && !dup; j++)
-				for (int m = 0; m < ex->enums[j].nlits && !dup; m++) {
+				for (int m = 0; m < es(ex)->c[j].nlits && !dup; m++) {
 					if (j == i && m >= k)
 						break;
-					dup = !ex->enums[j].lits[m].known &&
-					      str_ieq(ex->enums[j].table, c->table) &&
-					      str_ieq(ex->enums[j].column, c->column) &&
-					      strcmp(ex->enums[j].lits[m].text, c->lits[k].text) == 0;
+					dup = !es(ex)->c[j].lits[m].known &&
+					      str_ieq(es(ex)->c[j].table, c->table) &&
+					      str_ieq(es(ex)->c[j].column, c->column) &&
+					      strcmp(es(ex)->c[j].lits[m].text, c->lits[k].text) == 0;
 				}
 			n += !dup;
 		}
@@ -410,7 +414,7 @@ static void store_map(Exec *ex, const EnumCmp *c, const EnumLit *l)
 	sb_free(&b);
 }
 
-SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
+static SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 {
 	need_options(ex);
 	/* one call per distinct (column, literal) still unknown */
@@ -419,14 +423,14 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 	} Ask;
 	Ask *ask = NULL;
 	int nask = 0;
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		EnumCmp *c = &es(ex)->c[i];
 		for (int k = 0; k < c->nlits; k++) {
 			if (c->lits[k].known)
 				continue;
 			int dup = 0;
 			for (int j = 0; j < nask && !dup; j++) {
-				EnumCmp *o = &ex->enums[ask[j].cmp];
+				EnumCmp *o = &es(ex)->c[ask[j].cmp];
 				dup = str_ieq(o->table, c->table) && str_ieq(o->column, c->column) &&
 				      strcmp(o->lits[ask[j].lit].text, c->lits[k].text) == 0;
 			}
@@ -442,7 +446,7 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 	LlmCall *calls = xcalloc((size_t)nask, sizeof *calls);
 	LlmCall **cp = xmalloc((size_t)nask * sizeof *cp);
 	for (int j = 0; j < nask; j++) {
-		EnumCmp *c = &ex->enums[ask[j].cmp];
+		EnumCmp *c = &es(ex)->c[ask[j].cmp];
 		calls[j].kind = LLM_CLASSIFY;
 		calls[j].shape = LLM_SHAPE_LIST;
 		calls[j].subject = c->lits[ask[j].lit].text;
@@ -460,10 +464,10 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 		for (int j = 0; j < nask; j++)
 			if (calls[j].noptions > 0)
 				cp[k++] = &calls[j];
-		st = llm_run(ex->llm, cp, k, NULL, NULL, err);
+		st = llm_run(ex->e->llm, cp, k, NULL, NULL, err);
 	}
 	for (int j = 0; j < nask && st == SUQL_OK; j++) {
-		EnumCmp *c = &ex->enums[ask[j].cmp];
+		EnumCmp *c = &es(ex)->c[ask[j].cmp];
 		EnumLit src = {0};
 		src.text = c->lits[ask[j].lit].text;
 		src.unknown = calls[j].unreadable;
@@ -474,8 +478,8 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 		else
 			ex->unread++;
 		/* every comparison with this literal on this column learns it */
-		for (int i = 0; i < ex->nenums; i++) {
-			EnumCmp *o = &ex->enums[i];
+		for (int i = 0; i < es(ex)->n; i++) {
+			EnumCmp *o = &es(ex)->c[i];
 			if (!str_ieq(o->table, c->table) || !str_ieq(o->column, c->column))
 				continue;
 			for (int m = 0; m < o->nlits; m++) {
@@ -500,10 +504,10 @@ SuqlStatus enum_classify(Exec *ex, SuqlErr *err)
 	free(calls);
 	free(cp);
 	free(ask);
-	for (int i = 0; i < ex->nenums; i++) {
-		ex->enums[i].pending = 0;
-		for (int k = 0; k < ex->enums[i].nlits; k++)
-			ex->enums[i].pending |= !ex->enums[i].lits[k].known;
+	for (int i = 0; i < es(ex)->n; i++) {
+		es(ex)->c[i].pending = 0;
+		for (int k = 0; k < es(ex)->c[i].nlits; k++)
+			es(ex)->c[i].pending |= !es(ex)->c[i].lits[k].known;
 	}
 	return st;
 }
@@ -641,7 +645,7 @@ static void warn_lits(Exec *ex, EnumCmp *c)
 			sb_free(&r);
 		} else if (l->known && !l->permitted && l->nvals == 0) {
 			m = xprintf("%s matches none of %s's values, as %s classified it (:enum forget "
-			            "%s.%s asks again)", sb_str(&q), c->column, llm_model_id(ex->llm),
+			            "%s.%s asks again)", sb_str(&q), c->column, llm_model_id(ex->e->llm),
 			            c->table, c->column);
 		}
 		if (m)
@@ -651,10 +655,10 @@ static void warn_lits(Exec *ex, EnumCmp *c)
 	}
 }
 
-void enum_rewrite(Exec *ex, int only_known)
+static void enum_rewrite(Exec *ex, int only_known)
 {
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		EnumCmp *c = &es(ex)->c[i];
 		if (c->rewritten || (only_known && c->pending))
 			continue;
 		Expr *r = rewrite_one(ex, c);
@@ -665,10 +669,10 @@ void enum_rewrite(Exec *ex, int only_known)
 	}
 }
 
-void enum_show(Exec *ex, SBuf *out)
+static void enum_show(Exec *ex, SBuf *out)
 {
-	for (int i = 0; i < ex->nenums; i++) {
-		EnumCmp *c = &ex->enums[i];
+	for (int i = 0; i < es(ex)->n; i++) {
+		EnumCmp *c = &es(ex)->c[i];
 		char *s = exec_print_expr(ex, c->orig);
 		sb_printf(out, "enum: %s\n", s);
 		free(s);
@@ -680,7 +684,7 @@ void enum_show(Exec *ex, SBuf *out)
 				sb_printf(out, "  %s is a permitted value\n", sb_str(&q));
 			} else if (!l->known) {
 				sb_printf(out, "  %s -> not a permitted value: to be classified by %s (1 call)",
-				          sb_str(&q), llm_model_id(ex->llm));
+				          sb_str(&q), llm_model_id(ex->e->llm));
 				if (l->other_model)
 					sb_printf(out, "; the stored mapping was made by %s", l->other_model);
 				sb_putc(out, '\n');
@@ -697,13 +701,13 @@ void enum_show(Exec *ex, SBuf *out)
 				sb_puts(out, "} (");
 				if (!l->classified_now)
 					sb_printf(out, "from %s, made by %s", ex->e->dialect->enum_map,
-					          llm_model_id(ex->llm));
+					          llm_model_id(ex->e->llm));
 				else if (l->other_model)
 					sb_printf(out, "classified now by %s; the stored mapping was made by %s",
-					          llm_model_id(ex->llm), l->other_model);
+					          llm_model_id(ex->e->llm), l->other_model);
 				else if (l->unmarked)
 					sb_printf(out, "classified now by %s; the stored mapping has no record "
-					          "that suql made it here, and is not used", llm_model_id(ex->llm));
+					          "that suql made it here, and is not used", llm_model_id(ex->e->llm));
 				else
 					sb_puts(out, "classified now");
 				sb_puts(out, l->nvals ? ")\n" : "; none of the values fits)\n");
@@ -719,6 +723,77 @@ void enum_show(Exec *ex, SBuf *out)
 }
 
 /* ---- :enum ---- */
+
+/* ---- its row of the operator table (op.c) ---- */
+
+static int enum_applies(const Exec *ex)
+{
+	return es(ex)->n > 0;
+}
+
+/* The binder offers it every expression: an ENUM column compared with literals becomes a
+   comparison to classify, an ENUM column compared with answer() constrains the answer to
+   the column's values; the binder goes on either way. */
+static int enum_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at)
+{
+	(void)f;
+	(void)at;
+	if (b >= 0) {
+		enum_detect(bd->ex, b, slot);
+		enum_answer_options(bd->ex, b, *slot);
+	}
+	return OP_BIND_NONE;
+}
+
+static long enum_pending_calls(const Exec *ex)
+{
+	return enum_pending(ex);
+}
+
+/* The planner's cost: a call per literal still to classify. */
+static void enum_cost(Exec *ex)
+{
+	int n = enum_pending(ex);
+	ex->est.worst[3] += n;
+	ex->est.expect[3] += n;
+}
+
+/* A comparison not rewritten yet: the planner keeps it where it is, and its value is not
+   known before its literal is classified. */
+static int enum_holds(const Exec *ex, const Expr *e)
+{
+	for (int i = 0; i < es(ex)->n; i++)
+		if (!es(ex)->c[i].rewritten && *es(ex)->c[i].slot == e)
+			return OP_HOLD_PENDING;
+	return OP_HOLD_NONE;
+}
+
+static void enum_op_free(Exec *ex)
+{
+	for (int i = 0; i < es(ex)->n; i++)
+		enum_free(&es(ex)->c[i]);
+	free(es(ex)->c);
+	free(ex->opstate[OP_ENUM]);
+	ex->opstate[OP_ENUM] = NULL;
+}
+
+const EngineOp enum_row = {
+	.name = "ENUM",
+	.slot = OP_ENUM,
+	.construct = OP_REWRITTEN,
+	.forms = 1,
+	.bind = enum_bind,
+	.applies = enum_applies,
+	.prepare = enum_lookup,
+	.pending = enum_pending_calls,
+	.settle = enum_classify,
+	.rewrite = enum_rewrite,
+	.holds = enum_holds,
+	.cost = enum_cost,
+	.show = enum_show,
+	.free = enum_op_free,
+};
+
 
 SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err)
 {

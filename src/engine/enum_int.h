@@ -1,10 +1,13 @@
 /*
  * enum_int.h: ENUM '=' (enum.c): a comparison of an ENUM column with a literal that is not
  * one of its values is classified by the model into the values the literal means, kept in
- * suql_enum_map, and rewritten into an IN list. The binder finds the comparisons
- * (enum_detect); the executor looks them up, classifies what is missing and rewrites them.
+ * suql_enum_map, and rewritten into an IN list. It is a row of the operator table
+ * (enum_row, op_int.h): the binder finds the comparisons through its bind entry; the
+ * pipeline looks them up (prepare), classifies what is missing (pending, settle) and
+ * rewrites them (rewrite) through its other entries, and the planner counts the calls
+ * (cost) and keeps a comparison not rewritten yet where it is (holds).
  *
- * Ownership: an EnumCmp's strings and arrays are owned by it (enum_free); its Expr pointers
+ * Ownership: an EnumCmp's strings and arrays are owned by it; its Expr pointers
  * point into the statement's arena.
  */
 #ifndef SUQL_ENUM_INT_H
@@ -27,10 +30,6 @@ typedef struct EnumLit {
 	int nvals;
 } EnumLit;
 
-/* enum_col = answer(t, q) (or <>): the answer is constrained to the column's declared
-   values, as if written answer(t, q, ARRAY[...]). */
-void enum_answer_options(Exec *ex, int b, Expr *e);
-
 typedef enum EnumForm { EF_EQ, EF_NE, EF_IN, EF_NOTIN, EF_ANY, EF_NOTALL, EF_CONTAINS,
                        EF_OVERLAP } EnumForm;
 
@@ -52,17 +51,6 @@ typedef struct EnumCmp {
 	int noptions;
 } EnumCmp;
 
-void enum_detect(Exec *ex, int b, Expr **slot);    /* called by the binder */
-SuqlStatus enum_lookup(Exec *ex, SuqlErr *err);     /* the map, before any call */
-int enum_pending(const Exec *ex);                    /* literals still to classify */
-SuqlStatus enum_classify(Exec *ex, SuqlErr *err);   /* one call per pending literal */
-void enum_rewrite(Exec *ex, int only_known);        /* replace comparisons in the tree */
-void enum_show(Exec *ex, SBuf *out);
-void enum_free(EnumCmp *c);                          /* what a comparison holds */
-/* Its row of the operator table (op.c): the statement compares an ENUM column with a
-   literal; every comparison's strings and the array freed. */
-int enum_op_applies(const Exec *ex);
-void enum_op_free(Exec *ex);
 /* :enum and :enum forget (engine_enum_list, engine_enum_forget). */
 SuqlStatus enum_list(Engine *e, SBuf *out, SuqlErr *err);
 SuqlStatus enum_forget(Engine *e, const char *table, const char *column, const char *literal,

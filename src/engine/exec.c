@@ -34,12 +34,12 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what)
 		err_copy(err, &ex->fn_err);
 		return err->code;
 	}
-	int rc = sqlite3_errcode(ex->db);
+	int rc = sqlite3_errcode(ex->e->db);
 	if (rc == SQLITE_INTERRUPT || suql_interrupted)
 		return err_set(err, SUQL_INTERRUPT, "interrupted");
 	if (what)
-		return err_set(err, SUQL_ERROR, "%s (%s)", sqlite3_errmsg(ex->db), what);
-	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->db));
+		return err_set(err, SUQL_ERROR, "%s (%s)", sqlite3_errmsg(ex->e->db), what);
+	return err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(ex->e->db));
 }
 
 void exec_strv_push(char ***v, int *n, const char *s)
@@ -73,7 +73,7 @@ SuqlStatus exec_prepare(Exec *ex, const char *sql, sqlite3_stmt **st, SuqlErr *e
 {
 	*st = NULL;
 	exec_trace(sql);
-	if (sqlite3_prepare_v2(ex->db, sql, -1, st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(ex->e->db, sql, -1, st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(*st);
 		*st = NULL;
 		return exec_sqlerr(ex, err, NULL);
@@ -105,8 +105,8 @@ void exec_warn(Exec *ex, const char *msg)
 
 void exec_unread(Exec *ex, int sig, const char *reply)
 {
-	if (ex->sigs[sig].join)   /* a join's left value: counted on the join's signature */
-		sig = ex->joins[ex->sigs[sig].join - 1].sig;
+	if (ex->sigs[sig].unread_to)   /* a join's left value: counted on the join's signature */
+		sig = ex->sigs[sig].unread_to - 1;
 	Sig *s = &ex->sigs[sig];
 	s->unread++;
 	ex->unread++;
@@ -131,8 +131,6 @@ static char *sample_quote(const char *t)
 /* How the statement wrote what sig asks: the occurrence, else its question. */
 static char *sig_label(Exec *ex, int sig)
 {
-	if (ex->sigs[sig].join)
-		return exec_print_expr(ex, ex->joins[ex->sigs[sig].join - 1].orig);
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].sig == sig)
 			return exec_print_expr(ex, ex->occ[i].orig);
@@ -176,7 +174,7 @@ static void warn_unread(Exec *ex)
 SuqlStatus exec_unread_report(Exec *ex, SuqlStatus s, SuqlErr *err)
 {
 	warn_unread(ex);
-	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
+	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->e->llm))
 		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
 		            "warning): what depends on them is unknown, so rows may be missing; "
 		            ":set llm.unreadable warn to only warn", ex->unread);
@@ -210,24 +208,24 @@ SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size
 
 SuqlStatus exec_over_budget(Exec *ex, SuqlErr *err)
 {
-	if (ex->expect_total < ex->worst_total)
+	if (ex->est.expect_total < ex->est.worst_total)
 		return err_set(err, SUQL_BUDGET, "this statement is expected to need up to %lld "
 		               "LLM calls (%lld in the worst case), more than the budget of %ld; "
 		               "raise it with :set budget %lld (or :set budget 0 for no limit), "
-		               "or narrow the query", ex->expect_total, ex->worst_total,
-		               ex->set.budget, ex->expect_total);
+		               "or narrow the query", ex->est.expect_total, ex->est.worst_total,
+		               ex->set.budget, ex->est.expect_total);
 	return err_set(err, SUQL_BUDGET, "this statement may need up to %lld LLM calls, "
 	               "more than the budget of %ld; raise it with :set budget %lld (or "
 	               ":set budget 0 for no limit), or narrow the query",
-	               ex->worst_total, ex->set.budget, ex->worst_total);
+	               ex->est.worst_total, ex->set.budget, ex->est.worst_total);
 }
 
 /* A statement past its dollar cap: say by how much, and what the endpoint reported. */
 static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out, int shown,
                              SuqlErr *err)
 {
-	const LlmCounts *t = &llm_stats_statement(ex->llm)->total;
-	double spent = llm_stmt_usd(ex->llm);
+	const LlmCounts *t = &llm_stats_statement(ex->e->llm)->total;
+	double spent = llm_stmt_usd(ex->e->llm);
 	SBuf cap = SBUF_INIT, sp = SBUF_INIT, by = SBUF_INIT;
 	llm_money(&cap, ex->set.budget_usd);
 	llm_money(&sp, spent);
@@ -247,10 +245,10 @@ static SuqlStatus passed_usd(Exec *ex, double over, double hw_in, double hw_out,
 
 SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err)
 {
-	if (s != SUQL_OK || !ex->llm)
+	if (s != SUQL_OK || !ex->e->llm)
 		return s;
 	double over, hw_in, hw_out;
-	int which = llm_cap_passed(ex->llm, &over, &hw_in, &hw_out);
+	int which = llm_cap_passed(ex->e->llm, &over, &hw_in, &hw_out);
 	if (which == LLM_CAPPED_USD)
 		return passed_usd(ex, over, hw_in, hw_out, shown, err);
 	if (which == LLM_CAPPED_REQUESTS)
@@ -382,16 +380,16 @@ Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList
 }
 
 /* Budget phase: every block's WHERE printed relaxed (see above). */
-static int relax_hook(void *ctx, Printer *pr, const Expr *e)
+int exec_relax_hook(void *ctx, Printer *pr, const Expr *e)
 {
 	Exec *ex = ctx;
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
-		if (b->core && b->core->where == e && b->relaxed_set) {
-			if (b->relaxed == e)
+		if (b->core && b->core->where == e && b->budget.relaxed_set) {
+			if (b->budget.relaxed == e)
 				return 0;   /* nothing to drop: printed as it is */
-			if (b->relaxed)
-				print_expr(pr, b->relaxed);
+			if (b->budget.relaxed)
+				print_expr(pr, b->budget.relaxed);
 			else
 				print_raw(pr, ex->e->dialect->true_lit);
 			return 1;
@@ -400,33 +398,9 @@ static int relax_hook(void *ctx, Printer *pr, const Expr *e)
 	return 0;
 }
 
-/* PostgreSQL: relaxed as above, and free text read from the bound values
-   (exec_pg_plan_hook). */
-static int pg_hook(void *ctx, Printer *pr, const Expr *e)
-{
-	Exec *ex = ctx;
-	if (ex->relaxing && relax_hook(ctx, pr, e))
-		return 1;
-	return exec_pg_plan_hook(ctx, pr, e);
-}
-
-char *exec_print_pg(Exec *ex, Select *s)
-{
-	PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
-	if (ex->pgb)
-		ex->pgb->n = 0;
-	Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
-	exec_pg_plan_running(ex, 1);
-	print_select(pr, s);
-	exec_pg_plan_running(ex, 0);
-	char *t = print_steal(pr);
-	print_free(pr);
-	return t;
-}
-
 char *exec_print_sqlite(Exec *ex, Select *s)
 {
-	PrintHooks hk = {ex, relax_hook, NULL};
+	PrintHooks hk = {ex, exec_relax_hook, NULL};
 	Printer *pr = print_new(PRINT_SQL, ex->relaxing ? &hk : NULL, ex->ast->src,
 	                        ex->ast->src_off);
 	print_select(pr, s);
@@ -512,4 +486,59 @@ long long exec_count(Exec *ex, const char *sql)
 	}
 	exec_probe_close(&p);
 	return n;
+}
+
+/* ---- refusals of the authorizer ---- */
+
+SuqlStatus exec_refused(Engine *e, SuqlErr *err)
+{
+	if (e->own_denied) {
+		SBuf b = SBUF_INIT;
+		sb_put_ident(&b, e->own_denied, strlen(e->own_denied));
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: this statement would run the trigger "
+		                       "%s, which the database file has on one of suql's own tables; "
+		                       "suql runs no such trigger (DROP TRIGGER %s removes it)",
+		                       sb_str(&b), sb_str(&b));
+		sb_free(&b);
+		e->own_denied = NULL;
+		return s;
+	}
+	if (e->own_create) {
+		e->own_create = 0;
+		return err_set(err, SUQL_ERROR, "refused: suql's own tables (suql_*) take no "
+		               "triggers: one there would run each time suql stores its data");
+	}
+	if (e->denied) {
+		SuqlStatus s = err_set(err, SUQL_ERROR, "refused: %s holds evaluation labels, which "
+		                       "statements here may not read (:labels %s off allows it)",
+		                       e->denied, e->denied);
+		e->denied = NULL;
+		return s;
+	}
+	return err_set(err, SUQL_ERROR, "refused: this statement would change the database, "
+	               "and statements here may only read it");
+}
+
+/* ---- blocks ---- */
+
+Block *exec_dml_block(Exec *ex)
+{
+	for (int i = 0; i < ex->nblocks; i++)
+		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
+			return &ex->blocks[i];
+	return NULL;
+}
+
+int exec_once_marked(Engine *e, const char *table, const char *job, SuqlErr *err)
+{
+	char *sql = xprintf("SELECT 1 FROM %s WHERE job = ?1", table);
+	StoreCursor *c = NULL;
+	const char *p[1] = {job};
+	SuqlStatus s = store_query(e->store, sql, p, 1, &c, err);
+	free(sql);
+	if (s != SUQL_OK)
+		return -1;
+	int r = store_next(c);
+	store_done(c);
+	return r < 0 ? -1 : r;
 }

@@ -3,10 +3,10 @@
  * [, ARRAY[answers]]) and summary_agg(text [, 'focus']), one value per group of rows, over
  * GROUP BY, a whole (filtered) table, in HAVING and ORDER BY, and over a subquery.
  *
- * The operator has one shape, so that it can become a row of an operator table:
+ * The operator is a row of the operator table (exec_agg_row, at the end of this file):
  *
- *   entry     bind_occ_try_agg (bind_occ.c) recognizes the call and makes an AggOcc;
- *             bind_occ_mutate renames it suql_agg(id, text), an SQL aggregate (here)
+ *   entry     its bind entry (agg_bind) recognizes the call and makes an AggOcc; its
+ *             mutate entry renames it suql_agg(id, text), an SQL aggregate (here)
  *   plan      exec_agg_plan: a dry run of the statement (no call: suql_agg keeps each
  *             group's texts and answers NULL) learns the groups; each group's passages are
  *             ranked by BM25 against the question (or focus) and the most relevant kept, up
@@ -33,6 +33,7 @@
  *
  * Ownership: an AggOcc's strings and its AggPlan belong to the Exec (exec_agg_free).
  */
+#include "engine/bind_int.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
 #include "engine/record_int.h"
@@ -40,6 +41,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The statement's aggregates (Exec.opstate[OP_AGG]), or none (read, never written). */
+static AggState *as(const Exec *ex)
+{
+	static AggState none;
+	AggState *s = ex->opstate[OP_AGG];
+	return s ? s : &none;
+}
 
 /* the tokens a partial answer is expected to take (a text answer's default max_tokens) */
 #define AGG_PARTIAL_TOKENS 200
@@ -267,7 +276,7 @@ static SuqlStatus level_run(Exec *ex, Level *lv, long *sent, SuqlErr *err)
 	LlmCall **cp = xmalloc((size_t)lv->n * sizeof *cp);
 	for (int i = 0; i < lv->n; i++)
 		cp[i] = &lv->c[i];
-	SuqlStatus s = llm_run(ex->llm, cp, lv->n, NULL, NULL, err);
+	SuqlStatus s = llm_run(ex->e->llm, cp, lv->n, NULL, NULL, err);
 	free(cp);
 	for (int i = 0; i < lv->n; i++)
 		if (lv->c[i].status == LLM_DONE && !lv->c[i].cached)
@@ -499,18 +508,18 @@ static void agg_final(sqlite3_context *c)
 		sqlite3_result_null(c);
 		goto out;
 	}
-	if (a->id < 0 || a->id >= ex->naggs) {
+	if (a->id < 0 || a->id >= as(ex)->n) {
 		sqlite3_result_error(c, "an aggregate refers to no expression of this statement", -1);
 		goto out;
 	}
-	AggOcc *ag = &ex->aggs[a->id];
+	AggOcc *ag = &as(ex)->a[a->id];
 	if (ag->same >= 0)   /* the same question of the same text: one set of groups */
-		ag = &ex->aggs[ag->same];
+		ag = &as(ex)->a[ag->same];
 	if (!ag->ap)
 		ag->ap = xcalloc(1, sizeof *ag->ap);
 	const char *key = a->b.s ? a->b.s : "";
 	size_t len = a->b.len;
-	if (ex->agg_collect) {
+	if (as(ex)->collect) {
 		int added;
 		group_get(ex, ag, key, len, &added);
 		sqlite3_result_null(c);
@@ -549,7 +558,7 @@ out:
 		sb_free(&a->b);
 }
 
-void exec_agg_register(Engine *e)
+static void exec_agg_register(Engine *e)
 {
 	sqlite3_create_function(e->db, "suql_agg", 2, SQLITE_UTF8, e, NULL, agg_step, agg_final);
 }
@@ -565,15 +574,16 @@ static int early_ok(const Exec *ex)
 	       ex->set.optimize != OPT_OFF;
 }
 
-/* PostgreSQL: the groups of each aggregate, read by a statement of its block (FROM,
-   WHERE, GROUP BY) with the group's key as a last column (exec_pg_plan_aggkey: its texts
-   joined as agg_step joins them), groups in the order of the GROUP BY terms, NULL first
-   as SQLite sorts it. Postgres has no suql_agg to call, so the dry run is this query. */
+/* A backend without suql's functions (PostgreSQL): the groups of each aggregate, read by
+   a statement of its block (FROM, WHERE, GROUP BY) with the group's key as a last column
+   (Dialect.group_key: its texts joined as agg_step joins them), groups in the order of
+   the GROUP BY terms, NULL first as SQLite sorts it. There is no suql_agg to call, so the
+   dry run is this query. */
 static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	for (int i = 0; i < ex->naggs && s == SUQL_OK; i++) {
-		AggOcc *ag = &ex->aggs[i];
+	for (int i = 0; i < as(ex)->n && s == SUQL_OK; i++) {
+		AggOcc *ag = &as(ex)->a[i];
 		if (ag->same >= 0 || ag->block < 0 || !ex->blocks[ag->block].core)
 			continue;
 		Block *b = &ex->blocks[ag->block];
@@ -582,7 +592,7 @@ static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 			exec_col(ex->a, &cols, NULL, NULL);
 			*cols->items[k] = *b->core->cols->items[k];
 		}
-		exec_col(ex->a, &cols, exec_pg_plan_aggkey(ex, *ag->slot), "suql_key");
+		exec_col(ex->a, &cols, ex->e->dialect->group_key(ex, *ag->slot), "suql_key");
 		OrderList *ord = NULL;
 		const ExprList *g = b->core->group;
 		if (g && g->n) {
@@ -602,10 +612,8 @@ static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 		c->cols = cols;
 		c->having = NULL;
 		c->distinct = DISTINCT_NONE;
-		Printer *pr = exec_pg_plan_print_final(ex, sel);
 		StoreCursor *cur;
-		s = exec_pg_plan_query(ex, print_text(pr), &cur, err);
-		print_free(pr);
+		s = ex->e->dialect->final_query(ex, sel, &cur, err);
 		int rc = 0;
 		while (s == SUQL_OK && (rc = store_next(cur)) > 0) {
 			const char *t = store_text(cur, store_column_count(cur) - 1);
@@ -623,32 +631,31 @@ static SuqlStatus collect_keys(Exec *ex, SuqlErr *err)
 }
 
 /* The dry run that learns the groups: the statement itself where suql's functions run
-   (SQLite: suql_agg keeps each group's texts), else a statement of the groups' keys
-   (PostgreSQL). */
+   (SQLite: suql_agg keeps each group's texts), else a statement of the groups' keys. */
 static SuqlStatus collect(Exec *ex, SuqlErr *err)
 {
 	return ex->e->dialect->functions ? exec_final_dry(ex, err) : collect_keys(ex, err);
 }
 
-SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 {
-	if (ex->naggs == 0 || ex->agg_planned || !early_ok(ex))
+	if (as(ex)->n == 0 || as(ex)->planned || !early_ok(ex))
 		return SUQL_OK;
-	for (int i = 0; i < ex->naggs; i++)
-		if (!ex->aggs[i].ap && ex->aggs[i].same < 0)
-			ex->aggs[i].ap = xcalloc(1, sizeof *ex->aggs[i].ap);
+	for (int i = 0; i < as(ex)->n; i++)
+		if (!as(ex)->a[i].ap && as(ex)->a[i].same < 0)
+			as(ex)->a[i].ap = xcalloc(1, sizeof *as(ex)->a[i].ap);
 	int mo = ex->memo_only;
-	ex->agg_collect = 1;
+	as(ex)->collect = 1;
 	ex->memo_only = 1;
 	SuqlStatus s = collect(ex, err);
-	ex->agg_collect = 0;
+	as(ex)->collect = 0;
 	ex->memo_only = mo;
-	ex->agg_planned = 1;
+	as(ex)->planned = 1;
 	if (s != SUQL_OK)
 		return s;
 	long long total = 0;
-	for (int i = 0; i < ex->naggs; i++) {
-		struct AggPlan *ap = ex->aggs[i].ap;
+	for (int i = 0; i < as(ex)->n; i++) {
+		struct AggPlan *ap = as(ex)->a[i].ap;
 		if (!ap)
 			continue;
 		AggGroup **sg = xmalloc(((size_t)ap->n + 1) * sizeof *sg);
@@ -673,18 +680,18 @@ SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 		free(sg);
 		total += ap->small_calls + ap->leaf_calls + ap->mid_calls + ap->top_calls;
 	}
-	ex->worst[FT_COST_AGG] += total;
-	ex->expect[FT_COST_AGG] += total;
-	ex->worst_total += total;
-	ex->expect_total += total;
+	ex->est.worst[FT_COST_AGG] += total;
+	ex->est.expect[FT_COST_AGG] += total;
+	ex->est.worst_total += total;
+	ex->est.expect_total += total;
 	return SUQL_OK;
 }
 
-SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	for (int i = 0; i < ex->naggs && s == SUQL_OK; i++) {
-		AggOcc *ag = &ex->aggs[i];
+	for (int i = 0; i < as(ex)->n && s == SUQL_OK; i++) {
+		AggOcc *ag = &as(ex)->a[i];
 		if (!ag->ap || ag->ap->n == 0)
 			continue;
 		AggGroup **g = xmalloc((size_t)ag->ap->n * sizeof *g);
@@ -701,28 +708,28 @@ SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
 
 /* ---- its row of the operator table (op.c) ---- */
 
-int exec_agg_op_applies(const Exec *ex)
+static int exec_agg_op_applies(const Exec *ex)
 {
-	return ex->naggs > 0;
+	return as(ex)->n > 0;
 }
 
 /* The groups are read now (a dry run, no call) when nothing the model answers comes
    before them, else after the walks (exec_agg_op_after). */
-SuqlStatus exec_agg_op_plan(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_agg_op_plan(Exec *ex, SuqlErr *err)
 {
-	if (ex->nocc == 0 && ex->njoins == 0)
+	if (ex->nocc == 0 && !op_slot_applies(ex, OP_JOIN))
 		return exec_agg_plan(ex, err);
 	return SUQL_OK;
 }
 
 /* After the walks: the groups read if they were not yet (the budget checked against
    their calls then), and every group answered. */
-SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
-	if (!ex->agg_planned) {
+	if (!as(ex)->planned) {
 		s = exec_agg_plan(ex, err);
-		if (s == SUQL_OK && ex->set.budget > 0 && ex->expect_total > ex->set.budget)
+		if (s == SUQL_OK && ex->set.budget > 0 && ex->est.expect_total > ex->set.budget)
 			s = exec_over_budget(ex, err);
 	}
 	if (s == SUQL_OK)
@@ -730,12 +737,12 @@ SuqlStatus exec_agg_op_after(Exec *ex, SuqlErr *err)
 	return s;
 }
 
-const char *exec_agg_op_refuse(Exec *ex, const Dialect *d)
+static const char *exec_agg_op_refuse(Exec *ex, const Dialect *d)
 {
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
-	for (int i = 0; i < ex->naggs; i++) {
-		const AggOcc *ag = &ex->aggs[i];
+	for (int i = 0; i < as(ex)->n; i++) {
+		const AggOcc *ag = &as(ex)->a[i];
 		if (ag->block < 0 || ex->blocks[ag->block].correlated) {
 			ex->refused_at = ag->orig;
 			return OP_ROW_BY_ROW ": an aggregate over free text in a correlated subquery (its "
@@ -749,10 +756,10 @@ const char *exec_agg_op_refuse(Exec *ex, const Dialect *d)
 
 #define S(n) ((n) == 1 ? "" : "s")
 
-void exec_agg_show(Exec *ex, SBuf *out)
+static void exec_agg_show(Exec *ex, SBuf *out)
 {
-	for (int i = 0; i < ex->naggs; i++) {
-		AggOcc *ag = &ex->aggs[i];
+	for (int i = 0; i < as(ex)->n; i++) {
+		AggOcc *ag = &as(ex)->a[i];
 		char *w = exec_print_expr(ex, ag->orig);
 		sb_printf(out, "aggregate %s:", w);
 		free(w);
@@ -762,7 +769,7 @@ void exec_agg_show(Exec *ex, SBuf *out)
 			continue;
 		}
 		struct AggPlan *ap = ag->ap;
-		if (!ex->agg_planned || !ap) {
+		if (!as(ex)->planned || !ap) {
 			sb_puts(out, " its groups are read when the statement runs (after the walk, or "
 			        "on demand); each group alone: small ones one call, large ones reduced\n");
 			continue;
@@ -801,10 +808,10 @@ void exec_agg_show(Exec *ex, SBuf *out)
 	}
 }
 
-void exec_agg_counters(Exec *ex, SBuf *out)
+static void exec_agg_counters(Exec *ex, SBuf *out)
 {
-	for (int i = 0; i < ex->naggs; i++) {
-		const struct AggPlan *ap = ex->aggs[i].ap;
+	for (int i = 0; i < as(ex)->n; i++) {
+		const struct AggPlan *ap = as(ex)->a[i].ap;
 		if (!ap || ap->n == 0)
 			continue;
 		sb_printf(out, "aggregate %d: %d group%s; sent %ld request%s for small groups, %ld "
@@ -829,13 +836,13 @@ static void put_line(SBuf *out, const char *t)
 		sb_puts(out, "...");
 }
 
-void exec_agg_record(Exec *ex)
+static void exec_agg_record(Exec *ex)
 {
 	Record *r = ex->rec;
 	if (!r)
 		return;
-	for (int i = 0; i < ex->naggs; i++) {
-		AggOcc *ag = &ex->aggs[i];
+	for (int i = 0; i < as(ex)->n; i++) {
+		AggOcc *ag = &as(ex)->a[i];
 		const struct AggPlan *ap = ag->ap;
 		char *w = exec_print_expr(ex, ag->orig);
 		for (int k = 0; ap && k < ap->n; k++) {
@@ -883,10 +890,10 @@ void exec_agg_record(Exec *ex)
 	}
 }
 
-void exec_agg_free(Exec *ex)
+static void exec_agg_free(Exec *ex)
 {
-	for (int i = 0; i < ex->naggs; i++) {
-		AggOcc *ag = &ex->aggs[i];
+	for (int i = 0; i < as(ex)->n; i++) {
+		AggOcc *ag = &as(ex)->a[i];
 		free(ag->question);
 		free(ag->asked);
 		for (int k = 0; k < ag->noptions; k++)
@@ -902,7 +909,116 @@ void exec_agg_free(Exec *ex)
 			free(ap->g);
 		free(ap);
 	}
-	free(ex->aggs);
-	ex->aggs = NULL;
-	ex->naggs = 0;
+	free(as(ex)->a);
+	free(ex->opstate[OP_AGG]);
+	ex->opstate[OP_AGG] = NULL;
 }
+
+/* ---- the binder's recognition, and the row ---- */
+
+static const OpFunc agg_funcs[] = {{"answer_agg", 2, 3}, {"summary_agg", 1, 2}, {NULL, 0, 0}};
+
+/* answer_agg(t, 'q' [, ARRAY[...]]) and summary_agg(t [, 'focus']): an AggOcc; its question
+   must be a literal, and it runs only in statements (not a view). */
+static int agg_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at)
+{
+	Exec *ex = bd->ex;
+	Expr *e = *slot;
+	if (e->over || e->star || e->distinct)
+		return OP_BIND_NONE;
+	int sum = f == &agg_funcs[1];
+	char fn[32];
+	snprintf(fn, sizeof fn, "%s()", f->name);
+	Expr *q = e->list->n > 1 ? e->list->items[1] : NULL;
+	char *text = q ? bind_literal(ex, b, q) : NULL;
+	char buf[96];
+	const char *problem = !q ? NULL : !text ? "must be a literal text"
+	                      : bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
+	                                                  sizeof buf);
+	if (!problem && ex->standalone)
+		problem = "cannot be stored (a view or trigger): an aggregate over free text runs only "
+		          "in statements";
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err) {
+			const Expr *w = q ? q : e;
+			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, w->span.off, w->span.len,
+			                sum ? "write summary_agg(reviews) or summary_agg(reviews, 'parking')"
+			                    : "write answer_agg(reviews, 'is parking easy?')",
+			                "the %s of %s %s", sum ? "focus" : "question", fn, problem);
+		}
+		return OP_BIND_TOOK;
+	}
+	if (!ex->opstate[OP_AGG])
+		ex->opstate[OP_AGG] = xcalloc(1, sizeof(AggState));
+	AggState *st = ex->opstate[OP_AGG];
+	st->a = xrealloc(st->a, ((size_t)st->n + 1) * sizeof *st->a);
+	AggOcc *ag = &st->a[st->n];
+	memset(ag, 0, sizeof *ag);
+	ag->id = st->n++;
+	ag->block = b;
+	ag->slot = slot;
+	ag->orig = ast_expr_copy(ex->a, e);
+	ag->summary = sum;
+	ag->question = text ? xstrdup(text) : NULL;
+	ag->asked = !text ? NULL : sum ? xprintf("In a few sentences, what do the texts say about "
+	                                         "this: %s", text) : xstrdup(text);
+	Sig s = {0};
+	s.kind = sum && !text ? FT_SUMMARY : FT_ANSWER;
+	s.question = ag->asked ? xstrdup(ag->asked) : NULL;
+	s.op = xstrdup("agg");
+	s.list = -1;
+	if (!sum && e->list->n > 2 && e->list->items[2]->kind == EX_ARRAY) {
+		ExprList *ol = e->list->items[2]->list;
+		for (int i = 0; ol && i < ol->n; i++) {
+			const Expr *x = ol->items[i];
+			const char *v = bind_literal(ex, b, x->kind == EX_UNARY ? x->left : x);
+			char *t = v && x->kind == EX_UNARY && x->op == OP_NEG ? xprintf("-%s", v) : NULL;
+			exec_strv_push(&ag->options, &ag->noptions, t ? t : v ? v : "");
+			exec_strv_push(&s.options, &s.noptions, t ? t : v ? v : "");
+			free(t);
+		}
+	}
+	ag->sig = memo_sig_intern(ex, &s);
+	ag->same = -1;
+	for (int i = 0; i < ag->id && ag->same < 0; i++)
+		if (st->a[i].sig == ag->sig && st->a[i].block == b &&
+		    ast_expr_equal(st->a[i].orig->list->items[0], e->list->items[0]))
+			ag->same = i;
+	if (b >= 0 && at->pos != POS_WHERE)
+		ex->blocks[b].aggregate = 1;
+	bind_walk(bd, b, &e->list->items[0], at->pos, 0, 1, at->pocc, at->rcol);
+	return OP_BIND_TOOK;
+}
+
+/* answer_agg(t, ...) and summary_agg(t, ...) -> suql_agg(id, t) */
+static void agg_mutate(Exec *ex)
+{
+	Arena *a = ex->a;
+	for (int i = 0; i < as(ex)->n; i++) {
+		Expr *m = *as(ex)->a[i].slot;
+		Expr *t = m->list->items[0];
+		m->name = ast_name_make(a, "suql_agg");
+		m->list = NULL;
+		ast_list_push(a, &m->list, ast_integer(a, as(ex)->a[i].id));
+		ast_list_push(a, &m->list, t);
+	}
+}
+
+const EngineOp exec_agg_row = {
+	.name = "aggregate",
+	.slot = OP_AGG,
+	.construct = OP_EVALUATED,
+	.funcs = agg_funcs,
+	.bind = agg_bind,
+	.mutate = agg_mutate,
+	.functions = exec_agg_register,
+	.applies = exec_agg_op_applies,
+	.plan = exec_agg_op_plan,
+	.plan_reads = 1,
+	.after = exec_agg_op_after,
+	.show = exec_agg_show,
+	.counters = exec_agg_counters,
+	.record = exec_agg_record,
+	.refuse = exec_agg_op_refuse,
+	.free = exec_agg_free,
+};

@@ -86,13 +86,15 @@ static void grow(Walk *w)
 	w->sqlv = xrealloc(w->sqlv, c * ((size_t)w->u->nsqlcols + 1));
 }
 
-/* PostgreSQL: the candidates with their texts (each row is read once: Postgres is not
-   asked again per candidate), ids from keys or ctids, structured leaves as booleans. */
-static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
+/* A dialect that does not read rows again (Dialect.refetch: PostgreSQL): the candidates
+   with their texts, through the store (each row is read once: the server is not asked
+   again per candidate), ids as the dialect numbers its rows (Dialect.row_id), structured
+   leaves as the booleans it prints ('t', 'f'). */
+static SuqlStatus load_listed(Walk *w, const char *sql, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	StoreCursor *c;
-	SuqlStatus s = exec_pg_plan_query(ex, sql, &c, err);
+	SuqlStatus s = ex->e->dialect->query(ex, sql, &c, err);
 	if (s != SUQL_OK)
 		return s;
 	int rc;
@@ -113,10 +115,10 @@ static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 			w->sqlv[k * w->u->nsqlcols + i] = !t ? VERDICT_NULL
 			                                  : *t == 't' ? VERDICT_YES : VERDICT_NO;
 		}
-		if (w->b->distinct_walk) {   /* the hash of its result row (exec_walk.c) */
+		if (w->b->distinct_walk) {   /* the hash of its result row */
 			Row r;
 			store_row_cursor(&r, c);
-			*exec_walk_key_slot(w, k) = exec_walk_row_hash(&r, w->nid + w->narg +
+			*exec_cand_key_slot(w, k) = exec_cand_row_hash(&r, w->nid + w->narg +
 			                                                   w->u->nsqlcols);
 		}
 		if (suql_interrupted)
@@ -124,7 +126,8 @@ static SuqlStatus pg_load(Walk *w, const char *sql, SuqlErr *err)
 	}
 	store_done(c);
 	if (rc < 0)
-		return err_set(err, SUQL_ERROR, "listing candidates in PostgreSQL failed");
+		return err_set(err, SUQL_ERROR, "listing candidates in %s failed",
+		               ex->e->dialect->label);
 	if (suql_interrupted)
 		return err_set(err, SUQL_INTERRUPT, "interrupted");
 	return SUQL_OK;
@@ -137,7 +140,7 @@ SuqlStatus exec_cand_load(Walk *w, SuqlErr *err)
 	free(w->u->sql);
 	w->u->sql = sql;
 	if (!ex->e->dialect->refetch)   /* the texts come with the candidates */
-		return pg_load(w, sql, err);
+		return load_listed(w, sql, err);
 	sqlite3_stmt *st;
 	SuqlStatus s = exec_prepare(ex, sql, &st, err);
 	if (s != SUQL_OK)
@@ -252,4 +255,52 @@ char *exec_cand_plan_sql(Exec *ex, Block *b, Unit *u)
 	free(w.idx);
 	free(w.args);
 	return s;
+}
+
+/* ---- DISTINCT: the hash of a candidate's result row ---- */
+
+uint64_t *exec_cand_key_slot(Walk *w, long long c)
+{
+	if (c >= w->nkey) {
+		long long n = w->nkey ? w->nkey : 64;
+		while (n <= c)
+			n *= 2;
+		w->key = xrealloc(w->key, (size_t)n * sizeof *w->key);
+		memset(w->key + w->nkey, 0, (size_t)(n - w->nkey) * sizeof *w->key);
+		w->nkey = n;
+	}
+	return &w->key[c];
+}
+
+uint64_t exec_cand_row_hash(const Row *r, int first)
+{
+	/* each value as its kind and its bytes. Values DISTINCT takes as one must hash as
+	   one; values it keeps apart may too (then the walk only goes on longer): an integer
+	   and a real as a real's text, a text folded as the NOCASE and RTRIM collations fold
+	   it, whatever the column's collation */
+	SBuf b = SBUF_INIT;
+	for (int i = first; i < row_count(r); i++) {
+		RowKind t = row_kind(r, i);
+		size_t n;
+		if (t == ROW_INTEGER || t == ROW_REAL) {
+			sb_printf(&b, "n%.17g", row_real(r, i));
+		} else if (t == ROW_NULL) {
+			sb_puts(&b, "z");
+		} else if (t == ROW_TEXT) {
+			const char *v = row_text(r, i, &n);
+			while (n > 0 && v[n - 1] == ' ')
+				n--;
+			sb_putc(&b, 't');
+			for (size_t k = 0; k < n; k++)
+				sb_putc(&b, v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] + 32) : v[k]);
+		} else {
+			const char *v = row_text(r, i, &n);
+			sb_printf(&b, "b%zu:", n);
+			sb_putn(&b, v, n);
+		}
+		sb_putc(&b, 0);
+	}
+	uint64_t h = str_hash64(sb_str(&b), b.len);
+	sb_free(&b);
+	return h ? h : 1;
 }

@@ -59,7 +59,7 @@ typedef struct Cand {
 	double s;               /* score */
 } Cand;
 
-int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long long n)
+static int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long long n)
 {
 	return ex->set.optimize == OPT_ON && ex->set.cascade_target > 0 && b->limit < 0 &&
 	       !b->dnf_over && u->natoms == 1 && ex->occ[u->atoms[0]].sig >= 0 &&
@@ -68,7 +68,7 @@ int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long lon
 
 /* Its row of the operator table (op.c): llm.cascade_target is set. PostgreSQL refuses a
    statement with free text then, whether or not a unit of it would cascade. */
-int exec_cascade_op_applies(const Exec *ex)
+static int exec_cascade_op_applies(const Exec *ex)
 {
 	return ex->set.cascade_target > 0;
 }
@@ -241,7 +241,7 @@ static SuqlStatus model_proxy(Exec *ex, int sig, struct Cascade *cs, Cand *ks, l
 			reqs[2 * i + j].v = ks[i].v;
 			reqs[2 * i + j].n = ks[i].n;
 		}
-	const LlmStats *ls = llm_stats_statement(ex->llm);
+	const LlmStats *ls = llm_stats_statement(ex->e->llm);
 	long c0 = ls->total.calls;
 	SuqlStatus st = exec_llm_run(ex, reqs, (int)(nk * 2), NULL, NULL, err);
 	cs->proxy_calls = ls->total.calls - c0;
@@ -292,7 +292,7 @@ static SuqlStatus model_proxy(Exec *ex, int sig, struct Cascade *cs, Cand *ks, l
 	return SUQL_OK;
 }
 
-SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
+static SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	Unit *u = w->u;
@@ -368,7 +368,7 @@ SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err)
 	unsigned char *in_sample = xcalloc((size_t)nk + 1, 1);
 	for (long long i = 0; i < S; i++)
 		in_sample[perm[i]] = 1;
-	if ((cs->model = llm_proxy_model(ex->llm)) != NULL) {
+	if ((cs->model = llm_proxy_model(ex->e->llm)) != NULL) {
 		st = model_proxy(ex, o->sig, cs, ks, nk, in_sample, err);
 		free(in_sample);
 		free(lab);
@@ -447,15 +447,15 @@ done:
 	return st;
 }
 
-void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b)
+static void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b)
 {
-	int exact = b->anunits == b->nunits && b->acount;
+	int exact = b->budget.ncount == b->nunits && b->budget.count;
 	for (int i = 0; i < b->nunits; i++) {
 		const Unit *u = &b->units[i];
-		long long cnt = exact ? b->acount[i] : b->bound;
+		long long cnt = exact ? b->budget.count[i] : b->bound;
 		if (!exec_cascade_applies(ex, b, u, cnt))
 			continue;
-		const char *pm = llm_proxy_model(ex->llm);
+		const char *pm = llm_proxy_model(ex->e->llm);
 		if (pm) {
 			sb_printf(out, "  cascade, conjunct %d: the proxy model %s in front of the main "
 			          "model (target %.2f precision and recall against it): the main model "
@@ -488,7 +488,7 @@ static void show_bound(SBuf *out, double v, const char *inf)
 		sb_printf(out, "%.3f", v);
 }
 
-void exec_cascade_counters(const Unit *u, SBuf *out, const char *name)
+static void exec_cascade_counters(const Unit *u, SBuf *out, const char *name)
 {
 	const struct Cascade *cs = u->cascade;
 	if (!cs)
@@ -535,3 +535,22 @@ void exec_cascade_counters(const Unit *u, SBuf *out, const char *name)
 	          cs->proxy_yes, cs->proxy_no, main, cs->to_main,
 	          main ? (double)cs->n / (double)main : 0);
 }
+
+/* ---- its row of the operator table (op.c) ---- */
+
+/* Before a unit's waves: the proxy's verdicts, when the unit is one the cascade takes. */
+static SuqlStatus cascade_unit(Walk *w, SuqlErr *err)
+{
+	if (!exec_cascade_applies(w->ex, w->b, w->u, w->n))
+		return SUQL_OK;
+	return exec_cascade_run(w, err);
+}
+
+const EngineOp exec_cascade_row = {
+	.name = "cascade",
+	.slot = OP_CASCADE,
+	.applies = exec_cascade_op_applies,
+	.walk_unit = cascade_unit,
+	.show_walk = exec_cascade_show_plan,
+	.unit_counters = exec_cascade_counters,
+};

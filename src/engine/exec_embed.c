@@ -24,7 +24,7 @@ static int index_id(Exec *ex, const char *tbl, const char *col, sqlite3_int64 *i
 {
 	sqlite3_stmt *st;
 	int found = 0;
-	if (sqlite3_prepare_v2(ex->db, "SELECT id FROM suql_index WHERE tbl = ?1 AND col = ?2",
+	if (sqlite3_prepare_v2(ex->e->db, "SELECT id FROM suql_index WHERE tbl = ?1 AND col = ?2",
 	                       -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
@@ -66,18 +66,18 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 	if (!index_id(ex, o->arg_table, o->arg_col, &id))
 		return 0;
 	RetIndex *ix = NULL;
-	if (ret_open(ex->db, o->arg_table, o->arg_col, &ix, err) != SUQL_OK) {
+	if (ret_open(ex->e->db, o->arg_table, o->arg_col, &ix, err) != SUQL_OK) {
 		err_clear(err);
 		return 0;
 	}
 	/* the model's name and the endpoint's origin are the key: vectors of different models,
 	   or of one model's name at different endpoints, never mix */
-	const char *origin = llm_origin(ex->llm);
-	char *model = xprintf("%s at %s", llm_embed_model(ex->llm), origin ? origin : "");
+	const char *origin = llm_origin(ex->e->llm);
+	char *model = xprintf("%s at %s", llm_embed_model(ex->e->llm), origin ? origin : "");
 	char *ddl = sqlite3_mprintf("CREATE TABLE IF NOT EXISTS suql_emb_%lld (pid INTEGER NOT NULL, "
 	                            "model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (pid, model)) "
 	                            "WITHOUT ROWID", (long long)id);
-	int writable = sqlite3_exec(ex->db, ddl, NULL, NULL, NULL) == SQLITE_OK;
+	int writable = sqlite3_exec(ex->e->db, ddl, NULL, NULL, NULL) == SQLITE_OK;
 	sqlite3_free(ddl);
 	char *qpid = sqlite3_mprintf("SELECT pid FROM suql_psg_%lld WHERE rid = ?1 AND ord = ?2",
 	                             (long long)id);
@@ -86,10 +86,10 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 	char *qput = sqlite3_mprintf("INSERT OR REPLACE INTO suql_emb_%lld (pid, model, vec) "
 	                             "VALUES (?1, ?2, ?3)", (long long)id);
 	sqlite3_stmt *spid = NULL, *svec = NULL, *sput = NULL;
-	sqlite3_prepare_v2(ex->db, qpid, -1, &spid, NULL);
-	sqlite3_prepare_v2(ex->db, qvec, -1, &svec, NULL);
+	sqlite3_prepare_v2(ex->e->db, qpid, -1, &spid, NULL);
+	sqlite3_prepare_v2(ex->e->db, qvec, -1, &svec, NULL);
 	if (writable)
-		sqlite3_prepare_v2(ex->db, qput, -1, &sput, NULL);
+		sqlite3_prepare_v2(ex->e->db, qput, -1, &sput, NULL);
 	sqlite3_free(qpid);
 	sqlite3_free(qvec);
 	sqlite3_free(qput);
@@ -137,7 +137,7 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 		cp[ncalls] = &calls[ncalls];
 		ncalls++;
 	}
-	*st = llm_run(ex->llm, cp, ncalls, NULL, NULL, err);
+	*st = llm_run(ex->e->llm, cp, ncalls, NULL, NULL, err);
 	int got = 0;
 	if (*st == SUQL_OK && calls[0].status == LLM_DONE && calls[0].dim > 0) {
 		int j = 1;
@@ -167,7 +167,7 @@ static int dense_scores(Exec *ex, const Occ *o, const char *question, const sqli
 			char *up = sqlite3_mprintf("UPDATE suql_index SET embed_model = %Q, embed_dim = %d, "
 			                           "embed_table = 'suql_emb_%lld' WHERE id = %lld", model,
 			                           calls[0].dim, (long long)id, (long long)id);
-			sqlite3_exec(ex->db, up, NULL, NULL, NULL);
+			sqlite3_exec(ex->e->db, up, NULL, NULL, NULL);
 			sqlite3_free(up);
 		}
 	}
@@ -193,7 +193,7 @@ SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item, cons
                         SuqlErr *err)
 {
 	*used = 0;
-	if (!ex->llm || !llm_has_embeddings(ex->llm) || n < 2 || !ex->e->dialect->embeddings)
+	if (!ex->e->llm || !llm_has_embeddings(ex->e->llm) || n < 2 || !ex->e->dialect->embeddings)
 		return SUQL_OK;
 	int k = n < EMBED_TOP ? (int)n : EMBED_TOP;
 	double *dense = xcalloc((size_t)k, sizeof *dense);

@@ -95,7 +95,7 @@ static long long classify_calls(Exec *ex, const JoinSides *s)
 
 JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s)
 {
-	if (!ex->set.join_factor || llm_is_offline(ex->llm) || s->nl < 1 || s->nr < 1 ||
+	if (!ex->set.join_factor || llm_is_offline(ex->e->llm) || s->nl < 1 || s->nr < 1 ||
 	    s->pairs < 2)
 		return NULL;   /* the offline backend never factors: nothing to ask it */
 	JoinFactor *f = xcalloc(1, sizeof *f);
@@ -173,7 +173,7 @@ static SuqlStatus ask_factor(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 	c.expected = (const char *const *)re;
 	c.nexpected = nr;
 	LlmCall *cp = &c;
-	SuqlStatus st = llm_run(ex->llm, &cp, 1, NULL, NULL, err);
+	SuqlStatus st = llm_run(ex->e->llm, &cp, 1, NULL, NULL, err);
 	if (st == SUQL_OK) {
 		if (c.status != LLM_DONE)
 			f->state = F_FAILED;
@@ -300,13 +300,13 @@ static int choose_sample(const JoinFactor *f, Pick *out)
 	return n;
 }
 
-static SuqlStatus judge_sample(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
+static SuqlStatus judge_sample(Exec *ex, JoinFactor *f, SuqlErr *err)
 {
 	Pick *p = xcalloc((size_t)f->sample + 1, sizeof *p);
 	int n = choose_sample(f, p);
 	Req *reqs = xcalloc((size_t)n + 1, sizeof *reqs);
 	for (int i = 0; i < n; i++) {
-		reqs[i].sig = exec_join_sig(ex, j, f->s.lv[p[i].l], f->s.ln[p[i].l]);
+		reqs[i].sig = f->s.sig(ex, f->s.ctx, f->s.lv[p[i].l], f->s.ln[p[i].l]);
 		reqs[i].v = f->s.rv[p[i].r];
 		reqs[i].n = f->s.rn[p[i].r];
 	}
@@ -328,7 +328,7 @@ static SuqlStatus judge_sample(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 
 /* Every pair both of whose values have a class, not in the memo yet, as the comparison
    decides. */
-static void decide(Exec *ex, Join *j, JoinFactor *f)
+static void decide(Exec *ex, JoinFactor *f)
 {
 	for (long long l = 0; l < f->s.nl; l++) {
 		int sig = -1;
@@ -336,7 +336,7 @@ static void decide(Exec *ex, Join *j, JoinFactor *f)
 			if (!allowed(f, l, r))
 				continue;
 			if (sig < 0)
-				sig = exec_join_sig(ex, j, f->s.lv[l], f->s.ln[l]);
+				sig = f->s.sig(ex, f->s.ctx, f->s.lv[l], f->s.ln[l]);
 			if (memo_get(ex->memo, sig, f->s.rv[r], f->s.rn[r]))
 				continue;   /* the sample's own verdict */
 			MemoVal *mv = memo_put(ex->memo, sig, f->s.rv[r], f->s.rn[r]);
@@ -351,15 +351,15 @@ static void decide(Exec *ex, Join *j, JoinFactor *f)
 
 SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 {
-	const LlmStats *ls = llm_stats_statement(ex->llm);
+	const LlmStats *ls = llm_stats_statement(ex->e->llm);
 	long c0 = ls->total.calls, h0 = ls->total.cache_hits;
 	SuqlStatus st = ask_factor(ex, j, f, err);
 	if (st == SUQL_OK && f->state == F_PLANNED)
 		st = classify(ex, f, err);
 	if (st == SUQL_OK && f->state == F_PLANNED)
-		st = judge_sample(ex, j, f, err);
+		st = judge_sample(ex, f, err);
 	if (st == SUQL_OK && f->state == F_PLANNED)
-		decide(ex, j, f);
+		decide(ex, f);
 	f->calls = ls->total.calls - c0;
 	f->hits = ls->total.cache_hits - h0;
 	return st;

@@ -15,24 +15,82 @@
  * statement's columns. The rows reach the sink through phase 2's statement.
  */
 #include "engine/exec_int.h"
+#include "engine/op_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The texts of the argument over the rows that pass where, each once: SQLite's DISTINCT
+   keeps the first of each in the order it reads the rows; a backend without that order
+   lists the rows in SQLite's (Dialect.list_order), and the repeats are skipped here. */
+SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
+                             SuqlErr *err)
+{
+	const Occ *o = &ex->occ[occ];
+	if (o->sig < 0)
+		return SUQL_OK;
+	const Dialect *d = ex->e->dialect;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
+	Select *s = exec_select(ex, b, cols, where, d->scan_order ? NULL : d->list_order(ex, b, NULL));
+	if (d->scan_order)
+		s->cores[0]->distinct = DISTINCT_DISTINCT;
+	char *sql = exec_print_select(ex, s);
+	StoreCursor *c;
+	SuqlStatus r = d->query(ex, sql, &c, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	Memo *seen = d->scan_order ? NULL : memo_new();
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		if (!t)
+			continue;
+		size_t tl = store_bytes(c, 0);
+		if (seen && memo_get(seen, 0, t, tl))
+			continue;
+		if (seen)
+			memo_put(seen, 0, t, tl);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = xstrndup(t, tl);
+		len[n++] = tl;
+	}
+	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows that pass WHERE") : SUQL_OK;
+	store_done(c);
+	memo_free(seen);
+	if (r != SUQL_OK) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return r;
+	}
+	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
+}
 
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
 	for (int i = 0; i < ex->nocc && st == SUQL_OK; i++) {
 		const Occ *o = &ex->occ[i];
-		if (o->block == b->id && o->plan == PL_TOPK) {
-			st = exec_topk_run(ex, b, err);
+		if (o->block != b->id)
 			continue;
-		}
-		if (o->block != b->id || o->plan != PL_AHEAD)
+		/* an occurrence an operator evaluates itself (a semantic top-k) */
+		if (o->plan != PL_AHEAD && op_ahead(ex, b, i, &st, err))
+			continue;
+		if (o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;
-		st = exec_walk_ahead(ex, b, i, b->core->where, &n, err);
+		st = exec_final_values(ex, b, i, b->core->where, &n, err);
 		ex->cnt.ahead_values += n;
 	}
 	return st;
@@ -58,8 +116,8 @@ static int keep_hook(void *ctx, Printer *pr, const Expr *e)
 		return 0;
 	for (int i = 0; i < k->ex->nblocks; i++) {
 		const Block *b = &k->ex->blocks[i];
-		if (!b->keep_on || !b->core || b->core->where != e || !b->executed ||
-		    b->nkeep > KEEP_MAX)
+		if (!b->kept.on || !b->core || b->core->where != e || !b->executed ||
+		    b->kept.n > KEEP_MAX)
 			continue;
 		const Expr *saved = k->inside;
 		k->inside = e;
@@ -70,8 +128,8 @@ static int keep_hook(void *ctx, Printer *pr, const Expr *e)
 		sb_puts(&q, ") AND ");
 		sb_put_ident(&q, b->items[0].name, strlen(b->items[0].name));
 		sb_puts(&q, ".rowid IN (");
-		for (long j = 0; j < b->nkeep; j++)
-			sb_printf(&q, "%s%lld", j ? ", " : "", b->keep[j]);
+		for (long j = 0; j < b->kept.n; j++)
+			sb_printf(&q, "%s%lld", j ? ", " : "", b->kept.ids[j]);
 		sb_puts(&q, ")");
 		print_raw(pr, sb_str(&q));
 		sb_free(&q);
@@ -137,6 +195,27 @@ static SuqlStatus stream(Exec *ex, sqlite3_stmt *st, SuqlErr *err)
 }
 
 /* ---- projection last ---- */
+
+/* The temp table of the projection's rows: SQLite's state of the statement (Exec.backend),
+   dropped by exec_final_free. */
+typedef struct TempTable {
+	int made;
+	char name[48];
+} TempTable;
+
+void exec_final_free(Exec *ex)
+{
+	TempTable *tmp = ex->backend;
+	if (!tmp)
+		return;
+	if (tmp->made) {
+		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", tmp->name);
+		sqlite3_exec(ex->e->db, q, NULL, NULL, NULL);
+		sqlite3_free(q);
+	}
+	free(tmp);
+	ex->backend = NULL;
+}
 
 typedef struct Hidden {
 	Exec *ex;
@@ -211,6 +290,9 @@ static int width_of(Exec *ex, Block *b, ResultCol *rc, SuqlErr *err, int *ok)
 static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 {
 	Arena *a = ex->a;
+	if (!ex->backend)
+		ex->backend = xcalloc(1, sizeof(TempTable));
+	TempTable *tmp = ex->backend;
 	SelectCore *c = b->core;
 	int ncols = c->cols->n;
 	unsigned char *proj = xcalloc((size_t)ncols + 1, 1);
@@ -257,22 +339,22 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 		if (!ok)
 			st = SUQL_ERROR;
 	}
-	if (st == SUQL_OK && (at != nreal || nreal != ex->ncolnames))
+	if (st == SUQL_OK && (at != nreal || nreal != ex->cols.n))
 		st = err_set(err, SUQL_ERROR, "internal error: projection columns do not line up");
 	if (st == SUQL_OK) {
-		snprintf(ex->tmpname, sizeof ex->tmpname, "suql_out_%lu", ex->e->seq);
-		sb_printf(&q, "CREATE TEMP TABLE \"%s\" (", ex->tmpname);
+		snprintf(tmp->name, sizeof tmp->name, "suql_out_%lu", ex->e->seq);
+		sb_printf(&q, "CREATE TEMP TABLE \"%s\" (", tmp->name);
 		for (int i = 0; i < total; i++)
 			sb_printf(&q, "%s%s%d", i ? ", " : "", i < nreal ? "c" : "h",
 			          i < nreal ? i + 1 : i - nreal + 1);
 		sb_puts(&q, ")");
-		st = exec_run_sql(ex->db, sb_str(&q), err);
+		st = exec_run_sql(ex->e->db, sb_str(&q), err);
 		if (st == SUQL_OK)
-			ex->ftmp = 1;
+			tmp->made = 1;
 	}
 	if (st == SUQL_OK) {
 		sb_truncate(&q, 0);
-		sb_printf(&q, "INSERT INTO temp.\"%s\" VALUES (", ex->tmpname);
+		sb_printf(&q, "INSERT INTO temp.\"%s\" VALUES (", tmp->name);
 		for (int i = 0; i < total; i++)
 			sb_printf(&q, "%s?", i ? ", " : "");
 		sb_puts(&q, ")");
@@ -298,7 +380,7 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			continue;
 		char *arg = print_hidden(ex, &h, o->arg);
 		sb_truncate(&q, 0);
-		sb_printf(&q, "SELECT DISTINCT %s FROM temp.\"%s\"", arg, ex->tmpname);
+		sb_printf(&q, "SELECT DISTINCT %s FROM temp.\"%s\"", arg, tmp->name);
 		free(arg);
 		sqlite3_stmt *vs;
 		st = exec_prepare(ex, sb_str(&q), &vs, err);
@@ -316,17 +398,17 @@ static SuqlStatus project(Exec *ex, Block *b, SuqlErr *err)
 			if (proj[i]) {
 				char *e = print_hidden(ex, &h, c->cols->items[i]->expr);
 				sb_printf(&q, "%s%s AS ", out++ ? ", " : "", e);
-				sb_put_ident(&q, ex->colnames[off[i]], strlen(ex->colnames[off[i]]));
+				sb_put_ident(&q, ex->cols.names[off[i]], strlen(ex->cols.names[off[i]]));
 				free(e);
 				continue;
 			}
 			for (int k = 0; k < wdt; k++) {
 				sb_printf(&q, "%sc%d AS ", out++ ? ", " : "", off[i] + k + 1);
-				const char *nm = ex->colnames[off[i] + k];
+				const char *nm = ex->cols.names[off[i] + k];
 				sb_put_ident(&q, nm, strlen(nm));
 			}
 		}
-		sb_printf(&q, " FROM temp.\"%s\" ORDER BY rowid", ex->tmpname);
+		sb_printf(&q, " FROM temp.\"%s\" ORDER BY rowid", tmp->name);
 		st = exec_prepare(ex, sb_str(&q), &p2, err);
 		if (st == SUQL_OK)
 			st = stream(ex, p2, err);
@@ -378,7 +460,7 @@ int exec_final_count(Exec *ex, long long *n)
 	print_stmt(pr, ex->ast->stmt);
 	print_raw(pr, ")");
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(ex->e->db, print_text(pr), -1, &st, NULL);
 	print_free(pr);
 	*n = -1;
 	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)

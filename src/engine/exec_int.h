@@ -3,11 +3,13 @@
  * turns requests into batched calls; exec_cand.c lists a unit's candidates and fetches
  * their texts, exec_window.c reads a ranked walk's candidates a window at a time;
  * exec_rank.c ranks them by relevance, exec_embed.c mixes in dense similarity;
- * exec_walk.c walks them in waves (exec_cascade.c puts a cheaper judge first);
- * exec_final.c evaluates ahead and runs the final statement; exec_passage.c is the
- * per-passage comparison mode; exec_topk.c, exec_join.c and exec_agg.c are the semantic
- * top-k, joins and aggregates; exec_pg_rows.c reads PostgreSQL's rows. The engine's own SQL below them is sql_int.h's, the pipeline above
- * them top_int.h's.
+ * exec_walk.c walks them in waves; exec_final.c evaluates ahead and runs the final
+ * statement; exec_passage.c is the per-passage comparison mode; exec_pg_rows.c reads
+ * PostgreSQL's rows. The operators of this group (exec_join.c with exec_factor.c,
+ * exec_agg.c, exec_walk_op.c, exec_topk.c, exec_cascade.c, exec_extract.c) are reached
+ * through their rows of the operator table (op_int.h), whose hooks the walk calls (a
+ * cascade's judge first, a top-k's scoring); what they share of the walk is declared here.
+ * The engine's own SQL below them is sql_int.h's, the pipeline above them top_int.h's.
  *
  * Ownership: a Walk owns its arrays, its window and its fetch statement (exec_walk_free);
  * it borrows the Exec, the block and the unit. A Req borrows its text value.
@@ -81,27 +83,8 @@ SuqlStatus exec_llm_run_values(Exec *ex, int sig, char **v, size_t *len, long n,
 SuqlStatus exec_llm_one(Exec *ex, int sig, const char *v, size_t n, MemoVal **out,
                         SuqlErr *err);
 
-/* ---- exec_topk.c: a semantic top-k (b->topk) ---- */
+/* ---- aggregates over free text (exec_agg.c: answer_agg(), summary_agg()) ---- */
 
-/* Score b's candidates for its top-k occurrence until k have the best value. */
-SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err);
-
-/* ---- aggregates over free text (exec_agg.c) ---- */
-
-/* answer_agg()/summary_agg() (exec_agg.c): the dry run that learns each group's texts and
-   counts the calls of its reduce tree (into ex->worst/expect), the run that answers every
-   group (small groups several to a request, large ones by partial answers of chunks
-   reduced to one), the plan's and the counters' lines, the SQL aggregate suql_agg, and
-   what an AggOcc owns. */
-SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err);
-SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err);
-void exec_agg_show(Exec *ex, SBuf *out);
-void exec_agg_counters(Exec *ex, SBuf *out);
-void exec_agg_register(Engine *e);
-void exec_agg_free(Exec *ex);
-/* Keep each group's answer, partial answers and passages in the statement's record (for
-   :why group N). */
-void exec_agg_record(Exec *ex);
 /* Step every row of the final statement, dropping them (the dry run; exec_final.c). */
 SuqlStatus exec_final_dry(Exec *ex, SuqlErr *err);
 /* The rows the final statement returns as the memo stands (no call; *n -1 and -1 when it
@@ -111,18 +94,6 @@ int exec_final_count(Exec *ex, long long *n);
 /* ---- semantic joins (exec_join.c) ---- */
 
 typedef struct JoinPlan JoinPlan;
-/* The signature of join j for one left value (made when first asked for). */
-int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n);
-/* The rewrite has asked its pairs: a pair not in the memo is no match. */
-int exec_join_ran(const Join *j);
-/* Before any call: each join's sides, values and candidates, its cost added to the
-   statement's worst and expected cost (pairwise in naive mode). */
-SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err);
-/* Ask the rewritten joins' pairs, one batched request per left value. */
-SuqlStatus exec_join_run(Exec *ex, SuqlErr *err);
-void exec_join_show(Exec *ex, SBuf *out);
-void exec_join_counters(Exec *ex, SBuf *out);
-void exec_join_free(Exec *ex);
 
 /* ---- a semantic join that factors (exec_factor.c) ---- */
 
@@ -135,6 +106,10 @@ typedef struct JoinSides {
 	unsigned char **allow;   /* per left, per right value: the pair may occur; NULL: all */
 	long long pairs;         /* pairs to decide */
 	long long calls;         /* the pairwise plan's calls */
+	/* the signature of the pair question for left value v (made by the join, exec_join.c,
+	   whose ctx it is) */
+	int (*sig)(Exec *ex, void *ctx, const char *v, size_t n);
+	void *ctx;
 } JoinSides;
 /* Before any call: the attempt to factor the join, when join_factor allows it and it
    costs less than half the pairwise calls; else NULL. Its cost: 1 + classification + sample
@@ -222,6 +197,11 @@ void exec_cand_ids(Walk *w);
 /* The index of argument expression e among the walk's (an equal one counts), added when new. */
 int exec_cand_arg(Walk *w, Expr *e);
 SuqlStatus exec_cand_load(Walk *w, SuqlErr *err);
+/* A DISTINCT walk's slot for candidate c's result-row hash (0: not read yet), and the
+   hash of a row's columns from `first` on: values DISTINCT takes as one hash as one
+   (numbers by value, texts folded as NOCASE and RTRIM fold them). Never 0. */
+uint64_t *exec_cand_key_slot(Walk *w, long long c);
+uint64_t exec_cand_row_hash(const Row *r, int first);
 /* The text of argument a of candidate c (the caller frees it); NULL: the value is NULL.
    *failed: an SQL error, in err. */
 char *exec_cand_value(Walk *w, long long c, int a, size_t *len, SuqlErr *err, int *failed);
@@ -265,28 +245,21 @@ SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,
                              const sqlite3_int64 *ids, int nid, const double *score,
                              long long *order, long long n, int *used, SuqlErr *err);
 
-/* exec_cascade.c: a learned proxy in front of the main model, for a unit whose every
-   candidate is judged with one question (llm.cascade_target; doc/cascade.md) */
-int exec_cascade_applies(const Exec *ex, const Block *b, const Unit *u, long long n);
-/* Sample, learn, choose the thresholds, and put the proxy's verdicts in the memo; the
-   walk then asks the main model about the rest. */
-SuqlStatus exec_cascade_run(Walk *w, SuqlErr *err);
-void exec_cascade_show_plan(const Exec *ex, SBuf *out, const Block *b);
-void exec_cascade_counters(const Unit *u, SBuf *out, const char *name);
-
-/* exec_walk.c */
+/* exec_walk.c (a cascade's proxy, exec_cascade.c, decides some candidates first: its
+   row's walk_unit entry) */
 SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err);
 void exec_walk_free(Walk *w);
-/* Evaluate occurrence occ for every distinct argument of the rows of b passing where. */
-/* A DISTINCT walk's slot for candidate c's result-row hash (0: not read yet), and the
-   hash of a row's columns from `first` on: values DISTINCT takes as one hash as one
-   (numbers by value, texts folded as NOCASE and RTRIM fold them). Never 0. */
-uint64_t *exec_walk_key_slot(Walk *w, long long c);
-uint64_t exec_walk_row_hash(const Row *r, int first);
-SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
-                           SuqlErr *err);
+/* The walk running now: candidates judged, of how many (0: none runs). */
+int exec_walk_progress(const Exec *ex, long long *judged, long long *of);
+/* exec_walk_show.c: the walk's lines of the plan and of the counters */
+void exec_walk_show_plan(Exec *ex, SBuf *out);
+void exec_walk_show_counters(Exec *ex, SBuf *out);
 
 /* exec_final.c */
+/* Evaluate occurrence occ for every distinct argument of the rows of b passing where
+   (*nvals grows by their number). */
+SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long *nvals,
+                             SuqlErr *err);
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err);
 /* The statement's own SELECT b (one core) as SQLite SQL with its result columns replaced
    by cols (its FROM, WHERE, grouping, ORDER BY, LIMIT and WITH kept); heap text. */
@@ -294,6 +267,8 @@ char *exec_final_with_cols(Exec *ex, Block *b, ResultList *cols);
 /* The block's SELECT (its first core) with other result columns: a copy in the arena. */
 Select *exec_final_select(Exec *ex, const Block *b, ResultList *cols);
 SuqlStatus exec_final_run(Exec *ex, SuqlErr *err);
+/* The temp table of a projection last dropped (SQLite's Backend.free). */
+void exec_final_free(Exec *ex);
 
 /* exec_passage.c */
 SuqlStatus exec_passage_block(Exec *ex, Block *b, SuqlErr *err);

@@ -34,6 +34,7 @@
 #include "engine/memo_int.h"
 #include "engine/op_int.h"
 #include "engine/plan_int.h"
+#include "engine/udf_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,6 +67,14 @@ struct JoinPlan {
 	long calls, hits, requests;
 };
 
+/* The statement's joins (Exec.opstate[OP_JOIN]), or none (read, never written). */
+static JoinState *js(const Exec *ex)
+{
+	static JoinState none;
+	JoinState *s = ex->opstate[OP_JOIN];
+	return s ? s : &none;
+}
+
 static uint64_t fnv64(const char *s, size_t n)
 {
 	uint64_t h = str_hash64(s, n);
@@ -79,7 +88,8 @@ static JoinPlan *plan_of(Join *j)
 	return j->jp;
 }
 
-int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n)
+/* The signature of join j for one left value (made when first asked for). */
+static int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n)
 {
 	JoinPlan *jp = plan_of(j);
 	if (jp->mn * 2 >= jp->mcap) {
@@ -115,6 +125,7 @@ int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n)
 	s.op = xstrdup(base->op);
 	s.list = base->list;
 	s.join = j->id + 1;
+	s.unread_to = j->sig + 1;
 	s.subject = xstrndup(v, n);
 	int id = memo_sig_intern(ex, &s);
 	jp->mh[k] = h;
@@ -123,10 +134,12 @@ int exec_join_sig(Exec *ex, Join *j, const char *v, size_t n)
 	return id;
 }
 
-int exec_join_ran(const Join *j)
+/* exec_join_sig as JoinSides.sig, for the factorization (exec_factor.c) */
+static int left_sig(Exec *ex, void *ctx, const char *v, size_t n)
 {
-	return j->ran;
+	return exec_join_sig(ex, ctx, v, n);
 }
+
 
 /* ---- which FROM item each side reads ---- */
 
@@ -745,11 +758,11 @@ static const char *why_not(Exec *ex, Join *j, int *li, int *ri)
 	return NULL;
 }
 
-SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 {
 	(void)err;
-	for (int i = 0; i < ex->njoins; i++) {
-		Join *j = &ex->joins[i];
+	for (int i = 0; i < js(ex)->n; i++) {
+		Join *j = &js(ex)->j[i];
 		JoinPlan *jp = plan_of(j);
 		int li = -1, ri = -1;
 		j->why = why_not(ex, j, &li, &ri);
@@ -771,10 +784,10 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		if (ex->set.optimize == OPT_OFF) {
 			/* naive mode: SQLite meets each pair */
 			long long p = jp->nl * jp->nr;
-			ex->worst[0] += p;
-			ex->worst_total += p;
-			ex->expect[0] += p;
-			ex->expect_total += p;
+			ex->est.worst[0] += p;
+			ex->est.worst_total += p;
+			ex->est.expect[0] += p;
+			ex->est.expect_total += p;
 			continue;
 		}
 		jp->rewritten = 1;
@@ -787,35 +800,35 @@ SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		if (!jp->pruned && jp->lazy <= 0) {   /* a factorization, tried first: the worst
 		                                         case is it and then every pair */
 			JoinSides s = {jp->lv, jp->rv, jp->ln, jp->rn, jp->nl, jp->nr, jp->allow,
-			               jp->pairs, jp->expect};
+			               jp->pairs, jp->expect, left_sig, j};
 			jp->jf = exec_factor_plan(ex, &s);
 			cost += exec_factor_cost(jp->jf);
 		}
-		ex->worst[0] += cost;
-		ex->worst_total += cost;
-		ex->expect[0] += cost;
-		ex->expect_total += cost;
+		ex->est.worst[0] += cost;
+		ex->est.worst_total += cost;
+		ex->est.expect[0] += cost;
+		ex->est.expect_total += cost;
 	}
 	return SUQL_OK;
 }
 
-int exec_join_op_applies(const Exec *ex)
+static int exec_join_op_applies(const Exec *ex)
 {
-	return ex->njoins > 0;
+	return js(ex)->n > 0;
 }
 
 /* PostgreSQL has no suql_match to call as it meets each pair: a join not rewritten is
    refused, which is known once exec_join_plan has looked at every join (each then has its
    plan); the refusal names the first such join and is placed at it. */
-const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
+static const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
 {
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
-	for (int i = 0; i < ex->njoins; i++)
-		if (!ex->joins[i].jp)
+	for (int i = 0; i < js(ex)->n; i++)
+		if (!js(ex)->j[i].jp)
 			return NULL;
-	for (int i = 0; i < ex->njoins; i++) {
-		const Join *j = &ex->joins[i];
+	for (int i = 0; i < js(ex)->n; i++) {
+		const Join *j = &js(ex)->j[i];
 		if (!j->why && j->jp->rewritten)
 			continue;
 		ex->refused_at = j->orig;
@@ -832,7 +845,7 @@ const char *exec_join_op_refuse(Exec *ex, const Dialect *d)
 static long long lazy_limit(Exec *ex, Join *j, Block *b)
 {
 	const Stmt *st = ex->ast->stmt;
-	if (ex->njoins != 1 || ex->nocc > 0 || ex->naggs > 0 || !b->top || st->kind != ST_SELECT ||
+	if (js(ex)->n != 1 || ex->nocc > 0 || op_slot_applies(ex, OP_AGG) || !b->top || st->kind != ST_SELECT ||
 	    !b->sel || b->sel->ncore != 1 || !b->sel->limit || b->sel->order || b->aggregate)
 		return -1;
 	(void)j;
@@ -861,11 +874,11 @@ static void wave_reqs(Exec *ex, Join *j, JoinPlan *jp, long long from, long long
 	}
 }
 
-SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
-	for (int i = 0; i < ex->njoins && st == SUQL_OK; i++) {
-		Join *j = &ex->joins[i];
+	for (int i = 0; i < js(ex)->n && st == SUQL_OK; i++) {
+		Join *j = &js(ex)->j[i];
 		JoinPlan *jp = j->jp;
 		if (!jp || !jp->rewritten)
 			continue;
@@ -875,11 +888,11 @@ SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 			break;
 		Req *reqs = xcalloc((size_t)jp->pairs + 1, sizeof *reqs);
 		long long n = 0, done = 0;
-		const LlmStats *ls = llm_stats_statement(ex->llm);
+		const LlmStats *ls = llm_stats_statement(ex->e->llm);
 		long c0 = ls->total.calls, h0 = ls->total.cache_hits, q0 = ls->total.requests;
 		if (jp->lazy > 0) {
 			/* waves of left values: the first as many calls as go out at once */
-			long long want = llm_concurrency(ex->llm), calls = 0, to = 0;
+			long long want = llm_concurrency(ex->e->llm), calls = 0, to = 0;
 			while (to < jp->nl && (to == 0 || calls + calls_for(ex, jp, to) <= want))
 				calls += calls_for(ex, jp, to++);
 			while (st == SUQL_OK && done < jp->nl) {
@@ -935,10 +948,10 @@ static void show_side(SBuf *out, const char *what, long long n, const char *sql)
 	sb_printf(out, "  %s: %lld distinct value%s: %s\n", what, n, n == 1 ? "" : "s", sql);
 }
 
-void exec_join_show(Exec *ex, SBuf *out)
+static void exec_join_show(Exec *ex, SBuf *out)
 {
-	for (int i = 0; i < ex->njoins; i++) {
-		Join *j = &ex->joins[i];
+	for (int i = 0; i < js(ex)->n; i++) {
+		Join *j = &js(ex)->j[i];
 		JoinPlan *jp = j->jp;
 		char *e = exec_print_expr(ex, j->orig);
 		sb_printf(out, "join %d: %s", i + 1, e);
@@ -984,11 +997,11 @@ void exec_join_show(Exec *ex, SBuf *out)
 	}
 }
 
-void exec_join_counters(Exec *ex, SBuf *out)
+static void exec_join_counters(Exec *ex, SBuf *out)
 {
-	for (int i = 0; i < ex->njoins; i++) {
-		JoinPlan *jp = ex->joins[i].jp;
-		if (!jp || !ex->joins[i].ran)
+	for (int i = 0; i < js(ex)->n; i++) {
+		JoinPlan *jp = js(ex)->j[i].jp;
+		if (!jp || !js(ex)->j[i].ran)
 			continue;
 		long long decided = exec_factor_decided(jp->jf);
 		if (decided)   /* the sample's pairs and those with a value left unclassified */
@@ -1025,10 +1038,10 @@ void exec_join_counters(Exec *ex, SBuf *out)
 	}
 }
 
-void exec_join_free(Exec *ex)
+static void exec_join_free(Exec *ex)
 {
-	for (int i = 0; i < ex->njoins; i++) {
-		JoinPlan *jp = ex->joins[i].jp;
+	for (int i = 0; i < js(ex)->n; i++) {
+		JoinPlan *jp = js(ex)->j[i].jp;
 		if (!jp)
 			continue;
 		exec_factor_free(jp->jf);
@@ -1053,5 +1066,141 @@ void exec_join_free(Exec *ex)
 		free(jp->ncand);
 		free(jp);
 	}
-	free(ex->joins);
+	free(js(ex)->j);
+	free(ex->opstate[OP_JOIN]);
+	ex->opstate[OP_JOIN] = NULL;
 }
+
+/* ---- its row of the operator table (op.c) ---- */
+
+/* A semantic join: matches(left, right, 'question'), true when the question holds for the
+   pair. Its question must be a literal; it is printed as suql_match(left, right, id), and
+   exec_join.c decides how the pairs are asked. */
+static int join_bind(Bind *bd, int b, Expr **slot, const OpFunc *f, const OpAt *at)
+{
+	(void)f;
+	Exec *ex = bd->ex;
+	Expr *e = *slot;
+	if (e->over || e->star || e->distinct)
+		return OP_BIND_NONE;
+	Expr *q = e->list->items[2];
+	char *text = bind_literal(ex, b, q);
+	char buf[96];
+	const char *problem = text ? bind_occ_question_problem(SQLITE_TEXT, text, strlen(text), buf,
+	                                                       sizeof buf)
+	                           : "must be a literal text";
+	if (!problem && ex->standalone)
+		problem = "cannot be stored (a view or trigger): matches() runs only in statements";
+	if (problem) {
+		if (bd->st == SUQL_OK && bd->err)
+			bd->st = err_at(bd->err, SUQL_ERROR, ex->sql, ex->len, q->span.off, q->span.len,
+			                "a semantic join reads matches(a.name, b.name, 'the same "
+			                "company?')", "the question of matches() %s", problem);
+		return OP_BIND_TOOK;
+	}
+	if (!ex->opstate[OP_JOIN])
+		ex->opstate[OP_JOIN] = xcalloc(1, sizeof(JoinState));
+	JoinState *st = ex->opstate[OP_JOIN];
+	st->j = xrealloc(st->j, ((size_t)st->n + 1) * sizeof *st->j);
+	Join *j = &st->j[st->n];
+	memset(j, 0, sizeof *j);
+	j->id = st->n++;
+	j->block = b;
+	j->pos = at->pos;
+	j->slot = slot;
+	j->orig = ast_expr_copy(ex->a, e);
+	Sig s = {0};
+	s.kind = FT_VERIFY;
+	s.question = xstrdup(text);
+	s.op = xstrdup("matches");
+	s.list = -1;
+	j->sig = memo_sig_intern(ex, &s);
+	bind_walk(bd, b, &e->list->items[0], at->pos, 0, at->in_agg, at->pocc, at->rcol);
+	bind_walk(bd, b, &e->list->items[1], at->pos, 0, at->in_agg, at->pocc, at->rcol);
+	return OP_BIND_TOOK;
+}
+
+/* matches(l, r, 'q') -> suql_match(l, r, id): the same argument list, so occurrences
+   inside l or r (replaced before, in place) stay replaced */
+static void join_mutate(Exec *ex)
+{
+	for (int i = 0; i < js(ex)->n; i++) {
+		Join *j = &js(ex)->j[i];
+		Expr *m = *j->slot;
+		m->name = ast_name_make(ex->a, "suql_match");
+		m->list->items[2] = ast_integer(ex->a, j->id);
+		j->left = m->list->items[0];
+		j->right = m->list->items[1];
+	}
+}
+
+/* A join's call stays where it is: the planner copies no condition holding one. */
+static int join_holds(const Exec *ex, const Expr *e)
+{
+	for (int i = 0; e->kind == EX_FUNC && i < js(ex)->n; i++)
+		if (js(ex)->j[i].orig == e || *js(ex)->j[i].slot == e)
+			return OP_HOLD;
+	return OP_HOLD_NONE;
+}
+
+/* suql_match(left, right, id): semantic join number id: 1 when the question holds for the
+   pair, 0 when not, NULL when either side is NULL or the reply could not be read. A pair
+   the rewrite did not ask about is 0; counting (the budget phase) takes every pair as a
+   match, which only lets more rows through. */
+static void fn_match(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	Exec *ex = udf_current(c);
+	if (!ex)
+		return;
+	int id = sqlite3_value_int(argv[2]);
+	if (id < 0 || id >= js(ex)->n) {
+		sqlite3_result_error(c, "suql_match: no such join in this statement", -1);
+		return;
+	}
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+		sqlite3_result_null(c);
+		return;
+	}
+	if (ex->counting) {
+		sqlite3_result_int(c, 1);
+		return;
+	}
+	Join *j = &js(ex)->j[id];
+	const char *l = (const char *)sqlite3_value_text(argv[0]);
+	size_t ln = (size_t)sqlite3_value_bytes(argv[0]);
+	const char *r = (const char *)sqlite3_value_text(argv[1]);
+	size_t rn = (size_t)sqlite3_value_bytes(argv[1]);
+	int sig = exec_join_sig(ex, j, l ? l : "", ln);
+	MemoVal *mv = memo_get(ex->memo, sig, r ? r : "", rn);
+	if (!mv && j->ran) {
+		sqlite3_result_int(c, 0);
+		return;
+	}
+	udf_evaluate(c, ex, sig, 0, argv[1]);
+}
+
+static void join_functions(Engine *e)
+{
+	sqlite3_create_function(e->db, "suql_match", 3, SQLITE_UTF8, e, fn_match, NULL, NULL);
+}
+
+static const OpFunc join_funcs[] = {{"matches", 3, 3}, {NULL, 0, 0}};
+
+const EngineOp exec_join_row = {
+	.name = "semantic join",
+	.slot = OP_JOIN,
+	.construct = OP_EVALUATED,
+	.funcs = join_funcs,
+	.bind = join_bind,
+	.mutate = join_mutate,
+	.functions = join_functions,
+	.applies = exec_join_op_applies,
+	.holds = join_holds,
+	.plan = exec_join_plan,
+	.run = exec_join_run,
+	.show = exec_join_show,
+	.counters = exec_join_counters,
+	.refuse = exec_join_op_refuse,
+	.free = exec_join_free,
+};

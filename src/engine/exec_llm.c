@@ -20,7 +20,6 @@
 #include "base/vis.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
-#include "engine/record_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +169,7 @@ typedef struct ReqRun {
    and it is below llm.min_confidence. A verdict without one is kept as it is. */
 int exec_llm_low_confidence(const Exec *ex, const LlmItem *it)
 {
-	double min = llm_min_confidence(ex->llm);
+	double min = llm_min_confidence(ex->e->llm);
 	return min > 0 && it->has_confidence && !it->unreadable && it->confidence < min;
 }
 
@@ -224,7 +223,7 @@ static int call_done(void *ctx, LlmCall *call)
 		store(ex, &ex->sigs[q->sig], &call->items[k], mv);
 		if (call->items[k].unreadable)
 			exec_unread(ex, q->sig, call->items[k].text);
-		mv->rec = exec_record_ask(ex, q->sig, call, k, w->psg[k], w->npsg[k]);
+		mv->rec = ex->on_ask ? ex->on_ask(ex, q->sig, call, k, w->psg[k], w->npsg[k]) : 0;
 		q->sent = !call->cached;
 		q->call = w->req[0];
 	}
@@ -341,12 +340,12 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 		   sent does not depend on the order replies arrive in (see llm_run). */
 		int group = ncalls;
 		if (done) {
-			group = llm_concurrency(ex->llm);
+			group = llm_concurrency(ex->e->llm);
 			if (group < 1)
 				group = 1;
 		}
 		for (int i = 0; i < ncalls && st == SUQL_OK && !r.stop; i += group)
-			st = llm_run(ex->llm, cp + i, ncalls - i < group ? ncalls - i : group, call_done,
+			st = llm_run(ex->e->llm, cp + i, ncalls - i < group ? ncalls - i : group, call_done,
 			             &r, err);
 		free(cp);
 	}
@@ -458,14 +457,4 @@ void exec_llm_pack(const Exec *ex, ExecLlmPack *p, size_t text_len)
 	}
 	p->in++;
 	p->tok += t;
-}
-
-/* extract()'s row of the operator table (op.c): its values are asked here as answer()'s
-   are, by the walk, ahead or projection last. */
-int exec_llm_op_extract(const Exec *ex)
-{
-	for (int i = 0; i < ex->nocc; i++)
-		if (ex->occ[i].kind == FT_EXTRACT)
-			return 1;
-	return 0;
 }

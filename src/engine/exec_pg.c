@@ -15,8 +15,11 @@
  *    their values in the order SQLite's functions would, exec_pg_dml.c); what cannot run
  *    is refused by the operator table.
  *
- * This file holds the row: the transaction, the check of read-only mode's hidden tables,
- * a plain statement's run, refusals and errors placed in the user's text; and :index.
+ * This file holds the row, whole: the database (the server through the store, a scratch
+ * SQLite connection beside it), a statement run (read-only mode's refusals and checks
+ * around it, DDL with the catalog of SUQL types in one transaction), the transaction, the
+ * check of read-only mode's hidden tables, a plain statement's run, refusals and errors
+ * placed in the user's text; and :index (GIN indexes for the server's text search).
  * exec_pg_rows.c hands rows to the sink.
  */
 #include "engine/bind_int.h"
@@ -44,9 +47,9 @@ static SuqlStatus pg_begin(Exec *ex, int snapshot, int *began, SuqlErr *err)
 {
 	char sql[160];
 	Engine *e = ex->e;
-	int ro = e->readonly || e->pg_ro;
+	int ro = e->readonly || e->open_ro;
 	*began = 0;
-	if (e->pg_ro && !e->readonly && exec_pg_ro_txn_control(ex->ast->stmt))
+	if (e->open_ro && !e->readonly && exec_pg_ro_txn_control(ex->ast->stmt))
 		return SUQL_OK;
 	if (!ro && !snapshot)
 		return SUQL_OK;
@@ -81,8 +84,8 @@ static SuqlStatus pg_end(Exec *ex, SuqlStatus s, SuqlErr *err)
 		store_exec(ex->e->store, "ROLLBACK", NULL);
 		return s;
 	}
-	if ((ex->e->readonly || ex->e->pg_ro) &&
-	    (s = exec_pg_ro_verify(ex->e, ex->e->pg_ro, err)) != SUQL_OK)
+	if ((ex->e->readonly || ex->e->open_ro) &&
+	    (s = exec_pg_ro_verify(ex->e, ex->e->open_ro, err)) != SUQL_OK)
 		return s;
 	return store_exec(ex->e->store, "COMMIT", err);
 }
@@ -99,38 +102,13 @@ static SuqlStatus pg_hidden(Exec *ex, SuqlErr *err)
 			for (int h = 0; it->kind == IT_TABLE && it->table && h < e->nhidden; h++)
 				if (str_ieq(it->table, e->hidden[h])) {
 					e->denied = e->hidden[h];
-					return engine_refused(e, err);
+					return exec_refused(e, err);
 				}
 		}
 	return SUQL_OK;
 }
 
 /* ---- the entry ---- */
-
-SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
-{
-	return exec_pg_place_shifted(ex, pr, s, 0, err);
-}
-
-SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
-                                 SuqlErr *err)
-{
-	long off = store_pg_error_offset(ex->e->store);
-	if (off >= 0)
-		off -= shift;
-	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
-		return s;
-	/* the server's place in the printed text, mapped back to the user's */
-	size_t at = print_map(pr, (size_t)off);
-	char *msg = xstrdup(err->msg ? err->msg : "failed");
-	err_clear(err);
-	if (at < ex->len)
-		s = err_at(err, SUQL_ERROR, ex->sql, ex->len, at, 1, NULL, "%s", msg);
-	else
-		s = err_set(err, SUQL_ERROR, "%s", msg);
-	free(msg);
-	return s;
-}
 
 /* A refusal of the operator table, placed at what it is about when the row said
    (ex->refused_at: the occurrence, join or aggregate as written). */
@@ -142,6 +120,92 @@ static SuqlStatus pg_refused(Exec *ex, const char *why, SuqlErr *err)
 		              "not supported on PostgreSQL yet: %s; the SQLite backend runs it", why);
 	return err_set(err, SUQL_ERROR, "not supported on PostgreSQL yet: %s; the SQLite backend "
 	               "runs it", why);
+}
+
+static SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
+
+/* ---- the database ---- */
+
+static int pg_claims(const char *path)
+{
+	return store_pg_target(path);
+}
+
+/* The server through the store; suql's SQLite connection a scratch database in memory,
+   for the little SQLite evaluates whatever the backend (the binder's reading of a
+   constant question, bind_occ.c). Read-only (--readonly): the session's transactions
+   read-only, and strings read as suql's lexer reads them (no backslash escapes), so that
+   what suql checks of a statement is what the server runs (exec_pg_ro.c). */
+static Store *pg_open(const char *path, int readonly, sqlite3 **db, SuqlErr *err)
+{
+	Store *store = store_pg_open(path, err);
+	*db = NULL;
+	if (!store)
+		return NULL;
+	if (readonly && store_exec(store, "SET default_transaction_read_only = on; "
+	                           "SET standard_conforming_strings = on", err) != SUQL_OK) {
+		store_close(store);
+		return NULL;
+	}
+	if (sqlite3_open(":memory:", db) != SQLITE_OK) {
+		sqlite3_close(*db);
+		*db = NULL;
+		store_close(store);
+		err_set(err, SUQL_IO, "cannot open an in-memory SQLite database");
+		return NULL;
+	}
+	return store;
+}
+
+static void pg_close(Engine *e)
+{
+	sqlite3_close(e->db);
+}
+
+/* Every statement goes to the driver with PostgreSQL's row; DDL that declares or changes
+   SUQL types runs in a transaction with the catalog's rows (in the schema suql), and
+   read-only mode refuses it before the server sees it. In read-only mode what no read-only transaction
+   stops is refused first, and under --readonly the settings are verified after each
+   statement (exec_pg_ro.c). */
+static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
+                         const EngineSink *sink, SuqlErr *err)
+{
+	const Stmt *stmt = ast->stmt;
+	if (e->readonly || e->open_ro) {
+		SuqlStatus s = exec_pg_ro_refuse(e, ast, sql, len, err);
+		if (s == SUQL_OK && e->open_ro)
+			s = exec_pg_ro_before(e, ast, err);
+		if (s != SUQL_OK)
+			return s;
+	}
+	if (e->open_ro && !e->readonly) {
+		/* DDL of SUQL types too: in its read-only transaction, the server refuses it */
+		SuqlStatus s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+		return exec_pg_ro_after(e, ast, s, err);
+	}
+	if (!engine_ddl_needs_catalog(stmt))
+		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+	if (e->readonly)
+		return exec_refused(e, err);
+	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
+	              store_has_table(e->store, ast_name_value(ast->arena, stmt->table));
+	/* inside the user's own transaction, a savepoint of it */
+	int own = !store_pg_in_transaction(e->store);
+	SuqlStatus s = own ? store_exec(e->store, "BEGIN", err)
+	                   : store_savepoint(e->store, "suql_ddl", err);
+	if (s != SUQL_OK)
+		return s;
+	s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+	if (s == SUQL_OK)
+		s = engine_ddl_catalog(e, ast, existed, err);
+	if (s == SUQL_OK)
+		return own ? store_exec(e->store, "COMMIT", err)
+		           : store_release(e->store, "suql_ddl", err);
+	if (own)
+		store_exec(e->store, "ROLLBACK", NULL);
+	else
+		store_rollback_to(e->store, "suql_ddl");
+	return s;
 }
 
 /* ---- the row ---- */
@@ -165,7 +229,7 @@ static SuqlStatus pg_final(Exec *ex, int planned, SuqlErr *err)
 	Printer *pr = print_new(PRINT_PG, NULL, ex->ast->src, ex->ast->src_off);
 	print_stmt(pr, ex->ast->stmt);
 	SuqlStatus s = exec_pg_rows_run(ex, print_text(pr), NULL, 0, NULL, 0, err);
-	s = exec_pg_place(ex, pr, s, err);
+	s = exec_pg_plan_place(ex, pr, s, err);
 	print_free(pr);
 	return s;
 }
@@ -180,11 +244,18 @@ const Backend exec_pg_backend = {
 	.final = pg_final,
 	.record = exec_pg_run_record,
 	.refused = pg_refused,
+	.free = exec_pg_plan_free,
+	.dialect = &dialect_pg,
+	.claims = pg_claims,
+	.open = pg_open,
+	.close = pg_close,
+	.run = pg_run,
+	.index = exec_pg_index,
 };
 
 /* ---- :index ---- */
 
-SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
+static SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
 {
 	Store *st = e->store;
 	if (!store_has_table(st, "suql.catalog")) {

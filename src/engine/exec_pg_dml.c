@@ -179,7 +179,7 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 	const Stmt *st = ex->ast->stmt;
 	Dml d = {0};
 	d.ex = ex;
-	d.b = exec_walk_op_dml_block(ex);
+	d.b = exec_dml_block(ex);
 	d.from = dml_from(ex);
 	if (st->where)
 		conj_flatten(&d, st->where);
@@ -203,7 +203,7 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 	}
 	/* all or nothing: a reply that could not be read (unless llm.unreadable is warn)
 	   stops the statement before it changes anything */
-	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->llm))
+	if (s == SUQL_OK && ex->unread && llm_unreadable_fails(ex->e->llm))
 		s = err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see the "
 		            "warning): nothing was changed; :set llm.unreadable warn to run the "
 		            "statement with those values NULL", ex->unread);
@@ -214,7 +214,7 @@ SuqlStatus exec_pg_dml_final(Exec *ex, SuqlErr *err)
 		char **v = exec_pg_plan_params(ex, &n, err);
 		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, NULL, 0, err)
 		      : SUQL_ERROR;
-		s = exec_pg_place(ex, pr, s, err);
+		s = exec_pg_plan_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
 		print_free(pr);
 	}

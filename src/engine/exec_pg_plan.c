@@ -28,6 +28,7 @@
  *    named suql_ord), and its texts come with the candidates (Postgres is not asked again
  *    per candidate).
  */
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 #include "llm/spec.h"
 
@@ -48,6 +49,13 @@ struct PgParam {
 	                         PP_J*: the join */
 };
 
+/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
+   signature was evaluated for, and their results) or the rows a walk kept (keys or ctids). */
+typedef struct PgBind {
+	struct PgParam *p;
+	int n;
+} PgBind;
+
 /* Per Exec: the parameters of the statement printed last, and the printing state. */
 typedef struct PgState {
 	PgBind b;
@@ -59,14 +67,28 @@ typedef struct PgState {
 	                         WITH NO DATA of CREATE TABLE ... AS) */
 } PgState;
 
+/* The statement's PostgreSQL state (Exec.backend: the backend's own). */
 static PgState *state(Exec *ex)
 {
-	if (!ex->pgb)
-		ex->pgb = xcalloc(1, sizeof(PgState));   /* PgBind is its first member */
-	return (PgState *)(void *)ex->pgb;
+	if (!ex->backend)
+		ex->backend = xcalloc(1, sizeof(PgState));
+	return ex->backend;
 }
 
-void exec_pg_plan_running(Exec *ex, int on)
+int exec_pg_plan_nparams(Exec *ex)
+{
+	return state(ex)->b.n;
+}
+
+void exec_pg_plan_unbind(Exec *ex)
+{
+	state(ex)->b.n = 0;
+}
+
+/* Whether what is printed now is a statement the planner or the walk runs at once
+   (exec_print_select), not the final statement or the plan's display of it: a semantic
+   join not asked yet reads as a match there, as SQLite counts it. */
+static void exec_pg_plan_running(Exec *ex, int on)
 {
 	state(ex)->running = on;
 }
@@ -78,11 +100,35 @@ void exec_pg_plan_nodata(Exec *ex, int on)
 
 void exec_pg_plan_free(Exec *ex)
 {
-	if (!ex->pgb)
+	PgState *ps = ex->backend;
+	if (!ps)
 		return;
-	free(ex->pgb->p);
-	free(ex->pgb);
-	ex->pgb = NULL;
+	free(ps->b.p);
+	free(ps);
+	ex->backend = NULL;
+}
+
+/* Relaxed as SQLite's printing is while counting (exec_relax_hook), and free text read
+   from the bound values (exec_pg_plan_hook). */
+static int pg_hook(void *ctx, Printer *pr, const Expr *e)
+{
+	Exec *ex = ctx;
+	if (ex->relaxing && exec_relax_hook(ctx, pr, e))
+		return 1;
+	return exec_pg_plan_hook(ctx, pr, e);
+}
+
+char *exec_pg_plan_print_select(Exec *ex, Select *s)
+{
+	PrintHooks ph = {ex, pg_hook, exec_pg_plan_from};
+	exec_pg_plan_unbind(ex);
+	Printer *pr = print_new(PRINT_PG, &ph, ex->ast->src, ex->ast->src_off);
+	exec_pg_plan_running(ex, 1);
+	print_select(pr, s);
+	exec_pg_plan_running(ex, 0);
+	char *t = print_steal(pr);
+	print_free(pr);
+	return t;
 }
 
 static int param(Exec *ex, int kind, int x)
@@ -114,7 +160,7 @@ static const char *pg_type(PgType pg)
 
 /* A free-text argument's text: a list (text[]) as a JSON array, as SQLite keeps it, so
    that the model sees the same passages from both backends; anything else as text. */
-void exec_pg_plan_print_text(Printer *pr, const Expr *arg)
+static void exec_pg_plan_print_text(Printer *pr, const Expr *arg)
 {
 	if (arg->kind == EX_LITERAL && (arg->lit == LIT_STRING || arg->lit == LIT_NULL)) {
 		/* a literal is no list, and Postgres cannot take to_json() of an untyped one */
@@ -216,7 +262,8 @@ static const AggOcc *agg_of(const Exec *ex, const Expr *e)
 	    e->list->n != 2 || e->list->items[0]->kind != EX_LITERAL)
 		return NULL;
 	long id = strtol(e->list->items[0]->name.s, NULL, 10);
-	return id >= 0 && id < ex->naggs ? &ex->aggs[id] : NULL;
+	const AggState *as = ex->opstate[OP_AGG];   /* the aggregates' (exec_agg.c) */
+	return as && id >= 0 && id < as->n ? &as->a[id] : NULL;
 }
 
 /* A group's key as suql_agg's step builds it in SQLite: the texts that are not NULL,
@@ -293,7 +340,8 @@ static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 	    e->list->n != 3 || e->list->items[2]->kind != EX_LITERAL)
 		return 0;
 	long id = strtol(e->list->items[2]->name.s, NULL, 10);
-	if (id < 0 || id >= ex->njoins)
+	const JoinState *js = ex->opstate[OP_JOIN];   /* the semantic join's (exec_join.c) */
+	if (!js || id < 0 || id >= js->n)
 		return 0;
 	const Expr *l = e->list->items[0], *r = e->list->items[1];
 	print_raw(pr, "CASE WHEN (");
@@ -305,7 +353,7 @@ static int pr_match(Exec *ex, Printer *pr, const Expr *e)
 		print_raw(pr, "ELSE CAST(NULL AS boolean) END");
 		return 1;
 	}
-	if (!ex->joins[id].ran && state(ex)->running) {
+	if (!js->j[id].ran && state(ex)->running) {
 		print_raw(pr, "ELSE true END");
 		return 1;
 	}
@@ -352,7 +400,7 @@ int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e)
 		return 0;
 	for (int i = 0; i < ex->nblocks; i++) {
 		const Block *b = &ex->blocks[i];
-		if (!b->keep_on || !b->core || b->core->where != e || !b->executed)
+		if (!b->kept.on || !b->core || b->core->where != e || !b->executed)
 			continue;
 		const Expr *saved = ps->inside;
 		ps->inside = e;
@@ -420,7 +468,8 @@ void exec_pg_plan_ctid(long long id, char out[48])
 	snprintf(out, 48, "(%lld,%lld)", id / 65536, id % 65536);
 }
 
-const char *exec_pg_plan_identity(const ScopeItem *it)
+/* A table's identity column: its key, else "ctid" (NULL: not a table) */
+static const char *exec_pg_plan_identity(const ScopeItem *it)
 {
 	return it->kind != IT_TABLE ? NULL : it->rowkey ? it->rowkey : "ctid";
 }
@@ -560,9 +609,9 @@ static char *param_value(Exec *ex, const struct PgParam *pp)
 		join_param(ex, pp, &b);
 	} else if (pp->kind == PP_KEEP) {
 		const Block *bl = &ex->blocks[pp->x];
-		for (long i = 0; i < bl->nkeep; i++) {
+		for (long i = 0; i < bl->kept.n; i++) {
 			char t[48];
-			long long id = bl->keep[i];
+			long long id = bl->kept.ids[i];
 			if (bl->items[0].rowkey)   /* a key: the number itself */
 				snprintf(t, sizeof t, "%lld", id);
 			else
@@ -628,19 +677,6 @@ SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c)
 	return s;
 }
 
-double exec_pg_plan_sum(StoreCursor *c, int *n)
-{
-	double sum = 0;
-	*n = 0;
-	while (store_next(c) > 0) {
-		const char *v = store_text(c, 0);
-		sum += v ? strtod(v, NULL) : 0;
-		(*n)++;
-	}
-	store_done(c);
-	return sum;
-}
-
 /* ---- the final statement ---- */
 
 Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
@@ -659,6 +695,15 @@ Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
 	return pr;
 }
 
+SuqlStatus exec_pg_plan_final_query(Exec *ex, const Select *sel, StoreCursor **c,
+                                    SuqlErr *err)
+{
+	Printer *pr = exec_pg_plan_print_final(ex, sel);
+	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), c, err);
+	print_free(pr);
+	return s;
+}
+
 int exec_pg_plan_count(Exec *ex, long long *n)
 {
 	Printer *pr = exec_pg_plan_print_final(ex, NULL);
@@ -673,4 +718,31 @@ int exec_pg_plan_count(Exec *ex, long long *n)
 	}
 	free(sql);
 	return *n < 0 ? -1 : 0;
+}
+
+/* ---- the server's errors, placed in the user's text ---- */
+
+SuqlStatus exec_pg_plan_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err)
+{
+	return exec_pg_plan_place_shifted(ex, pr, s, 0, err);
+}
+
+SuqlStatus exec_pg_plan_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                      SuqlErr *err)
+{
+	long off = store_pg_error_offset(ex->e->store);
+	if (off >= 0)
+		off -= shift;
+	if (s != SUQL_ERROR || off < 0 || (size_t)off > print_len(pr))
+		return s;
+	/* the server's place in the printed text, mapped back to the user's */
+	size_t at = print_map(pr, (size_t)off);
+	char *msg = xstrdup(err->msg ? err->msg : "failed");
+	err_clear(err);
+	if (at < ex->len)
+		s = err_at(err, SUQL_ERROR, ex->sql, ex->len, at, 1, NULL, "%s", msg);
+	else
+		s = err_set(err, SUQL_ERROR, "%s", msg);
+	free(msg);
+	return s;
 }

@@ -57,7 +57,7 @@ static SuqlStatus project_texts(Exec *ex, Block *b, SuqlErr *err)
 	Printer *pr = exec_pg_plan_print_final(ex, exec_final_select(ex, b, cols));
 	StoreCursor *c;
 	SuqlStatus s = exec_pg_plan_query(ex, print_text(pr), &c, err);
-	s = exec_pg_place(ex, pr, s, err);
+	s = exec_pg_plan_place(ex, pr, s, err);
 	print_free(pr);
 	Memo **seen = xcalloc((size_t)nocc, sizeof *seen);
 	char ***v = xcalloc((size_t)nocc, sizeof *v);
@@ -147,7 +147,7 @@ static SuqlStatus create_as(Exec *ex, SuqlErr *err)
 	}
 	/* all or nothing, as UPDATE and DELETE (exec_pg_dml.c): no table from replies that
 	   could not be read, unless llm.unreadable is warn */
-	if (ex->unread && llm_unreadable_fails(ex->llm)) {
+	if (ex->unread && llm_unreadable_fails(ex->e->llm)) {
 		sb_free(&name);
 		return err_set(err, SUQL_LLM, "%ld of the model's replies could not be read (see "
 		               "the warning): the table was not created; :set llm.unreadable warn "
@@ -158,7 +158,7 @@ static SuqlStatus create_as(Exec *ex, SuqlErr *err)
 	exec_pg_plan_nodata(ex, 0);
 	char *sql = xprintf("%s WITH NO DATA", print_text(pr));
 	SuqlStatus s = store_exec(ex->e->store, sql, err);
-	s = exec_pg_place(ex, pr, s, err);
+	s = exec_pg_plan_place(ex, pr, s, err);
 	free(sql);
 	print_free(pr);
 	if (s == SUQL_OK) {
@@ -200,7 +200,7 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 			for (int k = 0; k < ex->nocc && !has; k++)
 				has = ex->occ[k].block == top->id && ex->occ[k].pos == POS_SELECT &&
 				      ex->occ[k].result_col == i;
-			if (!has && ex->naggs)   /* an aggregate over free text */
+			if (!has && op_slot_applies(ex, OP_AGG))   /* an aggregate over free text */
 				has = holds_free_text(ex, rc->expr);
 			if (!has || rc->alias.s || rc->expr->kind == EX_STAR)
 				continue;
@@ -224,7 +224,7 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 		char **v = exec_pg_plan_params(ex, &n, err);
 		s = v ? exec_pg_rows_run(ex, print_text(pr), (const char *const *)v, n, pj, npj, err)
 		      : SUQL_ERROR;
-		s = exec_pg_place(ex, pr, s, err);
+		s = exec_pg_plan_place(ex, pr, s, err);
 		exec_pg_plan_params_free(v, n);
 	}
 	print_free(pr);
@@ -234,6 +234,45 @@ static SuqlStatus run_final(Exec *ex, SuqlErr *err)
 	return s;
 }
 
+/* The rows' keys: a key of integers, or a ctid "(b,o)" (several FROM items: theirs
+   joined by ','), as the numbers the walk gives rows: the key, or
+   b * 65536 + o. */
+static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
+{
+	const char *p = key;
+	for (int i = 0; i < nid; i++) {
+		long long blk, off;
+		int used = 0;
+		while (*p == ',' || *p == ' ')
+			p++;
+		if (*p != '(') {   /* an integer primary key */
+			char *end;
+			long long v = strtoll(p, &end, 10);
+			ids[i] = end == p ? NULL_ID : (sqlite3_int64)v;
+			p = end;
+			continue;
+		}
+		if (sscanf(p, "(%lld,%lld)%n", &blk, &off, &used) != 2 || used == 0) {
+			ids[i] = NULL_ID;
+			continue;
+		}
+		ids[i] = (sqlite3_int64)(blk * 65536 + off);
+		p += used;
+	}
+	return nid;
+}
+
+/* A row of a table is known by its key of integers (an integer primary key is SQLite's
+   rowid) else by its ctid numbered as the walk numbers it, block * 65536 + offset: the
+   column FROM item i of b is known by (NULL: none, not a table). */
+static const char *pg_key(const Block *b, int i)
+{
+	const ScopeItem *it = &b->items[i];
+	if (it->kind != IT_TABLE)
+		return NULL;
+	return it->rowkey ? it->rowkey : "ctid";
+}
+
 /* The record's second reading of the rows returned (record_int.h): the final statement
    with each row's key and the texts its free text read as more columns, the same arrays
    bound. */
@@ -241,7 +280,7 @@ static void record_rows(Exec *ex)
 {
 	Block *b;
 	int nv = 0;
-	int *occs = exec_record_pg_rows_begin(ex, &b, &nv);
+	int *occs = exec_record_rows_begin(ex, &b, pg_key, &nv);
 	if (!b)
 		return;
 	char *sql = NULL;
@@ -254,8 +293,7 @@ static void record_rows(Exec *ex)
 		char al[32];
 		for (int i = 0; i < b->nitems; i++) {
 			snprintf(al, sizeof al, "suql_rid%d", i);
-			exec_col(ex->a, &cols, ast_column(ex->a, b->items[i].name,
-			                                  exec_record_pg_key(b, i)), al);
+			exec_col(ex->a, &cols, ast_column(ex->a, b->items[i].name, pg_key(b, i)), al);
 		}
 		for (int j = 0; j < nv; j++) {
 			snprintf(al, sizeof al, "suql_rarg%d", j + 1);
@@ -267,7 +305,11 @@ static void record_rows(Exec *ex)
 	}
 	int n;
 	char **v = exec_pg_plan_params(ex, &n, NULL);
-	exec_record_pg_rows(ex, occs, v ? sql : NULL, (const char *const *)v, n);   /* NULL: untraced */
+	StoreCursor *c = NULL;
+	if (v && sql && ex->rec &&
+	    store_query(ex->e->store, sql, (const char *const *)v, n, &c, NULL) != SUQL_OK)
+		c = NULL;   /* not traced */
+	exec_record_rows(ex, occs, c, pg_ids);
 	exec_pg_plan_params_free(v, n);
 	free(sql);
 }
@@ -301,7 +343,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	Printer *pr = exec_pg_plan_print_final(ex, st->kind == ST_CREATE_TABLE ? st->select
 	                                                                        : NULL);
 	char *sql = xprintf("EXPLAIN %s", print_text(pr));
-	int n = ex->pgb->n;
+	int n = exec_pg_plan_nparams(ex);
 	const char **v = xcalloc((size_t)n + 1, sizeof *v);
 	for (int i = 0; i < n; i++)
 		v[i] = "{}";
@@ -312,7 +354,7 @@ static SuqlStatus validate(Exec *ex, SuqlErr *err)
 	free(v);
 	free(sql);
 	/* the server's offset counts "EXPLAIN " too */
-	s = exec_pg_place_shifted(ex, pr, s, 8, err);
+	s = exec_pg_plan_place_shifted(ex, pr, s, 8, err);
 	print_free(pr);
 	return s;
 }

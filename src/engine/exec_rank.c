@@ -47,7 +47,7 @@ static int rank_index(Walk *w, int k, long long *matched)
 	RetQuestion q = {o->arg_col, s->question};
 	RetScore *sc = NULL;
 	size_t n = 0;
-	SuqlStatus st = ret_score(ex->db, o->arg_table, &q, 1, total == w->n ? NULL : rid,
+	SuqlStatus st = ret_score(ex->e->db, o->arg_table, &q, 1, total == w->n ? NULL : rid,
 	                          total == w->n ? 0 : (size_t)w->n, RET_MATCHED_ONLY, 0, &sc, &n,
 	                          &err);
 	err_clear(&err);
@@ -313,7 +313,7 @@ static SuqlStatus rank_dense(Walk *w, double p, double *prior, SBuf *note, SuqlE
 	}
 	if (dense)
 		sb_printf(note, ", the top %d again with embeddings (%s)", EMBED_TOP,
-		          llm_embed_model(ex->llm));
+		          llm_embed_model(ex->e->llm));
 	free(w->u->rank_note);
 	w->u->rank_note = sb_steal(note);
 	*prior = p;

@@ -1,13 +1,14 @@
 /*
  * exec_record.c: making the record of a statement (record_int.h) while it runs. Three
- * hooks feed it: exec_llm.c notes each answer as its call completes (exec_record_ask: the
+ * hooks feed it: exec_llm.c notes each answer as its call completes (Exec.on_ask: the
  * passages it showed, the request, the reply), the walk notes its examined candidates when
  * it ends (exec_record_walk, on both backends), and the statement, once its rows are
  * out, reads its own SELECT again with the keys of its rows and the texts its free text
  * reads (exec_record_result), every function answering from the memo alone, so that
- * each returned row is tied to the asks it depends on without any call (on PostgreSQL
- * the caller prints that reading and exec_record_pg_rows runs it). exec_record_end
- * hands the record to the Engine.
+ * each returned row is tied to the asks it depends on without any call (where the
+ * backend's functions do not answer from the memo, the backend prints that reading and
+ * runs it, and exec_record_rows reads its rows). exec_record_end hands the record to the
+ * Engine.
  */
 #include "engine/exec_int.h"
 #include "engine/plan_int.h"
@@ -63,9 +64,13 @@ void exec_record_free(Record *r)
 	free(r);
 }
 
+static int record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+                      size_t npsg);
+
 void exec_record_begin(Exec *ex)
 {
 	ex->rec = xcalloc(1, sizeof *ex->rec);
+	ex->on_ask = record_ask;
 }
 
 /* Room for one more of *n items of size sz in *v (capacity *cap). */
@@ -112,8 +117,11 @@ static int what_of(Exec *ex, int sig)
 	return r->nwhat - 1;
 }
 
-int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
-                    size_t npsg)
+/* An answer for signature sig arrived in item of call, with its passages: the ask's number
+   + 1 for MemoVal.rec (0: not kept). exec_llm.c calls it as Exec.on_ask, which
+   exec_record_begin sets. */
+static int record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
+                      size_t npsg)
 {
 	Record *r = ex->rec;
 	if (!r)
@@ -139,7 +147,7 @@ int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *cons
 	a->has_conf = ex->sigs[sig].kind == FT_VERIFY && it->has_confidence;
 	a->conf = it->confidence;
 	a->low = a->has_conf && exec_llm_low_confidence(ex, it);
-	a->min_conf = llm_min_confidence(ex->llm);
+	a->min_conf = llm_min_confidence(ex->e->llm);
 	a->verdict = ex->sigs[sig].kind != FT_VERIFY ? VERDICT_NULL
 	             : it->unreadable || a->low ? VERDICT_NULL : it->verdict ? VERDICT_YES
 	                                                                    : VERDICT_NO;
@@ -148,7 +156,7 @@ int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *cons
 	a->evidence = it->evidence ? xstrdup(it->evidence) : NULL;
 	a->warning = it->warning ? xstrdup(it->warning) : NULL;
 	a->note = it->note ? xstrdup(it->note) : NULL;
-	a->offline = llm_is_offline(ex->llm);
+	a->offline = llm_is_offline(ex->e->llm);
 	a->psg = xmalloc((npsg ? npsg : 1) * sizeof *a->psg);
 	for (size_t k = 0; k < npsg; k++)
 		a->psg[a->npsg++] = xstrdup(psg[k]);
@@ -377,34 +385,6 @@ void exec_record_walk(Walk *w)
 	record_unit(&s);
 }
 
-/* PostgreSQL's keys: a key of integers, or a ctid "(b,o)" (several FROM items: theirs
-   joined by ','), as the numbers the walk gives rows: the key, or
-   b * 65536 + o. */
-static int pg_ids(const char *key, sqlite3_int64 *ids, int nid)
-{
-	const char *p = key;
-	for (int i = 0; i < nid; i++) {
-		long long blk, off;
-		int used = 0;
-		while (*p == ',' || *p == ' ')
-			p++;
-		if (*p != '(') {   /* an integer primary key */
-			char *end;
-			long long v = strtoll(p, &end, 10);
-			ids[i] = end == p ? NULL_ID : (sqlite3_int64)v;
-			p = end;
-			continue;
-		}
-		if (sscanf(p, "(%lld,%lld)%n", &blk, &off, &used) != 2 || used == 0) {
-			ids[i] = NULL_ID;
-			continue;
-		}
-		ids[i] = (sqlite3_int64)(blk * 65536 + off);
-		p += used;
-	}
-	return nid;
-}
-
 /* ---- the rows the statement returned ---- */
 
 static Block *top_block(Exec *ex, Record *r)
@@ -434,16 +414,22 @@ static int same_ids(const Record *r, long long a, long long b, int n)
 }
 
 /* Room for the rows' values: occurrence ids of the top block's free text the rows depend
-   on, WHERE first (what put the row there); the Record's id names (key: what a table's
-   row is known by; NULL: PostgreSQL's, its integer primary key or ctid) and what of each. */
-static int *rows_occs(Exec *ex, Record *r, const Block *b, const char *key, int *nv)
+   on, WHERE first (what put the row there); the Record's id names (key(b, i): what the
+   rows of a table, item i, are known by) and what of each. */
+static const char *rowid_key(const Block *b, int i)
+{
+	(void)b, (void)i;
+	return "rowid";
+}
+
+static int *rows_occs(Exec *ex, Record *r, const Block *b,
+                      const char *(*key)(const Block *b, int i), int *nv)
 {
 	r->nid = b->nitems;
 	r->id_names = xcalloc((size_t)b->nitems + 1, sizeof *r->id_names);
 	for (int i = 0; i < b->nitems; i++) {
 		const ScopeItem *it = &b->items[i];
-		r->id_names[i] = xprintf("%s %s", it->name, it->kind != IT_TABLE ? "id" : key ? key
-		                         : exec_record_pg_key(b, i));
+		r->id_names[i] = xprintf("%s %s", it->name, it->kind != IT_TABLE ? "id" : key(b, i));
 	}
 	int *occs = xmalloc(((size_t)ex->nocc + 1) * sizeof *occs);
 	*nv = 0;
@@ -528,7 +514,7 @@ void exec_record_result(Exec *ex)
 	}
 	char al[32];
 	int nv;
-	int *occs = rows_occs(ex, r, b, "rowid", &nv);
+	int *occs = rows_occs(ex, r, b, rowid_key, &nv);
 	for (int i = 0; i < b->nitems; i++) {
 		const ScopeItem *it = &b->items[i];
 		snprintf(al, sizeof al, "suql_rid%d", i);
@@ -576,7 +562,8 @@ void exec_record_result(Exec *ex)
 	rows_end(r, traced);
 }
 
-int *exec_record_pg_rows_begin(Exec *ex, Block **top, int *nv)
+int *exec_record_rows_begin(Exec *ex, Block **top, const char *(*key)(const Block *b, int i),
+                            int *nv)
 {
 	Record *r = ex->rec;
 	*top = NULL;
@@ -587,28 +574,19 @@ int *exec_record_pg_rows_begin(Exec *ex, Block **top, int *nv)
 	if (!b)
 		return NULL;
 	for (int i = 0; i < b->nitems; i++)
-		if (!exec_record_pg_key(b, i)) {
+		if (!key(b, i)) {
 			r->why_untraced = "on PostgreSQL, only the rows of tables are known by a key";
 			return NULL;
 		}
 	*top = b;
-	return rows_occs(ex, r, b, NULL, nv);
+	return rows_occs(ex, r, b, key, nv);
 }
 
-const char *exec_record_pg_key(const Block *b, int i)
-{
-	const ScopeItem *it = &b->items[i];
-	if (it->kind != IT_TABLE)
-		return NULL;
-	return it->rowkey ? it->rowkey : "ctid";
-}
-
-void exec_record_pg_rows(Exec *ex, int *occs, const char *sql, const char *const *params,
-                         int nparams)
+void exec_record_rows(Exec *ex, int *occs, StoreCursor *c,
+                      int (*ids_of)(const char *key, sqlite3_int64 *ids, int nid))
 {
 	Record *r = ex->rec;
-	StoreCursor *c = NULL;
-	int traced = r && sql && store_query(ex->e->store, sql, params, nparams, &c, NULL) == SUQL_OK;
+	int traced = r && c;
 	if (traced) {
 		int nid = r->nid, nv = r->nrvals, base = store_column_count(c) - nid - nv;
 		sqlite3_int64 *ids = xmalloc(((size_t)nid + 1) * sizeof *ids);
@@ -618,7 +596,7 @@ void exec_record_pg_rows(Exec *ex, int *occs, const char *sql, const char *const
 		while ((rc = store_next(c)) > 0) {
 			for (int i = 0; i < nid; i++) {
 				const char *k = store_text(c, base + i);
-				pg_ids(k ? k : "", ids + i, 1);
+				ids_of(k ? k : "", ids + i, 1);
 			}
 			for (int j = 0; j < nv; j++) {
 				const char *t = store_text(c, base + nid + j);
@@ -629,11 +607,12 @@ void exec_record_pg_rows(Exec *ex, int *occs, const char *sql, const char *const
 				break;
 		}
 		traced = rc >= 0;
-		store_done(c);
 		free(ids);
 		free(texts);
 		free(lens);
 	}
+	if (c)
+		store_done(c);
 	free(occs);
 	if (r)
 		rows_end(r, traced);
@@ -657,7 +636,7 @@ void exec_record_end(Exec *ex, int keep)
 	             t[n - 1] == '\r'))
 		n--;
 	r->sql = xstrndup(t, n);
-	r->backend = ex->llm ? xstrdup(llm_label(ex->llm)) : NULL;
+	r->backend = ex->e->llm ? xstrdup(llm_label(ex->e->llm)) : NULL;
 	free(r->sig_what);
 	r->sig_what = NULL;
 	r->nsig_what = 0;

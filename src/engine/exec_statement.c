@@ -4,8 +4,10 @@
  * below it in turn, and asks the backend's row of the driver's table (top_int.h,
  * exec_sqlite.c, exec_pg.c) for what the backends do differently:
  *
- *   bind          blocks, names, free-text occurrences, ENUM comparisons (bind.c)
- *   look up       ENUM literals in the map of mappings (enum.c)
+ *   bind          blocks, names, free-text occurrences, the operators' constructs
+ *                 (bind.c, through the operator table's bind entries)
+ *   prepare       what the operators learn without a call (ENUM: its literals' stored
+ *                 mappings)
  *   rewrite       each occurrence becomes a call of suql's SQL functions (bind_occ_mutate)
  *   refuse        what the operator table says the backend cannot run (op.c)
  *   check         the backend's: the statement as written judged (SQLite prepares it in
@@ -15,7 +17,8 @@
  *   plan          counts and the worst case, before any call (plan.c, plan_unit.c), then
  *                 each operator's plan (the operator table, op.c: joins, aggregates)
  *   budget        over it: refused, no call made
- *   classify      ENUM literals not seen before (one call each), then the IN-list rewrite
+ *   settle        what the operators settle first (ENUM literals not seen before, one call
+ *                 each), then their rewrite (the IN lists)
  *   show the plan
  *   execute       each operator's run in the table's order: a join's pairs, the walks of
  *                 the blocks in dependency order (exec_walk.c) with their values read
@@ -34,8 +37,6 @@
  * Exec.
  */
 #include "engine/bind_int.h"
-#include "engine/bm25_int.h"
-#include "engine/enum_int.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
 #include "engine/record_int.h"
@@ -47,13 +48,10 @@
 
 static int asked(const Exec *ex);
 
-static void exec_free(Exec *ex)
+static void exec_free(Exec *ex, const Backend *be)
 {
-	if (ex->ftmp) {
-		char *q = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", ex->tmpname);
-		sqlite3_exec(ex->db, q, NULL, NULL, NULL);
-		sqlite3_free(q);
-	}
+	if (be->free)   /* the backend's own state (a temp table, PostgreSQL's parameters) */
+		be->free(ex);
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
 		for (int k = 0; k < b->nitems; k++) {
@@ -72,8 +70,8 @@ static void exec_free(Exec *ex)
 		for (int k = 0; k < b->nunits; k++)
 			plan_unit_free(&b->units[k]);
 		free(b->units);
-		free(b->acount);
-		free(b->keep);
+		free(b->budget.count);
+		free(b->kept.ids);
 	}
 	free(ex->blocks);
 	for (int i = 0; i < ex->nocc; i++) {
@@ -85,7 +83,6 @@ static void exec_free(Exec *ex)
 		memo_sig_free(&ex->sigs[i]);
 	free(ex->sigs);
 	op_free(ex);   /* what each operator made (op.c) */
-	exec_pg_plan_free(ex);
 	sqlite3_finalize(ex->ready);
 	memo_free(ex->memo);
 	sb_free(&ex->plan);
@@ -93,18 +90,19 @@ static void exec_free(Exec *ex)
 	for (int i = 0; i < ex->nwarned; i++)
 		free(ex->warned[i]);
 	free(ex->warned);
-	for (int i = 0; i < ex->ncolnames; i++)
-		free(ex->colnames[i]);
-	free(ex->colnames);
-	free(ex->collist);
-	bm25_free(ex);
-	free(ex->texts);
+	for (int i = 0; i < ex->cols.n; i++)
+		free(ex->cols.names[i]);
+	free(ex->cols.names);
+	free(ex->cols.list);
+	free(ex->est.texts);
 	free(ex);
 }
 
+/* Whether suql has a part in the statement: free text, or an operator's construct of its
+   own (ENUM literals, a semantic join, an aggregate over free text). */
 static int needs_plan_display(const Exec *ex)
 {
-	return ex->nocc > 0 || ex->nenums > 0 || ex->njoins > 0 || ex->naggs > 0;
+	return ex->nocc > 0 || op_constructs(ex);
 }
 
 static void report(Exec *ex, void (*fn)(void *, const char *), SBuf *b)
@@ -120,7 +118,7 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 	if (usd < 0)
 		return err_set(err, SUQL_BUDGET, "budget_usd is set, but there is no price for %s: "
 		               ":set llm.price_in and llm.price_out (dollars a million tokens), or "
-		               ":set budget_usd 0", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
+		               ":set budget_usd 0", llm_model(ex->e->llm) ? llm_model(ex->e->llm) : "the model");
 	SBuf b = SBUF_INIT, cap = SBUF_INIT;
 	plan_cost_words(ex, &b);
 	llm_money(&cap, ex->set.budget_usd);
@@ -132,12 +130,16 @@ static SuqlStatus exec_over_budget_usd(Exec *ex, double usd, SuqlErr *err)
 	return s;
 }
 
-Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
+/* A statement's Exec (its memo, counters and the model's statement counters begun, the
+   budget set as the model's cap, the running statement of the engine), and its end
+   (exec_statement_end: the cap lifted, the statement before it running again, the Exec
+   freed). */
+static Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink)
 {
 	Exec *ex = xcalloc(1, sizeof *ex);
 	ex->e = e;
-	ex->db = e->db;
-	ex->llm = e->llm;
+	ex->e->db = e->db;
+	ex->e->llm = e->llm;
 	ex->ast = ast;
 	ex->a = ast->arena;
 	ex->sql = sql;
@@ -164,7 +166,7 @@ Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, con
 	return ex;
 }
 
-void exec_statement_end(Exec *ex)
+static void exec_statement_end(Exec *ex, const Backend *be)
 {
 	exec_record_end(ex, ex->outer == NULL);   /* the outermost statement's record is kept */
 	if (ex->e->llm) {
@@ -174,7 +176,7 @@ void exec_statement_end(Exec *ex)
 			llm_log_end(ex->e->llm);   /* its rows written, in one transaction */
 	}
 	ex->e->cur = ex->outer;
-	exec_free(ex);
+	exec_free(ex, be);
 }
 
 /* An EXPLAIN's answer: ex->plan with a last line saying nothing ran (and what `other`
@@ -214,7 +216,7 @@ static SuqlStatus explain_only(Exec *ex, const Backend *be, const char *parsed, 
 		const char *why = s == SUQL_OK ? op_refusal(ex, ex->e->dialect) : NULL;
 		if (why)
 			return be->refused(ex, why, err);
-		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && enum_pending(ex) == 0)
+		if (s == SUQL_OK && ex->set.optimize != OPT_OFF && op_pending(ex) == 0)
 			plan_exec(ex);
 		if (s == SUQL_OK)
 			plan_show(ex, &ex->plan);
@@ -247,24 +249,25 @@ int exec_statement_bound(const Stmt *st)
 	}
 }
 
-/* The planned statement: ENUM literals, the plan and its budget, the operators' runs;
-   then the statement runs (exec_statement). */
+/* The planned statement: what the operators settle first (ENUM literals), the plan and
+   its budget, the operators' runs; then the statement runs (exec_statement). */
 static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 {
 	const EngineSink *sink = ex->sink;
-	enum_rewrite(ex, 1);   /* literals whose mapping is stored: counted as they run */
+	op_rewrite(ex, 1);   /* ENUM literals whose mapping is stored: counted as they run */
 	SuqlStatus s = plan_statement(ex, err);
-	/* ENUM literals are classified first when their calls fit the budget, and the
+	/* what an operator must settle before the statement reads as it will run (ENUM
+	   literals to classify) is settled first when its calls fit the budget, and the
 	   statement counted again as it will run ('affordable' becomes price IN ('cheap'),
 	   not a predicate that keeps every row): the estimates and the budget check are then
 	   those of the rewritten statement */
-	int pend = s == SUQL_OK ? enum_pending(ex) : 0;
+	long pend = s == SUQL_OK ? op_pending(ex) : 0;
 	if (pend > 0 && ex->set.optimize != OPT_OFF &&
 	    (ex->set.budget <= 0 || pend <= ex->set.budget)) {
-		s = enum_classify(ex, err);
+		s = op_settle(ex, err);
 		if (s == SUQL_OK) {
-			enum_rewrite(ex, 0);
-			s = plan_recount(ex, pend, err);
+			op_rewrite(ex, 0);
+			s = plan_recount(ex, (int)pend, err);
 		}
 	}
 	/* the operators' plans, in the table's order (op.c): a semantic join's sides and
@@ -279,7 +282,7 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 		return be->refused(ex, why, err);
 	/* refused before any call when even the expected cost is over the budget (a lazy
 	   walk's expected cost assumes it stops early; past the budget the cap stops it) */
-	int over = ex->set.budget > 0 && ex->expect_total > ex->set.budget &&
+	int over = ex->set.budget > 0 && ex->est.expect_total > ex->set.budget &&
 	           ex->set.optimize != OPT_PASSAGE;
 	double usd = 0;
 	int over_usd = s == SUQL_OK && !over && ex->set.optimize != OPT_PASSAGE &&
@@ -289,11 +292,11 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 		report(ex, sink ? sink->plan : NULL, &ex->plan);
 		return over ? exec_over_budget(ex, err) : exec_over_budget_usd(ex, usd, err);
 	}
-	if (s == SUQL_OK && enum_pending(ex) > 0)
-		s = enum_classify(ex, err);
+	if (s == SUQL_OK && op_pending(ex) > 0)
+		s = op_settle(ex, err);
 	if (s != SUQL_OK)
 		return s;
-	enum_rewrite(ex, 0);
+	op_rewrite(ex, 0);
 	if (ex->set.optimize != OPT_OFF)
 		plan_exec(ex);
 	plan_show(ex, &ex->plan);
@@ -309,7 +312,7 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
    cache). */
 static int asked(const Exec *ex)
 {
-	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	const LlmStats *ls = ex->e->llm ? llm_stats_statement(ex->e->llm) : NULL;
 	return ls && (ls->total.calls > 0 || ls->total.cache_hits > 0);
 }
 
@@ -331,8 +334,8 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	SuqlStatus s = SUQL_OK;
 	if (exec_statement_bound(st)) {
 		s = bind_statement(ex, err);
-		if (s == SUQL_OK)
-			s = enum_lookup(ex, err);
+		if (s == SUQL_OK)   /* what the operators learn without a call (ENUM's mappings) */
+			s = op_prepare(ex, err);
 		if (s == SUQL_OK)
 			bind_occ_mutate(ex);
 	}
@@ -365,11 +368,11 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		freetext = 0;
 	} else if (s == SUQL_OK && freetext) {
 		s = planned(ex, be, err);
-	} else if (s == SUQL_OK && ex->standalone && ex->nenums > 0) {
+	} else if (s == SUQL_OK && ex->standalone && op_rewrites(ex)) {
 		/* a view stores its ENUM comparisons rewritten */
-		s = enum_classify(ex, err);
+		s = op_settle(ex, err);
 		if (s == SUQL_OK)
-			enum_rewrite(ex, 0);
+			op_rewrite(ex, 0);
 	} else if (s == SUQL_OK && st->has_suql && sink && sink->plan && st->kind == ST_SELECT) {
 		/* no free text: show what the backend runs */
 		Printer *pr = print_new(be->print, NULL, ast->src, ast->src_off);
@@ -410,6 +413,6 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
-	exec_statement_end(ex);
+	exec_statement_end(ex, be);
 	return s;
 }

@@ -151,7 +151,7 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 		mem = xcalloc((size_t)w->n + 1, sizeof *mem);
 		if (exec_rank_texts(s, w->vals, w->lens, w->n, mem, &matched, &err) != SUQL_OK)
 			memset(mem, 0, ((size_t)w->n + 1) * sizeof *mem);
-	} else if (ret_score(w->ex->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
+	} else if (ret_score(w->ex->e->db, o->arg_table, &q, 1, w->ids, (size_t)w->n, RET_MATCHED_ONLY, 0,
 	              &sc, &ns, &err) != SUQL_OK)
 		ns = 0;   /* no ranking: the statement's order */
 	err_clear(&err);
@@ -171,7 +171,7 @@ static void rank(TopWalk *w, const Occ *o, const Sig *s)
 	free(mem);
 }
 
-SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
+static SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
 {
 	const TopK *t = b->topk;
 	const Occ *o = &ex->occ[t->occ];
@@ -192,7 +192,7 @@ SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
 	if (ranked && w.n > 1)
 		rank(&w, o, s);
 	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
-	long long maxwave = (long long)batch * llm_concurrency(ex->llm);
+	long long maxwave = (long long)batch * llm_concurrency(ex->e->llm);
 	double prior = 1.0 / (s->noptions > 0 ? s->noptions : 2);
 	Req *reqs = xcalloc((size_t)(maxwave < w.n ? maxwave : w.n) + 1, sizeof *reqs);
 	long long next = 0, scored = 0;
@@ -241,7 +241,7 @@ SuqlStatus exec_topk_run(Exec *ex, Block *b, SuqlErr *err)
 
 /* ---- its row of the operator table (op.c) ---- */
 
-int exec_topk_op_applies(const Exec *ex)
+static int exec_topk_op_applies(const Exec *ex)
 {
 	for (int i = 0; i < ex->nocc; i++)
 		if (ex->occ[i].plan == PL_TOPK)
@@ -249,7 +249,7 @@ int exec_topk_op_applies(const Exec *ex)
 	return ex->cnt.topk_cands > 0;
 }
 
-void exec_topk_op_counters(Exec *ex, SBuf *out)
+static void exec_topk_op_counters(Exec *ex, SBuf *out)
 {
 	if (ex->cnt.topk_cands)
 		sb_printf(out, "semantic top-k: %lld of %lld candidates scored in %ld wave%s%s\n",
@@ -258,4 +258,20 @@ void exec_topk_op_counters(Exec *ex, SBuf *out)
 		          ? " (stopped: the top k had the best value)" : "");
 }
 
-/* PostgreSQL: the planner has chosen a top-k (known after plan_statement). */
+/* The block's values read ahead: its top-k occurrence scored in waves. */
+static int topk_ahead(Exec *ex, Block *b, int occ, SuqlStatus *s, SuqlErr *err)
+{
+	if (ex->occ[occ].plan != PL_TOPK)
+		return 0;
+	*s = exec_topk_run(ex, b, err);
+	return 1;
+}
+
+const EngineOp exec_topk_row = {
+	.name = "top-k",
+	.slot = OP_TOPK,
+	.applies = exec_topk_op_applies,
+	.counters = exec_topk_op_counters,
+	.ahead = topk_ahead,
+	.show_occ = plan_topk_show,
+};

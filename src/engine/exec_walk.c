@@ -21,6 +21,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The filter walk's state (Exec.opstate[OP_WALK], freed by its row): the walk running
+   now, for engine_progress. */
+typedef struct WalkState {
+	const Walk *walking;
+} WalkState;
+
+static WalkState *walk_state(Exec *ex)
+{
+	if (!ex->opstate[OP_WALK])
+		ex->opstate[OP_WALK] = xcalloc(1, sizeof(WalkState));
+	return ex->opstate[OP_WALK];
+}
+
+int exec_walk_progress(const Exec *ex, long long *judged, long long *of)
+{
+	const WalkState *ws = ex->opstate[OP_WALK];
+	if (!ws || !ws->walking)
+		return 0;
+	*judged = ws->walking->ndecided;
+	*of = ws->walking->n;
+	return 1;
+}
+
 static uint64_t row_hash(const sqlite3_int64 *ids, int n)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -157,55 +180,9 @@ static void log_ask(Walk *w, long long c, const Req *r)
 
 /* The hash of candidate c's result row (its result columns, read again by its ids), 0
    when it cannot be read: such a candidate adds no distinct row, so the walk goes on. */
-uint64_t *exec_walk_key_slot(Walk *w, long long c)
-{
-	if (c >= w->nkey) {
-		long long n = w->nkey ? w->nkey : 64;
-		while (n <= c)
-			n *= 2;
-		w->key = xrealloc(w->key, (size_t)n * sizeof *w->key);
-		memset(w->key + w->nkey, 0, (size_t)(n - w->nkey) * sizeof *w->key);
-		w->nkey = n;
-	}
-	return &w->key[c];
-}
-
-uint64_t exec_walk_row_hash(const Row *r, int first)
-{
-	/* each value as its kind and its bytes. Values DISTINCT takes as one must hash as
-	   one; values it keeps apart may too (then the walk only goes on longer): an integer
-	   and a real as a real's text, a text folded as the NOCASE and RTRIM collations fold
-	   it, whatever the column's collation */
-	SBuf b = SBUF_INIT;
-	for (int i = first; i < row_count(r); i++) {
-		RowKind t = row_kind(r, i);
-		size_t n;
-		if (t == ROW_INTEGER || t == ROW_REAL) {
-			sb_printf(&b, "n%.17g", row_real(r, i));
-		} else if (t == ROW_NULL) {
-			sb_puts(&b, "z");
-		} else if (t == ROW_TEXT) {
-			const char *v = row_text(r, i, &n);
-			while (n > 0 && v[n - 1] == ' ')
-				n--;
-			sb_putc(&b, 't');
-			for (size_t k = 0; k < n; k++)
-				sb_putc(&b, v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] + 32) : v[k]);
-		} else {
-			const char *v = row_text(r, i, &n);
-			sb_printf(&b, "b%zu:", n);
-			sb_putn(&b, v, n);
-		}
-		sb_putc(&b, 0);
-	}
-	uint64_t h = str_hash64(sb_str(&b), b.len);
-	sb_free(&b);
-	return h ? h : 1;
-}
-
 static uint64_t key_of(Walk *w, long long c)
 {
-	uint64_t *slot = exec_walk_key_slot(w, c);
+	uint64_t *slot = exec_cand_key_slot(w, c);
 	if (*slot)
 		return *slot;
 	Exec *ex = w->ex;
@@ -228,7 +205,7 @@ static uint64_t key_of(Walk *w, long long c)
 	if (sqlite3_step(w->keyq) == SQLITE_ROW) {
 		Row r;
 		store_row_sqlite(&r, w->keyq);
-		h = exec_walk_row_hash(&r, 0);
+		h = exec_cand_row_hash(&r, 0);
 	}
 	sqlite3_reset(w->keyq);
 	return *slot = h;
@@ -298,7 +275,7 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 	Exec *ex = w->ex;
 	Unit *u = w->u;
 	int batch = ex->set.batch > 0 ? ex->set.batch : 1;
-	int conc = llm_concurrency(ex->llm);
+	int conc = llm_concurrency(ex->e->llm);
 	long long maxwave = (long long)batch * (conc > 0 ? conc : 1);
 	SuqlStatus st = SUQL_OK;
 	long long seen_dec = 0, seen_pass = 0;
@@ -313,7 +290,7 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 		   budget_usd at a call's worst case, llm_cap_room; a call of batch candidates): a
 		   wave the cap would cut short fails, where a smaller one may find the rows */
 		long long mw = maxwave;
-		long room = llm_cap_room(ex->llm, ex->call_in, ex->call_out);
+		long room = llm_cap_room(ex->e->llm, ex->est.call_in, ex->est.call_out);
 		if (room < mw / batch)
 			mw = (room > 0 ? room : 1) * (long long)batch;
 		long long want = plan_cost_wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass,
@@ -418,61 +395,6 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 
 /* ---- free-text leaves: every candidate's calls, before the candidates are listed ---- */
 
-/* The texts of the argument over the rows that pass where, each once: SQLite's DISTINCT
-   keeps the first of each in the order it reads the rows; a backend without that order
-   lists the rows in SQLite's (Dialect.list_order), and the repeats are skipped here. */
-SuqlStatus exec_walk_ahead(Exec *ex, Block *b, int occ, Expr *where, long long *nvals, SuqlErr *err)
-{
-	const Occ *o = &ex->occ[occ];
-	if (o->sig < 0)
-		return SUQL_OK;
-	const Dialect *d = ex->e->dialect;
-	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
-	Select *s = exec_select(ex, b, cols, where, d->scan_order ? NULL : d->list_order(ex, b, NULL));
-	if (d->scan_order)
-		s->cores[0]->distinct = DISTINCT_DISTINCT;
-	char *sql = exec_print_select(ex, s);
-	StoreCursor *c;
-	SuqlStatus r = d->query(ex, sql, &c, err);
-	free(sql);
-	if (r != SUQL_OK)
-		return r;
-	Memo *seen = d->scan_order ? NULL : memo_new();
-	char **v = NULL;
-	size_t *len = NULL;
-	long n = 0, cap = 0;
-	int rc;
-	while ((rc = store_next(c)) > 0) {
-		const char *t = store_text(c, 0);
-		if (!t)
-			continue;
-		size_t tl = store_bytes(c, 0);
-		if (seen && memo_get(seen, 0, t, tl))
-			continue;
-		if (seen)
-			memo_put(seen, 0, t, tl);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, (size_t)cap * sizeof *v);
-			len = xrealloc(len, (size_t)cap * sizeof *len);
-		}
-		v[n] = xstrndup(t, tl);
-		len[n++] = tl;
-	}
-	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows that pass WHERE") : SUQL_OK;
-	store_done(c);
-	memo_free(seen);
-	if (r != SUQL_OK) {
-		for (long i = 0; i < n; i++)
-			free(v[i]);
-		free(v);
-		free(len);
-		return r;
-	}
-	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
-}
-
 /* ---- a block ---- */
 
 /* Where in the walk's order the result was complete: the position of the candidate that
@@ -539,7 +461,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
-		st = exec_walk_ahead(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+		st = exec_final_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
 	int windowed = 0;
 	if (st == SUQL_OK && exec_window_applies(&w))
@@ -577,28 +499,29 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		prior = PLAN_WAVE_PRIOR_RANKED_MIN;
 	for (long long i = 0; i < w.nl; i++)
 		w.pos[w.order[i]] = i;
-	if (st == SUQL_OK && exec_cascade_applies(ex, b, u, w.n))
-		st = exec_cascade_run(&w, err);
+	if (st == SUQL_OK)   /* what an operator decides first (a cascade's proxy) */
+		st = op_walk_unit(ex, &w, err);
 	if (st == SUQL_OK) {
-		ex->walking = &w;
+		WalkState *ws = walk_state(ex);
+		ws->walking = &w;
 		st = run_waves(&w, prior, ranked, err);
-		ex->walking = NULL;
+		ws->walking = NULL;
 	}
 	find_stop(&w, found_before);
 	speculation(&w);
-	long nkeep0 = b->nkeep;
-	for (long long c = 0; c < w.nl && b->keep_on; c++) {
+	long nkeep0 = b->kept.n;
+	for (long long c = 0; c < w.nl && b->kept.on; c++) {
 		if (w.state[c] != CAND_PASSED)
 			continue;
-		if (b->nkeep == b->capkeep) {
-			b->capkeep = b->capkeep ? b->capkeep * 2 : 64;
-			b->keep = xrealloc(b->keep, (size_t)b->capkeep * sizeof *b->keep);
+		if (b->kept.n == b->kept.cap) {
+			b->kept.cap = b->kept.cap ? b->kept.cap * 2 : 64;
+			b->kept.ids = xrealloc(b->kept.ids, (size_t)b->kept.cap * sizeof *b->kept.ids);
 		}
-		b->keep[b->nkeep++] = w.ids[c * w.nid];
+		b->kept.ids[b->kept.n++] = w.ids[c * w.nid];
 	}
 	/* in the statement's order, as a listed walk keeps them (ranked windowed: rowid order) */
-	if (windowed && !b->ordered && b->nkeep > nkeep0)
-		qsort(b->keep + nkeep0, (size_t)(b->nkeep - nkeep0), sizeof *b->keep, by_id);
+	if (windowed && !b->ordered && b->kept.n > nkeep0)
+		qsort(b->kept.ids + nkeep0, (size_t)(b->kept.n - nkeep0), sizeof *b->kept.ids, by_id);
 	for (long long c = 0; c < w.nl; c++) {
 		int any = w.state[c] != CAND_UNDECIDED;
 		for (int k = 0; k < u->natoms && !any; k++)
@@ -635,7 +558,7 @@ SuqlStatus exec_walk_block(Exec *ex, Block *b, SuqlErr *err)
 	RowSet found = {0};
 	SuqlStatus st = SUQL_OK;
 	long long best = 0;
-	b->keep_on = keeps_to_passed(b);
+	b->kept.on = keeps_to_passed(b);
 	for (int i = 0; i < b->nunits && st == SUQL_OK; i++) {
 		Unit *u = &b->units[i];
 		/* unordered under LIMIT: any rows will do, and enough were found */

@@ -14,14 +14,16 @@
  *    a key nor a usable ctid, rows of a function in FROM other than unnest()).
  * Refusals are asked before the planner and again after it (PL_NONE is the planner's).
  */
+#include "engine/bind_int.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
+#include "engine/udf_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int exec_walk_op_applies(const Exec *ex)
+static int exec_walk_op_applies(const Exec *ex)
 {
 	return ex->nblocks > 0 || ex->nocc > 0;
 }
@@ -29,7 +31,7 @@ int exec_walk_op_applies(const Exec *ex)
 /* The planned blocks walked in the planner's order (compared passage by passage in
    passage mode), each block's values read ahead for the final statement once the blocks
    it reads have theirs. */
-SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
+static SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
 	int *order = plan_order(ex);
@@ -47,14 +49,6 @@ SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 
 /* ---- refusals ---- */
 
-Block *exec_walk_op_dml_block(Exec *ex)
-{
-	for (int i = 0; i < ex->nblocks; i++)
-		if (!ex->blocks[i].core && ex->blocks[i].parent < 0)
-			return &ex->blocks[i];
-	return NULL;
-}
-
 /* m (malloc'd, freed here) copied into ex's arena, where a refusal lives */
 static const char *in_arena(Exec *ex, char *m)
 {
@@ -71,10 +65,10 @@ static const char *dml_shape(Exec *ex)
 	const Stmt *st = ex->ast->stmt;
 	if (st->kind != ST_UPDATE && st->kind != ST_DELETE)
 		return NULL;
-	if (ex->njoins || ex->naggs)
+	if (op_evaluated(ex))
 		return OP_ROW_BY_ROW ": a semantic join or an aggregate over free text in UPDATE or "
 		       "DELETE";
-	const Block *b = exec_walk_op_dml_block(ex);
+	const Block *b = exec_dml_block(ex);
 	if (!b)
 		return OP_ROW_BY_ROW ": free text in UPDATE or DELETE outside the statement's own "
 		       "clauses";
@@ -115,12 +109,12 @@ static const char *no_identity(Exec *ex)
 	return NULL;
 }
 
-const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
+static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 {
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
 	const Stmt *st = ex->ast->stmt;
-	if (ex->set.optimize == OPT_OFF && (ex->nocc || ex->naggs || ex->njoins))
+	if (ex->set.optimize == OPT_OFF && (ex->nocc || op_evaluated(ex)))
 		return OP_ROW_BY_ROW ": optimize off (naive mode leaves every value to the "
 		       "statement, asked as each row is read)";
 	if (st->kind == ST_CREATE_VIEW)
@@ -146,3 +140,31 @@ const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 		}
 	return why;
 }
+
+/* ---- the row ---- */
+
+/* The walk's state (Exec.opstate[OP_WALK]): the walk running now, for engine_progress. */
+static void exec_walk_op_free(Exec *ex)
+{
+	free(ex->opstate[OP_WALK]);
+	ex->opstate[OP_WALK] = NULL;
+}
+
+/* answer() and summary() as the parser reads them (EX_ANSWER, EX_SUMMARY), which the
+   binder's forms recognize (bind_occ_bind) */
+static const OpFunc walk_funcs[] = {{"answer", 2, 3}, {"summary", 1, 1}, {NULL, 0, 0}};
+
+const EngineOp exec_walk_op_row = {
+	.name = "filter walk",
+	.slot = OP_WALK,
+	.funcs = walk_funcs,
+	.forms = 1,
+	.bind = bind_occ_bind,
+	.functions = udf_register,
+	.applies = exec_walk_op_applies,
+	.run = exec_walk_op_run,
+	.show = exec_walk_show_plan,
+	.counters = exec_walk_show_counters,
+	.refuse = exec_walk_op_refuse,
+	.free = exec_walk_op_free,
+};

@@ -3,7 +3,8 @@
  * the operator table, op.c): each block with free text, its DNF units, their structured
  * statements and the order their free text is tried in, how the walk goes (lazy to a
  * LIMIT, or every candidate, with a cascade in front), every occurrence's plan (with a
- * top-k's line); then, once run, what each unit's walk judged.
+ * top-k's line); then, once run, what each unit's walk judged. What an operator inside
+ * the walk says (a cascade, a top-k) comes from its row's hooks (op_int.h).
  */
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
@@ -87,15 +88,15 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 	if (b) {
 		char in2[32];
 		snprintf(in2, sizeof in2, "%s  ", indent);
-		plan_topk_show(ex, out, b, o->id, in2);
+		op_show_occ(ex, out, b, o->id, in2);   /* an operator's line under it (top-k) */
 	}
 }
 
 static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 {
 	Unit *u = &b->units[i];
-	int exact = b->anunits == b->nunits && b->acount;
-	long long cnt = exact ? b->acount[i] : b->bound;
+	int exact = b->budget.ncount == b->nunits && b->budget.count;
+	long long cnt = exact ? b->budget.count[i] : b->bound;
 	if (b->dnf_over)
 		sb_printf(out, "  the tree, per candidate: %s%lld rows pass its top-level structured "
 		          "conjuncts\n", exact ? "" : "at most ", cnt);
@@ -149,7 +150,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		sb_printf(out, ": %s\n", b->why ? b->why : any ? "no free text in WHERE"
 		                                               : "no free text");
 	} else {
-		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->guessed ? " (estimated)" : "");
+		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->budget.guessed ? " (estimated)" : "");
 		if (b->pushed)
 			sb_printf(out, "  filters of block %d: %d conjunct%s of its WHERE carried into "
 			          "this one\n", b->pushed_from + 1, b->pushed, b->pushed == 1 ? "" : "s");
@@ -175,13 +176,13 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			sb_printf(out, "); candidates %s%s; waves sized from the pass rate\n",
 			          b->ordered ? "in the query's ORDER BY order"
 			                     : "by relevance (BM25 of their passages for the question)",
-			          !b->ordered && ex->llm && llm_has_embeddings(ex->llm)
+			          !b->ordered && ex->e->llm && llm_has_embeddings(ex->e->llm)
 			          ? ", the top ones again mixed with embedding similarity" : "");
 		} else {
 			sb_printf(out, "  walk: every candidate, in batches%s%s%s\n",
 			          b->why_not_lazy ? " (not lazy: " : "",
 			          b->why_not_lazy ? b->why_not_lazy : "", b->why_not_lazy ? ")" : "");
-			exec_cascade_show_plan(ex, out, b);
+			op_show_walk(ex, out, b);   /* an operator's lines (a cascade in front) */
 		}
 	}
 	for (int i = 0; i < ex->nocc; i++) {
@@ -252,7 +253,7 @@ void exec_walk_show_counters(Exec *ex, SBuf *out)
 			if (u->cascade) {
 				SBuf nm = SBUF_INIT;
 				unit_name(&nm, b, k, walked > 1);
-				exec_cascade_counters(u, out, sb_str(&nm));
+				op_unit_counters(u, out, sb_str(&nm));
 				sb_free(&nm);
 			}
 			if (u->rank_note && *u->rank_note) {

@@ -189,7 +189,7 @@ static SuqlStatus read_matched(Walk *w, long long k, SuqlErr *err)
 {
 	CandWindow *win = w->win;
 	RetScan *sc;
-	if (ret_scan_open(w->ex->db, win->table, &win->q, &sc, err) != SUQL_OK)
+	if (ret_scan_open(w->ex->e->db, win->table, &win->q, &sc, err) != SUQL_OK)
 		return SUQL_ERROR;
 	int first = !win->scanned;
 	win->scanned = 1;
@@ -311,7 +311,7 @@ SuqlStatus exec_window_open(Walk *w, int *used, SuqlErr *err)
 		   candidates a walk ranks nothing, and builds no index.) */
 		RetScan *probe;
 		SuqlErr perr = {0};
-		ok = ret_scan_open(ex->db, win->table, &win->q, &probe, &perr) == SUQL_OK;
+		ok = ret_scan_open(ex->e->db, win->table, &win->q, &probe, &perr) == SUQL_OK;
 		if (ok)
 			ret_scan_close(probe);
 		err_clear(&perr);
@@ -343,7 +343,7 @@ long long exec_window_matched(Walk *w, int k)
 	RetScan *sc;
 	SuqlErr err = {0};
 	long long m = 0;
-	if (ret_scan_open(w->ex->db, o->arg_table, &q, &sc, &err) != SUQL_OK) {
+	if (ret_scan_open(w->ex->e->db, o->arg_table, &q, &sc, &err) != SUQL_OK) {
 		err_clear(&err);
 		return -1;   /* as a listed walk: the atom does not count */
 	}

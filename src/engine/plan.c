@@ -30,7 +30,7 @@
  * ORDER BY, GROUP BY, HAVING, aggregates), or on demand (per row, by the functions).
  */
 #include "engine/bind_int.h"
-#include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 #include "engine/plan_int.h"
 
@@ -60,7 +60,7 @@ static int has_occ(Exec *ex, Expr *e)
 static int has_subquery_cb(void *ctx, Expr *e)
 {
 	(void)ctx;
-	if (e->select || (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)))
+	if (e->select || (e->kind == EX_FUNC && bind_is_aggregate_name(e)))
 		return AST_STOP;
 	return AST_CONTINUE;
 }
@@ -134,7 +134,7 @@ void plan_limit_of(Exec *ex, Select *s, long long *limp, long long *offp)
 	sqlite3_stmt *st;
 	long long lim = -1, off = 0;
 	exec_bound(ex, 1);   /* LIMIT (SELECT count(*) FROM ...) */
-	if (sqlite3_prepare_v2(ex->db, print_text(pr), -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(ex->e->db, print_text(pr), -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 			lim = sqlite3_column_int64(st, 0);
 			off = sqlite3_column_int64(st, 1);
@@ -358,7 +358,6 @@ static void plan_occs(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
 		ex->blocks[i].topk = NULL;
-		ex->blocks[i].why_not_topk = NULL;
 	}
 	for (int i = 0; i < ex->nocc; i++) {
 		Occ *o = &ex->occ[i];
@@ -399,7 +398,8 @@ static void plan_occs(Exec *ex)
 			all = 1;
 		if (all)
 			o->plan = PL_AHEAD;
-		if (all && b->sel && b->sel->order && b->sel->order->n && !b->topk)
+		if (all && b->sel && b->sel->order && b->sel->order->n &&
+		    !(b->topk && !b->topk->why_not))
 			plan_topk(ex, b, o, resolve_term(ex, b, b->sel->order->items[0]->expr));
 	}
 }
@@ -444,7 +444,7 @@ static double match_share(Exec *ex, Occ *o)
 	char *q2 = sqlite3_mprintf("SELECT count(*) FROM \"%w\"", o->arg_table);
 	long long total = exec_count(ex, q2);
 	sqlite3_free(q2);
-	if (total > 0 && ret_score(ex->db, o->arg_table, &q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &sc,
+	if (total > 0 && ret_score(ex->e->db, o->arg_table, &q, 1, NULL, 0, RET_MATCHED_ONLY, 0, &sc,
 	                           &n, &err) == SUQL_OK)
 		share = (double)n / (double)total;
 	free(sc);
@@ -549,14 +549,14 @@ static long long guess_rows(Exec *ex, Block *b)
 		if (it->kind != IT_TABLE)
 			continue;
 		char *q = sqlite3_mprintf("SELECT count(*) FROM \"%w\"", it->table);
-		if (ex->pgb)
-			ex->pgb->n = 0;   /* PostgreSQL: a statement without parameters */
+		if (ex->e->dialect->unbind)   /* SQL of its own writing: no parameters */
+			ex->e->dialect->unbind(ex);
 		long long n = exec_count(ex, q);
 		sqlite3_free(q);
 		if (n > 0)
 			p *= n;
 	}
-	b->guessed = 1;
+	b->budget.guessed = 1;
 	return p;
 }
 
@@ -583,26 +583,26 @@ static void budget_counts(Exec *ex)
 			continue;
 		}
 		b->from_rows = b->core->from ? count_rows(ex, b, NULL) : 1;
-		b->uncounted = b->from_rows == EXEC_COUNT_CUT;
+		b->budget.uncounted = b->from_rows == EXEC_COUNT_CUT;
 		if (b->from_rows < 0)
 			b->from_rows = guess_rows(ex, b);
 		/* a FROM too large (or endless) to count: its subsets are not counted either; a
 		   WHERE with nothing left once relaxed keeps every row, already counted (on a
 		   table of long texts each count reads the whole table) */
-		b->bound = b->core->where && !b->uncounted && b->relaxed
-		           ? count_rows(ex, b, b->relaxed)
+		b->bound = b->core->where && !b->budget.uncounted && b->budget.relaxed
+		           ? count_rows(ex, b, b->budget.relaxed)
 		           : b->from_rows;
 		if (b->bound < 0 || b->bound > b->from_rows)
 			b->bound = b->from_rows;
-		free(b->acount);
-		b->anunits = b->nunits;
-		b->acount = xcalloc((size_t)b->nunits + 1, sizeof *b->acount);
+		free(b->budget.count);
+		b->budget.ncount = b->nunits;
+		b->budget.count = xcalloc((size_t)b->nunits + 1, sizeof *b->budget.count);
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];
-			u->count = u->where && !b->uncounted ? count_rows(ex, b, u->where) : b->from_rows;
+			u->count = u->where && !b->budget.uncounted ? count_rows(ex, b, u->where) : b->from_rows;
 			if (u->count < 0 || u->count > b->from_rows)
 				u->count = b->bound;
-			b->acount[k] = u->count;
+			b->budget.count[k] = u->count;
 		}
 	}
 	ex->relaxing = 0;
@@ -628,32 +628,20 @@ static long long runs_of(Exec *ex, int b)
 /* Candidates one call carries in the worst case: every candidate shows its whole passage
    allowance, so a call holds batch_tokens / passage_tokens of them (and never more than
    batch). */
-long long plan_per_call(Exec *ex)
-{
-	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
-	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
-		long long fit = ex->set.batch_tokens / ex->set.passage_tokens;
-		if (fit < 1)
-			fit = 1;
-		if (fit < b)
-			b = fit;
-	}
-	return b;
-}
-
 /* Calls for n candidates in the worst case. */
 static long long per_batch(Exec *ex, long long n)
 {
-	long long b = plan_per_call(ex);
+	long long b = plan_cost_per_call(ex);
 	return n <= 0 ? 0 : (n + b - 1) / b;
 }
 
 /* The most candidates one wave of a walk asks about (exec_walk.c): a call's batch times
    the calls in flight. */
-long long plan_max_wave(Exec *ex)
+/* The candidates one wave carries at most: a call's batch times the calls in flight. */
+static long long plan_max_wave(Exec *ex)
 {
 	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
-	int conc = ex->llm ? llm_concurrency(ex->llm) : 1;
+	int conc = ex->e->llm ? llm_concurrency(ex->e->llm) : 1;
 	return b * (conc > 0 ? conc : 1);
 }
 
@@ -664,7 +652,7 @@ long long plan_max_wave(Exec *ex)
    walk suql sizes (not the per-passage baseline). */
 static int reads_texts(Exec *ex)
 {
-	return ex->llm && !llm_is_offline(ex->llm) && ex->set.optimize == OPT_ON;
+	return ex->e->llm && !llm_is_offline(ex->e->llm) && ex->set.optimize == OPT_ON;
 }
 
 /* The tokens of o's asks over the distinct texts of b's rows that pass where, at most
@@ -678,7 +666,7 @@ static void texts_all(Exec *ex, Block *b, const Occ *o, Expr *where, long long r
 		return;
 	double w[PLAN_WAVES];
 	double n = (double)(rows >= 0 && rows < b->bound ? rows : b->bound);
-	PlanAsks a = {calls, calls, plan_per_call(ex), ceil(n * t->share), w, 0, -1};
+	PlanAsks a = {calls, calls, plan_cost_per_call(ex), ceil(n * t->share), w, 0, -1};
 	a.nwave = plan_cost_waves((long long)ceil(a.wasks), -1, plan_max_wave(ex), 1, 0, w,
 	                          PLAN_WAVES);
 	if (rows >= 0 && rows <= t->nhead && !(b->sel && b->sel->order)) {
@@ -706,7 +694,7 @@ static void texts_walk(Exec *ex, Block *b, Unit *u, const Occ *o, long long wcal
 		return;
 	double share = t->share;
 	double w[PLAN_WAVES];
-	PlanAsks a = {wcalls, ecalls, plan_per_call(ex), 0, w, 0, -1};
+	PlanAsks a = {wcalls, ecalls, plan_cost_per_call(ex), 0, w, 0, -1};
 	if (atom < 0 || o->plan != PL_WALK || b->limit < 0) {
 		a.nwave = plan_cost_waves(u->count, -1, plan_max_wave(ex), 1, 0, w, PLAN_WAVES);
 	} else {
@@ -749,7 +737,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 				n += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 				e += PASSAGE_BASELINE_K * (b->limit > 0 ? b->limit : 1);
 			} else if (in) {
-				long long mw = plan_max_wave(ex), pc = plan_per_call(ex);
+				long long mw = plan_max_wave(ex), pc = plan_cost_per_call(ex);
 				long long wu = plan_cost_worst_calls(u->count, b->limit, u->natoms, mw, pc);
 				long long eu = b->limit >= 0 && o->plan == PL_WALK
 				               ? plan_cost_expect_calls(u->count, b->limit, u->natoms, mw,
@@ -769,7 +757,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 	case PL_TOPK:   /* at worst, every candidate */
 		n = per_batch(ex, b->bound);
 		if (runs == 1)
-			texts_all(ex, b, o, b->relaxed, -1, n);
+			texts_all(ex, b, o, b->budget.relaxed, -1, n);
 		return n;
 	case PL_PROJECT: {
 		long long r = b->bound, lim = b->out_limit, off;
@@ -779,7 +767,7 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 			r = lim;   /* projected on the rows returned, which the LIMIT counts */
 		n = per_batch(ex, r);
 		if (runs == 1)
-			texts_all(ex, b, o, b->relaxed, r, n);
+			texts_all(ex, b, o, b->budget.relaxed, r, n);
 		return n;
 	}
 	default:
@@ -793,8 +781,8 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 static void plan_worst(Exec *ex)
 {
 	plan_cost_reset(ex);
-	memset(ex->worst, 0, sizeof ex->worst);
-	memset(ex->expect, 0, sizeof ex->expect);
+	memset(ex->est.worst, 0, sizeof ex->est.worst);
+	memset(ex->est.expect, 0, sizeof ex->est.expect);
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
 		/* the same question about the same text in the same place is asked once */
@@ -807,12 +795,12 @@ static void plan_worst(Exec *ex)
 		if (dup)
 			continue;
 		long long e, w = occ_worst(ex, o, &e);
-		ex->worst[FT_COST_SLOT(o->kind)] += w;
-		ex->expect[FT_COST_SLOT(o->kind)] += e >= 0 ? e : w;
+		ex->est.worst[FT_COST_SLOT(o->kind)] += w;
+		ex->est.expect[FT_COST_SLOT(o->kind)] += e >= 0 ? e : w;
 	}
-	ex->worst[3] = ex->expect[3] = enum_pending(ex);
+	op_cost(ex);   /* the operators' own calls (ENUM's classifications) */
 	/* embeddings: the question and the top of each relevance ranking */
-	if (ex->set.optimize == OPT_ON && ex->llm && llm_has_embeddings(ex->llm) &&
+	if (ex->set.optimize == OPT_ON && ex->e->llm && llm_has_embeddings(ex->e->llm) &&
 	    ex->e->dialect->embeddings)
 		for (int i = 0; i < ex->nblocks; i++) {
 			Block *b = &ex->blocks[i];
@@ -821,14 +809,14 @@ static void plan_worst(Exec *ex)
 			for (int k = 0; k < b->nunits; k++)
 				for (int a = 0; a < b->units[k].natoms; a++)
 					if (ex->occ[b->units[k].atoms[a]].arg_indexed)
-						ex->worst[4] += 1 + (b->units[k].count < EMBED_TOP
+						ex->est.worst[4] += 1 + (b->units[k].count < EMBED_TOP
 						                     ? b->units[k].count : EMBED_TOP);
 		}
-	ex->expect[4] = ex->worst[4];
-	ex->worst_total = ex->expect_total = 0;
+	ex->est.expect[4] = ex->est.worst[4];
+	ex->est.worst_total = ex->est.expect_total = 0;
 	for (int k = 0; k < FT_COST_SLOTS; k++) {
-		ex->worst_total += ex->worst[k];
-		ex->expect_total += ex->expect[k];
+		ex->est.worst_total += ex->est.worst[k];
+		ex->est.expect_total += ex->est.expect[k];
 	}
 }
 
@@ -838,10 +826,10 @@ SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err)
 {
 	budget_counts(ex);
 	plan_worst(ex);
-	ex->worst[3] += classified;
-	ex->expect[3] += classified;
-	ex->worst_total += classified;
-	ex->expect_total += classified;
+	ex->est.worst[3] += classified;
+	ex->est.expect[3] += classified;
+	ex->est.worst_total += classified;
+	ex->est.expect_total += classified;
 	if (suql_interrupted)
 		return err_set(err, SUQL_INTERRUPT, "interrupted");
 	return SUQL_OK;
@@ -898,7 +886,7 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 	int again = 0;
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
-		if (b->planned && b->uncounted) {
+		if (b->planned && b->budget.uncounted) {
 			b->planned = 0;
 			b->why = "too many rows in FROM to count before running (or endless): "
 			         "evaluated per row, on demand";

@@ -41,6 +41,19 @@
    the texts were not read. */
 #define PROMPT_TOKENS 250.0
 
+long long plan_cost_per_call(Exec *ex)
+{
+	long long b = ex->set.batch > 0 ? ex->set.batch : 1;
+	if (ex->set.batch_tokens > 0 && ex->set.passage_tokens > 0) {
+		long long fit = ex->set.batch_tokens / ex->set.passage_tokens;
+		if (fit < 1)
+			fit = 1;
+		if (fit < b)
+			b = fit;
+	}
+	return b;
+}
+
 /* Reply tokens a candidate may take, by kind (verify, answer, summary, classify, embed),
    where the texts were not read. */
 static const double reply_tokens[5] = {8, 24, 160, 60, 0};
@@ -85,7 +98,7 @@ static double candidates_cap(Exec *ex)
 /* Calls of calls[k] (per kind) at the passage allowance. */
 static void allowance_tokens(Exec *ex, const long long *calls, double *in, double *out)
 {
-	double per = (double)plan_per_call(ex);
+	double per = (double)plan_cost_per_call(ex);
 	double allowance = ex->set.passage_tokens;
 	if (ex->set.batch_tokens > 0 && per * allowance > ex->set.batch_tokens)
 		allowance = ex->set.batch_tokens / per;
@@ -110,10 +123,10 @@ static void allowance_tokens(Exec *ex, const long long *calls, double *in, doubl
 
 void plan_cost_reset(Exec *ex)
 {
-	memset(ex->tok_in, 0, sizeof ex->tok_in);
-	memset(ex->tok_out, 0, sizeof ex->tok_out);
-	memset(ex->tok_calls, 0, sizeof ex->tok_calls);
-	ex->call_in = ex->call_out = 0;
+	memset(ex->est.tok_in, 0, sizeof ex->est.tok_in);
+	memset(ex->est.tok_out, 0, sizeof ex->est.tok_out);
+	memset(ex->est.tok_calls, 0, sizeof ex->est.tok_calls);
+	ex->est.call_in = ex->est.call_out = 0;
 }
 
 /* A call of o's signature, as exec_llm.c makes one (its candidates are not read). */
@@ -140,7 +153,7 @@ static LlmCall proto_of(Exec *ex, const Occ *o)
 
 void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *a)
 {
-	if (!ex->llm || llm_is_offline(ex->llm))
+	if (!ex->e->llm || llm_is_offline(ex->e->llm))
 		return;
 	LlmCall c = proto_of(ex, o);
 	int slot = FT_COST_SLOT(o->kind);
@@ -153,7 +166,7 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 		pe = (long long)((double)ex->set.batch_tokens / tok);
 	if (pe < 1)
 		pe = 1;
-	double full_bytes = (double)llm_request_bytes(ex->llm, &c, (int)pe);
+	double full_bytes = (double)llm_request_bytes(ex->e->llm, &c, (int)pe);
 	double in = 0, out = 0, asks = 0;
 	for (int w = 0; w < a->nwave; w++) {
 		double sz = a->ewave[w];
@@ -162,15 +175,15 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 		double full = floor(sz / (double)pe);
 		long long rem = (long long)llround(sz - full * (double)pe);
 		double calls = full + (rem > 0);
-		in += full * full_bytes + (rem > 0 ? (double)llm_request_bytes(ex->llm, &c, (int)rem)
+		in += full * full_bytes + (rem > 0 ? (double)llm_request_bytes(ex->e->llm, &c, (int)rem)
 		                                   : 0);
 		asks += sz;
 		out += sz * reply_expected(&c) + calls * REPLY_CALL_TOKENS;
 	}
 	in += a->etext >= 0 ? a->etext : asks * avg * t->ratio;
-	ex->tok_in[0] += in / TEXT_BYTES_PER_TOKEN;
-	ex->tok_out[0] += out;
-	ex->tok_calls[0][slot] += a->ecalls;
+	ex->est.tok_in[0] += in / TEXT_BYTES_PER_TOKEN;
+	ex->est.tok_out[0] += out;
+	ex->est.tok_calls[0][slot] += a->ecalls;
 	/* at most: every call the worst case counts, each as long as its prompt for per
 	   candidates (or one, whose form differs) and every text it may ask, each once */
 	long long per = a->per, wcalls = a->wcalls;
@@ -179,8 +192,8 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 		per = (long long)ceil(wasks);
 	if (per < 1)
 		per = 1;
-	double one = (double)llm_request_bytes(ex->llm, &c, 1);
-	double most = (double)llm_request_bytes(ex->llm, &c, (int)per);
+	double one = (double)llm_request_bytes(ex->e->llm, &c, 1);
+	double most = (double)llm_request_bytes(ex->e->llm, &c, (int)per);
 	if (one > most)
 		most = one;
 	double texts = wasks * t->max;
@@ -190,45 +203,47 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
 	int mt1 = llm_max_tokens(&c, 1), mtn = llm_max_tokens(&c, (int)per);
 	double mt = mt1 > mtn ? mt1 : mtn;
 	/* a request's bytes become tokens rounded up */
-	ex->tok_in[1] += win / TEXT_BYTES_PER_TOKEN + (double)wcalls;
-	ex->tok_out[1] += (double)wcalls * mt;
-	ex->tok_calls[1][slot] += wcalls;
+	ex->est.tok_in[1] += win / TEXT_BYTES_PER_TOKEN + (double)wcalls;
+	ex->est.tok_out[1] += (double)wcalls * mt;
+	ex->est.tok_calls[1][slot] += wcalls;
 	/* one request at most, for the caps' first guess */
 	double call = (most + (double)per * t->max * t->ratio_max) / TEXT_BYTES_PER_TOKEN + 1;
-	if (call > ex->call_in)
-		ex->call_in = call;
-	if (mt > ex->call_out)
-		ex->call_out = mt;
+	if (call > ex->est.call_in)
+		ex->est.call_in = call;
+	if (mt > ex->est.call_out)
+		ex->est.call_out = mt;
 }
 
-void plan_cost_tokens(Exec *ex, int worst, double *in, double *out)
+/* The statement's tokens (worst: at most, else expected). */
+static void plan_cost_tokens(Exec *ex, int worst, double *in, double *out)
 {
-	const long long *calls = worst ? ex->worst : ex->expect;
+	const long long *calls = worst ? ex->est.worst : ex->est.expect;
 	long long rest[FT_COST_SLOTS];
 	for (int k = 0; k < FT_COST_SLOTS; k++) {
-		rest[k] = calls[k] - ex->tok_calls[worst][k];
+		rest[k] = calls[k] - ex->est.tok_calls[worst][k];
 		if (rest[k] < 0)
 			rest[k] = 0;
 	}
 	allowance_tokens(ex, rest, in, out);
-	*in += ex->tok_in[worst];
-	*out += ex->tok_out[worst];
+	*in += ex->est.tok_in[worst];
+	*out += ex->est.tok_out[worst];
 }
 
-double plan_cost_usd(Exec *ex, int worst)
+/* What the statement's tokens cost (-1: no price). */
+static double plan_cost_usd(Exec *ex, int worst)
 {
 	double in, out;
 	plan_cost_tokens(ex, worst, &in, &out);
-	return llm_cost_planned(ex->llm, in, out);
+	return llm_cost_planned(ex->e->llm, in, out);
 }
 
 static void price_words(Exec *ex, SBuf *out)
 {
 	double pin, pout;
 	const char *from;
-	llm_price(ex->llm, &pin, &pout, &from);
+	llm_price(ex->e->llm, &pin, &pout, &from);
 	sb_printf(out, "at %s's price, $%g in and $%g out a million tokens (%s)",
-	          llm_model(ex->llm) ? llm_model(ex->llm) : "the model", pin, pout, from);
+	          llm_model(ex->e->llm) ? llm_model(ex->e->llm) : "the model", pin, pout, from);
 }
 
 /* Where the figures come from: the texts, the passage allowance, or both. */
@@ -236,8 +251,8 @@ static const char *cost_source(Exec *ex)
 {
 	long long read = 0, all = 0;
 	for (int k = 0; k < FT_COST_SLOTS; k++) {
-		read += ex->tok_calls[1][k] < ex->worst[k] ? ex->tok_calls[1][k] : ex->worst[k];
-		all += ex->worst[k];
+		read += ex->est.tok_calls[1][k] < ex->est.worst[k] ? ex->est.tok_calls[1][k] : ex->est.worst[k];
+		all += ex->est.worst[k];
 	}
 	if (read == 0)
 		return "each candidate at its whole passage allowance";
@@ -253,9 +268,10 @@ static int same_figures(double ein, double eout, double win, double wout)
 	return llround(ein) == llround(win) && llround(eout) == llround(wout);
 }
 
-double plan_cost_reasoning(Exec *ex, const long long *calls)
+/* The hidden reasoning tokens of the calls of calls[FT_COST_SLOTS]. */
+static double plan_cost_reasoning(Exec *ex, const long long *calls)
 {
-	double per = ex->llm ? (double)llm_reasoning_tokens(ex->llm) : 0, n = 0;
+	double per = ex->e->llm ? (double)llm_reasoning_tokens(ex->e->llm) : 0, n = 0;
 	for (int k = 0; k < FT_COST_SLOTS; k++)
 		n += k == 4 ? 0 : (double)calls[k];   /* an embedding writes nothing */
 	return per * n;
@@ -265,12 +281,12 @@ void plan_cost_figures(Exec *ex, PlanCost *c)
 {
 	plan_cost_tokens(ex, 1, &c->worst_in, &c->worst_out);
 	plan_cost_tokens(ex, 0, &c->expect_in, &c->expect_out);
-	c->reasoning = ex->llm ? llm_reasoning_tokens(ex->llm) : 0;
-	c->worst_out += plan_cost_reasoning(ex, ex->worst);
+	c->reasoning = ex->e->llm ? llm_reasoning_tokens(ex->e->llm) : 0;
+	c->worst_out += plan_cost_reasoning(ex, ex->est.worst);
 	c->lazy = !same_figures(c->expect_in, c->expect_out, c->worst_in, c->worst_out);
 	/* bulk mode: at batch prices (doc/bulk.md) */
-	c->worst_usd = ex->llm ? llm_cost_planned(ex->llm, c->worst_in, c->worst_out) : -1;
-	c->expect_usd = ex->llm ? llm_cost_planned(ex->llm, c->expect_in, c->expect_out) : -1;
+	c->worst_usd = ex->e->llm ? llm_cost_planned(ex->e->llm, c->worst_in, c->worst_out) : -1;
+	c->expect_usd = ex->e->llm ? llm_cost_planned(ex->e->llm, c->expect_in, c->expect_out) : -1;
 }
 
 void plan_cost_words(Exec *ex, SBuf *out)
@@ -291,7 +307,7 @@ void plan_cost_words(Exec *ex, SBuf *out)
 
 void plan_cost_show(Exec *ex, SBuf *out)
 {
-	if (!ex->llm || llm_is_offline(ex->llm) || ex->worst_total == 0)
+	if (!ex->e->llm || llm_is_offline(ex->e->llm) || ex->est.worst_total == 0)
 		return;
 	PlanCost pc;
 	plan_cost_figures(ex, &pc);
@@ -307,7 +323,7 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	double w = pc.worst_usd, e = pc.expect_usd;
 	if (w < 0) {
 		sb_printf(out, "; no price for %s (:set llm.price_in and llm.price_out, dollars a "
-		          "million tokens, to see dollars)\n", llm_model(ex->llm) ? llm_model(ex->llm)
+		          "million tokens, to see dollars)\n", llm_model(ex->e->llm) ? llm_model(ex->e->llm)
 		                                                                 : "the model");
 		return;
 	}
@@ -321,9 +337,9 @@ void plan_cost_show(Exec *ex, SBuf *out)
 	llm_money(out, w);
 	sb_putc(out, ' ');
 	price_words(ex, out);
-	if (llm_bulk_collecting(ex->llm))   /* bulk mode (doc/bulk.md) */
+	if (llm_bulk_collecting(ex->e->llm))   /* bulk mode (doc/bulk.md) */
 		sb_printf(out, ", at batch prices (%g of those: llm.bulk_discount)",
-		          llm_bulk_share(ex->llm));
+		          llm_bulk_share(ex->e->llm));
 	if (ex->set.budget_usd > 0) {
 		sb_puts(out, "; budget ");
 		llm_money(out, ex->set.budget_usd);
@@ -338,7 +354,7 @@ void plan_cost_show(Exec *ex, SBuf *out)
 int plan_cost_over(Exec *ex, double *usd)
 {
 	*usd = 0;
-	if (ex->set.budget_usd <= 0 || !ex->llm || llm_is_offline(ex->llm))
+	if (ex->set.budget_usd <= 0 || !ex->e->llm || llm_is_offline(ex->e->llm))
 		return 0;
 	*usd = plan_cost_usd(ex, 0);
 	return *usd > ex->set.budget_usd;
@@ -346,13 +362,13 @@ int plan_cost_over(Exec *ex, double *usd)
 
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 {
-	if (!ex->llm || llm_is_offline(ex->llm) || (!t->tokens_in && !t->tokens_out))
+	if (!ex->e->llm || llm_is_offline(ex->e->llm) || (!t->tokens_in && !t->tokens_out))
 		return;
 	double c = llm_counts_usd(t);   /* each reply at its model's price, cached input at
 	                                   the cached rate */
 	if (c < 0) {
 		sb_printf(out, "cost: no price for %s (:set llm.price_in and llm.price_out, dollars "
-		          "a million tokens)\n", llm_model(ex->llm) ? llm_model(ex->llm) : "the model");
+		          "a million tokens)\n", llm_model(ex->e->llm) ? llm_model(ex->e->llm) : "the model");
 		return;
 	}
 	sb_puts(out, "cost: ");
@@ -361,7 +377,7 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out)
 	price_words(ex, out);
 	if (t->tokens_cached > 0) {
 		LlmPrice p;
-		if (llm_price_of(ex->llm, NULL, &p))
+		if (llm_price_of(ex->e->llm, NULL, &p))
 			sb_printf(out, "; the %ld cached input tokens at $%g a million", t->tokens_cached,
 			          p.cached_in);
 	}

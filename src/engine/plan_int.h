@@ -15,10 +15,6 @@
 SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts, worst case */
 SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err);   /* after ENUM rewriting */
 void plan_exec(Exec *ex);
-/* The candidates one call carries at most (batch, within batch_tokens), and one wave at
-   most (a call's batch times the calls in flight). */
-long long plan_per_call(Exec *ex);
-long long plan_max_wave(Exec *ex);                            /* after classification: the walk's units */
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
 
 /* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning);
@@ -79,10 +75,10 @@ const PlanText *plan_text_of(Exec *ex, Block *b, const Occ *o, Expr *where);
 
 /* plan_cost.c: tokens and dollars. plan_cost_reset forgets the texts' tokens (the plan
    counts again); plan_cost_texts adds occurrence o's, from its texts t and its asks a.
-   The calls it adds to ex->worst and ex->expect are then counted from the texts, not at
+   The calls it adds to ex->est.worst and ex->est.expect are then counted from the texts, not at
    the passage allowance. */
 typedef struct PlanAsks {
-	long long wcalls, ecalls;   /* the calls it adds to ex->worst and ex->expect */
+	long long wcalls, ecalls;   /* the calls it adds to ex->est.worst and ex->est.expect */
 	long long per;              /* the candidates a call carries at most */
 	double wasks;               /* the texts it may ask at most */
 	const double *ewave;        /* expected: the texts each wave asks */
@@ -97,12 +93,11 @@ void plan_cost_texts(Exec *ex, const Occ *o, const PlanText *t, const PlanAsks *
    top candidates expected to pass). Into w[0..cap); returns the waves. */
 int plan_cost_waves(long long n, long long need, long long maxwave, double rate, int top,
                     double *w, int cap);
-/* The statement's tokens ([0] expected, [1] at most) and what they cost (-1: no price). */
-void plan_cost_tokens(Exec *ex, int worst, double *in, double *out);
-double plan_cost_usd(Exec *ex, int worst);
 /* The statement's cost as the plan's line says it: "about $E (at most $W)", or "at most
    $W" when the two read alike. */
 void plan_cost_words(Exec *ex, SBuf *out);
+/* The candidates one call carries at most (batch, within batch_tokens). */
+long long plan_cost_per_call(Exec *ex);
 /* The plan's cost line, and the counters'. */
 void plan_cost_show(Exec *ex, SBuf *out);
 void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);
@@ -110,8 +105,7 @@ void plan_cost_counters(Exec *ex, const LlmCounts *t, SBuf *out);
 int plan_cost_over(Exec *ex, double *usd);
 /* The plan's money as its cost line states it: tokens and dollars (-1: no price), expected
    and worst case; the worst case's output includes the hidden reasoning tokens each call of
-   a reasoning model is allowed (llm.reasoning_tokens, reasoning). plan_cost_reasoning:
-   those tokens for the calls of calls[FT_COST_SLOTS]. */
+   a reasoning model is allowed (llm.reasoning_tokens, reasoning). */
 typedef struct PlanCost {
 	double expect_in, expect_out, worst_in, worst_out;
 	double expect_usd, worst_usd;
@@ -119,7 +113,6 @@ typedef struct PlanCost {
 	int lazy;   /* the expected case is below the worst */
 } PlanCost;
 void plan_cost_figures(Exec *ex, PlanCost *c);
-double plan_cost_reasoning(Exec *ex, const long long *calls);
 /* The walks' wave sizes and calls (plan_cost.c; doc/speed.md). How many candidates the
    next wave asks about (top: the first wave of a ranked walk); the SQLite walk and the
    PostgreSQL walk both follow it, so that both backends send the same calls. */

@@ -22,7 +22,7 @@
  * one onto the names it is read by (its column list, else its result names: no `*`).
  */
 #include "engine/bind_int.h"
-#include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/plan_int.h"
 
 #include <string.h>
@@ -30,20 +30,17 @@
 static int bad_cb(void *ctx, Expr *e)
 {
 	Exec *ex = ctx;
-	if (e->select || e->kind == EX_STAR || (e->kind == EX_FUNC && bind_occ_is_aggregate_name(e)))
+	if (e->select || e->kind == EX_STAR || (e->kind == EX_FUNC && bind_is_aggregate_name(e)))
 		return AST_STOP;
 	if (e->kind == EX_FUNC)
 		for (int i = 0; i < ex->nocc; i++)
 			if (ex->occ[i].call == e)
 				return AST_STOP;
-	for (int i = 0; e->kind == EX_FUNC && i < ex->njoins; i++)
-		if (ex->joins[i].orig == e || *ex->joins[i].slot == e)
-			return AST_STOP;
-	/* an ENUM literal not classified yet: its comparison is rewritten in place later, and
-	   a copy would compare the literal as written */
-	for (int i = 0; i < ex->nenums; i++)
-		if (!ex->enums[i].rewritten && *ex->enums[i].slot == e)
-			return AST_STOP;
+	/* an operator's node (a semantic join's call; an ENUM literal not classified yet, whose
+	   comparison is rewritten in place later, so a copy would compare the literal as
+	   written) */
+	if (op_holds(ex, e) != OP_HOLD_NONE)
+		return AST_STOP;
 	return AST_CONTINUE;
 }
 

@@ -44,10 +44,10 @@ static void show_cost(SBuf *out, const long long *per, long long total)
    no concurrency applies (doc/bulk.md) */
 static void show_sending(Exec *ex, SBuf *out)
 {
-	if (llm_bulk_collecting(ex->llm))
+	if (llm_bulk_collecting(ex->e->llm))
 		sb_puts(out, "bulk (each call a line of a batch)");
 	else
-		sb_printf(out, "concurrency %d", llm_concurrency(ex->llm));
+		sb_printf(out, "concurrency %d", llm_concurrency(ex->e->llm));
 }
 
 void plan_show(Exec *ex, SBuf *out)
@@ -72,31 +72,31 @@ void plan_show(Exec *ex, SBuf *out)
 	}
 	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
 	ex->e->dialect->show_final(ex, out);   /* the final statement as the backend runs it */
-	int lazy = ex->expect_total < ex->worst_total;
+	int lazy = ex->est.expect_total < ex->est.worst_total;
 	if (lazy) {
 		sb_puts(out, "expected: at most ");
-		show_cost(out, ex->expect, ex->expect_total);
+		show_cost(out, ex->est.expect, ex->est.expect_total);
 		sb_puts(out, " while at least 1 candidate in 50 passes (the walk stops at the "
 		        "LIMIT)\n");
 	}
 	sb_puts(out, "worst case: ");
-	show_cost(out, ex->worst, ex->worst_total);
+	show_cost(out, ex->est.worst, ex->est.worst_total);
 	if (lazy)
 		sb_puts(out, ", if too few candidates pass");
 	if (ex->set.optimize == OPT_PASSAGE)
 		sb_puts(out, "; the budget is not applied in passage mode\n");
 	else if (ex->set.budget <= 0)
 		sb_puts(out, "; no budget\n");
-	else if (ex->expect_total > ex->set.budget)
+	else if (ex->est.expect_total > ex->set.budget)
 		sb_printf(out, "; budget %ld: over it, refused\n", ex->set.budget);
-	else if (ex->worst_total > ex->set.budget)
+	else if (ex->est.worst_total > ex->set.budget)
 		sb_printf(out, "; budget %ld: the statement stops there if it needs more\n",
 		          ex->set.budget);
 	else
 		sb_printf(out, "; budget %ld\n", ex->set.budget);
-	if (llm_bulk_collecting(ex->llm) && ex->set.optimize != OPT_OFF) {
+	if (llm_bulk_collecting(ex->e->llm) && ex->set.optimize != OPT_OFF) {
 		/* every call but an embedding is a line (a request) of a batch */
-		long long lines = ex->worst_total - ex->worst[4];
+		long long lines = ex->est.worst_total - ex->est.worst[4];
 		sb_printf(out, "bulk: at most %lld request%s, each a line of a batch (a condition "
 		          "asked of what passed another goes in a later batch), at batch prices; "
 		          "the budget counts them\n", lines, S(lines));
@@ -107,7 +107,7 @@ void plan_show(Exec *ex, SBuf *out)
 /* "first 3, retry 1": the requests by reason, and those cancelled in flight */
 static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 {
-	if (llm_is_offline(ex->llm)) {
+	if (llm_is_offline(ex->e->llm)) {
 		sb_printf(out, "requests: %ld, answered here by the offline backend (nothing is "
 		          "sent)\n", t->requests);
 		return;
@@ -144,7 +144,7 @@ static void show_requests(Exec *ex, const LlmCounts *t, SBuf *out)
 
 static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 {
-	if (llm_is_offline(ex->llm)) {
+	if (llm_is_offline(ex->e->llm)) {
 		sb_puts(out, "tokens: 0 in, 0 out (the offline backend uses none)\n");
 		return;
 	}
@@ -166,7 +166,7 @@ static void show_tokens(Exec *ex, const LlmCounts *t, SBuf *out)
 
 void plan_show_counters(Exec *ex, SBuf *out)
 {
-	const LlmStats *ls = ex->llm ? llm_stats_statement(ex->llm) : NULL;
+	const LlmStats *ls = ex->e->llm ? llm_stats_statement(ex->e->llm) : NULL;
 	op_counters(ex, out);   /* joins, aggregates, the walks, top-k (op.c's order) */
 	if (ex->cnt.ahead_values)
 		sb_printf(out, "ahead: %lld value%s\n", ex->cnt.ahead_values, S(ex->cnt.ahead_values));
@@ -210,7 +210,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 	if (ex->cnt.low_confidence)
 		sb_printf(out, "low confidence: %lld verdict%s below llm.min_confidence %g, taken as "
 		          "unknown\n", ex->cnt.low_confidence, S(ex->cnt.low_confidence),
-		          llm_min_confidence(ex->llm));
+		          llm_min_confidence(ex->e->llm));
 	if (ex->cnt.spec_items)
 		sb_printf(out, "speculative: %lld candidate%s judged after the result was complete%s\n",
 		          ex->cnt.spec_items, S(ex->cnt.spec_items),
@@ -234,7 +234,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 		util_duration(out, util_now_ms() - ex->cnt.t0, 1);
 		sb_puts(out, " in all\n");
 	}
-	sb_printf(out, "backend: %s\n", llm_label(ex->llm));
+	sb_printf(out, "backend: %s\n", llm_label(ex->e->llm));
 }
 
 /* ---- EXPLAIN as one JSON object (--json, :mode json) ----
@@ -267,8 +267,8 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 {
 	PlanCost pc;
 	memset(&pc, 0, sizeof pc);
-	int model = !ex->standalone && ex->llm;
-	int offline = model && llm_is_offline(ex->llm);
+	int model = !ex->standalone && ex->e->llm;
+	int offline = model && llm_is_offline(ex->e->llm);
 	if (model && !offline)
 		plan_cost_figures(ex, &pc);
 	if (!pc.lazy) {   /* the plan states one case, the worst */
@@ -279,20 +279,20 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	if (offline)
 		pc.expect_usd = pc.worst_usd = 0;   /* the offline backend costs nothing */
 	long long no[FT_COST_SLOTS] = {0};
-	const long long *exp = model ? (pc.lazy ? ex->expect : ex->worst) : no;
-	const long long *worst = model ? ex->worst : no;
-	long long etotal = model ? (pc.lazy ? ex->expect_total : ex->worst_total) : 0;
+	const long long *exp = model ? (pc.lazy ? ex->est.expect : ex->est.worst) : no;
+	const long long *worst = model ? ex->est.worst : no;
+	long long etotal = model ? (pc.lazy ? ex->est.expect_total : ex->est.worst_total) : 0;
 	json_t *o = json_object();
 	json_object_set_new(o, "statement", text_json(parsed));
 	/* the model's name (the offline backend's version), and where it is reached */
 	json_object_set_new(o, "model", !model ? json_null()
-	                                       : text_json(offline ? llm_model_id(ex->llm)
-	                                                           : llm_model(ex->llm)));
-	json_object_set_new(o, "endpoint", model && llm_origin(ex->llm) ? text_json(llm_origin(ex->llm))
+	                                       : text_json(offline ? llm_model_id(ex->e->llm)
+	                                                           : llm_model(ex->e->llm)));
+	json_object_set_new(o, "endpoint", model && llm_origin(ex->e->llm) ? text_json(llm_origin(ex->e->llm))
 	                                                                 : json_null());
 	json_object_set_new(o, "calls", json_pack("{s:I, s:I, s:o, s:o}",
 	                    "expected", (json_int_t)etotal,
-	                    "worst", (json_int_t)(model ? ex->worst_total : 0),
+	                    "worst", (json_int_t)(model ? ex->est.worst_total : 0),
 	                    "expected_by_kind", by_kind(exp), "worst_by_kind", by_kind(worst)));
 	json_object_set_new(o, "tokens", json_pack("{s:{s:I, s:I}, s:{s:I, s:I}}",
 	                    "expected", "in", (json_int_t)rint(pc.expect_in),
@@ -305,7 +305,7 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	                    "expected", priced ? json_real(pc.expect_usd) : json_null(),
 	                    "worst", priced ? json_real(pc.worst_usd) : json_null()));
 	LlmPrice p;
-	if (model && llm_price_of(ex->llm, NULL, &p))
+	if (model && llm_price_of(ex->e->llm, NULL, &p))
 		json_object_set_new(o, "price", json_pack("{s:f, s:f, s:f, s:s}", "in", p.in,
 		                    "cached_in", p.cached_in, "out", p.out, "from", p.from));
 	else
@@ -319,10 +319,10 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	           ((ex->set.budget > 0 && etotal > ex->set.budget) || plan_cost_over(ex, &usd));
 	json_object_set_new(o, "over_budget", json_boolean(over));
 	/* bulk mode: the batch's requests (every call but an embedding), at batch prices */
-	json_object_set_new(o, "bulk", model && llm_bulk_collecting(ex->llm)
+	json_object_set_new(o, "bulk", model && llm_bulk_collecting(ex->e->llm)
 	                    ? json_pack("{s:I, s:f}", "requests",
-	                                (json_int_t)(ex->worst_total - ex->worst[4]), "price_share",
-	                                llm_bulk_share(ex->llm))
+	                                (json_int_t)(ex->est.worst_total - ex->est.worst[4]), "price_share",
+	                                llm_bulk_share(ex->e->llm))
 	                    : json_null());
 	json_t *lines = json_array();
 	const char *t = sb_str(&ex->plan);

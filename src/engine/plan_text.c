@@ -126,19 +126,19 @@ static void read_stats(Exec *ex, Block *b, const Occ *o, Expr *where, PlanText *
 
 const PlanText *plan_text_of(Exec *ex, Block *b, const Occ *o, Expr *where)
 {
-	if (o->sig < 0 || o->block < 0 || !ex->e->dialect->text_stats || b->uncounted ||
+	if (o->sig < 0 || o->block < 0 || !ex->e->dialect->text_stats || b->budget.uncounted ||
 	    !b->core || b->core->kind != CORE_SELECT)
 		return NULL;
-	for (int i = 0; i < ex->ntexts; i++) {
-		PlanTextSeen *k = &ex->texts[i];
+	for (int i = 0; i < ex->est.ntexts; i++) {
+		PlanTextSeen *k = &ex->est.texts[i];
 		if (k->occ == o->id && k->where == where)
 			return k->t.known ? &k->t : NULL;
 	}
-	if (ex->ntexts == ex->captexts) {
-		ex->captexts = ex->captexts ? ex->captexts * 2 : 8;
-		ex->texts = xrealloc(ex->texts, (size_t)ex->captexts * sizeof *ex->texts);
+	if (ex->est.ntexts == ex->est.captexts) {
+		ex->est.captexts = ex->est.captexts ? ex->est.captexts * 2 : 8;
+		ex->est.texts = xrealloc(ex->est.texts, (size_t)ex->est.captexts * sizeof *ex->est.texts);
 	}
-	PlanTextSeen *k = &ex->texts[ex->ntexts++];
+	PlanTextSeen *k = &ex->est.texts[ex->est.ntexts++];
 	memset(k, 0, sizeof *k);
 	k->occ = o->id;
 	k->where = where;

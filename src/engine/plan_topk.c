@@ -33,7 +33,7 @@ static int key_cast(const Occ *o, const Expr *key)
 	return -1;
 }
 
-static int numeric_pg(int pg)
+static int numeric_type(int pg)
 {
 	return pg == PGT_INT || pg == PGT_REAL || pg == PGT_NUMERIC || pg == PGT_BOOL;
 }
@@ -45,7 +45,7 @@ static int best_option(Exec *ex, const Sig *s, int pg, TopK *t)
 	int first = 1;
 	for (int i = 0; i < s->noptions; i++) {
 		const char *v = s->options[i];
-		if (!numeric_pg(pg)) {
+		if (!numeric_type(pg)) {
 			if (first || (t->desc ? strcmp(v, t->best_text) > 0 : strcmp(v, t->best_text) < 0))
 				t->best_text = v;
 			first = 0;
@@ -61,7 +61,7 @@ static int best_option(Exec *ex, const Sig *s, int pg, TopK *t)
 			t->best_num = d;
 		first = 0;
 	}
-	t->numeric = numeric_pg(pg);
+	t->numeric = numeric_type(pg);
 	t->integer = pg == PGT_INT || pg == PGT_BOOL;
 	t->from = "the answers allowed";
 	(void)ex;
@@ -92,13 +92,14 @@ void plan_topk(Exec *ex, Block *b, Occ *o, Expr *key)
 		why = "ascending order puts NULL (unknown) answers first: write ASC NULLS LAST";
 	else if (term->nulls == NULLS_FIRST)
 		why = "NULLS FIRST puts unknown answers first";
+	TopK *t = arena_alloc(ex->a, sizeof *t);
+	memset(t, 0, sizeof *t);
+	t->occ = o->id;
+	b->topk = t;
 	if (why) {
-		b->why_not_topk = why;
-		b->topk_occ = o->id;
+		t->why_not = why;
 		return;
 	}
-	TopK *t = arena_alloc(ex->a, sizeof *t);
-	t->occ = o->id;
 	t->desc = term->dir == SORT_DESC;
 	t->k = b->limit_all;
 	int ok = 0;
@@ -118,11 +119,9 @@ void plan_topk(Exec *ex, Block *b, Occ *o, Expr *key)
 		      "to stop early";
 	}
 	if (!ok) {
-		b->why_not_topk = why;
-		b->topk_occ = o->id;
+		t->why_not = why;
 		return;
 	}
-	b->topk = t;
 	o->plan = PL_TOPK;
 	o->mode = OCC_PLANNED;
 }
@@ -130,12 +129,11 @@ void plan_topk(Exec *ex, Block *b, Occ *o, Expr *key)
 void plan_topk_show(Exec *ex, SBuf *out, const Block *b, int occ, const char *indent)
 {
 	const TopK *t = b->topk;
-	if (t ? t->occ != occ : b->topk_occ != occ || !b->why_not_topk)
+	if (!t || t->occ != occ)
 		return;
-	if (!t) {
-		if (b->why_not_topk)
-			sb_printf(out, "%ssemantic top-k: no, every candidate is scored: %s\n", indent,
-			          b->why_not_topk);
+	if (t->why_not) {
+		sb_printf(out, "%ssemantic top-k: no, every candidate is scored: %s\n", indent,
+		          t->why_not);
 		return;
 	}
 	const Occ *o = &ex->occ[t->occ];

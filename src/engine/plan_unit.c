@@ -6,7 +6,7 @@
  * tree. plan_unit_eval judges a unit's tree for one candidate in three-valued logic.
  * For the budget, each block's WHERE is relaxed here (what needs the model dropped).
  */
-#include "engine/enum_int.h"
+#include "engine/op_int.h"
 #include "engine/sql_int.h"
 #include "engine/plan_int.h"
 
@@ -55,9 +55,8 @@ static int find_cb(void *ctx, Expr *e)
 			f->other = 1;
 		}
 	}
-	for (int i = 0; i < f->ex->nenums; i++)
-		if (!f->ex->enums[i].rewritten && *f->ex->enums[i].slot == e)
-			f->pending = 1;
+	if (op_holds(f->ex, e) == OP_HOLD_PENDING)   /* an ENUM literal not classified yet */
+		f->pending = 1;
 	return AST_CONTINUE;
 }
 
@@ -358,8 +357,8 @@ static void build_units(Exec *ex, Block *b, int budget)
 /* The relaxed WHERE of a block: OR over units of their structured parts. */
 static void set_relaxed(Exec *ex, Block *b)
 {
-	b->relaxed_set = 1;
-	b->relaxed = NULL;
+	b->budget.relaxed_set = 1;
+	b->budget.relaxed = NULL;
 	Expr *r = NULL;
 	for (int i = 0; i < b->nunits; i++) {
 		Unit *u = &b->units[i];
@@ -367,9 +366,9 @@ static void set_relaxed(Exec *ex, Block *b)
 			return;   /* a unit with no structured part: every row may pass */
 		r = r ? ast_binary(ex->a, OP_OR, r, u->where) : u->where;
 	}
-	b->relaxed = r;
+	b->budget.relaxed = r;
 	if (b->nunits == 0 && b->core && b->core->where)
-		b->relaxed = ast_integer(ex->a, 0);   /* no conjunct can hold */
+		b->budget.relaxed = ast_integer(ex->a, 0);   /* no conjunct can hold */
 }
 
 void plan_unit_make(Exec *ex, Block *b, int budget)

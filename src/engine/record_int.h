@@ -137,28 +137,24 @@ typedef struct Record {
 	int ngroups;
 } Record;
 
-/* exec_record.c: made while the statement runs */
+/* exec_record.c: made while the statement runs; exec_record_begin also sets Exec.on_ask,
+   through which the requests (exec_llm.c) note each answer as it arrives */
 void exec_record_begin(Exec *ex);
-/* An answer for signature sig arrived in item of call, with its passages: returns the
-   ask's number + 1 for MemoVal.rec (0: not kept). */
-int exec_record_ask(Exec *ex, int sig, const LlmCall *call, int item, char *const *psg,
-                    size_t npsg);
 struct Walk;
 void exec_record_walk(struct Walk *w);
 /* After the final statement: trace the rows it returned (no model call). */
 void exec_record_result(Exec *ex);
-/* PostgreSQL: a row of a table is known by its key of integers (an integer primary key is
-   SQLite's rowid) else by its ctid numbered as the walk numbers it, block * 65536 +
-   offset; the column FROM item i of b is known by (NULL: none, not a table) */
-const char *exec_record_pg_key(const Block *b, int i);
-/* ... the rows the final statement returned, read again (exec_pg_run.c):
-   _begin gives the top block (*top; NULL: not traced) and the occurrences whose texts
-   each row carries (*nv); the caller prints sql, the final statement with, as its last
-   columns, each FROM item's key and those texts as Postgres text, and exec_record_pg_rows
-   runs it (sql NULL: not traced) and frees occs. */
-int *exec_record_pg_rows_begin(Exec *ex, Block **top, int *nv);
-void exec_record_pg_rows(Exec *ex, int *occs, const char *sql, const char *const *params,
-                         int nparams);
+/* A backend that reads the rows the final statement returned again itself (PostgreSQL,
+   exec_pg_run.c): _begin gives the top block (*top; NULL: not traced) and the
+   occurrences whose texts each row carries (*nv), key(b, i) naming what identifies the
+   rows of FROM item i (NULL: nothing, and the rows are not traced); the backend runs its
+   final statement with, as its last columns, each FROM item's key and those texts, and
+   exec_record_rows reads its rows from c (NULL: not traced), each key turned into the
+   walk's ids by ids_of, and frees occs and c. */
+int *exec_record_rows_begin(Exec *ex, Block **top, const char *(*key)(const Block *b, int i),
+                            int *nv);
+void exec_record_rows(Exec *ex, int *occs, StoreCursor *c,
+                      int (*ids_of)(const char *key, sqlite3_int64 *ids, int nid));
 /* Hand the record to the Engine, replacing the last one (keep 0: a statement run inside
    another, whose record is dropped). */
 void exec_record_end(Exec *ex, int keep);

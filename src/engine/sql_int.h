@@ -5,12 +5,12 @@
  * runs them on SQLite and holds the statement's errors and the budget's refusals;
  * exec_pg_plan.c prints them for PostgreSQL (exec_print_select calls its hooks);
  * exec_hint.c words SQLite's errors about the user's text; dialect_sqlite.c and
- * dialect_pg.c hold each backend's longer entries of the backend table (engine_int.h:
- * Dialect). Nothing here calls a phase above it (tests/suites/44-layers.sh).
+ * dialect_pg.c hold each backend's row of the backend table (engine_int.h: Dialect).
+ * Nothing here calls a phase above it (tests/suites/44-layers.sh).
  *
  * Ownership: what returns heap text (exec_print_select, exec_print_expr, exec_value_text,
  * exec_pg_plan_params) leaves it to the caller; the Exec owns its PostgreSQL parameters
- * (ex->pgb, exec_pg_plan_free).
+ * (its backend state, Exec.backend: exec_pg_plan_free).
  */
 #ifndef SUQL_SQL_INT_H
 #define SUQL_SQL_INT_H
@@ -31,6 +31,12 @@ SuqlStatus exec_budget_stopped(Exec *ex, SuqlStatus s, SuqlErr *err);
    endpoint reporting more tokens than any bound): SUQL_LLM, saying by how much (and,
    unless shown, that no rows are returned: its rows were not shown yet). */
 SuqlStatus exec_budget_passed(Exec *ex, SuqlStatus s, int shown, SuqlErr *err);
+/* UPDATE's or DELETE's own block (the statement's clauses), or NULL. */
+Block *exec_dml_block(Exec *ex);
+/* The refusal of a statement the authorizer denied (engine.c's: a table of evaluation
+   labels in read-only mode, a write there, a trigger on one of suql's tables), said as
+   what was refused. */
+SuqlStatus exec_refused(Engine *e, SuqlErr *err);
 /* An SQLite error about a user's statement sql[0..len) that pr translated: placed in the
    user's text where SQLite's offset maps back to it. */
 SuqlStatus exec_user_error(sqlite3 *db, const Printer *pr, const char *sql, size_t len,
@@ -49,16 +55,18 @@ SuqlStatus exec_sqlerr(Exec *ex, SuqlErr *err, const char *what);
 
 /* Statements the planner and the executor build: l AND r (either may be NULL); a SELECT of
    cols over block b's FROM (with the WITH clauses in scope); one more result column; a
-   SELECT printed as SQLite SQL (every block's WHERE relaxed while ex->relaxing), or as
-   PostgreSQL's through exec_pg_plan_hook; an expression as SUQL text (heap text). */
+   SELECT printed for the backend (its Dialect.print_select: every block's WHERE relaxed
+   while ex->relaxing); an expression as SUQL text (heap text). */
 Expr *exec_and(Arena *a, Expr *l, Expr *r);
 Select *exec_select(Exec *ex, Block *b, ResultList *cols, Expr *where, OrderList *order);
 void exec_col(Arena *a, ResultList **l, Expr *e, const char *alias);
 char *exec_print_select(Exec *ex, Select *s);
 char *exec_print_expr(Exec *ex, const Expr *e);
-/* exec_print_select as each backend prints (Dialect.print_select) */
+/* SQLite's Dialect.print_select; and the printing hook of the budget phase, which prints
+   every block's WHERE relaxed (ctx: the Exec; each backend's printer calls it while
+   ex->relaxing) */
 char *exec_print_sqlite(Exec *ex, Select *s);
-char *exec_print_pg(Exec *ex, Select *s);
+int exec_relax_hook(void *ctx, Printer *pr, const Expr *e);
 /* SQLite's Dialect.query (traced as exec_prepare traces) and Dialect.try_query: on the
    connection, where suql's functions are */
 SuqlStatus exec_query_sqlite(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
@@ -106,17 +114,10 @@ SuqlStatus exec_hint_name_error(sqlite3 *db, const char *msg, const char *sql, s
 /* ---- exec_pg_plan.c: the statements of the SQLite planner and walk printed for
    PostgreSQL (exec_pg_run.c runs a free-text SELECT through them) ---- */
 
-/* The parameters of a statement printed for Postgres: each a pair of arrays (the texts a
-   signature was evaluated for, and their results) or the rows a walk kept (keys or ctids). */
-typedef struct PgBind {
-	struct PgParam *p;
-	int n;
-} PgBind;
-
 /* Printing hook for Postgres (ctx: the Exec): an occurrence becomes a look-up of its
    value in bound arrays, a walked block's WHERE keeps to the rows it passed, and the
    markers made by exec_pg_plan_text and exec_pg_plan_rowid print what they stand for.
-   Parameters go into ex->pgb. */
+   Parameters go into the statement's PostgreSQL state (Exec.backend). */
 int exec_pg_plan_hook(void *ctx, Printer *pr, const Expr *e);
 /* The FROM hook beside it: an unnest() item WITH ORDINALITY, its number named suql_ord. */
 int exec_pg_plan_from(void *ctx, Printer *pr, const FromItem *f);
@@ -124,8 +125,6 @@ Expr *exec_pg_plan_text(Exec *ex, Expr *arg);            /* the argument's text 
 /* FROM item it's row as a number: its key (bind_scope.c), else its ctid numbered
    block * 65536 + offset */
 Expr *exec_pg_plan_rowid(Exec *ex, const ScopeItem *it);
-/* A table's identity column: its key, else "ctid" (NULL: not a table) */
-const char *exec_pg_plan_identity(const ScopeItem *it);
 /* A row identity of the walk's numbering that is a ctid (block * 65536 + offset), as
    Postgres writes a tid: "(block,offset)". */
 void exec_pg_plan_ctid(long long id, char out[48]);
@@ -141,26 +140,37 @@ int exec_pg_plan_is_agg(const Exec *ex, const Expr *e);
    Postgres returns rows in a defined order, that of SQLite's rowids for rows inserted in
    order (for a key of integers, SQLite's rowid itself). */
 OrderList *exec_pg_plan_order(Exec *ex, Block *b, OrderList *ord);
-/* Run sql (printed last: its parameters are ex->pgb's) in Postgres. */
+/* Run sql (printed last: its parameters are the state's) in Postgres. */
 SuqlStatus exec_pg_plan_query(Exec *ex, const char *sql, StoreCursor **c, SuqlErr *err);
 /* The same for a statement that may fail without failing the statement around it (a
    count while planning): under a savepoint, so the transaction goes on. */
 SuqlStatus exec_pg_plan_try(Exec *ex, const char *sql, StoreCursor **c);
-/* The sum of the first column's numbers over the rows of c (*n: how many), c done after. */
-double exec_pg_plan_sum(StoreCursor *c, int *n);
-/* Whether what is printed now is a statement the planner or the walk runs at once
-   (exec_print_select), not the final statement or the plan's display of it: a semantic
-   join not asked yet reads as a match there, as SQLite counts it. */
-void exec_pg_plan_running(Exec *ex, int on);
+/* A server error (s) about the statement pr printed, placed in the user's text with a
+   caret where the server's offset maps back to it; s otherwise. */
+SuqlStatus exec_pg_plan_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
+/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
+SuqlStatus exec_pg_plan_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
+                                      SuqlErr *err);
 /* Whether what is printed now takes no parameters (CREATE TABLE ... AS ... WITH NO DATA:
    Postgres binds none there): every free-text value a NULL of its type, walked blocks not
    kept to their rows. */
 void exec_pg_plan_nodata(Exec *ex, int on);
 void exec_pg_plan_free(Exec *ex);
+/* PostgreSQL's Dialect.print_select: the SELECT printed PRINT_PG, free text read from the
+   values bound as parameters (exec_pg_plan_hook); relaxed while counting. */
+char *exec_pg_plan_print_select(Exec *ex, Select *s);
+/* The parameters of the statement printed last (how many), and none kept (the next
+   statement is the engine's own SQL, printed by no printer: Dialect.unbind). */
+int exec_pg_plan_nparams(Exec *ex);
+void exec_pg_plan_unbind(Exec *ex);
 /* The printer of the statement (sel; NULL: the user's) printed last, walked blocks kept
    to the rows they passed; it holds the text and the map back to the user's
-   (exec_pg_place). */
+   (exec_pg_plan_place). */
 Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel);
+/* PostgreSQL's Dialect.final_query: sel printed as the final statement, run with its
+   parameters. */
+SuqlStatus exec_pg_plan_final_query(Exec *ex, const Select *sel, StoreCursor **c,
+                                    SuqlErr *err);
 /* exec_final_count on PostgreSQL: the rows the user's statement returns with what is known
    (printed last, run under a savepoint); 0, or -1 when it cannot tell. */
 int exec_pg_plan_count(Exec *ex, long long *n);
@@ -168,56 +178,14 @@ int exec_pg_plan_count(Exec *ex, long long *n);
 char **exec_pg_plan_params(Exec *ex, int *n, SuqlErr *err);   /* NULL: err says why */
 void exec_pg_plan_params_free(char **v, int n);
 
-/* ---- dialect_sqlite.c, dialect_pg.c: each backend's entries of its Dialect row that
-   are more than a line (engine_int.h says what each does) ---- */
+/* ---- a bulk job's write, once (each backend's Dialect.once_begin) ---- */
 
-char *dialect_sqlite_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
-                                char **param);
-void dialect_sqlite_table(Engine *e, TabInfo *t);
-void dialect_sqlite_schema_key(Engine *e, long long *key);
-char *dialect_sqlite_enum_values(const char *table, const char *column, int list);
-char *dialect_sqlite_enum_has(const char *table, const char *column, int list);
-char *dialect_sqlite_map_foreign(Engine *e);
-void *dialect_sqlite_map_open(Exec *ex);
-int dialect_sqlite_map_read(void *map, Exec *ex, const char *tbl, const char *col,
-                            const char *lit, EnumMapRow *row);
-void dialect_sqlite_map_close(void *map);
-char *dialect_sqlite_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
-                               const char *vals, const char *sig);
-SuqlStatus dialect_sqlite_map_forget(Engine *e, const char *tbl, const char *col,
-                                     const char *lit, long *n, SuqlErr *err);
-SuqlStatus dialect_sqlite_once_begin(Engine *e, const char *job, const char *batch, int *state,
-                                     SuqlErr *err);
-
-void dialect_pg_show_final(Exec *ex, SBuf *out);
-void dialect_pg_distinct(Exec *ex, Select *s, const ScopeItem *it, Expr *v);
-char *dialect_pg_rows_by_id(const ScopeItem *it, const long long *ids, long long n,
-                            char **param);
-void dialect_pg_table(Engine *e, TabInfo *t);
-void dialect_pg_schema_key(Engine *e, long long *key);
-char *dialect_pg_enum_values(const char *table, const char *column, int list);
-char *dialect_pg_enum_has(const char *table, const char *column, int list);
-char *dialect_pg_map_foreign(Engine *e);
-void *dialect_pg_map_open(Exec *ex);
-int dialect_pg_map_read(void *map, Exec *ex, const char *tbl, const char *col,
-                        const char *lit, EnumMapRow *row);
-void dialect_pg_map_close(void *map);
-char *dialect_pg_map_write(Exec *ex, const char *tbl, const char *col, const char *lit,
-                           const char *vals, const char *sig);
-SuqlStatus dialect_pg_map_forget(Engine *e, const char *tbl, const char *col,
-                                 const char *lit, long *n, SuqlErr *err);
-SuqlStatus dialect_pg_once_begin(Engine *e, const char *job, const char *batch, int *state,
-                                 SuqlErr *err);
 /* Whether job's row is in suql's table of jobs done (table: its name in the backend): 1,
-   0, or -1 (an error, in err). (dialect.c) */
-int dialect_once_marked(Engine *e, const char *table, const char *job, SuqlErr *err);
+   0, or -1 (an error, in err). (exec.c) */
+int exec_once_marked(Engine *e, const char *table, const char *job, SuqlErr *err);
 /* The message refusing a job's write inside a transaction of the user's. */
 #define DIALECT_ONCE_OPEN "a transaction is open (BEGIN without COMMIT): a batch's write " \
 	"commits in a transaction of its own, with the mark that it ran; end it with COMMIT or " \
 	"ROLLBACK, then :bulk resume"
-
-/* A free-text argument's text as Postgres SQL: a list (text[]) as a JSON array, the form
-   SQLite keeps it in, so that the model is shown the same passages from both backends. */
-void exec_pg_plan_print_text(Printer *pr, const Expr *arg);
 
 #endif

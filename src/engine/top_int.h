@@ -2,7 +2,9 @@
  * top_int.h: the top group of the engine: a statement's entry points and pipeline, and the
  * plan shown. exec_statement.c runs one statement (bind, rewrite, check, plan, budget,
  * run, report) on either backend, through the backend's row of the table below
- * (exec_sqlite.c; exec_pg.c with exec_pg_run.c and exec_pg_dml.c); plan_show.c writes the plan and the counters
+ * (exec_sqlite.c; exec_pg.c with exec_pg_run.c and exec_pg_dml.c), which also opens the
+ * database and runs each statement (engine.c picks the row); engine_ddl.c keeps the
+ * catalog of SUQL types in step with DDL; plan_show.c writes the plan and the counters
  * from what every phase below made of the statement. Only the top group includes it
  * (tests/suites/44-layers.sh): the phases below report through the Exec, never by calling
  * up.
@@ -21,6 +23,25 @@
    SQLite's row, exec_pg.c and exec_pg_run.c PostgreSQL's. */
 typedef struct Backend {
 	const char *name;             /* "SQLite": what runs a statement without free text */
+	const Dialect *dialect;       /* its row of the table the phases below read */
+	/* ---- the database (engine.c opens it with the first row that claims its path) ---- */
+	/* the database at path is this backend's (NULL: any, the last row) */
+	int (*claims)(const char *path);
+	/* the store over it, and suql's SQLite connection: the database's own, or a scratch
+	   one for what SQLite evaluates whatever the backend (own_db 0); NULL on failure */
+	Store *(*open)(const char *path, int readonly, sqlite3 **db, SuqlErr *err);
+	int own_db;
+	/* what open made beside the store, closed after it (NULL: nothing) */
+	void (*close)(Engine *e);
+	/* one parsed statement run (a statement suql binds through exec_statement; DDL with
+	   the catalog of SUQL types, engine_ddl.c; any other as it is) */
+	SuqlStatus (*run)(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink,
+	                  SuqlErr *err);
+	/* :index: the free-text columns' indexes made current, a line per column on out; and
+	   whether :import --index is the importer's, as it writes (else :index's, after) */
+	SuqlStatus (*index)(Engine *e, const char *table, FILE *out, SuqlErr *err);
+	int import_indexes;
+	/* ---- the pipeline (exec_statement.c) ---- */
 	PrintMode print;              /* how such a statement is printed for it */
 	const char *explain_other;    /* what EXPLAIN of a statement without free text shows */
 	/* the statement's transaction, begun before anything is counted or asked (planned:
@@ -44,9 +65,21 @@ typedef struct Backend {
 	/* a refusal of the operator table (op_refusal's why), as an error placed at what it
 	   is about */
 	SuqlStatus (*refused)(Exec *ex, const char *why, SuqlErr *err);
+	/* the backend's own state of the statement (Exec.backend) released */
+	void (*free)(Exec *ex);
 } Backend;
 
 extern const Backend exec_sqlite_backend, exec_pg_backend;
+
+/* ---- engine_ddl.c: the catalog of SUQL types kept in step with DDL ---- */
+
+/* Whether st changes what the catalog records (CREATE TABLE with SUQL types, DROP TABLE,
+   ALTER TABLE). */
+int engine_ddl_needs_catalog(const Stmt *st);
+/* After such a statement ran (inside the backend's savepoint or transaction): the
+   catalog's rows made to follow it (existed: CREATE TABLE IF NOT EXISTS of a table that
+   was there, nothing to record). */
+SuqlStatus engine_ddl_catalog(Engine *e, const Ast *ast, int existed, SuqlErr *err);
 
 /* ---- exec_statement.c ---- */
 
@@ -58,21 +91,9 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
    literals; views; CREATE TABLE ... AS): the rest runs as written (on SQLite, engine.c
    runs it itself). */
 int exec_statement_bound(const Stmt *st);
-/* A statement's Exec (its memo, counters and the model's statement counters begun, the
-   budget set as the model's cap, the running statement of the engine), and its end
-   (exec_statement_end: the cap lifted, the statement before it running again, the Exec freed). */
-Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t len, const EngineSink *sink);
-void exec_statement_end(Exec *ex);
 
 /* ---- exec_pg.c, exec_pg_run.c, exec_pg_dml.c: PostgreSQL's row ---- */
 
-SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err);
-/* A server error (s) about the statement pr printed, placed in the user's text with a
-   caret where the server's offset maps back to it; s otherwise. */
-SuqlStatus exec_pg_place(Exec *ex, const Printer *pr, SuqlStatus s, SuqlErr *err);
-/* The same for a text sent with shift bytes before pr's ("EXPLAIN "). */
-SuqlStatus exec_pg_place_shifted(Exec *ex, const Printer *pr, SuqlStatus s, long shift,
-                                 SuqlErr *err);
 /* The backend's check, final and record entries for a planned statement (exec_pg_run.c):
    the statement planned by the server with its parameters empty, a write refused in a
    read-only transaction; the final statement with every value bound (UPDATE and DELETE

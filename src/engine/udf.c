@@ -7,7 +7,6 @@
  *   suql_atom(id, t, q)            verify atom number id of the statement: 1, 0 or NULL
  *   suql_answer(id, t, q, type)    answer() number id (type: 'text', 'date', 'int', ...)
  *   suql_summary(id, t)            summary() number id
- *   suql_match(l, r, id)           matches(l, r, q) number id: a semantic join (exec_join.c)
  *
  * and self-contained forms, for SQL kept in the database (views) and for SQL the printer
  * writes without the engine:
@@ -17,13 +16,14 @@
  *   suql_summary(t)                         summary(t)
  *   suql_choice(t, q, json_array(a, ...))   answer(t, q, ARRAY[a, ...]), constrained
  *
- * t NULL, or a text with no passages, gives NULL without a call.
+ * t NULL, or a text with no passages, gives NULL without a call. They are the filter walk's
+ * (its row registers them, udf_register); the other operators' functions are in their own
+ * files (suql_match: exec_join.c, suql_extract: exec_extract.c, suql_agg: exec_agg.c,
+ * suql_bm25: bm25.c), which look their values up through udf_evaluate as these do.
  */
 #include "engine/bind_int.h"
-#include "engine/bm25_int.h"
 #include "engine/exec_int.h"
 #include "engine/udf_int.h"
-#include "llm/spec.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@
 
 /* The type argument of suql_answer: the binder writes ast_pg_name(pg), and the function
    reads the word back here ("text" and unknown words: no conversion). */
-static PgType pg_of(const char *t)
+static PgType type_of(const char *t)
 {
 	for (int pg = PGT_DATE; t && pg <= PGT_BOOL; pg++)
 		if (pg != PGT_TEXT && str_ieq(t, ast_pg_name((PgType)pg)))
@@ -39,7 +39,7 @@ static PgType pg_of(const char *t)
 	return PGT_NONE;
 }
 
-static Exec *current(sqlite3_context *c)
+Exec *udf_current(sqlite3_context *c)
 {
 	Engine *e = sqlite3_user_data(c);
 	if (!e->cur)
@@ -80,8 +80,7 @@ static void result_of(sqlite3_context *c, Exec *ex, const Sig *s, MemoVal *mv)
 	}
 }
 
-/* Look (sig, value) up; on a miss, NULL for a planned occurrence, else ask now. */
-static void evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3_value *t)
+void udf_evaluate(sqlite3_context *c, Exec *ex, int sig, int planned, sqlite3_value *t)
 {
 	if (sqlite3_value_type(t) == SQLITE_NULL || ex->counting) {
 		sqlite3_result_null(c);
@@ -154,7 +153,7 @@ static int runtime_sig(sqlite3_context *c, Exec *ex, const Occ *o, sqlite3_value
 	return memo_sig_intern(ex, &s);
 }
 
-static const Occ *occ_of(sqlite3_context *c, Exec *ex, sqlite3_value *id)
+const Occ *udf_occ(sqlite3_context *c, Exec *ex, sqlite3_value *id)
 {
 	int i = sqlite3_value_int(id);
 	if (i < 0 || i >= ex->nocc) {
@@ -167,10 +166,10 @@ static const Occ *occ_of(sqlite3_context *c, Exec *ex, sqlite3_value *id)
 
 static void fn_atom(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	Exec *ex = current(c);
+	Exec *ex = udf_current(c);
 	if (!ex)
 		return;
-	const Occ *o = occ_of(c, ex, argv[0]);
+	const Occ *o = udf_occ(c, ex, argv[0]);
 	if (!o)
 		return;
 	if (ex->counting) {   /* counting rows: nothing is asked, the question not read */
@@ -180,7 +179,7 @@ static void fn_atom(sqlite3_context *c, int argc, sqlite3_value **argv)
 	int sig = runtime_sig(c, ex, o, argc > 2 ? argv[2] : NULL);
 	if (sig < 0)
 		return;
-	evaluate(c, ex, sig, ex->occ[sqlite3_value_int(argv[0])].mode == OCC_PLANNED, argv[1]);
+	udf_evaluate(c, ex, sig, ex->occ[sqlite3_value_int(argv[0])].mode == OCC_PLANNED, argv[1]);
 }
 
 /* Intern a self-contained signature; -1 when the question is none (the error in c). */
@@ -196,7 +195,7 @@ static int loose_sig(sqlite3_context *c, Exec *ex, FtKind k, sqlite3_value *q, c
 	}
 	s.kind = k;
 	s.list = -1;
-	s.pg = pg_of(type);
+	s.pg = type_of(type);
 	if (q)
 		s.question = xstrdup(sqlite3_value_type(q) == SQLITE_NULL
 		                     ? "" : (const char *)sqlite3_value_text(q));
@@ -214,11 +213,11 @@ static int loose_sig(sqlite3_context *c, Exec *ex, FtKind k, sqlite3_value *q, c
 
 static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	Exec *ex = current(c);
+	Exec *ex = udf_current(c);
 	if (!ex)
 		return;
 	if (argc == 4) {   /* suql_answer(id, t, q, type) */
-		const Occ *o = occ_of(c, ex, argv[0]);
+		const Occ *o = udf_occ(c, ex, argv[0]);
 		if (!o)
 			return;
 		if (ex->counting) {
@@ -227,7 +226,7 @@ static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)
 		}
 		int sig = runtime_sig(c, ex, o, argv[2]);
 		if (sig >= 0)
-			evaluate(c, ex, sig, o->mode == OCC_PLANNED, argv[1]);
+			udf_evaluate(c, ex, sig, o->mode == OCC_PLANNED, argv[1]);
 		return;
 	}
 	if (argc != 2 && argc != 3) {
@@ -237,13 +236,13 @@ static void fn_answer(sqlite3_context *c, int argc, sqlite3_value **argv)
 	const char *type = argc == 3 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
 	int sig = loose_sig(c, ex, FT_ANSWER, argv[1], type, NULL, NULL, 0, NULL, 0);
 	if (sig >= 0)
-		evaluate(c, ex, sig, 0, argv[0]);
+		udf_evaluate(c, ex, sig, 0, argv[0]);
 }
 
 /* suql_choice(t, q, json_array(a, b, ...)): answer(t, q, ARRAY[a, b, ...]) self-contained */
 static void fn_choice(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	Exec *ex = current(c);
+	Exec *ex = udf_current(c);
 	if (!ex)
 		return;
 	(void)argc;
@@ -265,58 +264,28 @@ static void fn_choice(sqlite3_context *c, int argc, sqlite3_value **argv)
 	}
 	int sig = loose_sig(c, ex, FT_ANSWER, argv[1], NULL, NULL, NULL, 0, opts, nopts);
 	if (sig >= 0)
-		evaluate(c, ex, sig, 0, argv[0]);
+		udf_evaluate(c, ex, sig, 0, argv[0]);
 }
 
 static void fn_summary(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	Exec *ex = current(c);
+	Exec *ex = udf_current(c);
 	if (!ex)
 		return;
 	if (argc == 2) {   /* suql_summary(id, t) */
-		const Occ *o = occ_of(c, ex, argv[0]);
+		const Occ *o = udf_occ(c, ex, argv[0]);
 		if (!o)
 			return;
-		evaluate(c, ex, o->sig, o->mode == OCC_PLANNED, argv[1]);
+		udf_evaluate(c, ex, o->sig, o->mode == OCC_PLANNED, argv[1]);
 		return;
 	}
 	int sig = loose_sig(c, ex, FT_SUMMARY, NULL, NULL, NULL, NULL, 0, NULL, 0);
-	evaluate(c, ex, sig, 0, argv[0]);
-}
-
-/* suql_extract(id, t) in a statement; suql_extract(t, spec, quotes) self-contained (a view) */
-static void fn_extract(sqlite3_context *c, int argc, sqlite3_value **argv)
-{
-	Exec *ex = current(c);
-	if (!ex)
-		return;
-	if (argc == 2) {
-		const Occ *o = occ_of(c, ex, argv[0]);
-		if (o)
-			evaluate(c, ex, o->sig, o->mode == OCC_PLANNED, argv[1]);
-		return;
-	}
-	const char *t = (const char *)sqlite3_value_text(argv[1]);
-	Spec sp;
-	SuqlErr err = {0};
-	if (spec_parse(t ? t : "", &sp, &err) != SUQL_OK) {
-		exec_fail(ex, SUQL_ERROR, &err);
-		sqlite3_result_error(c, err.msg, -1);
-		err_clear(&err);
-		return;
-	}
-	Sig s = {0};
-	s.kind = FT_EXTRACT;
-	s.list = -1;
-	s.question = spec_canonical(&sp);
-	s.quotes = sqlite3_value_int(argv[2]) != 0;
-	spec_free(&sp);
-	evaluate(c, ex, memo_sig_intern(ex, &s), 0, argv[0]);
+	udf_evaluate(c, ex, sig, 0, argv[0]);
 }
 
 static void fn_verify(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	Exec *ex = current(c);
+	Exec *ex = udf_current(c);
 	if (!ex)
 		return;
 	if (argc < 4) {
@@ -327,44 +296,7 @@ static void fn_verify(sqlite3_context *c, int argc, sqlite3_value **argv)
 	int sig = loose_sig(c, ex, FT_VERIFY, argv[1], NULL, op ? op : "=", argv + 3, argc - 3,
 	                    NULL, 0);
 	if (sig >= 0)
-		evaluate(c, ex, sig, 0, argv[0]);
-}
-
-/* suql_match(left, right, id): semantic join number id (exec_join.c): 1 when the question
-   holds for the pair, 0 when not, NULL when either side is NULL or the reply could not be
-   read. A pair the rewrite did not ask about is 0; counting (the budget phase) takes every
-   pair as a match, which only lets more rows through. */
-static void fn_match(sqlite3_context *c, int argc, sqlite3_value **argv)
-{
-	(void)argc;
-	Exec *ex = current(c);
-	if (!ex)
-		return;
-	int id = sqlite3_value_int(argv[2]);
-	if (id < 0 || id >= ex->njoins) {
-		sqlite3_result_error(c, "suql_match: no such join in this statement", -1);
-		return;
-	}
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
-		sqlite3_result_null(c);
-		return;
-	}
-	if (ex->counting) {
-		sqlite3_result_int(c, 1);
-		return;
-	}
-	Join *j = &ex->joins[id];
-	const char *l = (const char *)sqlite3_value_text(argv[0]);
-	size_t ln = (size_t)sqlite3_value_bytes(argv[0]);
-	const char *r = (const char *)sqlite3_value_text(argv[1]);
-	size_t rn = (size_t)sqlite3_value_bytes(argv[1]);
-	int sig = exec_join_sig(ex, j, l ? l : "", ln);
-	MemoVal *mv = memo_get(ex->memo, sig, r ? r : "", rn);
-	if (!mv && exec_join_ran(j)) {
-		sqlite3_result_int(c, 0);
-		return;
-	}
-	evaluate(c, ex, sig, 0, argv[1]);
+		udf_evaluate(c, ex, sig, 0, argv[0]);
 }
 
 void udf_register(Engine *e)
@@ -376,9 +308,4 @@ void udf_register(Engine *e)
 	sqlite3_create_function(e->db, "suql_summary", 2, f, e, fn_summary, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_verify", -1, f, e, fn_verify, NULL, NULL);
 	sqlite3_create_function(e->db, "suql_choice", 3, f, e, fn_choice, NULL, NULL);
-	sqlite3_create_function(e->db, "suql_extract", 2, f, e, fn_extract, NULL, NULL);
-	sqlite3_create_function(e->db, "suql_extract", 3, f, e, fn_extract, NULL, NULL);
-	bm25_register(e);
-	exec_agg_register(e);
-	sqlite3_create_function(e->db, "suql_match", 3, f, e, fn_match, NULL, NULL);
 }

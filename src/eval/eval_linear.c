@@ -79,7 +79,7 @@ static SuqlStatus build_table(Store *store, sqlite3 *out, const char *table, con
 			keycol = i;
 	/* a row's name when the benchmark has no key: SQLite's rowid, PostgreSQL's ctid */
 	SBuf q = SBUF_INIT;
-	sb_puts(&q, store_sqlite(store) ? "SELECT rowid" : "SELECT ctid::text");
+	sb_printf(&q, "SELECT %s", store_row_name(store));
 	for (int i = 0; i < n; i++) {
 		sb_puts(&q, ", ");
 		sb_put_ident(&q, cols[i].column, strlen(cols[i].column));

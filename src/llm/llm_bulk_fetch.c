@@ -120,7 +120,7 @@ static json_t *scrubbed(const Llm *llm, json_t *v)
 	return json_incref(v);
 }
 
-char *llm_bulk_scrub_body(const Llm *llm, const char *body)
+static char *llm_bulk_scrub_body(const Llm *llm, const char *body)
 {
 	json_t *o = body ? json_loads(body, 0, NULL) : NULL;
 	if (!o)

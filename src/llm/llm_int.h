@@ -355,20 +355,6 @@ enum { LLMP_SENT_NONE, LLMP_SENT_JSON_OBJECT, LLMP_SENT_SCHEMA };
    (llm.schema, unless the endpoint refused one: no_schema), json_object (unless refused:
    no_json_mode), or nothing; only requests whose reply is JSON carry either. */
 json_t *llmp_chat_body(Llm *llm, const LlmCall *call, const int *items, int n, int *sent);
-/* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
-   fallbacks resolved). */
-int llmp_dialect(const Llm *llm);
-/* The prompt cache key of a call's requests ("suql-" and 16 hex digits of a hash of the
-   template its request is written from and the question: never of a candidate's text, a
-   left value or anything else a table holds), written into key; 0 when its requests carry
-   none: llm.prompt_cache_key off, an endpoint whose dialect (llm.schema, auto resolved)
-   is not OpenAI's, or one that refused the field (no_cache_key). n as llmp_chat_body's. */
-#define LLMP_CACHE_KEY_LEN 22
-int llmp_cache_key(const Llm *llm, const LlmCall *call, int n, char key[LLMP_CACHE_KEY_LEN]);
-/* The JSON schema admitting exactly the readable replies to a request answering n
-   candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
-   JSON is readable. */
-json_t *llmp_reply_schema(const LlmCall *call, int n);
 json_t *llmp_embed_body(Llm *llm, const LlmCall *call);
 /* The messages of the single-unit form, for the cache key. */
 json_t *llmp_messages(Llm *llm, const LlmCall *call, int item);
@@ -567,10 +553,6 @@ int llm_bulk_fresh(const Llm *llm, const char *const *keys, int n);
    holds a reply with status 200; else body NULL, why saying what the line lacks (id NULL
    when it has none either). Returns the lines read. Nothing of it is trusted: any bytes
    may come (tools/fuzz_batch.c). (llm_batch.c) */
-/* A reply of a batch's output (a chat completion, JSON text) with every string in it
-   scrubbed of suql's secrets (llm_scrub_reply); NULL when it is not JSON. Heap string.
-   (llm_bulk_fetch.c) */
-char *llm_bulk_scrub_body(const Llm *llm, const char *body);
 typedef void (*LlmBatchLineFn)(void *ctx, const char *id, const char *body, const char *why);
 long llm_bulk_read_output(const char *data, size_t n, LlmBatchLineFn fn, void *ctx);
 /* sqlite3 handle of the cache file (its own tables live there too). */
@@ -642,8 +624,6 @@ void llm_log_once(Llm *llm, const char *path, const char *body, size_t upload,
                   const struct LlmHttpOnce *res, double sent_at, const char *error);
 /* A batch was made of the requests collected (status collected): they name it. */
 void llm_log_batch(Llm *llm, const char *batch);
-/* Write the queue now (llm_log_end, llm_close). */
-void llm_log_flush(Llm *llm);
 void llm_log_free(Llm *llm);
 /* llm.log or its path changed. */
 void llm_log_changed(Llm *llm);

@@ -182,6 +182,9 @@ static void queue_drop(struct LlmLog *g)
 	g->qbytes = 0;
 }
 
+/* Write the queue now (llm_log_end, llm_close). */
+static void llm_log_flush(Llm *llm);
+
 void llm_log_free(Llm *llm)
 {
 	struct LlmLog *g = llm->log;
@@ -533,7 +536,7 @@ static int keep_cap(Llm *llm, struct LlmLog *g)
 	return rc;
 }
 
-void llm_log_flush(Llm *llm)
+static void llm_log_flush(Llm *llm)
 {
 	struct LlmLog *g = llm ? llm->log : NULL;
 	if (!g || g->nq == 0)

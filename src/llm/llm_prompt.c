@@ -491,7 +491,10 @@ static json_t *object_of(const char *name, json_t *v)
 	                 "required", name, "additionalProperties", 0);
 }
 
-json_t *llmp_reply_schema(const LlmCall *c, int n)
+/* The JSON schema admitting exactly the readable replies to a request answering n
+   candidates of call (n <= 1: the single form), or NULL when its reply is not JSON or any
+   JSON is readable. */
+static json_t *llmp_reply_schema(const LlmCall *c, int n)
 {
 	static const char *const yn[] = {"yes", "no"};
 	if (!wants_json(c, n))
@@ -542,7 +545,9 @@ static int ollama_url(const char *url)
 	return url && (strstr(url, ":11434") || strstr(url, "ollama"));
 }
 
-int llmp_dialect(const Llm *llm)
+/* The dialect llm.schema resolves to now: LLM_SCHEMA_OPENAI ... LLM_SCHEMA_OFF (auto and the
+   fallbacks resolved). */
+static int llmp_dialect(const Llm *llm)
 {
 	int d = llm->s.schema;
 	if (d == LLM_SCHEMA_AUTO)
@@ -567,8 +572,15 @@ static int base_dialect(const Llm *llm)
 /* The key depends on what the request's cacheable prefix is written from (the template's
    wording and the question; the kind for the chat agent's own messages) and on nothing a
    table holds, so that every request of a statement, and of the same statement run again,
-   carries the same key and a provider routes them to the cache that holds their prefix. */
-int llmp_cache_key(const Llm *llm, const LlmCall *call, int n, char key[LLMP_CACHE_KEY_LEN])
+   carries the same key and a provider routes them to the cache that holds their prefix.
+   llmp_cache_key: the key of a call's requests ("suql-" and 16 hex digits of a hash of the
+   template its request is written from and the question: never of a candidate's text, a
+   left value or anything else a table holds), written into key; 0 when its requests carry
+   none: llm.prompt_cache_key off, an endpoint whose dialect (llm.schema, auto resolved)
+   is not OpenAI's, or one that refused the field (no_cache_key). n as llmp_chat_body's. */
+#define LLMP_CACHE_KEY_LEN 22
+static int llmp_cache_key(const Llm *llm, const LlmCall *call, int n,
+                          char key[LLMP_CACHE_KEY_LEN])
 {
 	key[0] = '\0';
 	if (!llm->s.prompt_cache_key || llm->no_cache_key || call->kind == LLM_EMBED)

@@ -15,7 +15,7 @@
 
 static const char *const type_names[] = {"text", "int", "real", "bool", "date"};
 
-const char *spec_type_name(SpecType t)
+static const char *spec_type_name(SpecType t)
 {
 	return (unsigned)t < 5 ? type_names[t] : "?";
 }

@@ -47,7 +47,6 @@ typedef struct Spec {
    "the spec of extract() ...") and a hint; out is left empty then. */
 SuqlStatus spec_parse(const char *s, Spec *out, SuqlErr *err);
 void spec_free(Spec *sp);
-const char *spec_type_name(SpecType t);
 /* One canonical text of the spec ("noise text: how loud it is, wait int"): what the memo,
    the cache and the model's calls are keyed by, so specs that differ only in spacing or
    case of type words share their results. */

@@ -419,6 +419,9 @@ static void emit_row(Render *r, const RCell *row)
 	r->nemitted++;
 }
 
+/* Whether m is aligned (table, box, column), the modes that expanded display changes. */
+static int render_mode_aligned(RenderMode m);
+
 /* The modes that align their columns hold their rows; the others write each as it comes. */
 static int holds(RenderMode m)
 {
@@ -595,7 +598,7 @@ long render_rows(const Render *r)
 static const char *const mode_names[] = {"table", "box", "csv", "json", "line", "markdown",
                                          "html", "column", "list", "tabs", "insert", "quote"};
 
-int render_mode_aligned(RenderMode m)
+static int render_mode_aligned(RenderMode m)
 {
 	return m == RENDER_TABLE || m == RENDER_BOX || m == RENDER_COLUMN;
 }
@@ -626,7 +629,4 @@ int render_term_width(FILE *f)
 	return c && atoi(c) > 0 ? atoi(c) : 80;
 }
 
-void render_section(FILE *out, const char *label, const char *text, int color)
-{
-	render_section_wrap(out, label, text, color, 0);
-}
+

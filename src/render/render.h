@@ -100,16 +100,13 @@ int render_has_columns(const Render *r);
 long render_rows(const Render *r);
 
 /* Mode names: "table" <-> RENDER_TABLE. render_mode_parse returns 0 for an unknown name. */
-/* Whether m is aligned (table, box, column), the modes that expanded display changes. */
-int render_mode_aligned(RenderMode m);
 const char *render_mode_name(RenderMode m);
 int render_mode_parse(const char *name, RenderMode *m);
 
-/* A labelled block: "label:" then each line of text indented by two spaces. */
-void render_section(FILE *out, const char *label, const char *text, int color);
-/* The same, with each line longer than width display columns broken at blanks, its
-   continuation lines indented four columns more than the line itself (a hanging indent).
-   width <= 0: as render_section. (render_flow.c, which writes both) */
+/* A labelled block: "label:" then each line of text indented by two spaces, each line
+   longer than width display columns broken at blanks, its continuation lines indented
+   four columns more than the line itself (a hanging indent); width <= 0: not broken.
+   (render_flow.c) */
 void render_section_wrap(FILE *out, const char *label, const char *text, int color, int width);
 
 /* SQL text (the parsed statement) as a section: as render_section_wrap, but a line is broken

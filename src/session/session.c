@@ -62,7 +62,7 @@ SuqlStatus session_open(Session *s, const char *path, SuqlErr *err)
 	s->engine = e;
 	/* what suql will not write through in this file, said once when it is opened */
 	char **msgs;
-	int n = engine_db(e) ? own_scan(engine_db(e), &msgs) : 0;
+	int n = engine_own_scan(e, &msgs);
 	for (int i = 0; i < n; i++)
 		fprintf(stderr, "warning: %s\n", msgs[i]);
 	if (n)

@@ -218,8 +218,6 @@ void session_settings_man(SBuf *out);
    underscores, or a value ON_ERROR_STOP cannot take (nothing changes then). */
 SuqlStatus session_var_set(Session *s, const char *name, const char *value, SuqlErr *err);
 void session_var_unset(Session *s, const char *name);
-/* The value of name, or NULL when it is not set (borrowed from the session). */
-const char *session_var_get(const Session *s, const char *name);
 /* Whether name[0..n) is a variable's name. */
 int session_var_name_ok(const char *name, size_t n);
 /* \set alone: every variable as psql lists them, NAME = 'value', a line each. */

@@ -63,11 +63,6 @@ static const char *get(const Session *s, const char *name, size_t n)
 	return found ? s->vars[i].value : NULL;
 }
 
-const char *session_var_get(const Session *s, const char *name)
-{
-	return get(s, name, strlen(name));
-}
-
 SuqlStatus session_var_set(Session *s, const char *name, const char *value, SuqlErr *err)
 {
 	size_t n = strlen(name);

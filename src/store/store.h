@@ -83,10 +83,12 @@ typedef struct StoreOps {
 	const char *(*colname)(StoreCursor *c, int col);
 	StoreKind (*kind)(StoreCursor *c, int col);
 	const char *(*version)(Store *s);
-	void (*rewind)(StoreCursor *c);   /* back to before the first row */
 	size_t (*bytes)(StoreCursor *c, int col);
 	const char *own;      /* how suql's own table names start: "suql_", or "suql." (a
 	                         schema of suql's own) */
+	const char *row_name; /* an expression naming each row of a table: "rowid" */
+	SuqlStatus (*top_values)(Store *s, const char *table, const char *column, int list,
+	                         StoreCursor **out, SuqlErr *err);
 } StoreOps;
 
 struct Store {
@@ -155,9 +157,6 @@ long long store_integer(StoreCursor *c, int col);
    NULL. */
 size_t store_bytes(StoreCursor *c, int col);
 void store_done(StoreCursor *c);
-/* Back to before the first row: the rows are read again, the same ones in the same order
-   (a statement is run again by SQLite; Postgres's rows are held by the cursor). */
-void store_rewind(StoreCursor *c);
 /* The cursor's result columns: how many, their names, and what the current row's cell
    holds. */
 int store_column_count(StoreCursor *c);
@@ -173,6 +172,14 @@ void store_rollback_to(Store *s, const char *name);
    views a user sees by name, and a table's columns in their order (SUQL_ERROR when the
    table has none: it does not exist). */
 int store_has_table(Store *s, const char *name);
+/* An expression naming each row of a table in a SELECT of it (a row's name where a table
+   has no key of its own): SQLite's rowid, PostgreSQL's ctid as text. */
+const char *store_row_name(Store *s);
+/* A column's most frequent text values (a list column's elements) in the table's first
+   20000 rows: rows of (value, its count, how many distinct values), most frequent first
+   (ties in binary order), at most 12. */
+SuqlStatus store_top_values(Store *s, const char *table, const char *column, int list,
+                            StoreCursor **out, SuqlErr *err);
 SuqlStatus store_tables(Store *s, StoreTable **out, int *n, SuqlErr *err);
 void store_tables_free(StoreTable *t, int n);
 SuqlStatus store_columns(Store *s, const char *table, StoreColumn **out, int *n, SuqlErr *err);

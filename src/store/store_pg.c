@@ -197,11 +197,6 @@ static int pg_next(StoreCursor *c)
 	return 1;
 }
 
-static void pg_rewind(StoreCursor *c)
-{
-	cur(c)->row = -1;
-}
-
 static const char *pg_text(StoreCursor *c, int col)
 {
 	PgCursor *p = cur(c);
@@ -380,10 +375,34 @@ static const char *pg_version(Store *s)
 	return ((PgStore *)s)->version;
 }
 
+/* A list is an array here; values in SQLite's (binary) order. */
+static SuqlStatus pg_top_values(Store *s, const char *table, const char *column, int list,
+                                StoreCursor **out, SuqlErr *err)
+{
+	SBuf t = SBUF_INIT, col = SBUF_INIT;
+	sb_put_ident(&t, table, strlen(table));
+	sb_put_ident(&col, column, strlen(column));
+	char *q;
+	if (list)
+		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT unnest(%s)::text "
+		            "AS v FROM (SELECT %s FROM %s LIMIT 20000) AS s) AS u WHERE v IS NOT NULL "
+		            "GROUP BY v ORDER BY n DESC, v COLLATE \"C\" LIMIT 12", col.s, col.s, t.s);
+	else
+		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT %s::text AS v "
+		            "FROM %s LIMIT 20000) AS s WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, "
+		            "v COLLATE \"C\" LIMIT 12", col.s, t.s);
+	sb_free(&t);
+	sb_free(&col);
+	SuqlStatus st = store_query(s, q, NULL, 0, out, err);
+	free(q);
+	return st;
+}
+
 static const StoreOps pg_ops = {
 	"PostgreSQL", pg_close, pg_run, pg_query, pg_next, pg_text, pg_integer, pg_done,
 	pg_has_table, pg_tables, pg_columns, pg_interrupt, pg_busy_timeout, pg_value_limit,
-	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_rewind, pg_bytes, "suql.",
+	pg_sqlite, pg_ncols, pg_colname, pg_kind, pg_version, pg_bytes, "suql.", "ctid::text",
+	pg_top_values,
 };
 
 /* Notices ("schema suql already exists, skipping") are not printed over the output. */

@@ -220,15 +220,35 @@ static const char *sq_version(Store *s)
 	return sqlite3_libversion();
 }
 
-static void sq_rewind(StoreCursor *c)
+/* A list is a JSON array here (read by json_each). */
+static SuqlStatus sq_top_values(Store *s, const char *table, const char *column, int list,
+                                StoreCursor **out, SuqlErr *err)
 {
-	sqlite3_reset(st_of(c));
+	SBuf t = SBUF_INIT, col = SBUF_INIT;
+	sb_put_ident(&t, table, strlen(table));
+	sb_put_ident(&col, column, strlen(column));
+	char *q;
+	if (list)
+		q = xprintf("SELECT j.value, count(*) AS n, count(*) OVER () FROM (SELECT %s AS v "
+		            "FROM %s LIMIT 20000) AS s, json_each(CASE WHEN json_valid(s.v) THEN s.v "
+		            "ELSE '[]' END) AS j WHERE j.type = 'text' GROUP BY j.value "
+		            "ORDER BY n DESC, j.value LIMIT 12", col.s, t.s);
+	else
+		q = xprintf("SELECT v, count(*) AS n, count(*) OVER () FROM (SELECT %s AS v FROM %s "
+		            "LIMIT 20000) WHERE typeof(v) = 'text' GROUP BY v ORDER BY n DESC, v "
+		            "LIMIT 12", col.s, t.s);
+	sb_free(&t);
+	sb_free(&col);
+	SuqlStatus st = store_query(s, q, NULL, 0, out, err);
+	free(q);
+	return st;
 }
 
 static const StoreOps sqlite_ops = {
 	"SQLite", sq_close, sq_run, sq_query, sq_next, sq_text, sq_integer, sq_done,
 	sq_has_table, sq_tables, sq_columns, sq_interrupt, sq_busy_timeout, sq_value_limit,
-	db_of, sq_ncols, sq_colname, sq_kind, sq_version, sq_rewind, sq_bytes, "suql_",
+	db_of, sq_ncols, sq_colname, sq_kind, sq_version, sq_bytes, "suql_", "rowid",
+	sq_top_values,
 };
 
 Store *store_sqlite_wrap(sqlite3 *db)
@@ -351,11 +371,6 @@ void store_done(StoreCursor *c)
 		c->ops->done(c);
 }
 
-void store_rewind(StoreCursor *c)
-{
-	c->ops->rewind(c);
-}
-
 /* A statement about a savepoint: "SAVEPOINT %s", "RELEASE %s", ... */
 static SuqlStatus savepoint_sql(Store *s, const char *fmt, const char *name, SuqlErr *err)
 {
@@ -383,6 +398,17 @@ void store_rollback_to(Store *s, const char *name)
 int store_has_table(Store *s, const char *name)
 {
 	return s->ops->has_table(s, name);
+}
+
+const char *store_row_name(Store *s)
+{
+	return s->ops->row_name;
+}
+
+SuqlStatus store_top_values(Store *s, const char *table, const char *column, int list,
+                            StoreCursor **out, SuqlErr *err)
+{
+	return s->ops->top_values(s, table, column, list, out, err);
 }
 
 SuqlStatus store_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)

@@ -103,7 +103,8 @@ fi
 # The storage seam: the files outside store/ that still call SQLite directly are exactly
 # those src/README.md lists (so routing one through store.h means taking it off the list,
 # and a new direct caller has to say why).
-sed -n 's/^- `\([a-z_0-9]*\/[a-z_0-9]*\.c\)`:.*/\1/p' src/README.md | sort >"$tmp/seam.listed"
+sed '/^<!-- backend tests -->/,/^<!-- backend tests -->/d' src/README.md |
+	sed -n 's/^- `\([a-z_0-9]*\/[a-z_0-9]*\.c\)`:.*/\1/p' | sort >"$tmp/seam.listed"
 grep -l 'sqlite3_[a-z_0-9]*(' src/*/*.c | sed 's|^src/||' | grep -v '^store/' | sort >"$tmp/seam.calls"
 if cmp -s "$tmp/seam.listed" "$tmp/seam.calls"; then
 	echo "ok layers: src/README.md lists the files that reach SQLite around the seam ($(wc -l <"$tmp/seam.calls"))"
@@ -113,23 +114,75 @@ else
 	diff "$tmp/seam.listed" "$tmp/seam.calls" | grep '^[<>]' | sed 's/^</-/; s/^>/+/; s/^/# /'
 fi
 
-# The backend as a table (src/engine/engine_int.h: Dialect): outside the backends' own
-# files (exec_pg*.c) and the entry point that picks the row (engine.c), no file of the
-# engine tests which backend it runs on (e->pg); it reads the statement's dialect. The
-# pattern must find a test of its own writing, and none in a field named pg of another
-# struct (type->pg, s->pg).
-pgtest='[^a-z_]e->pg\>'
-grep -n "$pgtest" src/engine/*.c | grep -v '^src/engine/exec_pg[a-z_]*\.c:\|^src/engine/engine\.c:' \
-	>"$tmp/pgtests"
-printf '%s\n' '	if (ex->e->pg)' '	s.pg = type->pg;' >"$tmp/pgtests.fed"
-if [ "$(grep -c "$pgtest" "$tmp/pgtests.fed")" != 1 ]; then
-	echo "not ok layers: the engine tests no backend by name outside its files and entry point"
-	echo "# the pattern did not find exactly the one test it was fed"
-elif [ -s "$tmp/pgtests" ]; then
-	echo "not ok layers: the engine tests no backend by name outside its files and entry point"
-	sed 's/^/# /' "$tmp/pgtests" | head -n 20
+# One file per backend row: PostgreSQL's code in the engine is in PostgreSQL's own files
+# (exec_pg*.c, dialect_pg.c), each backend's rows of the tables (Backend, Dialect) in
+# its files. No other object of the engine defines a function or data named after it
+# ("pg" in the name) or calls a function of PostgreSQL's files; the rows themselves (data)
+# are listed where a database picks its backend (engine.c). Fed a function of that name
+# and a call of PostgreSQL's, the check must fail.
+pgfile='^(exec_pg[a-z_]*|dialect_pg)\.o$'
+if ! command -v nm >/dev/null 2>&1 || [ ! -d "$obj" ]; then
+	echo "skip layers: PostgreSQL's code in its own files: no nm or no objects"
 else
-	echo "ok layers: the engine tests no backend by name outside its files and entry point"
+	for o in "$obj"/*.o; do
+		nm "$o" | awk -v f="$(basename "$o")" '$1 == "U" { print "U", f, $2 }
+		                                        $2 ~ /^[TtDdRrBb]$/ { print $2, f, $3 }'
+	done >"$tmp/pgsyms"
+	pgcheck() {
+		awk -v pgfile="$pgfile" '
+			$1 == "T" && $2 ~ pgfile { pgdef[$3] = $2 }
+			$1 == "U" { use[++n] = $2 " " $3; next }
+			$2 !~ pgfile && tolower($3) ~ /pg/ { print $2 " defines " $3 ", a name of PostgreSQL'"'"'s" }
+			END {
+				for (i = 1; i <= n; i++) {
+					split(use[i], a, " ")
+					if (a[1] !~ pgfile && (a[2] in pgdef))
+						print a[1] " calls " a[2] " of " pgdef[a[2]]
+				}
+			}' "$1" | sort
+	}
+	pgcheck "$tmp/pgsyms" >"$tmp/pgout"
+	if [ -s "$tmp/pgout" ]; then
+		echo "not ok layers: PostgreSQL's code in its own files (one file per backend row)"
+		sed 's/^/# /' "$tmp/pgout" | head -n 20
+	else
+		echo "ok layers: PostgreSQL's code in its own files (one file per backend row)"
+	fi
+	pgfn=$(awk -v pgfile="$pgfile" '$1 == "T" && $2 ~ pgfile { print $3; exit }' "$tmp/pgsyms")
+	{ cat "$tmp/pgsyms"; echo "t exec_walk.o pg_synthetic_helper";
+	  echo "U exec_statement.o $pgfn"; } >"$tmp/pgsyms.bad"
+	pgcheck "$tmp/pgsyms.bad" >"$tmp/pgout.bad"
+	if [ -n "$pgfn" ] && grep -q '^exec_walk.o defines pg_synthetic_helper' "$tmp/pgout.bad" &&
+	   grep -q "^exec_statement.o calls $pgfn " "$tmp/pgout.bad"; then
+		echo "ok layers: the check fails on a PostgreSQL name and call outside its files"
+	else
+		echo "not ok layers: the check fails on a PostgreSQL name and call outside its files"
+		sed 's/^/# /' "$tmp/pgout.bad" | head -n 5
+	fi
+fi
+
+# "Is this SQLite?": a file that asks whether the database is SQLite (store_sqlite() and
+# engine_db() answer NULL for another backend) rather than asking the backend's row is
+# one of those src/README.md lists (between its "<!-- backend tests -->" marks), and
+# every file listed still asks; SQLite's own files (store_sqlite.c, which defines the
+# question, exec_sqlite.c, dialect_sqlite.c) and engine.c, which defines engine_db,
+# are not counted. The pattern must find a question of its own writing.
+ask='\(store_sqlite\|engine_db\)([^)]*)'
+sed -n '/^<!-- backend tests -->/,/^<!-- backend tests -->/p' src/README.md |
+	sed -n 's/^- `\([a-z_0-9]*\/[a-z_0-9]*\.c\)`:.*/\1/p' | sort >"$tmp/asks.listed"
+grep -l "$ask" src/*/*.c | sed 's|^src/||' |
+	grep -v '^store/store_sqlite\.c$\|^engine/exec_sqlite\.c$\|^engine/dialect_sqlite\.c$\|^engine/engine\.c$' |
+	sort >"$tmp/asks.found"
+printf '%s\n' '	int n = engine_db(e) ? 1 : 0;' '	sqlite3 *d = engine_db_handle(e);' >"$tmp/asks.fed"
+if [ "$(grep -c "$ask" "$tmp/asks.fed")" != 1 ]; then
+	echo "not ok layers: the files that ask which backend holds the database are listed"
+	echo "# the pattern did not find exactly the one question it was fed"
+elif cmp -s "$tmp/asks.listed" "$tmp/asks.found"; then
+	echo "ok layers: the files that ask which backend holds the database are listed ($(wc -l <"$tmp/asks.found"))"
+else
+	echo "not ok layers: the files that ask which backend holds the database are listed"
+	echo "# - listed, + asks"
+	diff "$tmp/asks.listed" "$tmp/asks.found" | grep '^[<>]' | sed 's/^</-/; s/^>/+/; s/^/# /'
 fi
 
 # The engine's groups: src/README.md's table (between its "<!-- engine groups -->" marks)
@@ -169,15 +222,50 @@ else
 					print a[1], def[a[2]], a[2]
 			}
 		}' | sort >"$tmp/edges"
-	awk -f tests/engine_groups.awk "$tmp/groups" "$tmp/files" "$tmp/edges" "$tmp/eincludes" \
+	# the circles of calls between files: at most MAX_CIRCLES, none of more than MAX_CIRCLE
+	# files (doc/architecture.md says which remain and why)
+	circ="-v max_circle=4 -v max_circles=2"
+	awk $circ -f tests/engine_groups.awk "$tmp/groups" "$tmp/files" "$tmp/edges" "$tmp/eincludes" \
 		>"$tmp/groups.out"
 	up=$(sed -n 's/^stat up //p' "$tmp/groups.out")
 	cyc=$(sed -n 's/^stat cycle //p' "$tmp/groups.out")
-	if grep -q '^fault ' "$tmp/groups.out"; then
+	ncirc=$(sed -n 's/^stat circles //p' "$tmp/groups.out")
+	if grep '^fault ' "$tmp/groups.out" | grep -qv 'call circle'; then
 		echo "not ok layers: the engine's groups: no call or include goes up"
-		grep '^fault ' "$tmp/groups.out" | sed 's/^fault /# /' | head -n 40
+		grep '^fault ' "$tmp/groups.out" | grep -v 'call circle' | sed 's/^fault /# /' | head -n 40
 	else
-		echo "ok layers: the engine's groups: no call or include goes up ($(wc -l <"$tmp/edges") calls between files, the largest call cycle $cyc units)"
+		echo "ok layers: the engine's groups: no call or include goes up ($(wc -l <"$tmp/edges") calls between files)"
+	fi
+	if grep '^fault ' "$tmp/groups.out" | grep -q 'call circle'; then
+		echo "not ok layers: the engine's call circles: at most 2, none of more than 4 files"
+		grep '^fault .*call circle' "$tmp/groups.out" | sed 's/^fault /# /'
+		sed -n 's/^stat circle /# circle: /p' "$tmp/groups.out"
+	else
+		echo "ok layers: the engine's call circles: at most 2, none of more than 4 files ($ncirc, the largest $cyc files)"
+	fi
+	# the checker fails on a circle of five files, and on three circles
+	five=$(awk '$2 == "walk" && $1 ~ /\.c$/ { print $1 }' "$tmp/groups" | head -n 5)
+	six=$(awk '$2 == "plan" && $1 ~ /\.c$/ { print $1 }' "$tmp/groups" | head -n 6)
+	{
+		cat "$tmp/edges"
+		set -- $five
+		echo "$1 $2 layers_synthetic_c1"; echo "$2 $3 layers_synthetic_c2"
+		echo "$3 $4 layers_synthetic_c3"; echo "$4 $5 layers_synthetic_c4"
+		echo "$5 $1 layers_synthetic_c5"
+		set -- $six
+		echo "$1 $2 layers_synthetic_c6"; echo "$2 $1 layers_synthetic_c7"
+		echo "$3 $4 layers_synthetic_c8"; echo "$4 $3 layers_synthetic_c9"
+		echo "$5 $6 layers_synthetic_c10"; echo "$6 $5 layers_synthetic_c11"
+	} >"$tmp/edges.circ"
+	awk $circ -f tests/engine_groups.awk "$tmp/groups" "$tmp/files" "$tmp/edges.circ" \
+		"$tmp/eincludes" >"$tmp/groups.circ"
+	if grep -q '^fault a call circle of [5-9][0-9]* files' "$tmp/groups.circ" &&
+	   grep -q '^fault [3-9][0-9]* call circles' "$tmp/groups.circ"; then
+		echo "ok layers: the engine's call circles: the check fails on a circle of five files and on three circles"
+	else
+		echo "not ok layers: the engine's call circles: the check fails on a circle of five files and on three circles"
+		echo "# fed the circle $(echo $five) and three of two plan files, it said:"
+		grep '^fault\|^stat circle' "$tmp/groups.circ" | sed 's/^/# /' | head -n 10
 	fi
 	# the checker fails on an upward call and on an upward include
 	low=$(sort -k3n "$tmp/groups" | awk '$1 ~ /\.c$/ { print $1; exit }')
@@ -197,49 +285,100 @@ else
 	fi
 fi
 
-# The operator table (src/engine/op_int.h, op.c): the top group reaches the operators only
-# through it. The table's entries are the functions op.o references that another object of
-# the engine defines; the pipeline (exec_statement.c) with the backends' rows (exec_sqlite.c,
-# exec_pg.c, exec_pg_run.c, exec_pg_dml.c) and the plan display (plan_show.c) reference none
-# of them by name. Fed a call of an entry by name, the check must fail.
+# The operator table (src/engine/op_int.h, op.c): each operator's row is defined in its own
+# file, and op.c lists the rows (the data symbols op.o leaves undefined: the files that
+# define them are the operators' files). No other file of the engine calls a function of
+# an operator's file by name: the pipeline (exec_statement.c and the backends' rows), the
+# binder, the planner and the walk reach the operators only through the table's loops
+# (the entry points, engine.c, alone call ENUM's :enum by name). Fed a call of an operator's
+# function by the pipeline and by the walk, the check must fail.
 if ! command -v nm >/dev/null 2>&1 || [ ! -f "$obj/op.o" ]; then
 	echo "skip layers: the operator table: no nm or no objects"
 else
+	nm "$obj/op.o" | awk '$1 == "U" { print $2 }' | sort -u >"$tmp/opundef"
 	for o in "$obj"/*.o; do
-		[ "$o" = "$obj/op.o" ] || nm -g --defined-only "$o" | awk '$2 == "T" { print $3 }'
-	done | sort -u >"$tmp/opdefined"
-	nm "$obj/op.o" | awk '$1 == "U" { print $2 }' | sort -u | comm -12 - "$tmp/opdefined" \
-		>"$tmp/opentries"
-	for f in exec_statement exec_sqlite plan_show exec_pg exec_pg_run exec_pg_dml; do
-		nm "$obj/$f.o" | awk -v f="$f.c" '$1 == "U" { print f, $2 }'
-	done >"$tmp/optop"
-	bypass() {
-		awk 'NR == FNR { e[$1] = 1; next }
-		     ($2 in e) { print $1 " calls " $2 " by name" }' \
-			"$tmp/opentries" "$1"
+		nm --defined-only "$o" | awk -v f="$(basename "$o" .o).c" '$2 ~ /^[DdRrBb]$/ { print $3, f }'
+	done | sort -u | join - "$tmp/opundef" 2>/dev/null | awk '{ print $2 }' | sort -u >"$tmp/opfiles"
+	for o in "$obj"/*.o; do
+		nm -g --defined-only "$o" | awk -v f="$(basename "$o" .o).c" '$2 == "T" { print $3, f }'
+	done | sort >"$tmp/opdefs.all"
+	awk 'NR == FNR { op[$1] = 1; next } ($2 in op)' "$tmp/opfiles" "$tmp/opdefs.all" >"$tmp/opdefs"
+	for o in "$obj"/*.o; do
+		nm "$o" | awk -v f="$(basename "$o" .o).c" '$1 == "U" { print f, $2 }'
+	done >"$tmp/opcalls"
+	byname() {
+		awk -v files="$tmp/opfiles" -v defs="$tmp/opdefs" '
+			BEGIN {
+				while ((getline l < files) > 0) op[l] = 1
+				while ((getline l < defs) > 0) { split(l, d, " "); def[d[1]] = d[2] }
+			}
+			!($1 in op) && $1 != "engine.c" && ($2 in def) {
+				print $1 " calls " $2 " of " def[$2] " by name"
+			}' "$1"
 	}
-	bypass "$tmp/optop" >"$tmp/opbypass"
-	n=$(wc -l <"$tmp/opentries")
-	if [ "$n" -lt 10 ]; then
-		echo "not ok layers: the operator table: its entries are read from op.o"
-		echo "# only $n entries: $(tr '\n' ' ' <"$tmp/opentries")"
+	byname "$tmp/opcalls" >"$tmp/opbypass"
+	n=$(wc -l <"$tmp/opfiles")
+	if [ "$n" -lt 8 ]; then
+		echo "not ok layers: the operator table: its rows are read from op.o"
+		echo "# only $n operators' files: $(tr '\n' ' ' <"$tmp/opfiles")"
 	elif [ -s "$tmp/opbypass" ]; then
-		echo "not ok layers: the pipeline and the plan display reach the operators only through the table"
+		echo "not ok layers: only the table reaches the operators (no call of an operator's function by name)"
 		sed 's/^/# /' "$tmp/opbypass" | head -n 20
 	else
-		echo "ok layers: the pipeline and the plan display reach the operators only through the table ($n entries)"
+		echo "ok layers: only the table reaches the operators (no call of an operator's function by name; $n operators' files)"
 	fi
-	# the check fails on a show and a run called by name
-	show=$(grep '_show' "$tmp/opentries" | head -n 1)
-	runf=$(grep '_run$' "$tmp/opentries" | head -n 1)
-	{ cat "$tmp/optop"; echo "plan_show.c $show"; echo "exec_statement.c $runf"; } >"$tmp/optop.bad"
-	bypass "$tmp/optop.bad" >"$tmp/opbypass.bad"
-	if [ -n "$show" ] && [ -n "$runf" ] && grep -q "^plan_show.c calls $show " "$tmp/opbypass.bad" &&
-	   grep -q "^exec_statement.c calls $runf " "$tmp/opbypass.bad"; then
-		echo "ok layers: the operator table: the check fails on a show and a run called by name"
+	# the check fails on the pipeline and the walk calling an operator's function
+	fn=$(awk 'NR == 1 { print $1 }' "$tmp/opdefs")
+	{ cat "$tmp/opcalls"; echo "exec_statement.c $fn"; echo "exec_walk.c $fn"; } >"$tmp/opcalls.bad"
+	byname "$tmp/opcalls.bad" >"$tmp/opbypass.bad"
+	if [ -n "$fn" ] && grep -q "^exec_statement.c calls $fn " "$tmp/opbypass.bad" &&
+	   grep -q "^exec_walk.c calls $fn " "$tmp/opbypass.bad"; then
+		echo "ok layers: the operator table: the check fails on the pipeline and the walk calling an operator by name"
 	else
-		echo "not ok layers: the operator table: the check fails on a show and a run called by name"
-		echo "# fed plan_show.c -> '$show' and exec_statement.c -> '$runf', it said:"
+		echo "not ok layers: the operator table: the check fails on the pipeline and the walk calling an operator by name"
+		echo "# fed exec_statement.c and exec_walk.c -> '$fn', it said:"
 		sed 's/^/# /' "$tmp/opbypass.bad" | head -n 5
+	fi
+fi
+
+# No function without a caller: every global function an object of the program defines
+# (src/*/*.c, and the generated build/obj/*.o) is called from another object (main's
+# included), or named by a tool or a test (tools/*.c, tests/*.c, tests/unit/*.c, which
+# link the library themselves). A function called only in its own file is static (and
+# one called nowhere then fails the build: -Wunused-function). Fed a function of its own
+# that nothing calls, the check must report it.
+objroot=$SUQL_BUILD/obj
+case $objroot in /*) ;; *) objroot=$SUQL_TOP/$objroot ;; esac
+if ! command -v nm >/dev/null 2>&1 || [ ! -d "$objroot" ]; then
+	echo "skip layers: no function without a caller: no nm or no objects"
+else
+	for o in "$objroot"/*/*.o "$objroot"/*.o; do
+		[ -f "$o" ] || continue
+		nm "$o" | awk -v f="${o#"$objroot"/}" '$1 == "U" { print "U", f, $2 } $2 == "T" { print "T", f, $3 }'
+	done >"$tmp/syms"
+	cat tools/*.c tests/*.c tests/unit/*.c 2>/dev/null | tr -c 'A-Za-z0-9_' '\n' | sort -u >"$tmp/named"
+	uncalled() {
+		awk 'NR == FNR { named[$1] = 1; next }
+		     $1 == "T" { def[$3] = $2; next }
+		     { used[$3] = 1 }   # (an object never leaves its own functions undefined)
+		     END {
+		         for (s in def)
+		             if (!(s in named) && !(s in used))
+		                 print def[s] " defines " s ", which no other object, tool or test calls"
+		     }' "$tmp/named" "$1" | sort
+	}
+	uncalled "$tmp/syms" >"$tmp/uncalled"
+	n=$(awk '$1 == "T"' "$tmp/syms" | wc -l)
+	if [ -s "$tmp/uncalled" ]; then
+		echo "not ok layers: no function without a caller"
+		sed 's/^/# /' "$tmp/uncalled" | head -n 20
+	else
+		echo "ok layers: no function without a caller ($n functions)"
+	fi
+	{ cat "$tmp/syms"; echo "T engine/layers_fed.o layers_synthetic_uncalled"; } >"$tmp/syms.bad"
+	if uncalled "$tmp/syms.bad" | grep -q ' layers_synthetic_uncalled, '; then
+		echo "ok layers: the check fails on a function nothing calls"
+	else
+		echo "not ok layers: the check fails on a function nothing calls"
 	fi
 fi

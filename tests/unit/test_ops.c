@@ -1,5 +1,6 @@
-/* The operator table (op_int.h, op.c): every row has a name and the entries its kind of
-   row needs, in the order the plan and the counters have always come in; and, through
+/* The operator table (op_int.h, op.c): every row has a name, a slot and the entries its
+   kind of row needs, in the order the plan and the counters have always come in, and its
+   SQL functions named once (what op_sql_word answers); and, through
    engine_exec with the offline backend, which rows apply to a statement of each operator
    (read from the running statement as its plan is shown), what each would refuse on
    PostgreSQL, and that SQLite refuses none. */
@@ -9,47 +10,65 @@
 #include <stdlib.h>
 
 static const char *const order[] = {"ENUM", "semantic join", "aggregate", "filter walk",
-                                    "top-k", "cascade", "extract", NULL};
-
-static const EngineOp *find(const char *name)
-{
-	for (int i = 0; op_table[i]; i++)
-		if (strcmp(op_table[i]->name, name) == 0)
-			return op_table[i];
-	return NULL;
-}
+                                    "top-k", "cascade", "extract", "bm25", NULL};
 
 static void test_rows(void)
 {
-	int n = 0, named = 1, applies = 1, shown = 1, inner = 1, planned = 1, unique = 1;
+	int n = 0, named = 1, applies = 1, shown = 1, planned = 1, unique = 1, slots = 1;
+	int inner = 1, funcs = 1, bound = 1;
 	for (int i = 0; op_table[i]; i++, n++) {
 		const EngineOp *op = op_table[i];
 		named &= op->name && *op->name;
 		applies &= op->applies != NULL;
-		for (int k = 0; k < i && op->name; k++)
+		for (int k = 0; k < i && op->name; k++) {
 			unique &= strcmp(op_table[k]->name, op->name) != 0;
-		if (op->inside) {
-			/* its walk runs it and shows its lines: that row runs and shows */
-			const EngineOp *w = find(op->inside);
-			inner &= w && w != op && !w->inside && w->run && w->show && !op->run &&
-			         !op->after && !op->show && !op->plan;
-		} else {
-			shown &= op->show != NULL;   /* the plan says what each operator does */
+			slots &= op_table[k]->slot != op->slot;
 		}
-		/* what an operator plans it runs (or another's walk does) */
-		planned &= !op->plan || op->run || op->after || op->inside;
+		slots &= op->slot < OP_NSLOTS && op_row(op->slot) == op;
+		/* the plan says what each operator the pipeline runs does */
+		if (op->run || op->after)
+			shown &= op->show != NULL;
+		/* what an operator plans it runs */
+		planned &= !op->plan || op->run || op->after;
+		/* an operator inside the walk (its hooks) is run by the walk, not by the pipeline */
+		if (op->walk_unit || op->ahead)
+			inner &= !op->run && !op->after && !op->plan;
+		/* its SQL functions: lower case, numbers of arguments that make sense, recognized */
+		for (const OpFunc *f = op->funcs; f && f->name; f++) {
+			for (const char *c = f->name; *c; c++)
+				funcs &= !(*c >= 'A' && *c <= 'Z');
+			funcs &= f->min_args >= 0 && f->min_args <= f->max_args;
+			bound &= op->bind != NULL;
+		}
+		bound &= !op->forms || op->bind != NULL;
 	}
-	CHECK(n >= 7, "ops: the table has its seven operators");
+	CHECK(n == 8, "ops: the table has its eight operators");
 	CHECK(named && unique, "ops: every row has a name of its own");
+	CHECK(slots, "ops: every row has a slot of its own in Exec.opstate");
 	CHECK(applies, "ops: every row says when it applies");
-	CHECK(shown, "ops: every row run by the pipeline shows its lines in the plan");
-	CHECK(inner, "ops: a row run inside another names a row that runs and shows, and has no "
-	      "run or show of its own");
+	CHECK(shown, "ops: every row the pipeline runs shows its lines in the plan");
 	CHECK(planned, "ops: a row that plans also runs");
+	CHECK(inner, "ops: a row with hooks in the walk has no plan or run of its own");
+	CHECK(funcs, "ops: every SQL function is named in lower case, with its numbers of "
+	      "arguments");
+	CHECK(bound, "ops: a row with SQL functions or forms of its own has the binder's entry");
 	int same = 1;
 	for (int i = 0; order[i] || op_table[i]; i++)
 		same &= order[i] && op_table[i] && strcmp(order[i], op_table[i]->name) == 0;
 	CHECK(same, "ops: the table's order is the plan's and the counters' (doc/architecture.md)");
+	/* the names of the operators' SQL functions, spelled once in the rows, are the words
+	   the fast path of plain SQL and completion read */
+	const char *want[] = {"matches", "answer_agg", "summary_agg", "answer", "summary",
+	                      "extract", "bm25", NULL};
+	int all = 1, k = 0;
+	for (; want[k]; k++)
+		all &= op_sql_name(k) && strcmp(op_sql_name(k), want[k]) == 0;
+	all &= op_sql_name(k) == NULL;
+	CHECK(all, "ops: the SQL functions, in the table's order");
+	CHECK(op_sql_word("answer_agg", 10) && op_sql_word("BM25", 4) && op_sql_word("Matches", 7) &&
+	      !op_sql_word("answer_ag", 9) && !op_sql_word("select", 6) && !op_sql_word("bm2", 3) &&
+	      !op_sql_word("summary_aggs", 12), "ops: op_sql_word knows the names in any case, and "
+	      "only them");
 	Exec ex;
 	memset(&ex, 0, sizeof ex);
 	int none = 1;
