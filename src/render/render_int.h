@@ -2,7 +2,7 @@
  * render_int.h: what render.c (values, CSV, JSON, line mode, the public API) and
  * render_table.c (aligned tables and boxes) share. Not for other modules.
  *
- * Ownership: a Render owns names, cells, data and jsoncol; cells point into data by offset.
+ * Ownership: a Render owns names, cells, data, jsoncol, keys and keyoff; cells point into data by offset.
  */
 #ifndef SUQL_RENDER_INT_H
 #define SUQL_RENDER_INT_H
@@ -34,6 +34,8 @@ struct Render {
 	SBuf line;        /* the row being written (emit_row), kept from row to row */
 	int finished;
 	unsigned char *jsoncol;   /* per column: holds a JSON array (render_json_column) */
+	SBuf keys;        /* json: each column's name as a key, escaped (json_keys) */
+	size_t *keyoff;   /* json: column i's key is keys[keyoff[i] .. keyoff[i + 1]) */
 };
 
 #define RENDER_ROW(r, i) (&(r)->cells[(size_t)(i) * (size_t)(r)->ncols])
