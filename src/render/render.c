@@ -363,9 +363,9 @@ static void csv_row(Render *r, const RCell *row, SBuf *b)
    escaped once per statement rather than once per row. */
 static void json_keys(Render *r)
 {
-	if (r->keyoff)
+	if (r->keyed)
 		return;
-	r->keyoff = xmalloc(((size_t)r->ncols + 1) * sizeof *r->keyoff);
+	r->keyed = 1;
 	for (int i = 0; i < r->ncols; i++) {
 		r->keyoff[i] = r->keys.len;
 		if (i)
@@ -468,9 +468,8 @@ void render_free(Render *r)
 {
 	if (!r)
 		return;
-	for (int i = 0; i < r->ncols; i++)
-		free(r->names[i]);
 	free(r->names);
+	sb_free(&r->namebuf);
 	free(r->jsoncol);
 	free(r->keyoff);
 	sb_free(&r->keys);
@@ -480,16 +479,48 @@ void render_free(Render *r)
 	free(r);
 }
 
+void render_reset(Render *r, const RenderOpts *opts, FILE *out)
+{
+	/* what render_new leaves zero, but the memory grown: names, keys, cells, buffers */
+	free(r->jsoncol);
+	r->jsoncol = NULL;
+	r->o = *opts;
+	r->out = out;
+	r->ncols = 0;
+	r->namew = 0;
+	r->has_columns = 0;
+	r->nrows = r->nemitted = r->ntables = 0;
+	r->header_done = 0;
+	r->ncells = 0;
+	r->finished = 0;
+	r->keyed = 0;
+	sb_truncate(&r->namebuf, 0);
+	sb_truncate(&r->keys, 0);
+	sb_truncate(&r->data, 0);
+	sb_truncate(&r->line, 0);
+}
+
 void render_columns(Render *r, const Row *st)
 {
 	if (r->has_columns)
 		return;
 	r->has_columns = 1;
 	r->ncols = row_count(st);
-	r->names = xcalloc((size_t)r->ncols, sizeof *r->names);
+	if (r->ncols > r->capnames || !r->keyoff) {
+		r->capnames = r->ncols;
+		r->names = xrealloc(r->names, (size_t)r->ncols * sizeof *r->names);
+		r->keyoff = xrealloc(r->keyoff, ((size_t)r->ncols + 1) * sizeof *r->keyoff);
+	}
+	/* the names one after the other in namebuf, each ended by its NUL, pointed at once
+	   namebuf has stopped growing (keyoff, not made yet, holds their offsets meanwhile) */
 	for (int i = 0; i < r->ncols; i++) {
 		const char *nm = row_name(st, i);
-		r->names[i] = xstrdup(nm ? nm : "");
+		r->keyoff[i] = r->namebuf.len;
+		sb_puts(&r->namebuf, nm ? nm : "");
+		sb_putc(&r->namebuf, '\0');
+	}
+	for (int i = 0; i < r->ncols; i++) {
+		r->names[i] = r->namebuf.s + r->keyoff[i];
 		if (r->o.mode != RENDER_LINE)
 			continue;   /* only line mode aligns on the names */
 		size_t nw = render_width(r->names[i], strlen(r->names[i]));
