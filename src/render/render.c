@@ -170,8 +170,11 @@ void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s
 void render_csv_field(SBuf *b, const char *s, size_t n)
 {
 	int quote = n == 0;
-	for (size_t i = 0; i < n && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	for (size_t i = 0; i < n && !quote; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c <= '"' || c == ',')   /* one test for most bytes */
+			quote = c == ',' || c == '"' || c == '\r' || c == '\n';
+	}
 	if (!quote) {
 		sb_putn(b, s, n);
 		return;
@@ -332,15 +335,15 @@ static void csv_header(Render *r)
 	if (!r->o.headers || r->header_done)
 		return;
 	r->header_done = 1;
-	SBuf b = SBUF_INIT;
+	SBuf *b = &r->line;   /* no row is being written */
+	sb_truncate(b, 0);
 	for (int i = 0; i < r->ncols; i++) {
 		if (i)
-			sb_putc(&b, ',');
-		csv_field(r, &b, r->names[i], strlen(r->names[i]));
+			sb_putc(b, ',');
+		csv_field(r, b, r->names[i], strlen(r->names[i]));
 	}
-	sb_putc(&b, '\n');
-	fwrite(b.s, 1, b.len, r->out);
-	sb_free(&b);
+	sb_putc(b, '\n');
+	fwrite(b->s, 1, b->len, r->out);
 }
 
 static void csv_row(Render *r, const RCell *row, SBuf *b)
