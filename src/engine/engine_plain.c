@@ -568,11 +568,16 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	rc = sqlite3_step(st);
 	if (kind == PK_DML && autocommit && (quick || p->armed) && plain_raced(e)) {
 		/* nothing shown, nothing committed: the full path runs it under the catalog
-		   as it is now (its count makes the next fast statement check again) */
+		   as it is now (its count makes the next fast statement check again); a
+		   statement stopped by Ctrl-C is reported as stopped, not run again */
 		sqlite3_finalize(st);
 		p->armed = 0;
 		e->denied = NULL;
-		return 0;
+		if (!suql_interrupted)
+			return 0;
+		*used = end;
+		*status = err_set(err, SUQL_INTERRUPT, "interrupted");
+		return 1;
 	}
 	static int trace = -1;
 	if (trace < 0)
