@@ -611,14 +611,16 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	plain_release(e);
 	if (own)
 		s = plain_end(e, 1, s, err);
-	/* what the next statement's catalog_quick compares: every change since the check was
-	   this statement's, made under the lock it was checked under, except a BEGIN in
-	   autocommit mode (BEGIN IMMEDIATE takes the lock after the check) */
+	/* what the next statement compares: the count of changes, and the data version after
+	   a commit of this connection, that of a write in autocommit mode or of the COMMIT
+	   that ends a transaction (every change since the check was this statement's, made
+	   under the lock it was checked under; not so for a BEGIN in autocommit mode, whose
+	   IMMEDIATE or EXCLUSIVE takes the lock after the check, and a read or a statement
+	   inside a transaction commits nothing) */
 	p->changes_seen = sqlite3_total_changes64(e->db);
 	unsigned int dv;
-	if (!(kind == PK_TXN && autocommit) && !(quick && readonly && kind == PK_DML) &&
-	    data_version(e, &dv))
-		p->dv_seen = dv;   /* (a read let through quickly leaves it as it was) */
+	if ((autocommit ? kind == PK_DML && !readonly : kind == PK_TXN) && data_version(e, &dv))
+		p->dv_seen = dv;
 	if (kind == PK_TXN) {   /* as engine.c does after a statement it runs itself */
 		p->txn_checked = 0;
 		bind_scope_tabs_check(e, 1);
