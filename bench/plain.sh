@@ -84,7 +84,11 @@ cpu() {
 	name=$1
 	shift
 	rm -f "$D/p.db" "$D/p.db-journal"
-	/usr/bin/time -o "$T/time" -f '%U %S' "$@" "$D/p.db" <"$T/big.sql" >/dev/null 2>"$T/err"
+	if ! /usr/bin/time -o "$T/time" -f '%U %S' "$@" "$D/p.db" <"$T/big.sql" >/dev/null 2>"$T/err"; then
+		echo "plain SQL: $* failed:" >&2
+		head -n 5 "$T/err" >&2
+		exit 1
+	fi
 	tail -n 1 "$T/time" >>"$T/$name"
 }
 echo "plain SQL: $N statements ($(grep -c '^INSERT' "$T/big.sql") INSERTs, $(grep -c '^SELECT' "$T/big.sql") SELECTs, $(grep -c '^UPDATE' "$T/big.sql") UPDATEs), autocommit, a file in $D"
@@ -124,6 +128,10 @@ if command -v valgrind >/dev/null 2>&1; then
 	for mode in json csv; do
 		a=$(instr "$P" "--$mode")
 		b=$(instr sqlite3 "-$mode")
+		if [ -z "$a" ] || [ -z "$b" ]; then
+			echo "instructions: valgrind counted nothing (see $T/cg.err)" >&2
+			exit 1
+		fi
 		printf '%s: instructions (callgrind, %d statements) suql / sqlite3 %s (%s / %s; %s more a statement)\n' \
 			"$mode" "$SMALL" "$(ratio "$a" "$b")" "$a" "$b" \
 			"$(awk -v a="$a" -v b="$b" -v n="$SMALL" 'BEGIN { printf "%d", (a - b) / n }')"

@@ -13,8 +13,11 @@
  * TRUE, FALSE, FREE_TEXT, ENUM, and any name starting with suql_, suql's own tables and
  * functions); and the statement ends where suql's lexer ends it (the first ';' outside
  * quotes and comments). Whether the catalog has ENUM or list columns, a trigger that
- * writes suql's tables or a view that calls suql's functions, is asked once and kept while the schema cookie, the data version
- * and the count of statements run by the full path hold.
+ * writes suql's tables or a view that calls suql's functions, is asked once and kept:
+ * while only fast statements run, nothing is asked before a statement, and another
+ * connection's commit is seen by the statement's own lock, through the pager's data
+ * version, before a row is shown or its write is committed (catalog_quick, plain_raced,
+ * the commit hook). Then, and after anything suql ran itself, it is asked again.
  *
  * Anything else takes the full path (engine.c), and so does a statement SQLite will not
  * prepare as written (a mistake, a refusal in read-only mode): the full path reports it
