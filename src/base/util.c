@@ -101,7 +101,8 @@ static void sb_grow(SBuf *b, size_t extra)
 
 void sb_putn(SBuf *b, const char *s, size_t n)
 {
-	sb_grow(b, n);
+	if (b->len + n >= b->cap)
+		sb_grow(b, n);
 	if (n)
 		memcpy(b->s + b->len, s, n);
 	b->len += n;
@@ -115,7 +116,10 @@ void sb_puts(SBuf *b, const char *s)
 
 void sb_putc(SBuf *b, char c)
 {
-	sb_putn(b, &c, 1);
+	if (b->len + 1 >= b->cap)
+		sb_grow(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
 }
 
 void sb_vprintf(SBuf *b, const char *fmt, va_list ap)

@@ -100,12 +100,15 @@ typedef struct Exec Exec;
    and what that answer was kept against. */
 typedef struct EnginePlain {
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	int held;               /* it holds a read transaction open (schema_cookie) */
 	sqlite3_stmt *txn[3];   /* BEGIN IMMEDIATE, COMMIT, ROLLBACK: a write's own transaction */
 	int known, ok;
 	int txn_checked;        /* checked inside the transaction now open */
 	long long changes_seen; /* the connection's count of changes after the last fast one */
 	long long cookie_seen;
-	unsigned int dv_seen;   /* the pager's data version (other connections' commits) */
+	unsigned int dv_seen;   /* the pager's data version (every commit to the file) */
+	int hooked, armed;      /* the commit hook is set; it checks this statement's commit */
+	int hook;               /* what it said: 0 not asked, 1 let it commit, 2 rolled it back */
 	unsigned long full, full_seen;   /* statements run by the full path */
 	unsigned long taken;    /* statements run by the fast path */
 	char *buf;              /* the statement's text ended with a NUL, for SQLite */
@@ -173,6 +176,7 @@ struct Engine {
 	int ntabs, captabs;
 	long long tabs_key[3];
 	sqlite3_stmt *cookie;   /* PRAGMA schema_version, kept prepared */
+	int held;               /* it holds a read transaction open (schema_cookie) */
 	sqlite3_stmt *txn[3];   /* BEGIN IMMEDIATE, COMMIT, ROLLBACK: a write's own transaction */
 	long steps_left;        /* >0: thousands of SQLite instructions the running statement
 	                           may still take (a bounded count, exec_count) */

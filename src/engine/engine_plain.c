@@ -14,8 +14,11 @@
  * FREE_TEXT, ENUM, and any name starting with suql_, suql's own tables and functions);
  * and the statement ends where suql's lexer ends it (the first ';' outside
  * quotes and comments). Whether the catalog has ENUM or list columns, a trigger that
- * writes suql's tables or a view that calls suql's functions, is asked once and kept while the schema cookie, the data version
- * and the count of statements run by the full path hold.
+ * writes suql's tables or a view that calls suql's functions, is asked once and kept:
+ * while only fast statements run, nothing is asked before a statement, and another
+ * connection's commit is seen by the statement's own lock, through the pager's data
+ * version, before a row is shown or its write is committed (catalog_quick, plain_raced,
+ * the commit hook). Then, and after anything suql ran itself, it is asked again.
  *
  * Anything else takes the full path (engine.c), and so does a statement SQLite will not
  * prepare as written (a mistake, a refusal in read-only mode): the full path reports it
@@ -232,14 +235,47 @@ static PlainKind scan(const char *s, size_t len, size_t *end)
 	return kind;
 }
 
+/* The last text engine_plain_complete found to be one plain statement, whole: the REPL
+   asks whether its buffer is complete and then runs the same bytes, which engine_plain_run
+   then need not scan again (it compares them; a statement longer than the copy is
+   scanned again). */
+static struct {
+	char text[2048];
+	size_t len, end;
+	PlainKind kind;
+} last;
+
+static PlainKind scan_kept(const char *s, size_t len, size_t *end)
+{
+	if (last.kind != PK_NONE && len == last.len && memcmp(s, last.text, len) == 0) {
+		*end = last.end;
+		return last.kind;
+	}
+	return scan(s, len, end);
+}
+
 /* Whether text[0..len) is one complete statement, by the same classes: 1 when it is one
    statement whose ';' comes last (only blanks after it), -1 when this look cannot tell
    (several statements, a trigger body, brackets, TCL-style variables, no ';' at all):
-   the lexer decides then. */
+   the lexer decides then. A plain statement (scan) is found whole the same way, ending
+   at its first ';', and kept for engine_plain_run. */
 int engine_plain_complete(const char *s, size_t len)
 {
+	size_t i, j;
+	PlainKind kind = len < sizeof last.text ? scan(s, len, &j) : PK_NONE;
+	if (kind != PK_NONE && j > 0 && s[j - 1] == ';') {
+		for (i = j; i < len && is_blank(s[i]); i++)
+			;
+		if (i == len) {
+			memcpy(last.text, s, len);
+			last.len = len;
+			last.end = j;
+			last.kind = kind;
+			return 1;
+		}
+	}
 	classes();
-	size_t i = skip_blank(s, 0, len), j;
+	i = skip_blank(s, 0, len);
 	if ((!i && len && is_blank(s[0])) || i >= len)
 		return -1;
 	if (cls[(unsigned char)s[i]] == C_WORD) {
@@ -302,7 +338,8 @@ static long long schema_cookie(Engine *e, int hold)
 		return -1;
 	if (sqlite3_step(e->plain.cookie) == SQLITE_ROW)
 		v = sqlite3_column_int64(e->plain.cookie, 0);
-	if (!hold || v < 0)
+	e->plain.held = hold && v >= 0;
+	if (!e->plain.held)
 		sqlite3_reset(e->plain.cookie);
 	return v;
 }
@@ -310,8 +347,9 @@ static long long schema_cookie(Engine *e, int hold)
 /* Ends the read transaction schema_cookie held open (nothing when none is). */
 static void plain_release(Engine *e)
 {
-	if (e->plain.cookie)
+	if (e->plain.held)
 		sqlite3_reset(e->plain.cookie);
+	e->plain.held = 0;
 }
 
 /* A write in autocommit mode runs in a transaction of its own, begun before the catalog
@@ -381,38 +419,91 @@ static int catalog_plain(Engine *e)
 	return ok;
 }
 
-/* The answer of catalog_plain, kept. In autocommit mode it is checked against the schema
-   cookie and the data version before every statement. Inside a transaction, once checked
-   there, the database can change only through this connection: by a statement of the full
-   path (counted), or by a write that is not one of the fast path's own (suql's meta-commands
-   and imports write rows as they create tables: the connection's count of changes moves).
-   With hold (a read-only statement in autocommit mode), the read transaction the check
-   opened is left open for the statement; the caller ends it with plain_release. A write
-   is not run inside it: a connection that holds a read transaction and must wait for a
-   writer gets SQLITE_BUSY at once instead of waiting within the busy timeout. */
+/* The pager's data version: it moves with every commit to the file, this connection's
+   own and, once this connection next takes the file's lock and sees the file changed,
+   every other connection's. 0 when it cannot be read. */
+static int data_version(Engine *e, unsigned int *dv)
+{
+	return sqlite3_file_control(e->db, NULL, SQLITE_FCNTL_DATA_VERSION, dv) == SQLITE_OK;
+}
+
+/* The answer of catalog_plain, kept against the schema cookie, the data version, the
+   count of statements run by the full path and the connection's count of changes (suql's
+   meta-commands and imports write rows as they create tables). Inside a transaction, once
+   checked there, the database can change only through this connection, which the last
+   two count. With hold (a read-only statement in autocommit mode), the read transaction
+   the check opened is left open for the statement; the caller ends it with plain_release.
+   A write is not run inside it: a connection that holds a read transaction and must wait
+   for a writer gets SQLITE_BUSY at once instead of waiting within the busy timeout. */
 static int catalog_ok(Engine *e, int hold)
 {
 	EnginePlain *p = &e->plain;
 	int in_txn = !sqlite3_get_autocommit(e->db);
+	long long changes = sqlite3_total_changes64(e->db);
 	if (p->known && in_txn && p->txn_checked && p->full_seen == p->full &&
-	    sqlite3_total_changes64(e->db) == p->changes_seen)
+	    changes == p->changes_seen)
 		return p->ok;
 	p->txn_checked = in_txn;
 	long long cookie = schema_cookie(e, hold && !in_txn);
 	unsigned int dv = 0;
-	if (cookie < 0 ||
-	    sqlite3_file_control(e->db, "main", SQLITE_FCNTL_DATA_VERSION, &dv) != SQLITE_OK) {
+	if (cookie < 0 || !data_version(e, &dv)) {
 		plain_release(e);
 		return p->known = 0;
 	}
-	if (!p->known || p->cookie_seen != cookie || p->dv_seen != dv || p->full_seen != p->full) {
+	if (!p->known || p->cookie_seen != cookie || p->dv_seen != dv || p->full_seen != p->full ||
+	    p->changes_seen != changes) {
 		p->ok = catalog_plain(e);
 		p->known = 1;
 		p->cookie_seen = cookie;
 		p->dv_seen = dv;
 		p->full_seen = p->full;
+		p->changes_seen = changes;
 	}
 	return p->ok;
+}
+
+/* Whether the catalog's answer can be trusted without asking SQLite anything: nothing ran
+   since the last fast statement but fast statements (the full path's count, the count of
+   changes). In autocommit mode a commit since (another connection's, or one of this
+   connection that was not a statement: a meta-command's DDL) is seen once the statement
+   has taken the file's lock, by the data version (plain_raced and the commit hook);
+   inside a transaction the lock is held from the check made there, so nobody else can
+   commit. */
+static int catalog_quick(Engine *e, int autocommit)
+{
+	EnginePlain *p = &e->plain;
+	if (!p->known || !p->ok || p->full_seen != p->full ||
+	    sqlite3_total_changes64(e->db) != p->changes_seen)
+		return 0;
+	return autocommit || (p->txn_checked && sqlite3_txn_state(e->db, "main") != SQLITE_TXN_NONE);
+}
+
+/* The commit hook, armed for a write in autocommit mode that was let through by
+   catalog_quick: another connection's commit, seen when the statement took the file's
+   lock, moved the data version, and the catalog may have changed with it (an ENUM column,
+   a trigger): the commit becomes a rollback, and the full path runs the statement. */
+static int plain_commit_hook(void *ctx)
+{
+	EnginePlain *p = &((Engine *)ctx)->plain;
+	if (!p->armed)
+		return 0;
+	unsigned int dv;
+	p->hook = data_version(ctx, &dv) && dv == p->dv_seen ? 1 : 2;
+	return p->hook == 2;
+}
+
+/* After the first step of a statement let through by catalog_quick in autocommit mode:
+   whether another connection committed before the statement took the file's lock (the
+   commit hook said so, or the data version moved without a commit of this one). The
+   statement's rows are not shown yet and its changes are not committed (or were rolled
+   back by the hook). */
+static int plain_raced(Engine *e)
+{
+	EnginePlain *p = &e->plain;
+	if (p->hook)
+		return p->hook == 2;
+	unsigned int dv;
+	return !data_version(e, &dv) || dv != p->dv_seen;
 }
 
 /* ---- the statement ---- */
@@ -423,11 +514,14 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	if (!e->set.fast_path || !e->dialect->fast_path || (sink && sink->parsed && !sink->parsed_if_freetext))
 		return 0;
 	size_t end = 0;
-	PlainKind kind = scan(sql, len, &end);
+	PlainKind kind = scan_kept(sql, len, &end);
 	if (kind == PK_NONE || end > PARSE_MAX_INPUT)
 		return 0;
+	EnginePlain *p = &e->plain;
+	int autocommit = sqlite3_get_autocommit(e->db);
+	int quick = catalog_quick(e, autocommit);
 	/* a catalog last seen not plain is asked again before anything is prepared */
-	if (e->plain.known && !e->plain.ok && !catalog_ok(e, 0))
+	if (!quick && p->known && !p->ok && !catalog_ok(e, 0))
 		return 0;
 	sqlite3_stmt *st = NULL;
 	const char *tail = NULL;
@@ -435,7 +529,6 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	/* SQLite copies a text that does not end with a NUL (with its own allocator, under
 	   its mutex); copied once into a buffer kept from statement to statement, it need
 	   not */
-	EnginePlain *p = &e->plain;
 	if (end + 1 > p->cap) {
 		p->cap = end + 1 > 256 ? end + 1 : 256;
 		free(p->buf);
@@ -451,18 +544,44 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 		e->denied = NULL;
 		return 0;
 	}
-	/* the catalog is checked after the statement is prepared (which reads nothing once
-	   the schema is loaded), so that a read-only statement can run in the transaction the
-	   check opens, and a write in the one it begins */
 	int readonly = sqlite3_stmt_readonly(st);
-	int own = kind == PK_DML && !readonly && !e->readonly && sqlite3_get_autocommit(e->db) &&
-	          plain_txn(e, T_BEGIN) == 0;
-	if (!catalog_ok(e, kind == PK_DML && readonly)) {
+	int own = 0;
+	if (!quick) {
+		/* the catalog is checked after the statement is prepared (which reads nothing
+		   once the schema is loaded), so that a read-only statement can run in the
+		   transaction the check opens, and a write in the one it begins */
+		own = kind == PK_DML && !readonly && !e->readonly && autocommit &&
+		      plain_txn(e, T_BEGIN) == 0;
+		if (!catalog_ok(e, kind == PK_DML && readonly)) {
+			sqlite3_finalize(st);
+			plain_release(e);
+			if (own)
+				plain_end(e, 0, SUQL_OK, err);
+			return 0;
+		}
+	}
+	/* a write in autocommit mode that takes the file's lock itself: the commit hook
+	   checks that nobody committed before it did (the hook is set once; unarmed, it lets
+	   every commit through) */
+	if (!p->hooked) {
+		sqlite3_commit_hook(e->db, plain_commit_hook, e);
+		p->hooked = 1;
+	}
+	p->armed = kind == PK_DML && !readonly && autocommit && !own;
+	p->hook = 0;
+	rc = sqlite3_step(st);
+	if (kind == PK_DML && autocommit && (quick || p->armed) && plain_raced(e)) {
+		/* nothing shown, nothing committed: the full path runs it under the catalog
+		   as it is now (its count makes the next fast statement check again); a
+		   statement stopped by Ctrl-C is reported as stopped, not run again */
 		sqlite3_finalize(st);
-		plain_release(e);
-		if (own)
-			plain_end(e, 0, SUQL_OK, err);
-		return 0;
+		p->armed = 0;
+		e->denied = NULL;
+		if (!suql_interrupted)
+			return 0;
+		*used = end;
+		*status = err_set(err, SUQL_INTERRUPT, "interrupted");
+		return 1;
 	}
 	static int trace = -1;
 	if (trace < 0)
@@ -483,7 +602,7 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	store_row_sqlite(&row, st);
 	if (sink && sink->columns && sqlite3_column_count(st) > 0)
 		sink->columns(sink->ctx, &row);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	for (; rc == SQLITE_ROW; rc = sqlite3_step(st))
 		if (sink && sink->row && sink->row(sink->ctx, &row))
 			break;
 	SuqlStatus s = SUQL_OK;
@@ -492,11 +611,20 @@ int engine_plain_run(Engine *e, const char *sql, size_t len, size_t *used,
 	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		s = err_set(err, SUQL_ERROR, "%s", sqlite3_errmsg(e->db));
 	sqlite3_finalize(st);
+	p->armed = 0;
 	plain_release(e);
 	if (own)
 		s = plain_end(e, 1, s, err);
-	else if (!sqlite3_get_autocommit(e->db))   /* what catalog_ok compares in a transaction */
-		p->changes_seen = sqlite3_total_changes64(e->db);
+	/* what the next statement compares: the count of changes, and the data version after
+	   a commit of this connection, that of a write in autocommit mode or of the COMMIT
+	   that ends a transaction (every change since the check was this statement's, made
+	   under the lock it was checked under; not so for a BEGIN in autocommit mode, whose
+	   IMMEDIATE or EXCLUSIVE takes the lock after the check, and a read or a statement
+	   inside a transaction commits nothing) */
+	p->changes_seen = sqlite3_total_changes64(e->db);
+	unsigned int dv;
+	if ((autocommit ? kind == PK_DML && !readonly : kind == PK_TXN) && data_version(e, &dv))
+		p->dv_seen = dv;
 	if (kind == PK_TXN) {   /* as engine.c does after a statement it runs itself */
 		p->txn_checked = 0;
 		bind_scope_tabs_check(e, 1);

@@ -178,8 +178,11 @@ void render_cell_text(const Render *r, const RCell *c, SBuf *tmp, const char **s
 void render_csv_field(SBuf *b, const char *s, size_t n)
 {
 	int quote = n == 0;
-	for (size_t i = 0; i < n && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	for (size_t i = 0; i < n && !quote; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c <= '"' || c == ',')   /* one test for most bytes */
+			quote = c == ',' || c == '"' || c == '\r' || c == '\n';
+	}
 	if (!quote) {
 		sb_putn(b, s, n);
 		return;
@@ -199,6 +202,16 @@ void render_json_string(SBuf *b, const char *s, size_t n)
 {
 	sb_putc(b, '"');
 	for (size_t i = 0; i < n;) {
+		/* printable ASCII but '"' and '\\' stands for itself: copied a run at a time */
+		size_t j = i;
+		while (j < n && (unsigned char)s[j] >= 0x20 && (unsigned char)s[j] < 0x7F &&
+		       s[j] != '"' && s[j] != '\\')
+			j++;
+		if (j > i) {
+			sb_putn(b, s + i, j - i);
+			if ((i = j) >= n)
+				break;
+		}
 		long cp;
 		size_t k = vis_utf8(s + i, n - i, &cp);
 		switch (cp) {
@@ -270,35 +283,43 @@ static int json_array_text(SBuf *b, const char *s, size_t n)
 	return 1;
 }
 
-static void json_value(SBuf *b, const Render *r, const RCell *c, int col)
+/* One value as JSON, from its kind and bytes; a real's value (for one whose text is not a
+   JSON number: not finite, or printed otherwise) from the cell, or read from the row. The
+   text of a finite real is all SQLite prints for one, so a text that is a JSON number is
+   written as it is. */
+static void json_put(SBuf *b, const Render *r, int col, int type, const char *s, size_t n,
+                     const RCell *c, const Row *st)
 {
-	const char *s = c->n ? r->data.s + c->off : "";
-	if (c->type == ROW_TEXT && r->jsoncol && r->jsoncol[col] && json_array_text(b, s, c->n))
+	if (type == ROW_TEXT && r->jsoncol && r->jsoncol[col] && json_array_text(b, s, n))
 		return;
-	switch (c->type) {
+	switch (type) {
 	case ROW_NULL:
 		sb_puts(b, "null");
 		break;
 	case ROW_INTEGER:
-		sb_putn(b, s, c->n);
+		sb_putn(b, s, n);
 		break;
-	case ROW_REAL:
-		if (!isfinite(c->d))
+	case ROW_REAL: {
+		if (json_number_ok(s, n)) {
+			sb_putn(b, s, n);
+			break;
+		}
+		double d = c ? c->d : row_real(st, col);
+		if (!isfinite(d))
 			sb_puts(b, "null");
-		else if (json_number_ok(s, c->n))
-			sb_putn(b, s, c->n);
 		else
-			sb_printf(b, "%.17g", c->d);
+			sb_printf(b, "%.17g", d);
 		break;
+	}
 	case ROW_BLOB: {
 		SBuf lit = SBUF_INIT;
-		put_blob_literal(&lit, s, c->n);
+		put_blob_literal(&lit, s, n);
 		render_json_string(b, lit.s, lit.len);
 		sb_free(&lit);
 		break;
 	}
 	default:
-		render_json_string(b, s, c->n);
+		render_json_string(b, s, n);
 	}
 }
 
@@ -322,15 +343,15 @@ static void csv_header(Render *r)
 	if (!r->o.headers || r->header_done)
 		return;
 	r->header_done = 1;
-	SBuf b = SBUF_INIT;
+	SBuf *b = &r->line;   /* no row is being written */
+	sb_truncate(b, 0);
 	for (int i = 0; i < r->ncols; i++) {
 		if (i)
-			sb_putc(&b, ',');
-		csv_field(r, &b, r->names[i], strlen(r->names[i]));
+			sb_putc(b, ',');
+		csv_field(r, b, r->names[i], strlen(r->names[i]));
 	}
-	sb_putc(&b, '\n');
-	fwrite(b.s, 1, b.len, r->out);
-	sb_free(&b);
+	sb_putc(b, '\n');
+	fwrite(b->s, 1, b->len, r->out);
 }
 
 static void csv_row(Render *r, const RCell *row, SBuf *b)
@@ -349,15 +370,36 @@ static void csv_row(Render *r, const RCell *row, SBuf *b)
 	sb_putc(b, '\n');
 }
 
+/* Each column's name as a JSON key with its ':' (and the ',' before all but the first),
+   escaped once per statement rather than once per row. */
+static void json_keys(Render *r)
+{
+	if (r->keyed)
+		return;
+	r->keyed = 1;
+	for (int i = 0; i < r->ncols; i++) {
+		r->keyoff[i] = r->keys.len;
+		if (i)
+			sb_putc(&r->keys, ',');
+		render_json_string(&r->keys, r->names[i], strlen(r->names[i]));
+		sb_putc(&r->keys, ':');
+	}
+	r->keyoff[r->ncols] = r->keys.len;
+}
+
+static void json_key(const Render *r, SBuf *b, int i)
+{
+	sb_putn(b, r->keys.s + r->keyoff[i], r->keyoff[i + 1] - r->keyoff[i]);
+}
+
 static void json_row(Render *r, const RCell *row, SBuf *b)
 {
+	json_keys(r);
 	sb_puts(b, r->nemitted ? ",\n{" : "[\n{");
 	for (int i = 0; i < r->ncols; i++) {
-		if (i)
-			sb_putc(b, ',');
-		render_json_string(b, r->names[i], strlen(r->names[i]));
-		sb_putc(b, ':');
-		json_value(b, r, &row[i], i);
+		json_key(r, b, i);
+		json_put(b, r, i, row[i].type, row[i].n ? r->data.s + row[i].off : "", row[i].n,
+		         &row[i], NULL);
 	}
 	sb_putc(b, '}');
 }
@@ -449,14 +491,36 @@ void render_free(Render *r)
 {
 	if (!r)
 		return;
-	for (int i = 0; i < r->ncols; i++)
-		free(r->names[i]);
 	free(r->names);
+	sb_free(&r->namebuf);
 	free(r->jsoncol);
+	free(r->keyoff);
+	sb_free(&r->keys);
 	free(r->cells);
 	sb_free(&r->data);
 	sb_free(&r->line);
 	free(r);
+}
+
+void render_reset(Render *r, const RenderOpts *opts, FILE *out)
+{
+	/* what render_new leaves zero, but the memory grown: names, keys, cells, buffers */
+	free(r->jsoncol);
+	r->jsoncol = NULL;
+	r->o = *opts;
+	r->out = out;
+	r->ncols = 0;
+	r->namew = 0;
+	r->has_columns = 0;
+	r->nrows = r->nemitted = r->ntables = 0;
+	r->header_done = 0;
+	r->ncells = 0;
+	r->finished = 0;
+	r->keyed = 0;
+	sb_truncate(&r->namebuf, 0);
+	sb_truncate(&r->keys, 0);
+	sb_truncate(&r->data, 0);
+	sb_truncate(&r->line, 0);
 }
 
 void render_columns(Render *r, const Row *st)
@@ -465,10 +529,23 @@ void render_columns(Render *r, const Row *st)
 		return;
 	r->has_columns = 1;
 	r->ncols = row_count(st);
-	r->names = xcalloc((size_t)r->ncols, sizeof *r->names);
+	if (r->ncols > r->capnames || !r->keyoff) {
+		r->capnames = r->ncols;
+		r->names = xrealloc(r->names, (size_t)r->ncols * sizeof *r->names);
+		r->keyoff = xrealloc(r->keyoff, ((size_t)r->ncols + 1) * sizeof *r->keyoff);
+	}
+	/* the names one after the other in namebuf, each ended by its NUL, pointed at once
+	   namebuf has stopped growing (keyoff, not made yet, holds their offsets meanwhile) */
 	for (int i = 0; i < r->ncols; i++) {
 		const char *nm = row_name(st, i);
-		r->names[i] = xstrdup(nm ? nm : "");
+		r->keyoff[i] = r->namebuf.len;
+		sb_puts(&r->namebuf, nm ? nm : "");
+		sb_putc(&r->namebuf, '\0');
+	}
+	for (int i = 0; i < r->ncols; i++) {
+		r->names[i] = r->namebuf.s + r->keyoff[i];
+		if (r->o.mode != RENDER_LINE)
+			continue;   /* only line mode aligns on the names */
 		size_t nw = render_width(r->names[i], strlen(r->names[i]));
 		if (nw > r->namew)
 			r->namew = nw;
@@ -488,10 +565,50 @@ void render_json_column(Render *r, int col)
 	r->jsoncol[col] = 1;
 }
 
+/* A row of a streaming CSV or JSON result, written from the Row itself: its values are
+   not copied into the held cells first (render_row). */
+static void emit_direct(Render *r, const Row *st)
+{
+	SBuf *b = &r->line;
+	sb_truncate(b, 0);
+	int json = r->o.mode == RENDER_JSON;
+	if (json) {
+		json_keys(r);
+		sb_puts(b, r->nemitted ? ",\n{" : "[\n{");
+	}
+	for (int i = 0; i < r->ncols; i++) {
+		int type = (int)row_kind(st, i);
+		size_t n = 0;
+		const char *p = type == ROW_NULL ? NULL : row_text(st, i, &n);
+		if (!p)
+			n = 0;
+		const char *s = n ? p : "";
+		if (json) {
+			json_key(r, b, i);
+			json_put(b, r, i, type, s, n, NULL, st);
+			continue;
+		}
+		if (i)
+			sb_putc(b, ',');
+		if (type == ROW_BLOB)
+			put_blob_literal(b, s, n);
+		else if (type != ROW_NULL)
+			csv_field(r, b, s, n);
+	}
+	sb_puts(b, json ? "}" : "\n");
+	fwrite(b->s, 1, b->len, r->out);
+	r->nemitted++;
+}
+
 void render_row(Render *r, const Row *st)
 {
 	if (!r->has_columns)
 		render_columns(r, st);
+	if (streaming(r) && (r->o.mode == RENDER_CSV || r->o.mode == RENDER_JSON)) {
+		r->nrows++;
+		emit_direct(r, st);
+		return;
+	}
 	if (r->ncells + (size_t)r->ncols > r->capcells) {
 		r->capcells = r->capcells ? r->capcells * 2 : 64;
 		while (r->capcells < r->ncells + (size_t)r->ncols)

@@ -81,6 +81,9 @@ typedef struct Render Render;
 
 Render *render_new(const RenderOpts *opts, FILE *out);
 void render_free(Render *r);
+/* Make r ready for another statement's result, as render_new would make it, keeping the
+   memory it grew: a script of many small statements writes one result after another. */
+void render_reset(Render *r, const RenderOpts *opts, FILE *out);
 
 /* The statement's columns (once) and each row, read through the Row (base/row.h). */
 void render_columns(Render *r, const Row *st);

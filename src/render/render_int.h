@@ -2,7 +2,7 @@
  * render_int.h: what render.c (values, CSV, JSON, line mode, the public API) and
  * render_table.c (aligned tables and boxes) share. Not for other modules.
  *
- * Ownership: a Render owns names, cells, data and jsoncol; cells point into data by offset.
+ * Ownership: a Render owns names, namebuf, cells, data, jsoncol, keys and keyoff; cells point into data by offset.
  */
 #ifndef SUQL_RENDER_INT_H
 #define SUQL_RENDER_INT_H
@@ -21,7 +21,9 @@ struct Render {
 	RenderOpts o;
 	FILE *out;
 	int ncols;
-	char **names;
+	char **names;     /* each into namebuf */
+	SBuf namebuf;
+	int capnames;     /* names and keyoff have room for this many columns */
 	size_t namew;     /* display width of the widest name (line mode aligns on it) */
 	int has_columns;
 	long nrows;       /* rows seen */
@@ -34,6 +36,9 @@ struct Render {
 	SBuf line;        /* the row being written (emit_row), kept from row to row */
 	int finished;
 	unsigned char *jsoncol;   /* per column: holds a JSON array (render_json_column) */
+	SBuf keys;        /* json: each column's name as a key, escaped (json_keys) */
+	size_t *keyoff;   /* json: column i's key is keys[keyoff[i] .. keyoff[i + 1]) */
+	int keyed;        /* json: keys and keyoff are made */
 };
 
 #define RENDER_ROW(r, i) (&(r)->cells[(size_t)(i) * (size_t)(r)->ncols])

@@ -34,6 +34,7 @@ void session_init(Session *s, int interactive)
 void session_free(Session *s)
 {
 	agent_free(s->agent);
+	render_free(s->render);
 	engine_close(s->engine);
 	if (s->out_path)
 		fclose(s->out);

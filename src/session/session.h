@@ -132,6 +132,10 @@ typedef struct Session {
 	double status_t0;
 	long status_base;     /* calls finished in the session before it began */
 	int ctrlc_shown;      /* the line after a ^C was started (see session_after_ctrl_c) */
+	Render *render;       /* the renderer of the last result, kept for the next (render_reset
+	                         keeps the memory it grew); owned */
+	int render_busy;      /* a statement's result is using it (a statement run while one
+	                         is shown gets a renderer of its own) */
 	int bulk_resume;      /* :bulk resume runs the statement of this batch (its number) */
 	int bulk_next;        /* the batch that statement's rest went into (0: none): it did not
 	                         run to its end */

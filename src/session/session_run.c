@@ -192,7 +192,18 @@ static Render *show_render(Show *sh)
 		int counters_first = sh->s->stats && sh->s->show != SESSION_SHOW_ROWS &&
 		                     sh->freetext && sh->sec == sh->s->out;
 		sh->o.stream = !counters_first;
-		sh->render = render_new(&sh->o, sh->rout);
+		Session *s = sh->s;
+		if (s->render && !s->render_busy) {   /* the session's, grown by earlier results */
+			render_reset(s->render, &sh->o, sh->rout);
+			sh->render = s->render;
+			s->render_busy = 1;
+		} else {
+			sh->render = render_new(&sh->o, sh->rout);
+			if (!s->render) {
+				s->render = sh->render;
+				s->render_busy = 1;
+			}
+		}
 	}
 	return sh->render;
 }
@@ -428,7 +439,10 @@ static SuqlStatus run_one(Session *s, const char *sql, size_t len, size_t *used,
 	if (fflush(s->out) != 0 && !s->out_errno)
 		s->out_errno = errno;   /* reported by session_check_output, which names the file */
 	session_notices(s);
-	render_free(sh.render);
+	if (sh.render && sh.render == s->render)
+		s->render_busy = 0;   /* kept for the next statement's result */
+	else
+		render_free(sh.render);
 	sb_free(&sh.counters);
 	free(sh.parsed);
 	session_once_over(s);
