@@ -33,75 +33,31 @@
  * is asked again without streaming, and the endpoint remembered. Once pieces were handed
  * over, a stream that breaks off is an error, never asked again (the reader saw them).
  *
- * Every error names the cause and the fix; none contains the API key (llm_scrub).
+ * Every error names the cause and the fix; none contains the API key (llm_scrub). What an
+ * error status or a broken transfer calls for is read by llm_http_err.c; the one-off
+ * requests of :llm test, :llm models and bulk mode are llm_http_once.c's.
  *
  * libcurl is loaded when the first request is about to go out (base/dynlib.h: libcurl.so.4
  * from the package libcurl4, or $SUQL_LIBCURL), so that a session that never asks a model
- * never maps it and its TLS stack; every call goes through the table cu (cu.easy_init is
- * curl_easy_init). When it cannot be loaded, every call of the run fails with that message.
+ * never maps it and its TLS stack; every call goes through the table llm_cu
+ * (llm_cu.easy_init is curl_easy_init). When it cannot be loaded, every call of the run
+ * fails with that message.
  */
-#include "base/dynlib.h"
 #include "base/util.h"
-#include "llm/llm_int.h"
+#include "llm/llm_http_int.h"
 
-#include <curl/curl.h>
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CU_FUNCS(X) X(easy_cleanup) X(easy_getinfo) X(easy_init) X(easy_perform) X(easy_setopt) \
-	X(easy_strerror) X(global_cleanup) X(global_init) X(multi_add_handle) X(multi_cleanup) \
-	X(multi_info_read) X(multi_init) X(multi_perform) X(multi_poll) X(multi_remove_handle) \
-	X(multi_setopt) X(slist_append) X(slist_free_all) X(mime_init) X(mime_addpart) \
-	X(mime_name) X(mime_data) X(mime_filename) X(mime_type) X(mime_free)
-#define CU_FIELD(f) __typeof__(curl_##f) *f;
 #define CU_SYM(f) {"curl_" #f, offsetof(CuTable, f)},
 
-typedef struct CuTable {
-	CU_FUNCS(CU_FIELD)
-} CuTable;
-
 static const DynSym cu_syms[] = {CU_FUNCS(CU_SYM) {NULL, 0}};
-static CuTable cu;
-static DynLib cu_lib = {"libcurl.so.4", "libcurl4", "SUQL_LIBCURL", cu_syms, &cu, 0};
+CuTable llm_cu;
+DynLib llm_cu_lib = {"libcurl.so.4", "libcurl4", "SUQL_LIBCURL", cu_syms, &llm_cu, 0};
 
 enum { R_QUEUED, R_FLIGHT, R_DONE };
-
-typedef struct HttpReq {
-	LlmJob *job;
-	int *items;         /* the candidates asked about: indices into the call's items (owned);
-	                       NULL for kinds without candidates */
-	int nitems;
-	LlmReason why;      /* why the next attempt is sent */
-	LlmReason counted;  /* the reason the attempt in flight was counted under */
-	int state;
-	int attempt;        /* attempts made */
-	int reasked;        /* these candidates were asked again once already */
-	int json_mode;          /* what constrained the reply: LLMP_SENT_NONE, _JSON_OBJECT, _SCHEMA */
-	double not_before;  /* backoff: do not start before this time */
-	char *body;
-	long max_out;       /* the body's max_tokens (what a cancelled request may be billed) */
-	CURL *easy;
-	struct curl_slist *hdrs;
-	SBuf resp;
-	int oversize;
-	int stream;         /* asked for a streamed reply */
-	int logprobs;       /* asked for log-probabilities (llm.logprobs) */
-	int cache_key;      /* carries a prompt_cache_key (llm.prompt_cache_key) */
-	int sse;            /* the reply is an event stream: 0 not known yet, 1 yes, -1 no */
-	size_t got;         /* bytes of the body so far */
-	double worst;       /* in flight: what it costs at most (llm_cap.c) */
-	LlmStream st;
-	/* for the request log (llm_log.c) */
-	double t0;          /* the attempt's start (util_now_ms) */
-	double sent_at;     /* ... and the time it was sent (llm_log_now) */
-	char *prompt;       /* the body's messages (an embedding's input), while the log is on */
-	char *reply;        /* the reply's text as it came (read_content), while the log is on */
-	int unread;         /* candidates of the reply that could not be read */
-	int estimated;      /* its tokens were estimated */
-} HttpReq;
 
 typedef struct JobState {
 	int pending;        /* requests not finished */
@@ -116,7 +72,7 @@ typedef struct JobState {
 typedef struct HttpRun {
 	Llm *llm;
 	CURLM *multi;
-	HttpReq **r;
+	LlmHttpReq **r;
 	int nr, capr;
 	int inflight;
 	double inflight_usd;   /* what the requests in flight cost at most */
@@ -131,11 +87,9 @@ static char *msg(const HttpRun *run, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *m = xvprintf(fmt, ap);
+	char *m = llm_http_vmsg(run->llm, fmt, ap);
 	va_end(ap);
-	char *s = llm_scrub(run->llm, m);
-	free(m);
-	return s;
+	return m;
 }
 
 /* A streamed reply's pieces, as the caller is given them: without secrets. */
@@ -146,7 +100,7 @@ static char *stream_scrub(void *llm, const char *text)
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 {
-	HttpReq *r = ud;
+	LlmHttpReq *r = ud;
 	size_t n = size * nmemb;
 	if (r->got + n > LLM_MAX_REPLY) {
 		r->oversize = 1;
@@ -156,8 +110,8 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 	if (r->stream && r->sse == 0) {
 		long code = 0;
 		char *ct = NULL;
-		cu.easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
-		cu.easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
+		llm_cu.easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+		llm_cu.easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &ct);
 		r->sse = code >= 200 && code <= 299 && ct &&
 		         strncasecmp(ct, "text/event-stream", 17) == 0 ? 1 : -1;
 	}
@@ -170,9 +124,9 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 
 /* A request for n of the job's candidates (items: indices into the call's items; n = 0 for
    a call without candidates). */
-static HttpReq *req_new(HttpRun *run, LlmJob *job, const int *items, int n, LlmReason why)
+static LlmHttpReq *req_new(HttpRun *run, LlmJob *job, const int *items, int n, LlmReason why)
 {
-	HttpReq *r = xcalloc(1, sizeof *r);
+	LlmHttpReq *r = xcalloc(1, sizeof *r);
 	r->job = job;
 	r->why = why;
 	if (n > 0) {
@@ -187,7 +141,7 @@ static HttpReq *req_new(HttpRun *run, LlmJob *job, const int *items, int n, LlmR
 	return r;
 }
 
-static void req_body(HttpRun *run, HttpReq *r)
+static void req_body(HttpRun *run, LlmHttpReq *r)
 {
 	LlmJob *j = r->job;
 	json_t *b;
@@ -238,7 +192,7 @@ static Tokens tokens_of(const LlmCall *c)
 
 /* The attempt r ended (status; error: heap, or NULL): one row of the request log with the
    tokens its reply added to the call since before. */
-static void log_attempt(HttpRun *run, HttpReq *r, const char *status, long code, char *error,
+static void log_attempt(HttpRun *run, LlmHttpReq *r, const char *status, long code, char *error,
                         const Tokens *before)
 {
 	Llm *llm = run->llm;
@@ -282,11 +236,11 @@ static void log_attempt(HttpRun *run, HttpReq *r, const char *status, long code,
 
 /* Take the request off the transport. A request of which nothing was sent is taken back
    from the counters; one sent and given up on (cancelled) is counted as such. */
-static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
+static void req_detach(HttpRun *run, LlmHttpReq *r, int cancelled)
 {
 	if (r->easy) {
 		long sent = 0;
-		cu.easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
+		llm_cu.easy_getinfo(r->easy, CURLINFO_REQUEST_SIZE, &sent);
 		const LlmCall *c = r->job->call;
 		if (sent <= 0)
 			llm_count_unsent(run->llm, c, r->counted);
@@ -296,34 +250,32 @@ static void req_detach(HttpRun *run, HttpReq *r, int cancelled)
 			log_attempt(run, r, "cancelled", 0, xstrdup("sent, its reply not waited for"),
 			            NULL);
 		}
-		cu.multi_remove_handle(run->multi, r->easy);
-		cu.easy_cleanup(r->easy);
+		llm_cu.multi_remove_handle(run->multi, r->easy);
+		llm_cu.easy_cleanup(r->easy);
 		r->easy = NULL;
 		run->inflight--;
 		run->inflight_usd -= r->worst;
 		r->worst = 0;
 	}
 	if (r->hdrs)
-		cu.slist_free_all(r->hdrs);
+		llm_cu.slist_free_all(r->hdrs);
 	r->hdrs = NULL;
 }
 
-/* What every request of this backend sets alike: time limits, no signals, who asks, the
-   encodings and the protocols it may follow. */
-static void easy_limits(Llm *llm, CURL *e)
+void llm_http_limits(Llm *llm, CURL *e)
 {
-	cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
-	cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
-	cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
-	cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	llm_cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)llm->s.timeout_ms);
+	llm_cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)llm->s.connect_timeout_ms);
+	llm_cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	llm_cu.easy_setopt(e, CURLOPT_USERAGENT, "suql/" SUQL_VERSION);
+	llm_cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	llm_cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 }
 
 /* What r costs at most: its body's bytes as tokens (as the counters estimate a reply
    without usage) and the max_tokens it asks for, or the most a request of the statement
    took (llm_cap_worst). */
-static double req_worst(const Llm *llm, const HttpReq *r)
+static double req_worst(const Llm *llm, const LlmHttpReq *r)
 {
 	const LlmCall *c = r->job->call;
 	double in = (double)(strlen(r->body) / TEXT_BYTES_PER_TOKEN + 1);
@@ -331,22 +283,22 @@ static double req_worst(const Llm *llm, const HttpReq *r)
 	return llm_cap_worst(llm, in, out);
 }
 
-static void req_start(HttpRun *run, HttpReq *r)
+static void req_start(HttpRun *run, LlmHttpReq *r)
 {
 	Llm *llm = run->llm;
-	CURL *e = cu.easy_init();
+	CURL *e = llm_cu.easy_init();
 	if (!e) {
 		fputs("suql: out of memory\n", stderr);
 		exit(SUQL_EXIT_USAGE);
 	}
 	int embed = r->job->call->kind == LLM_EMBED;
 	char *url = xprintf("%s/%s", llm->s.url, embed ? "embeddings" : "chat/completions");
-	r->hdrs = cu.slist_append(NULL, "Content-Type: application/json");
-	r->hdrs = cu.slist_append(r->hdrs, "Accept: application/json");
-	r->hdrs = cu.slist_append(r->hdrs, "Expect:");
+	r->hdrs = llm_cu.slist_append(NULL, "Content-Type: application/json");
+	r->hdrs = llm_cu.slist_append(r->hdrs, "Accept: application/json");
+	r->hdrs = llm_cu.slist_append(r->hdrs, "Expect:");
 	if (llm->s.key) {
 		char *auth = xprintf("Authorization: Bearer %s", llm->s.key);
-		r->hdrs = cu.slist_append(r->hdrs, auth);
+		r->hdrs = llm_cu.slist_append(r->hdrs, auth);
 		memset(auth, 0, strlen(auth));
 		free(auth);
 	}
@@ -359,16 +311,16 @@ static void req_start(HttpRun *run, HttpReq *r)
 	r->st.ctx = r->job->call->text_ctx;
 	r->st.scrub = stream_scrub;
 	r->st.sctx = run->llm;
-	cu.easy_setopt(e, CURLOPT_URL, url);
-	cu.easy_setopt(e, CURLOPT_POST, 1L);
-	cu.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
-	cu.easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
-	cu.easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
-	cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-	cu.easy_setopt(e, CURLOPT_WRITEDATA, r);
-	cu.easy_setopt(e, CURLOPT_PRIVATE, r);
-	easy_limits(llm, e);
-	cu.multi_add_handle(run->multi, e);
+	llm_cu.easy_setopt(e, CURLOPT_URL, url);
+	llm_cu.easy_setopt(e, CURLOPT_POST, 1L);
+	llm_cu.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+	llm_cu.easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
+	llm_cu.easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
+	llm_cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+	llm_cu.easy_setopt(e, CURLOPT_WRITEDATA, r);
+	llm_cu.easy_setopt(e, CURLOPT_PRIVATE, r);
+	llm_http_limits(llm, e);
+	llm_cu.multi_add_handle(run->multi, e);
 	free(url);
 	r->easy = e;
 	r->state = R_FLIGHT;
@@ -438,7 +390,7 @@ static void fail_all(HttpRun *run, LlmJob *first, char *error)
 }
 
 /* One request finished with results written: the job ends when its last one does. */
-static void req_ok(HttpRun *run, HttpReq *r)
+static void req_ok(HttpRun *run, LlmHttpReq *r)
 {
 	r->state = R_DONE;
 	JobState *js = r->job->priv;
@@ -460,7 +412,7 @@ static double backoff_ms(HttpRun *run, int attempt)
 }
 
 /* Retry r after a delay, or fail its job when it has used its retries. */
-static void retry(HttpRun *run, HttpReq *r, long retry_after_s, char *why_final)
+static void retry(HttpRun *run, LlmHttpReq *r, long retry_after_s, char *why_final)
 {
 	if (r->attempt > run->llm->s.retries) {
 		job_fail(run, r->job, why_final, 0);
@@ -475,192 +427,31 @@ static void retry(HttpRun *run, HttpReq *r, long retry_after_s, char *why_final)
 	r->why = LLM_REQ_RETRY;
 }
 
-/* The server's own words about an error, shortened and printable. Heap string. */
-static char *server_says(const HttpRun *run, const HttpReq *r)
+/* Carries out what llm_http_err.c read a failed attempt to call for. */
+static void on_error(HttpRun *run, LlmHttpReq *r, LlmHttpErr v)
 {
-	const char *body = sb_str(&r->resp);
-	json_t *j = json_loads(body, 0, NULL);
-	const char *m = NULL;
-	if (j) {
-		json_t *e = json_object_get(j, "error");
-		if (json_is_object(e))
-			m = json_string_value(json_object_get(e, "message"));
-		else if (json_is_string(e))
-			m = json_string_value(e);
-		if (!m)
-			m = json_string_value(json_object_get(j, "message"));
-		if (!m)
-			m = json_string_value(json_object_get(j, "detail"));
-	}
-	SBuf b = SBUF_INIT;
-	/* secrets out before the text is shortened: a cut never leaves the start of one */
-	char *src = llm_scrub(run->llm, m ? m : body);
-	for (size_t i = 0; src[i] && b.len < 200; i++)
-		sb_putc(&b, isprint((unsigned char)src[i]) ? src[i] : ' ');
-	if (src[0] && strlen(src) > 200)
-		sb_puts(&b, "...");
-	free(src);
-	json_decref(j);
-	return b.len ? sb_steal(&b) : xstrdup("(no message)");
-}
-
-static int mentions(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *p = s; *p; p++)
-		if (strncasecmp(p, word, n) == 0)
-			return 1;
-	return 0;
-}
-
-static int mentions_model(const char *s)
-{
-	return mentions(s, "model");
-}
-
-static const char *endpoint(const HttpReq *r)
-{
-	return r->job->call->kind == LLM_EMBED ? "embeddings" : "chat/completions";
-}
-
-static void on_http_error(HttpRun *run, HttpReq *r, long code, long retry_after)
-{
-	Llm *llm = run->llm;
-	char *says = server_says(run, r);
-	const char *model = r->job->call->kind == LLM_EMBED ? llm->s.embed_model
-	                                                    : llmp_model(llm, r->job->call);
-	if (code == 400 && r->cache_key && mentions(says, "cache_key")) {
-		/* a server that refuses fields it does not know: ask again without the key, and
-		   remember (before the weaker reply formats: it named the key) */
-		llm->no_cache_key = 1;
+	switch (v.act) {
+	case LLM_HTTP_AGAIN:   /* the field the endpoint refused is left out from now on */
 		req_body(run, r);
 		r->state = R_QUEUED;
 		r->not_before = 0;
 		r->why = LLM_REQ_RETRY;
-	} else if (code == 400 && r->logprobs && (mentions(says, "logprob") || !r->json_mode)) {
-		/* an endpoint that gives no log-probabilities (a reasoning model, an older server):
-		   ask again without, and remember; the verdicts then carry no confidence */
-		llm->no_logprobs = 1;
-		req_body(run, r);
-		r->state = R_QUEUED;
-		r->not_before = 0;
-		r->why = LLM_REQ_RETRY;
-	} else if (code == 400 && r->json_mode) {
-		/* probably the schema, or response_format: ask again with the next weaker form
-		   (a schema, json_object, nothing), and remember */
-		if (r->json_mode == LLMP_SENT_SCHEMA)
-			llm->no_schema = 1;
-		else
-			llm->no_json_mode = 1;
-		req_body(run, r);
-		r->state = R_QUEUED;
-		r->not_before = 0;
-		r->why = LLM_REQ_RETRY;
-	} else if (code == 400 && r->stream) {
-		/* an endpoint that does not stream (or not with stream_options): ask whole */
-		llm->no_stream = 1;
-		req_body(run, r);
-		r->state = R_QUEUED;
-		r->not_before = 0;
-		r->why = LLM_REQ_RETRY;
-	} else if (code == 400 && r->cache_key) {
-		/* nothing else the request carries explains the refusal: the key, the last
-		   field suql adds, goes too */
-		llm->no_cache_key = 1;
-		req_body(run, r);
-		r->state = R_QUEUED;
-		r->not_before = 0;
-		r->why = LLM_REQ_RETRY;
-	} else if (code == 401) {
-		fail_all(run, r->job, llm->s.key ?
-		         msg(run, "the endpoint rejected the API key (HTTP 401 from %s): set "
-		             "SUQL_LLM_KEY or OPENAI_API_KEY, or :set llm.key", run->shown) :
-		         msg(run, "the endpoint wants an API key (HTTP 401 from %s): set SUQL_LLM_KEY "
-		             "or OPENAI_API_KEY, or :set llm.key", run->shown));
-	} else if (code == 403) {
-		fail_all(run, r->job, msg(run, "the endpoint refused access (HTTP 403 from %s: %s): "
-		         "check that the key in llm.key may use model '%s'", run->shown, says,
-		         model ? model : ""));
-	} else if (code == 404) {
-		if (mentions_model(says))
-			fail_all(run, r->job, msg(run, "model '%s' not found at %s (HTTP 404): check "
-			         "llm.model and the URL", model ? model : "", run->shown));
-		else
-			fail_all(run, r->job, msg(run, "no %s API at %s/%s (HTTP 404): check llm.url "
-			         "(most servers want it to end in /v1, e.g. http://localhost:11434/v1)",
-			         endpoint(r), run->shown, endpoint(r)));
-	} else if (code == 429) {
-		retry(run, r, retry_after, msg(run, "the endpoint is still limiting the request rate "
-		      "after %d attempts (HTTP 429 from %s: %s): lower concurrency (:set concurrency "
-		      "2) or try again later", r->attempt, run->shown, says));
-	} else if (code >= 500 || code == 408) {
-		retry(run, r, retry_after, msg(run, "the endpoint failed %d times (HTTP %ld from %s: "
-		      "%s): the server may be overloaded or down; try again later", r->attempt, code,
-		      run->shown, says));
-	} else if (code == 413) {
-		job_fail(run, r->job, msg(run, "the request was too large for the endpoint (HTTP 413 "
-		         "from %s): ask about fewer rows at a time (:set batch 1)", run->shown), 0);
-	} else {
-		job_fail(run, r->job, msg(run, "the endpoint rejected the request (HTTP %ld from %s: "
-		         "%s): check llm.model and llm.url", code, run->shown, says), 0);
-	}
-	free(says);
-}
-
-static void on_transport_error(HttpRun *run, HttpReq *r, CURLcode cc)
-{
-	Llm *llm = run->llm;
-	switch (cc) {
-	case CURLE_COULDNT_CONNECT:
-		retry(run, r, 0, msg(run, "cannot connect to %s (connection refused, %d attempts): is "
-		      "the server running? check llm.url", run->shown, r->attempt));
 		break;
-	case CURLE_OPERATION_TIMEDOUT: {
-		char *m = msg(run, "no reply from %s within %g s (%d attempts): raise llm.timeout or "
-		              "check the server", run->shown, llm->s.timeout_ms / 1000.0, r->attempt);
-		if (r->attempt >= LLM_TIMEOUT_ATTEMPTS)
-			job_fail(run, r->job, m, 0);   /* a server that hangs twice: no more waiting */
-		else
-			retry(run, r, 0, m);
+	case LLM_HTTP_RETRY:
+		retry(run, r, v.retry_after, v.msg);
 		break;
-	}
-	case CURLE_RECV_ERROR:
-	case CURLE_SEND_ERROR:
-	case CURLE_GOT_NOTHING:
-	case CURLE_PARTIAL_FILE:
-	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
-		retry(run, r, 0, msg(run, "the connection to %s broke off (%s; %d attempts): check the "
-		      "server", run->shown, cu.easy_strerror(cc), r->attempt));
+	case LLM_HTTP_FAIL:
+		job_fail(run, r->job, v.msg, 0);
 		break;
-	case CURLE_WRITE_ERROR:
-		if (r->oversize) {
-			job_fail(run, r->job, msg(run, "the reply from %s is larger than %u MiB: check that "
-			         "llm.url points to an OpenAI-compatible API", run->shown,
-			         LLM_MAX_REPLY >> 20), 0);
-			break;
-		}
-		/* fall through */
-	default:
-		if (cc == CURLE_COULDNT_RESOLVE_HOST)
-			fail_all(run, r->job, msg(run, "cannot resolve the host of %s: check llm.url",
-			         run->shown));
-		else if (cc == CURLE_UNSUPPORTED_PROTOCOL || cc == CURLE_URL_MALFORMAT)
-			fail_all(run, r->job, msg(run, "llm.url %s is not a usable http(s) URL: check "
-			         "llm.url", run->shown));
-		else if (cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CONNECT_ERROR ||
-		         cc == CURLE_SSL_CERTPROBLEM || cc == CURLE_SSL_CACERT_BADFILE)
-			fail_all(run, r->job, msg(run, "TLS with %s failed (%s): check the URL and the "
-			         "system's certificates", run->shown, cu.easy_strerror(cc)));
-		else
-			job_fail(run, r->job, msg(run, "the request to %s failed: %s", run->shown,
-			         cu.easy_strerror(cc)), 0);
+	case LLM_HTTP_FAIL_ALL:
+		fail_all(run, r->job, v.msg);
+		break;
 	}
 }
 
 /* A reply without usage: its tokens estimated from the request's and the reply's bytes
    (TEXT_BYTES_PER_TOKEN), with the cached tokens it did report (llama.cpp's timings). */
-static void count_estimated(HttpRun *run, HttpReq *r, size_t reply_bytes, long cached)
+static void count_estimated(HttpRun *run, LlmHttpReq *r, size_t reply_bytes, long cached)
 {
 	LlmUsage u;
 	memset(&u, 0, sizeof u);
@@ -673,7 +464,7 @@ static void count_estimated(HttpRun *run, HttpReq *r, size_t reply_bytes, long c
 
 /* The confidences of a verdict reply's candidates, from its log-probabilities lp (NULL:
    none came): all or none of them get one (llm_logprobs.c). */
-static void read_confidence(HttpReq *r, const char *text, const json_t *lp)
+static void read_confidence(LlmHttpReq *r, const char *text, const json_t *lp)
 {
 	LlmCall *c = r->job->call;
 	if (c->kind != LLM_VERIFY || !r->items || r->nitems < 1 || !lp || json_is_null(lp))
@@ -694,7 +485,7 @@ static void read_confidence(HttpReq *r, const char *text, const json_t *lp)
 /* The text of a reply: read by llm_reply.c's rules. What could not be read is asked again
    once, then (for a batch) candidate by candidate, then marked unknown. A verdict reply
    whose candidates were all read takes their confidences from lp (NULL: none). */
-static void read_content(HttpRun *run, HttpReq *r, const char *raw, const json_t *lp)
+static void read_content(HttpRun *run, LlmHttpReq *r, const char *raw, const json_t *lp)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
@@ -715,14 +506,14 @@ static void read_content(HttpRun *run, HttpReq *r, const char *raw, const json_t
 		int *sub = xmalloc((size_t)nbad * sizeof *sub);
 		for (int k = 0; k < nbad; k++)
 			sub[k] = r->items ? r->items[bad[k]] : 0;
-		HttpReq *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
+		LlmHttpReq *s = req_new(run, job, sub, r->items ? nbad : 0, LLM_REQ_REASK);
 		s->reasked = 1;
 		req_body(run, s);
 		free(sub);
 	} else if (nbad > 0 && r->nitems > 1) {
 		/* asked twice in a batch: each candidate alone */
 		for (int k = 0; k < nbad; k++) {
-			HttpReq *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
+			LlmHttpReq *s = req_new(run, job, &r->items[bad[k]], 1, LLM_REQ_SPLIT);
 			s->reasked = 1;
 			req_body(run, s);
 		}
@@ -736,7 +527,7 @@ static void read_content(HttpRun *run, HttpReq *r, const char *raw, const json_t
 }
 
 /* A 2xx reply: read it into the call's results. */
-static void on_reply(HttpRun *run, HttpReq *r)
+static void on_reply(HttpRun *run, LlmHttpReq *r)
 {
 	LlmJob *job = r->job;
 	LlmCall *c = job->call;
@@ -754,7 +545,7 @@ static void on_reply(HttpRun *run, HttpReq *r)
 		llm_count_usage(run->llm, c, &usage, 0);
 	json_t *err = json_object_get(j, "error");
 	if (err && !json_is_null(err)) {
-		char *says = server_says(run, r);
+		char *says = llm_http_says(run->llm, r);
 		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
 		                       says), 0);
 		free(says);
@@ -808,14 +599,14 @@ static void on_reply(HttpRun *run, HttpReq *r)
 }
 
 /* The end of a reply that came as an event stream. */
-static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
+static void on_stream_end(HttpRun *run, LlmHttpReq *r, CURLcode cc)
 {
 	LlmJob *job = r->job;
 	LlmStream *st = &r->st;
 	if (cc == CURLE_OK)
 		llm_stream_end(st);
 	if (cc != CURLE_OK && !st->shown) {
-		on_transport_error(run, r, cc);
+		on_error(run, r, llm_http_transport_error(run->llm, run->shown, r, cc));
 	} else if (st->error) {
 		job_fail(run, job, msg(run, "the endpoint at %s answered with an error: %s", run->shown,
 		                       st->error), 0);
@@ -825,7 +616,7 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 	} else if (!st->done && st->shown) {
 		job_fail(run, job, msg(run, "the reply from %s broke off before its end (%s): check "
 		         "the server, or ask again", run->shown,
-		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : cu.easy_strerror(cc)), 0);
+		         cc == CURLE_OK ? "no finish_reason and no [DONE]" : llm_cu.easy_strerror(cc)), 0);
 	} else if (!st->done) {
 		retry(run, r, 0, msg(run, "the streamed reply from %s ended before it was complete "
 		      "(%d attempts): check the server", run->shown, r->attempt));
@@ -841,12 +632,12 @@ static void on_stream_end(HttpRun *run, HttpReq *r, CURLcode cc)
 	}
 }
 
-static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
+static void on_done(HttpRun *run, LlmHttpReq *r, CURLcode cc)
 {
 	long code = 0;
 	curl_off_t ra = 0;
-	cu.easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
-	cu.easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
+	llm_cu.easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &code);
+	llm_cu.easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, &ra);
 	req_detach(run, r, 0);
 	r->state = R_DONE;
 	JobState *js = r->job->priv;
@@ -858,9 +649,9 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 	if (r->sse == 1)
 		on_stream_end(run, r, cc);
 	else if (cc != CURLE_OK)
-		on_transport_error(run, r, cc);
+		on_error(run, r, llm_http_transport_error(run->llm, run->shown, r, cc));
 	else if (code < 200 || code > 299)
-		on_http_error(run, r, code, (long)ra);
+		on_error(run, r, llm_http_status_error(run->llm, run->shown, r, code, (long)ra));
 	else
 		on_reply(run, r);
 	/* the log says how this attempt ended: read, unreadable, or an error (the call's own
@@ -874,7 +665,7 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 	} else if (broke || code < 200 || code > 299 || r->state == R_QUEUED ||
 	           (!r->reply && r->job->call->kind != LLM_EMBED)) {
 		status = "error";
-		error = broke ? xstrdup(cu.easy_strerror(cc))
+		error = broke ? xstrdup(llm_cu.easy_strerror(cc))
 		      : code < 200 || code > 299 ? xprintf("HTTP %ld", code)
 		      : xstrdup("the reply held no answer");
 		if (r->state == R_QUEUED) {
@@ -894,19 +685,19 @@ static void on_done(HttpRun *run, HttpReq *r, CURLcode cc)
 void llm_http_close(Llm *llm)
 {
 	if (llm->multi) {
-		cu.multi_cleanup(llm->multi);
+		llm_cu.multi_cleanup(llm->multi);
 		llm->multi = NULL;
-		cu.global_cleanup();
+		llm_cu.global_cleanup();
 	}
 }
 
 SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void *ctx)
 {
 	SuqlErr lerr = {0};
-	int loaded = dynlib_load(&cu_lib, &lerr) == SUQL_OK;
+	int loaded = dynlib_load(&llm_cu_lib, &lerr) == SUQL_OK;
 	if (loaded && !llm->multi) {
-		cu.global_init(CURL_GLOBAL_DEFAULT);
-		llm->multi = cu.multi_init();
+		llm_cu.global_init(CURL_GLOBAL_DEFAULT);
+		llm->multi = llm_cu.multi_init();
 	}
 	HttpRun run = {0};
 	run.llm = llm;
@@ -915,11 +706,11 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	run.ctx = ctx;
 	run.shown = llm_url_shown(llm->s.url);
 	if (loaded)
-		cu.multi_setopt(run.multi, CURLMOPT_MAXCONNECTS, (long)llm->s.concurrency + 4);
+		llm_cu.multi_setopt(run.multi, CURLMOPT_MAXCONNECTS, (long)llm->s.concurrency + 4);
 	JobState *js = xcalloc((size_t)n + 1, sizeof *js);
 	for (int i = 0; i < n; i++) {
 		jobs[i]->priv = &js[i];
-		HttpReq *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
+		LlmHttpReq *r = req_new(&run, jobs[i], jobs[i]->items, jobs[i]->nitems, LLM_REQ_FIRST);
 		req_body(&run, r);
 	}
 	if (!loaded && n > 0)   /* nothing is sent: every call fails with the reason */
@@ -934,7 +725,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		double now = util_now_ms(), next = -1;
 		int waiting = 0, started = 0;
 		for (int i = 0; i < run.nr; i++) {
-			HttpReq *r = run.r[i];
+			LlmHttpReq *r = run.r[i];
 			JobState *j = r->job->priv;
 			if (r->state != R_QUEUED)
 				continue;
@@ -971,15 +762,15 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		/* let curl start what was just added, then wait for activity (at most 50 ms, so
 		   that Ctrl-C and backoff deadlines are seen promptly) */
 		int running, progressed = 0;
-		cu.multi_perform(run.multi, &running);
+		llm_cu.multi_perform(run.multi, &running);
 		CURLMsg *m;
 		int left;
-		while ((m = cu.multi_info_read(run.multi, &left)) != NULL) {
+		while ((m = llm_cu.multi_info_read(run.multi, &left)) != NULL) {
 			if (m->msg != CURLMSG_DONE)
 				continue;
-			HttpReq *r = NULL;
+			LlmHttpReq *r = NULL;
 			CURLcode cc = m->data.result;
-			cu.easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+			llm_cu.easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
 			if (r)
 				on_done(&run, r, cc);
 			progressed = 1;
@@ -989,7 +780,7 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 		int timeout = 50;
 		if (next > now && next - now < timeout)
 			timeout = (int)(next - now) + 1;
-		cu.multi_poll(run.multi, NULL, 0, timeout, NULL);
+		llm_cu.multi_poll(run.multi, NULL, 0, timeout, NULL);
 	}
 	/* stopped or interrupted: whatever is unfinished is cancelled */
 	for (int i = 0; i < run.nr; i++)
@@ -1015,139 +806,3 @@ SuqlStatus llm_http_run(Llm *llm, LlmJob **jobs, int n, LlmJobDoneFn done, void 
 	return st;
 }
 
-/* ---- one request, waited for (:llm test, :llm models) ---- */
-
-typedef struct OnceBuf {
-	SBuf *out;
-	size_t got;
-} OnceBuf;
-
-static size_t once_write(char *p, size_t size, size_t nmemb, void *ud)
-{
-	OnceBuf *b = ud;
-	size_t n = size * nmemb;
-	if (b->got + n > LLM_MAX_REPLY)
-		return 0;
-	b->got += n;
-	sb_putn(b->out, p, n);
-	return n;
-}
-
-static int once_progress(void *ud, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
-{
-	(void)ud, (void)a, (void)b, (void)c, (void)d;
-	return suql_interrupted != 0;   /* Ctrl-C stops the request */
-}
-
-/* The one request of llm_http_once and llm_http_upload: a GET, a POST of body (JSON), or a
-   POST of the multipart form mime. */
-static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *mime,
-                       size_t upload, CURL *e, LlmHttpOnce *res, SuqlErr *err);
-
-/* libcurl loaded and initialized, and a handle for one request (NULL: err says why). */
-static CURL *once_handle(Llm *llm, LlmHttpOnce *res, SuqlErr *err)
-{
-	memset(res, 0, sizeof *res);   /* the reply an empty SBuf */
-	if (dynlib_load(&cu_lib, err) != SUQL_OK)
-		return NULL;
-	if (!llm->multi) {
-		cu.global_init(CURL_GLOBAL_DEFAULT);
-		llm->multi = cu.multi_init();
-	}
-	CURL *e = cu.easy_init();
-	if (!e)
-		err_set(err, SUQL_LLM, "out of memory");
-	return e;
-}
-
-SuqlStatus llm_http_once(Llm *llm, const char *path, const char *body, LlmHttpOnce *res,
-                         SuqlErr *err)
-{
-	CURL *e = once_handle(llm, res, err);
-	if (!e)
-		return SUQL_LLM;
-	return once(llm, path, body, NULL, 0, e, res, err);
-}
-
-SuqlStatus llm_http_upload(Llm *llm, const char *path, const char *purpose,
-                           const char *filename, const char *data, size_t n,
-                           LlmHttpOnce *res, SuqlErr *err)
-{
-	CURL *e = once_handle(llm, res, err);
-	if (!e)
-		return SUQL_LLM;
-	curl_mime *mime = cu.mime_init(e);
-	curl_mimepart *part = cu.mime_addpart(mime);
-	cu.mime_name(part, "purpose");
-	cu.mime_data(part, purpose, CURL_ZERO_TERMINATED);
-	part = cu.mime_addpart(mime);
-	cu.mime_name(part, "file");
-	cu.mime_filename(part, filename);
-	cu.mime_type(part, "application/jsonl");
-	cu.mime_data(part, data, n);
-	SuqlStatus st = once(llm, path, NULL, mime, n, e, res, err);
-	cu.mime_free(mime);
-	return st;
-}
-
-static SuqlStatus once(Llm *llm, const char *path, const char *body, curl_mime *mime,
-                       size_t upload, CURL *e, LlmHttpOnce *res, SuqlErr *err)
-{
-	char *url = xprintf("%s/%s", llm->s.url, path);
-	struct curl_slist *h = cu.slist_append(NULL, "Accept: application/json");
-	if (body)
-		h = cu.slist_append(h, "Content-Type: application/json");
-	h = cu.slist_append(h, "Expect:");
-	if (llm->s.key) {
-		char *auth = xprintf("Authorization: Bearer %s", llm->s.key);
-		h = cu.slist_append(h, auth);
-		memset(auth, 0, strlen(auth));
-		free(auth);
-	}
-	OnceBuf ob = {&res->reply, 0};
-	cu.easy_setopt(e, CURLOPT_URL, url);
-	if (mime)
-		cu.easy_setopt(e, CURLOPT_MIMEPOST, mime);
-	if (body) {
-		cu.easy_setopt(e, CURLOPT_POST, 1L);
-		cu.easy_setopt(e, CURLOPT_POSTFIELDS, body);
-		cu.easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	}
-	cu.easy_setopt(e, CURLOPT_HTTPHEADER, h);
-	cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, once_write);
-	cu.easy_setopt(e, CURLOPT_WRITEDATA, &ob);
-	cu.easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
-	cu.easy_setopt(e, CURLOPT_XFERINFOFUNCTION, once_progress);
-	easy_limits(llm, e);
-	double t0 = util_now_ms(), sent_at = llm_log_now();
-	CURLcode cc = cu.easy_perform(e);
-	res->ms = util_now_ms() - t0;
-	SuqlStatus s = SUQL_OK;
-	if (cc == CURLE_OK) {
-		char *ct = NULL;
-		cu.easy_getinfo(e, CURLINFO_RESPONSE_CODE, &res->code);
-		cu.easy_getinfo(e, CURLINFO_CONTENT_TYPE, &ct);
-		res->event_stream = ct && strncasecmp(ct, "text/event-stream", 17) == 0;
-		res->sent = 1;
-	} else if (cc == CURLE_ABORTED_BY_CALLBACK) {
-		res->sent = 1;
-		s = err_set(err, SUQL_INTERRUPT, "interrupted");
-	} else {
-		char *shown = llm_url_shown(url);
-		res->sent = cc != CURLE_COULDNT_CONNECT && cc != CURLE_COULDNT_RESOLVE_HOST &&
-		            cc != CURLE_URL_MALFORMAT && cc != CURLE_UNSUPPORTED_PROTOCOL;
-		char *m = xprintf("%s: %s", shown, cu.easy_strerror(cc));
-		char *clean = llm_scrub(llm, m);
-		s = err_set(err, SUQL_LLM, "%s", clean);
-		free(clean);
-		free(m);
-		free(shown);
-	}
-	if (res->sent)
-		llm_log_once(llm, path, body, upload, res, sent_at,
-		         s == SUQL_OK || !err ? NULL : err->msg);
-	cu.slist_free_all(h);
-	cu.easy_cleanup(e);
-	free(url);
-	return s;
-}

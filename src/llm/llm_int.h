@@ -10,6 +10,8 @@
  *   llm_extract.c  extract(): its requests (fields and texts as JSON, a schema) and replies
  *   spec.c         extract()'s field lists (spec.h)
  *   llm_http.c     the OpenAI-compatible backend over libcurl's multi interface
+ *   llm_http_err.c what a failed attempt calls for, and its message (llm_http_int.h)
+ *   llm_http_once.c one request, waited for: :llm test, :llm models, bulk mode's files
  *   llm_usage.c    a reply's usage: tokens in, out, cached and reasoning, wherever it says
  *   llm_price.c    prices: the settings, the built-in list, the dollar cap
  *   llm_spend.c    the session's spend per model and endpoint, and :cost's report
