@@ -477,13 +477,19 @@ static int streaming(const Render *r)
 
 /* ---- the API ---- */
 
-Render *render_new(const RenderOpts *opts, FILE *out)
+/* The options of the next result, for render_new and render_reset alike. */
+static void set_opts(Render *r, const RenderOpts *opts, FILE *out)
 {
-	Render *r = xcalloc(1, sizeof *r);
 	r->o = *opts;
 	if (r->o.expanded == RENDER_EXPANDED_ON && render_mode_aligned(r->o.mode))
 		r->o.mode = RENDER_LINE;   /* psql's \x: a value a line */
 	r->out = out;
+}
+
+Render *render_new(const RenderOpts *opts, FILE *out)
+{
+	Render *r = xcalloc(1, sizeof *r);
+	set_opts(r, opts, out);
 	return r;
 }
 
@@ -507,8 +513,7 @@ void render_reset(Render *r, const RenderOpts *opts, FILE *out)
 	/* what render_new leaves zero, but the memory grown: names, keys, cells, buffers */
 	free(r->jsoncol);
 	r->jsoncol = NULL;
-	r->o = *opts;
-	r->out = out;
+	set_opts(r, opts, out);
 	r->ncols = 0;
 	r->namew = 0;
 	r->has_columns = 0;
@@ -544,8 +549,8 @@ void render_columns(Render *r, const Row *st)
 	}
 	for (int i = 0; i < r->ncols; i++) {
 		r->names[i] = r->namebuf.s + r->keyoff[i];
-		if (r->o.mode != RENDER_LINE)
-			continue;   /* only line mode aligns on the names */
+		if (r->o.mode != RENDER_LINE && r->o.expanded != RENDER_EXPANDED_AUTO)
+			continue;   /* only line mode aligns on the names (expanded auto may turn to it) */
 		size_t nw = render_width(r->names[i], strlen(r->names[i]));
 		if (nw > r->namew)
 			r->namew = nw;
