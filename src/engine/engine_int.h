@@ -730,6 +730,8 @@ struct Exec {
 	long unread;          /* values and ENUM literals left unknown by unreadable replies */
 
 	int in_fn;            /* evaluating on demand, inside an SQL function */
+	int mix_pairs;        /* exec_llm_run packs a semantic join's pairs of different left
+	                         values into one call (exec_factor.c's check and direct pairs) */
 	int counting;         /* the functions answer NULL and call nothing (budget counts) */
 	int memo_only;        /* the functions answer from the memo alone, a miss is NULL (the
 	                         record reading the result rows again) */
