@@ -36,8 +36,9 @@
 #include <strings.h>
 
 #define FACTOR_EXAMPLES 8      /* example values of each side shown to the model */
-#define FACTOR_EXAMPLES_LAZY 4 /* ... under a lazy LIMIT, whose whole cost is a few calls */
+#define FACTOR_EXAMPLES_LAZY 3 /* ... under a lazy LIMIT, whose whole cost is a few calls */
 #define FACTOR_EXAMPLE_BYTES 300
+#define FACTOR_EXAMPLE_BYTES_LAZY 160
 
 typedef enum FactorState {
 	F_PLANNED,       /* not asked yet */
@@ -60,7 +61,9 @@ struct JoinFactor {
 	int nvalues;
 	int different;        /* the question holds when the values differ (else the same) */
 	FactorCheck *fc;      /* the classes, the check and the pairs decided */
-	long long lw, rw;     /* values of each side classified (a prefix of each list) */
+	long long lw, rw;     /* values of each side classified (a prefix of each order) */
+	long long *lord, *rord;   /* the order each side's values are classified in: as
+	                             listed, or under a lazy LIMIT the shortest first */
 	int waves;
 	int stopped;          /* a lazy walk stopped at its LIMIT before the last value */
 	long calls;           /* calls made by the attempt */
@@ -141,16 +144,16 @@ int exec_factor_done(const JoinFactor *f)
 
 /* ---- the factor call ---- */
 
-/* Up to FACTOR_EXAMPLES values spread over the list, each cut to FACTOR_EXAMPLE_BYTES. */
-static char **examples(char **v, size_t *n, long long nv, int most, int *out)
+/* Up to `most` values spread over the list, each cut to `bytes`. */
+static char **examples(char **v, size_t *n, long long nv, int most, size_t bytes, int *out)
 {
 	int k = nv < most ? (int)nv : most;
 	char **e = xcalloc((size_t)k + 1, sizeof *e);
 	for (int i = 0; i < k; i++) {
 		long long at = (long long)i * nv / k;
 		size_t len = n[at];
-		if (len > FACTOR_EXAMPLE_BYTES) {
-			len = FACTOR_EXAMPLE_BYTES;
+		if (len > bytes) {
+			len = bytes;
 			while (len > 0 && ((unsigned char)v[at][len] & 0xC0) == 0x80)
 				len--;   /* not inside a character */
 		}
@@ -182,8 +185,9 @@ static SuqlStatus ask_factor(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 {
 	int nl, nr;
 	int most = f->lazy > 0 ? FACTOR_EXAMPLES_LAZY : FACTOR_EXAMPLES;
-	char **le = examples(f->s.lv, f->s.ln, f->s.nl, most, &nl);
-	char **re = examples(f->s.rv, f->s.rn, f->s.nr, most, &nr);
+	size_t bytes = f->lazy > 0 ? FACTOR_EXAMPLE_BYTES_LAZY : FACTOR_EXAMPLE_BYTES;
+	char **le = examples(f->s.lv, f->s.ln, f->s.nl, most, bytes, &nl);
+	char **re = examples(f->s.rv, f->s.rn, f->s.nr, most, bytes, &nr);
 	LlmCall c = {0};
 	c.kind = LLM_FACTOR;
 	c.shape = LLM_SHAPE_JSON;
@@ -234,19 +238,23 @@ static SuqlStatus classify(Exec *ex, JoinFactor *f, long long lw, long long rw, 
 	int sig = memo_sig_intern(ex, &s);
 	long long n = 0;
 	Req *reqs = xcalloc((size_t)(lw - f->lw + rw - f->rw) + 1, sizeof *reqs);
-	for (long long l = f->lw; l < lw; l++)
+	for (long long i = f->lw; i < lw; i++) {
+		long long l = f->lord[i];
 		if (exec_fcheck_class(f->fc, 0, l) == -2) {
 			reqs[n].tag = (int)l;
 			reqs[n].v = f->s.lv[l];
 			reqs[n++].n = f->s.ln[l];
 		}
-	for (long long r = f->rw; r < rw; r++)
+	}
+	for (long long i = f->rw; i < rw; i++) {
+		long long r = f->rord[i];
 		if (exec_fcheck_class(f->fc, 1, r) == -2) {
 			reqs[n].tag = (int)r;
 			reqs[n].tag2 = 1;
 			reqs[n].v = f->s.rv[r];
 			reqs[n++].n = f->s.rn[r];
 		}
+	}
 	for (long long i = 0; i < n; i++)
 		reqs[i].sig = sig;
 	SuqlStatus st = exec_llm_run(ex, reqs, (int)n, NULL, NULL, err);
@@ -272,6 +280,31 @@ static long long first_wave(const JoinFactor *f)
 	return w;
 }
 
+static const size_t *sort_len;
+
+static int by_len(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	if (sort_len[x] != sort_len[y])
+		return sort_len[x] < sort_len[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* The order values are classified in: as listed, or under a lazy LIMIT the shortest first
+   (any rows that pass answer it, and short values cost the fewest tokens). */
+static long long *order(const size_t *len, long long n, int shortest)
+{
+	long long *o = xmalloc(((size_t)n + 1) * sizeof *o);
+	for (long long i = 0; i < n; i++)
+		o[i] = i;
+	if (shortest) {
+		sort_len = len;
+		qsort(o, (size_t)n, sizeof *o, by_len);
+		sort_len = NULL;
+	}
+	return o;
+}
+
 SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 {
 	const LlmStats *ls = llm_stats_statement(ex->e->llm);
@@ -279,13 +312,18 @@ SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 	SuqlStatus st = ask_factor(ex, j, f, err);
 	if (st == SUQL_OK && f->state == F_PLANNED) {
 		f->fc = exec_fcheck_new(&f->s, f->nvalues, f->different);
+		f->lord = order(f->s.ln, f->s.nl, f->lazy > 0);
+		f->rord = order(f->s.rn, f->s.nr, f->lazy > 0);
 		long long w = f->lazy > 0 ? first_wave(f) : (f->s.nl > f->s.nr ? f->s.nl : f->s.nr);
+		long long need = f->lazy;
+		int grow = 1;
 		for (;;) {
 			long long lw = w < f->s.nl ? w : f->s.nl, rw = w < f->s.nr ? w : f->s.nr;
 			int last = lw == f->s.nl && rw == f->s.nr;
-			st = classify(ex, f, lw, rw, err);
+			if (grow)
+				st = classify(ex, f, lw, rw, err);
 			if (st == SUQL_OK)
-				st = exec_fcheck_run(ex, f->fc, !last, err);
+				st = exec_fcheck_run(ex, f->fc, !last, need, err);
 			if (st != SUQL_OK)
 				break;
 			if (exec_fcheck_distrusted(f->fc)) {
@@ -305,7 +343,11 @@ SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 				f->stopped = 1;
 				break;
 			}
-			w *= 2;
+			/* short: check more of the values classified, else classify more */
+			need += counted && got < f->lazy ? f->lazy - got : f->lazy;
+			grow = !exec_fcheck_unchosen(f->fc);
+			if (grow)
+				w *= 2;
 		}
 	}
 	f->calls = ls->total.calls - c0;
@@ -393,9 +435,10 @@ void exec_factor_counters(const JoinFactor *f, SBuf *out)
 	if (f->stopped)
 		sb_printf(out, "; stopped after %lld of %lld left and %lld of %lld right values, "
 		          "the LIMIT's rows found", f->lw, f->s.nl, f->rw, f->s.nr);
-	sb_printf(out, "; every value %s checked once: a wrong class for any value that changes "
-	          "a %s is caught\n", f->stopped ? "classified was" : "was",
-	          f->stopped ? "row returned" : "match");
+	sb_puts(out, f->stopped ? "; every value of a pair decided was checked once: a wrong "
+	        "class for any value that changes a row returned is caught\n"
+	        : "; every value was checked once: a wrong class for any value that changes a "
+	          "match is caught\n");
 }
 
 void exec_factor_free(JoinFactor *f)
@@ -405,5 +448,7 @@ void exec_factor_free(JoinFactor *f)
 	free(f->property);
 	text_strv_free(f->values, (size_t)f->nvalues);
 	exec_fcheck_free(f->fc);
+	free(f->lord);
+	free(f->rord);
 	free(f);
 }

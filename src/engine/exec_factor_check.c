@@ -58,6 +58,8 @@ struct FactorCheck {
 	signed char *trust;    /* T_NONE not checked yet, T_OK, T_BAD */
 	long long *aL, *aR;    /* per class: its anchors (nodes), -1 none */
 	unsigned char *crossed;   /* per two classes: the pair between their anchors agreed */
+	unsigned char *sel;    /* per node: chosen for the check (a partial wave chooses only as
+	                          many as its LIMIT's matches need) */
 	int distrust;          /* the factorization is not trusted at all */
 	FactorCheckStats st;
 };
@@ -123,6 +125,7 @@ FactorCheck *exec_fcheck_new(const JoinSides *s, int nclass, int different)
 	for (int i = 0; i < nclass; i++)
 		c->aL[i] = c->aR[i] = -1;
 	c->crossed = xcalloc((size_t)nclass * (size_t)nclass + 1, 1);
+	c->sel = xcalloc((size_t)c->nn + 1, 1);
 	return c;
 }
 
@@ -139,6 +142,7 @@ void exec_fcheck_free(FactorCheck *c)
 	free(c->aL);
 	free(c->aR);
 	free(c->crossed);
+	free(c->sel);
 	free(c);
 }
 
@@ -227,7 +231,7 @@ static int agrees(const FactorCheck *c, const Edge *e)
 static long long first_of(const FactorCheck *c, int cls, int right, long long other)
 {
 	for (long long n = 0; n < c->nn; n++)
-		if (c->cls[n] == cls && c->trust[n] != T_BAD && n != other &&
+		if (c->cls[n] == cls && c->sel[n] && c->trust[n] != T_BAD && n != other &&
 		    (right ? c->ri[n] : c->li[n]) >= 0)
 			return n;
 	return -1;
@@ -253,7 +257,8 @@ static SuqlStatus round_of(Exec *ex, FactorCheck *c, int *again, SuqlErr *err)
 	}
 	for (long long n = 0; n < c->nn; n++) {
 		int i = c->cls[n];
-		if (i < 0 || c->trust[n] != T_NONE || c->aR[i] < 0 || n == c->aL[i] || n == c->aR[i])
+		if (i < 0 || !c->sel[n] || c->trust[n] != T_NONE || c->aR[i] < 0 || n == c->aL[i] ||
+		    n == c->aR[i])
 			continue;
 		if (c->li[n] >= 0)
 			edge_add(&e, n, c->aR[i]);
@@ -392,9 +397,65 @@ static SuqlStatus decide(Exec *ex, FactorCheck *c, int partial, SuqlErr *err)
 	return st;
 }
 
-SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, SuqlErr *err)
+/* Whether the pair of nodes a (left) and b (right) may occur and is a predicted match. */
+static int match_pair(const FactorCheck *c, long long a, long long b)
+{
+	long long l = c->li[a], r = c->ri[b];
+	return l >= 0 && r >= 0 && a != b && (!c->s.allow || c->s.allow[l][r]) &&
+	       (c->cls[a] == c->cls[b]) != c->different;
+}
+
+/* Choose the nodes to check: every classified one, or for a partial wave of a join whose
+   matches are within a class, as few as give `need` matches among the chosen (the classes
+   with most values first, each class's values in the order they were classified; the
+   nodes chosen before count, unless found wrong). */
+static void choose(FactorCheck *c, int partial, long long need)
+{
+	if (!partial || c->different) {
+		for (long long n = 0; n < c->nn; n++)
+			c->sel[n] |= c->cls[n] >= 0;
+		return;
+	}
+	long long *size = xcalloc((size_t)c->nclass + 1, sizeof *size);
+	for (long long n = 0; n < c->nn; n++)
+		if (c->cls[n] >= 0 && c->trust[n] != T_BAD)
+			size[c->cls[n]]++;
+	long long got = 0;
+	for (long long n = 0; n < c->nn; n++)   /* the matches the nodes chosen already give */
+		for (long long m = 0; c->sel[n] && c->trust[n] != T_BAD && m < c->nn; m++)
+			got += c->sel[m] && c->trust[m] != T_BAD && match_pair(c, n, m);
+	for (int done = 0; done < c->nclass && got < need; done++) {
+		int big = -1;
+		for (int i = 0; i < c->nclass; i++)
+			if (size[i] > 0 && (big < 0 || size[i] > size[big]))
+				big = i;
+		if (big < 0)
+			break;
+		size[big] = 0;
+		for (long long n = 0; n < c->nn && got < need; n++) {
+			if (c->cls[n] != big || c->sel[n] || c->trust[n] == T_BAD)
+				continue;
+			c->sel[n] = 1;
+			for (long long m = 0; m < c->nn; m++)
+				if (c->sel[m] && c->trust[m] != T_BAD)
+					got += match_pair(c, n, m) + (m != n && match_pair(c, m, n));
+		}
+	}
+	free(size);
+}
+
+int exec_fcheck_unchosen(const FactorCheck *c)
+{
+	for (long long n = 0; n < c->nn; n++)
+		if (c->cls[n] >= 0 && !c->sel[n])
+			return 1;
+	return 0;
+}
+
+SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, long long need, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
+	choose(c, partial, need);
 	int again = 1;
 	for (int k = 0; k < FC_ROUNDS && again && st == SUQL_OK; k++) {
 		st = round_of(ex, c, &again, err);
@@ -405,7 +466,7 @@ SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, SuqlErr *err)
 	/* values checked: those with a class, each judged once (anchors with their pair) */
 	long long checked = 0;
 	for (long long n = 0; n < c->nn; n++)
-		checked += c->cls[n] >= 0 && c->trust[n] != T_NONE;
+		checked += c->cls[n] >= 0 && c->sel[n] && c->trust[n] != T_NONE;
 	c->st.values_checked = checked;
 	if (c->st.values_bad * FC_DISTRUST_SHARE > checked && c->st.values_bad > 0 &&
 	    c->st.values_bad * FC_DISTRUST_SHARE > 4)

@@ -150,8 +150,12 @@ void exec_fcheck_set(FactorCheck *c, int right, long long i, int cls);
 /* Its class: -1 none, -2 not classified yet. */
 int exec_fcheck_class(const FactorCheck *c, int right, long long i);
 /* Check the values classified since the last run and decide the pairs between classified
-   values; partial: a lazy LIMIT's wave (only matches decided, nothing else judged). */
-SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, SuqlErr *err);
+   values; partial: a lazy LIMIT's wave (only matches decided, nothing else judged), which
+   checks only as many values as give `need` matches. */
+SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, long long need,
+                           SuqlErr *err);
+/* Whether a classified value was left out of the check (by a partial wave). */
+int exec_fcheck_unchosen(const FactorCheck *c);
 int exec_fcheck_distrusted(const FactorCheck *c);
 const FactorCheckStats *exec_fcheck_stats(const FactorCheck *c);
 void exec_fcheck_free(FactorCheck *c);
