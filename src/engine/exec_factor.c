@@ -373,9 +373,9 @@ void exec_factor_show(const JoinFactor *f, long long pairwise, SBuf *out)
 	          "question: 1 call, about %lld classifying the %lld + %lld values, about %lld "
 	          "checking each value once against its class (and the classes against each "
 	          "other), pairs of several left values a call: %lld calls when every check "
-	          "agrees (floor: %lld), else the pairs of the values found wrong judged, or "
+	          "agrees, else the pairs of the values found wrong judged, or "
 	          "past a quarter of them %lld more pairwise (%lld in all at worst)\n",
-	          f->classify, f->s.nl, f->s.nr, f->check, f->cost, f->cost, pairwise,
+	          f->classify, f->s.nl, f->s.nr, f->check, f->cost, pairwise,
 	          f->cost + pairwise);
 	if (f->lazy > 0)
 		sb_printf(out, "  factor walk: lazy, stops once %lld row%s passed (LIMIT): values "
