@@ -87,7 +87,6 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
 #define ENGINE_DEFAULT_JOIN_CANDIDATES 0
-#define EXEC_FACTOR_SAMPLE 8    /* join_factor: pairs judged directly before trusting it */
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
