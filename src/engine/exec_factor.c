@@ -134,7 +134,7 @@ long long exec_factor_cost(const JoinFactor *f)
 
 long long exec_factor_decided(const JoinFactor *f)
 {
-	return f && f->state == F_TRUSTED ? exec_fcheck_stats(f->fc)->decided : 0;
+	return f && f->state == F_TRUSTED ? exec_factor_check_stats(f->fc)->decided : 0;
 }
 
 int exec_factor_done(const JoinFactor *f)
@@ -240,7 +240,7 @@ static SuqlStatus classify(Exec *ex, JoinFactor *f, long long lw, long long rw, 
 	Req *reqs = xcalloc((size_t)(lw - f->lw + rw - f->rw) + 1, sizeof *reqs);
 	for (long long i = f->lw; i < lw; i++) {
 		long long l = f->lord[i];
-		if (exec_fcheck_class(f->fc, 0, l) == -2) {
+		if (exec_factor_check_class(f->fc, 0, l) == -2) {
 			reqs[n].tag = (int)l;
 			reqs[n].v = f->s.lv[l];
 			reqs[n++].n = f->s.ln[l];
@@ -248,7 +248,7 @@ static SuqlStatus classify(Exec *ex, JoinFactor *f, long long lw, long long rw, 
 	}
 	for (long long i = f->rw; i < rw; i++) {
 		long long r = f->rord[i];
-		if (exec_fcheck_class(f->fc, 1, r) == -2) {
+		if (exec_factor_check_class(f->fc, 1, r) == -2) {
 			reqs[n].tag = (int)r;
 			reqs[n].tag2 = 1;
 			reqs[n].v = f->s.rv[r];
@@ -261,7 +261,7 @@ static SuqlStatus classify(Exec *ex, JoinFactor *f, long long lw, long long rw, 
 	for (long long i = 0; i < n && st == SUQL_OK; i++) {
 		const MemoVal *mv = reqs[i].state == REQ_DONE
 		                    ? memo_get(ex->memo, sig, reqs[i].v, reqs[i].n) : NULL;
-		exec_fcheck_set(f->fc, reqs[i].tag2, reqs[i].tag, class_of(f, mv));
+		exec_factor_check_set(f->fc, reqs[i].tag2, reqs[i].tag, class_of(f, mv));
 	}
 	free(reqs);
 	f->lw = lw;
@@ -311,7 +311,7 @@ SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 	long c0 = ls->total.calls, h0 = ls->total.cache_hits;
 	SuqlStatus st = ask_factor(ex, j, f, err);
 	if (st == SUQL_OK && f->state == F_PLANNED) {
-		f->fc = exec_fcheck_new(&f->s, f->nvalues, f->different);
+		f->fc = exec_factor_check_new(&f->s, f->nvalues, f->different);
 		f->lord = order(f->s.ln, f->s.nl, f->lazy > 0);
 		f->rord = order(f->s.rn, f->s.nr, f->lazy > 0);
 		long long w = f->lazy > 0 ? first_wave(f) : (f->s.nl > f->s.nr ? f->s.nl : f->s.nr);
@@ -323,10 +323,10 @@ SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 			if (grow)
 				st = classify(ex, f, lw, rw, err);
 			if (st == SUQL_OK)
-				st = exec_fcheck_run(ex, f->fc, !last, need, err);
+				st = exec_factor_check_run(ex, f->fc, !last, need, err);
 			if (st != SUQL_OK)
 				break;
-			if (exec_fcheck_distrusted(f->fc)) {
+			if (exec_factor_check_distrusted(f->fc)) {
 				f->state = F_DISAGREED;
 				break;
 			}
@@ -345,7 +345,7 @@ SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 			}
 			/* short: check more of the values classified, else classify more */
 			need += counted && got < f->lazy ? f->lazy - got : f->lazy;
-			grow = !exec_fcheck_unchosen(f->fc);
+			grow = !exec_factor_check_unchosen(f->fc);
 			if (grow)
 				w *= 2;
 		}
@@ -405,7 +405,7 @@ void exec_factor_counters(const JoinFactor *f, SBuf *out)
 	default:
 		break;
 	}
-	const FactorCheckStats *c = exec_fcheck_stats(f->fc);
+	const FactorCheckStats *c = exec_factor_check_stats(f->fc);
 	put_property(f, out);
 	sb_printf(out, "; %lld value%s classified", c->classified, c->classified == 1 ? "" : "s");
 	if (f->waves > 1 || f->stopped)
@@ -447,7 +447,7 @@ void exec_factor_free(JoinFactor *f)
 		return;
 	free(f->property);
 	text_strv_free(f->values, (size_t)f->nvalues);
-	exec_fcheck_free(f->fc);
+	exec_factor_check_free(f->fc);
 	free(f->lord);
 	free(f->rord);
 	free(f);

@@ -70,7 +70,7 @@ static uint64_t vh(const char *v, size_t n)
 	return h ? h : 1;
 }
 
-FactorCheck *exec_fcheck_new(const JoinSides *s, int nclass, int different)
+FactorCheck *exec_factor_check_new(const JoinSides *s, int nclass, int different)
 {
 	FactorCheck *c = xcalloc(1, sizeof *c);
 	c->s = *s;
@@ -129,7 +129,7 @@ FactorCheck *exec_fcheck_new(const JoinSides *s, int nclass, int different)
 	return c;
 }
 
-void exec_fcheck_free(FactorCheck *c)
+void exec_factor_check_free(FactorCheck *c)
 {
 	if (!c)
 		return;
@@ -146,7 +146,7 @@ void exec_fcheck_free(FactorCheck *c)
 	free(c);
 }
 
-void exec_fcheck_set(FactorCheck *c, int right, long long i, int cls)
+void exec_factor_check_set(FactorCheck *c, int right, long long i, int cls)
 {
 	long long n = right ? c->rnode[i] : c->lnode[i];
 	if (c->cls[n] == -2) {
@@ -156,17 +156,17 @@ void exec_fcheck_set(FactorCheck *c, int right, long long i, int cls)
 	}
 }
 
-int exec_fcheck_class(const FactorCheck *c, int right, long long i)
+int exec_factor_check_class(const FactorCheck *c, int right, long long i)
 {
 	return c->cls[right ? c->rnode[i] : c->lnode[i]];
 }
 
-int exec_fcheck_distrusted(const FactorCheck *c)
+int exec_factor_check_distrusted(const FactorCheck *c)
 {
 	return c->distrust;
 }
 
-const FactorCheckStats *exec_fcheck_stats(const FactorCheck *c)
+const FactorCheckStats *exec_factor_check_stats(const FactorCheck *c)
 {
 	return &c->st;
 }
@@ -444,7 +444,7 @@ static void choose(FactorCheck *c, int partial, long long need)
 	free(size);
 }
 
-int exec_fcheck_unchosen(const FactorCheck *c)
+int exec_factor_check_unchosen(const FactorCheck *c)
 {
 	for (long long n = 0; n < c->nn; n++)
 		if (c->cls[n] >= 0 && !c->sel[n])
@@ -452,7 +452,7 @@ int exec_fcheck_unchosen(const FactorCheck *c)
 	return 0;
 }
 
-SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, long long need, SuqlErr *err)
+SuqlStatus exec_factor_check_run(Exec *ex, FactorCheck *c, int partial, long long need, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
 	choose(c, partial, need);

@@ -144,21 +144,21 @@ typedef struct FactorCheckStats {
 	long long decided, yes;   /* pairs decided by comparing, of them matches */
 	long long direct;         /* pairs judged because a value is not trusted or classed */
 } FactorCheckStats;
-FactorCheck *exec_fcheck_new(const JoinSides *s, int nclass, int different);
+FactorCheck *exec_factor_check_new(const JoinSides *s, int nclass, int different);
 /* Value i of the left (right 0) or right side has class cls (-1: none). */
-void exec_fcheck_set(FactorCheck *c, int right, long long i, int cls);
+void exec_factor_check_set(FactorCheck *c, int right, long long i, int cls);
 /* Its class: -1 none, -2 not classified yet. */
-int exec_fcheck_class(const FactorCheck *c, int right, long long i);
+int exec_factor_check_class(const FactorCheck *c, int right, long long i);
 /* Check the values classified since the last run and decide the pairs between classified
    values; partial: a lazy LIMIT's wave (only matches decided, nothing else judged), which
    checks only as many values as give `need` matches. */
-SuqlStatus exec_fcheck_run(Exec *ex, FactorCheck *c, int partial, long long need,
+SuqlStatus exec_factor_check_run(Exec *ex, FactorCheck *c, int partial, long long need,
                            SuqlErr *err);
 /* Whether a classified value was left out of the check (by a partial wave). */
-int exec_fcheck_unchosen(const FactorCheck *c);
-int exec_fcheck_distrusted(const FactorCheck *c);
-const FactorCheckStats *exec_fcheck_stats(const FactorCheck *c);
-void exec_fcheck_free(FactorCheck *c);
+int exec_factor_check_unchosen(const FactorCheck *c);
+int exec_factor_check_distrusted(const FactorCheck *c);
+const FactorCheckStats *exec_factor_check_stats(const FactorCheck *c);
+void exec_factor_check_free(FactorCheck *c);
 
 /* ---- walking a unit's candidates ---- */
 
