@@ -68,6 +68,9 @@ static void usage(FILE *f)
 "                      the factor prompt is answered {\"factors\": false}\n"
 "  --factor-initial    with --factor whose values are single letters: a value's class\n"
 "                      is its first letter (any case), not the first value word it holds\n"
+"  --factor-opposite   with --factor: a pair matches when the two values' classes\n"
+"                      differ, and the factorization proposed says so (different;\n"
+"                      :different then proposes same, a wrong one)\n"
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
@@ -166,6 +169,7 @@ static char **factor_vals;
 static int nfactor_vals;
 static int factor_different;
 static int factor_initial;     /* --factor-initial: a value's class is its first letter */
+static int factor_opposite;    /* --factor-opposite: a pair matches when the classes differ */
 static char **yes_words;     /* --yes-words */
 static int nyes_words;
 static const char *need_key;
@@ -473,8 +477,8 @@ static const char *pair_verdict(const char *l, const char *r)
 	if (have_pairs) {
 		yes = bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) != NULL;
 	} else if (factor_prop) {
-		int a = pair_factor_class(l);
-		return a >= 0 && a == pair_factor_class(r) ? "yes" : "no";
+		int a = pair_factor_class(l), b = pair_factor_class(r);
+		return a >= 0 && b >= 0 && (a == b) != factor_opposite ? "yes" : "no";
 	} else {
 		yes = (double)(h % 10000) < yes_rate * 10000;
 	}
@@ -519,7 +523,7 @@ static char *factor_reply(void)
 		for (int i = 0; i < nfactor_vals; i++)
 			json_array_append_new(v, json_string(factor_vals[i]));
 		o = json_pack("{s:b, s:s, s:o, s:s}", "factors", 1, "property", factor_prop, "values",
-		              v, "match", factor_different ? "different" : "same");
+		              v, "match", factor_different != factor_opposite ? "different" : "same");
 	}
 	char *s = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
@@ -1466,6 +1470,8 @@ int main(int argc, char **argv)
 			free(list);
 		} else if (strcmp(a, "--factor-initial") == 0)
 			factor_initial = 1;
+		else if (strcmp(a, "--factor-opposite") == 0)
+			factor_opposite = 1;
 		else if (strcmp(a, "--reject-json-mode") == 0)
 			reject_json = 1;
 		else if (strcmp(a, "--reject-schema") == 0)
