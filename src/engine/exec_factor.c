@@ -425,8 +425,9 @@ void exec_factor_counters(const JoinFactor *f, SBuf *out)
 		sb_puts(out, c->values_bad * 4 > c->values_checked
 		        ? ", more than a quarter of those checked, so it was not trusted: the "
 		          "pairs were judged\n"
-		        : "; the classes' own pair disagreed (they are not what the question "
-		          "compares), so it was not trusted: the pairs were judged\n");
+		        : "; a pair between two classes' anchors disagreed (the classes are not "
+		          "what the question compares), so it was not trusted: the pairs were "
+		          "judged\n");
 		return;
 	}
 	sb_printf(out, "; %lld pairs decided by comparing (%lld matched), not asked; %lld "
