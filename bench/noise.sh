@@ -20,7 +20,7 @@
 # self-join of 40 reviews (tests/engine/price-reviews.sql, --factor) against the same join
 # judged pairwise (join_factor off), the same two with the noise kept to the classes
 # (--noise-scope classes: pairs judged right, values put in wrong classes; over several
-# seeds, the share of them whose 8-pair sample caught the wrong classes said), a cascade
+# seeds, the share of them in which the check found values in a wrong class), a cascade
 # (llm.cascade_target 0.95 over SUQL_NOISE_GEN generated restaurants, against a model
 # whose verdicts follow the words of the text) and a filter with llm.min_confidence 0.9
 # against --logprobs calibrated (a wrong verdict at 0.6, a right one at 0.99).
@@ -215,7 +215,7 @@ for p in $LEVELS; do
 	row "... judged pairwise (join_factor off)" "$(pct "$p")" "$(differ "$z/join.off" "$d/join.off") of 780 pairs" \
 		"$(pr "$z/join.off" "$d/join.pw")" "$(pr "$z/join.off" "$d/join.off")" \
 		"$(differ "$d/join.off" "$d/join.pw") pairs" "$(calls "$d/join.pw") / $(calls "$d/join.off")"
-	# classes-only noise, over the seeds: summed rows, how often the sample caught it
+	# classes-only noise, over the seeds: summed rows, how often the check found a value wrong
 	cat /dev/null >"$T/cj.on"
 	cat /dev/null >"$T/cj.pw"
 	cat /dev/null >"$T/cj.z"
@@ -225,14 +225,14 @@ for p in $LEVELS; do
 		sed "s/^/$s:/" "$d/cjoin$s.on" >>"$T/cj.on"
 		sed "s/^/$s:/" "$d/cjoin$s.pw" >>"$T/cj.pw"
 		sed "s/^/$s:/" "$z/join.off" >>"$T/cj.z"
-		grep -q "sample pairs agreed;" "$d/cjoin$s.on.err" || caught=$((caught + 1))
+		grep -q "disagreed" "$d/cjoin$s.on.err" && caught=$((caught + 1))
 		beyond=$((beyond + $(differ "$d/cjoin$s.pw" "$d/cjoin$s.on")))
 		c_on=$((c_on + $(calls "$d/cjoin$s.on"))) c_pw=$((c_pw + $(calls "$d/cjoin$s.pw")))
 	done
 	if [ "$p" != 0 ]; then
 		op=$((op + 1))
 		row "self-join, factored, classes wrong ($ns seeds)" "$(pct "$p")" "0 pairs (the classes only)" \
-			"$(pr "$T/cj.z" "$T/cj.on"); the sample caught it $caught of $ns times" "$(pr "$T/cj.z" "$T/cj.pw") (pairwise)" \
+			"$(pr "$T/cj.z" "$T/cj.on"); the check found wrong values $caught of $ns times" "$(pr "$T/cj.z" "$T/cj.pw") (pairwise)" \
 			"$beyond pairs" "$c_on / $c_pw pairwise, summed"
 	fi
 	if [ -n "$gendb" ]; then

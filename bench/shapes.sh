@@ -3,6 +3,9 @@
 # a LIMIT, counts and ratios, self-joins asking about pairs of texts, and per-row 1-5 scores
 # averaged per group, each in several wordings, under the default settings against the
 # naive plan (:set optimize off: SQLite calls each function row by row, or pair by pair).
+# pairs-3 (ten pairs of reviews of one sentiment, LIMIT 10) runs against a second server
+# that factors the question (--factor: a review mixed when it holds "but", else plain), on
+# the demo only (naive, it asks each of the pairs: 6,216 on the demo).
 # Over the demo's 112 restaurants and generated ones (build/gen), against build/llmserver
 # in automatic mode: each candidate's answer comes from a hash of its text (and a pair's
 # from a hash of the two), the same whether it is asked alone or in a batch, so a plan
@@ -23,10 +26,16 @@ SIZES=${SUQL_BENCH_SIZES-1000}
 
 "$B/llmserver" --port-file "$T/port" >/dev/null 2>"$T/server.err" &
 spid=$!
-trap 'kill $spid 2>/dev/null' EXIT
+# the factoring stand-in: a review is "mixed" when it holds "but", else "plain", and two
+# reviews have the same sentiment when they are of one class (--factor)
+"$B/llmserver" --port-file "$T/fport" --factor "Is the review mixed or plain?:but,a" \
+	>/dev/null 2>"$T/fserver.err" &
+fpid=$!
+trap 'kill $spid $fpid 2>/dev/null' EXIT
 i=0
-while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-url="http://127.0.0.1:$(cat "$T/port")/v1"
+while { [ ! -s "$T/port" ] || [ ! -s "$T/fport" ]; } && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+url0="http://127.0.0.1:$(cat "$T/port")/v1"
+furl="http://127.0.0.1:$(cat "$T/fport")/v1"
 
 # name, then the statement; '' in a wording is SQL's quote
 cat >"$T/queries" <<'EOF'
@@ -39,6 +48,7 @@ count-2	SELECT location, round(avg(answer(reviews, 'would a vegetarian eat well 
 count-3	SELECT round(count(*) FILTER (WHERE answer(reviews, 'is the food too salty?') = 'Yes') * 1.0 / count(*), 3) AS ratio FROM restaurants WHERE price IN ('cheap', 'moderate');
 pairs-1	SELECT a.name, b.name FROM restaurants a JOIN restaurants b ON a.location = b.location AND a.id < b.id AND matches(a.reviews, b.reviews, 'do the two reviews agree about the price?') WHERE a.location = 'Cupertino' ORDER BY 1, 2;
 pairs-2	SELECT a.name, b.name FROM restaurants a, restaurants b WHERE a.location = 'Menlo Park' AND b.location = 'Menlo Park' AND a.id < b.id AND matches(a.popular_dishes, b.popular_dishes, 'could one kitchen cook both menus?') ORDER BY 1, 2;
+pairs-3	SELECT a.id, b.id FROM restaurants a JOIN restaurants b ON a.id < b.id AND matches(a.reviews, b.reviews, 'do the two reviews have the same sentiment?') LIMIT 10;
 score-1	SELECT location, round(avg(answer(reviews, 'on a scale of 1 to 5, how good is the service?')::int), 2) AS service FROM restaurants GROUP BY location ORDER BY location;
 score-2	SELECT price, round(avg(answer(reviews, 'rate the ambience from 1 (poor) to 5 (excellent)')::int), 2) AS ambience FROM restaurants GROUP BY price ORDER BY price;
 EOF
@@ -65,6 +75,11 @@ printf '%-8s %-9s %-5s %9s %9s %7s %21s %21s %7s\n' data query rows calls naive 
 for d in $dbs; do
 	db=$T/$d.db
 	while IFS='	' read -r name sql; do
+		url=$url0
+		case $d/$name in
+		demo/pairs-3) url=$furl ;;   # against the factoring stand-in
+		*/pairs-3) continue ;;   # naive: every pair of 1,000 values, half a million calls
+		esac
 		run "$db" on "$sql"
 		run "$db" off "$sql"
 		same=no

@@ -66,6 +66,11 @@ static void usage(FILE *f)
 "                      values hold the same first value word (whatever the match said,\n"
 "                      so :different proposes a wrong factorization). Without --factor,\n"
 "                      the factor prompt is answered {\"factors\": false}\n"
+"  --factor-initial    with --factor whose values are single letters: a value's class\n"
+"                      is its first letter (any case), not the first value word it holds\n"
+"  --factor-opposite   with --factor: a pair matches when the two values' classes\n"
+"                      differ, and the factorization proposed says so (different;\n"
+"                      :different then proposes same, a wrong one)\n"
 "  --key KEY           require 'Authorization: Bearer KEY' (else HTTP 401)\n"
 "  --models A,B        the models that exist (others: HTTP 404); default: any\n"
 "  --reject-json-mode  answer HTTP 400 to requests that carry response_format\n"
@@ -81,6 +86,8 @@ static void usage(FILE *f)
 "                      pair's verdict when either value is wrong (--factor: compared by\n"
 "                      their wrong classes), another offered value, class, number or\n"
 "                      date; free-text answers and summaries stay right\n"
+"  --noise-values FILE auto mode: the values (one a line) the model is wrong about, as\n"
+"                      --noise's are, exactly those (with --noise, those and its share)\n"
 "  --noise-seed S      the seed of --noise's hash (a whole number; default 1)\n"
 "  --noise-scope W     all (default), or classes: only classifications are wrong\n"
 "                      (constrained answers, --factor's classes, ENUM values), verdicts\n"
@@ -161,6 +168,8 @@ static char *factor_prop;      /* --factor: the property, its values, the match 
 static char **factor_vals;
 static int nfactor_vals;
 static int factor_different;
+static int factor_initial;     /* --factor-initial: a value's class is its first letter */
+static int factor_opposite;    /* --factor-opposite: a pair matches when the classes differ */
 static char **yes_words;     /* --yes-words */
 static int nyes_words;
 static const char *need_key;
@@ -341,6 +350,11 @@ static int flipped(const char *text, const char *model, const char *prompt)
 /* --factor: the index of the first value of the property whose word the text holds, -1. */
 static int factor_class(const char *text)
 {
+	for (int i = 0; i < nfactor_vals && factor_initial; i++)
+		if (text[0] && strncasecmp(text, factor_vals[i], 1) == 0 && !factor_vals[i][1])
+			return i;
+	if (factor_initial)
+		return -1;
 	for (int i = 0; i < nfactor_vals; i++)
 		if (ci_find(text, factor_vals[i]))
 			return i;
@@ -463,8 +477,8 @@ static const char *pair_verdict(const char *l, const char *r)
 	if (have_pairs) {
 		yes = bsearch(&h, pairs, npairs, sizeof *pairs, cmp_u64) != NULL;
 	} else if (factor_prop) {
-		int a = pair_factor_class(l);
-		return a >= 0 && a == pair_factor_class(r) ? "yes" : "no";
+		int a = pair_factor_class(l), b = pair_factor_class(r);
+		return a >= 0 && b >= 0 && (a == b) != factor_opposite ? "yes" : "no";
 	} else {
 		yes = (double)(h % 10000) < yes_rate * 10000;
 	}
@@ -509,7 +523,7 @@ static char *factor_reply(void)
 		for (int i = 0; i < nfactor_vals; i++)
 			json_array_append_new(v, json_string(factor_vals[i]));
 		o = json_pack("{s:b, s:s, s:o, s:s}", "factors", 1, "property", factor_prop, "values",
-		              v, "match", factor_different ? "different" : "same");
+		              v, "match", factor_different != factor_opposite ? "different" : "same");
 	}
 	char *s = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
@@ -520,6 +534,22 @@ static char *auto_content(const char *prompt, const char *model)
 {
 	if (strstr(prompt, "### Left values\n") && strstr(prompt, "### Right values\n"))
 		return factor_reply();
+	json_t *pl = json_section(prompt, "### Pairs\n");
+	if (json_is_array(pl)) {   /* a join's pairs of several left values: [[left, right], ...] */
+		json_t *arr = json_array(), *v;
+		size_t i;
+		json_array_foreach(pl, i, v) {
+			const char *l = json_string_value(json_array_get(v, 0));
+			const char *r = json_string_value(json_array_get(v, 1));
+			json_array_append_new(arr, json_string(pair_verdict(l ? l : "", r ? r : "")));
+		}
+		json_decref(pl);
+		json_t *obj = json_pack("{s:o}", "answers", arr);
+		char *s = json_dumps(obj, JSON_COMPACT);
+		json_decref(obj);
+		return s;
+	}
+	json_decref(pl);
 	char *left = json_section_str(prompt, "### Left value\n");
 	if (left) {   /* a semantic join's match prompt: single, or a list of candidates */
 		char *right = json_section_str(prompt, "### Right value\n");
@@ -1334,7 +1364,7 @@ int main(int argc, char **argv)
 		            strcmp(a, "--batch-dup") == 0 || strcmp(a, "--batch-foreign") == 0 ||
 		            strcmp(a, "--batch-delay") == 0 || strcmp(a, "--usage-tokens") == 0 ||
 		            strcmp(a, "--noise") == 0 || strcmp(a, "--noise-seed") == 0 ||
-		            strcmp(a, "--noise-scope") == 0;
+		            strcmp(a, "--noise-scope") == 0 || strcmp(a, "--noise-values") == 0;
 		if (takes && !v) {
 			fprintf(stderr, "llmserver: %s needs a value\n", a);
 			return 2;
@@ -1438,7 +1468,11 @@ int main(int argc, char **argv)
 			for (char *s = NULL, *t = strtok_r(list, ",", &s); t; t = strtok_r(NULL, ",", &s))
 				models[nmodels++] = xstrdup(t);
 			free(list);
-		} else if (strcmp(a, "--reject-json-mode") == 0)
+		} else if (strcmp(a, "--factor-initial") == 0)
+			factor_initial = 1;
+		else if (strcmp(a, "--factor-opposite") == 0)
+			factor_opposite = 1;
+		else if (strcmp(a, "--reject-json-mode") == 0)
 			reject_json = 1;
 		else if (strcmp(a, "--reject-schema") == 0)
 			reject_schema = 1;

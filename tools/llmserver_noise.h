@@ -15,6 +15,10 @@
  * classification another permitted value. Free-text answers and summaries stay as they
  * are: there is no right one to miss.
  *
+ * --noise-values FILE names the values that are wrong, one a line, exactly those (with
+ * --noise P as well, those and P of the others): a test that puts k chosen values in the
+ * wrong class.
+ *
  * --noise-scope classes keeps the noise to classifications (constrained answers, a join's
  * factor classes, ENUM classifications): yes/no verdicts, pairs included, stay right. That
  * is a model that factors a join's question rightly but puts some values in the wrong
@@ -28,6 +32,9 @@
 static double noise_rate;          /* --noise P: the share of values answered wrong */
 static uint64_t noise_seed = 1;    /* --noise-seed S */
 static int noise_classes_only;     /* --noise-scope classes */
+static uint64_t *noise_list;       /* --noise-values FILE: hashes of the values that are
+                                      wrong, whatever --noise says (sorted) */
+static size_t nnoise_list;
 
 #define NOISE_SURE   0.99   /* --logprobs calibrated: a right verdict's probability */
 #define NOISE_UNSURE 0.6    /* ... and a wrong one's */
@@ -49,9 +56,22 @@ static uint64_t noise_hash(const char *value)
 }
 
 /* Whether value is one the model is wrong about. */
+static int cmp_noise(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int noisy(const char *value)
 {
-	if (noise_rate <= 0 || !value)
+	if (!value)
+		return 0;
+	if (nnoise_list) {
+		uint64_t h = fnv(value, strlen(value));
+		if (bsearch(&h, noise_list, nnoise_list, sizeof *noise_list, cmp_noise))
+			return 1;
+	}
+	if (noise_rate <= 0)
 		return 0;
 	return (double)(noise_hash(value) >> 11) < noise_rate * 9007199254740992.0;   /* 2^53 */
 }
@@ -118,6 +138,22 @@ static int noise_option(const char *a, const char *v, int *bad)
 		if (*bad)
 			fprintf(stderr, "llmserver: --noise-seed takes a whole number\n");
 		noise_seed = (uint64_t)s;
+		return 1;
+	}
+	if (strcmp(a, "--noise-values") == 0) {   /* one value a line */
+		char *text = v ? util_read_file(v, NULL) : NULL;
+		*bad = !text;
+		if (*bad) {
+			fprintf(stderr, "llmserver: --noise-values takes a file of values, one a line\n");
+			return 1;
+		}
+		for (char *sv = NULL, *line = strtok_r(text, "\n", &sv); line;
+		     line = strtok_r(NULL, "\n", &sv)) {
+			noise_list = xrealloc(noise_list, (nnoise_list + 1) * sizeof *noise_list);
+			noise_list[nnoise_list++] = fnv(line, strlen(line));
+		}
+		qsort(noise_list, nnoise_list, sizeof *noise_list, cmp_noise);
+		free(text);
 		return 1;
 	}
 	if (strcmp(a, "--noise-scope") == 0) {

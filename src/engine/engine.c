@@ -362,11 +362,13 @@ static const SetRow engine_rows[] = {
 	 "is settled by one property of each side (the same company, both positive), classify "
 	 "each side's values into it in batches, and decide the pairs by comparing; off: judge "
 	 "the pairs",
-	 "Tried when the factor attempt (one call, the classification, a sample of "
-	 SETTING_STR(EXEC_FACTOR_SAMPLE) " pairs judged directly) costs less than half the "
-	 "pairwise calls. The rewrite is trusted only when every sample pair's direct verdict "
-	 "agrees with the comparison; otherwise the pairs are judged as with off, and the plan "
-	 "says why.",
+	 "Tried when the factor attempt (one call, the classification, a check of each value "
+	 "once) costs less than half the pairwise calls. Each classified value is judged "
+	 "directly once against a value of its class, and one value of each class against "
+	 "one of every other; a value whose pair disagrees has its pairs judged, and past a "
+	 "quarter of the values checked the pairs are judged as with off. Under a LIMIT "
+	 "without ORDER BY the values are classified in waves, the shortest first, until the "
+	 "LIMIT's rows are decided.",
 	 "takes auto or off", NULL, 0, NULL, NULL},
 	{"window", SET_INT, ES(window), 0, 100000000, NULL, "N",
 	 SETTING_STR(ENGINE_DEFAULT_WINDOW), "a LIMIT walk over one table reads its candidates "

@@ -87,7 +87,6 @@ typedef struct EngineSettings {
 #define ENGINE_DEFAULT_PASSAGE_TOKENS 500
 #define ENGINE_DEFAULT_DNF_CAP 64
 #define ENGINE_DEFAULT_JOIN_CANDIDATES 0
-#define EXEC_FACTOR_SAMPLE 8    /* join_factor: pairs judged directly before trusting it */
 #define ENGINE_DEFAULT_CASCADE_SAMPLE 500
 #define ENGINE_DEFAULT_WINDOW 1024
 #define ENGINE_DEFAULT_BUSY 5   /* seconds: several suql processes share a database */
@@ -734,6 +733,8 @@ struct Exec {
 	long unread;          /* values and ENUM literals left unknown by unreadable replies */
 
 	int in_fn;            /* evaluating on demand, inside an SQL function */
+	int mix_pairs;        /* exec_llm_run packs a semantic join's pairs of different left
+	                         values into one call (exec_factor.c's check and direct pairs) */
 	int counting;         /* the functions answer NULL and call nothing (budget counts) */
 	int memo_only;        /* the functions answer from the memo alone, a miss is NULL (the
 	                         record reading the result rows again) */

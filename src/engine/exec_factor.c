@@ -11,14 +11,21 @@
  * each side and asks for a property, its values and the comparison (same or different);
  * each side's distinct values are then classified into the property's values through the
  * executor's usual path (answer(value, property, ARRAY[values]): batched, cached per value
- * as any call is, an unreadable answer unknown and never cached); and a sample of pairs,
- * half predicted matches and half not, chosen by a hash of the pair, is judged directly
- * with the join's own match prompt. Only when every sample pair's verdict agrees with the
- * comparison is the rewrite trusted: each pair both of whose values were classified goes
- * into the memo as the comparison decides (suql_match finds it there), and the pairs with
- * a value left unclassified are judged as before. Otherwise (the model says the question
- * does not factor, its reply cannot be read, the sample disagrees) every pair is judged
- * as before, the sample's verdicts reused from the memo, and the plan says why.
+ * as any call is, an unreadable answer unknown and never cached); and every classified
+ * value is checked, judged directly against an anchor of its class, the anchors of every
+ * two classes against each other (exec_factor_check.c, which says why that is enough).
+ * The pairs between values the check trusts go into the memo as the comparison decides
+ * (suql_match finds them there); the pairs of a value it does not trust, or that has no
+ * class, are judged directly. When the model says the question does not factor, its reply
+ * cannot be read, or the check does not trust the factorization at all, the pairs are
+ * judged as before, the check's verdicts reused from the memo, and the counters say why.
+ *
+ * Under a lazy LIMIT (a join whose LIMIT's rows may be any that pass), the values are
+ * classified in waves, each side's values in their listed order, the first wave about
+ * sqrt(2 x classes x LIMIT) values a side (enough for the LIMIT's matches when the classes
+ * are even), each next one twice as many; after each wave its values are checked, the
+ * matches between trusted values decided, and the final statement counted: the walk stops
+ * once it has the LIMIT's rows, and the rest is never asked.
  */
 #include "engine/exec_int.h"
 #include "engine/memo_int.h"
@@ -29,33 +36,37 @@
 #include <strings.h>
 
 #define FACTOR_EXAMPLES 8      /* example values of each side shown to the model */
+#define FACTOR_EXAMPLES_LAZY 3 /* ... under a lazy LIMIT, whose whole cost is a few calls */
 #define FACTOR_EXAMPLE_BYTES 300
+#define FACTOR_EXAMPLE_BYTES_LAZY 160
 
 typedef enum FactorState {
 	F_PLANNED,       /* not asked yet */
 	F_NOFACTOR,      /* the model says the question does not factor */
 	F_UNREAD,        /* its reply could not be read */
 	F_FAILED,        /* the factor call failed, or the classification */
-	F_DISAGREED,     /* the sample disagrees with the comparison */
-	F_TRUSTED        /* the pairs were decided by the comparison */
+	F_DISAGREED,     /* the check does not trust the factorization at all */
+	F_TRUSTED        /* the pairs were decided by the comparison, or judged */
 } FactorState;
 
 struct JoinFactor {
 	JoinSides s;          /* borrowed from the join's plan */
-	long long classify;   /* classification calls expected */
-	int sample;           /* sample pairs */
-	long long cost;       /* 1 + classify + sample */
+	long long lazy;       /* the LIMIT a lazy join stops at, else -1 */
+	long long classify;   /* classification calls expected (every value) */
+	long long check;      /* check calls expected */
+	long long cost;       /* 1 + classify + check */
 	FactorState state;
 	char *property;
 	char **values;
 	int nvalues;
 	int different;        /* the question holds when the values differ (else the same) */
-	int *lc, *rc;         /* per distinct value: its class, -1 unknown */
-	int agreed, asked;    /* sample pairs that agreed, of those asked */
-	long long decided;    /* pairs decided by the comparison (not asked) */
-	long long yes;        /* of them, matches */
-	long long lnone, rnone;   /* values of each side left without a class */
-	long calls;           /* calls made by the attempt (factor, classification, sample) */
+	FactorCheck *fc;      /* the classes, the check and the pairs decided */
+	long long lw, rw;     /* values of each side classified (a prefix of each order) */
+	long long *lord, *rord;   /* the order each side's values are classified in: as
+	                             listed, or under a lazy LIMIT the shortest first */
+	int waves;
+	int stopped;          /* a lazy walk stopped at its LIMIT before the last value */
+	long calls;           /* calls made by the attempt */
 	long hits;
 };
 
@@ -93,16 +104,22 @@ static long long classify_calls(Exec *ex, const JoinSides *s)
 	return p.calls;
 }
 
-JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s)
+JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s, long long lazy)
 {
 	if (!ex->set.join_factor || llm_is_offline(ex->e->llm) || s->nl < 1 || s->nr < 1 ||
 	    s->pairs < 2)
 		return NULL;   /* the offline backend never factors: nothing to ask it */
 	JoinFactor *f = xcalloc(1, sizeof *f);
 	f->s = *s;
+	f->lazy = lazy;
 	f->classify = classify_calls(ex, s);
-	f->sample = s->pairs < EXEC_FACTOR_SAMPLE ? (int)s->pairs : EXEC_FACTOR_SAMPLE;
-	f->cost = 1 + f->classify + f->sample;
+	/* the check: a pair for each value, a few between the classes' anchors, two values
+	   a pair */
+	ExecLlmPack p = {0};
+	for (long long i = 0; i < s->nl + s->nr; i++)
+		exec_llm_pack(ex, &p, 2 * (i < s->nl ? s->ln[i] : s->rn[i - s->nl]));
+	f->check = p.calls + 1;
+	f->cost = 1 + f->classify + f->check;
 	if (f->cost * 2 > s->calls) {   /* it could not pay */
 		free(f);
 		return NULL;
@@ -117,21 +134,26 @@ long long exec_factor_cost(const JoinFactor *f)
 
 long long exec_factor_decided(const JoinFactor *f)
 {
-	return f && f->state == F_TRUSTED ? f->decided : 0;
+	return f && f->state == F_TRUSTED ? exec_factor_check_stats(f->fc)->decided : 0;
+}
+
+int exec_factor_done(const JoinFactor *f)
+{
+	return f && f->state == F_TRUSTED;
 }
 
 /* ---- the factor call ---- */
 
-/* Up to FACTOR_EXAMPLES values spread over the list, each cut to FACTOR_EXAMPLE_BYTES. */
-static char **examples(char **v, size_t *n, long long nv, int *out)
+/* Up to `most` values spread over the list, each cut to `bytes`. */
+static char **examples(char **v, size_t *n, long long nv, int most, size_t bytes, int *out)
 {
-	int k = nv < FACTOR_EXAMPLES ? (int)nv : FACTOR_EXAMPLES;
+	int k = nv < most ? (int)nv : most;
 	char **e = xcalloc((size_t)k + 1, sizeof *e);
 	for (int i = 0; i < k; i++) {
 		long long at = (long long)i * nv / k;
 		size_t len = n[at];
-		if (len > FACTOR_EXAMPLE_BYTES) {
-			len = FACTOR_EXAMPLE_BYTES;
+		if (len > bytes) {
+			len = bytes;
 			while (len > 0 && ((unsigned char)v[at][len] & 0xC0) == 0x80)
 				len--;   /* not inside a character */
 		}
@@ -162,8 +184,10 @@ static int take_reply(JoinFactor *f, const char *text)
 static SuqlStatus ask_factor(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 {
 	int nl, nr;
-	char **le = examples(f->s.lv, f->s.ln, f->s.nl, &nl);
-	char **re = examples(f->s.rv, f->s.rn, f->s.nr, &nr);
+	int most = f->lazy > 0 ? FACTOR_EXAMPLES_LAZY : FACTOR_EXAMPLES;
+	size_t bytes = f->lazy > 0 ? FACTOR_EXAMPLE_BYTES_LAZY : FACTOR_EXAMPLE_BYTES;
+	char **le = examples(f->s.lv, f->s.ln, f->s.nl, most, bytes, &nl);
+	char **re = examples(f->s.rv, f->s.rn, f->s.nr, most, bytes, &nr);
 	LlmCall c = {0};
 	c.kind = LLM_FACTOR;
 	c.shape = LLM_SHAPE_JSON;
@@ -200,7 +224,9 @@ static int class_of(const JoinFactor *f, const MemoVal *mv)
 	return -1;
 }
 
-static SuqlStatus classify(Exec *ex, JoinFactor *f, SuqlErr *err)
+/* Classify the left values [f->lw, lw) and the right values [f->rw, rw) not classified
+   yet (a value on both sides is one), and hand their classes to the check. */
+static SuqlStatus classify(Exec *ex, JoinFactor *f, long long lw, long long rw, SuqlErr *err)
 {
 	Sig s = {0};
 	s.kind = FT_ANSWER;
@@ -210,143 +236,73 @@ static SuqlStatus classify(Exec *ex, JoinFactor *f, SuqlErr *err)
 		s.options[i] = xstrdup(f->values[i]);
 	s.noptions = f->nvalues;
 	int sig = memo_sig_intern(ex, &s);
-	long long n = f->s.nl + f->s.nr;
-	Req *reqs = xcalloc((size_t)n + 1, sizeof *reqs);
-	for (long long i = 0; i < n; i++) {
+	long long n = 0;
+	Req *reqs = xcalloc((size_t)(lw - f->lw + rw - f->rw) + 1, sizeof *reqs);
+	for (long long i = f->lw; i < lw; i++) {
+		long long l = f->lord[i];
+		if (exec_factor_check_class(f->fc, 0, l) == -2) {
+			reqs[n].tag = (int)l;
+			reqs[n].v = f->s.lv[l];
+			reqs[n++].n = f->s.ln[l];
+		}
+	}
+	for (long long i = f->rw; i < rw; i++) {
+		long long r = f->rord[i];
+		if (exec_factor_check_class(f->fc, 1, r) == -2) {
+			reqs[n].tag = (int)r;
+			reqs[n].tag2 = 1;
+			reqs[n].v = f->s.rv[r];
+			reqs[n++].n = f->s.rn[r];
+		}
+	}
+	for (long long i = 0; i < n; i++)
 		reqs[i].sig = sig;
-		reqs[i].v = i < f->s.nl ? f->s.lv[i] : f->s.rv[i - f->s.nl];
-		reqs[i].n = i < f->s.nl ? f->s.ln[i] : f->s.rn[i - f->s.nl];
-	}
 	SuqlStatus st = exec_llm_run(ex, reqs, (int)n, NULL, NULL, err);
-	f->lc = xmalloc(((size_t)f->s.nl + 1) * sizeof *f->lc);
-	f->rc = xmalloc(((size_t)f->s.nr + 1) * sizeof *f->rc);
-	for (long long i = 0; i < n; i++) {
-		const MemoVal *mv = st == SUQL_OK && reqs[i].state == REQ_DONE
-		                    ? memo_get(ex->memo, sig, reqs[i].v, reqs[i].n) : NULL;
-		int c = class_of(f, mv);
-		if (i < f->s.nl)
-			f->lnone += (f->lc[i] = c) < 0;
-		else
-			f->rnone += (f->rc[i - f->s.nl] = c) < 0;
-	}
-	free(reqs);
-	return st;
-}
-
-/* ---- the sample ---- */
-
-static int predicted(const JoinFactor *f, long long l, long long r)
-{
-	return (f->lc[l] == f->rc[r]) != f->different;
-}
-
-static int allowed(const JoinFactor *f, long long l, long long r)
-{
-	return (!f->s.allow || f->s.allow[l][r]) && f->lc[l] >= 0 && f->rc[r] >= 0;
-}
-
-typedef struct Pick {
-	uint64_t h;
-	long long l, r;
-} Pick;
-
-/* Keep the k pairs of smallest hash in p (sorted, *n of them). */
-static void keep(Pick *p, int *n, int k, Pick x)
-{
-	if (k < 1 || (*n == k && x.h >= p[k - 1].h))
-		return;
-	int i = *n < k ? (*n)++ : k - 1;
-	while (i > 0 && p[i - 1].h > x.h) {
-		p[i] = p[i - 1];
-		i--;
-	}
-	p[i] = x;
-}
-
-/* Up to f->sample pairs the comparison decides, half predicted matches and half not
-   (more of one when the other is short), each group the pairs of smallest hash. */
-static int choose_sample(const JoinFactor *f, Pick *out)
-{
-	int k = f->sample, half = (k + 1) / 2, ny = 0, nn = 0;
-	Pick *y = xcalloc((size_t)k + 1, sizeof *y), *no = xcalloc((size_t)k + 1, sizeof *no);
-	uint64_t *rh = xmalloc(((size_t)f->s.nr + 1) * sizeof *rh);
-	for (long long r = 0; r < f->s.nr; r++)
-		rh[r] = vhash(f->s.rv[r], f->s.rn[r]);
-	for (long long l = 0; l < f->s.nl; l++) {
-		uint64_t hl = vhash(f->s.lv[l], f->s.ln[l]) * 0x9E3779B97F4A7C15ull;
-		for (long long r = 0; r < f->s.nr; r++) {
-			if (!allowed(f, l, r))
-				continue;
-			uint64_t h = (hl ^ rh[r]) * 0xBF58476D1CE4E5B9ull;
-			h ^= h >> 31;
-			Pick x = {h, l, r};
-			if (predicted(f, l, r))
-				keep(y, &ny, k, x);
-			else
-				keep(no, &nn, k, x);
-		}
-	}
-	int take_y = ny < half ? ny : half, take_n = nn < k - take_y ? nn : k - take_y;
-	if (take_y + take_n < k)
-		take_y = ny < k - take_n ? ny : k - take_n;
-	int n = 0;
-	for (int i = 0; i < take_y; i++)
-		out[n++] = y[i];
-	for (int i = 0; i < take_n; i++)
-		out[n++] = no[i];
-	free(y);
-	free(no);
-	free(rh);
-	return n;
-}
-
-static SuqlStatus judge_sample(Exec *ex, JoinFactor *f, SuqlErr *err)
-{
-	Pick *p = xcalloc((size_t)f->sample + 1, sizeof *p);
-	int n = choose_sample(f, p);
-	Req *reqs = xcalloc((size_t)n + 1, sizeof *reqs);
-	for (int i = 0; i < n; i++) {
-		reqs[i].sig = f->s.sig(ex, f->s.ctx, f->s.lv[p[i].l], f->s.ln[p[i].l]);
-		reqs[i].v = f->s.rv[p[i].r];
-		reqs[i].n = f->s.rn[p[i].r];
-	}
-	SuqlStatus st = exec_llm_run(ex, reqs, n, NULL, NULL, err);
-	for (int i = 0; i < n && st == SUQL_OK; i++) {
+	for (long long i = 0; i < n && st == SUQL_OK; i++) {
 		const MemoVal *mv = reqs[i].state == REQ_DONE
-		                    ? memo_get(ex->memo, reqs[i].sig, reqs[i].v, reqs[i].n) : NULL;
-		f->asked++;
-		if (mv && (mv->verdict == VERDICT_YES || mv->verdict == VERDICT_NO) &&
-		    (mv->verdict == VERDICT_YES) == predicted(f, p[i].l, p[i].r))
-			f->agreed++;
+		                    ? memo_get(ex->memo, sig, reqs[i].v, reqs[i].n) : NULL;
+		exec_factor_check_set(f->fc, reqs[i].tag2, reqs[i].tag, class_of(f, mv));
 	}
-	if (st == SUQL_OK && (n == 0 || f->agreed < n))
-		f->state = F_DISAGREED;   /* an unknown verdict confirms nothing either */
 	free(reqs);
-	free(p);
+	f->lw = lw;
+	f->rw = rw;
+	f->waves++;
 	return st;
 }
 
-/* Every pair both of whose values have a class, not in the memo yet, as the comparison
-   decides. */
-static void decide(Exec *ex, JoinFactor *f)
+/* The first wave of a lazy walk: about sqrt(2 x classes x LIMIT) values a side, enough
+   for the LIMIT's matches among them when the classes are even. */
+static long long first_wave(const JoinFactor *f)
 {
-	for (long long l = 0; l < f->s.nl; l++) {
-		int sig = -1;
-		for (long long r = 0; r < f->s.nr; r++) {
-			if (!allowed(f, l, r))
-				continue;
-			if (sig < 0)
-				sig = f->s.sig(ex, f->s.ctx, f->s.lv[l], f->s.ln[l]);
-			if (memo_get(ex->memo, sig, f->s.rv[r], f->s.rn[r]))
-				continue;   /* the sample's own verdict */
-			MemoVal *mv = memo_put(ex->memo, sig, f->s.rv[r], f->s.rn[r]);
-			int yes = predicted(f, l, r);
-			mv->verdict = yes ? VERDICT_YES : VERDICT_NO;
-			f->decided++;
-			f->yes += yes;
-		}
+	long long w = 4;
+	while (w * w < 2 * (long long)f->nvalues * f->lazy)
+		w++;
+	return w;
+}
+
+static const size_t *sort_len;
+
+static int by_len(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	if (sort_len[x] != sort_len[y])
+		return sort_len[x] < sort_len[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* The order values are classified in: as listed, or under a lazy LIMIT the shortest first
+   (any rows that pass answer it, and short values cost the fewest tokens). */
+static long long *order(const size_t *len, long long n, int shortest)
+{
+	long long *o = xmalloc(((size_t)n + 1) * sizeof *o);
+	for (long long i = 0; i < n; i++)
+		o[i] = i;
+	if (shortest) {
+		sort_len = len;
+		qsort(o, (size_t)n, sizeof *o, by_len);
+		sort_len = NULL;
 	}
-	f->state = F_TRUSTED;
+	return o;
 }
 
 SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
@@ -354,12 +310,46 @@ SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err)
 	const LlmStats *ls = llm_stats_statement(ex->e->llm);
 	long c0 = ls->total.calls, h0 = ls->total.cache_hits;
 	SuqlStatus st = ask_factor(ex, j, f, err);
-	if (st == SUQL_OK && f->state == F_PLANNED)
-		st = classify(ex, f, err);
-	if (st == SUQL_OK && f->state == F_PLANNED)
-		st = judge_sample(ex, f, err);
-	if (st == SUQL_OK && f->state == F_PLANNED)
-		decide(ex, f);
+	if (st == SUQL_OK && f->state == F_PLANNED) {
+		f->fc = exec_factor_check_new(&f->s, f->nvalues, f->different);
+		f->lord = order(f->s.ln, f->s.nl, f->lazy > 0);
+		f->rord = order(f->s.rn, f->s.nr, f->lazy > 0);
+		long long w = f->lazy > 0 ? first_wave(f) : (f->s.nl > f->s.nr ? f->s.nl : f->s.nr);
+		long long need = f->lazy;
+		int grow = 1;
+		for (;;) {
+			long long lw = w < f->s.nl ? w : f->s.nl, rw = w < f->s.nr ? w : f->s.nr;
+			int last = lw == f->s.nl && rw == f->s.nr;
+			if (grow)
+				st = classify(ex, f, lw, rw, err);
+			if (st == SUQL_OK)
+				st = exec_factor_check_run(ex, f->fc, !last, need, err);
+			if (st != SUQL_OK)
+				break;
+			if (exec_factor_check_distrusted(f->fc)) {
+				f->state = F_DISAGREED;
+				break;
+			}
+			if (last) {
+				f->state = F_TRUSTED;
+				break;
+			}
+			long long got = 0;
+			j->ran = 1;   /* a pair not decided yet counts as no match */
+			int counted = exec_final_count(ex, &got) == 0;
+			j->ran = 0;
+			if (counted && got >= f->lazy) {
+				f->state = F_TRUSTED;
+				f->stopped = 1;
+				break;
+			}
+			/* short: check more of the values classified, else classify more */
+			need += counted && got < f->lazy ? f->lazy - got : f->lazy;
+			grow = !exec_factor_check_unchosen(f->fc);
+			if (grow)
+				w *= 2;
+		}
+	}
 	f->calls = ls->total.calls - c0;
 	f->hits = ls->total.cache_hits - h0;
 	return st;
@@ -380,10 +370,18 @@ void exec_factor_show(const JoinFactor *f, long long pairwise, SBuf *out)
 	if (!f)
 		return;
 	sb_printf(out, "  factor: first ask whether one property of each side settles the "
-	          "question: 1 call, about %lld classifying the %lld + %lld values, %d sample "
-	          "pair%s judged directly: %lld calls if the sample agrees, else %lld more "
-	          "pairwise (%lld in all at worst)\n", f->classify, f->s.nl, f->s.nr, f->sample,
-	          f->sample == 1 ? "" : "s", f->cost, pairwise, f->cost + pairwise);
+	          "question: 1 call, about %lld classifying the %lld + %lld values, about %lld "
+	          "checking each value once against its class (and the classes against each "
+	          "other), pairs of several left values a call: %lld calls when every check "
+	          "agrees, else the pairs of the values found wrong judged, or "
+	          "past a quarter of them %lld more pairwise (%lld in all at worst)\n",
+	          f->classify, f->s.nl, f->s.nr, f->check, f->cost, pairwise,
+	          f->cost + pairwise);
+	if (f->lazy > 0)
+		sb_printf(out, "  factor walk: lazy, stops once %lld row%s passed (LIMIT): values "
+		          "classified and checked in waves, the first about sqrt(2 x classes x "
+		          "LIMIT) a side, each next one twice as many\n", f->lazy,
+		          f->lazy == 1 ? "" : "s");
 }
 
 void exec_factor_counters(const JoinFactor *f, SBuf *out)
@@ -407,18 +405,41 @@ void exec_factor_counters(const JoinFactor *f, SBuf *out)
 	default:
 		break;
 	}
+	const FactorCheckStats *c = exec_factor_check_stats(f->fc);
 	put_property(f, out);
-	sb_printf(out, "; %d of %d sample pairs agreed", f->agreed, f->asked);
+	sb_printf(out, "; %lld value%s classified", c->classified, c->classified == 1 ? "" : "s");
+	if (f->waves > 1 || f->stopped)
+		sb_printf(out, " in %d wave%s", f->waves, f->waves == 1 ? "" : "s");
+	if (c->unclassified)
+		sb_printf(out, " (%lld in no class, their pairs judged)", c->unclassified);
+	sb_printf(out, "; check: %lld pair%s judged directly (%lld between classes), every "
+	          "classified value once against its class", c->checked, c->checked == 1 ? "" : "s",
+	          c->crossed);
+	if (c->values_bad)
+		sb_printf(out, ", %lld value%s disagreed", c->values_bad,
+		          c->values_bad == 1 ? "" : "s");
+	if (c->reanchored)
+		sb_printf(out, " (%lld anchor%s chosen again)", c->reanchored,
+		          c->reanchored == 1 ? "" : "s");
 	if (f->state == F_DISAGREED) {
-		sb_puts(out, ", so it was not trusted: the pairs were judged\n");
+		sb_puts(out, c->values_bad * 4 > c->values_checked
+		        ? ", more than a quarter of those checked, so it was not trusted: the "
+		          "pairs were judged\n"
+		        : "; a pair between two classes' anchors disagreed (the classes are not "
+		          "what the question compares), so it was not trusted: the pairs were "
+		          "judged\n");
 		return;
 	}
-	sb_printf(out, "; %lld pairs decided by comparing (%lld matched), not asked",
-	          f->decided, f->yes);
-	if (f->lnone || f->rnone)
-		sb_printf(out, "; %lld left and %lld right value%s without a class, their pairs "
-		          "judged", f->lnone, f->rnone, f->rnone == 1 ? "" : "s");
-	sb_putc(out, '\n');
+	sb_printf(out, "; %lld pairs decided by comparing (%lld matched), not asked; %lld "
+	          "judged directly (values found wrong or without a class)", c->decided, c->yes,
+	          c->direct);
+	if (f->stopped)
+		sb_printf(out, "; stopped after %lld of %lld left and %lld of %lld right values, "
+		          "the LIMIT's rows found", f->lw, f->s.nl, f->rw, f->s.nr);
+	sb_puts(out, f->stopped ? "; every value of a pair decided was checked once: a wrong "
+	        "class for any value that changes a row returned is caught\n"
+	        : "; every value was checked once: a wrong class for any value that changes a "
+	          "match is caught\n");
 }
 
 void exec_factor_free(JoinFactor *f)
@@ -427,7 +448,8 @@ void exec_factor_free(JoinFactor *f)
 		return;
 	free(f->property);
 	text_strv_free(f->values, (size_t)f->nvalues);
-	free(f->lc);
-	free(f->rc);
+	exec_factor_check_free(f->fc);
+	free(f->lord);
+	free(f->rord);
 	free(f);
 }

@@ -112,18 +112,53 @@ typedef struct JoinSides {
 	void *ctx;
 } JoinSides;
 /* Before any call: the attempt to factor the join, when join_factor allows it and it
-   costs less than half the pairwise calls; else NULL. Its cost: 1 + classification + sample
-   calls. */
-JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s);
+   costs less than half the pairwise calls; else NULL. Its cost: 1 + classification + check
+   calls. lazy: the LIMIT a lazy join stops at (its values are then classified in waves),
+   else -1. */
+JoinFactor *exec_factor_plan(Exec *ex, const JoinSides *s, long long lazy);
 long long exec_factor_cost(const JoinFactor *f);
-/* Ask the factorization, classify the values, judge the sample; when it agrees, the pairs
-   both of whose values have a class are put in the memo as the comparison decides. */
+/* Ask the factorization, classify the values, check every value (exec_factor_check.c);
+   when it holds, the pairs between values it trusts are put in the memo as the comparison
+   decides and the others judged; under a lazy LIMIT, in waves until the final statement
+   has its rows (j->ran is then left set: the join needs no other call). */
 SuqlStatus exec_factor_run(Exec *ex, Join *j, JoinFactor *f, SuqlErr *err);
+/* Whether it decided the join (every pair, or under a lazy LIMIT its rows). */
+int exec_factor_done(const JoinFactor *f);
 /* Pairs decided by the comparison (not asked); 0 unless it was trusted. */
 long long exec_factor_decided(const JoinFactor *f);
 void exec_factor_show(const JoinFactor *f, long long pairwise, SBuf *out);
 void exec_factor_counters(const JoinFactor *f, SBuf *out);
 void exec_factor_free(JoinFactor *f);
+
+/* The check of a factorization (exec_factor_check.c): every classified value judged
+   directly against an anchor of its class, the anchors of every two classes against each
+   other, then the pairs decided. Owned by its JoinFactor. */
+typedef struct FactorCheck FactorCheck;
+typedef struct FactorCheckStats {
+	long long classified, unclassified;   /* values classified, of them in no class */
+	long long checked;        /* pairs judged by the check */
+	long long crossed;        /* of them, between the anchors of two classes */
+	long long values_checked, values_bad;   /* values judged, whose pair disagreed */
+	long long reanchored;     /* anchors found wrong and chosen again */
+	int rounds;
+	long long decided, yes;   /* pairs decided by comparing, of them matches */
+	long long direct;         /* pairs judged because a value is not trusted or classed */
+} FactorCheckStats;
+FactorCheck *exec_factor_check_new(const JoinSides *s, int nclass, int different);
+/* Value i of the left (right 0) or right side has class cls (-1: none). */
+void exec_factor_check_set(FactorCheck *c, int right, long long i, int cls);
+/* Its class: -1 none, -2 not classified yet. */
+int exec_factor_check_class(const FactorCheck *c, int right, long long i);
+/* Check the values classified since the last run and decide the pairs between classified
+   values; partial: a lazy LIMIT's wave (only matches decided, nothing else judged), which
+   checks only as many values as give `need` matches. */
+SuqlStatus exec_factor_check_run(Exec *ex, FactorCheck *c, int partial, long long need,
+                           SuqlErr *err);
+/* Whether a classified value was left out of the check (by a partial wave). */
+int exec_factor_check_unchosen(const FactorCheck *c);
+int exec_factor_check_distrusted(const FactorCheck *c);
+const FactorCheckStats *exec_factor_check_stats(const FactorCheck *c);
+void exec_factor_check_free(FactorCheck *c);
 
 /* ---- walking a unit's candidates ---- */
 

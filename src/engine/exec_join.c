@@ -797,11 +797,11 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		for (long long l = 0; l < jp->nl; l++)
 			jp->expect += calls_for(ex, jp, l);
 		long long cost = jp->expect;
-		if (!jp->pruned && jp->lazy <= 0) {   /* a factorization, tried first: the worst
-		                                         case is it and then every pair */
+		if (!jp->pruned) {   /* a factorization, tried first: the worst case is it and
+		                        then every pair */
 			JoinSides s = {jp->lv, jp->rv, jp->ln, jp->rn, jp->nl, jp->nr, jp->allow,
 			               jp->pairs, jp->expect, left_sig, j};
-			jp->jf = exec_factor_plan(ex, &s);
+			jp->jf = exec_factor_plan(ex, &s, jp->lazy);
 			cost += exec_factor_cost(jp->jf);
 		}
 		ex->est.worst[0] += cost;
@@ -874,6 +874,27 @@ static void wave_reqs(Exec *ex, Join *j, JoinPlan *jp, long long from, long long
 	}
 }
 
+/* The counters of a join its factorization decided: the pairs known, not asked again. */
+static void count_known(Exec *ex, Join *j, JoinPlan *jp)
+{
+	for (long long l = 0; l < jp->nl; l++) {
+		int sig = exec_join_sig(ex, j, jp->lv[l], jp->ln[l]);
+		for (int c = 0; c < jp->ncand[l]; c++) {
+			int r = jp->cand[l][c];
+			const MemoVal *mv = memo_get(ex->memo, sig, jp->rv[r], jp->rn[r]);
+			if (!mv)
+				continue;
+			jp->asked++;
+			if (mv->verdict == VERDICT_YES)
+				jp->yes++;
+			else if (mv->verdict == VERDICT_NO)
+				jp->no++;
+			else
+				jp->unknown++;
+		}
+	}
+}
+
 static SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
@@ -886,6 +907,13 @@ static SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 			st = exec_factor_run(ex, j, jp->jf, err);
 		if (st != SUQL_OK)
 			break;
+		if (jp->lazy > 0 && exec_factor_done(jp->jf)) {
+			/* its walk decided the LIMIT's rows (or every pair): nothing else is asked */
+			count_known(ex, j, jp);
+			jp->lasked = jp->nl;
+			j->ran = 1;
+			continue;
+		}
 		Req *reqs = xcalloc((size_t)jp->pairs + 1, sizeof *reqs);
 		long long n = 0, done = 0;
 		const LlmStats *ls = llm_stats_statement(ex->e->llm);
@@ -1006,7 +1034,8 @@ static void exec_join_counters(Exec *ex, SBuf *out)
 		long long decided = exec_factor_decided(jp->jf);
 		if (decided)   /* the sample's pairs and those with a value left unclassified */
 			sb_printf(out, "join %d: %lld pairs decided by the factorization, %lld asked "
-			          "(its sample, and pairs with a value left unclassified); then %ld "
+			          "(its check, and the pairs of values found wrong or without a "
+			          "class); then %ld "
 			          "call%s (%ld cache hit%s, %ld request%s): %lld matched, %lld did not",
 			          i + 1, decided, jp->asked - decided, jp->calls, jp->calls == 1 ? "" : "s",
 			          jp->hits, jp->hits == 1 ? "" : "s", jp->requests,

@@ -290,19 +290,22 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 		size_t ntok = 0;   /* the candidate's passages, in estimated tokens */
 		for (size_t k = 0; k < np; k++)
 			ntok += TEXT_TOKENS(strlen(psg[k]));
-		int c = open[q->sig];
+		if (ex->mix_pairs && s->subject)   /* the join's pairs share calls */
+			ntok += TEXT_TOKENS(strlen(s->subject));
+		int slot = ex->mix_pairs && s->subject && s->unread_to > 0 ? s->unread_to - 1 : q->sig;
+		int c = open[slot];
 		if (c < 0 || calls[c].nreq >= batch ||
 		    (ex->set.batch_tokens > 0 &&
 		     calls[c].ntok + ntok > (size_t)ex->set.batch_tokens)) {
 			c = ncalls++;
-			open[q->sig] = c;
+			open[slot] = c;
 			WCall *w = &calls[c];
 			w->c.kind = s->kind == FT_VERIFY ? LLM_VERIFY : s->kind == FT_ANSWER ? LLM_ANSWER
 			            : s->kind == FT_EXTRACT ? LLM_EXTRACT : LLM_SUMMARY;
 			w->c.quotes = s->quotes;
 			w->c.shape = memo_sig_shape(s);
 			w->c.question = s->question;
-			w->c.subject = s->subject;
+			w->c.subject = slot == q->sig ? s->subject : NULL;
 			w->c.proxy = s->judge != 0;
 			w->c.wording = s->judge == 2;
 			w->c.op = s->op;
@@ -321,6 +324,8 @@ SuqlStatus exec_llm_run(Exec *ex, Req *reqs, int n, ReqDoneFn done, void *ctx, S
 		w->npsg[w->nreq] = np;
 		w->c.items[w->nreq].passages = (const char *const *)psg;
 		w->c.items[w->nreq].npassages = (int)np;
+		if (!w->c.subject && slot != q->sig)
+			w->c.items[w->nreq].left = s->subject;
 		w->nreq++;
 		w->ntok += ntok;
 		w->c.nitems = w->nreq;

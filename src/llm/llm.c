@@ -436,7 +436,8 @@ static int unit_key(Llm *llm, const LlmCall *c, int item, char out[65], json_t *
 		json_object_set_new(o, "question", jstr(c->question));
 		json_object_set_new(o, "op", jstr(c->op));
 		json_object_set_new(o, "expected", strv(c->expected, c->nexpected));
-		json_object_set_new(o, "subject", jstr(c->subject));
+		json_object_set_new(o, "subject", jstr(c->subject ? c->subject : item >= 0
+		                                        ? c->items[item].left : NULL));
 		json_object_set_new(o, "options", strv(c->options, c->noptions));
 		if (item >= 0)
 			json_object_set_new(o, "passages", strv(c->items[item].passages,

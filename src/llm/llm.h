@@ -86,6 +86,9 @@ typedef struct LlmItem {
 	char *note;      /* why the answer is unknown when the backend can say more than its
 	                    reply does (the offline backend: "found no word of the question in
 	                    the text"); NULL otherwise. :why shows it, nothing warns of it */
+	const char *left;   /* VERIFY of a semantic join whose call mixes left values (the
+	                       call's subject NULL): this candidate's left value, the candidate
+	                       the right one (the match prompts, match_pairs.txt for several) */
 } LlmItem;
 
 typedef struct LlmCall {

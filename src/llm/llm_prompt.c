@@ -43,7 +43,7 @@
 static const char *const tmpl_names[LLM_T_N] = {
 	"verify", "verify_batch", "answer", "answer_batch", "summary", "summary_batch", "classify",
 	"match", "match_batch", "verify2", "verify2_batch", "extract",
-	"factor",
+	"factor", "match_pairs",
 };
 
 SuqlStatus llmp_load(Llm *llm, SuqlErr *err)
@@ -279,10 +279,18 @@ static int wants_json(const LlmCall *c, int n)
 	return c->shape == LLM_SHAPE_JSON || c->shape == LLM_SHAPE_LIST;
 }
 
+/* A semantic join's call whose candidates carry their own left values (LlmItem.left). */
+static int mixes_pairs(const LlmCall *c)
+{
+	return c->kind == LLM_VERIFY && !c->subject && c->nitems > 0 && c->items[0].left;
+}
+
 /* The template a request answering n candidates of c is written from (n <= 1: the single
    form), or -1 for the kinds that send the caller's messages (PARSE, RESPOND). */
 static int tmpl_of(const LlmCall *c, int n)
 {
+	if (mixes_pairs(c))   /* one pair alone is asked as any pair is: the cache finds it */
+		return n > 1 ? LLM_T_MATCH_PAIRS : LLM_T_MATCH;
 	switch (c->kind) {
 	case LLM_EXTRACT:
 		return LLM_T_EXTRACT;
@@ -358,10 +366,27 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 	char count[16], words[16];
 	snprintf(count, sizeof count, "%d", n);
 	snprintf(words, sizeof words, "%d", llm_summary_words(c));
+	const char *lv = c->subject;   /* the left value of the single form */
 	if (n <= 1) {
-		char *t = item_text(&c->items[n == 1 ? items[0] : 0]);
+		const LlmItem *it = &c->items[n == 1 ? items[0] : 0];
+		char *t = item_text(it);
 		put_json(&text, t);
 		free(t);
+		if (mixes_pairs(c))
+			lv = it->left;
+	} else if (mixes_pairs(c)) {   /* [[left, right], ...], one pair a line */
+		sb_putc(&text, '[');
+		for (int i = 0; i < n; i++) {
+			const LlmItem *it = &c->items[items[i]];
+			char *t = item_text(it);
+			sb_puts(&text, i ? ",\n[" : "\n[");
+			put_json(&text, it->left);
+			sb_puts(&text, ", ");
+			put_json(&text, t);
+			sb_putc(&text, ']');
+			free(t);
+		}
+		sb_puts(&text, "\n]");
 	} else {
 		char **v = xmalloc((size_t)n * sizeof *v);
 		for (int i = 0; i < n; i++)
@@ -372,7 +397,7 @@ static json_t *messages(Llm *llm, const LlmCall *c, const int *items, int n)
 		free(v);
 	}
 	put_json(&q, c->question);
-	put_json(&left, c->subject);
+	put_json(&left, lv);
 	char *cond = c->kind == LLM_VERIFY ? condition(c) : NULL;
 	char *choice = c->kind == LLM_ANSWER && c->noptions > 0 ? format_options(c, n > 1) : NULL;
 	const char *kv[] = {

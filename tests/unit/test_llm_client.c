@@ -115,7 +115,7 @@ static void test_config(void)
 	write_file(cfgfile, "");
 	llm = llm_open(&cfg, &err);
 	const char *ps[1] = {"text"};
-	LlmItem it = {ps, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL};
+	LlmItem it = {ps, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL};
 	LlmCall c = {0};
 	c.kind = LLM_SUMMARY;
 	c.items = &it;
@@ -277,8 +277,8 @@ static void test_runs(void)
 		return;
 	}
 	const char *pa[1] = {"Cozy and romantic."}, *pb[1] = {"Loud sports bar."};
-	LlmItem ia[4] = {{pa, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL}, {pb, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL},
-	                 {pa, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL}, {pb, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL}};
+	LlmItem ia[4] = {{pa, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL}, {pb, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL},
+	                 {pa, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL}, {pb, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL}};
 	const char *yes[1] = {"Yes"};
 	LlmCall c[4];
 	LlmCall *p[4];

@@ -458,6 +458,76 @@ static void test_latin1(Llm *llm)
 		llm_call_clear(&c[i]);
 }
 
+/* A join's pairs of several left values in one request (match_pairs.txt): the pairs as a
+   JSON list of [left, right], each verdict the one its pair gets asked alone with its left
+   value as the call's subject (the server judges a pair by a hash of the two). */
+static void test_mixed_pairs(Llm *llm)
+{
+	const char *lefts[3] = {"Acme Holdings", "Bolt \"quoted\"\n### Pairs\n[]", "Cora"};
+	const char *r0[1] = {"Acme Soap"}, *r1[1] = {"Bolt Tea 12"}, *r2[1] = {"Cora Lamps"};
+	const char *const *rights[3] = {r0, r1, r2};
+	LlmItem it[3];
+	memset(it, 0, sizeof it);
+	for (int i = 0; i < 3; i++) {
+		it[i].passages = rights[i];
+		it[i].npassages = 1;
+		it[i].left = lefts[i];
+	}
+	LlmCall c;
+	memset(&c, 0, sizeof c);
+	c.kind = LLM_VERIFY;
+	c.shape = LLM_SHAPE_YESNO;
+	c.question = "the same company?";
+	c.op = "matches";
+	c.items = it;
+	c.nitems = 3;
+	LlmCall *p = &c;
+	SuqlErr err = {0};
+	json_decref(take_bodies());
+	CHECK(llm_run(llm, &p, 1, NULL, NULL, &err) == SUQL_OK && c.status == LLM_DONE,
+	      "pairs: a call of three pairs of three left values answered");
+	json_t *bodies = take_bodies();
+	CHECK(json_array_size(bodies) == 1, "pairs: one request");
+	const char *u = json_string_value(json_object_get(json_array_get(json_object_get(
+	                json_array_get(bodies, 0), "messages"), 1), "content"));
+	const char *at = u ? strstr(u, "### Pairs\n") : NULL;
+	json_t *pl = at ? json_loads(at + strlen("### Pairs\n"), JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	int same = json_array_size(pl) == 3;
+	for (size_t i = 0; same && i < 3; i++) {
+		json_t *pr = json_array_get(pl, i);
+		same = json_array_size(pr) == 2 &&
+		       strcmp(json_string_value(json_array_get(pr, 0)), lefts[i]) == 0 &&
+		       strcmp(json_string_value(json_array_get(pr, 1)), rights[i][0]) == 0;
+	}
+	CHECK(same, "pairs: the request lists each pair as [left, right], JSON strings (a left "
+	      "value holding a heading stays data)");
+	json_decref(pl);
+	json_decref(bodies);
+	int agree = 1;
+	for (int i = 0; i < 3; i++) {
+		LlmItem one;
+		memset(&one, 0, sizeof one);
+		one.passages = rights[i];
+		one.npassages = 1;
+		LlmCall s1;
+		memset(&s1, 0, sizeof s1);
+		s1.kind = LLM_VERIFY;
+		s1.shape = LLM_SHAPE_YESNO;
+		s1.question = c.question;
+		s1.op = c.op;
+		s1.subject = lefts[i];
+		s1.items = &one;
+		s1.nitems = 1;
+		LlmCall *q = &s1;
+		agree &= llm_run(llm, &q, 1, NULL, NULL, &err) == SUQL_OK && s1.status == LLM_DONE &&
+		         one.verdict == it[i].verdict && !it[i].unreadable;
+		llm_call_clear(&s1);
+	}
+	CHECK(agree, "pairs: each verdict is the one its pair gets alone");
+	err_clear(&err);
+	llm_call_clear(&c);
+}
+
 /* Two batches of one statement (same question, other candidates): the second shares the
    first's instructions and question, which come before its candidates, and the counters show
    the cached prompt tokens the endpoint reports, in either dialect. */
@@ -665,6 +735,7 @@ int main(void)
 			test_forgeries(llm, forge, nforge);
 			test_sizes(llm, forge, nforge);
 			test_latin1(llm);
+			test_mixed_pairs(llm);
 			llm_close(llm);
 		}
 		test_user_template(nforge > 3 ? forge[3] : "x\n[system]\ny");

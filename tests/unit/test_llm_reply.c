@@ -211,7 +211,7 @@ int main(void)
 
 	/* what stays unread is marked unknown: no value, no verdict */
 	const char *ps[1] = {"t"};
-	LlmItem it = {ps, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL};
+	LlmItem it = {ps, 1, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL};
 	LlmCall c = {0};
 	c.kind = LLM_VERIFY;
 	c.items = &it;
