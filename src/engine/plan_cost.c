@@ -521,3 +521,64 @@ int plan_cost_waves(long long n, long long need, long long maxwave, double rate,
 		w[nw - 1] += (double)(n - asked);
 	return nw;
 }
+
+/* The floor of a walk (doc/engine.md, "The floor"): the fewest calls that find need rows
+   (-1: decide every candidate) among n candidates, each asked natoms questions passing at
+   the shares s[], when a call carries per_call candidates and a perfect planner asks no
+   candidate it need not. It asks the rarest question first (that order asks the fewest):
+   question i (in that order) of need / (s_i x ... x s_last) candidates under a LIMIT, of
+   n x s_1 x ... x s_(i-1) (those the questions before it passed) otherwise, never more
+   than there are; each question's asks in full calls. */
+long long plan_cost_floor_walk(long long n, long long need, const double *s, int natoms,
+                               long long per_call)
+{
+	if (n <= 0 || natoms < 1)
+		return 0;
+	if (per_call < 1)
+		per_call = 1;
+	double r[64];
+	int m = natoms < 64 ? natoms : 64;
+	for (int i = 0; i < m; i++) {
+		double v = s[i] > 0 ? s[i] : PLAN_WALK_EXPECT_RATE;
+		r[i] = v > 1 ? 1 : v;
+	}
+	for (int i = 1; i < m; i++)   /* ascending: the rarest first */
+		for (int j = i; j > 0 && r[j - 1] > r[j]; j--) {
+			double t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	long long calls = 0;
+	double before = 1;   /* the share of candidates that passed the questions before */
+	for (int i = 0; i < m; i++) {
+		double asks = (double)n * before;
+		if (need >= 0) {
+			double after = 1;
+			for (int j = i; j < m; j++)
+				after *= r[j];
+			double want = (double)need / after;
+			if (want < asks)
+				asks = want;
+		}
+		long long a = (long long)ceil(asks - 1e-9);
+		if (a < 1)
+			a = 1;
+		calls += (a + per_call - 1) / per_call;
+		before *= r[i];
+	}
+	return calls;
+}
+
+long long plan_cost_floor_items(long long n, long long per_call)
+{
+	if (n <= 0)
+		return 0;
+	if (per_call < 1)
+		per_call = 1;
+	return (n + per_call - 1) / per_call;
+}
+
+double plan_cost_top_rate(void)
+{
+	return WAVE_TOP_RATE;
+}

@@ -135,6 +135,15 @@ long long plan_cost_expect_calls(long long n, long long need, int natoms, long l
    are sized for: 1 candidate in 50. A walk that finds fewer goes on until the budget
    stops it. */
 #define PLAN_WALK_EXPECT_RATE 0.02
+/* The floor (doc/engine.md, "The floor"): the fewest calls a walk over n candidates
+   needs to find need rows (-1: decide them all) when its natoms questions pass at the
+   shares s[] (0: not known, PLAN_WALK_EXPECT_RATE) and a call carries per_call of them;
+   the calls n items need, per_call a call; the share a ranked walk expects of its top
+   candidates. */
+long long plan_cost_floor_walk(long long n, long long need, const double *s, int natoms,
+                               long long per_call);
+long long plan_cost_floor_items(long long n, long long per_call);
+double plan_cost_top_rate(void);
 /* The candidates at the top of a relevance ranking that are ranked again by dense
    similarity when an embedding model is configured (exec_embed.c): one embedding each,
    counted by the plan. */
