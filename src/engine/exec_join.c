@@ -821,7 +821,7 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
    whose sides could not be listed, counts its pairs at the batch. */
 static long long exec_join_op_floor(Exec *ex)
 {
-	long long per = plan_cost_per_call(ex), total = 0;
+	long long per = plan_cost_floor_batch(ex), total = 0;
 	for (int i = 0; i < js(ex)->n; i++) {
 		const JoinPlan *jp = js(ex)->j[i].jp;
 		if (!jp)

@@ -254,7 +254,7 @@ static int exec_topk_op_applies(const Exec *ex)
    must score every candidate (its plan says why) scores the rows that pass WHERE. */
 static long long exec_topk_op_floor(Exec *ex)
 {
-	long long per = plan_cost_per_call(ex), total = 0;
+	long long per = plan_cost_floor_batch(ex), total = 0;
 	for (int i = 0; i < ex->nblocks; i++) {
 		const Block *b = &ex->blocks[i];
 		const TopK *t = b->topk;

@@ -171,7 +171,7 @@ static long long exec_walk_op_floor(Exec *ex)
 {
 	if (!ex->occ_planned)
 		return 0;
-	long long per = plan_cost_per_call(ex), total = 0;
+	long long per = plan_cost_floor_batch(ex), total = 0;
 	for (int i = 0; i < ex->nblocks; i++) {
 		Block *b = &ex->blocks[i];
 		if (!b->planned)

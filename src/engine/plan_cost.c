@@ -569,6 +569,11 @@ long long plan_cost_floor_walk(long long n, long long need, const double *s, int
 	return calls;
 }
 
+long long plan_cost_floor_batch(Exec *ex)
+{
+	return ex->set.batch > 0 ? ex->set.batch : 1;
+}
+
 long long plan_cost_floor_items(long long n, long long per_call)
 {
 	if (n <= 0)

@@ -143,6 +143,9 @@ long long plan_cost_expect_calls(long long n, long long need, int natoms, long l
 long long plan_cost_floor_walk(long long n, long long need, const double *s, int natoms,
                                long long per_call);
 long long plan_cost_floor_items(long long n, long long per_call);
+/* The candidates a call of the floor carries: the batch (a call of short texts carries
+   that many; batch_tokens may keep this plan's calls below it, not the floor's). */
+long long plan_cost_floor_batch(Exec *ex);
 double plan_cost_top_rate(void);
 /* The candidates at the top of a relevance ranking that are ranked again by dense
    similarity when an embedding model is configured (exec_embed.c): one embedding each,
