@@ -162,8 +162,18 @@ static double atom_rate(Exec *ex, const Block *b, const Unit *u, int k, long lon
 	return s;
 }
 
+/* Unit k's candidates as the plan counted them (the walk's count once walked). */
+static long long unit_rows(const Block *b, int k)
+{
+	const Unit *u = &b->units[k];
+	if (u->count > 0)
+		return u->count;
+	return b->budget.ncount == b->nunits && b->budget.count ? b->budget.count[k] : b->bound;
+}
+
 /* The walk's floor: each planned block's units at the fewest calls that find its LIMIT's
-   rows (the cheapest unit: any rows will do) or decide every candidate (every unit), its
+   rows (the cheapest unit: any rows will do; those of a conjunct without free text come
+   free) or decide every candidate (every unit), its
    free-text leaves over every candidate; an occurrence read ahead or projected last over
    the rows it is asked of, one on demand over its block's rows: each in full calls. The
    same question of the same text in the same place counts once, as in the plan. */
@@ -176,33 +186,39 @@ static long long exec_walk_op_floor(Exec *ex)
 		Block *b = &ex->blocks[i];
 		if (!b->planned)
 			continue;
+		/* under a LIMIT, the rows of conjuncts without free text come without a call:
+		   the other conjuncts need find only the rest */
+		long long need = b->dnf_over ? -1 : b->limit;
+		for (int k = 0; k < b->nunits && need > 0; k++)
+			if (b->units[k].natoms == 0 && b->units[k].nleaf_occ == 0)
+				need -= unit_rows(b, k);
+		if (b->limit >= 0 && need <= 0 && !b->dnf_over)
+			continue;
 		long long best = -1, sum = 0;
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];
-			/* its candidates as the plan counted them (the walk's count once walked) */
-			long long n = u->count > 0 ? u->count
-			              : b->budget.ncount == b->nunits && b->budget.count
-			              ? b->budget.count[k] : b->bound, f = 0;
+			long long n = unit_rows(b, k), f = 0;
 			for (int l = 0; l < u->nleaf_occ; l++)
 				f += plan_cost_floor_items(n, per);
 			if (u->natoms > 0) {
 				double *s = xmalloc((size_t)u->natoms * sizeof *s);
 				for (int a = 0; a < u->natoms; a++)
 					s[a] = atom_rate(ex, b, u, a, n);
-				f += plan_cost_floor_walk(n, b->dnf_over ? -1 : b->limit, s,
-				                          b->dnf_over ? 1 : u->natoms, per);
+				f += plan_cost_floor_walk(n, need, s, b->dnf_over ? 1 : u->natoms, per);
 				free(s);
 			}
 			sum += f;
-			if (best < 0 || f < best)
+			if (u->natoms + u->nleaf_occ > 0 && (best < 0 || f < best))
 				best = f;
 		}
 		total += b->limit >= 0 && best >= 0 ? best : sum;
 	}
 	for (int i = 0; i < ex->nocc; i++) {
 		const Occ *o = &ex->occ[i];
-		if (o->plan == PL_WALK || o->plan == PL_LEAF || o->plan == PL_TOPK)
-			continue;   /* in its unit above, or the top-k's own */
+		if (o->plan == PL_WALK || o->plan == PL_LEAF || o->plan == PL_TOPK ||
+		    (o->pos == POS_WHERE && o->block >= 0 && ex->blocks[o->block].planned &&
+		     o->parent_occ < 0))
+			continue;   /* in its unit above (naive mode too), or the top-k's own */
 		int dup = 0;
 		for (int j = 0; j < i && !dup; j++) {
 			const Occ *p = &ex->occ[j];

@@ -182,7 +182,7 @@ static void counters_floor(Exec *ex, const LlmCounts *t, SBuf *out)
 	if (f.calls > 0)
 		sb_printf(out, "%.1fx the floor of %lld", (double)t->calls / (double)f.calls, f.calls);
 	else
-		sb_puts(out, "the floor 0");
+		sb_puts(out, "above a floor of 0");
 	long tok = t->tokens_in + t->tokens_out;
 	if (f.tokens > 0 && tok > 0)
 		sb_printf(out, "; %ld tokens, %.1fx the floor's about %.0f", tok,
