@@ -145,15 +145,20 @@ static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 /* ---- the floor (doc/engine.md, "The floor") ---- */
 
 /* The share of candidates atom k of unit u lets through, as the plan estimates it: the
-   share the planner ordered the atoms by, else the rate the budget assumes; a ranked
-   walk's (n candidates) top ones at the rate it expects of them. */
+   rate earlier walks saw (learned), else the share the planner ordered the atoms by, else
+   the rate the budget assumes; a ranked walk's (n candidates) top ones at the rate it
+   expects of them. */
 static double atom_rate(Exec *ex, const Block *b, const Unit *u, int k, long long n)
 {
 	const Occ *o = &ex->occ[u->atoms[k]];
-	double s = -1;
+	double s = plan_cost_learned(ex, o, NULL, NULL);
 	for (int l = 0; l < u->nlits; l++)
-		if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id && u->lits[l].cost > 0)
-			s = u->lits[l].sel;
+		if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id) {
+			if (s < 0 && u->lits[l].cost > 0)
+				s = u->lits[l].sel;   /* (negation already in it) */
+			else if (s >= 0 && u->lits[l].neg)
+				s = 1 - s;
+		}
 	if (s <= 0)
 		s = PLAN_WALK_EXPECT_RATE;
 	int ranked = b->limit >= 0 && !b->ordered && u->natoms > 0 && n > 1;

@@ -470,8 +470,12 @@ static void order_atoms(Exec *ex, Block *b)
 		double *key = xmalloc((size_t)u->natoms * sizeof *key);
 		for (int k = 0; k < u->natoms; k++) {
 			Occ *o = &ex->occ[u->atoms[k]];
-			/* a literal's selectivity is the share of rows it lets through */
-			double sel = match_share(ex, o);
+			/* a literal's selectivity is the share of rows it lets through: as earlier
+			   walks saw it when they did (plan_cost_learned), else the share of rows
+			   that hold a word of the question */
+			double sel = plan_cost_learned(ex, o, NULL, NULL);
+			if (sel < 0)
+				sel = match_share(ex, o);
 			for (int l = 0; l < u->nlits; l++)
 				if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id && u->lits[l].neg)
 					sel = 1 - sel;

@@ -35,6 +35,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A prompt's own words (instructions, the question, the format asked for), a call, where
@@ -437,6 +438,18 @@ long long plan_cost_wave_size(long long rest, long long seen_pass, long long see
 	return want < 1 ? 1 : want;
 }
 
+long long plan_cost_first_wave(long long rest, double rate, long long maxwave)
+{
+	if (rate < WAVE_RATE_MIN)
+		rate = WAVE_RATE_MIN;
+	if (rate > 1)
+		rate = 1;
+	long long want = (long long)ceil((double)rest / rate);
+	if (want > maxwave)
+		want = maxwave;
+	return want < 1 ? 1 : want;
+}
+
 long long plan_cost_worst_calls(long long n, long long need, int natoms, long long maxwave,
                                 long long per_call)
 {
@@ -586,4 +599,48 @@ long long plan_cost_floor_items(long long n, long long per_call)
 double plan_cost_top_rate(void)
 {
 	return WAVE_TOP_RATE;
+}
+
+/* ---- learned pass rates (kept with the cache: llm/llm_rate.c) ----
+   What names a question asked of a column: the database (its real path), the table and
+   column its argument reads, and the question's signature (its wording and what it is
+   compared with: another wording is another question). Only a yes/no question of one
+   column's texts, asked by the chat model, has a rate. */
+static char *rate_name(Exec *ex, const Occ *o)
+{
+	if (!ex->e->llm || o->sig < 0 || !o->arg_table || !o->arg_col)
+		return NULL;
+	const Sig *s = &ex->sigs[o->sig];
+	if (s->kind != FT_VERIFY || s->join || s->judge || !s->key)
+		return NULL;
+	const char *db = ex->e->path ? ex->e->path : "";
+	char *real = realpath(db, NULL);
+	char *name = xprintf("suql pass rate 1\n%s\n%s\n%s\n%s", real ? real : db, o->arg_table,
+	                     o->arg_col, s->key);
+	free(real);
+	return name;
+}
+
+double plan_cost_learned(Exec *ex, const Occ *o, long long *passed, long long *decided)
+{
+	long long p = 0, d = 0;
+	char *name = rate_name(ex, o);
+	int known = name && llm_rate_get(ex->e->llm, name, &p, &d) && d >= PLAN_LEARNED_MIN;
+	free(name);
+	if (passed)
+		*passed = p;
+	if (decided)
+		*decided = d;
+	if (!known)
+		return -1;
+	/* half a pass on either side: a question never seen to pass is rare, not impossible */
+	return ((double)p + 0.5) / ((double)d + 1);
+}
+
+void plan_cost_learn(Exec *ex, const Occ *o, long long passed, long long decided)
+{
+	char *name = rate_name(ex, o);
+	if (name)
+		llm_rate_add(ex->e->llm, name, passed, decided);
+	free(name);
 }

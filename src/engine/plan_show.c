@@ -150,6 +150,10 @@ static void show_floor(Exec *ex, SBuf *out)
 {
 	Floor f;
 	floor_of(ex, &f);
+	/* the counters compare with it: what the walks learn as they run moves no figure */
+	ex->est.floor_stated = !f.unknown;
+	ex->est.floor_calls = f.calls;
+	ex->est.floor_tokens = f.tokens;
 	if (!has_floor(ex, &f))
 		return;
 	sb_printf(out, "floor: %lld LLM call%s, the fewest any plan needs at these estimates",
@@ -175,7 +179,11 @@ static void show_floor(Exec *ex, SBuf *out)
 static void counters_floor(Exec *ex, const LlmCounts *t, SBuf *out)
 {
 	Floor f;
-	floor_of(ex, &f);
+	floor_of(ex, &f);   /* (an aggregate's is known once its groups were read) */
+	if (ex->est.floor_stated) {
+		f.calls = ex->est.floor_calls;
+		f.tokens = ex->est.floor_tokens;
+	}
 	if (!has_floor(ex, &f) && !t->calls)
 		return;
 	sb_printf(out, "floor: %ld call%s, ", t->calls, S(t->calls));
