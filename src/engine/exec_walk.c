@@ -474,23 +474,25 @@ static double learned_rate(Exec *ex, const Unit *u)
 	return rate;
 }
 
-/* What a walk in the query's order saw of each question: the candidates the model said
-   yes or no for (an unknown, from a NULL text or a reply that could not be read, is
-   neither, and is not counted), added to the question's rate on its column. A walk by
-   relevance saw its best candidates first, which say nothing of the column's rate. */
+/* What a walk in the query's order saw of its conjunct's first question (asked of every
+   candidate it reached; the others only of those the first passed, which say nothing of
+   the column): the candidates the model said yes or no for (an unknown, from a NULL text
+   or a reply that could not be read, is neither, and is not counted), added to the
+   question's rate on its column. A walk by relevance saw its best candidates first, and a
+   cascade's proxy judged for the model: neither adds anything. */
 static void learn(Walk *w)
 {
 	Unit *u = w->u;
-	for (int k = 0; k < u->natoms; k++) {
-		long long passed = 0, decided = 0;
-		for (long long c = 0; c < w->nl; c++) {
-			signed char v = w->atomv[c * u->natoms + k];
-			passed += v == VERDICT_YES;
-			decided += v == VERDICT_YES || v == VERDICT_NO;
-		}
-		if (decided > 0)
-			plan_cost_learn(w->ex, &w->ex->occ[u->atoms[k]], passed, decided);
+	if (u->natoms < 1 || u->cascade)
+		return;
+	long long passed = 0, decided = 0;
+	for (long long c = 0; c < w->nl; c++) {
+		signed char v = w->atomv[c * u->natoms];
+		passed += v == VERDICT_YES;
+		decided += v == VERDICT_YES || v == VERDICT_NO;
 	}
+	if (decided > 0)
+		plan_cost_learn(w->ex, &w->ex->occ[u->atoms[0]], passed, decided);
 }
 
 static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr *err)
