@@ -72,7 +72,7 @@ plan:
   optimize off (naive): SQLite calls the free-text functions row by row; each value not seen before in the statement costs one call
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it romantic?') ORDER BY id
   worst case: 3 LLM calls (verify 3); budget 1000
-  floor: 2 LLM calls, the fewest any plan needs at these estimates (filter walk 2)
+  floor: 1 LLM call, the fewest any plan needs at these estimates (filter walk 1)
 counters:
   rows returned: 2
   llm calls: 3 (verify 3), carrying 3 candidates
@@ -80,7 +80,7 @@ counters:
   requests: 3, answered here by the offline backend (nothing is sent)
   on demand: 3 calls made by the functions row by row
   tokens: 0 in, 0 out (the offline backend uses none)
-  floor: 3 calls, 1.5x the floor of 2
+  floor: 3 calls, 3.0x the floor of 1
   backend: offline (lexical, no language model)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
