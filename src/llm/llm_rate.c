@@ -12,7 +12,8 @@
  * the candidates that passed and those decided. Only verdicts the model gave are counted:
  * an unreadable reply is never a verdict (the engine counts none of them) and nothing here
  * turns one into a pass or a failure. With the cache off (--no-cache, or a file that cannot
- * be used) nothing is kept or read; :cache clear forgets the rates with the results.
+ * be used), and in a bulk job's runs, nothing is kept or read; :cache clear forgets the
+ * rates with the results.
  */
 #include "llm/llm_int.h"
 
@@ -20,10 +21,12 @@
 #include <string.h>
 
 /* The rate table in the cache file (made when first needed), or NULL when the cache is
-   off or the table cannot be made. */
+   off or the table cannot be made, and while a bulk job's statement is collected or
+   answered from its batch: it runs again for each batch, and must ask the same questions
+   in the same order each time (a rate learned from its first batch would reorder them). */
 static sqlite3 *rate_db(Llm *llm)
 {
-	if (!llm || llm->s.no_cache)
+	if (!llm || llm->s.no_cache || (llm->bulk && (llm->bulk->collecting || llm->bulk->replies)))
 		return NULL;
 	llm_cache_ensure(llm);
 	if (!llm->cache)
