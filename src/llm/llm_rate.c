@@ -20,11 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rate table in the cache file (made when first needed), or NULL when the cache is
+/* The cache file with the rate table (made when create asks and it is not there yet:
+   made by the first rate kept, so reading none adds nothing to the file), or NULL when the
+   cache is
    off or the table cannot be made, and while a bulk job's statement is collected or
    answered from its batch: it runs again for each batch, and must ask the same questions
    in the same order each time (a rate learned from its first batch would reorder them). */
-static sqlite3 *rate_db(Llm *llm)
+static sqlite3 *rate_db(Llm *llm, int create)
 {
 	if (!llm || llm->s.no_cache || (llm->bulk && (llm->bulk->collecting || llm->bulk->replies)))
 		return NULL;
@@ -32,7 +34,7 @@ static sqlite3 *rate_db(Llm *llm)
 	if (!llm->cache)
 		return NULL;
 	sqlite3 *db = llm_cache_db(llm->cache);
-	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS llm_rate("
+	if (create && sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS llm_rate("
 	                 " key TEXT PRIMARY KEY,"          /* SHA-256 of the engine's name */
 	                 " passed INTEGER NOT NULL,"
 	                 " decided INTEGER NOT NULL,"
@@ -56,7 +58,7 @@ static void rate_key(const char *what, char key[65])
 int llm_rate_get(Llm *llm, const char *what, long long *passed, long long *decided)
 {
 	*passed = *decided = 0;
-	sqlite3 *db = rate_db(llm);
+	sqlite3 *db = rate_db(llm, 0);
 	char key[65];
 	if (!db || (rate_key(what, key), !key[0]))
 		return 0;
@@ -79,7 +81,7 @@ void llm_rate_add(Llm *llm, const char *what, long long passed, long long decide
 {
 	if (decided <= 0 || passed < 0 || passed > decided)
 		return;
-	sqlite3 *db = rate_db(llm);
+	sqlite3 *db = rate_db(llm, 1);
 	char key[65];
 	if (!db || (rate_key(what, key), !key[0]))
 		return;
