@@ -683,6 +683,12 @@ typedef struct ExecEst {
 	long long tok_calls[2][FT_COST_SLOTS];
 	double call_in, call_out;     /* the most tokens one request carries and is answered
 	                                 with, at worst (0: not known): the caps' first guess */
+	/* the floor the plan stated (plan_show.c), which the counters compare with: its calls,
+	   its tokens (-1: not known), and whether it was stated whole (no operator's left to
+	   be known once the statement runs) */
+	int floor_stated;
+	long long floor_calls;
+	double floor_tokens;
 } ExecEst;
 
 /* A statement's result columns, as the backend names them (SQLite's check learns them:

@@ -758,6 +758,20 @@ static void enum_cost(Exec *ex)
 	ex->est.expect[3] += n;
 }
 
+/* ENUM's floor: a call per literal to classify, or classified by this statement (the
+   same literal of the same column once): the mapping is the model's answer, and nothing
+   else gives it. */
+static long long enum_floor(Exec *ex)
+{
+	long long n = enum_pending(ex);
+	for (int i = 0; i < es(ex)->n; i++) {
+		const EnumCmp *c = &es(ex)->c[i];
+		for (int k = 0; k < c->nlits; k++)
+			n += c->lits[k].classified_now != 0;
+	}
+	return n;
+}
+
 /* A comparison not rewritten yet: the planner keeps it where it is, and its value is not
    known before its literal is classified. */
 static int enum_holds(const Exec *ex, const Expr *e)
@@ -790,6 +804,7 @@ const EngineOp enum_row = {
 	.rewrite = enum_rewrite,
 	.holds = enum_holds,
 	.cost = enum_cost,
+	.floor = enum_floor,
 	.show = enum_show,
 	.free = enum_op_free,
 };

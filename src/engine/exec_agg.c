@@ -687,6 +687,25 @@ static SuqlStatus exec_agg_plan(Exec *ex, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* The aggregates' floor: every group's passages read once, and no call read twice: the
+   small groups packed into the calls they fill, a large group's passages in as many calls
+   as they fill and one call that combines their partial answers (the levels between are
+   this plan's, not the floor's). Not known before the groups are (the plan reads the
+   rows: not under EXPLAIN). An aggregate asking what an earlier one asks of the same
+   text counts once. */
+static long long exec_agg_op_floor(Exec *ex)
+{
+	if (!as(ex)->planned)
+		return -1;
+	long long total = 0;
+	for (int i = 0; i < as(ex)->n; i++) {
+		const struct AggPlan *ap = as(ex)->a[i].ap;
+		if (ap && as(ex)->a[i].same < 0)
+			total += ap->small_calls + ap->leaf_calls + ap->top_calls;
+	}
+	return total;
+}
+
 static SuqlStatus exec_agg_run(Exec *ex, SuqlErr *err)
 {
 	SuqlStatus s = SUQL_OK;
@@ -1015,6 +1034,7 @@ const EngineOp exec_agg_row = {
 	.applies = exec_agg_op_applies,
 	.plan = exec_agg_op_plan,
 	.plan_reads = 1,
+	.floor = exec_agg_op_floor,
 	.after = exec_agg_op_after,
 	.show = exec_agg_show,
 	.counters = exec_agg_counters,

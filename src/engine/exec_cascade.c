@@ -546,10 +546,20 @@ static SuqlStatus cascade_unit(Walk *w, SuqlErr *err)
 	return exec_cascade_run(w, err);
 }
 
+/* The cascade's floor: no call of the main model. A perfect proxy decides every
+   candidate, and the candidates it judges are the walk's, which the walk's floor counts
+   once whichever model judges them. */
+static long long exec_cascade_op_floor(Exec *ex)
+{
+	(void)ex;
+	return 0;
+}
+
 const EngineOp exec_cascade_row = {
 	.name = "cascade",
 	.slot = OP_CASCADE,
 	.applies = exec_cascade_op_applies,
+	.floor = exec_cascade_op_floor,
 	.walk_unit = cascade_unit,
 	.show_walk = exec_cascade_show_plan,
 	.unit_counters = exec_cascade_counters,

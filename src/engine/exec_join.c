@@ -812,6 +812,46 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 	return SUQL_OK;
 }
 
+/* The join's floor: the pairs judged directly in full calls (under a LIMIT k, the k / s
+   pairs that find k matches at the rate the budget assumes), or, when the plan tries to
+   factor it, the factorization at its fewest if that is less: the factor question, the
+   classification of the values that make the pairs (every distinct value of both sides;
+   under a LIMIT k, the 2 x sqrt(k) values whose pairs are k) and the check of its sample
+   pairs, each in full calls. A join judged pair by pair as SQLite meets the pairs, or
+   whose sides could not be listed, counts its pairs at the batch. */
+static long long exec_join_op_floor(Exec *ex)
+{
+	long long per = plan_cost_floor_batch(ex), total = 0;
+	for (int i = 0; i < js(ex)->n; i++) {
+		const JoinPlan *jp = js(ex)->j[i].jp;
+		if (!jp)
+			continue;
+		long long pairs = jp->rewritten ? jp->pairs : jp->nl * jp->nr;
+		if (pairs <= 0)
+			continue;
+		long long direct = pairs;
+		if (jp->lazy > 0) {
+			double want = ceil((double)jp->lazy / PLAN_WALK_EXPECT_RATE);
+			if (want < (double)pairs)
+				direct = (long long)want;
+		}
+		long long f = plan_cost_floor_items(direct, per);
+		if (jp->jf || (jp->rewritten && jp->lazy > 0 && ex->set.join_factor &&
+		               !llm_is_offline(ex->e->llm))) {
+			long long v = jp->nl + jp->nr;
+			if (jp->lazy > 0 && ceil(2 * sqrt((double)jp->lazy)) < (double)v)
+				v = (long long)ceil(2 * sqrt((double)jp->lazy));
+			long long check = pairs < EXEC_FACTOR_SAMPLE ? pairs : EXEC_FACTOR_SAMPLE;
+			long long fac = 1 + plan_cost_floor_items(v, per) +
+			                plan_cost_floor_items(check, per);
+			if (fac < f)
+				f = fac;
+		}
+		total += f;
+	}
+	return total;
+}
+
 static int exec_join_op_applies(const Exec *ex)
 {
 	return js(ex)->n > 0;
@@ -1227,6 +1267,7 @@ const EngineOp exec_join_row = {
 	.applies = exec_join_op_applies,
 	.holds = join_holds,
 	.plan = exec_join_plan,
+	.floor = exec_join_op_floor,
 	.run = exec_join_run,
 	.show = exec_join_show,
 	.counters = exec_join_counters,

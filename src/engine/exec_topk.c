@@ -249,6 +249,23 @@ static int exec_topk_op_applies(const Exec *ex)
 	return ex->cnt.topk_cands > 0;
 }
 
+/* The top-k's floor: k candidates scored, in full calls, when they all take the best
+   value the answer can take (no other candidate can then enter the top k); a top-k that
+   must score every candidate (its plan says why) scores the rows that pass WHERE. */
+static long long exec_topk_op_floor(Exec *ex)
+{
+	long long per = plan_cost_floor_batch(ex), total = 0;
+	for (int i = 0; i < ex->nblocks; i++) {
+		const Block *b = &ex->blocks[i];
+		const TopK *t = b->topk;
+		if (!t || t->occ < 0 || t->occ >= ex->nocc || ex->occ[t->occ].plan != PL_TOPK)
+			continue;
+		long long n = !t->why_not && t->k >= 0 && t->k < b->bound ? t->k : b->bound;
+		total += plan_cost_floor_items(n, per);
+	}
+	return total;
+}
+
 static void exec_topk_op_counters(Exec *ex, SBuf *out)
 {
 	if (ex->cnt.topk_cands)
@@ -271,6 +288,7 @@ const EngineOp exec_topk_row = {
 	.name = "top-k",
 	.slot = OP_TOPK,
 	.applies = exec_topk_op_applies,
+	.floor = exec_topk_op_floor,
 	.counters = exec_topk_op_counters,
 	.ahead = topk_ahead,
 	.show_occ = plan_topk_show,

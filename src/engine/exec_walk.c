@@ -269,8 +269,9 @@ static int on_done(void *ctx, Req *r, const MemoVal *mv)
 	return enough(w);
 }
 
-/* ranked: the candidates are in relevance order (the first wave is sized for its top) */
-static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
+/* ranked: the candidates are in relevance order (the first wave is sized for its top);
+   learned: prior is the pass rate earlier walks saw (plan_cost_learned) */
+static SuqlStatus run_waves(Walk *w, double prior, int ranked, int learned, SuqlErr *err)
 {
 	Exec *ex = w->ex;
 	Unit *u = w->u;
@@ -293,8 +294,15 @@ static SuqlStatus run_waves(Walk *w, double prior, int ranked, SuqlErr *err)
 		long room = llm_cap_room(ex->e->llm, ex->est.call_in, ex->est.call_out);
 		if (room < mw / batch)
 			mw = (room > 0 ? room : 1) * (long long)batch;
-		long long want = plan_cost_wave_size(w->need < 0 ? -1 : w->need - have(w), seen_pass,
-		                                     seen_dec, prior, mw, ranked && w->wave == 0);
+		long long rest = w->need < 0 ? -1 : w->need - have(w);
+		long long want = plan_cost_wave_size(rest, seen_pass, seen_dec, prior, mw,
+		                                     ranked && w->wave == 0);
+		/* the first wave of a walk in the query's order: sized from the rate learned, else
+		   at the rate the budget assumes, not from the question's words (their share only
+		   bounds the rate from above), so that a rare predicate is found in two round trips
+		   whatever its wording; the waves after it follow the rate seen */
+		if (rest >= 0 && !ranked && seen_dec == 0 && w->wave == 0)
+			want = plan_cost_first_wave(rest, learned ? prior : PLAN_WALK_EXPECT_RATE, mw);
 		if (want > mw && mw < maxwave)
 			want = mw;
 		Req *reqs = xcalloc((size_t)want, sizeof *reqs);
@@ -444,6 +452,49 @@ static void speculation(Walk *w)
 	}
 }
 
+/* ---- learned pass rates (plan_cost_learned) ---- */
+
+/* The share of unit u's candidates its questions let through, as earlier walks saw them
+   (each question's rate, 1 - it under NOT, multiplied), or -1 when one is not known. */
+static double learned_rate(Exec *ex, const Unit *u)
+{
+	if (u->natoms < 1)
+		return -1;
+	double rate = 1;
+	for (int k = 0; k < u->natoms; k++) {
+		const Occ *o = &ex->occ[u->atoms[k]];
+		double r = plan_cost_learned(ex, o, NULL, NULL);
+		if (r < 0)
+			return -1;
+		for (int l = 0; l < u->nlits; l++)
+			if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id && u->lits[l].neg)
+				r = 1 - r;
+		rate *= r;
+	}
+	return rate;
+}
+
+/* What a walk in the query's order saw of its conjunct's first question (asked of every
+   candidate it reached; the others only of those the first passed, which say nothing of
+   the column): the candidates the model said yes or no for (an unknown, from a NULL text
+   or a reply that could not be read, is neither, and is not counted), added to the
+   question's rate on its column. A walk by relevance saw its best candidates first, and a
+   cascade's proxy judged for the model: neither adds anything. */
+static void learn(Walk *w)
+{
+	Unit *u = w->u;
+	if (u->natoms < 1 || u->cascade)
+		return;
+	long long passed = 0, decided = 0;
+	for (long long c = 0; c < w->nl; c++) {
+		signed char v = w->atomv[c * u->natoms];
+		passed += v == VERDICT_YES;
+		decided += v == VERDICT_YES || v == VERDICT_NO;
+	}
+	if (decided > 0)
+		plan_cost_learn(w->ex, &w->ex->occ[u->atoms[0]], passed, decided);
+}
+
 static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr *err)
 {
 	Walk w = {0};
@@ -497,6 +548,10 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	}
 	if (prior <= 0)
 		prior = PLAN_WAVE_PRIOR_RANKED_MIN;
+	/* a rate earlier walks saw for these questions of this column rules over the words */
+	double seen = w.need >= 0 && !b->dnf_over ? learned_rate(ex, u) : -1;
+	if (seen >= 0)
+		prior = seen;
 	for (long long i = 0; i < w.nl; i++)
 		w.pos[w.order[i]] = i;
 	if (st == SUQL_OK)   /* what an operator decides first (a cascade's proxy) */
@@ -504,7 +559,7 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	if (st == SUQL_OK) {
 		WalkState *ws = walk_state(ex);
 		ws->walking = &w;
-		st = run_waves(&w, prior, ranked, err);
+		st = run_waves(&w, prior, ranked, seen >= 0, err);
 		ws->walking = NULL;
 	}
 	find_stop(&w, found_before);
@@ -531,6 +586,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 		u->rejected += w.state[c] == CAND_FAILED;
 		u->unknown += w.state[c] == CAND_NULL;
 	}
+	if (!ranked && !b->dnf_over)
+		learn(&w);
 	exec_record_walk(&w);
 	exec_walk_free(&w);
 	return st;

@@ -17,6 +17,7 @@
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
 #include "engine/op_int.h"
+#include "engine/plan_int.h"
 #include "engine/udf_int.h"
 
 #include <stdio.h>
@@ -141,6 +142,109 @@ static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	return why;
 }
 
+/* ---- the floor (doc/engine.md, "The floor") ---- */
+
+/* The share of candidates atom k of unit u lets through, as the plan estimates it: the
+   rate earlier walks saw (learned), else the share the planner ordered the atoms by, else
+   the rate the budget assumes; a ranked walk's (n candidates) top ones at the rate it
+   expects of them. */
+static double atom_rate(Exec *ex, const Block *b, const Unit *u, int k, long long n)
+{
+	const Occ *o = &ex->occ[u->atoms[k]];
+	double s = plan_cost_learned(ex, o, NULL, NULL);
+	for (int l = 0; l < u->nlits; l++)
+		if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id) {
+			if (s < 0 && u->lits[l].cost > 0)
+				s = u->lits[l].sel;   /* (negation already in it) */
+			else if (s >= 0 && u->lits[l].neg)
+				s = 1 - s;
+		}
+	if (s <= 0)
+		s = PLAN_WALK_EXPECT_RATE;
+	int ranked = b->limit >= 0 && !b->ordered && u->natoms > 0 && n > 1;
+	if (ranked && s < plan_cost_top_rate())
+		s = plan_cost_top_rate();
+	return s;
+}
+
+/* Unit k's candidates as the plan counted them (the walk's count once walked). */
+static long long unit_rows(const Block *b, int k)
+{
+	const Unit *u = &b->units[k];
+	if (u->count > 0)
+		return u->count;
+	return b->budget.ncount == b->nunits && b->budget.count ? b->budget.count[k] : b->bound;
+}
+
+/* The walk's floor: each planned block's units at the fewest calls that find its LIMIT's
+   rows (the cheapest unit: any rows will do; those of a conjunct without free text come
+   free) or decide every candidate (every unit), its
+   free-text leaves over every candidate; an occurrence read ahead or projected last over
+   the rows it is asked of, one on demand over its block's rows: each in full calls. The
+   same question of the same text in the same place counts once, as in the plan. */
+static long long exec_walk_op_floor(Exec *ex)
+{
+	if (!ex->occ_planned)
+		return 0;
+	long long per = plan_cost_floor_batch(ex), total = 0;
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (!b->planned)
+			continue;
+		/* under a LIMIT, the rows of conjuncts without free text come without a call:
+		   the other conjuncts need find only the rest */
+		long long need = b->dnf_over ? -1 : b->limit;
+		for (int k = 0; k < b->nunits && need > 0; k++)
+			if (b->units[k].natoms == 0 && b->units[k].nleaf_occ == 0)
+				need -= unit_rows(b, k);
+		if (b->limit >= 0 && need <= 0 && !b->dnf_over)
+			continue;
+		long long best = -1, sum = 0;
+		for (int k = 0; k < b->nunits; k++) {
+			Unit *u = &b->units[k];
+			long long n = unit_rows(b, k), f = 0;
+			for (int l = 0; l < u->nleaf_occ; l++)
+				f += plan_cost_floor_items(n, per);
+			if (u->natoms > 0) {
+				double *s = xmalloc((size_t)u->natoms * sizeof *s);
+				for (int a = 0; a < u->natoms; a++)
+					s[a] = atom_rate(ex, b, u, a, n);
+				f += plan_cost_floor_walk(n, need, s, b->dnf_over ? 1 : u->natoms, per);
+				free(s);
+			}
+			sum += f;
+			if (u->natoms + u->nleaf_occ > 0 && (best < 0 || f < best))
+				best = f;
+		}
+		total += b->limit >= 0 && best >= 0 ? best : sum;
+	}
+	for (int i = 0; i < ex->nocc; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->plan == PL_WALK || o->plan == PL_LEAF || o->plan == PL_TOPK ||
+		    (o->pos == POS_WHERE && o->block >= 0 && ex->blocks[o->block].planned &&
+		     o->parent_occ < 0))
+			continue;   /* in its unit above (naive mode too), or the top-k's own */
+		int dup = 0;
+		for (int j = 0; j < i && !dup; j++) {
+			const Occ *p = &ex->occ[j];
+			dup = p->block == o->block && p->sig == o->sig && o->sig >= 0 &&
+			      p->plan == o->plan && ast_expr_equal(p->arg, o->arg);
+		}
+		if (dup)
+			continue;
+		if (o->block < 0) {
+			total += 1;
+			continue;
+		}
+		const Block *b = &ex->blocks[o->block];
+		long long r = o->plan == PL_NONE && o->pos == POS_WHERE ? b->from_rows : b->bound;
+		if (o->plan == PL_PROJECT && b->out_limit >= 0 && b->out_limit < r)
+			r = b->out_limit;
+		total += plan_cost_floor_items(r, per);
+	}
+	return total;
+}
+
 /* ---- the row ---- */
 
 /* The walk's state (Exec.opstate[OP_WALK]): the walk running now, for engine_progress. */
@@ -163,6 +267,7 @@ const EngineOp exec_walk_op_row = {
 	.functions = udf_register,
 	.applies = exec_walk_op_applies,
 	.run = exec_walk_op_run,
+	.floor = exec_walk_op_floor,
 	.show = exec_walk_show_plan,
 	.counters = exec_walk_show_counters,
 	.refuse = exec_walk_op_refuse,

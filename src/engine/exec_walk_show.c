@@ -129,7 +129,15 @@ static void show_unit(Exec *ex, SBuf *out, Block *b, int i)
 					}
 				}
 			sb_printf(out, "      %d. %s%s", k + 1, neg ? "NOT " : "", t);
-			if (cost > 0)
+			long long lp = 0, ld = 0;
+			double learned = plan_cost_learned(ex, o, &lp, &ld);
+			if (learned >= 0)
+				sb_printf(out, " (passed %lld of %lld candidates judged before: about %.1f%%)",
+				          lp, ld, 100.0 * (double)lp / (double)ld);
+			else if (ld > 0)
+				sb_printf(out, " (passed %lld of %lld candidates judged before: too few to go "
+				          "by)", lp, ld);
+			else if (cost > 0)
 				sb_printf(out, " (lets about %.0f%% through, ~%.0f tokens a candidate)",
 				          sel * 100, cost);
 			sb_putc(out, '\n');

@@ -244,6 +244,25 @@ void op_show(Exec *ex, SBuf *out)
 			op_table[i]->show(ex, out);
 }
 
+long long op_floor(Exec *ex, long long *per_row, int *unknown)
+{
+	long long sum = 0;
+	*unknown = 0;
+	for (int i = 0; op_table[i]; i++) {
+		long long f = 0;
+		if (op_table[i]->floor && op_applies(op_table[i], ex))
+			f = op_table[i]->floor(ex);
+		if (f < 0) {
+			*unknown = 1;
+			f = 0;
+		}
+		if (per_row)
+			per_row[i] = f;
+		sum += f;
+	}
+	return sum;
+}
+
 void op_counters(Exec *ex, SBuf *out)
 {
 	for (int i = 0; op_table[i]; i++)

@@ -144,6 +144,13 @@ typedef struct EngineOp {
 	   final statement; `after` runs once every row's `run` is done. */
 	SuqlStatus (*run)(Exec *ex, SuqlErr *err);
 	SuqlStatus (*after)(Exec *ex, SuqlErr *err);
+	/* The floor of its part of the statement: the fewest calls any planner needs for it
+	   given the plan's estimates (its selectivities, its values and candidates counted,
+	   the batch a call carries), however its own plan asks them; 0: it asks nothing; -1:
+	   not known before the statement runs (its plan reads rows, not under EXPLAIN). Each
+	   row says how its own floor is reckoned (doc/engine.md, "The floor"); the plan
+	   states the sum and the counters the calls spent against it. */
+	long long (*floor)(Exec *ex);
 	/* The plan's lines, and the counters' lines, in the table's order. */
 	void (*show)(Exec *ex, SBuf *out);
 	void (*counters)(Exec *ex, SBuf *out);
@@ -212,6 +219,10 @@ SuqlStatus op_plan(Exec *ex, int explain, SuqlErr *err);
 /* Every applying row's run, then every applying row's after. */
 SuqlStatus op_run(Exec *ex, SuqlErr *err);
 void op_show(Exec *ex, SBuf *out);
+/* The statement's floor: the sum of every applying row's floor entry; per_row (NULL, or
+   one slot per row of op_table, in its order) each row's (0 for one without an entry);
+   *unknown: a row whose floor is not known before the statement runs (not counted). */
+long long op_floor(Exec *ex, long long *per_row, int *unknown);
 void op_counters(Exec *ex, SBuf *out);
 void op_record(Exec *ex);
 /* The first applying row's refusal on a backend of dialect d (a backend whose dialect

@@ -468,10 +468,16 @@ static void order_atoms(Exec *ex, Block *b)
 		if (u->natoms < 2 || b->dnf_over)
 			continue;
 		double *key = xmalloc((size_t)u->natoms * sizeof *key);
+		/* the rates earlier walks saw, when every question has one (a rate seen and a
+		   share of words are not on one scale: neither is compared with the other) */
+		int learned = 1;
+		for (int k = 0; k < u->natoms && learned; k++)
+			learned = plan_cost_learned(ex, &ex->occ[u->atoms[k]], NULL, NULL) >= 0;
 		for (int k = 0; k < u->natoms; k++) {
 			Occ *o = &ex->occ[u->atoms[k]];
-			/* a literal's selectivity is the share of rows it lets through */
-			double sel = match_share(ex, o);
+			/* a literal's selectivity is the share of rows it lets through: as earlier
+			   walks saw it, else the share of rows that hold a word of the question */
+			double sel = learned ? plan_cost_learned(ex, o, NULL, NULL) : match_share(ex, o);
 			for (int l = 0; l < u->nlits; l++)
 				if (u->lits[l].kind == LK_ATOM && u->lits[l].occ == o->id && u->lits[l].neg)
 					sel = 1 - sel;

@@ -35,6 +35,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A prompt's own words (instructions, the question, the format asked for), a call, where
@@ -437,6 +438,18 @@ long long plan_cost_wave_size(long long rest, long long seen_pass, long long see
 	return want < 1 ? 1 : want;
 }
 
+long long plan_cost_first_wave(long long rest, double rate, long long maxwave)
+{
+	if (rate < WAVE_RATE_MIN)
+		rate = WAVE_RATE_MIN;
+	if (rate > 1)
+		rate = 1;
+	long long want = (long long)ceil((double)rest / rate);
+	if (want > maxwave)
+		want = maxwave;
+	return want < 1 ? 1 : want;
+}
+
 long long plan_cost_worst_calls(long long n, long long need, int natoms, long long maxwave,
                                 long long per_call)
 {
@@ -520,4 +533,114 @@ int plan_cost_waves(long long n, long long need, long long maxwave, double rate,
 	if (asked < n && nw == cap)   /* waves past cap: in the last one */
 		w[nw - 1] += (double)(n - asked);
 	return nw;
+}
+
+/* The floor of a walk (doc/engine.md, "The floor"): the fewest calls that find need rows
+   (-1: decide every candidate) among n candidates, each asked natoms questions passing at
+   the shares s[], when a call carries per_call candidates and a perfect planner asks no
+   candidate it need not. It asks the rarest question first (that order asks the fewest):
+   question i (in that order) of need / (s_i x ... x s_last) candidates under a LIMIT, of
+   n x s_1 x ... x s_(i-1) (those the questions before it passed) otherwise, never more
+   than there are; each question's asks in full calls. */
+long long plan_cost_floor_walk(long long n, long long need, const double *s, int natoms,
+                               long long per_call)
+{
+	if (n <= 0 || natoms < 1)
+		return 0;
+	if (per_call < 1)
+		per_call = 1;
+	double r[64];
+	int m = natoms < 64 ? natoms : 64;
+	for (int i = 0; i < m; i++) {
+		double v = s[i] > 0 ? s[i] : PLAN_WALK_EXPECT_RATE;
+		r[i] = v > 1 ? 1 : v;
+	}
+	for (int i = 1; i < m; i++)   /* ascending: the rarest first */
+		for (int j = i; j > 0 && r[j - 1] > r[j]; j--) {
+			double t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	long long calls = 0;
+	double before = 1;   /* the share of candidates that passed the questions before */
+	for (int i = 0; i < m; i++) {
+		double asks = (double)n * before;
+		if (need >= 0) {
+			double after = 1;
+			for (int j = i; j < m; j++)
+				after *= r[j];
+			double want = (double)need / after;
+			if (want < asks)
+				asks = want;
+		}
+		long long a = (long long)ceil(asks - 1e-9);
+		if (a < 1)
+			a = 1;
+		calls += (a + per_call - 1) / per_call;
+		before *= r[i];
+	}
+	return calls;
+}
+
+long long plan_cost_floor_batch(Exec *ex)
+{
+	return ex->set.batch > 0 ? ex->set.batch : 1;
+}
+
+long long plan_cost_floor_items(long long n, long long per_call)
+{
+	if (n <= 0)
+		return 0;
+	if (per_call < 1)
+		per_call = 1;
+	return (n + per_call - 1) / per_call;
+}
+
+double plan_cost_top_rate(void)
+{
+	return WAVE_TOP_RATE;
+}
+
+/* ---- learned pass rates (kept with the cache: llm/llm_rate.c) ----
+   What names a question asked of a column: the database (its real path), the table and
+   column its argument reads, and the question's signature (its wording and what it is
+   compared with: another wording is another question). Only a yes/no question of one
+   column's texts, asked by the chat model, has a rate. */
+static char *rate_name(Exec *ex, const Occ *o)
+{
+	if (!ex->e->llm || o->sig < 0 || !o->arg_table || !o->arg_col)
+		return NULL;
+	const Sig *s = &ex->sigs[o->sig];
+	if (s->kind != FT_VERIFY || s->join || s->judge || !s->key)
+		return NULL;
+	const char *db = ex->e->path ? ex->e->path : "";
+	char *real = realpath(db, NULL);
+	char *name = xprintf("suql pass rate 1\n%s\n%s\n%s\n%s", real ? real : db, o->arg_table,
+	                     o->arg_col, s->key);
+	free(real);
+	return name;
+}
+
+double plan_cost_learned(Exec *ex, const Occ *o, long long *passed, long long *decided)
+{
+	long long p = 0, d = 0;
+	char *name = rate_name(ex, o);
+	int known = name && llm_rate_get(ex->e->llm, name, &p, &d) && d >= PLAN_LEARNED_MIN;
+	free(name);
+	if (passed)
+		*passed = p;
+	if (decided)
+		*decided = d;
+	if (!known)
+		return -1;
+	/* half a pass on either side: a question never seen to pass is rare, not impossible */
+	return ((double)p + 0.5) / ((double)d + 1);
+}
+
+void plan_cost_learn(Exec *ex, const Occ *o, long long passed, long long decided)
+{
+	char *name = rate_name(ex, o);
+	if (name)
+		llm_rate_add(ex->e->llm, name, passed, decided);
+	free(name);
 }

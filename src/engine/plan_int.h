@@ -118,6 +118,9 @@ void plan_cost_figures(Exec *ex, PlanCost *c);
    PostgreSQL walk both follow it, so that both backends send the same calls. */
 long long plan_cost_wave_size(long long rest, long long seen_pass, long long seen_dec,
                               double prior, long long maxwave, int top);
+/* The first wave of a walk in the query's order: the rest rows needed at rate (the rate
+   learned, else PLAN_WALK_EXPECT_RATE), at most maxwave. */
+long long plan_cost_first_wave(long long rest, double rate, long long maxwave);
 #define PLAN_WAVE_PRIOR 0.3   /* the prior pass rate of candidates in structured order */
 #define PLAN_WAVE_PRIOR_RANKED_MIN 0.05   /* ranked, when the ranking matched none */
 #define PLAN_WAVE_SHARE_UNINFORMATIVE 0.1   /* ordered: a share of matching candidates
@@ -135,6 +138,25 @@ long long plan_cost_expect_calls(long long n, long long need, int natoms, long l
    are sized for: 1 candidate in 50. A walk that finds fewer goes on until the budget
    stops it. */
 #define PLAN_WALK_EXPECT_RATE 0.02
+/* The floor (doc/engine.md, "The floor"): the fewest calls a walk over n candidates
+   needs to find need rows (-1: decide them all) when its natoms questions pass at the
+   shares s[] (0: not known, PLAN_WALK_EXPECT_RATE) and a call carries per_call of them;
+   the calls n items need, per_call a call; the share a ranked walk expects of its top
+   candidates. */
+long long plan_cost_floor_walk(long long n, long long need, const double *s, int natoms,
+                               long long per_call);
+long long plan_cost_floor_items(long long n, long long per_call);
+/* The candidates a call of the floor carries: the batch (a call of short texts carries
+   that many; batch_tokens may keep this plan's calls below it, not the floor's). */
+long long plan_cost_floor_batch(Exec *ex);
+/* Learned pass rates (kept with the cache, llm/llm_rate.c): the share of the candidates of
+   o's column that passed o's question in earlier walks (*passed of *decided, either NULL),
+   or -1 when fewer than PLAN_LEARNED_MIN were decided (or the cache is off); and a walk's
+   verdicts added to it (only verdicts the model gave: an unreadable reply is none). */
+#define PLAN_LEARNED_MIN 20
+double plan_cost_learned(Exec *ex, const Occ *o, long long *passed, long long *decided);
+void plan_cost_learn(Exec *ex, const Occ *o, long long passed, long long decided);
+double plan_cost_top_rate(void);
 /* The candidates at the top of a relevance ranking that are ranked again by dense
    similarity when an embedding model is configured (exec_embed.c): one embedding each,
    counted by the plan. */

@@ -50,6 +50,8 @@ static void show_sending(Exec *ex, SBuf *out)
 		sb_printf(out, "concurrency %d", llm_concurrency(ex->e->llm));
 }
 
+static void show_floor(Exec *ex, SBuf *out);
+
 void plan_show(Exec *ex, SBuf *out)
 {
 	sb_truncate(out, 0);
@@ -102,6 +104,98 @@ void plan_show(Exec *ex, SBuf *out)
 		          "the budget counts them\n", lines, S(lines));
 	}
 	plan_cost_show(ex, out);
+	show_floor(ex, out);
+}
+
+/* ---- the floor (doc/engine.md, "The floor") ---- */
+
+typedef struct Floor {
+	long long calls;      /* the sum of the rows' floors */
+	long long per_row[32];
+	int unknown;          /* a row's is not known before the statement runs */
+	double tokens;        /* at the plan's tokens a call (floor_of); -1: not known */
+} Floor;
+
+static void floor_of(Exec *ex, Floor *f)
+{
+	memset(f, 0, sizeof *f);
+	int n = 0;
+	while (op_table[n])
+		n++;
+	long long *per = n <= 32 ? f->per_row : NULL;
+	f->calls = op_floor(ex, per, &f->unknown);
+	f->tokens = -1;
+	/* its tokens: its calls each as long as the plan's calls at most are on average, but
+	   no more than the plan expects to send in all (a walk's first wave may be shorter
+	   than a full call) */
+	if (ex->e->llm && !llm_is_offline(ex->e->llm) && ex->est.worst_total > 0) {
+		PlanCost pc;
+		plan_cost_figures(ex, &pc);
+		double t = (pc.worst_in + pc.worst_out) / (double)ex->est.worst_total *
+		           (double)f->calls;
+		double e = pc.lazy ? pc.expect_in + pc.expect_out : pc.worst_in + pc.worst_out;
+		f->tokens = t < e ? t : e;
+	}
+}
+
+/* Whether the statement asks the model anything (then its plan states a floor). */
+static int has_floor(Exec *ex, const Floor *f)
+{
+	return ex->e->llm && (f->calls > 0 || f->unknown || ex->est.worst_total > 0);
+}
+
+/* "floor: 9 LLM calls, the fewest any plan needs at these estimates (filter walk 7,
+   ENUM 2)" */
+static void show_floor(Exec *ex, SBuf *out)
+{
+	Floor f;
+	floor_of(ex, &f);
+	/* the counters compare with it: what the walks learn as they run moves no figure */
+	ex->est.floor_stated = !f.unknown;
+	ex->est.floor_calls = f.calls;
+	ex->est.floor_tokens = f.tokens;
+	if (!has_floor(ex, &f))
+		return;
+	sb_printf(out, "floor: %lld LLM call%s, the fewest any plan needs at these estimates",
+	          f.calls, S(f.calls));
+	int first = 1;
+	for (int i = 0; op_table[i] && i < 32; i++) {
+		if (!f.per_row[i])
+			continue;
+		sb_printf(out, "%s%s %lld", first ? " (" : ", ", op_table[i]->name, f.per_row[i]);
+		first = 0;
+	}
+	if (!first)
+		sb_putc(out, ')');
+	if (f.tokens >= 0)
+		sb_printf(out, ", about %.0f tokens", f.tokens);
+	if (f.unknown)
+		sb_puts(out, "; the aggregates' calls not counted (known once their groups are "
+		        "read)");
+	sb_putc(out, '\n');
+}
+
+/* "floor: 12 calls, 1.3x the floor of 9; 4100 tokens, 1.2x the floor's about 3400" */
+static void counters_floor(Exec *ex, const LlmCounts *t, SBuf *out)
+{
+	Floor f;
+	floor_of(ex, &f);   /* (an aggregate's is known once its groups were read) */
+	if (ex->est.floor_stated) {
+		f.calls = ex->est.floor_calls;
+		f.tokens = ex->est.floor_tokens;
+	}
+	if (!has_floor(ex, &f) && !t->calls)
+		return;
+	sb_printf(out, "floor: %ld call%s, ", t->calls, S(t->calls));
+	if (f.calls > 0)
+		sb_printf(out, "%.1fx the floor of %lld", (double)t->calls / (double)f.calls, f.calls);
+	else
+		sb_puts(out, "above a floor of 0");
+	long tok = t->tokens_in + t->tokens_out;
+	if (f.tokens > 0 && tok > 0)
+		sb_printf(out, "; %ld tokens, %.1fx the floor's about %.0f", tok,
+		          (double)tok / f.tokens, f.tokens);
+	sb_putc(out, '\n');
 }
 
 /* "first 3, retry 1": the requests by reason, and those cancelled in flight */
@@ -227,6 +321,7 @@ void plan_show_counters(Exec *ex, SBuf *out)
 		          ex->cnt.ondemand_calls);
 	show_tokens(ex, t, out);
 	plan_cost_counters(ex, t, out);
+	counters_floor(ex, t, out);
 	if (ex->set.times) {
 		sb_puts(out, "time: ");
 		util_duration(out, ls->wall_ms, 1);
@@ -241,7 +336,8 @@ void plan_show_counters(Exec *ex, SBuf *out)
    {"explain": {"statement", "model", "endpoint", "calls": {"expected", "worst", "expected_by_kind",
    "worst_by_kind"}, "tokens": {"expected": {"in", "out"}, "worst": {...}},
    "reasoning_tokens_per_call", "usd": {"expected", "worst"} (null without a price), "price",
-   "budget": {"calls", "usd"}, "over_budget", "bulk": {"requests", "price_share"} (null
+   "budget": {"calls", "usd"}, "over_budget", "floor": {"calls", "tokens" (as the floor's line
+   says them, null when not known), "by_operator", "partial" (an operator's not known yet)}, "bulk": {"requests", "price_share"} (null
    outside bulk mode), "plan": [the plan's lines]}}: the figures are
    the ones the plan's lines state (plan_cost_figures), unrounded; the expected case is the
    worst case when the plan states none of its own. */
@@ -318,6 +414,19 @@ void plan_show_json(Exec *ex, const char *parsed, SBuf *out)
 	int over = model && ex->set.optimize != OPT_PASSAGE &&
 	           ((ex->set.budget > 0 && etotal > ex->set.budget) || plan_cost_over(ex, &usd));
 	json_object_set_new(o, "over_budget", json_boolean(over));
+	/* the floor: its calls, its tokens at the plan's expected tokens a call (null: not
+	   known), each row's, and whether a row's is not known yet */
+	Floor fl;
+	floor_of(ex, &fl);
+	json_t *byop = json_object();
+	for (int i = 0; op_table[i] && i < 32; i++)
+		if (fl.per_row[i])
+			json_object_set_new(byop, op_table[i]->name, json_integer(fl.per_row[i]));
+	json_object_set_new(o, "floor", json_pack("{s:I, s:o, s:o, s:b}",
+	                    "calls", (json_int_t)(model ? fl.calls : 0),
+	                    "tokens", model && fl.tokens >= 0 ? json_integer((json_int_t)rint(fl.tokens))
+	                                                      : json_null(),
+	                    "by_operator", byop, "partial", fl.unknown));
 	/* bulk mode: the batch's requests (every call but an embedding), at batch prices */
 	json_object_set_new(o, "bulk", model && llm_bulk_collecting(ex->e->llm)
 	                    ? json_pack("{s:I, s:f}", "requests",

@@ -302,6 +302,13 @@ void llm_cache_describe(Llm *llm, SBuf *out);
 const char *llm_cache_notice(Llm *llm);
 SuqlStatus llm_cache_clear(Llm *llm, SuqlErr *err);
 
+/* Learned pass rates, kept in the cache file (llm_rate.c): what names a question asked of
+   a column (the caller's text, hashed), the candidates that passed and those decided so
+   far. llm_rate_get: 0 when none is known (or the cache is off); llm_rate_add adds an
+   observation (verdicts the model gave, never an unreadable reply's). */
+int llm_rate_get(Llm *llm, const char *what, long long *passed, long long *decided);
+void llm_rate_add(Llm *llm, const char *what, long long passed, long long decided);
+
 /* A status line's view of the model's work (the REPL draws one at a terminal): while the
    HTTP backend waits for replies it calls fn with the requests on the wire and those
    waiting for a free slot or a retry, as they change and about every 50 ms. fn NULL: none.

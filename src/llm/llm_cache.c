@@ -389,6 +389,8 @@ SuqlStatus llm_cache_wipe(LlmCache *c, SuqlErr *err)
 	if (sqlite3_exec(c->db, "DELETE FROM llm_cache", NULL, NULL, NULL) != SQLITE_OK)
 		return err_set(err, SUQL_IO, "cannot clear the LLM cache %s: %s", c->path,
 		               sqlite3_errmsg(c->db));
+	/* the pass rates learned (llm_rate.c), when any were kept */
+	sqlite3_exec(c->db, "DELETE FROM llm_rate", NULL, NULL, NULL);
 	/* give the space back: checkpoint the WAL, then rebuild the file */
 	sqlite3_exec(c->db, "PRAGMA wal_checkpoint(TRUNCATE); VACUUM;", NULL, NULL, NULL);
 	return SUQL_OK;

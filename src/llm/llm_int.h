@@ -20,6 +20,7 @@
  *   llm_offline*.c the offline lexical backend
  *   llm_bulk.c     bulk mode: requests collected for a batch, replies read back
  *   llm_bulk_job.c bulk mode's jobs in the cache file: tables, rows, claims
+ *   llm_rate.c     pass rates the engine learned, kept in the cache file
  *   llm_bulk_fetch.c a batch's output fetched and checked into its replies
  *   llm_batch.c    the provider's batch interface (files, batches) over llm_http_once
  *   llm_log.c      the request log: a row per request, cache answer and offline call

@@ -52,6 +52,7 @@ plan:
     walk: every candidate, in batches
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it cheap?')
   worst case: 1 LLM call (verify 1); budget 1000
+  floor: 1 LLM call, the fewest any plan needs at these estimates (filter walk 1)
   EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN shows SQLite's plan of the statement)
 answer(text, 'question')
 answer(text, 'question', ARRAY['value', ...])

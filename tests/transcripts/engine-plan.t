@@ -54,6 +54,7 @@ plan:
   sqlite: SELECT name, suql_summary(0, reviews) AS "summary(reviews)" FROM r WHERE suql_atom(1, reviews, 'is it romantic?') ORDER BY id LIMIT 1
   expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
+  floor: 2 LLM calls, the fewest any plan needs at these estimates (filter walk 2)
 counters:
   conjunct 1: 3 candidates after the structured filter; 3 judged: 2 passed, 1 failed (more than the 1 the LIMIT needs: the candidates of a call are judged together)
   projection last: 1 row kept, 1 value
@@ -63,6 +64,7 @@ counters:
   requests: 2, answered here by the offline backend (nothing is sent)
   speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
   tokens: 0 in, 0 out (the offline backend uses none)
+  floor: 2 calls, 1.0x the floor of 2
   backend: offline (lexical, no language model)
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes' ORDER BY id
@@ -70,6 +72,7 @@ plan:
   optimize off (naive): SQLite calls the free-text functions row by row; each value not seen before in the statement costs one call
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it romantic?') ORDER BY id
   worst case: 3 LLM calls (verify 3); budget 1000
+  floor: 1 LLM call, the fewest any plan needs at these estimates (filter walk 1)
 counters:
   rows returned: 2
   llm calls: 3 (verify 3), carrying 3 candidates
@@ -77,6 +80,7 @@ counters:
   requests: 3, answered here by the offline backend (nothing is sent)
   on demand: 3 calls made by the functions row by row
   tokens: 0 in, 0 out (the offline backend uses none)
+  floor: 3 calls, 3.0x the floor of 1
   backend: offline (lexical, no language model)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
@@ -89,12 +93,14 @@ plan:
     becomes price IN ('cheap')
   sqlite: SELECT name FROM r WHERE price IN ('cheap')
   worst case: 2 LLM calls (classify 2); budget 1000
+  floor: 2 LLM calls, the fewest any plan needs at these estimates (ENUM 2)
 counters:
   rows returned: 1
   llm calls: 2 (classify 2)
   cache hits: 0
   requests: 2, answered here by the offline backend (nothing is sent)
   tokens: 0 in, 0 out (the offline backend uses none)
+  floor: 2 calls, 1.0x the floor of 2
   backend: offline (lexical, no language model)
 parsed:
   SELECT name FROM r WHERE answer(reviews, 'is it quiet?') = 'Yes'
@@ -109,5 +115,6 @@ plan:
     walk: every candidate, in batches
   sqlite: SELECT name FROM r WHERE suql_atom(0, reviews, 'is it quiet?')
   worst case: 3 LLM calls (verify 3); budget 1: over it, refused
+  floor: 3 LLM calls, the fewest any plan needs at these estimates (filter walk 3)
 error: stdin:10: this statement may need up to 3 LLM calls, more than the budget of 1; raise it with :set budget 3 (or :set budget 0 for no limit), or narrow the query
 @@ status 1

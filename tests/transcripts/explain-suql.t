@@ -28,6 +28,7 @@ plan:
   expected: at most 1 LLM call (verify 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 2 LLM calls (verify 2), if too few candidates pass; budget 1000
   cost (from the texts' lengths): expected about 322 tokens in, 10 out; at most 621 in, 144 out: expected about $0.00036, at most $0.00120 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
+  floor: 1 LLM call, the fewest any plan needs at these estimates (filter walk 1), about 332 tokens
   EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN shows SQLite's plan of the statement)
 parsed:
   SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
@@ -39,6 +40,7 @@ plan:
   sqlite: SELECT name FROM r WHERE price IN ('Cheap', 'expensive')
   worst case: 2 LLM calls (classify 2); budget 1000
   cost (each candidate at its whole passage allowance): at most 500 tokens in, 120 out: at most $0.00098 at m's price, $1 in and $4 out a million tokens (llm.price_in and llm.price_out)
+  floor: 2 LLM calls, the fewest any plan needs at these estimates (ENUM 2), about 620 tokens
   EXPLAIN: nothing ran and no model was asked (EXPLAIN QUERY PLAN shows SQLite's plan of the statement)
 id,parent,notused,detail
 2,0,0,SCAN r

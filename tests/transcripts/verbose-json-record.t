@@ -37,6 +37,7 @@ plan:
   sqlite: SELECT name, suql_summary(0, notes) AS s FROM inns WHERE suql_atom(1, notes, 'is there a view?') LIMIT 1
   expected: at most 2 LLM calls (verify 1, summary 1) while at least 1 candidate in 50 passes (the walk stops at the LIMIT)
   worst case: 3 LLM calls (verify 2, summary 1), if too few candidates pass; budget 1000
+  floor: 2 LLM calls, the fewest any plan needs at these estimates (filter walk 2)
 counters:
   conjunct 1: 3 candidates after the structured filter; 3 judged: 2 passed, 1 failed (more than the 1 the LIMIT needs: the candidates of a call are judged together)
   conjunct 1: candidates ranked by BM25 over the index of inns.notes
@@ -47,6 +48,7 @@ counters:
   requests: 2, answered here by the offline backend (nothing is sent)
   speculative: 2 candidates judged after the result was complete, in calls that were needed anyway
   tokens: 0 in, 0 out (the offline backend uses none)
+  floor: 2 calls, 1.0x the floor of 2
   backend: offline (lexical, no language model)
 candidates:
   block 1, conjunct 1: 3 candidates, 3 examined, in the order examined

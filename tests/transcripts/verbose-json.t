@@ -33,6 +33,7 @@ plan:
     walk: every candidate, in batches
   sqlite: SELECT name, tags, kinds, notes FROM shop WHERE suql_atom(0, notes, 'is it quiet?')
   worst case: 1 LLM call (verify 1); budget 1000
+  floor: 1 LLM call, the fewest any plan needs at these estimates (filter walk 1)
 counters:
   conjunct 1: 2 candidates after the structured filter; 2 judged: 1 passed, 1 failed
   rows returned: 1
@@ -40,6 +41,7 @@ counters:
   cache hits: 0
   requests: 1, answered here by the offline backend (nothing is sent)
   tokens: 0 in, 0 out (the offline backend uses none)
+  floor: 1 call, 1.0x the floor of 1
   backend: offline (lexical, no language model)
 parsed:
   SELECT name, tags FROM shop ORDER BY name
