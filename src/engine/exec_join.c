@@ -816,8 +816,8 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
    pairs that find k matches at the rate the budget assumes), or, when the plan tries to
    factor it, the factorization at its fewest if that is less: the factor question, the
    classification of the values that make the pairs (every distinct value of both sides;
-   under a LIMIT k, the 2 x sqrt(k) values whose pairs are k) and the check of its sample
-   pairs, each in full calls. A join judged pair by pair as SQLite meets the pairs, or
+   under a LIMIT k, the values of its first waves) and the check of every value, each in
+   full calls. A join judged pair by pair as SQLite meets the pairs, or
    whose sides could not be listed, counts its pairs at the batch. */
 static long long exec_join_op_floor(Exec *ex)
 {
@@ -838,10 +838,20 @@ static long long exec_join_op_floor(Exec *ex)
 		long long f = plan_cost_floor_items(direct, per);
 		if (jp->jf || (jp->rewritten && jp->lazy > 0 && ex->set.join_factor &&
 		               !llm_is_offline(ex->e->llm))) {
-			long long v = jp->nl + jp->nr;
-			if (jp->lazy > 0 && ceil(2 * sqrt((double)jp->lazy)) < (double)v)
-				v = (long long)ceil(2 * sqrt((double)jp->lazy));
-			long long check = pairs < EXEC_FACTOR_SAMPLE ? pairs : EXEC_FACTOR_SAMPLE;
+			/* the check: each value once against its class (n + m pairs) and the two
+			   classes' anchors against each other; under a lazy LIMIT k, about
+			   sqrt(2 x 2 x k) values a side classified (two classes) and the values of
+			   k matches, about sqrt(2k), checked (doc/join.md, "The floor") */
+			long long v = jp->nl + jp->nr, check = v + 1;
+			if (jp->lazy > 0) {
+				long long side = (long long)ceil(sqrt(4.0 * (double)jp->lazy));
+				if (2 * side < v) {
+					v = 2 * side;
+					check = (long long)ceil(sqrt(2.0 * (double)jp->lazy));
+				}
+			}
+			if (check > pairs)
+				check = pairs;
 			long long fac = 1 + plan_cost_floor_items(v, per) +
 			                plan_cost_floor_items(check, per);
 			if (fac < f)
