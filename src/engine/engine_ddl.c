@@ -3,10 +3,18 @@
  * backend's row runs the statement, inside a savepoint or transaction of its own, and
  * calls this after it, top_int.h): CREATE TABLE records the SUQL column types, DROP TABLE
  * forgets them, ALTER TABLE RENAME / ADD COLUMN / DROP COLUMN follow.
+ *
+ * Views with free text are kept in suql's catalog with their text as written
+ * (CATALOG_VIEW), so that a statement reading one expands it (bind_view.c): CREATE VIEW
+ * of such a query (engine_ddl_view; on SQLite the database stores the view too, with
+ * suql's self-contained functions; the PostgreSQL server cannot store a query that calls
+ * answer(), so there the catalog's row is the view), DROP VIEW removes the row.
  */
+#include "engine/bind_int.h"
 #include "engine/top_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Catalog work after a DDL statement ran (inside the savepoint). */
 SuqlStatus engine_ddl_catalog(Engine *e, const Ast *ast, int existed, SuqlErr *err)
@@ -61,6 +69,10 @@ SuqlStatus engine_ddl_catalog(Engine *e, const Ast *ast, int existed, SuqlErr *e
 			return SUQL_OK;
 		}
 	}
+	case ST_OTHER:
+		if (st->drop_view && table)
+			return catalog_prop_set(e->store, table, CATALOG_VIEW, NULL, err);
+		return SUQL_OK;
 	default:
 		return SUQL_OK;
 	}
@@ -72,5 +84,60 @@ int engine_ddl_needs_catalog(const Stmt *st)
 		return 0;
 	if (st->kind == ST_CREATE_TABLE)
 		return st->has_suql && st->cols;
-	return st->kind == ST_DROP_TABLE || st->kind == ST_ALTER_TABLE;
+	return st->kind == ST_DROP_TABLE || st->kind == ST_ALTER_TABLE ||
+	       (st->kind == ST_OTHER && st->drop_view);
+}
+
+int engine_ddl_view_only(Engine *e, const Ast *ast)
+{
+	const Stmt *st = ast->stmt;
+	if (st->kind != ST_OTHER || !st->drop_view || st->explain || e->dialect->functions)
+		return 0;
+	const char *name = ast_name_value(ast->arena, st->table);
+	char *text = NULL;
+	int kept = catalog_view_get(e->store, name, &text);
+	free(text);
+	return kept && !store_has_table(e->store, name);
+}
+
+int engine_ddl_view_keeps(Exec *ex)
+{
+	const Stmt *st = ex->ast->stmt;
+	return st->kind == ST_CREATE_VIEW && !st->explain && (ex->nocc > 0 || bind_view_reads(ex));
+}
+
+SuqlStatus engine_ddl_view(Exec *ex, const Backend *be, SuqlErr *err)
+{
+	Engine *e = ex->e;
+	const Stmt *st = ex->ast->stmt;
+	const char *name = ast_name_value(ex->a, st->table);
+	int own = e->dialect->functions;   /* the database stores the view too */
+	if (st->temp) {
+		if (!own)
+			return err_set(err, SUQL_ERROR, "a TEMP view with free text cannot be kept on "
+			               "PostgreSQL (its server cannot store a query that calls answer()): "
+			               "make it without TEMP, and suql keeps it in its catalog");
+		return be->final(ex, 0, err);   /* SQLite's temp view, read row by row */
+	}
+	char *old = NULL;
+	int kept = catalog_view_get(e->store, name, &old);
+	free(old);
+	int exists = store_has_table(e->store, name);
+	if (own) {
+		SuqlStatus s = be->final(ex, 0, err);
+		if (s != SUQL_OK || exists)   /* IF NOT EXISTS of one that is there: as it was */
+			return s;
+	} else if (exists || kept) {
+		if (st->if_not_exists)
+			return SUQL_OK;
+		return err_set(err, SUQL_ERROR, "relation \"%s\" already exists%s", name,
+		               kept && !exists ? " (a view with free text, kept in suql's catalog)"
+		                               : "");
+	}
+	if (e->readonly)
+		return exec_refused(e, err);
+	char *text = xstrndup(ex->sql + st->span.off, st->span.len);
+	SuqlStatus s = catalog_prop_set(e->store, name, CATALOG_VIEW, text, err);
+	free(text);
+	return s;
 }

@@ -690,6 +690,14 @@ typedef struct ExecCols {
 	unsigned char *list;  /* per column: a column of a SUQL list type */
 } ExecCols;
 
+/* A view of suql's expanded into a statement: its text sits at [off, off + len) of
+   ex->sql, its tree is kept until the statement ends. */
+typedef struct ExecView {
+	char *name;
+	size_t off, len;
+	Ast *ast;
+} ExecView;
+
 struct Exec {
 	Engine *e;            /* its engine (e->db the connection, e->llm the model client) */
 	Exec *outer;          /* the statement running when this one began (e->cur) */
@@ -698,8 +706,15 @@ struct Exec {
 	int tabs_checked;     /* bind_scope_tabs_check has run for this statement */
 	Ast *ast;
 	Arena *a;
-	const char *sql;      /* the user's text and length (for error positions) */
+	const char *sql;      /* the user's text and length (for error positions), followed
+	                         by the text of each view of suql's the statement reads
+	                         (bind_view.c), so that every span is an offset into it */
 	size_t len;
+	size_t user_len;      /* the user's text alone (ex->len before views were added) */
+	ExecView *views;      /* the views expanded into the statement (bind_view.c) */
+	int nviews;
+	char *viewbuf;        /* ex->sql when views were added (owned) */
+	const char *user_src; /* the tree's own text, while ast->src is viewbuf's */
 	EngineSettings set;
 	const EngineSink *sink;
 	int standalone;       /* print self-contained functions (CREATE VIEW) */

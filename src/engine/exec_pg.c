@@ -185,6 +185,7 @@ static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (!engine_ddl_needs_catalog(stmt))
 		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+	int view_only = engine_ddl_view_only(e, ast);   /* nothing of it on the server */
 	if (e->readonly)
 		return exec_refused(e, err);
 	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
@@ -195,7 +196,8 @@ static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
 	                   : store_savepoint(e->store, "suql_ddl", err);
 	if (s != SUQL_OK)
 		return s;
-	s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+	if (!view_only)
+		s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (s == SUQL_OK)
 		s = engine_ddl_catalog(e, ast, existed, err);
 	if (s == SUQL_OK)
