@@ -106,6 +106,20 @@ int engine_ddl_view_keeps(Exec *ex)
 	return st->kind == ST_CREATE_VIEW && !st->explain && (ex->nocc > 0 || bind_view_reads(ex));
 }
 
+/* SQLite: a table or view of that name is there (CREATE VIEW IF NOT EXISTS leaves it). */
+static int view_there(Engine *e, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	int hit = 0;
+	if (sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') "
+	                       "AND lower(name) = lower(?1)", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
+		hit = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	return hit;
+}
+
 SuqlStatus engine_ddl_view(Exec *ex, const Backend *be, SuqlErr *err)
 {
 	Engine *e = ex->e;
@@ -122,7 +136,7 @@ SuqlStatus engine_ddl_view(Exec *ex, const Backend *be, SuqlErr *err)
 	char *old = NULL;
 	int kept = catalog_view_get(e->store, name, &old);
 	free(old);
-	int exists = store_has_table(e->store, name);
+	int exists = own ? view_there(e, name) : store_has_table(e->store, name);
 	if (own) {
 		SuqlStatus s = be->final(ex, 0, err);
 		if (s != SUQL_OK || exists)   /* IF NOT EXISTS of one that is there: as it was */
@@ -130,7 +144,8 @@ SuqlStatus engine_ddl_view(Exec *ex, const Backend *be, SuqlErr *err)
 	} else if (exists || kept) {
 		if (st->if_not_exists)
 			return SUQL_OK;
-		return err_set(err, SUQL_ERROR, "relation \"%s\" already exists%s", name,
+		return err_at(err, SUQL_ERROR, ex->sql, ex->len, st->table.off, st->table.n, NULL,
+		              "relation \"%s\" already exists%s", name,
 		               kept && !exists ? " (a view with free text, kept in suql's catalog)"
 		                               : "");
 	}

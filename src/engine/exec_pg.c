@@ -215,6 +215,10 @@ static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
 static SuqlStatus pg_check(Exec *ex, int suql, int explain, SuqlErr *err)
 {
 	SuqlStatus s = ex->e->readonly ? pg_hidden(ex, err) : SUQL_OK;
+	/* a view of suql's expanded into the statement goes to the server with it: its text
+	   meets read-only mode's refusals as the statement's did (pg_run) */
+	for (int i = 0; s == SUQL_OK && (ex->e->readonly || ex->e->open_ro) && i < ex->nviews; i++)
+		s = exec_pg_ro_refuse(ex->e, ex->views[i].ast, ex->sql, ex->len, err);
 	/* a statement suql plans is planned by the server too; the rest (a view, DDL, a
 	   statement without free text) meets the server's check as it runs */
 	if (s == SUQL_OK && suql && !ex->standalone)
