@@ -261,6 +261,39 @@ const Backend exec_pg_backend = {
 
 /* ---- :index ---- */
 
+/* suql's retrieval index of t.col on the server (exec_pg_index.c), made again: the one an
+   unordered LIMIT ranks its candidates by, as SQLite's index ranks them. */
+static SuqlStatus pg_ret_index(Engine *e, const char *t, const char *col, FILE *out,
+                               SuqlErr *err)
+{
+	TabInfo ti = {0};
+	ti.name = xstrdup(t);
+	e->dialect->table_facts(e, &ti);
+	int ok = ti.exists && ti.rowid;
+	char *key = ti.rowkey ? xstrdup(ti.rowkey) : NULL;
+	free(ti.name);
+	free(ti.rowkey);
+	free(ti.rowbad);
+	for (int i = 0; i < ti.ncols; i++)
+		free(ti.cols[i]);
+	free(ti.cols);
+	SuqlStatus s = SUQL_OK;
+	if (ok) {
+		int own = !store_pg_in_transaction(e->store), built = 0;
+		s = own ? store_exec(e->store, "BEGIN", err) : SUQL_OK;
+		if (s == SUQL_OK)
+			s = exec_pg_index_ensure(e, t, key, col, 1, &built, err);
+		if (own)
+			s = s == SUQL_OK ? store_exec(e->store, "COMMIT", err)
+			                 : (store_exec(e->store, "ROLLBACK", NULL), s);
+		if (s == SUQL_OK)
+			fprintf(out, "%s.%s: suql's retrieval index (BM25 over SQLite's passages and "
+			        "tokens), in suql.ret_index\n", t, col);
+	}
+	free(key);
+	return s;
+}
+
 static SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
 {
 	Store *st = e->store;
@@ -296,6 +329,8 @@ static SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr
 			s = store_exec(st, q, err);
 		if (s == SUQL_OK)
 			fprintf(out, "%s.%s: GIN index %s (Postgres full-text search)\n", t, col, name);
+		if (s == SUQL_OK)
+			s = pg_ret_index(e, t, col, out, err);
 		n += s == SUQL_OK;
 		free(q);
 		free(name);

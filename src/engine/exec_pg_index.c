@@ -149,10 +149,10 @@ static SuqlStatus flush(Store *st, const char *idx, Build *b, SuqlErr *err)
 }
 
 /* The index of table.col made again from the column's rows, under the stamp. */
-static SuqlStatus build(Exec *ex, const char *table, const char *key, const char *col,
+static SuqlStatus build(Engine *e, const char *table, const char *key, const char *col,
                         const char *stamp, SuqlErr *err)
 {
-	Store *st = ex->e->store;
+	Store *st = e->store;
 	SuqlStatus s = store_exec(st, INDEX_DDL, err);
 	const char *args[] = {table, col, stamp};
 	StoreCursor *c;
@@ -173,7 +173,7 @@ static SuqlStatus build(Exec *ex, const char *table, const char *key, const char
 		s = store_run(st, "DELETE FROM suql.ret_term WHERE idx = $1::int", ia, 1, err);
 	RetWords *w = NULL;
 	if (s == SUQL_OK)
-		s = ret_words_open(ex->e->db, table, &w, err);
+		s = ret_words_open(e->db, table, &w, err);
 	SBuf id = SBUF_INIT, text = SBUF_INIT;
 	exprs(key, col, &id, &text);
 	char *qt = qtable(table);
@@ -214,10 +214,10 @@ static SuqlStatus build(Exec *ex, const char *table, const char *key, const char
 	return s;
 }
 
-SuqlStatus exec_pg_index_ensure(Exec *ex, const char *table, const char *key, const char *col,
-                                int *built, SuqlErr *err)
+SuqlStatus exec_pg_index_ensure(Engine *e, const char *table, const char *key, const char *col,
+                                int force, int *built, SuqlErr *err)
 {
-	Store *st = ex->e->store;
+	Store *st = e->store;
 	*built = 0;
 	long long id;
 	double npsg, ntok;
@@ -227,8 +227,8 @@ SuqlStatus exec_pg_index_ensure(Exec *ex, const char *table, const char *key, co
 	SuqlStatus s = SUQL_OK;
 	if (!now) {
 		s = err_set(err, SUQL_ERROR, "cannot read %s.%s for its retrieval index", table, col);
-	} else if (!found || !have || strcmp(have, now) != 0) {
-		if (ex->e->readonly || ex->e->open_ro) {
+	} else if (force || !found || !have || strcmp(have, now) != 0) {
+		if (e->readonly || e->open_ro) {
 			s = err_set(err, SUQL_ERROR, "read-only: the retrieval index of %s.%s is %s", table,
 			            col, found ? "stale" : "not made");
 		} else {
@@ -236,7 +236,7 @@ SuqlStatus exec_pg_index_ensure(Exec *ex, const char *table, const char *key, co
 			   transaction usable */
 			s = store_savepoint(st, "suql_ret", err);
 			if (s == SUQL_OK) {
-				s = build(ex, table, key, col, now, err);
+				s = build(e, table, key, col, now, err);
 				if (s == SUQL_OK)
 					s = store_release(st, "suql_ret", err);
 				else
@@ -282,7 +282,7 @@ SuqlStatus exec_pg_index_score(Exec *ex, const char *table, const char *key, con
 	*out = NULL;
 	*nout = 0;
 	int built;
-	SuqlStatus s = exec_pg_index_ensure(ex, table, key, col, &built, err);
+	SuqlStatus s = exec_pg_index_ensure(ex->e, table, key, col, 0, &built, err);
 	if (s != SUQL_OK)
 		return s;
 	long long id;
