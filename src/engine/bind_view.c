@@ -54,21 +54,21 @@ static int vw_is_cte(const VW *w, AstName name)
 	return 0;
 }
 
-/* SQLite: the database still has a view of that name (a view dropped or replaced by a
-   table outside suql is not expanded from a stale row). PostgreSQL: the row is the view. */
+/* Where the database stores the view too (SQLite, whose statements call suql's
+   functions): it still has a view of that name (a view dropped or replaced by a table
+   outside suql is not expanded from a stale row). PostgreSQL: the row is the view. */
 static int vw_in_database(Exec *ex, const char *name)
 {
-	sqlite3 *db = store_sqlite(ex->e->store);
-	if (!db)
+	if (!ex->e->dialect->functions)
 		return 1;
-	sqlite3_stmt *q = NULL;
+	const char *args[] = {name};
+	StoreCursor *c;
 	int hit = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND "
-	                       "lower(name) = lower(?1)", -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
-		hit = sqlite3_step(q) == SQLITE_ROW;
+	if (store_query(ex->e->store, "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND "
+	                "lower(name) = lower(?1)", args, 1, &c, NULL) == SUQL_OK) {
+		hit = store_next(c) > 0;
+		store_done(c);
 	}
-	sqlite3_finalize(q);
 	return hit;
 }
 

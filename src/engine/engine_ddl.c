@@ -109,14 +109,14 @@ int engine_ddl_view_keeps(Exec *ex)
 /* SQLite: a table or view of that name is there (CREATE VIEW IF NOT EXISTS leaves it). */
 static int view_there(Engine *e, const char *name)
 {
-	sqlite3_stmt *q = NULL;
+	const char *args[] = {name};
+	StoreCursor *c;
 	int hit = 0;
-	if (sqlite3_prepare_v2(e->db, "SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') "
-	                       "AND lower(name) = lower(?1)", -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
-		hit = sqlite3_step(q) == SQLITE_ROW;
+	if (store_query(e->store, "SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') "
+	                "AND lower(name) = lower(?1)", args, 1, &c, NULL) == SUQL_OK) {
+		hit = store_next(c) > 0;
+		store_done(c);
 	}
-	sqlite3_finalize(q);
 	return hit;
 }
 

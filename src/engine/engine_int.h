@@ -413,6 +413,13 @@ struct Dialect {
 	   retrieval): the backend's relevance of col's text to q's words (a literal), the
 	   result column keeping the call's name as written */
 	Expr *(*relevance)(Exec *ex, int b, Expr *call, Expr *col, Expr *q);
+	/* where suql's own index is not the SQLite file's (no retrieval): the rows of rids
+	   (NULL: every row) of table (its identity column key, NULL: its ctid) whose col
+	   matches the question, with the BM25 SQLite's index would give them, by row (a heap
+	   array); an error when the backend's index cannot be had (NULL: none) */
+	SuqlStatus (*rank_index)(Engine *e, const char *table, const char *key, const char *col,
+	                         const char *question, const sqlite3_int64 *rids, size_t nrids,
+	                         RetScore **out, size_t *nout, SuqlErr *err);
 	SuqlStatus (*final_query)(Exec *ex, const Select *sel, StoreCursor **c, SuqlErr *err);
 	/* the plan's lines of the final statement, as the backend is given it */
 	void (*show_final)(Exec *ex, SBuf *out);
@@ -762,5 +769,14 @@ struct Exec {
 	void *backend;
 };
 
+
+/* exec_pg_index.c (PostgreSQL's row of the Dialect, rank_index): suql's retrieval index
+   kept on the server, made or made again when the column changed, or with force (*built:
+   it was). */
+SuqlStatus exec_pg_index_ensure(Engine *e, const char *table, const char *key, const char *col,
+                                int force, int *built, SuqlErr *err);
+SuqlStatus exec_pg_index_score(Engine *e, const char *table, const char *key, const char *col,
+                               const char *question, const sqlite3_int64 *rids, size_t nrids,
+                               RetScore **out, size_t *nout, SuqlErr *err);
 
 #endif

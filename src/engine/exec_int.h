@@ -239,16 +239,6 @@ void exec_rank_share(Walk *w, double *prior);
 SuqlStatus exec_rank_texts(const Sig *s, char *const *vals, const size_t *lens, long long n,
                            double *score, long long *matched, SuqlErr *err);
 
-/* exec_pg_index.c: suql's retrieval index kept on the PostgreSQL server, made or made
-   again when the column changed or with force (*built: it was); key: the table's identity column (NULL:
-   its ctid). exec_pg_index_score: the rows of rids (NULL: every row) that match the
-   question, by row, with the BM25 SQLite's index gives them (a heap array). */
-SuqlStatus exec_pg_index_ensure(Engine *e, const char *table, const char *key, const char *col,
-                                int force, int *built, SuqlErr *err);
-SuqlStatus exec_pg_index_score(Exec *ex, const char *table, const char *key, const char *col,
-                               const char *question, const sqlite3_int64 *rids, size_t nrids,
-                               RetScore **out, size_t *nout, SuqlErr *err);
-
 /* exec_embed.c (EMBED_TOP candidates: plan_int.h): reorder the top of a ranking (order[] positions, ids per candidate) by
    dense similarity mixed with BM25 when an embedding model is configured. */
 SuqlStatus exec_embed_rerank(Exec *ex, const Unit *u, const int *atom_item,

@@ -25,7 +25,7 @@
  * snapshot. Where it cannot be written (read-only mode, no right to) and is missing or
  * stale, the candidates are ranked in memory as before (exec_rank.c).
  */
-#include "engine/exec_int.h"
+#include "engine/engine_int.h"
 #include "retrieve/retrieve.h"
 
 #include <jansson.h>
@@ -274,15 +274,15 @@ static int by_rid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-SuqlStatus exec_pg_index_score(Exec *ex, const char *table, const char *key, const char *col,
+SuqlStatus exec_pg_index_score(Engine *e, const char *table, const char *key, const char *col,
                                const char *question, const sqlite3_int64 *rids, size_t nrids,
                                RetScore **out, size_t *nout, SuqlErr *err)
 {
-	Store *st = ex->e->store;
+	Store *st = e->store;
 	*out = NULL;
 	*nout = 0;
 	int built;
-	SuqlStatus s = exec_pg_index_ensure(ex->e, table, key, col, 0, &built, err);
+	SuqlStatus s = exec_pg_index_ensure(e, table, key, col, 0, &built, err);
 	if (s != SUQL_OK)
 		return s;
 	long long id;
@@ -292,7 +292,7 @@ SuqlStatus exec_pg_index_score(Exec *ex, const char *table, const char *key, con
 		return err_set(err, SUQL_ERROR, "no retrieval index of %s.%s", table, col);
 	free(stamp);
 	RetWords *w;
-	if (ret_words_open(ex->e->db, table, &w, err) != SUQL_OK)
+	if (ret_words_open(e->db, table, &w, err) != SUQL_OK)
 		return SUQL_ERROR;
 	char **ph = NULL;
 	int np = ret_words_question(w, question, &ph);
