@@ -16,6 +16,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* PostgreSQL's retrieval index (exec_pg_index.c) follows its table: dropped with it, or
+   renamed (to NULL: dropped). SQLite's follows by itself (retrieve/). */
+static SuqlStatus ret_index_follow(Engine *e, const char *table, const char *to, SuqlErr *err)
+{
+	if (e->dialect->functions || !table || !store_has_table(e->store, "suql.ret_index"))
+		return SUQL_OK;
+	const char *args[] = {table, to};
+	if (to)
+		return store_run(e->store, "UPDATE suql.ret_index SET tbl = $2 WHERE tbl = $1", args, 2,
+		                 err);
+	SuqlStatus s = store_run(e->store, "DELETE FROM suql.ret_psg WHERE idx IN (SELECT id FROM "
+	                         "suql.ret_index WHERE tbl = $1)", args, 1, err);
+	if (s == SUQL_OK)
+		s = store_run(e->store, "DELETE FROM suql.ret_term WHERE idx IN (SELECT id FROM "
+		              "suql.ret_index WHERE tbl = $1)", args, 1, err);
+	if (s == SUQL_OK)
+		s = store_run(e->store, "DELETE FROM suql.ret_index WHERE tbl = $1", args, 1, err);
+	return s;
+}
+
 /* Catalog work after a DDL statement ran (inside the savepoint). */
 SuqlStatus engine_ddl_catalog(Engine *e, const Ast *ast, int existed, SuqlErr *err)
 {
@@ -36,14 +56,19 @@ SuqlStatus engine_ddl_catalog(Engine *e, const Ast *ast, int existed, SuqlErr *e
 				return s;
 		}
 		return SUQL_OK;
-	case ST_DROP_TABLE:
-		return catalog_drop_table(e->store, table, err);
+	case ST_DROP_TABLE: {
+		SuqlStatus s = ret_index_follow(e, table, NULL, err);
+		return s == SUQL_OK ? catalog_drop_table(e->store, table, err) : s;
+	}
 	case ST_ALTER_TABLE: {
 		CatColumn c = {0};
 		SuqlStatus s = SUQL_OK;
 		switch (st->alter) {
 		case ALTER_RENAME_TABLE:
-			return catalog_rename_table(e->store, table, ast_name_value(a, st->newname), err);
+			s = ret_index_follow(e, table, ast_name_value(a, st->newname), err);
+			return s == SUQL_OK ? catalog_rename_table(e->store, table,
+			                                           ast_name_value(a, st->newname), err)
+			                    : s;
 		case ALTER_ADD_COLUMN:
 			if (st->coldef->type && st->coldef->type->suql)
 				s = catalog_set(e->store, table, ast_name_value(a, st->coldef->name),
