@@ -223,6 +223,8 @@ static SuqlStatus pg_check(Exec *ex, int suql, int explain, SuqlErr *err)
 	   statement without free text) meets the server's check as it runs */
 	if (s == SUQL_OK && suql && !ex->standalone)
 		s = exec_pg_run_check(ex, explain, err);
+	else if (s == SUQL_OK && ex->standalone && ex->nocc > 0 && !bind_view_reads(ex))
+		s = exec_pg_run_check_view(ex, err);   /* (one reading a view of suql's: when read) */
 	return s;
 }
 

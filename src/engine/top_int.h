@@ -107,6 +107,10 @@ int exec_statement_bound(const Stmt *st);
    read-only transaction; the final statement with every value bound (UPDATE and DELETE
    through exec_pg_dml_final); the record's reading of the rows returned. */
 SuqlStatus exec_pg_run_check(Exec *ex, int explain, SuqlErr *err);
+/* A view with free text suql keeps (engine_ddl.c): its query planned by the server, its
+   free text read from an empty parameter, so that a mistake is placed in CREATE VIEW's
+   text rather than met when the view is read. */
+SuqlStatus exec_pg_run_check_view(Exec *ex, SuqlErr *err);
 SuqlStatus exec_pg_run_final(Exec *ex, SuqlErr *err);
 void exec_pg_run_record(Exec *ex);
 /* UPDATE or DELETE with free text, planned and walked: its values evaluated in the order
