@@ -60,4 +60,13 @@ void bind_scope_item_columns(Exec *ex, Block *b, ScopeItem *it);
    all set. */
 void bind_scope_tabs_check(Engine *e, int all);
 
+/* bind_view.c: views of suql's (kept with their text in suql's catalog) read by the
+   statement become subqueries of it, their text appended to ex->sql; bind_view_reads:
+   whether a statement's query reads one (CREATE VIEW); bind_view_error: an error placed
+   in a view's text said at its place there; bind_view_free: what expanding kept. */
+SuqlStatus bind_view_expand(Exec *ex, SuqlErr *err);
+int bind_view_reads(Exec *ex);
+void bind_view_error(Exec *ex, SuqlErr *err);
+void bind_view_free(Exec *ex);
+
 #endif

@@ -481,6 +481,7 @@ const Dialect dialect_pg = {
 	.list_order = exec_pg_plan_order,   /* keys or ctids after the ORDER BY */
 	.final_count = exec_pg_plan_count,
 	.relevance = pg_relevance,
+	.rank_index = exec_pg_index_score,
 	.group_key = exec_pg_plan_aggkey,
 	.final_query = exec_pg_plan_final_query,
 	.print_select = exec_pg_plan_print_select,

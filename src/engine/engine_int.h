@@ -416,6 +416,13 @@ struct Dialect {
 	   retrieval): the backend's relevance of col's text to q's words (a literal), the
 	   result column keeping the call's name as written */
 	Expr *(*relevance)(Exec *ex, int b, Expr *call, Expr *col, Expr *q);
+	/* where suql's own index is not the SQLite file's (no retrieval): the rows of rids
+	   (NULL: every row) of table (its identity column key, NULL: its ctid) whose col
+	   matches the question, with the BM25 SQLite's index would give them, by row (a heap
+	   array); an error when the backend's index cannot be had (NULL: none) */
+	SuqlStatus (*rank_index)(Engine *e, const char *table, const char *key, const char *col,
+	                         const char *question, const sqlite3_int64 *rids, size_t nrids,
+	                         RetScore **out, size_t *nout, SuqlErr *err);
 	SuqlStatus (*final_query)(Exec *ex, const Select *sel, StoreCursor **c, SuqlErr *err);
 	/* the plan's lines of the final statement, as the backend is given it */
 	void (*show_final)(Exec *ex, SBuf *out);
@@ -699,6 +706,14 @@ typedef struct ExecCols {
 	unsigned char *list;  /* per column: a column of a SUQL list type */
 } ExecCols;
 
+/* A view of suql's expanded into a statement: its text sits at [off, off + len) of
+   ex->sql, its tree is kept until the statement ends. */
+typedef struct ExecView {
+	char *name;
+	size_t off, len;
+	Ast *ast;
+} ExecView;
+
 struct Exec {
 	Engine *e;            /* its engine (e->db the connection, e->llm the model client) */
 	Exec *outer;          /* the statement running when this one began (e->cur) */
@@ -707,8 +722,15 @@ struct Exec {
 	int tabs_checked;     /* bind_scope_tabs_check has run for this statement */
 	Ast *ast;
 	Arena *a;
-	const char *sql;      /* the user's text and length (for error positions) */
+	const char *sql;      /* the user's text and length (for error positions), followed
+	                         by the text of each view of suql's the statement reads
+	                         (bind_view.c), so that every span is an offset into it */
 	size_t len;
+	size_t user_len;      /* the user's text alone (ex->len before views were added) */
+	ExecView *views;      /* the views expanded into the statement (bind_view.c) */
+	int nviews;
+	char *viewbuf;        /* ex->sql when views were added (owned) */
+	const char *user_src; /* the tree's own text, while ast->src is viewbuf's */
 	EngineSettings set;
 	const EngineSink *sink;
 	int standalone;       /* print self-contained functions (CREATE VIEW) */
@@ -758,5 +780,14 @@ struct Exec {
 	void *backend;
 };
 
+
+/* exec_pg_index.c (PostgreSQL's row of the Dialect, rank_index): suql's retrieval index
+   kept on the server, made or made again when the column changed, or with force (*built:
+   it was). */
+SuqlStatus exec_pg_index_ensure(Engine *e, const char *table, const char *key, const char *col,
+                                int force, int *built, SuqlErr *err);
+SuqlStatus exec_pg_index_score(Engine *e, const char *table, const char *key, const char *col,
+                               const char *question, const sqlite3_int64 *rids, size_t nrids,
+                               RetScore **out, size_t *nout, SuqlErr *err);
 
 #endif

@@ -185,6 +185,7 @@ static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
 	}
 	if (!engine_ddl_needs_catalog(stmt))
 		return exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+	int view_only = engine_ddl_view_only(e, ast);   /* nothing of it on the server */
 	if (e->readonly)
 		return exec_refused(e, err);
 	int existed = stmt->kind == ST_CREATE_TABLE && stmt->if_not_exists &&
@@ -195,7 +196,8 @@ static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
 	                   : store_savepoint(e->store, "suql_ddl", err);
 	if (s != SUQL_OK)
 		return s;
-	s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
+	if (!view_only)
+		s = exec_statement(e, &exec_pg_backend, ast, sql, len, sink, err);
 	if (s == SUQL_OK)
 		s = engine_ddl_catalog(e, ast, existed, err);
 	if (s == SUQL_OK)
@@ -213,10 +215,16 @@ static SuqlStatus pg_run(Engine *e, Ast *ast, const char *sql, size_t len,
 static SuqlStatus pg_check(Exec *ex, int suql, int explain, SuqlErr *err)
 {
 	SuqlStatus s = ex->e->readonly ? pg_hidden(ex, err) : SUQL_OK;
+	/* a view of suql's expanded into the statement goes to the server with it: its text
+	   meets read-only mode's refusals as the statement's did (pg_run) */
+	for (int i = 0; s == SUQL_OK && (ex->e->readonly || ex->e->open_ro) && i < ex->nviews; i++)
+		s = exec_pg_ro_refuse(ex->e, ex->views[i].ast, ex->sql, ex->len, err);
 	/* a statement suql plans is planned by the server too; the rest (a view, DDL, a
 	   statement without free text) meets the server's check as it runs */
 	if (s == SUQL_OK && suql && !ex->standalone)
 		s = exec_pg_run_check(ex, explain, err);
+	else if (s == SUQL_OK && ex->standalone && ex->nocc > 0 && !bind_view_reads(ex))
+		s = exec_pg_run_check_view(ex, err);   /* (one reading a view of suql's: when read) */
 	return s;
 }
 
@@ -255,6 +263,39 @@ const Backend exec_pg_backend = {
 
 /* ---- :index ---- */
 
+/* suql's retrieval index of t.col on the server (exec_pg_index.c), made again: the one an
+   unordered LIMIT ranks its candidates by, as SQLite's index ranks them. */
+static SuqlStatus pg_ret_index(Engine *e, const char *t, const char *col, FILE *out,
+                               SuqlErr *err)
+{
+	TabInfo ti = {0};
+	ti.name = xstrdup(t);
+	e->dialect->table_facts(e, &ti);
+	int ok = ti.exists && ti.rowid;
+	char *key = ti.rowkey ? xstrdup(ti.rowkey) : NULL;
+	free(ti.name);
+	free(ti.rowkey);
+	free(ti.rowbad);
+	for (int i = 0; i < ti.ncols; i++)
+		free(ti.cols[i]);
+	free(ti.cols);
+	SuqlStatus s = SUQL_OK;
+	if (ok) {
+		int own = !store_pg_in_transaction(e->store), built = 0;
+		s = own ? store_exec(e->store, "BEGIN", err) : SUQL_OK;
+		if (s == SUQL_OK)
+			s = exec_pg_index_ensure(e, t, key, col, 1, &built, err);
+		if (own)
+			s = s == SUQL_OK ? store_exec(e->store, "COMMIT", err)
+			                 : (store_exec(e->store, "ROLLBACK", NULL), s);
+		if (s == SUQL_OK)
+			fprintf(out, "%s.%s: suql's retrieval index (BM25 over SQLite's passages and "
+			        "tokens), in suql.ret_index\n", t, col);
+	}
+	free(key);
+	return s;
+}
+
 static SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr *err)
 {
 	Store *st = e->store;
@@ -290,6 +331,8 @@ static SuqlStatus exec_pg_index(Engine *e, const char *table, FILE *out, SuqlErr
 			s = store_exec(st, q, err);
 		if (s == SUQL_OK)
 			fprintf(out, "%s.%s: GIN index %s (Postgres full-text search)\n", t, col, name);
+		if (s == SUQL_OK)
+			s = pg_ret_index(e, t, col, out, err);
 		n += s == SUQL_OK;
 		free(q);
 		free(name);

@@ -687,10 +687,32 @@ Printer *exec_pg_plan_print_final(Exec *ex, const Select *sel)
 	ps->inside = NULL;
 	PrintHooks hk = {ex, exec_pg_plan_hook, exec_pg_plan_from};
 	Printer *pr = print_new(PRINT_PG, &hk, ex->ast->src, ex->ast->src_off);
+	/* a block kept to the rows its walk passed, under a LIMIT without ORDER BY: SQLite
+	   reads them by rowid and stops at the LIMIT, so its rows are the first passed in
+	   rowid order, not the first in the server's heap (an updated row moves to its end) */
+	Select **ordered = xcalloc((size_t)ex->nblocks + 1, sizeof *ordered);
+	for (int i = 0; i < ex->nblocks; i++) {
+		Block *b = &ex->blocks[i];
+		if (!b->kept.on || !b->executed || !b->sel || b->sel->order || !b->sel->limit ||
+		    b->sel->ncore != 1 || b->aggregate || b->core->distinct == DISTINCT_DISTINCT)
+			continue;
+		OrderList *ord = arena_alloc(ex->a, sizeof *ord);
+		ord->cap = 1;
+		ord->items = arena_alloc(ex->a, sizeof *ord->items);
+		OrderTerm *t = arena_alloc(ex->a, sizeof *t);
+		t->expr = exec_pg_plan_rowid(ex, &b->items[0]);
+		ord->items[ord->n++] = t;
+		b->sel->order = ord;
+		ordered[i] = b->sel;
+	}
 	if (sel)
 		print_select(pr, sel);
 	else
 		print_stmt(pr, ex->ast->stmt);
+	for (int i = 0; i < ex->nblocks; i++)
+		if (ordered[i])
+			ordered[i]->order = NULL;
+	free(ordered);
 	ps->final = 0;
 	return pr;
 }

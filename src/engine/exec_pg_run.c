@@ -336,12 +336,9 @@ static SuqlStatus writable(Exec *ex, const char *what, SuqlErr *err)
 /* The statement as it will run, planned by the server (EXPLAIN runs nothing, the
    parameters empty): a mistake in it is reported at its place in the user's text before
    any count or call, as SQLite's check does. */
-static SuqlStatus validate(Exec *ex, SuqlErr *err)
+static SuqlStatus validate(Exec *ex, const Select *sel, SuqlErr *err)
 {
-	const Stmt *st = ex->ast->stmt;
-	/* CREATE TABLE ... AS takes no parameters: its query is planned alone */
-	Printer *pr = exec_pg_plan_print_final(ex, st->kind == ST_CREATE_TABLE ? st->select
-	                                                                        : NULL);
+	Printer *pr = exec_pg_plan_print_final(ex, sel);
 	char *sql = xprintf("EXPLAIN %s", print_text(pr));
 	int n = exec_pg_plan_nparams(ex);
 	const char **v = xcalloc((size_t)n + 1, sizeof *v);
@@ -451,7 +448,13 @@ SuqlStatus exec_pg_run_check(Exec *ex, int explain, SuqlErr *err)
 		s = writable(ex, "CREATE TABLE AS", err);
 	memo_keep_texts(ex->memo);   /* the final statement looks the texts up */
 	pin_nulls(ex);
-	return s == SUQL_OK ? validate(ex, err) : s;
+	/* CREATE TABLE ... AS takes no parameters: its query is planned alone */
+	return s == SUQL_OK ? validate(ex, st->kind == ST_CREATE_TABLE ? st->select : NULL, err) : s;
+}
+
+SuqlStatus exec_pg_run_check_view(Exec *ex, SuqlErr *err)
+{
+	return validate(ex, ex->ast->stmt->select, err);
 }
 
 SuqlStatus exec_pg_run_final(Exec *ex, SuqlErr *err)

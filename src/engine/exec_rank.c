@@ -35,8 +35,13 @@ static int rank_index(Walk *w, int k, long long *matched)
 	const Occ *o = &ex->occ[w->u->atoms[k]];
 	const Sig *s = &ex->sigs[o->sig];
 	int item = o->arg_item;
-	if (!o->arg_indexed || item < 0 || !w->b->identity || !s->question ||
-	    !ex->e->dialect->retrieval)
+	if (!o->arg_indexed || item < 0 || !w->b->identity || !s->question)
+		return 0;
+	/* PostgreSQL: suql's index on the server, where it can be had (its Dialect row's
+	   rank_index, exec_pg_index.c) */
+	const ScopeItem *it = &w->b->items[item];
+	int own = !ex->e->dialect->retrieval;
+	if (own && (!ex->e->dialect->rank_index || it->kind != IT_TABLE || !it->rowid))
 		return 0;
 	sqlite3_int64 *rid = xmalloc(((size_t)w->n + 1) * sizeof *rid);
 	for (long long c = 0; c < w->n; c++)
@@ -47,9 +52,12 @@ static int rank_index(Walk *w, int k, long long *matched)
 	RetQuestion q = {o->arg_col, s->question};
 	RetScore *sc = NULL;
 	size_t n = 0;
-	SuqlStatus st = ret_score(ex->e->db, o->arg_table, &q, 1, total == w->n ? NULL : rid,
-	                          total == w->n ? 0 : (size_t)w->n, RET_MATCHED_ONLY, 0, &sc, &n,
-	                          &err);
+	SuqlStatus st = own ? ex->e->dialect->rank_index(ex->e, o->arg_table, it->rowkey,
+	                                                 o->arg_col, s->question, rid,
+	                                                 (size_t)w->n, &sc, &n, &err)
+	                   : ret_score(ex->e->db, o->arg_table, &q, 1, total == w->n ? NULL : rid,
+	                               total == w->n ? 0 : (size_t)w->n, RET_MATCHED_ONLY, 0,
+	                               &sc, &n, &err);
 	err_clear(&err);
 	if (st != SUQL_OK) {
 		free(rid);

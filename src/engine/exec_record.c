@@ -628,7 +628,7 @@ void exec_record_end(Exec *ex, int keep)
 		exec_record_free(r);
 		return;
 	}
-	size_t n = ex->len;   /* the statement's text, without its ';' and the blanks around */
+	size_t n = ex->user_len;   /* the statement's text, without its ';' and the blanks around */
 	const char *t = ex->sql;
 	while (n && (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r'))
 		t++, n--;

@@ -95,6 +95,7 @@ static void exec_free(Exec *ex, const Backend *be)
 	free(ex->cols.names);
 	free(ex->cols.list);
 	free(ex->est.texts);
+	bind_view_free(ex);
 	free(ex);
 }
 
@@ -144,6 +145,7 @@ static Exec *exec_statement_begin(Engine *e, Ast *ast, const char *sql, size_t l
 	ex->a = ast->arena;
 	ex->sql = sql;
 	ex->len = len;
+	ex->user_len = len;
 	ex->set = e->set;
 	ex->sink = sink;
 	ex->memo = memo_new();
@@ -333,12 +335,15 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	Exec *ex = exec_statement_begin(e, ast, sql, len, sink);
 	SuqlStatus s = SUQL_OK;
 	if (exec_statement_bound(st)) {
-		s = bind_statement(ex, err);
+		s = bind_view_expand(ex, err);   /* views of suql's become subqueries */
+		if (s == SUQL_OK)
+			s = bind_statement(ex, err);
 		if (s == SUQL_OK)   /* what the operators learn without a call (ENUM's mappings) */
 			s = op_prepare(ex, err);
 		if (s == SUQL_OK)
 			bind_occ_mutate(ex);
 	}
+	int keepview = s == SUQL_OK && engine_ddl_view_keeps(ex);
 	int suql = needs_plan_display(ex);
 	int explain = s == SUQL_OK && suql && parsed;
 	/* what the operator table refuses of the statement as written is refused first */
@@ -386,7 +391,9 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 	   before its rows, and after them when the final statement asked too */
 	if (freetext)
 		s = exec_budget_passed(ex, s, 0, err);
-	if (s == SUQL_OK && !explain)
+	if (s == SUQL_OK && !explain && keepview)
+		s = engine_ddl_view(ex, be, err);   /* kept in suql's catalog, and expanded */
+	else if (s == SUQL_OK && !explain)
 		s = be->final(ex, freetext, err);
 	if (freetext || asked(ex))
 		s = exec_budget_passed(ex, s, !explain, err);
@@ -413,6 +420,8 @@ SuqlStatus exec_statement(Engine *e, const Backend *be, Ast *ast, const char *sq
 		report(ex, sink->counters, &c);
 		sb_free(&c);
 	}
+	if (s != SUQL_OK)   /* a place in a view's text is said there */
+		bind_view_error(ex, err);
 	exec_statement_end(ex, be);
 	return s;
 }

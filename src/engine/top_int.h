@@ -80,6 +80,14 @@ int engine_ddl_needs_catalog(const Stmt *st);
    catalog's rows made to follow it (existed: CREATE TABLE IF NOT EXISTS of a table that
    was there, nothing to record). */
 SuqlStatus engine_ddl_catalog(Engine *e, const Ast *ast, int existed, SuqlErr *err);
+/* CREATE VIEW whose query has free text or reads a view of suql's: suql's catalog keeps
+   its text (engine_ddl_view_keeps says whether; engine_ddl_view makes it: the backend's
+   final run stores the view where the database can, the catalog's row where not).
+   engine_ddl_view_only: DROP VIEW of a view that only suql's catalog holds (PostgreSQL),
+   which removes its row and sends nothing. */
+int engine_ddl_view_keeps(Exec *ex);
+SuqlStatus engine_ddl_view(Exec *ex, const Backend *be, SuqlErr *err);
+int engine_ddl_view_only(Engine *e, const Ast *ast);
 
 /* ---- exec_statement.c ---- */
 
@@ -99,6 +107,10 @@ int exec_statement_bound(const Stmt *st);
    read-only transaction; the final statement with every value bound (UPDATE and DELETE
    through exec_pg_dml_final); the record's reading of the rows returned. */
 SuqlStatus exec_pg_run_check(Exec *ex, int explain, SuqlErr *err);
+/* A view with free text suql keeps (engine_ddl.c): its query planned by the server, its
+   free text read from an empty parameter, so that a mistake is placed in CREATE VIEW's
+   text rather than met when the view is read. */
+SuqlStatus exec_pg_run_check_view(Exec *ex, SuqlErr *err);
 SuqlStatus exec_pg_run_final(Exec *ex, SuqlErr *err);
 void exec_pg_run_record(Exec *ex);
 /* UPDATE or DELETE with free text, planned and walked: its values evaluated in the order

@@ -153,4 +153,30 @@ SuqlStatus ret_index_passages(RetIndex *ix, sqlite3_int64 rowid, const char *que
                               size_t budget, RetPassage **out, size_t *n, SuqlErr *err);
 void ret_close(RetIndex *ix);
 
+/* ---- the index's words, for a store that keeps its own index (retrieve_doc.c) ----
+
+   PostgreSQL keeps the retrieval index in suql's schema on the server
+   (engine/exec_pg_index.c); these give it the passages, tokens, phrases and scores of
+   SQLite's index, from the same code. A RetWords holds FTS5's tokenizer, opened on db (any
+   SQLite connection), and the words of the table's name; freed by ret_words_close. */
+typedef struct RetWords RetWords;
+SuqlStatus ret_words_open(sqlite3 *db, const char *table, RetWords **out, SuqlErr *err);
+void ret_words_close(RetWords *w);
+/* Each passage of a value as the index cuts it: its position, its length for BM25 (the
+   index's count of words), its number of FTS5 tokens (the index's total size) and those
+   tokens joined by single spaces (borrowed for the call). */
+typedef void (*RetWordsEach)(void *ctx, int ord, int ntok, int ftok, const char *toks);
+SuqlStatus ret_words_value(RetWords *w, const char *value, size_t n, RetWordsEach each,
+                           void *ctx, SuqlErr *err);
+/* The question's phrases as ret_score asks them, each its tokens joined by spaces (heap
+   array of heap strings); their number. */
+int ret_words_question(RetWords *w, const char *question, char ***phrases);
+/* How many times the phrase (tokens joined by spaces) stands in a passage's tokens. */
+int ret_words_tf(const char *toks, const char *phrase);
+/* BM25 of a passage of dl words holding phrase p tf[p] times, in an index of nrow
+   passages and ntok tokens where phrase p stands in df[p] passages: the double the
+   SQLite index computes for the same counts. */
+double ret_words_bm25(int nphrase, const double *df, double nrow, double ntok, const int *tf,
+                      int dl);
+
 #endif

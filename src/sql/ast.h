@@ -398,6 +398,7 @@ typedef struct Stmt {
 	Expr *limit, *offset;
 
 	int temp, if_not_exists, if_exists;
+	int drop_view;           /* ST_OTHER: DROP VIEW [IF EXISTS] table */
 	ColumnList *cols;        /* CREATE TABLE */
 	const char *tcons;       /* table constraints, as written (NULL: none) */
 	size_t tcons_len;

@@ -386,6 +386,16 @@ static Stmt *p_stmt(Parser *p)
 				st->if_exists = 1;
 			}
 			p_qualified(p, &st->schema, &st->table, "a table name");
+		} else if (p_kw(p, KW_VIEW)) {
+			/* kept as text; its name for suql's catalog of views (engine_ddl.c) */
+			p_next(p);
+			st->drop_view = 1;
+			if (p_kw(p, KW_IF) && p_kw_at(p, 1, KW_EXISTS)) {
+				p_next(p);
+				p_next(p);
+				st->if_exists = 1;
+			}
+			p_qualified(p, &st->schema, &st->table, "a view name");
 		}
 		p_skip_rest(p, 0);
 	} else if (other_statement(kw)) {

@@ -338,6 +338,43 @@ int catalog_is_labels(Store *st, const char *table)
 	return hit;
 }
 
+int catalog_view_get(Store *st, const char *name, char **sql)
+{
+	*sql = NULL;
+	if (!store_has_table(st, OWN(st, "suql_table_props")))
+		return 0;
+	const char *args[] = {name, CATALOG_VIEW};
+	StoreCursor *c;
+	if (store_query(st, OWN(st, "SELECT value FROM suql_table_props WHERE lower(tbl)=lower(?1) "
+	                "AND prop=?2"), args, 2, &c, NULL) != SUQL_OK)
+		return 0;
+	if (store_next(c) > 0)
+		*sql = xstrdup(store_text(c, 0));
+	store_done(c);
+	return *sql != NULL;
+}
+
+int catalog_views(Store *st, char ***names, char ***sqls)
+{
+	*names = *sqls = NULL;
+	if (!store_has_table(st, OWN(st, "suql_table_props")))
+		return 0;
+	const char *args[] = {CATALOG_VIEW};
+	StoreCursor *c;
+	int n = 0;
+	if (store_query(st, OWN(st, "SELECT tbl, value FROM suql_table_props WHERE prop=?1 ORDER "
+	                "BY tbl"), args, 1, &c, NULL) != SUQL_OK)
+		return 0;
+	while (store_next(c) > 0) {
+		*names = xrealloc(*names, ((size_t)n + 1) * sizeof **names);
+		*sqls = xrealloc(*sqls, ((size_t)n + 1) * sizeof **sqls);
+		(*names)[n] = xstrdup(store_text(c, 0));
+		(*sqls)[n++] = xstrdup(store_text(c, 1));
+	}
+	store_done(c);
+	return n;
+}
+
 /* The SUQL types recorded for table's columns, as the catalog spells the names (rows of
    tbl, col, type; none when the catalog has none), read in one statement: the binder reads
    every table of a statement. */

@@ -71,6 +71,14 @@ int catalog_prop_tables(Store *st, const char *prop, const char *value, char ***
 /* Whether table is marked as holding evaluation labels. */
 int catalog_is_labels(Store *st, const char *table);
 
+/* Views whose text suql keeps (CATALOG_VIEW: the CREATE VIEW statement as written): a view
+   with free text, which a statement reading it expands into itself (engine/bind_view.c).
+   catalog_view_get: 1 and *sql (heap) when name is one, else 0. catalog_views: their
+   names and texts, by name (heap arrays of heap strings); returns their number. */
+#define CATALOG_VIEW "view"
+int catalog_view_get(Store *st, const char *name, char **sql);
+int catalog_views(Store *st, char ***names, char ***sqls);
+
 void catalog_column_free(CatColumn *c);
 void catalog_columns_free(CatColumn *cols, int n);
 

@@ -291,7 +291,7 @@ static SuqlStatus pg_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 		"CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END "
 		"FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace "
 		"WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ns.nspname = ANY(current_schemas(false)) "
-		"AND NOT (ns.nspname = 'suql' AND c.relname IN ('catalog', 'table_props', "
+		"AND NOT (ns.nspname = 'suql' AND c.relname IN ('catalog', 'table_props', 'ret_index', 'ret_psg', 'ret_term', "
 		"'enum_map')) AND pg_table_is_visible(c.oid) ORDER BY 1");
 	int rows;
 	if (tuples(s, r, &rows, err) != SUQL_OK)

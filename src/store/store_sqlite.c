@@ -4,6 +4,7 @@
  * schema comes from sqlite_schema and pragma_table_info.
  */
 #include "base/util.h"
+#include "store/catalog.h"
 #include "store/store.h"
 
 #include <stdlib.h>
@@ -414,9 +415,43 @@ SuqlStatus store_top_values(Store *s, const char *table, const char *column, int
 	return s->ops->top_values(s, table, column, list, out, err);
 }
 
+static int table_cmp(const void *a, const void *b)
+{
+	return strcmp(((const StoreTable *)a)->name, ((const StoreTable *)b)->name);
+}
+
+/* The backend's tables and views, and the views with free text kept in suql's catalog
+   (catalog.h): where the database cannot store them (PostgreSQL) they are listed from
+   there, and where it stores them too (SQLite) they are shown as written. */
 SuqlStatus store_tables(Store *s, StoreTable **out, int *n, SuqlErr *err)
 {
-	return s->ops->tables(s, out, n, err);
+	if (s->ops->tables(s, out, n, err) != SUQL_OK)
+		return SUQL_ERROR;
+	char **names, **sqls;
+	int nv = catalog_views(s, &names, &sqls), added = 0;
+	for (int i = 0; i < nv; i++) {
+		int k = 0;
+		while (k < *n && !str_ieq((*out)[k].name, names[i]))
+			k++;
+		if (k < *n && (*out)[k].view) {
+			free((*out)[k].sql);
+			(*out)[k].sql = sqls[i];
+		} else if (k == *n && !store_sqlite(s)) {
+			*out = xrealloc(*out, ((size_t)*n + 1) * sizeof **out);
+			(*out)[*n] = (StoreTable){names[i], 1, sqls[i]};
+			++*n;
+			added = 1;
+			continue;
+		} else {
+			free(sqls[i]);
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(sqls);
+	if (added)
+		qsort(*out, (size_t)*n, sizeof **out, table_cmp);
+	return SUQL_OK;
 }
 
 void store_tables_free(StoreTable *t, int n)

@@ -414,6 +414,108 @@ static void count_each(void *ctx, const char *table, const char *column, const R
 	(*(int *)ctx)++;
 }
 
+/* retrieve_doc.c: the passages, tokens, phrases and BM25 a store that keeps its own
+   index computes (PostgreSQL's) give every row the double ret_score gives it over the
+   SQLite index, for texts with lists, long texts split into passages, diacritics,
+   apostrophes, hyphens and numbers. */
+typedef struct WPsg {
+	long long rid;
+	int ntok;
+	char *toks;
+} WPsg;
+typedef struct WAll {
+	WPsg *v;
+	int n;
+	long long rid;
+	double ftok;
+} WAll;
+
+static void w_each(void *ctx, int ord, int ntok, int ftok, const char *toks)
+{
+	(void)ord;
+	WAll *a = ctx;
+	a->v = xrealloc(a->v, ((size_t)a->n + 1) * sizeof *a->v);
+	a->v[a->n++] = (WPsg){a->rid, ntok, xstrdup(toks)};
+	a->ftok += ftok;
+}
+
+static void test_words(sqlite3 *db)
+{
+	exec(db, "CREATE TABLE wt(id INTEGER PRIMARY KEY, reviews TEXT)");
+	exec(db, "INSERT INTO wt VALUES "
+	         "(1, 'Happy hour from four to six: half-price drinks. Happy hour!'), "
+	         "(2, '[\"We don''t do happy hours.\", \"The caf\u00e9 is quiet; a quiet corner.\"]'), "
+	         "(3, 'A well-known garden bar, open 24/7, with a garden of roses.'), "
+	         "(4, 'Slow service. ' || replace(hex(zeroblob(60)), '00', 'The room was long and the wait was longer than we liked. ')), "
+	         "(5, NULL), (6, ''), "
+	         "(7, 'Quiet, quiet, quiet: the quietest cafe in town, and its coffee is good.')");
+	RetWords *w = NULL;
+	SuqlErr err = {0};
+	CHECK(ret_words_open(db, "wt", &w, &err) == SUQL_OK, "words: FTS5's tokenizer opens");
+	WAll all = {0};
+	sqlite3_stmt *st;
+	sqlite3_prepare_v2(db, "SELECT id, reviews FROM wt WHERE reviews IS NOT NULL", -1, &st, NULL);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		all.rid = sqlite3_column_int64(st, 0);
+		ret_words_value(w, (const char *)sqlite3_column_text(st, 1),
+		                (size_t)sqlite3_column_bytes(st, 1), w_each, &all, &err);
+	}
+	sqlite3_finalize(st);
+	const char *qs[] = {"does it have a happy hour?", "is it quiet?", "is there a garden?",
+	                    "is the service slow and the wait long?", "don't they serve coffee?",
+	                    "is it a well-known cafe?"};
+	int same = 1, scored = 0;
+	for (size_t q = 0; q < sizeof qs / sizeof *qs; q++) {
+		char **ph;
+		int np = ret_words_question(w, qs[q], &ph);
+		double df[64] = {0};
+		for (int p = 0; p < np; p++)
+			for (int i = 0; i < all.n; i++)
+				df[p] += ret_words_tf(all.v[i].toks, ph[p]) > 0;
+		RetQuestion rq[1] = {{"reviews", qs[q]}};
+		RetScore *sc = NULL;
+		size_t n = 0;
+		ret_score(db, "wt", rq, 1, NULL, 0, RET_MATCHED_ONLY, 0, &sc, &n, &err);
+		for (long long rid = 1; rid <= 7; rid++) {
+			double best = 0;
+			int hit = 0;
+			for (int i = 0; i < all.n; i++) {
+				if (all.v[i].rid != rid)
+					continue;
+				int tf[64] = {0}, any = 0;
+				for (int p = 0; p < np; p++)
+					any |= (tf[p] = ret_words_tf(all.v[i].toks, ph[p])) > 0;
+				if (!any)
+					continue;
+				double s1 = ret_words_bm25(np, df, (double)all.n, all.ftok, tf, all.v[i].ntok);
+				if (!hit || s1 > best)
+					best = s1;
+				hit = 1;
+			}
+			const RetScore *f = NULL;
+			for (size_t k = 0; k < n; k++)
+				if (sc[k].rowid == rid)
+					f = &sc[k];
+			if ((f != NULL) != hit || (f && f->score != best)) {
+				same = 0;
+				printf("# %s: row %lld: index %g, words %g\n", qs[q], rid, f ? f->score : -1,
+				       hit ? best : -1);
+			}
+			scored += hit;
+		}
+		free(sc);
+		for (int p = 0; p < np; p++)
+			free(ph[p]);
+		free(ph);
+	}
+	CHECK(same && scored > 6, "words: every row scores the index's double, for every question");
+	for (int i = 0; i < all.n; i++)
+		free(all.v[i].toks);
+	free(all.v);
+	ret_words_close(w);
+	err_clear(&err);
+}
+
 int main(void)
 {
 	sqlite3 *db;
@@ -425,6 +527,7 @@ int main(void)
 	test_passages(db);
 	test_names(db);
 	test_bulk(db);
+	test_words(db);
 	int n = 0;
 	SuqlErr err = {0};
 	CHECK(ret_rebuild(db, NULL, count_each, &n, &err) == SUQL_OK && n >= 4,
