@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const EngineOp enum_row, exec_join_row, exec_agg_row, exec_walk_op_row,
+extern const EngineOp enum_row, exec_join_row, exec_agg_row, exec_sample_row, exec_walk_op_row,
 	exec_topk_row, exec_cascade_row, exec_extract_row, bm25_row;
 
 const EngineOp *const op_table[] = {
-	&enum_row, &exec_join_row, &exec_agg_row, &exec_walk_op_row, &exec_topk_row,
+	&enum_row, &exec_join_row, &exec_agg_row, &exec_sample_row, &exec_walk_op_row, &exec_topk_row,
 	&exec_cascade_row, &exec_extract_row, &bm25_row, NULL,
 };
 

@@ -41,7 +41,7 @@
 
 /* Each row's slot of Exec.opstate (OP_SLOTS of them, engine_int.h). */
 typedef enum OpSlot {
-	OP_ENUM, OP_JOIN, OP_AGG, OP_WALK, OP_TOPK, OP_CASCADE, OP_EXTRACT, OP_BM25,
+	OP_ENUM, OP_JOIN, OP_AGG, OP_SAMPLE, OP_WALK, OP_TOPK, OP_CASCADE, OP_EXTRACT, OP_BM25,
 	OP_NSLOTS
 } OpSlot;
 
