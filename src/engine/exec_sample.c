@@ -59,6 +59,8 @@ typedef struct Group {
 	long long N, n;       /* candidates; decided and in the sample */
 	long long left_out;   /* unreadable replies */
 	double *s1, *s2;      /* per aggregate: sums of the values, and of their squares */
+	unsigned char *real;  /* ... a value of a sum was not an integer (else an exact sum is
+	                         one, as SQLite's sum() of integers is) */
 	long long *m;         /* ... and how many values */
 	int done;
 } Group;
@@ -270,9 +272,10 @@ static void sample_show(Exec *ex, SBuf *out)
 	          "order (seed %d), asked in waves until every group's interval holds\n",
 	          ss->e * 100, ss->conf * 100, SAMPLE_SEED);
 	if (N >= 0)
-		sb_printf(out, "  expects %lld of %lld candidates (%lld calls of %lld: the floor) at a "
+		sb_printf(out, "  expects %lld of %lld candidates (%lld call%s of %lld: the floor) at a "
 		          "pass rate of %g; at worst all %lld (then exact)\n", ss->expect_n, N,
-		          (ss->expect_n + batch - 1) / batch, batch, SAMPLE_PLAN_RATE, N);
+		          (ss->expect_n + batch - 1) / batch,
+		          (ss->expect_n + batch - 1) / batch == 1 ? "" : "s", batch, SAMPLE_PLAN_RATE, N);
 }
 
 /* ---- the sample, inside the walk ---- */
@@ -283,7 +286,7 @@ typedef struct Run {
 	SampleState *ss;
 	int *gi;              /* per candidate: its group */
 	double *x;            /* per candidate and argument: its value */
-	unsigned char *isnull, *taken, *unread, *counted;
+	unsigned char *isnull, *isint, *taken, *unread;
 } Run;
 
 static uint64_t mix(uint64_t h, const void *p, size_t n)
@@ -334,6 +337,7 @@ static int group_of(SampleState *ss, uint64_t key, long long c)
 	g->s1 = xcalloc((size_t)ss->naggs, sizeof *g->s1);
 	g->s2 = xcalloc((size_t)ss->naggs, sizeof *g->s2);
 	g->m = xcalloc((size_t)ss->naggs, sizeof *g->m);
+	g->real = xcalloc((size_t)ss->naggs, 1);
 	return ss->ngroups++;
 }
 
@@ -379,6 +383,7 @@ static SuqlStatus read_groups(Run *r, sqlite3_stmt *q, SuqlErr *err)
 				                         : exec_sqlerr(r->ex, err, "reading the sample");
 			for (int a = 0; a < ss->nargs; a++) {
 				r->isnull[c * ss->nargs + a] = sqlite3_column_type(q, a) == SQLITE_NULL;
+				r->isint[c * ss->nargs + a] = sqlite3_column_type(q, a) == SQLITE_INTEGER;
 				r->x[c * ss->nargs + a] = sqlite3_column_double(q, a);
 			}
 			key = group_hash(q, first, ss->ngroup);
@@ -496,6 +501,7 @@ static void judge(Run *r, long long c)
 		g->s1[a] += t;
 		g->s2[a] += t * t;
 		g->m[a] += value;
+		g->real[a] |= value && ag->arg >= 0 && !r->isint[c * ss->nargs + ag->arg];
 	}
 }
 
@@ -746,7 +752,9 @@ static SuqlStatus result(Run *r, sqlite3_stmt *q, SuqlErr *err)
 			int null;
 			estimate(ss, gr, a, &est, &lo, &hi, &null);
 			ss->exact &= gr->n == gr->N && gr->left_out == 0;
-			int integral = ss->aggs[a].kind == AG_COUNT_STAR || ss->aggs[a].kind == AG_COUNT;
+			int integral = ss->aggs[a].kind == AG_COUNT_STAR || ss->aggs[a].kind == AG_COUNT ||
+			               (ss->aggs[a].kind == AG_SUM && !gr->real[a] && gr->n == gr->N &&
+			                gr->left_out == 0);
 			double v[3] = {est, lo, hi};
 			for (int k = 0; k < 3; k++, par++) {
 				if (null)
@@ -782,6 +790,7 @@ static SuqlStatus sample_walk_unit(Walk *w, SuqlErr *err)
 	ss->population = w->n;
 	Run r = {ex, w, ss, NULL, NULL, NULL, NULL, NULL, NULL};
 	size_t n1 = (size_t)w->n + 1;
+	r.isint = xcalloc(n1 * (size_t)(ss->nargs + 1), 1);
 	r.gi = xcalloc(n1, sizeof *r.gi);
 	r.x = xcalloc(n1 * (size_t)(ss->nargs + 1), sizeof *r.x);
 	r.isnull = xcalloc(n1 * (size_t)(ss->nargs + 1), 1);
@@ -811,6 +820,7 @@ static SuqlStatus sample_walk_unit(Walk *w, SuqlErr *err)
 	free(r.gi);
 	free(r.x);
 	free(r.isnull);
+	free(r.isint);
 	free(r.taken);
 	free(r.unread);
 	return st;
@@ -821,8 +831,8 @@ static void sample_counters(Exec *ex, SBuf *out)
 	SampleState *ss = state(ex);
 	if (!ss || !ss->ran)
 		return;
-	sb_printf(out, "sample (seed %d): %lld of %lld candidates asked, in %lld waves%s\n",
-	          SAMPLE_SEED, ss->asked, ss->population, ss->waves,
+	sb_printf(out, "sample (seed %d): %lld of %lld candidates asked, in %lld wave%s%s\n",
+	          SAMPLE_SEED, ss->asked, ss->population, ss->waves, ss->waves == 1 ? "" : "s",
 	          ss->exact ? ": every candidate, the result is exact" : "");
 	if (ss->left_out)
 		sb_printf(out, "  %lld candidates left out of the sample: their replies could not be "
@@ -836,7 +846,10 @@ static void sample_counters(Exec *ex, SBuf *out)
 			estimate(ss, gr, a, &est, &lo, &hi, &null);
 			const char *nm = ss->aggs[a].item < ex->cols.n ? ex->cols.names[ss->aggs[a].item]
 			                 : ag_names[ss->aggs[a].kind];
-			sb_printf(out, "  %s%s: ", nm, ss->ngroups > 1 ? " (a group)" : "");
+			if (ss->ngroup > 0)
+				sb_printf(out, "  group %d, %s: ", g + 1, nm);
+			else
+				sb_printf(out, "  %s: ", nm);
 			if (null)
 				sb_puts(out, "NULL");
 			else if (gr->n == gr->N && gr->left_out == 0)
@@ -872,6 +885,7 @@ static void sample_free(Exec *ex)
 		free(ss->groups[g].s1);
 		free(ss->groups[g].s2);
 		free(ss->groups[g].m);
+		free(ss->groups[g].real);
 	}
 	free(ss->groups);
 	free(ss->aggs);
