@@ -34,7 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The seed of the random order: fixed, and shown in the plan and the counters. */
+/* The seed of the random order unless the clause says SEED n: fixed, and shown in the
+   plan and the counters, so that a run can be made again. */
 #define SAMPLE_SEED 37
 /* Below these a group's interval is not trusted: candidates decided, and values of a sum
    or an average among those that pass. */
@@ -68,6 +69,7 @@ typedef struct Group {
 /* The operator's state (Exec.opstate[OP_SAMPLE], freed by its row). */
 typedef struct SampleState {
 	double e, conf, z;
+	long long seed;
 	int naggs;
 	SampleAgg *aggs;
 	int nplain, ngroup;   /* the lookup's columns: arguments, plain items, GROUP BY */
@@ -169,6 +171,7 @@ static SuqlStatus sample_prepare(Exec *ex, SuqlErr *err)
 	ss->e = s->err_within;
 	ss->conf = s->confidence;
 	ss->z = z_of(s->confidence);
+	ss->seed = s->seed >= 0 ? s->seed : SAMPLE_SEED;
 	int nitems = c->cols->n;
 	ss->aggs = xcalloc((size_t)nitems, sizeof *ss->aggs);
 	ss->plain_item = xcalloc((size_t)nitems, sizeof *ss->plain_item);
@@ -269,8 +272,8 @@ static void sample_show(Exec *ex, SBuf *out)
 	if (N >= 0)
 		ss->expect_n = need_of(SAMPLE_PLAN_RATE, ss->e, ss->z, N);
 	sb_printf(out, "sample: ERROR WITHIN %g%% AT CONFIDENCE %g%%, candidates in a random "
-	          "order (seed %d), asked in waves until every group's interval holds\n",
-	          ss->e * 100, ss->conf * 100, SAMPLE_SEED);
+	          "order (seed %lld), asked in waves until every group's interval holds\n",
+	          ss->e * 100, ss->conf * 100, ss->seed);
 	if (N >= 0)
 		sb_printf(out, "  expects %lld of %lld candidates (%lld call%s of %lld: the floor) at a "
 		          "pass rate of %g; at worst all %lld (then exact)\n", ss->expect_n, N,
@@ -801,7 +804,7 @@ static SuqlStatus sample_walk_unit(Walk *w, SuqlErr *err)
 	if (st == SUQL_OK)
 		st = read_groups(&r, q, err);
 	/* the random order: Fisher-Yates from the fixed seed */
-	uint64_t seed = SAMPLE_SEED;
+	uint64_t seed = (uint64_t)ss->seed;
 	for (long long i = w->n - 1; i > 0 && st == SUQL_OK; i--) {
 		long long j = (long long)(splitmix(&seed) % (uint64_t)(i + 1));
 		long long t = w->order[i];
@@ -831,8 +834,8 @@ static void sample_counters(Exec *ex, SBuf *out)
 	SampleState *ss = state(ex);
 	if (!ss || !ss->ran)
 		return;
-	sb_printf(out, "sample (seed %d): %lld of %lld candidates asked, in %lld wave%s%s\n",
-	          SAMPLE_SEED, ss->asked, ss->population, ss->waves, ss->waves == 1 ? "" : "s",
+	sb_printf(out, "sample: %lld candidates asked of %lld, in %lld wave%s (seed %lld)%s\n",
+	          ss->asked, ss->population, ss->waves, ss->waves == 1 ? "" : "s", ss->seed,
 	          ss->exact ? ": every candidate, the result is exact" : "");
 	if (ss->left_out)
 		sb_printf(out, "  %lld candidates left out of the sample: their replies could not be "

@@ -406,7 +406,7 @@ static double percent(Parser *p, const char *what, double lo, double hi, int hi_
 	return v / 100.0;
 }
 
-/* [ERROR WITHIN e% AT CONFIDENCE c%] after the statement's SELECT (BlinkDB's clause, last,
+/* [ERROR WITHIN e% AT CONFIDENCE c% [SEED n]] after the statement's SELECT (BlinkDB's clause, last,
    after LIMIT as BlinkDB writes it after GROUP BY): the engine's sample operator
    (exec_sample.c) checks what the statement around it must be. */
 void p_error_within(Parser *p, Select *s)
@@ -427,5 +427,21 @@ void p_error_within(Parser *p, Select *s)
 	s->confidence = percent(p, "the confidence", 0, 100, 0,
 	                        "write the confidence as a percentage below 100, such as AT "
 	                        "CONFIDENCE 95%", &s->conf_num);
+	s->seed = -1;
+	if (p_word_is(p, 0, "SEED")) {
+		p_next(p);
+		Token t = p_tok(p);
+		char buf[32];
+		size_t n = t.len < sizeof buf - 1 ? t.len : sizeof buf - 1;
+		memcpy(buf, p->text + t.off, n);
+		buf[n] = 0;
+		char *end = NULL;
+		long long v = t.type == TK_INTEGER ? strtoll(buf, &end, 10) : -1;
+		if (t.type != TK_INTEGER || !end || *end || v < 0 || v > 2000000000)
+			p_fail_at(p, t, "write SEED and a whole number from 0 to 2000000000, such as SEED 7",
+			          "the seed of the sample must be a whole number");
+		p_next(p);
+		s->seed = v;
+	}
 	s->err_span = p_span_from(p, p_off(p, first));
 }

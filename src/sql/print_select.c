@@ -251,6 +251,10 @@ void print_select(Printer *pr, const Select *s)
 		snprintf(buf, sizeof buf, " ERROR WITHIN %g%% AT CONFIDENCE %g%%", s->err_within * 100,
 		         s->confidence * 100);
 		print_raw(pr, buf);
+		if (s->seed >= 0) {
+			snprintf(buf, sizeof buf, " SEED %lld", s->seed);
+			print_raw(pr, buf);
+		}
 	}
 	pr->depth--;
 }
