@@ -15,3 +15,11 @@ FROM n;
 CREATE TABLE small (id INTEGER PRIMARY KEY, price INTEGER, review FREE_TEXT);
 INSERT INTO small VALUES (1, 10, 'A quiet room.'), (2, 20, 'A loud bar.'),
   (3, 30, 'A quiet corner.'), (4, 40, NULL), (5, NULL, 'Quiet.');
+-- murmurs: 40 rows, 13 quiet, 25 loud, and 2 whose replies the case's server cannot make
+-- readable (their texts hold "Mumble").
+CREATE TABLE murmurs (id INTEGER PRIMARY KEY, review FREE_TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
+INSERT INTO murmurs SELECT i, 'Night ' || i || ': ' ||
+  CASE WHEN i IN (7, 23) THEN 'Mumble.' WHEN i % 3 = 0 THEN 'it was quiet.'
+       ELSE 'it was loud.' END
+FROM n;
