@@ -590,10 +590,15 @@ static long long need_now(const SampleState *ss, const Group *g, int a)
 
 /* The next wave: what the groups not done still need (need_now, the largest of their
    aggregates), in whole calls, between one call and batch x concurrency; a group whose
-   sample says nothing yet asks for the largest wave. */
+   sample says nothing yet asks for the largest wave. The first wave is the sample the
+   plan expects, for each group. */
 static long long wave_size(const SampleState *ss, long long maxwave, int batch)
 {
 	long long want = 0;
+	if (ss->asked == 0 && ss->expect_n > 0) {   /* the first: the sample the plan expects */
+		want = (ss->expect_n * ss->ngroups + batch - 1) / batch * batch;
+		return want < batch ? batch : want > maxwave ? maxwave : want;
+	}
 	for (int g = 0; g < ss->ngroups; g++) {
 		const Group *gr = &ss->groups[g];
 		if (gr->done)
