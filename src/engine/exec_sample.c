@@ -837,8 +837,13 @@ static SuqlStatus sample_walk_unit(Walk *w, SuqlErr *err)
 static void sample_counters(Exec *ex, SBuf *out)
 {
 	SampleState *ss = state(ex);
-	if (!ss || !ss->ran)
+	if (!ss)
 		return;
+	if (!ss->ran) {   /* the planner did not walk the WHERE: SQLite asked every row */
+		sb_puts(out, "sample: not taken (the WHERE was not walked): every candidate was "
+		        "asked as SQLite read it, the result is exact, without bounds\n");
+		return;
+	}
 	sb_printf(out, "sample: %lld candidates asked of %lld, in %lld wave%s (seed %lld)%s\n",
 	          ss->asked, ss->population, ss->waves, ss->waves == 1 ? "" : "s", ss->seed,
 	          ss->exact ? ": every candidate, the result is exact" : "");
