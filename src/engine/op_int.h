@@ -34,7 +34,8 @@
 #include "engine/engine_int.h"
 
 /* The two kinds of refusal (exec_walk_op.c says which statements fall in each): every
-   refuse entry's text starts with one of them. */
+   refuse entry's text starts with one of them, but the sample's (exec_sample.c), which
+   says its own reason. */
 #define OP_ROW_BY_ROW "free text evaluated row by row, which needs suql's functions " \
                       "called by the database"
 #define OP_NO_IDENTITY "rows without an identity"
