@@ -273,4 +273,28 @@ void exec_final_free(Exec *ex);
 /* exec_passage.c */
 SuqlStatus exec_passage_block(Exec *ex, Block *b, SuqlErr *err);
 
+/* ---- exec_sample_math.c: the sample operator's arithmetic (exec_sample.c) ---- */
+
+/* The standard normal quantile z of a two-sided confidence c (0 < c < 1). */
+double exec_sample_math_z(double c);
+/* The candidates of a group of N (-1: unknown) a count within relative error e at z needs
+   at pass rate p: z^2 (1 - p) / (p e^2), corrected for N, at least min, at most N. */
+long long exec_sample_math_need(double p, double e, double z, long long N, long long min);
+/* Wilson's score interval [lo, hi] of a share p seen in n of N, with the correction. */
+void exec_sample_math_wilson(double p, long long n, long long N, double z, double *lo,
+                             double *hi);
+/* The mean of k values (sums s1, s2 of them and of their squares; k >= 2) from a sample
+   of n of N, and its interval's half-width by the normal approximation, corrected. */
+double exec_sample_math_half(double s1, double s2, long long k, long long n, long long N,
+                             double z, double *mean);
+/* The sample that mean's half-width within e needs by what the k values show (avg: of n
+   candidates, k of them gave a value), corrected for N; -1 when they say nothing. */
+long long exec_sample_math_need_mean(double s1, double s2, long long k, long long n,
+                                     long long N, double e, double z, int avg);
+/* order[0..n) in a random order from seed (Fisher-Yates, splitmix64). */
+void exec_sample_math_shuffle(long long *order, long long n, uint64_t seed);
+/* The hash of columns first..first+n of st's row as GROUP BY tells values apart (numbers
+   by value, texts and blobs by their bytes, NULL one value); never 0. */
+uint64_t exec_sample_math_hash(sqlite3_stmt *st, int first, int n);
+
 #endif

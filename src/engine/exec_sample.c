@@ -12,14 +12,10 @@
  * met), and the statement's result is the operator's own: a statement of the estimates and
  * their bounds, bound as parameters (Exec.ready, which the final step runs).
  *
- * The intervals (why these): a count is a proportion of the group's candidates, and its
- * interval is Wilson's score interval with the finite-population correction (the sample's
- * size divided by (N - n) / (N - 1)): unlike the normal approximation it does not shrink
- * to nothing when few or none of the sample pass (0 of 50 is not "0 +- 0"), and it holds
- * its coverage at small counts. A sum is N times the mean of the per-candidate value (0
- * where the predicate fails), and an average the mean of the values of the rows that pass
- * (a ratio); both with the normal approximation and the same correction, after a floor of
- * SAMPLE_MIN candidates and SAMPLE_MIN_VALUES values, below which a variance says nothing.
+ * The intervals (exec_sample_math.c says why these): a count's is Wilson's, a sum's and
+ * an average's the normal approximation, all with the finite-population correction,
+ * after a floor of SAMPLE_MIN candidates and SAMPLE_MIN_VALUES values, below which a
+ * variance says nothing.
  * A reply that could not be read leaves its candidate out of the sample (never a Yes or a
  * No): counted and reported, the group's size keeps it, and the estimate assumes it passes
  * at the rate of the rest; a group that has one is not exact even when every candidate was
@@ -99,20 +95,6 @@ static int sample_applies(const Exec *ex)
 	return clause_of(ex) != NULL;
 }
 
-/* The standard normal quantile of a two-sided confidence c (bisection on erfc). */
-static double z_of(double c)
-{
-	double lo = 0, hi = 40;
-	for (int i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-		if (erfc(mid / sqrt(2.0)) > 1 - c)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 static int has_aggregate(const Expr *e)
 {
 	if (!e)
@@ -170,7 +152,7 @@ static SuqlStatus sample_prepare(Exec *ex, SuqlErr *err)
 	ex->opstate[OP_SAMPLE] = ss;
 	ss->e = s->err_within;
 	ss->conf = s->confidence;
-	ss->z = z_of(s->confidence);
+	ss->z = exec_sample_math_z(s->confidence);
 	ss->seed = s->seed >= 0 ? s->seed : SAMPLE_SEED;
 	int nitems = c->cols->n;
 	ss->aggs = xcalloc((size_t)nitems, sizeof *ss->aggs);
@@ -213,16 +195,10 @@ static SuqlStatus sample_prepare(Exec *ex, SuqlErr *err)
 	return SUQL_OK;
 }
 
-/* The number of candidates a group of N needs for a count within e at z, at pass rate p
-   (the normal approximation of the interval, with the finite-population correction). */
+/* The candidates a group of N needs for a count within e at pass rate p (exec_int.h). */
 static long long need_of(double p, double e, double z, long long N)
 {
-	double n0 = z * z * (1 - p) / (p * e * e);
-	double n = N > 0 ? n0 / (1 + (n0 - 1) / (double)N) : n0;
-	long long k = (long long)ceil(n);
-	if (k < SAMPLE_MIN)
-		k = SAMPLE_MIN;
-	return N >= 0 && k > N ? N : k;
+	return exec_sample_math_need(p, e, z, N, SAMPLE_MIN);
 }
 
 static Block *top_block(Exec *ex)
@@ -292,38 +268,6 @@ typedef struct Run {
 	unsigned char *isnull, *isint, *taken, *unread;
 } Run;
 
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-/* The hash of a row's GROUP BY values (columns from first on), as GROUP BY tells them
-   apart: numbers by value, texts and blobs by their bytes, NULL as one group. */
-static uint64_t group_hash(sqlite3_stmt *st, int first, int n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (int i = first; i < first + n; i++) {
-		int t = sqlite3_column_type(st, i);
-		unsigned char tag = t == SQLITE_NULL ? 0 : t == SQLITE_TEXT ? 2 : t == SQLITE_BLOB ? 3
-		                    : 1;
-		h = mix(h, &tag, 1);
-		if (tag == 1) {
-			double d = sqlite3_column_double(st, i);
-			h = mix(h, &d, sizeof d);
-		} else if (tag > 1) {
-			const void *v = sqlite3_column_blob(st, i);
-			int len = sqlite3_column_bytes(st, i);
-			h = mix(h, v, (size_t)len);
-		}
-	}
-	return h ? h : 1;
-}
-
 static int group_of(SampleState *ss, uint64_t key, long long c)
 {
 	for (int g = 0; g < ss->ngroups; g++)
@@ -389,7 +333,7 @@ static SuqlStatus read_groups(Run *r, sqlite3_stmt *q, SuqlErr *err)
 				r->isint[c * ss->nargs + a] = sqlite3_column_type(q, a) == SQLITE_INTEGER;
 				r->x[c * ss->nargs + a] = sqlite3_column_double(q, a);
 			}
-			key = group_hash(q, first, ss->ngroup);
+			key = exec_sample_math_hash(q, first, ss->ngroup);
 		}
 		r->gi[c] = group_of(ss, key, c);
 		ss->groups[r->gi[c]].N++;
@@ -413,20 +357,17 @@ static void estimate(const SampleState *ss, const Group *g, int a, double *est, 
 		*est = *lo = *hi = kind == AG_AVG ? (m ? s1 / (double)m : 0) : s1;
 		return;
 	}
-	double left = N > 1 ? (double)(N - n) / (double)(N - 1) : 0;   /* the correction */
 	if (kind == AG_COUNT_STAR || kind == AG_COUNT) {
 		if (n == 0) {
 			*null = 1;
 			*est = *lo = *hi = 0;
 			return;
 		}
-		double p = s1 / (double)n, ne = left > 0 ? (double)n / left : 1e300;
-		double z2 = z * z / ne;
-		double centre = (p + z2 / 2) / (1 + z2);
-		double half = z / (1 + z2) * sqrt(p * (1 - p) / ne + z * z / (4 * ne * ne));
+		double p = s1 / (double)n;
+		exec_sample_math_wilson(p, n, N, z, lo, hi);
 		*est = p * (double)N;
-		*lo = fmax(0, centre - half) * (double)N;
-		*hi = fmin(1, centre + half) * (double)N;
+		*lo *= (double)N;
+		*hi *= (double)N;
 		return;
 	}
 	long long k = kind == AG_SUM ? n : m;
@@ -435,12 +376,7 @@ static void estimate(const SampleState *ss, const Group *g, int a, double *est, 
 		*est = *lo = *hi = 0;
 		return;
 	}
-	double mean = s1 / (double)k;
-	double var = (s2 - (double)k * mean * mean) / (double)(k - 1);
-	if (var < 0)
-		var = 0;
-	double f = N > 0 ? 1 - (double)n / (double)N : 0;
-	double half = z * sqrt(var / (double)k * f);
+	double mean, half = exec_sample_math_half(s1, s2, k, n, N, z, &mean);
 	double scale = kind == AG_SUM ? (double)N : 1;
 	*est = mean * scale;
 	*lo = (mean - half) * scale;
@@ -560,32 +496,15 @@ static int next_ask(Run *r, long long c, Req *q, char **val, SuqlErr *err, int *
 	}
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* The sample a group needs for aggregate a by what its sample shows so far: the normal
    approximation's n = z^2 var / (e mean)^2 of the per-candidate values (of the values that
    pass, for an average, scaled by the share that gives one), corrected for the group's
    size; -1 when the sample says nothing yet (no value, or a mean of 0). */
 static long long need_now(const SampleState *ss, const Group *g, int a)
 {
-	long long k = ss->aggs[a].kind == AG_AVG ? g->m[a] : g->n;
-	if (k < 2)
-		return -1;
-	double mean = g->s1[a] / (double)k;
-	double var = (g->s2[a] - (double)k * mean * mean) / (double)(k - 1);
-	if (mean == 0)
-		return -1;
-	double n0 = ss->z * ss->z * (var > 0 ? var : 0) / (ss->e * ss->e * mean * mean);
-	if (ss->aggs[a].kind == AG_AVG)
-		n0 *= (double)g->n / (double)k;
-	double n = n0 / (1 + (n0 - 1) / (double)(g->N > 0 ? g->N : 1));
-	return (long long)ceil(n);
+	int avg = ss->aggs[a].kind == AG_AVG;
+	return exec_sample_math_need_mean(g->s1[a], g->s2[a], avg ? g->m[a] : g->n, g->n, g->N,
+	                                  ss->e, ss->z, avg);
 }
 
 /* The next wave: what the groups not done still need (need_now, the largest of their
@@ -808,14 +727,8 @@ static SuqlStatus sample_walk_unit(Walk *w, SuqlErr *err)
 	SuqlStatus st = lookup(&r, &q, err);
 	if (st == SUQL_OK)
 		st = read_groups(&r, q, err);
-	/* the random order: Fisher-Yates from the fixed seed */
-	uint64_t seed = (uint64_t)ss->seed;
-	for (long long i = w->n - 1; i > 0 && st == SUQL_OK; i--) {
-		long long j = (long long)(splitmix(&seed) % (uint64_t)(i + 1));
-		long long t = w->order[i];
-		w->order[i] = w->order[j];
-		w->order[j] = t;
-	}
+	if (st == SUQL_OK)   /* the random order, from the seed */
+		exec_sample_math_shuffle(w->order, w->n, (uint64_t)ss->seed);
 	for (long long i = 0; i < w->n; i++)
 		w->pos[w->order[i]] = i;
 	if (st == SUQL_OK)
