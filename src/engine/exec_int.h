@@ -345,8 +345,5 @@ long long exec_sample_math_need_mean(double s1, double s2, long long k, long lon
                                      long long N, double e, double z, int avg);
 /* order[0..n) in a random order from seed (Fisher-Yates, splitmix64). */
 void exec_sample_math_shuffle(long long *order, long long n, uint64_t seed);
-/* The hash of columns first..first+n of st's row as GROUP BY tells values apart (numbers
-   by value, texts and blobs by their bytes, NULL one value); never 0. */
-uint64_t exec_sample_math_hash(sqlite3_stmt *st, int first, int n);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * exec_sample_math.c: the arithmetic of the sample operator (exec_sample.c), pure
  * functions of numbers: the normal quantile of a confidence, the intervals, the sample
- * sizes, the random order, the hash of a group's values.
+ * sizes, the random order.
  *
  * Why these intervals: a count is a proportion of a group's candidates, and its interval
  * is Wilson's score interval with the finite-population correction (the sample's size
@@ -94,34 +94,4 @@ void exec_sample_math_shuffle(long long *order, long long n, uint64_t seed)
 		order[i] = order[j];
 		order[j] = t;
 	}
-}
-
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-uint64_t exec_sample_math_hash(sqlite3_stmt *st, int first, int n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (int i = first; i < first + n; i++) {
-		int t = sqlite3_column_type(st, i);
-		unsigned char tag = t == SQLITE_NULL ? 0 : t == SQLITE_TEXT ? 2 : t == SQLITE_BLOB ? 3
-		                    : 1;
-		h = mix(h, &tag, 1);
-		if (tag == 1) {
-			double d = sqlite3_column_double(st, i);
-			h = mix(h, &d, sizeof d);
-		} else if (tag > 1) {
-			const void *v = sqlite3_column_blob(st, i);
-			int len = sqlite3_column_bytes(st, i);
-			h = mix(h, v, (size_t)len);
-		}
-	}
-	return h ? h : 1;
 }

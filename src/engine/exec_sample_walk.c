@@ -30,6 +30,38 @@ typedef struct Run {
 	unsigned char *isnull, *isint, *taken, *unread;
 } Run;
 
+static uint64_t mix(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The hash of columns first..first+n of st's row as GROUP BY tells values apart (numbers
+   by value, texts and blobs by their bytes, NULL one value); never 0. */
+static uint64_t group_hash(sqlite3_stmt *st, int first, int n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = first; i < first + n; i++) {
+		int t = sqlite3_column_type(st, i);
+		unsigned char tag = t == SQLITE_NULL ? 0 : t == SQLITE_TEXT ? 2 : t == SQLITE_BLOB ? 3
+		                    : 1;
+		h = mix(h, &tag, 1);
+		if (tag == 1) {
+			double d = sqlite3_column_double(st, i);
+			h = mix(h, &d, sizeof d);
+		} else if (tag > 1) {
+			const void *v = sqlite3_column_blob(st, i);
+			int len = sqlite3_column_bytes(st, i);
+			h = mix(h, v, (size_t)len);
+		}
+	}
+	return h ? h : 1;
+}
+
 static int group_of(SampleState *ss, uint64_t key, long long c)
 {
 	for (int g = 0; g < ss->ngroups; g++)
@@ -95,7 +127,7 @@ static SuqlStatus read_groups(Run *r, sqlite3_stmt *q, SuqlErr *err)
 				r->isint[c * ss->nargs + a] = sqlite3_column_type(q, a) == SQLITE_INTEGER;
 				r->x[c * ss->nargs + a] = sqlite3_column_double(q, a);
 			}
-			key = exec_sample_math_hash(q, first, ss->ngroup);
+			key = group_hash(q, first, ss->ngroup);
 		}
 		r->gi[c] = group_of(ss, key, c);
 		ss->groups[r->gi[c]].N++;
@@ -386,7 +418,7 @@ static SuqlStatus result(Run *r, sqlite3_stmt *q, SuqlErr *err)
 	SBuf sql = SBUF_INIT;
 	int per = 0;
 	ss->exact = 1;
-	for (int g = 0; g < ss->ngroups; g++) {
+	for (int g = 0; g < ss->ngroups || g == 0; g++) {   /* no group: the columns, no row */
 		sb_puts(&sql, g ? " UNION ALL SELECT " : "SELECT ");
 		per = 0;
 		for (int i = 0; i < nitems; i++) {
@@ -408,7 +440,7 @@ static SuqlStatus result(Run *r, sqlite3_stmt *q, SuqlErr *err)
 		}
 	}
 	if (ss->ngroups == 0)
-		sb_puts(&sql, "SELECT NULL WHERE 0");
+		sb_puts(&sql, " WHERE 0");
 	sqlite3_stmt *out = NULL;
 	SuqlStatus st = exec_prepare(ex, sql.s, &out, err);
 	sb_free(&sql);
