@@ -308,4 +308,77 @@ void exec_final_free(Exec *ex);
 /* exec_passage.c */
 SuqlStatus exec_passage_block(Exec *ex, Block *b, SuqlErr *err);
 
+/* ---- exec_sample.c, exec_sample_walk.c: the sample operator (ERROR WITHIN) ---- */
+
+/* Below these a group's interval is not trusted: candidates decided, and values of a sum
+   or an average among those that pass. */
+#define EXEC_SAMPLE_MIN 30
+#define EXEC_SAMPLE_MIN_VALUES 10
+
+/* The aggregates it estimates. */
+enum { AG_COUNT_STAR, AG_COUNT, AG_SUM, AG_AVG };
+
+typedef struct SampleAgg {
+	int item;             /* its result column */
+	int kind;             /* AG_* */
+	int arg;              /* its argument's column in the lookup, -1: none */
+} SampleAgg;
+
+/* A group of GROUP BY (one without): its candidates, its sample, its sums. */
+typedef struct SampleGroup {
+	uint64_t key;
+	long long first;      /* the candidate whose values its plain columns show */
+	long long N, n;       /* candidates; decided and in the sample */
+	long long left_out;   /* unreadable replies */
+	double *s1, *s2;      /* per aggregate: sums of the values, and of their squares */
+	unsigned char *real;  /* ... a value of a sum was not an integer (else an exact sum is
+	                         one, as SQLite's sum() of integers is) */
+	long long *m;         /* ... and how many values */
+	int done;
+} SampleGroup;
+
+/* The operator's state (Exec.opstate[OP_SAMPLE], freed by its row). */
+typedef struct SampleState {
+	double e, conf, z;
+	long long seed;
+	int naggs;
+	SampleAgg *aggs;
+	int nplain, ngroup;   /* the lookup's columns: arguments, plain items, GROUP BY */
+	int nargs;
+	int *plain_item;      /* per plain column: its result column */
+	int ran;
+	long long population, asked, waves, left_out, expect_n;
+	SampleGroup *groups;
+	int ngroups, capgroups;
+	int exact;
+} SampleState;
+
+/* The walk's hook of the sample's row (op_int.h: walk_unit): the statement's one unit
+   sampled, its result made (Exec.ready). */
+SuqlStatus exec_sample_walk_unit(Walk *w, SuqlErr *err);
+/* A group's estimate of aggregate a, its bounds, and whether it is NULL. */
+void exec_sample_walk_estimate(const SampleState *ss, const SampleGroup *g, int a, double *est,
+                               double *lo, double *hi, int *null);
+
+/* ---- exec_sample_math.c: the sample operator's arithmetic (exec_sample.c) ---- */
+
+/* The standard normal quantile z of a two-sided confidence c (0 < c < 1). */
+double exec_sample_math_z(double c);
+/* The candidates of a group of N (-1: unknown) a count within relative error e at z needs
+   at pass rate p: z^2 (1 - p) / (p e^2), corrected for N, at least min, at most N. */
+long long exec_sample_math_need(double p, double e, double z, long long N, long long min);
+/* Wilson's score interval [lo, hi] of a share p seen in n of N, with the correction. */
+void exec_sample_math_wilson(double p, long long n, long long N, double z, double *lo,
+                             double *hi);
+/* The mean of k values (sums s1, s2 of them and of their squares; k >= 2) from a sample
+   of n of N, and its interval's half-width by the normal approximation, corrected. */
+double exec_sample_math_half(double s1, double s2, long long k, long long n, long long N,
+                             double z, double *mean);
+/* The sample that mean's half-width within e needs by what the k values show (avg: of n
+   candidates, k of them gave a value), corrected for N; -1 when they say nothing. */
+long long exec_sample_math_need_mean(double s1, double s2, long long k, long long n,
+                                     long long N, double e, double z, int avg);
+/* order[0..n) in a random order from seed (Fisher-Yates, splitmix64). */
+void exec_sample_math_shuffle(long long *order, long long n, uint64_t seed);
+
 #endif

@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const EngineOp enum_row, exec_join_row, exec_agg_row, exec_walk_op_row,
+extern const EngineOp enum_row, exec_join_row, exec_agg_row, exec_sample_row, exec_walk_op_row,
 	exec_topk_row, exec_cascade_row, exec_extract_row, bm25_row;
 
 const EngineOp *const op_table[] = {
-	&enum_row, &exec_join_row, &exec_agg_row, &exec_walk_op_row, &exec_topk_row,
+	&enum_row, &exec_join_row, &exec_agg_row, &exec_sample_row, &exec_walk_op_row, &exec_topk_row,
 	&exec_cascade_row, &exec_extract_row, &bm25_row, NULL,
 };
 
@@ -311,6 +311,16 @@ SuqlStatus op_walk_unit(Exec *ex, struct Walk *w, SuqlErr *err)
 		if (op_table[i]->walk_unit)
 			s = op_table[i]->walk_unit(w, err);
 	return s;
+}
+
+long long op_walk_floor(Exec *ex, const Block *b)
+{
+	for (int i = 0; op_table[i]; i++) {
+		long long f = op_table[i]->walk_floor ? op_table[i]->walk_floor(ex, b) : -1;
+		if (f >= 0)
+			return f;
+	}
+	return -1;
 }
 
 int op_ahead(Exec *ex, Block *b, int occ, SuqlStatus *s, SuqlErr *err)

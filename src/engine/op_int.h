@@ -34,14 +34,15 @@
 #include "engine/engine_int.h"
 
 /* The two kinds of refusal (exec_walk_op.c says which statements fall in each): every
-   refuse entry's text starts with one of them. */
+   refuse entry's text starts with one of them, but the sample's (exec_sample.c), which
+   says its own reason. */
 #define OP_ROW_BY_ROW "free text evaluated row by row, which needs suql's functions " \
                       "called by the database"
 #define OP_NO_IDENTITY "rows without an identity"
 
 /* Each row's slot of Exec.opstate (OP_SLOTS of them, engine_int.h). */
 typedef enum OpSlot {
-	OP_ENUM, OP_JOIN, OP_AGG, OP_WALK, OP_TOPK, OP_CASCADE, OP_EXTRACT, OP_BM25,
+	OP_ENUM, OP_JOIN, OP_AGG, OP_SAMPLE, OP_WALK, OP_TOPK, OP_CASCADE, OP_EXTRACT, OP_BM25,
 	OP_NSLOTS
 } OpSlot;
 
@@ -167,6 +168,10 @@ typedef struct EngineOp {
 	/* a unit's candidates listed and ranked, before the waves: what it decides of them
 	   first (a cascade's proxy verdicts) */
 	SuqlStatus (*walk_unit)(struct Walk *w, SuqlErr *err);
+	/* the floor of block b's walk when the operator's walk_unit takes it over and asks
+	   fewer than the walk would (a sample): the walk's floor then counts this instead;
+	   -1: the walk's own */
+	long long (*walk_floor)(Exec *ex, const Block *b);
 	/* a block's values read ahead: occurrence occ is the operator's to evaluate (1, with
 	   *s its status), or not (0) */
 	int (*ahead)(Exec *ex, Block *b, int occ, SuqlStatus *s, SuqlErr *err);
@@ -235,6 +240,8 @@ void op_free(Exec *ex);
 /* ---- the walk's hooks: every row's that has one, applying or not (each says itself
    whether it has work there) ---- */
 SuqlStatus op_walk_unit(Exec *ex, struct Walk *w, SuqlErr *err);
+/* The floor of block b's walk as the operator that takes it over reckons it, or -1. */
+long long op_walk_floor(Exec *ex, const Block *b);
 int op_ahead(Exec *ex, Block *b, int occ, SuqlStatus *s, SuqlErr *err);
 void op_show_walk(const Exec *ex, SBuf *out, const Block *b);
 void op_show_occ(Exec *ex, SBuf *out, const Block *b, int occ, const char *indent);

@@ -75,16 +75,19 @@ void plan_show(Exec *ex, SBuf *out)
 	op_show(ex, out);   /* ENUM, joins, aggregates, the walk's blocks (op.c's order) */
 	ex->e->dialect->show_final(ex, out);   /* the final statement as the backend runs it */
 	int lazy = ex->est.expect_total < ex->est.worst_total;
+	/* a sample within a stated error expects its sample, not a walk stopped by a LIMIT */
+	int sample = op_slot_applies(ex, OP_SAMPLE);
 	if (lazy) {
-		sb_puts(out, "expected: at most ");
+		sb_puts(out, sample ? "expected: about " : "expected: at most ");
 		show_cost(out, ex->est.expect, ex->est.expect_total);
-		sb_puts(out, " while at least 1 candidate in 50 passes (the walk stops at the "
-		        "LIMIT)\n");
+		sb_puts(out, sample ? " for the sample above (at a pass rate of 1 in 4; more when "
+		        "fewer pass)\n" : " while at least 1 candidate in 50 passes (the walk stops "
+		        "at the LIMIT)\n");
 	}
 	sb_puts(out, "worst case: ");
 	show_cost(out, ex->est.worst, ex->est.worst_total);
 	if (lazy)
-		sb_puts(out, ", if too few candidates pass");
+		sb_puts(out, sample ? ", every candidate" : ", if too few candidates pass");
 	if (ex->set.optimize == OPT_PASSAGE)
 		sb_puts(out, "; the budget is not applied in passage mode\n");
 	else if (ex->set.budget <= 0)

@@ -306,6 +306,12 @@ struct Select {
 	CompoundOp *ops;     /* ops[i] joins cores[i-1] and cores[i] (ops[0] unused) */
 	OrderList *order;    /* for the whole (compound) select */
 	Expr *limit, *offset;
+	/* ERROR WITHIN e% AT CONFIDENCE c% (the statement's own SELECT only, after LIMIT):
+	   e and c as fractions (err_within 0: no clause), then SEED n; err_span the clause as written,
+	   err_num and conf_num its two numbers (for errors placed at them) */
+	double err_within, confidence;
+	AstSpan err_span, err_num, conf_num;
+	long long seed;      /* [SEED n] after it: the sample's random order; -1: the default */
 };
 
 /* ---- other statements ---- */

@@ -362,6 +362,7 @@ static Stmt *p_stmt(Parser *p)
 	if (kw == KW_SELECT || kw == KW_VALUES) {
 		st->kind = ST_SELECT;
 		st->select = p_select(p);
+		p_error_within(p, st->select);
 	} else if (kw == KW_INSERT || kw == KW_REPLACE) {
 		p_insert(p, st);
 	} else if (kw == KW_UPDATE) {

@@ -95,6 +95,8 @@ With *p_with(Parser *p);                      /* after WITH */
 OrderList *p_order_list(Parser *p);           /* after ORDER BY */
 /* [ORDER BY ...] [LIMIT a [OFFSET b] | LIMIT b, a] */
 void p_order_limit(Parser *p, OrderList **order, Expr **limit, Expr **offset);
+/* [ERROR WITHIN e% AT CONFIDENCE c%] after the statement's own SELECT, into s */
+void p_error_within(Parser *p, Select *s);
 ResultList *p_result_list(Parser *p);         /* RETURNING / SELECT columns */
 FromList *p_from_list(Parser *p);
 Window *p_window_spec(Parser *p, Token open); /* inside ( ... ) after the '(' */

@@ -4,6 +4,9 @@
  */
 #include "sql/parse_int.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* A bare alias (no AS) may follow here: an id or string that is not a join keyword and
    not a keyword with a meaning at this point. */
 static int bare_alias_ok(Parser *p)
@@ -14,6 +17,8 @@ static int bare_alias_ok(Parser *p)
 	if (t.type == TK_ID) {
 		if (t.kw == KW_INDEXED)
 			return 0;
+		if (p_word_is(p, 0, "ERROR") && p_word_is(p, 1, "WITHIN"))
+			return 0;   /* the clause of a sample, not an alias (p_error_within) */
 		if (t.kw == KW_WINDOW && tok_is_id(p_peek(p, 1)) && p_kw_at(p, 2, KW_AS))
 			return 0;
 	}
@@ -374,4 +379,69 @@ void p_order_limit(Parser *p, OrderList **order, Expr **limit, Expr **offset)
 			*limit = a;
 		}
 	}
+}
+
+/* A percentage "N%" of the clause: its value as a fraction, its place in *at; lo < N and
+   N < hi (or N <= hi when hi_ok). */
+static double percent(Parser *p, const char *what, double lo, double hi, int hi_ok,
+                      const char *hint, AstSpan *at)
+{
+	Token t = p_tok(p);
+	if (t.type != TK_INTEGER && t.type != TK_FLOAT)
+		p_unexpected(p, what);
+	char buf[64];
+	size_t n = t.len < sizeof buf - 1 ? t.len : sizeof buf - 1;
+	memcpy(buf, p->text + t.off, n);
+	buf[n] = 0;
+	char *end = NULL;
+	double v = strtod(buf, &end);
+	if (!end || *end || !(v > lo) || v > hi || (!hi_ok && v >= hi))
+		p_fail_at(p, t, hint, "%s must be more than %g%% and %s %g%%, not %s%%", what, lo,
+		          hi_ok ? "at most" : "less than", hi, buf);
+	p_next(p);
+	at->off = p_off(p, t);
+	at->len = t.len;
+	if (!p_accept(p, TK_REM))
+		p_unexpected(p, "'%' after the number");
+	return v / 100.0;
+}
+
+/* [ERROR WITHIN e% AT CONFIDENCE c% [SEED n]] after the statement's SELECT (BlinkDB's clause, last,
+   after LIMIT as BlinkDB writes it after GROUP BY): the engine's sample operator
+   (exec_sample.c) checks what the statement around it must be. */
+void p_error_within(Parser *p, Select *s)
+{
+	if (!p_word_is(p, 0, "ERROR") || !p_word_is(p, 1, "WITHIN"))
+		return;
+	Token first = p_next(p);
+	p_next(p);
+	s->err_within = percent(p, "the error", 0, 100, 1,
+	                        "write the relative error as a percentage, such as ERROR WITHIN 10%",
+	                        &s->err_num);
+	if (!p_word_is(p, 0, "AT"))
+		p_unexpected(p, "AT CONFIDENCE c% after ERROR WITHIN e%");
+	p_next(p);
+	if (!p_word_is(p, 0, "CONFIDENCE"))
+		p_unexpected(p, "CONFIDENCE after AT");
+	p_next(p);
+	s->confidence = percent(p, "the confidence", 0, 100, 0,
+	                        "write the confidence as a percentage below 100, such as AT "
+	                        "CONFIDENCE 95%", &s->conf_num);
+	s->seed = -1;
+	if (p_word_is(p, 0, "SEED")) {
+		p_next(p);
+		Token t = p_tok(p);
+		char buf[32];
+		size_t n = t.len < sizeof buf - 1 ? t.len : sizeof buf - 1;
+		memcpy(buf, p->text + t.off, n);
+		buf[n] = 0;
+		char *end = NULL;
+		long long v = t.type == TK_INTEGER ? strtoll(buf, &end, 10) : -1;
+		if (t.type != TK_INTEGER || !end || *end || v < 0 || v > 2000000000)
+			p_fail_at(p, t, "write SEED and a whole number from 0 to 2000000000, such as SEED 7",
+			          "the seed of the sample must be a whole number");
+		p_next(p);
+		s->seed = v;
+	}
+	s->err_span = p_span_from(p, p_off(p, first));
 }

@@ -246,6 +246,16 @@ void print_select(Printer *pr, const Select *s)
 		pr_core(pr, s->cores[i]);
 	}
 	pr_limit(pr, s->order, s->limit, s->offset);
+	if (pr->mode == PRINT_SUQL && s->err_within > 0) {   /* SUQL's own clause, last */
+		char buf[96];
+		snprintf(buf, sizeof buf, " ERROR WITHIN %g%% AT CONFIDENCE %g%%", s->err_within * 100,
+		         s->confidence * 100);
+		print_raw(pr, buf);
+		if (s->seed >= 0) {
+			snprintf(buf, sizeof buf, " SEED %lld", s->seed);
+			print_raw(pr, buf);
+		}
+	}
 	pr->depth--;
 }
 

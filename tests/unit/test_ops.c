@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-static const char *const order[] = {"ENUM", "semantic join", "aggregate", "filter walk",
+static const char *const order[] = {"ENUM", "semantic join", "aggregate", "sample", "filter walk",
                                     "top-k", "cascade", "extract", "bm25", NULL};
 
 static void test_rows(void)
@@ -42,7 +42,7 @@ static void test_rows(void)
 		}
 		bound &= !op->forms || op->bind != NULL;
 	}
-	CHECK(n == 8, "ops: the table has its eight operators");
+	CHECK(n == 9, "ops: the table has its nine operators");
 	CHECK(named && unique, "ops: every row has a name of its own");
 	CHECK(slots, "ops: every row has a slot of its own in Exec.opstate");
 	CHECK(applies, "ops: every row says when it applies");
@@ -208,6 +208,11 @@ static void test_engine(void)
 	       "'No']) DESC LIMIT 1;", "filter walk, top-k", "", "a semantic top-k");
 	expect(e, "SELECT id, extract(reviews, 'parking text') FROM r;", "filter walk, extract",
 	       "", "extract()");
+	expect(e, "SELECT city, count(*), avg(id) FROM r WHERE answer(reviews, 'is it romantic?') = "
+	       "'Yes' GROUP BY city ERROR WITHIN 10% AT CONFIDENCE 95%;", "sample, filter walk",
+	       "a sample within a stated error (ERROR WITHIN), which reads its candidates again by "
+	       "SQLite's row ids: on PostgreSQL, count without the clause (the sample operator)",
+	       "aggregates within a stated error");
 	CHECK(engine_set(e, "llm.cascade_target", "0.9", &err) == SUQL_OK, "ops: cascade on");
 	expect(e, "SELECT id FROM r WHERE answer(reviews, 'is it romantic?') = 'Yes';",
 	       "filter walk, cascade", "", "a cascade");

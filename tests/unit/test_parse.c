@@ -104,6 +104,37 @@ int main(void)
 	s = suql_of("SELECT - - 1, -(-a), - (1 + 2)");
 	CHECK_STR(s, "SELECT - -1, - -a, -(1 + 2)", "unary minus never prints as a comment");
 	free(s);
+	/* ERROR WITHIN e% AT CONFIDENCE c% [SEED n]: SUQL prints it, SQL (what SQLite checks)
+	   does not; a table named error keeps its alias; out-of-range numbers are refused */
+	s = suql_of("SELECT count(*) FROM t WHERE answer(r, 'q') = 'Yes' GROUP BY c "
+	            "error within 7.5% at confidence 90% seed 3");
+	CHECK_STR(s, "SELECT count(*) FROM t WHERE answer(r, 'q') = 'Yes' GROUP BY c ERROR WITHIN "
+	          "7.5% AT CONFIDENCE 90% SEED 3", "ERROR WITHIN: the SUQL printer keeps the clause");
+	free(s);
+	s = sql_of("SELECT count(*) FROM t ERROR WITHIN 10% AT CONFIDENCE 95%");
+	CHECK_STR(s, "SELECT count(*) FROM t", "ERROR WITHIN: not in the SQL SQLite checks");
+	free(s);
+	s = sql_of("SELECT error.a FROM t error WHERE a = 1");
+	CHECK_STR(s, "SELECT error.a FROM t AS error WHERE a = 1",
+	          "ERROR WITHIN: error is still an alias");
+	{
+		const char *bad[] = {"SELECT count(*) FROM t ERROR WITHIN 0% AT CONFIDENCE 95%",
+		                     "SELECT count(*) FROM t ERROR WITHIN 10% AT CONFIDENCE 100%",
+		                     "SELECT count(*) FROM t ERROR WITHIN 101% AT CONFIDENCE 95%",
+		                     "SELECT count(*) FROM t ERROR WITHIN 10 AT CONFIDENCE 95%",
+		                     "SELECT count(*) FROM t ERROR WITHIN 10% AT CONFIDENCE 95% SEED -1",
+		                     "SELECT count(*) FROM t ERROR WITHIN 10%",
+		                     "SELECT * FROM (SELECT 1 ERROR WITHIN 10% AT CONFIDENCE 95%)", NULL};
+		int all = 1;
+		for (int i = 0; bad[i]; i++) {
+			char *m = NULL;
+			all &= status_of(bad[i], strlen(bad[i]), &m) != SUQL_OK && m && strstr(m, "^");
+			free(m);
+		}
+		CHECK(all, "ERROR WITHIN: bad numbers, a missing part or a subquery's clause refused, "
+		      "with a caret");
+	}
+	free(s);
 	s = suql_of("SELECT a COLLATE nocase || b, -x::int, x::int::text");
 	CHECK_STR(s, "SELECT a COLLATE nocase || b, -x::int, x::int::text", "postfix operators");
 	free(s);
