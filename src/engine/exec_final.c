@@ -90,7 +90,7 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 		if (o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;
-		st = exec_final_values(ex, b, i, b->core->where, &n, err);
+		st = exec_final_values(ex, b, i, o->own ? NULL : b->core->where, &n, err);
 		ex->cnt.ahead_values += n;
 	}
 	return st;

@@ -28,11 +28,81 @@ static int exec_walk_op_applies(const Exec *ex)
 	return ex->nblocks > 0 || ex->nocc > 0;
 }
 
+/* Whether occurrence i of block b may be evaluated now in naive mode: the values its
+   argument reads (an answer() inside it) and, for one read over the rows that pass the
+   block's WHERE, the WHERE's, are known. */
+static int naive_ready(const Exec *ex, const Block *b, int i, const unsigned char *done)
+{
+	const Occ *o = &ex->occ[i];
+	for (int k = 0; k < ex->nocc; k++) {
+		const Occ *p = &ex->occ[k];
+		if (done[k] || p->plan != PL_AHEAD || k == i)
+			continue;
+		if (p->parent_occ == i)
+			return 0;
+		if (!o->own && p->block == b->id && p->pos == POS_WHERE)
+			return 0;
+	}
+	return 1;
+}
+
+/* Naive mode where the database calls no function of suql's (PostgreSQL): every value
+   SQLite's functions would ask as rows are read is evaluated ahead, one value a call (no
+   batch: the naive plan's cost), over every row of its block's FROM (a WHERE's, and a
+   correlated block's) or every row that passes the WHERE (the rest), each text once in
+   the statement as SQLite's memo keeps it; the final statement then reads them bound.
+   A LIMIT does not stop it early as it stops SQLite's reading. */
+static SuqlStatus naive_ahead(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int batch = ex->set.batch;
+	ex->set.batch = 1;
+	unsigned char *done = xcalloc((size_t)ex->nocc + 1, 1);
+	int *order = plan_order(ex);
+	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
+		Block *b = &ex->blocks[order[i]];
+		for (int more = 1; more && s == SUQL_OK;) {
+			more = 0;
+			for (int k = 0; k < ex->nocc && s == SUQL_OK; k++) {
+				const Occ *o = &ex->occ[k];
+				if (done[k] || o->block != b->id || o->plan != PL_AHEAD ||
+				    !naive_ready(ex, b, k, done))
+					continue;
+				long long n = 0;
+				s = exec_final_values(ex, b, k, o->own ? NULL : b->core->where, &n, err);
+				ex->cnt.ahead_values += n;
+				done[k] = 1;
+				more = 1;
+			}
+		}
+	}
+	free(order);
+	free(done);
+	ex->set.batch = batch;
+	return s;
+}
+
+/* Whether block b has values to read ahead: an uncorrelated block's, or a correlated
+   one's free text that reads only its own rows. */
+static int has_ahead(const Exec *ex, const Block *b)
+{
+	if (!b->exec || !b->core)
+		return 0;
+	if (!b->correlated)
+		return 1;
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].block == b->id && ex->occ[i].own)
+			return 1;
+	return 0;
+}
+
 /* The planned blocks walked in the planner's order (compared passage by passage in
    passage mode), each block's values read ahead for the final statement once the blocks
    it reads have theirs. */
 static SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 {
+	if (ex->set.optimize == OPT_OFF)
+		return naive_ahead(ex, err);
 	SuqlStatus s = SUQL_OK;
 	int *order = plan_order(ex);
 	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
@@ -40,7 +110,7 @@ static SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 		if (b->planned)
 			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
 			                                    : exec_walk_block(ex, b, err);
-		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
+		if (s == SUQL_OK && has_ahead(ex, b))
 			s = exec_final_ahead(ex, b, err);
 	}
 	free(order);
@@ -114,7 +184,11 @@ static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
 	const Stmt *st = ex->ast->stmt;
-	if (ex->set.optimize == OPT_OFF && (ex->nocc || op_evaluated(ex)))
+	/* naive mode's values are evaluated ahead (naive_ahead) but for what a semantic
+	   join or an aggregate over free text would judge row by row, and for UPDATE and
+	   DELETE, whose rows SQLite meets as it changes them */
+	if (ex->set.optimize == OPT_OFF && (op_evaluated(ex) ||
+	    (ex->nocc && (st->kind == ST_UPDATE || st->kind == ST_DELETE))))
 		return OP_ROW_BY_ROW ": optimize off (naive mode leaves every value to the "
 		       "statement, asked as each row is read)";
 	if (st->kind == ST_CREATE_VIEW)

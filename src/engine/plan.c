@@ -354,6 +354,59 @@ static int rows_stored(Exec *ex, const Block *b)
 	       b->parent < 0 && b->sel && b->sel == st->select && !b->sel->limit;
 }
 
+/* A column of the argument that block b does not read from its own FROM. */
+static int outer_col_cb(void *ctx, Expr *e)
+{
+	void **p = ctx;
+	Exec *ex = p[0];
+	int b = *(int *)p[1], blk;
+	if (e->select)   /* a subquery's rows are its own to read */
+		return AST_STOP;
+	if (e->kind == EX_COLUMN && (bind_resolve(ex, b, e, &blk) < 0 || blk != b))
+		return AST_STOP;
+	return AST_CONTINUE;
+}
+
+/* Whether occurrence o can be evaluated ahead over every row of its block's FROM, that
+   FROM read alone: its question a literal, not inside another's argument, in the
+   block's WHERE, result columns, ORDER BY, GROUP BY or HAVING, its argument reading only
+   the block's own columns (not an enclosing query's), the FROM only tables (whose rows
+   are there whatever the enclosing row is). A correlated subquery's free text that
+   reads only its own rows is so evaluated once, in batches, instead of once per row of
+   the query around it; so is every value of naive mode on a backend that calls no
+   function of suql's (its FROM may then hold anything uncorrelated). */
+static int own_rows(Exec *ex, const Block *b, const Occ *o)
+{
+	if (!b->exec || !b->core || b->core->kind != CORE_SELECT || recursive_cte((Block *)b) ||
+	    o->sig < 0 || o->pos == POS_ON || o->pos == POS_OTHER)
+		return 0;
+	if (o->parent_occ >= 0 && ex->set.optimize != OPT_OFF)
+		return 0;
+	for (int k = 0; b->correlated && k < b->nitems; k++)
+		if (b->items[k].kind != IT_TABLE)
+			return 0;
+	int id = b->id;
+	void *p[2] = {ex, &id};
+	AstVisitor v = {0};
+	v.ctx = p;
+	v.expr = outer_col_cb;
+	return ast_visit_expr(o->arg, &v) != AST_STOP;
+}
+
+/* A FROM that could not be counted alone refers to an enclosing query after all (a
+   join's ON): its free text stays on demand. */
+static void own_rows_counted(Exec *ex)
+{
+	for (int i = 0; i < ex->nocc; i++) {
+		Occ *o = &ex->occ[i];
+		if (o->own && o->block >= 0 && ex->blocks[o->block].correlated &&
+		    ex->blocks[o->block].budget.guessed) {
+			o->plan = PL_NONE;
+			o->own = 0;
+		}
+	}
+}
+
 static void plan_occs(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
@@ -363,9 +416,25 @@ static void plan_occs(Exec *ex)
 		Occ *o = &ex->occ[i];
 		o->plan = PL_NONE;
 		o->mode = OCC_ONDEMAND;
-		if (ex->set.optimize == OPT_OFF || o->block < 0)
+		o->own = 0;
+		if (o->block < 0)
 			continue;
 		Block *b = &ex->blocks[o->block];
+		if (ex->set.optimize == OPT_OFF) {
+			/* naive mode where the database calls no function of suql's: every value
+			   evaluated ahead, one a call (exec_walk_op.c), over the rows SQLite's
+			   functions would meet at worst */
+			if (!ex->e->dialect->functions && own_rows(ex, b, o)) {
+				o->plan = PL_AHEAD;
+				o->own = o->pos == POS_WHERE || b->correlated;
+			}
+			continue;
+		}
+		if (b->correlated && own_rows(ex, b, o)) {
+			o->plan = PL_AHEAD;
+			o->own = 1;
+			continue;
+		}
 		if (!b->exec || !b->core || b->correlated || b->core->kind != CORE_SELECT ||
 		    recursive_cte(b))
 			continue;
@@ -754,6 +823,12 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 		*expect = e < n ? e : n;
 		return n;
 	case PL_AHEAD:
+		if (o->own) {   /* every row of its FROM, once whatever the rows around it */
+			n = per_batch(ex, b->from_rows);
+			texts_all(ex, b, o, NULL, b->from_rows, n);
+			return n;
+		}
+		/* fall through */
 	case PL_TOPK:   /* at worst, every candidate */
 		n = per_batch(ex, b->bound);
 		if (runs == 1)
@@ -895,6 +970,7 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 	}
 	if (again)
 		plan_occs(ex);
+	own_rows_counted(ex);
 	plan_worst(ex);
 	ex->occ_planned = 1;
 	if (suql_interrupted)   /* Ctrl-C while counting: the counts stopped, and so does this */
