@@ -788,6 +788,8 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 		return 1;
 	Block *b = &ex->blocks[o->block];
 	long long runs = runs_of(ex, o->block);
+	if (ex->set.optimize == OPT_OFF && o->plan == PL_AHEAD)   /* (no functions: one a row) */
+		return o->own ? b->from_rows : b->bound;
 	if (ex->set.optimize == OPT_OFF)
 		return b->from_rows * runs;
 	long long n = 0, e = 0;
