@@ -503,10 +503,13 @@ typedef struct Occ {
 	AstSpan qspan;        /* the question as written: errors about its value point at it */
 	int mode;             /* OccMode, read by the SQL functions */
 	OccPlan plan;
-	int own;              /* PL_AHEAD over every row of its block's FROM, its WHERE aside:
-	                         free text of a correlated block that reads only its own rows,
-	                         and a WHERE's in naive mode where the backend calls no
-	                         function of suql's (plan.c, own_rows) */
+	int own;              /* 1: PL_AHEAD over every row of its block's FROM, its WHERE
+	                         aside: free text of a correlated block that reads only its
+	                         own rows, and a WHERE's in naive mode where the backend calls
+	                         no function of suql's (plan.c, own_rows); 2: over the pairs
+	                         of a row of the enclosing block and one of its own that the
+	                         statement can reach (plan_pairs) */
+	long long pairs;      /* own 2: how many such pairs */
 	/* the argument's origin, when it is a column */
 	int arg_item;         /* scope item in the block, -1 */
 	char *arg_table;      /* base table and column (rowid table), for ranking */

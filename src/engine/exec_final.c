@@ -90,7 +90,13 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 		if (o->plan != PL_AHEAD)
 			continue;
 		long long n = 0;
-		st = exec_final_values(ex, b, i, o->own ? NULL : b->core->where, &n, err);
+		if (o->own == 2) {   /* the pairs with the enclosing query's rows it can reach */
+			Expr *where;
+			Block *t = plan_pairs(ex, o, &where);
+			st = exec_final_values(ex, t, i, where, &n, err);
+		} else {
+			st = exec_final_values(ex, b, i, o->own ? NULL : b->core->where, &n, err);
+		}
 		ex->cnt.ahead_values += n;
 	}
 	return st;

@@ -70,7 +70,12 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		sb_putc(out, '\n');
 		break;
 	case PL_AHEAD:
-		if (o->own && b)   /* (plan.c, own_rows) */
+		if (o->own == 2 && b)   /* (plan.c, plan_pairs) */
+			sb_printf(out, "ahead, once, for each distinct pair of a row of block %d and "
+			          "one of this block's the statement can reach (%lld pairs pass the "
+			          "conditions of both that need no model), in batches: it reads the "
+			          "row around it too\n", b->parent + 1, o->pairs);
+		else if (o->own && b)   /* (plan.c, own_rows) */
 			sb_printf(out, "ahead, once, for every row of its FROM (%lld), in batches: "
 			          "it reads only the block's own rows, whatever the row around it\n",
 			          b->from_rows);
@@ -155,11 +160,17 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 			any = ex->occ[i].block == b->id;
 		int own = 0;
 		for (int i = 0; i < ex->nocc; i++)
-			own |= ex->occ[i].block == b->id && ex->occ[i].own;
-		if (own && b->correlated)
+			own |= ex->occ[i].block == b->id ? ex->occ[i].own : 0;
+		if (own == 1 && b->correlated)
 			sb_printf(out, ": correlated with an enclosing query; the free text that reads "
 			          "only its own rows is evaluated once, ahead, over the %lld rows of its "
 			          "FROM (not once per row around it)\n", b->from_rows);
+		else if (own && b->correlated)
+			sb_printf(out, ": correlated with an enclosing query; its free text is "
+			          "evaluated once, ahead: %sover the pairs of rows of block %d and its "
+			          "own the statement can reach (not once per row around it)\n",
+			          own & 1 ? "over its own rows where it reads only them, else " : "",
+			          b->parent + 1);
 		else
 			sb_printf(out, ": %s\n", b->why ? b->why : any ? "no free text in WHERE"
 			                                               : "no free text");

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int has_occ_cb(void *ctx, Expr *e)
 {
@@ -393,14 +394,129 @@ static int own_rows(Exec *ex, const Block *b, const Occ *o)
 	return ast_visit_expr(o->arg, &v) != AST_STOP;
 }
 
+/* ---- free text of a correlated subquery that reads the row around it too ---- */
+
+static long long count_rows(Exec *ex, Block *b, Expr *where);
+
+typedef struct PairsCtx {
+	Exec *ex;
+	int b, p;             /* a column must be read from block b or block p */
+} PairsCtx;
+
+/* A part of a condition or an argument that cannot stand in the statement over the two
+   FROMs joined: a subquery, free text, a column not qualified (two FROMs may both have
+   it) or read from neither block. */
+static int pairs_cb(void *ctx, Expr *e)
+{
+	PairsCtx *c = ctx;
+	int blk;
+	if (e->select)
+		return AST_STOP;
+	for (int k = 0; k < c->ex->nocc; k++)
+		if (e == c->ex->occ[k].call)
+			return AST_STOP;
+	if (e->kind == EX_FUNC && e->name.n > 5 && strncasecmp(e->name.s, "suql_", 5) == 0)
+		return AST_STOP;
+	if (e->kind == EX_COLUMN &&
+	    (!e->table.n || bind_resolve(c->ex, c->b, e, &blk) < 0 || (blk != c->b && blk != c->p)))
+		return AST_STOP;
+	return AST_CONTINUE;
+}
+
+static int pairs_fits(Exec *ex, int b, int p, Expr *e)
+{
+	PairsCtx c = {ex, b, p};
+	AstVisitor v = {0};
+	v.ctx = &c;
+	v.expr = pairs_cb;
+	return ast_visit_expr(e, &v) != AST_STOP;
+}
+
+/* The conjuncts of e (at its top-level ANDs) that fit, ANDed onto *acc: a pair failing
+   one of them fails the WHERE whatever the free text says, so its value is not needed. */
+static void pairs_where(Exec *ex, int b, int p, Expr *e, Expr **acc)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_BINARY && e->op == OP_AND) {
+		pairs_where(ex, b, p, e->left, acc);
+		pairs_where(ex, b, p, e->right, acc);
+	} else if (pairs_fits(ex, b, p, e)) {
+		*acc = exec_and(ex->a, *acc, e);
+	}
+}
+
+/* Whether o, free text of a correlated block whose argument reads the enclosing block's
+   row too, can be evaluated over the pairs of rows the statement can reach: both blocks
+   SELECTs of tables only, named apart, the enclosing one not correlated itself, and the
+   argument's columns qualified. */
+static int pairs_ok(Exec *ex, const Block *b, const Occ *o)
+{
+	if (ex->set.optimize == OPT_OFF || !b->correlated || b->parent < 0 || o->sig < 0 ||
+	    o->parent_occ >= 0 || o->pos == POS_ON || o->pos == POS_OTHER)
+		return 0;
+	const Block *p = &ex->blocks[b->parent];
+	if (p->correlated || !b->exec || !p->exec || !b->core || !p->core ||
+	    b->core->kind != CORE_SELECT || p->core->kind != CORE_SELECT || !b->core->from ||
+	    !p->core->from || recursive_cte((Block *)b) || recursive_cte((Block *)p))
+		return 0;
+	for (int k = 0; k < b->nitems; k++) {
+		if (b->items[k].kind != IT_TABLE)
+			return 0;
+		for (int m = 0; m < p->nitems; m++)
+			if (p->items[m].kind != IT_TABLE || !b->items[k].name || !p->items[m].name ||
+			    strcasecmp(b->items[k].name, p->items[m].name) == 0)
+				return 0;
+	}
+	return pairs_fits(ex, b->id, p->id, o->arg);
+}
+
+Block *plan_pairs(Exec *ex, const Occ *o, Expr **where)
+{
+	const Block *b = &ex->blocks[o->block], *p = &ex->blocks[b->parent];
+	Block *t = arena_alloc(ex->a, sizeof *t);
+	*t = *b;
+	SelectCore *c = arena_alloc(ex->a, sizeof *c);
+	*c = *b->core;
+	FromList *fl = arena_alloc(ex->a, sizeof *fl);
+	fl->n = fl->cap = p->core->from->n + b->core->from->n;
+	fl->items = arena_alloc(ex->a, (size_t)fl->n * sizeof *fl->items);
+	int n = 0;
+	for (int i = 0; i < p->core->from->n; i++)
+		fl->items[n++] = p->core->from->items[i];
+	for (int i = 0; i < b->core->from->n; i++) {
+		FromItem *f = b->core->from->items[i];
+		if (i == 0) {   /* joined to the enclosing FROM by a comma */
+			FromItem *g = arena_alloc(ex->a, sizeof *g);
+			*g = *f;
+			g->comma = 1;
+			g->njoin = 0;
+			f = g;
+		}
+		fl->items[n++] = f;
+	}
+	c->from = fl;
+	t->core = c;
+	*where = NULL;
+	pairs_where(ex, p->id, p->id, p->core->where, where);
+	pairs_where(ex, b->id, p->id, b->core->where, where);
+	return t;
+}
+
 /* A FROM that could not be counted alone refers to an enclosing query after all (a
-   join's ON): its free text stays on demand. */
+   join's ON): its free text stays on demand. The pairs an occurrence over pairs reaches
+   are counted now, for the estimate. */
 static void own_rows_counted(Exec *ex)
 {
 	for (int i = 0; i < ex->nocc; i++) {
 		Occ *o = &ex->occ[i];
-		if (o->own && o->block >= 0 && ex->blocks[o->block].correlated &&
-		    ex->blocks[o->block].budget.guessed) {
+		if (o->own == 2) {
+			Expr *where;
+			Block *t = plan_pairs(ex, o, &where);
+			o->pairs = count_rows(ex, t, where);
+		}
+		if ((o->own == 1 && o->block >= 0 && ex->blocks[o->block].correlated &&
+		     ex->blocks[o->block].budget.guessed) || (o->own == 2 && o->pairs < 0)) {
 			o->plan = PL_NONE;
 			o->own = 0;
 		}
@@ -430,9 +546,9 @@ static void plan_occs(Exec *ex)
 			}
 			continue;
 		}
-		if (b->correlated && own_rows(ex, b, o)) {
+		if (b->correlated && (own_rows(ex, b, o) || pairs_ok(ex, b, o))) {
 			o->plan = PL_AHEAD;
-			o->own = 1;
+			o->own = own_rows(ex, b, o) ? 1 : 2;
 			continue;
 		}
 		if (!b->exec || !b->core || b->correlated || b->core->kind != CORE_SELECT ||
@@ -825,6 +941,8 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 		*expect = e < n ? e : n;
 		return n;
 	case PL_AHEAD:
+		if (o->own == 2)   /* the pairs the statement can reach, each text once */
+			return per_batch(ex, o->pairs);
 		if (o->own) {   /* every row of its FROM, once whatever the rows around it */
 			n = per_batch(ex, b->from_rows);
 			texts_all(ex, b, o, NULL, b->from_rows, n);

@@ -16,6 +16,10 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts,
 SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err);   /* after ENUM rewriting */
 void plan_exec(Exec *ex);
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
+/* Occurrence o over pairs (Occ.own 2): a block like its own whose FROM is the enclosing
+   block's and its own, and in *where their conditions that need no model and read only
+   the two (in ex's arena). */
+Block *plan_pairs(Exec *ex, const Occ *o, Expr **where);
 
 /* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning);
    whether e is plain SQL that can be copied into another statement as written: no free
