@@ -6,10 +6,12 @@
  *
  * Every refusal of a backend is one of two kinds, and says which first (op_int.h):
  *  - OP_ROW_BY_ROW: the statement's free text is evaluated as the database reads each
- *    row (naive mode, a question that differs per row, a correlated subquery, a recursive
- *    CTE, JOIN ... ON, an answer() inside another, a view read later, UPDATE or DELETE
- *    shapes whose rows SQLite meets in an order of its own), which only a database that
- *    calls suql's functions can do;
+ *    row (a question that differs per row, a correlated subquery the planner does not
+ *    evaluate ahead, a recursive CTE, JOIN ... ON, an answer() inside another, a view
+ *    read later, UPDATE or DELETE shapes whose rows SQLite meets in an order of its own,
+ *    naive mode with a join or an aggregate over free text), which only a database that
+ *    calls suql's functions can do; naive mode's other values are evaluated ahead
+ *    (naive_ahead);
  *  - OP_NO_IDENTITY: the walk cannot tell the rows it judged apart (a table with neither
  *    a key nor a usable ctid, rows of a function in FROM other than unnest()).
  * Refusals are asked before the planner and again after it (PL_NONE is the planner's).
