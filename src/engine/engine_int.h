@@ -508,7 +508,10 @@ typedef struct Occ {
 	                         own rows, and a WHERE's in naive mode where the backend calls
 	                         no function of suql's (plan.c, own_rows); 2: over the pairs
 	                         of a row of the enclosing block and one of its own that the
-	                         statement can reach (plan_pairs) */
+	                         statement can reach (plan_pairs); 3: an answer() inside
+	                         another's argument, where the database calls no function of
+	                         suql's, over the rows the one around it reads, one a call
+	                         (plan_nested) */
 	long long pairs;      /* own 2: how many such pairs */
 	/* the argument's origin, when it is a column */
 	int arg_item;         /* scope item in the block, -1 */

@@ -87,7 +87,7 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 		/* an occurrence an operator evaluates itself (a semantic top-k) */
 		if (o->plan != PL_AHEAD && op_ahead(ex, b, i, &st, err))
 			continue;
-		if (o->plan != PL_AHEAD)
+		if (o->plan != PL_AHEAD || o->own == 3)   /* (that one before the walk) */
 			continue;
 		long long n = 0;
 		if (o->own == 2) {   /* the pairs with the enclosing query's rows it can reach */

@@ -98,6 +98,30 @@ static int has_ahead(const Exec *ex, const Block *b)
 	return 0;
 }
 
+/* An answer() inside another's argument, where the database calls no function of
+   suql's (Occ.own 3, plan.c's plan_nested): evaluated before block b is walked, one value
+   a call, over the rows the one around it reads (the candidates of its unit, or the rows
+   that pass a WHERE without free text), as SQLite's function asks it when the walk reads
+   each candidate's text. */
+static SuqlStatus nested_ahead(Exec *ex, Block *b, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int batch = ex->set.batch;
+	ex->set.batch = 1;
+	for (int i = 0; i < ex->nocc && s == SUQL_OK; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->block != b->id || o->own != 3)
+			continue;
+		Expr *where = ex->occ[o->parent_occ].plan == PL_AHEAD ? b->core->where
+		              : b->budget.relaxed;
+		long long n = 0;
+		s = exec_final_values(ex, b, i, where, &n, err);
+		ex->cnt.ahead_values += n;
+	}
+	ex->set.batch = batch;
+	return s;
+}
+
 /* The planned blocks walked in the planner's order (compared passage by passage in
    passage mode), each block's values read ahead for the final statement once the blocks
    it reads have theirs. */
@@ -109,7 +133,9 @@ static SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 	int *order = plan_order(ex);
 	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
 		Block *b = &ex->blocks[order[i]];
-		if (b->planned)
+		if (b->exec && b->core)
+			s = nested_ahead(ex, b, err);
+		if (s == SUQL_OK && b->planned)
 			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
 			                                    : exec_walk_block(ex, b, err);
 		if (s == SUQL_OK && has_ahead(ex, b))
@@ -181,6 +207,31 @@ static const char *no_identity(Exec *ex)
 	return NULL;
 }
 
+/* An answer() inside the argument of a walked atom is evaluated ahead over its unit's
+   candidates only where every candidate reads it: one unit with that one atom. */
+static const char *nested_refused(Exec *ex)
+{
+	for (int i = 0; ex->occ_planned && i < ex->nocc; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->own != 3 || ex->occ[o->parent_occ].plan == PL_AHEAD)
+			continue;
+		const Block *b = &ex->blocks[o->block];
+		int other = b->nunits != 1 || b->dnf_over;
+		for (int k = 0; !other && k < b->units[0].natoms + b->units[0].nleaf_occ; k++) {
+			const Unit *u = &b->units[0];
+			const Occ *q = &ex->occ[k < u->natoms ? u->atoms[k] : u->leaf_occ[k - u->natoms]];
+			other = q->parent_occ < 0 && q->id != o->parent_occ;
+		}
+		if (other) {
+			ex->refused_at = o->orig;
+			return OP_ROW_BY_ROW ": an argument of another answer() in a WHERE of several "
+			       "conditions with free text (SQLite asks it only for the candidates "
+			       "that reach the one around it)";
+		}
+	}
+	return NULL;
+}
+
 static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 {
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
@@ -204,6 +255,8 @@ static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	const char *why = dml_shape(ex);
 	if (!why)
 		why = no_identity(ex);
+	if (!why)
+		why = nested_refused(ex);
 	/* (UPDATE and DELETE of the shapes above follow SQLite's rows from outside: their
 	   free text is on demand there, as the planner leaves it) */
 	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;

@@ -70,7 +70,10 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		sb_putc(out, '\n');
 		break;
 	case PL_AHEAD:
-		if (o->own == 2 && b)   /* (plan.c, plan_pairs) */
+		if (o->own == 3 && b)   /* (plan.c, plan_nested) */
+			sb_puts(out, "ahead, one value a call, for the rows the answer() around it "
+			        "reads, as SQLite's function asks it\n");
+		else if (o->own == 2 && b)   /* (plan.c, plan_pairs) */
 			sb_printf(out, "ahead, once, for each distinct pair of a row of block %d and "
 			          "one of this block's the statement can reach (%lld pairs pass the "
 			          "conditions of both that need no model), in batches: it reads the "

@@ -523,6 +523,33 @@ static void own_rows_counted(Exec *ex)
 	}
 }
 
+/* Where the database calls no function of suql's (PostgreSQL): an answer() inside the
+   argument of a WHERE atom walked over every candidate (no LIMIT), or of a value
+   evaluated ahead in a block whose WHERE has no free text, is asked for exactly the rows
+   the one around it reads, so it is evaluated ahead over them, one a call, as SQLite's
+   function asks it as the walk reads each candidate's text (Occ.own 3). Elsewhere
+   (projection last, a lazy walk) SQLite asks it only for rows known as the statement
+   runs: refused there. */
+static void plan_nested(Exec *ex)
+{
+	if (ex->set.optimize == OPT_OFF || ex->e->dialect->functions)
+		return;
+	for (int i = 0; i < ex->nocc; i++) {
+		Occ *o = &ex->occ[i];
+		if (o->parent_occ < 0 || o->block < 0 || o->sig < 0)
+			continue;
+		const Occ *p = &ex->occ[o->parent_occ];
+		const Block *b = &ex->blocks[o->block];
+		if (p->block != o->block || p->parent_occ >= 0)
+			continue;
+		if (((p->plan == PL_WALK || p->plan == PL_LEAF) && b->limit < 0) ||
+		    (p->plan == PL_AHEAD && !p->own && b->nocc_where == 0)) {
+			o->plan = PL_AHEAD;
+			o->own = 3;
+		}
+	}
+}
+
 static void plan_occs(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
@@ -587,6 +614,7 @@ static void plan_occs(Exec *ex)
 		    !(b->topk && !b->topk->why_not))
 			plan_topk(ex, b, o, resolve_term(ex, b, b->sel->order->items[0]->expr));
 	}
+	plan_nested(ex);
 }
 
 /* ---- atom order within a unit: cheap and selective first ---- */
@@ -943,6 +971,9 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 	case PL_AHEAD:
 		if (o->own == 2)   /* the pairs the statement can reach, each text once */
 			return per_batch(ex, o->pairs);
+		if (o->own == 3)   /* the rows the one around it reads, one a call */
+			return ex->occ[o->parent_occ].plan == PL_AHEAD || b->nunits < 1
+			       ? b->bound : b->units[0].count;
 		if (o->own) {   /* every row of its FROM, once whatever the rows around it */
 			n = per_batch(ex, b->from_rows);
 			texts_all(ex, b, o, NULL, b->from_rows, n);
