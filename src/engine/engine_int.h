@@ -338,6 +338,8 @@ typedef struct Block {
 	int pushed;           /* conjuncts of the outer WHERE moved into this one (plan_push.c) */
 	int pushed_from;      /* the block they came from */
 	int ordered;          /* lazy in the query's ORDER BY order */
+	int ordered_total;    /* its ORDER BY ends with the rows' identity (plan.c put it
+	                         there for a stored query under a LIMIT) */
 	OrderList *order;     /* ORDER BY resolved to expressions (ordered walk) */
 	int dnf_over;         /* DNF past the cap: the tree per candidate */
 	struct Unit *units;
@@ -511,7 +513,8 @@ typedef struct Occ {
 	                         statement can reach (plan_pairs); 3: an answer() inside
 	                         another's argument, where the database calls no function of
 	                         suql's, over the rows the one around it reads, one a call
-	                         (plan_nested) */
+	                         (plan_nested); 4: a result column of a stored query under
+	                         a LIMIT, there, over the rows stored, one a call */
 	long long pairs;      /* own 2: how many such pairs */
 	/* the argument's origin, when it is a column */
 	int arg_item;         /* scope item in the block, -1 */

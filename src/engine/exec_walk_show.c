@@ -70,7 +70,11 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		sb_putc(out, '\n');
 		break;
 	case PL_AHEAD:
-		if (o->own == 3 && b)   /* (plan.c, plan_nested) */
+		if (o->own == 4 && b)   /* (plan.c, rows_stored_limited) */
+			sb_puts(out, "ahead, one value a call, for the rows its LIMIT stores (in its "
+			        "ORDER BY order, then the rows' identity), as SQLite's functions ask "
+			        "them as the rows are stored\n");
+		else if (o->own == 3 && b)   /* (plan.c, plan_nested) */
 			sb_puts(out, "ahead, one value a call, for the rows the answer() around it "
 			        "reads, as SQLite's function asks it\n");
 		else if (o->own == 2 && b)   /* (plan.c, plan_pairs) */

@@ -355,6 +355,30 @@ static int rows_stored(Exec *ex, const Block *b)
 	       b->parent < 0 && b->sel && b->sel == st->select && !b->sel->limit;
 }
 
+/* The query of INSERT ... SELECT or CREATE TABLE ... AS under a LIMIT of its own, on a
+   backend that cannot call suql's functions as it stores each row: one core, no free text
+   in WHERE, no grouping or DISTINCT, every FROM item identifying its rows, and an ORDER BY
+   (if any) of the block's own columns. The rows stored are then known before the
+   statement runs, once the order is made total by the rows' identity (as SQLite reads
+   them): their values are evaluated ahead over exactly those rows, one a call, as
+   SQLite's functions ask them as the rows are stored (Occ.own 4, exec_final.c). */
+static int rows_stored_limited(Exec *ex, const Block *b)
+{
+	const Stmt *st = ex->ast->stmt;
+	if (ex->e->dialect->functions || (st->kind != ST_INSERT && st->kind != ST_CREATE_TABLE) ||
+	    b->parent >= 0 || !b->sel || b->sel != st->select || !b->sel->limit ||
+	    b->sel->ncore != 1 || b->aggregate || b->nocc_where > 0 || !b->identity ||
+	    b->core->distinct)
+		return 0;
+	for (int i = 0; b->sel->order && i < b->sel->order->n; i++) {
+		const Expr *e = b->sel->order->items[i]->expr;
+		int blk;
+		if (e->kind != EX_COLUMN || bind_resolve(ex, b->id, e, &blk) < 0 || blk != b->id)
+			return 0;
+	}
+	return 1;
+}
+
 /* A column of the argument that block b does not read from its own FROM. */
 static int outer_col_cb(void *ctx, Expr *e)
 {
@@ -605,6 +629,15 @@ static void plan_occs(Exec *ex)
 			all = 1;   /* every row is read by the query around it */
 		if (!all && o->pos == POS_SELECT && rows_stored(ex, b))
 			all = 1;   /* every row is stored anyway */
+		if (!all && o->pos == POS_SELECT && o->parent_occ < 0 && rows_stored_limited(ex, b)) {
+			o->plan = PL_AHEAD;
+			o->own = 4;   /* the rows its LIMIT stores, one a call */
+			if (!b->ordered_total) {   /* the statement's rows: those listed ahead */
+				b->sel->order = ex->e->dialect->list_order(ex, b, b->sel->order);
+				b->ordered_total = 1;
+			}
+			continue;
+		}
 		if (!all && o->pos == POS_SELECT && b->kind == BK_COMPOUND && b->sel &&
 		    b->sel->cores[0] == ex->ast->stmt->select->cores[0] && !b->sel->limit)
 			all = 1;
@@ -971,6 +1004,11 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 	case PL_AHEAD:
 		if (o->own == 2)   /* the pairs the statement can reach, each text once */
 			return per_batch(ex, o->pairs);
+		if (o->own == 4) {   /* the rows stored, one a call */
+			long long lim, off;
+			plan_limit_of(ex, b->sel, &lim, &off);
+			return lim >= 0 && lim < b->bound ? lim : b->bound;
+		}
 		if (o->own == 3)   /* the rows the one around it reads, one a call */
 			return ex->occ[o->parent_occ].plan == PL_AHEAD || b->nunits < 1
 			       ? b->bound : b->units[0].count;
