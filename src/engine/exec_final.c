@@ -78,7 +78,7 @@ SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long
 }
 
 /* A stored query under a LIMIT (Occ.own 4): its ORDER BY made total by the rows'
-   identity, in the statement too (plan.c, when it planned it), so that the rows listed
+   identity, in the statement too (plan_ahead.c, when it planned it), so that the rows listed
    here are the rows it stores; their texts in that order, within the LIMIT and OFFSET,
    each asked one a call as SQLite's functions ask them as the rows are stored. */
 static SuqlStatus stored_values(Exec *ex, Block *b, int occ, long long *nvals, SuqlErr *err)
@@ -150,7 +150,7 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 			st = stored_values(ex, b, i, &n, err);
 		} else if (o->own == 2) {   /* the pairs with the enclosing query's rows it can reach */
 			Expr *where;
-			Block *t = plan_pairs(ex, o, &where);
+			Block *t = plan_ahead_pairs(ex, o, &where);
 			st = exec_final_values(ex, t, i, where, &n, err);
 		} else {
 			st = exec_final_values(ex, b, i, o->own ? NULL : b->core->where, &n, err);

@@ -99,7 +99,7 @@ static int has_ahead(const Exec *ex, const Block *b)
 }
 
 /* An answer() inside another's argument, where the database calls no function of
-   suql's (Occ.own 3, plan.c's plan_nested): evaluated before block b is walked, one value
+   suql's (Occ.own 3, plan_ahead.c): evaluated before block b is walked, one value
    a call, over the rows the one around it reads (the candidates of its unit, or the rows
    that pass a WHERE without free text), as SQLite's function asks it when the walk reads
    each candidate's text. */

@@ -70,19 +70,19 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		sb_putc(out, '\n');
 		break;
 	case PL_AHEAD:
-		if (o->own == 4 && b)   /* (plan.c, rows_stored_limited) */
+		if (o->own == 4 && b)   /* (plan_ahead.c) */
 			sb_puts(out, "ahead, one value a call, for the rows its LIMIT stores (in its "
 			        "ORDER BY order, then the rows' identity), as SQLite's functions ask "
 			        "them as the rows are stored\n");
-		else if (o->own == 3 && b)   /* (plan.c, plan_nested) */
+		else if (o->own == 3 && b)   /* (plan_ahead.c) */
 			sb_puts(out, "ahead, one value a call, for the rows the answer() around it "
 			        "reads, as SQLite's function asks it\n");
-		else if (o->own == 2 && b)   /* (plan.c, plan_pairs) */
+		else if (o->own == 2 && b)   /* (plan_ahead.c) */
 			sb_printf(out, "ahead, once, for each distinct pair of a row of block %d and "
 			          "one of this block's the statement can reach (%lld pairs pass the "
 			          "conditions of both that need no model), in batches: it reads the "
 			          "row around it too\n", b->parent + 1, o->pairs);
-		else if (o->own && b)   /* (plan.c, own_rows) */
+		else if (o->own && b)   /* (plan_ahead.c) */
 			sb_printf(out, "ahead, once, for every row of its FROM (%lld), in batches: "
 			          "it reads only the block's own rows, whatever the row around it\n",
 			          b->from_rows);

@@ -38,7 +38,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static int has_occ_cb(void *ctx, Expr *e)
 {
@@ -244,7 +243,7 @@ static void plan_limit(Exec *ex, Block *b)
 
 /* ---- which blocks are walked ---- */
 
-static int recursive_cte(Block *b)
+int plan_recursive_cte(const Block *b)
 {
 	if (b->kind != BK_CTE && !(b->kind == BK_COMPOUND))
 		return 0;
@@ -268,7 +267,7 @@ static void plan_blocks(Exec *ex)
 			b->why = "VALUES";
 		else if (b->correlated)
 			b->why = "correlated with an enclosing query: evaluated per row, on demand";
-		else if (recursive_cte(b))
+		else if (plan_recursive_cte(b))
 			b->why = "a recursive CTE: evaluated per row, on demand";
 		else if (b->nocc_where > 0)
 			b->planned = 1;
@@ -355,225 +354,6 @@ static int rows_stored(Exec *ex, const Block *b)
 	       b->parent < 0 && b->sel && b->sel == st->select && !b->sel->limit;
 }
 
-/* The query of INSERT ... SELECT or CREATE TABLE ... AS under a LIMIT of its own, on a
-   backend that cannot call suql's functions as it stores each row: one core, no free text
-   in WHERE, no grouping or DISTINCT, every FROM item identifying its rows, and an ORDER BY
-   (if any) of the block's own columns. The rows stored are then known before the
-   statement runs, once the order is made total by the rows' identity (as SQLite reads
-   them): their values are evaluated ahead over exactly those rows, one a call, as
-   SQLite's functions ask them as the rows are stored (Occ.own 4, exec_final.c). */
-static int rows_stored_limited(Exec *ex, const Block *b)
-{
-	const Stmt *st = ex->ast->stmt;
-	if (ex->e->dialect->functions || (st->kind != ST_INSERT && st->kind != ST_CREATE_TABLE) ||
-	    b->parent >= 0 || !b->sel || b->sel != st->select || !b->sel->limit ||
-	    b->sel->ncore != 1 || b->aggregate || b->nocc_where > 0 || !b->identity ||
-	    b->core->distinct)
-		return 0;
-	for (int i = 0; b->sel->order && i < b->sel->order->n; i++) {
-		const Expr *e = b->sel->order->items[i]->expr;
-		int blk;
-		if (e->kind != EX_COLUMN || bind_resolve(ex, b->id, e, &blk) < 0 || blk != b->id)
-			return 0;
-	}
-	return 1;
-}
-
-/* A column of the argument that block b does not read from its own FROM. */
-static int outer_col_cb(void *ctx, Expr *e)
-{
-	void **p = ctx;
-	Exec *ex = p[0];
-	int b = *(int *)p[1], blk;
-	if (e->select)   /* a subquery's rows are its own to read */
-		return AST_STOP;
-	if (e->kind == EX_COLUMN && (bind_resolve(ex, b, e, &blk) < 0 || blk != b))
-		return AST_STOP;
-	return AST_CONTINUE;
-}
-
-/* Whether occurrence o can be evaluated ahead over every row of its block's FROM, that
-   FROM read alone: its question a literal, not inside another's argument, in the
-   block's WHERE, result columns, ORDER BY, GROUP BY or HAVING, its argument reading only
-   the block's own columns (not an enclosing query's), the FROM only tables (whose rows
-   are there whatever the enclosing row is). A correlated subquery's free text that
-   reads only its own rows is so evaluated once, in batches, instead of once per row of
-   the query around it; so is every value of naive mode on a backend that calls no
-   function of suql's (its FROM may then hold anything uncorrelated). */
-static int own_rows(Exec *ex, const Block *b, const Occ *o)
-{
-	if (!b->exec || !b->core || b->core->kind != CORE_SELECT || recursive_cte((Block *)b) ||
-	    o->sig < 0 || o->pos == POS_ON || o->pos == POS_OTHER)
-		return 0;
-	if (o->parent_occ >= 0 && ex->set.optimize != OPT_OFF)
-		return 0;
-	for (int k = 0; b->correlated && k < b->nitems; k++)
-		if (b->items[k].kind != IT_TABLE)
-			return 0;
-	int id = b->id;
-	void *p[2] = {ex, &id};
-	AstVisitor v = {0};
-	v.ctx = p;
-	v.expr = outer_col_cb;
-	return ast_visit_expr(o->arg, &v) != AST_STOP;
-}
-
-/* ---- free text of a correlated subquery that reads the row around it too ---- */
-
-static long long count_rows(Exec *ex, Block *b, Expr *where);
-
-typedef struct PairsCtx {
-	Exec *ex;
-	int b, p;             /* a column must be read from block b or block p */
-} PairsCtx;
-
-/* A part of a condition or an argument that cannot stand in the statement over the two
-   FROMs joined: a subquery, free text, a column not qualified (two FROMs may both have
-   it) or read from neither block. */
-static int pairs_cb(void *ctx, Expr *e)
-{
-	PairsCtx *c = ctx;
-	int blk;
-	if (e->select)
-		return AST_STOP;
-	for (int k = 0; k < c->ex->nocc; k++)
-		if (e == c->ex->occ[k].call)
-			return AST_STOP;
-	if (e->kind == EX_FUNC && e->name.n > 5 && strncasecmp(e->name.s, "suql_", 5) == 0)
-		return AST_STOP;
-	if (e->kind == EX_COLUMN &&
-	    (!e->table.n || bind_resolve(c->ex, c->b, e, &blk) < 0 || (blk != c->b && blk != c->p)))
-		return AST_STOP;
-	return AST_CONTINUE;
-}
-
-static int pairs_fits(Exec *ex, int b, int p, Expr *e)
-{
-	PairsCtx c = {ex, b, p};
-	AstVisitor v = {0};
-	v.ctx = &c;
-	v.expr = pairs_cb;
-	return ast_visit_expr(e, &v) != AST_STOP;
-}
-
-/* The conjuncts of e (at its top-level ANDs) that fit, ANDed onto *acc: a pair failing
-   one of them fails the WHERE whatever the free text says, so its value is not needed. */
-static void pairs_where(Exec *ex, int b, int p, Expr *e, Expr **acc)
-{
-	if (!e)
-		return;
-	if (e->kind == EX_BINARY && e->op == OP_AND) {
-		pairs_where(ex, b, p, e->left, acc);
-		pairs_where(ex, b, p, e->right, acc);
-	} else if (pairs_fits(ex, b, p, e)) {
-		*acc = exec_and(ex->a, *acc, e);
-	}
-}
-
-/* Whether o, free text of a correlated block whose argument reads the enclosing block's
-   row too, can be evaluated over the pairs of rows the statement can reach: both blocks
-   SELECTs of tables only, named apart, the enclosing one not correlated itself, and the
-   argument's columns qualified. */
-static int pairs_ok(Exec *ex, const Block *b, const Occ *o)
-{
-	if (ex->set.optimize == OPT_OFF || !b->correlated || b->parent < 0 || o->sig < 0 ||
-	    o->parent_occ >= 0 || o->pos == POS_ON || o->pos == POS_OTHER)
-		return 0;
-	const Block *p = &ex->blocks[b->parent];
-	if (p->correlated || !b->exec || !p->exec || !b->core || !p->core ||
-	    b->core->kind != CORE_SELECT || p->core->kind != CORE_SELECT || !b->core->from ||
-	    !p->core->from || recursive_cte((Block *)b) || recursive_cte((Block *)p))
-		return 0;
-	for (int k = 0; k < b->nitems; k++) {
-		if (b->items[k].kind != IT_TABLE)
-			return 0;
-		for (int m = 0; m < p->nitems; m++)
-			if (p->items[m].kind != IT_TABLE || !b->items[k].name || !p->items[m].name ||
-			    strcasecmp(b->items[k].name, p->items[m].name) == 0)
-				return 0;
-	}
-	return pairs_fits(ex, b->id, p->id, o->arg);
-}
-
-Block *plan_pairs(Exec *ex, const Occ *o, Expr **where)
-{
-	const Block *b = &ex->blocks[o->block], *p = &ex->blocks[b->parent];
-	Block *t = arena_alloc(ex->a, sizeof *t);
-	*t = *b;
-	SelectCore *c = arena_alloc(ex->a, sizeof *c);
-	*c = *b->core;
-	FromList *fl = arena_alloc(ex->a, sizeof *fl);
-	fl->n = fl->cap = p->core->from->n + b->core->from->n;
-	fl->items = arena_alloc(ex->a, (size_t)fl->n * sizeof *fl->items);
-	int n = 0;
-	for (int i = 0; i < p->core->from->n; i++)
-		fl->items[n++] = p->core->from->items[i];
-	for (int i = 0; i < b->core->from->n; i++) {
-		FromItem *f = b->core->from->items[i];
-		if (i == 0) {   /* joined to the enclosing FROM by a comma */
-			FromItem *g = arena_alloc(ex->a, sizeof *g);
-			*g = *f;
-			g->comma = 1;
-			g->njoin = 0;
-			f = g;
-		}
-		fl->items[n++] = f;
-	}
-	c->from = fl;
-	t->core = c;
-	*where = NULL;
-	pairs_where(ex, p->id, p->id, p->core->where, where);
-	pairs_where(ex, b->id, p->id, b->core->where, where);
-	return t;
-}
-
-/* A FROM that could not be counted alone refers to an enclosing query after all (a
-   join's ON): its free text stays on demand. The pairs an occurrence over pairs reaches
-   are counted now, for the estimate. */
-static void own_rows_counted(Exec *ex)
-{
-	for (int i = 0; i < ex->nocc; i++) {
-		Occ *o = &ex->occ[i];
-		if (o->own == 2) {
-			Expr *where;
-			Block *t = plan_pairs(ex, o, &where);
-			o->pairs = count_rows(ex, t, where);
-		}
-		if ((o->own == 1 && o->block >= 0 && ex->blocks[o->block].correlated &&
-		     ex->blocks[o->block].budget.guessed) || (o->own == 2 && o->pairs < 0)) {
-			o->plan = PL_NONE;
-			o->own = 0;
-		}
-	}
-}
-
-/* Where the database calls no function of suql's (PostgreSQL): an answer() inside the
-   argument of a WHERE atom walked over every candidate (no LIMIT), or of a value
-   evaluated ahead in a block whose WHERE has no free text, is asked for exactly the rows
-   the one around it reads, so it is evaluated ahead over them, one a call, as SQLite's
-   function asks it as the walk reads each candidate's text (Occ.own 3). Elsewhere
-   (projection last, a lazy walk) SQLite asks it only for rows known as the statement
-   runs: refused there. */
-static void plan_nested(Exec *ex)
-{
-	if (ex->set.optimize == OPT_OFF || ex->e->dialect->functions)
-		return;
-	for (int i = 0; i < ex->nocc; i++) {
-		Occ *o = &ex->occ[i];
-		if (o->parent_occ < 0 || o->block < 0 || o->sig < 0)
-			continue;
-		const Occ *p = &ex->occ[o->parent_occ];
-		const Block *b = &ex->blocks[o->block];
-		if (p->block != o->block || p->parent_occ >= 0)
-			continue;
-		if (((p->plan == PL_WALK || p->plan == PL_LEAF) && b->limit < 0) ||
-		    (p->plan == PL_AHEAD && !p->own && b->nocc_where == 0)) {
-			o->plan = PL_AHEAD;
-			o->own = 3;
-		}
-	}
-}
-
 static void plan_occs(Exec *ex)
 {
 	for (int i = 0; i < ex->nblocks; i++) {
@@ -591,19 +371,19 @@ static void plan_occs(Exec *ex)
 			/* naive mode where the database calls no function of suql's: every value
 			   evaluated ahead, one a call (exec_walk_op.c), over the rows SQLite's
 			   functions would meet at worst */
-			if (!ex->e->dialect->functions && own_rows(ex, b, o)) {
+			if (!ex->e->dialect->functions && plan_ahead_own(ex, b, o)) {
 				o->plan = PL_AHEAD;
 				o->own = o->pos == POS_WHERE || b->correlated;
 			}
 			continue;
 		}
-		if (b->correlated && (own_rows(ex, b, o) || pairs_ok(ex, b, o))) {
+		if (b->correlated && (plan_ahead_own(ex, b, o) || plan_ahead_pairs_ok(ex, b, o))) {
 			o->plan = PL_AHEAD;
-			o->own = own_rows(ex, b, o) ? 1 : 2;
+			o->own = plan_ahead_own(ex, b, o) ? 1 : 2;
 			continue;
 		}
 		if (!b->exec || !b->core || b->correlated || b->core->kind != CORE_SELECT ||
-		    recursive_cte(b))
+		    plan_recursive_cte(b))
 			continue;
 		if (o->parent_occ >= 0)
 			continue;   /* inside another's argument: asked when that one reads it */
@@ -629,7 +409,7 @@ static void plan_occs(Exec *ex)
 			all = 1;   /* every row is read by the query around it */
 		if (!all && o->pos == POS_SELECT && rows_stored(ex, b))
 			all = 1;   /* every row is stored anyway */
-		if (!all && o->pos == POS_SELECT && o->parent_occ < 0 && rows_stored_limited(ex, b)) {
+		if (!all && o->pos == POS_SELECT && o->parent_occ < 0 && plan_ahead_stored(ex, b)) {
 			o->plan = PL_AHEAD;
 			o->own = 4;   /* the rows its LIMIT stores, one a call */
 			if (!b->ordered_total) {   /* the statement's rows: those listed ahead */
@@ -647,7 +427,7 @@ static void plan_occs(Exec *ex)
 		    !(b->topk && !b->topk->why_not))
 			plan_topk(ex, b, o, resolve_term(ex, b, b->sel->order->items[0]->expr));
 	}
-	plan_nested(ex);
+	plan_ahead_nested(ex);
 }
 
 /* ---- atom order within a unit: cheap and selective first ---- */
@@ -772,7 +552,7 @@ static void order_atoms(Exec *ex, Block *b)
 
 /* ---- counts ---- */
 
-static long long count_rows(Exec *ex, Block *b, Expr *where)
+long long plan_count_rows(Exec *ex, Block *b, Expr *where)
 {
 	ResultList *cols = NULL;
 	Expr *cnt = ast_func(ex->a, "count", 0, NULL);
@@ -828,7 +608,7 @@ static void budget_counts(Exec *ex)
 			b->from_rows = b->bound = b->core->rows ? b->core->rows->n : 1;
 			continue;
 		}
-		b->from_rows = b->core->from ? count_rows(ex, b, NULL) : 1;
+		b->from_rows = b->core->from ? plan_count_rows(ex, b, NULL) : 1;
 		b->budget.uncounted = b->from_rows == EXEC_COUNT_CUT;
 		if (b->from_rows < 0)
 			b->from_rows = guess_rows(ex, b);
@@ -836,7 +616,7 @@ static void budget_counts(Exec *ex)
 		   WHERE with nothing left once relaxed keeps every row, already counted (on a
 		   table of long texts each count reads the whole table) */
 		b->bound = b->core->where && !b->budget.uncounted && b->budget.relaxed
-		           ? count_rows(ex, b, b->budget.relaxed)
+		           ? plan_count_rows(ex, b, b->budget.relaxed)
 		           : b->from_rows;
 		if (b->bound < 0 || b->bound > b->from_rows)
 			b->bound = b->from_rows;
@@ -845,7 +625,7 @@ static void budget_counts(Exec *ex)
 		b->budget.count = xcalloc((size_t)b->nunits + 1, sizeof *b->budget.count);
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];
-			u->count = u->where && !b->budget.uncounted ? count_rows(ex, b, u->where) : b->from_rows;
+			u->count = u->where && !b->budget.uncounted ? plan_count_rows(ex, b, u->where) : b->from_rows;
 			if (u->count < 0 || u->count > b->from_rows)
 				u->count = b->bound;
 			b->budget.count[k] = u->count;
@@ -1159,7 +939,7 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 	}
 	if (again)
 		plan_occs(ex);
-	own_rows_counted(ex);
+	plan_ahead_counted(ex);
 	plan_worst(ex);
 	ex->occ_planned = 1;
 	if (suql_interrupted)   /* Ctrl-C while counting: the counts stopped, and so does this */
