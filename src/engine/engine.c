@@ -285,7 +285,9 @@ static const SetRow engine_rows[] = {
 	 "user-defined functions would (off), or by a per-passage baseline (passage); off and "
 	 "passage are there to compare against",
 	 "With off (naive mode) SQLite calls the free-text functions row by row, each value not "
-	 "seen before in the statement costing one call. With passage each free-text filter "
+	 "seen before in the statement costing one call; on PostgreSQL each row's value is "
+	 "evaluated ahead, one a call, and bound into the statement. With passage each "
+	 "free-text filter "
 	 "verifies the top " SETTING_STR(PASSAGE_BASELINE_K) " x LIMIT passages of the candidates "
 	 "(all of them without LIMIT), one call per passage and question, and a row passes when "
 	 "one of its passages does; the budget is not applied, and its rows may differ.",

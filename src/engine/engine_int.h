@@ -341,6 +341,8 @@ typedef struct Block {
 	int pushed;           /* conjuncts of the outer WHERE moved into this one (plan_push.c) */
 	int pushed_from;      /* the block they came from */
 	int ordered;          /* lazy in the query's ORDER BY order */
+	int ordered_total;    /* its ORDER BY ends with the rows' identity (plan_ahead.c put it
+	                         there for a stored query under a LIMIT) */
 	OrderList *order;     /* ORDER BY resolved to expressions (ordered walk) */
 	int dnf_over;         /* DNF past the cap: the tree per candidate */
 	struct Unit *units;
@@ -513,6 +515,17 @@ typedef struct Occ {
 	AstSpan qspan;        /* the question as written: errors about its value point at it */
 	int mode;             /* OccMode, read by the SQL functions */
 	OccPlan plan;
+	int own;              /* 1: PL_AHEAD over every row of its block's FROM, its WHERE
+	                         aside: free text of a correlated block that reads only its
+	                         own rows, and a WHERE's in naive mode where the backend calls
+	                         no function of suql's (plan_ahead.c); 2: over the pairs
+	                         of a row of the enclosing block and one of its own that the
+	                         statement can reach (plan_ahead_pairs); 3: an answer() inside
+	                         another's argument, where the database calls no function of
+	                         suql's, over the rows the one around it reads, one a call
+	                         (plan_ahead_nested); 4: a result column of a stored query under
+	                         a LIMIT, there, over the rows stored, one a call */
+	long long pairs;      /* own 2: how many such pairs */
 	/* the argument's origin, when it is a column */
 	int arg_item;         /* scope item in the block, -1 */
 	char *arg_table;      /* base table and column (rowid table), for ranking */

@@ -77,6 +77,62 @@ SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long
 	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
 }
 
+/* A stored query under a LIMIT (Occ.own 4): its ORDER BY made total by the rows'
+   identity, in the statement too (plan_ahead.c, when it planned it), so that the rows listed
+   here are the rows it stores; their texts in that order, within the LIMIT and OFFSET,
+   each asked one a call as SQLite's functions ask them as the rows are stored. */
+static SuqlStatus stored_values(Exec *ex, Block *b, int occ, long long *nvals, SuqlErr *err)
+{
+	const Dialect *d = ex->e->dialect;
+	const Occ *o = &ex->occ[occ];
+	Select *q = b->sel;
+	ResultList *cols = NULL;
+	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
+	Select *s = exec_select(ex, b, cols, b->core->where, q->order);
+	s->limit = q->limit;
+	s->offset = q->offset;
+	char *sql = exec_print_select(ex, s);
+	StoreCursor *c;
+	SuqlStatus r = d->query(ex, sql, &c, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	Memo *seen = memo_new();
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		size_t tl = t ? store_bytes(c, 0) : 0;
+		if (!t || memo_get(seen, 0, t, tl))
+			continue;
+		memo_put(seen, 0, t, tl);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = xstrndup(t, tl);
+		len[n++] = tl;
+	}
+	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows the query stores") : SUQL_OK;
+	store_done(c);
+	memo_free(seen);
+	if (r != SUQL_OK) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return r;
+	}
+	int batch = ex->set.batch;
+	ex->set.batch = 1;
+	r = exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
+	ex->set.batch = batch;
+	return r;
+}
+
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 {
 	SuqlStatus st = SUQL_OK;
@@ -87,10 +143,18 @@ SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)
 		/* an occurrence an operator evaluates itself (a semantic top-k) */
 		if (o->plan != PL_AHEAD && op_ahead(ex, b, i, &st, err))
 			continue;
-		if (o->plan != PL_AHEAD)
+		if (o->plan != PL_AHEAD || o->own == 3)   /* (that one before the walk) */
 			continue;
 		long long n = 0;
-		st = exec_final_values(ex, b, i, b->core->where, &n, err);
+		if (o->own == 4) {
+			st = stored_values(ex, b, i, &n, err);
+		} else if (o->own == 2) {   /* the pairs with the enclosing query's rows it can reach */
+			Expr *where;
+			Block *t = plan_ahead_pairs(ex, o, &where);
+			st = exec_final_values(ex, t, i, where, &n, err);
+		} else {
+			st = exec_final_values(ex, b, i, o->own ? NULL : b->core->where, &n, err);
+		}
 		ex->cnt.ahead_values += n;
 	}
 	return st;

@@ -305,8 +305,8 @@ static SuqlStatus planned(Exec *ex, const Backend *be, SuqlErr *err)
 	report(ex, sink ? sink->plan : NULL, &ex->plan);
 	/* the operators' runs in the table's order: a join's pairs, the walks (each block's
 	   values read ahead), then the aggregates over what the walks kept */
-	if (ex->set.optimize != OPT_OFF)
-		s = op_run(ex, err);
+	if (ex->set.optimize != OPT_OFF || !ex->e->dialect->functions)
+		s = op_run(ex, err);   /* (naive mode there: its values ahead, one a call) */
 	return s;
 }
 

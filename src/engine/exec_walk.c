@@ -512,7 +512,8 @@ static SuqlStatus walk_unit(Exec *ex, Block *b, Unit *u, RowSet *found, SuqlErr 
 	SuqlStatus st = SUQL_OK;
 	long long nvals = 0;
 	for (int i = 0; i < u->nleaf_occ && st == SUQL_OK; i++)
-		st = exec_final_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
+		if (ex->occ[u->leaf_occ[i]].own != 3)   /* (that one before the walk: plan_ahead_nested) */
+			st = exec_final_values(ex, b, u->leaf_occ[i], u->where_sql, &nvals, err);
 	ex->cnt.ahead_values += nvals;
 	int windowed = 0;
 	if (st == SUQL_OK && exec_window_applies(&w))

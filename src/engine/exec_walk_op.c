@@ -6,10 +6,12 @@
  *
  * Every refusal of a backend is one of two kinds, and says which first (op_int.h):
  *  - OP_ROW_BY_ROW: the statement's free text is evaluated as the database reads each
- *    row (naive mode, a question that differs per row, a correlated subquery, a recursive
- *    CTE, JOIN ... ON, an answer() inside another, a view read later, UPDATE or DELETE
- *    shapes whose rows SQLite meets in an order of its own), which only a database that
- *    calls suql's functions can do;
+ *    row (a question that differs per row, a correlated subquery the planner does not
+ *    evaluate ahead, a recursive CTE, JOIN ... ON, an answer() inside another, a view
+ *    read later, UPDATE or DELETE shapes whose rows SQLite meets in an order of its own,
+ *    naive mode with a join or an aggregate over free text), which only a database that
+ *    calls suql's functions can do; naive mode's other values are evaluated ahead
+ *    (naive_ahead);
  *  - OP_NO_IDENTITY: the walk cannot tell the rows it judged apart (a table with neither
  *    a key nor a usable ctid, rows of a function in FROM other than unnest()).
  * Refusals are asked before the planner and again after it (PL_NONE is the planner's).
@@ -29,19 +31,115 @@ static int exec_walk_op_applies(const Exec *ex)
 	return ex->nblocks > 0 || ex->nocc > 0;
 }
 
+/* Whether occurrence i of block b may be evaluated now in naive mode: the values its
+   argument reads (an answer() inside it) and, for one read over the rows that pass the
+   block's WHERE, the WHERE's, are known. */
+static int naive_ready(const Exec *ex, const Block *b, int i, const unsigned char *done)
+{
+	const Occ *o = &ex->occ[i];
+	for (int k = 0; k < ex->nocc; k++) {
+		const Occ *p = &ex->occ[k];
+		if (done[k] || p->plan != PL_AHEAD || k == i)
+			continue;
+		if (p->parent_occ == i)
+			return 0;
+		if (!o->own && p->block == b->id && p->pos == POS_WHERE)
+			return 0;
+	}
+	return 1;
+}
+
+/* Naive mode where the database calls no function of suql's (PostgreSQL): every value
+   SQLite's functions would ask as rows are read is evaluated ahead, one value a call (no
+   batch: the naive plan's cost), over every row of its block's FROM (a WHERE's, and a
+   correlated block's) or every row that passes the WHERE (the rest), each text once in
+   the statement as SQLite's memo keeps it; the final statement then reads them bound.
+   A LIMIT does not stop it early as it stops SQLite's reading. */
+static SuqlStatus naive_ahead(Exec *ex, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int batch = ex->set.batch;
+	ex->set.batch = 1;
+	unsigned char *done = xcalloc((size_t)ex->nocc + 1, 1);
+	int *order = plan_order(ex);
+	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
+		Block *b = &ex->blocks[order[i]];
+		for (int more = 1; more && s == SUQL_OK;) {
+			more = 0;
+			for (int k = 0; k < ex->nocc && s == SUQL_OK; k++) {
+				const Occ *o = &ex->occ[k];
+				if (done[k] || o->block != b->id || o->plan != PL_AHEAD ||
+				    !naive_ready(ex, b, k, done))
+					continue;
+				long long n = 0;
+				s = exec_final_values(ex, b, k, o->own ? NULL : b->core->where, &n, err);
+				ex->cnt.ahead_values += n;
+				done[k] = 1;
+				more = 1;
+			}
+		}
+	}
+	free(order);
+	free(done);
+	ex->set.batch = batch;
+	return s;
+}
+
+/* Whether block b has values to read ahead: an uncorrelated block's, or a correlated
+   one's free text that reads only its own rows. */
+static int has_ahead(const Exec *ex, const Block *b)
+{
+	if (!b->exec || !b->core)
+		return 0;
+	if (!b->correlated)
+		return 1;
+	for (int i = 0; i < ex->nocc; i++)
+		if (ex->occ[i].block == b->id && ex->occ[i].own)
+			return 1;
+	return 0;
+}
+
+/* An answer() inside another's argument, where the database calls no function of
+   suql's (Occ.own 3, plan_ahead.c): evaluated before block b is walked, one value
+   a call, over the rows the one around it reads (the candidates of its unit, or the rows
+   that pass a WHERE without free text), as SQLite's function asks it when the walk reads
+   each candidate's text. */
+static SuqlStatus nested_ahead(Exec *ex, Block *b, SuqlErr *err)
+{
+	SuqlStatus s = SUQL_OK;
+	int batch = ex->set.batch;
+	ex->set.batch = 1;
+	for (int i = 0; i < ex->nocc && s == SUQL_OK; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->block != b->id || o->own != 3)
+			continue;
+		Expr *where = ex->occ[o->parent_occ].plan == PL_AHEAD ? b->core->where
+		              : b->budget.relaxed;
+		long long n = 0;
+		s = exec_final_values(ex, b, i, where, &n, err);
+		ex->cnt.ahead_values += n;
+	}
+	ex->set.batch = batch;
+	return s;
+}
+
 /* The planned blocks walked in the planner's order (compared passage by passage in
    passage mode), each block's values read ahead for the final statement once the blocks
    it reads have theirs. */
 static SuqlStatus exec_walk_op_run(Exec *ex, SuqlErr *err)
 {
+	if (ex->set.optimize == OPT_OFF)
+		return naive_ahead(ex, err);
 	SuqlStatus s = SUQL_OK;
 	int *order = plan_order(ex);
 	for (int i = 0; i < ex->nblocks && s == SUQL_OK; i++) {
 		Block *b = &ex->blocks[order[i]];
-		if (b->planned)
+		if (b->exec && b->core)
+			s = nested_ahead(ex, b, err);
+		if (s == SUQL_OK && b->planned)
 			s = ex->set.optimize == OPT_PASSAGE ? exec_passage_block(ex, b, err)
 			                                    : exec_walk_block(ex, b, err);
-		if (s == SUQL_OK && b->exec && b->core && !b->correlated)
+		if (s == SUQL_OK && has_ahead(ex, b))
 			s = exec_final_ahead(ex, b, err);
 	}
 	free(order);
@@ -110,12 +208,41 @@ static const char *no_identity(Exec *ex)
 	return NULL;
 }
 
+/* An answer() inside the argument of a walked atom is evaluated ahead over its unit's
+   candidates only where every candidate reads it: one unit with that one atom. */
+static const char *nested_refused(Exec *ex)
+{
+	for (int i = 0; ex->occ_planned && i < ex->nocc; i++) {
+		const Occ *o = &ex->occ[i];
+		if (o->own != 3 || ex->occ[o->parent_occ].plan == PL_AHEAD)
+			continue;
+		const Block *b = &ex->blocks[o->block];
+		int other = b->nunits != 1 || b->dnf_over;
+		for (int k = 0; !other && k < b->units[0].natoms + b->units[0].nleaf_occ; k++) {
+			const Unit *u = &b->units[0];
+			const Occ *q = &ex->occ[k < u->natoms ? u->atoms[k] : u->leaf_occ[k - u->natoms]];
+			other = q->parent_occ < 0 && q->id != o->parent_occ;
+		}
+		if (other) {
+			ex->refused_at = o->orig;
+			return OP_ROW_BY_ROW ": an argument of another answer() in a WHERE of several "
+			       "conditions with free text (SQLite asks it only for the candidates "
+			       "that reach the one around it)";
+		}
+	}
+	return NULL;
+}
+
 static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 {
 	if (d->functions)   /* suql's functions run in it: nothing is refused */
 		return NULL;
 	const Stmt *st = ex->ast->stmt;
-	if (ex->set.optimize == OPT_OFF && (ex->nocc || op_evaluated(ex)))
+	/* naive mode's values are evaluated ahead (naive_ahead) but for what a semantic
+	   join or an aggregate over free text would judge row by row, and for UPDATE and
+	   DELETE, whose rows SQLite meets as it changes them */
+	if (ex->set.optimize == OPT_OFF && (op_evaluated(ex) ||
+	    (ex->nocc && (st->kind == ST_UPDATE || st->kind == ST_DELETE))))
 		return OP_ROW_BY_ROW ": optimize off (naive mode leaves every value to the "
 		       "statement, asked as each row is read)";
 	if (st->kind == ST_CREATE_VIEW)   /* kept in suql's catalog (engine_ddl.c) */
@@ -128,6 +255,8 @@ static const char *exec_walk_op_refuse(Exec *ex, const Dialect *d)
 	const char *why = dml_shape(ex);
 	if (!why)
 		why = no_identity(ex);
+	if (!why)
+		why = nested_refused(ex);
 	/* (UPDATE and DELETE of the shapes above follow SQLite's rows from outside: their
 	   free text is on demand there, as the planner leaves it) */
 	int dml = st->kind == ST_UPDATE || st->kind == ST_DELETE;

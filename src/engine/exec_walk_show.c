@@ -48,7 +48,8 @@ static const char *ondemand_why(const Block *b, const Occ *o)
 	if (!b)
 		return "";
 	if (b->correlated)
-		return " (correlated with the query around it: asked as each row is read)";
+		return " (correlated with the query around it, and its argument or FROM reads that "
+		       "query's row: asked as each row is read)";
 	if (o->pos == POS_SELECT && (b->kind == BK_FROM || b->kind == BK_CTE))
 		return " (a LIMIT decides which of its rows are read)";
 	return "";
@@ -69,8 +70,25 @@ static void show_occ_line(Exec *ex, SBuf *out, const Occ *o, const char *indent)
 		sb_putc(out, '\n');
 		break;
 	case PL_AHEAD:
-		sb_printf(out, "ahead, for every row that passes WHERE (at most %lld), in "
-		          "batches\n", b ? b->bound : 0);
+		if (o->own == 4 && b)   /* (plan_ahead.c) */
+			sb_puts(out, "ahead, one value a call, for the rows its LIMIT stores (in its "
+			        "ORDER BY order, then the rows' identity), as SQLite's functions ask "
+			        "them as the rows are stored\n");
+		else if (o->own == 3 && b)   /* (plan_ahead.c) */
+			sb_puts(out, "ahead, one value a call, for the rows the answer() around it "
+			        "reads, as SQLite's function asks it\n");
+		else if (o->own == 2 && b)   /* (plan_ahead.c) */
+			sb_printf(out, "ahead, once, for each distinct pair of a row of block %d and "
+			          "one of this block's the statement can reach (%lld pairs pass the "
+			          "conditions of both that need no model), in batches: it reads the "
+			          "row around it too\n", b->parent + 1, o->pairs);
+		else if (o->own && b)   /* (plan_ahead.c) */
+			sb_printf(out, "ahead, once, for every row of its FROM (%lld), in batches: "
+			          "it reads only the block's own rows, whatever the row around it\n",
+			          b->from_rows);
+		else
+			sb_printf(out, "ahead, for every row that passes WHERE (at most %lld), in "
+			          "batches\n", b ? b->bound : 0);
 		break;
 	case PL_TOPK:
 		sb_printf(out, "semantic top-k over the rows that pass WHERE (at most %lld)\n",
@@ -155,8 +173,22 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		int any = 0;
 		for (int i = 0; i < ex->nocc && !any; i++)
 			any = ex->occ[i].block == b->id;
-		sb_printf(out, ": %s\n", b->why ? b->why : any ? "no free text in WHERE"
-		                                               : "no free text");
+		int own = 0;
+		for (int i = 0; i < ex->nocc; i++)
+			own |= ex->occ[i].block == b->id ? ex->occ[i].own : 0;
+		if (own == 1 && b->correlated)
+			sb_printf(out, ": correlated with an enclosing query; the free text that reads "
+			          "only its own rows is evaluated once, ahead, over the %lld rows of its "
+			          "FROM (not once per row around it)\n", b->from_rows);
+		else if (own && b->correlated)
+			sb_printf(out, ": correlated with an enclosing query; its free text is "
+			          "evaluated once, ahead: %sover the pairs of rows of block %d and its "
+			          "own the statement can reach (not once per row around it)\n",
+			          own & 1 ? "over its own rows where it reads only them, else " : "",
+			          b->parent + 1);
+		else
+			sb_printf(out, ": %s\n", b->why ? b->why : any ? "no free text in WHERE"
+			                                               : "no free text");
 	} else {
 		sb_printf(out, ": %lld rows in FROM%s\n", b->from_rows, b->budget.guessed ? " (estimated)" : "");
 		if (b->pushed)
@@ -197,7 +229,7 @@ static void show_block(Exec *ex, SBuf *out, Block *b)
 		const Occ *o = &ex->occ[i];
 		if (o->block != b->id || (o->pos == POS_WHERE && b->planned && o->parent_occ < 0))
 			continue;
-		if (o->pos == POS_WHERE && !b->planned && b->correlated)
+		if (o->pos == POS_WHERE && !b->planned && b->correlated && !o->own)
 			continue;
 		show_occ_line(ex, out, o, "  ");
 	}

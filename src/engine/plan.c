@@ -243,7 +243,7 @@ static void plan_limit(Exec *ex, Block *b)
 
 /* ---- which blocks are walked ---- */
 
-static int recursive_cte(Block *b)
+int plan_recursive_cte(const Block *b)
 {
 	if (b->kind != BK_CTE && !(b->kind == BK_COMPOUND))
 		return 0;
@@ -267,7 +267,7 @@ static void plan_blocks(Exec *ex)
 			b->why = "VALUES";
 		else if (b->correlated)
 			b->why = "correlated with an enclosing query: evaluated per row, on demand";
-		else if (recursive_cte(b))
+		else if (plan_recursive_cte(b))
 			b->why = "a recursive CTE: evaluated per row, on demand";
 		else if (b->nocc_where > 0)
 			b->planned = 1;
@@ -363,11 +363,27 @@ static void plan_occs(Exec *ex)
 		Occ *o = &ex->occ[i];
 		o->plan = PL_NONE;
 		o->mode = OCC_ONDEMAND;
-		if (ex->set.optimize == OPT_OFF || o->block < 0)
+		o->own = 0;
+		if (o->block < 0)
 			continue;
 		Block *b = &ex->blocks[o->block];
+		if (ex->set.optimize == OPT_OFF) {
+			/* naive mode where the database calls no function of suql's: every value
+			   evaluated ahead, one a call (exec_walk_op.c), over the rows SQLite's
+			   functions would meet at worst */
+			if (!ex->e->dialect->functions && plan_ahead_own(ex, b, o)) {
+				o->plan = PL_AHEAD;
+				o->own = o->pos == POS_WHERE || b->correlated;
+			}
+			continue;
+		}
+		if (b->correlated && (plan_ahead_own(ex, b, o) || plan_ahead_pairs_ok(ex, b, o))) {
+			o->plan = PL_AHEAD;
+			o->own = plan_ahead_own(ex, b, o) ? 1 : 2;
+			continue;
+		}
 		if (!b->exec || !b->core || b->correlated || b->core->kind != CORE_SELECT ||
-		    recursive_cte(b))
+		    plan_recursive_cte(b))
 			continue;
 		if (o->parent_occ >= 0)
 			continue;   /* inside another's argument: asked when that one reads it */
@@ -393,6 +409,15 @@ static void plan_occs(Exec *ex)
 			all = 1;   /* every row is read by the query around it */
 		if (!all && o->pos == POS_SELECT && rows_stored(ex, b))
 			all = 1;   /* every row is stored anyway */
+		if (!all && o->pos == POS_SELECT && o->parent_occ < 0 && plan_ahead_stored(ex, b)) {
+			o->plan = PL_AHEAD;
+			o->own = 4;   /* the rows its LIMIT stores, one a call */
+			if (!b->ordered_total) {   /* the statement's rows: those listed ahead */
+				b->sel->order = ex->e->dialect->list_order(ex, b, b->sel->order);
+				b->ordered_total = 1;
+			}
+			continue;
+		}
 		if (!all && o->pos == POS_SELECT && b->kind == BK_COMPOUND && b->sel &&
 		    b->sel->cores[0] == ex->ast->stmt->select->cores[0] && !b->sel->limit)
 			all = 1;
@@ -402,6 +427,7 @@ static void plan_occs(Exec *ex)
 		    !(b->topk && !b->topk->why_not))
 			plan_topk(ex, b, o, resolve_term(ex, b, b->sel->order->items[0]->expr));
 	}
+	plan_ahead_nested(ex);
 }
 
 /* ---- atom order within a unit: cheap and selective first ---- */
@@ -532,7 +558,7 @@ static void order_atoms(Exec *ex, Block *b)
 
 /* ---- counts ---- */
 
-static long long count_rows(Exec *ex, Block *b, Expr *where)
+long long plan_count_rows(Exec *ex, Block *b, Expr *where)
 {
 	ResultList *cols = NULL;
 	Expr *cnt = ast_func(ex->a, "count", 0, NULL);
@@ -588,7 +614,7 @@ static void budget_counts(Exec *ex)
 			b->from_rows = b->bound = b->core->rows ? b->core->rows->n : 1;
 			continue;
 		}
-		b->from_rows = b->core->from ? count_rows(ex, b, NULL) : 1;
+		b->from_rows = b->core->from ? plan_count_rows(ex, b, NULL) : 1;
 		b->budget.uncounted = b->from_rows == EXEC_COUNT_CUT;
 		if (b->from_rows < 0)
 			b->from_rows = guess_rows(ex, b);
@@ -596,7 +622,7 @@ static void budget_counts(Exec *ex)
 		   WHERE with nothing left once relaxed keeps every row, already counted (on a
 		   table of long texts each count reads the whole table) */
 		b->bound = b->core->where && !b->budget.uncounted && b->budget.relaxed
-		           ? count_rows(ex, b, b->budget.relaxed)
+		           ? plan_count_rows(ex, b, b->budget.relaxed)
 		           : b->from_rows;
 		if (b->bound < 0 || b->bound > b->from_rows)
 			b->bound = b->from_rows;
@@ -605,7 +631,7 @@ static void budget_counts(Exec *ex)
 		b->budget.count = xcalloc((size_t)b->nunits + 1, sizeof *b->budget.count);
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];
-			u->count = u->where && !b->budget.uncounted ? count_rows(ex, b, u->where) : b->from_rows;
+			u->count = u->where && !b->budget.uncounted ? plan_count_rows(ex, b, u->where) : b->from_rows;
 			if (u->count < 0 || u->count > b->from_rows)
 				u->count = b->bound;
 			b->budget.count[k] = u->count;
@@ -725,6 +751,8 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 		return 1;
 	Block *b = &ex->blocks[o->block];
 	long long runs = runs_of(ex, o->block);
+	if (ex->set.optimize == OPT_OFF && o->plan == PL_AHEAD)   /* (no functions: one a row) */
+		return o->own ? b->from_rows : b->bound;
 	if (ex->set.optimize == OPT_OFF)
 		return b->from_rows * runs;
 	long long n = 0, e = 0;
@@ -760,6 +788,22 @@ static long long occ_worst(Exec *ex, const Occ *o, long long *expect)
 		*expect = e < n ? e : n;
 		return n;
 	case PL_AHEAD:
+		if (o->own == 2)   /* the pairs the statement can reach, each text once */
+			return per_batch(ex, o->pairs);
+		if (o->own == 4) {   /* the rows stored, one a call */
+			long long lim, off;
+			plan_limit_of(ex, b->sel, &lim, &off);
+			return lim >= 0 && lim < b->bound ? lim : b->bound;
+		}
+		if (o->own == 3)   /* the rows the one around it reads, one a call */
+			return ex->occ[o->parent_occ].plan == PL_AHEAD || b->nunits < 1
+			       ? b->bound : b->units[0].count;
+		if (o->own) {   /* every row of its FROM, once whatever the rows around it */
+			n = per_batch(ex, b->from_rows);
+			texts_all(ex, b, o, NULL, b->from_rows, n);
+			return n;
+		}
+		/* fall through */
 	case PL_TOPK:   /* at worst, every candidate */
 		n = per_batch(ex, b->bound);
 		if (runs == 1)
@@ -901,6 +945,7 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err)
 	}
 	if (again)
 		plan_occs(ex);
+	plan_ahead_counted(ex);
 	plan_worst(ex);
 	ex->occ_planned = 1;
 	if (suql_interrupted)   /* Ctrl-C while counting: the counts stopped, and so does this */

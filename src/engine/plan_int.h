@@ -16,6 +16,20 @@ SuqlStatus plan_statement(Exec *ex, SuqlErr *err);   /* before any call: counts,
 SuqlStatus plan_recount(Exec *ex, int classified, SuqlErr *err);   /* after ENUM rewriting */
 void plan_exec(Exec *ex);
 int *plan_order(Exec *ex);                           /* blocks, what each reads first */
+int plan_recursive_cte(const Block *b);             /* b is a recursive CTE's */
+long long plan_count_rows(Exec *ex, Block *b, Expr *where);   /* b's FROM's rows (< 0: not
+                                                                  counted) */
+
+/* plan_ahead.c: free text evaluated ahead where SQLite would ask it row by row (Occ.own) */
+int plan_ahead_stored(Exec *ex, const Block *b);     /* a stored query under a LIMIT: 4 */
+int plan_ahead_own(Exec *ex, const Block *b, const Occ *o);      /* its own rows: 1 */
+int plan_ahead_pairs_ok(Exec *ex, const Block *b, const Occ *o); /* pairs of rows: 2 */
+void plan_ahead_nested(Exec *ex);                    /* answer() inside another's: 3 */
+void plan_ahead_counted(Exec *ex);                   /* once counted: the pairs, or not */
+/* Occurrence o over pairs (Occ.own 2): a block like its own whose FROM is the enclosing
+   block's and its own, and in *where their conditions that need no model and read only
+   the two (in ex's arena). */
+Block *plan_ahead_pairs(Exec *ex, const Occ *o, Expr **where);
 
 /* plan_push.c: outer filters ANDed into the WHERE of subqueries in FROM (before planning);
    whether e is plain SQL that can be copied into another statement as written: no free

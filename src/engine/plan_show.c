@@ -57,8 +57,14 @@ void plan_show(Exec *ex, SBuf *out)
 	sb_truncate(out, 0);
 	switch (ex->set.optimize) {
 	case OPT_OFF:
-		sb_puts(out, "optimize off (naive): SQLite calls the free-text functions row by "
-		        "row; each value not seen before in the statement costs one call\n");
+		if (ex->e->dialect->functions)
+			sb_puts(out, "optimize off (naive): SQLite calls the free-text functions row "
+			        "by row; each value not seen before in the statement costs one call\n");
+		else
+			sb_printf(out, "optimize off (naive): every row's free text evaluated ahead, "
+			          "over the rows of its FROM (or, outside WHERE, the rows that pass "
+			          "it), each value not seen before in the statement one call, then "
+			          "bound into the statement %s runs\n", ex->e->dialect->label);
 		break;
 	case OPT_PASSAGE:
 		sb_puts(out, "optimize passage (comparison baseline), ");
