@@ -190,18 +190,23 @@ static void test_engine(void)
 	       ROW ": a question that is not a literal (each row asks its own) (the filter walk "
 	       "operator)", "a question that is not a literal");
 	expect(e, "SELECT name, (SELECT count(*) FROM r AS b WHERE b.city = r.city AND "
-	       "answer(b.reviews, 'is it quiet?') = 'Yes') FROM r;", "filter walk",
+	       "answer(b.reviews, 'is it quiet?') = 'Yes') FROM r;", "filter walk", "",
+	       "free text in a correlated subquery reading only its own rows (evaluated ahead)");
+	expect(e, "SELECT name, (SELECT count(*) FROM (SELECT * FROM r) AS b WHERE b.city = "
+	       "r.city AND answer(b.reviews || r.name, 'is it quiet?') = 'Yes') FROM r;",
+	       "filter walk",
 	       ROW ": where SQLite asks it as it reads each row (a correlated subquery, a recursive "
 	       "CTE, JOIN ... ON, an argument of another answer(), VALUES, a stored query under a "
-	       "LIMIT) (the filter walk operator)", "free text in a correlated subquery");
+	       "LIMIT) (the filter walk operator)",
+	       "free text in a correlated subquery over a subquery, reading the row around it");
 	expect(e, "UPDATE r SET name = name WHERE id IN (SELECT id FROM r WHERE answer(reviews, "
 	       "'is it quiet?') = 'Yes');", "filter walk", "",
 	       "UPDATE with free text in an uncorrelated subquery (walked ahead)");
 	expect(e, "UPDATE r SET name = name WHERE EXISTS (SELECT 1 FROM r AS b WHERE b.id = r.id "
-	       "AND answer(b.reviews, 'is it quiet?') = 'Yes');", "filter walk",
+	       "AND answer(r.reviews, 'is it quiet?') = 'Yes');", "filter walk",
 	       ROW ": free text in a subquery or CTE of UPDATE or DELETE that SQLite reads row by "
 	       "row (a correlated one, or one under a LIMIT) (the filter walk operator)",
-	       "UPDATE with free text in a correlated subquery");
+	       "UPDATE with free text in a correlated subquery reading the changed row");
 	expect(e, "UPDATE r SET name = name WHERE answer(reviews, 'is it quiet?') = 'Yes';",
 	       "filter walk", "", "UPDATE with free text in its own WHERE");
 	expect(e, "SELECT id FROM r ORDER BY answer(reviews, 'is it romantic?', ARRAY['Yes', "
