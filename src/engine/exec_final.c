@@ -21,6 +21,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The texts s lists (its one column), each once (dedupe: the repeats skipped here; else
+   the statement lists each once itself), asked of the model as the values of signature
+   sig, one a call with one_a_call. what names the rows in an error. */
+static SuqlStatus texts_asked(Exec *ex, Select *s, int sig, int dedupe, int one_a_call,
+                              const char *what, long long *nvals, SuqlErr *err)
+{
+	char *sql = exec_print_select(ex, s);
+	StoreCursor *c;
+	SuqlStatus r = ex->e->dialect->query(ex, sql, &c, err);
+	free(sql);
+	if (r != SUQL_OK)
+		return r;
+	Memo *seen = dedupe ? memo_new() : NULL;
+	char **v = NULL;
+	size_t *len = NULL;
+	long n = 0, cap = 0;
+	int rc;
+	while ((rc = store_next(c)) > 0) {
+		const char *t = store_text(c, 0);
+		size_t tl = t ? store_bytes(c, 0) : 0;
+		if (!t || (seen && memo_get(seen, 0, t, tl)))
+			continue;
+		if (seen)
+			memo_put(seen, 0, t, tl);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, (size_t)cap * sizeof *v);
+			len = xrealloc(len, (size_t)cap * sizeof *len);
+		}
+		v[n] = xstrndup(t, tl);
+		len[n++] = tl;
+	}
+	r = rc < 0 ? exec_sqlerr(ex, err, what) : SUQL_OK;
+	store_done(c);
+	memo_free(seen);
+	if (r != SUQL_OK) {
+		for (long i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		free(len);
+		return r;
+	}
+	int batch = ex->set.batch;
+	if (one_a_call)
+		ex->set.batch = 1;
+	r = exec_llm_run_values(ex, sig, v, len, n, nvals, err);
+	ex->set.batch = batch;
+	return r;
+}
+
 /* The texts of the argument over the rows that pass where, each once: SQLite's DISTINCT
    keeps the first of each in the order it reads the rows; a backend without that order
    lists the rows in SQLite's (Dialect.list_order), and the repeats are skipped here. */
@@ -36,45 +86,8 @@ SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long
 	Select *s = exec_select(ex, b, cols, where, d->scan_order ? NULL : d->list_order(ex, b, NULL));
 	if (d->scan_order)
 		s->cores[0]->distinct = DISTINCT_DISTINCT;
-	char *sql = exec_print_select(ex, s);
-	StoreCursor *c;
-	SuqlStatus r = d->query(ex, sql, &c, err);
-	free(sql);
-	if (r != SUQL_OK)
-		return r;
-	Memo *seen = d->scan_order ? NULL : memo_new();
-	char **v = NULL;
-	size_t *len = NULL;
-	long n = 0, cap = 0;
-	int rc;
-	while ((rc = store_next(c)) > 0) {
-		const char *t = store_text(c, 0);
-		if (!t)
-			continue;
-		size_t tl = store_bytes(c, 0);
-		if (seen && memo_get(seen, 0, t, tl))
-			continue;
-		if (seen)
-			memo_put(seen, 0, t, tl);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, (size_t)cap * sizeof *v);
-			len = xrealloc(len, (size_t)cap * sizeof *len);
-		}
-		v[n] = xstrndup(t, tl);
-		len[n++] = tl;
-	}
-	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows that pass WHERE") : SUQL_OK;
-	store_done(c);
-	memo_free(seen);
-	if (r != SUQL_OK) {
-		for (long i = 0; i < n; i++)
-			free(v[i]);
-		free(v);
-		free(len);
-		return r;
-	}
-	return exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
+	return texts_asked(ex, s, o->sig, !d->scan_order, 0, "reading the rows that pass WHERE",
+	                   nvals, err);
 }
 
 /* A stored query under a LIMIT (Occ.own 4): its ORDER BY made total by the rows'
@@ -83,54 +96,14 @@ SuqlStatus exec_final_values(Exec *ex, Block *b, int occ, Expr *where, long long
    each asked one a call as SQLite's functions ask them as the rows are stored. */
 static SuqlStatus stored_values(Exec *ex, Block *b, int occ, long long *nvals, SuqlErr *err)
 {
-	const Dialect *d = ex->e->dialect;
 	const Occ *o = &ex->occ[occ];
 	Select *q = b->sel;
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, d->text_of(ex, o->arg), "suql_arg");
+	exec_col(ex->a, &cols, ex->e->dialect->text_of(ex, o->arg), "suql_arg");
 	Select *s = exec_select(ex, b, cols, b->core->where, q->order);
 	s->limit = q->limit;
 	s->offset = q->offset;
-	char *sql = exec_print_select(ex, s);
-	StoreCursor *c;
-	SuqlStatus r = d->query(ex, sql, &c, err);
-	free(sql);
-	if (r != SUQL_OK)
-		return r;
-	Memo *seen = memo_new();
-	char **v = NULL;
-	size_t *len = NULL;
-	long n = 0, cap = 0;
-	int rc;
-	while ((rc = store_next(c)) > 0) {
-		const char *t = store_text(c, 0);
-		size_t tl = t ? store_bytes(c, 0) : 0;
-		if (!t || memo_get(seen, 0, t, tl))
-			continue;
-		memo_put(seen, 0, t, tl);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xrealloc(v, (size_t)cap * sizeof *v);
-			len = xrealloc(len, (size_t)cap * sizeof *len);
-		}
-		v[n] = xstrndup(t, tl);
-		len[n++] = tl;
-	}
-	r = rc < 0 ? exec_sqlerr(ex, err, "reading the rows the query stores") : SUQL_OK;
-	store_done(c);
-	memo_free(seen);
-	if (r != SUQL_OK) {
-		for (long i = 0; i < n; i++)
-			free(v[i]);
-		free(v);
-		free(len);
-		return r;
-	}
-	int batch = ex->set.batch;
-	ex->set.batch = 1;
-	r = exec_llm_run_values(ex, o->sig, v, len, n, nvals, err);
-	ex->set.batch = batch;
-	return r;
+	return texts_asked(ex, s, o->sig, 1, 1, "reading the rows the query stores", nvals, err);
 }
 
 SuqlStatus exec_final_ahead(Exec *ex, Block *b, SuqlErr *err)

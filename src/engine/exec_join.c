@@ -924,6 +924,18 @@ static void wave_reqs(Exec *ex, Join *j, JoinPlan *jp, long long from, long long
 	}
 }
 
+/* One pair's verdict in the join's counters. */
+static void count_verdict(JoinPlan *jp, const MemoVal *mv)
+{
+	jp->asked++;
+	if (mv->verdict == VERDICT_YES)
+		jp->yes++;
+	else if (mv->verdict == VERDICT_NO)
+		jp->no++;
+	else
+		jp->unknown++;
+}
+
 /* The counters of a join its factorization decided: the pairs known, not asked again. */
 static void count_known(Exec *ex, Join *j, JoinPlan *jp)
 {
@@ -934,13 +946,7 @@ static void count_known(Exec *ex, Join *j, JoinPlan *jp)
 			const MemoVal *mv = memo_get(ex->memo, sig, jp->rv[r], jp->rn[r]);
 			if (!mv)
 				continue;
-			jp->asked++;
-			if (mv->verdict == VERDICT_YES)
-				jp->yes++;
-			else if (mv->verdict == VERDICT_NO)
-				jp->no++;
-			else
-				jp->unknown++;
+			count_verdict(jp, mv);
 		}
 	}
 }
@@ -1005,13 +1011,7 @@ static SuqlStatus exec_join_run(Exec *ex, SuqlErr *err)
 			                    ? memo_get(ex->memo, reqs[k].sig, reqs[k].v, reqs[k].n) : NULL;
 			if (!mv)
 				continue;
-			jp->asked++;
-			if (mv->verdict == VERDICT_YES)
-				jp->yes++;
-			else if (mv->verdict == VERDICT_NO)
-				jp->no++;
-			else
-				jp->unknown++;
+			count_verdict(jp, mv);
 		}
 		free(reqs);
 		j->ran = st == SUQL_OK;

@@ -93,13 +93,8 @@ int ret_words_question(RetWords *w, const char *question, char ***phrases)
 	const char *p = m;
 	/* the phrases of the MATCH expression, as question_prepare reads them */
 	while (*p && n < RET_MAX_PHRASES) {
-		const char *a = strchr(p, '"');
+		const char *z, *a = ret_phrase(p, &z);
 		if (!a)
-			break;
-		const char *z = a + 1;
-		while (*z && !(*z == '"' && z[1] != '"'))
-			z += *z == '"' ? 2 : 1;
-		if (!*z)
 			break;
 		SBuf b = SBUF_INIT;   /* unquoted: "" is one " */
 		for (const char *c = a + 1; c < z; c++) {

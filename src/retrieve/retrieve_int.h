@@ -61,6 +61,10 @@ void ret_read_counts(sqlite3 *db, const RetEntry *e, RetInfo *info);
 
 /* ---- BM25 (retrieve_rank.c) ---- */
 
+/* The next phrase of an FTS5 MATCH expression (text_fts_query's) at or after p: its
+   opening quote, with *end at its closing one ("" inside is one "), or NULL. */
+const char *ret_phrase(const char *p, const char **end);
+
 #define RET_MAX_PHRASES 64
 
 /* What the ranking function needs for one question: each phrase's document frequency and,

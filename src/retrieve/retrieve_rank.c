@@ -262,6 +262,20 @@ static int names_the_table(const RetIndex *ix, const char *phrase)
 
 /* The question's MATCH expression (its content words, each a quoted phrase, OR-ed, less
    the words that name the table's rows) and the statistics suql_rank needs. */
+const char *ret_phrase(const char *p, const char **end)
+{
+	const char *a = strchr(p, '"');
+	if (!a)
+		return NULL;
+	const char *z = a + 1;
+	while (*z && !(*z == '"' && z[1] != '"'))
+		z += *z == '"' ? 2 : 1;
+	if (!*z)
+		return NULL;
+	*end = z;
+	return a;
+}
+
 static void question_prepare(RetIndex *ix, const char *text, Question *q)
 {
 	memset(q, 0, sizeof *q);
@@ -271,13 +285,8 @@ static void question_prepare(RetIndex *ix, const char *text, Question *q)
 	SBuf match = SBUF_INIT;
 	const char *p = m;
 	while (*p && q->rk.nphrase < MAX_PHRASES) {
-		const char *a = strchr(p, '"');
+		const char *z, *a = ret_phrase(p, &z);
 		if (!a)
-			break;
-		const char *z = a + 1;
-		while (*z && !(*z == '"' && z[1] != '"'))
-			z += *z == '"' ? 2 : 1;
-		if (!*z)
 			break;
 		char *phrase = xstrndup(a, (size_t)(z + 1 - a));
 		if (names_the_table(ix, phrase)) {
