@@ -370,9 +370,16 @@ static long long exec_walk_op_floor(Exec *ex)
 			continue;
 		}
 		const Block *b = &ex->blocks[o->block];
+		/* the rows its values are asked for, in full calls; under a LIMIT, the rows
+		   returned (projection last) or stored (a stored query), as the worst case counts */
 		long long r = o->plan == PL_NONE && o->pos == POS_WHERE ? b->from_rows : b->bound;
-		if (o->plan == PL_PROJECT && b->out_limit >= 0 && b->out_limit < r)
-			r = b->out_limit;
+		if (o->plan == PL_PROJECT || (o->plan == PL_AHEAD && o->own == 4)) {
+			long long lim = b->out_limit, off;
+			if (lim < 0 && b->sel && b->sel->ncore == 1 && b->sel->limit)
+				plan_limit_of(ex, b->sel, &lim, &off);   /* a block not walked */
+			if (lim >= 0 && lim < r)
+				r = lim;   /* the rows returned (or stored), which the LIMIT counts */
+		}
 		total += plan_cost_floor_items(r, per);
 	}
 	return total;
