@@ -379,7 +379,8 @@ SuqlStatus exec_pg_index_score(Engine *e, const char *table, const char *key, co
 		}
 		store_done(c);
 	}
-	qsort(v, n, sizeof *v, by_rid);
+	if (n > 1)
+		qsort(v, n, sizeof *v, by_rid);
 	free(tf);
 	sb_free(&ids);
 	free(terms);
