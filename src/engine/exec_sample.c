@@ -209,6 +209,14 @@ static long long sample_walk_floor(Exec *ex, const Block *b)
 	                             plan_cost_floor_batch(ex));
 }
 
+/* Its floor, which the walk's leaves out: that of the walk it takes over. */
+static long long sample_floor(Exec *ex)
+{
+	Block *b = top_block(ex);
+	long long f = b ? sample_walk_floor(ex, b) : -1;
+	return f > 0 ? f : 0;
+}
+
 static void sample_show(Exec *ex, SBuf *out)
 {
 	SampleState *ss = state(ex);
@@ -313,4 +321,5 @@ const EngineOp exec_sample_row = {
 	.free = sample_free,
 	.walk_unit = exec_sample_walk_unit,
 	.walk_floor = sample_walk_floor,
+	.floor = sample_floor,
 };

@@ -327,11 +327,8 @@ static long long exec_walk_op_floor(Exec *ex)
 				need -= unit_rows(b, k);
 		if (b->limit >= 0 && need <= 0 && !b->dnf_over)
 			continue;
-		long long taken = op_walk_floor(ex, b);   /* an operator that takes the walk over */
-		if (taken >= 0) {
-			total += taken;
-			continue;
-		}
+		if (op_walk_floor(ex, b) >= 0)
+			continue;   /* an operator takes the walk over: its row counts its floor */
 		long long best = -1, sum = 0;
 		for (int k = 0; k < b->nunits; k++) {
 			Unit *u = &b->units[k];

@@ -169,8 +169,8 @@ typedef struct EngineOp {
 	   first (a cascade's proxy verdicts) */
 	SuqlStatus (*walk_unit)(struct Walk *w, SuqlErr *err);
 	/* the floor of block b's walk when the operator's walk_unit takes it over and asks
-	   fewer than the walk would (a sample): the walk's floor then counts this instead;
-	   -1: the walk's own */
+	   fewer than the walk would (a sample): the walk's floor then leaves the block out
+	   and the operator's own floor counts it; -1: the walk's own */
 	long long (*walk_floor)(Exec *ex, const Block *b);
 	/* a block's values read ahead: occurrence occ is the operator's to evaluate (1, with
 	   *s its status), or not (0) */
