@@ -130,6 +130,18 @@ void exec_factor_show(const JoinFactor *f, long long pairwise, SBuf *out);
 void exec_factor_counters(const JoinFactor *f, SBuf *out);
 void exec_factor_free(JoinFactor *f);
 
+/* What each side of a semantic join reads (exec_join_side.c). The one FROM item of block
+   b that expression e reads alone (a table, a CTE or a subquery, not a join), or -1; whether
+   a FROM item is joined as an inner join; the value a side is listed and looked up as (its
+   text on a backend that reads verdicts by text); the statement listing the distinct
+   values of side over item under the block's conditions that reach it alone (heap
+   string); the conjuncts of e without free text, ANDed (NULL: none). */
+int exec_join_side_item(Exec *ex, int b, Expr *e);
+int exec_join_side_inner(const FromItem *f);
+Expr *exec_join_side_value(Exec *ex, Expr *side);
+char *exec_join_side_sql(Exec *ex, Block *b, int item, Expr *side);
+Expr *exec_join_side_plain(Exec *ex, Expr *e);
+
 /* The check of a factorization (exec_factor_check.c): every classified value judged
    directly against an anchor of its class, the anchors of every two classes against each
    other, then the pairs decided. Owned by its JoinFactor. */

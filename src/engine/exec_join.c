@@ -141,224 +141,6 @@ static int left_sig(Exec *ex, void *ctx, const char *v, size_t n)
 }
 
 
-/* ---- which FROM item each side reads ---- */
-
-typedef struct SideScan {
-	Exec *ex;
-	int b;
-	int item;             /* the one item read so far, -1 none, -2 several or elsewhere */
-} SideScan;
-
-static int side_cb(void *ctx, Expr *e)
-{
-	SideScan *sc = ctx;
-	if (e->select)
-		sc->item = -2;   /* a subquery: not a function of one item's row */
-	if (sc->item == -2)
-		return AST_STOP;
-	if (e->kind != EX_COLUMN)
-		return AST_CONTINUE;
-	int blk;
-	int i = bind_resolve(sc->ex, sc->b, e, &blk);
-	if (i < 0 || blk != sc->b || (sc->item >= 0 && sc->item != i))
-		sc->item = -2;
-	else
-		sc->item = i;
-	return sc->item == -2 ? AST_STOP : AST_CONTINUE;
-}
-
-static int side_item(Exec *ex, int b, Expr *e)
-{
-	SideScan sc = {ex, b, -1};
-	AstVisitor v = {0};
-	v.ctx = &sc;
-	v.expr = side_cb;
-	ast_visit_expr(e, &v);
-	if (sc.item < 0)
-		return -1;
-	const ScopeItem *it = &ex->blocks[b].items[sc.item];
-	if ((it->kind != IT_TABLE && it->kind != IT_CTE && it->kind != IT_SUBQUERY) || !it->f ||
-	    it->f->kind == FROM_JOIN)
-		return -1;
-	return sc.item;
-}
-
-/* ---- the filters that reach a side ----
-   A conjunct of the block's WHERE (or of the ON of an inner join) that reads one FROM item
-   alone and holds no free text holds for every row of that item the join can return: it
-   goes into that side's listing (not with an outer join in the FROM: there a WHERE on the
-   null-extended side, such as b.x IS NULL, depends on which values matched). So does what equality implies: with a.k = b.k and
-   a.k = 'x' (or b.k = 'x'), the other side gets its own k = 'x'. */
-
-typedef struct Conjs {
-	Expr **v;
-	int n, cap;
-} Conjs;
-
-static void conj_add(Conjs *c, Expr *e)
-{
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		c->v = xrealloc(c->v, (size_t)c->cap * sizeof *c->v);
-	}
-	c->v[c->n++] = e;
-}
-
-static void conj_split(Expr *e, Conjs *c)
-{
-	if (!e)
-		return;
-	if (e->kind == EX_BINARY && e->op == OP_AND) {
-		conj_split(e->left, c);
-		conj_split(e->right, c);
-		return;
-	}
-	conj_add(c, e);
-}
-
-/* an inner join: a plain JOIN, a comma, INNER or CROSS (ON of an outer join is not a
-   filter of either side) */
-static int inner_join(const FromItem *f)
-{
-	if (f->comma || f->njoin <= 1)
-		return 1;
-	for (int k = 0; k < f->njoin - 1; k++)
-		if (f->join_kw[k] != KW_INNER && f->join_kw[k] != KW_CROSS)
-			return 0;
-	return 1;
-}
-
-static void on_conjs(const FromList *fl, Conjs *c, int *outer)
-{
-	for (int i = 0; fl && i < fl->n; i++) {
-		const FromItem *f = fl->items[i];
-		if (!inner_join(f))
-			*outer = 1;
-		else
-			conj_split(f->on, c);
-		if (f->kind == FROM_JOIN)
-			on_conjs(f->nested, c, outer);
-	}
-}
-
-/* The one FROM item a conjunct reads (its columns all of it, no free text, no subquery),
-   or -1. */
-static int conj_item(Exec *ex, int b, Expr *e)
-{
-	if (!plan_push_plain_expr(ex, e))
-		return -1;
-	SideScan sc = {ex, b, -1};
-	AstVisitor w = {0};
-	w.ctx = &sc;
-	w.expr = side_cb;
-	ast_visit_expr(e, &w);
-	return sc.item >= 0 ? sc.item : -1;
-}
-
-static int col_item(Exec *ex, int b, const Expr *e)
-{
-	int blk;
-	if (e->kind != EX_COLUMN)
-		return -1;
-	int i = bind_resolve(ex, b, e, &blk);
-	return i >= 0 && blk == b ? i : -1;
-}
-
-static int same_col(Exec *ex, int b, const Expr *x, const Expr *y)
-{
-	return col_item(ex, b, x) >= 0 && col_item(ex, b, x) == col_item(ex, b, y) &&
-	       ast_name_eq(x->name, y->name);
-}
-
-/* col = literal (either way round): the column, and the literal in *lit */
-static const Expr *col_eq_lit(Exec *ex, int b, const Expr *e, Expr **lit)
-{
-	if (e->kind != EX_BINARY || e->op != OP_EQ)
-		return NULL;
-	if (col_item(ex, b, e->left) >= 0 && e->right->kind == EX_LITERAL) {
-		*lit = e->right;
-		return e->left;
-	}
-	if (col_item(ex, b, e->right) >= 0 && e->left->kind == EX_LITERAL) {
-		*lit = e->left;
-		return e->right;
-	}
-	return NULL;
-}
-
-/* The filters of FROM item `item`, ANDed with base. */
-static Expr *side_filters(Exec *ex, Block *b, int item, Expr *base)
-{
-	Conjs c = {0};
-	int outer = 0;
-	conj_split(b->core->where, &c);
-	on_conjs(b->core->from, &c, &outer);
-	if (outer) {
-		/* with an outer join anywhere, nothing: whether a row is kept null-extended
-		   depends on all the values of the other side, not only those passing WHERE */
-		c.n = 0;
-	}
-	Expr *w = base;
-	for (int i = 0; i < c.n; i++)
-		if (conj_item(ex, b->id, c.v[i]) == item)
-			w = exec_and(ex->a, w, c.v[i]);
-	for (int i = 0; i < c.n; i++) {   /* other.k = lit, and other.k = mine.k */
-		Expr *lit = NULL;
-		const Expr *oc = col_eq_lit(ex, b->id, c.v[i], &lit);
-		if (!oc || col_item(ex, b->id, oc) == item)
-			continue;
-		for (int k = 0; k < c.n; k++) {
-			Expr *e = c.v[k];
-			if (e->kind != EX_BINARY || e->op != OP_EQ)
-				continue;
-			Expr *mine = NULL;
-			if (same_col(ex, b->id, e->left, oc) && col_item(ex, b->id, e->right) == item)
-				mine = e->right;
-			else if (same_col(ex, b->id, e->right, oc) && col_item(ex, b->id, e->left) == item)
-				mine = e->left;
-			if (mine)
-				w = exec_and(ex->a, w, ast_binary(ex->a, OP_EQ, mine, lit));
-		}
-	}
-	free(c.v);
-	return w;
-}
-
-/* The value a side is listed and looked up as: itself in SQLite; in PostgreSQL its text
-   (a list as JSON, as SQLite keeps it), the text by which exec_pg_plan.c's look-up of
-   suql_match finds the verdicts. */
-static Expr *side_value(Exec *ex, Expr *side)
-{
-	return ex->e->dialect->text_of(ex, side);
-}
-
-/* SELECT DISTINCT side FROM item (alone), with the block's WITH clauses in scope, kept to
-   the rows the block's filters allow (side_filters). */
-static char *side_sql(Exec *ex, Block *b, int item, Expr *side)
-{
-	FromItem fi = *b->items[item].f;
-	fi.comma = 0;
-	fi.njoin = 0;
-	fi.on = NULL;
-	fi.using_ = NULL;
-	FromItem *pfi = &fi;
-	FromList fl = {1, 1, &pfi};
-	SelectCore core = *b->core;
-	core.from = &fl;
-	Block tb = *b;
-	tb.core = &core;
-	ResultList *cols = NULL;
-	Expr *v = side_value(ex, side);
-	exec_col(ex->a, &cols, v, "v");
-	Expr *nn = ast_expr_new(ex->a, EX_ISNULL);
-	nn->left = side;
-	nn->not_ = 1;
-	Select *s = exec_select(ex, &tb, cols, side_filters(ex, b, item, nn), NULL);
-	s->cores[0]->distinct = DISTINCT_DISTINCT;
-	ex->e->dialect->distinct_order(ex, s, &b->items[item], v);
-	return exec_print_select(ex, s);
-}
-
 /* ---- running a listing ----
    A listing is one of the planner's statements (exec_probe_open): free text inside a side
    is not asked, its work is bounded, and a failure leaves the statement's transaction
@@ -634,7 +416,7 @@ static void ons_scan(Exec *ex, const FromList *fl, int *freetext, int *outer)
 {
 	for (int i = 0; fl && i < fl->n; i++) {
 		const FromItem *f = fl->items[i];
-		*outer |= !inner_join(f);
+		*outer |= !exec_join_side_inner(f);
 		*freetext |= f->on && !plan_push_plain_expr(ex, f->on);
 		if (f->kind == FROM_JOIN)
 			ons_scan(ex, f->nested, freetext, outer);
@@ -650,13 +432,7 @@ static void ons_plain(Exec *ex, FromList *fl, OnSaved **sv, int *n)
 		if (f->on && !plan_push_plain_expr(ex, f->on)) {
 			*sv = xrealloc(*sv, (size_t)(*n + 1) * sizeof **sv);
 			(*sv)[(*n)++] = (OnSaved){f, f->on};
-			Conjs c = {0};
-			conj_split(f->on, &c);
-			Expr *keep = NULL;
-			for (int k = 0; k < c.n; k++)
-				if (plan_push_plain_expr(ex, c.v[k]))
-					keep = exec_and(ex->a, keep, c.v[k]);
-			free(c.v);
+			Expr *keep = exec_join_side_plain(ex, f->on);
 			f->on = keep ? keep : ast_integer(ex->a, 1);
 		}
 		if (f->kind == FROM_JOIN)
@@ -677,13 +453,7 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	ons_scan(ex, b->core->from, &freetext, &outer);
 	if ((freetext && outer) || !jp->nl || !jp->nr)
 		return;
-	Conjs c = {0};
-	conj_split(b->core->where, &c);
-	Expr *w = NULL;
-	for (int i = 0; i < c.n; i++)
-		if (plan_push_plain_expr(ex, c.v[i]))
-			w = exec_and(ex->a, w, c.v[i]);
-	free(c.v);
+	Expr *w = exec_join_side_plain(ex, b->core->where);
 	Expr *ln = ast_expr_new(ex->a, EX_ISNULL), *rn = ast_expr_new(ex->a, EX_ISNULL);
 	ln->left = j->left;
 	ln->not_ = 1;
@@ -691,8 +461,8 @@ static void list_pairs(Exec *ex, Join *j, Block *b, JoinPlan *jp)
 	rn->not_ = 1;
 	w = exec_and(ex->a, exec_and(ex->a, w, ln), rn);
 	ResultList *cols = NULL;
-	exec_col(ex->a, &cols, side_value(ex, j->left), "l");
-	exec_col(ex->a, &cols, side_value(ex, j->right), "r");
+	exec_col(ex->a, &cols, exec_join_side_value(ex, j->left), "l");
+	exec_col(ex->a, &cols, exec_join_side_value(ex, j->right), "r");
 	OnSaved *sv = NULL;
 	int nsv = 0;
 	ons_plain(ex, b->core->from, &sv, &nsv);
@@ -749,8 +519,8 @@ static const char *why_not(Exec *ex, Join *j, int *li, int *ri)
 		return "its block is correlated with an enclosing query";
 	if (j->pos != POS_ON && j->pos != POS_WHERE)
 		return "not in ON or WHERE";
-	*li = side_item(ex, j->block, j->left);
-	*ri = side_item(ex, j->block, j->right);
+	*li = exec_join_side_item(ex, j->block, j->left);
+	*ri = exec_join_side_item(ex, j->block, j->right);
 	if (*li < 0 || *ri < 0)
 		return "a side does not read exactly one table, CTE or subquery of the FROM clause";
 	if (*li == *ri)
@@ -771,9 +541,9 @@ static SuqlStatus exec_join_plan(Exec *ex, SuqlErr *err)
 		Block *b = &ex->blocks[j->block];
 		/* each listing runs as soon as it is printed (on PostgreSQL its parameters are
 		   those of the statement printed last) */
-		jp->lsql = side_sql(ex, b, li, j->left);
+		jp->lsql = exec_join_side_sql(ex, b, li, j->left);
 		int r1 = list_values(ex, jp->lsql, &jp->lv, &jp->ln, &jp->nl);
-		jp->rsql = side_sql(ex, b, ri, j->right);
+		jp->rsql = exec_join_side_sql(ex, b, ri, j->right);
 		int r2 = r1 == 0 ? list_values(ex, jp->rsql, &jp->rv, &jp->rn, &jp->nr) : r1;
 		if (r1 || r2) {
 			j->why = r1 == -2 || r2 == -2 ? "listing a side's values was stopped at the "
