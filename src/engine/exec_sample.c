@@ -21,6 +21,7 @@
  */
 #include "engine/bind_int.h"
 #include "engine/exec_int.h"
+#include "engine/plan_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,6 +178,24 @@ static long long candidates(const Block *b)
 	return b->bound;
 }
 
+/* The pass rate the plan expects of the unit's first question: the share earlier walks
+   saw pass (plan_cost_learned, *learned set), else SAMPLE_PLAN_RATE; at least 1 in 100,
+   whose sample is already most of a table of a few thousand rows. */
+static double plan_rate(Exec *ex, const Block *b, int *learned)
+{
+	if (learned)
+		*learned = 0;
+	if (b->nunits == 1 && b->units[0].natoms > 0) {
+		double r = plan_cost_learned(ex, &ex->occ[b->units[0].atoms[0]], NULL, NULL);
+		if (r >= 0) {
+			if (learned)
+				*learned = 1;
+			return r < 0.01 ? 0.01 : r;
+		}
+	}
+	return SAMPLE_PLAN_RATE;
+}
+
 /* The expected calls: the sample the plan expects, in calls of batch candidates, in place
    of the walk's every candidate. The worst stays every candidate. */
 static void sample_cost(Exec *ex)
@@ -186,7 +205,7 @@ static void sample_cost(Exec *ex)
 	if (!ss || !b || b->nunits != 1)
 		return;
 	long long N = candidates(b);
-	ss->expect_n = need_of(SAMPLE_PLAN_RATE, ss->e, ss->z, N);
+	ss->expect_n = need_of(plan_rate(ex, b, NULL), ss->e, ss->z, N);
 	long long batch = ex->set.batch > 0 ? ex->set.batch : 1;
 	long long calls = (ss->expect_n * b->units[0].natoms + batch - 1) / batch;
 	int k = FT_COST_SLOT(FT_VERIFY);
@@ -204,7 +223,7 @@ static long long sample_walk_floor(Exec *ex, const Block *b)
 	long long N = candidates(b);
 	if (N < 0)
 		return -1;
-	long long n = need_of(SAMPLE_PLAN_RATE, ss->e, ss->z, N);
+	long long n = need_of(plan_rate(ex, b, NULL), ss->e, ss->z, N);
 	return plan_cost_floor_items(n * (b->units[0].natoms > 0 ? b->units[0].natoms : 1),
 	                             plan_cost_floor_batch(ex));
 }
@@ -225,16 +244,19 @@ static void sample_show(Exec *ex, SBuf *out)
 		return;
 	long long N = candidates(b);
 	long long batch = ex->set.batch > 0 ? ex->set.batch : 1;
+	int learned;
+	double rate = plan_rate(ex, b, &learned);
 	if (N >= 0)
-		ss->expect_n = need_of(SAMPLE_PLAN_RATE, ss->e, ss->z, N);
+		ss->expect_n = need_of(rate, ss->e, ss->z, N);
 	sb_printf(out, "sample: ERROR WITHIN %g%% AT CONFIDENCE %g%%, candidates in a random "
 	          "order (seed %lld), asked in waves until every group's interval holds\n",
 	          ss->e * 100, ss->conf * 100, ss->seed);
 	if (N >= 0)
 		sb_printf(out, "  expects %lld of %lld candidates (%lld call%s of %lld: the floor) at a "
-		          "pass rate of %g; at worst all %lld (then exact)\n", ss->expect_n, N,
+		          "pass rate of %g (%s); at worst all %lld (then exact)\n", ss->expect_n, N,
 		          (ss->expect_n + batch - 1) / batch,
-		          (ss->expect_n + batch - 1) / batch == 1 ? "" : "s", batch, SAMPLE_PLAN_RATE, N);
+		          (ss->expect_n + batch - 1) / batch == 1 ? "" : "s", batch, rate,
+		          learned ? "the share earlier walks saw pass" : "assumed", N);
 }
 static void sample_counters(Exec *ex, SBuf *out)
 {

@@ -86,8 +86,8 @@ void plan_show(Exec *ex, SBuf *out)
 	if (lazy) {
 		sb_puts(out, sample ? "expected: about " : "expected: at most ");
 		show_cost(out, ex->est.expect, ex->est.expect_total);
-		sb_puts(out, sample ? " for the sample above (at a pass rate of 1 in 4; more when "
-		        "fewer pass)\n" : " while at least 1 candidate in 50 passes (the walk stops "
+		sb_puts(out, sample ? " for the sample above (at the pass rate it states; more "
+		        "when fewer pass)\n" : " while at least 1 candidate in 50 passes (the walk stops "
 		        "at the LIMIT)\n");
 	}
 	sb_puts(out, "worst case: ");
