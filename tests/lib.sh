@@ -83,3 +83,25 @@ start_server() {
 	LOG="$T/$_n.log"
 }
 stop_server() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null; SPID=""; }
+
+# secret_runs USER PASS PASS_RAW KEY: every run of 8 characters of the forms a secret can
+# be shown in, one a line (sorted, unique): the password as given and as written in a URL,
+# the credentials user:password, their Base64 whole and each run Base64 alone decides at
+# each of its 3 alignments, the key and its runs likewise. A test searches what suql wrote
+# for any of them (grep -F -f).
+secret_runs() {
+	{
+		printf '%s\n' "$2" "$3" "$1:$2" "$1:$3" "$4"
+		printf '%s' "$1:$2" | base64 -w0; echo
+		for _k in 0 1 2; do _b64_at "$1:$2" $_k; _b64_at "$2" $_k; _b64_at "$4" $_k; done
+	} | awk '{ for (i = 1; i + 7 <= length($0); i++) print substr($0, i, 8) }' | sort -u
+}
+_b64_at() {   # _b64_at TEXT K: the Base64 characters TEXT alone decides at alignment K
+	_s=$1 _k2=$2
+	_pad=$(printf '%.*s' "$_k2" QQ)
+	_m=$((${#_s} + _k2))
+	_b=$(printf '%s%s' "$_pad" "$_s" | base64 -w0)
+	case $_k2 in 0) _from=1 ;; 1) _from=3 ;; 2) _from=4 ;; esac
+	case $((_m % 3)) in 0) _x=0 ;; 1) _x=1 ;; 2) _x=2 ;; esac
+	printf '%s\n' "$_b" | cut -c"$_from"-"$((4 * (_m / 3) + _x))"
+}

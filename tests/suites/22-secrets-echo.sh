@@ -25,21 +25,7 @@ PIDS=""
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; [ -n "$own_tmp" ] && rm -rf "$SUQL_TMP"' EXIT
 
 # --- the forms no run of which may be shown, one a line
-b64_at() {   # b64_at TEXT K: the Base64 characters TEXT alone decides at alignment K
-	_s=$1 _k=$2
-	_pad=$(printf '%.*s' "$_k" QQ)
-	_m=$((${#_s} + _k))
-	_b=$(printf '%s%s' "$_pad" "$_s" | base64 -w0)
-	case $_k in 0) _from=1 ;; 1) _from=3 ;; 2) _from=4 ;; esac
-	case $((_m % 3)) in 0) _x=0 ;; 1) _x=1 ;; 2) _x=2 ;; esac
-	printf '%s\n' "$_b" | cut -c"$_from"-"$((4 * (_m / 3) + _x))"
-}
-{
-	printf '%s\n' "$PASS" "$PASS_RAW" "$USER_:$PASS" "$USER_:$PASS_RAW" "$KEY"
-	printf '%s' "$USER_:$PASS" | base64 -w0; echo
-	for k in 0 1 2; do b64_at "$USER_:$PASS" $k; b64_at "$PASS" $k; b64_at "$KEY" $k; done
-} >"$T/forms"
-awk '{ for (i = 1; i + 7 <= length($0); i++) print substr($0, i, 8) }' "$T/forms" | sort -u >"$T/runs"
+secret_runs "$USER_" "$PASS" "$PASS_RAW" "$KEY" >"$T/runs"
 
 # --- the rules: every request gets the next one (times 1), then the auto answers
 {

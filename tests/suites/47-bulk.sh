@@ -329,21 +329,7 @@ stop_server
 if command -v sqlite3 >/dev/null 2>&1; then
 	S_USER=alice S_PASS_RAW='S3cr3t-P%40ss-Word-42' S_PASS='S3cr3t-P@ss-Word-42'
 	S_KEY=sk-echo-Zq81xKpL0v9Wm3Rt5Yb7Nc2Dh4Jf6Gs
-	b64_at() {   # b64_at TEXT K: the Base64 characters TEXT alone decides at alignment K
-		_s=$1 _k=$2
-		_pad=$(printf '%.*s' "$_k" QQ)
-		_m=$((${#_s} + _k))
-		_b=$(printf '%s%s' "$_pad" "$_s" | base64 -w0)
-		case $_k in 0) _from=1 ;; 1) _from=3 ;; 2) _from=4 ;; esac
-		case $((_m % 3)) in 0) _x=0 ;; 1) _x=1 ;; 2) _x=2 ;; esac
-		printf '%s\n' "$_b" | cut -c"$_from"-"$((4 * (_m / 3) + _x))"
-	}
-	{
-		printf '%s\n' "$S_PASS" "$S_PASS_RAW" "$S_USER:$S_PASS" "$S_USER:$S_PASS_RAW" "$S_KEY"
-		printf '%s' "$S_USER:$S_PASS" | base64 -w0; echo
-		for k in 0 1 2; do b64_at "$S_USER:$S_PASS" $k; b64_at "$S_PASS" $k; b64_at "$S_KEY" $k; done
-	} >"$T/forms"
-	awk '{ for (i = 1; i + 7 <= length($0); i++) print substr($0, i, 8) }' "$T/forms" | sort -u >"$T/runs"
+	secret_runs "$S_USER" "$S_PASS" "$S_PASS_RAW" "$S_KEY" >"$T/runs"
 	# a line a candidate (batch 1): each rule answers the next line, the rest automatic
 	{
 		printf '[{"status": 200, "echo": "headers", "echo_as": "content", "times": 1}'
