@@ -12,6 +12,7 @@
 #include "llm/llm.h"
 #include "llm/llm_int.h"
 #include "unit.h"
+#include "unit_server.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -28,64 +29,33 @@
 #define KEY "sk-test-SECRET-7f3a9c1d2e4b"
 
 static char dir[256], server_bin[256], url[128], logpath[300];
-static pid_t server;
 static int nserver;
 
 static void stop_server(void)
 {
-	if (server > 0) {
-		kill(server, SIGTERM);
-		waitpid(server, NULL, 0);
-		server = 0;
-	}
+	unit_server_stop();
 }
 
 /* Start build/llmserver with the given extra arguments (NULL-terminated). */
 static int start_server(const char *rules_json, ...)
 {
-	stop_server();
 	nserver++;
-	char portf[300], rulesf[300];
-	snprintf(portf, sizeof portf, "%s/port%d", dir, nserver);
+	char rulesf[300];
 	snprintf(logpath, sizeof logpath, "%s/log%d", dir, nserver);
 	snprintf(rulesf, sizeof rulesf, "%s/rules%d", dir, nserver);
-	const char *argv[32];
-	int n = 0;
-	argv[n++] = server_bin;
-	argv[n++] = "--port-file";
-	argv[n++] = portf;
-	argv[n++] = "--log";
-	argv[n++] = logpath;
+	const char *pre[] = {"--log", logpath, "--rules", rulesf};
 	if (rules_json) {
 		FILE *f = fopen(rulesf, "w");
 		fputs(rules_json, f);
 		fclose(f);
-		argv[n++] = "--rules";
-		argv[n++] = rulesf;
 	}
 	va_list ap;
 	va_start(ap, rules_json);
-	const char *a;
-	while ((a = va_arg(ap, const char *)) != NULL && n < 30)
-		argv[n++] = a;
+	const char *first = va_arg(ap, const char *);
+	int ok = unit_server_startv(server_bin, dir, url, sizeof url, pre, rules_json ? 4 : 2,
+	                            first, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	server = fork();
-	if (server == 0) {
-		execv(server_bin, (char *const *)argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		char *p = util_read_file(portf, NULL);
-		if (p) {
-			snprintf(url, sizeof url, "http://127.0.0.1:%d/v1", atoi(p));
-			free(p);
-			return 1;
-		}
-		usleep(20000);
-	}
-	printf("# llmserver did not start\n");
-	return 0;
+	return ok;
 }
 
 /* The requests the server logged. */

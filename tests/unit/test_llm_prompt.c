@@ -15,6 +15,7 @@
 #include "llm/llm.h"
 #include "llm/llm_int.h"
 #include "unit.h"
+#include "unit_server.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -26,48 +27,22 @@
 #include <unistd.h>
 
 static char dir[256], server_bin[256], url[128], logpath[300];
-static pid_t server;
 
 static void stop_server(void)
 {
-	if (server > 0) {
-		kill(server, SIGTERM);
-		waitpid(server, NULL, 0);
-		server = 0;
-	}
+	unit_server_stop();
 }
 
 /* Start build/llmserver with the extra arguments given (NULL-terminated). */
 static int start_server(const char *arg, ...)
 {
-	char portf[300];
-	static int nstarted;
-	snprintf(portf, sizeof portf, "%s/port%d", dir, ++nstarted);
 	snprintf(logpath, sizeof logpath, "%s/log", dir);
-	server = fork();
-	if (server == 0) {
-		const char *argv[16] = {server_bin, "--port-file", portf, "--log", logpath};
-		int n = 5;
-		va_list ap;
-		va_start(ap, arg);
-		for (const char *a = arg; a && n < 15; a = va_arg(ap, const char *))
-			argv[n++] = a;
-		va_end(ap);
-		argv[n] = NULL;
-		execv(server_bin, (char *const *)argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		char *p = util_read_file(portf, NULL);
-		if (p) {
-			snprintf(url, sizeof url, "http://127.0.0.1:%d/v1", atoi(p));
-			free(p);
-			return 1;
-		}
-		usleep(20000);
-	}
-	printf("# llmserver did not start\n");
-	return 0;
+	const char *pre[] = {"--log", logpath};
+	va_list ap;
+	va_start(ap, arg);
+	int ok = unit_server_startv(server_bin, dir, url, sizeof url, pre, 2, arg, ap);
+	va_end(ap);
+	return ok;
 }
 
 /* The bodies of the requests logged since the log was last read (it is emptied). */

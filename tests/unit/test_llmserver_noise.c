@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "llm/llm.h"
 #include "unit.h"
+#include "unit_server.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -25,49 +26,21 @@
 #define NF 40   /* values of the factored join's checks */
 
 static char dir[256], server_bin[256], url[128];
-static pid_t server;
 static char *texts[N];
 
 static void stop_server(void)
 {
-	if (server > 0) {
-		kill(server, SIGTERM);
-		waitpid(server, NULL, 0);
-		server = 0;
-	}
+	unit_server_stop();
 }
 
 /* Start build/llmserver with the arguments given (NULL-terminated); 0 when it did not. */
 static int start_server(const char *arg, ...)
 {
-	char portf[300];
-	static int nstarted;
-	stop_server();
-	snprintf(portf, sizeof portf, "%s/port%d", dir, ++nstarted);
-	server = fork();
-	if (server == 0) {
-		const char *argv[24] = {server_bin, "--port-file", portf};
-		int n = 3;
-		va_list ap;
-		va_start(ap, arg);
-		for (const char *a = arg; a && n < 23; a = va_arg(ap, const char *))
-			argv[n++] = a;
-		va_end(ap);
-		argv[n] = NULL;
-		execv(server_bin, (char *const *)argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		char *p = util_read_file(portf, NULL);
-		if (p) {
-			snprintf(url, sizeof url, "http://127.0.0.1:%d/v1", atoi(p));
-			free(p);
-			return 1;
-		}
-		usleep(20000);
-	}
-	printf("# llmserver did not start\n");
-	return 0;
+	va_list ap;
+	va_start(ap, arg);
+	int ok = unit_server_startv(server_bin, dir, url, sizeof url, NULL, 0, arg, ap);
+	va_end(ap);
+	return ok;
 }
 
 static Llm *open_llm(void)
