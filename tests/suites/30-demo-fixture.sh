@@ -126,7 +126,8 @@ users_demo() {
 		grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v 'printf "./suql build/demo.db"'
 }
 found=$(cd "$SUQL_TOP" && users_demo tests/*.sh tests/run tests/suites/*.sh tests/engine/*.sh \
-	tests/engine/cases/*.case tests/robust/*.t tests/chat/*.t tests/unit/*.c |
+	tests/engine/cases/*.case tests/robust/*.t tests/chat/*.t tests/unit/*.c \
+	tests/transcripts/*.t scripts/fixtures.sh scripts/eval.sh |
 	grep -v '^tests/suites/30-demo-fixture\.sh:')
 if [ -n "$found" ]; then
 	echo "not ok demo: no test reads the user's demo database (build/demo.db)"
